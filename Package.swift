@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "VoiceDebriefCredit",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "CreditLedger", targets: ["CreditLedger"]),
+        .library(name: "VoiceDebriefCredit", targets: ["VoiceDebriefCredit"]),
+        .library(name: "Payments", targets: ["Payments"]),
+        .library(name: "Signing", targets: ["Signing"]),
+        .executable(name: "credit", targets: ["credit"]),
+        .executable(name: "mockstore", targets: ["mockstore"]),
+        .executable(name: "credit-bench", targets: ["credit-bench"]),
+    ],
+    targets: [
+        // C libraries from Debian, through system-library targets.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+
+        // Arrows point one way: credit -> VoiceDebriefCredit -> Payments -> CreditLedger -> Signing -> COpenSSL.
+        .target(name: "Signing", dependencies: ["COpenSSL"]),
+        .target(name: "StoreWire"),
+        .target(name: "CreditLedger", dependencies: ["Signing"]),
+        .target(name: "Payments", dependencies: ["CreditLedger", "Signing", "StoreWire"]),
+        .target(name: "VoiceDebriefCredit", dependencies: ["Payments", "CreditLedger"]),
+        .executableTarget(name: "credit", dependencies: ["VoiceDebriefCredit", "Payments", "CreditLedger", "Signing"]),
+        .executableTarget(name: "credit-bench", dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit"]),
+
+        // The mock App Store.
+        .target(
+            name: "MockStoreServer",
+            dependencies: ["Signing", "StoreWire", "CSQLite", "CMicroHTTPD"],
+            path: "MockStore/MockStoreServer"
+        ),
+        .executableTarget(name: "mockstore", dependencies: ["MockStoreServer"], path: "MockStore/mockstore"),
+
+        .testTarget(name: "SigningTests", dependencies: ["Signing"], resources: [.copy("Vectors")]),
+        .testTarget(name: "CreditLedgerTests", dependencies: ["CreditLedger", "Signing"]),
+        .testTarget(name: "PaymentsTests", dependencies: ["Payments", "CreditLedger", "Signing", "StoreWire"]),
+        .testTarget(name: "VoiceDebriefCreditTests", dependencies: ["VoiceDebriefCredit", "CreditLedger", "Payments"]),
+        .testTarget(name: "MockStoreTests", dependencies: ["MockStoreServer", "Signing", "StoreWire"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Signing", "StoreWire", "CreditLedger"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,62 @@
+/// The payload of a signed transaction, with Apple's field names and types
+/// (`JWSTransactionDecodedPayload`). Dates are integer milliseconds since 1970; `price` is in milliunits.
+///
+/// One definition, shared by the mock store (which signs it) and the payments layer (which verifies it).
+public struct SignedTransactionPayload: Codable, Sendable, Equatable {
+    public var transactionId: String
+    public var originalTransactionId: String
+    public var bundleId: String
+    public var productId: String
+    public var purchaseDate: Int64
+    public var originalPurchaseDate: Int64
+    public var quantity: Int
+    public var type: String
+    public var inAppOwnershipType: String
+    public var signedDate: Int64
+    public var environment: String
+    public var transactionReason: String
+    public var storefront: String
+    public var storefrontId: String
+    public var price: Int64
+    public var currency: String
+    public var appAccountToken: String?
+    public var revocationDate: Int64?
+    public var revocationReason: Int?
+    public var webOrderLineItemId: String?
+
+    public init(
+        transactionId: String, originalTransactionId: String, bundleId: String, productId: String,
+        purchaseDate: Int64, originalPurchaseDate: Int64, quantity: Int, type: String,
+        inAppOwnershipType: String = "PURCHASED", signedDate: Int64, environment: String = "Sandbox",
+        transactionReason: String = "PURCHASE", storefront: String = "GBR", storefrontId: String = "143444",
+        price: Int64, currency: String = "GBP", appAccountToken: String? = nil,
+        revocationDate: Int64? = nil, revocationReason: Int? = nil, webOrderLineItemId: String? = nil
+    ) {
+        self.transactionId = transactionId
+        self.originalTransactionId = originalTransactionId
+        self.bundleId = bundleId
+        self.productId = productId
+        self.purchaseDate = purchaseDate
+        self.originalPurchaseDate = originalPurchaseDate
+        self.quantity = quantity
+        self.type = type
+        self.inAppOwnershipType = inAppOwnershipType
+        self.signedDate = signedDate
+        self.environment = environment
+        self.transactionReason = transactionReason
+        self.storefront = storefront
+        self.storefrontId = storefrontId
+        self.price = price
+        self.currency = currency
+        self.appAccountToken = appAccountToken
+        self.revocationDate = revocationDate
+        self.revocationReason = revocationReason
+        self.webOrderLineItemId = webOrderLineItemId
+    }
+}
+
+/// Apple's product type strings as they appear in a signed transaction.
+public enum StoreProductType {
+    public static let consumable = "Consumable"
+    public static let nonConsumable = "Non-Consumable"
+}

@@ -1,0 +1,96 @@
+/// A product as the mock store's device API returns it (`GET /storekit/v1/products`).
+public struct StoreProductInfo: Codable, Sendable, Equatable {
+    /// The product id, e.g. `ai.voicedebrief.app.credit.500`.
+    public var id: String
+    /// `consumable` or `nonConsumable` (StoreKit 2's `Product.ProductType` raw names).
+    public var type: String
+    public var displayName: String
+    public var description: String
+    /// The price as the store shows it, e.g. `£5.00`.
+    public var displayPrice: String
+    /// The price as a decimal string, e.g. `5.00`.
+    public var price: String
+    /// ISO 4217 currency code, e.g. `GBP`.
+    public var currency: String
+
+    public init(
+        id: String, type: String, displayName: String, description: String, displayPrice: String, price: String,
+        currency: String
+    ) {
+        self.id = id
+        self.type = type
+        self.displayName = displayName
+        self.description = description
+        self.displayPrice = displayPrice
+        self.price = price
+        self.currency = currency
+    }
+}
+
+/// `{"products": [...]}`.
+public struct StoreProductsBody: Codable, Sendable, Equatable {
+    public var products: [StoreProductInfo]
+    public init(products: [StoreProductInfo]) { self.products = products }
+}
+
+/// `POST /storekit/v1/purchases` request body.
+public struct PurchaseRequestBody: Codable, Sendable, Equatable {
+    public var productId: String
+    public var quantity: Int?
+    public var appAccountToken: String?
+    public init(productId: String, quantity: Int? = nil, appAccountToken: String? = nil) {
+        self.productId = productId
+        self.quantity = quantity
+        self.appAccountToken = appAccountToken
+    }
+}
+
+/// `POST /storekit/v1/purchases` response body: `result` is `success`, `pending` or `userCancelled`.
+public struct PurchaseResponseBody: Codable, Sendable, Equatable {
+    public var result: String
+    public var signedTransaction: String?
+    public init(result: String, signedTransaction: String? = nil) {
+        self.result = result
+        self.signedTransaction = signedTransaction
+    }
+}
+
+/// `{"signedTransactions": [JWS...]}` (unfinished transactions).
+public struct SignedTransactionsBody: Codable, Sendable, Equatable {
+    public var signedTransactions: [String]
+    public init(signedTransactions: [String]) { self.signedTransactions = signedTransactions }
+}
+
+/// `GET /storekit/v1/transactions/updates?after=CURSOR` response.
+public struct TransactionUpdatesBody: Codable, Sendable, Equatable {
+    public var signedTransactions: [String]
+    public var cursor: String
+    public init(signedTransactions: [String], cursor: String) {
+        self.signedTransactions = signedTransactions
+        self.cursor = cursor
+    }
+}
+
+/// Every error the store returns: `{"errorCode": N, "errorMessage": "..."}`.
+public struct StoreErrorBody: Codable, Sendable, Equatable, Error {
+    public var errorCode: Int
+    public var errorMessage: String
+    public init(errorCode: Int, errorMessage: String) {
+        self.errorCode = errorCode
+        self.errorMessage = errorMessage
+    }
+}
+
+/// Error codes shared by the mock store and its clients (Apple's where Apple has one).
+public enum StoreErrorCode {
+    public static let generalBadRequest = 4_000_000
+    public static let invalidAppIdentifier = 4_000_002
+    public static let invalidTransactionId = 4_000_006
+    public static let invalidProductId = 4_000_023
+    public static let transactionIdNotFound = 4_040_010
+    public static let methodNotAllowed = 4_050_000
+    public static let payloadTooLarge = 4_130_000
+    public static let generalInternal = 5_000_000
+    /// A test control made this call fail (mock store only); `errorMessage` names the StoreKit error.
+    public static let simulatedStoreKitError = 5_030_000
+}
