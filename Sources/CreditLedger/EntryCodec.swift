@@ -1,0 +1,229 @@
+/// Writes and reads ledger lines: compact JSON objects in a fixed key order, one per line.
+///
+/// A signed line is `BODY,"mac":"<hex>"}\n`, where the MAC covers exactly the bytes of `BODY` as written, so
+/// verifying never depends on re-serialising JSON. An unsigned line is `BODY}\n`.
+public enum EntryCodec {
+    /// The bytes a MAC covers: the line up to (not including) `,"mac":` or the closing brace.
+    public static func body(of entry: LedgerEntry) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + (entry.receipt?.utf8.count ?? 0))
+        out.append(UInt8(ascii: "{"))
+        appendKey("id", to: &out, first: true)
+        appendString(entry.id, to: &out)
+        appendKey("device", to: &out)
+        appendString(entry.device, to: &out)
+        appendKey("seq", to: &out)
+        appendInt(entry.sequence, to: &out)
+        appendKey("time", to: &out)
+        appendString(entry.time.iso8601, to: &out)
+        appendKey("kind", to: &out)
+        appendString(entry.kind.rawValue, to: &out)
+        if let feature = entry.feature {
+            appendKey("feature", to: &out)
+            appendString(feature, to: &out)
+        }
+        if let subject = entry.subject {
+            appendKey("subject", to: &out)
+            appendString(subject, to: &out)
+        }
+        appendKey("quantity", to: &out)
+        appendInt(entry.quantity, to: &out)
+        appendKey("amount", to: &out)
+        appendInt(entry.amount.rawValue, to: &out)
+        appendKey("balanceAfter", to: &out)
+        appendInt(entry.balanceAfter.rawValue, to: &out)
+        let optionals: [(StaticString, String?)] = [
+            ("refersTo", entry.refersTo), ("reason", entry.reason), ("text", entry.text),
+            ("reference", entry.reference), ("product", entry.product), ("receipt", entry.receipt),
+            ("prev", entry.prev),
+        ]
+        for (key, value) in optionals {
+            if let value {
+                appendKey(key, to: &out)
+                appendString(value, to: &out)
+            }
+        }
+        return out
+    }
+
+    /// The whole line, with its terminating newline; `mac` is the hex MAC of `body`, or nil for an unsigned line.
+    public static func line(body: [UInt8], mac: String?) -> [UInt8] {
+        var out = body
+        if let mac {
+            appendKey("mac", to: &out)
+            appendString(mac, to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        out.append(UInt8(ascii: "\n"))
+        return out
+    }
+
+    /// The MAC-covered prefix of a line (without its newline): everything before `,"mac":"`, or nil if the line
+    /// carries no MAC.
+    public static func macCoveredPrefix(of line: UnsafeBufferPointer<UInt8>) -> Int? {
+        // The mac field is always last: `,"mac":"` + 64 hex + `"}`.
+        let tail = 8 + 64 + 2
+        guard line.count > tail else { return nil }
+        let start = line.count - tail
+        let marker: [UInt8] = Array(",\"mac\":\"".utf8)
+        for index in 0..<marker.count where line[start + index] != marker[index] { return nil }
+        return start
+    }
+
+    /// Parses one line (without its newline). Throws ``EntryParseError`` saying what is wrong.
+    public static func parse(_ line: UnsafeBufferPointer<UInt8>) throws(EntryParseError) -> LedgerEntry {
+        var parser = FlatJSONParser(line)
+        var id: String?
+        var device: String?
+        var sequence: Int64?
+        var time: Timestamp?
+        var kind: EntryKind?
+        var quantity: Int64?
+        var amount: Int64?
+        var balanceAfter: Int64?
+        var entry = LedgerEntry(
+            id: "", device: "", sequence: 0, time: Timestamp(milliseconds: 0), kind: .charge, amount: .zero,
+            balanceAfter: .zero)
+        var seen: UInt32 = 0
+        try parser.begin()
+        while let key = try parser.nextKey() {
+            guard let field = EntryField(key) else { throw EntryParseError("unknown field \"\(String(decoding: key, as: UTF8.self))\"") }
+            let bit = UInt32(1) << field.rawValue
+            guard seen & bit == 0 else { throw EntryParseError("field \"\(field.name)\" appears twice") }
+            seen |= bit
+            switch field {
+            case .id: id = try parser.string(for: field.name)
+            case .device: device = try parser.string(for: field.name)
+            case .seq: sequence = try parser.integer(for: field.name)
+            case .time:
+                let raw = try parser.string(for: field.name)
+                guard let parsed = Timestamp(iso8601: raw) else {
+                    throw EntryParseError("field \"time\" is not a UTC time like 2026-11-29T18:06:49.123Z")
+                }
+                time = parsed
+            case .kind:
+                let raw = try parser.string(for: field.name)
+                guard let parsed = EntryKind(rawValue: raw) else { throw EntryParseError("unknown kind \"\(raw)\"") }
+                kind = parsed
+            case .feature: entry.feature = try parser.string(for: field.name)
+            case .subject: entry.subject = try parser.string(for: field.name)
+            case .quantity: quantity = try parser.integer(for: field.name)
+            case .amount: amount = try parser.integer(for: field.name)
+            case .balanceAfter: balanceAfter = try parser.integer(for: field.name)
+            case .refersTo: entry.refersTo = try parser.string(for: field.name)
+            case .reason: entry.reason = try parser.string(for: field.name)
+            case .text: entry.text = try parser.string(for: field.name)
+            case .reference: entry.reference = try parser.string(for: field.name)
+            case .product: entry.product = try parser.string(for: field.name)
+            case .receipt: entry.receipt = try parser.string(for: field.name)
+            case .prev: entry.prev = try parser.string(for: field.name)
+            case .mac: entry.mac = try parser.string(for: field.name)
+            }
+        }
+        guard let id, !id.isEmpty else { throw EntryParseError("field \"id\" is missing or empty") }
+        guard let device, !device.isEmpty else { throw EntryParseError("field \"device\" is missing or empty") }
+        guard let sequence, sequence >= 1 else { throw EntryParseError("field \"seq\" is missing or below 1") }
+        guard let time else { throw EntryParseError("field \"time\" is missing") }
+        guard let kind else { throw EntryParseError("field \"kind\" is missing") }
+        guard let quantity else { throw EntryParseError("field \"quantity\" is missing") }
+        guard let amount else { throw EntryParseError("field \"amount\" is missing") }
+        guard let balanceAfter else { throw EntryParseError("field \"balanceAfter\" is missing") }
+        entry.id = id
+        entry.device = device
+        entry.sequence = sequence
+        entry.time = time
+        entry.kind = kind
+        entry.quantity = quantity
+        entry.amount = MicroCredits(amount)
+        entry.balanceAfter = MicroCredits(balanceAfter)
+        return entry
+    }
+
+    /// Parses one line given as bytes (without its newline).
+    public static func parse(_ line: [UInt8]) throws(EntryParseError) -> LedgerEntry {
+        let result: Result<LedgerEntry, EntryParseError> = line.withUnsafeBufferPointer { buffer in
+            do throws(EntryParseError) { return .success(try parse(buffer)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    // MARK: writing
+
+    private static func appendKey(_ key: StaticString, to out: inout [UInt8], first: Bool = false) {
+        if !first { out.append(UInt8(ascii: ",")) }
+        out.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { out.append(contentsOf: $0) }
+        out.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: ":"))
+    }
+
+    private static func appendInt(_ value: Int64, to out: inout [UInt8]) {
+        out.append(contentsOf: String(value).utf8)
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    static func appendString(_ value: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0..<0x20, 0x7F:
+                out.append(contentsOf: Array("\\u00".utf8))
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0xF)])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
+
+/// Why a line could not be read.
+public struct EntryParseError: Error, Equatable, CustomStringConvertible {
+    public let reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
+}
+
+/// The fields of a line, as bit positions for duplicate detection.
+enum EntryField: UInt32 {
+    case id, device, seq, time, kind, feature, subject, quantity, amount, balanceAfter
+    case refersTo, reason, text, reference, product, receipt, prev, mac
+
+    init?(_ key: UnsafeBufferPointer<UInt8>) {
+        switch key.count {
+        case 2: if key.elementsEqual("id".utf8) { self = .id; return }
+        case 3:
+            if key.elementsEqual("seq".utf8) { self = .seq; return }
+            if key.elementsEqual("mac".utf8) { self = .mac; return }
+        case 4:
+            if key.elementsEqual("time".utf8) { self = .time; return }
+            if key.elementsEqual("kind".utf8) { self = .kind; return }
+            if key.elementsEqual("text".utf8) { self = .text; return }
+            if key.elementsEqual("prev".utf8) { self = .prev; return }
+        case 6:
+            if key.elementsEqual("device".utf8) { self = .device; return }
+            if key.elementsEqual("amount".utf8) { self = .amount; return }
+            if key.elementsEqual("reason".utf8) { self = .reason; return }
+        case 7:
+            if key.elementsEqual("feature".utf8) { self = .feature; return }
+            if key.elementsEqual("subject".utf8) { self = .subject; return }
+            if key.elementsEqual("product".utf8) { self = .product; return }
+            if key.elementsEqual("receipt".utf8) { self = .receipt; return }
+        case 8:
+            if key.elementsEqual("quantity".utf8) { self = .quantity; return }
+            if key.elementsEqual("refersTo".utf8) { self = .refersTo; return }
+        case 9: if key.elementsEqual("reference".utf8) { self = .reference; return }
+        case 12: if key.elementsEqual("balanceAfter".utf8) { self = .balanceAfter; return }
+        default: break
+        }
+        return nil
+    }
+
+    var name: String { "\(self)" }
+}

@@ -1,0 +1,42 @@
+/// What can go wrong with a ledger. Every case says what and where, in words a user can act on.
+public enum LedgerError: Error, Equatable, CustomStringConvertible {
+    /// Arithmetic on money would overflow.
+    case overflow(String)
+    /// A line in the middle of a ledger file cannot be read. The file is left untouched.
+    case corruptLine(file: String, line: Int, reason: String)
+    /// An entry with this id exists with other content.
+    case conflict(id: String, existing: String, attempted: String)
+    /// No entry has this id.
+    case unknownEntry(String)
+    /// The entry cannot be declined (not a charge, or already declined).
+    case cannotDecline(id: String, reason: String)
+    /// A file system call failed.
+    case io(path: String, operation: String, errno: Int32)
+    /// Anything else a caller got wrong, explained.
+    case invalid(String)
+
+    public var description: String {
+        switch self {
+        case .overflow(let what):
+            return "amount out of range: \(what) does not fit in a 64-bit count of micro-credits"
+        case .corruptLine(let file, let line, let reason):
+            return "\(file): line \(line) cannot be read (\(reason)); the file was left untouched"
+        case .conflict(let id, let existing, let attempted):
+            return "entry \(id) already exists with other content (recorded: \(existing); now: \(attempted)); nothing was written"
+        case .unknownEntry(let id):
+            return "there is no entry with id \(id)"
+        case .cannotDecline(let id, let reason):
+            return "entry \(id) cannot be declined: \(reason); nothing was written"
+        case .io(let path, let operation, let code):
+            return "\(path): \(operation) failed: \(String(cString: strerror(code)))"
+        case .invalid(let message):
+            return message
+        }
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif

@@ -1,0 +1,18 @@
+/// Something the ledger did or found on load that a user should be told about. Nothing is ever repaired silently.
+public enum LedgerNotice: Sendable, Equatable, CustomStringConvertible {
+    /// The last line of a file was incomplete: it was moved aside into `savedTo` and the file cut back.
+    case tornTailMovedAside(file: String, bytes: Int, savedTo: String)
+    /// Two files hold different entries with the same id; the first one read counts.
+    case conflictingDuplicate(id: String, file: String, line: Int)
+
+    public var description: String {
+        switch self {
+        case .tornTailMovedAside(let file, let bytes, let savedTo):
+            return "\(file): an unfinished last line (\(bytes) bytes, from an interrupted write) was moved aside to "
+                + "\(savedTo); every complete entry is kept"
+        case .conflictingDuplicate(let id, let file, let line):
+            return "\(file): line \(line) has id \(id), which another entry already has with other content; "
+                + "it is not counted (run `credit verify`)"
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import StoreWire
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The store provider that talks to a running `mockstore` over HTTP (URLSession), as StoreKit talks to the App Store.
+public struct MockStoreClient: StoreProvider {
+    public let name = "mockstore"
+    public let takesMoney = true
+    public let baseURL: URL
+    private let session: URLSession
+
+    public init(baseURL: URL, timeout: TimeInterval = 10) {
+        self.baseURL = baseURL
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        session = URLSession(configuration: configuration)
+    }
+
+    public func products(for ids: [String]) async throws -> [StoreProduct] {
+        var components = URLComponents(url: url("/storekit/v1/products"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [URLQueryItem(name: "ids", value: ids.joined(separator: ","))]
+        let body: StoreProductsBody = try await send("GET", components.url!)
+        return body.products.map {
+            StoreProduct(id: $0.id, type: $0.type, displayName: $0.displayName, description: $0.description,
+                         displayPrice: $0.displayPrice)
+        }
+    }
+
+    public func purchase(_ productID: String, appAccountToken: UUID?) async throws -> PurchaseOutcome {
+        let request = PurchaseRequestBody(productId: productID, quantity: 1, appAccountToken: appAccountToken?.uuidString.lowercased())
+        let body: PurchaseResponseBody = try await send("POST", url("/storekit/v1/purchases"), body: request)
+        switch body.result {
+        case "success":
+            guard let signed = body.signedTransaction else {
+                throw StoreError.systemError("the store said success but sent no signed transaction")
+            }
+            return .success(signedTransaction: signed)
+        case "pending": return .pending
+        case "userCancelled": return .userCancelled
+        default: throw StoreError.unknown("unknown purchase result \"\(body.result)\"")
+        }
+    }
+
+    public func unfinished() async throws -> [String] {
+        let body: SignedTransactionsBody = try await send("GET", url("/storekit/v1/transactions/unfinished"))
+        return body.signedTransactions
+    }
+
+    public func finish(transactionID: String) async throws {
+        let escaped = transactionID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? transactionID
+        let _: EmptyBody = try await send("POST", url("/storekit/v1/transactions/\(escaped)/finish"), body: EmptyBody())
+    }
+
+    public func updates(after cursor: String?) async throws -> (signedTransactions: [String], cursor: String?) {
+        var components = URLComponents(url: url("/storekit/v1/transactions/updates"), resolvingAgainstBaseURL: false)!
+        if let cursor { components.queryItems = [URLQueryItem(name: "after", value: cursor)] }
+        let body: TransactionUpdatesBody = try await send("GET", components.url!)
+        return (body.signedTransactions, body.cursor)
+    }
+
+    /// The store's test root certificate (DER), to pin it.
+    public func rootCertificate() async throws -> Data {
+        try await raw("GET", url("/test/v1/root-certificate"), body: nil)
+    }
+
+    // MARK: HTTP
+
+    struct EmptyBody: Codable {}
+
+    private func url(_ path: String) -> URL {
+        URL(string: baseURL.absoluteString.trimmingSuffix("/") + path)!
+    }
+
+    private func send<Response: Decodable>(_ method: String, _ url: URL) async throws -> Response {
+        let data = try await raw(method, url, body: nil)
+        return try decode(data, url)
+    }
+
+    private func send<Request: Encodable, Response: Decodable>(_ method: String, _ url: URL, body: Request) async throws -> Response {
+        let data = try await raw(method, url, body: try JSONEncoder().encode(body))
+        return try decode(data, url)
+    }
+
+    private func decode<Response: Decodable>(_ data: Data, _ url: URL) throws -> Response {
+        do {
+            return try JSONDecoder().decode(Response.self, from: data)
+        } catch {
+            throw StoreError.systemError("\(url.path) answered with JSON this client cannot read: \(error)")
+        }
+    }
+
+    private func raw(_ method: String, _ url: URL, body: Data?) async throws -> Data {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            throw StoreError.networkError("\(method) \(url.absoluteString): \(error.localizedDescription)")
+        }
+        guard let http = response as? HTTPURLResponse else { throw StoreError.networkError("no HTTP response") }
+        guard (200..<300).contains(http.statusCode) else {
+            if let error = try? JSONDecoder().decode(StoreErrorBody.self, from: data) {
+                throw StoreError.storeResponse(status: http.statusCode, code: error.errorCode, message: error.errorMessage)
+            }
+            throw StoreError.storeResponse(status: http.statusCode, code: 0, message: "HTTP \(http.statusCode) from \(url.path)")
+        }
+        return data
+    }
+}
+
+extension String {
+    func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}

@@ -1,0 +1,168 @@
+import CreditLedger
+import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
+import Signing
+
+/// Which store top-ups go through, kept in the data directory as `store.json`. The simulated store by default.
+public struct StoreConfiguration: Codable, Sendable, Equatable {
+    /// `simulated` or `mockstore`.
+    public var store: String
+    /// The mock store's base URL.
+    public var url: String?
+    /// How its receipts are verified: `es256` (pinned root in `store-root.der`) or `hs256` (secret in `store-secret`).
+    public var signing: String?
+    /// The app's bundle id, which every transaction must carry.
+    public var bundleId: String?
+    /// Where the updates feed was read up to.
+    public var updatesCursor: String?
+
+    public init(store: String, url: String? = nil, signing: String? = nil, bundleId: String? = nil,
+                updatesCursor: String? = nil) {
+        self.store = store
+        self.url = url
+        self.signing = signing
+        self.bundleId = bundleId
+        self.updatesCursor = updatesCursor
+    }
+
+    public static let simulated = StoreConfiguration(store: "simulated")
+    public static let defaultBundleID = "ai.voicedebrief.app"
+
+    static func path(in directory: String) -> String { directory + "/store.json" }
+    static func rootPath(in directory: String) -> String { directory + "/store-root.der" }
+    static func secretPath(in directory: String) -> String { directory + "/store-secret" }
+
+    /// The configuration in `directory`, or the simulated store when there is none.
+    public static func load(from directory: String) throws -> StoreConfiguration {
+        let path = path(in: directory)
+        guard let data = FileManager.default.contents(atPath: path) else { return .simulated }
+        do {
+            let configuration = try JSONDecoder().decode(StoreConfiguration.self, from: data)
+            guard ["simulated", "mockstore"].contains(configuration.store) else {
+                throw StoreConfigurationError("\(path): unknown store \"\(configuration.store)\"")
+            }
+            return configuration
+        } catch let error as StoreConfigurationError {
+            throw error
+        } catch {
+            throw StoreConfigurationError("\(path) cannot be read: \(error)")
+        }
+    }
+
+    /// Writes the configuration into `directory` atomically.
+    public func save(to directory: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(self)
+        try FileAtomic.write(Array(data) + [0x0A], to: StoreConfiguration.path(in: directory), mode: 0o644)
+    }
+
+    /// Switches to the mock store at `url`, pinning its root certificate (DER or PEM bytes) or its shared secret.
+    public static func useMockStore(url: String, rootCertificate: [UInt8]?, secret: [UInt8]?, bundleID: String?,
+                                    in directory: String) throws -> StoreConfiguration {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme, ["http", "https"].contains(scheme),
+            parsed.host != nil
+        else { throw StoreConfigurationError("--url must be an http URL such as http://127.0.0.1:8080, not \"\(url)\"") }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var configuration = StoreConfiguration(store: "mockstore", url: url, bundleId: bundleID ?? defaultBundleID)
+        if let rootCertificate {
+            let certificate: Certificate
+            if let text = String(validating: rootCertificate, as: UTF8.self), text.contains("-----BEGIN") {
+                certificate = try Certificate(pemRepresentation: text)
+            } else {
+                certificate = try Certificate(derRepresentation: rootCertificate)
+            }
+            try FileAtomic.write(certificate.derRepresentation, to: rootPath(in: directory), mode: 0o644)
+            configuration.signing = "es256"
+        } else if let secret {
+            guard !secret.isEmpty else { throw StoreConfigurationError("the secret file is empty") }
+            try KeyFile.write(secret, to: secretPath(in: directory))
+            configuration.signing = "hs256"
+        } else {
+            throw StoreConfigurationError("say how to verify the store's receipts: --root-certificate FILE or --secret-file FILE")
+        }
+        try configuration.save(to: directory)
+        return configuration
+    }
+
+    /// The provider this configuration names.
+    public func provider() throws -> any StoreProvider {
+        switch store {
+        case "mockstore":
+            guard let url, let parsed = URL(string: url) else { throw StoreConfigurationError("the mock store has no URL") }
+            return MockStoreClient(baseURL: parsed)
+        default:
+            return SimulatedStore()
+        }
+    }
+
+    /// The verifier for this store's receipts (nil for the simulated store, which has none).
+    public func verifier(in directory: String) throws -> (any TransactionVerifier)? {
+        guard store == "mockstore" else { return nil }
+        let bundle = bundleId ?? StoreConfiguration.defaultBundleID
+        switch signing {
+        case "es256":
+            guard let der = FileManager.default.contents(atPath: StoreConfiguration.rootPath(in: directory)) else {
+                throw StoreConfigurationError("the pinned root certificate \(StoreConfiguration.rootPath(in: directory)) is missing")
+            }
+            return ReceiptVerifier(method: .es256(root: try Certificate(derRepresentation: Array(der))), bundleID: bundle)
+        case "hs256":
+            let secret = try KeyFile.read(StoreConfiguration.secretPath(in: directory))
+            return ReceiptVerifier(method: .hs256(secret: secret), bundleID: bundle)
+        default:
+            throw StoreConfigurationError("unknown receipt signing \"\(signing ?? "")\" in store.json")
+        }
+    }
+
+    /// The verifier for receipts in this data directory, whatever store is configured now (for `credit verify`).
+    public static func receiptVerifier(in directory: String) throws -> ReceiptVerifier? {
+        let configuration = try load(from: directory)
+        let bundle = configuration.bundleId ?? defaultBundleID
+        if let der = FileManager.default.contents(atPath: rootPath(in: directory)) {
+            return ReceiptVerifier(method: .es256(root: try Certificate(derRepresentation: Array(der))), bundleID: bundle)
+        }
+        if FileManager.default.fileExists(atPath: secretPath(in: directory)) {
+            return ReceiptVerifier(method: .hs256(secret: try KeyFile.read(secretPath(in: directory))), bundleID: bundle)
+        }
+        return nil
+    }
+}
+
+/// A store configuration that cannot be used, explained.
+public struct StoreConfigurationError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Atomic replacement of small files: tmp, fsync, rename, directory fsync.
+enum FileAtomic {
+    static func write(_ bytes: [UInt8], to path: String, mode: Int) throws {
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))
+        guard fd >= 0 else { throw StoreConfigurationError("cannot create \(temporary): \(String(cString: strerror(errno)))") }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                close(fd)
+                throw StoreConfigurationError("cannot write \(temporary): \(String(cString: strerror(errno)))")
+            }
+            written += n
+        }
+        guard fsync(fd) == 0 else {
+            close(fd)
+            throw StoreConfigurationError("cannot fsync \(temporary)")
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else { throw StoreConfigurationError("cannot rename \(temporary) to \(path)") }
+        let directory = (path as NSString).deletingLastPathComponent
+        let dfd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY)
+        if dfd >= 0 {
+            fsync(dfd)
+            close(dfd)
+        }
+    }
+}

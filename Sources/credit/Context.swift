@@ -1,0 +1,46 @@
+import CreditLedger
+import Foundation
+import Payments
+import VoiceDebriefCredit
+
+/// What every command needs: where the data is, how to print, and the injected clock and ids.
+struct Context {
+    let dataDirectory: String
+    let json: Bool
+    let style: Style
+    let clock: any LedgerClock
+    let ids: any IDSource
+
+    init(arguments args: inout Arguments) throws {
+        let environment = ProcessInfo.processInfo.environment
+        if let given = try args.option("--data-dir") {
+            guard !given.isEmpty else { throw UsageError("--data-dir needs a directory", command: args.command) }
+            dataDirectory = given
+        } else if let fromEnvironment = environment["CREDIT_DATA_DIR"], !fromEnvironment.isEmpty {
+            dataDirectory = fromEnvironment
+        } else if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
+            dataDirectory = xdg + "/voicedebrief"
+        } else {
+            dataDirectory = NSHomeDirectory() + "/.local/share/voicedebrief"
+        }
+        json = args.flag("--json")
+        style = json ? Style(enabled: false) : Style.detected
+        // For tests and demonstrations: a fixed time (CREDIT_NOW, ISO 8601 UTC with milliseconds).
+        if let now = environment["CREDIT_NOW"], !now.isEmpty {
+            guard let time = Timestamp(iso8601: now) else {
+                throw CommandFailure("CREDIT_NOW must look like 2026-11-29T18:06:49.123Z, not \"\(now)\"")
+            }
+            clock = FixedClock(time)
+        } else {
+            clock = SystemClock()
+        }
+        ids = RandomIDs()
+    }
+
+    /// Opens (or creates) the ledger, telling the user about anything loading found.
+    func openLedger() throws -> Ledger {
+        let ledger = try CreditApp.openLedger(directory: dataDirectory, clock: clock, ids: ids)
+        for notice in ledger.notices { printError("credit: note: \(notice)") }
+        return ledger
+    }
+}

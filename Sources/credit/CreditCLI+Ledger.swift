@@ -1,0 +1,285 @@
+import CreditLedger
+import Foundation
+import Payments
+import VoiceDebriefCredit
+
+extension CreditCLI {
+    func balance(_ args: inout Arguments, _ context: Context) throws -> Int32 {
+        try args.finish()
+        let ledger = try context.openLedger()
+        if context.json {
+            try printJSON(["balance": ledger.balance.rawValue, "formatted": ledger.balance.formatted])
+        } else {
+            let text = ledger.balance.formatted
+            print(ledger.balance < .zero ? context.style.warm(text) : text)
+        }
+        return CreditCLI.success
+    }
+
+    /// Reads the words of one act (`KEY [--seconds S] [--quantity N] [--subject ID] [--auto-open]`).
+    static func chargeRequest(_ args: inout Arguments) throws -> ChargeRequest {
+        let seconds = try args.integer("--seconds")
+        let quantity = try args.integer("--quantity")
+        let subject = try args.option("--subject")
+        let automatic = args.flag("--auto-open")
+        guard let key = try args.positional("the key of the act to charge (see `credit prices`)") else {
+            throw UsageError("missing the key to charge", command: "charge")
+        }
+        try args.finish()
+        return ChargeRequest(key, seconds: seconds, quantity: quantity, subject: subject, automatic: automatic)
+    }
+
+    func charge(_ args: inout Arguments, _ context: Context) throws -> Int32 {
+        let request = try CreditCLI.chargeRequest(&args)
+        let ledger = try context.openLedger()
+        let meter = CreditApp.meter(for: ledger, ids: context.ids)
+        let outcome: ChargeOutcome
+        do {
+            outcome = try meter.charge(request)
+        } catch let error as ChargeError {
+            throw CommandFailure(error.description)
+        }
+        report(outcome, request: request, ledger: ledger, context: context)
+        return CreditCLI.success
+    }
+
+    private func report(_ outcome: ChargeOutcome, request: ChargeRequest, ledger: Ledger, context: Context) {
+        switch outcome {
+        case .charged(let entry):
+            if context.json {
+                var object = CreditCLI.json(entry)
+                object["charged"] = true
+                try? printJSON(object)
+            } else {
+                let what = [entry.feature, entry.subject].compactMap { $0 }.joined(separator: " for ")
+                let quantity = entry.quantity == 1 ? "" : " (\(entry.quantity))"
+                print("Charged \(MicroCredits(-entry.amount.rawValue).formatted) for \(what)\(quantity). "
+                    + "Balance \(styledBalance(ledger.balance, context)). Entry \(entry.id)")
+            }
+        case .notCharged(let reason):
+            if context.json {
+                try? printJSON(["charged": false, "reason": reason, "key": request.key])
+            } else {
+                print("Not charged: \(reason). Balance \(styledBalance(ledger.balance, context)).")
+            }
+        }
+    }
+
+    func decline(_ args: inout Arguments, _ context: Context) throws -> Int32 {
+        guard let reasonKey = try args.option("--reason") else {
+            throw UsageError("say why with --reason not-usable|not-needed|test|other", command: "decline")
+        }
+        let text = try args.option("--text")
+        guard let id = try args.positional("the id of the charge to decline (see `credit entries`)") else { return CreditCLI.usage }
+        try args.finish()
+        let reason: DeclineReason
+        do {
+            reason = try DeclineReason(key: reasonKey, text: text)
+        } catch let error as LedgerError {
+            throw UsageError(error.description, command: "decline")
+        }
+        if text != nil, reasonKey != "other" {
+            throw UsageError("--text goes with --reason other", command: "decline")
+        }
+        let ledger = try context.openLedger()
+        let refund = try ledger.decline(id, reason: reason)
+        if context.json {
+            try printJSON(CreditCLI.json(refund))
+        } else {
+            print("Declined. \(refund.amount.formatted) given back for \(refund.feature ?? "the charge"); "
+                + "you said: \(reason.label). The charge stays in the ledger. "
+                + "Balance \(styledBalance(ledger.balance, context)).")
+        }
+        return CreditCLI.success
+    }
+
+    func takings(_ args: inout Arguments, _ context: Context) throws -> Int32 {
+        let days = try args.integer("--days")
+        try args.finish()
+        if let days, days != 7 && days != 30 {
+            throw UsageError("--days is 7 or 30", command: "takings")
+        }
+        let ledger = try context.openLedger()
+        let lines = try days.map { try ledger.takings(lastDays: Int($0)) } ?? ledger.takings()
+        if context.json {
+            try printJSON(lines.map { line -> [String: Any] in
+                ["feature": line.feature, "charges": line.charges, "charged": line.charged.rawValue,
+                 "declined": line.declined, "givenBack": line.givenBack.rawValue, "net": line.net.rawValue]
+            })
+            return CreditCLI.success
+        }
+        print(context.style.bold("Takings by feature, " + (days.map { "the last \($0) days" } ?? "all time")))
+        print(lines.isEmpty ? "  Nothing charged yet." : CreditCLI.takingsTable(lines))
+        return CreditCLI.success
+    }
+
+    static func takingsTable(_ lines: [FeatureTakings], extra: [(String, [String: MicroCredits])] = []) -> String {
+        var rows = [["Feature", "Charges", "Charged", "Declined", "Given back", "Net"] + extra.map(\.0)]
+        for line in lines {
+            rows.append(
+                [line.feature, String(line.charges), line.charged.formatted, String(line.declined),
+                 line.givenBack.formatted, line.net.formatted]
+                    + extra.map { ($0.1[line.feature] ?? .zero).formatted })
+        }
+        return table(rows, rightAligned: Set(1..<(6 + extra.count)))
+    }
+
+    func entries(_ args: inout Arguments, _ context: Context) throws -> Int32 {
+        try args.finish()
+        let ledger = try context.openLedger()
+        let screen = try CreditScreen(ledger: ledger, prices: VoiceDebriefPrices())
+        if context.json {
+            try printJSON(screen.entries.map { row -> [String: Any] in
+                var object = CreditCLI.json(row.entry)
+                object["balanceAfter"] = row.balanceAfter.rawValue
+                return object
+            })
+        } else {
+            print(CreditCLI.entriesTable(screen.entries, style: context.style))
+        }
+        return CreditCLI.success
+    }
+
+    static func describe(_ entry: LedgerEntry) -> String {
+        switch entry.kind {
+        case .opening: return entry.text ?? "Starting credit"
+        case .charge:
+            let quantity = entry.quantity == 1 ? "" : " ×\(entry.quantity)"
+            return (entry.feature ?? "charge") + quantity + (entry.subject.map { " (\($0))" } ?? "")
+        case .refund:
+            return "declined \(entry.feature ?? "")" + (entry.reason.map { ": \($0)" } ?? "")
+                + (entry.text.map { " (\($0))" } ?? "")
+        case .topup: return entry.text ?? "Top-up"
+        case .reversal: return entry.text ?? "Top-up refunded by the store"
+        }
+    }
+
+    static func entriesTable(_ rows: [(entry: LedgerEntry, balanceAfter: MicroCredits)], style: Style) -> String {
+        var lines = [["When (UTC)", "What", "Amount", "Balance", "Id"]]
+        for row in rows {
+            lines.append([
+                row.entry.time.shortDisplay, describe(row.entry), row.entry.amount.formatted,
+                row.balanceAfter.formatted, row.entry.id,
+            ])
+        }
+        return table(lines, rightAligned: [2, 3])
+    }
+
+    func prices(_ args: inout Arguments, _ context: Context) throws -> Int32 {
+        try args.finish()
+        let prices = VoiceDebriefPrices()
+        if context.json {
+            try printJSON(prices.items.map { item -> [String: Any] in
+                ["key": item.key, "label": item.label, "price": item.price.rawValue,
+                 "unit": item.priceDescription, "placeholder": item.isPlaceholder]
+            })
+        } else {
+            print(CreditCLI.pricesText(prices, style: context.style))
+        }
+        return CreditCLI.success
+    }
+
+    static func pricesText(_ prices: VoiceDebriefPrices, style: Style) -> String {
+        var rows = [["Key", "What", "Price"]]
+        for item in prices.items { rows.append([item.key, item.label, item.priceDescription]) }
+        return style.bold("Prices") + " (all placeholders)\n" + table(rows)
+            + "\n  Never charged: recording, discarding a recording being made, listing a vault's contents,"
+            + "\n  the settings, diagnostics and the credit screen."
+    }
+
+    func merge(_ args: inout Arguments, _ context: Context) throws -> Int32 {
+        let files = args.remainingPositionals()
+        try args.finish()
+        guard !files.isEmpty else { throw UsageError("name the ledger files to merge", command: "merge") }
+        let ledger = try context.openLedger()
+        let report = try ledger.merge(files: files)
+        if context.json {
+            try printJSON(["added": report.added, "alreadyPresent": report.alreadyPresent,
+                           "problems": report.problems, "balance": ledger.balance.rawValue])
+        } else {
+            let devices = report.added.keys.sorted().map { "\($0): \(report.added[$0]!)" }.joined(separator: ", ")
+            print("Merged \(report.addedCount) new entries" + (devices.isEmpty ? "" : " (\(devices))")
+                + "; \(report.alreadyPresent) were already here. Balance \(styledBalance(ledger.balance, context)).")
+            for problem in report.problems { print(context.style.bad("Problem: ") + problem) }
+        }
+        return report.problems.isEmpty ? CreditCLI.success : CreditCLI.failure
+    }
+
+    func runActs(_ args: inout Arguments, _ context: Context) throws -> Int32 {
+        guard let source = try args.positional("a file of acts, or - for standard input") else { return CreditCLI.usage }
+        try args.finish()
+        let text: String
+        if source == "-" {
+            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        } else {
+            guard let data = FileManager.default.contents(atPath: source) else {
+                throw CommandFailure("cannot read \(source)")
+            }
+            text = String(decoding: data, as: UTF8.self)
+        }
+        var requests: [(line: Int, request: ChargeRequest)] = []
+        let meterCheck = Meter(ledger: try context.openLedger(), prices: VoiceDebriefPrices(), ids: context.ids)
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            do {
+                var words = try splitWords(line)
+                if words.first == "charge" { words.removeFirst() }
+                var lineArgs = Arguments(words, command: "run")
+                let request = try CreditCLI.chargeRequest(&lineArgs)
+                _ = try meterCheck.price(of: request)
+                requests.append((index + 1, request))
+            } catch let error as UsageError {
+                throw UsageError("\(source) line \(index + 1): \(error.message); nothing was charged", command: "run")
+            } catch let error as ChargeError {
+                throw CommandFailure("\(source) line \(index + 1): \(error.description); nothing was charged")
+            }
+        }
+        let meter = meterCheck
+        var results: [[String: Any]] = []
+        for (line, request) in requests {
+            let outcome = try meter.charge(request)
+            if context.json {
+                var object: [String: Any] = ["line": line, "key": request.key]
+                switch outcome {
+                case .charged(let entry): object["entry"] = CreditCLI.json(entry)
+                case .notCharged(let reason): object["notCharged"] = reason
+                }
+                results.append(object)
+            } else {
+                switch outcome {
+                case .charged(let entry):
+                    print("line \(line): \(request.key) \(entry.amount.formatted)")
+                case .notCharged(let reason):
+                    print("line \(line): \(request.key) not charged: \(reason)")
+                }
+            }
+        }
+        if context.json {
+            try printJSON(["acts": results, "balance": meter.ledger.balance.rawValue])
+        } else {
+            print("Balance \(styledBalance(meter.ledger.balance, context)).")
+        }
+        return CreditCLI.success
+    }
+
+    func styledBalance(_ balance: MicroCredits, _ context: Context) -> String {
+        balance < .zero ? context.style.warm(balance.formatted) : balance.formatted
+    }
+
+    /// An entry for scripts: every field, amounts in micro-credits.
+    static func json(_ entry: LedgerEntry) -> [String: Any] {
+        var object: [String: Any] = [
+            "id": entry.id, "device": entry.device, "sequence": entry.sequence, "time": entry.time.iso8601,
+            "kind": entry.kind.rawValue, "quantity": entry.quantity, "amount": entry.amount.rawValue,
+            "formattedAmount": entry.amount.formatted, "balanceAfter": entry.balanceAfter.rawValue,
+        ]
+        let optional: [(String, String?)] = [
+            ("feature", entry.feature), ("subject", entry.subject), ("refersTo", entry.refersTo),
+            ("reason", entry.reason), ("text", entry.text), ("reference", entry.reference),
+            ("product", entry.product), ("receipt", entry.receipt),
+        ]
+        for (key, value) in optional { if let value { object[key] = value } }
+        return object
+    }
+}

@@ -1,0 +1,101 @@
+import CreditLedger
+import Foundation
+import Payments
+import VoiceDebriefCredit
+
+extension CreditCLI {
+    func screen(_ args: inout Arguments, _ context: Context) async throws -> Int32 {
+        try args.finish()
+        let ledger = try context.openLedger()
+        // Opening the credit screen first collects what the store holds for us.
+        var collectNote: String?
+        var offers: [StoreProduct] = []
+        var storeNote: String?
+        let flow = try CreditCLI.flow(ledger, context)
+        do {
+            let report = try await flow.collect()
+            if !report.credited.isEmpty || !report.refused.isEmpty { collectNote = CreditCLI.describe(report) }
+            offers = try await flow.store.products(for: flow.catalogue.credits.keys.sorted())
+        } catch let error as StoreError {
+            storeNote = "The store cannot be reached (\(error)); top-ups wait until it can."
+        }
+        let model = try CreditScreen(ledger: ledger, prices: VoiceDebriefPrices())
+        if context.json {
+            try printJSON(CreditCLI.screenJSON(model, offers: offers, takesMoney: flow.store.takesMoney))
+            return CreditCLI.success
+        }
+        let style = context.style
+        var out: [String] = []
+        out.append(style.bold("VoiceDebrief credit"))
+        out.append("")
+        let balance = model.isBelowZero ? style.warm(model.balance.formatted) : style.bold(model.balance.formatted)
+        out.append("  Balance     \(balance)")
+        if model.isBelowZero {
+            out.append("  " + style.warm("You are \(model.overBy.formatted) over your credit. \(CreditScreen.belowZeroSentence)"))
+        }
+        out.append("  Used        \(model.used.formatted)")
+        out.append("  Topped up   \(model.toppedUp.formatted)")
+        if let collectNote { out.append("  " + collectNote) }
+        out.append("")
+        out.append(style.bold("Top up"))
+        if let storeNote { out.append("  " + storeNote) }
+        for offer in offers {
+            let command = offer.id == PackCatalogue.defaultProduct ? "credit topup" : "credit topup --product \(offer.id)"
+            out.append("  \(offer.displayName), \(offer.displayPrice)    \(style.dim(command))")
+        }
+        out.append(flow.store.takesMoney
+            ? "  Through the \(flow.store.name): a sandbox store, test purchases only."
+            : "  The store is simulated: no money is taken.")
+        out.append("")
+        out.append(style.bold("Takings by feature") + " (all time; net over the last 7 and 30 days)")
+        if model.takingsAllTime.isEmpty {
+            out.append("  Nothing charged yet.")
+        } else {
+            let net7 = Dictionary(uniqueKeysWithValues: model.takings7Days.map { ($0.feature, $0.net) })
+            let net30 = Dictionary(uniqueKeysWithValues: model.takings30Days.map { ($0.feature, $0.net) })
+            out.append(CreditCLI.takingsTable(model.takingsAllTime, extra: [("Net 7d", net7), ("Net 30d", net30)]))
+        }
+        out.append("")
+        out.append(style.bold("Entries") + ", newest first")
+        out.append(CreditCLI.entriesTable(model.entries, style: style))
+        out.append("")
+        out.append(CreditCLI.pricesText(VoiceDebriefPrices(), style: style))
+        print(out.joined(separator: "\n"))
+        return CreditCLI.success
+    }
+
+    static func screenJSON(_ model: CreditScreen, offers: [StoreProduct], takesMoney: Bool) -> [String: Any] {
+        func takings(_ lines: [FeatureTakings]) -> [[String: Any]] {
+            lines.map {
+                ["feature": $0.feature, "charges": $0.charges, "charged": $0.charged.rawValue, "declined": $0.declined,
+                 "givenBack": $0.givenBack.rawValue, "net": $0.net.rawValue]
+            }
+        }
+        var object: [String: Any] = [
+            "balance": model.balance.rawValue, "formatted": model.balance.formatted, "used": model.used.rawValue,
+            "toppedUp": model.toppedUp.rawValue, "belowZero": model.isBelowZero,
+            "takings": ["allTime": takings(model.takingsAllTime), "days7": takings(model.takings7Days),
+                        "days30": takings(model.takings30Days)],
+            "entries": model.entries.map { row -> [String: Any] in
+                var entry = json(row.entry)
+                entry["balanceAfter"] = row.balanceAfter.rawValue
+                return entry
+            },
+            "offers": offers.map { ["id": $0.id, "displayName": $0.displayName, "displayPrice": $0.displayPrice] },
+            "moneyTaken": takesMoney,
+            "prices": VoiceDebriefPrices().items.map { ["key": $0.key, "price": $0.price.rawValue, "placeholder": $0.isPlaceholder] },
+        ]
+        if model.isBelowZero {
+            object["message"] = "You are \(model.overBy.formatted) over your credit. \(CreditScreen.belowZeroSentence)"
+        }
+        return object
+    }
+
+    func verify(_ args: inout Arguments, _ context: Context) throws -> Int32 {
+        throw CommandFailure("verify is not built yet")
+    }
+
+    func upgrade(_ args: inout Arguments, _ context: Context) throws -> Int32 {
+        throw CommandFailure("upgrade is not built yet")
+    }
+}

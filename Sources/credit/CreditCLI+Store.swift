@@ -1,0 +1,161 @@
+import CreditLedger
+import Foundation
+import Payments
+import VoiceDebriefCredit
+
+extension CreditCLI {
+    func store(_ args: inout Arguments, _ context: Context) throws -> Int32 {
+        guard let verb = try args.positional() else {
+            try args.finish()
+            let configuration = try StoreConfiguration.load(from: context.dataDirectory)
+            if context.json {
+                var object: [String: Any] = ["store": configuration.store]
+                if let url = configuration.url { object["url"] = url }
+                if let signing = configuration.signing { object["signing"] = signing }
+                if let bundle = configuration.bundleId { object["bundleId"] = bundle }
+                try printJSON(object)
+            } else if configuration.store == "mockstore" {
+                print("Store: the mock store at \(configuration.url ?? "?"), receipts verified with "
+                    + "\(configuration.signing == "hs256" ? "the shared secret (HS256)" : "the pinned test root (ES256)")"
+                    + ", bundle \(configuration.bundleId ?? StoreConfiguration.defaultBundleID).")
+            } else {
+                print("Store: simulated. One £5.00 pack; no money is taken.")
+            }
+            return CreditCLI.success
+        }
+        guard verb == "use" else { throw UsageError("unknown store command \"\(verb)\": use `credit store use ...`", command: "store") }
+        guard let which = try args.positional("simulated or mockstore") else { return CreditCLI.usage }
+        switch which {
+        case "simulated":
+            try args.finish()
+            try FileManager.default.createDirectory(atPath: context.dataDirectory, withIntermediateDirectories: true)
+            try StoreConfiguration.simulated.save(to: context.dataDirectory)
+            print(context.json ? "{\"store\":\"simulated\"}" : "Store: simulated. No money is taken.")
+        case "mockstore":
+            guard let url = try args.option("--url") else { throw UsageError("the mock store needs --url URL", command: "store") }
+            let rootFile = try args.option("--root-certificate")
+            let secretFile = try args.option("--secret-file")
+            let bundle = try args.option("--bundle-id")
+            try args.finish()
+            guard (rootFile == nil) != (secretFile == nil) else {
+                throw UsageError("give exactly one of --root-certificate FILE or --secret-file FILE", command: "store")
+            }
+            let root = try rootFile.map { path -> [UInt8] in
+                guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("cannot read \(path)") }
+                return Array(data)
+            }
+            let secret = try secretFile.map { path -> [UInt8] in
+                guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("cannot read \(path)") }
+                var bytes = Array(data)
+                while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
+                return bytes
+            }
+            do {
+                let configuration = try StoreConfiguration.useMockStore(
+                    url: url, rootCertificate: root, secret: secret, bundleID: bundle, in: context.dataDirectory)
+                if context.json {
+                    try printJSON(["store": "mockstore", "url": url, "signing": configuration.signing ?? ""])
+                } else {
+                    print("Store: the mock store at \(url). Top-ups now go through it; receipts are verified with "
+                        + (configuration.signing == "es256" ? "the pinned root certificate." : "the shared secret."))
+                }
+            } catch let error as StoreConfigurationError {
+                throw CommandFailure(error.description)
+            }
+        default:
+            throw UsageError("unknown store \"\(which)\": simulated or mockstore", command: "store")
+        }
+        return CreditCLI.success
+    }
+
+    func topUp(_ args: inout Arguments, _ context: Context) async throws -> Int32 {
+        let product = try args.option("--product") ?? PackCatalogue.defaultProduct
+        try args.finish()
+        let ledger = try context.openLedger()
+        let flow = try CreditCLI.flow(ledger, context)
+        let result: TopUpResult
+        do {
+            result = try await flow.topUp(productID: product)
+        } catch let refused as RefusedTransaction {
+            throw CommandFailure(refused.description)
+        } catch let error as StoreError {
+            throw CommandFailure(error.description)
+        }
+        switch result {
+        case .credited(let entry), .alreadyCredited(let entry):
+            let again = { if case .alreadyCredited = result { return true } else { return false } }()
+            if context.json {
+                var object = CreditCLI.json(entry)
+                object["result"] = again ? "alreadyCredited" : "credited"
+                try printJSON(object)
+            } else {
+                let how = flow.store.takesMoney
+                    ? "through the \(flow.store.name), transaction \(entry.reference ?? "?"), receipt verified"
+                    : "(simulated, no money taken)"
+                print((again ? "Already credited: " : "Topped up ") + "\(entry.amount.formatted) \(how). "
+                    + "Balance \(styledBalance(ledger.balance, context)).")
+            }
+        case .pending:
+            if context.json { try printJSON(["result": "pending"]) } else {
+                print("The purchase is pending: the store is waiting for approval (Ask to Buy) or for an issue to be "
+                    + "resolved. It will be credited when it completes; `credit collect` or the credit screen picks it up.")
+            }
+        case .cancelled:
+            if context.json { try printJSON(["result": "userCancelled"]) } else { print("Cancelled. Nothing was bought.") }
+        }
+        return CreditCLI.success
+    }
+
+    func collect(_ args: inout Arguments, _ context: Context) async throws -> Int32 {
+        try args.finish()
+        let ledger = try context.openLedger()
+        let report = try await CreditCLI.collectAll(ledger, context)
+        if context.json {
+            try printJSON([
+                "credited": report.credited.map { CreditCLI.json($0) },
+                "alreadyCredited": report.alreadyCredited.count,
+                "refused": report.refused.map { ["transactionId": $0.transactionID ?? "", "reason": $0.reason] },
+                "finished": report.finished, "balance": ledger.balance.rawValue,
+            ] as [String: Any])
+        } else {
+            print(CreditCLI.describe(report) + " Balance \(styledBalance(ledger.balance, context)).")
+        }
+        return report.refused.isEmpty ? CreditCLI.success : CreditCLI.failure
+    }
+
+    static func describe(_ report: TopUpFlow.CollectReport) -> String {
+        var parts: [String] = []
+        if report.credited.isEmpty && report.refused.isEmpty {
+            parts.append("Nothing to collect.")
+        }
+        for entry in report.credited {
+            parts.append("Collected \(entry.amount.formatted) from transaction \(entry.reference ?? "?").")
+        }
+        if !report.alreadyCredited.isEmpty {
+            parts.append("\(report.alreadyCredited.count) already credited, now finished.")
+        }
+        for refused in report.refused { parts.append("Refused: \(refused.description).") }
+        return parts.joined(separator: " ")
+    }
+
+    static func flow(_ ledger: Ledger, _ context: Context) throws -> TopUpFlow {
+        do {
+            let configuration = try StoreConfiguration.load(from: context.dataDirectory)
+            return TopUpFlow(
+                ledger: ledger, store: try configuration.provider(),
+                verifier: try configuration.verifier(in: context.dataDirectory),
+                bundleID: configuration.bundleId ?? StoreConfiguration.defaultBundleID)
+        } catch let error as StoreConfigurationError {
+            throw CommandFailure(error.description)
+        }
+    }
+
+    static func collectAll(_ ledger: Ledger, _ context: Context) async throws -> TopUpFlow.CollectReport {
+        let flow = try flow(ledger, context)
+        do {
+            return try await flow.collect()
+        } catch let error as StoreError {
+            throw CommandFailure(error.description)
+        }
+    }
+}
