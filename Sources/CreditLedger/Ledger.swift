@@ -28,6 +28,8 @@ public final class Ledger {
     public private(set) var entries: [LedgerEntry] = []
     /// What loading found and did (torn tails moved aside, conflicting duplicates).
     public private(set) var notices: [LedgerNotice] = []
+    /// Whether this open made a new ledger.
+    public private(set) var wasCreated = false
     /// The balance: the sum of amounts over distinct ids.
     public private(set) var balance: MicroCredits = .zero
     /// Index into `entries` of the entry that counts for each id.
@@ -65,6 +67,7 @@ public final class Ledger {
         if device.isEmpty || files[device] == nil {
             guard create else { throw LedgerError.invalid("there is no ledger in \(directory)") }
             try createLocked(openingCredit: openingCredit)
+            wasCreated = true
         }
     }
 
@@ -94,6 +97,12 @@ public final class Ledger {
     }
 
     // MARK: reading
+
+    /// The last entry read from `device`'s file.
+    public func lastEntry(of device: String) -> LedgerEntry? {
+        guard let sequence = files[device]?.lastSequence else { return nil }
+        return entries.last { $0.device == device && $0.sequence == sequence }
+    }
 
     /// The entry that counts for `id`.
     public func entry(id: String) -> LedgerEntry? { counted[id].map { entries[$0] } }

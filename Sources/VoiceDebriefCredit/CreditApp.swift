@@ -1,15 +1,22 @@
 import CreditLedger
 import Payments
 
-/// The app's credit, put together: the ledger in a data directory, the price list, and a meter for one session.
+/// The app's credit, put together: the signed ledger in a data directory, the price list, a meter for one session.
 public enum CreditApp {
-    /// Opens (creating if needed) the ledger in `directory`.
+    /// Opens (or creates) the signed ledger in `directory`.
     public static func openLedger(directory: String, clock: any LedgerClock, ids: any IDSource) throws -> Ledger {
-        try Ledger(directory: directory, clock: clock, ids: ids)
+        try Ledger.openSigned(directory: directory, clock: clock, ids: ids)
     }
 
     /// A meter for one app session, charging the app's prices.
     public static func meter(for ledger: Ledger, ids: any IDSource) -> Meter {
         Meter(ledger: ledger, prices: VoiceDebriefPrices(), ids: ids)
+    }
+
+    /// Verifies the ledger in `ledger`'s directory (or `files`), checking receipts against the store root or
+    /// secret kept there.
+    public static func verify(_ ledger: Ledger, files: [String]?) throws -> VerificationReport {
+        let audit = try StoreConfiguration.receiptVerifier(in: ledger.directory).map { ReceiptAudit(verifier: $0) }
+        return try ledger.verify(files: files, receiptCheck: audit.map { audit in { audit.problem(with: $0) } })
     }
 }

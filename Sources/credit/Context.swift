@@ -41,6 +41,9 @@ struct Context {
     func openLedger() throws -> Ledger {
         let ledger = try CreditApp.openLedger(directory: dataDirectory, clock: clock, ids: ids)
         for notice in ledger.notices { printError("credit: note: \(notice)") }
+        if !ledger.isSigned {
+            printError("credit: note: this ledger was made before signing existed; `credit upgrade` signs it")
+        }
         return ledger
     }
 }

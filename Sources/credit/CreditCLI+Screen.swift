@@ -92,10 +92,53 @@ extension CreditCLI {
     }
 
     func verify(_ args: inout Arguments, _ context: Context) throws -> Int32 {
-        throw CommandFailure("verify is not built yet")
+        let files = args.remainingPositionals()
+        try args.finish()
+        for file in files where !FileManager.default.fileExists(atPath: file) {
+            throw CommandFailure("cannot read \(file): no such file")
+        }
+        let ledger = try context.openLedger()
+        let report = try CreditApp.verify(ledger, files: files.isEmpty ? nil : files)
+        if context.json {
+            try printJSON([
+                "ok": report.isClean, "entriesChecked": report.entriesChecked, "devices": report.devices,
+                "balance": report.balance.rawValue, "receiptsChecked": report.receiptsChecked,
+                "simulatedTopUps": report.simulatedTopUps, "notes": report.notes,
+                "problems": report.problems.map { problem -> [String: Any] in
+                    var object: [String: Any] = ["kind": problem.kind.rawValue, "file": problem.file, "detail": problem.detail]
+                    if let line = problem.line { object["line"] = line }
+                    return object
+                },
+            ] as [String: Any])
+        } else {
+            let style = context.style
+            print("Checked \(report.entriesChecked) entries from \(report.devices.count) device(s); balance \(report.balance.formatted); "
+                + "\(report.receiptsChecked) store receipt(s) checked, \(report.simulatedTopUps) simulated top-up(s) (no money taken).")
+            for note in report.notes { print(style.dim("Note: ") + note) }
+            if report.isClean {
+                print(style.good("All holds: every chain, head and receipt verifies."))
+            } else {
+                print(style.bad("\(report.problems.count) problem(s):"))
+                for problem in report.problems { print("  " + problem.description) }
+            }
+        }
+        return report.isClean ? CreditCLI.success : CreditCLI.failure
     }
 
     func upgrade(_ args: inout Arguments, _ context: Context) throws -> Int32 {
-        throw CommandFailure("upgrade is not built yet")
+        try args.finish()
+        let ledger = try context.openLedger()
+        guard !ledger.isSigned else {
+            print(context.json ? "{\"upgraded\":false}" : "The ledger is already signed. Nothing was changed.")
+            return CreditCLI.success
+        }
+        let report = try ledger.upgradeToSigned(keys: try LedgerKeys.load(from: context.dataDirectory))
+        if context.json {
+            try printJSON(["upgraded": true, "entriesSigned": report.entriesSigned, "file": report.file, "backup": report.backup])
+        } else {
+            print("Signed \(report.entriesSigned) entries of \(report.file): each now carries the MAC of the entry "
+                + "before it and its own. The unsigned file is kept as \(report.backup). A signed head was written.")
+        }
+        return CreditCLI.success
     }
 }

@@ -1,0 +1,57 @@
+import Signing
+
+/// The ledger owner's keys, kept beside the ledger in `keys/` with mode 0600: the HMAC key that chains entries
+/// (one key for all the user's devices, as a vault key would be) and the P-256 key that signs each device's head, so
+/// another device can check a head with the public key alone.
+public struct LedgerKeys {
+    /// The HMAC-SHA256 key.
+    public let macKey: [UInt8]
+    /// Signs heads.
+    public let headKey: P256PrivateKey
+
+    public static func directory(in dataDirectory: String) -> String { dataDirectory + "/keys" }
+    public static func macKeyPath(in dataDirectory: String) -> String { directory(in: dataDirectory) + "/ledger.key" }
+    public static func headKeyPath(in dataDirectory: String) -> String { directory(in: dataDirectory) + "/head-signing.pem" }
+    public static func headPublicKeyPath(in dataDirectory: String) -> String { directory(in: dataDirectory) + "/head-public.pem" }
+
+    /// Loads the keys of `dataDirectory`, making them on first use.
+    public static func loadOrCreate(in dataDirectory: String) throws -> LedgerKeys {
+        let macPath = macKeyPath(in: dataDirectory)
+        let headPath = headKeyPath(in: dataDirectory)
+        try POSIXFile.makeDirectories(directory(in: dataDirectory))
+        if !POSIXFile.exists(macPath) {
+            try KeyFile.write(SecureRandom.bytes(32), to: macPath)
+        }
+        if !POSIXFile.exists(headPath) {
+            let key = try P256PrivateKey.generate()
+            try KeyFile.write(Array(key.pemRepresentation.utf8), to: headPath)
+            try POSIXFile.replaceAtomically(headPublicKeyPath(in: dataDirectory), with: Array(key.publicKey.pemRepresentation.utf8))
+        }
+        return try load(from: dataDirectory)
+    }
+
+    /// Loads existing keys; throws if they are missing or readable by others.
+    public static func load(from dataDirectory: String) throws -> LedgerKeys {
+        let macKey = try KeyFile.read(macKeyPath(in: dataDirectory))
+        guard macKey.count >= 16 else {
+            throw LedgerError.invalid("\(macKeyPath(in: dataDirectory)) is too short to be a ledger key")
+        }
+        let pem = try KeyFile.read(headKeyPath(in: dataDirectory))
+        let headKey = try P256PrivateKey(pemRepresentation: String(decoding: pem, as: UTF8.self))
+        return LedgerKeys(macKey: macKey, headKey: headKey)
+    }
+
+    /// An authenticator for entries, with its own reused HMAC context.
+    public func makeAuthenticator() throws -> HMACAuthenticator { try HMACAuthenticator(key: macKey) }
+}
+
+/// HMAC-SHA256 entry MACs on a reused OpenSSL context.
+public final class HMACAuthenticator: EntryAuthenticator {
+    private let hmac: HMACSHA256
+
+    public init(key: [UInt8]) throws { hmac = try HMACSHA256(key: key) }
+
+    public func authenticationCode(for bytes: [UInt8]) -> [UInt8] { hmac.authenticationCode(for: bytes) }
+
+    public func authenticationCode(for bytes: UnsafeRawBufferPointer) -> [UInt8] { hmac.authenticationCode(for: bytes) }
+}

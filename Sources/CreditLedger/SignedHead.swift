@@ -1,0 +1,75 @@
+import Foundation
+import Signing
+
+/// A device's signed head, kept outside the log (`heads/<device>.json`): its last sequence, last MAC and balance,
+/// signed with the owner's P-256 key. Cutting entries off the end, or restoring an older copy of the file, leaves
+/// the log shorter than its head, which `credit verify` reports.
+public struct SignedHead: Codable, Sendable, Equatable {
+    public var device: String
+    public var sequence: Int64
+    public var mac: String
+    public var balance: Int64
+    public var time: String
+    /// Base64url raw r||s ECDSA P-256 signature over ``signedBytes``.
+    public var signature: String
+
+    /// The exact bytes signed: the fields in a fixed order, one per line.
+    public var signedBytes: [UInt8] {
+        Array("voicedebrief-ledger-head-v1\n\(device)\n\(sequence)\n\(mac)\n\(balance)\n\(time)\n".utf8)
+    }
+
+    public static func path(in dataDirectory: String, device: String) -> String {
+        dataDirectory + "/heads/" + device + ".json"
+    }
+
+    /// Makes and signs the head for `entry`, the last of its device.
+    public static func make(for entry: LedgerEntry, key: P256PrivateKey) throws -> SignedHead {
+        guard let mac = entry.mac else { throw LedgerError.invalid("an unsigned entry has no head") }
+        var head = SignedHead(
+            device: entry.device, sequence: entry.sequence, mac: mac, balance: entry.balanceAfter.rawValue,
+            time: entry.time.iso8601, signature: "")
+        head.signature = Base64URL.encode(try key.signature(for: head.signedBytes))
+        return head
+    }
+
+    /// Whether the signature holds for `publicKey`.
+    public func isValid(for publicKey: P256PublicKey) -> Bool {
+        guard let raw = Base64URL.decode(signature) else { return false }
+        return publicKey.isValidSignature(raw, for: signedBytes)
+    }
+
+    /// Writes the head atomically (tmp, fsync, rename, directory fsync).
+    public func write(in dataDirectory: String) throws {
+        try POSIXFile.makeDirectories(dataDirectory + "/heads")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try POSIXFile.replaceAtomically(SignedHead.path(in: dataDirectory, device: device),
+                                        with: Array(try encoder.encode(self)) + [0x0A])
+    }
+
+    /// Reads `device`'s head, or nil when there is none.
+    public static func read(in dataDirectory: String, device: String) throws -> SignedHead? {
+        let path = path(in: dataDirectory, device: device)
+        guard POSIXFile.exists(path) else { return nil }
+        do {
+            return try JSONDecoder().decode(SignedHead.self, from: Data(try POSIXFile.readAll(path)))
+        } catch let error as LedgerError {
+            throw error
+        } catch {
+            throw LedgerError.invalid("\(path) is not a ledger head: \(error)")
+        }
+    }
+}
+
+/// Keeps this device's signed head current after each append.
+public final class HeadKeeper: AppendObserver {
+    private let key: P256PrivateKey
+
+    public init(key: P256PrivateKey) { self.key = key }
+
+    public func ledger(_ ledger: Ledger, didAppend entry: LedgerEntry) throws {
+        guard entry.mac != nil, entry.device == ledger.device, entry.sequence == ledger.head(of: ledger.device)?.sequence else { return }
+        try FaultInjection.hit("head.before-write")
+        try SignedHead.make(for: entry, key: key).write(in: ledger.directory)
+    }
+}
