@@ -96,8 +96,8 @@ public struct TopUpFlow {
         return report
     }
 
-    /// Verifies, records, finishes one signed transaction.
-    func deliver(_ signed: String) async throws -> TopUpResult {
+    /// Verifies, records (idempotently), and finishes one signed transaction. A refused one is not finished.
+    public func deliver(_ signed: String) async throws -> TopUpResult {
         let (payload, credit) = try check(signed)
         let draft = EntryDraft(
             id: EntryDraft.topUpID(store: store.name, reference: payload.transactionId), kind: .topup,

@@ -1,0 +1,71 @@
+import Foundation
+import Payments
+import Signing
+import StoreWire
+import Synchronization
+
+/// An in-memory store for unit tests: signs transactions like the mock store, keeps unfinished ones, counts finishes.
+final class FakeStore: StoreProvider, Sendable {
+    let name = "mockstore"
+    let takesMoney = true
+    let signer: JWSSigner
+    let bundleID: String
+    private struct State {
+        var next = 2_000_000_000_000_001
+        var unfinished: [String: String] = [:]  // id -> JWS
+        var finishes: [String] = []
+        var nextResult: PurchaseOutcome? = nil
+        var failPurchase: StoreError? = nil
+    }
+    private let state = Mutex(State())
+
+    init(signer: JWSSigner, bundleID: String = "ai.voicedebrief.app") {
+        self.signer = signer
+        self.bundleID = bundleID
+    }
+
+    var finishes: [String] { state.withLock { $0.finishes } }
+    var unfinishedCount: Int { state.withLock { $0.unfinished.count } }
+
+    func setNextResult(_ outcome: PurchaseOutcome?) { state.withLock { $0.nextResult = outcome } }
+    func setFailure(_ error: StoreError?) { state.withLock { $0.failPurchase = error } }
+
+    /// Makes and keeps an unfinished transaction, as a store does when it has been paid.
+    func makeTransaction(product: String = "ai.voicedebrief.app.credit.500", bundle: String? = nil,
+                         signer other: JWSSigner? = nil, quantity: Int = 1) throws -> (id: String, jws: String) {
+        let id = state.withLock { state -> String in
+            defer { state.next += 1 }
+            return String(state.next)
+        }
+        let payload = SignedTransactionPayload(
+            transactionId: id, originalTransactionId: id, bundleId: bundle ?? bundleID, productId: product,
+            purchaseDate: 1_764_400_000_000, originalPurchaseDate: 1_764_400_000_000, quantity: quantity,
+            type: "Consumable", signedDate: 1_764_400_000_000, price: 5000)
+        let jws = try CompactJWS.sign(payload: Array(try JSONEncoder().encode(payload)), with: other ?? signer)
+        state.withLock { $0.unfinished[id] = jws }
+        return (id, jws)
+    }
+
+    func products(for ids: [String]) async throws -> [StoreProduct] {
+        ids.filter { $0.hasPrefix("ai.voicedebrief.app.credit.") }.map {
+            StoreProduct(id: $0, type: "consumable", displayName: "Credit", description: "", displayPrice: "£5.00")
+        }
+    }
+
+    func purchase(_ productID: String, appAccountToken: UUID?) async throws -> PurchaseOutcome {
+        if let error = state.withLock({ $0.failPurchase }) { throw error }
+        if let outcome = state.withLock({ $0.nextResult }) { return outcome }
+        return .success(signedTransaction: try makeTransaction(product: productID).jws)
+    }
+
+    func unfinished() async throws -> [String] { state.withLock { Array($0.unfinished.values) } }
+
+    func finish(transactionID: String) async throws {
+        state.withLock {
+            $0.finishes.append(transactionID)
+            $0.unfinished[transactionID] = nil
+        }
+    }
+
+    func updates(after cursor: String?) async throws -> (signedTransactions: [String], cursor: String?) { ([], cursor) }
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs every test: installs what is missing, builds everything, runs the Swift test suites (which start the real
+# `credit` and `mockstore` binaries on free ports), then the interop tests with Apple's Python library.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/install-deps.sh
+[ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
+mkdir -p .build
+
+echo "== build (with tests)"
+if ! swift build --build-tests >.build/build.log 2>&1; then
+  tail -n 60 .build/build.log
+  echo "the build failed" >&2
+  exit 1
+fi
+tail -n 1 .build/build.log
+
+echo "== swift tests"
+status=0
+swift test --skip-build >.build/test.log 2>&1 || status=$?
+grep -E "✘|error|failed|passed after|Executed" .build/test.log | tail -n 60 || true
+if [ "$status" -ne 0 ]; then
+  echo "swift tests failed (full log: .build/test.log)" >&2
+  exit 1
+fi
+
+echo "== interop with Apple's app-store-server-library"
+python3 Tests/Interop/verify_transactions.py --mockstore .build/debug/mockstore
+
+echo "== all tests passed"
