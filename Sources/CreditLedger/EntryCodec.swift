@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Writes and reads ledger lines: compact JSON objects in a fixed key order, one per line.
 ///
 /// A signed line is `BODY,"mac":"<hex>"}\n`, where the MAC covers exactly the bytes of `BODY` as written, so
@@ -96,8 +102,7 @@ public enum EntryCodec {
             case .device: device = try parser.string(for: field.name)
             case .seq: sequence = try parser.integer(for: field.name)
             case .time:
-                let raw = try parser.string(for: field.name)
-                guard let parsed = Timestamp(iso8601: raw) else {
+                guard let parsed = try parser.timestamp(for: field.name) else {
                     throw EntryParseError("field \"time\" is not a UTC time like 2026-11-29T18:06:49.123Z")
                 }
                 time = parsed
@@ -196,34 +201,56 @@ enum EntryField: UInt32 {
     case refersTo, reason, text, reference, product, receipt, prev, mac
 
     init?(_ key: UnsafeBufferPointer<UInt8>) {
-        switch key.count {
-        case 2: if key.elementsEqual("id".utf8) { self = .id; return }
-        case 3:
-            if key.elementsEqual("seq".utf8) { self = .seq; return }
-            if key.elementsEqual("mac".utf8) { self = .mac; return }
-        case 4:
-            if key.elementsEqual("time".utf8) { self = .time; return }
-            if key.elementsEqual("kind".utf8) { self = .kind; return }
-            if key.elementsEqual("text".utf8) { self = .text; return }
-            if key.elementsEqual("prev".utf8) { self = .prev; return }
-        case 6:
-            if key.elementsEqual("device".utf8) { self = .device; return }
-            if key.elementsEqual("amount".utf8) { self = .amount; return }
-            if key.elementsEqual("reason".utf8) { self = .reason; return }
-        case 7:
-            if key.elementsEqual("feature".utf8) { self = .feature; return }
-            if key.elementsEqual("subject".utf8) { self = .subject; return }
-            if key.elementsEqual("product".utf8) { self = .product; return }
-            if key.elementsEqual("receipt".utf8) { self = .receipt; return }
-        case 8:
-            if key.elementsEqual("quantity".utf8) { self = .quantity; return }
-            if key.elementsEqual("refersTo".utf8) { self = .refersTo; return }
-        case 9: if key.elementsEqual("reference".utf8) { self = .reference; return }
-        case 12: if key.elementsEqual("balanceAfter".utf8) { self = .balanceAfter; return }
-        default: break
+        // Pick the candidate by length and first byte, then confirm every byte.
+        let candidate: EntryField
+        switch (key.count, key.first ?? 0) {
+        case (2, UInt8(ascii: "i")): candidate = .id
+        case (3, UInt8(ascii: "s")): candidate = .seq
+        case (3, UInt8(ascii: "m")): candidate = .mac
+        case (4, UInt8(ascii: "t")): candidate = key[1] == UInt8(ascii: "i") ? .time : .text
+        case (4, UInt8(ascii: "k")): candidate = .kind
+        case (4, UInt8(ascii: "p")): candidate = .prev
+        case (6, UInt8(ascii: "d")): candidate = .device
+        case (6, UInt8(ascii: "a")): candidate = .amount
+        case (6, UInt8(ascii: "r")): candidate = .reason
+        case (7, UInt8(ascii: "f")): candidate = .feature
+        case (7, UInt8(ascii: "s")): candidate = .subject
+        case (7, UInt8(ascii: "p")): candidate = .product
+        case (7, UInt8(ascii: "r")): candidate = .receipt
+        case (8, UInt8(ascii: "q")): candidate = .quantity
+        case (8, UInt8(ascii: "r")): candidate = .refersTo
+        case (9, UInt8(ascii: "r")): candidate = .reference
+        case (12, UInt8(ascii: "b")): candidate = .balanceAfter
+        default: return nil
         }
-        return nil
+        let name = candidate.name
+        guard name.utf8CodeUnitCount == key.count, memcmp(name.utf8Start, key.baseAddress!, key.count) == 0 else {
+            return nil
+        }
+        self = candidate
     }
 
-    var name: String { "\(self)" }
+    /// The key, without reflection (which is slow on a hot path).
+    var name: StaticString {
+        switch self {
+        case .id: return "id"
+        case .device: return "device"
+        case .seq: return "seq"
+        case .time: return "time"
+        case .kind: return "kind"
+        case .feature: return "feature"
+        case .subject: return "subject"
+        case .quantity: return "quantity"
+        case .amount: return "amount"
+        case .balanceAfter: return "balanceAfter"
+        case .refersTo: return "refersTo"
+        case .reason: return "reason"
+        case .text: return "text"
+        case .reference: return "reference"
+        case .product: return "product"
+        case .receipt: return "receipt"
+        case .prev: return "prev"
+        case .mac: return "mac"
+        }
+    }
 }

@@ -44,7 +44,7 @@ struct FlatJSONParser {
     }
 
     /// The next value as a string.
-    mutating func string(for name: String) throws(EntryParseError) -> String {
+    mutating func string(for name: StaticString) throws(EntryParseError) -> String {
         guard peek() == UInt8(ascii: "\"") else { throw EntryParseError("field \"\(name)\" is not a string") }
         index += 1
         let start = index
@@ -55,10 +55,7 @@ struct FlatJSONParser {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
                 if hasEscape { return try FlatJSONParser.unescape(slice, name: name) }
-                guard let text = String(validating: slice, as: UTF8.self) else {
-                    throw EntryParseError("field \"\(name)\" is not valid UTF-8")
-                }
-                return text
+                return try FlatJSONParser.makeString(slice, name: name)
             }
             if byte < 0x20 { throw EntryParseError("field \"\(name)\" holds a raw control character") }
             if byte == UInt8(ascii: "\\") {
@@ -70,8 +67,19 @@ struct FlatJSONParser {
         throw EntryParseError("field \"\(name)\" has no closing quote")
     }
 
+    /// The next value as a written timestamp, read straight from the bytes; nil when it is not one.
+    mutating func timestamp(for name: StaticString) throws(EntryParseError) -> Timestamp? {
+        guard peek() == UInt8(ascii: "\""), index + 25 < bytes.count, bytes[index + 25] == UInt8(ascii: "\"") else {
+            _ = try string(for: name)
+            return nil
+        }
+        let value = Timestamp(iso8601Bytes: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<(index + 25)]))
+        index += 26
+        return value
+    }
+
     /// The next value as an integer that fits in Int64.
-    mutating func integer(for name: String) throws(EntryParseError) -> Int64 {
+    mutating func integer(for name: StaticString) throws(EntryParseError) -> Int64 {
         var negative = false
         if peek() == UInt8(ascii: "-") {
             negative = true
@@ -127,7 +135,7 @@ struct FlatJSONParser {
         byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
     }
 
-    private static func unescape(_ raw: UnsafeBufferPointer<UInt8>, name: String) throws(EntryParseError) -> String {
+    private static func unescape(_ raw: UnsafeBufferPointer<UInt8>, name: StaticString) throws(EntryParseError) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(raw.count)
         var i = 0
@@ -186,9 +194,28 @@ struct FlatJSONParser {
                 throw EntryParseError("field \"\(name)\" has an unknown escape \\\(Character(Unicode.Scalar(code)))")
             }
         }
-        guard let text = String(validating: out, as: UTF8.self) else {
+        return try out.withUnsafeBufferPointer { buffer throws(EntryParseError) in try makeString(buffer, name: name) }
+    }
+
+    /// A string from UTF-8 bytes, refusing invalid UTF-8 rather than repairing it. ASCII (nearly every ledger
+    /// string) takes the fast path.
+    static func makeString(_ bytes: UnsafeBufferPointer<UInt8>, name: StaticString) throws(EntryParseError) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if isASCII(bytes) { return text }
+        // Decoding repairs invalid sequences with U+FFFD, which changes the bytes: that is how invalid input shows.
+        guard text.utf8.count == bytes.count, text.utf8.elementsEqual(bytes) else {
             throw EntryParseError("field \"\(name)\" is not valid UTF-8")
         }
         return text
+    }
+
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        var accumulated: UInt8 = 0
+        while index < bytes.count {
+            accumulated |= bytes[index]
+            index += 1
+        }
+        return accumulated < 0x80
     }
 }

@@ -295,17 +295,22 @@ public final class Ledger {
     }
 
     private func add(_ entry: LedgerEntry, file: String, line: Int) {
-        let index = entries.count
         entries.append(entry)
-        if let existing = counted[entry.id] {
-            if !entries[existing].hasSameContent(as: entry) {
-                notices.append(.conflictingDuplicate(id: entry.id, file: file, line: line))
+        count(entries.count - 1, file: file, line: line)
+    }
+
+    /// Counts `entries[index]` unless its id is already counted.
+    private func count(_ index: Int, file: String, line: Int) {
+        let id = entries[index].id
+        if let existing = counted.updateValue(index, forKey: id) {
+            counted[id] = existing
+            if !entries[existing].hasSameContent(as: entries[index]) {
+                notices.append(.conflictingDuplicate(id: id, file: file, line: line))
             }
             return
         }
-        counted[entry.id] = index
-        // Checked: an overflowing ledger is reported by `credit verify`; here the balance saturates rather than trap.
-        if let sum = try? balance.adding(entry.amount) { balance = sum }
+        // An overflowing ledger is reported by `credit verify`; here the balance stays put rather than trap.
+        if let sum = try? balance.adding(entries[index].amount) { balance = sum }
     }
 
     /// Reads every device file's new bytes. Must hold the lock.
@@ -345,18 +350,21 @@ public final class Ledger {
         defer { close(fd) }
         let bytes = try POSIXFile.readAll(fd: fd, path: path, from: file.size)
         var parsed: [LedgerEntry] = []
+        parsed.reserveCapacity(bytes.count / 256 + 1)
         var goodLength = 0
         var tornReason: String?
         var lineNumber = file.lines
         try bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
             var start = 0
             while start < buffer.count {
-                guard let newline = buffer[start...].firstIndex(of: 0x0A) else {
+                guard let found = memchr(base + start, 0x0A, buffer.count - start) else {
                     tornReason = "no newline at the end"
                     return
                 }
+                let newline = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
                 lineNumber += 1
-                let line = UnsafeBufferPointer(rebasing: buffer[start..<newline])
+                let line = UnsafeBufferPointer(start: base + start, count: newline - start)
                 do throws(EntryParseError) {
                     parsed.append(try EntryCodec.parse(line))
                 } catch {
@@ -373,12 +381,18 @@ public final class Ledger {
         if tornReason != nil {
             try moveTornTail(Array(bytes[goodLength...]), of: path, fd: fd, keeping: file.size + Int64(goodLength), owner: owner)
         }
-        for entry in parsed {
+        guard let last = parsed.last else { return }
+        if file.isSigned == nil { file.isSigned = parsed[0].mac != nil }
+        file.lastMAC = last.mac
+        let first = entries.count
+        entries.reserveCapacity(first + parsed.count)
+        counted.reserveCapacity(counted.count + parsed.count)
+        entries.append(contentsOf: parsed)
+        parsed = []
+        for index in first..<entries.count {
             file.lines += 1
-            if file.isSigned == nil { file.isSigned = entry.mac != nil }
-            file.lastSequence = max(file.lastSequence, entry.sequence)
-            file.lastMAC = entry.mac
-            add(entry, file: path, line: file.lines)
+            file.lastSequence = max(file.lastSequence, entries[index].sequence)
+            count(index, file: path, line: file.lines)
         }
         file.size += Int64(goodLength)
     }

@@ -36,6 +36,13 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// Parses exactly `YYYY-MM-DDTHH:MM:SS.mmmZ` (the form entries are written in); nil for anything else.
     public init?(iso8601 text: Substring.UTF8View) {
         let bytes = Array(text)
+        let parsed = bytes.withUnsafeBufferPointer { Timestamp(iso8601Bytes: $0) }
+        guard let parsed else { return nil }
+        self = parsed
+    }
+
+    /// Parses the written form from raw bytes.
+    init?(iso8601Bytes bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count == 24, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A,
             bytes[16] == 0x3A, bytes[19] == 0x2E, bytes[23] == 0x5A
         else { return nil }
