@@ -73,16 +73,32 @@ public struct TopUpFlow {
     public struct CollectReport: Sendable, Equatable {
         public var credited: [LedgerEntry] = []
         public var alreadyCredited: [LedgerEntry] = []
+        /// Top-ups the store refunded, taken back.
+        public var reversed: [LedgerEntry] = []
         public var refused: [RefusedTransaction] = []
         public var finished = 0
+        /// Where the updates feed was read up to.
+        public var cursor: String?
     }
 
-    /// Collects every unfinished transaction: verify, record (idempotently), finish. Refused ones stay unfinished.
-    public func collect() async throws -> CollectReport {
-        var report = CollectReport()
+    /// Collects what the store holds: first the updates feed since `cursor` (approved purchases credited, refunds
+    /// taken back), then every unfinished transaction (verify, record idempotently, finish). Refused ones stay
+    /// unfinished. Every step is idempotent, so a collect interrupted anywhere can simply run again.
+    public func collect(updatesAfter cursor: String? = nil) async throws -> CollectReport {
+        var report = CollectReport(cursor: cursor)
         guard store.takesMoney else { return report }
+        let updates = try await store.updates(after: cursor)
+        for signed in updates.signedTransactions {
+            try await process(update: signed, into: &report)
+        }
+        report.cursor = updates.cursor
         for signed in try await store.unfinished() {
             do {
+                let (payload, _) = try check(signed)
+                if payload.revocationDate != nil {
+                    try await process(update: signed, into: &report)
+                    continue
+                }
                 switch try await deliver(signed) {
                 case .credited(let entry): report.credited.append(entry)
                 case .alreadyCredited(let entry): report.alreadyCredited.append(entry)
@@ -94,6 +110,37 @@ public struct TopUpFlow {
             }
         }
         return report
+    }
+
+    /// One transaction from the updates feed: a refund takes the credit back once (if it was ever given); anything
+    /// else is delivered like a purchase.
+    private func process(update signed: String, into report: inout CollectReport) async throws {
+        do {
+            let (payload, credit) = try check(signed)
+            guard payload.revocationDate != nil else {
+                switch try await deliver(signed) {
+                case .credited(let entry): report.credited.append(entry)
+                case .alreadyCredited(let entry): report.alreadyCredited.append(entry)
+                default: break
+                }
+                report.finished += 1
+                return
+            }
+            let topUpID = EntryDraft.topUpID(store: store.name, reference: payload.transactionId)
+            if ledger.entry(id: topUpID) != nil {
+                let draft = EntryDraft(
+                    id: EntryDraft.reversalID(store: store.name, reference: payload.transactionId), kind: .reversal,
+                    quantity: Int64(payload.quantity), amount: try credit.negated(), refersTo: topUpID,
+                    reason: payload.revocationReason.map { "revocationReason \($0)" },
+                    text: "Top-up refunded by the store", reference: payload.transactionId,
+                    product: payload.productId, receipt: signed)
+                if case .appended(let entry) = try ledger.append(draft) { report.reversed.append(entry) }
+            }
+            // A refunded purchase is finished either way: there is nothing left to deliver.
+            try await store.finish(transactionID: payload.transactionId)
+        } catch let refused as RefusedTransaction {
+            report.refused.append(refused)
+        }
     }
 
     /// Verifies, records (idempotently), and finishes one signed transaction. A refused one is not finished.

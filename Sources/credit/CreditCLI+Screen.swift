@@ -13,15 +13,24 @@ extension CreditCLI {
         var storeNote: String?
         let flow = try CreditCLI.flow(ledger, context)
         do {
-            let report = try await flow.collect()
-            if !report.credited.isEmpty || !report.refused.isEmpty { collectNote = CreditCLI.describe(report) }
+            let report = try await CreditCLI.collect(with: flow, context)
+            if !report.credited.isEmpty || !report.refused.isEmpty || !report.reversed.isEmpty {
+                collectNote = CreditCLI.describe(report)
+            }
             offers = try await flow.store.products(for: flow.catalogue.credits.keys.sorted())
+        } catch let error as CommandFailure {
+            storeNote = "The store cannot be reached (\(error.message)); top-ups wait until it can."
         } catch let error as StoreError {
             storeNote = "The store cannot be reached (\(error)); top-ups wait until it can."
         }
+        let pending = PendingPurchases.load(from: context.dataDirectory)
         let model = try CreditScreen(ledger: ledger, prices: VoiceDebriefPrices())
         if context.json {
-            try printJSON(CreditCLI.screenJSON(model, offers: offers, takesMoney: flow.store.takesMoney))
+            var object = CreditCLI.screenJSON(model, offers: offers, takesMoney: flow.store.takesMoney)
+            object["pending"] = pending.descriptions
+            if let collectNote { object["collected"] = collectNote }
+            if let storeNote { object["storeProblem"] = storeNote }
+            try printJSON(object)
             return CreditCLI.success
         }
         let style = context.style
@@ -39,6 +48,7 @@ extension CreditCLI {
         out.append("")
         out.append(style.bold("Top up"))
         if let storeNote { out.append("  " + storeNote) }
+        for line in pending.descriptions { out.append("  Pending: " + line) }
         for offer in offers {
             let command = offer.id == PackCatalogue.defaultProduct ? "credit topup" : "credit topup --product \(offer.id)"
             out.append("  \(offer.displayName), \(offer.displayPrice)    \(style.dim(command))")

@@ -96,6 +96,9 @@ extension CreditCLI {
                     + "Balance \(styledBalance(ledger.balance, context)).")
             }
         case .pending:
+            var pending = PendingPurchases.load(from: context.dataDirectory)
+            pending.add(product: product, at: context.clock.now())
+            try pending.save(to: context.dataDirectory)
             if context.json { try printJSON(["result": "pending"]) } else {
                 print("The purchase is pending: the store is waiting for approval (Ask to Buy) or for an issue to be "
                     + "resolved. It will be credited when it completes; `credit collect` or the credit screen picks it up.")
@@ -113,6 +116,7 @@ extension CreditCLI {
         if context.json {
             try printJSON([
                 "credited": report.credited.map { CreditCLI.json($0) },
+                "reversed": report.reversed.map { CreditCLI.json($0) },
                 "alreadyCredited": report.alreadyCredited.count,
                 "refused": report.refused.map { ["transactionId": $0.transactionID ?? "", "reason": $0.reason] },
                 "finished": report.finished, "balance": ledger.balance.rawValue,
@@ -125,11 +129,14 @@ extension CreditCLI {
 
     static func describe(_ report: TopUpFlow.CollectReport) -> String {
         var parts: [String] = []
-        if report.credited.isEmpty && report.refused.isEmpty {
+        if report.credited.isEmpty && report.refused.isEmpty && report.reversed.isEmpty {
             parts.append("Nothing to collect.")
         }
         for entry in report.credited {
             parts.append("Collected \(entry.amount.formatted) from transaction \(entry.reference ?? "?").")
+        }
+        for entry in report.reversed {
+            parts.append("The store refunded transaction \(entry.reference ?? "?"): \(MicroCredits(-entry.amount.rawValue).formatted) taken back.")
         }
         if !report.alreadyCredited.isEmpty {
             parts.append("\(report.alreadyCredited.count) already credited, now finished.")
@@ -150,12 +157,31 @@ extension CreditCLI {
         }
     }
 
+    /// Collects unfinished transactions and updates, keeps the updates cursor and settles pending purchases.
     static func collectAll(_ ledger: Ledger, _ context: Context) async throws -> TopUpFlow.CollectReport {
         let flow = try flow(ledger, context)
+        return try await collect(with: flow, context)
+    }
+
+    static func collect(with flow: TopUpFlow, _ context: Context) async throws -> TopUpFlow.CollectReport {
+        var configuration = try StoreConfiguration.load(from: context.dataDirectory)
+        let report: TopUpFlow.CollectReport
         do {
-            return try await flow.collect()
+            report = try await flow.collect(updatesAfter: configuration.updatesCursor)
         } catch let error as StoreError {
             throw CommandFailure(error.description)
         }
+        if flow.store.takesMoney, report.cursor != configuration.updatesCursor {
+            configuration.updatesCursor = report.cursor
+            try configuration.save(to: context.dataDirectory)
+        }
+        if !report.credited.isEmpty {
+            var pending = PendingPurchases.load(from: context.dataDirectory)
+            if !pending.purchases.isEmpty {
+                pending.settle(credited: report.credited)
+                try pending.save(to: context.dataDirectory)
+            }
+        }
+        return report
     }
 }

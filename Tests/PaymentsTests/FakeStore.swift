@@ -16,6 +16,8 @@ final class FakeStore: StoreProvider, Sendable {
         var finishes: [String] = []
         var nextResult: PurchaseOutcome? = nil
         var failPurchase: StoreError? = nil
+        var updates: [String] = []
+        var payloads: [String: SignedTransactionPayload] = [:]
     }
     private let state = Mutex(State())
 
@@ -42,8 +44,27 @@ final class FakeStore: StoreProvider, Sendable {
             purchaseDate: 1_764_400_000_000, originalPurchaseDate: 1_764_400_000_000, quantity: quantity,
             type: "Consumable", signedDate: 1_764_400_000_000, price: 5000)
         let jws = try CompactJWS.sign(payload: Array(try JSONEncoder().encode(payload)), with: other ?? signer)
-        state.withLock { $0.unfinished[id] = jws }
+        state.withLock {
+            $0.unfinished[id] = jws
+            $0.payloads[id] = payload
+        }
         return (id, jws)
+    }
+
+    /// An Ask to Buy approved (or an outside purchase): a new transaction, unfinished, announced as an update.
+    func approvePending(product: String = "ai.voicedebrief.app.credit.500") throws -> String {
+        let made = try makeTransaction(product: product)
+        state.withLock { $0.updates.append(made.jws) }
+        return made.id
+    }
+
+    /// The store refunds `id`: the transaction, re-signed with revocationDate and revocationReason, is an update.
+    func refund(_ id: String) throws {
+        guard var payload = state.withLock({ $0.payloads[id] }) else { throw StoreError.unknown("no \(id)") }
+        payload.revocationDate = 1_764_500_000_000
+        payload.revocationReason = 0
+        let jws = try CompactJWS.sign(payload: Array(try JSONEncoder().encode(payload)), with: signer)
+        state.withLock { $0.updates.append(jws) }
     }
 
     func products(for ids: [String]) async throws -> [StoreProduct] {
@@ -67,5 +88,10 @@ final class FakeStore: StoreProvider, Sendable {
         }
     }
 
-    func updates(after cursor: String?) async throws -> (signedTransactions: [String], cursor: String?) { ([], cursor) }
+    func updates(after cursor: String?) async throws -> (signedTransactions: [String], cursor: String?) {
+        let start = cursor.flatMap { Int($0) } ?? 0
+        return state.withLock { state in
+            (Array(state.updates.dropFirst(start)), String(state.updates.count))
+        }
+    }
 }

@@ -1,0 +1,53 @@
+import CreditLedger
+import Foundation
+
+/// Purchases the store answered `pending` (Ask to Buy, an interrupted purchase), kept in the data directory as
+/// `pending.json` so the credit screen can say what each is waiting for until it is credited.
+public struct PendingPurchases: Codable, Sendable, Equatable {
+    public struct Purchase: Codable, Sendable, Equatable {
+        public var product: String
+        /// When the purchase was asked for (ISO 8601, UTC).
+        public var since: String
+    }
+
+    public var purchases: [Purchase] = []
+
+    public init(purchases: [Purchase] = []) { self.purchases = purchases }
+
+    static func path(in directory: String) -> String { directory + "/pending.json" }
+
+    /// The pending purchases recorded in `directory`.
+    public static func load(from directory: String) -> PendingPurchases {
+        guard let data = FileManager.default.contents(atPath: path(in: directory)),
+            let value = try? JSONDecoder().decode(PendingPurchases.self, from: data)
+        else { return PendingPurchases() }
+        return value
+    }
+
+    public func save(to directory: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        try FileAtomic.write(Array(try encoder.encode(self)) + [0x0A], to: PendingPurchases.path(in: directory), mode: 0o644)
+    }
+
+    /// Records a new pending purchase of `product`.
+    public mutating func add(product: String, at time: Timestamp) {
+        purchases.append(Purchase(product: product, since: time.iso8601))
+    }
+
+    /// Removes the oldest pending purchase of each product credited.
+    public mutating func settle(credited: [LedgerEntry]) {
+        for entry in credited {
+            if let index = purchases.firstIndex(where: { $0.product == entry.product }) { purchases.remove(at: index) }
+        }
+    }
+
+    /// What the credit screen says about them.
+    public var descriptions: [String] {
+        purchases.map {
+            "A purchase of \($0.product), asked for on \(String($0.since.prefix(16)).replacingOccurrences(of: "T", with: " ")) UTC, "
+                + "is waiting for the store: for approval by a parent or guardian (Ask to Buy), or for an issue with "
+                + "the purchase to be resolved. It is credited as soon as it completes; nothing is blocked meanwhile."
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import CreditLedger
+import Foundation
+import Payments
+import Signing
+import Testing
+
+extension TopUpFlowTests {
+    @Test func anApprovedAskToBuyIsCreditedOnceAndFinished() async throws {
+        let store = FakeStore(signer: .hs256(secret: secret))
+        store.setNextResult(.pending)
+        #expect(try await flow(store).topUp() == .pending)
+        #expect(ledger.balance == MicroCredits(5_000_000))
+        let id = try store.approvePending()
+        let first = try await flow(store).collect(updatesAfter: nil)
+        #expect(first.credited.map(\.reference) == [id])
+        #expect(store.finishes == [id])
+        // Delivered again through both paths: never credited twice.
+        let again = try await flow(store).collect(updatesAfter: nil)
+        #expect(again.credited.isEmpty)
+        #expect(ledger.balance == MicroCredits(10_000_000))
+    }
+
+    @Test func aRefundTakesTheCreditBackOnceWhateverTheDeliveries() async throws {
+        let store = FakeStore(signer: .hs256(secret: secret))
+        guard case .credited(let entry) = try await flow(store).topUp() else {
+            Issue.record("no credit")
+            return
+        }
+        try store.refund(entry.reference!)
+        try store.refund(entry.reference!)
+        let report = try await flow(store).collect(updatesAfter: nil)
+        #expect(report.reversed.count == 1)
+        #expect(report.reversed.first?.amount == MicroCredits(-5_000_000))
+        #expect(report.reversed.first?.refersTo == entry.id)
+        let again = try await flow(store).collect(updatesAfter: nil)
+        #expect(again.reversed.isEmpty)
+        #expect(ledger.balance == MicroCredits(5_000_000))
+        #expect(ledger.entries.filter { $0.kind == .reversal }.count == 1)
+    }
+
+    @Test func aRefundOfSomethingNeverCreditedTakesNothingAndCreditsNothing() async throws {
+        let store = FakeStore(signer: .hs256(secret: secret))
+        let made = try store.makeTransaction()
+        try store.refund(made.id)
+        let report = try await flow(store).collect(updatesAfter: nil)
+        #expect(report.reversed.isEmpty)
+        #expect(report.credited.isEmpty)
+        #expect(ledger.balance == MicroCredits(5_000_000))
+        #expect(store.unfinishedCount == 0)
+    }
+
+    @Test func theUpdatesCursorResumes() async throws {
+        let store = FakeStore(signer: .hs256(secret: secret))
+        _ = try store.approvePending()
+        let first = try await flow(store).collect(updatesAfter: nil)
+        #expect(first.cursor == "1")
+        let second = try await flow(store).collect(updatesAfter: first.cursor)
+        #expect(second.credited.isEmpty && second.alreadyCredited.isEmpty)
+    }
+
+    @Test func pendingPurchasesAreDescribedAndSettled() throws {
+        var pending = PendingPurchases()
+        pending.add(product: "ai.voicedebrief.app.credit.500", at: Timestamp(milliseconds: 1_764_400_000_000))
+        #expect(pending.descriptions.first?.contains("Ask to Buy") == true)
+        let credited = LedgerEntry(
+            id: "t", device: "d", sequence: 2, time: Timestamp(milliseconds: 0), kind: .topup,
+            amount: MicroCredits(5_000_000), balanceAfter: .zero, product: "ai.voicedebrief.app.credit.500")
+        pending.settle(credited: [credited])
+        #expect(pending.purchases.isEmpty)
+    }
+}
