@@ -39,6 +39,7 @@ credit store use mockstore --url "$url" --root-certificate "$work/root.der"
 echo; echo "== using the app (one session)"
 credit run scripts/demo/session.acts
 credit run scripts/demo/session.acts >/dev/null
+credit run scripts/demo/session.acts >/dev/null
 echo; echo "== the counter"
 credit balance
 echo; echo "== topping up through the mock store"

@@ -12,4 +12,40 @@
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
+#include <openssl/bio.h>
+#include <openssl/objects.h>
+#include <openssl/asn1.h>
+
+// Swift does not import function-like macros or variadic C functions, so each one the Swift code needs is wrapped
+// here in a static inline function, prefixed with the module name (as apple/swift-crypto's CCryptoBoringSSLShims).
+
+/// Generates a P-256 key with named-curve encoding. Wraps the variadic EVP_PKEY_Q_keygen (EVP_EC_gen is a macro).
+static inline EVP_PKEY *COpenSSL_EVP_EC_gen_P256(void) {
+    return EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+}
+
+/// OPENSSL_free is a macro over CRYPTO_free that adds file and line.
+static inline void COpenSSL_OPENSSL_free(void *pointer) {
+    OPENSSL_free(pointer);
+}
+
+/// BIO_get_mem_data is a macro over BIO_ctrl. Returns the length, or a negative value on failure.
+static inline long COpenSSL_BIO_get_mem_data(BIO *bio, char **data) {
+    return BIO_get_mem_data(bio, data);
+}
+
+/// The STACK_OF(X509) helpers are macros in OpenSSL 3.0.
+static inline STACK_OF(X509) *COpenSSL_sk_X509_new_null(void) {
+    return sk_X509_new_null();
+}
+
+static inline int COpenSSL_sk_X509_push(STACK_OF(X509) *stack, X509 *certificate) {
+    return sk_X509_push(stack, certificate);
+}
+
+/// Frees the stack only; the certificates it points to stay owned by their Swift wrappers.
+static inline void COpenSSL_sk_X509_free(STACK_OF(X509) *stack) {
+    sk_X509_free(stack);
+}
+
 #endif

@@ -87,6 +87,10 @@ public enum StoreErrorCode {
     public static let invalidAppIdentifier = 4_000_002
     public static let invalidTransactionId = 4_000_006
     public static let invalidProductId = 4_000_023
+    /// The `appAccountToken` is not a UUID.
+    public static let invalidAppAccountToken = 4_000_183
+    /// No endpoint at this path (mock store only).
+    public static let notFound = 4_040_000
     public static let transactionIdNotFound = 4_040_010
     public static let methodNotAllowed = 4_050_000
     public static let payloadTooLarge = 4_130_000

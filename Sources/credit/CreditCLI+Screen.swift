@@ -49,12 +49,17 @@ extension CreditCLI {
         out.append(style.bold("Top up"))
         if let storeNote { out.append("  " + storeNote) }
         for line in pending.descriptions { out.append("  Pending: " + line) }
-        for offer in offers {
-            let command = offer.id == PackCatalogue.defaultProduct ? "credit topup" : "credit topup --product \(offer.id)"
-            out.append("  \(offer.displayName), \(offer.displayPrice)    \(style.dim(command))")
+        let sortedOffers = offers.sorted {
+            (flow.catalogue.credits[$0.id] ?? .zero, $0.id) < (flow.catalogue.credits[$1.id] ?? .zero, $1.id)
+        }
+        if !sortedOffers.isEmpty {
+            out.append(table(sortedOffers.map { offer in
+                [offer.displayName, offer.displayPrice,
+                 offer.id == PackCatalogue.defaultProduct ? "credit topup" : "credit topup --product \(offer.id)"]
+            }))
         }
         out.append(flow.store.takesMoney
-            ? "  Through the \(flow.store.name): a sandbox store, test purchases only."
+            ? "  Through the mock store: a sandbox, for test purchases; no real money."
             : "  The store is simulated: no money is taken.")
         out.append("")
         out.append(style.bold("Takings by feature") + " (all time; net over the last 7 and 30 days)")

@@ -90,7 +90,7 @@ extension CreditCLI {
                 try printJSON(object)
             } else {
                 let how = flow.store.takesMoney
-                    ? "through the \(flow.store.name), transaction \(entry.reference ?? "?"), receipt verified"
+                    ? "through the \(flow.store.name == "mockstore" ? "mock store" : flow.store.name), transaction \(entry.reference ?? "?"), receipt verified"
                     : "(simulated, no money taken)"
                 print((again ? "Already credited: " : "Topped up ") + "\(entry.amount.formatted) \(how). "
                     + "Balance \(styledBalance(ledger.balance, context)).")

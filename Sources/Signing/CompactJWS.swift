@@ -1,0 +1,132 @@
+import Foundation
+
+/// A JWS in compact serialization (RFC 7515 section 7.1): `base64url(header).base64url(payload).base64url(signature)`.
+public struct CompactJWS: Sendable {
+    /// The largest compact string ``parse(_:)`` accepts: far above any App Store transaction (a few KiB with `x5c`),
+    /// small enough that hostile input cannot make parsing expensive.
+    public static let maximumLength = 64 * 1024
+
+    /// The compact string as parsed.
+    public let compact: String
+    /// The decoded protected header.
+    public let header: JWSHeader
+    /// The header JSON bytes exactly as encoded in the JWS.
+    public let headerBytes: [UInt8]
+    /// The payload bytes exactly as encoded in the JWS.
+    public let payload: [UInt8]
+    /// The bytes that are signed: the ASCII of `base64url(header) "." base64url(payload)`, taken from the input.
+    public let signingInput: [UInt8]
+    /// The decoded signature (raw `r || s` for ES256, the MAC for HS256, empty for "none").
+    public let signature: [UInt8]
+
+    /// Parses a compact JWS strictly.
+    ///
+    /// Requires at most ``maximumLength`` bytes; exactly three parts separated by "."; each part strict unpadded
+    /// base64url (see ``Base64URL/decode(_:)``); a header that is a JSON object with a string "alg", no duplicate
+    /// member names, and no "crit" (no extensions are understood). The payload and signature may be empty.
+    /// - Throws: ``SigningError`` (`malformedJWS`) saying which part is wrong and why.
+    public static func parse(_ compact: String) throws -> CompactJWS {
+        let bytes = Array(compact.utf8)
+        guard !bytes.isEmpty else {
+            throw malformed("the JWS is empty")
+        }
+        guard bytes.count <= maximumLength else {
+            throw malformed("the JWS is \(bytes.count) bytes; the limit is \(maximumLength)")
+        }
+        let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 3 else {
+            let hint = parts.count == 5 ? " (5 parts is a JWE, which is not supported)" : ""
+            throw malformed("a compact JWS has 3 parts separated by \".\", found \(parts.count)\(hint)")
+        }
+        guard !parts[0].isEmpty else {
+            throw malformed("the header (part 1 of 3) is empty")
+        }
+        guard let headerBytes = Base64URL.decode(utf8: Array(parts[0])) else {
+            throw malformed("the header (part 1 of 3) is not unpadded base64url")
+        }
+        guard let payload = Base64URL.decode(utf8: Array(parts[1])) else {
+            throw malformed("the payload (part 2 of 3) is not unpadded base64url")
+        }
+        guard let signature = Base64URL.decode(utf8: Array(parts[2])) else {
+            throw malformed("the signature (part 3 of 3) is not unpadded base64url")
+        }
+        let header = try decodeHeader(headerBytes)
+        return CompactJWS(
+            compact: compact,
+            header: header,
+            headerBytes: headerBytes,
+            payload: payload,
+            // The signed bytes are the input itself, never a re-encoding of the decoded parts.
+            signingInput: Array(bytes[0..<(parts[0].count + 1 + parts[1].count)]),
+            signature: signature
+        )
+    }
+
+    /// Signs `payload` and returns the compact JWS.
+    ///
+    /// The header is `{"alg":…,"typ":…,"kid":…,"x5c":[…]}` with absent members left out (`typ` when nil, `kid` and
+    /// `x5c` unless given to ``JWSSigner/es256(key:x5c:keyID:)``). The payload bytes are encoded exactly as given.
+    /// - Throws: ``SigningError`` (`invalidArgument`) for an empty HS256 secret or an `x5c` whose leaf does not hold
+    ///   the signing key; OpenSSL failures.
+    public static func sign(payload: [UInt8], typ: String? = "JWT", with signer: JWSSigner) throws -> String {
+        let header: JWSHeader
+        switch signer {
+        case .hs256(let secret):
+            guard !secret.isEmpty else {
+                throw SigningError(code: .invalidArgument, message: "HS256 needs a non-empty secret")
+            }
+            header = JWSHeader(alg: "HS256", typ: typ)
+        case .es256(let key, let x5c, let keyID):
+            if let leaf = x5c?.first {
+                guard try leaf.publicKey().derRepresentation == key.publicKey.derRepresentation else {
+                    throw SigningError(
+                        code: .invalidArgument,
+                        message: "x5c[0] (\(leaf.name)) does not hold the public key of the ES256 signing key"
+                    )
+                }
+            }
+            let chain = x5c?.map { Data($0.derRepresentation).base64EncodedString() }
+            header = JWSHeader(alg: "ES256", typ: typ, kid: keyID, x5c: chain)
+        case .none:
+            header = JWSHeader(alg: "none", typ: typ)
+        }
+        let signingInput = Base64URL.encode(header.compactJSON()) + "." + Base64URL.encode(payload)
+        let signature: [UInt8]
+        switch signer {
+        case .hs256(let secret):
+            signature = try HMACSHA256.authenticationCode(for: Array(signingInput.utf8), key: secret)
+        case .es256(let key, _, _):
+            signature = try key.signature(for: Array(signingInput.utf8))
+        case .none:
+            signature = []
+        }
+        return signingInput + "." + Base64URL.encode(signature)
+    }
+
+    private static func decodeHeader(_ bytes: [UInt8]) throws -> JWSHeader {
+        let header: JWSHeader
+        do {
+            header = try JSONDecoder().decode(JWSHeader.self, from: Data(bytes))
+        } catch {
+            throw malformed("the header (part 1 of 3) is not a JSON object with a string \"alg\": \(error)")
+        }
+        guard let names = JSONMemberNames.of(bytes) else {
+            throw malformed("the header (part 1 of 3) is not a JSON object")
+        }
+        var seen = Set<String>()
+        for name in names where !seen.insert(name).inserted {
+            throw malformed("the header (part 1 of 3) has the member \"\(name)\" more than once")
+        }
+        guard !seen.contains("crit") else {
+            throw malformed("the header (part 1 of 3) has \"crit\"; no critical extensions are supported")
+        }
+        guard !header.alg.isEmpty else {
+            throw malformed("the header (part 1 of 3) has an empty \"alg\"")
+        }
+        return header
+    }
+
+    private static func malformed(_ message: String, fileID: String = #fileID, line: Int = #line) -> SigningError {
+        SigningError(code: .malformedJWS, message: "malformed compact JWS: \(message)", fileID: fileID, line: line)
+    }
+}

@@ -1,0 +1,42 @@
+import COpenSSL
+
+/// OpenSSL algorithm implementations fetched once per process.
+///
+/// `EVP_sha256()` and friends make OpenSSL look the implementation up in the provider on every use; fetching it
+/// once with `EVP_MD_fetch` / `EVP_MAC_fetch` removes that cost from every hash and MAC.
+///
+/// `@unchecked Sendable`: the pointers are set once in `init` and never changed, and OpenSSL documents fetched
+/// `EVP_MD` / `EVP_MAC` objects as safe to share between threads (they are reference counted and read-only).
+final class FetchedAlgorithms: @unchecked Sendable {
+    /// The process-wide instance. If the default provider cannot supply SHA-256 or HMAC, nothing in this library can
+    /// work, so the failure traps with OpenSSL's reason rather than surfacing on every call.
+    static let shared: FetchedAlgorithms = {
+        do {
+            return try FetchedAlgorithms()
+        } catch {
+            fatalError("Signing: cannot load OpenSSL algorithms: \(error)")
+        }
+    }()
+
+    /// The SHA-256 `EVP_MD`.
+    let sha256: OpaquePointer
+    /// The HMAC `EVP_MAC`.
+    let hmac: OpaquePointer
+
+    private init() throws {
+        guard let sha256 = EVP_MD_fetch(nil, "SHA256", nil) else {
+            throw SigningError.openSSL("EVP_MD_fetch(SHA256) failed")
+        }
+        guard let hmac = EVP_MAC_fetch(nil, "HMAC", nil) else {
+            EVP_MD_free(sha256)
+            throw SigningError.openSSL("EVP_MAC_fetch(HMAC) failed")
+        }
+        self.sha256 = sha256
+        self.hmac = hmac
+    }
+
+    deinit {
+        EVP_MD_free(sha256)
+        EVP_MAC_free(hmac)
+    }
+}

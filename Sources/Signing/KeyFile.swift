@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Secret key files: written owner-only from the moment they exist, and refused when others can read them.
+public enum KeyFile {
+    /// Writes `bytes` to `path` with mode 0600.
+    ///
+    /// The file is created with mode 0600 (never created wider and narrowed with `chmod`, which would leave a window
+    /// where others could open it), written to a temporary name, fsynced, renamed over `path`, and the directory is
+    /// fsynced, so a crash leaves the old key or the new one, never a torn file.
+    /// - Throws: ``SigningError`` (`fileSystem`) naming the path and the system error.
+    public static func write(_ bytes: [UInt8], to path: String) throws {
+        try FileIO.writeAtomically(bytes, to: path, mode: 0o600)
+    }
+
+    /// Reads the key file at `path`, refusing it if group or others have any permission on it.
+    ///
+    /// - Throws: ``SigningError`` (`insecureKeyFile`) naming the path, its mode and the fix; (`fileSystem`) if the
+    ///   file cannot be read.
+    public static func read(_ path: String) throws -> [UInt8] {
+        try FileIO.readFile(path) { mode in
+            guard mode & 0o077 == 0 else {
+                throw SigningError(
+                    code: .insecureKeyFile,
+                    message: "key file \(path) has mode \(octal(mode)), so group or others can use it; "
+                        + "refusing to read it. Fix: chmod 600 \(path)"
+                )
+            }
+        }
+    }
+
+    private static func octal(_ mode: mode_t) -> String {
+        let digits = String(mode, radix: 8)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}

@@ -1,0 +1,46 @@
+import COpenSSL
+
+/// An OpenSSL memory `BIO`, owned and freed by this object; used to read and write PEM.
+final class MemoryBIO {
+    let pointer: OpaquePointer
+
+    /// An empty, writable memory BIO.
+    init() throws {
+        guard let method = BIO_s_mem(), let pointer = BIO_new(method) else {
+            throw SigningError.openSSL("BIO_new(BIO_s_mem()) failed")
+        }
+        self.pointer = pointer
+    }
+
+    deinit {
+        BIO_free(pointer)
+    }
+
+    /// Everything written to the BIO so far.
+    func contents() throws -> [UInt8] {
+        var data: UnsafeMutablePointer<CChar>?
+        let length = COpenSSL_BIO_get_mem_data(pointer, &data)
+        guard length >= 0 else {
+            throw SigningError.openSSL("BIO_get_mem_data failed")
+        }
+        guard length > 0, let data else {
+            return []
+        }
+        return Array(UnsafeRawBufferPointer(start: data, count: length))
+    }
+
+    /// Calls `body` with a read-only memory BIO over the UTF-8 of `text`, valid only during the call.
+    static func reading<Result>(_ text: String, _ body: (OpaquePointer) throws -> Result) throws -> Result {
+        let bytes = Array(text.utf8)
+        guard bytes.count <= Int(Int32.max) else {
+            throw SigningError(code: .invalidArgument, message: "PEM text of \(bytes.count) bytes is too large")
+        }
+        return try bytes.withUnsafeBytes { buffer in
+            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else {
+                throw SigningError.openSSL("BIO_new_mem_buf failed")
+            }
+            defer { BIO_free(bio) }
+            return try body(bio)
+        }
+    }
+}

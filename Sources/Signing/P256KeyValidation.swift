@@ -1,0 +1,39 @@
+import COpenSSL
+
+/// Checks that an `EVP_PKEY` is what the P-256 wrappers promise: an EC key on P-256 with named-curve encoding.
+enum P256KeyValidation {
+    /// Throws ``SigningError`` (`invalidKey`) unless `key` is a named-curve P-256 EC key.
+    static func requireP256(_ key: OpaquePointer, what: String) throws {
+        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC else {
+            throw SigningError(code: .invalidKey, message: "\(what) is not an EC key (P-256 is required)")
+        }
+        guard let group = stringParameter(key, OSSL_PKEY_PARAM_GROUP_NAME) else {
+            throw SigningError.openSSL(.invalidKey, "\(what): cannot read the EC group name")
+        }
+        // OpenSSL names P-256 "prime256v1" (its X9.62 name); accept the NIST alias too.
+        guard group == "prime256v1" || group == "P-256" else {
+            throw SigningError(code: .invalidKey, message: "\(what) is on curve \(group), not P-256")
+        }
+        // Explicit curve parameters are a classic attack surface and are forbidden in strict X.509.
+        let encoding = stringParameter(key, OSSL_PKEY_PARAM_EC_ENCODING) ?? "named_curve"
+        guard encoding == "named_curve" else {
+            throw SigningError(
+                code: .invalidKey,
+                message: "\(what) uses \(encoding) curve parameters; a named curve is required"
+            )
+        }
+    }
+
+    private static func stringParameter(_ key: OpaquePointer, _ name: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 80)
+        var length = 0
+        let status = buffer.withUnsafeMutableBufferPointer { pointer in
+            EVP_PKEY_get_utf8_string_param(key, name, pointer.baseAddress, pointer.count, &length)
+        }
+        guard status == 1 else {
+            OpenSSLErrorQueue.clear()
+            return nil
+        }
+        return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
