@@ -22,7 +22,11 @@ let package = Package(
         // Arrows point one way: credit -> VoiceDebriefCredit -> Payments -> CreditLedger -> Signing -> COpenSSL.
         .target(name: "Signing", dependencies: ["COpenSSL"]),
         .target(name: "StoreWire"),
-        .target(name: "CreditLedger", dependencies: ["Signing"]),
+        .target(
+            name: "CreditLedger", dependencies: ["Signing"],
+            // Crash points for the reliability suites exist in debug (test) builds only.
+            swiftSettings: [.define("CREDIT_FAULTS", .when(configuration: .debug))]
+        ),
         .target(name: "Payments", dependencies: ["CreditLedger", "Signing", "StoreWire"]),
         .target(name: "VoiceDebriefCredit", dependencies: ["Payments", "CreditLedger"]),
         .executableTarget(name: "credit", dependencies: ["VoiceDebriefCredit", "Payments", "CreditLedger", "Signing"]),

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+/// The top-up flow through the real binaries: `mockstore` on a free port, `credit` switched to it.
+@Suite struct TopUpEndToEndTests {
+    let home: TemporaryDirectory
+    let data: DataDirectory
+
+    init() throws {
+        home = try TemporaryDirectory(prefix: "topup-e2e")
+        data = try DataDirectory()
+    }
+
+    func startStore(_ arguments: [String] = [], catalogue: String = StoreProcess.catalogue, name: String = "store") throws -> StoreProcess {
+        try StoreProcess(dataDirectory: home.file(name), arguments: arguments, catalogue: catalogue)
+    }
+
+    func useStore(_ store: StoreProcess, rootFrom rootStore: StoreProcess? = nil) async throws {
+        let root = home.file("root-\(UUID().uuidString).der")
+        try await (rootStore ?? store).saveRoot(to: root)
+        try data.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", root)
+    }
+
+    func run(_ arguments: [String], fault: String? = nil) throws -> CommandResult {
+        try Credit.run(arguments, dataDirectory: data.path, environment: fault.map { ["CREDIT_FAULT": $0] } ?? [:])
+    }
+
+    func topUps() throws -> [[String: Any]] {
+        try data.ok("entries", "--json").jsonArray().filter { $0["kind"] as? String == "topup" }
+    }
+}
+
+extension TopUpEndToEndTests {
+    @Test func aTopUpCreditsFivePoundsOnceWithTheReceiptVerified() async throws {
+        let store = try startStore()
+        try await useStore(store)
+        let result = try data.ok("topup", "--json").jsonObject()
+        #expect(result["result"] as? String == "credited")
+        #expect(int64(result["amount"]) == 5_000_000)
+        #expect((result["receipt"] as? String)?.split(separator: ".").count == 3)
+        #expect(try data.balance() == 10_000_000)
+        #expect(try await store.unfinishedCount() == 0)
+        let verify = try data.ok("verify", "--json").jsonObject()
+        #expect(verify["ok"] as? Bool == true)
+        #expect(int64(verify["receiptsChecked"]) == 1)
+        #expect(try data.ok("store").stdout.contains("mock store"))
+    }
+
+    @Test func theSameTransactionDeliveredAgainIsNeverCreditedTwice() async throws {
+        let store = try startStore()
+        try await useStore(store)
+        // The app records the top-up, then dies before finishing: the store delivers it again.
+        let crashed = try run(["topup"], fault: "topup.after-record")
+        #expect(crashed.status != 0)
+        #expect(try await store.unfinishedCount() == 1)
+        #expect(try data.balance() == 10_000_000)
+        let collect = try data.ok("collect", "--json").jsonObject()
+        #expect(int64(collect["alreadyCredited"]) == 1)
+        #expect((collect["credited"] as? [Any])?.isEmpty == true)
+        try data.ok("collect")
+        #expect(try await store.unfinishedCount() == 0)
+        #expect(try data.balance() == 10_000_000)
+        #expect(try topUps().count == 1)
+    }
+
+    @Test func aPurchaseNeverRecordedIsCreditedWhenTheScreenOpens() async throws {
+        let store = try startStore()
+        try await useStore(store)
+        let crashed = try run(["topup"], fault: "topup.after-purchase")
+        #expect(crashed.status != 0)
+        #expect(try data.balance() == 5_000_000)
+        #expect(try await store.unfinishedCount() == 1)
+        let screen = try data.ok("screen")
+        #expect(screen.stdout.contains("Collected £5.00"))
+        #expect(try data.balance() == 10_000_000)
+        #expect(try await store.unfinishedCount() == 0)
+        try data.ok("screen")
+        #expect(try data.balance() == 10_000_000)
+    }
+
+    @Test func aTransactionWithABadSignatureIsRefusedAndNotFinished() async throws {
+        let store = try startStore()
+        let other = try startStore(name: "other")
+        try await useStore(store, rootFrom: other)  // pins another store's root
+        _ = try await store.purchase()
+        let collect = try run(["collect"])
+        #expect(collect.status == 1)
+        #expect(collect.stdout.contains("Refused"))
+        #expect(try await store.unfinishedCount() == 1)
+        #expect(try data.balance() == 5_000_000)
+        let topup = try run(["topup"])
+        #expect(topup.status == 1)
+        #expect(topup.stderr.contains("not credited and not finished"))
+        #expect(try data.balance() == 5_000_000)
+    }
+
+    @Test func aTransactionForAnotherAppIsRefusedAndNotFinished() async throws {
+        let store = try startStore(["--bundle-id", "com.example.other"])
+        try await useStore(store)
+        _ = try await store.purchase()
+        let collect = try run(["collect", "--json"])
+        #expect(collect.status == 1)
+        #expect(collect.stdout.contains("com.example.other"))
+        #expect(try await store.unfinishedCount() == 1)
+        #expect(try data.balance() == 5_000_000)
+    }
+
+    @Test func aTransactionForAnUnknownProductIsRefusedAndNotFinished() async throws {
+        let catalogue = home.file("extra.storekit")
+        var text = try String(contentsOfFile: StoreProcess.catalogue, encoding: .utf8)
+        text = text.replacingOccurrences(of: "ai.voicedebrief.app.credit.1000", with: "ai.voicedebrief.app.credit.999")
+        try text.write(toFile: catalogue, atomically: true, encoding: .utf8)
+        let store = try startStore(catalogue: catalogue)
+        try await useStore(store)
+        _ = try await store.purchase("ai.voicedebrief.app.credit.999")
+        let collect = try run(["collect"])
+        #expect(collect.status == 1)
+        #expect(collect.stdout.contains("not one of the app's packs"))
+        #expect(try await store.unfinishedCount() == 1)
+        #expect(try data.balance() == 5_000_000)
+    }
+
+    @Test func restartingTheStoreKeepsUnfinishedTransactions() async throws {
+        var store = try startStore()
+        try await useStore(store)
+        _ = try await store.purchase()
+        store.stop()
+        store = try startStore()
+        // The port changed: point the app at the restarted store.
+        try await useStore(store)
+        #expect(try await store.unfinishedCount() == 1)
+        try data.ok("collect")
+        #expect(try data.balance() == 10_000_000)
+    }
+
+    @Test func aSimulatedTopUpStillWorksWithTheStoreOff() throws {
+        try data.ok("store", "use", "simulated")
+        let result = try data.ok("topup", "--json").jsonObject()
+        #expect(result["text"] as? String == "Top-up (simulated, no money taken)")
+        #expect(try data.balance() == 10_000_000)
+        #expect(try data.ok("verify", "--json").jsonObject()["simulatedTopUps"] as? Int == 1)
+    }
+
+    @Test func theSecondPackIsOfferedAndBuysTenPounds() async throws {
+        let store = try startStore()
+        try await useStore(store)
+        let screen = try data.ok("screen", "--json").jsonObject()
+        let offers = try #require(screen["offers"] as? [[String: Any]])
+        #expect(Set(offers.compactMap { $0["id"] as? String }) == ["ai.voicedebrief.app.credit.500", "ai.voicedebrief.app.credit.1000"])
+        try data.ok("topup", "--product", "ai.voicedebrief.app.credit.1000")
+        #expect(try data.balance() == 15_000_000)
+        #expect(try data.ok("verify").status == 0)
+    }
+}
