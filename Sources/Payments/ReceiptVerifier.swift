@@ -11,11 +11,16 @@ public struct ReceiptVerifier: TransactionVerifier {
         case hs256(secret: [UInt8])
     }
 
-    public let method: Method
+    /// The ways receipts may be signed: the one matching a receipt's `alg` is used.
+    public let methods: [Method]
     public let bundleID: String
 
     public init(method: Method, bundleID: String) {
-        self.method = method
+        self.init(methods: [method], bundleID: bundleID)
+    }
+
+    public init(methods: [Method], bundleID: String) {
+        self.methods = methods
         self.bundleID = bundleID
     }
 
@@ -27,13 +32,33 @@ public struct ReceiptVerifier: TransactionVerifier {
         } catch {
             throw ReceiptError("the payload is not a signed transaction: \(error)")
         }
-        switch method {
-        case .hs256(let secret):
-            try jws.verifyHS256(secret: secret)
-        case .es256(let root):
-            let signedAt = Date(timeIntervalSince1970: TimeInterval(payload.signedDate) / 1000)
-            try jws.verifyES256(chain: CertificateChainVerifier(trustedRoot: root), at: signedAt)
+        let candidates = methods.filter {
+            switch $0 {
+            case .hs256: return jws.header.alg == "HS256"
+            case .es256: return jws.header.alg == "ES256"
+            }
         }
+        guard !candidates.isEmpty else {
+            throw ReceiptError("it is signed with \(jws.header.alg), which this store configuration does not accept")
+        }
+        // Any pinned root or secret that verifies it will do (a store's root may have been pinned anew).
+        var lastError: (any Error)?
+        for method in candidates {
+            do {
+                switch method {
+                case .hs256(let secret):
+                    try jws.verifyHS256(secret: secret)
+                case .es256(let root):
+                    let signedAt = Date(timeIntervalSince1970: TimeInterval(payload.signedDate) / 1000)
+                    try jws.verifyES256(chain: CertificateChainVerifier(trustedRoot: root), at: signedAt)
+                }
+                lastError = nil
+                break
+            } catch {
+                lastError = error
+            }
+        }
+        if let lastError { throw lastError }
         guard payload.bundleId == bundleID else {
             throw ReceiptError("it is for the app \(payload.bundleId), not \(bundleID)")
         }

@@ -33,6 +33,7 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
     static func path(in directory: String) -> String { directory + "/store.json" }
     static func rootPath(in directory: String) -> String { directory + "/store-root.der" }
     static func secretPath(in directory: String) -> String { directory + "/store-secret" }
+    static func rootsPath(in directory: String) -> String { directory + "/store-roots" }
 
     /// The configuration in `directory`, or the simulated store when there is none.
     public static func load(from directory: String) throws -> StoreConfiguration {
@@ -75,6 +76,12 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
                 certificate = try Certificate(derRepresentation: rootCertificate)
             }
             try FileAtomic.write(certificate.derRepresentation, to: rootPath(in: directory), mode: 0o644)
+            // Every root ever pinned is kept, so receipts from an earlier store still verify.
+            try FileManager.default.createDirectory(atPath: rootsPath(in: directory), withIntermediateDirectories: true)
+            try FileAtomic.write(
+                certificate.derRepresentation,
+                to: rootsPath(in: directory) + "/" + Hex.encode(SHA256.hash(certificate.derRepresentation)) + ".der",
+                mode: 0o644)
             configuration.signing = "es256"
         } else if let secret {
             guard !secret.isEmpty else { throw StoreConfigurationError("the secret file is empty") }
@@ -116,17 +123,25 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
         }
     }
 
-    /// The verifier for receipts in this data directory, whatever store is configured now (for `credit verify`).
+    /// The verifier for receipts in this data directory, whatever store is configured now (for `credit verify`):
+    /// every root and secret ever pinned here, so older receipts still check.
     public static func receiptVerifier(in directory: String) throws -> ReceiptVerifier? {
         let configuration = try load(from: directory)
         let bundle = configuration.bundleId ?? defaultBundleID
+        var methods: [ReceiptVerifier.Method] = []
         if let der = FileManager.default.contents(atPath: rootPath(in: directory)) {
-            return ReceiptVerifier(method: .es256(root: try Certificate(derRepresentation: Array(der))), bundleID: bundle)
+            methods.append(.es256(root: try Certificate(derRepresentation: Array(der))))
+        }
+        let pinned = (try? FileManager.default.contentsOfDirectory(atPath: rootsPath(in: directory))) ?? []
+        for name in pinned.sorted() where name.hasSuffix(".der") {
+            if let der = FileManager.default.contents(atPath: rootsPath(in: directory) + "/" + name) {
+                methods.append(.es256(root: try Certificate(derRepresentation: Array(der))))
+            }
         }
         if FileManager.default.fileExists(atPath: secretPath(in: directory)) {
-            return ReceiptVerifier(method: .hs256(secret: try KeyFile.read(secretPath(in: directory))), bundleID: bundle)
+            methods.append(.hs256(secret: try KeyFile.read(secretPath(in: directory))))
         }
-        return nil
+        return methods.isEmpty ? nil : ReceiptVerifier(methods: methods, bundleID: bundle)
     }
 }
 

@@ -1,0 +1,56 @@
+import Foundation
+import Payments
+import Signing
+import StoreWire
+import Testing
+
+@Suite struct ReceiptVerifierTests {
+    func signed(by authority: TestCertificateAuthority, bundle: String = "ai.voicedebrief.app",
+                environment: String = "Sandbox") throws -> String {
+        let payload = SignedTransactionPayload(
+            transactionId: "2000000000000042", originalTransactionId: "2000000000000042", bundleId: bundle,
+            productId: "ai.voicedebrief.app.credit.500", purchaseDate: 1_764_400_000_000,
+            originalPurchaseDate: 1_764_400_000_000, quantity: 1, type: "Consumable", signedDate: 1_764_400_000_000,
+            environment: environment, price: 5000)
+        return try CompactJWS.sign(
+            payload: Array(try JSONEncoder().encode(payload)),
+            with: .es256(key: authority.leafKey, x5c: authority.chain, keyID: nil))
+    }
+
+    func authority() throws -> TestCertificateAuthority {
+        try TestCertificateAuthority.make(validFrom: Date(timeIntervalSince1970: 1_700_000_000))
+    }
+}
+
+extension ReceiptVerifierTests {
+    @Test func anyPinnedRootThatVerifiesWillDo() throws {
+        let first = try authority()
+        let second = try authority()
+        let receipt = try signed(by: second)
+        let both = ReceiptVerifier(methods: [.es256(root: first.root), .es256(root: second.root)], bundleID: "ai.voicedebrief.app")
+        #expect(try both.verify(receipt).transactionId == "2000000000000042")
+        let onlyFirst = ReceiptVerifier(method: .es256(root: first.root), bundleID: "ai.voicedebrief.app")
+        #expect(throws: (any Error).self) { try onlyFirst.verify(receipt) }
+    }
+
+    @Test func theAlgorithmMustBeOneThisConfigurationAccepts() throws {
+        let receipt = try signed(by: try authority())
+        let secretOnly = ReceiptVerifier(method: .hs256(secret: Array("s".utf8)), bundleID: "ai.voicedebrief.app")
+        #expect(throws: ReceiptError.self) { try secretOnly.verify(receipt) }
+    }
+
+    @Test func wrongBundleAndEnvironmentAreRefused() throws {
+        let ca = try authority()
+        let verifier = ReceiptVerifier(method: .es256(root: ca.root), bundleID: "ai.voicedebrief.app")
+        #expect(throws: ReceiptError.self) { try verifier.verify(try signed(by: ca, bundle: "com.example")) }
+        #expect(throws: ReceiptError.self) { try verifier.verify(try signed(by: ca, environment: "Xcode")) }
+        #expect(try verifier.verify(try signed(by: ca)).bundleId == "ai.voicedebrief.app")
+    }
+
+    @Test func anUnsignedReceiptIsNeverAccepted() throws {
+        let payload = Array(#"{"transactionId":"1"}"#.utf8)
+        let unsigned = try CompactJWS.sign(payload: payload, with: .none)
+        let verifier = ReceiptVerifier(method: .hs256(secret: Array("s".utf8)), bundleID: "ai.voicedebrief.app")
+        #expect(throws: (any Error).self) { try verifier.verify(unsigned) }
+    }
+}
