@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "VoiceDebriefCredit",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "CreditLedger", targets: ["CreditLedger"]),
         .library(name: "VoiceDebriefCredit", targets: ["VoiceDebriefCredit"]),

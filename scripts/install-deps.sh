@@ -29,7 +29,7 @@ fi
 if [ "${SKIP_PYTHON:-0}" != "1" ]; then
   if ! python3 -c "import appstoreserverlibrary, cryptography" >/dev/null 2>&1; then
     echo "Installing Python packages: app-store-server-library cryptography"
-    python3 -m pip install -q --disable-pip-version-check app-store-server-library cryptography 2>/dev/null \
-      || python3 -m pip install -q --disable-pip-version-check --break-system-packages app-store-server-library cryptography
+    python3 -m pip install -q --disable-pip-version-check -r Tests/Interop/requirements.txt cryptography 2>/dev/null \
+      || python3 -m pip install -q --disable-pip-version-check --break-system-packages -r Tests/Interop/requirements.txt cryptography
   fi
 fi

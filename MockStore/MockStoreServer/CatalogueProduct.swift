@@ -1,0 +1,48 @@
+/// One product of a `.storekit` catalogue (from `products` or `nonRenewingSubscriptions`).
+public struct CatalogueProduct: Equatable, Sendable {
+    public var id: String
+    public var referenceName: String
+    public var type: CatalogueProductType
+    /// The price as written in the file, e.g. `5.00` (no currency: that follows the storefront).
+    public var displayPrice: String
+    /// The same price in milliunits (`5.00` → 5000), as signed transactions carry it.
+    public var priceMilliunits: Int64
+    public var familyShareable: Bool
+    public var internalID: String?
+    public var localizations: [ProductLocalization]
+
+    public init(
+        id: String, referenceName: String, type: CatalogueProductType, displayPrice: String, priceMilliunits: Int64,
+        familyShareable: Bool = false, internalID: String? = nil, localizations: [ProductLocalization]
+    ) {
+        self.id = id
+        self.referenceName = referenceName
+        self.type = type
+        self.displayPrice = displayPrice
+        self.priceMilliunits = priceMilliunits
+        self.familyShareable = familyShareable
+        self.internalID = internalID
+        self.localizations = localizations
+    }
+
+    /// The localization for `locale`: an exact match (`en_GB`), else the same language (`en`), else the first.
+    /// `nil` only when the product has none.
+    public func localization(for locale: String) -> ProductLocalization? {
+        let wanted = Self.normalised(locale)
+        if let exact = localizations.first(where: { Self.normalised($0.locale) == wanted }) {
+            return exact
+        }
+        let language = wanted.split(separator: "_").first.map(String.init) ?? wanted
+        if let sameLanguage = localizations.first(where: {
+            Self.normalised($0.locale).split(separator: "_").first.map(String.init) == language
+        }) {
+            return sameLanguage
+        }
+        return localizations.first
+    }
+
+    /// `en-GB` and `en_gb` name the same locale as `en_GB`.
+    private static func normalised(_ locale: String) -> String {
+        locale.replacingOccurrences(of: "-", with: "_").lowercased()
+    }
+}

@@ -1,0 +1,41 @@
+/// The kinds of product a `.storekit` catalogue sells that the mock store can sell.
+public enum CatalogueProductType: String, Sendable, CaseIterable {
+    case consumable
+    case nonConsumable
+    case nonRenewingSubscription
+
+    /// The `type` string in a `.storekit` file.
+    public var fileName: String {
+        switch self {
+        case .consumable: "Consumable"
+        case .nonConsumable: "NonConsumable"
+        case .nonRenewingSubscription: "NonRenewingSubscription"
+        }
+    }
+
+    /// StoreKit 2's `Product.ProductType` raw name, as the device API returns it.
+    public var storeKitName: String {
+        switch self {
+        case .consumable: "consumable"
+        case .nonConsumable: "nonConsumable"
+        case .nonRenewingSubscription: "nonRenewable"
+        }
+    }
+
+    /// The `type` of a signed transaction for this product (Apple's strings).
+    public var transactionType: String {
+        switch self {
+        case .consumable: "Consumable"
+        case .nonConsumable: "Non-Consumable"
+        case .nonRenewingSubscription: "Non-Renewing Subscription"
+        }
+    }
+
+    /// Whether one purchase may buy several (StoreKit's `quantity` option).
+    public var allowsQuantity: Bool { self == .consumable }
+
+    init?(fileName: String) {
+        guard let type = Self.allCases.first(where: { $0.fileName == fileName }) else { return nil }
+        self = type
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Signing
+
+/// The store's data directory: `mockstore.sqlite` (the transactions), `ca/` (the test CA) and a lock file
+/// that keeps a second store from using the same directory at the same time.
+public struct DataDirectory: Sendable {
+    public let path: String
+
+    public var databasePath: String { path + "/mockstore.sqlite" }
+    public var certificateAuthorityPath: String { path + "/ca" }
+    var lockPath: String { path + "/mockstore.lock" }
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// Creates the directory (mode 0700, with its parents) if it does not exist.
+    public func create() throws(StartupError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw StartupError("data directory \(path) exists but is not a directory")
+            }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StartupError("cannot create data directory \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Takes the directory's lock for the life of the process (released when it exits, however it exits).
+    ///
+    /// - Returns: the open descriptor holding the lock.
+    public func lock() throws(StartupError) -> Int32 {
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw StartupError("cannot open \(lockPath): \(String(cString: strerror(errno)))")
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let reason =
+                errno == EWOULDBLOCK
+                ? "another mockstore is using this data directory" : String(cString: strerror(errno))
+            close(descriptor)
+            throw StartupError("cannot lock \(lockPath): \(reason)")
+        }
+        return descriptor
+    }
+
+    /// The test CA kept in `ca/`, made (valid from a day before `now`, for 10 years) on first start.
+    ///
+    /// A CA that exists but cannot be read is an error, never silently replaced: clients pin its root.
+    public func loadOrMakeCertificateAuthority(now: Date) throws(StartupError) -> TestCertificateAuthority {
+        let directory = certificateAuthorityPath
+        let rootPath = directory + "/" + TestCertificateAuthority.FileName.rootPEM
+        if FileManager.default.fileExists(atPath: directory) {
+            do {
+                return try TestCertificateAuthority.read(from: directory)
+            } catch {
+                throw StartupError(
+                    "cannot read the test CA in \(directory): \(error) (to make a new one, remove \(directory); "
+                        + "clients that pinned the old root must then fetch the new one)")
+            }
+        }
+        do {
+            // A day early, so a client whose clock is a little behind still finds the chain valid.
+            let authority = try TestCertificateAuthority.make(
+                commonNamePrefix: "VoiceDebrief Mock Store", validFrom: now.addingTimeInterval(-86_400), years: 10)
+            try authority.write(to: directory)
+            guard FileManager.default.fileExists(atPath: rootPath) else {
+                throw StartupError("the test CA was written but \(rootPath) is missing")
+            }
+            return authority
+        } catch let error as StartupError {
+            throw error
+        } catch {
+            throw StartupError("cannot make the test CA in \(directory): \(error)")
+        }
+    }
+}

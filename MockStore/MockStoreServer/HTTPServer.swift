@@ -1,0 +1,116 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// An HTTP/1.1 server on GNU libmicrohttpd, answering every request with an ``HTTPHandler``.
+///
+/// libmicrohttpd runs one internal polling thread: the handler is called there, one request at a time.
+/// A request body is read in pieces into a per-request buffer (kept in libmicrohttpd's `con_cls` slot,
+/// freed when the request completes) and never beyond ``Limits/maxBodyBytes``.
+public final class HTTPServer: Sendable {
+    /// Bounds that keep a bad client from exhausting the process.
+    public struct Limits: Sendable, Equatable {
+        /// The largest request body accepted; larger ones get ``HTTPHandler/payloadTooLarge(limit:)``.
+        public var maxBodyBytes: Int
+        /// How much of an oversized body (sent without a `Content-Length`) is read and dropped before the
+        /// connection is closed instead.
+        public var maxDiscardedBytes: Int
+        /// Connections served at once.
+        public var connectionLimit: UInt32
+        /// Seconds before an idle connection is closed.
+        public var idleTimeoutSeconds: UInt32
+
+        public init(
+            maxBodyBytes: Int = 64 * 1024, maxDiscardedBytes: Int = 1024 * 1024, connectionLimit: UInt32 = 64,
+            idleTimeoutSeconds: UInt32 = 30
+        ) {
+            self.maxBodyBytes = maxBodyBytes
+            self.maxDiscardedBytes = maxDiscardedBytes
+            self.connectionLimit = connectionLimit
+            self.idleTimeoutSeconds = idleTimeoutSeconds
+        }
+    }
+
+    /// The address the server listens on, as given (`127.0.0.1`, `::1`).
+    public let host: String
+    /// The port it listens on: the one the system chose when it was started on port 0.
+    public let port: UInt16
+
+    private let daemon: Mutex<OpaquePointer?>
+    private let context: Unmanaged<ServerContext>
+
+    /// The base URL, e.g. `http://127.0.0.1:8080` (IPv6 hosts in brackets).
+    public var baseURL: String {
+        host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+    }
+
+    /// Starts listening on `host` (an IPv4 or IPv6 address, or `localhost`) and `port` (0: any free port).
+    ///
+    /// - Throws: ``HTTPServerError`` when the host is not an address or the port cannot be bound.
+    public init(host: String, port: UInt16, limits: Limits = Limits(), handler: any HTTPHandler) throws {
+        let address = try SocketAddress(host: host, port: port)
+        let context = Unmanaged.passRetained(ServerContext(handler: handler, limits: limits))
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ERROR_LOG.rawValue
+        if address.isIPv6 {
+            flags |= MHD_USE_IPv6.rawValue
+        }
+        let started = address.withSockaddr { sockaddr in
+            CMicroHTTPD_start_daemon(
+                flags, sockaddr,
+                { context, connection, url, method, _, uploadData, uploadDataSize, requestState in
+                    HTTPServerCallbacks.access(
+                        context: context, connection: connection, url: url, method: method, uploadData: uploadData,
+                        uploadDataSize: uploadDataSize, requestState: requestState)
+                },
+                context.toOpaque(),
+                { _, _, requestState, _ in
+                    HTTPServerCallbacks.completed(requestState: requestState)
+                },
+                nil, limits.connectionLimit, limits.idleTimeoutSeconds)
+        }
+        guard let started else {
+            let reason = String(cString: strerror(errno))
+            context.release()
+            throw HTTPServerError("cannot listen on \(host) port \(port): \(reason)")
+        }
+        let boundPort = CMicroHTTPD_bound_port(started)
+        guard boundPort != 0 else {
+            MHD_stop_daemon(started)
+            context.release()
+            throw HTTPServerError("listening on \(host), but libmicrohttpd did not say on which port")
+        }
+        self.host = host
+        self.port = boundPort
+        self.daemon = Mutex(started)
+        self.context = context
+    }
+
+    deinit {
+        stop()
+        // Only now: stopping joined libmicrohttpd's thread, so no callback can still use the context.
+        context.release()
+    }
+
+    /// Stops listening, closes every connection and waits for libmicrohttpd's thread. Idempotent.
+    public func stop() {
+        let running = daemon.withLock { daemon in
+            let running = daemon
+            daemon = nil
+            return running
+        }
+        if let running {
+            MHD_stop_daemon(running)
+        }
+    }
+}
+
+/// What the callbacks reach through libmicrohttpd's closure pointer.
+final class ServerContext: Sendable {
+    let handler: any HTTPHandler
+    let limits: HTTPServer.Limits
+
+    init(handler: any HTTPHandler, limits: HTTPServer.Limits) {
+        self.handler = handler
+        self.limits = limits
+    }
+}

@@ -1,0 +1,114 @@
+import Dispatch
+import Foundation
+
+/// The `mockstore` process: parse, start, print the listening line, serve until SIGINT or SIGTERM, stop.
+///
+/// Lives in the library (not `main.swift`) so that the signal handlers are ordinary nonisolated closures.
+public enum MockStoreProcess {
+    /// Exit statuses (sysexits: 64 is EX_USAGE).
+    public enum ExitStatus {
+        public static let success: Int32 = 0
+        public static let failure: Int32 = 1
+        public static let usage: Int32 = 64
+    }
+
+    /// Runs `mockstore` with `arguments` (without the program name). Never returns.
+    public static func main(arguments: [String], environment: [String: String]) -> Never {
+        let options: MockStoreOptions
+        do {
+            switch try MockStoreCommandLine.parse(arguments, environment: environment) {
+            case .help:
+                write(MockStoreCommandLine.usage + "\n", to: STDOUT_FILENO)
+                exit(ExitStatus.success)
+            case .run(let parsed):
+                options = parsed
+            }
+        } catch {
+            write("mockstore: error: \(error.message)\nRun mockstore --help for usage.\n", to: STDERR_FILENO)
+            exit(ExitStatus.usage)
+        }
+
+        // A client that hangs up must not kill the process; the signals are taken over by dispatch sources.
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        // And blocked in every thread, before any starts (threads inherit the mask): dispatch reads them from
+        // a signalfd, which sees only blocked, pending signals. One sent before the sources exist stays pending.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
+        let running: RunningMockStore
+        do {
+            running = try MockStoreLauncher.start(options)
+        } catch {
+            write("mockstore: error: \(error.message)\n", to: STDERR_FILENO)
+            exit(ExitStatus.failure)
+        }
+
+        let queue = DispatchQueue(label: "mockstore.signals")
+        let sources = [SIGINT, SIGTERM].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                stop(running, signal: number)
+            }
+            source.resume()
+            return source
+        }
+
+        write(describe(running), to: STDERR_FILENO)
+        write(running.listeningLine + "\n", to: STDOUT_FILENO)
+        // Not dispatchMain(): on Linux it waits in sigsuspend with every signal unblocked, so a stop signal
+        // could be taken by the main thread (and lost) instead of reaching the signal sources.
+        while true {
+            withExtendedLifetime(sources) { _ = pause() }
+        }
+    }
+
+    private static func stop(_ running: RunningMockStore, signal number: Int32) -> Never {
+        let name = number == SIGINT ? "SIGINT" : "SIGTERM"
+        do {
+            try running.stop()
+        } catch {
+            write("mockstore: error: stopping on \(name): \(error)\n", to: STDERR_FILENO)
+            exit(ExitStatus.failure)
+        }
+        write("mockstore: stopped on \(name)\n", to: STDERR_FILENO)
+        exit(ExitStatus.success)
+    }
+
+    private static func describe(_ running: RunningMockStore) -> String {
+        let catalogue = running.catalogue
+        let options = running.options
+        var signing = options.signing.rawValue
+        switch options.signing {
+        case .es256:
+            signing += " (test CA in \(running.dataDirectory.certificateAuthorityPath))"
+        case .hs256:
+            signing += " (secret from \(options.secretFile ?? ""))"
+        case .none:
+            signing += " (transactions are NOT signed)"
+        }
+        return """
+            mockstore: catalogue \(options.cataloguePath) (version \(catalogue.version), \(catalogue.products.count) \
+            products, storefront \(catalogue.storefront.code), locale \(catalogue.locale))
+            mockstore: signing \(signing), bundle id \(options.bundleId)
+            mockstore: data in \(running.dataDirectory.path)
+
+            """
+    }
+
+    /// Writes straight to the descriptor (no buffer to flush): the listening line must reach a pipe before
+    /// anyone waits for it.
+    private static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import StoreWire
+
+/// Maps HTTP requests to the ``MockStore``'s calls and their results to HTTP responses.
+///
+/// Routing is a pure function of the request (plus the store's state), so it is tested without a socket.
+/// Every failure is `{"errorCode", "errorMessage"}` with `Content-Type: application/json`; nothing a client
+/// sends can make it throw or trap.
+public struct MockStoreRouter: HTTPHandler {
+    /// One endpoint: a method, a path pattern (`:name` segments capture) and what answers it.
+    struct Route: Sendable {
+        var method: String
+        var pattern: [String]
+        var respond: @Sendable (MockStore, HTTPRequest, [String: String]) -> HTTPResponse
+
+        /// The captured segments when `segments` matches the pattern.
+        func match(_ segments: [String]) -> [String: String]? {
+            guard segments.count == pattern.count else { return nil }
+            var captures: [String: String] = [:]
+            for (expected, actual) in zip(pattern, segments) {
+                if expected.hasPrefix(":") {
+                    guard !actual.isEmpty else { return nil }
+                    captures[String(expected.dropFirst())] = actual
+                } else if expected != actual {
+                    return nil
+                }
+            }
+            return captures
+        }
+    }
+
+    public let store: MockStore
+    let routes: [Route]
+
+    public init(store: MockStore) {
+        self.store = store
+        self.routes = Self.deviceRoutes + Self.testRoutes
+    }
+
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        let segments = Self.segments(of: request.path)
+        let matching = routes.compactMap { route in route.match(segments).map { (route, $0) } }
+        guard !matching.isEmpty else {
+            return MockStoreError.notFound(request.path).response
+        }
+        // HEAD is GET without the body (libmicrohttpd leaves the body out).
+        let method = request.method == "HEAD" ? "GET" : request.method
+        guard let (route, captures) = matching.first(where: { $0.0.method == method }) else {
+            var response = MockStoreError.methodNotAllowed(
+                request.method, request.path, allowed: matching.map(\.0.method)
+            ).response
+            response.headers.append(HTTPHeader("Allow", matching.map(\.0.method).joined(separator: ", ")))
+            return response
+        }
+        return route.respond(store, request, captures)
+    }
+
+    public func payloadTooLarge(limit: Int) -> HTTPResponse {
+        MockStoreError.payloadTooLarge(limit: limit).response
+    }
+
+    // MARK: Routes
+
+    /// What StoreKit does on a phone, under `/storekit/v1/`.
+    static let deviceRoutes: [Route] = [
+        Route(method: "GET", pattern: ["storekit", "v1", "products"]) { store, request, _ in
+            // `ids=A,B`, and also `ids=A&ids=B`; blanks between commas are ignored.
+            let ids = request.queryValues("ids").flatMap { $0.split(separator: ",") }
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            return .json(StoreProductsBody(products: store.products(ids: ids)))
+        },
+        Route(method: "POST", pattern: ["storekit", "v1", "purchases"]) { store, request, _ in
+            respond {
+                try store.purchase(try decode(PurchaseRequestBody.self, from: request.body))
+            }
+        },
+        Route(method: "GET", pattern: ["storekit", "v1", "transactions", "unfinished"]) { store, _, _ in
+            respond { SignedTransactionsBody(signedTransactions: try store.unfinishedTransactions()) }
+        },
+        Route(method: "POST", pattern: ["storekit", "v1", "transactions", ":id", "finish"]) { store, _, captures in
+            respond {
+                try store.finish(transactionId: captures["id"] ?? "")
+                return EmptyBody()
+            }
+        },
+    ]
+
+    /// What SKTestSession does, under `/test/v1/`.
+    static let testRoutes: [Route] = [
+        Route(method: "GET", pattern: ["test", "v1", "root-certificate"]) { store, _, _ in
+            guard let der = store.rootCertificateDER else {
+                return MockStoreError(
+                    status: 404, code: StoreErrorCode.notFound,
+                    message: "This store has no test root certificate."
+                ).response
+            }
+            return HTTPResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/pkix-cert")], body: der)
+        }
+    ]
+
+    // MARK: Helpers
+
+    /// `{}`.
+    struct EmptyBody: Encodable {}
+
+    /// The JSON of `body()`, or the error it throws as an error response.
+    static func respond<Body: Encodable>(_ body: () throws -> Body) -> HTTPResponse {
+        do {
+            return .json(try body())
+        } catch let error as MockStoreError {
+            return error.response
+        } catch {
+            return MockStoreError.internalError(error).response
+        }
+    }
+
+    /// Decodes a JSON request body, turning every way it can be wrong into a 400 that says how.
+    static func decode<Body: Decodable>(_ type: Body.Type, from bytes: [UInt8]) throws(MockStoreError) -> Body {
+        guard !bytes.isEmpty else { throw .badRequest("A JSON request body is required.") }
+        do {
+            return try JSONDecoder().decode(type, from: Data(bytes))
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw .badRequest("Missing field \"\(fieldPath(context.codingPath + [key]))\".")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw .badRequest("Wrong type for \"\(fieldPath(context.codingPath))\": \(context.debugDescription)")
+        } catch let DecodingError.valueNotFound(_, context) {
+            throw .badRequest("Field \"\(fieldPath(context.codingPath))\" must not be null.")
+        } catch {
+            throw .badRequest("Malformed JSON body.")
+        }
+    }
+
+    private static func fieldPath(_ codingPath: [any CodingKey]) -> String {
+        StoreKitFileReader.path(codingPath)
+    }
+
+    /// `/a/b/` → `["a", "b", ""]`: a trailing slash is a different path, as on Apple's servers.
+    static func segments(of path: String) -> [String] {
+        var parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if parts.first == "" { parts.removeFirst() }
+        return parts
+    }
+}

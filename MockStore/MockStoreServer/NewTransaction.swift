@@ -1,0 +1,34 @@
+/// What the store records when a transaction is made; the store adds the id, serial and change sequence.
+public struct NewTransaction: Equatable, Sendable {
+    public var productId: String
+    public var productType: String
+    public var quantity: Int
+    /// Milliunits for the whole purchase (unit price × quantity).
+    public var price: Int64
+    public var currency: String
+    public var storefront: String
+    public var storefrontId: String
+    /// Milliseconds since 1970.
+    public var purchaseDate: Int64
+    public var appAccountToken: String?
+    public var status: StoredTransaction.Status
+    public var origin: StoredTransaction.Origin
+
+    public init(
+        productId: String, productType: String, quantity: Int, price: Int64, currency: String, storefront: String,
+        storefrontId: String, purchaseDate: Int64, appAccountToken: String? = nil,
+        status: StoredTransaction.Status = .purchased, origin: StoredTransaction.Origin = .app
+    ) {
+        self.productId = productId
+        self.productType = productType
+        self.quantity = quantity
+        self.price = price
+        self.currency = currency
+        self.storefront = storefront
+        self.storefrontId = storefrontId
+        self.purchaseDate = purchaseDate
+        self.appAccountToken = appAccountToken
+        self.status = status
+        self.origin = origin
+    }
+}

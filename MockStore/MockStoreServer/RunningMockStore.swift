@@ -1,0 +1,34 @@
+import Foundation
+
+/// A started mock store: its HTTP server, its state and where they live.
+public final class RunningMockStore: Sendable {
+    public let server: HTTPServer
+    public let store: MockStore
+    public let catalogue: StoreKitConfiguration
+    public let dataDirectory: DataDirectory
+    public let options: MockStoreOptions
+    private let lockDescriptor: Int32
+
+    init(
+        server: HTTPServer, store: MockStore, catalogue: StoreKitConfiguration, dataDirectory: DataDirectory,
+        options: MockStoreOptions, lockDescriptor: Int32
+    ) {
+        self.server = server
+        self.store = store
+        self.catalogue = catalogue
+        self.dataDirectory = dataDirectory
+        self.options = options
+        self.lockDescriptor = lockDescriptor
+    }
+
+    /// The line printed when the store is ready: `mockstore listening on http://127.0.0.1:PORT`.
+    public var listeningLine: String { "mockstore listening on \(server.baseURL)" }
+
+    /// Stops the server (waiting for requests in progress), closes the database and releases the data
+    /// directory. Stopping twice is harmless.
+    public func stop() throws {
+        server.stop()
+        defer { close(lockDescriptor) }
+        try store.close()
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// An IPv4 or IPv6 socket address built from a textual host and a port.
+struct SocketAddress {
+    private enum Storage {
+        case v4(sockaddr_in)
+        case v6(sockaddr_in6)
+    }
+
+    private let storage: Storage
+
+    var isIPv6: Bool {
+        if case .v6 = storage { return true }
+        return false
+    }
+
+    /// `host` is an IPv4 or IPv6 literal, or `localhost` (127.0.0.1); names are not looked up.
+    init(host: String, port: UInt16) throws {
+        let literal = host == "localhost" ? "127.0.0.1" : host
+        var v4 = sockaddr_in()
+        if inet_pton(AF_INET, literal, &v4.sin_addr) == 1 {
+            v4.sin_family = sa_family_t(AF_INET)
+            v4.sin_port = port.bigEndian
+            storage = .v4(v4)
+            return
+        }
+        var v6 = sockaddr_in6()
+        if inet_pton(AF_INET6, literal, &v6.sin6_addr) == 1 {
+            v6.sin6_family = sa_family_t(AF_INET6)
+            v6.sin6_port = port.bigEndian
+            storage = .v6(v6)
+            return
+        }
+        throw HTTPServerError("\"\(host)\" is not an IPv4 or IPv6 address")
+    }
+
+    /// Calls `body` with a pointer to the `sockaddr`, valid only during the call.
+    func withSockaddr<Result>(_ body: (UnsafePointer<sockaddr>) -> Result) -> Result {
+        switch storage {
+        case .v4(var address):
+            return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body) }
+        case .v6(var address):
+            return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body) }
+        }
+    }
+}

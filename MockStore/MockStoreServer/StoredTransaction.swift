@@ -1,0 +1,67 @@
+import StoreWire
+
+/// A transaction as the mock store keeps it in SQLite.
+///
+/// Dates are integer milliseconds since 1970 and `price` is in milliunits of `currency` for the whole
+/// purchase (unit price × quantity), as in Apple's signed transactions.
+public struct StoredTransaction: Equatable, Sendable {
+    /// Where a transaction is in its life.
+    public enum Status: String, Sendable, CaseIterable {
+        /// Paid: the app sees it (in the purchase answer, the unfinished list) until it finishes it.
+        case purchased
+        /// Waiting (Ask to Buy): not paid yet, not signed, not visible to the app.
+        case pending
+        /// A pending purchase that was declined: never paid.
+        case declined
+    }
+
+    /// How a transaction came to be: a purchase call from the app, or something the app did not ask for
+    /// (an outside purchase); the updates feed (issue 5) delivers the second kind.
+    public enum Origin: String, Sendable, CaseIterable {
+        case app
+        case outside
+    }
+
+    public var id: String
+    /// The store's own counter (1, 2, …), kept in SQLite so that a restart never reuses an id.
+    public var serial: Int64
+    public var originalTransactionId: String
+    public var productId: String
+    /// Apple's type string: `Consumable`, `Non-Consumable`, `Non-Renewing Subscription`.
+    public var productType: String
+    public var quantity: Int
+    public var price: Int64
+    public var currency: String
+    public var storefront: String
+    public var storefrontId: String
+    public var purchaseDate: Int64
+    public var originalPurchaseDate: Int64
+    public var appAccountToken: String?
+    public var transactionReason: String
+    public var inAppOwnershipType: String
+    public var origin: Origin
+    public var status: Status
+    public var isFinished: Bool
+    public var finishedDate: Int64?
+    public var revocationDate: Int64?
+    public var revocationReason: Int?
+    public var revocationType: String?
+    public var revocationPercentage: Int?
+    /// How many times this transaction has changed (1 when created).
+    public var version: Int64
+    /// The store-wide change sequence number of this transaction's last change (see ``TransactionChange``).
+    public var changeSequence: Int64
+
+    /// The payload to sign for this transaction, stamped with `signedDate` (milliseconds since 1970).
+    public func signedPayload(bundleId: String, signedDate: Int64, environment: String = "Sandbox")
+        -> SignedTransactionPayload
+    {
+        SignedTransactionPayload(
+            transactionId: id, originalTransactionId: originalTransactionId, bundleId: bundleId,
+            productId: productId, purchaseDate: purchaseDate, originalPurchaseDate: originalPurchaseDate,
+            quantity: quantity, type: productType, inAppOwnershipType: inAppOwnershipType, signedDate: signedDate,
+            environment: environment, transactionReason: transactionReason, storefront: storefront,
+            storefrontId: storefrontId, price: price, currency: currency, appAccountToken: appAccountToken,
+            revocationDate: revocationDate, revocationReason: revocationReason)
+    }
+}

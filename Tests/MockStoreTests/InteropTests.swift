@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+/// Whether `python3` with Apple's app-store-server-library is here (see Tests/Interop/requirements.txt).
+let applesPythonLibraryIsInstalled: Bool = {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", "import appstoreserverlibrary"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    do {
+        try process.run()
+    } catch {
+        return false
+    }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+}()
+
+/// Apple's own verifier against the real binary: Tests/Interop/verify_transactions.py, run as a test when
+/// the library is installed (`Tests/Interop/run-interop.sh` installs it and runs the script on its own).
+@Suite struct InteropTests {
+    @Test(.enabled(if: applesPythonLibraryIsInstalled, "python3 with app-store-server-library is not installed"))
+    func applesSignedDataVerifierAcceptsTheStoresTransactions() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Repository.interopScript, "--mockstore", try MockStoreHarness.binaryPath()]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "verify_transactions.py failed:\n\(text)")
+        #expect(text.contains("ok: a verifier for another bundle id rejects it with INVALID_APP_IDENTIFIER"))
+        #expect(text.contains("ok: an unsigned (alg none) transaction is rejected"))
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import MockStoreServer
+
+/// A clock that always says the same time.
+struct FixedClock: StoreClock {
+    var date: Date
+    func now() -> Date { date }
+}
+
+/// A clock that moves only when the test moves it.
+final class ManualClock: StoreClock {
+    private let current: Mutex<Date>
+
+    init(_ start: Date) {
+        current = Mutex(start)
+    }
+
+    func now() -> Date { current.withLock { $0 } }
+
+    func advance(by seconds: TimeInterval) {
+        current.withLock { $0 = $0.addingTimeInterval(seconds) }
+    }
+}
+
+/// Ids `prefix` + serial, to tell injected ids from the default ones.
+struct PrefixedIDs: TransactionIDSource {
+    var prefix: String
+    func transactionID(forSerial serial: Int64) -> String { prefix + String(serial) }
+}
+
+/// A fresh directory under the system's temporary directory, removed when released.
+final class TemporaryDirectory {
+    let path: String
+
+    init(_ name: String = "mockstore-tests") throws {
+        let template = NSTemporaryDirectory() + "/\(name)-XXXXXX"
+        var bytes = Array(template.utf8CString)
+        guard let made = mkdtemp(&bytes) else {
+            throw StartupError("mkdtemp failed for \(template): \(String(cString: strerror(errno)))")
+        }
+        path = String(cString: made)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// `path/name`.
+    func file(_ name: String) -> String { path + "/" + name }
+
+    /// Writes `text` to `path/name` and returns that path.
+    @discardableResult
+    func write(_ text: String, to name: String, mode: Int = 0o644) throws -> String {
+        let filePath = file(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: filePath))
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: filePath)
+        return filePath
+    }
+}
+
+/// Paths in this repository, found from this source file.
+enum Repository {
+    static let root: String = {
+        var url = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
+        for _ in 0..<3 { url.deleteLastPathComponent() }  // Tests/MockStoreTests/TestSupport.swift
+        return url.path
+    }()
+
+    static var catalogue: String { root + "/Catalogue/Credit.storekit" }
+    static var interopScript: String { root + "/Tests/Interop/verify_transactions.py" }
+}
+
+/// 2025-10-09T08:53:20Z, a fixed instant for payload checks (1 760 000 000 000 ms).
+let fixedDate = Date(timeIntervalSince1970: 1_760_000_000)
+
+extension HTTPResponse {
+    /// The body decoded as `type`, recording a test issue (and returning nil) when it is not.
+    func decoded<Body: Decodable>(
+        _ type: Body.Type, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Body? {
+        do {
+            return try JSONDecoder().decode(type, from: Data(body))
+        } catch {
+            Issue.record(
+                "body is not \(type): \(error); body: \(String(decoding: body, as: UTF8.self))",
+                sourceLocation: sourceLocation)
+            return nil
+        }
+    }
+}
