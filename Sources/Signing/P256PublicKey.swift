@@ -83,9 +83,8 @@ public final class P256PublicKey: @unchecked Sendable {
     ///
     /// Any other length, `r` or `s` of zero or not below the group order, and every OpenSSL failure give `false`.
     public func isValidSignature(_ rawSignature: [UInt8], for message: [UInt8]) -> Bool {
-        guard rawSignature.count == ECDSASignatureFormat.rawByteCount,
-            let der = try? ECDSASignatureFormat.der(fromRaw: rawSignature)
-        else {
+        // der(fromRaw:) refuses any length but 64.
+        guard let der = try? ECDSASignatureFormat.der(fromRaw: rawSignature) else {
             return false
         }
         return isValidSignature(der: der, for: message)
