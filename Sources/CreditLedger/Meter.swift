@@ -100,6 +100,9 @@ public final class Meter {
             if moved == 0 { return nil }
             quantity = moved
         }
+        if request.automatic && !item.freeWhenAutomatic {
+            throw ChargeError.invalidRequest("\(item.key) does not happen by itself; --auto-open applies to a note opening as a recording stops")
+        }
         if request.seconds != nil, item.unit != .perStartedMinute {
             throw ChargeError.invalidRequest("\(item.key) is not priced by the minute; --seconds does not apply")
         }

@@ -21,16 +21,19 @@ public struct PriceItem: Sendable, Equatable {
     public var unit: PricingUnit
     /// Charged once per subject while the app is open (a session), like a page read on the newsroom meter.
     public var oncePerSubjectPerSession: Bool
+    /// Whether the act can happen by itself (a note opening as a recording stops), and then costs nothing.
+    public var freeWhenAutomatic: Bool
     /// Whether the price is a placeholder (the screen says so).
     public var isPlaceholder: Bool
 
     public init(key: String, label: String, price: MicroCredits, unit: PricingUnit = .each,
-                oncePerSubjectPerSession: Bool = false, isPlaceholder: Bool = true) {
+                oncePerSubjectPerSession: Bool = false, freeWhenAutomatic: Bool = false, isPlaceholder: Bool = true) {
         self.key = key
         self.label = label
         self.price = price
         self.unit = unit
         self.oncePerSubjectPerSession = oncePerSubjectPerSession
+        self.freeWhenAutomatic = freeWhenAutomatic
         self.isPlaceholder = isPlaceholder
     }
 

@@ -19,4 +19,12 @@ public enum CreditApp {
         let audit = try StoreConfiguration.receiptVerifier(in: ledger.directory).map { ReceiptAudit(verifier: $0) }
         return try ledger.verify(files: files, receiptCheck: audit.map { audit in { audit.problem(with: $0) } })
     }
+
+    /// Verifies the ledger files in `directory` (or `files`) without opening the ledger, for one that will not open
+    /// (a damaged line in the middle); `device`'s head must be there.
+    public static func verify(directory: String, files: [String]?, requiringHeadOf device: String?) throws -> VerificationReport {
+        let audit = try StoreConfiguration.receiptVerifier(in: directory).map { ReceiptAudit(verifier: $0) }
+        return try Ledger.verify(directory: directory, files: files, requiringHeadOf: device,
+                                 receiptCheck: audit.map { audit in { audit.problem(with: $0) } })
+    }
 }

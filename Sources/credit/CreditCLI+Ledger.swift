@@ -6,12 +6,13 @@ import VoiceDebriefCredit
 extension CreditCLI {
     func balance(_ args: inout Arguments, _ context: Context) throws -> Int32 {
         try args.finish()
-        let ledger = try context.openLedger()
+        // An unchanged ledger's balance comes from its signed checkpoint; anything else is a full load.
+        let balance = try Ledger.checkpointedBalance(directory: context.dataDirectory) ?? context.openLedger().balance
         if context.json {
-            try printJSON(["balance": ledger.balance.rawValue, "formatted": ledger.balance.formatted])
+            try printJSON(["balance": balance.rawValue, "formatted": balance.formatted])
         } else {
-            let text = ledger.balance.formatted
-            print(ledger.balance < .zero ? context.style.warm(text) : text)
+            let text = balance.formatted
+            print(balance < .zero ? context.style.warm(text) : text)
         }
         return CreditCLI.success
     }

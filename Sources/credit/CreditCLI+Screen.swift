@@ -112,8 +112,18 @@ extension CreditCLI {
         for file in files where !FileManager.default.fileExists(atPath: file) {
             throw CommandFailure("cannot read \(file): no such file")
         }
-        let ledger = try context.openLedger()
-        let report = try CreditApp.verify(ledger, files: files.isEmpty ? nil : files)
+        let report: VerificationReport
+        do {
+            let ledger = try context.openLedger()
+            report = try CreditApp.verify(ledger, files: files.isEmpty ? nil : files)
+        } catch LedgerError.corruptLine(let file, let line, let reason) {
+            // A damaged line keeps the ledger from opening: check the files as they are, and say so.
+            printError("credit: note: \(LedgerError.corruptLine(file: file, line: line, reason: reason)); checking the files as they are")
+            let device = (try? String(contentsOfFile: context.dataDirectory + "/device", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            report = try CreditApp.verify(
+                directory: context.dataDirectory, files: files.isEmpty ? nil : files, requiringHeadOf: files.isEmpty ? device : nil)
+        }
         if context.json {
             try printJSON([
                 "ok": report.isClean, "entriesChecked": report.entriesChecked, "devices": report.devices,

@@ -171,6 +171,7 @@ extension CreditCLI {
         } catch let error as StoreError {
             throw CommandFailure(error.description)
         }
+        try FaultInjection.hit("collect.before-cursor")
         if flow.store.takesMoney, report.cursor != configuration.updatesCursor {
             configuration.updatesCursor = report.cursor
             try configuration.save(to: context.dataDirectory)

@@ -34,6 +34,7 @@ struct CreditCLI {
             var args = Arguments(words, command: command)
             let help = args.flag("--help") || args.flag("-h")
             if command == "help" {
+                _ = try args.option("--data-dir")  // so that its value is not taken for the topic
                 let topic = try args.positional()
                 print(topic.flatMap { HelpText.commands[$0] } ?? HelpText.overview)
                 return CreditCLI.success

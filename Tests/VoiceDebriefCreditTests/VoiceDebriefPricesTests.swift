@@ -239,6 +239,15 @@ func pricingProblems(_ list: any PriceList) -> [String] {
         #expect(try session.charge(ChargeRequest("readNote", subject: "note-1")).entry != nil)
     }
 
+    @Test func onlyANoteOpeningCanHappenByItself() throws {
+        let app = try AppFixture()
+        let before = try app.fileBytes()
+        #expect(throws: ChargeError.self) {
+            try app.meter().charge(ChargeRequest("transcript", seconds: 60, automatic: true))
+        }
+        #expect(try app.fileBytes() == before)
+    }
+
     @Test func aFileInAVaultIsChargedEachTime() throws {
         let app = try AppFixture()
         let session = app.meter()
