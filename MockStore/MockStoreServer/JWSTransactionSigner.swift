@@ -20,6 +20,10 @@ public struct JWSTransactionSigner: TransactionSigner {
     public static let unsigned = JWSTransactionSigner(signer: .none)
 
     public func sign(_ payload: SignedTransactionPayload) throws -> String {
-        try CompactJWS.sign(payload: try HTTPResponse.encode(payload), typ: "JWT", with: signer)
+        try sign(json: try HTTPResponse.encode(payload))
+    }
+
+    public func sign(json: [UInt8]) throws -> String {
+        try CompactJWS.sign(payload: json, typ: "JWT", with: signer)
     }
 }

@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Signing
 import StoreWire
 import Synchronization
 
@@ -12,26 +14,49 @@ public final class MockStore: Sendable {
         public var catalogue: StoreKitConfiguration
         /// The app's bundle id, signed into every transaction.
         public var bundleId: String
+        /// Signs what the device API hands out (`--signing`).
         public var signer: any TransactionSigner
+        /// Signs Server API answers and notifications: the test CA's ES256, whatever `--signing` says (a server
+        /// verifies with Apple's chain rules). `nil`: ``signer``.
+        public var serverSigner: (any TransactionSigner)?
         /// The test root certificate (DER) that verifies the signer's chain, when it has one.
         public var rootCertificateDER: [UInt8]?
         public var clock: any StoreClock
         public var transactionIDs: any TransactionIDSource
         /// `environment` in signed transactions.
         public var environment: String
+        /// `appAppleId` in Server API answers and notifications.
+        public var appAppleId: Int64?
+        /// `bundleVersion` in notifications.
+        public var bundleVersion: String
+        /// Where notifications are POSTed (`--notify`); `nil`: recorded, never sent.
+        public var notificationURL: String?
+        /// How often and when a failed notification is tried again.
+        public var retryPolicy: NotificationRetryPolicy
+        /// The keys that sign Server API bearer tokens, by `kid`; empty: any well-formed token is accepted.
+        public var apiKeys: [String: P256PublicKey]
 
         public init(
             catalogue: StoreKitConfiguration, bundleId: String, signer: any TransactionSigner,
-            rootCertificateDER: [UInt8]? = nil, clock: any StoreClock = SystemClock(),
-            transactionIDs: any TransactionIDSource = SandboxTransactionIDs(), environment: String = "Sandbox"
+            serverSigner: (any TransactionSigner)? = nil, rootCertificateDER: [UInt8]? = nil,
+            clock: any StoreClock = SystemClock(), transactionIDs: any TransactionIDSource = SandboxTransactionIDs(),
+            environment: String = "Sandbox", appAppleId: Int64? = MockStoreOptions.defaultAppAppleId,
+            bundleVersion: String = MockStoreOptions.defaultBundleVersion, notificationURL: String? = nil,
+            retryPolicy: NotificationRetryPolicy = NotificationRetryPolicy(), apiKeys: [String: P256PublicKey] = [:]
         ) {
             self.catalogue = catalogue
             self.bundleId = bundleId
             self.signer = signer
+            self.serverSigner = serverSigner
             self.rootCertificateDER = rootCertificateDER
             self.clock = clock
             self.transactionIDs = transactionIDs
             self.environment = environment
+            self.appAppleId = appAppleId
+            self.bundleVersion = bundleVersion
+            self.notificationURL = notificationURL
+            self.retryPolicy = retryPolicy
+            self.apiKeys = apiKeys
         }
     }
 
@@ -39,13 +64,24 @@ public final class MockStore: Sendable {
     public enum SettingKey {
         /// `"true"` or `"false"`: purchases wait for approval (Ask to Buy).
         public static let askToBuyEnabled = "askToBuyEnabled"
+        /// `"true"` or `"false"`: purchases are interrupted and wait to be resolved.
+        public static let interruptedPurchasesEnabled = "interruptedPurchasesEnabled"
+        /// An ISO 3166-1 alpha-3 storefront code.
+        public static let storefront = "storefront"
+        /// A locale identifier such as `en_GB`.
+        public static let locale = "locale"
     }
 
     /// The quantities one purchase may buy (StoreKit's `quantity` purchase option).
     public static let allowedQuantities = 1...10
 
+    /// How many transactions one page of the updates feed carries.
+    public static let updatesPageSize = 50
+
     public let configuration: Configuration
     private let database: Mutex<TransactionStore>
+    /// Signalled when a notification is due now; the ``NotificationDispatcher`` waits on it.
+    public let notificationsDue = DispatchSemaphore(value: 0)
 
     /// A store over `database`, which it owns from now on (and closes in ``close()``).
     public init(configuration: Configuration, database: sending TransactionStore) {
@@ -59,12 +95,20 @@ public final class MockStore: Sendable {
     // MARK: Device API
 
     /// The products with these ids, in the order asked, each once; unknown ids are left out.
-    public func products(ids: [String]) -> [StoreProductInfo] {
+    ///
+    /// - Throws: ``MockStoreError`` for a simulated `loadProducts` failure, or a failure of the store.
+    public func products(ids: [String]) throws(MockStoreError) -> [StoreProductInfo] {
+        let (inForce, localeInForce) = try withDatabase { database in
+            if let failure = try takeFailure(.loadProducts, database) {
+                throw MockStoreError.simulated(failure, api: .loadProducts)
+            }
+            return (try self.storefront(database), try self.locale(database))
+        }
         var seen = Set<String>()
         let catalogue = configuration.catalogue
         return ids.compactMap { id in
             guard seen.insert(id).inserted, let product = catalogue.product(id: id) else { return nil }
-            return info(for: product)
+            return info(for: product, storefront: inForce, locale: localeInForce)
         }
     }
 
@@ -73,6 +117,41 @@ public final class MockStore: Sendable {
     /// - Throws: ``MockStoreError`` for an unknown product (4000023), a bad quantity (4000000), an
     ///   `appAccountToken` that is not a UUID (4000183), or a failure of the store (500).
     public func purchase(_ request: PurchaseRequestBody) throws(MockStoreError) -> PurchaseResponseBody {
+        let failure = try withDatabase { try takeFailure(.purchase, $0) }
+        if let failure {
+            // StoreKit reports a cancellation as a purchase result, not an error.
+            if failure.isUserCancellation { return PurchaseResponseBody(result: "userCancelled") }
+            throw .simulated(failure, api: .purchase)
+        }
+        let product = try catalogueProduct(request)
+        return try withDatabase { database in
+            if product.type == .nonConsumable, let owned = try database.latestActivePurchase(productId: product.id) {
+                // As StoreKit does: an owned non-consumable is given back, not sold twice.
+                return PurchaseResponseBody(
+                    result: "success", signedTransaction: try signForDevice(owned, database, api: .purchase))
+            }
+            let pendingReason: StoredTransaction.PendingReason? =
+                try askToBuyEnabled(database) ? .askToBuy : try interruptedPurchasesEnabled(database) ? .interrupted : nil
+            let new = try newTransaction(
+                product, request, database, status: pendingReason == nil ? .purchased : .pending, origin: .app,
+                pendingReason: pendingReason)
+            if let pendingReason {
+                try database.insert(new, ids: configuration.transactionIDs)
+                return PurchaseResponseBody(result: "pending", pendingReason: pendingReason.rawValue)
+            }
+            let verification = try takeFailure(.verification, database)
+            // Recorded and signed in one database transaction: a signing failure records nothing.
+            let signed = try database.insert(
+                new, ids: configuration.transactionIDs, confirm: { try sign($0, verification: verification) })
+            return PurchaseResponseBody(result: "success", signedTransaction: signed)
+        }
+    }
+
+    /// The catalogue product a purchase asks for, after checking the request.
+    ///
+    /// - Throws: ``MockStoreError``: 4000023 for an unknown product, 4000000 for a bad quantity, 4000183 for an
+    ///   `appAccountToken` that is not a UUID.
+    func catalogueProduct(_ request: PurchaseRequestBody) throws(MockStoreError) -> CatalogueProduct {
         guard let product = configuration.catalogue.product(id: request.productId) else {
             throw .invalidProductId(request.productId)
         }
@@ -86,33 +165,62 @@ public final class MockStore: Sendable {
         if let token = request.appAccountToken, UUID(uuidString: token) == nil {
             throw .invalidAppAccountToken(token)
         }
-        return try withDatabase { database in
-            if product.type == .nonConsumable, let owned = try database.latestActivePurchase(productId: product.id) {
-                // As StoreKit does: an owned non-consumable is given back, not sold twice.
-                return PurchaseResponseBody(result: "success", signedTransaction: try sign(owned))
-            }
-            let storefront = configuration.catalogue.storefront
-            let new = NewTransaction(
-                productId: product.id, productType: product.type.transactionType, quantity: quantity,
-                price: product.priceMilliunits * Int64(quantity), currency: storefront.currency,
-                storefront: storefront.code, storefrontId: storefront.storefrontId,
-                purchaseDate: configuration.clock.now().millisecondsSince1970,
-                appAccountToken: request.appAccountToken,
-                status: try askToBuyEnabled(database) ? .pending : .purchased)
-            if new.status == .pending {
-                try database.insert(new, ids: configuration.transactionIDs)
-                return PurchaseResponseBody(result: "pending")
-            }
-            // Recorded and signed in one database transaction: a signing failure records nothing.
-            let signed = try database.insert(new, ids: configuration.transactionIDs, confirm: { try sign($0) })
-            return PurchaseResponseBody(result: "success", signedTransaction: signed)
-        }
+        return product
+    }
+
+    /// A new transaction for `product` as `request` asks, priced in the storefront now in force.
+    func newTransaction(
+        _ product: CatalogueProduct, _ request: PurchaseRequestBody, _ database: TransactionStore,
+        status: StoredTransaction.Status, origin: StoredTransaction.Origin,
+        pendingReason: StoredTransaction.PendingReason? = nil
+    ) throws -> NewTransaction {
+        let storefront = try storefront(database)
+        let quantity = request.quantity ?? 1
+        return NewTransaction(
+            productId: product.id, productType: product.type.transactionType, quantity: quantity,
+            price: product.priceMilliunits * Int64(quantity), currency: storefront.currency,
+            storefront: storefront.code, storefrontId: storefront.storefrontId,
+            purchaseDate: configuration.clock.now().millisecondsSince1970, appAccountToken: request.appAccountToken,
+            status: status, origin: origin, pendingReason: pendingReason)
     }
 
     /// Every paid transaction the app has not finished, signed now, oldest first.
     public func unfinishedTransactions() throws(MockStoreError) -> [String] {
         try withDatabase { database in
-            try database.unfinishedTransactions().map { try sign($0) }
+            if let failure = try takeFailure(.appStoreSync, database) {
+                throw MockStoreError.simulated(failure, api: .appStoreSync)
+            }
+            let verification = try takeFailure(.verification, database)
+            return try database.unfinishedTransactions().map { try sign($0, verification: verification) }
+        }
+    }
+
+    /// The transactions created or changed outside a purchase call after `cursor` (an approved Ask to Buy, a
+    /// resolved interrupted purchase, an outside purchase, a refund or its reversal), each once in its latest
+    /// state, signed now; and the cursor to resume from. No cursor: from the beginning. A cursor beyond anything
+    /// this store has numbered (its data was wiped) also starts from the beginning.
+    ///
+    /// - Throws: ``MockStoreError``: 4000000 for a cursor that is not a number, a simulated `appStoreSync`
+    ///   failure, a failure of the store.
+    public func updates(after cursor: String?) throws(MockStoreError) -> TransactionUpdatesBody {
+        var after: Int64 = 0
+        if let cursor {
+            guard let value = Int64(cursor), value >= 0 else {
+                throw .badRequest("Invalid cursor \"\(cursor)\": give back the cursor of an earlier answer.")
+            }
+            after = value
+        }
+        return try withDatabase { database in
+            if let failure = try takeFailure(.appStoreSync, database) {
+                throw MockStoreError.simulated(failure, api: .appStoreSync)
+            }
+            let highWater = try database.changeSequenceHighWater()
+            if after > highWater { after = 0 }
+            let verification = try takeFailure(.verification, database)
+            let page = try database.updates(after: after, limit: Self.updatesPageSize)
+            let signed = try page.updates.map { try sign($0.0, verification: verification) }
+            let cursor = page.hasMore ? (page.updates.last?.1 ?? after) : highWater
+            return TransactionUpdatesBody(signedTransactions: signed, cursor: String(cursor), hasMore: page.hasMore)
         }
     }
 
@@ -122,7 +230,10 @@ public final class MockStore: Sendable {
     public func finish(transactionId: String) throws(MockStoreError) {
         guard Self.isTransactionId(transactionId) else { throw .invalidTransactionId(transactionId) }
         let outcome = try withDatabase { database in
-            try database.finish(id: transactionId, at: configuration.clock.now().millisecondsSince1970)
+            if let failure = try takeFailure(.finish, database) {
+                throw MockStoreError.simulated(failure, api: .finish)
+            }
+            return try database.finish(id: transactionId, at: configuration.clock.now().millisecondsSince1970)
         }
         if outcome == .notFound {
             throw .transactionNotFound
@@ -143,34 +254,43 @@ public final class MockStore: Sendable {
 
     // MARK: Internals
 
-    private func info(for product: CatalogueProduct) -> StoreProductInfo {
-        let catalogue = configuration.catalogue
-        let localization = product.localization(for: catalogue.locale)
+    private func info(for product: CatalogueProduct, storefront: Storefront, locale: String) -> StoreProductInfo {
+        let localization = product.localization(for: locale)
         return StoreProductInfo(
             id: product.id, type: product.type.storeKitName,
             displayName: localization?.displayName ?? product.referenceName,
             description: localization?.description ?? "",
             displayPrice: PriceFormatter.displayPrice(
-                product.displayPrice, currency: catalogue.storefront.currency, locale: catalogue.locale),
-            price: product.displayPrice, currency: catalogue.storefront.currency)
+                product.displayPrice, currency: storefront.currency, locale: locale),
+            price: product.displayPrice, currency: storefront.currency)
     }
 
-    private func sign(_ transaction: StoredTransaction) throws -> String {
+    /// `transaction` signed now for the device API; a simulated verification failure makes it unverifiable.
+    func sign(_ transaction: StoredTransaction, verification: StoreKitFailure? = nil) throws -> String {
         let payload = transaction.signedPayload(
             bundleId: configuration.bundleId, signedDate: configuration.clock.now().millisecondsSince1970,
             environment: configuration.environment)
-        return try configuration.signer.sign(payload)
+        let signed = try configuration.signer.sign(payload)
+        return verification.map { UnverifiableJWS.make(from: signed, failure: $0) } ?? signed
     }
 
-    private func askToBuyEnabled(_ database: TransactionStore) throws -> Bool {
-        if let stored = try database.setting(SettingKey.askToBuyEnabled) {
-            return stored == "true"
-        }
-        return configuration.catalogue.settings.askToBuyEnabled ?? false
+    /// `transaction` signed for the device API, taking a `verification` failure set for `api`'s call.
+    private func signForDevice(_ transaction: StoredTransaction, _ database: TransactionStore, api: FailableAPI) throws
+        -> String
+    {
+        try sign(transaction, verification: try takeFailure(.verification, database))
+    }
+
+    /// `transaction` signed now for a server (Server API answers, notifications): never tampered with.
+    func serverSign(_ transaction: StoredTransaction) throws -> String {
+        let payload = transaction.signedPayload(
+            bundleId: configuration.bundleId, signedDate: configuration.clock.now().millisecondsSince1970,
+            environment: configuration.environment)
+        return try (configuration.serverSigner ?? configuration.signer).sign(payload)
     }
 
     /// Runs `body` under the lock; any error that is not already a ``MockStoreError`` becomes a 500.
-    private func withDatabase<Result: Sendable>(
+    func withDatabase<Result: Sendable>(
         _ body: (inout sending TransactionStore) throws -> Result
     ) throws(MockStoreError) -> Result {
         do {

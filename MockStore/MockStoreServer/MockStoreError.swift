@@ -5,6 +5,14 @@ public struct MockStoreError: Error, Equatable, Sendable, CustomStringConvertibl
     public var status: Int
     public var code: Int
     public var message: String
+    /// Set when a test control made the call fail: the StoreKit error and the API.
+    public var simulated: SimulatedFailure?
+
+    /// A StoreKit error a test control asked for, and the API it was asked for.
+    public struct SimulatedFailure: Equatable, Sendable {
+        public var failure: StoreKitFailure
+        public var api: FailableAPI
+    }
 
     public init(status: Int, code: Int, message: String) {
         self.status = status
@@ -14,9 +22,33 @@ public struct MockStoreError: Error, Equatable, Sendable, CustomStringConvertibl
 
     public var description: String { "\(status) \(code): \(message)" }
 
-    /// The error as an HTTP response.
+    /// The error as an HTTP response; a simulated failure also names the StoreKit error.
     public var response: HTTPResponse {
-        .error(status: status, code: code, message: message)
+        guard let simulated else { return .error(status: status, code: code, message: message) }
+        var response = HTTPResponse.json(
+            SimulatedErrorBody(
+                errorCode: code, errorMessage: message, api: simulated.api.rawValue,
+                storeKitError: simulated.failure.description, skErrorCode: simulated.failure.skErrorCode),
+            status: status)
+        response.headers = [HTTPHeader("Content-Type", HTTPResponse.jsonContentType)]
+        return response
+    }
+
+    /// A StoreKit error set by a test control: 503, code 5030000, the error in the message and the body.
+    static func simulated(_ failure: StoreKitFailure, api: FailableAPI) -> MockStoreError {
+        var error = MockStoreError(
+            status: 503, code: StoreErrorCode.simulatedStoreKitError,
+            message: "Simulated StoreKit error \(failure) for \(api.rawValue) (set by a test control).")
+        error.simulated = SimulatedFailure(failure: failure, api: api)
+        return error
+    }
+
+    static func conflict(_ message: String) -> MockStoreError {
+        MockStoreError(status: 409, code: StoreErrorCode.conflict, message: message)
+    }
+
+    static func apiError(_ status: Int, _ code: Int, _ message: String) -> MockStoreError {
+        MockStoreError(status: status, code: code, message: message)
     }
 
     static func badRequest(_ message: String) -> MockStoreError {

@@ -46,6 +46,11 @@ public enum MockStoreLauncher {
             signer = JWSTransactionSigner.unsigned
         }
 
+        var apiKeys: [String: P256PublicKey] = [:]
+        for key in options.apiKeys {
+            apiKeys[key.keyId] = try loadAPIKey(key)
+        }
+
         let database: TransactionStore
         do {
             database = try TransactionStore(path: data.databasePath)
@@ -55,7 +60,13 @@ public enum MockStoreLauncher {
         let store = MockStore(
             configuration: MockStore.Configuration(
                 catalogue: catalogue, bundleId: options.bundleId, signer: signer,
-                rootCertificateDER: authority.root.derRepresentation, clock: clock, transactionIDs: transactionIDs),
+                serverSigner: JWSTransactionSigner.es256(authority: authority),
+                rootCertificateDER: authority.root.derRepresentation, clock: clock, transactionIDs: transactionIDs,
+                appAppleId: options.appAppleId, bundleVersion: options.bundleVersion, notificationURL: options.notifyURL,
+                retryPolicy: NotificationRetryPolicy(
+                    baseMilliseconds: options.notifyRetryBaseMilliseconds, maxAttempts: options.notifyMaxAttempts,
+                    timeoutMilliseconds: options.notifyTimeoutMilliseconds),
+                apiKeys: apiKeys),
             database: database)
 
         let server: HTTPServer
@@ -66,8 +77,24 @@ public enum MockStoreLauncher {
             throw StartupError("\(error)")
         }
         keepLock = true
+        let dispatcher = options.notifyURL.map { NotificationDispatcher(store: store, url: $0) }
         return RunningMockStore(
             server: server, store: store, catalogue: catalogue, dataDirectory: data, options: options,
-            lockDescriptor: lock)
+            lockDescriptor: lock, dispatcher: dispatcher)
+    }
+
+    /// The public key of one `--api-key`: a PEM public key, or the public half of a PEM private key.
+    static func loadAPIKey(_ key: MockStoreOptions.APIKeyOption) throws(StartupError) -> P256PublicKey {
+        guard let data = FileManager.default.contents(atPath: key.path) else {
+            throw StartupError("--api-key \(key.keyId): cannot read \(key.path)")
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        if let publicKey = try? P256PublicKey(pemRepresentation: text) {
+            return publicKey
+        }
+        if let privateKey = try? P256PrivateKey(pemRepresentation: text) {
+            return privateKey.publicKey
+        }
+        throw StartupError("--api-key \(key.keyId): \(key.path) holds no P-256 public key (PEM) or private key (PEM)")
     }
 }

@@ -5,6 +5,9 @@ public struct MockStoreOptions: Equatable, Sendable {
     /// The catalogue when `--catalogue` is not given (relative to the working directory).
     public static let defaultCataloguePath = "Catalogue/Credit.storekit"
     public static let defaultBundleId = "ai.voicedebrief.app"
+    /// `appAppleId` in Server API answers and notifications when `--app-apple-id` is not given (a mock value).
+    public static let defaultAppAppleId: Int64 = 1_234_567_890
+    public static let defaultBundleVersion = "1"
 
     public var host: String = "127.0.0.1"
     /// 0: any free port (the one chosen is printed).
@@ -15,6 +18,28 @@ public struct MockStoreOptions: Equatable, Sendable {
     /// The shared secret's file (`hs256` only).
     public var secretFile: String?
     public var bundleId: String = Self.defaultBundleId
+    public var appAppleId: Int64 = Self.defaultAppAppleId
+    public var bundleVersion: String = Self.defaultBundleVersion
+    /// Where notifications are POSTed (`--notify`).
+    public var notifyURL: String?
+    /// `--notify-retry-base-ms`: what one of Apple's retry hours lasts here.
+    public var notifyRetryBaseMilliseconds: Int64 = 1_000
+    /// `--notify-max-attempts`: tries in all, the first included.
+    public var notifyMaxAttempts: Int = 6
+    /// `--notify-timeout-ms`: how long one try waits for the receiver.
+    public var notifyTimeoutMilliseconds: Int64 = 5_000
+    /// `--api-key KEYID=PUBLIC-KEY-FILE`, in the order given.
+    public var apiKeys: [APIKeyOption] = []
+
+    /// One `--api-key`: the `kid` and the file holding its public key (PEM; a PEM private key is accepted too).
+    public struct APIKeyOption: Equatable, Sendable {
+        public var keyId: String
+        public var path: String
+        public init(keyId: String, path: String) {
+            self.keyId = keyId
+            self.path = path
+        }
+    }
 
     public init() {}
 }

@@ -22,9 +22,19 @@ public enum MockStoreProcess {
                 exit(ExitStatus.success)
             case .run(let parsed):
                 options = parsed
+            case .controlHelp:
+                write(ControlInvocation.usage + "\n", to: STDOUT_FILENO)
+                exit(ExitStatus.success)
+            case .control(let invocation):
+                signal(SIGPIPE, SIG_IGN)
+                let outcome = invocation.run()
+                write(outcome.stdout, to: STDOUT_FILENO)
+                write(outcome.stderr, to: STDERR_FILENO)
+                exit(outcome.status)
             }
         } catch {
-            write("mockstore: error: \(error.message)\nRun mockstore --help for usage.\n", to: STDERR_FILENO)
+            let help = arguments.first == "control" ? "mockstore control --help" : "mockstore --help"
+            write("mockstore: error: \(error.message)\nRun \(help) for usage.\n", to: STDERR_FILENO)
             exit(ExitStatus.usage)
         }
 
@@ -91,7 +101,17 @@ public enum MockStoreProcess {
         case .none:
             signing += " (transactions are NOT signed)"
         }
-        return """
+        let keys =
+            options.apiKeys.isEmpty
+            ? "mockstore: Server API: no --api-key given: any well-formed ES256 bearer token is accepted, its "
+                + "signature NOT checked\n"
+            : "mockstore: Server API: bearer tokens checked with the keys \(options.apiKeys.map(\.keyId).joined(separator: ", "))\n"
+        let notify =
+            options.notifyURL.map {
+                "mockstore: notifications to \($0) (retries after 1, 12, 24, 48, 72 × \(options.notifyRetryBaseMilliseconds) ms, "
+                    + "\(options.notifyMaxAttempts) tries at most)\n"
+            } ?? "mockstore: notifications: no --notify URL; recorded, not sent\n"
+        return keys + notify + """
             mockstore: catalogue \(options.cataloguePath) (version \(catalogue.version), \(catalogue.products.count) \
             products, storefront \(catalogue.storefront.code), locale \(catalogue.locale))
             mockstore: signing \(signing), bundle id \(options.bundleId)

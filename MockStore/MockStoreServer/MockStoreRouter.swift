@@ -34,7 +34,7 @@ public struct MockStoreRouter: HTTPHandler {
 
     public init(store: MockStore) {
         self.store = store
-        self.routes = Self.deviceRoutes + Self.testRoutes
+        self.routes = Self.deviceRoutes + Self.testRoutes + Self.controlRoutes + Self.serverRoutes
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
@@ -67,7 +67,7 @@ public struct MockStoreRouter: HTTPHandler {
             // `ids=A,B`, and also `ids=A&ids=B`; blanks between commas are ignored.
             let ids = request.queryValues("ids").flatMap { $0.split(separator: ",") }
                 .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            return .json(StoreProductsBody(products: store.products(ids: ids)))
+            return respond { StoreProductsBody(products: try store.products(ids: ids)) }
         },
         Route(method: "POST", pattern: ["storekit", "v1", "purchases"]) { store, request, _ in
             respond {
@@ -76,6 +76,9 @@ public struct MockStoreRouter: HTTPHandler {
         },
         Route(method: "GET", pattern: ["storekit", "v1", "transactions", "unfinished"]) { store, _, _ in
             respond { SignedTransactionsBody(signedTransactions: try store.unfinishedTransactions()) }
+        },
+        Route(method: "GET", pattern: ["storekit", "v1", "transactions", "updates"]) { store, request, _ in
+            respond { try store.updates(after: request.queryValues("after").first) }
         },
         Route(method: "POST", pattern: ["storekit", "v1", "transactions", ":id", "finish"]) { store, _, captures in
             respond {
@@ -102,6 +105,14 @@ public struct MockStoreRouter: HTTPHandler {
 
     /// `{}`.
     struct EmptyBody: Encodable {}
+
+    /// A JSON body, or `fallback` when the request has none (controls whose body is optional).
+    static func decodeOptional<Body: Decodable>(
+        _ type: Body.Type, from bytes: [UInt8], fallback: Body
+    ) throws(MockStoreError) -> Body {
+        let isBlank = bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        return isBlank ? fallback : try decode(type, from: bytes)
+    }
 
     /// The JSON of `body()`, or the error it throws as an error response.
     static func respond<Body: Encodable>(_ body: () throws -> Body) -> HTTPResponse {

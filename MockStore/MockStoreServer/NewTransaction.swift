@@ -13,11 +13,14 @@ public struct NewTransaction: Equatable, Sendable {
     public var appAccountToken: String?
     public var status: StoredTransaction.Status
     public var origin: StoredTransaction.Origin
+    /// With a pending status: what it waits for.
+    public var pendingReason: StoredTransaction.PendingReason?
 
     public init(
         productId: String, productType: String, quantity: Int, price: Int64, currency: String, storefront: String,
         storefrontId: String, purchaseDate: Int64, appAccountToken: String? = nil,
-        status: StoredTransaction.Status = .purchased, origin: StoredTransaction.Origin = .app
+        status: StoredTransaction.Status = .purchased, origin: StoredTransaction.Origin = .app,
+        pendingReason: StoredTransaction.PendingReason? = nil
     ) {
         self.productId = productId
         self.productType = productType
@@ -30,5 +33,6 @@ public struct NewTransaction: Equatable, Sendable {
         self.appAccountToken = appAccountToken
         self.status = status
         self.origin = origin
+        self.pendingReason = pendingReason ?? (status == .pending ? .askToBuy : nil)
     }
 }

@@ -8,11 +8,14 @@ public final class RunningMockStore: Sendable {
     public let dataDirectory: DataDirectory
     public let options: MockStoreOptions
     private let lockDescriptor: Int32
+    /// Delivers notifications when the store has a `--notify` URL.
+    public let dispatcher: NotificationDispatcher?
 
     init(
         server: HTTPServer, store: MockStore, catalogue: StoreKitConfiguration, dataDirectory: DataDirectory,
-        options: MockStoreOptions, lockDescriptor: Int32
+        options: MockStoreOptions, lockDescriptor: Int32, dispatcher: NotificationDispatcher? = nil
     ) {
+        self.dispatcher = dispatcher
         self.server = server
         self.store = store
         self.catalogue = catalogue
@@ -28,6 +31,7 @@ public final class RunningMockStore: Sendable {
     /// directory. Stopping twice is harmless.
     public func stop() throws {
         server.stop()
+        dispatcher?.stop()
         defer { close(lockDescriptor) }
         try store.close()
     }

@@ -22,6 +22,21 @@ public struct StoredTransaction: Equatable, Sendable {
         case outside
     }
 
+    /// What a pending purchase waits for.
+    public enum PendingReason: String, Sendable, CaseIterable {
+        /// A parent's approval (Ask to Buy): approved or declined by a test control.
+        case askToBuy
+        /// The customer must resolve an issue (an interrupted purchase): resolved by a test control.
+        case interrupted
+    }
+
+    /// Where a customer's refund request stands (Apple's CONSUMPTION_REQUEST, then REFUND or REFUND_DECLINED).
+    public enum RefundRequest: String, Sendable, CaseIterable {
+        case requested
+        case declined
+        case granted
+    }
+
     public var id: String
     /// The store's own counter (1, 2, …), kept in SQLite so that a restart never reuses an id.
     public var serial: Int64
@@ -51,6 +66,12 @@ public struct StoredTransaction: Equatable, Sendable {
     public var version: Int64
     /// The store-wide change sequence number of this transaction's last change (see ``TransactionChange``).
     public var changeSequence: Int64
+    /// The order this purchase belongs to (`MOCK` + 8 digits), for Look Up Order ID.
+    public var orderId: String
+    /// With ``Status/pending``: what the purchase waits for.
+    public var pendingReason: PendingReason?
+    /// A refund request, if the customer made one.
+    public var refundRequest: RefundRequest?
 
     /// The payload to sign for this transaction, stamped with `signedDate` (milliseconds since 1970).
     public func signedPayload(bundleId: String, signedDate: Int64, environment: String = "Sandbox")
@@ -62,6 +83,8 @@ public struct StoredTransaction: Equatable, Sendable {
             quantity: quantity, type: productType, inAppOwnershipType: inAppOwnershipType, signedDate: signedDate,
             environment: environment, transactionReason: transactionReason, storefront: storefront,
             storefrontId: storefrontId, price: price, currency: currency, appAccountToken: appAccountToken,
-            revocationDate: revocationDate, revocationReason: revocationReason)
+            revocationDate: revocationDate, revocationReason: revocationReason,
+            revocationType: revocationDate == nil ? nil : revocationType,
+            revocationPercentage: revocationDate == nil ? nil : revocationPercentage)
     }
 }

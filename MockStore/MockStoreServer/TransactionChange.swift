@@ -14,6 +14,19 @@ public struct TransactionChange: Equatable, Sendable {
         case declined
         /// Refunded: revocation fields set.
         case revoked
+        /// An interrupted purchase was resolved: now paid.
+        case resolved
+        /// A refund was reversed: revocation fields cleared.
+        case reinstated
+
+        /// Whether the app learns of this change through the updates feed (it happened outside a purchase call
+        /// and leaves a transaction to deliver or take back). Creations count only for outside purchases.
+        public var isUpdate: Bool {
+            switch self {
+            case .approved, .revoked, .resolved, .reinstated: true
+            case .created, .finished, .declined: false
+            }
+        }
     }
 
     public var sequence: Int64

@@ -4,4 +4,15 @@ import StoreWire
 public protocol TransactionSigner: Sendable {
     /// The compact JWS (`header.payload.signature`) of `payload`.
     func sign(_ payload: SignedTransactionPayload) throws -> String
+
+    /// The compact JWS of any JSON payload (a notification), signed the same way.
+    func sign(json: [UInt8]) throws -> String
+}
+
+extension TransactionSigner {
+    /// Signers that only sign transactions cannot sign notifications.
+    public func sign(json: [UInt8]) throws -> String {
+        throw MockStoreError(
+            status: 500, code: StoreErrorCode.generalInternal, message: "This signer cannot sign notifications.")
+    }
 }

@@ -6,10 +6,10 @@ import CSQLite
 /// One connection, used by one thread at a time: the owner keeps the store behind a lock. Every change is
 /// one SQLite transaction, so a crash leaves either all of it or none of it.
 public final class TransactionStore {
-    /// The schema this code writes and reads (`PRAGMA user_version`).
-    static let schemaVersion: Int64 = 1
+    /// The schema this code writes and reads (`PRAGMA user_version`). Version 1 files are migrated.
+    static let schemaVersion: Int64 = 2
 
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
     private var statements: [String: SQLiteStatement] = [:]
 
     /// The database file.
@@ -54,7 +54,8 @@ public final class TransactionStore {
                 originalPurchaseDate: new.purchaseDate, appAccountToken: new.appAccountToken,
                 transactionReason: "PURCHASE", inAppOwnershipType: "PURCHASED", origin: new.origin,
                 status: new.status, isFinished: false, finishedDate: nil, revocationDate: nil, revocationReason: nil,
-                revocationType: nil, revocationPercentage: nil, version: 1, changeSequence: sequence)
+                revocationType: nil, revocationPercentage: nil, version: 1, changeSequence: sequence,
+                orderId: Self.orderId(forSerial: serial), pendingReason: new.pendingReason, refundRequest: nil)
             try statement(Self.insertSQL).run([
                 .text(stored.id), .integer(stored.serial), .text(stored.originalTransactionId),
                 .text(stored.productId), .text(stored.productType), .integer(Int64(stored.quantity)),
@@ -62,7 +63,8 @@ public final class TransactionStore {
                 .integer(stored.purchaseDate), .integer(stored.originalPurchaseDate),
                 .optional(stored.appAccountToken), .text(stored.transactionReason),
                 .text(stored.inAppOwnershipType), .text(stored.origin.rawValue), .text(stored.status.rawValue),
-                .integer(stored.version), .integer(stored.changeSequence),
+                .integer(stored.version), .integer(stored.changeSequence), .text(stored.orderId),
+                .optional(stored.pendingReason?.rawValue),
             ])
             return try confirm(stored)
         }
@@ -167,7 +169,7 @@ public final class TransactionStore {
 
     // MARK: Internals
 
-    private func statement(_ sql: String) throws -> SQLiteStatement {
+    func statement(_ sql: String) throws -> SQLiteStatement {
         if let cached = statements[sql] { return cached }
         let prepared = try database.prepare(sql)
         statements[sql] = prepared
@@ -186,7 +188,7 @@ public final class TransactionStore {
         return serial
     }
 
-    private func logChange(_ kind: TransactionChange.Kind, transactionId: String, date: Int64) throws -> Int64 {
+    func logChange(_ kind: TransactionChange.Kind, transactionId: String, date: Int64) throws -> Int64 {
         let values = try statement(
             "INSERT INTO transaction_changes (transaction_id, kind, at) VALUES (?1, ?2, ?3) RETURNING sequence"
         ).query([.text(transactionId), .text(kind.rawValue), .integer(date)]) { $0.int64(at: 0) }
@@ -199,18 +201,74 @@ public final class TransactionStore {
     private func migrate() throws {
         let version = try database.userVersion
         if version == Self.schemaVersion { return }
-        guard version == 0 else {
+        guard version == 0 || version == 1 else {
             throw SQLiteError(
                 code: SQLITE_ERROR,
                 message: "schema version \(version) is not one this mockstore knows (it writes \(Self.schemaVersion))",
                 operation: "opening \(database.path)")
         }
         try database.inTransaction {
-            try database.execute(Self.schemaSQL)
+            if version == 0 {
+                try database.execute(Self.schemaSQL)
+            }
+            try database.execute(Self.version2SQL)
         }
     }
 
-    private static let schemaSQL = """
+    /// The order id of the purchase numbered `serial`: `MOCK` and eight digits, e.g. `MOCK00000001`.
+    static func orderId(forSerial serial: Int64) -> String {
+        let number = String(serial)
+        return "MOCK" + String(repeating: "0", count: max(0, 8 - number.count)) + number
+    }
+
+    /// Version 2 (issue 5): order ids, what a pending purchase waits for, refund requests, simulated failures,
+    /// consumption information and notifications.
+    private static let version2SQL = """
+        ALTER TABLE transactions ADD COLUMN order_id TEXT;
+        ALTER TABLE transactions ADD COLUMN pending_reason TEXT CHECK (pending_reason IN ('askToBuy', 'interrupted'));
+        ALTER TABLE transactions ADD COLUMN refund_request TEXT
+            CHECK (refund_request IN ('requested', 'declined', 'granted'));
+        UPDATE transactions SET order_id = 'MOCK' || printf('%08d', serial);
+        UPDATE transactions SET pending_reason = 'askToBuy' WHERE status = 'pending';
+        CREATE UNIQUE INDEX transactions_by_order ON transactions (order_id);
+        CREATE TABLE simulated_failures (
+            api TEXT PRIMARY KEY NOT NULL,
+            error TEXT,
+            once INTEGER NOT NULL DEFAULT 0 CHECK (once IN (0, 1))
+        ) STRICT;
+        CREATE TABLE consumption_reports (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            transaction_id TEXT NOT NULL,
+            api_version TEXT NOT NULL,
+            received_at INTEGER NOT NULL,
+            body TEXT NOT NULL
+        ) STRICT;
+        CREATE TABLE notifications (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            uuid TEXT NOT NULL UNIQUE,
+            type TEXT NOT NULL,
+            subtype TEXT,
+            transaction_id TEXT,
+            test_token TEXT UNIQUE,
+            signed_payload TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed', 'unsent')),
+            next_attempt_at INTEGER
+        ) STRICT;
+        CREATE INDEX notifications_due ON notifications (status, next_attempt_at);
+        CREATE TABLE notification_attempts (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            notification_id INTEGER NOT NULL REFERENCES notifications (id) ON DELETE CASCADE,
+            at INTEGER NOT NULL,
+            result TEXT NOT NULL,
+            http_status INTEGER,
+            detail TEXT
+        ) STRICT;
+        CREATE INDEX notification_attempts_by_notification ON notification_attempts (notification_id);
+        PRAGMA user_version = 2;
+        """
+
+    static let schemaSQL = """
         CREATE TABLE transactions (
             id TEXT PRIMARY KEY NOT NULL,
             serial INTEGER NOT NULL UNIQUE,
@@ -258,18 +316,18 @@ public final class TransactionStore {
         INSERT INTO transactions (
             id, serial, original_id, product_id, product_type, quantity, price, currency, storefront, storefront_id,
             purchase_date, original_purchase_date, app_account_token, transaction_reason, ownership_type, origin,
-            status, version, change_sequence
-        ) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
+            status, version, change_sequence, order_id, pending_reason
+        ) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
         """
 
-    private static let columns = """
+    static let columns = """
         id, serial, original_id, product_id, product_type, quantity, price, currency, storefront, storefront_id, \
         purchase_date, original_purchase_date, app_account_token, transaction_reason, ownership_type, origin, \
         status, finished, finished_date, revocation_date, revocation_reason, revocation_type, \
-        revocation_percentage, version, change_sequence
+        revocation_percentage, version, change_sequence, order_id, pending_reason, refund_request
         """
 
-    private static func row(_ row: SQLiteStatement) throws -> StoredTransaction {
+    static func row(_ row: SQLiteStatement) throws -> StoredTransaction {
         let originText = row.text(at: 15) ?? ""
         let statusText = row.text(at: 16) ?? ""
         guard let origin = StoredTransaction.Origin(rawValue: originText),
@@ -289,6 +347,9 @@ public final class TransactionStore {
             status: status, isFinished: row.int64(at: 17) != 0, finishedDate: row.optionalInt64(at: 18),
             revocationDate: row.optionalInt64(at: 19), revocationReason: row.optionalInt64(at: 20).map { Int($0) },
             revocationType: row.text(at: 21), revocationPercentage: row.optionalInt64(at: 22).map { Int($0) },
-            version: row.int64(at: 23), changeSequence: row.int64(at: 24))
+            version: row.int64(at: 23), changeSequence: row.int64(at: 24),
+            orderId: row.text(at: 25) ?? TransactionStore.orderId(forSerial: row.int64(at: 1)),
+            pendingReason: row.text(at: 26).flatMap(StoredTransaction.PendingReason.init(rawValue:)),
+            refundRequest: row.text(at: 27).flatMap(StoredTransaction.RefundRequest.init(rawValue:)))
     }
 }

@@ -22,6 +22,10 @@ public struct SignedTransactionPayload: Codable, Sendable, Equatable {
     public var appAccountToken: String?
     public var revocationDate: Int64?
     public var revocationReason: Int?
+    /// `REFUND_FULL`, `REFUND_PRORATED` or `FAMILY_REVOKE`, with `revocationDate`.
+    public var revocationType: String?
+    /// How much was refunded, in milli-percent (100000 for a full refund), with `revocationDate`.
+    public var revocationPercentage: Int?
     public var webOrderLineItemId: String?
 
     public init(
@@ -30,7 +34,8 @@ public struct SignedTransactionPayload: Codable, Sendable, Equatable {
         inAppOwnershipType: String = "PURCHASED", signedDate: Int64, environment: String = "Sandbox",
         transactionReason: String = "PURCHASE", storefront: String = "GBR", storefrontId: String = "143444",
         price: Int64, currency: String = "GBP", appAccountToken: String? = nil,
-        revocationDate: Int64? = nil, revocationReason: Int? = nil, webOrderLineItemId: String? = nil
+        revocationDate: Int64? = nil, revocationReason: Int? = nil, webOrderLineItemId: String? = nil,
+        revocationType: String? = nil, revocationPercentage: Int? = nil
     ) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
@@ -52,6 +57,8 @@ public struct SignedTransactionPayload: Codable, Sendable, Equatable {
         self.revocationDate = revocationDate
         self.revocationReason = revocationReason
         self.webOrderLineItemId = webOrderLineItemId
+        self.revocationType = revocationType
+        self.revocationPercentage = revocationPercentage
     }
 }
 

@@ -49,9 +49,13 @@ public struct PurchaseRequestBody: Codable, Sendable, Equatable {
 public struct PurchaseResponseBody: Codable, Sendable, Equatable {
     public var result: String
     public var signedTransaction: String?
-    public init(result: String, signedTransaction: String? = nil) {
+    /// With `pending`: what the purchase waits for, `askToBuy` (a parent's approval) or `interrupted` (the
+    /// customer must resolve an issue, e.g. accept new terms).
+    public var pendingReason: String?
+    public init(result: String, signedTransaction: String? = nil, pendingReason: String? = nil) {
         self.result = result
         self.signedTransaction = signedTransaction
+        self.pendingReason = pendingReason
     }
 }
 
@@ -62,12 +66,17 @@ public struct SignedTransactionsBody: Codable, Sendable, Equatable {
 }
 
 /// `GET /storekit/v1/transactions/updates?after=CURSOR` response.
+///
+/// Each transaction created or changed outside a purchase call since `after`, once, in its latest state (changes to
+/// one transaction are coalesced, as StoreKit does); `cursor` resumes after them, `hasMore` says another page waits.
 public struct TransactionUpdatesBody: Codable, Sendable, Equatable {
     public var signedTransactions: [String]
     public var cursor: String
-    public init(signedTransactions: [String], cursor: String) {
+    public var hasMore: Bool?
+    public init(signedTransactions: [String], cursor: String, hasMore: Bool? = nil) {
         self.signedTransactions = signedTransactions
         self.cursor = cursor
+        self.hasMore = hasMore
     }
 }
 
@@ -85,14 +94,41 @@ public struct StoreErrorBody: Codable, Sendable, Equatable, Error {
 public enum StoreErrorCode {
     public static let generalBadRequest = 4_000_000
     public static let invalidAppIdentifier = 4_000_002
+    public static let invalidRequestRevision = 4_000_005
     public static let invalidTransactionId = 4_000_006
+    public static let invalidPaginationToken = 4_000_014
+    public static let invalidStartDate = 4_000_015
+    public static let invalidEndDate = 4_000_016
+    public static let invalidSort = 4_000_021
+    public static let invalidProductType = 4_000_022
     public static let invalidProductId = 4_000_023
+    public static let invalidInAppOwnershipType = 4_000_026
+    public static let invalidRevoked = 4_000_030
+    public static let invalidAccountTenure = 4_000_032
+    /// Send Consumption Information (v1): `appAccountToken` is neither a UUID nor empty.
+    public static let invalidConsumptionAppAccountToken = 4_000_033
+    public static let invalidConsumptionStatus = 4_000_034
+    public static let invalidCustomerConsented = 4_000_035
+    public static let invalidDeliveryStatus = 4_000_036
+    public static let invalidLifetimeDollarsPurchased = 4_000_037
+    public static let invalidLifetimeDollarsRefunded = 4_000_038
+    public static let invalidPlatform = 4_000_039
+    public static let invalidPlayTime = 4_000_040
+    public static let invalidSampleContentProvided = 4_000_041
+    public static let invalidUserStatus = 4_000_042
+    public static let invalidTransactionNotConsumable = 4_000_043
     /// The `appAccountToken` is not a UUID.
     public static let invalidAppAccountToken = 4_000_183
     /// No endpoint at this path (mock store only).
     public static let notFound = 4_040_000
+    /// No `--notify` URL: the store has nowhere to send notifications.
+    public static let serverNotificationURLNotFound = 4_040_007
+    public static let testNotificationNotFound = 4_040_008
     public static let transactionIdNotFound = 4_040_010
     public static let methodNotAllowed = 4_050_000
+    /// A test control that does not fit the transaction's state, e.g. approving a purchase that is not pending
+    /// (mock store only).
+    public static let conflict = 4_090_000
     public static let payloadTooLarge = 4_130_000
     public static let generalInternal = 5_000_000
     /// A test control made this call fail (mock store only); `errorMessage` names the StoreKit error.

@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
-"""Interop test: Apple's own verifier accepts the mock store's signed transactions.
+"""Interop test: Apple's own library accepts the mock store's transactions, notifications and Server API.
 
 Starts the real `mockstore` binary on a free port with a fresh data directory, buys a product, and verifies
 the signed transaction with Apple's `app-store-server-library` (PyPI, 3.1.2): `SignedDataVerifier` with the
 store's test root, Environment.SANDBOX, online checks off, bundle id ai.voicedebrief.app. It also checks that
 the same verifier refuses the transaction for another bundle id, and for a root it does not trust.
+
+Then, with the store started with `--api-key` (an ES256 key made here with `cryptography`) and `--notify` (a
+receiver in this script): Apple's `AppStoreServerAPIClient`, its `_base_url` pointed at the store, reads
+transaction info, history (v2), refund history and an order, sends consumption information (v1 and v2),
+requests a test notification and reads its status; the verifier's `verify_and_decode_notification` accepts
+the TEST and REFUND notifications the store POSTs.
 
     python3 Tests/Interop/verify_transactions.py --mockstore .build-mockstore/debug/mockstore
 
@@ -13,6 +19,7 @@ is not installed, the binary is missing or does not start). The store it starts 
 """
 
 import argparse
+import http.server
 import json
 import os
 import queue
@@ -26,6 +33,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+import warnings
 
 BUNDLE_ID = "ai.voicedebrief.app"
 PRODUCT_ID = "ai.voicedebrief.app.credit.500"
@@ -230,6 +238,178 @@ def other_root_der():
     return certificate.public_bytes(serialization.Encoding.DER)
 
 
+class Receiver:
+    """A notification receiver: a threaded HTTP server on 127.0.0.1 that queues every POSTed body and answers 200."""
+
+    def __init__(self):
+        self.bodies = queue.Queue()
+        received = self.bodies
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                received.put(self.rfile.read(length))
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/notifications"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def next_payload(self, timeout=15.0):
+        try:
+            body = self.bodies.get(timeout=timeout)
+        except queue.Empty:
+            raise CheckFailed(f"no notification reached the receiver within {timeout:.0f} s")
+        return json.loads(body)["signedPayload"]
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def make_api_key(directory):
+    """An ES256 key as App Store Connect hands out (.p8, PKCS#8 PEM); its public half for --api-key."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    key = ec.generate_private_key(ec.SECP256R1())
+    private_pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    public_path = os.path.join(directory, "api-key.pub.pem")
+    with open(public_path, "wb") as handle:
+        handle.write(key.public_key().public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
+    return private_pem, public_path
+
+
+def run_server_api_checks(store, receiver, private_pem, key_id, root_der, apple):
+    Environment, SignedDataVerifier, VerificationException = apple
+    from appstoreserverlibrary.api_client import (
+        APIError, APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion)
+    from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
+    from appstoreserverlibrary.models.AccountTenure import AccountTenure
+    from appstoreserverlibrary.models.ConsumptionRequestV1 import ConsumptionRequestV1
+    from appstoreserverlibrary.models.ConsumptionStatus import ConsumptionStatus
+    from appstoreserverlibrary.models.DeliveryStatusV1 import DeliveryStatusV1
+    from appstoreserverlibrary.models.LifetimeDollarsPurchased import LifetimeDollarsPurchased
+    from appstoreserverlibrary.models.LifetimeDollarsRefunded import LifetimeDollarsRefunded
+    from appstoreserverlibrary.models.Platform import Platform
+    from appstoreserverlibrary.models.PlayTime import PlayTime
+    from appstoreserverlibrary.models.RefundPreferenceV1 import RefundPreferenceV1
+    from appstoreserverlibrary.models.UserStatus import UserStatus
+    from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
+    from appstoreserverlibrary.models.OrderLookupStatus import OrderLookupStatus
+    from appstoreserverlibrary.models.RefundPreference import RefundPreference
+    from appstoreserverlibrary.models.SendAttemptResult import SendAttemptResult
+    from appstoreserverlibrary.models.TransactionHistoryRequest import Order, ProductType, TransactionHistoryRequest
+
+    verifier = SignedDataVerifier([root_der], False, Environment.SANDBOX, BUNDLE_ID, None)
+    client = AppStoreServerAPIClient(private_pem, key_id, "mock-issuer-id", BUNDLE_ID, Environment.SANDBOX)
+    client._base_url = store.base_url
+
+    status, _, body = store.request("POST", "/storekit/v1/purchases", {"productId": PRODUCT_ID})
+    expect(status == 200, f"a second purchase for the Server API checks (got {status})")
+    jws = json.loads(body)["signedTransaction"]
+    transaction_id = verifier.verify_and_decode_signed_transaction(jws).transactionId
+    store.request("POST", f"/storekit/v1/transactions/{transaction_id}/finish", {})
+
+    info = client.get_transaction_info(transaction_id)
+    decoded = verifier.verify_and_decode_signed_transaction(info.signedTransactionInfo)
+    expect(decoded.transactionId == transaction_id,
+           "AppStoreServerAPIClient.get_transaction_info reads a finished transaction, and it verifies")
+
+    history = client.get_transaction_history(
+        transaction_id, None,
+        TransactionHistoryRequest(sort=Order.ASCENDING, revoked=False, productTypes=[ProductType.CONSUMABLE]),
+        GetTransactionHistoryVersion.V2)
+    ids = [verifier.verify_and_decode_signed_transaction(t).transactionId for t in history.signedTransactions]
+    expect(transaction_id in ids and len(ids) == 2 and history.hasMore is False and history.revision,
+           f"get_transaction_history (v2, filters, sort) lists both transactions, hasMore false (got {len(ids)})")
+    expect(history.environment == Environment.SANDBOX and history.bundleId == BUNDLE_ID,
+           f"the history names the Sandbox environment and the bundle ({history.rawEnvironment}, {history.bundleId})")
+    later = client.get_transaction_history(transaction_id, history.revision, TransactionHistoryRequest(),
+                                           GetTransactionHistoryVersion.V2)
+    expect(later.signedTransactions == [], "the history's revision resumes after the last page")
+
+    status, _, body = store.request("GET", "/test/v1/transactions")
+    order_id = [t for t in json.loads(body)["transactions"] if t["transactionId"] == transaction_id][0]["orderId"]
+    order = client.look_up_order_id(order_id)
+    expect(order.status == OrderLookupStatus.VALID and len(order.signedTransactions) == 1,
+           f"look_up_order_id({order_id}) is VALID with its transaction")
+
+    client.send_consumption_information(transaction_id, ConsumptionRequest(
+        customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED,
+        consumptionPercentage=50000, refundPreference=RefundPreference.DECLINE))
+    expect(True, "send_consumption_information (v2) is accepted without an error")
+    with warnings.catch_warnings():  # v1 is deprecated in favour of v2; the store serves both
+        warnings.simplefilter("ignore", DeprecationWarning)
+        client.send_consumption_data(transaction_id, ConsumptionRequestV1(
+            customerConsented=True, consumptionStatus=ConsumptionStatus.FULLY_CONSUMED, platform=Platform.APPLE,
+            sampleContentProvided=False, deliveryStatus=DeliveryStatusV1.DELIVERED_AND_WORKING_PROPERLY,
+            appAccountToken="", accountTenure=AccountTenure.ZERO_TO_THREE_DAYS,
+            playTime=PlayTime.FIVE_TO_SIXTY_MINUTES, lifetimeDollarsRefunded=LifetimeDollarsRefunded.ZERO_DOLLARS,
+            lifetimeDollarsPurchased=LifetimeDollarsPurchased.ZERO_DOLLARS, userStatus=UserStatus.ACTIVE,
+            refundPreference=RefundPreferenceV1.PREFER_DECLINE))
+    expect(True, "send_consumption_data (v1) is accepted without an error")
+    status, _, body = store.request("GET", "/test/v1/consumption")
+    recorded = json.loads(body)["consumption"]
+    expect([r["apiVersion"] for r in recorded] == ["v2", "v1"], "the store recorded both consumption reports")
+
+    try:
+        client.get_transaction_info("2000000999999999")
+    except APIException as error:
+        expect(error.api_error == APIError.TRANSACTION_ID_NOT_FOUND and error.http_status_code == 404,
+               f"an unknown transaction is APIError.TRANSACTION_ID_NOT_FOUND (got {error.raw_api_error})")
+    else:
+        raise CheckFailed("an unknown transaction id was found")
+    with tempfile.TemporaryDirectory(prefix="stranger-") as stranger_dir:
+        stranger_pem, _ = make_api_key(stranger_dir)
+    stranger = AppStoreServerAPIClient(stranger_pem, key_id, "mock-issuer-id", BUNDLE_ID, Environment.SANDBOX)
+    stranger._base_url = store.base_url
+    try:
+        stranger.get_transaction_info(transaction_id)
+    except APIException as error:
+        expect(error.http_status_code == 401, f"a token signed by another key gets 401 (got {error.http_status_code})")
+    else:
+        raise CheckFailed("a token signed by an unknown key was accepted")
+
+    token = client.request_test_notification().testNotificationToken
+    notification = verifier.verify_and_decode_notification(receiver.next_payload())
+    expect(notification.rawNotificationType == "TEST" and notification.version == "2.0",
+           "verify_and_decode_notification accepts the TEST notification the store POSTed")
+    for _ in range(100):
+        attempts = client.get_test_notification_status(token).sendAttempts or []
+        if attempts:
+            break
+        time.sleep(0.05)
+    expect([a.sendAttemptResult for a in attempts] == [SendAttemptResult.SUCCESS],
+           "get_test_notification_status lists the attempt as SUCCESS")
+
+    status, _, _ = store.request("POST", f"/test/v1/transactions/{transaction_id}/refund", {"revocationReason": 1})
+    expect(status == 200, f"the refund control answers 200 (got {status})")
+    refund = verifier.verify_and_decode_notification(receiver.next_payload())
+    refunded = verifier.verify_and_decode_signed_transaction(refund.data.signedTransactionInfo)
+    expect(refund.rawNotificationType == "REFUND" and refunded.transactionId == transaction_id
+           and refunded.revocationDate is not None and refunded.rawRevocationReason == 1,
+           "verify_and_decode_notification accepts REFUND; its transaction carries revocationDate and reason 1")
+    expect(refund.data.rawEnvironment == "Sandbox" and refund.data.bundleId == BUNDLE_ID and refund.data.appAppleId,
+           "the notification's data names Sandbox, the bundle and appAppleId")
+    refunds = client.get_refund_history(transaction_id, None)
+    expect([verifier.verify_and_decode_signed_transaction(t).transactionId for t in refunds.signedTransactions]
+           == [transaction_id], "get_refund_history lists the refunded transaction")
+
+    status, _, _ = store.request("POST", f"/test/v1/transactions/{ids[0]}/refund-request",
+                                 {"consumptionRequestReason": "FULFILLMENT_ISSUE"})
+    request = verifier.verify_and_decode_notification(receiver.next_payload())
+    expect(request.rawNotificationType == "CONSUMPTION_REQUEST"
+           and request.data.rawConsumptionRequestReason == "FULFILLMENT_ISSUE",
+           "verify_and_decode_notification accepts CONSUMPTION_REQUEST with its reason")
+
+
 def main():
     repository = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -247,17 +427,23 @@ def main():
             raise CannotRun(f"{arguments.mockstore} is not an executable file; build it with "
                             "swift build --scratch-path .build-mockstore --product mockstore")
         data_dir = tempfile.mkdtemp(prefix="mockstore-interop-")
+        receiver = Receiver()
         try:
             data = os.path.join(data_dir, "data")
-            with MockStore(binary, data, arguments.catalogue) as store:
+            private_pem, public_path = make_api_key(data_dir)
+            key_id = "MOCKINTEROP1"
+            extra = ["--api-key", f"{key_id}={public_path}", "--notify", receiver.url, "--notify-retry-base-ms", "50"]
+            with MockStore(binary, data, arguments.catalogue, extra) as store:
                 print(f"mockstore at {store.base_url}")
                 run_checks(store, apple)
                 _, _, root_der = store.request("GET", "/test/v1/root-certificate")
+                run_server_api_checks(store, receiver, private_pem, key_id, root_der, apple)
             # Same data directory, so the same root: only the signing differs.
             with MockStore(binary, data, arguments.catalogue, ["--signing", "none"]) as unsigned:
                 print(f"mockstore --signing none at {unsigned.base_url}")
                 check_unsigned_is_rejected(unsigned, root_der, apple)
         finally:
+            receiver.close()
             shutil.rmtree(data_dir, ignore_errors=True)
     except CannotRun as error:
         print(f"cannot run the interop test: {error}", file=sys.stderr)
@@ -265,7 +451,8 @@ def main():
     except CheckFailed as error:
         print(f"FAILED: {error}", file=sys.stderr)
         return 1
-    print("interop: Apple's SignedDataVerifier accepts the mock store's transactions")
+    print("interop: Apple's SignedDataVerifier accepts the mock store's transactions and notifications; "
+          "its AppStoreServerAPIClient works against the store")
     return 0
 
 

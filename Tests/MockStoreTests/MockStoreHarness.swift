@@ -144,12 +144,17 @@ final class MockStoreHarness {
         return URLSession(configuration: configuration)
     }()
 
-    func request(_ method: String, _ path: String, body: [UInt8]? = nil) async throws -> Response {
+    func request(
+        _ method: String, _ path: String, body: [UInt8]? = nil, headers: [String: String] = [:]
+    ) async throws -> Response {
         var request = URLRequest(url: try #require(URL(string: baseURL + path)))
         request.httpMethod = method
         if let body {
             request.httpBody = Data(body)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        for (name, value) in headers {
+            request.setValue(value, forHTTPHeaderField: name)
         }
         let (data, response) = try await Self.session.data(for: request)
         let http = try #require(response as? HTTPURLResponse)
@@ -163,6 +168,24 @@ final class MockStoreHarness {
 
     func post(_ path: String, json: String) async throws -> Response {
         try await request("POST", path, body: Array(json.utf8))
+    }
+
+    /// Runs `mockstore control --url <this store> arguments` to completion.
+    func control(_ arguments: String...) throws -> Outcome {
+        try Self.run(["control", "--url", baseURL] + arguments)
+    }
+
+    /// Runs a control that must succeed and decodes its JSON answer.
+    func control<Body: Decodable>(
+        _ type: Body.Type, _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Body {
+        let outcome = try Self.run(["control", "--url", baseURL] + arguments)
+        #expect(outcome.status == 0, "control \(arguments) failed: \(outcome.stderr)", sourceLocation: sourceLocation)
+        do {
+            return try JSONDecoder().decode(type, from: Data(outcome.stdout.utf8))
+        } catch {
+            throw Failure(description: "control \(arguments) printed no \(type): \(outcome.stdout) \(outcome.stderr)")
+        }
     }
 
     // MARK: Helpers

@@ -1,0 +1,121 @@
+import Signing
+import StoreWire
+
+/// The query of Get Transaction History, read and checked as Apple does (each bad parameter has its error code).
+struct HistoryQuery {
+    var revision: Int64?
+    var startDate: Int64?
+    var endDate: Int64?
+    var productIds: [String] = []
+    /// Apple's transaction `type` strings the request keeps.
+    var productTypes: [String] = []
+    var ascending = true
+    var revoked: Bool?
+    var ownershipType: String?
+    var subscriptionGroupIds: [String] = []
+
+    static let productTypeNames = [
+        "CONSUMABLE": "Consumable", "NON_CONSUMABLE": "Non-Consumable", "NON_RENEWABLE": "Non-Renewing Subscription",
+        "AUTO_RENEWABLE": "Auto-Renewable Subscription",
+    ]
+
+    init(_ query: [HTTPRequest.QueryItem]) throws(MockStoreError) {
+        for item in query {
+            let value = item.value ?? ""
+            switch item.name {
+            case "revision":
+                guard let revision = Self.revision(value) else {
+                    throw .apiError(400, StoreErrorCode.invalidRequestRevision, "Invalid request revision.")
+                }
+                self.revision = revision
+            case "startDate":
+                guard let date = Int64(value), date >= 0 else {
+                    throw .apiError(400, StoreErrorCode.invalidStartDate, "Invalid request start date.")
+                }
+                startDate = date
+            case "endDate":
+                guard let date = Int64(value), date >= 0 else {
+                    throw .apiError(400, StoreErrorCode.invalidEndDate, "Invalid request end date.")
+                }
+                endDate = date
+            case "productId":
+                guard !value.isEmpty else {
+                    throw .apiError(400, StoreErrorCode.invalidProductId, "Invalid request product id.")
+                }
+                productIds.append(value)
+            case "productType":
+                guard let type = Self.productTypeNames[value] else {
+                    throw .apiError(400, StoreErrorCode.invalidProductType, "Invalid request product type.")
+                }
+                productTypes.append(type)
+            case "sort":
+                guard value == "ASCENDING" || value == "DESCENDING" else {
+                    throw .apiError(400, StoreErrorCode.invalidSort, "Invalid request sort.")
+                }
+                ascending = value == "ASCENDING"
+            case "revoked":
+                switch value.lowercased() {
+                case "true": revoked = true
+                case "false": revoked = false
+                default: throw .apiError(400, StoreErrorCode.invalidRevoked, "Invalid request revoked.")
+                }
+            case "inAppOwnershipType":
+                guard value == "PURCHASED" || value == "FAMILY_SHARED" else {
+                    throw .apiError(
+                        400, StoreErrorCode.invalidInAppOwnershipType, "Invalid request in-app ownership type.")
+                }
+                ownershipType = value
+            case "subscriptionGroupIdentifier":
+                subscriptionGroupIds.append(value)
+            default:
+                break  // Apple ignores parameters it does not know
+            }
+        }
+        if let startDate, let endDate, startDate > endDate {
+            throw .apiError(400, 4_000_013, "Invalid request. The start date is after the end date.")
+        }
+    }
+
+    func matches(_ transaction: StoredTransaction) -> Bool {
+        if let startDate, transaction.purchaseDate < startDate { return false }
+        if let endDate, transaction.purchaseDate >= endDate { return false }
+        if !productIds.isEmpty && !productIds.contains(transaction.productId) { return false }
+        if !productTypes.isEmpty && !productTypes.contains(transaction.productType) { return false }
+        if let revoked, revoked != (transaction.revocationDate != nil) { return false }
+        if let ownershipType, ownershipType != transaction.inAppOwnershipType { return false }
+        // The store sells no auto-renewable subscriptions: none is in any subscription group.
+        if !subscriptionGroupIds.isEmpty { return false }
+        return true
+    }
+
+    // MARK: Revision tokens
+
+    private static let historyPrefix = "mockstore-history:"
+    private static let refundPrefix = "mockstore-refunds:"
+
+    /// An opaque token for "after change number `sequence`".
+    static func revisionToken(_ sequence: Int64) -> String {
+        Base64URL.encode(Array((historyPrefix + String(sequence)).utf8))
+    }
+
+    static func revision(_ token: String) -> Int64? {
+        guard let bytes = Base64URL.decode(token), let text = String(validating: bytes, as: UTF8.self),
+            text.hasPrefix(historyPrefix), let sequence = Int64(text.dropFirst(historyPrefix.count)), sequence >= 0
+        else { return nil }
+        return sequence
+    }
+
+    /// An opaque token for "after the refund of (`revocationDate`, serial)".
+    static func refundToken(_ key: (Int64, Int64)) -> String {
+        Base64URL.encode(Array((refundPrefix + "\(key.0):\(key.1)").utf8))
+    }
+
+    static func refundKey(_ token: String) -> (Int64, Int64)? {
+        guard let bytes = Base64URL.decode(token), let text = String(validating: bytes, as: UTF8.self),
+            text.hasPrefix(refundPrefix)
+        else { return nil }
+        let parts = text.dropFirst(refundPrefix.count).split(separator: ":")
+        guard parts.count == 2, let date = Int64(parts[0]), let serial = Int64(parts[1]) else { return nil }
+        return (date, serial)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import StoreWire
+
+/// App Store Server Notifications V2: made by the controls and the Server API, delivered by a
+/// ``NotificationDispatcher``.
+extension MockStore {
+    /// Records a notification of `type` about `transaction` (none for TEST), signed now; due at once when the store
+    /// has a `--notify` URL, else kept as `unsent`. The caller signals ``notificationsDue`` after the lock.
+    @discardableResult
+    func enqueueNotification(
+        _ type: String, transaction: StoredTransaction? = nil, reason: String? = nil, testToken: String? = nil,
+        _ database: TransactionStore
+    ) throws -> StoredNotification {
+        let now = configuration.clock.now().millisecondsSince1970
+        let uuid = UUID().uuidString.lowercased()
+        let data = NotificationData(
+            environment: configuration.environment, appAppleId: configuration.appAppleId,
+            bundleId: configuration.bundleId,
+            bundleVersion: transaction == nil ? nil : configuration.bundleVersion,
+            signedTransactionInfo: try transaction.map { try serverSign($0) }, consumptionRequestReason: reason)
+        let payload = NotificationPayload(
+            notificationType: type, notificationUUID: uuid, data: data, signedDate: now)
+        let signer = configuration.serverSigner ?? configuration.signer
+        let notification = StoredNotification(
+            id: 0, uuid: uuid, type: type, subtype: nil, transactionId: transaction?.id, testToken: testToken,
+            signedPayload: try signer.sign(json: try HTTPResponse.encode(payload)), createdAt: now,
+            status: configuration.notificationURL == nil ? .unsent : .pending,
+            nextAttemptAt: configuration.notificationURL == nil ? nil : now, attempts: [])
+        try database.insertNotification(notification)
+        return notification
+    }
+
+    /// Notifications due now (for the dispatcher), and when the next one after them is due.
+    public func dueNotifications() throws(MockStoreError) -> (due: [StoredNotification], nextDue: Int64?) {
+        let now = configuration.clock.now().millisecondsSince1970
+        return try withDatabase { try $0.dueNotifications(now: now) }
+    }
+
+    /// Records how one delivery attempt went and schedules the next under ``Configuration/retryPolicy``.
+    public func recordDelivery(of notification: StoredNotification, attempt: StoredNotification.Attempt)
+        throws(MockStoreError)
+    {
+        let delivered = attempt.result == "SUCCESS"
+        let failedAttempts = notification.attempts.count + 1
+        let delay = delivered ? nil : configuration.retryPolicy.delay(afterFailedAttempts: failedAttempts)
+        let status: StoredNotification.Status = delivered ? .delivered : delay == nil ? .failed : .pending
+        try withDatabase { database in
+            try database.recordAttempt(
+                notificationUUID: notification.uuid, attempt: attempt, status: status,
+                nextAttemptAt: delay.map { attempt.date + $0 })
+        }
+    }
+}

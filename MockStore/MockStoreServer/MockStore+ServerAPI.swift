@@ -1,0 +1,135 @@
+import Foundation
+import Signing
+import StoreWire
+
+/// The App Store Server API subset, at Apple's paths (the router checks the bearer token first).
+extension MockStore {
+    /// Transactions a history page carries (Apple: 20).
+    public static let historyPageSize = 20
+
+    /// Get Transaction Info: any paid transaction, finished or not, refunded or not.
+    public func transactionInfo(id: String) throws(MockStoreError) -> TransactionInfoResponseBody {
+        try requireTransactionId(id)
+        return try withDatabase { database in
+            TransactionInfoResponseBody(signedTransactionInfo: try serverSign(try paid(id, database)))
+        }
+    }
+
+    /// Get Transaction History (v1 and v2): every paid transaction of the customer (the store has one), filtered,
+    /// in order of last modification, 20 a page; `revision` resumes.
+    public func history(id: String, query: [HTTPRequest.QueryItem]) throws(MockStoreError) -> HistoryResponseBody {
+        try requireTransactionId(id)
+        let request = try HistoryQuery(query)
+        return try withDatabase { database in
+            _ = try paid(id, database)
+            var matching = try database.allTransactions().filter { $0.status == .purchased && request.matches($0) }
+            matching.sort { request.ascending ? $0.changeSequence < $1.changeSequence : $0.changeSequence > $1.changeSequence }
+            if let revision = request.revision {
+                matching = matching.filter { request.ascending ? $0.changeSequence > revision : $0.changeSequence < revision }
+            }
+            let page = Array(matching.prefix(Self.historyPageSize))
+            let highWater = try database.changeSequenceHighWater()
+            let last = page.last?.changeSequence ?? (request.ascending ? max(highWater, request.revision ?? 0) : 0)
+            return HistoryResponseBody(
+                revision: HistoryQuery.revisionToken(last),
+                hasMore: matching.count > page.count, bundleId: configuration.bundleId,
+                appAppleId: configuration.appAppleId, environment: configuration.environment,
+                signedTransactions: try page.map { try serverSign($0) })
+        }
+    }
+
+    /// Get Refund History: the customer's refunded transactions, oldest refund first, 20 a page.
+    public func refundHistory(id: String, revision: String?) throws(MockStoreError) -> RefundHistoryResponseBody {
+        try requireTransactionId(id)
+        let after = try revision.map { text throws(MockStoreError) -> (Int64, Int64) in
+            guard let key = HistoryQuery.refundKey(text) else {
+                throw .apiError(400, StoreErrorCode.invalidRequestRevision, "Invalid request revision.")
+            }
+            return key
+        }
+        return try withDatabase { database in
+            _ = try paid(id, database)
+            var refunded = try database.allTransactions().filter { $0.status == .purchased && $0.revocationDate != nil }
+            refunded.sort { ($0.revocationDate ?? 0, $0.serial) < ($1.revocationDate ?? 0, $1.serial) }
+            if let after {
+                refunded = refunded.filter { ($0.revocationDate ?? 0, $0.serial) > after }
+            }
+            let page = Array(refunded.prefix(Self.historyPageSize))
+            let key = page.last.map { ($0.revocationDate ?? 0, $0.serial) } ?? after ?? (0, 0)
+            return RefundHistoryResponseBody(
+                signedTransactions: try page.map { try serverSign($0) }, revision: HistoryQuery.refundToken(key),
+                hasMore: refunded.count > page.count)
+        }
+    }
+
+    /// Look Up Order ID: status 0 with the order's transactions, or 1 for an order the store does not know.
+    public func lookUpOrder(id orderId: String) throws(MockStoreError) -> OrderLookupResponseBody {
+        let transactions = try withDatabase { try $0.transactions(orderId: orderId) }
+        return OrderLookupResponseBody(
+            status: transactions.isEmpty ? 1 : 0, signedTransactions: try withDatabase { _ in
+                try transactions.map { try serverSign($0) }
+            })
+    }
+
+    /// Send Consumption Information (`v1`: the numeric fields of `ConsumptionRequestV1`; `v2`: `ConsumptionRequest`),
+    /// checked as Apple checks it and recorded for the `consumption` test control.
+    public func sendConsumption(id: String, version: String, body: [UInt8]) throws(MockStoreError) {
+        try requireTransactionId(id)
+        let request: JSONValue
+        do {
+            request = try JSONDecoder().decode(JSONValue.self, from: Data(body))
+        } catch {
+            throw .badRequest("Malformed JSON body.")
+        }
+        guard case .object = request else { throw .badRequest("The body must be a JSON object.") }
+        try ConsumptionValidator.validate(request, version: version)
+        let now = configuration.clock.now().millisecondsSince1970
+        try withDatabase { database in
+            let transaction = try paid(id, database)
+            guard transaction.productType == "Consumable" else {
+                throw MockStoreError.apiError(
+                    400, StoreErrorCode.invalidTransactionNotConsumable,
+                    "Invalid request. The transaction is not a consumable in-app purchase.")
+            }
+            try database.recordConsumption(
+                transactionId: id, apiVersion: version, receivedAt: now,
+                body: String(decoding: try HTTPResponse.encode(request), as: UTF8.self))
+        }
+    }
+
+    /// Request a Test Notification: a TEST notification is made and sent; its token finds it again.
+    ///
+    /// - Throws: ``MockStoreError`` 4040007 when the store has no `--notify` URL.
+    public func requestTestNotification() throws(MockStoreError) -> SendTestNotificationResponseBody {
+        guard configuration.notificationURL != nil else {
+            throw .apiError(
+                404, StoreErrorCode.serverNotificationURLNotFound,
+                "No App Store Server Notifications URL is configured (start mockstore with --notify URL).")
+        }
+        let token = try withDatabase { database in
+            let token = UUID().uuidString.lowercased() + "_" + String(configuration.clock.now().millisecondsSince1970)
+            try enqueueNotification("TEST", testToken: token, database)
+            return token
+        }
+        notificationsDue.signal()
+        return SendTestNotificationResponseBody(testNotificationToken: token)
+    }
+
+    /// Get Test Notification Status: the payload and every attempt so far.
+    public func testNotificationStatus(token: String) throws(MockStoreError) -> CheckTestNotificationResponseBody {
+        guard let notification = try withDatabase({ try $0.notification(testToken: token) }) else {
+            throw .apiError(404, StoreErrorCode.testNotificationNotFound, "Test notification not found.")
+        }
+        return CheckTestNotificationResponseBody(
+            signedPayload: notification.signedPayload,
+            sendAttempts: notification.attempts.map { SendAttemptItem(attemptDate: $0.date, sendAttemptResult: $0.result) })
+    }
+
+    /// A paid transaction (pending and declined purchases do not exist for the Server API).
+    private func paid(_ id: String, _ database: TransactionStore) throws -> StoredTransaction {
+        guard let transaction = try database.transaction(id: id), transaction.status == .purchased else {
+            throw MockStoreError.transactionNotFound
+        }
+        return transaction
+    }
+}

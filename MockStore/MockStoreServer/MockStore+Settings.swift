@@ -1,0 +1,157 @@
+import StoreWire
+
+/// The settings in force (the test controls' over the catalogue's) and simulated failures.
+extension MockStore {
+    func askToBuyEnabled(_ database: TransactionStore) throws -> Bool {
+        if let stored = try database.setting(SettingKey.askToBuyEnabled) {
+            return stored == "true"
+        }
+        return configuration.catalogue.settings.askToBuyEnabled ?? false
+    }
+
+    /// Xcode keeps this in its test session, not in the `.storekit` file: off unless a test control turns it on.
+    func interruptedPurchasesEnabled(_ database: TransactionStore) throws -> Bool {
+        try database.setting(SettingKey.interruptedPurchasesEnabled) == "true"
+    }
+
+    func storefront(_ database: TransactionStore) throws -> Storefront {
+        if let code = try database.setting(SettingKey.storefront), let storefront = Storefront.named(code) {
+            return storefront
+        }
+        return configuration.catalogue.storefront
+    }
+
+    func locale(_ database: TransactionStore) throws -> String {
+        try database.setting(SettingKey.locale) ?? configuration.catalogue.locale
+    }
+
+    /// The failure in force for `api`; a `once` failure set by a control is used up by this call.
+    func takeFailure(_ api: FailableAPI, _ database: TransactionStore) throws -> StoreKitFailure? {
+        guard let (failure, once, _) = try failureInForce(api, database) else { return nil }
+        if once {
+            try database.setFailure(for: api.rawValue, error: nil, once: false)
+        }
+        return failure
+    }
+
+    /// The failure set for `api`: by a test control (which overrides the catalogue, a cleared one included), else
+    /// by the catalogue's `_storeKitErrors` (or `_failTransactionsEnabled`, for purchases: `SKError.Code.unknown`).
+    func failureInForce(_ api: FailableAPI, _ database: TransactionStore) throws -> (
+        StoreKitFailure, once: Bool, source: String
+    )? {
+        if let set = try database.failure(for: api.rawValue) {
+            guard let error = set.error, let failure = StoreKitFailure.parse(error, domains: api.allowedDomains) else {
+                return nil
+            }
+            return (failure, set.once, "control")
+        }
+        let settings = configuration.catalogue.settings
+        if let entry = settings.storeKitErrors.first(where: { $0.enabled && $0.name == api.catalogueName }),
+            let failure = StoreKitFailure.fromCatalogue(api: api, index: entry.errorIndex, type: entry.errorType)
+        {
+            return (failure, false, "catalogue")
+        }
+        if api == .purchase, settings.failTransactionsEnabled == true {
+            return (StoreKitFailure(domain: .skError, name: "unknown"), false, "catalogue")
+        }
+        return nil
+    }
+
+    // MARK: Controls
+
+    /// What the store runs with now.
+    public func settings() throws(MockStoreError) -> TestSettingsBody {
+        try withDatabase { try settingsBody($0) }
+    }
+
+    /// Changes the settings given; the others stay.
+    ///
+    /// - Throws: ``MockStoreError`` 4000000 for a storefront the store does not know or an empty locale.
+    public func updateSettings(_ update: TestSettingsUpdate) throws(MockStoreError) -> TestSettingsBody {
+        var storefrontCode: String?
+        if let code = update.storefront {
+            guard let storefront = Storefront.named(code) else {
+                let known = Storefront.known.map(\.code).joined(separator: ", ")
+                throw .badRequest("Unknown storefront \"\(code)\" (known: \(known)).")
+            }
+            storefrontCode = storefront.code
+        }
+        if let locale = update.locale {
+            guard !locale.isEmpty, locale.count <= 35,
+                locale.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
+            else { throw .badRequest("Invalid locale \"\(locale)\": give an identifier such as en_GB.") }
+        }
+        return try withDatabase { database in
+            if let value = update.askToBuyEnabled {
+                try database.setSetting(SettingKey.askToBuyEnabled, to: value ? "true" : "false")
+            }
+            if let value = update.interruptedPurchasesEnabled {
+                try database.setSetting(SettingKey.interruptedPurchasesEnabled, to: value ? "true" : "false")
+            }
+            if let storefrontCode {
+                try database.setSetting(SettingKey.storefront, to: storefrontCode)
+            }
+            if let locale = update.locale {
+                try database.setSetting(SettingKey.locale, to: locale)
+            }
+            return try settingsBody(database)
+        }
+    }
+
+    /// Every API's failure in force.
+    public func failures() throws(MockStoreError) -> TestFailuresBody {
+        try withDatabase { TestFailuresBody(failures: try failureList($0)) }
+    }
+
+    /// Makes `api` fail with `error` (as StoreKit names it), on its next call only or until cleared.
+    ///
+    /// - Throws: ``MockStoreError`` 4000000 for an unknown API, or an error that API cannot fail with.
+    public func setFailure(_ request: TestFailureRequest) throws(MockStoreError) -> TestFailuresBody {
+        guard let api = FailableAPI(named: request.api) else {
+            let apis = FailableAPI.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .badRequest("Unknown API \"\(request.api)\" (one of \(apis)).")
+        }
+        guard let failure = StoreKitFailure.parse(request.error, domains: api.allowedDomains),
+            api.allowedDomains.contains(failure.domain)
+        else {
+            let names = api.allowedDomains.map { "\($0.rawValue) (\($0.cases.joined(separator: ", ")))" }
+                .joined(separator: "; ")
+            throw .badRequest("\(api.rawValue) cannot fail with \"\(request.error)\": use one of \(names).")
+        }
+        return try withDatabase { database in
+            try database.setFailure(for: api.rawValue, error: failure.description, once: request.once ?? false)
+            return TestFailuresBody(failures: try failureList(database))
+        }
+    }
+
+    /// Clears the failure of `api` (every API when `nil`), the catalogue's included, until the next reset.
+    public func clearFailure(api name: String?) throws(MockStoreError) -> TestFailuresBody {
+        var apis = FailableAPI.allCases
+        if let name {
+            guard let api = FailableAPI(named: name) else { throw .badRequest("Unknown API \"\(name)\".") }
+            apis = [api]
+        }
+        return try withDatabase { database in
+            for api in apis {
+                try database.setFailure(for: api.rawValue, error: nil, once: false)
+            }
+            return TestFailuresBody(failures: try failureList(database))
+        }
+    }
+
+    private func failureList(_ database: TransactionStore) throws -> [TestFailure] {
+        try FailableAPI.allCases.compactMap { api in
+            try failureInForce(api, database).map {
+                TestFailure(api: api.rawValue, error: $0.0.description, once: $0.once, source: $0.source)
+            }
+        }
+    }
+
+    private func settingsBody(_ database: TransactionStore) throws -> TestSettingsBody {
+        let storefront = try storefront(database)
+        return TestSettingsBody(
+            askToBuyEnabled: try askToBuyEnabled(database),
+            interruptedPurchasesEnabled: try interruptedPurchasesEnabled(database), storefront: storefront.code,
+            currency: storefront.currency, locale: try locale(database), failures: try failureList(database))
+    }
+}

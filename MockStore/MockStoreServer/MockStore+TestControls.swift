@@ -1,0 +1,267 @@
+import Foundation
+import StoreWire
+
+/// The test controls under `/test/v1/`: what `SKTestSession` does in Xcode, against this store's state.
+extension MockStore {
+    /// The reasons a customer may give for a refund request (`consumptionRequestReason`).
+    public static let consumptionRequestReasons = [
+        "UNINTENDED_PURCHASE", "FULFILLMENT_ISSUE", "UNSATISFIED_WITH_PURCHASE", "LEGAL", "OTHER",
+    ]
+
+    // MARK: Setup
+
+    /// Back to the catalogue's defaults (`resetToDefaultState()`): no transactions, no runtime settings or
+    /// failures, no consumption information or notifications. Ids, order ids and cursors are never reused.
+    public func reset() throws(MockStoreError) {
+        try withDatabase { try $0.resetToDefaults() }
+    }
+
+    /// Removes every transaction (`clearTransactions()`); settings and failures stay.
+    public func clearTransactions() throws(MockStoreError) {
+        try withDatabase { try $0.deleteAllTransactions() }
+    }
+
+    /// Every transaction, oldest first (`allTransactions()`).
+    public func testTransactions() throws(MockStoreError) -> TestTransactionsBody {
+        TestTransactionsBody(transactions: try allTransactions().map(Self.testTransaction))
+    }
+
+    /// Removes one transaction (`deleteTransaction(identifier:)`).
+    public func deleteTransaction(id: String) throws(MockStoreError) {
+        try requireTransactionId(id)
+        guard try withDatabase({ try $0.delete(id: id) }) else { throw .transactionNotFound }
+    }
+
+    // MARK: Purchases
+
+    /// A purchase made outside the app (`buyProduct(identifier:)`): paid at once, whatever Ask to Buy says, and
+    /// delivered to the app through the updates feed.
+    public func buyOutside(_ request: PurchaseRequestBody) throws(MockStoreError) -> TestTransactionBody {
+        let product = try catalogueProduct(request)
+        return try withDatabase { database in
+            if product.type == .nonConsumable, try database.latestActivePurchase(productId: product.id) != nil {
+                throw MockStoreError.conflict("\(product.id) is a non-consumable the customer already owns.")
+            }
+            let new = try newTransaction(product, request, database, status: .purchased, origin: .outside)
+            let stored = try database.insert(new, ids: configuration.transactionIDs)
+            return TestTransactionBody(transaction: Self.testTransaction(stored), signedTransaction: try sign(stored))
+        }
+    }
+
+    /// Approves a purchase waiting for Ask to Buy (`approveAskToBuyTransaction`): it is paid now and reaches the app
+    /// through the updates feed.
+    public func approve(id: String) throws(MockStoreError) -> TestTransactionBody {
+        try settlePending(id: id, reason: .askToBuy, kind: .approved, verb: "approve")
+    }
+
+    /// Declines a purchase waiting for Ask to Buy (`declineAskToBuyTransaction`): never paid, never delivered.
+    public func decline(id: String) throws(MockStoreError) -> TestTransactionBody {
+        try settlePending(id: id, reason: .askToBuy, kind: .declined, verb: "decline")
+    }
+
+    /// Resolves an interrupted purchase (`resolveIssueForTransaction`): it is paid now and reaches the app through
+    /// the updates feed.
+    public func resolve(id: String) throws(MockStoreError) -> TestTransactionBody {
+        try settlePending(id: id, reason: .interrupted, kind: .resolved, verb: "resolve")
+    }
+
+    private func settlePending(
+        id: String, reason: StoredTransaction.PendingReason, kind: TransactionChange.Kind, verb: String
+    ) throws(MockStoreError) -> TestTransactionBody {
+        try requireTransactionId(id)
+        let now = configuration.clock.now().millisecondsSince1970
+        return try withDatabase { database in
+            let current = try existing(id, database)
+            guard current.status == .pending, current.pendingReason == reason else {
+                let waiting = reason == .askToBuy ? "for Ask to Buy approval" : "as an interrupted purchase"
+                throw MockStoreError.conflict(
+                    "Cannot \(verb) transaction \(id): it is \(Self.describe(current)), not waiting \(waiting).")
+            }
+            let updated: StoredTransaction?
+            if kind == .declined {
+                updated = try database.update(id: id, kind: kind, date: now, assignments: "status = 'declined'")
+            } else {
+                // The purchase happens now: that is its purchase date.
+                updated = try database.update(
+                    id: id, kind: kind, date: now,
+                    assignments: "status = 'purchased', purchase_date = ?2, original_purchase_date = ?2",
+                    values: [.integer(now)])
+            }
+            guard let updated else { throw MockStoreError.transactionNotFound }
+            return TestTransactionBody(
+                transaction: Self.testTransaction(updated),
+                signedTransaction: updated.status == .purchased ? try sign(updated) : nil)
+        }
+    }
+
+    // MARK: Refunds
+
+    /// Refunds a paid transaction at once (`refundTransaction(identifier:)`, or granting a refund request):
+    /// `revocationDate` now, `revocationReason` 0 (other) or 1 (an issue in the app), `REFUND_FULL`. Sends REFUND
+    /// and reaches the app through the updates feed.
+    public func refund(id: String, reason: Int?) throws(MockStoreError) -> TestTransactionBody {
+        try requireTransactionId(id)
+        let reason = reason ?? 0
+        guard reason == 0 || reason == 1 else {
+            throw .badRequest("Invalid revocationReason \(reason): 0 (other) or 1 (an issue in the app).")
+        }
+        let now = configuration.clock.now().millisecondsSince1970
+        let body = try withDatabase { database in
+            let current = try existing(id, database)
+            guard current.status == .purchased, current.revocationDate == nil else {
+                throw MockStoreError.conflict("Cannot refund transaction \(id): it is \(Self.describe(current)).")
+            }
+            if current.refundRequest == .requested {
+                try database.setRefundRequest(id: id, to: .granted)
+            }
+            guard
+                let updated = try database.update(
+                    id: id, kind: .revoked, date: now,
+                    assignments: """
+                        revocation_date = ?2, revocation_reason = ?3, revocation_type = 'REFUND_FULL', \
+                        revocation_percentage = 100000
+                        """,
+                    values: [.integer(now), .integer(Int64(reason))])
+            else { throw MockStoreError.transactionNotFound }
+            try enqueueNotification("REFUND", transaction: updated, database)
+            return TestTransactionBody(transaction: Self.testTransaction(updated), signedTransaction: try sign(updated))
+        }
+        notificationsDue.signal()
+        return body
+    }
+
+    /// The customer asks for a refund: the store sends CONSUMPTION_REQUEST (with `reason`) and waits for a test
+    /// control to grant it (``refund(id:reason:)``) or decline it (``declineRefund(id:)``).
+    public func requestRefund(id: String, reason: String?) throws(MockStoreError) -> TestTransactionBody {
+        try requireTransactionId(id)
+        let reason = reason ?? "UNINTENDED_PURCHASE"
+        guard Self.consumptionRequestReasons.contains(reason) else {
+            throw .badRequest(
+                "Invalid consumptionRequestReason \"\(reason)\" (one of "
+                    + Self.consumptionRequestReasons.joined(separator: ", ") + ").")
+        }
+        let body = try withDatabase { database in
+            let current = try existing(id, database)
+            guard current.status == .purchased, current.revocationDate == nil else {
+                throw MockStoreError.conflict(
+                    "Cannot request a refund of transaction \(id): it is \(Self.describe(current)).")
+            }
+            guard current.refundRequest != .requested else {
+                throw MockStoreError.conflict("A refund of transaction \(id) is already requested.")
+            }
+            try database.setRefundRequest(id: id, to: .requested)
+            let updated = try existing(id, database)
+            try enqueueNotification("CONSUMPTION_REQUEST", transaction: updated, reason: reason, database)
+            return TestTransactionBody(transaction: Self.testTransaction(updated))
+        }
+        notificationsDue.signal()
+        return body
+    }
+
+    /// Declines a refund request: REFUND_DECLINED; the transaction stays paid.
+    public func declineRefund(id: String) throws(MockStoreError) -> TestTransactionBody {
+        try requireTransactionId(id)
+        let body = try withDatabase { database in
+            let current = try existing(id, database)
+            guard current.refundRequest == .requested else {
+                throw MockStoreError.conflict("No refund of transaction \(id) is waiting for a decision.")
+            }
+            try database.setRefundRequest(id: id, to: .declined)
+            let updated = try existing(id, database)
+            try enqueueNotification("REFUND_DECLINED", transaction: updated, database)
+            return TestTransactionBody(transaction: Self.testTransaction(updated))
+        }
+        notificationsDue.signal()
+        return body
+    }
+
+    /// Reverses a refund (the customer's dispute went the other way): revocation fields cleared, REFUND_REVERSED,
+    /// and the transaction reaches the app again through the updates feed.
+    public func reverseRefund(id: String) throws(MockStoreError) -> TestTransactionBody {
+        try requireTransactionId(id)
+        let now = configuration.clock.now().millisecondsSince1970
+        let body = try withDatabase { database in
+            let current = try existing(id, database)
+            guard current.revocationDate != nil else {
+                throw MockStoreError.conflict("Cannot reverse a refund of transaction \(id): it is not refunded.")
+            }
+            guard
+                let updated = try database.update(
+                    id: id, kind: .reinstated, date: now,
+                    assignments: """
+                        revocation_date = NULL, revocation_reason = NULL, revocation_type = NULL, \
+                        revocation_percentage = NULL
+                        """)
+            else { throw MockStoreError.transactionNotFound }
+            try enqueueNotification("REFUND_REVERSED", transaction: updated, database)
+            return TestTransactionBody(transaction: Self.testTransaction(updated), signedTransaction: try sign(updated))
+        }
+        notificationsDue.signal()
+        return body
+    }
+
+    // MARK: Records
+
+    /// Consumption information received through the Server API, oldest first.
+    public func consumptionRecords() throws(MockStoreError) -> TestConsumptionBody {
+        let rows = try withDatabase { try $0.consumptionReports() }
+        return TestConsumptionBody(
+            consumption: rows.map { id, version, received, body in
+                let request = (try? JSONDecoder().decode(JSONValue.self, from: Data(body.utf8))) ?? .string(body)
+                return TestConsumptionRecord(
+                    transactionId: id, apiVersion: version, receivedDate: received, request: request)
+            })
+    }
+
+    /// Every notification the store made, oldest first, with each delivery attempt.
+    public func notificationRecords() throws(MockStoreError) -> TestNotificationsBody {
+        TestNotificationsBody(notifications: try withDatabase { try $0.notifications() }.map(Self.record))
+    }
+
+    // MARK: Helpers
+
+    func requireTransactionId(_ id: String) throws(MockStoreError) {
+        guard Self.isTransactionId(id) else { throw .invalidTransactionId(id) }
+    }
+
+    func existing(_ id: String, _ database: TransactionStore) throws -> StoredTransaction {
+        guard let transaction = try database.transaction(id: id) else { throw MockStoreError.transactionNotFound }
+        return transaction
+    }
+
+    static func describe(_ transaction: StoredTransaction) -> String {
+        switch transaction.status {
+        case .pending:
+            transaction.pendingReason == .interrupted ? "an interrupted purchase" : "waiting for Ask to Buy approval"
+        case .declined: "declined"
+        case .purchased: transaction.revocationDate == nil ? "paid" : "refunded"
+        }
+    }
+
+    static func testTransaction(_ transaction: StoredTransaction) -> TestTransaction {
+        TestTransaction(
+            transactionId: transaction.id, originalTransactionId: transaction.originalTransactionId,
+            orderId: transaction.orderId, productId: transaction.productId, type: transaction.productType,
+            quantity: transaction.quantity, price: transaction.price, currency: transaction.currency,
+            storefront: transaction.storefront, purchaseDate: transaction.purchaseDate,
+            appAccountToken: transaction.appAccountToken, origin: transaction.origin.rawValue,
+            status: transaction.status.rawValue, pendingReason: transaction.pendingReason?.rawValue,
+            finished: transaction.isFinished, finishedDate: transaction.finishedDate,
+            revocationDate: transaction.revocationDate, revocationReason: transaction.revocationReason,
+            revocationType: transaction.revocationType, refundRequest: transaction.refundRequest?.rawValue,
+            version: transaction.version)
+    }
+
+    static func record(_ notification: StoredNotification) -> TestNotificationRecord {
+        TestNotificationRecord(
+            notificationUUID: notification.uuid, notificationType: notification.type, subtype: notification.subtype,
+            transactionId: notification.transactionId, testNotificationToken: notification.testToken,
+            signedPayload: notification.signedPayload, createdDate: notification.createdAt,
+            status: notification.status.rawValue,
+            sendAttempts: notification.attempts.map {
+                TestSendAttempt(
+                    attemptDate: $0.date, sendAttemptResult: $0.result, httpStatus: $0.httpStatus, detail: $0.detail)
+            },
+            nextAttemptDate: notification.status == .pending ? notification.nextAttemptAt : nil)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import StoreWire
+import Synchronization
+
+/// Delivers the store's notifications on a thread of its own: POSTs `{"signedPayload": JWS}` to the `--notify`
+/// URL, records every attempt, and tries again on Apple's schedule (scaled) until the receiver answers 200 or
+/// the tries run out. The store's lock is never held while a notification is on the wire.
+public final class NotificationDispatcher: Sendable {
+    private let store: MockStore
+    private let url: String
+    private let running = Mutex(true)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Starts delivering `store`'s notifications to `url` (any already due, e.g. from before a restart, too).
+    public init(store: MockStore, url: String) {
+        self.store = store
+        self.url = url
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "mockstore.notifications"
+        thread.start()
+    }
+
+    /// Stops after the attempt in progress, if any, and waits for the thread to end. Idempotent.
+    public func stop() {
+        let wasRunning = running.withLock { running in
+            defer { running = false }
+            return running
+        }
+        guard wasRunning else { return }
+        store.notificationsDue.signal()
+        finished.wait()
+    }
+
+    private var isRunning: Bool { running.withLock { $0 } }
+
+    private func run() {
+        while isRunning {
+            var wait: Int64 = 1_000
+            do {
+                let (due, nextDue) = try store.dueNotifications()
+                for notification in due {
+                    guard isRunning else { return }
+                    let attempt = deliver(notification)
+                    try store.recordDelivery(of: notification, attempt: attempt)
+                }
+                if !due.isEmpty { continue }  // delivering took time: look again before sleeping
+                if let nextDue {
+                    wait = max(1, min(wait, nextDue - store.configuration.clock.now().millisecondsSince1970))
+                }
+            } catch {
+                // The database is closing or failing: wait and look again (stop() ends the loop).
+                FileHandle.standardError.write(Data("mockstore: notifications: \(error)\n".utf8))
+            }
+            _ = store.notificationsDue.wait(timeout: .now() + .milliseconds(Int(wait)))
+        }
+    }
+
+    /// One POST of `notification`, classified as Apple's `sendAttemptResult`.
+    private func deliver(_ notification: StoredNotification) -> StoredNotification.Attempt {
+        let date = store.configuration.clock.now().millisecondsSince1970
+        let body = (try? HTTPResponse.encode(SignedNotificationBody(signedPayload: notification.signedPayload))) ?? []
+        let timeout = Double(store.configuration.retryPolicy.timeoutMilliseconds) / 1_000
+        do {
+            let response = try HTTPClient.send(
+                "POST", url, headers: [HTTPHeader("Content-Type", "application/json")], body: body, timeout: timeout)
+            guard response.status == 200 else {
+                return StoredNotification.Attempt(
+                    date: date, result: "UNSUCCESSFUL_HTTP_RESPONSE_CODE", httpStatus: response.status,
+                    detail: "the receiver answered HTTP \(response.status); only 200 counts as received")
+            }
+            return StoredNotification.Attempt(date: date, result: "SUCCESS", httpStatus: 200)
+        } catch {
+            return StoredNotification.Attempt(date: date, result: error.sendAttemptResult, detail: error.detail)
+        }
+    }
+}

@@ -1,0 +1,228 @@
+import CSQLite
+
+/// The test controls', updates feed's, Server API's and notifications' use of the store (issue 5).
+extension TransactionStore {
+    // MARK: Changing transactions
+
+    /// Changes a transaction in one database transaction: logs `kind` at `date`, applies `assignments` (SQL
+    /// `column = ?N` with parameters from `?2`; `?1` is the id), bumps its version, and returns its new state.
+    @discardableResult
+    func update(
+        id: String, kind: TransactionChange.Kind, date: Int64, assignments: String, values: [SQLiteValue] = []
+    ) throws -> StoredTransaction? {
+        try database.inTransaction {
+            guard try transaction(id: id) != nil else { return nil }
+            let sequence = try logChange(kind, transactionId: id, date: date)
+            let sequenceIndex = values.count + 2
+            try statement(
+                """
+                UPDATE transactions SET \(assignments), version = version + 1, change_sequence = ?\(sequenceIndex)
+                WHERE id = ?1
+                """
+            ).run([.text(id)] + values + [.integer(sequence)])
+            return try transaction(id: id)
+        }
+    }
+
+    /// Sets a transaction's refund request state without logging a change (its signed form does not change).
+    func setRefundRequest(id: String, to state: StoredTransaction.RefundRequest?) throws {
+        try statement("UPDATE transactions SET refund_request = ?2 WHERE id = ?1")
+            .run([.text(id), .optional(state?.rawValue)])
+    }
+
+    /// Removes one transaction (its change log goes with it). Returns whether there was one.
+    func delete(id: String) throws -> Bool {
+        try database.inTransaction {
+            guard try transaction(id: id) != nil else { return false }
+            try statement("DELETE FROM transactions WHERE id = ?1").run([.text(id)])
+            try statement("DELETE FROM consumption_reports WHERE transaction_id = ?1").run([.text(id)])
+            return true
+        }
+    }
+
+    /// Removes every transaction and the consumption information sent for them. Serial numbers, order numbers
+    /// and change sequence numbers go on from where they were: no id is ever handed out twice.
+    func deleteAllTransactions() throws {
+        try database.inTransaction {
+            try database.execute("DELETE FROM transactions; DELETE FROM consumption_reports;")
+        }
+    }
+
+    /// Back to the catalogue's defaults: no transactions, settings, failures, consumption information or
+    /// notifications. Counters are kept (ids are never reused).
+    func resetToDefaults() throws {
+        try database.inTransaction {
+            try database.execute(
+                """
+                DELETE FROM transactions; DELETE FROM consumption_reports; DELETE FROM settings;
+                DELETE FROM simulated_failures; DELETE FROM notifications;
+                """)
+        }
+    }
+
+    /// Paid transactions with this order id, oldest first.
+    func transactions(orderId: String) throws -> [StoredTransaction] {
+        try statement(
+            "SELECT \(Self.columns) FROM transactions WHERE order_id = ?1 AND status = 'purchased' ORDER BY serial"
+        ).query([.text(orderId)], row: Self.row)
+    }
+
+    // MARK: Updates feed
+
+    /// The number the change log has reached, deletions included (`sqlite_sequence`): the cursor of "now".
+    func changeSequenceHighWater() throws -> Int64 {
+        let sequence =
+            try statement("SELECT seq FROM sqlite_sequence WHERE name = 'transaction_changes'")
+            .query { $0.int64(at: 0) }.first ?? 0
+        return max(sequence, try latestChangeSequence())
+    }
+
+    /// Transactions with a change the app learns of through the updates feed (``TransactionChange/Kind/isUpdate``,
+    /// or the creation of an outside purchase) after `sequence`, each once with the sequence number of its latest
+    /// such change, in that order; at most `limit`, and whether more wait.
+    func updates(after sequence: Int64, limit: Int) throws -> (updates: [(StoredTransaction, Int64)], hasMore: Bool) {
+        let kinds = TransactionChange.Kind.allCases.filter(\.isUpdate).map { "'\($0.rawValue)'" }
+            .joined(separator: ", ")
+        let rows = try statement(
+            """
+            SELECT c.transaction_id, MAX(c.sequence) AS last FROM transaction_changes c
+            JOIN transactions t ON t.id = c.transaction_id
+            WHERE c.sequence > ?1 AND t.status = 'purchased'
+              AND (c.kind IN (\(kinds)) OR (c.kind = 'created' AND t.origin = 'outside'))
+            GROUP BY c.transaction_id ORDER BY last LIMIT ?2
+            """
+        ).query([.integer(sequence), .integer(Int64(limit + 1))]) { ($0.text(at: 0) ?? "", $0.int64(at: 1)) }
+        var updates: [(StoredTransaction, Int64)] = []
+        for (id, last) in rows.prefix(limit) {
+            if let transaction = try transaction(id: id) {
+                updates.append((transaction, last))
+            }
+        }
+        return (updates, rows.count > limit)
+    }
+
+    // MARK: Simulated failures
+
+    /// The failure set at run time for `api`: `error` nil means "explicitly none" (it overrides the catalogue's).
+    func failure(for api: String) throws -> (error: String?, once: Bool)? {
+        try statement("SELECT error, once FROM simulated_failures WHERE api = ?1")
+            .query([.text(api)]) { ($0.text(at: 0), $0.int64(at: 1) != 0) }.first
+    }
+
+    /// Sets (or, with `error` nil, explicitly clears) the failure of `api`.
+    func setFailure(for api: String, error: String?, once: Bool) throws {
+        try statement(
+            """
+            INSERT INTO simulated_failures (api, error, once) VALUES (?1, ?2, ?3)
+            ON CONFLICT (api) DO UPDATE SET error = ?2, once = ?3
+            """
+        ).run([.text(api), .optional(error), .integer(once ? 1 : 0)])
+    }
+
+    // MARK: Consumption information
+
+    func recordConsumption(transactionId: String, apiVersion: String, receivedAt: Int64, body: String) throws {
+        try statement(
+            "INSERT INTO consumption_reports (transaction_id, api_version, received_at, body) VALUES (?1, ?2, ?3, ?4)"
+        ).run([.text(transactionId), .text(apiVersion), .integer(receivedAt), .text(body)])
+    }
+
+    /// (transaction id, API version, received at, body), oldest first.
+    func consumptionReports() throws -> [(String, String, Int64, String)] {
+        try statement("SELECT transaction_id, api_version, received_at, body FROM consumption_reports ORDER BY id")
+            .query { ($0.text(at: 0) ?? "", $0.text(at: 1) ?? "", $0.int64(at: 2), $0.text(at: 3) ?? "") }
+    }
+
+    // MARK: Notifications
+
+    /// Records a notification to send (`pending`, due at `dueAt`) or, with `dueAt` nil, one that has nowhere to go.
+    func insertNotification(_ notification: StoredNotification) throws {
+        try statement(
+            """
+            INSERT INTO notifications (uuid, type, subtype, transaction_id, test_token, signed_payload, created_at,
+                status, next_attempt_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            """
+        ).run([
+            .text(notification.uuid), .text(notification.type), .optional(notification.subtype),
+            .optional(notification.transactionId), .optional(notification.testToken),
+            .text(notification.signedPayload), .integer(notification.createdAt), .text(notification.status.rawValue),
+            notification.nextAttemptAt.map(SQLiteValue.integer) ?? .null,
+        ])
+    }
+
+    /// Every notification, oldest first, with its attempts.
+    func notifications() throws -> [StoredNotification] {
+        try statement("SELECT \(Self.notificationColumns) FROM notifications ORDER BY id").query(row: Self.notification)
+            .map { try withAttempts($0) }
+    }
+
+    /// The notification asked for with this test token.
+    func notification(testToken: String) throws -> StoredNotification? {
+        try statement("SELECT \(Self.notificationColumns) FROM notifications WHERE test_token = ?1")
+            .query([.text(testToken)], row: Self.notification).first.map { try withAttempts($0) }
+    }
+
+    /// Pending notifications due at or before `now`, oldest first, and when the next one after them is due.
+    func dueNotifications(now: Int64) throws -> (due: [StoredNotification], nextDue: Int64?) {
+        let due = try statement(
+            """
+            SELECT \(Self.notificationColumns) FROM notifications
+            WHERE status = 'pending' AND next_attempt_at <= ?1 ORDER BY next_attempt_at, id
+            """
+        ).query([.integer(now)], row: Self.notification).map { try withAttempts($0) }
+        let next = try statement(
+            "SELECT MIN(next_attempt_at) FROM notifications WHERE status = 'pending' AND next_attempt_at > ?1"
+        ).query([.integer(now)]) { $0.optionalInt64(at: 0) }.first ?? nil
+        return (due, next)
+    }
+
+    /// Records one delivery attempt and what follows: `nextAttemptAt` nil ends the notification as `status`.
+    func recordAttempt(
+        notificationUUID uuid: String, attempt: StoredNotification.Attempt, status: StoredNotification.Status,
+        nextAttemptAt: Int64?
+    ) throws {
+        try database.inTransaction {
+            guard
+                let id = try statement("SELECT id FROM notifications WHERE uuid = ?1")
+                    .query([.text(uuid)], row: { $0.int64(at: 0) }).first
+            else { return }
+            try statement(
+                "INSERT INTO notification_attempts (notification_id, at, result, http_status, detail) VALUES (?1, ?2, ?3, ?4, ?5)"
+            ).run([
+                .integer(id), .integer(attempt.date), .text(attempt.result),
+                attempt.httpStatus.map { SQLiteValue.integer(Int64($0)) } ?? .null, .optional(attempt.detail),
+            ])
+            try statement("UPDATE notifications SET status = ?2, next_attempt_at = ?3 WHERE id = ?1")
+                .run([.integer(id), .text(status.rawValue), nextAttemptAt.map(SQLiteValue.integer) ?? .null])
+        }
+    }
+
+    private static let notificationColumns =
+        "id, uuid, type, subtype, transaction_id, test_token, signed_payload, created_at, status, next_attempt_at"
+
+    private static func notification(_ row: SQLiteStatement) throws -> StoredNotification {
+        let statusText = row.text(at: 8) ?? ""
+        guard let status = StoredNotification.Status(rawValue: statusText) else {
+            throw SQLiteError(
+                code: SQLITE_CORRUPT, message: "unknown notification status '\(statusText)'",
+                operation: "reading a notification")
+        }
+        return StoredNotification(
+            id: row.int64(at: 0), uuid: row.text(at: 1) ?? "", type: row.text(at: 2) ?? "", subtype: row.text(at: 3),
+            transactionId: row.text(at: 4), testToken: row.text(at: 5), signedPayload: row.text(at: 6) ?? "",
+            createdAt: row.int64(at: 7), status: status, nextAttemptAt: row.optionalInt64(at: 9), attempts: [])
+    }
+
+    private func withAttempts(_ notification: StoredNotification) throws -> StoredNotification {
+        var notification = notification
+        notification.attempts = try statement(
+            "SELECT at, result, http_status, detail FROM notification_attempts WHERE notification_id = ?1 ORDER BY id"
+        ).query([.integer(notification.id)]) { row in
+            StoredNotification.Attempt(
+                date: row.int64(at: 0), result: row.text(at: 1) ?? "",
+                httpStatus: row.optionalInt64(at: 2).map { Int($0) }, detail: row.text(at: 3))
+        }
+        return notification
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import FoundationNetworking
+import Signing
+import StoreWire
+import Testing
+
+@testable import MockStoreServer
+
+/// Server Notifications V2 from the real binary to a receiver in the test (the store's own HTTP server class).
+@Suite struct NotificationBinaryTests {
+    let directory: TemporaryDirectory
+    let token: ServerAPIToken
+    var data: String { directory.file("data") }
+
+    init() throws {
+        directory = try TemporaryDirectory("mockstore-notify")
+        token = try ServerAPIToken()
+    }
+
+    func start(_ receiver: NotificationReceiver, _ extra: [String] = [], retryBase: String = "20") throws
+        -> MockStoreHarness
+    {
+        try MockStoreHarness(
+            dataDirectory: data, extraArguments: ["--notify", receiver.url, "--notify-retry-base-ms", retryBase] + extra)
+    }
+
+    func root(_ store: MockStoreHarness) async throws -> Certificate {
+        try Certificate(derRepresentation: try await store.get("/test/v1/root-certificate").body)
+    }
+
+    /// The store's notification records, over HTTP (polled: cheaper than running `mockstore control` each time;
+    /// the control itself is tested in SandboxControlBinaryTests).
+    func notifications(_ store: MockStoreHarness) async throws -> [TestNotificationRecord] {
+        try await store.get("/test/v1/notifications").decoded(TestNotificationsBody.self).notifications
+    }
+}
+
+extension NotificationBinaryTests {
+    @Test func testNotificationIsSignedDeliveredAndItsStatusListsTheAttempt() async throws {
+        let receiver = try NotificationReceiver()
+        let store = try start(receiver)
+        let root = try await root(store)
+        let requested = try await store.request("POST", "/inApps/v1/notifications/test", headers: try token.header())
+        #expect(requested.status == 200)
+        #expect(requested.contentType == "application/json")
+        let testToken = try requested.decoded(SendTestNotificationResponseBody.self).testNotificationToken
+        try await eventually("the receiver gets the TEST notification") { receiver.bodies.count == 1 }
+        let signed = try JSONDecoder().decode(SignedNotificationBody.self, from: Data(try #require(receiver.bodies.first)))
+        let payload = try verifiedES256Payload(signed.signedPayload, as: NotificationPayload.self, root: root)
+        #expect(payload.notificationType == "TEST")
+        #expect(payload.subtype == nil)
+        #expect(payload.version == "2.0")
+        #expect(UUID(uuidString: payload.notificationUUID) != nil)
+        #expect(payload.data == NotificationData(environment: "Sandbox", appAppleId: 1_234_567_890, bundleId: "ai.voicedebrief.app"))
+        #expect(abs(Double(payload.signedDate) / 1_000 - Date().timeIntervalSince1970) < 60)
+
+        try await eventually("the attempt is recorded") {
+            try await notifications(store).first?.sendAttempts.count == 1
+        }
+        let status = try await store.request(
+            "GET", "/inApps/v1/notifications/test/\(testToken)", headers: try token.header())
+        #expect(status.status == 200)
+        let body = try status.decoded(CheckTestNotificationResponseBody.self)
+        #expect(body.signedPayload == signed.signedPayload)
+        #expect(body.sendAttempts.map(\.sendAttemptResult) == ["SUCCESS"])
+        #expect(try await notifications(store).first?.status == "delivered")
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func refundLifecycleSendsEachNotificationWithTheTransaction() async throws {
+        let receiver = try NotificationReceiver()
+        let store = try start(receiver, ["--bundle-version", "42", "--app-apple-id", "987654321"])
+        let root = try await root(store)
+        let id = try store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500").transaction
+            .transactionId
+        _ = try store.control(TestTransactionBody.self, "request-refund", id, "--reason", "UNSATISFIED_WITH_PURCHASE")
+        _ = try store.control(TestTransactionBody.self, "decline-refund", id)
+        _ = try store.control(TestTransactionBody.self, "request-refund", id)
+        _ = try store.control(TestTransactionBody.self, "refund", id, "--reason", "1")
+        _ = try store.control(TestTransactionBody.self, "reverse-refund", id)
+        try await eventually("five notifications arrive") { receiver.bodies.count == 5 }
+        let payloads = try receiver.bodies.map { body in
+            let signed = try JSONDecoder().decode(SignedNotificationBody.self, from: Data(body)).signedPayload
+            return try verifiedES256Payload(signed, as: NotificationPayload.self, root: root)
+        }
+        #expect(payloads.map(\.notificationType) == [
+            "CONSUMPTION_REQUEST", "REFUND_DECLINED", "CONSUMPTION_REQUEST", "REFUND", "REFUND_REVERSED",
+        ])
+        #expect(payloads.map { $0.data?.consumptionRequestReason } == [
+            "UNSATISFIED_WITH_PURCHASE", nil, "UNINTENDED_PURCHASE", nil, nil,
+        ])
+        #expect(Set(payloads.map(\.notificationUUID)).count == 5)
+        for payload in payloads {
+            let data = try #require(payload.data)
+            #expect(data.environment == "Sandbox" && data.bundleId == "ai.voicedebrief.app")
+            #expect(data.appAppleId == 987_654_321 && data.bundleVersion == "42")
+            #expect(payload.version == "2.0")
+        }
+        let infos = try payloads.map {
+            try verifiedES256Payload(try #require($0.data?.signedTransactionInfo), as: SignedTransactionPayload.self, root: root)
+        }
+        #expect(infos.allSatisfy { $0.transactionId == id })
+        #expect(infos[3].revocationDate != nil && infos[3].revocationReason == 1, "REFUND carries the revocation")
+        #expect(infos[4].revocationDate == nil, "REFUND_REVERSED carries the reinstated transaction")
+        try await eventually("every attempt is recorded") {
+            try await notifications(store).allSatisfy { $0.status == "delivered" && $0.sendAttempts.map(\.sendAttemptResult) == ["SUCCESS"] }
+        }
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func aFailingReceiverSeesRetriesOnTheScaledSchedule() async throws {
+        let receiver = try NotificationReceiver(statuses: [500, 503])
+        let store = try start(receiver)
+        let id = try store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500").transaction
+            .transactionId
+        _ = try store.control(TestTransactionBody.self, "refund", id)
+        try await eventually("the third try succeeds") {
+            try await notifications(store).first?.status == "delivered"
+        }
+        let record = try #require(try await notifications(store).first)
+        #expect(record.sendAttempts.map(\.sendAttemptResult) == [
+            "UNSUCCESSFUL_HTTP_RESPONSE_CODE", "UNSUCCESSFUL_HTTP_RESPONSE_CODE", "SUCCESS",
+        ])
+        #expect(record.sendAttempts.map(\.httpStatus) == [500, 503, 200])
+        let dates = record.sendAttempts.map(\.attemptDate)
+        #expect(dates[1] - dates[0] >= 20, "1 × base after the first failure")
+        #expect(dates[2] - dates[1] >= 240, "12 × base after the second")
+        let uuids = Set(try receiver.payloads().map(\.notificationUUID))
+        #expect(receiver.bodies.count == 3)
+        #expect(uuids.count == 1, "the same notification is sent again")
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func triesRunOutAndAnUnreachableReceiverIsASocketIssue() async throws {
+        let receiver = try NotificationReceiver(statuses: [500, 500, 500, 500])
+        let closed = try HTTPServer(host: "127.0.0.1", port: 0, handler: receiver.recorder)
+        let closedURL = closed.baseURL + "/gone"
+        closed.stop()
+        let store = try start(receiver, ["--notify-max-attempts", "2"])
+        _ = try store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500")
+        let id = try store.control(TestTransactionsBody.self, "transactions").transactions[0].transactionId
+        _ = try store.control(TestTransactionBody.self, "refund", id)
+        try await eventually("the tries run out") { try await notifications(store).first?.status == "failed" }
+        #expect(try await notifications(store).first?.sendAttempts.count == 2)
+        #expect(receiver.bodies.count == 2)
+        #expect(try store.stop() == 0)
+
+        let unreachable = try MockStoreHarness(
+            dataDirectory: data, extraArguments: ["--notify", closedURL, "--notify-retry-base-ms", "10", "--notify-max-attempts", "3"])
+        let requested = try await unreachable.request("POST", "/inApps/v1/notifications/test", headers: try token.header())
+        let testToken = try requested.decoded(SendTestNotificationResponseBody.self).testNotificationToken
+        try await eventually("three socket issues") {
+            try await notifications(unreachable).last?.status == "failed"
+        }
+        let status = try await unreachable.request(
+            "GET", "/inApps/v1/notifications/test/\(testToken)", headers: try token.header())
+        #expect(try status.decoded(CheckTestNotificationResponseBody.self).sendAttempts.map(\.sendAttemptResult)
+            == ["SOCKET_ISSUE", "SOCKET_ISSUE", "SOCKET_ISSUE"])
+        #expect(try unreachable.stop() == 0)
+    }
+
+    @Test func pendingNotificationsAreSentAfterARestart() async throws {
+        let receiver = try NotificationReceiver(statuses: [500])
+        var store = try start(receiver, retryBase: "1000")
+        _ = try store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500")
+        let id = try store.control(TestTransactionsBody.self, "transactions").transactions[0].transactionId
+        _ = try store.control(TestTransactionBody.self, "refund", id)
+        try await eventually("the first try fails") { receiver.bodies.count == 1 }
+        #expect(try store.stop() == 0)
+        store = try start(receiver, retryBase: "1")
+        try await eventually("the retry after the restart") { receiver.bodies.count == 2 }
+        try await eventually("it is delivered") { try await notifications(store).first?.status == "delivered" }
+        #expect(try store.stop() == 0)
+    }
+}
+
+/// The retry schedule and the HTTP client's classification, without a store.
+@Suite struct NotificationDeliveryTests {
+    @Test func retryScheduleScalesApplesHours() {
+        let policy = NotificationRetryPolicy(baseMilliseconds: 10, maxAttempts: 6)
+        #expect((1...6).map { policy.delay(afterFailedAttempts: $0) } == [10, 120, 240, 480, 720, nil])
+        #expect(NotificationRetryPolicy(baseMilliseconds: 10, maxAttempts: 1).delay(afterFailedAttempts: 1) == nil)
+    }
+
+    @Test func clientClassifiesFailuresAsApplesSendAttemptResults() throws {
+        #expect(throws: HTTPClient.Failure.self) { try HTTPClient.send("GET", "ftp://127.0.0.1/") }
+        let server = try HTTPServer(host: "127.0.0.1", port: 0, handler: NotificationReceiver.Recorder(statuses: [418]))
+        let response = try HTTPClient.send("POST", server.baseURL + "/x?y=1", body: Array("hi".utf8))
+        #expect(response.status == 418)
+        let url = server.baseURL
+        server.stop()
+        do {
+            _ = try HTTPClient.send("GET", url, timeout: 2)
+            Issue.record("a stopped server answered")
+        } catch {
+            #expect(error.sendAttemptResult == "SOCKET_ISSUE")
+        }
+    }
+}

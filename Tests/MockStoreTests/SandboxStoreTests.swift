@@ -1,0 +1,142 @@
+import Foundation
+import Signing
+import StoreWire
+import Testing
+
+@testable import MockStoreServer
+
+/// The sandbox's logic in-process, with a clock the test moves: the updates feed's coalescing and paging, the
+/// bearer-token rules, and the migration of a version 1 database.
+@Suite struct SandboxStoreTests {
+    static let secret = Array("sandbox-test-secret".utf8)
+    static let credit500 = "ai.voicedebrief.app.credit.500"
+
+    let directory: TemporaryDirectory
+    let clock: ManualClock
+    let store: MockStore
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        clock = ManualClock(fixedDate)
+        store = MockStore(
+            configuration: .init(
+                catalogue: try StoreKitConfiguration.load(contentsOf: Repository.catalogue),
+                bundleId: "ai.voicedebrief.app", signer: JWSTransactionSigner.hs256(secret: Self.secret), clock: clock),
+            database: try TransactionStore(path: directory.file("store.sqlite")))
+    }
+
+    func ids(_ body: TransactionUpdatesBody) throws -> [String] {
+        try body.signedTransactions.map { jws in
+            let parsed = try CompactJWS.parse(jws)
+            try parsed.verifyHS256(secret: Self.secret)
+            return try JSONDecoder().decode(SignedTransactionPayload.self, from: Data(parsed.payload)).transactionId
+        }
+    }
+}
+
+extension SandboxStoreTests {
+    @Test func changesToOneTransactionAreCoalescedIntoItsLatestState() throws {
+        _ = try store.updateSettings(TestSettingsUpdate(askToBuyEnabled: true))
+        _ = try store.purchase(PurchaseRequestBody(productId: Self.credit500))
+        let id = try store.testTransactions().transactions[0].transactionId
+        let start = try store.updates(after: nil)
+        clock.advance(by: 60)
+        _ = try store.approve(id: id)
+        clock.advance(by: 60)
+        _ = try store.refund(id: id, reason: nil)
+        let feed = try store.updates(after: start.cursor)
+        #expect(try ids(feed) == [id], "approved and refunded: delivered once")
+        let payload = try JSONDecoder().decode(
+            SignedTransactionPayload.self, from: Data(try CompactJWS.parse(feed.signedTransactions[0]).payload))
+        #expect(payload.revocationDate == fixedDate.addingTimeInterval(120).millisecondsSince1970)
+        #expect(payload.purchaseDate == fixedDate.addingTimeInterval(60).millisecondsSince1970, "bought when approved")
+    }
+
+    @Test func theFeedPagesAndTheCursorResumes() throws {
+        for _ in 0..<(MockStore.updatesPageSize + 7) {
+            _ = try store.buyOutside(PurchaseRequestBody(productId: Self.credit500))
+        }
+        let first = try store.updates(after: nil)
+        #expect(first.signedTransactions.count == MockStore.updatesPageSize)
+        #expect(first.hasMore == true)
+        let second = try store.updates(after: first.cursor)
+        #expect(second.signedTransactions.count == 7)
+        #expect(second.hasMore == false)
+        #expect(Set(try ids(first)).isDisjoint(with: try ids(second)))
+        #expect(try store.updates(after: second.cursor).signedTransactions.isEmpty)
+        #expect(throws: MockStoreError.self) { try store.updates(after: "-1") }
+    }
+
+    @Test func finishingAndAppPurchasesAreNotUpdates() throws {
+        let start = try store.updates(after: nil)
+        let bought = try store.purchase(PurchaseRequestBody(productId: Self.credit500))
+        let id = try store.testTransactions().transactions[0].transactionId
+        #expect(bought.result == "success")
+        try store.finish(transactionId: id)
+        #expect(try store.updates(after: start.cursor).signedTransactions.isEmpty)
+    }
+
+    @Test func aVersion1DatabaseIsMigrated() throws {
+        let path = directory.file("v1.sqlite")
+        do {
+            let database = try SQLiteDatabase(path: path)
+            try database.execute(TransactionStore.schemaSQL)
+            try database.execute(
+                """
+                INSERT INTO transactions (id, serial, original_id, product_id, product_type, quantity, price, currency,
+                    storefront, storefront_id, purchase_date, original_purchase_date, transaction_reason, ownership_type,
+                    origin, status, version, change_sequence)
+                VALUES ('2000000000000007', 7, '2000000000000007', 'p', 'Consumable', 1, 5000, 'GBP', 'GBR', '143444',
+                    1, 1, 'PURCHASE', 'PURCHASED', 'app', 'pending', 1, 1);
+                """)
+            try database.close()
+        }
+        let store = try TransactionStore(path: path)
+        let migrated = try #require(try store.transaction(id: "2000000000000007"))
+        #expect(migrated.orderId == "MOCK00000007")
+        #expect(migrated.pendingReason == .askToBuy)
+        #expect(migrated.refundRequest == nil)
+        #expect(try store.notifications().isEmpty)
+    }
+}
+
+/// The bearer-token rules, one at a time.
+@Suite struct ServerAPIAuthenticatorTests {
+    let token: ServerAPIToken
+    let authenticator: ServerAPIAuthenticator
+
+    init() throws {
+        token = try ServerAPIToken()
+        authenticator = ServerAPIAuthenticator(bundleId: ServerAPIToken.bundleId, keys: [token.keyId: token.key.publicKey])
+    }
+
+    func check(_ jwt: String) -> String? {
+        do {
+            try authenticator.check(authorization: "Bearer " + jwt, now: Date())
+            return nil
+        } catch {
+            return error.reason
+        }
+    }
+
+    @Test func goodTokensPass() throws {
+        #expect(check(try token.make()) == nil)
+        #expect(check(try token.make(issuedAgo: 30)) == nil)
+        let open = ServerAPIAuthenticator(bundleId: ServerAPIToken.bundleId, keys: [:])
+        let stranger = try ServerAPIToken(keyId: "X")
+        #expect(throws: Never.self) { try open.check(authorization: "Bearer " + (try stranger.make()), now: Date()) }
+    }
+
+    @Test func eachBrokenRuleIsNamed() throws {
+        #expect(check(try token.make(aud: "other"))?.contains("aud") == true)
+        #expect(check(try token.make(bid: "x.y"))?.contains("bid x.y") == true)
+        #expect(check(try token.make(iss: ""))?.contains("iss") == true)
+        #expect(check(try token.make(expiresIn: -1))?.contains("expired") == true)
+        #expect(check(try token.make(expiresIn: 5_000))?.contains("more than an hour") == true)
+        #expect(check(try token.make(issuedAgo: -600))?.contains("iat is in the future") == true)
+        #expect(check(try token.make(kid: "NOPE"))?.contains("no --api-key has the kid NOPE") == true)
+        #expect(check(try token.make(signedBy: try P256PrivateKey.generate()))?.contains("does not verify") == true)
+        #expect(check(try token.make(alg: "HS256"))?.contains("not ES256") == true)
+        #expect(throws: ServerAPIAuthenticator.Refusal.self) { try authenticator.check(authorization: nil, now: Date()) }
+    }
+}

@@ -1,0 +1,307 @@
+import Foundation
+import FoundationNetworking
+import Signing
+import StoreWire
+import Testing
+
+/// The App Store Server API subset, through the real binary, with bearer tokens made as Apple's libraries make them.
+@Suite struct ServerAPIBinaryTests {
+    static let credit500 = "ai.voicedebrief.app.credit.500"
+
+    let directory: TemporaryDirectory
+    let token: ServerAPIToken
+    var data: String { directory.file("data") }
+
+    init() throws {
+        directory = try TemporaryDirectory("mockstore-server-api")
+        token = try ServerAPIToken()
+    }
+
+    func start(_ extra: [String] = [], catalogue: String = Repository.catalogue) throws -> MockStoreHarness {
+        try MockStoreHarness(dataDirectory: data, extraArguments: try token.option(in: directory) + extra, catalogue: catalogue)
+    }
+
+    func api(
+        _ store: MockStoreHarness, _ method: String, _ path: String, json: String? = nil
+    ) async throws -> MockStoreHarness.Response {
+        try await store.request(method, path, body: json.map { Array($0.utf8) }, headers: try token.header())
+    }
+
+    /// An outside purchase, over HTTP (the `buy` control itself is tested in SandboxControlBinaryTests).
+    func buy(_ store: MockStoreHarness, _ product: String = credit500) async throws -> String {
+        let response = try await store.post("/test/v1/purchases", json: #"{"productId": "\#(product)"}"#)
+        #expect(response.status == 200)
+        return try response.decoded(TestTransactionBody.self).transaction.transactionId
+    }
+
+    func expectError(
+        _ response: MockStoreHarness.Response, status: Int, code: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        #expect(response.status == status, sourceLocation: sourceLocation)
+        #expect(response.contentType == "application/json", sourceLocation: sourceLocation)
+        #expect(try response.decoded(StoreErrorBody.self).errorCode == code, sourceLocation: sourceLocation)
+    }
+
+    func root(_ store: MockStoreHarness) async throws -> Certificate {
+        try Certificate(derRepresentation: try await store.get("/test/v1/root-certificate").body)
+    }
+
+    func transactions(_ signed: [String], root: Certificate) throws -> [SignedTransactionPayload] {
+        try signed.map { try verifiedES256Payload($0, as: SignedTransactionPayload.self, root: root) }
+    }
+}
+
+// MARK: Authentication
+
+extension ServerAPIBinaryTests {
+    @Test func badBearerTokensGet401WithoutABody() async throws {
+        let store = try start()
+        let id = try await buy(store)
+        let path = "/inApps/v1/transactions/\(id)"
+        let stranger = try P256PrivateKey.generate()
+        let bad: [(String, String?)] = [
+            ("no header", nil),
+            ("not bearer", "Basic abc"),
+            ("garbage", "Bearer not.a.jwt"),
+            ("other key", "Bearer " + (try token.make(signedBy: stranger))),
+            ("unknown kid", "Bearer " + (try token.make(kid: "OTHERKEY"))),
+            ("no kid", "Bearer " + (try token.make(kid: .some(nil)))),
+            ("HS256", "Bearer " + (try token.make(alg: "HS256"))),
+            ("wrong aud", "Bearer " + (try token.make(aud: "appstoreconnect-v2"))),
+            ("no aud", "Bearer " + (try token.make(aud: nil))),
+            ("wrong bid", "Bearer " + (try token.make(bid: "com.example.other"))),
+            ("no bid", "Bearer " + (try token.make(bid: nil))),
+            ("no iss", "Bearer " + (try token.make(iss: nil))),
+            ("expired", "Bearer " + (try token.make(expiresIn: -10))),
+            ("no exp", "Bearer " + (try token.make(expiresIn: nil))),
+            ("exp two hours away", "Bearer " + (try token.make(expiresIn: 7_200))),
+            ("exp two hours after iat", "Bearer " + (try token.make(expiresIn: 3_000, issuedAgo: 4_300))),
+        ]
+        for (name, header) in bad {
+            let response = try await store.request("GET", path, headers: header.map { ["Authorization": $0] } ?? [:])
+            #expect(response.status == 401, "\(name)")
+            #expect(response.body.isEmpty, "\(name): no body")
+        }
+        let withIat = try await store.request(
+            "GET", path, headers: ["Authorization": "Bearer " + (try token.make(issuedAgo: 10))])
+        #expect(withIat.status == 200, "iat is allowed, never required")
+        #expect(try await api(store, "GET", path).status == 200)
+        #expect(store.stderr.contains("bearer tokens checked with the keys \(token.keyId)"))
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func withoutAPIKeysAnyWellFormedTokenIsAcceptedAndTheStoreSaysSo() async throws {
+        let store = try MockStoreHarness(dataDirectory: data)
+        let id = try await buy(store)
+        let stranger = try ServerAPIToken(keyId: "ANYKEY")
+        let accepted = try await store.request(
+            "GET", "/inApps/v1/transactions/\(id)", headers: try stranger.header())
+        #expect(accepted.status == 200)
+        let wrongBundle = try await store.request(
+            "GET", "/inApps/v1/transactions/\(id)",
+            headers: ["Authorization": "Bearer " + (try stranger.make(bid: "com.example.other"))])
+        #expect(wrongBundle.status == 401, "claims are still checked")
+        #expect(store.stderr.contains("no --api-key given: any well-formed ES256 bearer token is accepted"))
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func unreadableAPIKeyStopsTheStart() throws {
+        let junk = try directory.write("not a key", to: "junk.pem")
+        let outcome = try MockStoreHarness.run(
+            ["--catalogue", Repository.catalogue, "--data", data, "--api-key", "K1=\(junk)"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("--api-key K1: \(junk) holds no P-256 public key"))
+        let usage = try MockStoreHarness.run(["--api-key", "nokey"])
+        #expect(usage.status == 64)
+    }
+}
+
+// MARK: Endpoints
+
+extension ServerAPIBinaryTests {
+    @Test func getTransactionInfoServesFinishedRefundedAndRefusesPending() async throws {
+        let store = try start()
+        let root = try await root(store)
+        let id = try await buy(store)
+        #expect(try await store.post("/storekit/v1/transactions/\(id)/finish", json: "{}").status == 200)
+        let info = try await api(store, "GET", "/inApps/v1/transactions/\(id)")
+        #expect(info.status == 200)
+        #expect(info.contentType == "application/json")
+        let payload = try transactions(
+            [try info.decoded(TransactionInfoResponseBody.self).signedTransactionInfo], root: root)[0]
+        #expect(payload.transactionId == id)
+        #expect(payload.environment == "Sandbox")
+        _ = try store.control(TestTransactionBody.self, "refund", id)
+        let refunded = try transactions(
+            [try await api(store, "GET", "/inApps/v1/transactions/\(id)").decoded(TransactionInfoResponseBody.self)
+                .signedTransactionInfo], root: root)[0]
+        #expect(refunded.revocationDate != nil)
+
+        _ = try store.control(TestSettingsBody.self, "ask-to-buy", "on")
+        _ = try await store.post("/storekit/v1/purchases", json: #"{"productId": "\#(Self.credit500)"}"#)
+        let pending = try #require(try store.control(TestTransactionsBody.self, "transactions").transactions.last)
+        try expectError(try await api(store, "GET", "/inApps/v1/transactions/\(pending.transactionId)"), status: 404, code: 4_040_010)
+        try expectError(try await api(store, "GET", "/inApps/v1/transactions/2000000000000999"), status: 404, code: 4_040_010)
+        try expectError(try await api(store, "GET", "/inApps/v1/transactions/abc"), status: 400, code: 4_000_006)
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func transactionHistoryPagesFiltersAndSorts() async throws {
+        let store = try start()
+        let root = try await root(store)
+        var ids: [String] = []
+        for index in 0..<23 {
+            ids.append(try await buy(store, index == 22 ? "ai.voicedebrief.app.credit.1000" : Self.credit500))
+        }
+        let first = try await api(store, "GET", "/inApps/v2/history/\(ids[0])")
+        #expect(first.status == 200)
+        let page1 = try first.decoded(HistoryResponseBody.self)
+        #expect(page1.hasMore)
+        #expect(page1.bundleId == "ai.voicedebrief.app")
+        #expect(page1.appAppleId == 1_234_567_890)
+        #expect(page1.environment == "Sandbox")
+        #expect(try transactions(page1.signedTransactions, root: root).map(\.transactionId) == Array(ids[0..<20]))
+        let page2 = try await api(store, "GET", "/inApps/v2/history/\(ids[5])?revision=\(page1.revision)")
+            .decoded(HistoryResponseBody.self)
+        #expect(!page2.hasMore)
+        #expect(try transactions(page2.signedTransactions, root: root).map(\.transactionId) == Array(ids[20...]))
+        let nothingNew = try await api(store, "GET", "/inApps/v2/history/\(ids[0])?revision=\(page2.revision)")
+            .decoded(HistoryResponseBody.self)
+        #expect(nothingNew.signedTransactions.isEmpty && !nothingNew.hasMore)
+
+        _ = try store.control(TestTransactionBody.self, "refund", ids[3])
+        let changed = try await api(store, "GET", "/inApps/v2/history/\(ids[0])?revision=\(page2.revision)")
+            .decoded(HistoryResponseBody.self)
+        #expect(try transactions(changed.signedTransactions, root: root).map(\.transactionId) == [ids[3]], "modified since")
+
+        let descending = try await api(store, "GET", "/inApps/v2/history/\(ids[0])?sort=DESCENDING")
+            .decoded(HistoryResponseBody.self)
+        #expect(try transactions(descending.signedTransactions, root: root).first?.transactionId == ids[3])
+        let revoked = try await api(store, "GET", "/inApps/v2/history/\(ids[0])?revoked=true")
+            .decoded(HistoryResponseBody.self)
+        #expect(try transactions(revoked.signedTransactions, root: root).map(\.transactionId) == [ids[3]])
+        let notRevoked = try await api(store, "GET", "/inApps/v2/history/\(ids[0])?revoked=False")
+            .decoded(HistoryResponseBody.self)
+        #expect(notRevoked.signedTransactions.count == 20 && notRevoked.hasMore)
+        let byProduct = try await api(
+            store, "GET", "/inApps/v2/history/\(ids[0])?productId=ai.voicedebrief.app.credit.1000"
+        ).decoded(HistoryResponseBody.self)
+        #expect(try transactions(byProduct.signedTransactions, root: root).map(\.transactionId) == [ids[22]])
+        let nonConsumables = try await api(store, "GET", "/inApps/v2/history/\(ids[0])?productType=NON_CONSUMABLE")
+            .decoded(HistoryResponseBody.self)
+        #expect(nonConsumables.signedTransactions.isEmpty)
+        let consumables = try await api(
+            store, "GET", "/inApps/v2/history/\(ids[0])?productType=CONSUMABLE&productType=NON_CONSUMABLE")
+            .decoded(HistoryResponseBody.self)
+        #expect(consumables.signedTransactions.count == 20)
+        let v1 = try await api(store, "GET", "/inApps/v1/history/\(ids[0])")
+        #expect(v1.status == 200)
+
+        try expectError(try await api(store, "GET", "/inApps/v2/history/\(ids[0])?productType=GIFT"), status: 400, code: 4_000_022)
+        try expectError(try await api(store, "GET", "/inApps/v2/history/\(ids[0])?sort=UP"), status: 400, code: 4_000_021)
+        try expectError(try await api(store, "GET", "/inApps/v2/history/\(ids[0])?revision=nonsense"), status: 400, code: 4_000_005)
+        try expectError(try await api(store, "GET", "/inApps/v2/history/\(ids[0])?revoked=maybe"), status: 400, code: 4_000_030)
+        try expectError(try await api(store, "GET", "/inApps/v2/history/\(ids[0])?startDate=x"), status: 400, code: 4_000_015)
+        try expectError(try await api(store, "GET", "/inApps/v2/history/\(ids[0])?endDate=-5"), status: 400, code: 4_000_016)
+        try expectError(try await api(store, "GET", "/inApps/v2/history/2000000000000999"), status: 404, code: 4_040_010)
+        try expectError(try await api(store, "GET", "/inApps/v2/history/x1"), status: 400, code: 4_000_006)
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func refundHistoryListsRefundsOldestFirst() async throws {
+        let store = try start()
+        let root = try await root(store)
+        let ids = [try await buy(store), try await buy(store), try await buy(store)]
+        let empty = try await api(store, "GET", "/inApps/v2/refund/lookup/\(ids[0])")
+        #expect(empty.status == 200)
+        #expect(try empty.decoded(RefundHistoryResponseBody.self).signedTransactions.isEmpty)
+        _ = try store.control(TestTransactionBody.self, "refund", ids[2])
+        try await Task.sleep(for: .milliseconds(5))
+        _ = try store.control(TestTransactionBody.self, "refund", ids[0])
+        let history = try await api(store, "GET", "/inApps/v2/refund/lookup/\(ids[1])")
+            .decoded(RefundHistoryResponseBody.self)
+        let refunded = try transactions(history.signedTransactions, root: root)
+        #expect(refunded.map(\.transactionId) == [ids[2], ids[0]])
+        #expect(refunded.allSatisfy { $0.revocationDate != nil })
+        #expect(!history.hasMore)
+        let next = try await api(store, "GET", "/inApps/v2/refund/lookup/\(ids[1])?revision=\(history.revision)")
+            .decoded(RefundHistoryResponseBody.self)
+        #expect(next.signedTransactions.isEmpty)
+        try expectError(try await api(store, "GET", "/inApps/v2/refund/lookup/\(ids[1])?revision=zzz"), status: 400, code: 4_000_005)
+        try expectError(try await api(store, "GET", "/inApps/v2/refund/lookup/2000000000000999"), status: 404, code: 4_040_010)
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func lookUpOrderIdFindsTheOrdersTransactions() async throws {
+        let store = try start()
+        let root = try await root(store)
+        let id = try await buy(store)
+        let order = try #require(try store.control(TestTransactionsBody.self, "transactions").transactions.first).orderId
+        #expect(order == "MOCK00000001")
+        let found = try await api(store, "GET", "/inApps/v1/lookup/\(order)")
+        #expect(found.status == 200)
+        let body = try found.decoded(OrderLookupResponseBody.self)
+        #expect(body.status == 0)
+        #expect(try transactions(body.signedTransactions, root: root).map(\.transactionId) == [id])
+        let unknown = try await api(store, "GET", "/inApps/v1/lookup/MOCK99999999").decoded(OrderLookupResponseBody.self)
+        #expect(unknown == OrderLookupResponseBody(status: 1, signedTransactions: []))
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func consumptionInformationIsValidatedAndRecorded() async throws {
+        var text = try String(contentsOfFile: Repository.catalogue, encoding: .utf8)
+        text = text.replacingOccurrences(
+            of: #""type" : "Consumable""#, with: #""type" : "NonConsumable""#, options: [],
+            range: text.range(of: "ai.voicedebrief.app.credit.1000").map { $0.lowerBound..<text.endIndex })
+        let catalogue = try directory.write(text, to: "mixed.storekit")
+        let store = try start(catalogue: catalogue)
+        let id = try await buy(store)
+        let v2 = #"{"customerConsented": true, "sampleContentProvided": false, "deliveryStatus": "DELIVERED", "consumptionPercentage": 25000, "refundPreference": "DECLINE"}"#
+        let accepted = try await api(store, "PUT", "/inApps/v2/transactions/consumption/\(id)", json: v2)
+        #expect(accepted.status == 202)
+        #expect(accepted.body.isEmpty)
+        let v1 = """
+            {"customerConsented": true, "consumptionStatus": 3, "platform": 1, "sampleContentProvided": false,
+             "deliveryStatus": 0, "appAccountToken": "", "accountTenure": 2, "playTime": 3,
+             "lifetimeDollarsRefunded": 1, "lifetimeDollarsPurchased": 2, "userStatus": 1, "refundPreference": 2}
+            """
+        #expect(try await api(store, "PUT", "/inApps/v1/transactions/consumption/\(id)", json: v1).status == 202)
+        let recorded = try store.control(TestConsumptionBody.self, "consumption").consumption
+        #expect(recorded.map(\.apiVersion) == ["v2", "v1"])
+        #expect(recorded.allSatisfy { $0.transactionId == id })
+        #expect(recorded[0].request["deliveryStatus"] == .string("DELIVERED"))
+        #expect(recorded[1].request["consumptionStatus"] == .number(3))
+
+        let path2 = "/inApps/v2/transactions/consumption/\(id)"
+        try expectError(
+            try await api(store, "PUT", path2, json: v2.replacingOccurrences(of: "\"customerConsented\": true", with: "\"customerConsented\": false")),
+            status: 400, code: 4_000_035)
+        try expectError(
+            try await api(store, "PUT", path2, json: v2.replacingOccurrences(of: "\"DELIVERED\"", with: "\"LOST\"")),
+            status: 400, code: 4_000_036)
+        try expectError(
+            try await api(store, "PUT", path2, json: #"{"customerConsented": true, "deliveryStatus": "DELIVERED"}"#),
+            status: 400, code: 4_000_041)
+        let path1 = "/inApps/v1/transactions/consumption/\(id)"
+        try expectError(try await api(store, "PUT", path1, json: v1.replacingOccurrences(of: "\"platform\": 1", with: "\"platform\": 9")), status: 400, code: 4_000_039)
+        try expectError(try await api(store, "PUT", path1, json: v1.replacingOccurrences(of: "\"appAccountToken\": \"\"", with: "\"appAccountToken\": \"x\"")), status: 400, code: 4_000_033)
+        try expectError(try await api(store, "PUT", path1, json: v1.replacingOccurrences(of: "\"userStatus\": 1", with: "\"userStatus\": 5")), status: 400, code: 4_000_042)
+        try expectError(try await api(store, "PUT", path1, json: "{not json"), status: 400, code: 4_000_000)
+        try expectError(try await api(store, "PUT", "/inApps/v2/transactions/consumption/2000000000000999", json: v2), status: 404, code: 4_040_010)
+        let nonConsumable = try await buy(store, "ai.voicedebrief.app.credit.1000")
+        try expectError(try await api(store, "PUT", "/inApps/v2/transactions/consumption/\(nonConsumable)", json: v2), status: 400, code: 4_000_043)
+        #expect(try store.control(TestConsumptionBody.self, "consumption").consumption.count == 2, "refusals are not recorded")
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func serverFinishAndTestNotificationWithoutAReceiver() async throws {
+        let store = try start()
+        let id = try await buy(store)
+        let finish = try await api(store, "POST", "/inApps/v1/transactions/\(id)/finish")
+        #expect(finish.status == 200)
+        #expect(try store.control(TestTransactionsBody.self, "transactions").transactions.first?.finished == true)
+        try expectError(try await api(store, "POST", "/inApps/v1/notifications/test"), status: 404, code: 4_040_007)
+        try expectError(try await api(store, "GET", "/inApps/v1/notifications/test/nothing_1"), status: 404, code: 4_040_008)
+        #expect(try store.stop() == 0)
+    }
+}
