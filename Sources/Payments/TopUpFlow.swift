@@ -123,6 +123,16 @@ public struct TopUpFlow {
                 case .alreadyCredited(let entry): report.alreadyCredited.append(entry)
                 default: break
                 }
+                // A refund the store reversed: the credit taken back is given back, once.
+                let reversalID = EntryDraft.reversalID(store: store.name, reference: payload.transactionId)
+                if ledger.entry(id: reversalID) != nil {
+                    let draft = EntryDraft(
+                        id: "reinstated-\(store.name)-\(payload.transactionId)", kind: .topup,
+                        quantity: Int64(payload.quantity), amount: credit, refersTo: reversalID,
+                        text: "The store reversed its refund: credit given back", reference: payload.transactionId,
+                        product: payload.productId, receipt: signed)
+                    if case .appended(let entry) = try ledger.append(draft) { report.credited.append(entry) }
+                }
                 report.finished += 1
                 return
             }
@@ -135,6 +145,7 @@ public struct TopUpFlow {
                     text: "Top-up refunded by the store", reference: payload.transactionId,
                     product: payload.productId, receipt: signed)
                 if case .appended(let entry) = try ledger.append(draft) { report.reversed.append(entry) }
+                try FaultInjection.hit("refund.after-record")
             }
             // A refunded purchase is finished either way: there is nothing left to deliver.
             try await store.finish(transactionID: payload.transactionId)
@@ -146,6 +157,7 @@ public struct TopUpFlow {
     /// Verifies, records (idempotently), and finishes one signed transaction. A refused one is not finished.
     public func deliver(_ signed: String) async throws -> TopUpResult {
         let (payload, credit) = try check(signed)
+        try FaultInjection.hit("topup.before-record")
         let draft = EntryDraft(
             id: EntryDraft.topUpID(store: store.name, reference: payload.transactionId), kind: .topup,
             quantity: Int64(payload.quantity), amount: credit, text: "Top-up through the \(store.name)",

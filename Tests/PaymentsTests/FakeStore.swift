@@ -58,6 +58,13 @@ final class FakeStore: StoreProvider, Sendable {
         return made.id
     }
 
+    /// The store reverses its refund of `id`: the transaction, re-signed without revocation, is an update.
+    func reverseRefund(_ id: String) throws {
+        guard let payload = state.withLock({ $0.payloads[id] }) else { throw StoreError.unknown("no \(id)") }
+        let jws = try CompactJWS.sign(payload: Array(try JSONEncoder().encode(payload)), with: signer)
+        state.withLock { $0.updates.append(jws) }
+    }
+
     /// The store refunds `id`: the transaction, re-signed with revocationDate and revocationReason, is an update.
     func refund(_ id: String) throws {
         guard var payload = state.withLock({ $0.payloads[id] }) else { throw StoreError.unknown("no \(id)") }

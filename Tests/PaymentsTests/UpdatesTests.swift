@@ -38,6 +38,25 @@ extension TopUpFlowTests {
         #expect(ledger.entries.filter { $0.kind == .reversal }.count == 1)
     }
 
+    @Test func aReversedRefundGivesTheCreditBackOnce() async throws {
+        let store = FakeStore(signer: .hs256(secret: secret))
+        guard case .credited(let entry) = try await flow(store).topUp() else {
+            Issue.record("no credit")
+            return
+        }
+        try store.refund(entry.reference!)
+        _ = try await flow(store).collect(updatesAfter: nil)
+        #expect(ledger.balance == MicroCredits(5_000_000))
+        try store.reverseRefund(entry.reference!)
+        try store.reverseRefund(entry.reference!)
+        let report = try await flow(store).collect(updatesAfter: nil)
+        #expect(report.credited.map(\.id) == ["reinstated-mockstore-\(entry.reference!)"])
+        #expect(ledger.balance == MicroCredits(10_000_000))
+        let again = try await flow(store).collect(updatesAfter: nil)
+        #expect(again.credited.isEmpty)
+        #expect(ledger.balance == MicroCredits(10_000_000))
+    }
+
     @Test func aRefundOfSomethingNeverCreditedTakesNothingAndCreditsNothing() async throws {
         let store = FakeStore(signer: .hs256(secret: secret))
         let made = try store.makeTransaction()
