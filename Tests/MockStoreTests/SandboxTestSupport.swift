@@ -102,7 +102,7 @@ final class NotificationReceiver {
 /// Waits (polling every 20 ms, at most `timeout` seconds) until `condition` holds; records an issue if it never does.
 @discardableResult
 func eventually(
-    timeout: TimeInterval = 20, _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
+    timeout: TimeInterval = 90, _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () async throws -> Bool
 ) async throws -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
