@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "Payments", dependencies: ["CreditLedger", "Signing", "StoreWire"]),
         .target(name: "VoiceDebriefCredit", dependencies: ["Payments", "CreditLedger"]),
         .executableTarget(name: "credit", dependencies: ["VoiceDebriefCredit", "Payments", "CreditLedger", "Signing"]),
-        .executableTarget(name: "credit-bench", dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit"]),
+        .executableTarget(name: "credit-bench", dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL"]),
 
         // The mock App Store.
         .target(

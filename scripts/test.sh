@@ -16,9 +16,12 @@ fi
 tail -n 1 .build/build.log
 
 echo "== swift tests"
+# The notification suite times retries against a receiver in the test process; it runs on its own, after the
+# rest, because hundreds of parallel tests starting processes starve it (see the closing notes of issue 5).
 status=0
-swift test --skip-build >.build/test.log 2>&1 || status=$?
-grep -E "✘|error|failed|passed after|Executed" .build/test.log | tail -n 60 || true
+swift test --skip-build --skip NotificationBinaryTests >.build/test.log 2>&1 || status=$?
+swift test --skip-build --filter NotificationBinaryTests >>.build/test.log 2>&1 || status=$?
+grep -E "✘|error:|Test run with" .build/test.log | tail -n 60 || true
 if [ "$status" -ne 0 ]; then
   echo "swift tests failed (full log: .build/test.log)" >&2
   exit 1
@@ -26,5 +29,11 @@ fi
 
 echo "== interop with Apple's app-store-server-library"
 python3 Tests/Interop/verify_transactions.py --mockstore .build/debug/mockstore
+
+echo "== credit-bench, once, at the CI smoke size (figures are printed, not asserted; see BENCHMARKS.md)"
+bash scripts/bench.sh --quick
+
+echo "== reliability, a bounded run with fresh seeds (the long runs: bash scripts/reliability.sh; see RELIABILITY.md)"
+SKIP_BUILD=1 bash scripts/reliability.sh --bounded
 
 echo "== all tests passed"

@@ -13,6 +13,12 @@ public enum EntryCodec {
     public static func body(of entry: LedgerEntry) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256 + (entry.receipt?.utf8.count ?? 0))
+        appendBody(of: entry, to: &out)
+        return out
+    }
+
+    /// Appends the body of `entry` to `out`.
+    static func appendBody(of entry: LedgerEntry, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         appendKey("id", to: &out, first: true)
         appendString(entry.id, to: &out)
@@ -21,7 +27,9 @@ public enum EntryCodec {
         appendKey("seq", to: &out)
         appendInt(entry.sequence, to: &out)
         appendKey("time", to: &out)
-        appendString(entry.time.iso8601, to: &out)
+        out.append(UInt8(ascii: "\""))
+        entry.time.appendISO8601(to: &out)
+        out.append(UInt8(ascii: "\""))
         appendKey("kind", to: &out)
         appendString(entry.kind.rawValue, to: &out)
         if let feature = entry.feature {
@@ -38,30 +46,39 @@ public enum EntryCodec {
         appendInt(entry.amount.rawValue, to: &out)
         appendKey("balanceAfter", to: &out)
         appendInt(entry.balanceAfter.rawValue, to: &out)
-        let optionals: [(StaticString, String?)] = [
-            ("refersTo", entry.refersTo), ("reason", entry.reason), ("text", entry.text),
-            ("reference", entry.reference), ("product", entry.product), ("receipt", entry.receipt),
-            ("prev", entry.prev),
-        ]
-        for (key, value) in optionals {
-            if let value {
-                appendKey(key, to: &out)
-                appendString(value, to: &out)
-            }
+        appendOptional("refersTo", entry.refersTo, to: &out)
+        appendOptional("reason", entry.reason, to: &out)
+        appendOptional("text", entry.text, to: &out)
+        appendOptional("reference", entry.reference, to: &out)
+        appendOptional("product", entry.product, to: &out)
+        appendOptional("receipt", entry.receipt, to: &out)
+        if let prev = entry.prevField {
+            appendKey("prev", to: &out)
+            appendChain(prev, to: &out)
         }
-        return out
     }
 
     /// The whole line, with its terminating newline; `mac` is the hex MAC of `body`, or nil for an unsigned line.
     public static func line(body: [UInt8], mac: String?) -> [UInt8] {
+        line(body: body, macField: mac.map(ChainField.init))
+    }
+
+    /// The whole line, with its terminating newline, after `body`: `macField` as held in an entry.
+    static func line(body: [UInt8], macField: ChainField?) -> [UInt8] {
         var out = body
-        if let mac {
+        out.reserveCapacity(body.count + 76)
+        appendLineEnd(macField: macField, to: &out)
+        return out
+    }
+
+    /// Appends what follows a body: the `mac` field when there is one, the closing brace, the newline.
+    static func appendLineEnd(macField: ChainField?, to out: inout [UInt8]) {
+        if let macField {
             appendKey("mac", to: &out)
-            appendString(mac, to: &out)
+            appendChain(macField, to: &out)
         }
         out.append(UInt8(ascii: "}"))
         out.append(UInt8(ascii: "\n"))
-        return out
     }
 
     /// The MAC-covered prefix of a line (without its newline): everything before `,"mac":"`, or nil if the line
@@ -71,8 +88,8 @@ public enum EntryCodec {
         let tail = 8 + 64 + 2
         guard line.count > tail else { return nil }
         let start = line.count - tail
-        let marker: [UInt8] = Array(",\"mac\":\"".utf8)
-        for index in 0..<marker.count where line[start + index] != marker[index] { return nil }
+        let marker: StaticString = ",\"mac\":\""
+        for index in 0..<marker.utf8CodeUnitCount where line[start + index] != marker.utf8Start[index] { return nil }
         return start
     }
 
@@ -121,8 +138,8 @@ public enum EntryCodec {
             case .reference: entry.reference = try parser.string(for: field.name)
             case .product: entry.product = try parser.string(for: field.name)
             case .receipt: entry.receipt = try parser.string(for: field.name)
-            case .prev: entry.prev = try parser.string(for: field.name)
-            case .mac: entry.mac = try parser.string(for: field.name)
+            case .prev: entry.prevField = ChainField(try parser.string(for: field.name))
+            case .mac: entry.macField = ChainField(try parser.string(for: field.name))
             }
         }
         guard let id, !id.isEmpty else { throw EntryParseError("field \"id\" is missing or empty") }
@@ -163,13 +180,52 @@ public enum EntryCodec {
     }
 
     private static func appendInt(_ value: Int64, to out: inout [UInt8]) {
-        out.append(contentsOf: String(value).utf8)
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for the 20 digits of UInt64.max
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var index = buffer.count
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(contentsOf: buffer[index...])
+        }
+    }
+
+    private static func appendOptional(_ key: StaticString, _ value: String?, to out: inout [UInt8]) {
+        guard let value else { return }
+        appendKey(key, to: &out)
+        appendString(value, to: &out)
+    }
+
+    /// A `prev` or `mac`: straight from its 32 bytes, or its text (escaped as any string) when it is not hex.
+    private static func appendChain(_ field: ChainField, to out: inout [UInt8]) {
+        switch field {
+        case .digest(let digest):
+            out.append(UInt8(ascii: "\""))
+            digest.appendHex(to: &out)
+            out.append(UInt8(ascii: "\""))
+        case .text(let text):
+            appendString(text, to: &out)
+        }
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     static func appendString(_ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Nearly every string needs no escape: then its bytes go in at once.
+        let plain = value.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if plain == true {
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])

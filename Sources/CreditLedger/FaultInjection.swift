@@ -4,15 +4,62 @@
     import Darwin
 #endif
 
-/// Named crash points for the reliability suites. Compiled in only when the `CREDIT_FAULTS` condition is set
-/// (`swift build -Xswiftc -DCREDIT_FAULTS`); then `CREDIT_FAULT=<point>` makes the process kill itself with
-/// SIGKILL when it reaches that point. In a normal build every call is a no-op.
+/// Named crash points for the reliability suites. Compiled in only when the `CREDIT_FAULTS` condition is set (debug
+/// builds, see Package.swift); in a release build every call is a no-op.
+///
+/// `CREDIT_FAULT=<point>` kills the process with SIGKILL the first time it reaches that point;
+/// `CREDIT_FAULT=<point>@<n>` the n-th time (from 1); `CREDIT_FAULT=<point>[@<n>]:pause` stops there instead, holding
+/// whatever it holds (the ledger lock), until it is killed. The points are listed in ``points``.
 public enum FaultInjection {
+    /// Every point, in the order an append, a rewrite and a top-up reach them.
+    public static let points: [String] = [
+        "append.before-write", "append.mid-line", "append.before-sync", "append.after-sync",
+        "replace.before-sync", "replace.before-rename", "replace.before-directory-sync",
+        "head.before-write", "torn.before-truncate", "merge.mid-write", "merge.before-sync",
+        "topup.after-purchase", "topup.before-record", "topup.after-record", "topup.after-finish",
+        "refund.after-record", "collect.before-cursor",
+    ]
+
     #if CREDIT_FAULTS
-        private static let point: String? = getenv("CREDIT_FAULT").map { String(cString: $0) }
-        public static func isActive(_ name: String) -> Bool { point == name }
+        private struct Plan {
+            var point: String
+            var occurrence: Int
+            var pause: Bool
+        }
+
+        private static let plan: Plan? = {
+            guard let raw = getenv("CREDIT_FAULT").map({ String(cString: $0) }), !raw.isEmpty else { return nil }
+            var text = Substring(raw)
+            var pause = false
+            if text.hasSuffix(":pause") {
+                pause = true
+                text = text.dropLast(6)
+            }
+            var occurrence = 1
+            if let at = text.lastIndex(of: "@"), let number = Int(text[text.index(after: at)...]), number >= 1 {
+                occurrence = number
+                text = text[..<at]
+            }
+            return Plan(point: String(text), occurrence: occurrence, pause: pause)
+        }()
+
+        // Only the process's own calls, one at a time in practice; an atomic is not worth its import here.
+        nonisolated(unsafe) private static var reached = 0
+
+        /// Whether the next ``hit(_:)`` of `name` is the one that stops the process.
+        public static func isActive(_ name: String) -> Bool {
+            guard let plan, plan.point == name else { return false }
+            return reached + 1 == plan.occurrence
+        }
+
         public static func hit(_ name: String) throws {
-            if point == name { kill(getpid(), SIGKILL) }
+            guard let plan, plan.point == name else { return }
+            reached += 1
+            guard reached == plan.occurrence else { return }
+            if plan.pause {
+                while true { pause() }
+            }
+            kill(getpid(), SIGKILL)
         }
     #else
         @inline(__always) public static func isActive(_ name: String) -> Bool { false }

@@ -24,6 +24,7 @@ extension Ledger {
             try bytes.withUnsafeBufferPointer { buffer in
                 var start = 0
                 var number = 0
+                var context = LineReadContext()
                 while start < buffer.count {
                     number += 1
                     guard let newline = buffer[start...].firstIndex(of: 0x0A) else {
@@ -31,7 +32,7 @@ extension Ledger {
                     }
                     let line = UnsafeBufferPointer(rebasing: buffer[start..<newline])
                     let entry: LedgerEntry
-                    do throws(EntryParseError) { entry = try EntryCodec.parse(line) } catch {
+                    do throws(EntryParseError) { entry = try EntryCodec.parse(line, context: &context) } catch {
                         throw LedgerError.corruptLine(file: path, line: number, reason: error.reason)
                     }
                     if byDevice[entry.device] == nil { order.append(entry.device) }
@@ -47,51 +48,18 @@ extension Ledger {
         let lock = try DirectoryLock(path: lockPath)
         defer { lock.unlock() }
         try refreshLocked()
-        var report = MergeReport()
-        var bySequence: [String: [Int64: LedgerEntry]] = [:]
-        for entry in entries { bySequence[entry.device, default: [:]][entry.sequence] = entry }
-
+        // What joins is decided in memory, by the same union a merge of two in-memory ledgers uses; then each
+        // device's joining lines are written as they were read, one write and one fdatasync per device.
+        var union = LedgerUnion(existing: entries)
         for group in incoming {
-            var last = head(of: group.device)?.sequence ?? 0
+            let joined = union.add(
+                device: group.device, incoming: group.lines.map(\.entry), lines: group.lines.map(\.line), source: group.path)
+            guard !joined.isEmpty else { continue }
             var batch: [UInt8] = []
-            var ids: [String: LedgerEntry] = [:]
-            for item in group.lines.sorted(by: { $0.entry.sequence < $1.entry.sequence }) {
-                let entry = item.entry
-                let place = "\(group.path) line \(item.line)"
-                if entry.sequence <= last {
-                    if let here = bySequence[group.device]?[entry.sequence], here == entry {
-                        report.alreadyPresent += 1
-                        continue
-                    }
-                    report.problems.append(
-                        "fork: \(place) is \(group.device) #\(entry.sequence), but a different entry is already "
-                            + "recorded at that place; \(group.device)'s later entries were not merged")
-                    break
-                }
-                guard entry.sequence == last + 1 else {
-                    report.problems.append(
-                        "gap: \(place) is \(group.device) #\(entry.sequence), but #\(last + 1) is missing; "
-                            + "the copy is incomplete, and \(group.device)'s later entries were not merged")
-                    break
-                }
-                if let existing = self.entry(id: entry.id) ?? ids[entry.id], !existing.hasSameContent(as: entry) {
-                    report.problems.append(
-                        "conflict: \(place) has id \(entry.id) with other content (recorded: "
-                            + "\(existing.contentSummary); incoming: \(entry.contentSummary)); \(group.device)'s "
-                            + "later entries were not merged")
-                    break
-                }
-                ids[entry.id] = entry
-                batch.append(contentsOf: item.bytes)
-                bySequence[group.device, default: [:]][entry.sequence] = entry
-                last = entry.sequence
-                report.added[group.device, default: 0] += 1
-            }
-            if !batch.isEmpty {
-                try appendForeignLines(batch, device: group.device)
-                try refreshLocked()
-            }
+            for item in joined { batch.append(contentsOf: group.lines[item].bytes) }
+            try appendForeignLines(batch, device: group.device)
         }
-        return report
+        try refreshLocked()
+        return union.report
     }
 }

@@ -8,20 +8,44 @@ import Signing
 extension Ledger {
     /// Opens (or creates) a signed ledger: the owner's keys are made on first use, every new entry is chained with
     /// HMAC-SHA256, and this device's signed head is kept current. A ledger made before signing stays unsigned
-    /// (``isSigned`` is false) until ``upgradeToSigned(keys:)``: never silently.
+    /// (``isSigned`` is false) until ``upgradeToSigned(keys:)``: never silently. Every change to a ledger file or
+    /// head goes through `fileSystem`.
     public static func openSigned(directory: String, clock: any LedgerClock = SystemClock(),
-                                  ids: any IDSource = RandomIDs()) throws -> Ledger {
+                                  ids: any IDSource = RandomIDs(),
+                                  fileSystem: any LedgerFileSystem = POSIXFileSystem()) throws -> Ledger {
         let keys = try LedgerKeys.loadOrCreate(in: directory)
-        let ledger = try Ledger(directory: directory, clock: clock, ids: ids, authenticator: try keys.makeAuthenticator())
+        let ledger = try Ledger(
+            directory: directory, clock: clock, ids: ids, authenticator: try keys.makeAuthenticator(),
+            fileSystem: fileSystem)
         ledger.observers.append(HeadKeeper(key: keys.headKey))
-        if ledger.isSigned, let last = ledger.lastEntry(of: ledger.device), last.mac != nil {
-            let head = try SignedHead.read(in: directory, device: ledger.device)
-            // A new ledger gets its first head; a head left one behind by an interrupted write catches up. A missing
-            // head on an existing ledger is left for `credit verify` to report.
-            if (ledger.wasCreated && head == nil) || (head.map { $0.sequence < last.sequence } ?? false) {
-                try SignedHead.make(for: last, key: keys.headKey).write(in: directory)
+        ledger.observers.append(CheckpointKeeper())
+        do {
+            // Under the lock, on what is there now: another process appending writes its head under it too, so a
+            // head written here never lands on top of a newer one, nor two writers' files collide.
+            let lock = try DirectoryLock(path: ledger.lockPath)
+            defer { lock.unlock() }
+            try ledger.refreshLocked()
+            if ledger.isSigned, let last = ledger.lastEntry(of: ledger.device), last.mac != nil {
+                let head = try SignedHead.read(in: directory, device: ledger.device)
+                // A new ledger gets its first head; a head left one behind by an interrupted write catches up. A
+                // ledger of its opening entry alone and no head was being made when the process died before the
+                // head: nothing can have been cut from it, so it gets its first head too. A missing head on any other
+                // ledger is left for `credit verify` to report.
+                let madeButNoHead = head == nil && last.sequence == 1 && last.kind == .opening
+                let behind = head.map { $0.sequence < last.sequence } ?? false
+                if (ledger.wasCreated && head == nil) || madeButNoHead || behind {
+                    if !ledger.wasCreated { try ledger.syncOwnFile() }
+                    try ledger.ensureDurableDirectory(directory + "/heads")
+                    try SignedHead.make(for: last, key: keys.headKey).write(in: directory, fileSystem: fileSystem)
+                } else if !ledger.wasCreated && last.sequence == 1 {
+                    // The first head may be one a killed process renamed into place and never synced: make it
+                    // durable before anything is appended after it, or a power loss could leave entries and no head.
+                    try ledger.ensureDurableDirectory(directory + "/heads")
+                }
             }
         }
+        // So that the next `credit balance` need not read every entry again.
+        ledger.writeCheckpoint()
         return ledger
     }
 
@@ -55,16 +79,32 @@ extension Ledger {
         }
         let backup = path + ".unsigned-\(clock.now().milliseconds)"
         guard link(path, backup) == 0 else { throw LedgerError.io(path: backup, operation: "keep a backup", errno: errno) }
-        try POSIXFile.replaceAtomically(path, with: bytes, mode: 0o600)
-        if let last { try SignedHead.make(for: last, key: keys.headKey).write(in: directory) }
+        try fileSystem.replaceAtomically(path, with: bytes, mode: 0o600)
+        if let last { try SignedHead.make(for: last, key: keys.headKey).write(in: directory, fileSystem: fileSystem) }
+        // The open descriptor and the offsets read so far belong to the old file, now the backup: read the new file
+        // from the start, and carry on signing with its key and keeping its head.
+        resetState()
+        self.authenticator = authenticator
+        if !observers.contains(where: { $0 is HeadKeeper }) { observers.append(HeadKeeper(key: keys.headKey)) }
+        try refreshLocked()
         return UpgradeReport(entriesSigned: own.count, file: path, backup: backup)
     }
 
     /// Verifies this data directory's ledger files (or `files`), with its keys and heads.
     public func verify(files: [String]? = nil, receiptCheck: ((LedgerEntry) -> String?)?) throws -> VerificationReport {
+        try Ledger.verify(directory: directory, files: files, requiringHeadOf: files == nil && isSigned ? device : nil,
+                          receiptCheck: receiptCheck)
+    }
+
+    /// Verifies the ledger files in `directory` (or `files`) with its keys and heads, without opening the ledger, so
+    /// that a ledger with a damaged line, which will not open, can still be checked. `device`'s head must be there.
+    public static func verify(directory: String, files: [String]? = nil, requiringHeadOf device: String?,
+                              receiptCheck: ((LedgerEntry) -> String?)?) throws -> VerificationReport {
         let keys = try LedgerKeys.load(from: directory)
         let publicKey = keys.headKey.publicKey
-        let paths = files ?? devicePaths.values.sorted()
+        // Every device file there now, not only those an open ledger has read.
+        let ledgerDirectory = directory + "/ledger"
+        let paths = try files ?? POSIXFile.list(ledgerDirectory).filter { $0.hasSuffix(".jsonl") }.map { ledgerDirectory + "/" + $0 }
         var heads: [String: SignedHead] = [:]
         let names = (try? POSIXFile.list(directory + "/heads")) ?? []
         for name in names where name.hasSuffix(".json") {
@@ -72,6 +112,6 @@ extension Ledger {
             if let head = try SignedHead.read(in: directory, device: owner) { heads[owner] = head }
         }
         let verifier = LedgerVerifier(macKey: keys.macKey, headPublicKey: publicKey, receiptCheck: receiptCheck)
-        return try verifier.verify(files: paths, heads: heads, requireHeads: files == nil && isSigned ? [device] : [])
+        return try verifier.verify(files: paths, heads: heads, requireHeads: device.map { [$0] } ?? [])
     }
 }

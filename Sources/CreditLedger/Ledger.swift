@@ -19,6 +19,8 @@ public final class Ledger {
 
     let clock: any LedgerClock
     let ids: any IDSource
+    /// Every change to a file goes through it (the reliability suites put a faulty or forgetful one underneath).
+    public let fileSystem: any LedgerFileSystem
     /// Signs new entries when this device's file is signed.
     public var authenticator: (any EntryAuthenticator)?
     /// Told after each durable append to this device's file.
@@ -32,39 +34,48 @@ public final class Ledger {
     public private(set) var wasCreated = false
     /// The balance: the sum of amounts over distinct ids.
     public private(set) var balance: MicroCredits = .zero
-    /// Index into `entries` of the entry that counts for each id.
-    private var counted: [String: Int] = [:]
+    /// Where in `entries` the entry that counts for each id is.
+    private var idIndex = EntryIDIndex()
+    /// The positions in `entries` of the entries that count, one per id, in the order read.
+    private var countedPositions: [UInt32] = []
     private var files: [String: DeviceFile] = [:]
     private var appendDescriptor: Int32 = -1
+    /// Whether this device's file, data and directory entry, is known to be on disk since `appendDescriptor` opened.
+    private var fileIsDurable = false
+    /// Directories this instance has made sure of: on disk, their own entries in their parents included.
+    private var durableDirectories: Set<String> = []
 
     struct DeviceFile {
         var path: String
         var size: Int64 = 0
         var lines = 0
         var lastSequence: Int64 = 0
-        var lastMAC: String?
+        var lastMAC: ChainField?
         var isSigned: Bool?
     }
 
     /// Opens the ledger in `directory`, creating it (with its opening credit) if there is none. `authenticator`
-    /// signs a new ledger's entries; an existing unsigned ledger stays unsigned until upgraded.
+    /// signs a new ledger's entries; an existing unsigned ledger stays unsigned until upgraded. Every change to a
+    /// file goes through `fileSystem`.
     public init(
         directory: String, clock: any LedgerClock = SystemClock(), ids: any IDSource = RandomIDs(),
         authenticator: (any EntryAuthenticator)? = nil, openingCredit: MicroCredits = Ledger.defaultOpeningCredit,
-        create: Bool = true
+        create: Bool = true, fileSystem: any LedgerFileSystem = POSIXFileSystem()
     ) throws {
         self.directory = directory
         self.clock = clock
         self.ids = ids
         self.authenticator = authenticator
-        try POSIXFile.makeDirectories(ledgerDirectory)
+        self.fileSystem = fileSystem
+        try fileSystem.makeDirectories(ledgerDirectory)
         let lock = try DirectoryLock(path: lockPath)
         defer { lock.unlock() }
         if let saved = try? POSIXFile.readAll(devicePath), let name = String(validating: saved, as: UTF8.self) {
             device = name.trimmingWhitespace
         }
         try refreshLocked()
-        if device.isEmpty || files[device] == nil {
+        // A device file without one whole entry (the first write was interrupted) is no ledger yet: make it again.
+        if device.isEmpty || (files[device]?.lines ?? 0) == 0 {
             guard create else { throw LedgerError.invalid("there is no ledger in \(directory)") }
             try createLocked(openingCredit: openingCredit)
             wasCreated = true
@@ -72,7 +83,7 @@ public final class Ledger {
     }
 
     deinit {
-        if appendDescriptor >= 0 { close(appendDescriptor) }
+        if appendDescriptor >= 0 { fileSystem.close(appendDescriptor) }
     }
 
     // MARK: paths
@@ -88,12 +99,20 @@ public final class Ledger {
     /// Every device file, by device.
     public var devicePaths: [String: String] { files.mapValues(\.path) }
 
+    /// The size read of each device file, by file name.
+    var loadedFiles: [String: Int64] {
+        Dictionary(files.values.map { ($0.path.lastPathComponent, $0.size) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// Whether this device's file carries MACs.
     public var isSigned: Bool { files[device]?.isSigned ?? (authenticator != nil) }
 
+    /// The last sequence number of `device`'s file (``head(of:)`` without making the MAC's text).
+    func lastSequence(of device: String) -> Int64? { files[device]?.lastSequence }
+
     /// The last sequence number and MAC of `device`'s file.
     public func head(of device: String) -> (sequence: Int64, mac: String?)? {
-        files[device].map { ($0.lastSequence, $0.lastMAC) }
+        files[device].map { ($0.lastSequence, $0.lastMAC?.text) }
     }
 
     // MARK: reading
@@ -105,16 +124,18 @@ public final class Ledger {
     }
 
     /// The entry that counts for `id`.
-    public func entry(id: String) -> LedgerEntry? { counted[id].map { entries[$0] } }
+    public func entry(id: String) -> LedgerEntry? {
+        let hash = EntryIDIndex.hash(id)
+        let position = entries.withUnsafeBufferPointer { list in idIndex.find(hash: hash) { list[$0].id == id } }
+        return position.map { entries[$0] }
+    }
 
-    /// Indices into ``entries`` of the entries that count, one per id.
-    var countedIndices: Dictionary<String, Int>.Values { counted.values }
+    /// Positions in ``entries`` of the entries that count, one per id, in the order read.
+    var countedIndices: [UInt32] { countedPositions }
 
     /// The distinct entries (one per id), in display order: time, then device, then sequence.
     public var distinctEntries: [LedgerEntry] {
-        counted.values.map { entries[$0] }.sorted {
-            ($0.time, $0.device, $0.sequence) < ($1.time, $1.device, $1.sequence)
-        }
+        DisplayOrder.sorted(entries, positions: countedPositions).map { entries[$0] }
     }
 
     /// Re-reads what other processes appended since the last look.
@@ -181,10 +202,10 @@ public final class Ledger {
     // MARK: internals
 
     private func createLocked(openingCredit: MicroCredits) throws {
-        if device.isEmpty {
-            device = ids.makeID()
-            try POSIXFile.replaceAtomically(devicePath, with: Array((device + "\n").utf8), mode: 0o600)
-        }
+        if device.isEmpty { device = ids.makeID() }
+        // Written (again) and synced before a ledger file names it: an id read back from the page cache of a process
+        // killed before it synced would otherwise be lost with the power, leaving this device's file orphaned.
+        try fileSystem.replaceAtomically(devicePath, with: Array((device + "\n").utf8), mode: 0o600)
         let opening = EntryDraft(
             id: EntryDraft.openingID, kind: .opening, quantity: 1, amount: openingCredit, text: "Starting credit")
         files[device] = DeviceFile(path: path(forDevice: device), isSigned: authenticator != nil)
@@ -198,30 +219,44 @@ public final class Ledger {
             throw LedgerError.invalid("\(file.path) is a signed ledger but no ledger key was given")
         }
         var outcomes: [AppendOutcome] = []
-        var pending: [String: LedgerEntry] = [:]
+        outcomes.reserveCapacity(drafts.count)
+        // This batch's entries so far, by id (positions in `written`).
+        var pending = EntryIDIndex()
         var written: [LedgerEntry] = []
+        written.reserveCapacity(drafts.count)
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(drafts.count * 360)
         var running = balance
         let now = clock.now()
         for draft in drafts {
-            let probe = draft.entry(device: device, sequence: 0, time: now, balanceAfter: .zero)
-            if let existing = entry(id: draft.id) ?? pending[draft.id] {
+            let hash = EntryIDIndex.hash(draft.id)
+            let earlier = pending.find(hash: hash) { written[$0].id == draft.id }.map { written[$0] }
+            // A new device file starts with its opening entry even when another device's file here has it already
+            // (it counts once): without a first line the file would never be made.
+            if let existing = creating ? nil : entry(id: draft.id) ?? earlier {
+                let probe = draft.entry(device: device, sequence: 0, time: now, balanceAfter: .zero)
                 guard existing.hasSameContent(as: probe) else {
                     throw LedgerError.conflict(id: draft.id, existing: existing.contentSummary, attempted: probe.contentSummary)
                 }
                 outcomes.append(.alreadyRecorded(existing))
                 continue
             }
-            running = try running.adding(draft.amount)
+            // (An opening another device's file already counts does not count again.)
+            if !creating || entry(id: draft.id) == nil { running = try running.adding(draft.amount) }
             var entry = draft.entry(device: device, sequence: file.lastSequence + 1, time: now, balanceAfter: running)
-            entry.prev = signer == nil ? nil : (file.lastMAC ?? String(repeating: "0", count: 64))
-            let body = EntryCodec.body(of: entry)
-            if let signer { entry.mac = hex(signer.authenticationCode(for: body)) }
-            bytes.append(contentsOf: EntryCodec.line(body: body, mac: entry.mac))
+            entry.prevField = signer == nil ? nil : (file.lastMAC ?? .digest(.zero))
+            // The line is made in place in the batch's bytes: the body, its MAC, the end.
+            let bodyStart = bytes.count
+            EntryCodec.appendBody(of: entry, to: &bytes)
+            if let signer {
+                let code = signer.authenticationCode(for: Array(bytes[bodyStart...]))
+                entry.macField = ChainDigest(bytes: code).map(ChainField.digest) ?? .text(hex(code))
+            }
+            EntryCodec.appendLineEnd(macField: entry.macField, to: &bytes)
             file.lastSequence = entry.sequence
-            file.lastMAC = entry.mac
+            file.lastMAC = entry.macField
             file.lines += 1
-            pending[entry.id] = entry
+            _ = pending.insert(written.count, hash: hash) { _ in false }
             written.append(entry)
             outcomes.append(.appended(entry))
         }
@@ -237,80 +272,181 @@ public final class Ledger {
     }
 
     private func writeDurably(_ bytes: [UInt8], to path: String, creating: Bool) throws {
-        if creating {
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { throw LedgerError.io(path: path, operation: "create", errno: errno) }
-            appendDescriptor = fd
-        } else if appendDescriptor < 0 {
-            let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
-            guard fd >= 0 else { throw LedgerError.io(path: path, operation: "open for append", errno: errno) }
-            appendDescriptor = fd
+        if creating || appendDescriptor < 0 {
+            if appendDescriptor >= 0 { fileSystem.close(appendDescriptor) }
+            appendDescriptor = -1
+            // Creating: the file may be there already, empty, left by a first write that never completed.
+            appendDescriptor = try fileSystem.open(path, creating ? .createOrAppend : .append, permissions: 0o600)
+            fileIsDurable = false
         }
         let fd = appendDescriptor
-        let before = lseek(fd, 0, SEEK_END)
+        let before = try fileSystem.size(fd, path: path)
+        if creating && before != 0 {
+            throw LedgerError.invalid("\(path) already holds \(before) bytes; a new ledger is not written over it")
+        }
         do {
             try FaultInjection.hit("append.before-write")
             try bytes.withUnsafeBytes { raw in
+                var start = 0
                 if FaultInjection.isActive("append.mid-line") {
-                    try POSIXFile.writeAll(fd: fd, UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count / 2)]), path: path)
-                    try FaultInjection.hit("append.mid-line")
+                    start = raw.count / 2
+                    try fileSystem.writeAll(fd, UnsafeRawBufferPointer(rebasing: raw[..<start]), path: path)
                 }
-                try POSIXFile.writeAll(fd: fd, raw, path: path)
+                try FaultInjection.hit("append.mid-line")
+                try fileSystem.writeAll(fd, UnsafeRawBufferPointer(rebasing: raw[start...]), path: path)
             }
         } catch {
-            // No partial line is left behind: cut back to where this append started.
-            if before >= 0 { _ = ftruncate(fd, before) }
+            // No partial line is left behind: cut back to where this append started. If even that fails, forget the
+            // descriptor and everything read, so the next refresh finds the partial line at the end and sets it aside
+            // before anything is appended after it.
+            do { try fileSystem.truncate(fd, to: before, path: path) } catch { rereadLocked() }
             throw error
         }
         try FaultInjection.hit("append.before-sync")
         do {
-            try POSIXFile.syncData(fd: fd, path: path)
+            try fileSystem.syncData(fd, path: path)
+            // A new file is durable only once its directory entry is. Whoever made it may have been killed before
+            // syncing its directory, so the first append of each open syncs it too (once; then it is known).
+            if creating || !fileIsDurable {
+                try fileSystem.syncDirectory(path.parentPath)
+                if creating { try ensureDurableDirectory(ledgerDirectory) }
+                fileIsDurable = true
+            }
         } catch {
-            // After a failed fsync the page cache cannot be trusted: drop the descriptor, re-read on next use.
-            close(fd)
-            appendDescriptor = -1
-            files.removeAll()
+            // After a failed fsync the page cache cannot be trusted: the kernel may have dropped the pages, or write
+            // them later. The entry is not acknowledged, so it must not count either: cut it off, drop the
+            // descriptor and everything read, and re-derive the state from the file (never retry the fsync and
+            // carry on).
+            try? fileSystem.truncate(fd, to: before, path: path)
+            rereadLocked()
             throw error
         }
-        if creating { try POSIXFile.syncDirectory(path.parentPath) }
         try FaultInjection.hit("append.after-sync")
+    }
+
+    /// Makes `path` durable, its entries and its own entry in its parent, once per instance: whoever made it (or
+    /// renamed a file into it) may have been killed before syncing, and what is in it would vanish with the power.
+    func ensureDurableDirectory(_ path: String) throws {
+        guard !durableDirectories.contains(path) else { return }
+        if POSIXFile.exists(path) {
+            try fileSystem.syncDirectory(path)
+            try fileSystem.syncDirectory(path.parentPath)
+        } else {
+            try fileSystem.makeDirectories(path)
+        }
+        durableDirectories.insert(path)
+    }
+
+    /// Makes this device's file as read durable, data and directory entry, before something outside it (a signed
+    /// head) vouches for what it holds: a process killed before its fsync leaves lines that are only in the page
+    /// cache, which a power loss would take away from under the head.
+    func syncOwnFile() throws {
+        let path = path(forDevice: device)
+        let fd = try fileSystem.open(path, .append, permissions: 0o600)
+        defer { fileSystem.close(fd) }
+        try fileSystem.syncData(fd, path: path)
+        try fileSystem.syncDirectory(ledgerDirectory)
+    }
+
+    /// Drops the descriptor and everything read, and reads every file again from the start (the failure that got
+    /// here is what the caller reports; one that recurs here shows on the next call). Must hold the lock.
+    private func rereadLocked() {
+        resetState()
+        try? refreshLocked()
     }
 
     /// Appends `lines` (complete, newline-terminated, exactly as another device wrote them) to `device`'s file.
     func appendForeignLines(_ bytes: [UInt8], device other: String) throws {
         let path = path(forDevice: other)
         let creating = !POSIXFile.exists(path)
-        let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | (creating ? O_CREAT | O_EXCL : 0), 0o600)
-        guard fd >= 0 else { throw LedgerError.io(path: path, operation: "open for merge", errno: errno) }
-        defer { close(fd) }
-        let before = lseek(fd, 0, SEEK_END)
+        let fd = try fileSystem.open(path, creating ? .createOrAppend : .append, permissions: 0o600)
+        defer { fileSystem.close(fd) }
+        let before = try fileSystem.size(fd, path: path)
         do {
-            try bytes.withUnsafeBytes { try POSIXFile.writeAll(fd: fd, $0, path: path) }
+            try bytes.withUnsafeBytes { raw in
+                var start = 0
+                if FaultInjection.isActive("merge.mid-write") {
+                    start = raw.count / 2
+                    try fileSystem.writeAll(fd, UnsafeRawBufferPointer(rebasing: raw[..<start]), path: path)
+                }
+                try FaultInjection.hit("merge.mid-write")
+                try fileSystem.writeAll(fd, UnsafeRawBufferPointer(rebasing: raw[start...]), path: path)
+            }
         } catch {
-            if before >= 0 { _ = ftruncate(fd, before) }
+            do { try fileSystem.truncate(fd, to: before, path: path) } catch { rereadLocked() }
             throw error
         }
-        try POSIXFile.syncData(fd: fd, path: path)
-        if creating { try POSIXFile.syncDirectory(ledgerDirectory) }
+        try FaultInjection.hit("merge.before-sync")
+        do {
+            try fileSystem.syncData(fd, path: path)
+            if creating { try fileSystem.syncDirectory(ledgerDirectory) }
+        } catch {
+            try? fileSystem.truncate(fd, to: before, path: path)
+            rereadLocked()
+            throw error
+        }
     }
 
     private func add(_ entry: LedgerEntry, file: String, line: Int) {
         entries.append(entry)
-        count(entries.count - 1, file: file, line: line)
+        count(from: entries.count - 1, file: file, firstLine: line)
     }
 
-    /// Counts `entries[index]` unless its id is already counted.
-    private func count(_ index: Int, file: String, line: Int) {
-        let id = entries[index].id
-        if let existing = counted.updateValue(index, forKey: id) {
-            counted[id] = existing
-            if !entries[existing].hasSameContent(as: entries[index]) {
-                notices.append(.conflictingDuplicate(id: id, file: file, line: line))
-            }
-            return
+    /// Counts `entries[first...]` (read from `file`, the first on line `firstLine`), each unless its id is already
+    /// counted. The state is taken out of the object for the loop, so that the million accesses of a load are
+    /// plain local ones.
+    private func count(from first: Int, file: String, firstLine: Int, hashes known: [UInt64]? = nil) {
+        var index = idIndex
+        var positions = countedPositions
+        var sum = balance
+        idIndex = EntryIDIndex()
+        countedPositions = []
+        defer {
+            idIndex = index
+            countedPositions = positions
+            balance = sum
         }
-        // An overflowing ledger is reported by `credit verify`; here the balance stays put rather than trap.
-        if let sum = try? balance.adding(entries[index].amount) { balance = sum }
+        if entries.count - first > 1 {
+            // A load: room for all at once. (One append at a time grows as arrays do.)
+            index.reserve(index.count + entries.count - first)
+            positions.reserveCapacity(positions.count + entries.count - first)
+        }
+        entries.withUnsafeBufferPointer { list in
+            // In groups: the hashes first, touching each one's slot so the table's cache misses overlap, then
+            // the inserts, which find their slots in the cache.
+            var hashes: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                         UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var touched: UInt64 = 0
+            withUnsafeMutableBytes(of: &hashes) { raw in
+                let group = raw.bindMemory(to: UInt64.self)
+                var start = first
+                while start < list.count {
+                    let count = Swift.min(group.count, list.count - start)
+                    for offset in 0..<count {
+                        let hash = known?[start + offset - first] ?? EntryIDIndex.hash(list[start + offset].id)
+                        group[offset] = hash
+                        touched &+= index.slotValue(hash: hash)
+                    }
+                    for offset in 0..<count {
+                        let position = start + offset
+                        if let existing = index.insert(position, hash: group[offset], matches: { list[$0].id == list[position].id }) {
+                            if !list[existing].hasSameContent(as: list[position]) {
+                                notices.append(.conflictingDuplicate(
+                                    id: list[position].id, file: file, line: firstLine == 0 ? 0 : firstLine + position - first))
+                            }
+                            continue
+                        }
+                        positions.append(UInt32(position))
+                        // An overflowing ledger is reported by `credit verify`; here the balance stays put rather
+                        // than trap.
+                        let (total, overflow) = sum.rawValue.addingReportingOverflow(list[position].amount.rawValue)
+                        if !overflow { sum = MicroCredits(total) }
+                    }
+                    start += count
+                }
+            }
+            if touched == 1 { index.noteTouched() }  // keeps the touching loads
+        }
     }
 
     /// Reads every device file's new bytes. Must hold the lock.
@@ -332,77 +468,141 @@ public final class Ledger {
         }
     }
 
-    private func resetState() {
+    /// Forgets everything read, so the next refresh reads every file from the start. Must hold the lock.
+    func resetState() {
         entries = []
-        counted = [:]
+        idIndex.removeAll()
+        countedPositions = []
         files = [:]
         balance = .zero
         if appendDescriptor >= 0 {
-            close(appendDescriptor)
+            fileSystem.close(appendDescriptor)
             appendDescriptor = -1
         }
     }
 
+    /// Reads `file` from where the last read stopped, a few megabytes at a time, each line parsed straight into
+    /// ``entries``. A bad last line is a torn tail, set aside; a bad line with lines after it is corruption: nothing
+    /// read from this file counts, and the error names the file and line.
     private func readNewLines(of file: inout DeviceFile, owner: String) throws {
         let path = file.path
-        let fd = open(path, O_RDWR | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw LedgerError.io(path: path, operation: "open", errno: errno) }
         defer { close(fd) }
-        let bytes = try POSIXFile.readAll(fd: fd, path: path, from: file.size)
-        var parsed: [LedgerEntry] = []
-        parsed.reserveCapacity(bytes.count / 256 + 1)
-        var goodLength = 0
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw LedgerError.io(path: path, operation: "fstat", errno: errno) }
+        let end = Int64(info.st_size)
+        guard end > file.size else { return }
+        let parts = ParallelLines.partCount(for: end - file.size)
+        if entries.isEmpty && parts > 1 {
+            return try readInParallel(of: &file, owner: owner, fd: fd, end: end, parts: parts)
+        }
+        // Parsed into a local array (moved out of the object, so not copied and without an access check per line).
+        var list = entries
+        entries = []
+        let first = list.count
+        // Room for the lines expected (only the pages used become memory), so the array is never copied to grow.
+        list.reserveCapacity(first + Int((end - file.size) / 160) + 1)
+        var context = LineReadContext(device: owner)
         var tornReason: String?
         var lineNumber = file.lines
-        try bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var start = 0
-            while start < buffer.count {
-                guard let found = memchr(base + start, 0x0A, buffer.count - start) else {
-                    tornReason = "no newline at the end"
-                    return
-                }
-                let newline = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        let outcome: LineChunks.Outcome
+        do {
+            outcome = try LineChunks.read(fd: fd, path: path, from: file.size, to: end) { line, after in
                 lineNumber += 1
-                let line = UnsafeBufferPointer(start: base + start, count: newline - start)
                 do throws(EntryParseError) {
-                    parsed.append(try EntryCodec.parse(line))
+                    list.append(try EntryCodec.parse(line, context: &context))
                 } catch {
-                    if newline == buffer.count - 1 {
+                    // Torn: the bad line is the last, or nothing after it reads as an entry either (a power loss can
+                    // leave any bytes, newlines too, where a file grew); never when a whole entry follows it.
+                    if after == end || !Ledger.anyEntry(fd: fd, from: after, to: end) {
                         tornReason = error.reason
-                        return
+                        return false
                     }
                     throw LedgerError.corruptLine(file: path, line: lineNumber, reason: error.reason)
                 }
-                start = newline + 1
-                goodLength = start
+                return true
             }
+            if outcome.unterminated { tornReason = "no newline at the end" }
+            if tornReason != nil {
+                let tail = try POSIXFile.readAll(fd: fd, path: path, from: outcome.consumed)
+                try moveTornTail(tail, of: path, fd: fd, keeping: outcome.consumed, owner: owner)
+            }
+        } catch {
+            list.removeSubrange(first...)
+            entries = list
+            throw error
+        }
+        entries = list
+        list = []
+        file.size = outcome.consumed
+        guard entries.count > first else { return }
+        if file.isSigned == nil { file.isSigned = entries[first].macField != nil }
+        file.lastMAC = entries[entries.count - 1].macField
+        file.lastSequence = entries.withUnsafeBufferPointer { list in
+            list[first...].reduce(file.lastSequence) { max($0, $1.sequence) }
+        }
+        let firstLine = file.lines + 1
+        file.lines += entries.count - first
+        count(from: first, file: path, firstLine: firstLine)
+    }
+
+    /// Whether a whole line between `start` and `end` of the file reads as an entry.
+    private static func anyEntry(fd: Int32, from start: Int64, to end: Int64) -> Bool {
+        guard let rest = try? POSIXFile.readAll(fd: fd, path: "", from: start) else { return true }
+        let lines = rest.prefix(Int(end - start)).split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
+        return lines.contains { (try? EntryCodec.parse(Array($0))) != nil }
+    }
+
+    /// ``readNewLines(of:owner:)`` for a large first read: the lines parsed on several threads, then put together
+    /// in order, with exactly the outcome of reading them one after the other (the first bad line decides: the
+    /// last line of the file is a torn tail, any other is corruption).
+    private func readInParallel(of file: inout DeviceFile, owner: String, fd: Int32, end: Int64, parts: Int) throws {
+        let path = file.path
+        let outcome = try ParallelLines.parse(fd: fd, path: path, from: file.size, to: end, owner: owner, parts: parts)
+        var tornReason: String?
+        if let failure = outcome.failure {
+            guard failure.lineEnd == end else {
+                throw LedgerError.corruptLine(file: path, line: file.lines + failure.index + 1, reason: failure.reason)
+            }
+            tornReason = failure.reason
+        } else if outcome.unterminated {
+            tornReason = "no newline at the end"
         }
         if tornReason != nil {
-            try moveTornTail(Array(bytes[goodLength...]), of: path, fd: fd, keeping: file.size + Int64(goodLength), owner: owner)
+            let tail = try POSIXFile.readAll(fd: fd, path: path, from: outcome.consumed)
+            try moveTornTail(tail, of: path, fd: fd, keeping: outcome.consumed, owner: owner)
         }
-        guard let last = parsed.last else { return }
-        if file.isSigned == nil { file.isSigned = parsed[0].mac != nil }
-        file.lastMAC = last.mac
-        let first = entries.count
-        entries.reserveCapacity(first + parsed.count)
-        counted.reserveCapacity(counted.count + parsed.count)
-        entries.append(contentsOf: parsed)
-        parsed = []
-        for index in first..<entries.count {
-            file.lines += 1
-            file.lastSequence = max(file.lastSequence, entries[index].sequence)
-            count(index, file: path, line: file.lines)
+        entries = outcome.entries
+        file.size = outcome.consumed
+        let total = entries.count
+        guard total > 0 else { return }
+        if file.isSigned == nil { file.isSigned = entries[0].macField != nil }
+        file.lastMAC = entries[total - 1].macField
+        file.lastSequence = entries.withUnsafeBufferPointer { list in
+            list.reduce(file.lastSequence) { max($0, $1.sequence) }
         }
-        file.size += Int64(goodLength)
+        let firstLine = file.lines + 1
+        file.lines += total
+        count(from: 0, file: path, firstLine: firstLine, hashes: outcome.hashes)
     }
 
     private func moveTornTail(_ tail: [UInt8], of path: String, fd: Int32, keeping length: Int64, owner: String) throws {
-        try POSIXFile.makeDirectories(tornDirectory)
-        let saved = tornDirectory + "/\(owner)-\(clock.now().milliseconds).tail"
-        try POSIXFile.replaceAtomically(saved, with: tail, mode: 0o600)
-        guard ftruncate(fd, off_t(length)) == 0 else { throw LedgerError.io(path: path, operation: "truncate torn tail", errno: errno) }
-        guard fsync(fd) == 0 else { throw LedgerError.io(path: path, operation: "fsync", errno: errno) }
+        try ensureDurableDirectory(tornDirectory)
+        // Never over an earlier tail (a fixed clock, or two in one millisecond).
+        let stem = tornDirectory + "/\(owner)-\(clock.now().milliseconds)"
+        var saved = stem + ".tail"
+        var copy = 1
+        while POSIXFile.exists(saved) {
+            copy += 1
+            saved = stem + "-\(copy).tail"
+        }
+        try fileSystem.replaceAtomically(saved, with: tail, mode: 0o600)
+        try FaultInjection.hit("torn.before-truncate")
+        let writer = try fileSystem.open(path, .append, permissions: 0o600)
+        defer { fileSystem.close(writer) }
+        try fileSystem.truncate(writer, to: length, path: path)
+        try fileSystem.sync(writer, path: path)
         notices.append(.tornTailMovedAside(file: path, bytes: tail.count, savedTo: saved))
     }
 }

@@ -19,13 +19,20 @@ public struct LedgerKeys {
         let macPath = macKeyPath(in: dataDirectory)
         let headPath = headKeyPath(in: dataDirectory)
         try POSIXFile.makeDirectories(directory(in: dataDirectory))
-        if !POSIXFile.exists(macPath) {
-            try KeyFile.write(SecureRandom.bytes(32), to: macPath)
-        }
-        if !POSIXFile.exists(headPath) {
-            let key = try P256PrivateKey.generate()
-            try KeyFile.write(Array(key.pemRepresentation.utf8), to: headPath)
-            try POSIXFile.replaceAtomically(headPublicKeyPath(in: dataDirectory), with: Array(key.publicKey.pemRepresentation.utf8))
+        if !POSIXFile.exists(macPath) || !POSIXFile.exists(headPath) {
+            // Two processes opening a new data directory at once must not both make keys: the second rename would
+            // replace the first's key after the first had signed with it. Made under a lock, checked again inside.
+            let lock = try DirectoryLock(path: directory(in: dataDirectory) + "/.lock")
+            defer { lock.unlock() }
+            if !POSIXFile.exists(macPath) {
+                try KeyFile.write(SecureRandom.bytes(32), to: macPath)
+            }
+            if !POSIXFile.exists(headPath) {
+                let key = try P256PrivateKey.generate()
+                try KeyFile.write(Array(key.pemRepresentation.utf8), to: headPath)
+                try POSIXFile.replaceAtomically(
+                    headPublicKeyPath(in: dataDirectory), with: Array(key.publicKey.pemRepresentation.utf8))
+            }
         }
         return try load(from: dataDirectory)
     }

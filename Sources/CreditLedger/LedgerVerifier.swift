@@ -50,8 +50,11 @@ public struct LedgerVerifier {
         self.receiptCheck = receiptCheck
     }
 
-    private struct Line {
+    struct Line: Sendable {
         var number: Int
+        /// Where the line's bytes are in its file's bytes.
+        var start: Int
+        var count: Int
         var entry: LedgerEntry?
         var macValid: Bool
         var parseError: String?
@@ -59,44 +62,26 @@ public struct LedgerVerifier {
 
     /// Verifies `files`, checking each device's head from `heads` (by device) when given.
     public func verify(files: [String], heads: [String: SignedHead], requireHeads: Set<String> = []) throws -> VerificationReport {
+        try verify(read: files.map(LedgerVerifier.read), heads: heads, requireHeads: requireHeads)
+    }
+
+    /// Verifies files already read with ``read(_:)``: the checking half of ``verify(files:heads:requireHeads:)``.
+    ///
+    /// Every line's MAC is checked over its exact bytes. A file whose every line is a signed entry of its device,
+    /// verifying, in sequence, each linked to the one before (what a good file is) is then checked as a whole
+    /// chain; any other is judged line by line, to say what is wrong where. Both end in the same cross-file checks.
+    public func verify(read files: [ReadFile], heads: [String: SignedHead], requireHeads: Set<String> = []) throws -> VerificationReport {
         var report = VerificationReport()
-        let hmac = try HMACSHA256(key: macKey)
-        var byID: [String: (entry: LedgerEntry, place: String)] = [:]
-        var bySequence: [String: [Int64: (mac: String?, place: String)]] = [:]
+        var crossIndex = VerifierCrossIndex()
         var balance = MicroCredits.zero
         var devices: Set<String> = []
 
-        for path in files {
-            let bytes = try POSIXFile.readAll(path)
+        for (fileNumber, file) in files.enumerated() {
+            let path = file.path
+            let tornAt = file.tornAt
+            let macValid = try LedgerVerifier.checkMACs(of: file, key: macKey)
             let fileDevice = path.lastPathComponent.hasSuffix(".jsonl") ? String(path.lastPathComponent.dropLast(6)) : nil
-            var lines: [Line] = []
-            var tornAt: Int?
-            bytes.withUnsafeBufferPointer { buffer in
-                var start = 0
-                var number = 0
-                while start < buffer.count {
-                    number += 1
-                    let newline = buffer[start...].firstIndex(of: 0x0A)
-                    let end = newline ?? buffer.count
-                    let slice = UnsafeBufferPointer(rebasing: buffer[start..<end])
-                    if newline == nil { tornAt = number }
-                    var line = Line(number: number, entry: nil, macValid: false, parseError: nil)
-                    do throws(EntryParseError) {
-                        line.entry = try EntryCodec.parse(slice)
-                    } catch {
-                        line.parseError = error.reason
-                    }
-                    if let entry = line.entry, let mac = entry.mac, let prefix = EntryCodec.macCoveredPrefix(of: slice),
-                        let expected = Hex.decode(mac)
-                    {
-                        let actual = hmac.authenticationCode(for: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(slice)[0..<prefix]))
-                        line.macValid = ConstantTime.equals(actual, expected)
-                    }
-                    lines.append(line)
-                    start = end + 1
-                }
-            }
-            let device = fileDevice ?? lines.first?.entry?.device ?? path
+            let device = fileDevice ?? file.lines.first?.entry?.device ?? path
             devices.insert(device)
             var problems: [VerificationProblem] = []
             func problem(_ kind: VerificationProblem.Kind, _ line: Int?, _ detail: String) {
@@ -105,15 +90,73 @@ public struct LedgerVerifier {
             if let tornAt {
                 problem(.truncated, tornAt, "the last line is incomplete (no newline): an interrupted write or a cut")
             }
-            let present = Set(lines.compactMap { $0.macValid && $0.entry?.device == device ? $0.entry?.sequence : nil })
+            // Across files: one id, one content; one (device, sequence), one entry.
+            func crossCheck(index: Int) throws {
+                let here = VerifierCrossIndex.LineReference(file: Int32(fileNumber), line: Int32(index))
+                func entryAt(_ reference: VerifierCrossIndex.LineReference) -> LedgerEntry? {
+                    files[Int(reference.file)].lines[Int(reference.line)].entry
+                }
+                func placeOf(_ reference: VerifierCrossIndex.LineReference) -> String {
+                    "\(files[Int(reference.file)].path):\(files[Int(reference.file)].lines[Int(reference.line)].number)"
+                }
+                // The entry's fields are read where they are (copying a whole entry per line is most of the cost).
+                let lineNumber = file.lines[index].number
+                let id = file.lines[index].entry!.id
+                if let other = crossIndex.firstLine(forID: id, recording: here, isMatch: { entryAt($0)?.id == id }) {
+                    let entry = file.lines[index].entry!
+                    if !entryAt(other)!.hasSameContent(as: entry) {
+                        problem(.duplicated, lineNumber, "id \(id) is also at \(placeOf(other)) with other content")
+                    }
+                } else {
+                    balance = try balance.adding(file.lines[index].entry!.amount)
+                    if file.lines[index].entry!.kind == .topup {
+                        checkReceipt(file.lines[index].entry!, line: lineNumber, report: &report, problem: problem)
+                    }
+                }
+                let device = file.lines[index].entry!.device
+                let sequence = file.lines[index].entry!.sequence
+                if let other = crossIndex.exchange(device: device, sequence: sequence, with: here),
+                    entryAt(other)?.macField != file.lines[index].entry!.macField,
+                    files[Int(other.file)].path != path || files[Int(other.file)].lines[Int(other.line)].number != lineNumber
+                {
+                    problem(.forked, lineNumber, "\(device) #\(sequence) differs from \(placeOf(other))")
+                }
+            }
             var expected: Int64 = 1
             var lastMAC = String(repeating: "0", count: 64)
+            if let last = LedgerVerifier.cleanChain(of: file, device: device, macValid: macValid) {
+                // A good file: nothing to judge line by line.
+                for index in file.lines.indices {
+                    report.entriesChecked += 1
+                    try crossCheck(index: index)
+                }
+                expected = Int64(file.lines.count) + 1
+                lastMAC = last.hex
+            } else {
+            let lines = zip(file.lines, macValid).map { line, valid in
+                var line = line
+                line.macValid = valid
+                return line
+            }
+            let present = Set(lines.compactMap { $0.macValid && $0.entry?.device == device ? $0.entry?.sequence : nil })
+            let validMACs = Set(lines.compactMap { $0.macValid ? $0.entry?.mac : nil })
             var seen: [Int64: (mac: String?, line: Int)] = [:]
             var reportedReorder = false
-            for line in lines {
+            // Set when the line before was damaged in place: the link from it to the next line cannot be judged.
+            var linkUnknown = false
+            for (index, line) in lines.enumerated() {
                 report.entriesChecked += 1
+                // The next line that verifies, to see whether a damaged line still sits in its place in the chain.
+                func next() -> LedgerEntry? { lines[(index + 1)...].first { $0.macValid && $0.entry?.device == device }?.entry }
                 guard let entry = line.entry else {
-                    if line.number != tornAt { problem(.unreadable, line.number, "the line is not a ledger entry (\(line.parseError ?? "?")): changed or damaged") }
+                    if line.number != tornAt {
+                        problem(.unreadable, line.number, "the line is not a ledger entry (\(line.parseError ?? "?")): changed or damaged")
+                        // Damaged where an entry should be: it takes that place, so no deletion is reported for it.
+                        if next()?.sequence == expected + 1 {
+                            expected += 1
+                            linkUnknown = true
+                        }
+                    }
                     continue
                 }
                 if entry.mac == nil {
@@ -121,15 +164,19 @@ public struct LedgerVerifier {
                     continue
                 }
                 if !line.macValid {
+                    // Changed in place: it still links to the entry before it or the one after it, and is not an
+                    // altered copy of another line (whose MAC it would carry).
+                    let inPlace = entry.prev == lastMAC || next().map { $0.prev != nil && $0.prev == entry.mac } == true
                     if entry.device != device {
                         problem(.inserted, line.number, "entry \(entry.id) belongs to device \(entry.device) and its MAC does not verify with this ledger's key: spliced in from another ledger")
-                    } else if present.contains(entry.sequence) || entry.sequence != expected {
+                    } else if !inPlace || entry.mac.map(validMACs.contains) == true {
                         problem(.inserted, line.number, "entry \(entry.id) (#\(entry.sequence)) does not verify with this ledger's key: inserted")
                     } else {
-                        problem(.changed, line.number, "entry \(entry.id) (#\(entry.sequence)) was changed after it was written: its MAC does not match its bytes")
+                        problem(.changed, line.number, "entry \(entry.id) (#\(expected)) was changed after it was written: its MAC does not match its bytes")
                         // It still takes its place in the chain, so the next line is judged on its own.
-                        expected = entry.sequence + 1
+                        expected += 1
                         lastMAC = entry.mac ?? lastMAC
+                        linkUnknown = true
                     }
                     continue
                 }
@@ -164,27 +211,15 @@ public struct LedgerVerifier {
                     expected = entry.sequence + 1
                     lastMAC = entry.mac!
                 } else {
-                    if entry.prev != lastMAC && !reportedReorder {
+                    if entry.prev != lastMAC && !reportedReorder && !linkUnknown {
                         problem(.changed, line.number, "the chain is broken before #\(entry.sequence): its prev does not match the entry before it")
                     }
                     expected = entry.sequence + 1
                     lastMAC = entry.mac!
                 }
-                // Across files: one id, one content; one (device, sequence), one entry.
-                let place = "\(path):\(line.number)"
-                if let other = byID[entry.id] {
-                    if !other.entry.hasSameContent(as: entry) {
-                        problem(.duplicated, line.number, "id \(entry.id) is also at \(other.place) with other content")
-                    }
-                } else {
-                    byID[entry.id] = (entry, place)
-                    balance = try balance.adding(entry.amount)
-                    if entry.kind == .topup { checkReceipt(entry, line: line.number, report: &report, problem: problem) }
-                }
-                if let other = bySequence[entry.device]?[entry.sequence], other.mac != entry.mac, other.place != place {
-                    problem(.forked, line.number, "\(entry.device) #\(entry.sequence) differs from \(other.place)")
-                }
-                bySequence[entry.device, default: [:]][entry.sequence] = (entry.mac, place)
+                linkUnknown = false
+                try crossCheck(index: index)
+            }
             }
             // The head: truncation and rollback show only against it.
             let lastSequence = expected - 1
@@ -193,9 +228,9 @@ public struct LedgerVerifier {
                     problem(.headInvalid, nil, "the signed head of \(device) does not verify with the ledger's public key")
                 } else if head.sequence > lastSequence {
                     let count = head.sequence - lastSequence
-                    problem(.truncated, lines.count, "the head says #\(head.sequence) but the file ends at #\(lastSequence): \(count) entr\(count == 1 ? "y was" : "ies were") cut off the end, or an older copy was restored")
+                    problem(.truncated, file.lines.count, "the head says #\(head.sequence) but the file ends at #\(lastSequence): \(count) entr\(count == 1 ? "y was" : "ies were") cut off the end, or an older copy was restored")
                 } else if head.sequence == lastSequence && head.mac != lastMAC {
-                    problem(.changed, lines.count, "the last entry #\(lastSequence) is not the one the head signed: an older or other copy was restored")
+                    problem(.changed, file.lines.count, "the last entry #\(lastSequence) is not the one the head signed: an older or other copy was restored")
                 } else if head.sequence < lastSequence {
                     report.notes.append("\(path): the head is at #\(head.sequence), behind the file's #\(lastSequence); the entries after it verify in the chain (an interrupted write, or written by a copy of this device)")
                 }

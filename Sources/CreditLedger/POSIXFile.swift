@@ -87,7 +87,8 @@ enum POSIXFile {
 
     /// Replaces `path` atomically with `bytes`: tmp file, fsync, rename, directory fsync.
     static func replaceAtomically(_ path: String, with bytes: [UInt8], mode: mode_t = 0o644) throws {
-        let temporary = path + ".tmp"
+        // One temporary name per process: two processes replacing one file must not rename each other's.
+        let temporary = path + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw LedgerError.io(path: temporary, operation: "create", errno: errno) }
         do {

@@ -38,13 +38,13 @@ public struct SignedHead: Codable, Sendable, Equatable {
         return publicKey.isValidSignature(raw, for: signedBytes)
     }
 
-    /// Writes the head atomically (tmp, fsync, rename, directory fsync).
-    public func write(in dataDirectory: String) throws {
-        try POSIXFile.makeDirectories(dataDirectory + "/heads")
+    /// Writes the head atomically (tmp, fsync, rename, directory fsync) through `fileSystem`.
+    public func write(in dataDirectory: String, fileSystem: any LedgerFileSystem = POSIXFileSystem()) throws {
+        try fileSystem.makeDirectories(dataDirectory + "/heads")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try POSIXFile.replaceAtomically(SignedHead.path(in: dataDirectory, device: device),
-                                        with: Array(try encoder.encode(self)) + [0x0A])
+        try fileSystem.replaceAtomically(SignedHead.path(in: dataDirectory, device: device),
+                                         with: Array(try encoder.encode(self)) + [0x0A])
     }
 
     /// Reads `device`'s head, or nil when there is none.
@@ -68,8 +68,8 @@ public final class HeadKeeper: AppendObserver {
     public init(key: P256PrivateKey) { self.key = key }
 
     public func ledger(_ ledger: Ledger, didAppend entry: LedgerEntry) throws {
-        guard entry.mac != nil, entry.device == ledger.device, entry.sequence == ledger.head(of: ledger.device)?.sequence else { return }
+        guard entry.macField != nil, entry.device == ledger.device, entry.sequence == ledger.lastSequence(of: ledger.device) else { return }
         try FaultInjection.hit("head.before-write")
-        try SignedHead.make(for: entry, key: key).write(in: ledger.directory)
+        try SignedHead.make(for: entry, key: key).write(in: ledger.directory, fileSystem: ledger.fileSystem)
     }
 }

@@ -24,6 +24,41 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
             + pad(second, 2) + "." + pad(millis, 3) + "Z"
     }
 
+    /// Appends the ISO 8601 form's 24 bytes to `out`, without making a String.
+    func appendISO8601(to out: inout [UInt8]) {
+        let days = milliseconds >= 0 ? milliseconds / 86_400_000 : (milliseconds - 86_399_999) / 86_400_000
+        let msOfDay = milliseconds - days * 86_400_000
+        let (year, month, day) = Timestamp.civil(fromDays: days)
+        guard (0...9999).contains(year) else {
+            out.append(contentsOf: iso8601.utf8)
+            return
+        }
+        func digits(_ value: Int64, _ count: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<count { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                out.append(UInt8(truncatingIfNeeded: rest / divisor) + 0x30)
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        digits(year, 4)
+        out.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        out.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        out.append(UInt8(ascii: "T"))
+        digits(msOfDay / 3_600_000, 2)
+        out.append(UInt8(ascii: ":"))
+        digits((msOfDay / 60_000) % 60, 2)
+        out.append(UInt8(ascii: ":"))
+        digits((msOfDay / 1000) % 60, 2)
+        out.append(UInt8(ascii: "."))
+        digits(msOfDay % 1000, 3)
+        out.append(UInt8(ascii: "Z"))
+    }
+
     /// The date and minute, for people: `2026-11-29 18:06`.
     public var shortDisplay: String {
         let text = iso8601

@@ -154,7 +154,8 @@ public struct StoreConfigurationError: Error, CustomStringConvertible {
 /// Atomic replacement of small files: tmp, fsync, rename, directory fsync.
 enum FileAtomic {
     static func write(_ bytes: [UInt8], to path: String, mode: Int) throws {
-        let temporary = path + ".tmp"
+        // One temporary name per process: two processes saving at once must not rename each other's.
+        let temporary = path + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))
         guard fd >= 0 else { throw StoreConfigurationError("cannot create \(temporary): \(String(cString: strerror(errno)))") }
         var written = 0
@@ -172,7 +173,11 @@ enum FileAtomic {
             throw StoreConfigurationError("cannot fsync \(temporary)")
         }
         close(fd)
-        guard rename(temporary, path) == 0 else { throw StoreConfigurationError("cannot rename \(temporary) to \(path)") }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw StoreConfigurationError("cannot rename \(temporary) to \(path): \(reason)")
+        }
         let directory = (path as NSString).deletingLastPathComponent
         let dfd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY)
         if dfd >= 0 {

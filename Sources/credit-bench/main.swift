@@ -1,54 +1,130 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import CreditLedger
-import Foundation
-func cpu() -> Double { var u = rusage(); getrusage(RUSAGE_SELF.rawValue, &u); return Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6 + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6 }
 
-// Temporary probe: generate and cold-load.
-let n = Int(CommandLine.arguments.dropFirst().first ?? "100000")!
-let dir = "/tmp/bench-probe-\(n)"
-if !FileManager.default.fileExists(atPath: dir) {
-    let start = Date()
-    let ledger = try Ledger.openSigned(directory: dir, clock: FixedClock(Timestamp(milliseconds: 1_760_000_000_000), step: 1000), ids: RandomIDs())
-    let features = ["transcript", "debrief", "readNote", "saveToVault", "send", "pushVault", "cleanPassage"]
-    var made = 1
-    while made < n {
-        var batch: [EntryDraft] = []
-        for i in 0..<min(10_000, n - made) {
-            let f = features[(made + i) % features.count]
-            batch.append(EntryDraft(id: UUID().uuidString.lowercased(), kind: .charge, feature: f, subject: "note-\((made + i) / 5)", quantity: 1, amount: MicroCredits(-10_000)))
-        }
-        try ledger.appendBatch(batch)
-        made += batch.count
-    }
-    print("generated \(n) in \(Date().timeIntervalSince(start))s")
-}
-let t0 = Date(); let c0 = cpu()
-let ledger = try Ledger(directory: dir, authenticator: nil)
-print("cold load \(ledger.entries.count) entries: \(Date().timeIntervalSince(t0))s cpu \(cpu() - c0) balance \(ledger.balance)")
-var usage = rusage()
-getrusage(RUSAGE_SELF.rawValue, &usage)
-print("maxrss \(usage.ru_maxrss / 1024) MB")
+// credit-bench: makes its own data, measures each row of issue 7 against its baseline in the same run, and prints
+// one table. See BENCHMARKS.md and `credit-bench --help`.
+
+nonisolated(unsafe) var failures = 0
 do {
-    let path = try FileManager.default.contentsOfDirectory(atPath: dir + "/ledger").first { $0.hasSuffix(".jsonl") }!
-    let data = try Array(Data(contentsOf: URL(fileURLWithPath: dir + "/ledger/" + path)))
-    var t = Date()
-    var lines: [Range<Int>] = []
-    data.withUnsafeBufferPointer { b in
-        var s = 0
-        while s < b.count {
-            let p = memchr(b.baseAddress! + s, 0x0A, b.count - s)!
-            let e = b.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
-            lines.append(s..<e)
-            s = e + 1
+    var options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+    if let directory = options.loadOnly {
+        try LedgerBenchmarks.loadOnly(directory)
+        exit(0)
+    }
+    options.python = resolvePython()
+
+    let work: String
+    if let given = options.work {
+        try LedgerData.makeDirectory(given)
+        work = given
+    } else {
+        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        var template = Array("\(base)/credit-bench-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw BenchError("cannot make a directory under \(base)") }
+        work = String(cString: made)
+    }
+    defer { if !options.keep && options.work == nil { LedgerData.remove(work) } }
+    log("credit-bench: \(Format.number(Double(options.entries))) entries\(options.quick ? " (quick)" : ""), data in \(work)")
+
+    var table = ResultTable()
+    let loadAtStart = loadAverage()
+    let ledger = LedgerBenchmarks(options: options, work: work)
+    let store = StoreBenchmarks(options: options, work: work)
+
+    if options.wants("append") {
+        log("durable appends (\(options.appendCount) each, interleaved with the raw baseline)")
+        attempt("durable append", &table) { try ledger.durableAppend(into: &$0, signedHead: false) }
+        attempt("durable append + signed head", &table) { try ledger.durableAppend(into: &$0, signedHead: true) }
+    }
+    if options.wants("batch") {
+        log("batched appends")
+        attempt("batched appends", &table) { try ledger.batchedAppends(into: &$0) }
+    }
+    if options.wants("load") || options.wants("sums") || options.wants("verify") {
+        log("making a signed ledger of \(Format.number(Double(options.entries))) entries")
+        let device = "d3c0ffee-0000-4000-8000-000000000001"
+        let big = work + "/ledger-\(options.entries)"
+        let made = try Measure.time { try LedgerData.makeLedger(count: options.entries, device: device, in: big, seed: 1) }
+        let file = made.value
+        log("  \(Format.megabytes(file.bytes)) in \(Format.duration(made.wall))")
+        // The balance the generator ended on, from the head it signed.
+        guard let head = try SignedHead.read(in: big, device: device) else { throw BenchError("no head was written") }
+        if options.wants("load") {
+            log("cold loads (fresh processes) and the orjson baseline")
+            attempt("cold load", &table) { try ledger.coldLoad(directory: big, file: file, expectedBalance: head.balance, into: &$0) }
+        }
+        if options.wants("sums") {
+            log("balance and takings in memory")
+            attempt("balance and takings", &table) { try ledger.balanceAndTakings(directory: big, into: &$0) }
+        }
+        if options.wants("verify") {
+            log("verify")
+            attempt("verify", &table) { try ledger.verify(directory: big, file: file, into: &$0) }
         }
     }
-    print("split \(lines.count): \(Date().timeIntervalSince(t))")
-    t = Date(); let c1 = cpu()
-    var sum: Int64 = 0
-    try data.withUnsafeBufferPointer { b in
-        for r in lines {
-            let e = try EntryCodec.parse(UnsafeBufferPointer(rebasing: b[r]))
-            sum &+= e.amount.rawValue
+    if options.wants("merge") {
+        log("merge")
+        attempt("merge", &table) { try ledger.merge(into: &$0) }
+    }
+    if options.wants("counter") {
+        log("counter")
+        attempt("counter", &table) { try ledger.counter(count: options.counterEntries, into: &$0) }
+    }
+    if options.wants("catalogue") || options.wants("purchases") {
+        if options.mockstore == nil {
+            table.add(.skipped("mock store rows", target: "-", reason: "the mockstore binary is not beside credit-bench"))
+        } else {
+            if options.wants("catalogue") {
+                log("mock store: catalogue")
+                attempt("mock store: catalogue", &table) { try store.catalogue(into: &$0) }
+            }
+            if options.wants("purchases") {
+                log("mock store: purchases")
+                attempt("mock store: purchases", &table) { try store.purchases(into: &$0) }
+            }
         }
     }
-    print("parse: \(Date().timeIntervalSince(t)) cpu \(cpu() - c1) \(sum)")
+    table.notes.append("Load average (1 min) at the start and end of this run: \(loadAtStart) / \(loadAverage()), on \(processorCount()) processors; CPU times are given beside wall times for that reason.")
+    if options.quick {
+        table.notes.append("Quick run (CI smoke): sizes are below the issue's; targets per entry are scaled to the size.")
+    }
+    #if DEBUG
+        table.notes.append("Debug build: these figures show that every row runs, not how fast anything is.")
+    #endif
+    print(table.render(), terminator: "")
+    if failures > 0 { exit(2) }
+} catch {
+    log("credit-bench: \(error)")
+    exit(1)
 }
+
+/// Runs one row (or pair of rows); a failure becomes a row saying so, and the bench goes on (exiting 2 at the end).
+func attempt(_ what: String, _ table: inout ResultTable, _ body: (inout ResultTable) throws -> Void) {
+    do {
+        try body(&table)
+    } catch {
+        failures += 1
+        table.add(ResultRow(what: what, figure: "failed: \(error)", target: "-", met: "-"))
+    }
+}
+
+/// The interpreter `python3` on PATH runs (a pyenv shim is a shell script: its own start would be timed).
+func resolvePython() -> String? {
+    guard let shim = Measure.which("python3"),
+        let run = try? Measure.run(shim, ["-c", "import sys; print(sys.executable)"]), run.status == 0
+    else { return nil }
+    let path = run.output.trimmingCharacters()
+    return path.isEmpty ? shim : path
+}
+
+/// The 1-minute load average, from /proc/loadavg (Linux), or "?".
+func loadAverage() -> String {
+    guard let text = try? LedgerData.readText("/proc/loadavg"), let first = text.split(separator: " ").first else { return "?" }
+    return String(first)
+}
+
+func processorCount() -> Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }

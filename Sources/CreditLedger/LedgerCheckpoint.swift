@@ -1,0 +1,205 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Signing
+
+/// A signed cache of what a full load of a data directory found (`checkpoint`, beside `ledger/`): the balance,
+/// and the identity, size, change time and last bytes of every ledger file and of this device's head as they were
+/// then. While every one of them is unchanged, the balance is the one a full load would compute, so the counter
+/// can be shown without parsing a line.
+///
+/// It is a cache and nothing more: written after the ledger is durable and without an fsync of its own, checked
+/// with HMAC-SHA256 under the ledger key, and anything missing, changed, unreadable or not verifying means a full
+/// load. It never decides a balance on its own and is never used to write.
+struct LedgerCheckpoint: Equatable {
+    /// What identifies one file's content at one moment. Any write changes the size or the change time (which no
+    /// program can set back); a file put in its place changes the inode.
+    struct Stamp: Equatable {
+        var name: String
+        var deviceID: UInt64
+        var inode: UInt64
+        var size: Int64
+        var changedSeconds: Int64
+        var changedNanoseconds: Int64
+        /// The hexadecimal of the file's last (up to) 32 bytes: a rewrite within one clock tick still shows.
+        var tail: String
+    }
+
+    var device: String
+    var balance: Int64
+    /// Every `*.jsonl` file under `ledger/`, by name.
+    var files: [Stamp]
+    /// `heads/<device>.json`, when there is one.
+    var head: Stamp?
+
+    static let header = "voicedebrief-ledger-checkpoint-v1"
+
+    static func path(in directory: String) -> String { directory + "/checkpoint" }
+
+    /// The current stamp of `path` (named `name`), or nil when it cannot be read.
+    static func stamp(_ path: String, name: String) -> Stamp? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        let size = Int64(info.st_size)
+        let count = Int(min(size, 32))
+        var tail = [UInt8](repeating: 0, count: count)
+        if count > 0 {
+            let read = tail.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, count, off_t(size - Int64(count))) }
+            guard read == count else { return nil }
+        }
+        #if canImport(Darwin)
+            let changed = info.st_ctimespec
+        #else
+            let changed = info.st_ctim
+        #endif
+        return Stamp(
+            name: name, deviceID: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: size,
+            changedSeconds: Int64(changed.tv_sec), changedNanoseconds: Int64(changed.tv_nsec), tail: Hex.encode(tail))
+    }
+
+    /// The stamps of every ledger file and of `device`'s head in `directory` now, or nil when one cannot be read
+    /// or a name cannot be written in a checkpoint.
+    static func currentStamps(in directory: String, device: String) -> (files: [Stamp], head: Stamp?)? {
+        let ledger = directory + "/ledger"
+        guard let names = try? POSIXFile.list(ledger) else { return nil }
+        var files: [Stamp] = []
+        for name in names where name.hasSuffix(".jsonl") {
+            guard isPlain(name), let stamp = stamp(ledger + "/" + name, name: name) else { return nil }
+            files.append(stamp)
+        }
+        let headPath = SignedHead.path(in: directory, device: device)
+        var head: Stamp?
+        if POSIXFile.exists(headPath) {
+            guard let stamp = stamp(headPath, name: "head") else { return nil }
+            head = stamp
+        }
+        return (files, head)
+    }
+
+    /// The text signed: one field per line.
+    var signedText: String {
+        func line(_ kind: String, _ stamp: Stamp) -> String {
+            "\(kind) \(stamp.name) \(stamp.deviceID) \(stamp.inode) \(stamp.size) \(stamp.changedSeconds) "
+                + "\(stamp.changedNanoseconds) \(stamp.tail)\n"
+        }
+        var text = "\(LedgerCheckpoint.header)\ndevice \(device)\nbalance \(balance)\n"
+        for file in files { text += line("file", file) }
+        if let head { text += line("head", head) }
+        return text
+    }
+
+    /// The file's bytes: the signed text, then `mac <hex>`.
+    func encoded(mac: ([UInt8]) -> [UInt8]) -> [UInt8] {
+        let text = Array(signedText.utf8)
+        return text + Array("mac \(Hex.encode(mac(text)))\n".utf8)
+    }
+
+    /// Reads a checkpoint, or nil when it is malformed or its MAC does not verify under `macKey`.
+    static func decode(_ bytes: [UInt8], macKey: [UInt8]) -> LedgerCheckpoint? {
+        guard let text = String(validating: bytes, as: UTF8.self), text.hasSuffix("\n") else { return nil }
+        let lines = text.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count >= 4, lines[0] == header, let macLine = lines.last, macLine.hasPrefix("mac "),
+            let expected = Hex.decode(String(macLine.dropFirst(4))), expected.count == HMACSHA256.byteCount
+        else { return nil }
+        let signed = Array(lines.dropLast().joined(separator: "\n").utf8) + [0x0A]
+        guard let actual = try? HMACSHA256.authenticationCode(for: signed, key: macKey),
+            ConstantTime.equals(actual, expected)
+        else { return nil }
+        guard lines[1].hasPrefix("device "), lines[2].hasPrefix("balance "),
+            let balance = Int64(lines[2].dropFirst(8))
+        else { return nil }
+        var checkpoint = LedgerCheckpoint(device: String(lines[1].dropFirst(7)), balance: balance, files: [], head: nil)
+        for line in lines[3..<(lines.count - 1)] {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: false)
+            guard fields.count == 8, let deviceID = UInt64(fields[2]), let inode = UInt64(fields[3]),
+                let size = Int64(fields[4]), let seconds = Int64(fields[5]), let nanoseconds = Int64(fields[6])
+            else { return nil }
+            let stamp = Stamp(
+                name: String(fields[1]), deviceID: deviceID, inode: inode, size: size, changedSeconds: seconds,
+                changedNanoseconds: nanoseconds, tail: String(fields[7]))
+            switch fields[0] {
+            case "file": checkpoint.files.append(stamp)
+            case "head" where checkpoint.head == nil: checkpoint.head = stamp
+            default: return nil
+            }
+        }
+        return checkpoint
+    }
+
+    /// Whether a name can go in a checkpoint line as it is.
+    static func isPlain(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+    }
+}
+
+extension Ledger {
+    /// The balance of the ledger in `directory` from its signed checkpoint, when the checkpoint verifies under the
+    /// ledger key and every ledger file, and this device's head, is exactly as it was when the checkpoint was
+    /// written; nil otherwise (open the ledger then: a full load, which also writes a new checkpoint). Reads a
+    /// few small files and changes nothing.
+    public static func checkpointedBalance(directory: String) -> MicroCredits? {
+        let ledger = directory + "/ledger"
+        guard POSIXFile.exists(ledger + "/.lock"), let lock = try? DirectoryLock(path: ledger + "/.lock") else {
+            return nil
+        }
+        defer { lock.unlock() }
+        guard let saved = try? POSIXFile.readAll(directory + "/device"),
+            let device = String(validating: saved, as: UTF8.self)?.trimmingWhitespace, !device.isEmpty,
+            let macKey = try? KeyFile.read(LedgerKeys.macKeyPath(in: directory)), macKey.count >= 16,
+            let bytes = try? POSIXFile.readAll(LedgerCheckpoint.path(in: directory)),
+            let checkpoint = LedgerCheckpoint.decode(bytes, macKey: macKey), checkpoint.device == device,
+            let now = LedgerCheckpoint.currentStamps(in: directory, device: device),
+            now.files == checkpoint.files, now.head == checkpoint.head
+        else { return nil }
+        return MicroCredits(checkpoint.balance)
+    }
+
+    /// Writes the checkpoint for what is loaded now, under the lock (see ``writeCheckpointLocked()``).
+    func writeCheckpoint() {
+        guard let lock = try? DirectoryLock(path: lockPath) else { return }
+        defer { lock.unlock() }
+        writeCheckpointLocked()
+    }
+
+    /// Writes the checkpoint for what is loaded now, if it is worth one: a signed ledger, everything on disk read,
+    /// and nothing a full load would have to say (a conflicting duplicate). Must hold the lock. Never fails: a
+    /// checkpoint not written only means a full load next time.
+    func writeCheckpointLocked() {
+        guard isSigned, let authenticator, LedgerCheckpoint.isPlain(device),
+            !notices.contains(where: { if case .conflictingDuplicate = $0 { return true } else { return false } }),
+            let now = LedgerCheckpoint.currentStamps(in: directory, device: device),
+            now.files.count == loadedFiles.count,
+            now.files.allSatisfy({ loadedFiles[$0.name] == $0.size })
+        else {
+            return
+        }
+        let checkpoint = LedgerCheckpoint(device: device, balance: balance.rawValue, files: now.files, head: now.head)
+        let bytes = checkpoint.encoded { authenticator.authenticationCode(for: $0) }
+        let path = LedgerCheckpoint.path(in: directory)
+        if let existing = try? POSIXFile.readAll(path), existing == bytes { return }
+        // Temporary file and rename, so a reader sees the old checkpoint or the new one; no fsync: after a crash a
+        // lost or partial checkpoint does not verify, or no longer matches the files, and a full load follows.
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        let written = bytes.withUnsafeBytes { raw in (try? POSIXFile.writeAll(fd: fd, raw, path: temporary)) != nil }
+        close(fd)
+        guard written, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return
+        }
+    }
+}
+
+/// Keeps the checkpoint current after each append to this device's file (after the head, when both are kept).
+final class CheckpointKeeper: AppendObserver {
+    func ledger(_ ledger: Ledger, didAppend entry: LedgerEntry) throws {
+        guard entry.device == ledger.device, entry.sequence == ledger.lastSequence(of: ledger.device) else { return }
+        ledger.writeCheckpointLocked()
+    }
+}

@@ -1,0 +1,195 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Dispatch
+import Signing
+
+extension LedgerVerifier {
+    /// A ledger file as read for verifying: its bytes and every line parsed. Reading (the I/O and the parsing) is
+    /// one half of a verify; ``LedgerVerifier/verify(read:heads:requireHeads:)`` is the other, the checking.
+    public struct ReadFile: Sendable {
+        public let path: String
+        let bytes: [UInt8]
+        let lines: [Line]
+        /// The line without a final newline, if any.
+        let tornAt: Int?
+
+        /// How many lines were read (a torn last one included).
+        public var lineCount: Int { lines.count }
+    }
+
+    /// Reads and parses `path` for verifying.
+    public static func read(_ path: String) throws -> ReadFile {
+        let bytes = try POSIXFile.readAll(path)
+        var lines: [Line] = []
+        lines.reserveCapacity(bytes.count / 160 + 1)
+        var tornAt: Int?
+        bytes.withUnsafeBufferPointer { buffer in
+            var context = LineReadContext()
+            var start = 0
+            var number = 0
+            while start < buffer.count {
+                number += 1
+                let newline = memchrIndex(buffer, from: start)
+                let end = newline ?? buffer.count
+                if newline == nil { tornAt = number }
+                let slice = UnsafeBufferPointer(rebasing: buffer[start..<end])
+                var line = Line(number: number, start: start, count: end - start, entry: nil, macValid: false, parseError: nil)
+                do throws(EntryParseError) {
+                    line.entry = try EntryCodec.parse(slice, context: &context)
+                } catch {
+                    line.parseError = error.reason
+                }
+                lines.append(line)
+                start = end + 1
+            }
+        }
+        return ReadFile(path: path, bytes: bytes, lines: lines, tornAt: tornAt)
+    }
+
+    /// Whether each line's MAC holds over its exact bytes (false for a line without an entry or a MAC). A large
+    /// file's lines are checked on several threads, each with its own HMAC context under the same key.
+    static func checkMACs(of file: ReadFile, key: [UInt8]) throws -> [Bool] {
+        var valid = [Bool](repeating: false, count: file.lines.count)
+        let parts = file.lines.count >= 20_000 ? ParallelLines.partCount(for: Int64(file.bytes.count)) : 1
+        var contexts: [HMACSHA256] = []
+        for _ in 0..<Swift.max(1, parts) { contexts.append(try HMACSHA256(key: key)) }
+        let count = file.lines.count
+        valid.withUnsafeMutableBufferPointer { results in
+            let target = SendableBools(base: results.baseAddress)
+            let work = SendableWork(file: file, contexts: contexts)
+            if parts <= 1 {
+                checkMACs(work.file, lines: 0..<count, with: work.contexts[0], into: target)
+                return
+            }
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                let range = (count * part / parts)..<(count * (part + 1) / parts)
+                checkMACs(work.file, lines: range, with: work.contexts[part], into: target)
+            }
+        }
+        return valid
+    }
+
+    private static func checkMACs(_ file: ReadFile, lines range: Range<Int>, with hmac: HMACSHA256, into valid: SendableBools) {
+        guard let results = valid.base else { return }
+        file.bytes.withUnsafeBytes { raw in
+            file.lines.withUnsafeBufferPointer { lines in
+                var code = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+                for index in range {
+                    // Fields read in place: no copy of the entry per line.
+                    guard let mac = lines[index].entry?.macField else { continue }
+                    let start = lines[index].start
+                    let line = UnsafeRawBufferPointer(rebasing: raw[start..<(start + lines[index].count)])
+                    guard let prefix = EntryCodec.macCoveredPrefix(of: line.bindMemory(to: UInt8.self)) else { continue }
+                    let covered = UnsafeRawBufferPointer(rebasing: line[0..<prefix])
+                    switch mac {
+                    case .digest(let expected):
+                        results[index] = withUnsafeMutableBytes(of: &code) { output in
+                            hmac.authenticationCode(for: covered, into: output)
+                            return ChainDigest(bytes: output.baseAddress!).equalsInConstantTime(expected)
+                        }
+                    case .text(let text):
+                        // Not the ledger's own form (uppercase, say): judged as before, by the bytes it spells.
+                        guard let expected = Hex.decode(text) else { continue }
+                        results[index] = ConstantTime.equals(hmac.authenticationCode(for: covered), expected)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The last MAC of `file` when every line is what a good file holds: a signed entry of `device` whose MAC
+    /// verifies, sequences 1, 2, 3 ... in order, each `prev` the MAC before it, and a final newline. Nil
+    /// otherwise: then every line is judged one by one, to say what is wrong where.
+    static func cleanChain(of file: ReadFile, device: String, macValid: [Bool]) -> ChainDigest? {
+        guard file.tornAt == nil else { return nil }
+        return file.lines.withUnsafeBufferPointer { lines -> ChainDigest? in
+            var last = ChainDigest.zero
+            var expected: Int64 = 1
+            for index in lines.indices {
+                guard macValid[index], lines[index].entry?.sequence == expected,
+                    case .digest(let mac)? = lines[index].entry?.macField,
+                    case .digest(let prev)? = lines[index].entry?.prevField, prev == last,
+                    lines[index].entry?.device == device
+                else { return nil }
+                last = mac
+                expected += 1
+            }
+            return last
+        }
+    }
+
+    private static func memchrIndex(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let base = buffer.baseAddress, start < buffer.count,
+            let found = memchr(base + start, 0x0A, buffer.count - start)
+        else { return nil }
+        return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+    }
+}
+
+/// Where each id and each (device, sequence) was first seen across the files of one verify, as references to
+/// lines (file number, line index) rather than copies of entries and "path:line" strings per entry.
+struct VerifierCrossIndex {
+    private var ids = EntryIDIndex()
+    private var idReferences: [LineReference] = []
+    private var sequences: [String: DeviceLines] = [:]
+    private var currentDevice = ""
+    private var current = DeviceLines()
+
+    struct LineReference: Equatable {
+        var file: Int32
+        var line: Int32
+    }
+
+    private struct DeviceLines {
+        var dense: [LineReference?] = []
+        var sparse: [Int64: LineReference] = [:]
+    }
+
+    /// The line where an entry with this id was first seen, or nil after recording `reference` as that line;
+    /// `isMatch` says whether the entry on a line has the id.
+    mutating func firstLine(
+        forID id: String, recording reference: LineReference, isMatch: (LineReference) -> Bool
+    ) -> LineReference? {
+        let hash = EntryIDIndex.hash(id)
+        let references = idReferences
+        if let found = ids.insert(idReferences.count, hash: hash, matches: { isMatch(references[$0]) }) {
+            return idReferences[found]
+        }
+        idReferences.append(reference)
+        return nil
+    }
+
+    /// The line last recorded at (`device`, `sequence`), replaced by `reference`.
+    mutating func exchange(device: String, sequence: Int64, with reference: LineReference) -> LineReference? {
+        if device != currentDevice {
+            if !currentDevice.isEmpty { sequences[currentDevice] = current }
+            currentDevice = device
+            current = sequences[device] ?? DeviceLines()
+            sequences[device] = nil
+        }
+        if sequence >= 1 && sequence <= Int64(current.dense.count) + 1024 {
+            let slot = Int(sequence - 1)
+            while current.dense.count <= slot { current.dense.append(nil) }
+            let previous = current.dense[slot]
+            current.dense[slot] = reference
+            return previous
+        }
+        return current.sparse.updateValue(reference, forKey: sequence)
+    }
+}
+
+/// The verdicts being written by the MAC-checking threads. `@unchecked Sendable`: each thread writes only the
+/// slots of its own lines, and the array is read only after `concurrentPerform` has returned.
+private struct SendableBools: @unchecked Sendable {
+    let base: UnsafeMutablePointer<Bool>?
+}
+
+/// What the MAC-checking threads read. `@unchecked Sendable`: the file is only read, and each thread uses only
+/// its own HMAC context.
+private struct SendableWork: @unchecked Sendable {
+    let file: LedgerVerifier.ReadFile
+    let contexts: [HMACSHA256]
+}

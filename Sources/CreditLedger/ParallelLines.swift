@@ -1,0 +1,199 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Dispatch
+
+/// Parses a large stretch of a ledger file on several threads: the stretch is cut at line boundaries, each part
+/// read a few megabytes at a time and parsed by its own thread, and the parts are put back together in order.
+/// The result is what reading the lines one after the other gives, the first bad line included.
+enum ParallelLines {
+    /// What a parallel read found.
+    struct Outcome {
+        /// The entries read, in file order, up to the first bad line.
+        var entries: [LedgerEntry]
+        /// Each entry's id hash (``EntryIDIndex/hash(_:)``), made while the id was fresh in the cache.
+        var hashes: [UInt64]
+        /// The first line that would not parse: its index among the lines read, why, and the offset just past it.
+        var failure: (index: Int, reason: String, lineEnd: Int64)?
+        /// Whether bytes without a final newline are left at the end.
+        var unterminated: Bool
+        /// Where the good lines end.
+        var consumed: Int64
+    }
+
+    /// What one part found.
+    fileprivate struct Part {
+        var count = 0
+        var failure: (index: Int, reason: String, lineEnd: Int64)?
+        var consumed: Int64 = 0
+        var unterminated = false
+        var error: (any Error)?
+    }
+
+    /// A valid line is at least this long (the shortest: every required key, one-letter values, `topup`, 121
+    /// bytes and the newline), so a part of `n` bytes holds at most `n / 100` entries: room for them all is known
+    /// before reading, and each thread writes straight into its own stretch of the result.
+    private static let shortestLine: Int64 = 100
+
+    /// The smallest part worth a thread of its own. (Tests lower it to run small files through this path; any
+    /// value gives the same entries.)
+    nonisolated(unsafe) static var minimumPartBytes: Int64 = 8 << 20
+
+    /// How many parts to cut `byteCount` bytes into: one per processor (at least two, at most four), none
+    /// smaller than ``minimumPartBytes``.
+    static func partCount(for byteCount: Int64) -> Int {
+        let processors = Swift.max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        return Swift.max(1, Swift.min(processors, 4, Int(byteCount / minimumPartBytes)))
+    }
+
+    /// Parses the lines between `start` and `end`, in `parts` parts, device strings shared through `owner`.
+    static func parse(fd: Int32, path: String, from start: Int64, to end: Int64, owner: String, parts: Int) throws -> Outcome {
+        var bounds: [Int64] = [start]
+        for k in 1..<parts {
+            let target = start + (end - start) * Int64(k) / Int64(parts)
+            guard let boundary = try lineStart(after: target, fd: fd, path: path, end: end), boundary > bounds.last!,
+                boundary < end
+            else { continue }
+            bounds.append(boundary)
+        }
+        bounds.append(end)
+        let count = bounds.count - 1
+        var offsets: [Int] = [0]
+        for index in 0..<count { offsets.append(offsets[index] + Int((bounds[index + 1] - bounds[index]) / shortestLine) + 1) }
+        let capacity = offsets[count]
+        let results = UnsafeMutablePointer<Part>.allocate(capacity: count)
+        results.initialize(repeating: Part(), count: count)
+        defer {
+            results.deinitialize(count: count)
+            results.deallocate()
+        }
+        var hashes = [UInt64](repeating: 0, count: capacity)
+        var outcome = Outcome(entries: [], hashes: [], failure: nil, unterminated: false, consumed: end)
+        var thrown: (any Error)?
+        // Only the pages written become memory: the room left between the parts is never touched, and is closed
+        // up before the array is handed over.
+        let entries = [LedgerEntry](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
+            hashes.withUnsafeMutableBufferPointer { hashBuffer in
+                let slots = Slots(results: results, entries: buffer.baseAddress!, hashes: hashBuffer.baseAddress!)
+                let cuts = bounds
+                let starts = offsets
+                DispatchQueue.concurrentPerform(iterations: count) { index in
+                    slots.results[index] = parsePart(
+                        fd: fd, path: path, from: cuts[index], to: cuts[index + 1], owner: owner,
+                        into: slots.entries + starts[index], hashes: slots.hashes + starts[index],
+                        capacity: starts[index + 1] - starts[index])
+                }
+                // The parts in order, up to the first that failed; the rest are dropped.
+                var kept = 0
+                var stop = false
+                for index in 0..<count {
+                    let part = results[index]
+                    let at = buffer.baseAddress! + offsets[index]
+                    if stop || thrown != nil || part.error != nil {
+                        at.deinitialize(count: part.count)
+                        if thrown == nil { thrown = part.error }
+                        continue
+                    }
+                    if kept != offsets[index] {
+                        (buffer.baseAddress! + kept).moveInitialize(from: at, count: part.count)
+                        (hashBuffer.baseAddress! + kept).moveInitialize(from: hashBuffer.baseAddress! + offsets[index], count: part.count)
+                    }
+                    if let failure = part.failure {
+                        outcome.failure = (kept + failure.index, failure.reason, failure.lineEnd)
+                        outcome.consumed = part.consumed
+                        stop = true
+                    } else if part.unterminated {
+                        outcome.unterminated = true
+                        outcome.consumed = part.consumed
+                    }
+                    kept += part.count
+                }
+                if thrown != nil {
+                    buffer.baseAddress!.deinitialize(count: kept)
+                    kept = 0
+                }
+                initialized = kept
+            }
+        }
+        if let thrown { throw thrown }
+        hashes.removeSubrange(entries.count...)
+        outcome.entries = entries
+        outcome.hashes = hashes
+        return outcome
+    }
+
+    private static func parsePart(
+        fd: Int32, path: String, from start: Int64, to end: Int64, owner: String,
+        into target: UnsafeMutablePointer<LedgerEntry>, hashes: UnsafeMutablePointer<UInt64>, capacity: Int
+    ) -> Part {
+        var part = Part(consumed: start)
+        var context = LineReadContext(device: owner)
+        var count = 0
+        var failure: (index: Int, reason: String, lineEnd: Int64)?
+        do {
+            let outcome = try LineChunks.read(fd: fd, path: path, from: start, to: end) { line, after in
+                do throws(EntryParseError) {
+                    let entry = try EntryCodec.parse(line, context: &context)
+                    precondition(count < capacity, "a ledger line shorter than any valid one was accepted")
+                    hashes[count] = EntryIDIndex.hash(entry.id)
+                    (target + count).initialize(to: entry)
+                    count += 1
+                    return true
+                } catch {
+                    failure = (count, error.reason, after)
+                    return false
+                }
+            }
+            part.consumed = outcome.consumed
+            part.unterminated = outcome.unterminated
+        } catch {
+            part.error = error
+        }
+        part.count = count
+        part.failure = failure
+        return part
+    }
+
+    /// The offset just past the first newline at or after `offset`, or nil when there is none before `end`.
+    private static func lineStart(after offset: Int64, fd: Int32, path: String, end: Int64) throws -> Int64? {
+        var window = [UInt8](repeating: 0, count: 65536)
+        var position = offset
+        while position < end {
+            let wanted = Int(Swift.min(Int64(window.count), end - position))
+            let read = window.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, wanted, off_t(position)) }
+            if read < 0 {
+                if errno == EINTR { continue }
+                throw LedgerError.io(path: path, operation: "read", errno: errno)
+            }
+            if read == 0 { return nil }
+            if let newline = window[0..<read].firstIndex(of: 0x0A) { return position + Int64(newline) + 1 }
+            position += Int64(read)
+        }
+        return nil
+    }
+}
+
+/// Where the parsing threads write. `@unchecked Sendable`: each thread writes only its own part's result slot
+/// and its own stretch of the entries and hashes, and nothing is read until `concurrentPerform` has returned
+/// (which waits for every thread).
+private struct Slots: @unchecked Sendable {
+    let results: UnsafeMutablePointer<ParallelLines.Part>
+    let entries: UnsafeMutablePointer<LedgerEntry>
+    let hashes: UnsafeMutablePointer<UInt64>
+}
+
+/// Asks for transparent huge pages over most of `buffer` (Linux): a large array filled once then costs a few
+/// hundred page faults rather than tens of thousands. Only advice; nothing changes elsewhere.
+func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
+    #if os(Linux)
+        guard let base = buffer.baseAddress, buffer.count >= 4 << 20 else { return }
+        let huge = 2 << 20
+        let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
+        let end = (Int(bitPattern: base) + buffer.count) & ~(huge - 1)
+        guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(aligned, end - start, 14)  // MADV_HUGEPAGE
+    #endif
+}

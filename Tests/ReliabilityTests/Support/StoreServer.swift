@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Raw HTTP over TCP to 127.0.0.1, for requests no HTTP library would send.
+enum HTTPProbe {
+    /// A parsed reply.
+    struct Reply {
+        var status: Int
+        var body: [UInt8]
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    /// Opens a connection with send and receive timeouts of `timeout` seconds.
+    static func connect(port: UInt16, timeout: Double = 10) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ProcessFailure("socket: \(String(cString: strerror(errno)))") }
+        var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw ProcessFailure("connect to port \(port): \(reason)")
+        }
+        return fd
+    }
+
+    /// Sends what it can of `bytes` (the server may close early, e.g. on an oversized body).
+    @discardableResult
+    static func send(_ fd: Int32, _ bytes: [UInt8]) -> Int {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { break }
+            offset += sent
+        }
+        return offset
+    }
+
+    /// Reads until the server closes, the timeout passes, or `limit` bytes came.
+    static func receiveAll(_ fd: Int32, limit: Int = 4 << 20) -> [UInt8] {
+        var reply: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while reply.count < limit {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { break }
+            reply.append(contentsOf: buffer[0..<count])
+        }
+        return reply
+    }
+
+    /// Sends `request` on a new connection and returns everything sent back before the server closed.
+    static func exchange(_ request: [UInt8], port: UInt16, timeout: Double = 10) throws -> [UInt8] {
+        let fd = try connect(port: port, timeout: timeout)
+        defer { close(fd) }
+        send(fd, request)
+        shutdown(fd, Int32(SHUT_WR))
+        return receiveAll(fd)
+    }
+
+    /// Status and body of a raw reply, or nil when it is not HTTP.
+    static func parse(_ bytes: [UInt8]) -> Reply? {
+        let text = String(decoding: bytes.prefix(64), as: UTF8.self)
+        guard text.hasPrefix("HTTP/1."), text.count >= 12, let status = Int(text.dropFirst(9).prefix(3)) else { return nil }
+        let separator: [UInt8] = [13, 10, 13, 10]
+        var body: [UInt8] = []
+        if bytes.count >= 4 {
+            for index in 0...(bytes.count - 4) where Array(bytes[index..<(index + 4)]) == separator {
+                body = Array(bytes[(index + 4)...])
+                break
+            }
+        }
+        return Reply(status: status, body: body)
+    }
+
+    /// A well-formed request, `Connection: close`.
+    static func request(_ method: String, _ path: String, body: [UInt8]? = nil, headers: [String] = []) -> [UInt8] {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        for header in headers { head += header + "\r\n" }
+        if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
+        head += "\r\n"
+        return Array(head.utf8) + (body ?? [])
+    }
+
+    static func get(_ path: String, port: UInt16, timeout: Double = 10) throws -> Reply {
+        let bytes = try exchange(request("GET", path), port: port, timeout: timeout)
+        return try #require(parse(bytes), "not an HTTP reply to GET \(path): \(String(decoding: bytes.prefix(200), as: UTF8.self))")
+    }
+
+    static func post(_ path: String, json: String, port: UInt16, timeout: Double = 10) throws -> Reply {
+        let bytes = try exchange(request("POST", path, body: Array(json.utf8)), port: port, timeout: timeout)
+        return try #require(parse(bytes), "not an HTTP reply to POST \(path)")
+    }
+}
+
+/// The real `mockstore` binary on a free port, with its own data directory. Stopped (SIGTERM) when released.
+final class StoreServer {
+    let child: ChildProcess
+    let url: String
+    let port: UInt16
+    let home: ScratchDirectory
+
+    static let catalogue = Binaries.repository + "/Catalogue/Credit.storekit"
+
+    init(arguments: [String] = []) throws {
+        home = try ScratchDirectory("mockstore", inMemory: true)
+        let binary = try Binaries.require("mockstore")
+        var env: [String: String] = [:]
+        if let path = Reliability.environment["PATH"] { env["PATH"] = path }
+        child = try ChildProcess(
+            binary, ["--port", "0", "--data", home.file("store"), "--catalogue", StoreServer.catalogue] + arguments,
+            environment: env)
+        let deadline = Date().addingTimeInterval(30)
+        var found: String?
+        while found == nil && Date() < deadline && !child.hasExited {
+            let text = String(decoding: FileManager.default.contents(atPath: child.stdoutPath) ?? Data(), as: UTF8.self)
+            if let range = text.range(of: "listening on ") {
+                let rest = text[range.upperBound...]
+                if rest.contains("\n") || rest.contains(" ") { found = String(rest.prefix { !$0.isWhitespace }) }
+            }
+            if found == nil { usleep(10_000) }
+        }
+        guard let found, let port = found.split(separator: ":").last.flatMap({ UInt16($0.prefix { $0.isNumber }) }) else {
+            child.send(SIGKILL)
+            throw ProcessFailure("mockstore did not start: \(child.wait(timeout: 5))")
+        }
+        url = found
+        self.port = port
+    }
+
+    var isRunning: Bool { !child.hasExited }
+
+    func stop() {
+        child.send(SIGTERM)
+        child.wait(timeout: 10)
+    }
+
+    deinit { stop() }
+
+    /// The store's test root certificate, saved to `path`.
+    func saveRoot(to path: String) throws {
+        let reply = try HTTPProbe.get("/test/v1/root-certificate", port: port)
+        try #require(reply.status == 200, "no root certificate: \(reply.status) \(reply.text)")
+        try Data(reply.body).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// Buys at the store directly, as if the app paid and died before recording anything: the signed transaction.
+    func purchase(_ product: String = "ai.voicedebrief.app.credit.500") throws -> String {
+        let reply = try HTTPProbe.post("/storekit/v1/purchases", json: #"{"productId":"\#(product)"}"#, port: port)
+        let object = try #require((try? JSONSerialization.jsonObject(with: Data(reply.body))) as? [String: Any], "\(reply.text)")
+        return try #require(object["signedTransaction"] as? String, "no signed transaction: \(reply.text)")
+    }
+
+    /// The transactions the store holds unfinished, as signed JWS.
+    func unfinished() throws -> [String] {
+        let reply = try HTTPProbe.get("/storekit/v1/transactions/unfinished", port: port)
+        let object = try #require((try? JSONSerialization.jsonObject(with: Data(reply.body))) as? [String: Any], "\(reply.text)")
+        return try #require(object["signedTransactions"] as? [String], "\(reply.text)")
+    }
+
+    /// Whether the store answers a plain products request correctly.
+    func answersNormally(timeout: Double = 5) -> Bool {
+        guard let reply = try? HTTPProbe.get("/storekit/v1/products?ids=ai.voicedebrief.app.credit.500", port: port, timeout: timeout) else {
+            return false
+        }
+        return reply.status == 200 && reply.text.contains("ai.voicedebrief.app.credit.500")
+    }
+}
+
+/// The transaction id inside a signed transaction (its payload, unverified: for bookkeeping only).
+func transactionID(ofSigned jws: String) -> String? {
+    let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3 else { return nil }
+    var text = String(parts[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    while text.count % 4 != 0 { text += "=" }
+    guard let data = Data(base64Encoded: text),
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    else { return nil }
+    return object["transactionId"] as? String
+}
