@@ -38,7 +38,7 @@ public struct MockStoreClient: StoreProvider {
                 throw StoreError.systemError("the store said success but sent no signed transaction")
             }
             return .success(signedTransaction: signed)
-        case "pending": return .pending
+        case "pending": return .pending(reason: body.pendingReason)
         case "userCancelled": return .userCancelled
         default: throw StoreError.unknown("unknown purchase result \"\(body.result)\"")
         }

@@ -8,6 +8,8 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
         public var product: String
         /// When the purchase was asked for (ISO 8601, UTC).
         public var since: String
+        /// What the store said it waits for: `askToBuy`, `interrupted`, or nil.
+        public var reason: String?
     }
 
     public var purchases: [Purchase] = []
@@ -31,8 +33,8 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
     }
 
     /// Records a new pending purchase of `product`.
-    public mutating func add(product: String, at time: Timestamp) {
-        purchases.append(Purchase(product: product, since: time.iso8601))
+    public mutating func add(product: String, at time: Timestamp, reason: String? = nil) {
+        purchases.append(Purchase(product: product, since: time.iso8601, reason: reason))
     }
 
     /// Removes the oldest pending purchase of each product credited.
@@ -45,9 +47,20 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
     /// What the credit screen says about them.
     public var descriptions: [String] {
         purchases.map {
-            "A purchase of \($0.product), asked for on \(String($0.since.prefix(16)).replacingOccurrences(of: "T", with: " ")) UTC, "
-                + "is waiting for the store: for approval by a parent or guardian (Ask to Buy), or for an issue with "
-                + "the purchase to be resolved. It is credited as soon as it completes; nothing is blocked meanwhile."
+            let when = String($0.since.prefix(16)).replacingOccurrences(of: "T", with: " ")
+            return "A purchase of \($0.product), asked for on \(when) UTC, is \(PendingPurchases.waitingFor($0.reason)). "
+                + "It is credited as soon as it completes; nothing is blocked meanwhile."
+        }
+    }
+
+    /// What a pending purchase waits for, in words.
+    public static func waitingFor(_ reason: String?) -> String {
+        switch reason {
+        case "askToBuy": return "waiting for a parent or guardian to approve it (Ask to Buy)"
+        case "interrupted":
+            return "waiting for an issue with the purchase to be resolved in the App Store (an interrupted purchase)"
+        default:
+            return "waiting for the store: for approval (Ask to Buy) or for an issue with the purchase to be resolved"
         }
     }
 }

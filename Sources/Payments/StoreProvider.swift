@@ -23,8 +23,9 @@ public struct StoreProduct: Sendable, Equatable {
 public enum PurchaseOutcome: Sendable, Equatable {
     /// Paid: the store's signed transaction (a compact JWS), not yet verified.
     case success(signedTransaction: String)
-    /// Waiting for something (Ask to Buy, an interrupted purchase); it arrives later as an update.
-    case pending
+    /// Waiting for something; it arrives later as an update. `reason` is `askToBuy` or `interrupted` when the store
+    /// says (StoreKit itself does not).
+    case pending(reason: String?)
     /// The user cancelled.
     case userCancelled
 }

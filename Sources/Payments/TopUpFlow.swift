@@ -13,8 +13,9 @@ public enum TopUpResult: Sendable, Equatable {
     case credited(LedgerEntry)
     /// This transaction was credited before: nothing new was written.
     case alreadyCredited(LedgerEntry)
-    /// The store is waiting for something; the credit comes when the purchase completes.
-    case pending
+    /// The store is waiting for something (`askToBuy`, `interrupted`, or nil when it does not say); the credit
+    /// comes when the purchase completes.
+    case pending(reason: String?)
     /// The user cancelled: nothing happened.
     case cancelled
 }
@@ -59,7 +60,7 @@ public struct TopUpFlow {
         let outcome = try await store.purchase(productID, appAccountToken: nil)
         try FaultInjection.hit("topup.after-purchase")
         switch outcome {
-        case .pending: return .pending
+        case .pending(let reason): return .pending(reason: reason)
         case .userCancelled: return .cancelled
         case .success(let signed):
             if store.takesMoney {

@@ -95,13 +95,15 @@ extension CreditCLI {
                 print((again ? "Already credited: " : "Topped up ") + "\(entry.amount.formatted) \(how). "
                     + "Balance \(styledBalance(ledger.balance, context)).")
             }
-        case .pending:
+        case .pending(let reason):
             var pending = PendingPurchases.load(from: context.dataDirectory)
-            pending.add(product: product, at: context.clock.now())
+            pending.add(product: product, at: context.clock.now(), reason: reason)
             try pending.save(to: context.dataDirectory)
-            if context.json { try printJSON(["result": "pending"]) } else {
-                print("The purchase is pending: the store is waiting for approval (Ask to Buy) or for an issue to be "
-                    + "resolved. It will be credited when it completes; `credit collect` or the credit screen picks it up.")
+            if context.json {
+                try printJSON(["result": "pending", "waitingFor": PendingPurchases.waitingFor(reason)])
+            } else {
+                print("The purchase is pending: it is \(PendingPurchases.waitingFor(reason)). It will be credited when "
+                    + "it completes; `credit collect` or the credit screen picks it up.")
             }
         case .cancelled:
             if context.json { try printJSON(["result": "userCancelled"]) } else { print("Cancelled. Nothing was bought.") }

@@ -56,6 +56,7 @@ extension SandboxScenarioTests {
         let waiting = try data.ok("screen")
         #expect(waiting.stdout.contains("Pending:"), "\(waiting)")
         #expect(waiting.stdout.contains("Ask to Buy"), "the screen says what it waits for: \(waiting.stdout)")
+        #expect(waiting.stdout.contains("a parent or guardian to approve it"), "\(waiting.stdout)")
         #expect(try data.balance() == start)
 
         // The app is not running (every `credit` run has ended); the parent approves.

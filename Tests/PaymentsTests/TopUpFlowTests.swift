@@ -88,8 +88,8 @@ extension TopUpFlowTests {
 
     @Test func pendingAndCancelledCreditNothing() async throws {
         let store = FakeStore(signer: .hs256(secret: secret))
-        store.setNextResult(.pending)
-        #expect(try await flow(store).topUp() == .pending)
+        store.setNextResult(.pending(reason: "askToBuy"))
+        #expect(try await flow(store).topUp() == .pending(reason: "askToBuy"))
         store.setNextResult(.userCancelled)
         #expect(try await flow(store).topUp() == .cancelled)
         #expect(ledger.balance == MicroCredits(5_000_000))

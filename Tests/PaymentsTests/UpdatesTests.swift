@@ -7,8 +7,8 @@ import Testing
 extension TopUpFlowTests {
     @Test func anApprovedAskToBuyIsCreditedOnceAndFinished() async throws {
         let store = FakeStore(signer: .hs256(secret: secret))
-        store.setNextResult(.pending)
-        #expect(try await flow(store).topUp() == .pending)
+        store.setNextResult(.pending(reason: "askToBuy"))
+        #expect(try await flow(store).topUp() == .pending(reason: "askToBuy"))
         #expect(ledger.balance == MicroCredits(5_000_000))
         let id = try store.approvePending()
         let first = try await flow(store).collect(updatesAfter: nil)
@@ -79,8 +79,13 @@ extension TopUpFlowTests {
 
     @Test func pendingPurchasesAreDescribedAndSettled() throws {
         var pending = PendingPurchases()
-        pending.add(product: "ai.voicedebrief.app.credit.500", at: Timestamp(milliseconds: 1_764_400_000_000))
-        #expect(pending.descriptions.first?.contains("Ask to Buy") == true)
+        pending.add(product: "ai.voicedebrief.app.credit.500", at: Timestamp(milliseconds: 1_764_400_000_000),
+                    reason: "askToBuy")
+        #expect(pending.descriptions.first?.contains("a parent or guardian to approve it (Ask to Buy)") == true)
+        var interrupted = PendingPurchases()
+        interrupted.add(product: "p", at: Timestamp(milliseconds: 0), reason: "interrupted")
+        #expect(interrupted.descriptions.first?.contains("an interrupted purchase") == true)
+        #expect(interrupted.descriptions.first?.contains("Ask to Buy") == false)
         let credited = LedgerEntry(
             id: "t", device: "d", sequence: 2, time: Timestamp(milliseconds: 0), kind: .topup,
             amount: MicroCredits(5_000_000), balanceAfter: .zero, product: "ai.voicedebrief.app.credit.500")
