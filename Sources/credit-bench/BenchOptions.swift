@@ -49,8 +49,8 @@ struct BenchOptions {
           --work DIR        where the data goes (default: a new directory under $TMPDIR or /tmp, removed after)
           --keep            keep the data
           --catalogue FILE  the mock store's catalogue (default Catalogue/Credit.storekit)
-          --only ROWS       comma-separated, of: append, batch, load (cold load and memory), sums, merge,
-                            verify, counter, catalogue, purchases (default all)
+          --only ROWS       comma-separated, of: append, append-head, batch, load (cold
+                            load and memory), sums, merge, verify, counter, catalogue, purchases (default all)
           --load-only DIR   (internal) open the ledger in DIR, print what the load took, exit
         """
 

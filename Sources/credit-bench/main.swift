@@ -36,8 +36,11 @@ do {
     let store = StoreBenchmarks(options: options, work: work)
 
     if options.wants("append") {
-        log("durable appends (\(options.appendCount) each, interleaved with the raw baseline)")
+        log("durable appends (\(options.appendCount), interleaved with the raw baseline)")
         attempt("durable append", &table) { try ledger.durableAppend(into: &$0, signedHead: false) }
+    }
+    if options.wants("append-head") {
+        log("durable appends with the signed head (\(options.appendCount), interleaved with the raw baseline)")
         attempt("durable append + signed head", &table) { try ledger.durableAppend(into: &$0, signedHead: true) }
     }
     if options.wants("batch") {
