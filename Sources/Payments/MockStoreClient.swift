@@ -55,15 +55,25 @@ public struct MockStoreClient: StoreProvider {
     }
 
     public func updates(after cursor: String?) async throws -> (signedTransactions: [String], cursor: String?) {
-        var components = URLComponents(url: url("/storekit/v1/transactions/updates"), resolvingAgainstBaseURL: false)!
-        if let cursor { components.queryItems = [URLQueryItem(name: "after", value: cursor)] }
-        do {
-            let body: TransactionUpdatesBody = try await send("GET", components.url!)
-            return (body.signedTransactions, body.cursor)
-        } catch StoreError.storeResponse(status: 404, _, _) {
-            // A store without an updates feed has nothing to say: unfinished transactions still carry everything.
-            return ([], cursor)
+        // Every page: the feed says when another waits (`hasMore`), and a refund or an approval on a later page
+        // would otherwise wait for some later collect.
+        var transactions: [String] = []
+        var position = cursor
+        for _ in 0..<10_000 {
+            var components = URLComponents(url: url("/storekit/v1/transactions/updates"), resolvingAgainstBaseURL: false)!
+            if let position { components.queryItems = [URLQueryItem(name: "after", value: position)] }
+            let body: TransactionUpdatesBody
+            do {
+                body = try await send("GET", components.url!)
+            } catch StoreError.storeResponse(status: 404, _, _) {
+                // A store without an updates feed has nothing to say: unfinished transactions still carry everything.
+                return (transactions, position)
+            }
+            transactions += body.signedTransactions
+            guard body.hasMore == true, body.cursor != position else { return (transactions, body.cursor) }
+            position = body.cursor
         }
+        return (transactions, position)
     }
 
     /// The store's test root certificate (DER), to pin it.

@@ -342,3 +342,35 @@ extension CrashAtEveryStepTests {
         }
     }
 }
+
+extension CrashAtEveryStepTests {
+    /// Found by the long mode (a refund not taken back): the store's updates feed comes in pages of 50, and a collect
+    /// must read them all, or a refund (or an approval) waits for some later collect.
+    @Test func oneCollectReadsEveryPageOfTheStoreUpdates() throws {
+        let store = try StoreServer()
+        let scratch = try ScratchDirectory("pages", inMemory: true)
+        let root = scratch.file("root.der")
+        try store.saveRoot(to: root)
+        let credit = try CreditRunner(dataDirectory: scratch.file("data"))
+        try credit.ok(["store", "use", "mockstore", "--url", store.url, "--root-certificate", root])
+        // 60 purchases made outside the app (each an update), collected.
+        var ids: [String] = []
+        for _ in 0..<60 {
+            let reply = try HTTPProbe.post("/test/v1/purchases", json: #"{"productId":"ai.voicedebrief.app.credit.500"}"#, port: store.port)
+            let object = try #require((try? JSONSerialization.jsonObject(with: Data(reply.body))) as? [String: Any], "\(reply.text)")
+            let id = (object["transactionId"] as? String) ?? (object["signedTransaction"] as? String).flatMap(transactionID(ofSigned:))
+            ids.append(try #require(id, "no transaction id in \(reply.text)"))
+        }
+        try credit.ok(["collect"])
+        #expect(try credit.balance() == 5_000_000 + 60 * 5_000_000)
+        // Every one refunded: one collect takes every credit back.
+        for id in ids {
+            let reply = try HTTPProbe.post("/test/v1/transactions/\(id)/refund", json: "{}", port: store.port)
+            try #require(reply.status == 200, "refund \(id): \(reply.status) \(reply.text)")
+        }
+        try credit.ok(["collect"])
+        let reversals = try LedgerInspection(dataDirectory: credit.dataDirectory).entries.filter { $0.kind == .reversal }
+        #expect(reversals.count == 60, "one collect took back \(reversals.count) of 60 refunds")
+        #expect(try credit.balance() == 5_000_000)
+    }
+}
