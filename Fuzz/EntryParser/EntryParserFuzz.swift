@@ -19,10 +19,12 @@ public func fuzzEntryParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         fatalError("a parsed entry does not parse once written again: \(entry)")
     }
     guard again == entry else { fatalError("round trip changed the entry: \(entry) became \(again)") }
-    precondition(!entry.id.isEmpty && !entry.device.isEmpty && entry.sequence >= 1, "parse accepted a line without its keys")
+    precondition(
+        !entry.id.isEmpty && !entry.device.isEmpty && entry.sequence >= 1, "parse accepted a line without its keys")
     // The MAC, when the line carries one as its last field: checking it must not trap, whatever the bytes.
     if let mac = entry.mac, let prefix = EntryCodec.macCoveredPrefix(of: line) {
-        let expected = hmac.authenticationCode(for: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(line)[0..<prefix]))
+        let expected = hmac.authenticationCode(
+            for: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(line)[0..<prefix]))
         _ = Hex.decode(mac).map { ConstantTime.equals($0, expected) }
     }
     return 0

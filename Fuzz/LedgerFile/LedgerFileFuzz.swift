@@ -11,7 +11,9 @@ import Signing
 
 let key: [UInt8] = Array("fuzz-ledger-key-0123456789abcdef".utf8)
 let hmac = try! HMACSHA256(key: key)
-let base = (FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()) + "/credit-fuzz-ledger-\(getpid())"
+let base =
+    (FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory())
+    + "/credit-fuzz-ledger-\(getpid())"
 let device = "dev-0001"
 let ledgerFile = base + "/ledger/" + device + ".jsonl"
 let verifier = LedgerVerifier(macKey: key, headPublicKey: nil, receiptCheck: nil)
@@ -49,7 +51,8 @@ public func fuzzLedgerFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 allValid = false
                 break
             }
-            allValid = ConstantTime.equals(hmac.authenticationCode(for: Array(line[line.startIndex..<(line.startIndex + prefix)])), given)
+            allValid = ConstantTime.equals(
+                hmac.authenticationCode(for: Array(line[line.startIndex..<(line.startIndex + prefix)])), given)
         }
         if report.isClean && !allValid { fatalError("verify called a file clean that holds a bad line") }
     }
@@ -64,14 +67,18 @@ public func fuzzLedgerFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if anyGoodAfterBad { fatalError("loaded a file with a corrupt line before a readable entry") }
         if !kept.isEmpty {
             if ledger.entries != kept {
-                fatalError("the loader kept \(ledger.entries.count) entries, the strict reader \(kept.count): \(ledger.entries.first { !kept.contains($0) }.map { "\($0)" } ?? "")")
+                fatalError(
+                    "the loader kept \(ledger.entries.count) entries, the strict reader \(kept.count): \(ledger.entries.first { !kept.contains($0) }.map { "\($0)" } ?? "")"
+                )
             }
             var seen: Set<String> = []
             var balance = MicroCredits.zero
             for entry in kept where seen.insert(entry.id).inserted {
                 if let sum = try? balance.adding(entry.amount) { balance = sum }
             }
-            if ledger.balance != balance { fatalError("balance \(ledger.balance.rawValue), the strict reader \(balance.rawValue)") }
+            if ledger.balance != balance {
+                fatalError("balance \(ledger.balance.rawValue), the strict reader \(balance.rawValue)")
+            }
         }
     } catch let error as LedgerError {
         guard case .corruptLine = error else { fatalError("unexpected refusal: \(error)") }

@@ -16,7 +16,9 @@ import Testing
 /// death frees the lock at once, and unrelated opening and closing of the lock file does not free it early.
 @Suite struct ConcurrencyTests {
     /// Runs `rounds` rounds of `workers` commands started together; returns what each acknowledged.
-    func runRounds(_ credit: CreditRunner, workers: Int, rounds: Int, seed: UInt64) throws -> (acked: [String: Int64], processes: Int) {
+    func runRounds(_ credit: CreditRunner, workers: Int, rounds: Int, seed: UInt64) throws -> (
+        acked: [String: Int64], processes: Int
+    ) {
         var random = SeededRandom(seed: seed)
         var acked: [String: Int64] = [:]
         var processes = 0
@@ -30,7 +32,10 @@ import Testing
             for (command, child) in zip(commands, started) {
                 let result = child.wait(timeout: 120)
                 processes += 1
-                try #require(result.succeeded, "credit \(command.joined(separator: " ")) failed with others running: \(result); seed \(seed.seedText)")
+                try #require(
+                    result.succeeded,
+                    "credit \(command.joined(separator: " ")) failed with others running: \(result); seed \(seed.seedText)"
+                )
                 let object = try #require(result.jsonObject(), "not JSON: \(result)")
                 let id = try #require(object["id"] as? String)
                 let amount = try #require((object["amount"] as? NSNumber)?.int64Value)
@@ -60,7 +65,10 @@ extension ConcurrencyTests {
             #expect(inspection.files.count == 1, "one device, one file: \(inspection.files)")
             let ids = inspection.entries.map(\.id)
             #expect(Set(ids).count == ids.count, "an id written twice")
-            #expect(Set(ids) == Set(acked.keys).union(["opening"]), "missing: \(Set(acked.keys).subtracting(ids)); extra: \(Set(ids).subtracting(acked.keys).subtracting(["opening"]))")
+            #expect(
+                Set(ids) == Set(acked.keys).union(["opening"]),
+                "missing: \(Set(acked.keys).subtracting(ids)); extra: \(Set(ids).subtracting(acked.keys).subtracting(["opening"]))"
+            )
             let model = 5_000_000 + acked.values.reduce(0, +)
             #expect(inspection.balance == model)
             #expect(try credit.balance() == model)
@@ -123,9 +131,14 @@ extension ConcurrencyTests {
         let lock = credit.dataDirectory + "/ledger/.lock"
         // It stops (holding the lock) between writing its line and syncing it.
         let holder = try credit.start(["charge", "debrief"], fault: "append.before-sync:pause")
+        // Paused at the point once its line is in the file (it takes and drops the lock on its way there).
+        let file = try LedgerInspection(dataDirectory: credit.dataDirectory).files[0]
+        func paused() -> Bool {
+            String(decoding: FileManager.default.contents(atPath: file) ?? Data(), as: UTF8.self).contains("\"debrief\"")
+        }
         let deadline = Date().addingTimeInterval(60)
-        while !lockIsHeld(lock) && Date() < deadline && !holder.hasExited { usleep(10_000) }
-        try #require(lockIsHeld(lock), "the paused process never held the lock")
+        while !(paused() && lockIsHeld(lock)) && Date() < deadline && !holder.hasExited { usleep(10_000) }
+        try #require(paused() && lockIsHeld(lock), "the paused process never held the lock")
         let waiter = try credit.start(["charge", "createVault", "--json"])
         usleep(500_000)
         #expect(!waiter.hasExited, "the second process did not wait for the lock")

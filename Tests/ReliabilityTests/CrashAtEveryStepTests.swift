@@ -62,14 +62,19 @@ final class CrashRun {
     }
 
     func fail(_ message: String) -> Failure {
-        Failure(description: "\(message)\n\(Reliability.replayHint(seed: seed, test: "seededRunsKilledAtRandomSteps"))\nsteps:\n  " + log.suffix(30).joined(separator: "\n  "))
+        Failure(
+            description:
+                "\(message)\n\(Reliability.replayHint(seed: seed, test: "seededRunsKilledAtRandomSteps"))\nsteps:\n  "
+                + log.suffix(30).joined(separator: "\n  "))
     }
 
     /// Runs `credit ARGUMENTS`, killed at `fault` when given; returns the result, logging it.
     func run(_ arguments: [String], fault: String?) throws -> ProcessResult {
         let result = try credit.run(arguments, fault: fault)
-        let outcome = result.killedBySIGKILL ? "killed" : (result.signaled ? "signal \(result.status)" : "exit \(result.status)")
-        log.append("credit \(arguments.joined(separator: " "))\(fault.map { " [CREDIT_FAULT=\($0)]" } ?? ""): \(outcome)")
+        let outcome =
+            result.killedBySIGKILL ? "killed" : (result.signaled ? "signal \(result.status)" : "exit \(result.status)")
+        log.append(
+            "credit \(arguments.joined(separator: " "))\(fault.map { " [CREDIT_FAULT=\($0)]" } ?? ""): \(outcome)")
         if result.timedOut { throw fail("credit \(arguments.joined(separator: " ")) hung: \(result)") }
         if result.signaled && !result.killedBySIGKILL { throw fail("credit crashed: \(result)") }
         if result.killedBySIGKILL {
@@ -90,9 +95,12 @@ final class CrashRun {
         var attempts = 0
         while true {
             attempts += 1
-            let fault = attempts < 3 && random.chance(0.3)
-                ? random.pick(["torn.before-truncate", "replace.before-rename", "topup.after-record", "topup.before-record",
-                               "append.before-sync", "append.mid-line", "collect.before-cursor", "head.before-write"])
+            let fault =
+                attempts < 3 && random.chance(0.3)
+                ? random.pick([
+                    "torn.before-truncate", "replace.before-rename", "topup.after-record", "topup.before-record",
+                    "append.before-sync", "append.mid-line", "collect.before-cursor", "head.before-write",
+                ])
                 : nil
             let result = try run(["collect", "--json"], fault: fault)
             try expectDone(result, "the restart")
@@ -108,12 +116,18 @@ final class CrashRun {
         if !inspection.problems.isEmpty { throw fail("damaged files: \(inspection.problems)") }
         for (id, entry) in acked {
             guard let now = inspection.byID[id] else { throw fail("acknowledged entry \(id) is gone") }
-            if now.essence != entry.essence { throw fail("acknowledged entry \(id) changed: \(entry.essence) -> \(now.essence)") }
+            if now.essence != entry.essence {
+                throw fail("acknowledged entry \(id) changed: \(entry.essence) -> \(now.essence)")
+            }
         }
         let fresh = inspection.entries.filter { acked[$0.id] == nil && $0.kind != .topup }
-        let unexpected = fresh.map { ExpectedWrite(kind: $0.kind.rawValue, feature: $0.feature, amount: $0.amount.rawValue) }
+        let unexpected = fresh.map {
+            ExpectedWrite(kind: $0.kind.rawValue, feature: $0.feature, amount: $0.amount.rawValue)
+        }
         if unexpected.count > inFlight.count || Array(inFlight.prefix(unexpected.count)) != unexpected {
-            throw fail("entries nobody acknowledged: \(unexpected), while the command \(killed ? "killed" : "done") was writing \(inFlight)")
+            throw fail(
+                "entries nobody acknowledged: \(unexpected), while the command \(killed ? "killed" : "done") was writing \(inFlight)"
+            )
         }
         for entry in fresh {
             acked[entry.id] = entry
@@ -121,7 +135,9 @@ final class CrashRun {
         }
         // Top-ups: one per transaction, never two.
         let references = inspection.entries.filter { $0.kind == .topup }.compactMap(\.reference)
-        if Set(references).count != references.count { throw fail("a transaction credited twice: \(references.sorted())") }
+        if Set(references).count != references.count {
+            throw fail("a transaction credited twice: \(references.sorted())")
+        }
         for entry in inspection.entries where entry.kind == .topup { acked[entry.id] = entry }
     }
 
@@ -129,10 +145,13 @@ final class CrashRun {
     func pickFault(appends: Int, extra: [String] = []) -> String? {
         guard random.chance(0.65) else { return nil }
         let occurrence = Int.random(in: 1...max(1, appends), using: &random)
-        let points = ["append.before-write", "append.mid-line", "append.before-sync", "append.after-sync",
-                      "head.before-write", "replace.before-sync", "replace.before-rename", "replace.before-directory-sync"]
+        let points = [
+            "append.before-write", "append.mid-line", "append.before-sync", "append.after-sync",
+            "head.before-write", "replace.before-sync", "replace.before-rename", "replace.before-directory-sync",
+        ]
         let point = random.pick(points + extra + extra)
-        return point.hasPrefix("append.") || point.hasPrefix("head.") || point.hasPrefix("replace.") ? "\(point)@\(occurrence)" : point
+        return point.hasPrefix("append.") || point.hasPrefix("head.") || point.hasPrefix("replace.")
+            ? "\(point)@\(occurrence)" : point
     }
 
     /// The whole run: make the ledger, then random steps, then a final collect and the checks.
@@ -142,15 +161,20 @@ final class CrashRun {
         let made = try run(["balance", "--json"], fault: makeFault)
         try expectDone(made, "making the ledger")
         if made.killedBySIGKILL { _ = try run(["balance", "--json"], fault: nil) }
-        try reconcile(inFlight: [ExpectedWrite(kind: "opening", feature: nil, amount: 5_000_000)], killed: made.killedBySIGKILL)
-        try expectDone(try run(["store", "use", "mockstore", "--url", store.url, "--root-certificate", root], fault: nil), "store use")
+        try reconcile(
+            inFlight: [ExpectedWrite(kind: "opening", feature: nil, amount: 5_000_000)], killed: made.killedBySIGKILL)
+        try expectDone(
+            try run(["store", "use", "mockstore", "--url", store.url, "--root-certificate", root], fault: nil),
+            "store use")
         if let forced, forced.step != "make" {
             if forced.step == "decline" { try step("charge", fault: "none") }
             if forced.step == "refund" { try step("topup", fault: "none") }
             try step(forced.step, fault: forced.fault)
         }
         for _ in 0..<steps {
-            try step(random.pick(["charge", "charge", "run", "topup", "topup", "decline", "collect", "merge", "refund"]), fault: nil)
+            try step(
+                random.pick(["charge", "charge", "run", "topup", "topup", "decline", "collect", "merge", "refund"]),
+                fault: nil)
         }
         // The end: one more collect, no fault, then everything must hold.
         _ = try run(["collect", "--json"], fault: nil)
@@ -191,14 +215,18 @@ final class CrashRun {
                 try reconcile(inFlight: expected, killed: true)
             }
         case "run":
-            let keys = (0..<Int.random(in: 2...4, using: &random)).map { _ in random.pick(Array(CrashRun.prices.keys).sorted()) }
+            let keys = (0..<Int.random(in: 2...4, using: &random)).map { _ in
+                random.pick(Array(CrashRun.prices.keys).sorted())
+            }
             let acts = scratch.file("acts-\(log.count).txt")
             try keys.joined(separator: "\n").write(toFile: acts, atomically: true, encoding: .utf8)
             let fault = forced ?? pickFault(appends: keys.count)
             let result = try run(["run", acts, "--json"], fault: fault)
             try expectDone(result, "run")
             if result.killedBySIGKILL { try restart() }
-            try reconcile(inFlight: keys.map { ExpectedWrite(kind: "charge", feature: $0, amount: CrashRun.prices[$0]!) }, killed: result.killedBySIGKILL)
+            try reconcile(
+                inFlight: keys.map { ExpectedWrite(kind: "charge", feature: $0, amount: CrashRun.prices[$0]!) },
+                killed: result.killedBySIGKILL)
         case "decline":
             guard !declinable.isEmpty else { return try step("charge", fault: forcedPoint) }
             let target = declinable.remove(at: Int.random(in: 0..<declinable.count, using: &random))
@@ -207,11 +235,19 @@ final class CrashRun {
             let result = try run(["decline", target, "--reason", "not-needed", "--json"], fault: fault)
             try expectDone(result, "decline")
             if result.killedBySIGKILL { try restart() }
-            try reconcile(inFlight: [ExpectedWrite(kind: "refund", feature: acked[target]!.feature, amount: -amount)], killed: result.killedBySIGKILL)
-            if !result.killedBySIGKILL && acked["refund-" + target] == nil { throw fail("decline of \(target) acknowledged but not there") }
+            try reconcile(
+                inFlight: [ExpectedWrite(kind: "refund", feature: acked[target]!.feature, amount: -amount)],
+                killed: result.killedBySIGKILL)
+            if !result.killedBySIGKILL && acked["refund-" + target] == nil {
+                throw fail("decline of \(target) acknowledged but not there")
+            }
         case "topup":
             let product = random.chance(0.25) ? "ai.voicedebrief.app.credit.1000" : "ai.voicedebrief.app.credit.500"
-            let fault = forced ?? pickFault(appends: 1, extra: ["topup.after-purchase", "topup.before-record", "topup.after-record", "topup.after-finish"])
+            let fault =
+                forced
+                ?? pickFault(
+                    appends: 1,
+                    extra: ["topup.after-purchase", "topup.before-record", "topup.after-record", "topup.after-finish"])
             let result = try run(["topup", "--product", product, "--json"], fault: fault)
             try expectDone(result, "topup")
             // Every top-up that ran reached the store: the purchase is made before anything else can kill it.
@@ -228,7 +264,11 @@ final class CrashRun {
                 purchases.append(5_000_000)
                 log.append("(a purchase at the store, never recorded by the app)")
             }
-            let fault = forced ?? pickFault(appends: 1, extra: ["topup.before-record", "topup.after-record", "topup.after-finish", "collect.before-cursor"])
+            let fault =
+                forced
+                ?? pickFault(
+                    appends: 1,
+                    extra: ["topup.before-record", "topup.after-record", "topup.after-finish", "collect.before-cursor"])
             let result = try run(["collect", "--json"], fault: fault)
             try expectDone(result, "collect")
             if result.killedBySIGKILL { try restart() }
@@ -237,18 +277,26 @@ final class CrashRun {
             // The peer device: same keys (one per user), its own file.
             if !FileManager.default.fileExists(atPath: peer.dataDirectory + "/keys") {
                 try FileManager.default.createDirectory(atPath: peer.dataDirectory, withIntermediateDirectories: true)
-                try FileManager.default.copyItem(atPath: credit.dataDirectory + "/keys", toPath: peer.dataDirectory + "/keys")
+                try FileManager.default.copyItem(
+                    atPath: credit.dataDirectory + "/keys", toPath: peer.dataDirectory + "/keys")
             }
             let key = random.pick(Array(CrashRun.prices.keys).sorted())
             try peer.ok(["charge", key])
-            let peerDevice = try String(contentsOfFile: peer.dataDirectory + "/device", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let peerDevice = try String(contentsOfFile: peer.dataDirectory + "/device", encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
             let peerFile = peer.dataDirectory + "/ledger/" + peerDevice + ".jsonl"
-            let peerEntries = LedgerInspection(bytes: Array(FileManager.default.contents(atPath: peerFile) ?? Data())).entries
-            let fault = forced ?? (random.chance(0.6) ? random.pick(["merge.mid-write", "merge.before-sync", "append.before-sync@1"]) : nil)
+            let peerEntries = LedgerInspection(bytes: Array(FileManager.default.contents(atPath: peerFile) ?? Data()))
+                .entries
+            let fault =
+                forced
+                ?? (random.chance(0.6)
+                    ? random.pick(["merge.mid-write", "merge.before-sync", "append.before-sync@1"]) : nil)
             let result = try run(["merge", peerFile, "--json"], fault: fault)
             try expectDone(result, "merge")
             if result.killedBySIGKILL { try restart() }
-            let expected = peerEntries.filter { acked[$0.id] == nil }.map { ExpectedWrite(kind: $0.kind.rawValue, feature: $0.feature, amount: $0.amount.rawValue) }
+            let expected = peerEntries.filter { acked[$0.id] == nil }.map {
+                ExpectedWrite(kind: $0.kind.rawValue, feature: $0.feature, amount: $0.amount.rawValue)
+            }
             try reconcile(inFlight: expected, killed: result.killedBySIGKILL)
             if !result.killedBySIGKILL {
                 for entry in peerEntries where acked[entry.id] == nil { throw fail("merged \(entry.id) is not there") }
@@ -273,7 +321,9 @@ final class CrashRun {
             try expectDone(result, "collect after a refund")
             if result.killedBySIGKILL { try restart() }
             let reversal = EntryDraft.reversalID(store: "mockstore", reference: reference)
-            try reconcile(inFlight: [ExpectedWrite(kind: "reversal", feature: nil, amount: -target.amount.rawValue)], killed: result.killedBySIGKILL)
+            try reconcile(
+                inFlight: [ExpectedWrite(kind: "reversal", feature: nil, amount: -target.amount.rawValue)],
+                killed: result.killedBySIGKILL)
             if acked[reversal] == nil { throw fail("the refund of \(reference) was not taken back") }
         default:
             throw fail("unknown step \(kind)")
@@ -286,7 +336,8 @@ extension CrashAtEveryStepTests {
     static let sweep: [(step: String, fault: String)] = [
         ("make", "append.before-write@1"), ("make", "append.mid-line@1"), ("make", "append.before-sync@1"),
         ("make", "append.after-sync@1"), ("make", "replace.before-sync@1"), ("make", "replace.before-rename@1"),
-        ("make", "replace.before-directory-sync@1"), ("make", "replace.before-sync@2"), ("make", "replace.before-rename@2"),
+        ("make", "replace.before-directory-sync@1"), ("make", "replace.before-sync@2"),
+        ("make", "replace.before-rename@2"),
         ("charge", "append.before-write"), ("charge", "append.mid-line"), ("charge", "append.before-sync"),
         ("charge", "append.after-sync"), ("charge", "head.before-write"), ("charge", "replace.before-rename"),
         ("decline", "append.mid-line"), ("run", "append.before-sync@2"), ("run", "append.mid-line@2"),
@@ -356,9 +407,13 @@ extension CrashAtEveryStepTests {
         // 60 purchases made outside the app (each an update), collected.
         var ids: [String] = []
         for _ in 0..<60 {
-            let reply = try HTTPProbe.post("/test/v1/purchases", json: #"{"productId":"ai.voicedebrief.app.credit.500"}"#, port: store.port)
-            let object = try #require((try? JSONSerialization.jsonObject(with: Data(reply.body))) as? [String: Any], "\(reply.text)")
-            let id = (object["transactionId"] as? String) ?? (object["signedTransaction"] as? String).flatMap(transactionID(ofSigned:))
+            let reply = try HTTPProbe.post(
+                "/test/v1/purchases", json: #"{"productId":"ai.voicedebrief.app.credit.500"}"#, port: store.port)
+            let object = try #require(
+                (try? JSONSerialization.jsonObject(with: Data(reply.body))) as? [String: Any], "\(reply.text)")
+            let id =
+                (object["transactionId"] as? String)
+                ?? (object["signedTransaction"] as? String).flatMap(transactionID(ofSigned:))
             ids.append(try #require(id, "no transaction id in \(reply.text)"))
         }
         try credit.ok(["collect"])
@@ -369,7 +424,9 @@ extension CrashAtEveryStepTests {
             try #require(reply.status == 200, "refund \(id): \(reply.status) \(reply.text)")
         }
         try credit.ok(["collect"])
-        let reversals = try LedgerInspection(dataDirectory: credit.dataDirectory).entries.filter { $0.kind == .reversal }
+        let reversals = try LedgerInspection(dataDirectory: credit.dataDirectory).entries.filter {
+            $0.kind == .reversal
+        }
         #expect(reversals.count == 60, "one collect took back \(reversals.count) of 60 refunds")
         #expect(try credit.balance() == 5_000_000)
     }

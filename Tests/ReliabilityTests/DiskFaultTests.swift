@@ -41,10 +41,18 @@ import Testing
         func expectConsistent(_ context: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
             let inspection = try LedgerInspection(dataDirectory: directory)
             #expect(inspection.problems.isEmpty, "\(context): \(inspection.problems)", sourceLocation: sourceLocation)
-            #expect(ledger.balance.rawValue == inspection.balance, "\(context): in memory \(ledger.balance.rawValue), on disk \(inspection.balance)", sourceLocation: sourceLocation)
+            #expect(
+                ledger.balance.rawValue == inspection.balance,
+                "\(context): in memory \(ledger.balance.rawValue), on disk \(inspection.balance)",
+                sourceLocation: sourceLocation)
             let places = ledger.entries.map { "\($0.device)#\($0.sequence)" }
-            #expect(Set(places).count == places.count, "\(context): entries counted twice in memory: \(places)", sourceLocation: sourceLocation)
-            #expect(places.count == inspection.entries.count, "\(context): \(places.count) entries in memory, \(inspection.entries.count) on disk", sourceLocation: sourceLocation)
+            #expect(
+                Set(places).count == places.count, "\(context): entries counted twice in memory: \(places)",
+                sourceLocation: sourceLocation)
+            #expect(
+                places.count == inspection.entries.count,
+                "\(context): \(places.count) entries in memory, \(inspection.entries.count) on disk",
+                sourceLocation: sourceLocation)
         }
 
         func expectVerifies(_ context: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
@@ -55,7 +63,9 @@ import Testing
     }
 
     /// Expects `body` to throw an I/O error with `code`, naming it in words.
-    func expectIOError(_ code: Int32, _ context: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
+    func expectIOError(
+        _ code: Int32, _ context: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void
+    ) {
         do {
             try body()
             Issue.record("\(context): no error reached the caller", sourceLocation: sourceLocation)
@@ -65,7 +75,9 @@ import Testing
                 return
             }
             #expect(errno == code, "\(context): errno \(errno)", sourceLocation: sourceLocation)
-            #expect(error.description.contains(String(cString: strerror(code))), "\(context): \(error.description)", sourceLocation: sourceLocation)
+            #expect(
+                error.description.contains(String(cString: strerror(code))), "\(context): \(error.description)",
+                sourceLocation: sourceLocation)
         } catch {
             Issue.record("\(context): \(error)", sourceLocation: sourceLocation)
         }
@@ -73,7 +85,9 @@ import Testing
 }
 
 extension DiskFaultTests {
-    @Test(arguments: [("ENOSPC on the write", 0), ("a short write then ENOSPC", 1), ("two short writes then ENOSPC", 2)])
+    @Test(arguments: [
+        ("ENOSPC on the write", 0), ("a short write then ENOSPC", 1), ("two short writes then ENOSPC", 2),
+    ])
     func aFullDiskLeavesNoPartialLineAndTheErrorReachesTheCaller(_ name: String, _ shortWrites: Int) throws {
         let world = try World()
         let before = world.bytes
@@ -96,7 +110,8 @@ extension DiskFaultTests {
 
     @Test func shortWritesAloneAreCompletedIntoOneWholeLine() throws {
         let world = try World()
-        world.disk.inject = { call in call.operation == .write && call.count > 1 ? .writeOnly(call.count / 2) : .proceed }
+        world.disk.inject = { call in call.operation == .write && call.count > 1 ? .writeOnly(call.count / 2) : .proceed
+        }
         try world.ledger.append(charge("c-3", pence: 30))
         world.disk.inject = nil
         try world.expectConsistent("short writes")
@@ -133,7 +148,8 @@ extension DiskFaultTests {
         let world = try World()
         world.disk.inject = { call in
             switch call.operation {
-            case .write where call.path == world.file: return call.count > 10 ? .writeOnly(call.count / 2) : .fail(ENOSPC)
+            case .write where call.path == world.file:
+                return call.count > 10 ? .writeOnly(call.count / 2) : .fail(ENOSPC)
             case .truncate: return .fail(EIO)
             default: return .proceed
             }
@@ -160,7 +176,9 @@ extension DiskFaultTests {
             failed = true
             return .fail(EIO)
         }
-        expectIOError(EIO, "EIO on \(operation) while creating") { _ = try Ledger.openSigned(directory: directory, fileSystem: disk) }
+        expectIOError(EIO, "EIO on \(operation) while creating") {
+            _ = try Ledger.openSigned(directory: directory, fileSystem: disk)
+        }
         disk.inject = nil
         // After a power loss too: what is on disk must open, as a whole new ledger or the one begun.
         disk.powerFail(unsynced: .lost)
@@ -179,7 +197,9 @@ extension DiskFaultTests {
         try handle.write(contentsOf: Data(#"{"id":"half"#.utf8))
         try handle.close()
         let torn = world.bytes
-        world.disk.inject = { call in call.operation == .write && call.path.contains("/torn/") ? .fail(ENOSPC) : .proceed }
+        world.disk.inject = { call in
+            call.operation == .write && call.path.contains("/torn/") ? .fail(ENOSPC) : .proceed
+        }
         expectIOError(ENOSPC, "ENOSPC saving a torn tail") { try world.ledger.append(charge("c-3", pence: 1)) }
         #expect(world.bytes == torn, "the tail was cut without being saved")
         world.disk.inject = nil
@@ -191,7 +211,9 @@ extension DiskFaultTests {
 
     @Test func aFailedHeadWriteReachesTheCallerAndTheHeadCatchesUpOnTheNextOpen() throws {
         let world = try World()
-        world.disk.inject = { call in call.operation == .write && call.path.contains("/heads/") ? .fail(ENOSPC) : .proceed }
+        world.disk.inject = { call in
+            call.operation == .write && call.path.contains("/heads/") ? .fail(ENOSPC) : .proceed
+        }
         expectIOError(ENOSPC, "ENOSPC writing the head") { try world.ledger.append(charge("c-3", pence: 1)) }
         world.disk.inject = nil
         // The entry itself was written and synced before the head: it is there, and a new open brings the head up.
@@ -241,7 +263,9 @@ extension DiskFaultTests {
             var acked: [String: String] = [:]
             var failed: Set<String> = []
             var failure: String?
-            let context = { "fault \(code == EIO ? "EIO" : "ENOSPC")\(shortFirst ? " after a short write" : "") at operation \(target) (\(disk.trace.count > target ? disk.trace[target] : "?")); \(Reliability.replayHint(seed: seed, test: "seededFaultCampaigns"))\nscript: \(steps.map(\.name).joined(separator: "; "))" }
+            let context = {
+                "fault \(code == EIO ? "EIO" : "ENOSPC")\(shortFirst ? " after a short write" : "") at operation \(target) (\(disk.trace.count > target ? disk.trace[target] : "?")); \(Reliability.replayHint(seed: seed, test: "seededFaultCampaigns"))\nscript: \(steps.map(\.name).joined(separator: "; "))"
+            }
             for step in steps {
                 do {
                     if world.ledger == nil && step.writes != ["opening"] { try world.open() }
@@ -277,7 +301,9 @@ extension DiskFaultTests {
             if let ledger = world.ledger {
                 let inspection = try LedgerInspection(dataDirectory: directory)
                 if ledger.balance.rawValue != inspection.balance || ledger.entries.count != inspection.entries.count {
-                    Issue.record("in memory: balance \(ledger.balance.rawValue), \(ledger.entries.count) entries; on disk: \(inspection.balance), \(inspection.entries.count); \(context())")
+                    Issue.record(
+                        "in memory: balance \(ledger.balance.rawValue), \(ledger.entries.count) entries; on disk: \(inspection.balance), \(inspection.entries.count); \(context())"
+                    )
                     figures.failures += 1
                     return
                 }
@@ -301,7 +327,8 @@ extension DiskFaultTests {
         let data = scratch.file("data")
         let credit = try CreditRunner(dataDirectory: data)
         try credit.ok(["charge", "send"])
-        let device = try String(contentsOfFile: data + "/device", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let device = try String(contentsOfFile: data + "/device", encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let file = data + "/ledger/" + device + ".jsonl"
         // The kernel's limit counts 512-byte blocks: charge until the next block boundary is less than a line away.
         var before = Array(try #require(FileManager.default.contents(atPath: file)))

@@ -120,7 +120,8 @@ extension ModelBasedTests {
                 _ = steps
             } catch {
                 figures.failures += 1
-                Issue.record("""
+                Issue.record(
+                    """
                     \(error)
                     \(Reliability.replayHint(seed: seed, test: "seededSequencesAgreeWithTheModel"))
                     steps:
@@ -180,7 +181,8 @@ extension ModelBasedTests {
                 if ledger.balance != before { throw ModelFailure(description: "a refused decline changed the balance") }
             case 42..<55:
                 log.append("\(device.name): top-up")
-                let result = try await device.flow(store).topUp(productID: random.chance(0.3) ? "ai.voicedebrief.app.credit.1000" : PackCatalogue.defaultProduct)
+                let result = try await device.flow(store).topUp(
+                    productID: random.chance(0.3) ? "ai.voicedebrief.app.credit.1000" : PackCatalogue.defaultProduct)
                 guard case .credited(let entry) = result else { throw ModelFailure(description: "top-up: \(result)") }
                 device.known[entry.id] = entry
             case 55..<63:
@@ -192,7 +194,8 @@ extension ModelBasedTests {
                     switch result {
                     case .credited(let entry), .alreadyCredited(let entry):
                         if case .alreadyCredited = result, device.known[entry.id] == nil {
-                            throw ModelFailure(description: "\(entry.id) already credited on \(device.name), unknown to the model")
+                            throw ModelFailure(
+                                description: "\(entry.id) already credited on \(device.name), unknown to the model")
                         }
                         if case .credited = result, device.known[entry.id] != nil {
                             throw ModelFailure(description: "\(entry.id) credited twice on \(device.name)")
@@ -200,10 +203,16 @@ extension ModelBasedTests {
                         device.known[entry.id] = entry
                     default: throw ModelFailure(description: "delivery: \(result)")
                     }
-                } else if let existing = device.known.values.filter({ $0.kind == .charge }).randomElement(using: &random) {
+                } else if let existing = device.known.values.filter({ $0.kind == .charge }).randomElement(
+                    using: &random)
+                {
                     log.append("\(device.name): append \(existing.id) again, then with another amount")
-                    let same = EntryDraft(id: existing.id, kind: .charge, feature: existing.feature, quantity: existing.quantity, amount: existing.amount)
-                    guard case .alreadyRecorded = try ledger.append(same) else { throw ModelFailure(description: "a replayed charge was written again") }
+                    let same = EntryDraft(
+                        id: existing.id, kind: .charge, feature: existing.feature, quantity: existing.quantity,
+                        amount: existing.amount)
+                    guard case .alreadyRecorded = try ledger.append(same) else {
+                        throw ModelFailure(description: "a replayed charge was written again")
+                    }
                     var different = same
                     different.amount = MicroCredits(existing.amount.rawValue - 10_000)
                     do {
@@ -221,7 +230,8 @@ extension ModelBasedTests {
                 chargeNumber += 1
                 let id = "\(device.name)-charge-\(chargeNumber)"
                 let draft = charge(id, pence: 7, feature: "send")
-                log.append("\(device.name): crash during \(topUp ? "a top-up" : "charge \(id)") at operation \(disk.killAt!)")
+                log.append(
+                    "\(device.name): crash during \(topUp ? "a top-up" : "charge \(id)") at operation \(disk.killAt!)")
                 var acknowledged: LedgerEntry?
                 do {
                     if topUp {
@@ -229,7 +239,7 @@ extension ModelBasedTests {
                     } else {
                         acknowledged = try ledger.append(draft).entry
                     }
-                } catch where disk.processIsDead {}
+                } catch  where disk.processIsDead {}
                 disk.killAt = nil
                 if disk.processIsDead {
                     device.ledger = nil
@@ -273,7 +283,9 @@ extension ModelBasedTests {
             log.append("\(device.name): final merge from \(other.name)")
             checked += try check(device, log: log)
         }
-        if Set(devices[0].known.keys) != Set(devices[1].known.keys) || devices[0].modelBalance != devices[1].modelBalance {
+        if Set(devices[0].known.keys) != Set(devices[1].known.keys)
+            || devices[0].modelBalance != devices[1].modelBalance
+        {
             throw ModelFailure(description: "after merging both ways the devices differ")
         }
         // Merging again changes nothing.
@@ -282,7 +294,9 @@ extension ModelBasedTests {
         // Every purchase was credited, each once.
         let credited = Set(devices[0].known.values.filter { $0.kind == .topup }.compactMap(\.reference))
         let bought = Set(store.all.map(\.id))
-        if credited != bought { throw ModelFailure(description: "bought \(bought.sorted()), credited \(credited.sorted())") }
+        if credited != bought {
+            throw ModelFailure(description: "bought \(bought.sorted()), credited \(credited.sorted())")
+        }
         return (length, faults, checked)
     }
 
@@ -292,13 +306,19 @@ extension ModelBasedTests {
         let ids = Set(ledger.distinctEntries.map(\.id))
         let model = Set(device.known.keys)
         if ids != model {
-            throw ModelFailure(description: "\(device.name): the ledger has \(ids.subtracting(model).sorted()) beyond the model, lacks \(model.subtracting(ids).sorted())")
+            throw ModelFailure(
+                description:
+                    "\(device.name): the ledger has \(ids.subtracting(model).sorted()) beyond the model, lacks \(model.subtracting(ids).sorted())"
+            )
         }
         if ledger.balance.rawValue != device.modelBalance {
-            throw ModelFailure(description: "\(device.name): balance \(ledger.balance.rawValue), model \(device.modelBalance)")
+            throw ModelFailure(
+                description: "\(device.name): balance \(ledger.balance.rawValue), model \(device.modelBalance)")
         }
         for (id, entry) in device.known where ledger.entry(id: id)?.essence != entry.essence {
-            throw ModelFailure(description: "\(device.name): \(id) is \(ledger.entry(id: id)?.essence ?? "gone"), model \(entry.essence)")
+            throw ModelFailure(
+                description:
+                    "\(device.name): \(id) is \(ledger.entry(id: id)?.essence ?? "gone"), model \(entry.essence)")
         }
         // Takings by feature and the screen's totals, from the model's entries.
         var takings: [String: FeatureTakings] = [:]
@@ -327,12 +347,17 @@ extension ModelBasedTests {
         if actual != takings { throw ModelFailure(description: "\(device.name): takings \(actual), model \(takings)") }
         let totals = try ledger.totals()
         if totals.used.rawValue != used || totals.toppedUp.rawValue != toppedUp {
-            throw ModelFailure(description: "\(device.name): totals \(totals), model used \(used) topped up \(toppedUp)")
+            throw ModelFailure(
+                description: "\(device.name): totals \(totals), model used \(used) topped up \(toppedUp)")
         }
         let report = try ledger.verify(receiptCheck: { entry in
-            ReceiptAudit(verifier: ReceiptVerifier(method: .hs256(secret: ModelStore.secret), bundleID: ModelStore.bundleID)).problem(with: entry)
+            ReceiptAudit(
+                verifier: ReceiptVerifier(method: .hs256(secret: ModelStore.secret), bundleID: ModelStore.bundleID)
+            ).problem(with: entry)
         })
-        if !report.isClean { throw ModelFailure(description: "\(device.name): verify: \(report.problems.map(\.description))") }
+        if !report.isClean {
+            throw ModelFailure(description: "\(device.name): verify: \(report.problems.map(\.description))")
+        }
         return ledger.entries.count
     }
 }

@@ -61,7 +61,9 @@ enum SharedKeys {
         if !FileManager.default.fileExists(atPath: directory + "/keys/ledger.key") {
             _ = try? LedgerKeys.loadOrCreate(in: directory)
         }
-        atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "/credit-reliability-keys-\(getpid())") }
+        atexit {
+            try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "/credit-reliability-keys-\(getpid())")
+        }
         return directory
     }()
 
@@ -81,7 +83,10 @@ enum OtherDevice {
     static let file: String = {
         let directory = NSTemporaryDirectory() + "/credit-reliability-other-\(getpid())"
         try? FileManager.default.removeItem(atPath: directory)
-        atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "/credit-reliability-other-\(getpid())") }
+        atexit {
+            try? FileManager.default.removeItem(
+                atPath: NSTemporaryDirectory() + "/credit-reliability-other-\(getpid())")
+        }
         try? SharedKeys.install(in: directory)
         let ledger = try? Ledger.openSigned(
             directory: directory, clock: FixedClock(Timestamp(milliseconds: 1_795_953_000_000), step: 1000),
@@ -110,50 +115,60 @@ func makeScript(seed: UInt64) -> [ScriptStep] {
             let id = "c-\(n)"
             let pence = Int64.random(in: 1...90, using: &random)
             charges.append(id)
-            steps.append(ScriptStep(name: "charge \(id)", writes: [id]) { try $0.current.append(charge(id, pence: pence)) })
+            steps.append(
+                ScriptStep(name: "charge \(id)", writes: [id]) { try $0.current.append(charge(id, pence: pence)) })
         case 3 where charges.contains { !declined.contains($0) }:
             let target = charges.filter { !declined.contains($0) }.randomElement(using: &random)!
             declined.insert(target)
-            steps.append(ScriptStep(name: "decline \(target)", writes: [EntryDraft.refundID(forCharge: target)]) {
-                try $0.current.decline(target, reason: try DeclineReason(key: "not-usable", text: nil))
-            })
+            steps.append(
+                ScriptStep(name: "decline \(target)", writes: [EntryDraft.refundID(forCharge: target)]) {
+                    try $0.current.decline(target, reason: try DeclineReason(key: "not-usable", text: nil))
+                })
         case 4:
             let ids = (0..<Int.random(in: 2...3, using: &random)).map { "b-\(n)-\($0)" }
             charges.append(contentsOf: ids)
-            steps.append(ScriptStep(name: "batch \(ids.joined(separator: ","))", writes: ids, isBatch: true) {
-                try $0.current.appendBatch(ids.map { charge($0, pence: 3) })
-            })
+            steps.append(
+                ScriptStep(name: "batch \(ids.joined(separator: ","))", writes: ids, isBatch: true) {
+                    try $0.current.appendBatch(ids.map { charge($0, pence: 3) })
+                })
         case 5:
             let reference = "SIM-\(n)"
-            steps.append(ScriptStep(name: "top-up \(reference)", writes: [EntryDraft.topUpID(store: "simulated", reference: reference)]) {
-                try $0.current.append(simulatedTopUp(reference))
-            })
+            steps.append(
+                ScriptStep(
+                    name: "top-up \(reference)", writes: [EntryDraft.topUpID(store: "simulated", reference: reference)]
+                ) {
+                    try $0.current.append(simulatedTopUp(reference))
+                })
         case 6:
             let id = "c-\(n)"
             charges.append(id)
-            steps.append(ScriptStep(name: "reopen, charge \(id)", writes: [id]) { world in
-                try world.open()
-                try world.current.append(charge(id, pence: 4))
-            })
+            steps.append(
+                ScriptStep(name: "reopen, charge \(id)", writes: [id]) { world in
+                    try world.open()
+                    try world.current.append(charge(id, pence: 4))
+                })
         case 7:
             let id = "c-\(n)"
             charges.append(id)
-            steps.append(ScriptStep(name: "a dead process's torn line, reopen, charge \(id)", writes: [id]) { world in
-                // Bytes a killed process left in the page cache: never synced, so the disk layer does not know them.
-                let path = try world.current.path(forDevice: world.current.device)
-                let handle = try #require(FileHandle(forWritingAtPath: path))
-                try handle.seekToEnd()
-                try handle.write(contentsOf: Data(#"{"id":"torn","device":"dev-00"#.utf8))
-                try handle.close()
-                try world.open()
-                try world.current.append(charge(id, pence: 5))
-            })
+            steps.append(
+                ScriptStep(name: "a dead process's torn line, reopen, charge \(id)", writes: [id]) { world in
+                    // Bytes a killed process left in the page cache: never synced, so the disk layer does not know
+                    // them.
+                    let path = try world.current.path(forDevice: world.current.device)
+                    let handle = try #require(FileHandle(forWritingAtPath: path))
+                    try handle.seekToEnd()
+                    try handle.write(contentsOf: Data(#"{"id":"torn","device":"dev-00"#.utf8))
+                    try handle.close()
+                    try world.open()
+                    try world.current.append(charge(id, pence: 5))
+                })
         case 8 where !merged:
             merged = true
-            steps.append(ScriptStep(name: "merge another device", writes: OtherDevice.ids) { world in
-                let report = try world.current.merge(files: [world.otherFile])
-                try #require(report.problems.isEmpty, "merge: \(report.problems)")
-            })
+            steps.append(
+                ScriptStep(name: "merge another device", writes: OtherDevice.ids) { world in
+                    let report = try world.current.merge(files: [world.otherFile])
+                    try #require(report.problems.isEmpty, "merge: \(report.problems)")
+                })
         default:
             let id = "c-\(n)"
             charges.append(id)
@@ -166,22 +181,25 @@ func makeScript(seed: UInt64) -> [ScriptStep] {
 /// Runs `steps` on a fresh data directory through `disk` (the process killed and the power failing where it says);
 /// returns the ids acknowledged (by content) and the steps whose writes may or may not be there: the one killed
 /// (the next step opens the ledger again, as the next process would) and the one in flight when the power failed.
-func runScript(_ steps: [ScriptStep], in directory: String, disk: SimulatedDisk) throws -> (acked: [String: String], inFlight: ScriptStep?) {
+func runScript(_ steps: [ScriptStep], in directory: String, disk: SimulatedDisk) throws -> (
+    acked: [String: String], inFlight: ScriptStep?
+) {
     let world = ScriptWorld(directory: directory, fileSystem: disk, otherFile: OtherDevice.file)
     var acked: [String: String] = [:]
     var maybe: [String] = []
     func inFlight(_ step: ScriptStep?) -> ScriptStep? {
         guard let step else { return maybe.isEmpty ? nil : ScriptStep(name: "a killed step", writes: maybe) { _ in } }
-        return maybe.isEmpty ? step : ScriptStep(name: step.name + " (after a killed step)", writes: maybe + step.writes) { _ in }
+        return maybe.isEmpty
+            ? step : ScriptStep(name: step.name + " (after a killed step)", writes: maybe + step.writes) { _ in }
     }
     for step in steps {
         do {
             if world.ledger == nil && step.writes != ["opening"] { try world.open() }
             try step.run(world)
-        } catch where disk.isDead {
+        } catch  where disk.isDead {
             world.ledger = nil
             return (acked, inFlight(step))
-        } catch where disk.processIsDead {
+        } catch  where disk.processIsDead {
             world.ledger = nil
             disk.restartProcess()
             maybe += step.writes
@@ -237,7 +255,8 @@ extension PowerLossTests {
                         script: \(steps.map(\.name).joined(separator: "; "))
                         operations: \(disk.trace.suffix(6).joined(separator: " | "))
                         """
-                    let checked = checkRecovered(directory: directory, acked: acked, inFlight: inFlight, context: context)
+                    let checked = checkRecovered(
+                        directory: directory, acked: acked, inFlight: inFlight, context: context)
                     figures.entriesChecked += checked
                     if checked < 0 {
                         figures.failures += 1
@@ -251,19 +270,24 @@ extension PowerLossTests {
 
 /// Reopens `directory` on the real file system and checks it against what was acknowledged; returns the entries
 /// checked, or -1 after recording a failure.
-func checkRecovered(directory: String, acked: [String: String], inFlight: ScriptStep?, context: String,
-                    sourceLocation: SourceLocation = #_sourceLocation) -> Int {
+func checkRecovered(
+    directory: String, acked: [String: String], inFlight: ScriptStep?, context: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> Int {
     func fail(_ message: String) -> Int {
         Issue.record("\(message)\n\(context)\nfiles: \(listing(directory))", sourceLocation: sourceLocation)
         return -1
     }
     let ledger: Ledger
     do {
-        ledger = try Ledger.openSigned(directory: directory, clock: FixedClock(Timestamp(milliseconds: 1_796_000_000_000), step: 1000))
+        ledger = try Ledger.openSigned(
+            directory: directory, clock: FixedClock(Timestamp(milliseconds: 1_796_000_000_000), step: 1000))
     } catch {
         return fail("the ledger cannot be opened after the power loss: \(error)")
     }
-    guard let inspection = try? LedgerInspection(dataDirectory: directory) else { return fail("cannot read the ledger files") }
+    guard let inspection = try? LedgerInspection(dataDirectory: directory) else {
+        return fail("cannot read the ledger files")
+    }
     if !inspection.problems.isEmpty { return fail("the files are damaged: \(inspection.problems)") }
     let ids = inspection.ids
     for (id, essence) in acked {

@@ -65,17 +65,24 @@ import Testing
     }
 
     static func receiptCheck(_ entry: LedgerEntry) -> String? {
-        ReceiptAudit(verifier: ReceiptVerifier(method: .hs256(secret: ModelStore.secret), bundleID: ModelStore.bundleID))
-            .problem(with: entry)
+        ReceiptAudit(
+            verifier: ReceiptVerifier(method: .hs256(secret: ModelStore.secret), bundleID: ModelStore.bundleID)
+        )
+        .problem(with: entry)
     }
 
     /// Verifies the data directory `directory` the way `credit verify` does: every device file, every head, this
     /// device's head required, receipts checked.
-    static func verify(_ directory: String, device: String, extraFiles: [String] = [], otherKey: Bool = false) throws -> VerificationReport {
+    static func verify(_ directory: String, device: String, extraFiles: [String] = [], otherKey: Bool = false) throws
+        -> VerificationReport
+    {
         let keys = try LedgerKeys.load(from: directory)
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory + "/ledger").filter { $0.hasSuffix(".jsonl") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory + "/ledger").filter {
+            $0.hasSuffix(".jsonl")
+        }.sorted()
         var heads: [String: SignedHead] = [:]
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory + "/heads")) ?? [] where name.hasSuffix(".json") {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory + "/heads")) ?? []
+        where name.hasSuffix(".json") {
             let owner = String(name.dropLast(5))
             if let head = try SignedHead.read(in: directory, device: owner) { heads[owner] = head }
         }
@@ -88,7 +95,9 @@ import Testing
 
 extension TamperCorpusTests {
     func lines(_ path: String) -> [[UInt8]] {
-        Array((FileManager.default.contents(atPath: path) ?? Data())).split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map(Array.init)
+        Array((FileManager.default.contents(atPath: path) ?? Data())).split(
+            separator: 0x0A, omittingEmptySubsequences: false
+        ).dropLast().map(Array.init)
     }
 
     func write(_ lines: [[UInt8]], to path: String) throws {
@@ -121,7 +130,10 @@ extension TamperCorpusTests {
         let entries = own.map { try? EntryCodec.parse($0) }
         switch generator {
         case 0:
-            let field = random.pick([("\"amount\":-", "\"amount\":-1"), ("\"feature\":\"", "\"feature\":\"x"), ("\"id\":\"", "\"id\":\"z"), ("T12:", "T13:")])
+            let field = random.pick([
+                ("\"amount\":-", "\"amount\":-1"), ("\"feature\":\"", "\"feature\":\"x"), ("\"id\":\"", "\"id\":\"z"),
+                ("T12:", "T13:"),
+            ])
             let changed = replacing(own[middle], field.0, field.1)
             guard changed != own[middle] else { return try tamper(0, in: directory, random: &random, device: device) }
             own[middle] = changed
@@ -159,7 +171,8 @@ extension TamperCorpusTests {
             return Sample(name: "the last \(count) lines cut off", expected: [.truncated])
         case 7:
             let last = own.removeLast()
-            try Data(own.flatMap { $0 + [UInt8(0x0A)] } + last.prefix(last.count / 2)).write(to: URL(fileURLWithPath: file))
+            try Data(own.flatMap { $0 + [UInt8(0x0A)] } + last.prefix(last.count / 2)).write(
+                to: URL(fileURLWithPath: file))
             return Sample(name: "the last line cut in half", expected: [.truncated])
         case 8:
             var fork = try #require(entries[middle])
@@ -176,7 +189,8 @@ extension TamperCorpusTests {
             try FileManager.default.createDirectory(atPath: directory + "/copy", withIntermediateDirectories: true)
             let second = directory + "/copy/\(device).jsonl"
             try write(copy, to: second)
-            return Sample(name: "two copies of the device file differing at the end", expected: [.forked], extraFiles: [second])
+            return Sample(
+                name: "two copies of the device file differing at the end", expected: [.forked], extraFiles: [second])
         case 10:
             own.insert(own[middle], at: middle + 1)
             try write(own, to: file)
@@ -191,9 +205,12 @@ extension TamperCorpusTests {
             reused.amount = MicroCredits(reused.amount.rawValue + 20_000)
             betaLines.append(try signedLine(reused, key: keys.macKey))
             try write(betaLines, to: beta)
-            return Sample(name: "id \(reused.id) reused on the other device with other content", expected: [.duplicated])
+            return Sample(
+                name: "id \(reused.id) reused on the other device with other content", expected: [.duplicated])
         case 12:
-            own.insert(Array("{\"id\":\"garbage\",".utf8) + [UInt8](repeating: 0x41, count: Int.random(in: 0...40, using: &random)), at: middle)
+            own.insert(
+                Array("{\"id\":\"garbage\",".utf8)
+                    + [UInt8](repeating: 0x41, count: Int.random(in: 0...40, using: &random)), at: middle)
             try write(own, to: file)
             return Sample(name: "an unreadable line at \(middle + 1)", expected: [.unreadable])
         case 13:
@@ -229,14 +246,16 @@ extension TamperCorpusTests {
         case 17, 18, 19:
             // Someone with the ledger's keys forges a top-up: chained, MAC'd, head signed. Only the store's
             // receipt can tell.
-            let ledger = try Ledger.openSigned(directory: directory, clock: FixedClock(Timestamp(milliseconds: 1_796_000_000_000)))
+            let ledger = try Ledger.openSigned(
+                directory: directory, clock: FixedClock(Timestamp(milliseconds: 1_796_000_000_000)))
             let real = try #require(ledger.distinctEntries.first { $0.kind == .topup && $0.receipt != nil })
             let receipt: String?
             let what: String
             switch generator {
             case 17:
                 let payload = try CompactJWS.parse(try #require(real.receipt)).payload
-                receipt = try CompactJWS.sign(payload: payload, with: .hs256(secret: Array("not the store's secret".utf8)))
+                receipt = try CompactJWS.sign(
+                    payload: payload, with: .hs256(secret: Array("not the store's secret".utf8)))
                 what = "a receipt signed with another secret"
             case 18:
                 receipt = real.receipt
@@ -245,10 +264,12 @@ extension TamperCorpusTests {
                 receipt = nil
                 what = "no receipt"
             }
-            try ledger.append(EntryDraft(
-                id: EntryDraft.topUpID(store: "mockstore", reference: "FORGED-\(generator)"), kind: .topup,
-                amount: MicroCredits(5_000_000), text: "Top-up through the mockstore", reference: "FORGED-\(generator)",
-                product: "ai.voicedebrief.app.credit.500", receipt: receipt))
+            try ledger.append(
+                EntryDraft(
+                    id: EntryDraft.topUpID(store: "mockstore", reference: "FORGED-\(generator)"), kind: .topup,
+                    amount: MicroCredits(5_000_000), text: "Top-up through the mockstore",
+                    reference: "FORGED-\(generator)",
+                    product: "ai.voicedebrief.app.credit.500", receipt: receipt))
             return Sample(name: "a top-up forged with the ledger's keys, \(what)", expected: [.receiptInvalid])
         default:
             return Sample(name: "verified with another key", expected: [.changed, .inserted], otherKey: true)
@@ -269,12 +290,16 @@ extension TamperCorpusTests {
         defer { figures.record() }
         let base = try await Base.make()
         var kindsSeen: Set<VerificationProblem.Kind> = []
-        let seeds = Reliability.seeds("tamper", fast: 5 * TamperCorpusTests.generators, long: 60 * TamperCorpusTests.generators)
+        let seeds = Reliability.seeds(
+            "tamper", fast: 5 * TamperCorpusTests.generators, long: 60 * TamperCorpusTests.generators)
         let corpusOut = Reliability.environment["RELIABILITY_TAMPER_CORPUS"]
         for (index, seed) in seeds.enumerated() {
             var random = SeededRandom(seed: seed)
             // Every generator in turn (so a bounded run covers each), the positions seeded.
-            let generator = Reliability.replaySeed == nil ? index % TamperCorpusTests.generators : Int.random(in: 0..<TamperCorpusTests.generators, using: &random)
+            let generator =
+                Reliability.replaySeed == nil
+                ? index % TamperCorpusTests.generators
+                : Int.random(in: 0..<TamperCorpusTests.generators, using: &random)
             let scratch = try ScratchDirectory("tamper", inMemory: true)
             let directory = scratch.path + "/data"
             try FileManager.default.copyItem(atPath: base.alpha, toPath: directory)
@@ -282,13 +307,15 @@ extension TamperCorpusTests {
             let sample = try tamper(generator, in: directory, random: &random, device: base.device)
             figures.runs += 1
             figures.faults += 1
-            let report = try TamperCorpusTests.verify(directory, device: base.device, extraFiles: sample.extraFiles, otherKey: sample.otherKey)
+            let report = try TamperCorpusTests.verify(
+                directory, device: base.device, extraFiles: sample.extraFiles, otherKey: sample.otherKey)
             figures.entriesChecked += report.entriesChecked
             let kinds = Set(report.problems.map(\.kind))
             kindsSeen.formUnion(kinds)
             if kinds.isDisjoint(with: sample.expected) {
                 figures.failures += 1
-                Issue.record("""
+                Issue.record(
+                    """
                     \(sample.name): expected \(sample.expected.map(\.rawValue).joined(separator: " or ")), verify found \(report.problems.isEmpty ? "nothing" : report.problems.map(\.description).joined(separator: "; "))
                     \(Reliability.replayHint(seed: seed, test: "everyTamperedLedgerInTheCorpusIsDetected"))
                     """)

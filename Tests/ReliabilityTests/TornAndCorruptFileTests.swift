@@ -25,7 +25,8 @@ import Testing
             let clock = FixedClock(Timestamp(milliseconds: 1_795_953_600_000), step: 1000)
             let ledger = try Ledger.openSigned(directory: directory, clock: clock, ids: SequentialIDs(prefix: "dev"))
             for index in 1..<count {
-                try ledger.append(charge("c-\(index)", pence: Int64(index) * 3, feature: index % 2 == 0 ? "send" : "debrief"))
+                try ledger.append(
+                    charge("c-\(index)", pence: Int64(index) * 3, feature: index % 2 == 0 ? "send" : "debrief"))
             }
             file = ledger.path(forDevice: ledger.device)
             whole = Array(try #require(FileManager.default.contents(atPath: file)))
@@ -33,14 +34,17 @@ import Testing
             let copy = scratch.path + "/copy"
             try FileManager.default.copyItem(atPath: directory, toPath: copy)
             let other = try Ledger.openSigned(directory: copy, clock: clock, ids: SequentialIDs(prefix: "dev"))
-            try other.append(EntryDraft(
-                id: "c-next", kind: .charge, feature: "transcript", subject: "note-\u{e9}\u{1F600}", quantity: 2,
-                amount: MicroCredits(-123_456)))
+            try other.append(
+                EntryDraft(
+                    id: "c-next", kind: .charge, feature: "transcript", subject: "note-\u{e9}\u{1F600}", quantity: 2,
+                    amount: MicroCredits(-123_456)))
             let copied = Array(try #require(FileManager.default.contents(atPath: other.path(forDevice: other.device))))
             nextLine = Array(copied[whole.count...])
             try FileManager.default.copyItem(atPath: directory, toPath: scratch.path + "/pristine")
             var starts = [0]
-            for (index, byte) in whole.enumerated() where byte == 0x0A && index + 1 < whole.count { starts.append(index + 1) }
+            for (index, byte) in whole.enumerated() where byte == 0x0A && index + 1 < whole.count {
+                starts.append(index + 1)
+            }
             lineStarts = starts
         }
 
@@ -54,7 +58,8 @@ import Testing
         var bytes: [UInt8] { Array(FileManager.default.contents(atPath: file) ?? Data()) }
 
         func open() throws -> Ledger {
-            try Ledger.openSigned(directory: directory, clock: FixedClock(Timestamp(milliseconds: 1_796_000_000_000), step: 1000))
+            try Ledger.openSigned(
+                directory: directory, clock: FixedClock(Timestamp(milliseconds: 1_796_000_000_000), step: 1000))
         }
 
         func tornFiles() -> [String] {
@@ -68,8 +73,10 @@ import Testing
 
     /// Appends `tail` after the whole entries, opens, and checks that exactly the tail was set aside.
     @discardableResult
-    func expectTornTailSetAside(_ fixture: Fixture, tail: [UInt8], what: String, figures: inout Figures,
-                                sourceLocation: SourceLocation = #_sourceLocation) throws -> Bool {
+    func expectTornTailSetAside(
+        _ fixture: Fixture, tail: [UInt8], what: String, figures: inout Figures,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Bool {
         try fixture.write(fixture.whole + tail)
         figures.runs += 1
         figures.faults += 1
@@ -98,7 +105,9 @@ import Testing
             check(ledger.notices.count == 1, "notices: \(ledger.notices)")
             if case .tornTailMovedAside(_, let bytes, let saved)? = ledger.notices.first {
                 check(bytes == tail.count, "the notice says \(bytes) bytes, the tail is \(tail.count)")
-                check(FileManager.default.contents(atPath: saved).map(Array.init) == tail, "the saved tail is not the tail")
+                check(
+                    FileManager.default.contents(atPath: saved).map(Array.init) == tail,
+                    "the saved tail is not the tail")
             } else {
                 check(false, "no torn-tail notice")
             }
@@ -107,7 +116,9 @@ import Testing
         check(report.isClean, "verify: \(report.problems.map(\.description))")
         try ledger.append(charge("after", pence: 1))
         let again = try ledger.verify(receiptCheck: nil)
-        check(again.isClean && LedgerInspection(bytes: fixture.bytes).problems.isEmpty, "the next append does not continue the chain")
+        check(
+            again.isClean && LedgerInspection(bytes: fixture.bytes).problems.isEmpty,
+            "the next append does not continue the chain")
         figures.entriesChecked += expectedEntries + 1
         if !ok { figures.failures += 1 }
         return ok
@@ -121,7 +132,10 @@ extension TornAndCorruptFileTests {
         let fixture = try Fixture()
         // 0 bytes: nothing torn; count - 1 bytes: everything but the newline.
         for cut in 0..<fixture.nextLine.count {
-            if !(try expectTornTailSetAside(fixture, tail: Array(fixture.nextLine[..<cut]), what: "cut at byte \(cut) of \(fixture.nextLine.count)", figures: &figures)) {
+            if !(try expectTornTailSetAside(
+                fixture, tail: Array(fixture.nextLine[..<cut]), what: "cut at byte \(cut) of \(fixture.nextLine.count)",
+                figures: &figures))
+            {
                 return
             }
         }
@@ -167,7 +181,10 @@ extension TornAndCorruptFileTests {
         var tails: [(String, [UInt8])] = [
             ("two garbage lines", Array("garbage\nmore garbage".utf8)),
             ("zeros, a newline, zeros", [UInt8](repeating: 0, count: 100) + [0x0A] + [UInt8](repeating: 0, count: 100)),
-            ("half a line, a newline, half a line", Array(fixture.nextLine.prefix(60)) + [0x0A] + Array(fixture.nextLine.prefix(90))),
+            (
+                "half a line, a newline, half a line",
+                Array(fixture.nextLine.prefix(60)) + [0x0A] + Array(fixture.nextLine.prefix(90))
+            ),
         ]
         for seed in Reliability.seeds("garbage-lines", fast: 20, long: 500) {
             var random = SeededRandom(seed: seed)
@@ -226,11 +243,13 @@ extension TornAndCorruptFileTests {
             }
             if kind != 6 { damaged[index] = line }
             let bytes: [UInt8] = damaged.flatMap { $0 + [UInt8(0x0A)] }
-            if bytes == fixture.whole { continue }  // a flip that changed nothing (cannot happen, but a no-op run proves nothing)
+            // A damage that changed nothing proves nothing.
+            if bytes == fixture.whole { continue }
             try fixture.write(bytes)
             figures.runs += 1
             figures.faults += 1
-            let context = "line \(index + 1): \(what); \(Reliability.replayHint(seed: seed, test: "corruptionInTheMiddleIsReportedWithItsLineAndNothingIsDropped"))"
+            let context =
+                "line \(index + 1): \(what); \(Reliability.replayHint(seed: seed, test: "corruptionInTheMiddleIsReportedWithItsLineAndNothingIsDropped"))"
             do {
                 let ledger = try fixture.open()
                 // It loaded: the damaged line still reads as an entry. `verify` must name it.
@@ -240,10 +259,13 @@ extension TornAndCorruptFileTests {
                 let lineNumbers = Set(report.problems.compactMap(\.line))
                 let expectedLine = kind == 6 ? index + 2 : index + 1
                 if lineNumbers.isDisjoint(with: (expectedLine - 1)...(expectedLine + 1)) {
-                    Issue.record("verify does not name line \(expectedLine): \(report.problems.map(\.description)); \(context)")
+                    Issue.record(
+                        "verify does not name line \(expectedLine): \(report.problems.map(\.description)); \(context)")
                     figures.failures += 1
                 }
-                #expect(ledger.notices.allSatisfy { if case .tornTailMovedAside = $0 { false } else { true } }, "\(context)")
+                #expect(
+                    ledger.notices.allSatisfy { if case .tornTailMovedAside = $0 { false } else { true } }, "\(context)"
+                )
             } catch let error as LedgerError {
                 guard case .corruptLine(let file, let line, _) = error else {
                     Issue.record("expected the corrupt line to be named, got \(error); \(context)")

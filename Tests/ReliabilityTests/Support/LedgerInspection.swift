@@ -19,7 +19,9 @@ struct LedgerInspection {
 
     init(dataDirectory: String) throws {
         let ledger = dataDirectory + "/ledger"
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: ledger)) ?? []).filter { $0.hasSuffix(".jsonl") }.sorted()
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: ledger)) ?? []).filter {
+            $0.hasSuffix(".jsonl")
+        }.sorted()
         for name in names {
             let path = ledger + "/" + name
             files.append(path)
@@ -39,13 +41,16 @@ struct LedgerInspection {
         }
         var expected: [String: Int64] = [:]
         var number = 0
-        for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast(bytes.last == 0x0A ? 1 : 0) {
+        for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast(bytes.last == 0x0A ? 1 : 0)
+        {
             number += 1
             let entry: LedgerEntry
             do {
                 entry = try EntryCodec.parse(Array(line))
             } catch {
-                problems.append("\(path):\(number): does not parse (\(error.reason)): \(String(decoding: line.prefix(80), as: UTF8.self))")
+                problems.append(
+                    "\(path):\(number): does not parse (\(error.reason)): \(String(decoding: line.prefix(80), as: UTF8.self))"
+                )
                 continue
             }
             let next = expected[entry.device, default: 1]

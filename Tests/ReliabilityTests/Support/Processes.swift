@@ -33,7 +33,8 @@ enum Binaries {
         if let given = ProcessInfo.processInfo.environment["RELIABILITY_BIN_DIR"], !given.isEmpty { return given }
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let executable = count > 0
+        let executable =
+            count > 0
             ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
             : CommandLine.arguments[0]
         var directory = (executable as NSString).deletingLastPathComponent
@@ -113,7 +114,9 @@ final class ChildProcess {
         }
         var child: pid_t = 0
         let status = posix_spawn(&child, executable, &actions, nil, argv, envp)
-        guard status == 0 else { throw ProcessFailure("cannot start \(executable): \(String(cString: strerror(status)))") }
+        guard status == 0 else {
+            throw ProcessFailure("cannot start \(executable): \(String(cString: strerror(status)))")
+        }
         pid = child
     }
 
@@ -203,7 +206,8 @@ struct CreditRunner {
     }
 
     func start(_ arguments: [String], fault: String? = nil, input: String? = nil) throws -> ChildProcess {
-        try ChildProcess(binary, ["--data-dir", dataDirectory] + arguments, environment: environment(fault: fault), input: input)
+        try ChildProcess(
+            binary, ["--data-dir", dataDirectory] + arguments, environment: environment(fault: fault), input: input)
     }
 
     /// Runs `credit ARGUMENTS`, with `CREDIT_FAULT=fault` when given, and waits for it.
@@ -215,13 +219,16 @@ struct CreditRunner {
     @discardableResult
     func ok(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessResult {
         let result = try run(arguments)
-        try #require(result.succeeded, "credit \(arguments.joined(separator: " ")) failed: \(result)", sourceLocation: sourceLocation)
+        try #require(
+            result.succeeded, "credit \(arguments.joined(separator: " ")) failed: \(result)",
+            sourceLocation: sourceLocation)
         return result
     }
 
     /// `credit balance --json`.
     func balance(sourceLocation: SourceLocation = #_sourceLocation) throws -> Int64 {
-        let object = try #require(try ok(["balance", "--json"], sourceLocation: sourceLocation).jsonObject(), sourceLocation: sourceLocation)
+        let object = try #require(
+            try ok(["balance", "--json"], sourceLocation: sourceLocation).jsonObject(), sourceLocation: sourceLocation)
         return try #require((object["balance"] as? NSNumber)?.int64Value, sourceLocation: sourceLocation)
     }
 }

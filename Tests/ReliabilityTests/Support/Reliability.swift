@@ -38,7 +38,9 @@ enum Reliability {
         if let replaySeed { return [replaySeed] }
         var salt: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in suite.utf8 { salt = (salt ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        return (0..<runs(fast: fast, long: long, weight: weight)).map { SeededRandom.seed(base: baseSeed ^ salt, index: $0) }
+        return (0..<runs(fast: fast, long: long, weight: weight)).map {
+            SeededRandom.seed(base: baseSeed ^ salt, index: $0)
+        }
     }
 
     /// What to paste to replay `seed` of the test named `test`.

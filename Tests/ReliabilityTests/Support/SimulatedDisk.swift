@@ -146,12 +146,16 @@ final class SimulatedDisk: LedgerFileSystem {
         if let killAt, operations == killAt {
             processIsDead = true
             self.killAt = nil
-            trace.append("\(operations): (killed before \(operation.rawValue) \(path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path))")
+            trace.append(
+                "\(operations): (killed before \(operation.rawValue) \(path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path))"
+            )
             throw ProcessKilled(operation: operations)
         }
         let index = operations
         operations += 1
-        trace.append("\(index): \(operation.rawValue) \(path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path)\(count > 0 ? " (\(count) bytes)" : "")")
+        trace.append(
+            "\(index): \(operation.rawValue) \(path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path)\(count > 0 ? " (\(count) bytes)" : "")"
+        )
         if let powerLossAt, index >= powerLossAt {
             isDead = true
             throw PowerLoss(operation: index)
@@ -270,7 +274,9 @@ final class SimulatedDisk: LedgerFileSystem {
     func syncDirectory(_ path: String) throws {
         if case .fail(let code) = try begin(.syncDirectory, path) { throw failure(path, "fsync directory", code) }
         for (name, inode) in volatileNames where parent(name) == path { durableNames[name] = inode }
-        for name in durableNames.keys where parent(name) == path && volatileNames[name] == nil { durableNames[name] = nil }
+        for name in durableNames.keys where parent(name) == path && volatileNames[name] == nil {
+            durableNames[name] = nil
+        }
         for directory in volatileDirectories where parent(directory) == path { durableDirectories.insert(directory) }
     }
 
@@ -314,7 +320,8 @@ final class SimulatedDisk: LedgerFileSystem {
                 }
             }
             mkdirs(parent(path))
-            _ = FileManager.default.createFile(atPath: path, contents: Data(content), attributes: [.posixPermissions: 0o600])
+            _ = FileManager.default.createFile(
+                atPath: path, contents: Data(content), attributes: [.posixPermissions: 0o600])
         }
         for directory in volatileDirectories.union(durableDirectories).sorted(by: { $0.count > $1.count }) {
             if !isDurableDirectory(directory) { try? FileManager.default.removeItem(atPath: directory) }

@@ -28,7 +28,9 @@ enum HTTPProbe {
         address.sin_port = port.bigEndian
         inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else {
             let reason = String(cString: strerror(errno))
@@ -43,7 +45,9 @@ enum HTTPProbe {
     static func send(_ fd: Int32, _ bytes: [UInt8]) -> Int {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard sent > 0 else { break }
             offset += sent
         }
@@ -74,7 +78,9 @@ enum HTTPProbe {
     /// Status and body of a raw reply, or nil when it is not HTTP.
     static func parse(_ bytes: [UInt8]) -> Reply? {
         let text = String(decoding: bytes.prefix(64), as: UTF8.self)
-        guard text.hasPrefix("HTTP/1."), text.count >= 12, let status = Int(text.dropFirst(9).prefix(3)) else { return nil }
+        guard text.hasPrefix("HTTP/1."), text.count >= 12, let status = Int(text.dropFirst(9).prefix(3)) else {
+            return nil
+        }
         let separator: [UInt8] = [13, 10, 13, 10]
         var body: [UInt8] = []
         if bytes.count >= 4 {
@@ -97,7 +103,8 @@ enum HTTPProbe {
 
     static func get(_ path: String, port: UInt16, timeout: Double = 10) throws -> Reply {
         let bytes = try exchange(request("GET", path), port: port, timeout: timeout)
-        return try #require(parse(bytes), "not an HTTP reply to GET \(path): \(String(decoding: bytes.prefix(200), as: UTF8.self))")
+        return try #require(
+            parse(bytes), "not an HTTP reply to GET \(path): \(String(decoding: bytes.prefix(200), as: UTF8.self))")
     }
 
     static func post(_ path: String, json: String, port: UInt16, timeout: Double = 10) throws -> Reply {
@@ -133,7 +140,8 @@ final class StoreServer {
             }
             if found == nil { usleep(10_000) }
         }
-        guard let found, let port = found.split(separator: ":").last.flatMap({ UInt16($0.prefix { $0.isNumber }) }) else {
+        guard let found, let port = found.split(separator: ":").last.flatMap({ UInt16($0.prefix { $0.isNumber }) })
+        else {
             child.send(SIGKILL)
             throw ProcessFailure("mockstore did not start: \(child.wait(timeout: 5))")
         }
@@ -160,20 +168,25 @@ final class StoreServer {
     /// Buys at the store directly, as if the app paid and died before recording anything: the signed transaction.
     func purchase(_ product: String = "ai.voicedebrief.app.credit.500") throws -> String {
         let reply = try HTTPProbe.post("/storekit/v1/purchases", json: #"{"productId":"\#(product)"}"#, port: port)
-        let object = try #require((try? JSONSerialization.jsonObject(with: Data(reply.body))) as? [String: Any], "\(reply.text)")
+        let object = try #require(
+            (try? JSONSerialization.jsonObject(with: Data(reply.body))) as? [String: Any], "\(reply.text)")
         return try #require(object["signedTransaction"] as? String, "no signed transaction: \(reply.text)")
     }
 
     /// The transactions the store holds unfinished, as signed JWS.
     func unfinished() throws -> [String] {
         let reply = try HTTPProbe.get("/storekit/v1/transactions/unfinished", port: port)
-        let object = try #require((try? JSONSerialization.jsonObject(with: Data(reply.body))) as? [String: Any], "\(reply.text)")
+        let object = try #require(
+            (try? JSONSerialization.jsonObject(with: Data(reply.body))) as? [String: Any], "\(reply.text)")
         return try #require(object["signedTransactions"] as? [String], "\(reply.text)")
     }
 
     /// Whether the store answers a plain products request correctly.
     func answersNormally(timeout: Double = 5) -> Bool {
-        guard let reply = try? HTTPProbe.get("/storekit/v1/products?ids=ai.voicedebrief.app.credit.500", port: port, timeout: timeout) else {
+        guard
+            let reply = try? HTTPProbe.get(
+                "/storekit/v1/products?ids=ai.voicedebrief.app.credit.500", port: port, timeout: timeout)
+        else {
             return false
         }
         return reply.status == 200 && reply.text.contains("ai.voicedebrief.app.credit.500")
