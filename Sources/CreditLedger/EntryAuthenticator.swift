@@ -5,6 +5,8 @@ public protocol EntryAuthenticator {
 }
 
 /// Told about each entry a ledger appends to its own device file, after it is durable (to keep a signed head).
+/// What it throws does not undo or fail the append (the entry is on disk): the ledger reports it as a
+/// ``LedgerNotice/followUpFailed(id:reason:)``, so the error should say what was not done and what happens next.
 public protocol AppendObserver {
     func ledger(_ ledger: Ledger, didAppend entry: LedgerEntry) throws
 }

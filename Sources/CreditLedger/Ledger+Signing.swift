@@ -26,17 +26,39 @@ extension Ledger {
             defer { lock.unlock() }
             try ledger.refreshLocked()
             if ledger.isSigned, let last = ledger.lastEntry(of: ledger.device), last.mac != nil {
-                let head = try SignedHead.read(in: directory, device: ledger.device)
+                var head: SignedHead?
+                var readable = true
+                do {
+                    head = try SignedHead.read(in: directory, device: ledger.device)
+                } catch {
+                    // Damaged or not a head at all: evidence for `credit verify`, and no reason to stop the app.
+                    ledger.note(.headNotKept(reason: "\(error)"))
+                    readable = false
+                }
                 // A new ledger gets its first head; a head left one behind by an interrupted write catches up. A
                 // ledger of its opening entry alone and no head was being made when the process died before the
                 // head: nothing can have been cut from it, so it gets its first head too. A missing head on any other
                 // ledger is left for `credit verify` to report.
                 let madeButNoHead = head == nil && last.sequence == 1 && last.kind == .opening
                 let behind = head.map { $0.sequence < last.sequence } ?? false
-                if (ledger.wasCreated && head == nil) || madeButNoHead || behind {
+                if !readable {
+                    // Left as it is.
+                } else if (ledger.wasCreated && head == nil) || madeButNoHead {
                     if !ledger.wasCreated { try ledger.syncOwnFile() }
                     try ledger.ensureDurableDirectory(directory + "/heads")
                     try SignedHead.make(for: last, key: keys.headKey).write(in: directory, fileSystem: fileSystem)
+                } else if let head, head.sequence != last.sequence || head.mac != last.mac {
+                    if let problem = ledger.headReplacementProblem(publicKey: keys.headKey.publicKey) {
+                        ledger.note(.headNotKept(reason: problem))
+                    } else if behind {
+                        do {
+                            try ledger.syncOwnFile()
+                            try ledger.ensureDurableDirectory(directory + "/heads")
+                            try SignedHead.make(for: last, key: keys.headKey).write(in: directory, fileSystem: fileSystem)
+                        } catch {
+                            ledger.note(.headNotKept(reason: "it could not be brought up to #\(last.sequence) (\(error))"))
+                        }
+                    }
                 } else if !ledger.wasCreated && last.sequence == 1 {
                     // The first head may be one a killed process renamed into place and never synced: make it
                     // durable before anything is appended after it, or a power loss could leave entries and no head.
@@ -47,6 +69,34 @@ extension Ledger {
         // So that the next `credit balance` need not read every entry again.
         ledger.writeCheckpoint()
         return ledger
+    }
+
+    /// Why this device's signed head must not be replaced by a newer one, or nil when it may. A head is replaced only
+    /// while the file still holds the entry it signed: one that cannot be read, is missing, does not verify, or that
+    /// the file no longer bears out (entries cut off the end, an older copy restored, the file rewritten from some
+    /// entry on) is what `credit verify` reports, and writing over it would erase the evidence.
+    func headReplacementProblem(publicKey: P256PublicKey) -> String? {
+        let current: SignedHead?
+        do {
+            current = try SignedHead.read(in: directory, device: device)
+        } catch {
+            return "\(error)"
+        }
+        guard let head = current else {
+            return "there is no signed head for this device although its file has entries: it was removed"
+        }
+        guard head.device == device, head.isValid(for: publicKey) else {
+            return "\(SignedHead.path(in: directory, device: device)) does not verify with the ledger's public key"
+        }
+        guard let last = lastSequence(of: device), head.sequence <= last else {
+            return "the head says #\(head.sequence), beyond the file's last entry: entries were cut off the end, or an "
+                + "older copy was restored"
+        }
+        guard let signed = entry(device: device, sequence: head.sequence), signed.mac == head.mac else {
+            return "the file's #\(head.sequence) is not the entry the head signed: the file was rewritten from there, or "
+                + "another copy was restored"
+        }
+        return nil
     }
 
     /// What an upgrade did.
@@ -106,12 +156,26 @@ extension Ledger {
         let ledgerDirectory = directory + "/ledger"
         let paths = try files ?? POSIXFile.list(ledgerDirectory).filter { $0.hasSuffix(".jsonl") }.map { ledgerDirectory + "/" + $0 }
         var heads: [String: SignedHead] = [:]
+        var unreadable: [VerificationProblem] = []
+        var unreadableOwners: Set<String> = []
         let names = (try? POSIXFile.list(directory + "/heads")) ?? []
         for name in names where name.hasSuffix(".json") {
             let owner = String(name.dropLast(5))
-            if let head = try SignedHead.read(in: directory, device: owner) { heads[owner] = head }
+            do {
+                if let head = try SignedHead.read(in: directory, device: owner) { heads[owner] = head }
+            } catch {
+                // Damaged heads are reported like forged ones, and do not stop the other checks.
+                unreadableOwners.insert(owner)
+                unreadable.append(
+                    VerificationProblem(
+                        kind: .headInvalid, file: SignedHead.path(in: directory, device: owner), line: nil,
+                        detail: "the signed head of \(owner) cannot be read (\(error))"))
+            }
         }
+        let required = Set(device.map { [$0] } ?? []).subtracting(unreadableOwners)
         let verifier = LedgerVerifier(macKey: keys.macKey, headPublicKey: publicKey, receiptCheck: receiptCheck)
-        return try verifier.verify(files: paths, heads: heads, requireHeads: device.map { [$0] } ?? [])
+        var report = try verifier.verify(files: paths, heads: heads, requireHeads: required)
+        report.problems.append(contentsOf: unreadable)
+        return report
     }
 }

@@ -28,8 +28,11 @@ public final class Ledger {
 
     /// Every entry of every device file, in the order read.
     public private(set) var entries: [LedgerEntry] = []
-    /// What loading found and did (torn tails moved aside, conflicting duplicates).
+    /// What loading and appending found and did (torn tails moved aside, conflicting duplicates, a signed head not
+    /// kept up), in order.
     public private(set) var notices: [LedgerNotice] = []
+    /// Told of each notice as it is added (after opening: what the open found is in ``notices`` already).
+    public var onNotice: ((LedgerNotice) -> Void)?
     /// Whether this open made a new ledger.
     public private(set) var wasCreated = false
     /// The balance: the sum of amounts over distinct ids.
@@ -121,6 +124,11 @@ public final class Ledger {
     public func lastEntry(of device: String) -> LedgerEntry? {
         guard let sequence = files[device]?.lastSequence else { return nil }
         return entries.last { $0.device == device && $0.sequence == sequence }
+    }
+
+    /// `device`'s entry `sequence`, as read (the newest first: a head is near the end).
+    func entry(device: String, sequence: Int64) -> LedgerEntry? {
+        entries.last { $0.sequence == sequence && $0.device == device }
     }
 
     /// The entry that counts for `id`.
@@ -265,8 +273,16 @@ public final class Ledger {
         file.size += Int64(bytes.count)
         files[device] = file
         for entry in written { add(entry, file: file.path, line: 0) }
+        // The entries are durable and acknowledged from here on: what fails after this is reported, never thrown, or
+        // a caller retrying a "failed" charge would charge it twice.
         for observer in observers {
-            for entry in written { try observer.ledger(self, didAppend: entry) }
+            for entry in written {
+                do {
+                    try observer.ledger(self, didAppend: entry)
+                } catch {
+                    note(.followUpFailed(id: entry.id, reason: "\(error)"))
+                }
+            }
         }
         return outcomes
     }
@@ -387,6 +403,11 @@ public final class Ledger {
         }
     }
 
+    func note(_ notice: LedgerNotice) {
+        notices.append(notice)
+        onNotice?(notice)
+    }
+
     private func add(_ entry: LedgerEntry, file: String, line: Int) {
         entries.append(entry)
         count(from: entries.count - 1, file: file, firstLine: line)
@@ -431,7 +452,7 @@ public final class Ledger {
                         let position = start + offset
                         if let existing = index.insert(position, hash: group[offset], matches: { list[$0].id == list[position].id }) {
                             if !list[existing].hasSameContent(as: list[position]) {
-                                notices.append(.conflictingDuplicate(
+                                note(.conflictingDuplicate(
                                     id: list[position].id, file: file, line: firstLine == 0 ? 0 : firstLine + position - first))
                             }
                             continue
@@ -603,7 +624,7 @@ public final class Ledger {
         defer { fileSystem.close(writer) }
         try fileSystem.truncate(writer, to: length, path: path)
         try fileSystem.sync(writer, path: path)
-        notices.append(.tornTailMovedAside(file: path, bytes: tail.count, savedTo: saved))
+        note(.tornTailMovedAside(file: path, bytes: tail.count, savedTo: saved))
     }
 }
 

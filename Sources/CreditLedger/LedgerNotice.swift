@@ -4,6 +4,12 @@ public enum LedgerNotice: Sendable, Equatable, CustomStringConvertible {
     case tornTailMovedAside(file: String, bytes: Int, savedTo: String)
     /// Two files hold different entries with the same id; the first one read counts.
     case conflictingDuplicate(id: String, file: String, line: Int)
+    /// Entry `id` was written and synced, but what follows an append (an ``AppendObserver``, such as the keeper of
+    /// the signed head) failed. The entry stands: the append succeeded, and a retry would only find it recorded.
+    case followUpFailed(id: String, reason: String)
+    /// This device's signed head is not kept up on opening (it cannot be read, or the file no longer bears it out);
+    /// nothing is blocked, and `credit verify` reports it.
+    case headNotKept(reason: String)
 
     public var description: String {
         switch self {
@@ -13,6 +19,10 @@ public enum LedgerNotice: Sendable, Equatable, CustomStringConvertible {
         case .conflictingDuplicate(let id, let file, let line):
             return "\(file): line \(line) has id \(id), which another entry already has with other content; "
                 + "it is not counted (run `credit verify`)"
+        case .followUpFailed(let id, let reason):
+            return "entry \(id) is recorded, but after it \(reason)"
+        case .headNotKept(let reason):
+            return "this device's signed head is not kept up: \(reason); run `credit verify`"
         }
     }
 }

@@ -60,6 +60,16 @@ public struct LedgerVerifier {
         var parseError: String?
     }
 
+    /// `device`'s entry `sequence` in `file`, one whose MAC verifies or not (a good file holds it at its place).
+    static func entry(device: String, sequence: Int64, in file: ReadFile) -> LedgerEntry? {
+        if sequence >= 1, sequence <= file.lines.count, let entry = file.lines[Int(sequence) - 1].entry,
+            entry.device == device, entry.sequence == sequence
+        {
+            return entry
+        }
+        return file.lines.last { $0.entry?.device == device && $0.entry?.sequence == sequence }?.entry
+    }
+
     /// Verifies `files`, checking each device's head from `heads` (by device) when given.
     public func verify(files: [String], heads: [String: SignedHead], requireHeads: Set<String> = []) throws -> VerificationReport {
         try verify(read: files.map(LedgerVerifier.read), heads: heads, requireHeads: requireHeads)
@@ -231,6 +241,10 @@ public struct LedgerVerifier {
                     problem(.truncated, file.lines.count, "the head says #\(head.sequence) but the file ends at #\(lastSequence): \(count) entr\(count == 1 ? "y was" : "ies were") cut off the end, or an older copy was restored")
                 } else if head.sequence == lastSequence && head.mac != lastMAC {
                     problem(.changed, file.lines.count, "the last entry #\(lastSequence) is not the one the head signed: an older or other copy was restored")
+                } else if head.sequence < lastSequence,
+                    LedgerVerifier.entry(device: device, sequence: head.sequence, in: file)?.mac != head.mac
+                {
+                    problem(.changed, file.lines.count, "the head signed #\(head.sequence), which the file no longer holds: the entries from #\(head.sequence) on were cut off and written again, or another copy was restored")
                 } else if head.sequence < lastSequence {
                     report.notes.append("\(path): the head is at #\(head.sequence), behind the file's #\(lastSequence); the entries after it verify in the chain (an interrupted write, or written by a copy of this device)")
                 }

@@ -61,7 +61,9 @@ public struct SignedHead: Codable, Sendable, Equatable {
     }
 }
 
-/// Keeps this device's signed head current after each append.
+/// Keeps this device's signed head current after each append, as long as the file still bears out the head there:
+/// a head that is missing, does not verify, or signed an entry the file no longer holds is evidence (entries cut off
+/// the end, an older copy restored) and is left for `credit verify` to report, never written over.
 public final class HeadKeeper: AppendObserver {
     private let key: P256PrivateKey
 
@@ -70,6 +72,18 @@ public final class HeadKeeper: AppendObserver {
     public func ledger(_ ledger: Ledger, didAppend entry: LedgerEntry) throws {
         guard entry.macField != nil, entry.device == ledger.device, entry.sequence == ledger.lastSequence(of: ledger.device) else { return }
         try FaultInjection.hit("head.before-write")
-        try SignedHead.make(for: entry, key: key).write(in: ledger.directory, fileSystem: ledger.fileSystem)
+        if let problem = ledger.headReplacementProblem(publicKey: key.publicKey) {
+            // Told once: opening said so already.
+            if ledger.notices.contains(where: { if case .headNotKept = $0 { true } else { false } }) { return }
+            throw LedgerError.invalid(
+                "the signed head was left as it is, for `credit verify` to report: \(problem)")
+        }
+        do {
+            try SignedHead.make(for: entry, key: key).write(in: ledger.directory, fileSystem: ledger.fileSystem)
+        } catch {
+            throw LedgerError.invalid(
+                "the signed head could not be updated (\(error)); it stays at the entry before, which `credit verify` "
+                    + "notes, and catches up the next time the ledger is opened")
+        }
     }
 }

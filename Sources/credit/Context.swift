@@ -41,6 +41,8 @@ struct Context {
     func openLedger() throws -> Ledger {
         let ledger = try CreditApp.openLedger(directory: dataDirectory, clock: clock, ids: ids)
         for notice in ledger.notices { printError("credit: note: \(notice)") }
+        // And whatever comes up later: a torn tail another process left, a signed head not kept up after an append.
+        ledger.onNotice = { printError("credit: note: \($0)") }
         if !ledger.isSigned {
             printError("credit: note: this ledger was made before signing existed; `credit upgrade` signs it")
         }

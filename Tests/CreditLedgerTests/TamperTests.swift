@@ -30,7 +30,8 @@ import Testing
             var heads: [String: SignedHead] = [:]
             for name in listDirectory(fixture.directory + "/heads") where name.hasSuffix(".json") {
                 let owner = String(name.dropLast(5))
-                heads[owner] = try SignedHead.read(in: fixture.directory, device: owner)
+                // An unreadable head is no head here (`Ledger.verify` says more).
+                heads[owner] = try? SignedHead.read(in: fixture.directory, device: owner)
             }
             let verifier = LedgerVerifier(macKey: keys.macKey, headPublicKey: keys.headKey.publicKey, receiptCheck: nil)
             let paths = files ?? listDirectory(fixture.directory + "/ledger").filter { $0.hasSuffix(".jsonl") }
@@ -133,6 +134,21 @@ import Testing
         lines[11] = line
         try signed.write(lines)
         #expect(found(try signed.verify()) == ["changed@12"], "a changed \(field)")
+    }
+
+    @Test(arguments: [7, 20])
+    func spellingAMACInCapitalsIsAChangeOfThatLine(_ line: Int) throws {
+        // The digits still spell the right MAC, but the ledger never writes them so: the line was changed.
+        let signed = try SignedLedger()
+        var lines = try signed.lines()
+        let text = String(decoding: lines[line - 1], as: UTF8.self)
+        let mac = try #require(try EntryCodec.parse(lines[line - 1]).mac)
+        lines[line - 1] = Array(text.replacing("\"mac\":\"\(mac)\"", with: "\"mac\":\"\(mac.uppercased())\"").utf8)
+        try #require(lines[line - 1] != Array(text.utf8))
+        try signed.write(lines)
+        let report = try signed.verify()
+        #expect(report.problems.contains { $0.line == line }, "\(report.problems.map(\.description))")
+        #expect(report.problems.allSatisfy { $0.kind == .changed }, "\(report.problems.map(\.description))")
     }
 
     @Test func changingAByteSoTheLineCannotBeRead() throws {
@@ -315,6 +331,89 @@ import Testing
         let report = try signed.verify()
         #expect(report.problems == [])
         #expect(report.notes.count == 1)
+    }
+
+    /// The tamperings a later append could have covered up by writing a fresh head over the evidence.
+    enum CoverUp: String, CaseIterable, Sendable {
+        case cutTheLastEntry, cutTheLastTen, restoreAnOlderCopy, removeTheHead, forgeTheHead, breakTheHead
+    }
+
+    /// Tampered, then the app used as if nothing happened: it opens and appends (nothing is blocked) and says the
+    /// head is not kept up, but never writes over the evidence, so `verify` still reports it after 1 and 3 more
+    /// entries.
+    @Test(arguments: CoverUp.allCases, [1, 3])
+    func tamperingIsNotCoveredUpByLaterAppends(_ coverUp: CoverUp, appends: Int) throws {
+        let signed = try SignedLedger(entries: 15)
+        let older = try readBytes(signed.path)
+        for index in 1...5 { try signed.ledger.append(chargeDraft("later-\(index)", pence: 1)) }
+        let headPath = SignedHead.path(in: signed.fixture.directory, device: signed.device)
+        switch coverUp {
+        case .cutTheLastEntry: try signed.write(Array(try signed.lines().dropLast()))
+        case .cutTheLastTen: try signed.write(Array(try signed.lines().dropLast(10)))
+        case .restoreAnOlderCopy: try writeBytes(older, to: signed.path)
+        case .removeTheHead: try FileManager.default.removeItem(atPath: headPath)
+        case .forgeTheHead:
+            // Made to fit a file cut by one, but signed by nobody.
+            try signed.write(Array(try signed.lines().dropLast()))
+            var head = try #require(try SignedHead.read(in: signed.fixture.directory, device: signed.device))
+            let last = try #require(try signed.lines().last.map { try EntryCodec.parse($0) })
+            head.sequence = last.sequence
+            head.mac = try #require(last.mac)
+            try head.write(in: signed.fixture.directory)
+        case .breakTheHead: try writeBytes(Array("{\"device\":".utf8), to: headPath)
+        }
+        let before = found(try signed.verify())
+        #expect(!before.isEmpty, "the tampering itself went unseen")
+        let headBytes = FileManager.default.contents(atPath: headPath)
+
+        let reopened = try signed.fixture.openSigned()
+        var told = reopened.notices
+        reopened.onNotice = { told.append($0) }
+        for index in 1...appends { try reopened.append(chargeDraft("after-\(index)", pence: 1)) }
+        #expect(
+            told.contains { if case .headNotKept = $0 { true } else if case .followUpFailed = $0 { true } else { false } },
+            "the user was not told: \(told)")
+        #expect(FileManager.default.contents(atPath: headPath) == headBytes, "the head was written over")
+        let after = try signed.verify()
+        #expect(!after.problems.isEmpty, "\(coverUp) then \(appends) append(s) verifies clean: covered up")
+        // `credit verify`'s way: the data directory as it is, nothing opened.
+        let asTheCommandDoes = try Ledger.verify(
+            directory: signed.fixture.directory, requiringHeadOf: signed.device, receiptCheck: nil)
+        #expect(!asTheCommandDoes.problems.isEmpty, "\(coverUp) then \(appends) append(s): covered up")
+        if coverUp == .breakTheHead {
+            #expect(asTheCommandDoes.problems.map(\.kind) == [.headInvalid], "\(asTheCommandDoes.problems)")
+        }
+        // A fresh open of the tampered ledger still opens and still does not repair anything.
+        #expect(try signed.fixture.openSigned().balance == reopened.balance)
+        #expect(FileManager.default.contents(atPath: headPath) == headBytes)
+    }
+
+    @Test func aHeadLeftBehindByAnInterruptedWriteCatchesUpAndVerifiesClean() throws {
+        let signed = try SignedLedger()
+        let head = try #require(try SignedHead.read(in: signed.fixture.directory, device: signed.device))
+        try signed.ledger.append(chargeDraft("after", pence: 1))
+        try signed.ledger.append(chargeDraft("after-2", pence: 1))
+        try head.write(in: signed.fixture.directory)
+        let reopened = try signed.fixture.openSigned()
+        #expect(reopened.notices.isEmpty, "\(reopened.notices)")
+        #expect(try SignedHead.read(in: signed.fixture.directory, device: signed.device)?.sequence == 22)
+        try reopened.append(chargeDraft("after-3", pence: 1))
+        #expect(try SignedHead.read(in: signed.fixture.directory, device: signed.device)?.sequence == 23)
+        let report = try signed.verify()
+        #expect(report.problems == [] && report.notes == [])
+    }
+
+    @Test func aHeadBehindThatTheFileNoLongerHoldsIsReported() throws {
+        let signed = try SignedLedger(entries: 10)
+        let head = try #require(try SignedHead.read(in: signed.fixture.directory, device: signed.device))
+        // #10 (the head's) cut off, then #10 and #11 written again with the key: the head is behind, and wrong.
+        try signed.write(Array(try signed.lines().dropLast()))
+        let copy = try signed.fixture.openSigned()
+        try copy.append(chargeDraft("again-1", pence: 1))
+        try copy.append(chargeDraft("again-2", pence: 1))
+        try head.write(in: signed.fixture.directory)
+        #expect(found(try signed.verify()) == ["changed@11"])
+        #expect(try signed.verify().problems.first?.detail.contains("no longer holds") == true)
     }
 
     @Test func verifyingWithAnotherKeyFailsEveryLine() throws {

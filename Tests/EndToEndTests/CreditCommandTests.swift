@@ -451,6 +451,24 @@ import Testing
         #expect(result.stdout.contains("\(file):6: deleted"))
     }
 
+    @Test func aCutLedgerUsedAgainIsNotBlockedAndStillFailsVerify() throws {
+        let data = try DataDirectory()
+        for _ in 0..<6 { try data.ok("charge", "send") }
+        let file = try data.ledgerFile
+        let lines = String(decoding: try data.bytes(file), as: UTF8.self).split(separator: "\n").map(String.init)
+        try Data((lines.dropLast(2).joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
+        // The app carries on (nothing is ever blocked) and says why the head is not kept up...
+        for _ in 0..<3 {
+            let charged = try data.ok("charge", "send")
+            #expect(charged.stderr.contains("signed head is not kept up"), "\(charged.stderr)")
+        }
+        // ... so the cut cannot be covered up by writing entries over it.
+        let result = try data.credit("verify", "--json")
+        #expect(result.status == 1)
+        let problems = try #require(try result.jsonObject()["problems"] as? [[String: Any]])
+        #expect(problems.map { $0["kind"] as? String } == ["changed"], "\(problems)")
+    }
+
     @Test func verifyChecksNamedFiles() throws {
         let data = try DataDirectory()
         try data.ok("charge", "send")

@@ -10,7 +10,8 @@ import Testing
 
 /// Disk full and I/O errors, through ``SimulatedDisk``: `ENOSPC` on a write, a short write then `ENOSPC`, `EIO` on
 /// `fdatasync`, on the cut-back after a failed write, on a directory sync, on a rename. Must hold: the error reaches
-/// the caller (with the system's words for it), nothing is acknowledged that was not written, no partial line is
+/// the caller (with the system's words for it), nothing is acknowledged that was not written, nothing written and
+/// synced is reported as failed (a head not kept up after it is a notice), no partial line is
 /// left for the next append to land after, the in-memory state is re-derived after a failed sync (nothing counted
 /// twice, nothing counted that the file does not hold), and once the disk is healthy again the next append gives
 /// a chain that verifies. Plus the real `credit` binary against a real file-size limit (`EFBIG` after a short
@@ -209,16 +210,46 @@ extension DiskFaultTests {
         try world.expectVerifies("after the torn tail was set aside")
     }
 
-    @Test func aFailedHeadWriteReachesTheCallerAndTheHeadCatchesUpOnTheNextOpen() throws {
+    @Test func aFailedHeadWriteDoesNotFailTheAppendAndTheHeadCatchesUpOnTheNextOpen() throws {
         let world = try World()
+        var told: [LedgerNotice] = []
+        world.ledger.onNotice = { told.append($0) }
+        let headPath = SignedHead.path(in: world.directory, device: world.ledger.device)
+        let headBefore = FileManager.default.contents(atPath: headPath)
         world.disk.inject = { call in
             call.operation == .write && call.path.contains("/heads/") ? .fail(ENOSPC) : .proceed
         }
-        expectIOError(ENOSPC, "ENOSPC writing the head") { try world.ledger.append(charge("c-3", pence: 1)) }
+        // The entry is written and synced before the head: the append succeeded, and says so. Reporting it as failed
+        // would have a caller retry a charge that is already recorded, and charge it twice.
+        let outcome = try world.ledger.append(charge("c-3", pence: 1))
+        guard case .appended(let entry) = outcome else {
+            Issue.record("not appended: \(outcome)")
+            return
+        }
+        #expect(world.ledger.entry(id: "c-3") == entry)
+        #expect(told.count == 1, "told \(told)")
+        if case .followUpFailed(let id, let reason)? = told.first {
+            #expect(id == "c-3")
+            #expect(reason.contains("signed head could not be updated"), "\(reason)")
+            #expect(reason.contains(String(cString: strerror(ENOSPC))), "the system's words are missing: \(reason)")
+        } else {
+            Issue.record("not a follow-up failure: \(told)")
+        }
+        #expect(world.ledger.notices.last == told.first)
+        #expect(FileManager.default.contents(atPath: headPath) == headBefore, "the head changed although its write failed")
         world.disk.inject = nil
-        // The entry itself was written and synced before the head: it is there, and a new open brings the head up.
+        // Behind by one, which verify notes without calling it a problem; a new open brings the head up.
+        let behind = try LedgerVerifier(
+            macKey: try LedgerKeys.load(from: world.directory).macKey, headPublicKey: nil, receiptCheck: nil
+        ).verify(
+            files: [world.file],
+            heads: [world.ledger.device: try #require(try SignedHead.read(in: world.directory, device: world.ledger.device))])
+        #expect(behind.isClean, "\(behind.problems.map(\.description))")
+        #expect(behind.notes.contains { $0.contains("behind") }, "\(behind.notes)")
         try world.expectConsistent("after a failed head write")
         try world.expectVerifies("after a failed head write")
+        let head = try #require(try SignedHead.read(in: world.directory, device: world.ledger.device))
+        #expect(head.sequence == entry.sequence, "the next open did not bring the head up")
     }
 
     /// Seeded campaigns: a random script, one random fault (ENOSPC, EIO, a short write then ENOSPC) on a random file

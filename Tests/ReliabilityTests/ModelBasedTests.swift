@@ -63,6 +63,51 @@ final class ModelStore: StoreProvider {
     var all: [(id: String, signed: String, finished: Bool)] { state.withLock { $0.transactions } }
 }
 
+/// The store as one simulated process reaches it: once ``SimulatedDisk`` has killed the process, no more calls. A real
+/// SIGKILL stops the process where it is; in the simulation a kill is an error, and one in an append's follow-up (the
+/// signed head) is reported, not thrown, so the process would go on to finish a purchase it could never have reached.
+final class LivingProcessStore: StoreProvider, @unchecked Sendable {  // one test task at a time uses it
+    let store: ModelStore
+    let disk: SimulatedDisk
+
+    init(_ store: ModelStore, disk: SimulatedDisk) {
+        self.store = store
+        self.disk = disk
+    }
+
+    var name: String { store.name }
+    var takesMoney: Bool { store.takesMoney }
+
+    private func alive() throws {
+        if disk.processIsDead { throw ProcessKilled(operation: disk.operations) }
+    }
+
+    func products(for ids: [String]) async throws -> [StoreProduct] {
+        try alive()
+        return try await store.products(for: ids)
+    }
+
+    func purchase(_ productID: String, appAccountToken: UUID?) async throws -> PurchaseOutcome {
+        try alive()
+        return try await store.purchase(productID, appAccountToken: appAccountToken)
+    }
+
+    func unfinished() async throws -> [String] {
+        try alive()
+        return try await store.unfinished()
+    }
+
+    func finish(transactionID: String) async throws {
+        try alive()
+        try await store.finish(transactionID: transactionID)
+    }
+
+    func updates(after cursor: String?) async throws -> (signedTransactions: [String], cursor: String?) {
+        try alive()
+        return try await store.updates(after: cursor)
+    }
+}
+
 /// One device of the model: its data directory, file layer, ledger, and what the model says it knows.
 final class ModelDevice {
     let name: String
@@ -92,7 +137,7 @@ final class ModelDevice {
 
     func flow(_ store: ModelStore) throws -> TopUpFlow {
         TopUpFlow(
-            ledger: try current, store: store,
+            ledger: try current, store: LivingProcessStore(store, disk: disk),
             verifier: ReceiptVerifier(method: .hs256(secret: ModelStore.secret), bundleID: ModelStore.bundleID),
             bundleID: ModelStore.bundleID)
     }

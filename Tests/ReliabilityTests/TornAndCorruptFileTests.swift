@@ -254,11 +254,11 @@ extension TornAndCorruptFileTests {
                 let ledger = try fixture.open()
                 // It loaded: the damaged line still reads as an entry. `verify` must name it.
                 let report = try ledger.verify(receiptCheck: nil)
-                // At the damaged line, or beside it: a duplicate is named where it repeats, and a MAC spelled in
-                // capitals still verifies, so the damage shows as the next line's broken link.
+                // At the damaged line itself (a duplicate is named where it repeats; a MAC spelled in capitals is
+                // a change of its own line, even though its digits spell the right MAC).
                 let lineNumbers = Set(report.problems.compactMap(\.line))
                 let expectedLine = kind == 6 ? index + 2 : index + 1
-                if lineNumbers.isDisjoint(with: (expectedLine - 1)...(expectedLine + 1)) {
+                if !lineNumbers.contains(expectedLine) {
                     Issue.record(
                         "verify does not name line \(expectedLine): \(report.problems.map(\.description)); \(context)")
                     figures.failures += 1
@@ -289,7 +289,10 @@ extension TornAndCorruptFileTests {
         lines[lines.count - 1][5] = 0x00
         try fixture.write(lines.flatMap { $0 + [UInt8(0x0A)] })
         let ledger = try fixture.open()
-        #expect(ledger.notices.count == 1)
+        // Two things said: the line set aside, and the head (which signed it) left as it is, beyond the file.
+        #expect(ledger.notices.count == 2, "\(ledger.notices)")
+        #expect(ledger.notices.contains { if case .tornTailMovedAside = $0 { true } else { false } })
+        #expect(ledger.notices.contains { if case .headNotKept(let reason) = $0 { reason.contains("beyond") } else { false } })
         let report = try ledger.verify(receiptCheck: nil)
         #expect(report.problems.contains { $0.kind == .truncated }, "\(report.problems)")
     }
