@@ -75,17 +75,19 @@ extension Ledger {
     /// while the file still holds the entry it signed: one that cannot be read, is missing, does not verify, or that
     /// the file no longer bears out (entries cut off the end, an older copy restored, the file rewritten from some
     /// entry on) is what `credit verify` reports, and writing over it would erase the evidence.
-    func headReplacementProblem(publicKey: P256PublicKey) -> String? {
+    /// `known` is the head on disk when the caller knows it (it wrote it itself): then it is neither read nor its
+    /// signature checked again.
+    func headReplacementProblem(publicKey: P256PublicKey, known: SignedHead? = nil) -> String? {
         let current: SignedHead?
         do {
-            current = try SignedHead.read(in: directory, device: device)
+            current = try known ?? SignedHead.read(in: directory, device: device)
         } catch {
             return "\(error)"
         }
         guard let head = current else {
             return "there is no signed head for this device although its file has entries: it was removed"
         }
-        guard head.device == device, head.isValid(for: publicKey) else {
+        guard head.device == device, known != nil || head.isValid(for: publicKey) else {
             return "\(SignedHead.path(in: directory, device: device)) does not verify with the ledger's public key"
         }
         guard let last = lastSequence(of: device), head.sequence <= last else {

@@ -63,8 +63,11 @@ extension LedgerFileSystem {
     }
 
     /// Replaces `path` atomically with `bytes`: write a temporary file, sync it, rename it over `path`, sync the
-    /// directory. A crash at any step leaves the old file or the new one, never a missing or partial one.
-    func replaceAtomically(_ path: String, with bytes: [UInt8], mode: mode_t = 0o644) throws {
+    /// directory. A crash at any step leaves the old file or the new one, never a missing or partial one. Without
+    /// `syncingDirectory` the rename itself may be lost with the power (the old file stays): for what may lag.
+    func replaceAtomically(
+        _ path: String, with bytes: [UInt8], mode: mode_t = 0o644, syncingDirectory: Bool = true
+    ) throws {
         // One temporary name per process: two processes replacing one file must not rename each other's.
         let temporary = path + ".tmp-\(getpid())"
         let fd = try open(temporary, .replace, permissions: mode)
@@ -81,7 +84,7 @@ extension LedgerFileSystem {
         try FaultInjection.hit("replace.before-rename")
         try rename(temporary, to: path)
         try FaultInjection.hit("replace.before-directory-sync")
-        try syncDirectory(path.parentPath)
+        if syncingDirectory { try syncDirectory(path.parentPath) }
     }
 }
 

@@ -38,13 +38,18 @@ public struct SignedHead: Codable, Sendable, Equatable {
         return publicKey.isValidSignature(raw, for: signedBytes)
     }
 
-    /// Writes the head atomically (tmp, fsync, rename, directory fsync) through `fileSystem`.
-    public func write(in dataDirectory: String, fileSystem: any LedgerFileSystem = POSIXFileSystem()) throws {
+    /// Writes the head atomically (tmp, fsync, rename, directory fsync) through `fileSystem`. With `mayLag`, the
+    /// directory is not synced: a power cut may then keep the head before this one, which is one `credit verify`
+    /// accepts (behind the file, matching the entry it signed) and the next open brings up.
+    public func write(
+        in dataDirectory: String, fileSystem: any LedgerFileSystem = POSIXFileSystem(), mayLag: Bool = false
+    ) throws {
         try fileSystem.makeDirectories(dataDirectory + "/heads")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try fileSystem.replaceAtomically(SignedHead.path(in: dataDirectory, device: device),
-                                         with: Array(try encoder.encode(self)) + [0x0A])
+        try fileSystem.replaceAtomically(
+            SignedHead.path(in: dataDirectory, device: device), with: Array(try encoder.encode(self)) + [0x0A],
+            syncingDirectory: !mayLag)
     }
 
     /// Reads `device`'s head, or nil when there is none.
@@ -66,24 +71,33 @@ public struct SignedHead: Codable, Sendable, Equatable {
 /// the end, an older copy restored) and is left for `credit verify` to report, never written over.
 public final class HeadKeeper: AppendObserver {
     private let key: P256PrivateKey
+    /// The head this keeper wrote last and the file's stamp just after: while the file is still that one, what it
+    /// holds is known without reading it or checking its signature again (one `stat` an append instead).
+    private var written: (head: SignedHead, stamp: LedgerCheckpoint.Stamp)?
 
     public init(key: P256PrivateKey) { self.key = key }
 
     public func ledger(_ ledger: Ledger, didAppend entry: LedgerEntry) throws {
         guard entry.macField != nil, entry.device == ledger.device, entry.sequence == ledger.lastSequence(of: ledger.device) else { return }
         try FaultInjection.hit("head.before-write")
-        if let problem = ledger.headReplacementProblem(publicKey: key.publicKey) {
+        let path = SignedHead.path(in: ledger.directory, device: entry.device)
+        let known = written.flatMap { LedgerCheckpoint.stamp(path, name: "head") == $0.stamp ? $0.head : nil }
+        written = nil
+        if let problem = ledger.headReplacementProblem(publicKey: key.publicKey, known: known) {
             // Told once: opening said so already.
             if ledger.notices.contains(where: { if case .headNotKept = $0 { true } else { false } }) { return }
             throw LedgerError.invalid(
                 "the signed head was left as it is, for `credit verify` to report: \(problem)")
         }
+        let head = try SignedHead.make(for: entry, key: key)
         do {
-            try SignedHead.make(for: entry, key: key).write(in: ledger.directory, fileSystem: ledger.fileSystem)
+            // The entry is durable already; the head may lag it after a power cut (one flush less an append).
+            try head.write(in: ledger.directory, fileSystem: ledger.fileSystem, mayLag: true)
         } catch {
             throw LedgerError.invalid(
                 "the signed head could not be updated (\(error)); it stays at the entry before, which `credit verify` "
                     + "notes, and catches up the next time the ledger is opened")
         }
+        written = LedgerCheckpoint.stamp(path, name: "head").map { (head, $0) }
     }
 }

@@ -8,7 +8,32 @@ import Testing
 /// every reopen: every acknowledged entry is there unchanged; beyond them only entries of the operation in flight
 /// (a batch only as a prefix); every line whole and every sequence contiguous; the chain and the head verify; the
 /// balance is the sum over distinct ids; and the next append continues a chain that verifies.
-@Suite struct PowerLossTests {}
+@Suite struct PowerLossTests {
+    /// The head is replaced after each append without a directory sync (the entry itself is durable): a power cut
+    /// may take the renames and leave an older head. That head is behind the file and matches the entry it signed,
+    /// so it is never taken for tampering; the next open brings it up and makes it durable.
+    @Test func aHeadWhoseRenameThePowerTookIsBroughtUpNotTakenForTampering() throws {
+        let scratch = try ScratchDirectory("power-head", inMemory: true)
+        let directory = scratch.path + "/data"
+        try SharedKeys.install(in: directory)
+        let disk = SimulatedDisk(root: directory)
+        let clock = FixedClock(Timestamp(milliseconds: 1_795_953_600_000), step: 1000)
+        var ledger: Ledger? = try Ledger.openSigned(
+            directory: directory, clock: clock, ids: SequentialIDs(prefix: "dev"), fileSystem: disk)
+        for index in 1...3 { try ledger!.append(charge("c-\(index)", pence: 1)) }
+        let device = ledger!.device
+        #expect(try SignedHead.read(in: directory, device: device)?.sequence == 4)
+        ledger = nil
+        disk.powerFail(unsynced: .lost)
+        let lagging = try #require(try SignedHead.read(in: directory, device: device))
+        #expect(lagging.sequence < 4, "no rename was lost: the test shows nothing")
+        let reopened = try Ledger.openSigned(directory: directory, clock: clock, ids: SequentialIDs(prefix: "dev"))
+        #expect(reopened.notices.isEmpty, "\(reopened.notices)")
+        #expect(reopened.balance.rawValue == 5_000_000 - 30_000, "an acknowledged entry was lost")
+        #expect(try SignedHead.read(in: directory, device: device)?.sequence == 4)
+        #expect(try reopened.verify(receiptCheck: nil).isClean)
+    }
+}
 
 /// One step of a power-loss script: the ids it writes, in order, and how.
 struct ScriptStep {
@@ -306,13 +331,23 @@ func checkRecovered(
     if ledger.balance.rawValue != inspection.balance {
         return fail("the ledger says \(ledger.balance.rawValue), its files sum to \(inspection.balance)")
     }
+    // A head the power cut left behind (its rename not yet on disk) is one the file bears out: never taken for
+    // tampering, and brought up.
+    if let problem = ledger.notices.first(where: { if case .headNotKept = $0 { true } else { false } }) {
+        return fail("after a power loss the head is taken for tampering: \(problem)")
+    }
     do {
         let report = try ledger.verify(receiptCheck: nil)
         if !report.isClean { return fail("verify: \(report.problems.map(\.description))") }
         // The next append continues the chain.
-        try ledger.append(charge("after-recovery", pence: 1))
+        let next = try ledger.append(charge("after-recovery", pence: 1)).entry
         let again = try ledger.verify(receiptCheck: nil)
         if !again.isClean { return fail("verify after the next append: \(again.problems.map(\.description))") }
+        if !ledger.notices.isEmpty, case .followUpFailed = ledger.notices.last! {
+            return fail("the next append could not keep the head: \(ledger.notices.last!)")
+        }
+        let head = try SignedHead.read(in: directory, device: ledger.device)
+        if head?.sequence != next.sequence { return fail("the head is at \(head?.sequence ?? 0), not #\(next.sequence)") }
     } catch {
         return fail("after recovery: \(error)")
     }
