@@ -33,7 +33,9 @@ extension EntryCodec {
     /// the form ``body(of:)`` and ``line(body:mac:)`` write take a fast path; anything else (escapes, non-ASCII
     /// text, another key order, anything wrong) goes through the strict reader, which accepts exactly the same
     /// entries and says what is wrong with the rest.
-    static func parse(_ line: UnsafeBufferPointer<UInt8>, context: inout LineReadContext) throws(EntryParseError) -> LedgerEntry {
+    static func parse(_ line: UnsafeBufferPointer<UInt8>, context: inout LineReadContext) throws(EntryParseError)
+        -> LedgerEntry
+    {
         if let entry = parseCanonical(UnsafeRawBufferPointer(line), context: &context) { return entry }
         return try parse(line)
     }
@@ -100,7 +102,8 @@ private struct CanonicalReader {
             if has(.product) { guard let value = string() else { return nil }; product = value }
             if has(.receipt) { guard let value = string() else { return nil }; receipt = value }
             details = EntryDetails.make(
-                refersTo: refersTo, reason: reason, text: text, reference: reference, product: product, receipt: receipt)
+                refersTo: refersTo, reason: reason, text: text, reference: reference, product: product, receipt: receipt
+            )
         }
         var prevDigest: ChainDigest?
         var macDigest: ChainDigest?
@@ -119,7 +122,8 @@ private struct CanonicalReader {
         let device = context.device(deviceBytes)
         return LedgerEntry(
             id: id, device: device, sequence: sequence, time: time, kind: kind, feature: feature, subject: subject,
-            quantity: quantity, amount: MicroCredits(amount), balanceAfter: MicroCredits(balanceAfter), details: details,
+            quantity: quantity, amount: MicroCredits(amount), balanceAfter: MicroCredits(balanceAfter),
+            details: details,
             prevDigest: prevDigest, macDigest: macDigest)
     }
 
@@ -130,7 +134,9 @@ private struct CanonicalReader {
             let raw = UnsafeRawPointer(base + index)
             let a = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
             let b = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-            guard ((a ^ literal.word0) & literal.mask0) | ((b ^ literal.word1) & literal.mask1) == 0 else { return false }
+            guard ((a ^ literal.word0) & literal.mask0) | ((b ^ literal.word1) & literal.mask1) == 0 else {
+                return false
+            }
             index += literal.count
             return true
         }
@@ -261,23 +267,49 @@ struct KeyLiteral {
         UInt8(truncatingIfNeeded: (offset < 8 ? word0 >> (8 * UInt64(offset)) : word1 >> (8 * UInt64(offset - 8))))
     }
 
-    // Generated from the text in each comment (UTF-8, little-endian).
-    static var id: KeyLiteral { KeyLiteral(0x0022_3A22_6469_227B, 0x00FF_FFFF_FFFF_FFFF, 0, 0, 7) }  // {"id":"
-    static var device: KeyLiteral { KeyLiteral(0x6563_6976_6564_222C, ~0, 0x0000_0000_0022_3A22, 0x0000_0000_00FF_FFFF, 11) }  // ,"device":"
-    static var seq: KeyLiteral { KeyLiteral(0x003A_2271_6573_222C, 0x00FF_FFFF_FFFF_FFFF, 0, 0, 7) }  // ,"seq":
-    static var time: KeyLiteral { KeyLiteral(0x3A22_656D_6974_222C, ~0, 0x22, 0xFF, 9) }  // ,"time":"
-    static var kind: KeyLiteral { KeyLiteral(0x3A22_646E_696B_222C, ~0, 0x22, 0xFF, 9) }  // ,"kind":"
-    static var feature: KeyLiteral { KeyLiteral(0x7275_7461_6566_222C, ~0, 0x0000_0000_223A_2265, 0xFFFF_FFFF, 12) }  // ,"feature":"
-    static var subject: KeyLiteral { KeyLiteral(0x6365_6A62_7573_222C, ~0, 0x0000_0000_223A_2274, 0xFFFF_FFFF, 12) }  // ,"subject":"
-    static var quantity: KeyLiteral { KeyLiteral(0x6974_6E61_7571_222C, ~0, 0x0000_0000_3A22_7974, 0xFFFF_FFFF, 12) }  // ,"quantity":
-    static var amount: KeyLiteral { KeyLiteral(0x746E_756F_6D61_222C, ~0, 0x3A22, 0xFFFF, 10) }  // ,"amount":
-    static var balanceAfter: KeyLiteral { KeyLiteral(0x636E_616C_6162_222C, ~0, 0x3A22_7265_7466_4165, ~0, 16) }  // ,"balanceAfter":
-    static var refersTo: KeyLiteral { KeyLiteral(0x7372_6566_6572_222C, ~0, 0x0000_0022_3A22_6F54, 0x0000_00FF_FFFF_FFFF, 13) }  // ,"refersTo":"
-    static var reason: KeyLiteral { KeyLiteral(0x6E6F_7361_6572_222C, ~0, 0x0000_0000_0022_3A22, 0x0000_0000_00FF_FFFF, 11) }  // ,"reason":"
-    static var text: KeyLiteral { KeyLiteral(0x3A22_7478_6574_222C, ~0, 0x22, 0xFF, 9) }  // ,"text":"
-    static var reference: KeyLiteral { KeyLiteral(0x6572_6566_6572_222C, ~0, 0x0000_223A_2265_636E, 0x0000_FFFF_FFFF_FFFF, 14) }  // ,"reference":"
-    static var product: KeyLiteral { KeyLiteral(0x6375_646F_7270_222C, ~0, 0x0000_0000_223A_2274, 0xFFFF_FFFF, 12) }  // ,"product":"
-    static var receipt: KeyLiteral { KeyLiteral(0x7069_6563_6572_222C, ~0, 0x0000_0000_223A_2274, 0xFFFF_FFFF, 12) }  // ,"receipt":"
-    static var prev: KeyLiteral { KeyLiteral(0x3A22_7665_7270_222C, ~0, 0x22, 0xFF, 9) }  // ,"prev":"
-    static var mac: KeyLiteral { KeyLiteral(0x223A_2263_616D_222C, ~0, 0, 0, 8) }  // ,"mac":"
+    // Generated from the text in the comment above each (UTF-8, little-endian).
+    // {"id":"
+    static var id: KeyLiteral { KeyLiteral(0x0022_3A22_6469_227B, 0x00FF_FFFF_FFFF_FFFF, 0, 0, 7) }
+    // ,"device":"
+    static var device: KeyLiteral {
+        KeyLiteral(0x6563_6976_6564_222C, ~0, 0x0000_0000_0022_3A22, 0x0000_0000_00FF_FFFF, 11)
+    }
+    // ,"seq":
+    static var seq: KeyLiteral { KeyLiteral(0x003A_2271_6573_222C, 0x00FF_FFFF_FFFF_FFFF, 0, 0, 7) }
+    // ,"time":"
+    static var time: KeyLiteral { KeyLiteral(0x3A22_656D_6974_222C, ~0, 0x22, 0xFF, 9) }
+    // ,"kind":"
+    static var kind: KeyLiteral { KeyLiteral(0x3A22_646E_696B_222C, ~0, 0x22, 0xFF, 9) }
+    // ,"feature":"
+    static var feature: KeyLiteral { KeyLiteral(0x7275_7461_6566_222C, ~0, 0x0000_0000_223A_2265, 0xFFFF_FFFF, 12) }
+    // ,"subject":"
+    static var subject: KeyLiteral { KeyLiteral(0x6365_6A62_7573_222C, ~0, 0x0000_0000_223A_2274, 0xFFFF_FFFF, 12) }
+    // ,"quantity":
+    static var quantity: KeyLiteral { KeyLiteral(0x6974_6E61_7571_222C, ~0, 0x0000_0000_3A22_7974, 0xFFFF_FFFF, 12) }
+    // ,"amount":
+    static var amount: KeyLiteral { KeyLiteral(0x746E_756F_6D61_222C, ~0, 0x3A22, 0xFFFF, 10) }
+    // ,"balanceAfter":
+    static var balanceAfter: KeyLiteral { KeyLiteral(0x636E_616C_6162_222C, ~0, 0x3A22_7265_7466_4165, ~0, 16) }
+    // ,"refersTo":"
+    static var refersTo: KeyLiteral {
+        KeyLiteral(0x7372_6566_6572_222C, ~0, 0x0000_0022_3A22_6F54, 0x0000_00FF_FFFF_FFFF, 13)
+    }
+    // ,"reason":"
+    static var reason: KeyLiteral {
+        KeyLiteral(0x6E6F_7361_6572_222C, ~0, 0x0000_0000_0022_3A22, 0x0000_0000_00FF_FFFF, 11)
+    }
+    // ,"text":"
+    static var text: KeyLiteral { KeyLiteral(0x3A22_7478_6574_222C, ~0, 0x22, 0xFF, 9) }
+    // ,"reference":"
+    static var reference: KeyLiteral {
+        KeyLiteral(0x6572_6566_6572_222C, ~0, 0x0000_223A_2265_636E, 0x0000_FFFF_FFFF_FFFF, 14)
+    }
+    // ,"product":"
+    static var product: KeyLiteral { KeyLiteral(0x6375_646F_7270_222C, ~0, 0x0000_0000_223A_2274, 0xFFFF_FFFF, 12) }
+    // ,"receipt":"
+    static var receipt: KeyLiteral { KeyLiteral(0x7069_6563_6572_222C, ~0, 0x0000_0000_223A_2274, 0xFFFF_FFFF, 12) }
+    // ,"prev":"
+    static var prev: KeyLiteral { KeyLiteral(0x3A22_7665_7270_222C, ~0, 0x22, 0xFF, 9) }
+    // ,"mac":"
+    static var mac: KeyLiteral { KeyLiteral(0x223A_2263_616D_222C, ~0, 0, 0, 8) }
 }

@@ -110,7 +110,9 @@ public enum EntryCodec {
         var seen: UInt32 = 0
         try parser.begin()
         while let key = try parser.nextKey() {
-            guard let field = EntryField(key) else { throw EntryParseError("unknown field \"\(String(decoding: key, as: UTF8.self))\"") }
+            guard let field = EntryField(key) else {
+                throw EntryParseError("unknown field \"\(String(decoding: key, as: UTF8.self))\"")
+            }
             let bit = UInt32(1) << field.rawValue
             guard seen & bit == 0 else { throw EntryParseError("field \"\(field.name)\" appears twice") }
             seen |= bit

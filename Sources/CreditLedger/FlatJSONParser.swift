@@ -96,7 +96,9 @@ struct FlatJSONParser {
         }
         let digits = index - start
         guard digits > 0 else { throw EntryParseError("field \"\(name)\" is not an integer") }
-        guard !(digits > 1 && bytes[start] == 0x30) else { throw EntryParseError("field \"\(name)\" has a leading zero") }
+        guard !(digits > 1 && bytes[start] == 0x30) else {
+            throw EntryParseError("field \"\(name)\" has a leading zero")
+        }
         if let next = peek(), next == UInt8(ascii: ".") || next == UInt8(ascii: "e") || next == UInt8(ascii: "E") {
             throw EntryParseError("field \"\(name)\" must be a whole number, without a fraction or exponent")
         }
@@ -122,7 +124,9 @@ struct FlatJSONParser {
         index += 1
         let start = index
         while let byte = peek(), byte != UInt8(ascii: "\"") {
-            guard byte != UInt8(ascii: "\\"), byte >= 0x20 else { throw EntryParseError("a key holds an escape or control character") }
+            guard byte != UInt8(ascii: "\\"), byte >= 0x20 else {
+                throw EntryParseError("a key holds an escape or control character")
+            }
             index += 1
         }
         guard peek() != nil else { throw EntryParseError("a key has no closing quote") }
@@ -135,7 +139,9 @@ struct FlatJSONParser {
         byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
     }
 
-    private static func unescape(_ raw: UnsafeBufferPointer<UInt8>, name: StaticString) throws(EntryParseError) -> String {
+    private static func unescape(_ raw: UnsafeBufferPointer<UInt8>, name: StaticString) throws(EntryParseError)
+        -> String
+    {
         var out: [UInt8] = []
         out.reserveCapacity(raw.count)
         var i = 0
@@ -182,13 +188,17 @@ struct FlatJSONParser {
                         throw EntryParseError("field \"\(name)\" has a lone surrogate")
                     }
                     let low = try hex4(i + 2)
-                    guard (0xDC00...0xDFFF).contains(low) else { throw EntryParseError("field \"\(name)\" has a lone surrogate") }
+                    guard (0xDC00...0xDFFF).contains(low) else {
+                        throw EntryParseError("field \"\(name)\" has a lone surrogate")
+                    }
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     i += 6
                 } else if (0xDC00...0xDFFF).contains(scalar) {
                     throw EntryParseError("field \"\(name)\" has a lone surrogate")
                 }
-                guard let unicode = Unicode.Scalar(scalar) else { throw EntryParseError("field \"\(name)\" has a bad \\u escape") }
+                guard let unicode = Unicode.Scalar(scalar) else {
+                    throw EntryParseError("field \"\(name)\" has a bad \\u escape")
+                }
                 out.append(contentsOf: Array(String(Character(unicode)).utf8))
             default:
                 throw EntryParseError("field \"\(name)\" has an unknown escape \\\(Character(Unicode.Scalar(code)))")

@@ -16,7 +16,8 @@ extension Ledger {
     /// id already here with other content is a conflict, a missing sequence is a gap: each is reported, and that
     /// device's later entries are not merged. An unreadable input line is an error naming it, and nothing merges.
     public func merge(files paths: [String]) throws -> MergeReport {
-        var incoming: [(path: String, device: String, lines: [(entry: LedgerEntry, bytes: ArraySlice<UInt8>, line: Int)])] = []
+        var incoming:
+            [(path: String, device: String, lines: [(entry: LedgerEntry, bytes: ArraySlice<UInt8>, line: Int)])] = []
         for path in paths {
             let bytes = try POSIXFile.readAll(path)
             var byDevice: [String: [(LedgerEntry, ArraySlice<UInt8>, Int)]] = [:]
@@ -28,7 +29,8 @@ extension Ledger {
                 while start < buffer.count {
                     number += 1
                     guard let newline = buffer[start...].firstIndex(of: 0x0A) else {
-                        throw LedgerError.corruptLine(file: path, line: number, reason: "the last line has no newline (a torn write)")
+                        throw LedgerError.corruptLine(
+                            file: path, line: number, reason: "the last line has no newline (a torn write)")
                     }
                     let line = UnsafeBufferPointer(rebasing: buffer[start..<newline])
                     let entry: LedgerEntry
@@ -53,7 +55,8 @@ extension Ledger {
         var union = LedgerUnion(existing: entries)
         for group in incoming {
             let joined = union.add(
-                device: group.device, incoming: group.lines.map(\.entry), lines: group.lines.map(\.line), source: group.path)
+                device: group.device, incoming: group.lines.map(\.entry), lines: group.lines.map(\.line),
+                source: group.path)
             guard !joined.isEmpty else { continue }
             var batch: [UInt8] = []
             for item in joined { batch.append(contentsOf: group.lines[item].bytes) }

@@ -1,18 +1,21 @@
+import Signing
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Signing
 
 extension Ledger {
     /// Opens (or creates) a signed ledger: the owner's keys are made on first use, every new entry is chained with
     /// HMAC-SHA256, and this device's signed head is kept current. A ledger made before signing stays unsigned
     /// (``isSigned`` is false) until ``upgradeToSigned(keys:)``: never silently. Every change to a ledger file or
     /// head goes through `fileSystem`.
-    public static func openSigned(directory: String, clock: any LedgerClock = SystemClock(),
-                                  ids: any IDSource = RandomIDs(),
-                                  fileSystem: any LedgerFileSystem = POSIXFileSystem()) throws -> Ledger {
+    public static func openSigned(
+        directory: String, clock: any LedgerClock = SystemClock(),
+        ids: any IDSource = RandomIDs(),
+        fileSystem: any LedgerFileSystem = POSIXFileSystem()
+    ) throws -> Ledger {
         let keys = try LedgerKeys.loadOrCreate(in: directory)
         let ledger = try Ledger(
             directory: directory, clock: clock, ids: ids, authenticator: try keys.makeAuthenticator(),
@@ -54,9 +57,11 @@ extension Ledger {
                         do {
                             try ledger.syncOwnFile()
                             try ledger.ensureDurableDirectory(directory + "/heads")
-                            try SignedHead.make(for: last, key: keys.headKey).write(in: directory, fileSystem: fileSystem)
+                            try SignedHead.make(for: last, key: keys.headKey).write(
+                                in: directory, fileSystem: fileSystem)
                         } catch {
-                            ledger.note(.headNotKept(reason: "it could not be brought up to #\(last.sequence) (\(error))"))
+                            ledger.note(
+                                .headNotKept(reason: "it could not be brought up to #\(last.sequence) (\(error))"))
                         }
                     }
                 } else if !ledger.wasCreated && last.sequence == 1 {
@@ -95,7 +100,8 @@ extension Ledger {
                 + "older copy was restored"
         }
         guard let signed = entry(device: device, sequence: head.sequence), signed.mac == head.mac else {
-            return "the file's #\(head.sequence) is not the entry the head signed: the file was rewritten from there, or "
+            return
+                "the file's #\(head.sequence) is not the entry the head signed: the file was rewritten from there, or "
                 + "another copy was restored"
         }
         return nil
@@ -130,7 +136,9 @@ extension Ledger {
             last = entry
         }
         let backup = path + ".unsigned-\(clock.now().milliseconds)"
-        guard link(path, backup) == 0 else { throw LedgerError.io(path: backup, operation: "keep a backup", errno: errno) }
+        guard link(path, backup) == 0 else {
+            throw LedgerError.io(path: backup, operation: "keep a backup", errno: errno)
+        }
         try fileSystem.replaceAtomically(path, with: bytes, mode: 0o600)
         if let last { try SignedHead.make(for: last, key: keys.headKey).write(in: directory, fileSystem: fileSystem) }
         // The open descriptor and the offsets read so far belong to the old file, now the backup: read the new file
@@ -144,19 +152,24 @@ extension Ledger {
 
     /// Verifies this data directory's ledger files (or `files`), with its keys and heads.
     public func verify(files: [String]? = nil, receiptCheck: ((LedgerEntry) -> String?)?) throws -> VerificationReport {
-        try Ledger.verify(directory: directory, files: files, requiringHeadOf: files == nil && isSigned ? device : nil,
-                          receiptCheck: receiptCheck)
+        try Ledger.verify(
+            directory: directory, files: files, requiringHeadOf: files == nil && isSigned ? device : nil,
+            receiptCheck: receiptCheck)
     }
 
     /// Verifies the ledger files in `directory` (or `files`) with its keys and heads, without opening the ledger, so
     /// that a ledger with a damaged line, which will not open, can still be checked. `device`'s head must be there.
-    public static func verify(directory: String, files: [String]? = nil, requiringHeadOf device: String?,
-                              receiptCheck: ((LedgerEntry) -> String?)?) throws -> VerificationReport {
+    public static func verify(
+        directory: String, files: [String]? = nil, requiringHeadOf device: String?,
+        receiptCheck: ((LedgerEntry) -> String?)?
+    ) throws -> VerificationReport {
         let keys = try LedgerKeys.load(from: directory)
         let publicKey = keys.headKey.publicKey
         // Every device file there now, not only those an open ledger has read.
         let ledgerDirectory = directory + "/ledger"
-        let paths = try files ?? POSIXFile.list(ledgerDirectory).filter { $0.hasSuffix(".jsonl") }.map { ledgerDirectory + "/" + $0 }
+        let paths =
+            try files
+            ?? POSIXFile.list(ledgerDirectory).filter { $0.hasSuffix(".jsonl") }.map { ledgerDirectory + "/" + $0 }
         var heads: [String: SignedHead] = [:]
         var unreadable: [VerificationProblem] = []
         var unreadableOwners: Set<String> = []

@@ -195,11 +195,13 @@ public final class Ledger {
         try refreshLocked()
         guard let charge = entry(id: id) else { throw LedgerError.unknownEntry(id) }
         guard charge.kind == .charge else {
-            throw LedgerError.cannotDecline(id: id, reason: "it is a \(charge.kind.rawValue), and only a charge can be declined")
+            throw LedgerError.cannotDecline(
+                id: id, reason: "it is a \(charge.kind.rawValue), and only a charge can be declined")
         }
         let refundID = EntryDraft.refundID(forCharge: id)
         if let refund = entry(id: refundID) {
-            throw LedgerError.cannotDecline(id: id, reason: "it was already declined on \(refund.time.shortDisplay) UTC")
+            throw LedgerError.cannotDecline(
+                id: id, reason: "it was already declined on \(refund.time.shortDisplay) UTC")
         }
         let draft = EntryDraft(
             id: refundID, kind: .refund, feature: charge.feature, subject: charge.subject, quantity: charge.quantity,
@@ -244,7 +246,8 @@ public final class Ledger {
             if let existing = creating ? nil : entry(id: draft.id) ?? earlier {
                 let probe = draft.entry(device: device, sequence: 0, time: now, balanceAfter: .zero)
                 guard existing.hasSameContent(as: probe) else {
-                    throw LedgerError.conflict(id: draft.id, existing: existing.contentSummary, attempted: probe.contentSummary)
+                    throw LedgerError.conflict(
+                        id: draft.id, existing: existing.contentSummary, attempted: probe.contentSummary)
                 }
                 outcomes.append(.alreadyRecorded(existing))
                 continue
@@ -435,8 +438,11 @@ public final class Ledger {
         entries.withUnsafeBufferPointer { list in
             // In groups: the hashes first, touching each one's slot so the table's cache misses overlap, then
             // the inserts, which find their slots in the cache.
-            var hashes: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                         UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var hashes:
+                (
+                    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+                ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             var touched: UInt64 = 0
             withUnsafeMutableBytes(of: &hashes) { raw in
                 let group = raw.bindMemory(to: UInt64.self)
@@ -450,10 +456,14 @@ public final class Ledger {
                     }
                     for offset in 0..<count {
                         let position = start + offset
-                        if let existing = index.insert(position, hash: group[offset], matches: { list[$0].id == list[position].id }) {
+                        if let existing = index.insert(
+                            position, hash: group[offset], matches: { list[$0].id == list[position].id })
+                        {
                             if !list[existing].hasSameContent(as: list[position]) {
-                                note(.conflictingDuplicate(
-                                    id: list[position].id, file: file, line: firstLine == 0 ? 0 : firstLine + position - first))
+                                note(
+                                    .conflictingDuplicate(
+                                        id: list[position].id, file: file,
+                                        line: firstLine == 0 ? 0 : firstLine + position - first))
                             }
                             continue
                         }
@@ -608,7 +618,8 @@ public final class Ledger {
         count(from: 0, file: path, firstLine: firstLine, hashes: outcome.hashes)
     }
 
-    private func moveTornTail(_ tail: [UInt8], of path: String, fd: Int32, keeping length: Int64, owner: String) throws {
+    private func moveTornTail(_ tail: [UInt8], of path: String, fd: Int32, keeping length: Int64, owner: String) throws
+    {
         try ensureDurableDirectory(tornDirectory)
         // Never over an earlier tail (a fixed clock, or two in one millisecond).
         let stem = tornDirectory + "/\(owner)-\(clock.now().milliseconds)"

@@ -133,7 +133,8 @@ public struct LedgerEntry: Sendable, Equatable {
             id: id, device: device, sequence: sequence, time: time, kind: kind, feature: feature, subject: subject,
             quantity: quantity, amount: amount, balanceAfter: balanceAfter,
             details: EntryDetails.make(
-                refersTo: refersTo, reason: reason, text: text, reference: reference, product: product, receipt: receipt))
+                refersTo: refersTo, reason: reason, text: text, reference: reference, product: product, receipt: receipt
+            ))
         self.prev = prev
         self.mac = mac
     }
@@ -159,7 +160,8 @@ public struct LedgerEntry: Sendable, Equatable {
         self.macDigest = macDigest ?? .zero
         self.details = details
         self.kind = kind
-        self.chainBits = (prevDigest == nil ? 0 : LedgerEntry.hasPrevDigest) | (macDigest == nil ? 0 : LedgerEntry.hasMACDigest)
+        self.chainBits =
+            (prevDigest == nil ? 0 : LedgerEntry.hasPrevDigest) | (macDigest == nil ? 0 : LedgerEntry.hasMACDigest)
     }
 
     /// Changes the details (a new box: boxes are shared between copies and never changed).

@@ -22,7 +22,8 @@ public enum LedgerError: Error, Equatable, CustomStringConvertible {
         case .corruptLine(let file, let line, let reason):
             return "\(file): line \(line) cannot be read (\(reason)); the file was left untouched"
         case .conflict(let id, let existing, let attempted):
-            return "entry \(id) already exists with other content (recorded: \(existing); now: \(attempted)); nothing was written"
+            return
+                "entry \(id) already exists with other content (recorded: \(existing); now: \(attempted)); nothing was written"
         case .unknownEntry(let id):
             return "there is no entry with id \(id)"
         case .cannotDecline(let id, let reason):

@@ -11,8 +11,12 @@ public struct LedgerKeys {
 
     public static func directory(in dataDirectory: String) -> String { dataDirectory + "/keys" }
     public static func macKeyPath(in dataDirectory: String) -> String { directory(in: dataDirectory) + "/ledger.key" }
-    public static func headKeyPath(in dataDirectory: String) -> String { directory(in: dataDirectory) + "/head-signing.pem" }
-    public static func headPublicKeyPath(in dataDirectory: String) -> String { directory(in: dataDirectory) + "/head-public.pem" }
+    public static func headKeyPath(in dataDirectory: String) -> String {
+        directory(in: dataDirectory) + "/head-signing.pem"
+    }
+    public static func headPublicKeyPath(in dataDirectory: String) -> String {
+        directory(in: dataDirectory) + "/head-public.pem"
+    }
 
     /// Loads the keys of `dataDirectory`, making them on first use.
     public static func loadOrCreate(in dataDirectory: String) throws -> LedgerKeys {

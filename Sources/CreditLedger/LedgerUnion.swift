@@ -70,7 +70,8 @@ public struct LedgerUnion {
                     sequences = devices[device] ?? DeviceSequences()
                 }
                 sequences.record(position, at: list[position].sequence)
-                if index.insert(position, hash: hashes[position], matches: { list[$0].id == list[position].id }) == nil {
+                if index.insert(position, hash: hashes[position], matches: { list[$0].id == list[position].id }) == nil
+                {
                     counted.append(UInt32(position))
                     let (total, overflow) = sum.rawValue.addingReportingOverflow(list[position].amount.rawValue)
                     if !overflow { sum = MicroCredits(total) }
@@ -87,7 +88,9 @@ public struct LedgerUnion {
 
     /// The union of `first` and `second` (``add(device:incoming:lines:source:)`` for each device of `second`, in
     /// the order they first appear).
-    public static func union(_ first: [LedgerEntry], _ second: [LedgerEntry], source: String = "incoming") -> LedgerUnion {
+    public static func union(_ first: [LedgerEntry], _ second: [LedgerEntry], source: String = "incoming")
+        -> LedgerUnion
+    {
         var union = LedgerUnion(existing: first)
         if let device = second.first?.device, second.allSatisfy({ $0.device == device }) {
             // One device (the usual case): no grouping to do.
@@ -213,7 +216,9 @@ public struct LedgerUnion {
             let reference = joined[position - existing.count]
             let source = Int(reference.source)
             let index = Int(reference.index)
-            return (sources[source][index].time.milliseconds, sources[source][index].device, sources[source][index].sequence)
+            return (
+                sources[source][index].time.milliseconds, sources[source][index].device, sources[source][index].sequence
+            )
         }
     }
 

@@ -1,10 +1,11 @@
+import Dispatch
+import Signing
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Dispatch
-import Signing
 
 extension LedgerVerifier {
     /// A ledger file as read for verifying: its bytes and every line parsed. Reading (the I/O and the parsing) is
@@ -36,7 +37,8 @@ extension LedgerVerifier {
                 let end = newline ?? buffer.count
                 if newline == nil { tornAt = number }
                 let slice = UnsafeBufferPointer(rebasing: buffer[start..<end])
-                var line = Line(number: number, start: start, count: end - start, entry: nil, macValid: false, parseError: nil)
+                var line = Line(
+                    number: number, start: start, count: end - start, entry: nil, macValid: false, parseError: nil)
                 do throws(EntryParseError) {
                     line.entry = try EntryCodec.parse(slice, context: &context)
                 } catch {
@@ -72,7 +74,9 @@ extension LedgerVerifier {
         return valid
     }
 
-    private static func checkMACs(_ file: ReadFile, lines range: Range<Int>, with hmac: HMACSHA256, into valid: SendableBools) {
+    private static func checkMACs(
+        _ file: ReadFile, lines range: Range<Int>, with hmac: HMACSHA256, into valid: SendableBools
+    ) {
         guard let results = valid.base else { return }
         file.bytes.withUnsafeBytes { raw in
             file.lines.withUnsafeBufferPointer { lines in
@@ -82,7 +86,9 @@ extension LedgerVerifier {
                     guard let mac = lines[index].entry?.macField else { continue }
                     let start = lines[index].start
                     let line = UnsafeRawBufferPointer(rebasing: raw[start..<(start + lines[index].count)])
-                    guard let prefix = EntryCodec.macCoveredPrefix(of: line.bindMemory(to: UInt8.self)) else { continue }
+                    guard let prefix = EntryCodec.macCoveredPrefix(of: line.bindMemory(to: UInt8.self)) else {
+                        continue
+                    }
                     let covered = UnsafeRawBufferPointer(rebasing: line[0..<prefix])
                     switch mac {
                     case .digest(let expected):

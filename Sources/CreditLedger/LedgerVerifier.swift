@@ -71,7 +71,9 @@ public struct LedgerVerifier {
     }
 
     /// Verifies `files`, checking each device's head from `heads` (by device) when given.
-    public func verify(files: [String], heads: [String: SignedHead], requireHeads: Set<String> = []) throws -> VerificationReport {
+    public func verify(files: [String], heads: [String: SignedHead], requireHeads: Set<String> = []) throws
+        -> VerificationReport
+    {
         try verify(read: files.map(LedgerVerifier.read), heads: heads, requireHeads: requireHeads)
     }
 
@@ -80,7 +82,9 @@ public struct LedgerVerifier {
     /// Every line's MAC is checked over its exact bytes. A file whose every line is a signed entry of its device,
     /// verifying, in sequence, each linked to the one before (what a good file is) is then checked as a whole
     /// chain; any other is judged line by line, to say what is wrong where. Both end in the same cross-file checks.
-    public func verify(read files: [ReadFile], heads: [String: SignedHead], requireHeads: Set<String> = []) throws -> VerificationReport {
+    public func verify(read files: [ReadFile], heads: [String: SignedHead], requireHeads: Set<String> = []) throws
+        -> VerificationReport
+    {
         var report = VerificationReport()
         var crossIndex = VerifierCrossIndex()
         var balance = MicroCredits.zero
@@ -90,7 +94,8 @@ public struct LedgerVerifier {
             let path = file.path
             let tornAt = file.tornAt
             let macValid = try LedgerVerifier.checkMACs(of: file, key: macKey)
-            let fileDevice = path.lastPathComponent.hasSuffix(".jsonl") ? String(path.lastPathComponent.dropLast(6)) : nil
+            let fileDevice =
+                path.lastPathComponent.hasSuffix(".jsonl") ? String(path.lastPathComponent.dropLast(6)) : nil
             let device = fileDevice ?? file.lines.first?.entry?.device ?? path
             devices.insert(device)
             var problems: [VerificationProblem] = []
@@ -127,7 +132,8 @@ public struct LedgerVerifier {
                 let sequence = file.lines[index].entry!.sequence
                 if let other = crossIndex.exchange(device: device, sequence: sequence, with: here),
                     entryAt(other)?.macField != file.lines[index].entry!.macField,
-                    files[Int(other.file)].path != path || files[Int(other.file)].lines[Int(other.line)].number != lineNumber
+                    files[Int(other.file)].path != path
+                        || files[Int(other.file)].lines[Int(other.line)].number != lineNumber
                 {
                     problem(.forked, lineNumber, "\(device) #\(sequence) differs from \(placeOf(other))")
                 }
@@ -143,110 +149,154 @@ public struct LedgerVerifier {
                 expected = Int64(file.lines.count) + 1
                 lastMAC = last.hex
             } else {
-            let lines = zip(file.lines, macValid).map { line, valid in
-                var line = line
-                line.macValid = valid
-                return line
-            }
-            let present = Set(lines.compactMap { $0.macValid && $0.entry?.device == device ? $0.entry?.sequence : nil })
-            let validMACs = Set(lines.compactMap { $0.macValid ? $0.entry?.mac : nil })
-            var seen: [Int64: (mac: String?, line: Int)] = [:]
-            var reportedReorder = false
-            // Set when the line before was damaged in place: the link from it to the next line cannot be judged.
-            var linkUnknown = false
-            for (index, line) in lines.enumerated() {
-                report.entriesChecked += 1
-                // The next line that verifies, to see whether a damaged line still sits in its place in the chain.
-                func next() -> LedgerEntry? { lines[(index + 1)...].first { $0.macValid && $0.entry?.device == device }?.entry }
-                guard let entry = line.entry else {
-                    if line.number != tornAt {
-                        problem(.unreadable, line.number, "the line is not a ledger entry (\(line.parseError ?? "?")): changed or damaged")
-                        // Damaged where an entry should be: it takes that place, so no deletion is reported for it.
-                        if next()?.sequence == expected + 1 {
+                let lines = zip(file.lines, macValid).map { line, valid in
+                    var line = line
+                    line.macValid = valid
+                    return line
+                }
+                let present = Set(
+                    lines.compactMap { $0.macValid && $0.entry?.device == device ? $0.entry?.sequence : nil })
+                let validMACs = Set(lines.compactMap { $0.macValid ? $0.entry?.mac : nil })
+                var seen: [Int64: (mac: String?, line: Int)] = [:]
+                var reportedReorder = false
+                // Set when the line before was damaged in place: the link from it to the next line cannot be judged.
+                var linkUnknown = false
+                for (index, line) in lines.enumerated() {
+                    report.entriesChecked += 1
+                    // The next line that verifies, to see whether a damaged line still sits in its place in the chain.
+                    func next() -> LedgerEntry? {
+                        lines[(index + 1)...].first { $0.macValid && $0.entry?.device == device }?.entry
+                    }
+                    guard let entry = line.entry else {
+                        if line.number != tornAt {
+                            problem(
+                                .unreadable, line.number,
+                                "the line is not a ledger entry (\(line.parseError ?? "?")): changed or damaged")
+                            // Damaged where an entry should be: it takes that place, so no deletion is reported for it.
+                            if next()?.sequence == expected + 1 {
+                                expected += 1
+                                linkUnknown = true
+                            }
+                        }
+                        continue
+                    }
+                    if entry.mac == nil {
+                        problem(
+                            .unsigned, line.number,
+                            "the entry carries no MAC (run `credit upgrade` for a ledger made before signing)")
+                        continue
+                    }
+                    if !line.macValid {
+                        // Changed in place: it still links to the entry before it or the one after it, and is not an
+                        // altered copy of another line (whose MAC it would carry).
+                        let inPlace =
+                            entry.prev == lastMAC || next().map { $0.prev != nil && $0.prev == entry.mac } == true
+                        if entry.device != device {
+                            problem(
+                                .inserted, line.number,
+                                "entry \(entry.id) belongs to device \(entry.device) and its MAC does not verify with this ledger's key: spliced in from another ledger"
+                            )
+                        } else if !inPlace || entry.mac.map(validMACs.contains) == true {
+                            problem(
+                                .inserted, line.number,
+                                "entry \(entry.id) (#\(entry.sequence)) does not verify with this ledger's key: inserted"
+                            )
+                        } else {
+                            problem(
+                                .changed, line.number,
+                                "entry \(entry.id) (#\(expected)) was changed after it was written: its MAC does not match its bytes"
+                            )
+                            // It still takes its place in the chain, so the next line is judged on its own.
                             expected += 1
+                            lastMAC = entry.mac ?? lastMAC
                             linkUnknown = true
                         }
+                        continue
                     }
-                    continue
-                }
-                if entry.mac == nil {
-                    problem(.unsigned, line.number, "the entry carries no MAC (run `credit upgrade` for a ledger made before signing)")
-                    continue
-                }
-                if !line.macValid {
-                    // Changed in place: it still links to the entry before it or the one after it, and is not an
-                    // altered copy of another line (whose MAC it would carry).
-                    let inPlace = entry.prev == lastMAC || next().map { $0.prev != nil && $0.prev == entry.mac } == true
-                    if entry.device != device {
-                        problem(.inserted, line.number, "entry \(entry.id) belongs to device \(entry.device) and its MAC does not verify with this ledger's key: spliced in from another ledger")
-                    } else if !inPlace || entry.mac.map(validMACs.contains) == true {
-                        problem(.inserted, line.number, "entry \(entry.id) (#\(entry.sequence)) does not verify with this ledger's key: inserted")
+                    guard entry.device == device else {
+                        problem(
+                            .inserted, line.number, "entry \(entry.id) belongs to device \(entry.device), not \(device)"
+                        )
+                        continue
+                    }
+                    if let earlier = seen[entry.sequence] {
+                        if earlier.mac == entry.mac {
+                            problem(
+                                .duplicated, line.number, "#\(entry.sequence) already appears on line \(earlier.line)")
+                        } else {
+                            problem(
+                                .forked, line.number,
+                                "a second, different entry #\(entry.sequence) (first on line \(earlier.line))")
+                        }
+                        continue
+                    }
+                    seen[entry.sequence] = (entry.mac, line.number)
+                    if entry.sequence < expected {
+                        if !reportedReorder {
+                            problem(
+                                .reordered, line.number,
+                                "#\(entry.sequence) comes after #\(expected - 1): entries were moved")
+                            reportedReorder = true
+                        }
+                    } else if entry.sequence > expected {
+                        let missing = (expected..<entry.sequence).filter { !present.contains($0) }
+                        if missing.count < Int(entry.sequence - expected) && !reportedReorder {
+                            problem(
+                                .reordered, line.number,
+                                "#\(entry.sequence) comes where #\(expected) should be: entries were moved")
+                            reportedReorder = true
+                        }
+                        if !missing.isEmpty {
+                            let range = missing.count == 1 ? "#\(missing[0])" : "#\(missing.first!)-#\(missing.last!)"
+                            problem(
+                                .deleted, line.number,
+                                "\(range) missing before this line: \(missing.count) entr\(missing.count == 1 ? "y" : "ies") deleted"
+                            )
+                        }
+                        expected = entry.sequence + 1
+                        lastMAC = entry.mac!
                     } else {
-                        problem(.changed, line.number, "entry \(entry.id) (#\(expected)) was changed after it was written: its MAC does not match its bytes")
-                        // It still takes its place in the chain, so the next line is judged on its own.
-                        expected += 1
-                        lastMAC = entry.mac ?? lastMAC
-                        linkUnknown = true
+                        if entry.prev != lastMAC && !reportedReorder && !linkUnknown {
+                            problem(
+                                .changed, line.number,
+                                "the chain is broken before #\(entry.sequence): its prev does not match the entry before it"
+                            )
+                        }
+                        expected = entry.sequence + 1
+                        lastMAC = entry.mac!
                     }
-                    continue
+                    linkUnknown = false
+                    try crossCheck(index: index)
                 }
-                guard entry.device == device else {
-                    problem(.inserted, line.number, "entry \(entry.id) belongs to device \(entry.device), not \(device)")
-                    continue
-                }
-                if let earlier = seen[entry.sequence] {
-                    if earlier.mac == entry.mac {
-                        problem(.duplicated, line.number, "#\(entry.sequence) already appears on line \(earlier.line)")
-                    } else {
-                        problem(.forked, line.number, "a second, different entry #\(entry.sequence) (first on line \(earlier.line))")
-                    }
-                    continue
-                }
-                seen[entry.sequence] = (entry.mac, line.number)
-                if entry.sequence < expected {
-                    if !reportedReorder {
-                        problem(.reordered, line.number, "#\(entry.sequence) comes after #\(expected - 1): entries were moved")
-                        reportedReorder = true
-                    }
-                } else if entry.sequence > expected {
-                    let missing = (expected..<entry.sequence).filter { !present.contains($0) }
-                    if missing.count < Int(entry.sequence - expected) && !reportedReorder {
-                        problem(.reordered, line.number, "#\(entry.sequence) comes where #\(expected) should be: entries were moved")
-                        reportedReorder = true
-                    }
-                    if !missing.isEmpty {
-                        let range = missing.count == 1 ? "#\(missing[0])" : "#\(missing.first!)-#\(missing.last!)"
-                        problem(.deleted, line.number, "\(range) missing before this line: \(missing.count) entr\(missing.count == 1 ? "y" : "ies") deleted")
-                    }
-                    expected = entry.sequence + 1
-                    lastMAC = entry.mac!
-                } else {
-                    if entry.prev != lastMAC && !reportedReorder && !linkUnknown {
-                        problem(.changed, line.number, "the chain is broken before #\(entry.sequence): its prev does not match the entry before it")
-                    }
-                    expected = entry.sequence + 1
-                    lastMAC = entry.mac!
-                }
-                linkUnknown = false
-                try crossCheck(index: index)
-            }
             }
             // The head: truncation and rollback show only against it.
             let lastSequence = expected - 1
             if let head = heads[device] {
                 if let key = headPublicKey, !head.isValid(for: key) {
-                    problem(.headInvalid, nil, "the signed head of \(device) does not verify with the ledger's public key")
+                    problem(
+                        .headInvalid, nil, "the signed head of \(device) does not verify with the ledger's public key")
                 } else if head.sequence > lastSequence {
                     let count = head.sequence - lastSequence
-                    problem(.truncated, file.lines.count, "the head says #\(head.sequence) but the file ends at #\(lastSequence): \(count) entr\(count == 1 ? "y was" : "ies were") cut off the end, or an older copy was restored")
+                    problem(
+                        .truncated, file.lines.count,
+                        "the head says #\(head.sequence) but the file ends at #\(lastSequence): \(count) entr\(count == 1 ? "y was" : "ies were") cut off the end, or an older copy was restored"
+                    )
                 } else if head.sequence == lastSequence && head.mac != lastMAC {
-                    problem(.changed, file.lines.count, "the last entry #\(lastSequence) is not the one the head signed: an older or other copy was restored")
+                    problem(
+                        .changed, file.lines.count,
+                        "the last entry #\(lastSequence) is not the one the head signed: an older or other copy was restored"
+                    )
                 } else if head.sequence < lastSequence,
                     LedgerVerifier.entry(device: device, sequence: head.sequence, in: file)?.mac != head.mac
                 {
-                    problem(.changed, file.lines.count, "the head signed #\(head.sequence), which the file no longer holds: the entries from #\(head.sequence) on were cut off and written again, or another copy was restored")
+                    problem(
+                        .changed, file.lines.count,
+                        "the head signed #\(head.sequence), which the file no longer holds: the entries from #\(head.sequence) on were cut off and written again, or another copy was restored"
+                    )
                 } else if head.sequence < lastSequence {
-                    report.notes.append("\(path): the head is at #\(head.sequence), behind the file's #\(lastSequence); the entries after it verify in the chain (an interrupted write, or written by a copy of this device)")
+                    report.notes.append(
+                        "\(path): the head is at #\(head.sequence), behind the file's #\(lastSequence); the entries after it verify in the chain (an interrupted write, or written by a copy of this device)"
+                    )
                 }
             } else if requireHeads.contains(device) {
                 problem(.headMissing, nil, "there is no signed head for \(device), so truncation cannot be ruled out")
@@ -258,8 +308,10 @@ public struct LedgerVerifier {
         return report
     }
 
-    private func checkReceipt(_ entry: LedgerEntry, line: Int, report: inout VerificationReport,
-                              problem: (VerificationProblem.Kind, Int?, String) -> Void) {
+    private func checkReceipt(
+        _ entry: LedgerEntry, line: Int, report: inout VerificationReport,
+        problem: (VerificationProblem.Kind, Int?, String) -> Void
+    ) {
         if entry.receipt == nil {
             if entry.id.hasPrefix("topup-simulated-") {
                 report.simulatedTopUps += 1
@@ -269,7 +321,9 @@ public struct LedgerVerifier {
             return
         }
         guard let receiptCheck else {
-            problem(.receiptInvalid, line, "top-up \(entry.id) has a receipt, but no store root or secret is configured to check it")
+            problem(
+                .receiptInvalid, line,
+                "top-up \(entry.id) has a receipt, but no store root or secret is configured to check it")
             return
         }
         report.receiptsChecked += 1

@@ -10,8 +10,10 @@ public struct ChargeRequest: Sendable, Equatable {
     /// The act happened by itself, not at the user's asking (a note opening as a recording stops): never charged.
     public var automatic: Bool
 
-    public init(_ key: String, seconds: Int64? = nil, quantity: Int64? = nil, subject: String? = nil,
-                automatic: Bool = false) {
+    public init(
+        _ key: String, seconds: Int64? = nil, quantity: Int64? = nil, subject: String? = nil,
+        automatic: Bool = false
+    ) {
         self.key = key
         self.seconds = seconds
         self.quantity = quantity
@@ -83,7 +85,8 @@ public final class Meter {
             quantity = 1
         case .perStartedMinute:
             guard let seconds = request.seconds else {
-                throw ChargeError.invalidRequest("\(item.key) is priced by the minute: say how long the audio is (--seconds)")
+                throw ChargeError.invalidRequest(
+                    "\(item.key) is priced by the minute: say how long the audio is (--seconds)")
             }
             guard seconds > 0 else { throw ChargeError.invalidRequest("\(item.key): --seconds must be above zero") }
             quantity = (seconds + 59) / 60
@@ -95,13 +98,16 @@ public final class Meter {
             quantity = count
         case .whenSomethingMoved:
             guard let moved = request.quantity, moved >= 0 else {
-                throw ChargeError.invalidRequest("\(item.key) is charged only when something moved: say how many things moved (--quantity, 0 or more)")
+                throw ChargeError.invalidRequest(
+                    "\(item.key) is charged only when something moved: say how many things moved (--quantity, 0 or more)"
+                )
             }
             if moved == 0 { return nil }
             quantity = moved
         }
         if request.automatic && !item.freeWhenAutomatic {
-            throw ChargeError.invalidRequest("\(item.key) does not happen by itself; --auto-open applies to a note opening as a recording stops")
+            throw ChargeError.invalidRequest(
+                "\(item.key) does not happen by itself; --auto-open applies to a note opening as a recording stops")
         }
         if request.seconds != nil, item.unit != .perStartedMinute {
             throw ChargeError.invalidRequest("\(item.key) is not priced by the minute; --seconds does not apply")
@@ -133,7 +139,8 @@ public final class Meter {
 
     /// Does `work`, then charges `request` only if the work succeeded: something that fails costs nothing.
     /// The request is checked before the work starts, so a bad request does no work.
-    public func perform<T>(_ request: ChargeRequest, work: () throws -> T) throws -> (result: T, charge: ChargeOutcome) {
+    public func perform<T>(_ request: ChargeRequest, work: () throws -> T) throws -> (result: T, charge: ChargeOutcome)
+    {
         _ = try price(of: request)
         let result = try work()
         return (result, try charge(request))

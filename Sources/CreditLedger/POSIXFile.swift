@@ -50,7 +50,9 @@ enum POSIXFile {
 
     static func syncData(fd: Int32, path: String) throws {
         #if canImport(Darwin)
-            guard fcntl(fd, F_FULLFSYNC) == 0 else { throw LedgerError.io(path: path, operation: "fsync", errno: errno) }
+            guard fcntl(fd, F_FULLFSYNC) == 0 else {
+                throw LedgerError.io(path: path, operation: "fsync", errno: errno)
+            }
         #else
             guard fdatasync(fd) == 0 else { throw LedgerError.io(path: path, operation: "fdatasync", errno: errno) }
         #endif

@@ -1,9 +1,10 @@
+import Dispatch
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Dispatch
 
 /// Parses a large stretch of a ledger file on several threads: the stretch is cut at line boundaries, each part
 /// read a few megabytes at a time and parsed by its own thread, and the parts are put back together in order.
@@ -49,7 +50,9 @@ enum ParallelLines {
     }
 
     /// Parses the lines between `start` and `end`, in `parts` parts, device strings shared through `owner`.
-    static func parse(fd: Int32, path: String, from start: Int64, to end: Int64, owner: String, parts: Int) throws -> Outcome {
+    static func parse(fd: Int32, path: String, from start: Int64, to end: Int64, owner: String, parts: Int) throws
+        -> Outcome
+    {
         var bounds: [Int64] = [start]
         for k in 1..<parts {
             let target = start + (end - start) * Int64(k) / Int64(parts)
@@ -61,7 +64,9 @@ enum ParallelLines {
         bounds.append(end)
         let count = bounds.count - 1
         var offsets: [Int] = [0]
-        for index in 0..<count { offsets.append(offsets[index] + Int((bounds[index + 1] - bounds[index]) / shortestLine) + 1) }
+        for index in 0..<count {
+            offsets.append(offsets[index] + Int((bounds[index + 1] - bounds[index]) / shortestLine) + 1)
+        }
         let capacity = offsets[count]
         let results = UnsafeMutablePointer<Part>.allocate(capacity: count)
         results.initialize(repeating: Part(), count: count)
@@ -99,7 +104,8 @@ enum ParallelLines {
                     }
                     if kept != offsets[index] {
                         (buffer.baseAddress! + kept).moveInitialize(from: at, count: part.count)
-                        (hashBuffer.baseAddress! + kept).moveInitialize(from: hashBuffer.baseAddress! + offsets[index], count: part.count)
+                        (hashBuffer.baseAddress! + kept).moveInitialize(
+                            from: hashBuffer.baseAddress! + offsets[index], count: part.count)
                     }
                     if let failure = part.failure {
                         outcome.failure = (kept + failure.index, failure.reason, failure.lineEnd)

@@ -26,8 +26,10 @@ public struct PriceItem: Sendable, Equatable {
     /// Whether the price is a placeholder (the screen says so).
     public var isPlaceholder: Bool
 
-    public init(key: String, label: String, price: MicroCredits, unit: PricingUnit = .each,
-                oncePerSubjectPerSession: Bool = false, freeWhenAutomatic: Bool = false, isPlaceholder: Bool = true) {
+    public init(
+        key: String, label: String, price: MicroCredits, unit: PricingUnit = .each,
+        oncePerSubjectPerSession: Bool = false, freeWhenAutomatic: Bool = false, isPlaceholder: Bool = true
+    ) {
         self.key = key
         self.label = label
         self.price = price
@@ -39,7 +41,8 @@ public struct PriceItem: Sendable, Equatable {
 
     /// The price as people read it: `3p a minute`, `1p a file (up to 4)`.
     public var priceDescription: String {
-        let amount = price.isWholePence && price.rawValue.magnitude < 1_000_000
+        let amount =
+            price.isWholePence && price.rawValue.magnitude < 1_000_000
             ? "\(price.rawValue / 10_000)p" : price.formatted
         switch unit {
         case .each: return amount

@@ -78,7 +78,9 @@ public final class HeadKeeper: AppendObserver {
     public init(key: P256PrivateKey) { self.key = key }
 
     public func ledger(_ ledger: Ledger, didAppend entry: LedgerEntry) throws {
-        guard entry.macField != nil, entry.device == ledger.device, entry.sequence == ledger.lastSequence(of: ledger.device) else { return }
+        guard entry.macField != nil, entry.device == ledger.device,
+            entry.sequence == ledger.lastSequence(of: ledger.device)
+        else { return }
         try FaultInjection.hit("head.before-write")
         let path = SignedHead.path(in: ledger.directory, device: entry.device)
         let known = written.flatMap { LedgerCheckpoint.stamp(path, name: "head") == $0.stamp ? $0.head : nil }

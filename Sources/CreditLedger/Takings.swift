@@ -11,8 +11,10 @@ public struct FeatureTakings: Sendable, Equatable, Codable {
     /// Charged less given back.
     public var net: MicroCredits
 
-    public init(feature: String, charges: Int = 0, charged: MicroCredits = .zero, declined: Int = 0,
-                givenBack: MicroCredits = .zero, net: MicroCredits = .zero) {
+    public init(
+        feature: String, charges: Int = 0, charged: MicroCredits = .zero, declined: Int = 0,
+        givenBack: MicroCredits = .zero, net: MicroCredits = .zero
+    ) {
         self.feature = feature
         self.charges = charges
         self.charged = charged

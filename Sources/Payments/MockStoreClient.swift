@@ -24,13 +24,15 @@ public struct MockStoreClient: StoreProvider {
         components.queryItems = [URLQueryItem(name: "ids", value: ids.joined(separator: ","))]
         let body: StoreProductsBody = try await send("GET", components.url!)
         return body.products.map {
-            StoreProduct(id: $0.id, type: $0.type, displayName: $0.displayName, description: $0.description,
-                         displayPrice: $0.displayPrice)
+            StoreProduct(
+                id: $0.id, type: $0.type, displayName: $0.displayName, description: $0.description,
+                displayPrice: $0.displayPrice)
         }
     }
 
     public func purchase(_ productID: String, appAccountToken: UUID?) async throws -> PurchaseOutcome {
-        let request = PurchaseRequestBody(productId: productID, quantity: 1, appAccountToken: appAccountToken?.uuidString.lowercased())
+        let request = PurchaseRequestBody(
+            productId: productID, quantity: 1, appAccountToken: appAccountToken?.uuidString.lowercased())
         let body: PurchaseResponseBody = try await send("POST", url("/storekit/v1/purchases"), body: request)
         switch body.result {
         case "success":
@@ -60,7 +62,8 @@ public struct MockStoreClient: StoreProvider {
         var transactions: [String] = []
         var position = cursor
         for _ in 0..<10_000 {
-            var components = URLComponents(url: url("/storekit/v1/transactions/updates"), resolvingAgainstBaseURL: false)!
+            var components = URLComponents(
+                url: url("/storekit/v1/transactions/updates"), resolvingAgainstBaseURL: false)!
             if let position { components.queryItems = [URLQueryItem(name: "after", value: position)] }
             let body: TransactionUpdatesBody
             do {
@@ -94,7 +97,9 @@ public struct MockStoreClient: StoreProvider {
         return try decode(data, url)
     }
 
-    private func send<Request: Encodable, Response: Decodable>(_ method: String, _ url: URL, body: Request) async throws -> Response {
+    private func send<Request: Encodable, Response: Decodable>(_ method: String, _ url: URL, body: Request) async throws
+        -> Response
+    {
         let data = try await raw(method, url, body: try JSONEncoder().encode(body))
         return try decode(data, url)
     }
@@ -124,9 +129,11 @@ public struct MockStoreClient: StoreProvider {
         guard let http = response as? HTTPURLResponse else { throw StoreError.networkError("no HTTP response") }
         guard (200..<300).contains(http.statusCode) else {
             if let error = try? JSONDecoder().decode(StoreErrorBody.self, from: data) {
-                throw StoreError.storeResponse(status: http.statusCode, code: error.errorCode, message: error.errorMessage)
+                throw StoreError.storeResponse(
+                    status: http.statusCode, code: error.errorCode, message: error.errorMessage)
             }
-            throw StoreError.storeResponse(status: http.statusCode, code: 0, message: "HTTP \(http.statusCode) from \(url.path)")
+            throw StoreError.storeResponse(
+                status: http.statusCode, code: 0, message: "HTTP \(http.statusCode) from \(url.path)")
         }
         return data
     }

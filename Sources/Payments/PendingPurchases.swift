@@ -29,7 +29,8 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
     public func save(to directory: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        try FileAtomic.write(Array(try encoder.encode(self)) + [0x0A], to: PendingPurchases.path(in: directory), mode: 0o644)
+        try FileAtomic.write(
+            Array(try encoder.encode(self)) + [0x0A], to: PendingPurchases.path(in: directory), mode: 0o644)
     }
 
     /// Records a new pending purchase of `product`.
@@ -48,7 +49,8 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
     public var descriptions: [String] {
         purchases.map {
             let when = String($0.since.prefix(16)).replacingOccurrences(of: "T", with: " ")
-            return "A purchase of \($0.product), asked for on \(when) UTC, is \(PendingPurchases.waitingFor($0.reason)). "
+            return
+                "A purchase of \($0.product), asked for on \(when) UTC, is \(PendingPurchases.waitingFor($0.reason)). "
                 + "It is credited as soon as it completes; nothing is blocked meanwhile."
         }
     }

@@ -18,7 +18,8 @@ public struct ReceiptAudit {
         do {
             let payload = try verifier.verify(receipt)
             guard payload.transactionId == entry.reference else {
-                return "the receipt is for transaction \(payload.transactionId), the entry for \(entry.reference ?? "none")"
+                return
+                    "the receipt is for transaction \(payload.transactionId), the entry for \(entry.reference ?? "none")"
             }
             guard payload.productId == entry.product else {
                 return "the receipt is for \(payload.productId), the entry for \(entry.product ?? "none")"

@@ -1,9 +1,10 @@
 import CreditLedger
 import Foundation
+import Signing
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Signing
 
 /// Which store top-ups go through, kept in the data directory as `store.json`. The simulated store by default.
 public struct StoreConfiguration: Codable, Sendable, Equatable {
@@ -18,8 +19,10 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
     /// Where the updates feed was read up to.
     public var updatesCursor: String?
 
-    public init(store: String, url: String? = nil, signing: String? = nil, bundleId: String? = nil,
-                updatesCursor: String? = nil) {
+    public init(
+        store: String, url: String? = nil, signing: String? = nil, bundleId: String? = nil,
+        updatesCursor: String? = nil
+    ) {
         self.store = store
         self.url = url
         self.signing = signing
@@ -61,11 +64,15 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
     }
 
     /// Switches to the mock store at `url`, pinning its root certificate (DER or PEM bytes) or its shared secret.
-    public static func useMockStore(url: String, rootCertificate: [UInt8]?, secret: [UInt8]?, bundleID: String?,
-                                    in directory: String) throws -> StoreConfiguration {
+    public static func useMockStore(
+        url: String, rootCertificate: [UInt8]?, secret: [UInt8]?, bundleID: String?,
+        in directory: String
+    ) throws -> StoreConfiguration {
         guard let parsed = URL(string: url), let scheme = parsed.scheme, ["http", "https"].contains(scheme),
             parsed.host != nil
-        else { throw StoreConfigurationError("--url must be an http URL such as http://127.0.0.1:8080, not \"\(url)\"") }
+        else {
+            throw StoreConfigurationError("--url must be an http URL such as http://127.0.0.1:8080, not \"\(url)\"")
+        }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var configuration = StoreConfiguration(store: "mockstore", url: url, bundleId: bundleID ?? defaultBundleID)
         if let rootCertificate {
@@ -88,7 +95,8 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
             try KeyFile.write(secret, to: secretPath(in: directory))
             configuration.signing = "hs256"
         } else {
-            throw StoreConfigurationError("say how to verify the store's receipts: --root-certificate FILE or --secret-file FILE")
+            throw StoreConfigurationError(
+                "say how to verify the store's receipts: --root-certificate FILE or --secret-file FILE")
         }
         try configuration.save(to: directory)
         return configuration
@@ -98,7 +106,9 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
     public func provider() throws -> any StoreProvider {
         switch store {
         case "mockstore":
-            guard let url, let parsed = URL(string: url) else { throw StoreConfigurationError("the mock store has no URL") }
+            guard let url, let parsed = URL(string: url) else {
+                throw StoreConfigurationError("the mock store has no URL")
+            }
             return MockStoreClient(baseURL: parsed)
         default:
             return SimulatedStore()
@@ -112,9 +122,11 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
         switch signing {
         case "es256":
             guard let der = FileManager.default.contents(atPath: StoreConfiguration.rootPath(in: directory)) else {
-                throw StoreConfigurationError("the pinned root certificate \(StoreConfiguration.rootPath(in: directory)) is missing")
+                throw StoreConfigurationError(
+                    "the pinned root certificate \(StoreConfiguration.rootPath(in: directory)) is missing")
             }
-            return ReceiptVerifier(method: .es256(root: try Certificate(derRepresentation: Array(der))), bundleID: bundle)
+            return ReceiptVerifier(
+                method: .es256(root: try Certificate(derRepresentation: Array(der))), bundleID: bundle)
         case "hs256":
             let secret = try KeyFile.read(StoreConfiguration.secretPath(in: directory))
             return ReceiptVerifier(method: .hs256(secret: secret), bundleID: bundle)
@@ -157,7 +169,9 @@ enum FileAtomic {
         // One temporary name per process: two processes saving at once must not rename each other's.
         let temporary = path + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))
-        guard fd >= 0 else { throw StoreConfigurationError("cannot create \(temporary): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw StoreConfigurationError("cannot create \(temporary): \(String(cString: strerror(errno)))")
+        }
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }

@@ -43,8 +43,10 @@ public struct TopUpFlow {
     public let catalogue: PackCatalogue
     public let bundleID: String
 
-    public init(ledger: Ledger, store: any StoreProvider, verifier: (any TransactionVerifier)?,
-                catalogue: PackCatalogue = .app, bundleID: String = "ai.voicedebrief.app") {
+    public init(
+        ledger: Ledger, store: any StoreProvider, verifier: (any TransactionVerifier)?,
+        catalogue: PackCatalogue = .app, bundleID: String = "ai.voicedebrief.app"
+    ) {
         self.ledger = ledger
         self.store = store
         self.verifier = verifier
@@ -188,7 +190,9 @@ public struct TopUpFlow {
             throw RefusedTransaction(
                 transactionID: payload.transactionId, reason: "it is for the app \(payload.bundleId), not \(bundleID)")
         }
-        guard payload.quantity >= 1, let credit = try catalogue.credit(for: payload.productId, quantity: payload.quantity) else {
+        guard payload.quantity >= 1,
+            let credit = try catalogue.credit(for: payload.productId, quantity: payload.quantity)
+        else {
             throw RefusedTransaction(
                 transactionID: payload.transactionId, reason: "\(payload.productId) is not one of the app's packs")
         }

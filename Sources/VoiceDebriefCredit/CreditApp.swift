@@ -22,9 +22,12 @@ public enum CreditApp {
 
     /// Verifies the ledger files in `directory` (or `files`) without opening the ledger, for one that will not open
     /// (a damaged line in the middle); `device`'s head must be there.
-    public static func verify(directory: String, files: [String]?, requiringHeadOf device: String?) throws -> VerificationReport {
+    public static func verify(directory: String, files: [String]?, requiringHeadOf device: String?) throws
+        -> VerificationReport
+    {
         let audit = try StoreConfiguration.receiptVerifier(in: directory).map { ReceiptAudit(verifier: $0) }
-        return try Ledger.verify(directory: directory, files: files, requiringHeadOf: device,
-                                 receiptCheck: audit.map { audit in { audit.problem(with: $0) } })
+        return try Ledger.verify(
+            directory: directory, files: files, requiringHeadOf: device,
+            receiptCheck: audit.map { audit in { audit.problem(with: $0) } })
     }
 }

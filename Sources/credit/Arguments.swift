@@ -45,7 +45,9 @@ struct Arguments {
     /// Removes `--name N` and reads N as a whole number.
     mutating func integer(_ name: String) throws -> Int64? {
         guard let text = try option(name) else { return nil }
-        guard let value = Int64(text) else { throw UsageError("\(name) must be a whole number, not \"\(text)\"", command: command) }
+        guard let value = Int64(text) else {
+            throw UsageError("\(name) must be a whole number, not \"\(text)\"", command: command)
+        }
         return value
     }
 
@@ -68,7 +70,9 @@ struct Arguments {
     /// Fails on anything left over.
     func finish() throws {
         if let first = tokens.first {
-            throw UsageError(first.hasPrefix("--") ? "unknown option \(first)" : "unexpected argument \"\(first)\"", command: command)
+            throw UsageError(
+                first.hasPrefix("--") ? "unknown option \(first)" : "unexpected argument \"\(first)\"", command: command
+            )
         }
     }
 }

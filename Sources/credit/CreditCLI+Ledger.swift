@@ -54,8 +54,9 @@ extension CreditCLI {
             } else {
                 let what = [entry.feature, entry.subject].compactMap { $0 }.joined(separator: " for ")
                 let quantity = entry.quantity == 1 ? "" : " (\(entry.quantity))"
-                print("Charged \(MicroCredits(-entry.amount.rawValue).formatted) for \(what)\(quantity). "
-                    + "Balance \(styledBalance(ledger.balance, context)). Entry \(entry.id)")
+                print(
+                    "Charged \(MicroCredits(-entry.amount.rawValue).formatted) for \(what)\(quantity). "
+                        + "Balance \(styledBalance(ledger.balance, context)). Entry \(entry.id)")
             }
         case .notCharged(let reason):
             if context.json {
@@ -71,7 +72,9 @@ extension CreditCLI {
             throw UsageError("say why with --reason not-usable|not-needed|test|other", command: "decline")
         }
         let text = try args.option("--text")
-        guard let id = try args.positional("the id of the charge to decline (see `credit entries`)") else { return CreditCLI.usage }
+        guard let id = try args.positional("the id of the charge to decline (see `credit entries`)") else {
+            return CreditCLI.usage
+        }
         try args.finish()
         let reason: DeclineReason
         do {
@@ -87,9 +90,10 @@ extension CreditCLI {
         if context.json {
             try printJSON(CreditCLI.json(refund))
         } else {
-            print("Declined. \(refund.amount.formatted) given back for \(refund.feature ?? "the charge"); "
-                + "you said: \(reason.label). The charge stays in the ledger. "
-                + "Balance \(styledBalance(ledger.balance, context)).")
+            print(
+                "Declined. \(refund.amount.formatted) given back for \(refund.feature ?? "the charge"); "
+                    + "you said: \(reason.label). The charge stays in the ledger. "
+                    + "Balance \(styledBalance(ledger.balance, context)).")
         }
         return CreditCLI.success
     }
@@ -103,10 +107,13 @@ extension CreditCLI {
         let ledger = try context.openLedger()
         let lines = try days.map { try ledger.takings(lastDays: Int($0)) } ?? ledger.takings()
         if context.json {
-            try printJSON(lines.map { line -> [String: Any] in
-                ["feature": line.feature, "charges": line.charges, "charged": line.charged.rawValue,
-                 "declined": line.declined, "givenBack": line.givenBack.rawValue, "net": line.net.rawValue]
-            })
+            try printJSON(
+                lines.map { line -> [String: Any] in
+                    [
+                        "feature": line.feature, "charges": line.charges, "charged": line.charged.rawValue,
+                        "declined": line.declined, "givenBack": line.givenBack.rawValue, "net": line.net.rawValue,
+                    ]
+                })
             return CreditCLI.success
         }
         print(context.style.bold("Takings by feature, " + (days.map { "the last \($0) days" } ?? "all time")))
@@ -118,8 +125,10 @@ extension CreditCLI {
         var rows = [["Feature", "Charges", "Charged", "Declined", "Given back", "Net"] + extra.map(\.0)]
         for line in lines {
             rows.append(
-                [line.feature, String(line.charges), line.charged.formatted, String(line.declined),
-                 line.givenBack.formatted, line.net.formatted]
+                [
+                    line.feature, String(line.charges), line.charged.formatted, String(line.declined),
+                    line.givenBack.formatted, line.net.formatted,
+                ]
                     + extra.map { ($0.1[line.feature] ?? .zero).formatted })
         }
         return table(rows, rightAligned: Set(1..<(6 + extra.count)))
@@ -130,11 +139,12 @@ extension CreditCLI {
         let ledger = try context.openLedger()
         let screen = try CreditScreen(ledger: ledger, prices: VoiceDebriefPrices())
         if context.json {
-            try printJSON(screen.entries.map { row -> [String: Any] in
-                var object = CreditCLI.json(row.entry)
-                object["balanceAfter"] = row.balanceAfter.rawValue
-                return object
-            })
+            try printJSON(
+                screen.entries.map { row -> [String: Any] in
+                    var object = CreditCLI.json(row.entry)
+                    object["balanceAfter"] = row.balanceAfter.rawValue
+                    return object
+                })
         } else {
             print(CreditCLI.entriesTable(screen.entries, style: context.style))
         }
@@ -170,10 +180,13 @@ extension CreditCLI {
         try args.finish()
         let prices = VoiceDebriefPrices()
         if context.json {
-            try printJSON(prices.items.map { item -> [String: Any] in
-                ["key": item.key, "label": item.label, "price": item.price.rawValue,
-                 "unit": item.priceDescription, "placeholder": item.isPlaceholder]
-            })
+            try printJSON(
+                prices.items.map { item -> [String: Any] in
+                    [
+                        "key": item.key, "label": item.label, "price": item.price.rawValue,
+                        "unit": item.priceDescription, "placeholder": item.isPlaceholder,
+                    ]
+                })
         } else {
             print(CreditCLI.pricesText(prices, style: context.style))
         }
@@ -195,19 +208,25 @@ extension CreditCLI {
         let ledger = try context.openLedger()
         let report = try ledger.merge(files: files)
         if context.json {
-            try printJSON(["added": report.added, "alreadyPresent": report.alreadyPresent,
-                           "problems": report.problems, "balance": ledger.balance.rawValue])
+            try printJSON([
+                "added": report.added, "alreadyPresent": report.alreadyPresent,
+                "problems": report.problems, "balance": ledger.balance.rawValue,
+            ])
         } else {
             let devices = report.added.keys.sorted().map { "\($0): \(report.added[$0]!)" }.joined(separator: ", ")
-            print("Merged \(report.addedCount) new entries" + (devices.isEmpty ? "" : " (\(devices))")
-                + "; \(report.alreadyPresent) were already here. Balance \(styledBalance(ledger.balance, context)).")
+            print(
+                "Merged \(report.addedCount) new entries" + (devices.isEmpty ? "" : " (\(devices))")
+                    + "; \(report.alreadyPresent) were already here. Balance \(styledBalance(ledger.balance, context))."
+            )
             for problem in report.problems { print(context.style.bad("Problem: ") + problem) }
         }
         return report.problems.isEmpty ? CreditCLI.success : CreditCLI.failure
     }
 
     func runActs(_ args: inout Arguments, _ context: Context) throws -> Int32 {
-        guard let source = try args.positional("a file of acts, or - for standard input") else { return CreditCLI.usage }
+        guard let source = try args.positional("a file of acts, or - for standard input") else {
+            return CreditCLI.usage
+        }
         try args.finish()
         let text: String
         if source == "-" {

@@ -40,7 +40,10 @@ extension CreditCLI {
         let balance = model.isBelowZero ? style.warm(model.balance.formatted) : style.bold(model.balance.formatted)
         out.append("  Balance     \(balance)")
         if model.isBelowZero {
-            out.append("  " + style.warm("You are \(model.overBy.formatted) over your credit. \(CreditScreen.belowZeroSentence)"))
+            out.append(
+                "  "
+                    + style.warm(
+                        "You are \(model.overBy.formatted) over your credit. \(CreditScreen.belowZeroSentence)"))
         }
         out.append("  Used        \(model.used.formatted)")
         out.append("  Topped up   \(model.toppedUp.formatted)")
@@ -53,14 +56,20 @@ extension CreditCLI {
             (flow.catalogue.credits[$0.id] ?? .zero, $0.id) < (flow.catalogue.credits[$1.id] ?? .zero, $1.id)
         }
         if !sortedOffers.isEmpty {
-            out.append(table(sortedOffers.map { offer in
-                [offer.displayName, offer.displayPrice,
-                 offer.id == PackCatalogue.defaultProduct ? "credit topup" : "credit topup --product \(offer.id)"]
-            }))
+            out.append(
+                table(
+                    sortedOffers.map { offer in
+                        [
+                            offer.displayName, offer.displayPrice,
+                            offer.id == PackCatalogue.defaultProduct
+                                ? "credit topup" : "credit topup --product \(offer.id)",
+                        ]
+                    }))
         }
-        out.append(flow.store.takesMoney
-            ? "  Through the mock store: a sandbox, for test purchases; no real money."
-            : "  The store is simulated: no money is taken.")
+        out.append(
+            flow.store.takesMoney
+                ? "  Through the mock store: a sandbox, for test purchases; no real money."
+                : "  The store is simulated: no money is taken.")
         out.append("")
         out.append(style.bold("Takings by feature") + " (all time; net over the last 7 and 30 days)")
         if model.takingsAllTime.isEmpty {
@@ -82,15 +91,20 @@ extension CreditCLI {
     static func screenJSON(_ model: CreditScreen, offers: [StoreProduct], takesMoney: Bool) -> [String: Any] {
         func takings(_ lines: [FeatureTakings]) -> [[String: Any]] {
             lines.map {
-                ["feature": $0.feature, "charges": $0.charges, "charged": $0.charged.rawValue, "declined": $0.declined,
-                 "givenBack": $0.givenBack.rawValue, "net": $0.net.rawValue]
+                [
+                    "feature": $0.feature, "charges": $0.charges, "charged": $0.charged.rawValue,
+                    "declined": $0.declined,
+                    "givenBack": $0.givenBack.rawValue, "net": $0.net.rawValue,
+                ]
             }
         }
         var object: [String: Any] = [
             "balance": model.balance.rawValue, "formatted": model.balance.formatted, "used": model.used.rawValue,
             "toppedUp": model.toppedUp.rawValue, "belowZero": model.isBelowZero,
-            "takings": ["allTime": takings(model.takingsAllTime), "days7": takings(model.takings7Days),
-                        "days30": takings(model.takings30Days)],
+            "takings": [
+                "allTime": takings(model.takingsAllTime), "days7": takings(model.takings7Days),
+                "days30": takings(model.takings30Days),
+            ],
             "entries": model.entries.map { row -> [String: Any] in
                 var entry = json(row.entry)
                 entry["balanceAfter"] = row.balanceAfter.rawValue
@@ -98,7 +112,9 @@ extension CreditCLI {
             },
             "offers": offers.map { ["id": $0.id, "displayName": $0.displayName, "displayPrice": $0.displayPrice] },
             "moneyTaken": takesMoney,
-            "prices": VoiceDebriefPrices().items.map { ["key": $0.key, "price": $0.price.rawValue, "placeholder": $0.isPlaceholder] },
+            "prices": VoiceDebriefPrices().items.map {
+                ["key": $0.key, "price": $0.price.rawValue, "placeholder": $0.isPlaceholder]
+            },
         ]
         if model.isBelowZero {
             object["message"] = "You are \(model.overBy.formatted) over your credit. \(CreditScreen.belowZeroSentence)"
@@ -118,27 +134,35 @@ extension CreditCLI {
             report = try CreditApp.verify(ledger, files: files.isEmpty ? nil : files)
         } catch LedgerError.corruptLine(let file, let line, let reason) {
             // A damaged line keeps the ledger from opening: check the files as they are, and say so.
-            printError("credit: note: \(LedgerError.corruptLine(file: file, line: line, reason: reason)); checking the files as they are")
+            printError(
+                "credit: note: \(LedgerError.corruptLine(file: file, line: line, reason: reason)); checking the files as they are"
+            )
             let device = (try? String(contentsOfFile: context.dataDirectory + "/device", encoding: .utf8))?
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             report = try CreditApp.verify(
-                directory: context.dataDirectory, files: files.isEmpty ? nil : files, requiringHeadOf: files.isEmpty ? device : nil)
+                directory: context.dataDirectory, files: files.isEmpty ? nil : files,
+                requiringHeadOf: files.isEmpty ? device : nil)
         }
         if context.json {
-            try printJSON([
-                "ok": report.isClean, "entriesChecked": report.entriesChecked, "devices": report.devices,
-                "balance": report.balance.rawValue, "receiptsChecked": report.receiptsChecked,
-                "simulatedTopUps": report.simulatedTopUps, "notes": report.notes,
-                "problems": report.problems.map { problem -> [String: Any] in
-                    var object: [String: Any] = ["kind": problem.kind.rawValue, "file": problem.file, "detail": problem.detail]
-                    if let line = problem.line { object["line"] = line }
-                    return object
-                },
-            ] as [String: Any])
+            try printJSON(
+                [
+                    "ok": report.isClean, "entriesChecked": report.entriesChecked, "devices": report.devices,
+                    "balance": report.balance.rawValue, "receiptsChecked": report.receiptsChecked,
+                    "simulatedTopUps": report.simulatedTopUps, "notes": report.notes,
+                    "problems": report.problems.map { problem -> [String: Any] in
+                        var object: [String: Any] = [
+                            "kind": problem.kind.rawValue, "file": problem.file, "detail": problem.detail,
+                        ]
+                        if let line = problem.line { object["line"] = line }
+                        return object
+                    },
+                ] as [String: Any])
         } else {
             let style = context.style
-            print("Checked \(report.entriesChecked) entries from \(report.devices.count) device(s); balance \(report.balance.formatted); "
-                + "\(report.receiptsChecked) store receipt(s) checked, \(report.simulatedTopUps) simulated top-up(s) (no money taken).")
+            print(
+                "Checked \(report.entriesChecked) entries from \(report.devices.count) device(s); balance \(report.balance.formatted); "
+                    + "\(report.receiptsChecked) store receipt(s) checked, \(report.simulatedTopUps) simulated top-up(s) (no money taken)."
+            )
             for note in report.notes { print(style.dim("Note: ") + note) }
             if report.isClean {
                 print(style.good("All holds: every chain, head and receipt verifies."))
@@ -159,10 +183,14 @@ extension CreditCLI {
         }
         let report = try ledger.upgradeToSigned(keys: try LedgerKeys.load(from: context.dataDirectory))
         if context.json {
-            try printJSON(["upgraded": true, "entriesSigned": report.entriesSigned, "file": report.file, "backup": report.backup])
+            try printJSON([
+                "upgraded": true, "entriesSigned": report.entriesSigned, "file": report.file, "backup": report.backup,
+            ])
         } else {
-            print("Signed \(report.entriesSigned) entries of \(report.file): each now carries the MAC of the entry "
-                + "before it and its own. The unsigned file is kept as \(report.backup). A signed head was written.")
+            print(
+                "Signed \(report.entriesSigned) entries of \(report.file): each now carries the MAC of the entry "
+                    + "before it and its own. The unsigned file is kept as \(report.backup). A signed head was written."
+            )
         }
         return CreditCLI.success
     }

@@ -15,15 +15,18 @@ extension CreditCLI {
                 if let bundle = configuration.bundleId { object["bundleId"] = bundle }
                 try printJSON(object)
             } else if configuration.store == "mockstore" {
-                print("Store: the mock store at \(configuration.url ?? "?"), receipts verified with "
-                    + "\(configuration.signing == "hs256" ? "the shared secret (HS256)" : "the pinned test root (ES256)")"
-                    + ", bundle \(configuration.bundleId ?? StoreConfiguration.defaultBundleID).")
+                print(
+                    "Store: the mock store at \(configuration.url ?? "?"), receipts verified with "
+                        + "\(configuration.signing == "hs256" ? "the shared secret (HS256)" : "the pinned test root (ES256)")"
+                        + ", bundle \(configuration.bundleId ?? StoreConfiguration.defaultBundleID).")
             } else {
                 print("Store: simulated. One £5.00 pack; no money is taken.")
             }
             return CreditCLI.success
         }
-        guard verb == "use" else { throw UsageError("unknown store command \"\(verb)\": use `credit store use ...`", command: "store") }
+        guard verb == "use" else {
+            throw UsageError("unknown store command \"\(verb)\": use `credit store use ...`", command: "store")
+        }
         guard let which = try args.positional("simulated or mockstore") else { return CreditCLI.usage }
         switch which {
         case "simulated":
@@ -32,7 +35,9 @@ extension CreditCLI {
             try StoreConfiguration.simulated.save(to: context.dataDirectory)
             print(context.json ? "{\"store\":\"simulated\"}" : "Store: simulated. No money is taken.")
         case "mockstore":
-            guard let url = try args.option("--url") else { throw UsageError("the mock store needs --url URL", command: "store") }
+            guard let url = try args.option("--url") else {
+                throw UsageError("the mock store needs --url URL", command: "store")
+            }
             let rootFile = try args.option("--root-certificate")
             let secretFile = try args.option("--secret-file")
             let bundle = try args.option("--bundle-id")
@@ -41,11 +46,15 @@ extension CreditCLI {
                 throw UsageError("give exactly one of --root-certificate FILE or --secret-file FILE", command: "store")
             }
             let root = try rootFile.map { path -> [UInt8] in
-                guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("cannot read \(path)") }
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw CommandFailure("cannot read \(path)")
+                }
                 return Array(data)
             }
             let secret = try secretFile.map { path -> [UInt8] in
-                guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("cannot read \(path)") }
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw CommandFailure("cannot read \(path)")
+                }
                 var bytes = Array(data)
                 while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
                 return bytes
@@ -56,8 +65,10 @@ extension CreditCLI {
                 if context.json {
                     try printJSON(["store": "mockstore", "url": url, "signing": configuration.signing ?? ""])
                 } else {
-                    print("Store: the mock store at \(url). Top-ups now go through it; receipts are verified with "
-                        + (configuration.signing == "es256" ? "the pinned root certificate." : "the shared secret."))
+                    print(
+                        "Store: the mock store at \(url). Top-ups now go through it; receipts are verified with "
+                            + (configuration.signing == "es256" ? "the pinned root certificate." : "the shared secret.")
+                    )
                 }
             } catch let error as StoreConfigurationError {
                 throw CommandFailure(error.description)
@@ -89,11 +100,13 @@ extension CreditCLI {
                 object["result"] = again ? "alreadyCredited" : "credited"
                 try printJSON(object)
             } else {
-                let how = flow.store.takesMoney
+                let how =
+                    flow.store.takesMoney
                     ? "through the \(flow.store.name == "mockstore" ? "mock store" : flow.store.name), transaction \(entry.reference ?? "?"), receipt verified"
                     : "(simulated, no money taken)"
-                print((again ? "Already credited: " : "Topped up ") + "\(entry.amount.formatted) \(how). "
-                    + "Balance \(styledBalance(ledger.balance, context)).")
+                print(
+                    (again ? "Already credited: " : "Topped up ") + "\(entry.amount.formatted) \(how). "
+                        + "Balance \(styledBalance(ledger.balance, context)).")
             }
         case .pending(let reason):
             var pending = PendingPurchases.load(from: context.dataDirectory)
@@ -102,11 +115,16 @@ extension CreditCLI {
             if context.json {
                 try printJSON(["result": "pending", "waitingFor": PendingPurchases.waitingFor(reason)])
             } else {
-                print("The purchase is pending: it is \(PendingPurchases.waitingFor(reason)). It will be credited when "
-                    + "it completes; `credit collect` or the credit screen picks it up.")
+                print(
+                    "The purchase is pending: it is \(PendingPurchases.waitingFor(reason)). It will be credited when "
+                        + "it completes; `credit collect` or the credit screen picks it up.")
             }
         case .cancelled:
-            if context.json { try printJSON(["result": "userCancelled"]) } else { print("Cancelled. Nothing was bought.") }
+            if context.json {
+                try printJSON(["result": "userCancelled"])
+            } else {
+                print("Cancelled. Nothing was bought.")
+            }
         }
         return CreditCLI.success
     }
@@ -116,13 +134,14 @@ extension CreditCLI {
         let ledger = try context.openLedger()
         let report = try await CreditCLI.collectAll(ledger, context)
         if context.json {
-            try printJSON([
-                "credited": report.credited.map { CreditCLI.json($0) },
-                "reversed": report.reversed.map { CreditCLI.json($0) },
-                "alreadyCredited": report.alreadyCredited.count,
-                "refused": report.refused.map { ["transactionId": $0.transactionID ?? "", "reason": $0.reason] },
-                "finished": report.finished, "balance": ledger.balance.rawValue,
-            ] as [String: Any])
+            try printJSON(
+                [
+                    "credited": report.credited.map { CreditCLI.json($0) },
+                    "reversed": report.reversed.map { CreditCLI.json($0) },
+                    "alreadyCredited": report.alreadyCredited.count,
+                    "refused": report.refused.map { ["transactionId": $0.transactionID ?? "", "reason": $0.reason] },
+                    "finished": report.finished, "balance": ledger.balance.rawValue,
+                ] as [String: Any])
         } else {
             print(CreditCLI.describe(report) + " Balance \(styledBalance(ledger.balance, context)).")
         }
@@ -138,7 +157,9 @@ extension CreditCLI {
             parts.append("Collected \(entry.amount.formatted) from transaction \(entry.reference ?? "?").")
         }
         for entry in report.reversed {
-            parts.append("The store refunded transaction \(entry.reference ?? "?"): \(MicroCredits(-entry.amount.rawValue).formatted) taken back.")
+            parts.append(
+                "The store refunded transaction \(entry.reference ?? "?"): \(MicroCredits(-entry.amount.rawValue).formatted) taken back."
+            )
         }
         if !report.alreadyCredited.isEmpty {
             parts.append("\(report.alreadyCredited.count) already credited, now finished.")

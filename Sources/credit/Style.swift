@@ -29,9 +29,10 @@ func table(_ rows: [[String]], rightAligned: Set<Int> = [], indent: String = "  
     var widths = Array(repeating: 0, count: first.count)
     for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
     return rows.map { row in
-        indent + row.enumerated().map { index, cell in
-            let padding = String(repeating: " ", count: widths[index] - cell.count)
-            return rightAligned.contains(index) ? padding + cell : (index == row.count - 1 ? cell : cell + padding)
-        }.joined(separator: "  ")
+        indent
+            + row.enumerated().map { index, cell in
+                let padding = String(repeating: " ", count: widths[index] - cell.count)
+                return rightAligned.contains(index) ? padding + cell : (index == row.count - 1 ? cell : cell + padding)
+            }.joined(separator: "  ")
     }.joined(separator: "\n")
 }

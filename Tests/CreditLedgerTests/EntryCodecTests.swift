@@ -75,8 +75,9 @@ private let everyField = LedgerEntry(
     }
 
     @Test func readsTheLimitsOfInt64() throws {
-        let entry = try parse(validLine.replacing("-50000", with: "-9223372036854775808")
-            .replacing("4950000", with: "9223372036854775807"))
+        let entry = try parse(
+            validLine.replacing("-50000", with: "-9223372036854775808")
+                .replacing("4950000", with: "9223372036854775807"))
         #expect(entry.amount.rawValue == Int64.min)
         #expect(entry.balanceAfter.rawValue == Int64.max)
         #expect(try parse(validLine.replacing("\"amount\":-50000", with: "\"amount\":0")).amount == .zero)

@@ -1,7 +1,8 @@
-@testable import CreditLedger
 import Foundation
 import Signing
 import Testing
+
+@testable import CreditLedger
 
 /// Issue 7: the fast paths of the ledger give exactly what the slow, strict ones give. The canonical line reader
 /// against the strict parser, the 32-byte chain values against their text, the id index, the chunked reader, the
@@ -9,7 +10,9 @@ import Testing
 /// and the signed checkpoint against a full load.
 @Suite struct FastPathTests {
     /// A signed line as the ledger writes it.
-    private static func signedLine(_ entry: LedgerEntry, key: [UInt8] = Array(repeating: 1, count: 32)) throws -> [UInt8] {
+    private static func signedLine(_ entry: LedgerEntry, key: [UInt8] = Array(repeating: 1, count: 32)) throws
+        -> [UInt8]
+    {
         var entry = entry
         if entry.prev == nil { entry.prev = String(repeating: "0", count: 64) }
         let body = EntryCodec.body(of: entry)
@@ -31,7 +34,9 @@ import Testing
             #expect(strict == fast, "\(name): the fast reader read another entry", sourceLocation: sourceLocation)
         }
         if strict == nil {
-            #expect(fast == nil, "\(name): the fast reader accepted a line the strict one refuses", sourceLocation: sourceLocation)
+            #expect(
+                fast == nil, "\(name): the fast reader accepted a line the strict one refuses",
+                sourceLocation: sourceLocation)
         }
         // Through the public path too: the same entry or the same refusal.
         var shared = LineReadContext()
@@ -59,7 +64,8 @@ import Testing
             #expect(full.withUnsafeBytes { EntryCodec.parseCanonical($0, context: &context) } == entry.signedCopy(full))
             expectAgreement(full, "\(kind) with every field")
             let unsigned = Array(EntryCodec.line(body: EntryCodec.body(of: FastPathTests.charge), mac: nil).dropLast())
-            #expect(unsigned.withUnsafeBytes { EntryCodec.parseCanonical($0, context: &context) } == FastPathTests.charge)
+            #expect(
+                unsigned.withUnsafeBytes { EntryCodec.parseCanonical($0, context: &context) } == FastPathTests.charge)
         }
     }
 
@@ -171,7 +177,9 @@ import Testing
         let ledger = try fixture.openSigned()
         var drafts: [EntryDraft] = []
         for index in 0..<30_000 {
-            drafts.append(chargeDraft("big-\(index)", pence: Int64(index % 7 + 1), feature: "transcript", subject: "note-\(index)"))
+            drafts.append(
+                chargeDraft(
+                    "big-\(index)", pence: Int64(index % 7 + 1), feature: "transcript", subject: "note-\(index)"))
         }
         try ledger.appendBatch(drafts)
         try ledger.decline("big-17", reason: .notNeeded)
@@ -207,8 +215,9 @@ import Testing
     @Test func theUnionReportsAForkAGapAndAConflict() throws {
         let device = "dev-1"
         func entry(_ id: String, _ sequence: Int64, amount: Int64 = -10_000) -> LedgerEntry {
-            LedgerEntry(id: id, device: device, sequence: sequence, time: testStart, kind: .charge, feature: "debrief",
-                        amount: MicroCredits(amount), balanceAfter: .zero)
+            LedgerEntry(
+                id: id, device: device, sequence: sequence, time: testStart, kind: .charge, feature: "debrief",
+                amount: MicroCredits(amount), balanceAfter: .zero)
         }
         let here = [entry("x1", 1), entry("x2", 2)]
         let fork = LedgerUnion.union(here, [entry("x1", 1), entry("y2", 2), entry("y3", 3)])
@@ -217,7 +226,8 @@ import Testing
         let gap = LedgerUnion.union(here, [entry("x4", 4)])
         #expect(gap.report.problems.count == 1 && gap.report.problems[0].hasPrefix("gap: "))
         let conflict = LedgerUnion.union(here, [entry("x3", 3), entry("x1", 4, amount: -20_000)])
-        #expect(conflict.report.problems.count == 1 && conflict.report.problems[0].hasPrefix("conflict: incoming line 2"))
+        #expect(
+            conflict.report.problems.count == 1 && conflict.report.problems[0].hasPrefix("conflict: incoming line 2"))
         #expect(conflict.report.addedCount == 1)
     }
 
@@ -312,7 +322,9 @@ import Testing
         let read = try LedgerVerifier.read(fixture.file(of: ledger))
         let valid = try LedgerVerifier.checkMACs(of: read, key: keys.macKey)
         #expect(valid.allSatisfy { $0 })
-        #expect(LedgerVerifier.cleanChain(of: read, device: ledger.device, macValid: valid)?.hex == ledger.head(of: ledger.device)?.mac)
+        #expect(
+            LedgerVerifier.cleanChain(of: read, device: ledger.device, macValid: valid)?.hex
+                == ledger.head(of: ledger.device)?.mac)
         let verifier = LedgerVerifier(macKey: keys.macKey, headPublicKey: keys.headKey.publicKey, receiptCheck: nil)
         let report = try verifier.verify(read: [read], heads: [:])
         #expect(report.isClean && report.entriesChecked == 51 && report.balance == ledger.balance)
@@ -346,7 +358,8 @@ extension LedgerEntry {
     private func ledgerWithLines(_ count: Int) throws -> (LedgerFixture, Ledger) {
         let fixture = try LedgerFixture(prefix: "par")
         let ledger = try fixture.openSigned()
-        try ledger.appendBatch((1...count).map { chargeDraft("par-\($0)", pence: Int64($0 % 9 + 1), subject: "note-\($0)") })
+        try ledger.appendBatch(
+            (1...count).map { chargeDraft("par-\($0)", pence: Int64($0 % 9 + 1), subject: "note-\($0)") })
         try ledger.decline("par-5", reason: .test)
         return (fixture, ledger)
     }

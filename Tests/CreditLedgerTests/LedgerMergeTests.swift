@@ -68,7 +68,9 @@ import Testing
         #expect(Set(ledgerA.distinctEntries.map(\.id)) == Set(ledgerB.distinctEntries.map(\.id)))
         // Each directory now holds both devices' files, byte for byte the same.
         for device in ["a-0001", "b-0001"] {
-            #expect(try readBytes(a.directory + "/ledger/\(device).jsonl") == (try readBytes(b.directory + "/ledger/\(device).jsonl")))
+            #expect(
+                try readBytes(a.directory + "/ledger/\(device).jsonl")
+                    == (try readBytes(b.directory + "/ledger/\(device).jsonl")))
         }
     }
 

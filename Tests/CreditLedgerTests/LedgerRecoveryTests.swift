@@ -16,7 +16,12 @@ import Testing
 
     static let tails: [(String, [UInt8])] = [
         ("half a line, no newline", Array(#"{"id":"c-3","device":"dev-0001","seq":4,"time":"2026-11-29T12:0"#.utf8)),
-        ("a whole line without its newline", Array(#"{"id":"c-3","device":"dev-0001","seq":4,"time":"2026-11-29T12:00:09.000Z","kind":"charge","feature":"send","quantity":1,"amount":-10000,"balanceAfter":4910000}"#.utf8)),
+        (
+            "a whole line without its newline",
+            Array(
+                #"{"id":"c-3","device":"dev-0001","seq":4,"time":"2026-11-29T12:00:09.000Z","kind":"charge","feature":"send","quantity":1,"amount":-10000,"balanceAfter":4910000}"#
+                    .utf8)
+        ),
         ("garbage", Array("garbage \u{1}\u{2} not json".utf8)),
         ("a zero run", [UInt8](repeating: 0, count: 4096)),
         ("a zero run ending in a newline", [UInt8](repeating: 0, count: 100) + [0x0A]),
@@ -78,7 +83,12 @@ import Testing
         ("empty", []),
         ("zeros", [UInt8](repeating: 0, count: 40)),
         ("half a line", Array(#"{"id":"c-1","device""#.utf8)),
-        ("a float amount", Array(#"{"id":"c-1","device":"dev-0001","seq":2,"time":"2026-11-29T12:00:01.000Z","kind":"charge","feature":"debrief","quantity":1,"amount":-50000.0,"balanceAfter":4950000}"#.utf8)),
+        (
+            "a float amount",
+            Array(
+                #"{"id":"c-1","device":"dev-0001","seq":2,"time":"2026-11-29T12:00:01.000Z","kind":"charge","feature":"debrief","quantity":1,"amount":-50000.0,"balanceAfter":4950000}"#
+                    .utf8)
+        ),
     ]
 
     @Test(arguments: badLines, [1, 2])

@@ -73,7 +73,8 @@ import Testing
         let fixture = try LedgerFixture()
         let ledger = try fixture.open()
         fixture.clock.set(day(1))
-        let outcome = try ledger.append(chargeDraft("c-1", pence: 3, feature: "saveToVault", subject: "note-7", quantity: 3))
+        let outcome = try ledger.append(
+            chargeDraft("c-1", pence: 3, feature: "saveToVault", subject: "note-7", quantity: 3))
         guard case .appended(let written) = outcome else {
             Issue.record("expected appended, got \(outcome)")
             return
@@ -93,11 +94,12 @@ import Testing
         let ledger = try fixture.open()
         try ledger.append(chargeDraft("c-1", pence: 5, subject: "n1"))
         let text = String(decoding: try readBytes(fixture.file(of: ledger)), as: UTF8.self)
-        #expect(text == """
-            {"id":"opening","device":"dev-0001","seq":1,"time":"2026-11-29T12:00:00.000Z","kind":"opening","quantity":1,"amount":5000000,"balanceAfter":5000000,"text":"Starting credit"}
-            {"id":"c-1","device":"dev-0001","seq":2,"time":"2026-11-29T12:00:00.000Z","kind":"charge","feature":"debrief","subject":"n1","quantity":1,"amount":-50000,"balanceAfter":4950000}
+        #expect(
+            text == """
+                {"id":"opening","device":"dev-0001","seq":1,"time":"2026-11-29T12:00:00.000Z","kind":"opening","quantity":1,"amount":5000000,"balanceAfter":5000000,"text":"Starting credit"}
+                {"id":"c-1","device":"dev-0001","seq":2,"time":"2026-11-29T12:00:00.000Z","kind":"charge","feature":"debrief","subject":"n1","quantity":1,"amount":-50000,"balanceAfter":4950000}
 
-            """)
+                """)
         #expect(try fileMode(fixture.file(of: ledger)) & 0o077 == 0, "the ledger is the owner's only")
         #expect(exists(fixture.directory + "/ledger/.lock"))
         // Appending again adds to the end and changes nothing before it.
@@ -156,7 +158,10 @@ import Testing
         ("subject", chargeDraft("c-1", pence: 5, subject: "n2")),
         ("feature", chargeDraft("c-1", pence: 5, feature: "send", subject: "n1")),
         ("quantity", chargeDraft("c-1", pence: 5, subject: "n1", quantity: 2)),
-        ("kind", EntryDraft(id: "c-1", kind: .refund, feature: "debrief", subject: "n1", amount: MicroCredits(-50_000))),
+        (
+            "kind",
+            EntryDraft(id: "c-1", kind: .refund, feature: "debrief", subject: "n1", amount: MicroCredits(-50_000))
+        ),
     ])
     func appendingOtherContentUnderAnIdIsAConflictAndWritesNothing(_ what: String, _ draft: EntryDraft) throws {
         let fixture = try LedgerFixture()
@@ -197,14 +202,20 @@ import Testing
         let outcomes = try ledger.appendBatch([
             chargeDraft("b-1", pence: 1), chargeDraft("b-2", pence: 2), chargeDraft("b-2", pence: 2),
         ])
-        #expect(outcomes.map { if case .appended = $0 { "appended" } else { "already" } } == ["already", "appended", "already"])
+        #expect(
+            outcomes.map { if case .appended = $0 { "appended" } else { "already" } } == [
+                "already", "appended", "already",
+            ])
         #expect(try lines(of: fixture.file(of: ledger)).count == 3)
         #expect(ledger.balance == MicroCredits(4_970_000))
     }
 
     @Test(arguments: [
         ("with the file", [chargeDraft("b-2", pence: 2), chargeDraft("b-1", pence: 9)]),
-        ("within the batch", [chargeDraft("b-2", pence: 2), chargeDraft("b-3", pence: 3), chargeDraft("b-2", pence: 4)]),
+        (
+            "within the batch",
+            [chargeDraft("b-2", pence: 2), chargeDraft("b-3", pence: 3), chargeDraft("b-2", pence: 4)]
+        ),
     ])
     func aConflictAnywhereInABatchWritesNothing(_ where_: String, _ drafts: [EntryDraft]) throws {
         let fixture = try LedgerFixture()
@@ -317,7 +328,9 @@ import Testing
         #expect(reason.text == text)
     }
 
-    @Test(arguments: [("other", nil as String?), ("other", ""), ("other", "   \t"), ("bored", nil), ("", nil), ("Test", nil)])
+    @Test(arguments: [
+        ("other", nil as String?), ("other", ""), ("other", "   \t"), ("bored", nil), ("", nil), ("Test", nil),
+    ])
     func anotherReasonNeedsTheUsersWords(_ key: String, _ text: String?) {
         let error = expectAnyLedgerError { _ = try DeclineReason(key: key, text: text) }
         guard case .invalid(let message) = error else {
@@ -396,7 +409,8 @@ struct SgitPrices: PriceList {
     let items: [PriceItem] = [
         PriceItem(key: "commit", label: "A commit", price: MicroCredits(20_000)),
         PriceItem(key: "push", label: "A push", price: MicroCredits(30_000), unit: .whenSomethingMoved),
-        PriceItem(key: "clone", label: "A clone, per repository", price: MicroCredits(10_000), unit: .perItem(maximum: 3)),
+        PriceItem(
+            key: "clone", label: "A clone, per repository", price: MicroCredits(10_000), unit: .perItem(maximum: 3)),
         PriceItem(key: "blame", label: "Blaming a file", price: MicroCredits(5_000), oncePerSubjectPerSession: true),
     ]
     let neverCharged: [String: String] = ["status": "git status is never charged."]

@@ -35,7 +35,8 @@ import Testing
         try meter.charge(ChargeRequest("push", quantity: 4))
         try meter.charge(ChargeRequest("clone", quantity: 3))
         #expect(try ledger.takings().map(\.feature) == ["clone", "push", "commit"])
-        #expect(try ledger.takings().map(\.charged) == [MicroCredits(30_000), MicroCredits(30_000), MicroCredits(20_000)])
+        #expect(
+            try ledger.takings().map(\.charged) == [MicroCredits(30_000), MicroCredits(30_000), MicroCredits(20_000)])
     }
 
     @Test func aPushThatMovedNothingCostsNothing() throws {
@@ -53,7 +54,9 @@ import Testing
         let (fixture, ledger, meter) = try meter()
         defer { withExtendedLifetime(fixture) {} }
         #expect(try meter.charge(ChargeRequest("blame", subject: "a.swift")).entry != nil)
-        #expect(try meter.charge(ChargeRequest("blame", subject: "a.swift")) == .notCharged("already charged once while the app is open"))
+        #expect(
+            try meter.charge(ChargeRequest("blame", subject: "a.swift"))
+                == .notCharged("already charged once while the app is open"))
         #expect(try meter.charge(ChargeRequest("blame", subject: "b.swift")).entry != nil)
         let next = Meter(ledger: ledger, prices: SgitPrices(), ids: SequentialIDs(prefix: "next"))
         #expect(try next.charge(ChargeRequest("blame", subject: "a.swift")).entry != nil, "a new session charges again")
@@ -143,8 +146,9 @@ import Testing
     @Test func priceDescriptionsAreForPeople() {
         let items = SgitPrices().items
         #expect(items.map(\.priceDescription) == ["2p", "3p, when something moved", "1p each, up to 3", "£0.005"])
-        #expect(PriceItem(key: "t", label: "t", price: MicroCredits(30_000), unit: .perStartedMinute).priceDescription
-            == "3p a started minute")
+        #expect(
+            PriceItem(key: "t", label: "t", price: MicroCredits(30_000), unit: .perStartedMinute).priceDescription
+                == "3p a started minute")
         #expect(PriceItem(key: "v", label: "v", price: MicroCredits(1_500_000)).priceDescription == "£1.50")
     }
 }

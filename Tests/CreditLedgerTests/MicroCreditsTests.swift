@@ -34,7 +34,8 @@ import Testing
         case "min × -1": return try MicroCredits(Int64.min).multiplied(by: -1)
         case "penny × huge": return try MicroCredits.penny.multiplied(by: Int64.max / 10_000 + 1)
         case "pence(max)": return try MicroCredits.pence(Int64.max)
-        case "sum past max": return try MicroCredits.sum([MicroCredits(Int64.max - 5), MicroCredits(3), MicroCredits(3)])
+        case "sum past max":
+            return try MicroCredits.sum([MicroCredits(Int64.max - 5), MicroCredits(3), MicroCredits(3)])
         default: return .zero
         }
     }
@@ -60,8 +61,9 @@ import Testing
     }
 
     @Test func sumIsChecked() throws {
-        #expect(try MicroCredits.sum([MicroCredits(5_000_000), MicroCredits(-50_000), MicroCredits(-10_000)])
-            == MicroCredits(4_940_000))
+        #expect(
+            try MicroCredits.sum([MicroCredits(5_000_000), MicroCredits(-50_000), MicroCredits(-10_000)])
+                == MicroCredits(4_940_000))
         #expect(try MicroCredits.sum([MicroCredits]()) == .zero)
         #expect(try MicroCredits.sum([MicroCredits(Int64.max), MicroCredits(Int64.min)]) == MicroCredits(-1))
     }

@@ -31,14 +31,17 @@ import Testing
         let keys = try LedgerKeys.load(from: fixture.directory)
         #expect(head.isValid(for: keys.headKey.publicKey))
         let publicKey = try P256PublicKey(
-            pemRepresentation: try String(contentsOfFile: LedgerKeys.headPublicKeyPath(in: fixture.directory), encoding: .utf8))
+            pemRepresentation: try String(
+                contentsOfFile: LedgerKeys.headPublicKeyPath(in: fixture.directory), encoding: .utf8))
         #expect(head.isValid(for: publicKey), "another device can check the head with the public key alone")
     }
 
     @Test func everyEntryIsChainedWithAnHMACOverItsExactBytes() throws {
         let fixture = try LedgerFixture()
         let ledger = try fixture.openSigned()
-        for index in 1...4 { try ledger.append(chargeDraft("c-\(index)", pence: Int64(index), subject: "ünïcode \"\(index)\"")) }
+        for index in 1...4 {
+            try ledger.append(chargeDraft("c-\(index)", pence: Int64(index), subject: "ünïcode \"\(index)\""))
+        }
         let keys = try LedgerKeys.load(from: fixture.directory)
         var previous = String(repeating: "0", count: 64)
         let fileLines = try lines(of: fixture.file(of: ledger))
@@ -96,7 +99,8 @@ import Testing
 
     @Test func upgradingAnUnsignedLedgerSignsItKeepsABackupAndVerifies() throws {
         let fixture = try LedgerFixture()
-        let unsigned = try Ledger(directory: fixture.directory, clock: fixture.clock, ids: fixture.ids, authenticator: nil)
+        let unsigned = try Ledger(
+            directory: fixture.directory, clock: fixture.clock, ids: fixture.ids, authenticator: nil)
         try unsigned.append(chargeDraft("c-1", pence: 5, subject: "n1"))
         try unsigned.decline("c-1", reason: .other("wrong note"))
         try unsigned.append(chargeDraft("c-2", pence: 3))
@@ -142,7 +146,8 @@ import Testing
 
     @Test func theUpgradedInstanceKeepsWorkingOnTheNewFile() throws {
         let fixture = try LedgerFixture()
-        let ledger = try Ledger(directory: fixture.directory, clock: fixture.clock, ids: fixture.ids, authenticator: nil)
+        let ledger = try Ledger(
+            directory: fixture.directory, clock: fixture.clock, ids: fixture.ids, authenticator: nil)
         try ledger.append(chargeDraft("c-1", pence: 5))
         let keys = try LedgerKeys.loadOrCreate(in: fixture.directory)
         let report = try ledger.upgradeToSigned(keys: keys)

@@ -44,32 +44,35 @@ import Testing
         let (fixture, ledger) = try spreadLedger()
         defer { withExtendedLifetime(fixture) {} }
         let takings = try ledger.takings()
-        #expect(takings == [
-            line("debrief", 3, 15, 2, 10),
-            line("readNote", 2, 2, 0, 0),
-            line("send", 2, 2, 0, 0),
-        ])
+        #expect(
+            takings == [
+                line("debrief", 3, 15, 2, 10),
+                line("readNote", 2, 2, 0, 0),
+                line("send", 2, 2, 0, 0),
+            ])
     }
 
     @Test func theLastThirtyDays() throws {
         let (fixture, ledger) = try spreadLedger()
         defer { withExtendedLifetime(fixture) {} }
-        #expect(try ledger.takings(lastDays: 30) == [
-            line("debrief", 2, 10, 1, 5),
-            line("readNote", 2, 2, 0, 0),
-            line("send", 2, 2, 0, 0),
-        ])
+        #expect(
+            try ledger.takings(lastDays: 30) == [
+                line("debrief", 2, 10, 1, 5),
+                line("readNote", 2, 2, 0, 0),
+                line("send", 2, 2, 0, 0),
+            ])
         #expect(try ledger.takings(lastDays: 30) == (try ledger.takings(since: day(-30))))
     }
 
     @Test func theLastSevenDays() throws {
         let (fixture, ledger) = try spreadLedger()
         defer { withExtendedLifetime(fixture) {} }
-        #expect(try ledger.takings(lastDays: 7) == [
-            line("debrief", 1, 5, 1, 5),
-            line("readNote", 1, 1, 0, 0),
-            line("send", 1, 1, 0, 0),
-        ])
+        #expect(
+            try ledger.takings(lastDays: 7) == [
+                line("debrief", 1, 5, 1, 5),
+                line("readNote", 1, 1, 0, 0),
+                line("send", 1, 1, 0, 0),
+            ])
     }
 
     @Test func theWindowMovesWithTheClock() throws {

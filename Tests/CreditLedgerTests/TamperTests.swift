@@ -17,9 +17,10 @@ import Testing
             ledger = try fixture.openSigned()
             let features = ["transcript", "debrief", "send", "readNote", "saveToVault"]
             for index in 1..<entries {
-                try ledger.append(chargeDraft(
-                    "\(prefix)-c\(index)", pence: Int64(index % 5 + 1), feature: features[index % features.count],
-                    subject: "note-\(index)"))
+                try ledger.append(
+                    chargeDraft(
+                        "\(prefix)-c\(index)", pence: Int64(index % 5 + 1), feature: features[index % features.count],
+                        subject: "note-\(index)"))
             }
         }
 
@@ -34,7 +35,9 @@ import Testing
                 heads[owner] = try? SignedHead.read(in: fixture.directory, device: owner)
             }
             let verifier = LedgerVerifier(macKey: keys.macKey, headPublicKey: keys.headKey.publicKey, receiptCheck: nil)
-            let paths = files ?? listDirectory(fixture.directory + "/ledger").filter { $0.hasSuffix(".jsonl") }
+            let paths =
+                files
+                ?? listDirectory(fixture.directory + "/ledger").filter { $0.hasSuffix(".jsonl") }
                 .map { fixture.directory + "/ledger/" + $0 }
             return try verifier.verify(files: paths, heads: heads, requireHeads: [device])
         }
@@ -223,7 +226,8 @@ import Testing
         try copyItem(signed.fixture.directory, to: backup.path + "/copy")
         // The live ledger and its copy each write a different entry #11; the copy's file is put back.
         try signed.ledger.append(chargeDraft("live", pence: 1))
-        let copy = try Ledger.openSigned(directory: backup.path + "/copy", clock: FixedClock(day(1)), ids: SequentialIDs(prefix: "x"))
+        let copy = try Ledger.openSigned(
+            directory: backup.path + "/copy", clock: FixedClock(day(1)), ids: SequentialIDs(prefix: "x"))
         try copy.append(chargeDraft("copy", pence: 2))
         try copyItem(copy.path(forDevice: copy.device), to: signed.path + ".restored")
         try FileManager.default.removeItem(atPath: signed.path)
@@ -236,7 +240,9 @@ import Testing
         let signed = try SignedLedger()
         // Another ledger, with its own keys (and, for "dev", the same device name).
         let other = try SignedLedger(prefix: otherPrefix, entries: 5)
-        #expect(try LedgerKeys.load(from: other.fixture.directory).macKey != (try LedgerKeys.load(from: signed.fixture.directory).macKey))
+        #expect(
+            try LedgerKeys.load(from: other.fixture.directory).macKey
+                != (try LedgerKeys.load(from: signed.fixture.directory).macKey))
         var lines = try signed.lines()
         lines.insert(try other.lines()[2], at: at)
         try signed.write(lines)
@@ -278,7 +284,8 @@ import Testing
         let signed = try SignedLedger(entries: 10)
         let backup = try TemporaryDirectory()
         try copyItem(signed.fixture.directory, to: backup.path + "/copy")
-        let copy = try Ledger.openSigned(directory: backup.path + "/copy", clock: FixedClock(day(1)), ids: SequentialIDs(prefix: "x"))
+        let copy = try Ledger.openSigned(
+            directory: backup.path + "/copy", clock: FixedClock(day(1)), ids: SequentialIDs(prefix: "x"))
         try copy.append(chargeDraft("fork-1", pence: 3))
         for index in 1...10 { try signed.ledger.append(chargeDraft("main-\(index)", pence: 1)) }
         // The copy's #11 is appended to the live file: two entries at (device, 11).
@@ -294,7 +301,8 @@ import Testing
         let signed = try SignedLedger(entries: 10)
         let backup = try TemporaryDirectory()
         try copyItem(signed.fixture.directory, to: backup.path + "/copy")
-        let copy = try Ledger.openSigned(directory: backup.path + "/copy", clock: FixedClock(day(1)), ids: SequentialIDs(prefix: "x"))
+        let copy = try Ledger.openSigned(
+            directory: backup.path + "/copy", clock: FixedClock(day(1)), ids: SequentialIDs(prefix: "x"))
         try copy.append(chargeDraft("fork-1", pence: 3))
         try signed.ledger.append(chargeDraft("main-1", pence: 1))
         let copyPath = copy.path(forDevice: copy.device)
@@ -371,7 +379,9 @@ import Testing
         reopened.onNotice = { told.append($0) }
         for index in 1...appends { try reopened.append(chargeDraft("after-\(index)", pence: 1)) }
         #expect(
-            told.contains { if case .headNotKept = $0 { true } else if case .followUpFailed = $0 { true } else { false } },
+            told.contains {
+                if case .headNotKept = $0 { true } else if case .followUpFailed = $0 { true } else { false }
+            },
             "the user was not told: \(told)")
         #expect(FileManager.default.contents(atPath: headPath) == headBytes, "the head was written over")
         let after = try signed.verify()
@@ -428,19 +438,26 @@ import Testing
 
     @Test func topUpsNeedAReceiptThatVerifies() throws {
         let signed = try SignedLedger(entries: 3)
-        try signed.ledger.append(EntryDraft(
-            id: "topup-simulated-SIM-1", kind: .topup, amount: MicroCredits(5_000_000),
-            text: "Top-up (simulated, no money taken)", reference: "SIM-1", product: "ai.voicedebrief.app.credit.500"))
-        try signed.ledger.append(EntryDraft(
-            id: "topup-mockstore-1", kind: .topup, amount: MicroCredits(5_000_000), reference: "1",
-            product: "ai.voicedebrief.app.credit.500", receipt: "good"))
-        try signed.ledger.append(EntryDraft(
-            id: "topup-mockstore-2", kind: .topup, amount: MicroCredits(5_000_000), reference: "2",
-            product: "ai.voicedebrief.app.credit.500", receipt: "forged"))
-        try signed.ledger.append(EntryDraft(
-            id: "topup-mockstore-3", kind: .topup, amount: MicroCredits(5_000_000), reference: "3",
-            product: "ai.voicedebrief.app.credit.500"))
-        let report = try signed.ledger.verify(receiptCheck: { $0.receipt == "good" ? nil : "the signature does not verify" })
+        try signed.ledger.append(
+            EntryDraft(
+                id: "topup-simulated-SIM-1", kind: .topup, amount: MicroCredits(5_000_000),
+                text: "Top-up (simulated, no money taken)", reference: "SIM-1",
+                product: "ai.voicedebrief.app.credit.500"))
+        try signed.ledger.append(
+            EntryDraft(
+                id: "topup-mockstore-1", kind: .topup, amount: MicroCredits(5_000_000), reference: "1",
+                product: "ai.voicedebrief.app.credit.500", receipt: "good"))
+        try signed.ledger.append(
+            EntryDraft(
+                id: "topup-mockstore-2", kind: .topup, amount: MicroCredits(5_000_000), reference: "2",
+                product: "ai.voicedebrief.app.credit.500", receipt: "forged"))
+        try signed.ledger.append(
+            EntryDraft(
+                id: "topup-mockstore-3", kind: .topup, amount: MicroCredits(5_000_000), reference: "3",
+                product: "ai.voicedebrief.app.credit.500"))
+        let report = try signed.ledger.verify(receiptCheck: {
+            $0.receipt == "good" ? nil : "the signature does not verify"
+        })
         #expect(found(report) == ["receipt-invalid@6", "receipt-invalid@7"])
         #expect(report.receiptsChecked == 2)
         #expect(report.simulatedTopUps == 1)

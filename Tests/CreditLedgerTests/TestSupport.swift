@@ -66,8 +66,9 @@ final class LedgerFixture {
 func chargeDraft(_ id: String, pence: Int64, feature: String = "debrief", subject: String? = nil, quantity: Int64 = 1)
     -> EntryDraft
 {
-    EntryDraft(id: id, kind: .charge, feature: feature, subject: subject, quantity: quantity,
-               amount: MicroCredits(-pence * 10_000))
+    EntryDraft(
+        id: id, kind: .charge, feature: feature, subject: subject, quantity: quantity,
+        amount: MicroCredits(-pence * 10_000))
 }
 
 func readBytes(_ path: String) throws -> [UInt8] {
@@ -135,7 +136,8 @@ func expectLedgerError(
 
 /// Expects `body` to throw a `LedgerError` and returns it.
 @discardableResult
-func expectAnyLedgerError(sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) -> LedgerError? {
+func expectAnyLedgerError(sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) -> LedgerError?
+{
     do {
         try body()
         Issue.record("expected a LedgerError, but nothing was thrown", sourceLocation: sourceLocation)

@@ -35,7 +35,8 @@ enum Credit {
     static let binary: String? = {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let executable = count > 0
+        let executable =
+            count > 0
             ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
             : CommandLine.arguments[0]
         var directory = (executable as NSString).deletingLastPathComponent
@@ -130,17 +131,24 @@ final class DataDirectory {
     }
 
     @discardableResult
-    func credit(_ arguments: String..., now: String? = "2026-11-29T12:00:00.000Z", input: String? = nil,
-                sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
+    func credit(
+        _ arguments: String..., now: String? = "2026-11-29T12:00:00.000Z", input: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> CommandResult {
         try Credit.run(arguments, dataDirectory: path, now: now, input: input, sourceLocation: sourceLocation)
     }
 
     /// Runs `credit` and expects exit 0, returning what it printed.
     @discardableResult
-    func ok(_ arguments: String..., now: String? = "2026-11-29T12:00:00.000Z", input: String? = nil,
-            sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
-        let result = try Credit.run(arguments, dataDirectory: path, now: now, input: input, sourceLocation: sourceLocation)
-        #expect(result.status == 0, "credit \(arguments.joined(separator: " ")) failed: \(result)", sourceLocation: sourceLocation)
+    func ok(
+        _ arguments: String..., now: String? = "2026-11-29T12:00:00.000Z", input: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> CommandResult {
+        let result = try Credit.run(
+            arguments, dataDirectory: path, now: now, input: input, sourceLocation: sourceLocation)
+        #expect(
+            result.status == 0, "credit \(arguments.joined(separator: " ")) failed: \(result)",
+            sourceLocation: sourceLocation)
         return result
     }
 

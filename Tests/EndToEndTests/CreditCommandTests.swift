@@ -25,16 +25,19 @@ import Testing
 
     @Test func theDataDirectoryComesFromTheEnvironment() throws {
         let home = try TemporaryDirectory()
-        let fromVariable = try Credit.run(["charge", "debrief"], dataDirectory: nil, environment: ["CREDIT_DATA_DIR": home.file("a")])
+        let fromVariable = try Credit.run(
+            ["charge", "debrief"], dataDirectory: nil, environment: ["CREDIT_DATA_DIR": home.file("a")])
         #expect(fromVariable.status == 0)
         #expect(FileManager.default.fileExists(atPath: home.file("a/device")))
         let fromXDG = try Credit.run(["balance"], dataDirectory: nil, environment: ["XDG_DATA_HOME": home.file("xdg")])
         #expect(fromXDG.status == 0 && fromXDG.stdout == "£5.00\n")
         #expect(FileManager.default.fileExists(atPath: home.file("xdg/voicedebrief/device")))
         let both = try Credit.run(
-            ["balance"], dataDirectory: nil, environment: ["CREDIT_DATA_DIR": home.file("a"), "XDG_DATA_HOME": home.file("xdg")])
+            ["balance"], dataDirectory: nil,
+            environment: ["CREDIT_DATA_DIR": home.file("a"), "XDG_DATA_HOME": home.file("xdg")])
         #expect(both.stdout == "£4.95\n")
-        let flag = try Credit.run(["balance"], dataDirectory: home.file("a"), environment: ["CREDIT_DATA_DIR": home.file("xdg/voicedebrief")])
+        let flag = try Credit.run(
+            ["balance"], dataDirectory: home.file("a"), environment: ["CREDIT_DATA_DIR": home.file("xdg/voicedebrief")])
         #expect(flag.stdout == "£4.95\n", "--data-dir wins")
     }
 
@@ -81,7 +84,8 @@ import Testing
         let data = try DataDirectory()
         let id = try #require(try data.ok("charge", "send", "--json").jsonObject()["id"] as? String)
         #expect(try data.credit("decline", id, "--reason", "other").status == 64)
-        let refund = try data.ok("decline", id, "--reason", "other", "--text", "sent to the wrong person", "--json").jsonObject()
+        let refund = try data.ok("decline", id, "--reason", "other", "--text", "sent to the wrong person", "--json")
+            .jsonObject()
         #expect(refund["text"] as? String == "sent to the wrong person")
         #expect(refund["reason"] as? String == "other")
         let notACharge = try data.credit("decline", "opening", "--reason", "test")
@@ -153,7 +157,9 @@ import Testing
             #expect(result.status == 0, "credit \(arguments.joined(separator: " ")): \(result)")
             #expect(result.stdout.contains("Usage"))
             if let name = command.last, name != "help" {
-                #expect(result.stdout.contains("credit \(name)") || result.stdout.contains("credit [--data-dir DIR] \(name)"))
+                #expect(
+                    result.stdout.contains("credit \(name)")
+                        || result.stdout.contains("credit [--data-dir DIR] \(name)"))
             }
         }
         #expect(!FileManager.default.fileExists(atPath: data.path), "asking for help creates no ledger")
@@ -164,7 +170,8 @@ import Testing
     @Test func takingsJSONHasItsShape() throws {
         let data = try DataDirectory()
         try data.ok("charge", "debrief", now: "2026-11-01T09:00:00.000Z")
-        let late = try #require(try data.ok("charge", "debrief", "--json", now: "2026-11-28T09:00:00.000Z").jsonObject()["id"] as? String)
+        let late = try #require(
+            try data.ok("charge", "debrief", "--json", now: "2026-11-28T09:00:00.000Z").jsonObject()["id"] as? String)
         try data.ok("charge", "send", now: "2026-11-28T10:00:00.000Z")
         try data.ok("decline", late, "--reason", "not-needed", now: "2026-11-28T11:00:00.000Z")
         let all = try data.ok("takings", "--json").jsonArray()
@@ -195,11 +202,16 @@ import Testing
         try data.ok("charge", "send", now: "2026-11-03T09:00:00.000Z")
         try data.ok("charge", "debrief", now: "2026-11-04T09:00:00.000Z")
         let entries = try data.ok("entries", "--json").jsonArray()
-        #expect(entries.map { $0["feature"] as? String ?? $0["kind"] as? String } == ["debrief", "send", "createVault", "opening"])
+        #expect(
+            entries.map { $0["feature"] as? String ?? $0["kind"] as? String } == [
+                "debrief", "send", "createVault", "opening",
+            ])
         #expect(entries.map { int64($0["balanceAfter"]) } == [4_840_000, 4_890_000, 4_900_000, 5_000_000])
-        #expect(entries.map { $0["time"] as? String } == [
-            "2026-11-04T09:00:00.000Z", "2026-11-03T09:00:00.000Z", "2026-11-02T09:00:00.000Z", "2026-11-01T09:00:00.000Z",
-        ])
+        #expect(
+            entries.map { $0["time"] as? String } == [
+                "2026-11-04T09:00:00.000Z", "2026-11-03T09:00:00.000Z", "2026-11-02T09:00:00.000Z",
+                "2026-11-01T09:00:00.000Z",
+            ])
         let text = try data.ok("entries").stdout.split(separator: "\n").map(String.init)
         #expect(text.count == 5)
         #expect(text[1].contains("2026-11-04 09:00") && text[1].contains("debrief") && text[1].contains("£4.84"))
@@ -297,14 +309,21 @@ import Testing
         #expect(try data.balance() == -110_000)
         let screen = try data.ok()
         #expect(screen.stdout.contains("-£0.11"))
-        #expect(screen.stdout.contains("You are £0.11 over your credit. Nothing is blocked, and nothing will be. Top up when it feels fair."))
+        #expect(
+            screen.stdout.contains(
+                "You are £0.11 over your credit. Nothing is blocked, and nothing will be. Top up when it feels fair."))
         #expect(!screen.stdout.contains("\u{1B}"), "no colour with NO_COLOR")
-        for section in ["Balance", "Used", "Topped up", "Top up", "Takings by feature", "Entries", "newest first", "Prices", "placeholders"] {
+        for section in [
+            "Balance", "Used", "Topped up", "Top up", "Takings by feature", "Entries", "newest first", "Prices",
+            "placeholders",
+        ] {
             #expect(screen.stdout.contains(section), "the screen shows \(section)")
         }
         let json = try data.ok("screen", "--json").jsonObject()
         #expect(json["belowZero"] as? Bool == true)
-        #expect((json["message"] as? String)?.hasSuffix(" Nothing is blocked, and nothing will be. Top up when it feels fair.") == true)
+        #expect(
+            (json["message"] as? String)?.hasSuffix(
+                " Nothing is blocked, and nothing will be. Top up when it feels fair.") == true)
         // And it still charges.
         #expect(try data.ok("charge", "debrief").stdout.contains("Balance -£0.16"))
     }
@@ -350,7 +369,8 @@ import Testing
         let aCharge = try #require(try a.ok("entries", "--json").jsonArray().first?["id"] as? String)
         let bCharge = try #require(try b.ok("entries", "--json").jsonArray().first?["id"] as? String)
         var text = String(decoding: try b.bytes(try b.ledgerFile), as: UTF8.self)
-        text = text.replacingOccurrences(of: bCharge, with: aCharge).replacingOccurrences(of: "\"amount\":-50000", with: "\"amount\":-60000")
+        text = text.replacingOccurrences(of: bCharge, with: aCharge).replacingOccurrences(
+            of: "\"amount\":-50000", with: "\"amount\":-60000")
         let copy = try TemporaryDirectory()
         try text.write(toFile: copy.file("b.jsonl"), atomically: true, encoding: .utf8)
         let result = try a.credit("merge", copy.file("b.jsonl"))
@@ -366,7 +386,8 @@ import Testing
         try data.ok("charge", "debrief")
         try data.ok("charge", "send")
         let file = try data.ledgerFile
-        var lines = String(decoding: try data.bytes(file), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        var lines = String(decoding: try data.bytes(file), as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false)
         lines[1] = "this is not an entry"
         try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))
         let damaged = try data.bytes(file)
@@ -481,8 +502,9 @@ import Testing
 
     @Test func upgradeSignsALedgerMadeBeforeSigning() throws {
         let data = try DataDirectory()
-        let old = try Ledger(directory: data.path, clock: FixedClock(Timestamp(iso8601: "2026-11-01T09:00:00.000Z")!),
-                             ids: SequentialIDs(prefix: "old"), authenticator: nil)
+        let old = try Ledger(
+            directory: data.path, clock: FixedClock(Timestamp(iso8601: "2026-11-01T09:00:00.000Z")!),
+            ids: SequentialIDs(prefix: "old"), authenticator: nil)
         try old.append(EntryDraft(id: "c-1", kind: .charge, feature: "debrief", amount: MicroCredits(-50_000)))
         try old.append(EntryDraft(id: "c-2", kind: .charge, feature: "send", amount: MicroCredits(-10_000)))
         let file = old.path(forDevice: old.device)
@@ -494,12 +516,17 @@ import Testing
         #expect(try data.bytes(file) == original, "never signed silently")
         let unverified = try data.credit("verify", "--json")
         #expect(unverified.status == 1)
-        #expect((try unverified.jsonObject()["problems"] as? [[String: Any]])?.allSatisfy { $0["kind"] as? String == "unsigned" } == true)
+        #expect(
+            (try unverified.jsonObject()["problems"] as? [[String: Any]])?.allSatisfy {
+                $0["kind"] as? String == "unsigned"
+            } == true)
 
         let upgrade = try data.ok("upgrade")
         #expect(upgrade.stdout.contains("Signed 3 entries of \(file)"))
         #expect(upgrade.stdout.contains("The unsigned file is kept as \(file).unsigned-"))
-        let backups = try FileManager.default.contentsOfDirectory(atPath: data.path + "/ledger").filter { $0.contains(".unsigned-") }
+        let backups = try FileManager.default.contentsOfDirectory(atPath: data.path + "/ledger").filter {
+            $0.contains(".unsigned-")
+        }
         #expect(backups.count == 1)
         #expect(try data.bytes(data.path + "/ledger/" + (backups.first ?? "")) == original)
         #expect(try data.ok("verify").stdout.contains("All holds"))
@@ -533,7 +560,10 @@ import Testing
     private func verify(_ data: DataDirectory) throws -> (status: Int32, found: [String]) {
         let result = try data.credit("verify", "--json")
         let problems = try #require(try result.jsonObject()["problems"] as? [[String: Any]], "\(result)")
-        return (result.status, problems.map { "\($0["kind"] as? String ?? "?")@\(int64($0["line"]).map(String.init) ?? "-")" })
+        return (
+            result.status,
+            problems.map { "\($0["kind"] as? String ?? "?")@\(int64($0["line"]).map(String.init) ?? "-")" }
+        )
     }
 
     @Test func anUntouchedLedgerVerifiesClean() throws {
@@ -657,9 +687,11 @@ import Testing
         bLines.removeLast()
         try write(bLines, to: bFile)
         let keys = try LedgerKeys.load(from: b.path)
-        let ledger = try Ledger(directory: b.path, clock: FixedClock(Timestamp(iso8601: "2026-11-29T12:00:00.000Z")!),
-                                authenticator: try keys.makeAuthenticator())
-        try ledger.append(EntryDraft(id: String(aCharge), kind: .charge, feature: "createVault", amount: MicroCredits(-100_000)))
+        let ledger = try Ledger(
+            directory: b.path, clock: FixedClock(Timestamp(iso8601: "2026-11-29T12:00:00.000Z")!),
+            authenticator: try keys.makeAuthenticator())
+        try ledger.append(
+            EntryDraft(id: String(aCharge), kind: .charge, feature: "createVault", amount: MicroCredits(-100_000)))
         #expect(String(bCharge) != String(aCharge))
         try FileManager.default.copyItem(atPath: bFile, toPath: a.path + "/ledger/" + (try b.device) + ".jsonl")
         let result = try a.credit("verify", "--json")

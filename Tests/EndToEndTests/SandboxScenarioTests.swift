@@ -29,7 +29,8 @@ import Testing
         let stdout = output.fileHandleForReading.readDataToEndOfFile()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "mockstore control \(arguments): \(stderr)", sourceLocation: sourceLocation)
+        #expect(
+            process.terminationStatus == 0, "mockstore control \(arguments): \(stderr)", sourceLocation: sourceLocation)
         return try #require(
             try JSONSerialization.jsonObject(with: stdout) as? [String: Any], "not JSON: \(stderr)",
             sourceLocation: sourceLocation)
@@ -63,7 +64,8 @@ extension SandboxScenarioTests {
         let pending = try #require((try control(store, "transactions")["transactions"] as? [[String: Any]])?.first)
         #expect(pending["status"] as? String == "pending")
         let id = try #require(pending["transactionId"] as? String)
-        #expect((try control(store, "approve", id)["transaction"] as? [String: Any])?["status"] as? String == "purchased")
+        #expect(
+            (try control(store, "approve", id)["transaction"] as? [String: Any])?["status"] as? String == "purchased")
 
         // The app opens its credit screen: credited once.
         let credited = try data.ok("screen")

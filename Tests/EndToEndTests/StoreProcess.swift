@@ -15,9 +15,11 @@ final class StoreProcess {
 
     static var binary: String {
         get throws {
-            let directory = try #require(Credit.binary.map { ($0 as NSString).deletingLastPathComponent }, "credit is not built")
+            let directory = try #require(
+                Credit.binary.map { ($0 as NSString).deletingLastPathComponent }, "credit is not built")
             let path = directory + "/mockstore"
-            return try #require(FileManager.default.isExecutableFile(atPath: path) ? path : nil, "mockstore is not built beside credit")
+            return try #require(
+                FileManager.default.isExecutableFile(atPath: path) ? path : nil, "mockstore is not built beside credit")
         }
     }
 
@@ -81,7 +83,8 @@ final class StoreProcess {
 
     /// How many transactions the store holds unfinished.
     func unfinishedCount() async throws -> Int {
-        let (data, _) = try await URLSession.shared.data(from: URL(string: url + "/storekit/v1/transactions/unfinished")!)
+        let (data, _) = try await URLSession.shared.data(
+            from: URL(string: url + "/storekit/v1/transactions/unfinished")!)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         return try #require(object["signedTransactions"] as? [Any]).count
     }

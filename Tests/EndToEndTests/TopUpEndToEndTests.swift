@@ -11,7 +11,9 @@ import Testing
         data = try DataDirectory()
     }
 
-    func startStore(_ arguments: [String] = [], catalogue: String = StoreProcess.catalogue, name: String = "store") throws -> StoreProcess {
+    func startStore(_ arguments: [String] = [], catalogue: String = StoreProcess.catalogue, name: String = "store")
+        throws -> StoreProcess
+    {
         try StoreProcess(dataDirectory: home.file(name), arguments: arguments, catalogue: catalogue)
     }
 
@@ -146,7 +148,10 @@ extension TopUpEndToEndTests {
         try await useStore(store)
         let screen = try data.ok("screen", "--json").jsonObject()
         let offers = try #require(screen["offers"] as? [[String: Any]])
-        #expect(Set(offers.compactMap { $0["id"] as? String }) == ["ai.voicedebrief.app.credit.500", "ai.voicedebrief.app.credit.1000"])
+        #expect(
+            Set(offers.compactMap { $0["id"] as? String }) == [
+                "ai.voicedebrief.app.credit.500", "ai.voicedebrief.app.credit.1000",
+            ])
         try data.ok("topup", "--product", "ai.voicedebrief.app.credit.1000")
         #expect(try data.balance() == 15_000_000)
         #expect(try data.ok("verify").status == 0)

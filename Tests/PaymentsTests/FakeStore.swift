@@ -33,8 +33,10 @@ final class FakeStore: StoreProvider, Sendable {
     func setFailure(_ error: StoreError?) { state.withLock { $0.failPurchase = error } }
 
     /// Makes and keeps an unfinished transaction, as a store does when it has been paid.
-    func makeTransaction(product: String = "ai.voicedebrief.app.credit.500", bundle: String? = nil,
-                         signer other: JWSSigner? = nil, quantity: Int = 1) throws -> (id: String, jws: String) {
+    func makeTransaction(
+        product: String = "ai.voicedebrief.app.credit.500", bundle: String? = nil,
+        signer other: JWSSigner? = nil, quantity: Int = 1
+    ) throws -> (id: String, jws: String) {
         let id = state.withLock { state -> String in
             defer { state.next += 1 }
             return String(state.next)

@@ -5,8 +5,10 @@ import StoreWire
 import Testing
 
 @Suite struct ReceiptVerifierTests {
-    func signed(by authority: TestCertificateAuthority, bundle: String = "ai.voicedebrief.app",
-                environment: String = "Sandbox") throws -> String {
+    func signed(
+        by authority: TestCertificateAuthority, bundle: String = "ai.voicedebrief.app",
+        environment: String = "Sandbox"
+    ) throws -> String {
         let payload = SignedTransactionPayload(
             transactionId: "2000000000000042", originalTransactionId: "2000000000000042", bundleId: bundle,
             productId: "ai.voicedebrief.app.credit.500", purchaseDate: 1_764_400_000_000,
@@ -27,7 +29,8 @@ extension ReceiptVerifierTests {
         let first = try authority()
         let second = try authority()
         let receipt = try signed(by: second)
-        let both = ReceiptVerifier(methods: [.es256(root: first.root), .es256(root: second.root)], bundleID: "ai.voicedebrief.app")
+        let both = ReceiptVerifier(
+            methods: [.es256(root: first.root), .es256(root: second.root)], bundleID: "ai.voicedebrief.app")
         #expect(try both.verify(receipt).transactionId == "2000000000000042")
         let onlyFirst = ReceiptVerifier(method: .es256(root: first.root), bundleID: "ai.voicedebrief.app")
         #expect(throws: (any Error).self) { try onlyFirst.verify(receipt) }

@@ -18,8 +18,9 @@ import Testing
     }
 
     func flow(_ store: FakeStore) -> TopUpFlow {
-        TopUpFlow(ledger: ledger, store: store,
-                  verifier: ReceiptVerifier(method: .hs256(secret: secret), bundleID: "ai.voicedebrief.app"))
+        TopUpFlow(
+            ledger: ledger, store: store,
+            verifier: ReceiptVerifier(method: .hs256(secret: secret), bundleID: "ai.voicedebrief.app"))
     }
 }
 
@@ -104,7 +105,9 @@ extension TopUpFlowTests {
 
     @Test func aProductThatIsNotAPackIsRefusedBeforeBuying() async throws {
         let store = FakeStore(signer: .hs256(secret: secret))
-        await #expect(throws: RefusedTransaction.self) { try await flow(store).topUp(productID: "ai.voicedebrief.app.other") }
+        await #expect(throws: RefusedTransaction.self) {
+            try await flow(store).topUp(productID: "ai.voicedebrief.app.other")
+        }
         #expect(store.finishes.isEmpty)
     }
 
@@ -128,7 +131,8 @@ extension TopUpFlowTests {
             Issue.record("no credit")
             return
         }
-        let audit = ReceiptAudit(verifier: ReceiptVerifier(method: .hs256(secret: secret), bundleID: "ai.voicedebrief.app"))
+        let audit = ReceiptAudit(
+            verifier: ReceiptVerifier(method: .hs256(secret: secret), bundleID: "ai.voicedebrief.app"))
         #expect(audit.problem(with: entry) == nil)
         var inflated = entry
         inflated.amount = MicroCredits(50_000_000)
@@ -139,7 +143,8 @@ extension TopUpFlowTests {
         var otherTransaction = entry
         otherTransaction.reference = "1"
         #expect(audit.problem(with: otherTransaction) != nil)
-        let wrongKey = ReceiptAudit(verifier: ReceiptVerifier(method: .hs256(secret: Array("x".utf8)), bundleID: "ai.voicedebrief.app"))
+        let wrongKey = ReceiptAudit(
+            verifier: ReceiptVerifier(method: .hs256(secret: Array("x".utf8)), bundleID: "ai.voicedebrief.app"))
         #expect(wrongKey.problem(with: entry)?.contains("does not verify") == true)
     }
 }
@@ -152,4 +157,3 @@ extension TopUpResult {
         }
     }
 }
-

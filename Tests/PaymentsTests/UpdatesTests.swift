@@ -79,8 +79,9 @@ extension TopUpFlowTests {
 
     @Test func pendingPurchasesAreDescribedAndSettled() throws {
         var pending = PendingPurchases()
-        pending.add(product: "ai.voicedebrief.app.credit.500", at: Timestamp(milliseconds: 1_764_400_000_000),
-                    reason: "askToBuy")
+        pending.add(
+            product: "ai.voicedebrief.app.credit.500", at: Timestamp(milliseconds: 1_764_400_000_000),
+            reason: "askToBuy")
         #expect(pending.descriptions.first?.contains("a parent or guardian to approve it (Ask to Buy)") == true)
         var interrupted = PendingPurchases()
         interrupted.add(product: "p", at: Timestamp(milliseconds: 0), reason: "interrupted")

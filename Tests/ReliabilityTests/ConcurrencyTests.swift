@@ -134,7 +134,8 @@ extension ConcurrencyTests {
         // Paused at the point once its line is in the file (it takes and drops the lock on its way there).
         let file = try LedgerInspection(dataDirectory: credit.dataDirectory).files[0]
         func paused() -> Bool {
-            String(decoding: FileManager.default.contents(atPath: file) ?? Data(), as: UTF8.self).contains("\"debrief\"")
+            String(decoding: FileManager.default.contents(atPath: file) ?? Data(), as: UTF8.self).contains(
+                "\"debrief\"")
         }
         let deadline = Date().addingTimeInterval(60)
         while !(paused() && lockIsHeld(lock)) && Date() < deadline && !holder.hasExited { usleep(10_000) }

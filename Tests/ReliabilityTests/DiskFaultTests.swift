@@ -236,14 +236,17 @@ extension DiskFaultTests {
             Issue.record("not a follow-up failure: \(told)")
         }
         #expect(world.ledger.notices.last == told.first)
-        #expect(FileManager.default.contents(atPath: headPath) == headBefore, "the head changed although its write failed")
+        #expect(
+            FileManager.default.contents(atPath: headPath) == headBefore, "the head changed although its write failed")
         world.disk.inject = nil
         // Behind by one, which verify notes without calling it a problem; a new open brings the head up.
         let behind = try LedgerVerifier(
             macKey: try LedgerKeys.load(from: world.directory).macKey, headPublicKey: nil, receiptCheck: nil
         ).verify(
             files: [world.file],
-            heads: [world.ledger.device: try #require(try SignedHead.read(in: world.directory, device: world.ledger.device))])
+            heads: [
+                world.ledger.device: try #require(try SignedHead.read(in: world.directory, device: world.ledger.device))
+            ])
         #expect(behind.isClean, "\(behind.problems.map(\.description))")
         #expect(behind.notes.contains { $0.contains("behind") }, "\(behind.notes)")
         try world.expectConsistent("after a failed head write")

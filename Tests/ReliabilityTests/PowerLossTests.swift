@@ -347,7 +347,9 @@ func checkRecovered(
             return fail("the next append could not keep the head: \(ledger.notices.last!)")
         }
         let head = try SignedHead.read(in: directory, device: ledger.device)
-        if head?.sequence != next.sequence { return fail("the head is at \(head?.sequence ?? 0), not #\(next.sequence)") }
+        if head?.sequence != next.sequence {
+            return fail("the head is at \(head?.sequence ?? 0), not #\(next.sequence)")
+        }
     } catch {
         return fail("after recovery: \(error)")
     }

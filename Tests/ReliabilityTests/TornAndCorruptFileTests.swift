@@ -292,7 +292,10 @@ extension TornAndCorruptFileTests {
         // Two things said: the line set aside, and the head (which signed it) left as it is, beyond the file.
         #expect(ledger.notices.count == 2, "\(ledger.notices)")
         #expect(ledger.notices.contains { if case .tornTailMovedAside = $0 { true } else { false } })
-        #expect(ledger.notices.contains { if case .headNotKept(let reason) = $0 { reason.contains("beyond") } else { false } })
+        #expect(
+            ledger.notices.contains {
+                if case .headNotKept(let reason) = $0 { reason.contains("beyond") } else { false }
+            })
         let report = try ledger.verify(receiptCheck: nil)
         #expect(report.problems.contains { $0.kind == .truncated }, "\(report.problems)")
     }

@@ -19,7 +19,8 @@ import VoiceDebriefCredit
 
     @Test func atZeroItIsNotBelow() throws {
         let app = try AppFixture()
-        try app.ledger.append(EntryDraft(id: "all", kind: .charge, feature: "debrief", amount: MicroCredits(-5_000_000)))
+        try app.ledger.append(
+            EntryDraft(id: "all", kind: .charge, feature: "debrief", amount: MicroCredits(-5_000_000)))
         let screen = try CreditScreen(ledger: app.ledger, prices: VoiceDebriefPrices())
         #expect(screen.balance == .zero)
         #expect(!screen.isBelowZero)
@@ -47,9 +48,11 @@ import VoiceDebriefCredit
         let charge = try #require(try meter.charge(ChargeRequest("debrief", subject: "n1")).entry)
         try meter.charge(ChargeRequest("send", subject: "n1"))
         try app.ledger.decline(charge.id, reason: .notUsable)
-        try app.ledger.append(EntryDraft(
-            id: "topup-simulated-S1", kind: .topup, amount: MicroCredits(5_000_000), text: "Top-up (simulated, no money taken)",
-            reference: "S1", product: "ai.voicedebrief.app.credit.500"))
+        try app.ledger.append(
+            EntryDraft(
+                id: "topup-simulated-S1", kind: .topup, amount: MicroCredits(5_000_000),
+                text: "Top-up (simulated, no money taken)",
+                reference: "S1", product: "ai.voicedebrief.app.credit.500"))
         let screen = try CreditScreen(ledger: app.ledger, prices: VoiceDebriefPrices())
         #expect(screen.entries.map(\.entry.kind) == [.topup, .refund, .charge, .charge, .opening])
         #expect(screen.entries.map(\.balanceAfter.rawValue) == [9_990_000, 4_990_000, 4_940_000, 4_950_000, 5_000_000])

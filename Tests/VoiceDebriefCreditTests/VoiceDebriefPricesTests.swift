@@ -51,7 +51,9 @@ func pricingProblems(_ list: any PriceList) -> [String] {
     var problems: [String] = []
     for item in list.items {
         if item.price <= .zero { problems.append("\(item.key) is free (\(item.price.formatted))") }
-        if !item.price.isWholePence { problems.append("\(item.key) is not a whole number of pence (\(item.price.formatted))") }
+        if !item.price.isWholePence {
+            problems.append("\(item.key) is not a whole number of pence (\(item.price.formatted))")
+        }
     }
     return problems
 }
@@ -80,9 +82,10 @@ func pricingProblems(_ list: any PriceList) -> [String] {
             ]
             let neverCharged: [String: String] = [:]
         }
-        #expect(pricingProblems(Broken()) == [
-            "free is free (£0.00)", "half is not a whole number of pence (£0.005)", "negative is free (-£0.01)",
-        ])
+        #expect(
+            pricingProblems(Broken()) == [
+                "free is free (£0.00)", "half is not a whole number of pence (£0.005)", "negative is free (-£0.01)",
+            ])
     }
 
     static let seedTable: [(key: String, pence: Int64, unit: PricingUnit)] = [
@@ -147,7 +150,8 @@ func pricingProblems(_ list: any PriceList) -> [String] {
     @Test func theSeventySixSecondNote() throws {
         let app = try AppFixture()
         let meter = app.meter()
-        let transcript = try #require(try meter.charge(ChargeRequest("transcript", seconds: 76, subject: "note-76")).entry)
+        let transcript = try #require(
+            try meter.charge(ChargeRequest("transcript", seconds: 76, subject: "note-76")).entry)
         #expect(transcript.amount == MicroCredits(-60_000))
         #expect(transcript.amount.formatted == "-£0.06")
         #expect(transcript.quantity == 2, "two started minutes")
@@ -156,7 +160,9 @@ func pricingProblems(_ list: any PriceList) -> [String] {
         #expect(app.ledger.balance.formatted == "£4.89")
     }
 
-    @Test(arguments: [(Int64(1), Int64(3)), (59, 3), (60, 3), (61, 6), (76, 6), (120, 6), (121, 9), (3600, 180), (3601, 183)])
+    @Test(arguments: [
+        (Int64(1), Int64(3)), (59, 3), (60, 3), (61, 6), (76, 6), (120, 6), (121, 9), (3600, 180), (3601, 183),
+    ])
     func aTranscriptIsThreePenceAStartedMinute(_ seconds: Int64, _ pence: Int64) throws {
         let app = try AppFixture()
         let priced = try #require(try app.meter().price(of: ChargeRequest("transcript", seconds: seconds)))
@@ -164,8 +170,10 @@ func pricingProblems(_ list: any PriceList) -> [String] {
         #expect(priced.quantity == (seconds + 59) / 60)
     }
 
-    @Test(arguments: [ChargeRequest("transcript"), ChargeRequest("transcript", seconds: 0),
-                      ChargeRequest("transcript", seconds: -5), ChargeRequest("debrief", seconds: 60)])
+    @Test(arguments: [
+        ChargeRequest("transcript"), ChargeRequest("transcript", seconds: 0),
+        ChargeRequest("transcript", seconds: -5), ChargeRequest("debrief", seconds: 60),
+    ])
     func aTranscriptNeedsItsLengthAndNothingElseDoes(_ request: ChargeRequest) throws {
         let app = try AppFixture()
         let before = try app.fileBytes()
@@ -176,7 +184,8 @@ func pricingProblems(_ list: any PriceList) -> [String] {
     @Test(arguments: 1...4)
     func savingIsOnePennyAFileUpToFour(_ files: Int64) throws {
         let app = try AppFixture()
-        let entry = try #require(try app.meter().charge(ChargeRequest("saveToVault", quantity: files, subject: "note-1")).entry)
+        let entry = try #require(
+            try app.meter().charge(ChargeRequest("saveToVault", quantity: files, subject: "note-1")).entry)
         #expect(entry.amount == MicroCredits(-files * 10_000))
         #expect(entry.quantity == files)
     }
@@ -220,11 +229,15 @@ func pricingProblems(_ list: any PriceList) -> [String] {
         #expect(try session.charge(ChargeRequest("readNote", subject: "note-1")).entry != nil)
         let again = try session.charge(ChargeRequest("readNote", subject: "note-1"))
         #expect(again == .notCharged("already charged once while the app is open"))
-        #expect(try session.charge(ChargeRequest("readNote", subject: "note-2")).entry != nil, "another note is charged")
+        #expect(
+            try session.charge(ChargeRequest("readNote", subject: "note-2")).entry != nil, "another note is charged")
         #expect(try session.charge(ChargeRequest("readNote", subject: "note-2")).entry == nil)
         let nextSession = app.meter()
-        #expect(try nextSession.charge(ChargeRequest("readNote", subject: "note-1")).entry != nil, "a new session charges again")
-        #expect(app.ledger.entries.filter { $0.feature == "readNote" }.map(\.subject) == ["note-1", "note-2", "note-1"])
+        #expect(
+            try nextSession.charge(ChargeRequest("readNote", subject: "note-1")).entry != nil,
+            "a new session charges again")
+        #expect(
+            app.ledger.entries.filter { $0.feature == "readNote" }.map(\.subject) == ["note-1", "note-2", "note-1"])
         #expect(app.ledger.balance == MicroCredits(4_970_000))
     }
 
@@ -251,7 +264,9 @@ func pricingProblems(_ list: any PriceList) -> [String] {
     @Test func aFileInAVaultIsChargedEachTime() throws {
         let app = try AppFixture()
         let session = app.meter()
-        for _ in 0..<3 { #expect(try session.charge(ChargeRequest("readVaultFile", subject: "vault/a.md")).entry != nil) }
+        for _ in 0..<3 {
+            #expect(try session.charge(ChargeRequest("readVaultFile", subject: "vault/a.md")).entry != nil)
+        }
         #expect(app.ledger.balance == MicroCredits(4_970_000))
     }
 
@@ -284,9 +299,12 @@ func pricingProblems(_ list: any PriceList) -> [String] {
     }
 
     @Test func theNeverChargedListIsTheSeeds() {
-        #expect(Set(VoiceDebriefPrices().neverCharged.keys)
-            == ["record", "discardRecording", "listVault", "settings", "diagnostics", "creditScreen"])
-        #expect(VoiceDebriefPrices().neverCharged["record"]?.contains("never stops, delays or interrupts a recording") == true)
+        #expect(
+            Set(VoiceDebriefPrices().neverCharged.keys)
+                == ["record", "discardRecording", "listVault", "settings", "diagnostics", "creditScreen"])
+        #expect(
+            VoiceDebriefPrices().neverCharged["record"]?.contains("never stops, delays or interrupts a recording")
+                == true)
     }
 
     struct TranscriptionFailed: Error {}

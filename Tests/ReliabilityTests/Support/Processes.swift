@@ -99,7 +99,9 @@ final class ChildProcess {
         stdoutPath = scratch.file("stdout")
         errPath = scratch.file("stderr")
         let inPath = scratch.file("stdin")
-        FileManager.default.createFile(atPath: inPath, contents: Data((input ?? "").utf8))
+        guard FileManager.default.createFile(atPath: inPath, contents: Data((input ?? "").utf8)) else {
+            throw ProcessFailure("cannot write the child's standard input to \(inPath)")
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
