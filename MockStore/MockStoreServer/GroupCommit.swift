@@ -1,0 +1,154 @@
+import Dispatch
+import Synchronization
+
+/// The store's one SQLite connection, shared by concurrent requests through group commit.
+///
+/// Each piece of work runs under one lock, inside the SQLite transaction that is open at the time (a batch); the
+/// first request that writes in a batch commits it once the requests queued behind it on the lock have added
+/// theirs, so one `fsync` of the WAL (`synchronous=FULL`) makes all of them durable. A request is answered only
+/// after the commit of the batch it ran in: if that commit fails, every request of the batch gets the error,
+/// never a success. Work that changes nothing while no batch is open closes its own read transaction at once.
+///
+/// Inside a batch, ``SQLiteDatabase/inTransaction(_:)`` is a savepoint, so a change that has to be all or nothing
+/// (a purchase and its signature) still is, on its own; a body that throws keeps what it did before the throw, as
+/// each statement did when it committed alone.
+final class GroupCommit: Sendable {
+    /// One shared SQLite transaction; the requests that ran in it wait for its commit.
+    final class Batch: Sendable {
+        private let done = DispatchGroup()
+        private let failure = Mutex<(any Error)?>(nil)
+
+        init() {
+            done.enter()
+        }
+
+        /// Records how the commit went and wakes every waiter. Called exactly once per batch.
+        func finish(_ error: (any Error)?) {
+            failure.withLock { $0 = error }
+            done.leave()
+        }
+
+        /// Waits for the commit; throws its error if it failed.
+        func wait() throws {
+            done.wait()
+            if let error = failure.withLock({ $0 }) { throw error }
+        }
+    }
+
+    /// Why the work of a batch was lost before its commit.
+    struct BatchLost: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private struct State: ~Copyable {
+        var store: TransactionStore
+        /// The batch whose transaction is open: it holds writes not yet committed.
+        var open: Batch?
+        /// Batches committed or lost so far, and the pieces of work they held.
+        var batches = 0
+        var batchedWork = 0
+    }
+
+    private let state: Mutex<State>
+
+    init(store: sending TransactionStore) {
+        state = Mutex(State(store: store))
+    }
+
+    /// Batches committed (or lost) so far, and the pieces of work that waited for them: how much sharing there was.
+    var statistics: (batches: Int, work: Int) { state.withLock { ($0.batches, $0.batchedWork) } }
+
+    /// Runs `body` on the store inside the open batch (opening one if none is), and returns once what it saw and
+    /// did is durable: after the commit of that batch when it holds writes, at once otherwise.
+    ///
+    /// - Throws: what `body` throws; or, when the batch could not be committed, the commit's error.
+    func perform<Result: Sendable>(
+        _ body: (inout sending TransactionStore) throws -> Result
+    ) throws -> Result {
+        let (outcome, batch, isLeader) = state.withLock {
+            state -> (Swift.Result<Result, any Error>, Batch?, Bool) in
+            var isLeader = false
+            if state.open == nil {
+                do {
+                    // Deferred: work that only reads takes no write lock.
+                    try state.store.database.execute("BEGIN")
+                } catch {
+                    return (.failure(error), nil, false)
+                }
+                state.open = Batch()
+                isLeader = true
+            }
+            let changesBefore = state.store.database.totalChanges
+            let outcome: Swift.Result<Result, any Error>
+            do {
+                outcome = .success(try body(&state.store))
+            } catch {
+                outcome = .failure(error)
+            }
+            // `body` may have replaced the store (it is `inout`): look it up again from here on.
+            let database = state.store.database
+            guard let open = state.open else { return (outcome, nil, false) }
+            state.batchedWork += 1
+            guard database.isInTransaction else {
+                // SQLite rolled the whole transaction back (an I/O error, a full disk): the batch's work is lost.
+                state.open = nil
+                state.batches += 1
+                open.finish(BatchLost(description: "the store's transaction was rolled back: \(outcome)"))
+                return (outcome, open, false)
+            }
+            if isLeader && database.totalChanges == changesBefore {
+                // Nothing written: end the read transaction now; nobody else is in it.
+                state.open = nil
+                state.batchedWork -= 1
+                if (try? database.execute("COMMIT")) == nil {
+                    try? database.execute("ROLLBACK")
+                }
+                open.finish(nil)
+                return (outcome, nil, false)
+            }
+            return (outcome, open, isLeader)
+        }
+        if isLeader, let batch {
+            // Requests queued on the lock meanwhile get it first (it hands over in order), so by the time the
+            // leader has it again they have joined this batch.
+            commit(batch)
+        }
+        try batch?.wait()
+        return try outcome.get()
+    }
+
+    /// Commits `batch` if it is still the open one (``close()`` may have committed it already).
+    private func commit(_ batch: Batch) {
+        state.withLock { state in
+            guard let open = state.open, open === batch else { return }
+            state.open = nil
+            state.batches += 1
+            open.finish(Self.commit(state.store.database))
+        }
+    }
+
+    /// `COMMIT`, and `ROLLBACK` if it failed with the transaction still open; the error, if any.
+    private static func commit(_ database: SQLiteDatabase) -> (any Error)? {
+        do {
+            try database.execute("COMMIT")
+            return nil
+        } catch {
+            if database.isInTransaction {
+                try? database.execute("ROLLBACK")
+            }
+            return error
+        }
+    }
+
+    /// Commits the open batch, if any, and closes the database. Work after this fails.
+    func close() throws {
+        try state.withLock { state in
+            if let open = state.open {
+                state.open = nil
+                state.batches += 1
+                open.finish(Self.commit(state.store.database))
+            }
+            try state.store.close()
+        }
+    }
+}
