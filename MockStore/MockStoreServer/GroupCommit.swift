@@ -93,6 +93,7 @@ final class GroupCommit: Sendable {
                 // SQLite rolled the whole transaction back (an I/O error, a full disk): the batch's work is lost.
                 state.open = nil
                 state.batches += 1
+                state.store.settingsMayHaveChanged?()
                 open.finish(BatchLost(description: "the store's transaction was rolled back: \(outcome)"))
                 return (outcome, open, false)
             }
@@ -123,19 +124,21 @@ final class GroupCommit: Sendable {
             guard let open = state.open, open === batch else { return }
             state.open = nil
             state.batches += 1
-            open.finish(Self.commit(state.store.database))
+            open.finish(Self.commit(state.store))
         }
     }
 
     /// `COMMIT`, and `ROLLBACK` if it failed with the transaction still open; the error, if any.
-    private static func commit(_ database: SQLiteDatabase) -> (any Error)? {
+    private static func commit(_ store: TransactionStore) -> (any Error)? {
         do {
-            try database.execute("COMMIT")
+            try store.database.execute("COMMIT")
             return nil
         } catch {
-            if database.isInTransaction {
-                try? database.execute("ROLLBACK")
+            if store.database.isInTransaction {
+                try? store.database.execute("ROLLBACK")
             }
+            // What was rolled back may have included a setting.
+            store.settingsMayHaveChanged?()
             return error
         }
     }
@@ -146,7 +149,7 @@ final class GroupCommit: Sendable {
             if let open = state.open {
                 state.open = nil
                 state.batches += 1
-                open.finish(Self.commit(state.store.database))
+                open.finish(Self.commit(state.store))
             }
             try state.store.close()
         }

@@ -84,12 +84,16 @@ public final class MockStore: Sendable {
     private let database: GroupCommit
     /// Encoded product lists, by what they depend on.
     let productsBodies = ProductsBodyCache()
+    /// The settings products are shown with, kept while no setting or failure changes.
+    let productSettingsCache = ProductSettingsCache()
     /// Signalled when a notification is due now; the ``NotificationDispatcher`` waits on it.
     public let notificationsDue = DispatchSemaphore(value: 0)
 
     /// A store over `database`, which it owns from now on (and closes in ``close()``).
     public init(configuration: Configuration, database: sending TransactionStore) {
         self.configuration = configuration
+        let productSettingsCache = self.productSettingsCache
+        database.settingsMayHaveChanged = { productSettingsCache.invalidate() }
         self.database = GroupCommit(store: database)
     }
 
@@ -126,14 +130,32 @@ public final class MockStore: Sendable {
         return body
     }
 
-    /// The storefront and locale products are shown in, after a simulated `loadProducts` failure is checked.
+    /// The storefront and locale products are shown in, after a simulated `loadProducts` failure is checked: from
+    /// ``ProductSettingsCache`` when it has them, else from the database (and then kept).
     private func productSettings() throws(MockStoreError) -> (Storefront, String) {
-        try withDatabase { database in
-            if let failure = try takeFailure(.loadProducts, database) {
-                throw MockStoreError.simulated(failure, api: .loadProducts)
+        let settings: ProductSettingsCache.Settings
+        if let kept = productSettingsCache.settings {
+            settings = kept
+        } else {
+            let (read, generation, isKeepable) = try withDatabase { database in
+                // Invalidations happen under this lock too, so this generation is the one the reads below see.
+                let generation = productSettingsCache.generation
+                let once = try failureInForce(.loadProducts, database)?.once ?? false
+                let read = ProductSettingsCache.Settings(
+                    storefront: try self.storefront(database), locale: try self.locale(database),
+                    failure: try takeFailure(.loadProducts, database))
+                return (read, generation, !once)
             }
-            return (try self.storefront(database), try self.locale(database))
+            // Committed by now: what was read is durable.
+            if isKeepable {
+                productSettingsCache.keep(read, readAt: generation)
+            }
+            settings = read
         }
+        if let failure = settings.failure {
+            throw .simulated(failure, api: .loadProducts)
+        }
+        return (settings.storefront, settings.locale)
     }
 
     private func products(ids: [String], storefront: Storefront, locale: String) -> [StoreProductInfo] {

@@ -35,6 +35,9 @@ final class SQLiteDatabase {
         // FULL: a purchase the store answered must survive a power cut, not only a crash.
         try execute("PRAGMA synchronous=FULL")
         try execute("PRAGMA foreign_keys=ON")
+        // Savepoints inside a shared transaction (``GroupCommit``) keep their undo journal in memory, not in a
+        // temporary file created and deleted each time.
+        try execute("PRAGMA temp_store=MEMORY")
     }
 
     deinit {
