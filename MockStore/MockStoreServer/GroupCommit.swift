@@ -1,11 +1,17 @@
 import Dispatch
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The store's one SQLite connection, shared by concurrent requests through group commit.
 ///
 /// Each piece of work runs under one lock, inside the SQLite transaction that is open at the time (a batch); the
-/// first request that writes in a batch commits it once the requests queued behind it on the lock have added
-/// theirs, so one `fsync` of the WAL (`synchronous=FULL`) makes all of them durable. A request is answered only
+/// first request that writes in a batch (its leader) commits it once every request that was waiting for the lock
+/// has added its work, so one `fsync` of the WAL (`synchronous=FULL`) makes all of them durable. A request is answered only
 /// after the commit of the batch it ran in: if that commit fails, every request of the batch gets the error,
 /// never a success. Work that changes nothing while no batch is open closes its own read transaction at once.
 ///
@@ -17,6 +23,8 @@ final class GroupCommit: Sendable {
     final class Batch: Sendable {
         private let done = DispatchGroup()
         private let failure = Mutex<(any Error)?>(nil)
+        /// The pieces of work that ran in it (joined under the database lock).
+        let members = Atomic<Int>(1)
 
         init() {
             done.enter()
@@ -49,7 +57,13 @@ final class GroupCommit: Sendable {
         var batchedWork = 0
     }
 
+    /// The most pieces of work a leader waits for before committing, so that a steady stream of requests cannot
+    /// hold a commit back for ever.
+    static let largestBatch = 256
+
     private let state: Mutex<State>
+    /// Calls of ``perform(_:)`` waiting for the lock: a leader lets them join its batch before committing.
+    private let waiting = Atomic<Int>(0)
 
     init(store: sending TransactionStore) {
         state = Mutex(State(store: store))
@@ -58,6 +72,9 @@ final class GroupCommit: Sendable {
     /// Batches committed (or lost) so far, and the pieces of work that waited for them: how much sharing there was.
     var statistics: (batches: Int, work: Int) { state.withLock { ($0.batches, $0.batchedWork) } }
 
+    /// Calls waiting for the database lock at this moment.
+    var waitingForLock: Int { waiting.load(ordering: .relaxed) }
+
     /// Runs `body` on the store inside the open batch (opening one if none is), and returns once what it saw and
     /// did is durable: after the commit of that batch when it holds writes, at once otherwise.
     ///
@@ -65,8 +82,10 @@ final class GroupCommit: Sendable {
     func perform<Result: Sendable>(
         _ body: (inout sending TransactionStore) throws -> Result
     ) throws -> Result {
+        waiting.add(1, ordering: .relaxed)
         let (outcome, batch, isLeader) = state.withLock {
             state -> (Swift.Result<Result, any Error>, Batch?, Bool) in
+            waiting.subtract(1, ordering: .relaxed)
             var isLeader = false
             if state.open == nil {
                 do {
@@ -89,6 +108,9 @@ final class GroupCommit: Sendable {
             let database = state.store.database
             guard let open = state.open else { return (outcome, nil, false) }
             state.batchedWork += 1
+            if !isLeader {
+                open.members.add(1, ordering: .relaxed)
+            }
             guard database.isInTransaction else {
                 // SQLite rolled the whole transaction back (an I/O error, a full disk): the batch's work is lost.
                 state.open = nil
@@ -110,8 +132,10 @@ final class GroupCommit: Sendable {
             return (outcome, open, isLeader)
         }
         if isLeader, let batch {
-            // Requests queued on the lock meanwhile get it first (it hands over in order), so by the time the
-            // leader has it again they have joined this batch.
+            // Whoever is waiting for the lock now joins this batch first: its work costs no fsync of its own.
+            while waiting.load(ordering: .relaxed) > 0 && batch.members.load(ordering: .relaxed) < Self.largestBatch {
+                sched_yield()
+            }
             commit(batch)
         }
         try batch?.wait()

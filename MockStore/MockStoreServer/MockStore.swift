@@ -81,7 +81,8 @@ public final class MockStore: Sendable {
     public static let updatesPageSize = 50
 
     public let configuration: Configuration
-    private let database: GroupCommit
+    /// The database, shared by concurrent calls through group commit.
+    let database: GroupCommit
     /// Encoded product lists, by what they depend on.
     let productsBodies = ProductsBodyCache()
     /// The settings products are shown with, kept while no setting or failure changes.
