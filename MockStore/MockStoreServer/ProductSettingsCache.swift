@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What a products request needs from the database (the storefront and locale in force, and a simulated
 /// `loadProducts` failure set until cleared), kept between requests so a catalogue request need not take the
 /// database lock that purchases and their commits hold.
@@ -18,17 +16,17 @@ final class ProductSettingsCache: Sendable {
         var failure: StoreKitFailure?
     }
 
-    private let state = Mutex<(generation: UInt64, settings: Settings?)>((0, nil))
+    private let state = ReadMostly<(generation: UInt64, settings: Settings?)>((0, nil))
 
     /// The kept settings, if any.
-    var settings: Settings? { state.withLock { $0.settings } }
+    var settings: Settings? { state.read { $0.settings } }
 
     /// Read under the database lock, before reading the settings to keep.
-    var generation: UInt64 { state.withLock { $0.generation } }
+    var generation: UInt64 { state.read { $0.generation } }
 
     /// Forgets the kept settings: something they were read from may have changed.
     func invalidate() {
-        state.withLock { state in
+        state.write { state in
             state.generation &+= 1
             state.settings = nil
         }
@@ -36,7 +34,7 @@ final class ProductSettingsCache: Sendable {
 
     /// Keeps `settings`, read when the cache was at `generation`, unless it has been invalidated since.
     func keep(_ settings: Settings, readAt generation: UInt64) {
-        state.withLock { state in
+        state.write { state in
             guard state.generation == generation else { return }
             state.settings = settings
         }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Encoded `GET /storekit/v1/products` bodies, so a catalogue request does not run `JSONEncoder` each time.
 ///
 /// A body is a function of the ids asked for, the currency of the storefront in force and the locale in force
@@ -19,11 +17,11 @@ final class ProductsBodyCache: Sendable {
     /// Bodies kept at most; when full, the cache starts again (a client sending endless id lists cannot grow it).
     static let capacity = 256
 
-    private let bodies = Mutex<[Key: [UInt8]]>([:])
+    private let bodies = ReadMostly<[Key: [UInt8]]>([:])
 
     /// The body kept for `key`, if any.
     func body(for key: Key) -> [UInt8]? {
-        bodies.withLock { $0[key] }
+        bodies.read { $0[key] }
     }
 
     /// Keeps `body` for `key`, unless the key is too large to be worth keeping.
@@ -31,12 +29,12 @@ final class ProductsBodyCache: Sendable {
         guard key.ids.count <= Self.largestKeptRequest,
             key.ids.reduce(0, { $0 + $1.utf8.count }) <= Self.longestKeptIds
         else { return }
-        bodies.withLock { bodies in
+        bodies.write { bodies in
             if bodies.count >= Self.capacity { bodies.removeAll() }
             bodies[key] = body
         }
     }
 
     /// How many bodies are kept (for tests).
-    var count: Int { bodies.withLock { $0.count } }
+    var count: Int { bodies.read { $0.count } }
 }
