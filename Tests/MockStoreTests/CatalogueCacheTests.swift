@@ -48,7 +48,8 @@ import Testing
         let response = products()
         #expect(response.status == 200, sourceLocation: sourceLocation)
         #expect(response.header("Content-Type") == "application/json", sourceLocation: sourceLocation)
-        #expect(response.body == (try freshBody()), "the kept body is not the fresh one", sourceLocation: sourceLocation)
+        let fresh = try freshBody()
+        #expect(response.body == fresh, "the kept body is not the fresh one", sourceLocation: sourceLocation)
         return response.body
     }
 }
