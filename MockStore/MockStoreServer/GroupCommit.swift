@@ -11,9 +11,10 @@ import Synchronization
 ///
 /// Each piece of work runs under one lock, inside the SQLite transaction that is open at the time (a batch); the
 /// first request that writes in a batch (its leader) commits it once every request that was waiting for the lock
-/// has added its work, so one `fsync` of the WAL (`synchronous=FULL`) makes all of them durable. A request is answered only
-/// after the commit of the batch it ran in: if that commit fails, every request of the batch gets the error,
-/// never a success. Work that changes nothing while no batch is open closes its own read transaction at once.
+/// has added its work, so one `fsync` of the WAL (`synchronous=FULL`) makes all of them durable. A request is
+/// answered only after the commit of the batch it ran in (a read that saw the batch's uncommitted writes too): if
+/// that commit fails, every request of the batch gets the error, never a success. Work that changes nothing while
+/// no batch is open closes its own read transaction at once.
 ///
 /// Inside a batch, ``SQLiteDatabase/inTransaction(_:)`` is a savepoint, so a change that has to be all or nothing
 /// (a purchase and its signature) still is, on its own; a body that throws keeps what it did before the throw, as
