@@ -4,7 +4,10 @@ import Synchronization
 
 /// An HTTP/1.1 server on GNU libmicrohttpd, answering every request with an ``HTTPHandler``.
 ///
-/// libmicrohttpd runs one internal polling thread: the handler is called there, one request at a time.
+/// libmicrohttpd runs a thread per connection (`MHD_USE_THREAD_PER_CONNECTION`, polling with `poll`), up to
+/// ``Limits/connectionLimit`` of them, plus one thread that accepts: the handler is called on the connection's
+/// thread, so requests on different connections are handled at the same time, and a handler that waits (for a
+/// commit, say) holds up only its own connection. The handler must therefore be safe to call concurrently.
 /// A request body is read in pieces into a per-request buffer (kept in libmicrohttpd's `con_cls` slot,
 /// freed when the request completes) and never beyond ``Limits/maxBodyBytes``.
 public final class HTTPServer: Sendable {
@@ -15,7 +18,7 @@ public final class HTTPServer: Sendable {
         /// How much of an oversized body (sent without a `Content-Length`) is read and dropped before the
         /// connection is closed instead.
         public var maxDiscardedBytes: Int
-        /// Connections served at once.
+        /// Connections served at once (each has its own thread).
         public var connectionLimit: UInt32
         /// Seconds before an idle connection is closed.
         public var idleTimeoutSeconds: UInt32
@@ -50,7 +53,9 @@ public final class HTTPServer: Sendable {
     public init(host: String, port: UInt16, limits: Limits = Limits(), handler: any HTTPHandler) throws {
         let address = try SocketAddress(host: host, port: port)
         let context = Unmanaged.passRetained(ServerContext(handler: handler, limits: limits))
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ERROR_LOG.rawValue
+        var flags =
+            MHD_USE_POLL_INTERNAL_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
+            | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 {
             flags |= MHD_USE_IPv6.rawValue
         }
@@ -87,11 +92,12 @@ public final class HTTPServer: Sendable {
 
     deinit {
         stop()
-        // Only now: stopping joined libmicrohttpd's thread, so no callback can still use the context.
+        // Only now: stopping joined libmicrohttpd's threads, so no callback can still use the context.
         context.release()
     }
 
-    /// Stops listening, closes every connection and waits for libmicrohttpd's thread. Idempotent.
+    /// Stops listening, closes every connection and waits for libmicrohttpd's threads (requests in progress
+    /// finish first). Idempotent.
     public func stop() {
         let running = daemon.withLock { daemon in
             let running = daemon

@@ -1,7 +1,8 @@
 import CMicroHTTPD
 
-/// The C callbacks of ``HTTPServer``. libmicrohttpd calls them on its own thread, so they are plain
-/// nonisolated functions that reach their state only through the pointers they are given.
+/// The C callbacks of ``HTTPServer``. libmicrohttpd calls them on its own threads (one per connection), so they
+/// are plain nonisolated functions that reach their state only through the pointers they are given: the shared
+/// ``ServerContext`` (immutable) and the request's own ``RequestState``, used by its connection's thread alone.
 enum HTTPServerCallbacks {
     /// One request's state between calls of the access handler (libmicrohttpd's `con_cls`).
     final class RequestState {

@@ -4,10 +4,12 @@ import Signing
 import StoreWire
 import Synchronization
 
-/// The mock App Store: the catalogue, the transactions in SQLite and the signer, behind one lock.
+/// The mock App Store: the catalogue, the transactions in SQLite and the signer.
 ///
 /// Each method is one device-API call (what StoreKit does on a phone); ``MockStoreRouter`` maps them to
-/// HTTP. They are called on the HTTP server's thread; the lock serialises them with anything else.
+/// HTTP. They are called concurrently, on the HTTP server's connection threads: the database is used under one
+/// lock, and the writes of concurrent calls are committed together (``GroupCommit``), each call returning only
+/// once what it did is durable. Everything else the store holds is immutable or behind its own lock.
 public final class MockStore: Sendable {
     /// Everything the store is made of apart from its database.
     public struct Configuration: Sendable {
@@ -79,14 +81,21 @@ public final class MockStore: Sendable {
     public static let updatesPageSize = 50
 
     public let configuration: Configuration
-    private let database: Mutex<TransactionStore>
+    /// The database, shared by concurrent calls through group commit.
+    let database: GroupCommit
+    /// Encoded product lists, by what they depend on.
+    let productsBodies = ProductsBodyCache()
+    /// The settings products are shown with, kept while no setting or failure changes.
+    let productSettingsCache = ProductSettingsCache()
     /// Signalled when a notification is due now; the ``NotificationDispatcher`` waits on it.
     public let notificationsDue = DispatchSemaphore(value: 0)
 
     /// A store over `database`, which it owns from now on (and closes in ``close()``).
     public init(configuration: Configuration, database: sending TransactionStore) {
         self.configuration = configuration
-        self.database = Mutex(database)
+        let productSettingsCache = self.productSettingsCache
+        database.settingsMayHaveChanged = { productSettingsCache.invalidate() }
+        self.database = GroupCommit(store: database)
     }
 
     /// The test root certificate (DER), if the store signs with a chain.
@@ -98,17 +107,64 @@ public final class MockStore: Sendable {
     ///
     /// - Throws: ``MockStoreError`` for a simulated `loadProducts` failure, or a failure of the store.
     public func products(ids: [String]) throws(MockStoreError) -> [StoreProductInfo] {
-        let (inForce, localeInForce) = try withDatabase { database in
-            if let failure = try takeFailure(.loadProducts, database) {
-                throw MockStoreError.simulated(failure, api: .loadProducts)
-            }
-            return (try self.storefront(database), try self.locale(database))
+        let (inForce, localeInForce) = try productSettings()
+        return products(ids: ids, storefront: inForce, locale: localeInForce)
+    }
+
+    /// The JSON body answering a products request (`{"products": [...]}` of ``products(ids:)``), encoded once for
+    /// each list of ids, currency and locale and then kept (``ProductsBodyCache``): the storefront and locale in
+    /// force are read on every call, so a test control that changes them changes the next answer.
+    ///
+    /// - Throws: ``MockStoreError`` for a simulated `loadProducts` failure, or a failure of the store.
+    public func productsBody(ids: [String]) throws(MockStoreError) -> [UInt8] {
+        let (inForce, localeInForce) = try productSettings()
+        let key = ProductsBodyCache.Key(ids: ids, currency: inForce.currency, locale: localeInForce)
+        if let kept = productsBodies.body(for: key) { return kept }
+        let body: [UInt8]
+        do {
+            body = try HTTPResponse.encode(
+                StoreProductsBody(products: products(ids: ids, storefront: inForce, locale: localeInForce)))
+        } catch {
+            throw .internalError(error)
         }
+        productsBodies.keep(body, for: key)
+        return body
+    }
+
+    /// The storefront and locale products are shown in, after a simulated `loadProducts` failure is checked: from
+    /// ``ProductSettingsCache`` when it has them, else from the database (and then kept).
+    private func productSettings() throws(MockStoreError) -> (Storefront, String) {
+        let settings: ProductSettingsCache.Settings
+        if let kept = productSettingsCache.settings {
+            settings = kept
+        } else {
+            let (read, generation, isKeepable) = try withDatabase { database in
+                // Invalidations happen under this lock too, so this generation is the one the reads below see.
+                let generation = productSettingsCache.generation
+                let once = try failureInForce(.loadProducts, database)?.once ?? false
+                let read = ProductSettingsCache.Settings(
+                    storefront: try self.storefront(database), locale: try self.locale(database),
+                    failure: try takeFailure(.loadProducts, database))
+                return (read, generation, !once)
+            }
+            // Committed by now: what was read is durable.
+            if isKeepable {
+                productSettingsCache.keep(read, readAt: generation)
+            }
+            settings = read
+        }
+        if let failure = settings.failure {
+            throw .simulated(failure, api: .loadProducts)
+        }
+        return (settings.storefront, settings.locale)
+    }
+
+    private func products(ids: [String], storefront: Storefront, locale: String) -> [StoreProductInfo] {
         var seen = Set<String>()
         let catalogue = configuration.catalogue
         return ids.compactMap { id in
             guard seen.insert(id).inserted, let product = catalogue.product(id: id) else { return nil }
-            return info(for: product, storefront: inForce, locale: localeInForce)
+            return info(for: product, storefront: storefront, locale: locale)
         }
     }
 
@@ -117,14 +173,16 @@ public final class MockStore: Sendable {
     /// - Throws: ``MockStoreError`` for an unknown product (4000023), a bad quantity (4000000), an
     ///   `appAccountToken` that is not a UUID (4000183), or a failure of the store (500).
     public func purchase(_ request: PurchaseRequestBody) throws(MockStoreError) -> PurchaseResponseBody {
-        let failure = try withDatabase { try takeFailure(.purchase, $0) }
-        if let failure {
-            // StoreKit reports a cancellation as a purchase result, not an error.
-            if failure.isUserCancellation { return PurchaseResponseBody(result: "userCancelled") }
-            throw .simulated(failure, api: .purchase)
-        }
-        let product = try catalogueProduct(request)
+        // Checked outside the lock, reported after a simulated failure (which comes first, as before).
+        let checked = Swift.Result { () throws(MockStoreError) in try catalogueProduct(request) }
+        // One call of the database, so a purchase waits for one commit.
         return try withDatabase { database in
+            if let failure = try takeFailure(.purchase, database) {
+                // StoreKit reports a cancellation as a purchase result, not an error.
+                if failure.isUserCancellation { return PurchaseResponseBody(result: "userCancelled") }
+                throw MockStoreError.simulated(failure, api: .purchase)
+            }
+            let product = try checked.get()
             if product.type == .nonConsumable, let owned = try database.latestActivePurchase(productId: product.id) {
                 // As StoreKit does: an owned non-consumable is given back, not sold twice.
                 return PurchaseResponseBody(
@@ -242,9 +300,16 @@ public final class MockStore: Sendable {
 
     // MARK: Lifecycle
 
-    /// Closes the database. Calls after this fail with a 500.
+    /// Closes the database (committing what concurrent calls are waiting for first). Calls after this fail with
+    /// a 500.
     public func close() throws {
-        try database.withLock { try $0.close() }
+        try database.close()
+    }
+
+    /// How many shared commits the store has made, and how many calls' writes they held.
+    public var commitStatistics: (commits: Int, calls: Int) {
+        let statistics = database.statistics
+        return (statistics.batches, statistics.work)
     }
 
     /// Every transaction, for inspection (tests, future test controls).
@@ -289,12 +354,14 @@ public final class MockStore: Sendable {
         return try (configuration.serverSigner ?? configuration.signer).sign(payload)
     }
 
-    /// Runs `body` under the lock; any error that is not already a ``MockStoreError`` becomes a 500.
+    /// Runs `body` under the database lock, in the shared transaction of the moment, and returns once that is
+    /// committed (``GroupCommit/perform(_:)``); any error that is not already a ``MockStoreError`` (a failed
+    /// commit among them) becomes a 500.
     func withDatabase<Result: Sendable>(
         _ body: (inout sending TransactionStore) throws -> Result
     ) throws(MockStoreError) -> Result {
         do {
-            return try database.withLock { try body(&$0) }
+            return try database.perform(body)
         } catch let error as MockStoreError {
             throw error
         } catch {

@@ -3,7 +3,8 @@ import StoreWire
 
 /// Maps HTTP requests to the ``MockStore``'s calls and their results to HTTP responses.
 ///
-/// Routing is a pure function of the request (plus the store's state), so it is tested without a socket.
+/// Routing is a pure function of the request (plus the store's state), so it is tested without a socket. The
+/// router holds nothing mutable: the server calls it from many threads at once.
 /// Every failure is `{"errorCode", "errorMessage"}` with `Content-Type: application/json`; nothing a client
 /// sends can make it throw or trap.
 public struct MockStoreRouter: HTTPHandler {
@@ -67,7 +68,13 @@ public struct MockStoreRouter: HTTPHandler {
             // `ids=A,B`, and also `ids=A&ids=B`; blanks between commas are ignored.
             let ids = request.queryValues("ids").flatMap { $0.split(separator: ",") }
                 .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            return respond { StoreProductsBody(products: try store.products(ids: ids)) }
+            do throws(MockStoreError) {
+                return HTTPResponse(
+                    status: 200, headers: [HTTPHeader("Content-Type", HTTPResponse.jsonContentType)],
+                    body: try store.productsBody(ids: ids))
+            } catch {
+                return error.response
+            }
         },
         Route(method: "POST", pattern: ["storekit", "v1", "purchases"]) { store, request, _ in
             respond {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Formats a catalogue price the way the storefront shows it (`5.00` in GBP for `en_GB` → `£5.00`).
 enum PriceFormatter {
@@ -28,22 +29,19 @@ enum PriceFormatter {
     }
 }
 
-/// A small memo of formatted prices. `@unchecked Sendable`: the dictionary is only read and written under `lock`.
-private final class FormattedPrices: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [String: String] = [:]
+/// A small memo of formatted prices, shared by concurrent requests.
+private final class FormattedPrices: Sendable {
+    private let values = Mutex<[String: String]>([:])
 
     func value(for key: String) -> String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return values[key]
+        values.withLock { $0[key] }
     }
 
     func store(_ value: String, for key: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        // A catalogue has a handful of prices; a client sending endless locales cannot grow this without bound.
-        if values.count >= 1_024 { values.removeAll() }
-        values[key] = value
+        values.withLock { values in
+            // A catalogue has a handful of prices; a client sending endless locales cannot grow this without bound.
+            if values.count >= 1_024 { values.removeAll() }
+            values[key] = value
+        }
     }
 }

@@ -2,8 +2,8 @@ import CSQLite
 
 /// One connection to an SQLite database file, in WAL mode, with foreign keys on.
 ///
-/// The connection is used from one thread at a time (the owner keeps it behind a lock), so it is opened
-/// with `SQLITE_OPEN_NOMUTEX`. It is closed by ``close()`` or, failing that, when the object is released.
+/// The connection is used from one thread at a time (the owner, ``GroupCommit``, keeps it behind a lock), so it
+/// is opened with `SQLITE_OPEN_NOMUTEX`. It is closed by ``close()`` or, failing that, when the object is released.
 /// Statements keep their database alive, and `sqlite3_close_v2` waits for the last one to be finalized.
 final class SQLiteDatabase {
     private(set) var handle: OpaquePointer?
@@ -35,6 +35,9 @@ final class SQLiteDatabase {
         // FULL: a purchase the store answered must survive a power cut, not only a crash.
         try execute("PRAGMA synchronous=FULL")
         try execute("PRAGMA foreign_keys=ON")
+        // Savepoints inside a shared transaction (``GroupCommit``) keep their undo journal in memory, not in a
+        // temporary file created and deleted each time.
+        try execute("PRAGMA temp_store=MEMORY")
     }
 
     deinit {
@@ -79,8 +82,24 @@ final class SQLiteDatabase {
         return SQLiteStatement(database: self, handle: statement, sql: sql)
     }
 
-    /// Runs `body` inside `BEGIN IMMEDIATE` … `COMMIT`, rolling back if it throws.
+    /// Runs `body` inside `BEGIN IMMEDIATE` … `COMMIT`, rolling back if it throws. Inside a transaction already
+    /// (a batch of ``GroupCommit``), a savepoint instead: `body`'s changes are all or nothing, and are committed
+    /// with the enclosing transaction.
     func inTransaction<T>(_ body: () throws -> T) throws -> T {
+        if isInTransaction {
+            try execute("SAVEPOINT part")
+            do {
+                let result = try body()
+                try execute("RELEASE part")
+                return result
+            } catch {
+                // As below: the first error is the one to report. If SQLite already rolled the whole
+                // transaction back, these fail and the owner sees that the transaction is gone.
+                try? execute("ROLLBACK TO part")
+                try? execute("RELEASE part")
+                throw error
+            }
+        }
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -91,6 +110,19 @@ final class SQLiteDatabase {
             try? execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// Whether a transaction is open on the connection (SQLite is not in autocommit mode).
+    var isInTransaction: Bool {
+        guard let handle else { return false }
+        return sqlite3_get_autocommit(handle) == 0
+    }
+
+    /// Rows inserted, updated or deleted on this connection since it was opened: work that leaves it unchanged
+    /// wrote nothing.
+    var totalChanges: Int64 {
+        guard let handle else { return 0 }
+        return sqlite3_total_changes64(handle)
     }
 
     /// The first column of the first row of `sql`, as text.

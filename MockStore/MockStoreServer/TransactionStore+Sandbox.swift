@@ -51,6 +51,7 @@ extension TransactionStore {
     /// Back to the catalogue's defaults: no transactions, settings, failures, consumption information or
     /// notifications. Counters are kept (ids are never reused).
     func resetToDefaults() throws {
+        settingsMayHaveChanged?()
         try database.inTransaction {
             try database.execute(
                 """
@@ -111,6 +112,7 @@ extension TransactionStore {
 
     /// Sets (or, with `error` nil, explicitly clears) the failure of `api`.
     func setFailure(for api: String, error: String?, once: Bool) throws {
+        settingsMayHaveChanged?()
         try statement(
             """
             INSERT INTO simulated_failures (api, error, once) VALUES (?1, ?2, ?3)

@@ -11,6 +11,9 @@ public final class TransactionStore {
 
     let database: SQLiteDatabase
     private var statements: [String: SQLiteStatement] = [:]
+    /// Called when a runtime setting or a simulated failure is written (or may have been undone): the owner's
+    /// caches of them are stale.
+    var settingsMayHaveChanged: (@Sendable () -> Void)?
 
     /// The database file.
     public var path: String { database.path }
@@ -149,6 +152,7 @@ public final class TransactionStore {
 
     /// Sets a runtime setting; `nil` removes it.
     public func setSetting(_ key: String, to value: String?) throws {
+        settingsMayHaveChanged?()
         if let value {
             try statement(
                 "INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = ?2"

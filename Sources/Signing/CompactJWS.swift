@@ -66,41 +66,11 @@ public struct CompactJWS: Sendable {
     ///
     /// The header is `{"alg":…,"typ":…,"kid":…,"x5c":[…]}` with absent members left out (`typ` when nil, `kid` and
     /// `x5c` unless given to ``JWSSigner/es256(key:x5c:keyID:)``). The payload bytes are encoded exactly as given.
+    /// To sign many payloads with one signer, prepare it once: ``CompactJWSSigner``.
     /// - Throws: ``SigningError`` (`invalidArgument`) for an empty HS256 secret or an `x5c` whose leaf does not hold
     ///   the signing key; OpenSSL failures.
     public static func sign(payload: [UInt8], typ: String? = "JWT", with signer: JWSSigner) throws -> String {
-        let header: JWSHeader
-        switch signer {
-        case .hs256(let secret):
-            guard !secret.isEmpty else {
-                throw SigningError(code: .invalidArgument, message: "HS256 needs a non-empty secret")
-            }
-            header = JWSHeader(alg: "HS256", typ: typ)
-        case .es256(let key, let x5c, let keyID):
-            if let leaf = x5c?.first {
-                guard try leaf.publicKey().derRepresentation == key.publicKey.derRepresentation else {
-                    throw SigningError(
-                        code: .invalidArgument,
-                        message: "x5c[0] (\(leaf.name)) does not hold the public key of the ES256 signing key"
-                    )
-                }
-            }
-            let chain = x5c?.map { Data($0.derRepresentation).base64EncodedString() }
-            header = JWSHeader(alg: "ES256", typ: typ, kid: keyID, x5c: chain)
-        case .none:
-            header = JWSHeader(alg: "none", typ: typ)
-        }
-        let signingInput = Base64URL.encode(header.compactJSON()) + "." + Base64URL.encode(payload)
-        let signature: [UInt8]
-        switch signer {
-        case .hs256(let secret):
-            signature = try HMACSHA256.authenticationCode(for: Array(signingInput.utf8), key: secret)
-        case .es256(let key, _, _):
-            signature = try key.signature(for: Array(signingInput.utf8))
-        case .none:
-            signature = []
-        }
-        return signingInput + "." + Base64URL.encode(signature)
+        try CompactJWSSigner(signer, typ: typ).sign(payload: payload)
     }
 
     private static func decodeHeader(_ bytes: [UInt8]) throws -> JWSHeader {

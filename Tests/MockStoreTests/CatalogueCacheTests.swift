@@ -1,0 +1,132 @@
+import Foundation
+import StoreWire
+import Synchronization
+import Testing
+
+@testable import MockStoreServer
+
+/// The products answer is kept encoded, and the settings it is made with are kept out of the database: both must
+/// always give what a fresh encoding from the database would, whatever the test controls change.
+@Suite struct CatalogueCacheTests {
+    static let ids = ["ai.voicedebrief.app.credit.500", "ai.voicedebrief.app.credit.1000"]
+
+    let directory: TemporaryDirectory
+    let router: MockStoreRouter
+    var store: MockStore { router.store }
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        let database = try TransactionStore(path: directory.file("store.sqlite"))
+        router = MockStoreRouter(
+            store: MockStore(
+                configuration: .init(
+                    catalogue: try StoreKitConfiguration.load(contentsOf: Repository.catalogue),
+                    bundleId: "ai.voicedebrief.app", signer: JWSTransactionSigner.unsigned,
+                    clock: ManualClock(fixedDate)),
+                database: database))
+    }
+
+    func products() -> HTTPResponse {
+        router.respond(
+            to: HTTPRequest(
+                method: "GET", path: "/storekit/v1/products", query: [.init("ids", Self.ids.joined(separator: ","))]))
+    }
+
+    func control(_ method: String, _ path: String, _ body: String = "") -> HTTPResponse {
+        router.respond(to: HTTPRequest(method: method, path: path, body: Array(body.utf8)))
+    }
+
+    /// The body encoded now, from the database, without any cache.
+    func freshBody() throws -> [UInt8] {
+        store.productSettingsCache.invalidate()
+        return try HTTPResponse.encode(StoreProductsBody(products: store.products(ids: Self.ids)))
+    }
+
+    /// Checks that the products answer is a 200 whose body is the fresh encoding; returns the body.
+    @discardableResult
+    func expectFresh(sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
+        let response = products()
+        #expect(response.status == 200, sourceLocation: sourceLocation)
+        #expect(response.header("Content-Type") == "application/json", sourceLocation: sourceLocation)
+        let fresh = try freshBody()
+        #expect(response.body == fresh, "the kept body is not the fresh one", sourceLocation: sourceLocation)
+        return response.body
+    }
+}
+
+extension CatalogueCacheTests {
+    @Test func theKeptBodyIsTheFreshEncodingAndFollowsStorefrontAndLocale() throws {
+        let british = try expectFresh()
+        #expect(products().body == british)
+        #expect(store.productsBodies.count == 1, "the second answer came from the cache")
+
+        #expect(control("POST", "/test/v1/settings", #"{"storefront": "USA"}"#).status == 200)
+        let american = try expectFresh()
+        #expect(american != british)
+        #expect(
+            try JSONDecoder().decode(StoreProductsBody.self, from: Data(american)).products.map(\.currency)
+                == ["USD", "USD"])
+
+        #expect(control("POST", "/test/v1/settings", #"{"locale": "fr_FR"}"#).status == 200)
+        let french = try expectFresh()
+        #expect(french != american)
+
+        #expect(control("POST", "/test/v1/reset").status == 200)
+        #expect(try expectFresh() == british)
+    }
+
+    @Test func simulatedLoadProductsFailuresAreSeenThoughTheSettingsAreKept() throws {
+        try expectFresh()
+        #expect(store.productSettingsCache.settings != nil, "the settings were kept")
+
+        let set = control("POST", "/test/v1/failures", #"{"api": "loadProducts", "error": "networkError"}"#)
+        #expect(set.status == 200)
+        for _ in 0..<2 {
+            let failed = products()
+            #expect(failed.status == 503)
+            #expect(failed.header("Content-Type") == "application/json")
+        }
+        #expect(control("DELETE", "/test/v1/failures/loadProducts").status == 200)
+        try expectFresh()
+
+        let once = control(
+            "POST", "/test/v1/failures", #"{"api": "loadProducts", "error": "networkError", "once": true}"#)
+        #expect(once.status == 200)
+        #expect(products().status == 503)
+        try expectFresh()
+    }
+
+    @Test func aSettingInABatchThatIsRolledBackIsNotKept() throws {
+        let british = try expectFresh()
+        #expect(throws: MockStoreError.self) {
+            try store.withDatabase { database in
+                try database.setSetting(MockStore.SettingKey.storefront, to: "USA")
+                // Makes the COMMIT fail (a deferred foreign key), so the storefront change is rolled back.
+                _ = try database.logChange(.finished, transactionId: "1", date: 0)
+            }
+        }
+        #expect(try expectFresh() == british)
+    }
+
+    @Test func aValueReadBeforeAnInvalidationIsNotKept() {
+        let cache = ProductSettingsCache()
+        let settings = ProductSettingsCache.Settings(
+            storefront: Storefront(code: "GBR", currency: "GBP", storefrontId: "143444"), locale: "en_GB")
+        let generation = cache.generation
+        cache.invalidate()
+        cache.keep(settings, readAt: generation)
+        #expect(cache.settings == nil)
+        cache.keep(settings, readAt: cache.generation)
+        #expect(cache.settings == settings)
+        cache.invalidate()
+        #expect(cache.settings == nil)
+    }
+
+    @Test func requestsWithHugeIdListsAreAnsweredButNotKept() throws {
+        let many = (0..<1_000).map { "id\($0)" }.joined(separator: ",")
+        let response = router.respond(
+            to: HTTPRequest(method: "GET", path: "/storekit/v1/products", query: [.init("ids", many)]))
+        #expect(response.status == 200)
+        #expect(store.productsBodies.count == 0)
+    }
+}
