@@ -14,23 +14,33 @@ enum ConsumptionValidator {
             .apiError(400, code, message)
         }
         guard case .bool(true) = body["customerConsented"] ?? .null else {
-            throw fail(StoreErrorCode.invalidCustomerConsented, "Invalid request. The customer consented field is invalid (it must be true).")
+            throw fail(
+                StoreErrorCode.invalidCustomerConsented,
+                "Invalid request. The customer consented field is invalid (it must be true).")
         }
         guard case .bool = body["sampleContentProvided"] ?? .null else {
-            throw fail(StoreErrorCode.invalidSampleContentProvided, "Invalid request. The sample content provided field is invalid.")
+            throw fail(
+                StoreErrorCode.invalidSampleContentProvided,
+                "Invalid request. The sample content provided field is invalid.")
         }
         if version == "v2" {
             guard case .string(let status) = body["deliveryStatus"] ?? .null, deliveryStatuses.contains(status) else {
-                throw fail(StoreErrorCode.invalidDeliveryStatus, "Invalid request. The delivery status field is invalid.")
+                throw fail(
+                    StoreErrorCode.invalidDeliveryStatus, "Invalid request. The delivery status field is invalid.")
             }
             if let percentage = body["consumptionPercentage"], percentage != .null {
-                guard case .number(let value) = percentage, value == value.rounded(), (0...100_000).contains(value) else {
-                    throw fail(StoreErrorCode.generalBadRequest, "Invalid request. consumptionPercentage must be an integer from 0 to 100000 (milli-percent).")
+                guard case .number(let value) = percentage, value == value.rounded(), (0...100_000).contains(value)
+                else {
+                    throw fail(
+                        StoreErrorCode.generalBadRequest,
+                        "Invalid request. consumptionPercentage must be an integer from 0 to 100000 (milli-percent).")
                 }
             }
             if let preference = body["refundPreference"], preference != .null {
                 guard case .string(let value) = preference, refundPreferences.contains(value) else {
-                    throw fail(StoreErrorCode.generalBadRequest, "Invalid request. refundPreference must be DECLINE, GRANT_FULL or GRANT_PRORATED.")
+                    throw fail(
+                        StoreErrorCode.generalBadRequest,
+                        "Invalid request. refundPreference must be DECLINE, GRANT_FULL or GRANT_PRORATED.")
                 }
             }
             return
@@ -41,8 +51,14 @@ enum ConsumptionValidator {
             ("deliveryStatus", 0...5, StoreErrorCode.invalidDeliveryStatus, "delivery status"),
             ("accountTenure", 0...7, StoreErrorCode.invalidAccountTenure, "account tenure"),
             ("playTime", 0...7, StoreErrorCode.invalidPlayTime, "play time"),
-            ("lifetimeDollarsRefunded", 0...7, StoreErrorCode.invalidLifetimeDollarsRefunded, "lifetime dollars refunded"),
-            ("lifetimeDollarsPurchased", 0...7, StoreErrorCode.invalidLifetimeDollarsPurchased, "lifetime dollars purchased"),
+            (
+                "lifetimeDollarsRefunded", 0...7, StoreErrorCode.invalidLifetimeDollarsRefunded,
+                "lifetime dollars refunded"
+            ),
+            (
+                "lifetimeDollarsPurchased", 0...7, StoreErrorCode.invalidLifetimeDollarsPurchased,
+                "lifetime dollars purchased"
+            ),
             ("userStatus", 0...4, StoreErrorCode.invalidUserStatus, "user status"),
         ]
         for (field, range, code, name) in ranges {
@@ -50,9 +66,12 @@ enum ConsumptionValidator {
                 throw fail(code, "Invalid request. The \(name) field is invalid.")
             }
         }
-        guard case .string(let token) = body["appAccountToken"] ?? .null, token.isEmpty || UUID(uuidString: token) != nil
+        guard case .string(let token) = body["appAccountToken"] ?? .null,
+            token.isEmpty || UUID(uuidString: token) != nil
         else {
-            throw fail(StoreErrorCode.invalidConsumptionAppAccountToken, "Invalid request. The app account token field must be a UUID or an empty string.")
+            throw fail(
+                StoreErrorCode.invalidConsumptionAppAccountToken,
+                "Invalid request. The app account token field must be a UUID or an empty string.")
         }
         if let preference = body["refundPreference"], preference != .null {
             guard case .number(let value) = preference, value == value.rounded(), (0...3).contains(value) else {

@@ -61,7 +61,9 @@ public struct ControlInvocation: Equatable, Sendable {
         """
 
     /// Parses the arguments after `control`.
-    static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> MockStoreCommandLine.Command {
+    static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError)
+        -> MockStoreCommandLine.Command
+    {
         var words: [String] = []
         var options: [String: String] = [:]
         var flags = Set<String>()
@@ -182,7 +184,8 @@ public struct ControlInvocation: Equatable, Sendable {
                 let id = try transactionId()
                 let body = TestRefundRequestBody(consumptionRequestReason: option("--reason"))
                 return ("POST", transactions + id + "/refund-request", Self.json(body))
-            case "decline-refund": return ("POST", transactions + (try transactionId()) + "/refund-request/decline", nil)
+            case "decline-refund":
+                return ("POST", transactions + (try transactionId()) + "/refund-request/decline", nil)
             case "ask-to-buy":
                 return ("POST", "/test/v1/settings", Self.json(TestSettingsUpdate(askToBuyEnabled: try onOff())))
             case "interrupted":
@@ -190,7 +193,9 @@ public struct ControlInvocation: Equatable, Sendable {
                     "POST", "/test/v1/settings", Self.json(TestSettingsUpdate(interruptedPurchasesEnabled: try onOff()))
                 )
             case "storefront":
-                return ("POST", "/test/v1/settings", Self.json(TestSettingsUpdate(storefront: try next("a storefront"))))
+                return (
+                    "POST", "/test/v1/settings", Self.json(TestSettingsUpdate(storefront: try next("a storefront")))
+                )
             case "locale":
                 return ("POST", "/test/v1/settings", Self.json(TestSettingsUpdate(locale: try next("a locale"))))
             case "settings": return ("GET", "/test/v1/settings", nil)
@@ -229,7 +234,8 @@ public struct ControlInvocation: Equatable, Sendable {
                 headers: body == nil ? [] : [HTTPHeader("Content-Type", "application/json")], body: body ?? [],
                 timeout: timeout)
         } catch {
-            return Outcome(status: 1, stdout: "", stderr: "mockstore: error: cannot reach the store at \(url): \(error)\n")
+            return Outcome(
+                status: 1, stdout: "", stderr: "mockstore: error: cannot reach the store at \(url): \(error)\n")
         }
         guard (200..<300).contains(response.status) else {
             let detail: String
@@ -248,7 +254,8 @@ public struct ControlInvocation: Equatable, Sendable {
         guard !body.isEmpty else { return "" }
         guard let object = try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed]),
             let data = try? JSONSerialization.data(
-                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
+                withJSONObject: object,
+                options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
         else { return String(decoding: body, as: UTF8.self) + "\n" }
         return String(decoding: data, as: UTF8.self) + "\n"
     }

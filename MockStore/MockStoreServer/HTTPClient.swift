@@ -92,14 +92,16 @@ public enum HTTPClient {
         var list: UnsafeMutablePointer<addrinfo>?
         let resolved = getaddrinfo(target.host, String(target.port), &hints, &list)
         guard resolved == 0, let first = list else {
-            throw Failure(kind: .invalidURL, detail: "cannot resolve \(target.host): \(String(cString: gai_strerror(resolved)))")
+            throw Failure(
+                kind: .invalidURL, detail: "cannot resolve \(target.host): \(String(cString: gai_strerror(resolved)))")
         }
         defer { freeaddrinfo(list) }
         var lastError = "no address"
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let current = entry {
             entry = current.pointee.ai_next
-            let descriptor = socket(current.pointee.ai_family, current.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let descriptor = socket(
+                current.pointee.ai_family, current.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard descriptor >= 0 else {
                 lastError = String(cString: strerror(errno))
                 continue
@@ -214,12 +216,14 @@ public enum HTTPClient {
         let parts = lines[0].split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]), (100...599).contains(status)
         else {
-            throw Failure(kind: .invalidResponse, detail: "not an HTTP status line: \(lines[0].prefix(80).debugDescription)")
+            throw Failure(
+                kind: .invalidResponse, detail: "not an HTTP status line: \(lines[0].prefix(80).debugDescription)")
         }
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         return (status, headers, bodyStart)
     }
@@ -244,7 +248,10 @@ public enum HTTPClient {
         var body: [UInt8] = []
         var index = bytes.startIndex
         while true {
-            guard let lineEnd = bytes[index...].indices.first(where: { bytes[$0] == 13 && $0 + 1 < bytes.endIndex && bytes[$0 + 1] == 10 })
+            guard
+                let lineEnd = bytes[index...].indices.first(where: {
+                    bytes[$0] == 13 && $0 + 1 < bytes.endIndex && bytes[$0 + 1] == 10
+                })
             else { return nil }
             let sizeText = String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
             guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) else {

@@ -23,9 +23,13 @@ extension MockStore {
         return try withDatabase { database in
             _ = try paid(id, database)
             var matching = try database.allTransactions().filter { $0.status == .purchased && request.matches($0) }
-            matching.sort { request.ascending ? $0.changeSequence < $1.changeSequence : $0.changeSequence > $1.changeSequence }
+            matching.sort {
+                request.ascending ? $0.changeSequence < $1.changeSequence : $0.changeSequence > $1.changeSequence
+            }
             if let revision = request.revision {
-                matching = matching.filter { request.ascending ? $0.changeSequence > revision : $0.changeSequence < revision }
+                matching = matching.filter {
+                    request.ascending ? $0.changeSequence > revision : $0.changeSequence < revision
+                }
             }
             let page = Array(matching.prefix(Self.historyPageSize))
             let highWater = try database.changeSequenceHighWater()
@@ -66,7 +70,8 @@ extension MockStore {
     public func lookUpOrder(id orderId: String) throws(MockStoreError) -> OrderLookupResponseBody {
         let transactions = try withDatabase { try $0.transactions(orderId: orderId) }
         return OrderLookupResponseBody(
-            status: transactions.isEmpty ? 1 : 0, signedTransactions: try withDatabase { _ in
+            status: transactions.isEmpty ? 1 : 0,
+            signedTransactions: try withDatabase { _ in
                 try transactions.map { try serverSign($0) }
             })
     }
@@ -122,7 +127,9 @@ extension MockStore {
         }
         return CheckTestNotificationResponseBody(
             signedPayload: notification.signedPayload,
-            sendAttempts: notification.attempts.map { SendAttemptItem(attemptDate: $0.date, sendAttemptResult: $0.result) })
+            sendAttempts: notification.attempts.map {
+                SendAttemptItem(attemptDate: $0.date, sendAttemptResult: $0.result)
+            })
     }
 
     /// A paid transaction (pending and declined purchases do not exist for the Server API).

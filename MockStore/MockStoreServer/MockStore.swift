@@ -189,7 +189,8 @@ public final class MockStore: Sendable {
                     result: "success", signedTransaction: try signForDevice(owned, database, api: .purchase))
             }
             let pendingReason: StoredTransaction.PendingReason? =
-                try askToBuyEnabled(database) ? .askToBuy : try interruptedPurchasesEnabled(database) ? .interrupted : nil
+                try askToBuyEnabled(database)
+                ? .askToBuy : try interruptedPurchasesEnabled(database) ? .interrupted : nil
             let new = try newTransaction(
                 product, request, database, status: pendingReason == nil ? .purchased : .pending, origin: .app,
                 pendingReason: pendingReason)

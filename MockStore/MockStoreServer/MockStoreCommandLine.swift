@@ -202,7 +202,8 @@ public enum MockStoreCommandLine {
             options.notifyURL = value
         case "--notify-retry-base-ms":
             guard let milliseconds = Int64(value), (1...3_600_000).contains(milliseconds) else {
-                throw UsageError("--notify-retry-base-ms \"\(value)\" is not a number of milliseconds from 1 to 3600000")
+                throw UsageError(
+                    "--notify-retry-base-ms \"\(value)\" is not a number of milliseconds from 1 to 3600000")
             }
             options.notifyRetryBaseMilliseconds = milliseconds
         case "--notify-max-attempts":
@@ -222,7 +223,8 @@ public enum MockStoreCommandLine {
 
     private static func validate(_ options: MockStoreOptions, given: Set<String>) throws(UsageError) {
         if options.notifyURL == nil,
-            let orphan = ["--notify-retry-base-ms", "--notify-max-attempts", "--notify-timeout-ms"].first(where: given.contains)
+            let orphan = ["--notify-retry-base-ms", "--notify-max-attempts", "--notify-timeout-ms"].first(
+                where: given.contains)
         {
             throw UsageError("\(orphan) is only used with --notify URL")
         }

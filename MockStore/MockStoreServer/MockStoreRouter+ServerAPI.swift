@@ -15,7 +15,9 @@ extension MockStoreRouter {
             respond { try store.history(id: captures["id"] ?? "", query: request.query) }
         },
         serverRoute("GET", ["inApps", "v2", "refund", "lookup", ":id"]) { store, request, captures in
-            respond { try store.refundHistory(id: captures["id"] ?? "", revision: request.queryValues("revision").first) }
+            respond {
+                try store.refundHistory(id: captures["id"] ?? "", revision: request.queryValues("revision").first)
+            }
         },
         serverRoute("GET", ["inApps", "v1", "lookup", ":orderId"]) { store, _, captures in
             respond { try store.lookUpOrder(id: captures["orderId"] ?? "") }

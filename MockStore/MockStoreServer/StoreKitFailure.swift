@@ -12,16 +12,23 @@ public struct StoreKitFailure: Equatable, Sendable, CustomStringConvertible {
         var cases: [String] {
             switch self {
             case .storeKitError:
-                ["unknown", "userCancelled", "networkError", "systemError", "notAvailableInStorefront", "notEntitled",
-                 "unsupported"]
+                [
+                    "unknown", "userCancelled", "networkError", "systemError", "notAvailableInStorefront",
+                    "notEntitled",
+                    "unsupported",
+                ]
             case .purchaseError:
-                ["invalidQuantity", "productUnavailable", "purchaseNotAllowed", "ineligibleForOffer",
-                 "invalidOfferIdentifier", "invalidOfferPrice", "invalidOfferSignature", "missingOfferParameters"]
+                [
+                    "invalidQuantity", "productUnavailable", "purchaseNotAllowed", "ineligibleForOffer",
+                    "invalidOfferIdentifier", "invalidOfferPrice", "invalidOfferSignature", "missingOfferParameters",
+                ]
             case .skError:
                 Self.skErrorCodes.map(\.name)
             case .verificationError:
-                ["invalidCertificateChain", "invalidDeviceVerification", "invalidEncoding", "invalidSignature",
-                 "missingRequiredProperties", "revokedCertificate"]
+                [
+                    "invalidCertificateChain", "invalidDeviceVerification", "invalidEncoding", "invalidSignature",
+                    "missingRequiredProperties", "revokedCertificate",
+                ]
             }
         }
 

@@ -173,9 +173,10 @@ extension TransactionStore {
             WHERE status = 'pending' AND next_attempt_at <= ?1 ORDER BY next_attempt_at, id
             """
         ).query([.integer(now)], row: Self.notification).map { try withAttempts($0) }
-        let next = try statement(
-            "SELECT MIN(next_attempt_at) FROM notifications WHERE status = 'pending' AND next_attempt_at > ?1"
-        ).query([.integer(now)]) { $0.optionalInt64(at: 0) }.first ?? nil
+        let next =
+            try statement(
+                "SELECT MIN(next_attempt_at) FROM notifications WHERE status = 'pending' AND next_attempt_at > ?1"
+            ).query([.integer(now)]) { $0.optionalInt64(at: 0) }.first ?? nil
         return (due, next)
     }
 

@@ -86,7 +86,8 @@ struct BenchOptions {
         }
         if options.quick && !entriesGiven { options.entries = 20_000 }
         options.executable = BenchOptions.ownPath()
-        let directory = String(options.executable[..<(options.executable.lastIndex(of: "/") ?? options.executable.startIndex)])
+        let directory = String(
+            options.executable[..<(options.executable.lastIndex(of: "/") ?? options.executable.startIndex)])
         options.credit = access(directory + "/credit", X_OK) == 0 ? directory + "/credit" : nil
         options.mockstore = access(directory + "/mockstore", X_OK) == 0 ? directory + "/mockstore" : nil
         return options

@@ -1,12 +1,13 @@
+import COpenSSL
+import CreditLedger
+import Signing
+import VoiceDebriefCredit
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import COpenSSL
-import CreditLedger
-import Signing
-import VoiceDebriefCredit
 
 /// The ledger rows of the table, each measured against its baseline in the same run.
 struct LedgerBenchmarks {
@@ -97,15 +98,17 @@ struct LedgerBenchmarks {
         let met = p50 <= 1.3 * raw50 && p99 <= 1.3 * raw99
         let cpu = ledgerCPU / Double(count)
         let baselineCPU = rawCPU / Double(count)
-        table.add(ResultRow(
-            what: signedHead
-                ? "durable append + signed head + checkpoint (openSigned), p50 / p99 [extra row]"
-                : "durable append of one entry (Ledger.append), p50 / p99",
-            figure: "\(Format.duration(p50)) / \(Format.duration(p99)) (CPU \(Format.duration(cpu)) an append)",
-            target: "within 1.3x of baseline",
-            baseline: "write+fdatasync \(Format.duration(raw50)) / \(Format.duration(raw99)) (CPU \(Format.duration(baselineCPU)))",
-            ratio: "\(Format.ratio(p50, raw50)) / \(Format.ratio(p99, raw99))",
-            met: signedHead ? (met ? "yes" : "no (extra fsyncs)") : Format.yes(met)))
+        table.add(
+            ResultRow(
+                what: signedHead
+                    ? "durable append + signed head + checkpoint (openSigned), p50 / p99 [extra row]"
+                    : "durable append of one entry (Ledger.append), p50 / p99",
+                figure: "\(Format.duration(p50)) / \(Format.duration(p99)) (CPU \(Format.duration(cpu)) an append)",
+                target: "within 1.3x of baseline",
+                baseline:
+                    "write+fdatasync \(Format.duration(raw50)) / \(Format.duration(raw99)) (CPU \(Format.duration(baselineCPU)))",
+                ratio: "\(Format.ratio(p50, raw50)) / \(Format.ratio(p99, raw99))",
+                met: signedHead ? (met ? "yes" : "no (extra fsyncs)") : Format.yes(met)))
     }
 
     // MARK: batched appends
@@ -127,10 +130,12 @@ struct LedgerBenchmarks {
             for batch in batches { try ledger.appendBatch(batch) }
         }
         let rate = Double(total) / timed.wall
-        table.add(ResultRow(
-            what: "batched appends (1,000 per write + fdatasync)",
-            figure: "\(Format.number(rate)) entries/s (\(Format.number(Double(total))) entries, CPU \(Format.duration(timed.cpu / Double(total))) each)",
-            target: ">= 50,000 entries/s", met: Format.yes(rate >= 50_000)))
+        table.add(
+            ResultRow(
+                what: "batched appends (1,000 per write + fdatasync)",
+                figure:
+                    "\(Format.number(rate)) entries/s (\(Format.number(Double(total))) entries, CPU \(Format.duration(timed.cpu / Double(total))) each)",
+                target: ">= 50,000 entries/s", met: Format.yes(rate >= 50_000)))
     }
 
     // MARK: cold load and memory
@@ -153,11 +158,15 @@ struct LedgerBenchmarks {
         let balance = ledger.balance
         let wall = Measure.now() - start
         let cpu = Measure.cpu() - cpu0
-        print("entries=\(ledger.entries.count) balance=\(balance.rawValue) wall=\(wall) cpu=\(cpu) maxrss=\(Measure.peakResidentBytes())")
+        print(
+            "entries=\(ledger.entries.count) balance=\(balance.rawValue) wall=\(wall) cpu=\(cpu) maxrss=\(Measure.peakResidentBytes())"
+        )
     }
 
     /// Cold load and peak memory, each in a fresh process, against orjson reading the same file.
-    func coldLoad(directory: String, file: (path: String, bytes: Int), expectedBalance: Int64, into table: inout ResultTable) throws {
+    func coldLoad(
+        directory: String, file: (path: String, bytes: Int), expectedBalance: Int64, into table: inout ResultTable
+    ) throws {
         var runs: [LoadRun] = []
         for _ in 0..<options.runs {
             let child = try Measure.run(options.executable, ["--load-only", directory])
@@ -165,7 +174,9 @@ struct LedgerBenchmarks {
                 throw BenchError("credit-bench --load-only failed: \(child.output)")
             }
             guard run.balance == expectedBalance, run.entries == options.entries else {
-                throw BenchError("the load found \(run.entries) entries and balance \(run.balance), expected \(options.entries) and \(expectedBalance)")
+                throw BenchError(
+                    "the load found \(run.entries) entries and balance \(run.balance), expected \(options.entries) and \(expectedBalance)"
+                )
             }
             runs.append(run)
         }
@@ -173,26 +184,34 @@ struct LedgerBenchmarks {
         let cpu = Measure.median(runs.map(\.cpu))
         let peak = Int(Measure.median(runs.map { Double($0.peakResident) }))
         let size = Format.number(Double(options.entries))
-        if let python = options.python, let orjson = try orjsonBaseline(python: python, path: file.path, expected: expectedBalance) {
+        if let python = options.python,
+            let orjson = try orjsonBaseline(python: python, path: file.path, expected: expectedBalance)
+        {
             let met = wall <= 1.0 * Double(options.entries) / 1_000_000 && wall < orjson.wall
-            table.add(ResultRow(
-                what: "cold load of \(size) entries to a balance (fresh process, openSigned)",
-                figure: "\(Format.duration(wall)) (CPU \(Format.duration(cpu)), \(Format.duration(wall / Double(options.entries))) a line)",
-                target: "<= 1.0 s per 1M, faster than baseline",
-                baseline: "orjson line by line \(Format.duration(orjson.wall)) (CPU \(Format.duration(orjson.cpu)))",
-                ratio: Format.ratio(wall, orjson.wall), met: Format.yes(met)))
+            table.add(
+                ResultRow(
+                    what: "cold load of \(size) entries to a balance (fresh process, openSigned)",
+                    figure:
+                        "\(Format.duration(wall)) (CPU \(Format.duration(cpu)), \(Format.duration(wall / Double(options.entries))) a line)",
+                    target: "<= 1.0 s per 1M, faster than baseline",
+                    baseline:
+                        "orjson line by line \(Format.duration(orjson.wall)) (CPU \(Format.duration(orjson.cpu)))",
+                    ratio: Format.ratio(wall, orjson.wall), met: Format.yes(met)))
         } else {
-            table.add(ResultRow(
-                what: "cold load of \(size) entries to a balance (fresh process, openSigned)",
-                figure: "\(Format.duration(wall)) (CPU \(Format.duration(cpu)))",
-                target: "<= 1.0 s per 1M, faster than baseline", baseline: "skipped: python3 with orjson not found",
-                met: Format.yes(wall <= 1.0 * Double(options.entries) / 1_000_000)))
+            table.add(
+                ResultRow(
+                    what: "cold load of \(size) entries to a balance (fresh process, openSigned)",
+                    figure: "\(Format.duration(wall)) (CPU \(Format.duration(cpu)))",
+                    target: "<= 1.0 s per 1M, faster than baseline", baseline: "skipped: python3 with orjson not found",
+                    met: Format.yes(wall <= 1.0 * Double(options.entries) / 1_000_000)))
         }
-        table.add(ResultRow(
-            what: "memory: peak resident for the \(size)-entry load",
-            figure: "\(Format.megabytes(peak)) (getrusage ru_maxrss of the loading process)",
-            target: "<= 3x the file's size", baseline: "file \(Format.megabytes(file.bytes))",
-            ratio: Format.ratio(Double(peak), Double(file.bytes)), met: Format.yes(Double(peak) <= 3 * Double(file.bytes))))
+        table.add(
+            ResultRow(
+                what: "memory: peak resident for the \(size)-entry load",
+                figure: "\(Format.megabytes(peak)) (getrusage ru_maxrss of the loading process)",
+                target: "<= 3x the file's size", baseline: "file \(Format.megabytes(file.bytes))",
+                ratio: Format.ratio(Double(peak), Double(file.bytes)),
+                met: Format.yes(Double(peak) <= 3 * Double(file.bytes))))
     }
 
     static func parseLoad(_ output: String) -> LoadRun? {
@@ -264,14 +283,17 @@ struct LedgerBenchmarks {
         }
         let time = Measure.median(times)
         let scale = Double(options.entries) / 1_000_000
-        table.add(ResultRow(
-            what: "balance and takings over \(Format.number(Double(ledger.entries.count))) entries in memory",
-            figure: "\(Format.duration(time)) (CPU \(Format.duration(Measure.median(cpus))))", target: "<= 50 ms per 1M",
-            met: Format.yes(time <= 0.05 * max(scale, 0.02))))
+        table.add(
+            ResultRow(
+                what: "balance and takings over \(Format.number(Double(ledger.entries.count))) entries in memory",
+                figure: "\(Format.duration(time)) (CPU \(Format.duration(Measure.median(cpus))))",
+                target: "<= 50 ms per 1M",
+                met: Format.yes(time <= 0.05 * max(scale, 0.02))))
         let screen = try Measure.time { try CreditScreen(ledger: ledger, prices: VoiceDebriefPrices()) }
-        table.add(ResultRow(
-            what: "the whole credit-screen model (7/30-day takings, every entry sorted) [extra row]",
-            figure: Format.duration(screen.wall), target: "report", met: "-"))
+        table.add(
+            ResultRow(
+                what: "the whole credit-screen model (7/30-day takings, every entry sorted) [extra row]",
+                figure: Format.duration(screen.wall), target: "report", met: "-"))
     }
 
     // MARK: merge
@@ -283,8 +305,11 @@ struct LedgerBenchmarks {
         let half = options.entries / 2
         let synced = half / 10
         let key = [UInt8](repeating: 7, count: 32)
-        let b = try LedgerData.entries(count: half, device: "b1d2c3e4-0000-4000-8000-00000000000b", macKey: key, seed: 2)
-        let a = try LedgerData.entries(count: half - synced, device: "a1d2c3e4-0000-4000-8000-00000000000a", macKey: key, seed: 1)
+        let b = try LedgerData.entries(
+            count: half, device: "b1d2c3e4-0000-4000-8000-00000000000b", macKey: key, seed: 2)
+        let a =
+            try LedgerData.entries(
+                count: half - synced, device: "a1d2c3e4-0000-4000-8000-00000000000a", macKey: key, seed: 1)
             + b[0..<synced]
         var times: [Double] = []
         var cpus: [Double] = []
@@ -300,14 +325,18 @@ struct LedgerBenchmarks {
             times.append(timed.wall)
             cpus.append(timed.cpu)
         }
-        guard let report, report.problems.isEmpty, report.alreadyPresent == synced, report.addedCount == half - synced else {
+        guard let report, report.problems.isEmpty, report.alreadyPresent == synced, report.addedCount == half - synced
+        else {
             throw BenchError("the merge did not go as expected: \(String(describing: report))")
         }
         let time = Measure.median(times)
-        table.add(ResultRow(
-            what: "merge of two \(Format.number(Double(half)))-entry ledgers (parse excluded)",
-            figure: "\(Format.duration(time)) (CPU \(Format.duration(Measure.median(cpus))); \(Format.number(Double(distinct))) distinct ids, put in display order)",
-            target: "<= 0.5 s per 2 x 500k", met: Format.yes(time <= 0.5 * max(Double(options.entries) / 1_000_000, 0.02))))
+        table.add(
+            ResultRow(
+                what: "merge of two \(Format.number(Double(half)))-entry ledgers (parse excluded)",
+                figure:
+                    "\(Format.duration(time)) (CPU \(Format.duration(Measure.median(cpus))); \(Format.number(Double(distinct))) distinct ids, put in display order)",
+                target: "<= 0.5 s per 2 x 500k",
+                met: Format.yes(time <= 0.5 * max(Double(options.entries) / 1_000_000, 0.02))))
     }
 
     // MARK: verify
@@ -324,7 +353,9 @@ struct LedgerBenchmarks {
         var times: [Double] = []
         var cpus: [Double] = []
         for _ in 0..<options.runs {
-            let timed = try Measure.time { try verifier.verify(read: [read.value], heads: heads, requireHeads: [String(device)]) }
+            let timed = try Measure.time {
+                try verifier.verify(read: [read.value], heads: heads, requireHeads: [String(device)])
+            }
             cpus.append(timed.cpu)
             guard timed.value.isClean, timed.value.entriesChecked == options.entries else {
                 throw BenchError("verify found problems: \(timed.value.problems.prefix(3))")
@@ -333,12 +364,15 @@ struct LedgerBenchmarks {
         }
         let baseline = try hmacBaseline(path: file.path, key: keys.macKey)
         let time = Measure.median(times)
-        table.add(ResultRow(
-            what: "verify \(Format.number(Double(options.entries))) signed entries (parse excluded; read+parse took \(Format.duration(read.wall)))",
-            figure: "\(Format.duration(time)) (CPU \(Format.duration(Measure.median(cpus))), MACs on 2 threads)",
-            target: "within 2x of baseline",
-            baseline: "OpenSSL HMAC-SHA256 loop \(Format.duration(baseline)) (1 thread)", ratio: Format.ratio(time, baseline),
-            met: Format.yes(time <= 2 * baseline)))
+        table.add(
+            ResultRow(
+                what:
+                    "verify \(Format.number(Double(options.entries))) signed entries (parse excluded; read+parse took \(Format.duration(read.wall)))",
+                figure: "\(Format.duration(time)) (CPU \(Format.duration(Measure.median(cpus))), MACs on 2 threads)",
+                target: "within 2x of baseline",
+                baseline: "OpenSSL HMAC-SHA256 loop \(Format.duration(baseline)) (1 thread)",
+                ratio: Format.ratio(time, baseline),
+                met: Format.yes(time <= 2 * baseline)))
     }
 
     /// HMAC-SHA256 with one reused `EVP_MAC_CTX` over the MAC-covered bytes of every line, nothing else: the
@@ -369,7 +403,8 @@ struct LedgerBenchmarks {
         var digest = Array("SHA256".utf8CString)
         let initialised = digest.withUnsafeMutableBufferPointer { name -> Int32 in
             var parameters = [
-                OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, name.baseAddress, 0), OSSL_PARAM_construct_end(),
+                OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, name.baseAddress, 0),
+                OSSL_PARAM_construct_end(),
             ]
             return key.withUnsafeBufferPointer { EVP_MAC_init(context, $0.baseAddress, $0.count, &parameters) }
         }
@@ -403,8 +438,10 @@ struct LedgerBenchmarks {
     /// `python3 -c 'print(1)'` with the same interpreter the shell would run.
     func counter(count: Int, into table: inout ResultTable) throws {
         guard let credit = options.credit else {
-            table.add(.skipped("counter on a \(Format.number(Double(count)))-entry ledger", target: "within 2x of baseline",
-                               reason: "the credit binary is not beside credit-bench"))
+            table.add(
+                .skipped(
+                    "counter on a \(Format.number(Double(count)))-entry ledger", target: "within 2x of baseline",
+                    reason: "the credit binary is not beside credit-bench"))
             return
         }
         let directory = work + "/counter"
@@ -415,14 +452,18 @@ struct LedgerBenchmarks {
         var times: [Double] = []
         for _ in 0..<options.processRuns {
             let run = try Measure.run(credit, ["--data-dir", directory, "balance"], environment: environment)
-            guard run.status == 0, run.output == first.output else { throw BenchError("credit balance said \(run.output)") }
+            guard run.status == 0, run.output == first.output else {
+                throw BenchError("credit balance said \(run.output)")
+            }
             times.append(run.wall)
         }
         let time = Measure.median(times)
         let size = Format.number(Double(count))
         guard let python = options.python else {
-            table.add(ResultRow(what: "counter on a \(size)-entry ledger", figure: Format.duration(time),
-                                target: "within 2x of baseline", baseline: "skipped: no python3", met: "-"))
+            table.add(
+                ResultRow(
+                    what: "counter on a \(size)-entry ledger", figure: Format.duration(time),
+                    target: "within 2x of baseline", baseline: "skipped: no python3", met: "-"))
             return
         }
         var baselines: [Double] = []
@@ -430,15 +471,20 @@ struct LedgerBenchmarks {
             baselines.append(try Measure.run(python, ["-c", "print(1)"], environment: environment).wall)
         }
         let baseline = Measure.median(baselines)
-        table.add(ResultRow(
-            what: "counter on a \(size)-entry ledger, `credit balance` start to printed (median of \(options.processRuns))",
-            figure: "\(Format.duration(time)) (\(first.output.trimmingCharacters()))", target: "within 2x of baseline",
-            baseline: "python3 -c 'print(1)' \(Format.duration(baseline))", ratio: Format.ratio(time, baseline),
-            met: Format.yes(time <= 2 * baseline)))
-        table.add(ResultRow(
-            what: "counter, first run after a change (no checkpoint: full load, writes one) [extra row]",
-            figure: Format.duration(first.wall), target: "report", baseline: "python3 -c 'print(1)' \(Format.duration(baseline))",
-            ratio: Format.ratio(first.wall, baseline), met: "-"))
+        table.add(
+            ResultRow(
+                what:
+                    "counter on a \(size)-entry ledger, `credit balance` start to printed (median of \(options.processRuns))",
+                figure: "\(Format.duration(time)) (\(first.output.trimmingCharacters()))",
+                target: "within 2x of baseline",
+                baseline: "python3 -c 'print(1)' \(Format.duration(baseline))", ratio: Format.ratio(time, baseline),
+                met: Format.yes(time <= 2 * baseline)))
+        table.add(
+            ResultRow(
+                what: "counter, first run after a change (no checkpoint: full load, writes one) [extra row]",
+                figure: Format.duration(first.wall), target: "report",
+                baseline: "python3 -c 'print(1)' \(Format.duration(baseline))",
+                ratio: Format.ratio(first.wall, baseline), met: "-"))
     }
 
     // MARK: helpers

@@ -1,11 +1,12 @@
+import CreditLedger
+import Signing
+import VoiceDebriefCredit
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import CreditLedger
-import Signing
-import VoiceDebriefCredit
 
 /// A small fast PRNG with a fixed seed, so every run makes the same ledgers.
 struct SplitMix64: RandomNumberGenerator {
@@ -136,7 +137,9 @@ struct EntryFactory {
 enum LedgerData {
     /// Makes a signed ledger of `count` entries in `directory`; returns the file's path and size.
     @discardableResult
-    static func makeLedger(count: Int, device: String, in directory: String, seed: UInt64) throws -> (path: String, bytes: Int) {
+    static func makeLedger(count: Int, device: String, in directory: String, seed: UInt64) throws -> (
+        path: String, bytes: Int
+    ) {
         try makeDirectory(directory)
         try makeDirectory(directory + "/ledger")
         let keys = try LedgerKeys.loadOrCreate(in: directory)

@@ -61,7 +61,9 @@ enum Measure {
 
     /// Runs `path` with `arguments` to the end, its standard output captured (or thrown away), its standard error
     /// passed through; the wall time is from just before the spawn to just after the child is reaped.
-    static func run(_ path: String, _ arguments: [String], environment: [String]? = nil, captureOutput: Bool = true) throws -> Finished {
+    static func run(_ path: String, _ arguments: [String], environment: [String]? = nil, captureOutput: Bool = true)
+        throws -> Finished
+    {
         var pipeEnds: [Int32] = [-1, -1]
         if captureOutput { guard pipe(&pipeEnds) == 0 else { throw BenchError("pipe failed") } }
         var actions = posix_spawn_file_actions_t()
@@ -100,7 +102,9 @@ enum Measure {
 
     /// Starts `path` and leaves it running; its standard output goes to the returned descriptor (read it with
     /// ``readLine(from:timeout:)``), its standard error to `errorLog` (or through).
-    static func start(_ path: String, _ arguments: [String], errorLog: String? = nil) throws -> (pid: pid_t, output: Int32) {
+    static func start(_ path: String, _ arguments: [String], errorLog: String? = nil) throws -> (
+        pid: pid_t, output: Int32
+    ) {
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else { throw BenchError("pipe failed") }
         var actions = posix_spawn_file_actions_t()
@@ -187,7 +191,9 @@ enum Measure {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0 else { return nil }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)

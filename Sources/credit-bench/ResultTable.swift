@@ -27,7 +27,9 @@ struct ResultTable {
 
     mutating func add(_ row: ResultRow) {
         rows.append(row)
-        log("  \(row.what): \(row.figure)  [target \(row.target); baseline \(row.baseline); ratio \(row.ratio); met \(row.met)]")
+        log(
+            "  \(row.what): \(row.figure)  [target \(row.target); baseline \(row.baseline); ratio \(row.ratio); met \(row.met)]"
+        )
     }
 
     func render() -> String {
@@ -38,7 +40,9 @@ struct ResultTable {
             for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
         }
         func line(_ row: [String]) -> String {
-            "| " + row.enumerated().map { $1 + String(repeating: " ", count: widths[$0] - $1.count) }.joined(separator: " | ") + " |"
+            "| "
+                + row.enumerated().map { $1 + String(repeating: " ", count: widths[$0] - $1.count) }.joined(
+                    separator: " | ") + " |"
         }
         var text = line(header) + "\n"
         text += "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|\n"

@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Foundation
 
 /// The mock store rows: catalogue requests per second under `wrk` against nginx serving the same bytes, and
 /// purchase + finish cycles per second from eight clients of our own.
@@ -13,7 +14,9 @@ struct StoreBenchmarks {
 
     /// Starts `mockstore` on a free port; returns its pid and base URL.
     func startStore() throws -> (pid: pid_t, port: UInt16) {
-        guard let mockstore = options.mockstore else { throw BenchError("the mockstore binary is not beside credit-bench") }
+        guard let mockstore = options.mockstore else {
+            throw BenchError("the mockstore binary is not beside credit-bench")
+        }
         let data = work + "/mockstore-data"
         let started = try Measure.start(
             mockstore, ["--host", "127.0.0.1", "--port", "0", "--catalogue", options.catalogue, "--data", data],
@@ -95,20 +98,26 @@ struct StoreBenchmarks {
             throw BenchError("nginx did not serve the file (see \(root)/error.log)")
         }
         let nginxRate = try runWrk(wrk, url: "http://127.0.0.1:\(port)/products.json")
-        table.add(ResultRow(
-            what: what, figure: "\(Format.number(storeRate)) requests/s (\(response.body.count)-byte body)", target: target,
-            baseline: "nginx static file \(Format.number(nginxRate)) requests/s", ratio: Format.ratio(storeRate, nginxRate),
-            met: Format.yes(storeRate >= nginxRate / 2)))
+        table.add(
+            ResultRow(
+                what: what, figure: "\(Format.number(storeRate)) requests/s (\(response.body.count)-byte body)",
+                target: target,
+                baseline: "nginx static file \(Format.number(nginxRate)) requests/s",
+                ratio: Format.ratio(storeRate, nginxRate),
+                met: Format.yes(storeRate >= nginxRate / 2)))
     }
 
     private func runWrk(_ wrk: String, url: String) throws -> Double {
         let run = try Measure.run(wrk, ["-t2", "-c8", "-d\(options.httpSeconds)s", url])
-        guard run.status == 0, let line = run.output.split(separator: "\n").first(where: { $0.hasPrefix("Requests/sec:") }),
+        guard run.status == 0,
+            let line = run.output.split(separator: "\n").first(where: { $0.hasPrefix("Requests/sec:") }),
             let rate = Double(line.dropFirst("Requests/sec:".count).trimmingCharacters(in: .whitespaces))
         else {
             throw BenchError("wrk failed: \(run.output)")
         }
-        if let errors = run.output.split(separator: "\n").first(where: { $0.contains("Non-2xx") || $0.contains("Socket errors") }) {
+        if let errors = run.output.split(separator: "\n").first(where: {
+            $0.contains("Non-2xx") || $0.contains("Socket errors")
+        }) {
             log("  wrk: \(errors)")
         }
         return rate
@@ -132,9 +141,11 @@ struct StoreBenchmarks {
                     var client = try HTTPClient(port: port)
                     while Measure.now() < deadline {
                         let bought = try client.request(
-                            "POST", "/storekit/v1/purchases", body: Array(#"{"productId":"ai.voicedebrief.app.credit.500"}"#.utf8))
+                            "POST", "/storekit/v1/purchases",
+                            body: Array(#"{"productId":"ai.voicedebrief.app.credit.500"}"#.utf8))
                         guard bought.status == 200, let id = StoreBenchmarks.transactionID(in: bought.body) else {
-                            throw BenchError("purchase answered \(bought.status): \(String(decoding: bought.body, as: UTF8.self))")
+                            throw BenchError(
+                                "purchase answered \(bought.status): \(String(decoding: bought.body, as: UTF8.self))")
                         }
                         let finished = try client.request("POST", "/storekit/v1/transactions/\(id)/finish", body: [])
                         guard finished.status == 200 else { throw BenchError("finish answered \(finished.status)") }
@@ -152,10 +163,12 @@ struct StoreBenchmarks {
         let elapsed = Measure.now() - start
         if let failure = counter.failure { throw BenchError("a purchase client failed: \(failure)") }
         let rate = Double(counter.cycles) / elapsed
-        table.add(ResultRow(
-            what: "mock store: purchase + finish cycles/s, 8 clients",
-            figure: "\(Format.number(rate)) cycles/s (\(counter.cycles) in \(Format.number(elapsed, decimals: 1)) s)",
-            target: "report, >= 1,000/s", met: Format.yes(rate >= 1_000)))
+        table.add(
+            ResultRow(
+                what: "mock store: purchase + finish cycles/s, 8 clients",
+                figure:
+                    "\(Format.number(rate)) cycles/s (\(counter.cycles) in \(Format.number(elapsed, decimals: 1)) s)",
+                target: "report, >= 1,000/s", met: Format.yes(rate >= 1_000)))
     }
 
     /// The `transactionId` inside the signed transaction of a purchase response.
@@ -235,7 +248,9 @@ struct HTTPClient {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = port.bigEndian
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else {
             close(fd)

@@ -1,9 +1,10 @@
+import CreditLedger
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import CreditLedger
 
 // credit-bench: makes its own data, measures each row of issue 7 against its baseline in the same run, and prints
 // one table. See BENCHMARKS.md and `credit-bench --help`.
@@ -28,7 +29,9 @@ do {
         work = String(cString: made)
     }
     defer { if !options.keep && options.work == nil { LedgerData.remove(work) } }
-    log("credit-bench: \(Format.number(Double(options.entries))) entries\(options.quick ? " (quick)" : ""), data in \(work)")
+    log(
+        "credit-bench: \(Format.number(Double(options.entries))) entries\(options.quick ? " (quick)" : ""), data in \(work)"
+    )
 
     var table = ResultTable()
     let loadAtStart = loadAverage()
@@ -51,14 +54,18 @@ do {
         log("making a signed ledger of \(Format.number(Double(options.entries))) entries")
         let device = "d3c0ffee-0000-4000-8000-000000000001"
         let big = work + "/ledger-\(options.entries)"
-        let made = try Measure.time { try LedgerData.makeLedger(count: options.entries, device: device, in: big, seed: 1) }
+        let made = try Measure.time {
+            try LedgerData.makeLedger(count: options.entries, device: device, in: big, seed: 1)
+        }
         let file = made.value
         log("  \(Format.megabytes(file.bytes)) in \(Format.duration(made.wall))")
         // The balance the generator ended on, from the head it signed.
         guard let head = try SignedHead.read(in: big, device: device) else { throw BenchError("no head was written") }
         if options.wants("load") {
             log("cold loads (fresh processes) and the orjson baseline")
-            attempt("cold load", &table) { try ledger.coldLoad(directory: big, file: file, expectedBalance: head.balance, into: &$0) }
+            attempt("cold load", &table) {
+                try ledger.coldLoad(directory: big, file: file, expectedBalance: head.balance, into: &$0)
+            }
         }
         if options.wants("sums") {
             log("balance and takings in memory")
@@ -79,7 +86,8 @@ do {
     }
     if options.wants("catalogue") || options.wants("purchases") {
         if options.mockstore == nil {
-            table.add(.skipped("mock store rows", target: "-", reason: "the mockstore binary is not beside credit-bench"))
+            table.add(
+                .skipped("mock store rows", target: "-", reason: "the mockstore binary is not beside credit-bench"))
         } else {
             if options.wants("catalogue") {
                 log("mock store: catalogue")
@@ -91,9 +99,12 @@ do {
             }
         }
     }
-    table.notes.append("Load average (1 min) at the start and end of this run: \(loadAtStart) / \(loadAverage()), on \(processorCount()) processors; CPU times are given beside wall times for that reason.")
+    table.notes.append(
+        "Load average (1 min) at the start and end of this run: \(loadAtStart) / \(loadAverage()), on \(processorCount()) processors; CPU times are given beside wall times for that reason."
+    )
     if options.quick {
-        table.notes.append("Quick run (CI smoke): sizes are below the issue's; targets per entry are scaled to the size.")
+        table.notes.append(
+            "Quick run (CI smoke): sizes are below the issue's; targets per entry are scaled to the size.")
     }
     #if DEBUG
         table.notes.append("Debug build: these figures show that every row runs, not how fast anything is.")
@@ -126,7 +137,9 @@ func resolvePython() -> String? {
 
 /// The 1-minute load average, from /proc/loadavg (Linux), or "?".
 func loadAverage() -> String {
-    guard let text = try? LedgerData.readText("/proc/loadavg"), let first = text.split(separator: " ").first else { return "?" }
+    guard let text = try? LedgerData.readText("/proc/loadavg"), let first = text.split(separator: " ").first else {
+        return "?"
+    }
     return String(first)
 }
 

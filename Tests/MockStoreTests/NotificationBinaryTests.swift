@@ -21,7 +21,8 @@ import Testing
         -> MockStoreHarness
     {
         try MockStoreHarness(
-            dataDirectory: data, extraArguments: ["--notify", receiver.url, "--notify-retry-base-ms", retryBase] + extra)
+            dataDirectory: data,
+            extraArguments: ["--notify", receiver.url, "--notify-retry-base-ms", retryBase] + extra)
     }
 
     func root(_ store: MockStoreHarness) async throws -> Certificate {
@@ -45,13 +46,16 @@ extension NotificationBinaryTests {
         #expect(requested.contentType == "application/json")
         let testToken = try requested.decoded(SendTestNotificationResponseBody.self).testNotificationToken
         try await eventually("the receiver gets the TEST notification") { receiver.bodies.count == 1 }
-        let signed = try JSONDecoder().decode(SignedNotificationBody.self, from: Data(try #require(receiver.bodies.first)))
+        let signed = try JSONDecoder().decode(
+            SignedNotificationBody.self, from: Data(try #require(receiver.bodies.first)))
         let payload = try verifiedES256Payload(signed.signedPayload, as: NotificationPayload.self, root: root)
         #expect(payload.notificationType == "TEST")
         #expect(payload.subtype == nil)
         #expect(payload.version == "2.0")
         #expect(UUID(uuidString: payload.notificationUUID) != nil)
-        #expect(payload.data == NotificationData(environment: "Sandbox", appAppleId: 1_234_567_890, bundleId: "ai.voicedebrief.app"))
+        #expect(
+            payload.data
+                == NotificationData(environment: "Sandbox", appAppleId: 1_234_567_890, bundleId: "ai.voicedebrief.app"))
         #expect(abs(Double(payload.signedDate) / 1_000 - Date().timeIntervalSince1970) < 60)
 
         try await eventually("the attempt is recorded") {
@@ -83,12 +87,14 @@ extension NotificationBinaryTests {
             let signed = try JSONDecoder().decode(SignedNotificationBody.self, from: Data(body)).signedPayload
             return try verifiedES256Payload(signed, as: NotificationPayload.self, root: root)
         }
-        #expect(payloads.map(\.notificationType) == [
-            "CONSUMPTION_REQUEST", "REFUND_DECLINED", "CONSUMPTION_REQUEST", "REFUND", "REFUND_REVERSED",
-        ])
-        #expect(payloads.map { $0.data?.consumptionRequestReason } == [
-            "UNSATISFIED_WITH_PURCHASE", nil, "UNINTENDED_PURCHASE", nil, nil,
-        ])
+        #expect(
+            payloads.map(\.notificationType) == [
+                "CONSUMPTION_REQUEST", "REFUND_DECLINED", "CONSUMPTION_REQUEST", "REFUND", "REFUND_REVERSED",
+            ])
+        #expect(
+            payloads.map { $0.data?.consumptionRequestReason } == [
+                "UNSATISFIED_WITH_PURCHASE", nil, "UNINTENDED_PURCHASE", nil, nil,
+            ])
         #expect(Set(payloads.map(\.notificationUUID)).count == 5)
         for payload in payloads {
             let data = try #require(payload.data)
@@ -97,13 +103,16 @@ extension NotificationBinaryTests {
             #expect(payload.version == "2.0")
         }
         let infos = try payloads.map {
-            try verifiedES256Payload(try #require($0.data?.signedTransactionInfo), as: SignedTransactionPayload.self, root: root)
+            try verifiedES256Payload(
+                try #require($0.data?.signedTransactionInfo), as: SignedTransactionPayload.self, root: root)
         }
         #expect(infos.allSatisfy { $0.transactionId == id })
         #expect(infos[3].revocationDate != nil && infos[3].revocationReason == 1, "REFUND carries the revocation")
         #expect(infos[4].revocationDate == nil, "REFUND_REVERSED carries the reinstated transaction")
         try await eventually("every attempt is recorded") {
-            try await notifications(store).allSatisfy { $0.status == "delivered" && $0.sendAttempts.map(\.sendAttemptResult) == ["SUCCESS"] }
+            try await notifications(store).allSatisfy {
+                $0.status == "delivered" && $0.sendAttempts.map(\.sendAttemptResult) == ["SUCCESS"]
+            }
         }
         #expect(try store.stop() == 0)
     }
@@ -118,9 +127,10 @@ extension NotificationBinaryTests {
             try await notifications(store).first?.status == "delivered"
         }
         let record = try #require(try await notifications(store).first)
-        #expect(record.sendAttempts.map(\.sendAttemptResult) == [
-            "UNSUCCESSFUL_HTTP_RESPONSE_CODE", "UNSUCCESSFUL_HTTP_RESPONSE_CODE", "SUCCESS",
-        ])
+        #expect(
+            record.sendAttempts.map(\.sendAttemptResult) == [
+                "UNSUCCESSFUL_HTTP_RESPONSE_CODE", "UNSUCCESSFUL_HTTP_RESPONSE_CODE", "SUCCESS",
+            ])
         #expect(record.sendAttempts.map(\.httpStatus) == [500, 503, 200])
         let dates = record.sendAttempts.map(\.attemptDate)
         #expect(dates[1] - dates[0] >= 20, "1 × base after the first failure")
@@ -146,16 +156,19 @@ extension NotificationBinaryTests {
         #expect(try store.stop() == 0)
 
         let unreachable = try MockStoreHarness(
-            dataDirectory: data, extraArguments: ["--notify", closedURL, "--notify-retry-base-ms", "10", "--notify-max-attempts", "3"])
-        let requested = try await unreachable.request("POST", "/inApps/v1/notifications/test", headers: try token.header())
+            dataDirectory: data,
+            extraArguments: ["--notify", closedURL, "--notify-retry-base-ms", "10", "--notify-max-attempts", "3"])
+        let requested = try await unreachable.request(
+            "POST", "/inApps/v1/notifications/test", headers: try token.header())
         let testToken = try requested.decoded(SendTestNotificationResponseBody.self).testNotificationToken
         try await eventually("three socket issues") {
             try await notifications(unreachable).last?.status == "failed"
         }
         let status = try await unreachable.request(
             "GET", "/inApps/v1/notifications/test/\(testToken)", headers: try token.header())
-        #expect(try status.decoded(CheckTestNotificationResponseBody.self).sendAttempts.map(\.sendAttemptResult)
-            == ["SOCKET_ISSUE", "SOCKET_ISSUE", "SOCKET_ISSUE"])
+        #expect(
+            try status.decoded(CheckTestNotificationResponseBody.self).sendAttempts.map(\.sendAttemptResult)
+                == ["SOCKET_ISSUE", "SOCKET_ISSUE", "SOCKET_ISSUE"])
         #expect(try unreachable.stop() == 0)
     }
 

@@ -7,7 +7,9 @@ import Testing
 /// The new options and `mockstore control`, parsed without a process.
 @Suite struct SandboxCommandLineTests {
     func control(_ arguments: [String], environment: [String: String] = [:]) throws -> ControlInvocation {
-        guard case .control(let invocation) = try MockStoreCommandLine.parse(["control"] + arguments, environment: environment)
+        guard
+            case .control(let invocation) = try MockStoreCommandLine.parse(
+                ["control"] + arguments, environment: environment)
         else {
             throw UsageError("not a control")
         }
@@ -86,8 +88,9 @@ extension SandboxCommandLineTests {
         }
         #expect(body(try control(url + ["ask-to-buy", "on"])) == #"{"askToBuyEnabled":true}"#)
         #expect(body(try control(url + ["interrupted", "off"])) == #"{"interruptedPurchasesEnabled":false}"#)
-        #expect(body(try control(url + ["fail", "purchase", "--error", "purchaseNotAllowed", "--once"]))
-            == #"{"api":"purchase","error":"purchaseNotAllowed","once":true}"#)
+        #expect(
+            body(try control(url + ["fail", "purchase", "--error", "purchaseNotAllowed", "--once"]))
+                == #"{"api":"purchase","error":"purchaseNotAllowed","once":true}"#)
         #expect(body(try control(url + ["refund", "1", "--reason", "1"])) == #"{"revocationReason":1}"#)
         #expect(body(try control(url + ["buy", "p", "--quantity", "3"])) == #"{"productId":"p","quantity":3}"#)
         #expect(try control(["settings"], environment: ["MOCKSTORE_URL": "http://[::1]:1"]).url == "http://[::1]:1")

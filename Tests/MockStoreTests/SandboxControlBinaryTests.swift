@@ -103,7 +103,9 @@ extension SandboxControlBinaryTests {
         expectRefused(try store.control("approve", id), "not waiting for Ask to Buy approval")
         let resolved = try store.control(TestTransactionBody.self, "resolve", id)
         #expect(resolved.transaction.status == "purchased")
-        #expect(try payloads(try await updates(store, after: cursor).signedTransactions, root: root).map(\.transactionId) == [id])
+        #expect(
+            try payloads(try await updates(store, after: cursor).signedTransactions, root: root).map(\.transactionId)
+                == [id])
         expectRefused(try store.control("resolve", id), "Cannot resolve")
         _ = try store.control(TestSettingsBody.self, "interrupted", "off")
         #expect(try await purchase(store).result == "success")
@@ -124,7 +126,10 @@ extension SandboxControlBinaryTests {
         #expect(payload.quantity == 2)
         #expect(payload.price == 20_000)
         #expect(payload.appAccountToken == token)
-        #expect(try payloads(try await updates(store).signedTransactions, root: root).map(\.transactionId) == [payload.transactionId])
+        #expect(
+            try payloads(try await updates(store).signedTransactions, root: root).map(\.transactionId) == [
+                payload.transactionId
+            ])
         #expect(try await unfinishedIDs(store, root: root) == [payload.transactionId])
         expectRefused(try store.control("buy", "no.such.product"), "not in the catalogue")
         #expect(try store.stop() == 0)
@@ -157,7 +162,8 @@ extension SandboxControlBinaryTests {
 
         let reinstated = try store.control(TestTransactionBody.self, "reverse-refund", id)
         #expect(reinstated.transaction.revocationDate == nil)
-        let again = try #require(try payloads(try await updates(store, after: feed.cursor).signedTransactions, root: root).first)
+        let again = try #require(
+            try payloads(try await updates(store, after: feed.cursor).signedTransactions, root: root).first)
         #expect(again.transactionId == id)
         #expect(again.revocationDate == nil && again.revocationReason == nil)
         expectRefused(try store.control("reverse-refund", id), "it is not refunded")
@@ -171,10 +177,12 @@ extension SandboxControlBinaryTests {
         let id = try #require(try store.control(TestTransactionsBody.self, "transactions").transactions.first)
             .transactionId
         expectRefused(try store.control("decline-refund", id), "No refund of transaction \(id) is waiting")
-        let requested = try store.control(TestTransactionBody.self, "request-refund", id, "--reason", "FULFILLMENT_ISSUE")
+        let requested = try store.control(
+            TestTransactionBody.self, "request-refund", id, "--reason", "FULFILLMENT_ISSUE")
         #expect(requested.transaction.refundRequest == "requested")
         expectRefused(try store.control("request-refund", id), "already requested")
-        #expect(try store.control(TestTransactionBody.self, "decline-refund", id).transaction.refundRequest == "declined")
+        #expect(
+            try store.control(TestTransactionBody.self, "decline-refund", id).transaction.refundRequest == "declined")
         #expect(
             try store.control(TestTransactionsBody.self, "transactions").transactions.first?.revocationDate == nil,
             "a declined refund request leaves the transaction paid")
@@ -217,9 +225,11 @@ extension SandboxControlBinaryTests {
 
         let set = try store.control(
             TestFailuresBody.self, "fail", "purchase", "--error", "purchaseNotAllowed", "--once")
-        #expect(set.failures == [
-            TestFailure(api: "purchase", error: "Product.PurchaseError.purchaseNotAllowed", once: true, source: "control")
-        ])
+        #expect(
+            set.failures == [
+                TestFailure(
+                    api: "purchase", error: "Product.PurchaseError.purchaseNotAllowed", once: true, source: "control")
+            ])
         let buy = #"{"productId": "\#(Self.credit500)"}"#
         try expectSimulated(
             try await store.post("/storekit/v1/purchases", json: buy), api: "purchase",
@@ -237,8 +247,10 @@ extension SandboxControlBinaryTests {
         _ = try store.control(TestFailuresBody.self, "clear-failure", "purchase")
 
         _ = try store.control(TestFailuresBody.self, "fail", "loadProducts", "--error", "StoreKitError.networkError")
-        try expectSimulated(try await store.get(products), api: "loadProducts", error: "StoreKitError.networkError", skErrorCode: 0)
-        try expectSimulated(try await store.get(products), api: "loadProducts", error: "StoreKitError.networkError", skErrorCode: 0)
+        try expectSimulated(
+            try await store.get(products), api: "loadProducts", error: "StoreKitError.networkError", skErrorCode: 0)
+        try expectSimulated(
+            try await store.get(products), api: "loadProducts", error: "StoreKitError.networkError", skErrorCode: 0)
         _ = try store.control(TestFailuresBody.self, "clear-failure", "loadProducts")
         #expect(try await store.get(products).status == 200)
 
@@ -297,10 +309,11 @@ extension SandboxControlBinaryTests {
         #expect(defaults.askToBuyEnabled)
         #expect(!defaults.interruptedPurchasesEnabled)
         #expect(defaults.storefront == "USA" && defaults.currency == "USD" && defaults.locale == "en_US")
-        #expect(defaults.failures == [
-            TestFailure(api: "loadProducts", error: "StoreKitError.networkError", once: false, source: "catalogue"),
-            TestFailure(api: "purchase", error: "SKError.Code.unknown", once: false, source: "catalogue"),
-        ])
+        #expect(
+            defaults.failures == [
+                TestFailure(api: "loadProducts", error: "StoreKitError.networkError", once: false, source: "catalogue"),
+                TestFailure(api: "purchase", error: "SKError.Code.unknown", once: false, source: "catalogue"),
+            ])
         try expectSimulated(
             try await store.get("/storekit/v1/products?ids=\(Self.credit500)"), api: "loadProducts",
             error: "StoreKitError.networkError", skErrorCode: 0)
@@ -352,16 +365,19 @@ extension SandboxControlBinaryTests {
         let ids = try store.control(TestTransactionsBody.self, "transactions").transactions.map(\.transactionId)
         #expect(ids == ["2000000000000001", "2000000000000002"])
         #expect(try store.control("delete", ids[0]).status == 0)
-        #expect(try store.control(TestTransactionsBody.self, "transactions").transactions.map(\.transactionId) == [ids[1]])
+        #expect(
+            try store.control(TestTransactionsBody.self, "transactions").transactions.map(\.transactionId) == [ids[1]])
         expectRefused(try store.control("delete", ids[0]), "Transaction id not found.")
         _ = try store.control(TestSettingsBody.self, "storefront", "USA")
         #expect(try store.control("clear").status == 0)
         #expect(try store.control(TestTransactionsBody.self, "transactions").transactions.isEmpty)
         #expect(try store.control(TestSettingsBody.self, "settings").storefront == "USA", "clear keeps settings")
-        #expect(try await store.get("/storekit/v1/transactions/updates").decoded(TransactionUpdatesBody.self)
-            .signedTransactions.isEmpty)
+        #expect(
+            try await store.get("/storekit/v1/transactions/updates").decoded(TransactionUpdatesBody.self)
+                .signedTransactions.isEmpty)
         #expect(try store.control("reset").status == 0)
-        #expect(try store.control(TestSettingsBody.self, "settings").storefront == "GBR", "reset restores the catalogue's")
+        #expect(
+            try store.control(TestSettingsBody.self, "settings").storefront == "GBR", "reset restores the catalogue's")
         _ = try await purchase(store)
         let after = try store.control(TestTransactionsBody.self, "transactions").transactions
         #expect(after.map(\.transactionId) == ["2000000000000003"], "ids are never reused")
@@ -379,7 +395,9 @@ extension SandboxControlBinaryTests {
         #expect(try await updates(store, after: first.cursor).signedTransactions.isEmpty)
         _ = try store.control(TestTransactionBody.self, "buy", Self.credit500)
         #expect(try await updates(store, after: first.cursor).signedTransactions.count == 1)
-        #expect(try await updates(store, after: "999999").signedTransactions.count == 2, "a cursor from wiped data restarts")
+        #expect(
+            try await updates(store, after: "999999").signedTransactions.count == 2, "a cursor from wiped data restarts"
+        )
         let bad = try await store.get("/storekit/v1/transactions/updates?after=abc")
         #expect(bad.status == 400)
         #expect(try bad.decoded(StoreErrorBody.self).errorCode == 4_000_000)

@@ -107,7 +107,8 @@ extension SandboxStoreTests {
 
     init() throws {
         token = try ServerAPIToken()
-        authenticator = ServerAPIAuthenticator(bundleId: ServerAPIToken.bundleId, keys: [token.keyId: token.key.publicKey])
+        authenticator = ServerAPIAuthenticator(
+            bundleId: ServerAPIToken.bundleId, keys: [token.keyId: token.key.publicKey])
     }
 
     func check(_ jwt: String) -> String? {
@@ -137,6 +138,8 @@ extension SandboxStoreTests {
         #expect(check(try token.make(kid: "NOPE"))?.contains("no --api-key has the kid NOPE") == true)
         #expect(check(try token.make(signedBy: try P256PrivateKey.generate()))?.contains("does not verify") == true)
         #expect(check(try token.make(alg: "HS256"))?.contains("not ES256") == true)
-        #expect(throws: ServerAPIAuthenticator.Refusal.self) { try authenticator.check(authorization: nil, now: Date()) }
+        #expect(throws: ServerAPIAuthenticator.Refusal.self) {
+            try authenticator.check(authorization: nil, now: Date())
+        }
     }
 }

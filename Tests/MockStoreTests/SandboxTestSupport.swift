@@ -36,7 +36,8 @@ struct ServerAPIToken {
         if alg == "HS256" {
             return try CompactJWS.sign(payload: payload, typ: "JWT", with: .hs256(secret: Array("secret".utf8)))
         }
-        return try CompactJWS.sign(payload: payload, typ: "JWT", with: .es256(key: other ?? key, x5c: nil, keyID: keyID))
+        return try CompactJWS.sign(
+            payload: payload, typ: "JWT", with: .es256(key: other ?? key, x5c: nil, keyID: keyID))
     }
 
     /// `Authorization: Bearer …` for a good token.

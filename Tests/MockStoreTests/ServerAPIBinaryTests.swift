@@ -18,7 +18,8 @@ import Testing
     }
 
     func start(_ extra: [String] = [], catalogue: String = Repository.catalogue) throws -> MockStoreHarness {
-        try MockStoreHarness(dataDirectory: data, extraArguments: try token.option(in: directory) + extra, catalogue: catalogue)
+        try MockStoreHarness(
+            dataDirectory: data, extraArguments: try token.option(in: directory) + extra, catalogue: catalogue)
     }
 
     func api(
@@ -133,15 +134,20 @@ extension ServerAPIBinaryTests {
         #expect(payload.environment == "Sandbox")
         _ = try store.control(TestTransactionBody.self, "refund", id)
         let refunded = try transactions(
-            [try await api(store, "GET", "/inApps/v1/transactions/\(id)").decoded(TransactionInfoResponseBody.self)
-                .signedTransactionInfo], root: root)[0]
+            [
+                try await api(store, "GET", "/inApps/v1/transactions/\(id)").decoded(TransactionInfoResponseBody.self)
+                    .signedTransactionInfo
+            ], root: root)[0]
         #expect(refunded.revocationDate != nil)
 
         _ = try store.control(TestSettingsBody.self, "ask-to-buy", "on")
         _ = try await store.post("/storekit/v1/purchases", json: #"{"productId": "\#(Self.credit500)"}"#)
         let pending = try #require(try store.control(TestTransactionsBody.self, "transactions").transactions.last)
-        try expectError(try await api(store, "GET", "/inApps/v1/transactions/\(pending.transactionId)"), status: 404, code: 4_040_010)
-        try expectError(try await api(store, "GET", "/inApps/v1/transactions/2000000000000999"), status: 404, code: 4_040_010)
+        try expectError(
+            try await api(store, "GET", "/inApps/v1/transactions/\(pending.transactionId)"), status: 404,
+            code: 4_040_010)
+        try expectError(
+            try await api(store, "GET", "/inApps/v1/transactions/2000000000000999"), status: 404, code: 4_040_010)
         try expectError(try await api(store, "GET", "/inApps/v1/transactions/abc"), status: 400, code: 4_000_006)
         #expect(try store.stop() == 0)
     }
@@ -172,7 +178,8 @@ extension ServerAPIBinaryTests {
         _ = try store.control(TestTransactionBody.self, "refund", ids[3])
         let changed = try await api(store, "GET", "/inApps/v2/history/\(ids[0])?revision=\(page2.revision)")
             .decoded(HistoryResponseBody.self)
-        #expect(try transactions(changed.signedTransactions, root: root).map(\.transactionId) == [ids[3]], "modified since")
+        #expect(
+            try transactions(changed.signedTransactions, root: root).map(\.transactionId) == [ids[3]], "modified since")
 
         let descending = try await api(store, "GET", "/inApps/v2/history/\(ids[0])?sort=DESCENDING")
             .decoded(HistoryResponseBody.self)
@@ -191,19 +198,27 @@ extension ServerAPIBinaryTests {
             .decoded(HistoryResponseBody.self)
         #expect(nonConsumables.signedTransactions.isEmpty)
         let consumables = try await api(
-            store, "GET", "/inApps/v2/history/\(ids[0])?productType=CONSUMABLE&productType=NON_CONSUMABLE")
-            .decoded(HistoryResponseBody.self)
+            store, "GET", "/inApps/v2/history/\(ids[0])?productType=CONSUMABLE&productType=NON_CONSUMABLE"
+        )
+        .decoded(HistoryResponseBody.self)
         #expect(consumables.signedTransactions.count == 20)
         let v1 = try await api(store, "GET", "/inApps/v1/history/\(ids[0])")
         #expect(v1.status == 200)
 
-        try expectError(try await api(store, "GET", "/inApps/v2/history/\(ids[0])?productType=GIFT"), status: 400, code: 4_000_022)
-        try expectError(try await api(store, "GET", "/inApps/v2/history/\(ids[0])?sort=UP"), status: 400, code: 4_000_021)
-        try expectError(try await api(store, "GET", "/inApps/v2/history/\(ids[0])?revision=nonsense"), status: 400, code: 4_000_005)
-        try expectError(try await api(store, "GET", "/inApps/v2/history/\(ids[0])?revoked=maybe"), status: 400, code: 4_000_030)
-        try expectError(try await api(store, "GET", "/inApps/v2/history/\(ids[0])?startDate=x"), status: 400, code: 4_000_015)
-        try expectError(try await api(store, "GET", "/inApps/v2/history/\(ids[0])?endDate=-5"), status: 400, code: 4_000_016)
-        try expectError(try await api(store, "GET", "/inApps/v2/history/2000000000000999"), status: 404, code: 4_040_010)
+        try expectError(
+            try await api(store, "GET", "/inApps/v2/history/\(ids[0])?productType=GIFT"), status: 400, code: 4_000_022)
+        try expectError(
+            try await api(store, "GET", "/inApps/v2/history/\(ids[0])?sort=UP"), status: 400, code: 4_000_021)
+        try expectError(
+            try await api(store, "GET", "/inApps/v2/history/\(ids[0])?revision=nonsense"), status: 400, code: 4_000_005)
+        try expectError(
+            try await api(store, "GET", "/inApps/v2/history/\(ids[0])?revoked=maybe"), status: 400, code: 4_000_030)
+        try expectError(
+            try await api(store, "GET", "/inApps/v2/history/\(ids[0])?startDate=x"), status: 400, code: 4_000_015)
+        try expectError(
+            try await api(store, "GET", "/inApps/v2/history/\(ids[0])?endDate=-5"), status: 400, code: 4_000_016)
+        try expectError(
+            try await api(store, "GET", "/inApps/v2/history/2000000000000999"), status: 404, code: 4_040_010)
         try expectError(try await api(store, "GET", "/inApps/v2/history/x1"), status: 400, code: 4_000_006)
         #expect(try store.stop() == 0)
     }
@@ -227,8 +242,11 @@ extension ServerAPIBinaryTests {
         let next = try await api(store, "GET", "/inApps/v2/refund/lookup/\(ids[1])?revision=\(history.revision)")
             .decoded(RefundHistoryResponseBody.self)
         #expect(next.signedTransactions.isEmpty)
-        try expectError(try await api(store, "GET", "/inApps/v2/refund/lookup/\(ids[1])?revision=zzz"), status: 400, code: 4_000_005)
-        try expectError(try await api(store, "GET", "/inApps/v2/refund/lookup/2000000000000999"), status: 404, code: 4_040_010)
+        try expectError(
+            try await api(store, "GET", "/inApps/v2/refund/lookup/\(ids[1])?revision=zzz"), status: 400, code: 4_000_005
+        )
+        try expectError(
+            try await api(store, "GET", "/inApps/v2/refund/lookup/2000000000000999"), status: 404, code: 4_040_010)
         #expect(try store.stop() == 0)
     }
 
@@ -236,14 +254,16 @@ extension ServerAPIBinaryTests {
         let store = try start()
         let root = try await root(store)
         let id = try await buy(store)
-        let order = try #require(try store.control(TestTransactionsBody.self, "transactions").transactions.first).orderId
+        let order = try #require(try store.control(TestTransactionsBody.self, "transactions").transactions.first)
+            .orderId
         #expect(order == "MOCK00000001")
         let found = try await api(store, "GET", "/inApps/v1/lookup/\(order)")
         #expect(found.status == 200)
         let body = try found.decoded(OrderLookupResponseBody.self)
         #expect(body.status == 0)
         #expect(try transactions(body.signedTransactions, root: root).map(\.transactionId) == [id])
-        let unknown = try await api(store, "GET", "/inApps/v1/lookup/MOCK99999999").decoded(OrderLookupResponseBody.self)
+        let unknown = try await api(store, "GET", "/inApps/v1/lookup/MOCK99999999").decoded(
+            OrderLookupResponseBody.self)
         #expect(unknown == OrderLookupResponseBody(status: 1, signedTransactions: []))
         #expect(try store.stop() == 0)
     }
@@ -256,7 +276,8 @@ extension ServerAPIBinaryTests {
         let catalogue = try directory.write(text, to: "mixed.storekit")
         let store = try start(catalogue: catalogue)
         let id = try await buy(store)
-        let v2 = #"{"customerConsented": true, "sampleContentProvided": false, "deliveryStatus": "DELIVERED", "consumptionPercentage": 25000, "refundPreference": "DECLINE"}"#
+        let v2 =
+            #"{"customerConsented": true, "sampleContentProvided": false, "deliveryStatus": "DELIVERED", "consumptionPercentage": 25000, "refundPreference": "DECLINE"}"#
         let accepted = try await api(store, "PUT", "/inApps/v2/transactions/consumption/\(id)", json: v2)
         #expect(accepted.status == 202)
         #expect(accepted.body.isEmpty)
@@ -274,7 +295,9 @@ extension ServerAPIBinaryTests {
 
         let path2 = "/inApps/v2/transactions/consumption/\(id)"
         try expectError(
-            try await api(store, "PUT", path2, json: v2.replacingOccurrences(of: "\"customerConsented\": true", with: "\"customerConsented\": false")),
+            try await api(
+                store, "PUT", path2,
+                json: v2.replacingOccurrences(of: "\"customerConsented\": true", with: "\"customerConsented\": false")),
             status: 400, code: 4_000_035)
         try expectError(
             try await api(store, "PUT", path2, json: v2.replacingOccurrences(of: "\"DELIVERED\"", with: "\"LOST\"")),
@@ -283,14 +306,30 @@ extension ServerAPIBinaryTests {
             try await api(store, "PUT", path2, json: #"{"customerConsented": true, "deliveryStatus": "DELIVERED"}"#),
             status: 400, code: 4_000_041)
         let path1 = "/inApps/v1/transactions/consumption/\(id)"
-        try expectError(try await api(store, "PUT", path1, json: v1.replacingOccurrences(of: "\"platform\": 1", with: "\"platform\": 9")), status: 400, code: 4_000_039)
-        try expectError(try await api(store, "PUT", path1, json: v1.replacingOccurrences(of: "\"appAccountToken\": \"\"", with: "\"appAccountToken\": \"x\"")), status: 400, code: 4_000_033)
-        try expectError(try await api(store, "PUT", path1, json: v1.replacingOccurrences(of: "\"userStatus\": 1", with: "\"userStatus\": 5")), status: 400, code: 4_000_042)
+        try expectError(
+            try await api(
+                store, "PUT", path1, json: v1.replacingOccurrences(of: "\"platform\": 1", with: "\"platform\": 9")),
+            status: 400, code: 4_000_039)
+        try expectError(
+            try await api(
+                store, "PUT", path1,
+                json: v1.replacingOccurrences(of: "\"appAccountToken\": \"\"", with: "\"appAccountToken\": \"x\"")),
+            status: 400, code: 4_000_033)
+        try expectError(
+            try await api(
+                store, "PUT", path1, json: v1.replacingOccurrences(of: "\"userStatus\": 1", with: "\"userStatus\": 5")),
+            status: 400, code: 4_000_042)
         try expectError(try await api(store, "PUT", path1, json: "{not json"), status: 400, code: 4_000_000)
-        try expectError(try await api(store, "PUT", "/inApps/v2/transactions/consumption/2000000000000999", json: v2), status: 404, code: 4_040_010)
+        try expectError(
+            try await api(store, "PUT", "/inApps/v2/transactions/consumption/2000000000000999", json: v2), status: 404,
+            code: 4_040_010)
         let nonConsumable = try await buy(store, "ai.voicedebrief.app.credit.1000")
-        try expectError(try await api(store, "PUT", "/inApps/v2/transactions/consumption/\(nonConsumable)", json: v2), status: 400, code: 4_000_043)
-        #expect(try store.control(TestConsumptionBody.self, "consumption").consumption.count == 2, "refusals are not recorded")
+        try expectError(
+            try await api(store, "PUT", "/inApps/v2/transactions/consumption/\(nonConsumable)", json: v2), status: 400,
+            code: 4_000_043)
+        #expect(
+            try store.control(TestConsumptionBody.self, "consumption").consumption.count == 2,
+            "refusals are not recorded")
         #expect(try store.stop() == 0)
     }
 
@@ -301,7 +340,8 @@ extension ServerAPIBinaryTests {
         #expect(finish.status == 200)
         #expect(try store.control(TestTransactionsBody.self, "transactions").transactions.first?.finished == true)
         try expectError(try await api(store, "POST", "/inApps/v1/notifications/test"), status: 404, code: 4_040_007)
-        try expectError(try await api(store, "GET", "/inApps/v1/notifications/test/nothing_1"), status: 404, code: 4_040_008)
+        try expectError(
+            try await api(store, "GET", "/inApps/v1/notifications/test/nothing_1"), status: 404, code: 4_040_008)
         #expect(try store.stop() == 0)
     }
 }
