@@ -37,7 +37,8 @@ enum FiguresFile {
     static func append(_ data: Data, to path: String) {
         lock.withLock { _ in
             if !FileManager.default.fileExists(atPath: path) {
-                FileManager.default.createFile(atPath: path, contents: nil)
+                // A file not made shows as the open below failing.
+                _ = FileManager.default.createFile(atPath: path, contents: nil)
             }
             guard let handle = FileHandle(forWritingAtPath: path) else { return }
             defer { try? handle.close() }
