@@ -141,9 +141,15 @@ public final class Ledger {
     /// Positions in ``entries`` of the entries that count, one per id, in the order read.
     var countedIndices: [UInt32] { countedPositions }
 
+    /// Positions in ``entries`` of the distinct entries (one per id), in display order: time, then device, then
+    /// sequence. (Nothing is copied: a million entries need not be, to be shown.)
+    public var displayOrder: [Int] {
+        DisplayOrder.sorted(entries, positions: countedPositions)
+    }
+
     /// The distinct entries (one per id), in display order: time, then device, then sequence.
     public var distinctEntries: [LedgerEntry] {
-        DisplayOrder.sorted(entries, positions: countedPositions).map { entries[$0] }
+        displayOrder.map { entries[$0] }
     }
 
     /// Re-reads what other processes appended since the last look.

@@ -13,7 +13,7 @@ public struct CreditScreen: Sendable {
     public var takings7Days: [FeatureTakings]
     public var takings30Days: [FeatureTakings]
     /// Every entry, newest first, with the running balance after it.
-    public var entries: [(entry: LedgerEntry, balanceAfter: MicroCredits)]
+    public var entries: CreditScreenRows
     /// The price list.
     public var prices: [PriceItem]
 
@@ -34,13 +34,7 @@ public struct CreditScreen: Sendable {
         takingsAllTime = try ledger.takings()
         takings7Days = try ledger.takings(lastDays: 7)
         takings30Days = try ledger.takings(lastDays: 30)
-        var running = MicroCredits.zero
-        var rows: [(LedgerEntry, MicroCredits)] = []
-        for entry in ledger.distinctEntries {
-            running = try running.adding(entry.amount)
-            rows.append((entry, running))
-        }
-        entries = rows.reversed()
+        entries = try CreditScreenRows(entries: ledger.entries, oldestFirst: ledger.displayOrder)
         self.prices = prices.items
     }
 }

@@ -165,7 +165,9 @@ extension CreditCLI {
         }
     }
 
-    static func entriesTable(_ rows: [(entry: LedgerEntry, balanceAfter: MicroCredits)], style: Style) -> String {
+    static func entriesTable(
+        _ rows: some Sequence<(entry: LedgerEntry, balanceAfter: MicroCredits)>, style: Style
+    ) -> String {
         var lines = [["When (UTC)", "What", "Amount", "Balance", "Id"]]
         for row in rows {
             lines.append([

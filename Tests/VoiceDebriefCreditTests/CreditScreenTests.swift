@@ -42,6 +42,28 @@ import VoiceDebriefCredit
         #expect(screen.used == MicroCredits(5_110_000))
     }
 
+    @Test func theRowsAreTheDistinctEntriesNewestFirstWithRunningBalances() throws {
+        let app = try AppFixture()
+        let meter = app.meter()
+        for index in 0..<40 {
+            try meter.charge(ChargeRequest(index % 3 == 0 ? "debrief" : "send", subject: "n\(index)"))
+        }
+        let screen = try CreditScreen(ledger: app.ledger, prices: VoiceDebriefPrices())
+        let expected = app.ledger.distinctEntries
+        #expect(screen.entries.count == expected.count)
+        var running = MicroCredits.zero
+        var balances: [MicroCredits] = []
+        for entry in expected {
+            running = try running.adding(entry.amount)
+            balances.append(running)
+        }
+        #expect(screen.entries.map(\.entry) == expected.reversed())
+        #expect(screen.entries.map(\.balanceAfter) == balances.reversed())
+        #expect(screen.entries.first?.balanceAfter == screen.balance)
+        #expect(screen.entries[screen.entries.count - 1].entry.kind == .opening)
+        #expect(screen.entries[3].entry == expected[expected.count - 4])
+    }
+
     @Test func theScreenHoldsEverythingNewestFirst() throws {
         let app = try AppFixture()
         let meter = app.meter()
