@@ -41,6 +41,12 @@ public final class Ledger {
     private var idIndex = EntryIDIndex()
     /// The positions in `entries` of the entries that count, one per id, in the order read.
     private var countedPositions: [UInt32] = []
+    /// What the sums read of each of them, in the same order (see ``EntryTally``).
+    private(set) var tallies: [EntryTally] = []
+    /// The numbers of the feature keys in `tallies`.
+    private var featureCodes = FeatureCodes()
+    /// The feature keys, by code - 1.
+    var featureNames: [String] { featureCodes.names }
     private var files: [String: DeviceFile] = [:]
     private var appendDescriptor: Int32 = -1
     /// Whether this device's file, data and directory entry, is known to be on disk since `appendDescriptor` opened.
@@ -428,18 +434,24 @@ public final class Ledger {
     private func count(from first: Int, file: String, firstLine: Int, hashes known: [UInt64]? = nil) {
         var index = idIndex
         var positions = countedPositions
+        var counted = tallies
+        var codes = featureCodes
         var sum = balance
         idIndex = EntryIDIndex()
         countedPositions = []
+        tallies = []
         defer {
             idIndex = index
             countedPositions = positions
+            tallies = counted
+            featureCodes = codes
             balance = sum
         }
         if entries.count - first > 1 {
             // A load: room for all at once. (One append at a time grows as arrays do.)
             index.reserve(index.count + entries.count - first)
             positions.reserveCapacity(positions.count + entries.count - first)
+            counted.reserveCapacity(counted.count + entries.count - first)
         }
         entries.withUnsafeBufferPointer { list in
             // In groups: the hashes first, touching each one's slot so the table's cache misses overlap, then
@@ -474,6 +486,10 @@ public final class Ledger {
                             continue
                         }
                         positions.append(UInt32(position))
+                        counted.append(
+                            EntryTally(
+                                amount: list[position].amount.rawValue, time: list[position].time.milliseconds,
+                                feature: codes.code(for: list[position].feature), kind: list[position].kind))
                         // An overflowing ledger is reported by `credit verify`; here the balance stays put rather
                         // than trap.
                         let (total, overflow) = sum.rawValue.addingReportingOverflow(list[position].amount.rawValue)
@@ -510,6 +526,8 @@ public final class Ledger {
         entries = []
         idIndex.removeAll()
         countedPositions = []
+        tallies = []
+        featureCodes = FeatureCodes()
         files = [:]
         balance = .zero
         if appendDescriptor >= 0 {

@@ -109,6 +109,50 @@ import Testing
         #expect(try ledger.takings().first { $0.feature == "debrief" } == line("debrief", 3, 15, 2, 10))
     }
 
+    /// The sums are kept beside the entries as they are counted; they must agree with sums made from the distinct
+    /// entries themselves after everything that changes what counts: appends, declines, another device's file read
+    /// in (with a copy of an entry), a file cut back under the ledger (all read again), and a reopen.
+    @Test func theKeptSumsAgreeWithTheEntriesAfterEveryChange() throws {
+        let (fixture, ledger) = try spreadLedger()
+        func expectAgreement(_ what: String, _ ledger: Ledger, sourceLocation: SourceLocation = #_sourceLocation) throws
+        {
+            for since in [nil, day(-30), day(-7), day(-2)] {
+                #expect(
+                    try ledger.takings(since: since)
+                        == (try Ledger.takings(of: ledger.distinctEntriesUnordered, since: since)),
+                    "\(what), since \(since.map(\.description) ?? "ever")", sourceLocation: sourceLocation)
+            }
+            let totals = try ledger.totals()
+            let distinct = Array(ledger.distinctEntriesUnordered)
+            func sum(_ kinds: Set<EntryKind>) -> Int64 {
+                distinct.filter { kinds.contains($0.kind) }.reduce(0) { $0 + $1.amount.rawValue }
+            }
+            #expect(totals.opening.rawValue == sum([.opening]), "\(what)", sourceLocation: sourceLocation)
+            #expect(totals.used.rawValue == -sum([.charge, .refund]), "\(what)", sourceLocation: sourceLocation)
+            #expect(totals.toppedUp.rawValue == sum([.topup, .reversal]), "\(what)", sourceLocation: sourceLocation)
+        }
+        try expectAgreement("as built", ledger)
+        try ledger.append(chargeDraft("late", pence: 3, feature: "transcript"))
+        try ledger.decline("s-new", reason: .notNeeded)
+        try expectAgreement("after an append and a decline", ledger)
+        let other = """
+            {"id":"d-mid","device":"other","seq":1,"time":"2026-11-09T12:00:00.000Z","kind":"charge","feature":"debrief","quantity":1,"amount":-50000,"balanceAfter":-50000}
+            {"id":"o-1","device":"other","seq":2,"time":"2026-11-28T12:00:00.000Z","kind":"charge","feature":"addServer","quantity":1,"amount":-10000,"balanceAfter":-60000}
+
+            """
+        let otherPath = fixture.directory + "/ledger/other.jsonl"
+        try writeBytes(Array(other.utf8), to: otherPath)
+        try ledger.refresh()
+        try expectAgreement("after another device's file", ledger)
+        #expect(try ledger.takings().contains { $0.feature == "addServer" })
+        // Cut back under the ledger: everything is read again from the start.
+        try writeBytes(Array((other.split(separator: "\n")[0] + "\n").utf8), to: otherPath)
+        try ledger.refresh()
+        try expectAgreement("after a file was cut back", ledger)
+        #expect(try !ledger.takings().contains { $0.feature == "addServer" })
+        try expectAgreement("reopened", try fixture.open())
+    }
+
     @Test func totalsForTheCreditScreen() throws {
         let (fixture, ledger) = try spreadLedger()
         defer { withExtendedLifetime(fixture) {} }
