@@ -16,14 +16,7 @@ import Testing
 
     init() throws {
         directory = try TemporaryDirectory()
-        let database = try TransactionStore(path: directory.file("store.sqlite"))
-        router = MockStoreRouter(
-            store: MockStore(
-                configuration: .init(
-                    catalogue: try StoreKitConfiguration.load(contentsOf: Repository.catalogue),
-                    bundleId: "ai.voicedebrief.app", signer: JWSTransactionSigner.unsigned,
-                    clock: ManualClock(fixedDate)),
-                database: database))
+        router = MockStoreRouter(store: try MockStore.fresh(in: directory, signer: JWSTransactionSigner.unsigned))
     }
 
     func products() -> HTTPResponse {

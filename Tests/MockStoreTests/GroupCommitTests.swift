@@ -19,14 +19,8 @@ import Testing
 
     init() throws {
         directory = try TemporaryDirectory()
-        let database = try TransactionStore(path: directory.file("store.sqlite"))
         router = MockStoreRouter(
-            store: MockStore(
-                configuration: .init(
-                    catalogue: try StoreKitConfiguration.load(contentsOf: Repository.catalogue),
-                    bundleId: "ai.voicedebrief.app", signer: JWSTransactionSigner.hs256(secret: Self.secret),
-                    clock: ManualClock(fixedDate)),
-                database: database))
+            store: try MockStore.fresh(in: directory, signer: JWSTransactionSigner.hs256(secret: Self.secret)))
     }
 
     static func buy(_ router: MockStoreRouter) -> HTTPResponse {

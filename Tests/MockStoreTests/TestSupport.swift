@@ -76,6 +76,17 @@ enum Repository {
 /// 2025-10-09T08:53:20Z, a fixed instant for payload checks (1 760 000 000 000 ms).
 let fixedDate = Date(timeIntervalSince1970: 1_760_000_000)
 
+extension MockStore {
+    /// A store over a new database in `directory`, with the repository's catalogue, `signer` and a fixed clock.
+    static func fresh(in directory: TemporaryDirectory, signer: any TransactionSigner) throws -> MockStore {
+        MockStore(
+            configuration: .init(
+                catalogue: try StoreKitConfiguration.load(contentsOf: Repository.catalogue),
+                bundleId: "ai.voicedebrief.app", signer: signer, clock: ManualClock(fixedDate)),
+            database: try TransactionStore(path: directory.file("store.sqlite")))
+    }
+}
+
 extension HTTPResponse {
     /// The body decoded as `type`, recording a test issue (and returning nil) when it is not.
     func decoded<Body: Decodable>(
