@@ -33,8 +33,17 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
             Array(try encoder.encode(self)) + [0x0A], to: PendingPurchases.path(in: directory), mode: 0o644)
     }
 
-    /// Records a new pending purchase of `product`.
+    /// How long an Ask to Buy request waits for an answer: the App Store lets it lapse after 24 hours, and asking
+    /// again makes it one request with its 24 hours started again (StoreKit tells an app neither a decline nor a
+    /// lapse: the purchase simply never completes).
+    public static let askToBuyLapse: Int64 = 24 * 60 * 60 * 1000
+
+    /// Records a new pending purchase of `product`. Asking again for a product already waiting for Ask to Buy is
+    /// the same request to the parent, renewed, so it replaces the earlier one.
     public mutating func add(product: String, at time: Timestamp, reason: String? = nil) {
+        if reason == "askToBuy" {
+            purchases.removeAll { $0.product == product && $0.reason == "askToBuy" }
+        }
         purchases.append(Purchase(product: product, since: time.iso8601, reason: reason))
     }
 
@@ -45,10 +54,18 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
         }
     }
 
-    /// What the credit screen says about them.
-    public var descriptions: [String] {
+    /// What the credit screen says about them at `now`. An Ask to Buy request older than a day is said to have
+    /// lapsed (or been declined), not to be waiting still.
+    public func descriptions(at now: Timestamp) -> [String] {
         purchases.map {
             let when = String($0.since.prefix(16)).replacingOccurrences(of: "T", with: " ")
+            if $0.reason == "askToBuy", let since = Timestamp(iso8601: $0.since),
+                now.milliseconds - since.milliseconds > PendingPurchases.askToBuyLapse
+            {
+                return "A purchase of \($0.product), asked for on \(when) UTC, had no answer within a day: an Ask to "
+                    + "Buy request lapses after 24 hours, unless it was declined sooner. Nothing was charged and "
+                    + "nothing is blocked; top up again to ask again."
+            }
             return
                 "A purchase of \($0.product), asked for on \(when) UTC, is \(PendingPurchases.waitingFor($0.reason)). "
                 + "It is credited as soon as it completes; nothing is blocked meanwhile."

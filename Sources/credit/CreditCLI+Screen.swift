@@ -27,7 +27,7 @@ extension CreditCLI {
         let model = try CreditScreen(ledger: ledger, prices: VoiceDebriefPrices())
         if context.json {
             var object = CreditCLI.screenJSON(model, offers: offers, takesMoney: flow.store.takesMoney)
-            object["pending"] = pending.descriptions
+            object["pending"] = pending.descriptions(at: context.clock.now())
             if let collectNote { object["collected"] = collectNote }
             if let storeNote { object["storeProblem"] = storeNote }
             try printJSON(object)
@@ -51,7 +51,7 @@ extension CreditCLI {
         out.append("")
         out.append(style.bold("Top up"))
         if let storeNote { out.append("  " + storeNote) }
-        for line in pending.descriptions { out.append("  Pending: " + line) }
+        for line in pending.descriptions(at: context.clock.now()) { out.append("  Pending: " + line) }
         let sortedOffers = offers.sorted {
             (flow.catalogue.credits[$0.id] ?? .zero, $0.id) < (flow.catalogue.credits[$1.id] ?? .zero, $1.id)
         }

@@ -77,16 +77,38 @@ extension TopUpFlowTests {
         #expect(second.credited.isEmpty && second.alreadyCredited.isEmpty)
     }
 
+    @Test func anAskToBuyRequestWithoutAnAnswerForADayIsSaidToHaveLapsed() throws {
+        let asked = Timestamp(milliseconds: 1_764_400_000_000)
+        let day = PendingPurchases.askToBuyLapse
+        var pending = PendingPurchases()
+        pending.add(product: "ai.voicedebrief.app.credit.500", at: asked, reason: "askToBuy")
+        pending.add(product: "p", at: asked, reason: "interrupted")
+        let withinTheDay = pending.descriptions(at: Timestamp(milliseconds: asked.milliseconds + day))
+        #expect(withinTheDay[0].contains("waiting for a parent or guardian"), "\(withinTheDay)")
+        let after = pending.descriptions(at: Timestamp(milliseconds: asked.milliseconds + day + 1))
+        #expect(after[0].contains("had no answer within a day"), "\(after)")
+        #expect(after[0].contains("top up again to ask again"))
+        #expect(!after[0].contains("waiting"))
+        // An interrupted purchase waits for the App Store, however long it takes.
+        #expect(after[1].contains("an interrupted purchase"), "\(after)")
+        // Asking again is the same request renewed: one line, its day started again.
+        let again = Timestamp(milliseconds: asked.milliseconds + 2 * day)
+        pending.add(product: "ai.voicedebrief.app.credit.500", at: again, reason: "askToBuy")
+        #expect(pending.purchases.filter { $0.reason == "askToBuy" }.count == 1)
+        #expect(pending.descriptions(at: again).filter { $0.contains("waiting for a parent or guardian") }.count == 1)
+        #expect(pending.purchases.count == 2)
+    }
+
     @Test func pendingPurchasesAreDescribedAndSettled() throws {
         var pending = PendingPurchases()
-        pending.add(
-            product: "ai.voicedebrief.app.credit.500", at: Timestamp(milliseconds: 1_764_400_000_000),
-            reason: "askToBuy")
-        #expect(pending.descriptions.first?.contains("a parent or guardian to approve it (Ask to Buy)") == true)
+        let asked = Timestamp(milliseconds: 1_764_400_000_000)
+        pending.add(product: "ai.voicedebrief.app.credit.500", at: asked, reason: "askToBuy")
+        #expect(
+            pending.descriptions(at: asked).first?.contains("a parent or guardian to approve it (Ask to Buy)") == true)
         var interrupted = PendingPurchases()
         interrupted.add(product: "p", at: Timestamp(milliseconds: 0), reason: "interrupted")
-        #expect(interrupted.descriptions.first?.contains("an interrupted purchase") == true)
-        #expect(interrupted.descriptions.first?.contains("Ask to Buy") == false)
+        #expect(interrupted.descriptions(at: asked).first?.contains("an interrupted purchase") == true)
+        #expect(interrupted.descriptions(at: asked).first?.contains("Ask to Buy") == false)
         let credited = LedgerEntry(
             id: "t", device: "d", sequence: 2, time: Timestamp(milliseconds: 0), kind: .topup,
             amount: MicroCredits(5_000_000), balanceAfter: .zero, product: "ai.voicedebrief.app.credit.500")
