@@ -86,28 +86,21 @@ final class SQLiteDatabase {
     /// (a batch of ``GroupCommit``), a savepoint instead: `body`'s changes are all or nothing, and are committed
     /// with the enclosing transaction.
     func inTransaction<T>(_ body: () throws -> T) throws -> T {
-        if isInTransaction {
-            try execute("SAVEPOINT part")
-            do {
-                let result = try body()
-                try execute("RELEASE part")
-                return result
-            } catch {
-                // As below: the first error is the one to report. If SQLite already rolled the whole
-                // transaction back, these fail and the owner sees that the transaction is gone.
-                try? execute("ROLLBACK TO part")
-                try? execute("RELEASE part")
-                throw error
-            }
-        }
-        try execute("BEGIN IMMEDIATE")
+        let nested = isInTransaction
+        try execute(nested ? "SAVEPOINT part" : "BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try execute(nested ? "RELEASE part" : "COMMIT")
             return result
         } catch {
-            // The first error is the one worth reporting; a failed rollback leaves SQLite to roll back on close.
-            try? execute("ROLLBACK")
+            // The first error is the one worth reporting. If a rollback fails (SQLite may have rolled the whole
+            // transaction back already), the owner sees that the transaction is gone, or SQLite rolls back on close.
+            if nested {
+                try? execute("ROLLBACK TO part")
+                try? execute("RELEASE part")
+            } else {
+                try? execute("ROLLBACK")
+            }
             throw error
         }
     }

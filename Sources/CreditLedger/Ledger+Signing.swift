@@ -51,7 +51,8 @@ extension Ledger {
                     try ledger.ensureDurableDirectory(directory + "/heads")
                     try SignedHead.make(for: last, key: keys.headKey).write(in: directory, fileSystem: fileSystem)
                 } else if let head, head.sequence != last.sequence || head.mac != last.mac {
-                    if let problem = ledger.headReplacementProblem(publicKey: keys.headKey.publicKey) {
+                    if let problem = ledger.headReplacementProblem(head, checkingSignatureWith: keys.headKey.publicKey)
+                    {
                         ledger.note(.headNotKept(reason: problem))
                     } else if behind {
                         do {
@@ -76,23 +77,16 @@ extension Ledger {
         return ledger
     }
 
-    /// Why this device's signed head must not be replaced by a newer one, or nil when it may. A head is replaced only
-    /// while the file still holds the entry it signed: one that cannot be read, is missing, does not verify, or that
-    /// the file no longer bears out (entries cut off the end, an older copy restored, the file rewritten from some
-    /// entry on) is what `credit verify` reports, and writing over it would erase the evidence.
-    /// `known` is the head on disk when the caller knows it (it wrote it itself): then it is neither read nor its
-    /// signature checked again.
-    func headReplacementProblem(publicKey: P256PublicKey, known: SignedHead? = nil) -> String? {
-        let current: SignedHead?
-        do {
-            current = try known ?? SignedHead.read(in: directory, device: device)
-        } catch {
-            return "\(error)"
-        }
-        guard let head = current else {
+    /// Why this device's signed head `head` (nil: there is none) must not be replaced by a newer one, or nil when
+    /// it may. A head is replaced only while the file still holds the entry it signed: one that is missing, does
+    /// not verify under `publicKey` (nil when the caller wrote it itself and so knows it), or that the file no
+    /// longer bears out (entries cut off the end, an older copy restored, the file rewritten from some entry on) is
+    /// what `credit verify` reports, and writing over it would erase the evidence.
+    func headReplacementProblem(_ head: SignedHead?, checkingSignatureWith publicKey: P256PublicKey?) -> String? {
+        guard let head else {
             return "there is no signed head for this device although its file has entries: it was removed"
         }
-        guard head.device == device, known != nil || head.isValid(for: publicKey) else {
+        guard head.device == device, publicKey.map(head.isValid(for:)) ?? true else {
             return "\(SignedHead.path(in: directory, device: device)) does not verify with the ledger's public key"
         }
         guard let last = lastSequence(of: device), head.sequence <= last else {

@@ -129,7 +129,7 @@ public final class Ledger {
     /// The last entry read from `device`'s file.
     public func lastEntry(of device: String) -> LedgerEntry? {
         guard let sequence = files[device]?.lastSequence else { return nil }
-        return entries.last { $0.device == device && $0.sequence == sequence }
+        return entry(device: device, sequence: sequence)
     }
 
     /// `device`'s entry `sequence`, as read (the newest first: a head is near the end).

@@ -85,7 +85,18 @@ public final class HeadKeeper: AppendObserver {
         let path = SignedHead.path(in: ledger.directory, device: entry.device)
         let known = written.flatMap { LedgerCheckpoint.stamp(path, name: "head") == $0.stamp ? $0.head : nil }
         written = nil
-        if let problem = ledger.headReplacementProblem(publicKey: key.publicKey, known: known) {
+        let problem: String?
+        if let known {
+            problem = ledger.headReplacementProblem(known, checkingSignatureWith: nil)
+        } else {
+            do {
+                let current = try SignedHead.read(in: ledger.directory, device: entry.device)
+                problem = ledger.headReplacementProblem(current, checkingSignatureWith: key.publicKey)
+            } catch {
+                problem = "\(error)"
+            }
+        }
+        if let problem {
             // Told once: opening said so already.
             if ledger.notices.contains(where: { if case .headNotKept = $0 { true } else { false } }) { return }
             throw LedgerError.invalid(

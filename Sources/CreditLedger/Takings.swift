@@ -38,7 +38,7 @@ extension Ledger {
     /// Takings by feature over the distinct entries written at or after `since` (all time when nil), most charged
     /// first.
     public func takings(since: Timestamp? = nil) throws -> [FeatureTakings] {
-        var table = TakingsTable(names: featureNames)
+        var table = TakingsTable(lines: featureNames.count)
         let from = since?.milliseconds ?? .min
         try tallies.withUnsafeBufferPointer { tallies in
             for tally in tallies where tally.feature != 0 && tally.time >= from {
@@ -46,7 +46,7 @@ extension Ledger {
                 try table.add(kind: tally.kind, line: Int(tally.feature - 1), amount: MicroCredits(tally.amount))
             }
         }
-        return try table.sorted
+        return try table.sorted(names: featureNames)
     }
 
     /// Takings over the last `days` days before the ledger clock's now.
@@ -75,15 +75,13 @@ extension Ledger {
     /// Takings over `entries` (already distinct by id).
     public static func takings(of entries: some Sequence<LedgerEntry>, since: Timestamp?) throws -> [FeatureTakings] {
         var codes = FeatureCodes()
-        var lines: [(kind: EntryKind, line: Int, amount: MicroCredits)] = []
+        var table = TakingsTable(lines: 0)
         for entry in entries {
             if let since, entry.time < since { continue }
             guard entry.kind == .charge || entry.kind == .refund, entry.feature != nil else { continue }
-            lines.append((entry.kind, Int(codes.code(for: entry.feature) - 1), entry.amount))
+            try table.add(kind: entry.kind, line: Int(codes.code(for: entry.feature) - 1), amount: entry.amount)
         }
-        var table = TakingsTable(names: codes.names)
-        for line in lines { try table.add(kind: line.kind, line: line.line, amount: line.amount) }
-        return try table.sorted
+        return try table.sorted(names: codes.names)
     }
 
     /// The entries that count, one per id, in no particular order.
@@ -155,16 +153,16 @@ private struct TakingsTable {
         var givenBack = MicroCredits.zero
     }
 
-    private let names: [String]
     private var sums: [Sums]
 
-    init(names: [String]) {
-        self.names = names
-        sums = [Sums](repeating: Sums(), count: names.count)
+    /// Room for `lines` lines; a later line makes room for itself.
+    init(lines: Int) {
+        sums = [Sums](repeating: Sums(), count: lines)
     }
 
     /// Adds a charge or a refund to `line`.
     mutating func add(kind: EntryKind, line index: Int, amount: MicroCredits) throws {
+        if index >= sums.count { sums.append(contentsOf: repeatElement(Sums(), count: index + 1 - sums.count)) }
         try sums.withUnsafeMutableBufferPointer { sums in
             if kind == .charge {
                 sums[index].charges += 1
@@ -178,14 +176,12 @@ private struct TakingsTable {
         }
     }
 
-    /// The features with a charge or a decline, most charged first, then by feature.
-    var sorted: [FeatureTakings] {
-        get throws {
-            try zip(names, sums).filter { $0.1.charges > 0 || $0.1.declined > 0 }.map { feature, sums in
-                FeatureTakings(
-                    feature: feature, charges: sums.charges, charged: sums.charged, declined: sums.declined,
-                    givenBack: sums.givenBack, net: try sums.charged.subtracting(sums.givenBack))
-            }.sorted { ($1.charged, $0.feature) < ($0.charged, $1.feature) }
-        }
+    /// The features with a charge or a decline, most charged first, then by feature; line `n` is `names[n]`.
+    func sorted(names: [String]) throws -> [FeatureTakings] {
+        try zip(names, sums).filter { $0.1.charges > 0 || $0.1.declined > 0 }.map { feature, sums in
+            FeatureTakings(
+                feature: feature, charges: sums.charges, charged: sums.charged, declined: sums.declined,
+                givenBack: sums.givenBack, net: try sums.charged.subtracting(sums.givenBack))
+        }.sorted { ($1.charged, $0.feature) < ($0.charged, $1.feature) }
     }
 }
