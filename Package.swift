@@ -40,13 +40,18 @@ let package = Package(
         ),
         .executableTarget(name: "mockstore", dependencies: ["MockStoreServer"], path: "MockStore/mockstore"),
 
-        .testTarget(name: "SigningTests", dependencies: ["Signing"], resources: [.copy("Vectors")]),
-        .testTarget(name: "CreditLedgerTests", dependencies: ["CreditLedger", "Signing"]),
-        .testTarget(name: "PaymentsTests", dependencies: ["Payments", "CreditLedger", "Signing", "StoreWire"]),
-        .testTarget(name: "VoiceDebriefCreditTests", dependencies: ["VoiceDebriefCredit", "CreditLedger", "Payments"]),
-        .testTarget(name: "MockStoreTests", dependencies: ["MockStoreServer", "Signing", "StoreWire"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Signing", "StoreWire", "CreditLedger"]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["CreditLedger", "Signing", "Payments", "StoreWire"]),
+        // What more than one test target needs (temporary directories, the built binaries, processes, seeded random,
+        // waiting): a regular target on Foundation and Testing only, so it depends on nothing under test.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+
+        .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"], resources: [.copy("Vectors")]),
+        .testTarget(name: "CreditLedgerTests", dependencies: ["CreditLedger", "Signing", "TestSupport"]),
+        .testTarget(name: "PaymentsTests", dependencies: ["Payments", "CreditLedger", "Signing", "StoreWire", "TestSupport"]),
+        .testTarget(name: "VoiceDebriefCreditTests", dependencies: ["VoiceDebriefCredit", "CreditLedger", "Payments", "TestSupport"]),
+        .testTarget(name: "MockStoreTests", dependencies: ["MockStoreServer", "Signing", "StoreWire", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Signing", "StoreWire", "CreditLedger", "TestSupport"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["CreditLedger", "Signing", "Payments", "StoreWire", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

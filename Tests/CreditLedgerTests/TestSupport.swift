@@ -2,31 +2,6 @@ import CreditLedger
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// A fresh directory under the system temporary directory, removed with everything in it when released.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array((NSTemporaryDirectory() + "/credit-ledger-tests-XXXXXX").utf8CString)
-        let created = template.withUnsafeMutableBufferPointer { buffer in
-            mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
-        }
-        path = try #require(created, "mkdtemp failed")
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-}
-
 /// The moment the tests' clocks start at: 2026-11-29T12:00:00.000Z.
 let testStart = Timestamp(milliseconds: 1_795_953_600_000)
 

@@ -1,11 +1,6 @@
 import Foundation
+import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// What one run of the `credit` binary did.
 struct CommandResult: CustomStringConvertible {
@@ -29,34 +24,16 @@ struct CommandResult: CustomStringConvertible {
     }
 }
 
-/// Runs the built `credit` binary, found beside the test bundle (the build folder).
+/// Runs the built `credit` binary, found beside the test bundle (the build folder; see ``Binaries``).
 enum Credit {
+    /// How long one command may take before it is killed and counts as a hang.
+    static let timeout: TimeInterval = 120
+
     /// The binary, or nil when it was not built.
-    static let binary: String? = {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let executable =
-            count > 0
-            ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            : CommandLine.arguments[0]
-        var directory = (executable as NSString).deletingLastPathComponent
-        // On Darwin the test bundle's executable is inside Foo.xctest/Contents/MacOS.
-        if directory.hasSuffix("/Contents/MacOS") {
-            directory = ((directory as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
-            directory = (directory as NSString).deletingLastPathComponent
-        }
-        let path = directory + "/credit"
-        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
-    }()
+    static var binary: String? { Binaries.path("credit") }
 
     static func requireBinary(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        try #require(
-            binary,
-            """
-            the `credit` binary is not in the build folder beside the test bundle; build it first: \
-            swift build --scratch-path <path> (then swift test --scratch-path <path> --skip-build)
-            """,
-            sourceLocation: sourceLocation)
+        try Binaries.require("credit", sourceLocation: sourceLocation)
     }
 
     /// Runs `credit` with `arguments` (the data directory first when given), `NO_COLOR=1`, a fixed `CREDIT_NOW`
@@ -66,58 +43,19 @@ enum Credit {
         input: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> CommandResult {
         let binary = try requireBinary(sourceLocation: sourceLocation)
-        let scratch = try TemporaryDirectory(prefix: "credit-run")
+        let home = try TemporaryDirectory(prefix: "credit-run")
         var env = ProcessInfo.processInfo.environment
         for name in ["CREDIT_DATA_DIR", "XDG_DATA_HOME", "CREDIT_NOW", "CREDIT_FAULT", "TERM"] { env[name] = nil }
         env["NO_COLOR"] = "1"
-        env["HOME"] = scratch.path
+        env["HOME"] = home.path
         if let now { env["CREDIT_NOW"] = now }
         for (name, value) in environment { env[name] = value }
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = (dataDirectory.map { ["--data-dir", $0] } ?? []) + arguments
-        process.environment = env
-        let outPath = scratch.path + "/stdout"
-        let errPath = scratch.path + "/stderr"
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        process.standardOutput = out
-        process.standardError = err
-        if let input {
-            let inPath = scratch.path + "/stdin"
-            _ = FileManager.default.createFile(atPath: inPath, contents: Data(input.utf8))
-            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
-        } else {
-            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        }
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
-        let stdout = String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self)
-        let stderr = String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self)
-        return CommandResult(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        let result = try ChildProcess.run(
+            binary, (dataDirectory.map { ["--data-dir", $0] } ?? []) + arguments, environment: env, input: input,
+            timeout: timeout)
+        let note = result.timedOut ? "\n[killed: still running after \(timeout) s]\n" : ""
+        return CommandResult(status: result.status, stdout: result.stdout, stderr: result.stderr + note)
     }
-}
-
-/// A fresh directory under the system temporary directory, removed with everything in it when released.
-final class TemporaryDirectory {
-    let path: String
-
-    init(prefix: String = "credit-e2e") throws {
-        var template = Array((NSTemporaryDirectory() + "/\(prefix)-XXXXXX").utf8CString)
-        let created = template.withUnsafeMutableBufferPointer { buffer in
-            mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
-        }
-        path = try #require(created, "mkdtemp failed")
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
 }
 
 /// A data directory for one test, and a way to run `credit` on it.

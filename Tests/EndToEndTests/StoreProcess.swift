@@ -1,68 +1,30 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// The real `mockstore` binary on a free port, for end-to-end tests of the top-up flow. Stopped with SIGTERM when
-/// the test calls ``stop()`` or the object is released.
+/// The real `mockstore` binary on a free port (``LaunchedMockStore``), for end-to-end tests of the top-up flow.
+/// Stopped with SIGTERM when the test calls ``stop()`` or the object is released.
 final class StoreProcess {
-    let process = Process()
-    let url: String
-    let dataDirectory: String
-    private var stopped = false
+    let store: LaunchedMockStore
+    var url: String { store.url }
+    var dataDirectory: String { store.dataDirectory }
 
-    static var binary: String {
-        get throws {
-            let directory = try #require(
-                Credit.binary.map { ($0 as NSString).deletingLastPathComponent }, "credit is not built")
-            let path = directory + "/mockstore"
-            return try #require(
-                FileManager.default.isExecutableFile(atPath: path) ? path : nil, "mockstore is not built beside credit")
-        }
-    }
+    static var binary: String { get throws { try Binaries.require("mockstore") } }
 
-    /// The repository's catalogue, found from this source file.
-    static let catalogue: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.appendingPathComponent("Catalogue/Credit.storekit").path
-    }()
+    /// The repository's catalogue.
+    static var catalogue: String { Repository.catalogue }
 
     init(dataDirectory: String, arguments: [String] = [], catalogue: String = StoreProcess.catalogue) throws {
-        self.dataDirectory = dataDirectory
-        process.executableURL = URL(fileURLWithPath: try StoreProcess.binary)
-        process.arguments = ["--port", "0", "--data", dataDirectory, "--catalogue", catalogue] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        try process.run()
-        // The first line says where it listens.
-        var line = Data()
-        let handle = output.fileHandleForReading
-        while !line.contains(0x0A) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard let range = text.range(of: "listening on ") else {
-            process.terminate()
-            throw StoreFailure("mockstore did not start: \(text)")
-        }
-        url = String(text[range.upperBound...].prefix { !$0.isWhitespace })
+        store = try LaunchedMockStore(dataDirectory: dataDirectory, arguments: arguments, catalogue: catalogue)
     }
 
     func stop() {
-        guard !stopped else { return }
-        stopped = true
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        _ = try? store.stop()
     }
-
-    deinit { stop() }
 
     /// The store's test root certificate, saved to `path`.
     func saveRoot(to path: String) async throws {
@@ -88,9 +50,4 @@ final class StoreProcess {
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         return try #require(object["signedTransactions"] as? [Any]).count
     }
-}
-
-struct StoreFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

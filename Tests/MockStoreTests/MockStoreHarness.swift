@@ -1,124 +1,56 @@
 import Foundation
-import FoundationNetworking
-import Synchronization
+import TestSupport
 import Testing
 
-/// The real `mockstore` binary, run as a child process for end-to-end tests. Always stopped: by the test
-/// (``stop(signal:)``) or, failing that, killed when the harness is released.
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The real `mockstore` binary, run as a child process for end-to-end tests (``LaunchedMockStore``, with URLSession
+/// and `mockstore control` on top). Always stopped: by the test (``stop(signal:timeout:)``) or, failing that, when the
+/// harness is released.
 final class MockStoreHarness {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
+    typealias Failure = SupportFailure
 
     /// What a finished run printed and how it ended.
-    struct Outcome {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Outcome = ProcessResult
 
     /// The built binary: `$MOCKSTORE_BINARY`, else `mockstore` next to the test executable (the scratch path's
     /// debug folder).
-    static func binaryPath() throws -> String {
-        if let override = ProcessInfo.processInfo.environment["MOCKSTORE_BINARY"], !override.isEmpty {
-            return override
-        }
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let candidate = executable.deletingLastPathComponent().appendingPathComponent("mockstore").path
-        guard FileManager.default.isExecutableFile(atPath: candidate) else {
-            throw Failure(
-                description: """
-                    the mockstore binary is not built: looked for \(candidate) (next to the test executable). \
-                    Build it with `swift build --scratch-path <the same scratch path> --product mockstore`, \
-                    or set MOCKSTORE_BINARY.
-                    """)
-        }
-        return candidate
-    }
+    static func binaryPath() throws -> String { try Binaries.require("mockstore") }
 
-    let process: Process
-    let dataDirectory: String
-    let port: UInt16
+    let store: LaunchedMockStore
+    var dataDirectory: String { store.dataDirectory }
+    var port: UInt16 { store.port }
     let baseURL: String
-    private let stderrPath: String
-    private var stopped = false
 
     /// Starts `mockstore --port 0 --data dataDirectory --catalogue <repo catalogue> extraArguments` and waits
     /// for its listening line.
     init(dataDirectory: String, extraArguments: [String] = [], catalogue: String = Repository.catalogue) throws {
-        self.dataDirectory = dataDirectory
-        stderrPath = dataDirectory + ".stderr"
-        guard FileManager.default.createFile(atPath: stderrPath, contents: nil) else {
-            throw Failure(description: "cannot create \(stderrPath)")
-        }
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: try Self.binaryPath())
-        process.arguments = ["--port", "0", "--data", dataDirectory, "--catalogue", catalogue] + extraArguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: stderrPath)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-
-        let line = Self.readLine(from: output.fileHandleForReading, timeout: 30)
-        let prefix = "mockstore listening on http://127.0.0.1:"
-        guard let line, line.hasPrefix(prefix), let port = UInt16(line.dropFirst(prefix.count)) else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            let stderr = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
-            throw Failure(description: "mockstore did not start: stdout \(line.debugDescription), stderr \(stderr)")
-        }
-        self.port = port
-        baseURL = "http://127.0.0.1:\(port)"
-    }
-
-    deinit {
-        if !stopped && process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        store = try LaunchedMockStore(dataDirectory: dataDirectory, arguments: extraArguments, catalogue: catalogue)
+        baseURL = "http://127.0.0.1:\(store.port)"
     }
 
     /// What the store wrote to stderr so far.
-    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    var stderr: String { store.stderr }
 
     /// Sends `signal` and waits (up to `timeout` seconds, then SIGKILL) for the exit status.
     @discardableResult
     func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = 20) throws -> Int32 {
-        stopped = true
-        guard process.isRunning else { return process.terminationStatus }
-        kill(process.processIdentifier, signal)
-        guard Self.waitForExit(process, timeout: timeout) else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            throw Failure(description: "mockstore did not stop within \(timeout) s of signal \(signal); killed")
-        }
-        return process.terminationStatus
+        try store.stop(signal: signal, timeout: timeout)
     }
 
     /// Whether the process is still running (it must survive bad requests).
-    var isRunning: Bool { process.isRunning }
+    var isRunning: Bool { store.isRunning }
 
     /// Runs `mockstore arguments` to completion (for usage and start-up failures).
     static func run(_ arguments: [String], timeout: TimeInterval = 30) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try binaryPath())
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        guard waitForExit(process, timeout: timeout) else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        let outcome = try ChildProcess.run(
+            try binaryPath(), arguments, environment: ProcessInfo.processInfo.environment, timeout: timeout)
+        if outcome.timedOut {
             throw Failure(description: "mockstore \(arguments) did not exit within \(timeout) s; killed")
         }
-        return Outcome(
-            status: process.terminationStatus,
-            stdout: String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-            stderr: String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        return outcome
     }
 
     // MARK: HTTP
@@ -186,33 +118,5 @@ final class MockStoreHarness {
         } catch {
             throw Failure(description: "control \(arguments) printed no \(type): \(outcome.stdout) \(outcome.stderr)")
         }
-    }
-
-    // MARK: Helpers
-
-    private static func readLine(from handle: FileHandle, timeout: TimeInterval) -> String? {
-        let result = Mutex<String?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let descriptor = handle.fileDescriptor
-        Thread.detachNewThread {
-            var bytes: [UInt8] = []
-            var byte: UInt8 = 0
-            while read(descriptor, &byte, 1) == 1, byte != UInt8(ascii: "\n") {
-                bytes.append(byte)
-            }
-            result.withLock { $0 = String(decoding: bytes, as: UTF8.self) }
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + timeout) == .success else { return nil }
-        return result.withLock { $0 }
-    }
-
-    private static func waitForExit(_ process: Process, timeout: TimeInterval) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            guard Date() < deadline else { return false }
-            usleep(20_000)
-        }
-        return true
     }
 }

@@ -100,21 +100,6 @@ final class NotificationReceiver {
     }
 }
 
-/// Waits (polling every 20 ms, at most `timeout` seconds) until `condition` holds; records an issue if it never does.
-@discardableResult
-func eventually(
-    timeout: TimeInterval = 90, _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: () async throws -> Bool
-) async throws -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if try await condition() { return true }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    Issue.record("timed out waiting until \(what)", sourceLocation: sourceLocation)
-    return false
-}
-
 /// The decoded payload of a JWS, after checking its ES256 chain against `root` at its signing date.
 func verifiedES256Payload<Payload: Decodable>(
     _ jws: String, as type: Payload.Type, root: Certificate, sourceLocation: SourceLocation = #_sourceLocation

@@ -31,45 +31,7 @@ struct PrefixedIDs: TransactionIDSource {
     func transactionID(forSerial serial: Int64) -> String { prefix + String(serial) }
 }
 
-/// A fresh directory under the system's temporary directory, removed when released.
-final class TemporaryDirectory {
-    let path: String
-
-    init(_ name: String = "mockstore-tests") throws {
-        let template = NSTemporaryDirectory() + "/\(name)-XXXXXX"
-        var bytes = Array(template.utf8CString)
-        guard let made = mkdtemp(&bytes) else {
-            throw StartupError("mkdtemp failed for \(template): \(String(cString: strerror(errno)))")
-        }
-        path = String(cString: made)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// `path/name`.
-    func file(_ name: String) -> String { path + "/" + name }
-
-    /// Writes `text` to `path/name` and returns that path.
-    @discardableResult
-    func write(_ text: String, to name: String, mode: Int = 0o644) throws -> String {
-        let filePath = file(name)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: filePath))
-        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: filePath)
-        return filePath
-    }
-}
-
-/// Paths in this repository, found from this source file.
-enum Repository {
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
-        for _ in 0..<3 { url.deleteLastPathComponent() }  // Tests/MockStoreTests/TestSupport.swift
-        return url.path
-    }()
-
-    static var catalogue: String { root + "/Catalogue/Credit.storekit" }
+extension Repository {
     static var interopScript: String { root + "/Tests/Interop/verify_transactions.py" }
 }
 

@@ -39,27 +39,6 @@ func expectSigningError(
     }
 }
 
-/// A fresh directory under the system temporary directory, removed with everything in it when released.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array((NSTemporaryDirectory() + "/signing-tests-XXXXXX").utf8CString)
-        let created = template.withUnsafeMutableBufferPointer { buffer in
-            mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
-        }
-        path = try #require(created, "mkdtemp failed")
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    func file(_ name: String) -> String {
-        path + "/" + name
-    }
-}
-
 /// Fixed instants for certificate tests.
 enum TestDates {
     /// 2025-01-01T00:00:00Z.

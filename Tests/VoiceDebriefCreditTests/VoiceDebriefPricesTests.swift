@@ -9,21 +9,6 @@ import VoiceDebriefCredit
     import Darwin
 #endif
 
-/// A fresh directory under the system temporary directory, removed with everything in it when released.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array((NSTemporaryDirectory() + "/voicedebrief-credit-tests-XXXXXX").utf8CString)
-        let created = template.withUnsafeMutableBufferPointer { buffer in
-            mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
-        }
-        path = try #require(created, "mkdtemp failed")
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// 2026-11-29T12:00:00.000Z.
 let testStart = Timestamp(milliseconds: 1_795_953_600_000)
 

@@ -1,11 +1,6 @@
 import Foundation
+import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// Raw HTTP over TCP to 127.0.0.1, for requests no HTTP library would send.
 enum HTTPProbe {
@@ -18,61 +13,20 @@ enum HTTPProbe {
 
     /// Opens a connection with send and receive timeouts of `timeout` seconds.
     static func connect(port: UInt16, timeout: Double = 10) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ProcessFailure("socket: \(String(cString: strerror(errno)))") }
-        var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw ProcessFailure("connect to port \(port): \(reason)")
-        }
-        return fd
+        try RawHTTP.connect(port: port, timeout: timeout)
     }
 
     /// Sends what it can of `bytes` (the server may close early, e.g. on an oversized body).
     @discardableResult
-    static func send(_ fd: Int32, _ bytes: [UInt8]) -> Int {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes {
-                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            guard sent > 0 else { break }
-            offset += sent
-        }
-        return offset
-    }
+    static func send(_ fd: Int32, _ bytes: [UInt8]) -> Int { RawHTTP.send(fd, bytes) }
 
     /// Reads until the server closes, the timeout passes, or `limit` bytes came.
-    static func receiveAll(_ fd: Int32, limit: Int = 4 << 20) -> [UInt8] {
-        var reply: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16_384)
-        while reply.count < limit {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { break }
-            reply.append(contentsOf: buffer[0..<count])
-        }
-        return reply
-    }
+    static func receiveAll(_ fd: Int32, limit: Int = 4 << 20) -> [UInt8] { RawHTTP.receiveAll(fd, limit: limit) }
 
-    /// Sends `request` on a new connection and returns everything sent back before the server closed.
+    /// Sends `request` on a new connection (then shuts the sending side) and returns everything sent back before the
+    /// server closed.
     static func exchange(_ request: [UInt8], port: UInt16, timeout: Double = 10) throws -> [UInt8] {
-        let fd = try connect(port: port, timeout: timeout)
-        defer { close(fd) }
-        send(fd, request)
-        shutdown(fd, Int32(SHUT_WR))
-        return receiveAll(fd)
+        try RawHTTP.exchange(request, port: port, timeout: timeout, halfClose: true)
     }
 
     /// Status and body of a raw reply, or nil when it is not HTTP.
@@ -115,48 +69,25 @@ enum HTTPProbe {
 
 /// The real `mockstore` binary on a free port, with its own data directory. Stopped (SIGTERM) when released.
 final class StoreServer {
-    let child: ChildProcess
-    let url: String
-    let port: UInt16
+    let store: LaunchedMockStore
     let home: ScratchDirectory
+    var url: String { store.url }
+    var port: UInt16 { store.port }
 
-    static let catalogue = Binaries.repository + "/Catalogue/Credit.storekit"
+    static var catalogue: String { Repository.catalogue }
 
     init(arguments: [String] = []) throws {
         home = try ScratchDirectory("mockstore", inMemory: true)
-        let binary = try Binaries.require("mockstore")
         var env: [String: String] = [:]
         if let path = Reliability.environment["PATH"] { env["PATH"] = path }
-        child = try ChildProcess(
-            binary, ["--port", "0", "--data", home.file("store"), "--catalogue", StoreServer.catalogue] + arguments,
-            environment: env)
-        let deadline = Date().addingTimeInterval(30)
-        var found: String?
-        while found == nil && Date() < deadline && !child.hasExited {
-            let text = String(decoding: FileManager.default.contents(atPath: child.stdoutPath) ?? Data(), as: UTF8.self)
-            if let range = text.range(of: "listening on ") {
-                let rest = text[range.upperBound...]
-                if rest.contains("\n") || rest.contains(" ") { found = String(rest.prefix { !$0.isWhitespace }) }
-            }
-            if found == nil { usleep(10_000) }
-        }
-        guard let found, let port = found.split(separator: ":").last.flatMap({ UInt16($0.prefix { $0.isNumber }) })
-        else {
-            child.send(SIGKILL)
-            throw ProcessFailure("mockstore did not start: \(child.wait(timeout: 5))")
-        }
-        url = found
-        self.port = port
+        store = try LaunchedMockStore(dataDirectory: home.file("store"), arguments: arguments, environment: env)
     }
 
-    var isRunning: Bool { !child.hasExited }
+    var isRunning: Bool { store.isRunning }
 
     func stop() {
-        child.send(SIGTERM)
-        child.wait(timeout: 10)
+        _ = try? store.stop(timeout: 10)
     }
-
-    deinit { stop() }
 
     /// The store's test root certificate, saved to `path`.
     func saveRoot(to path: String) throws {

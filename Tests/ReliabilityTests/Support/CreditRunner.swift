@@ -1,0 +1,64 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The reliability suites' name for a temporary directory (``TemporaryDirectory``, on /dev/shm with `inMemory`).
+typealias ScratchDirectory = TemporaryDirectory
+
+/// The reliability suites' name for a failure of the support code.
+typealias ProcessFailure = SupportFailure
+
+/// Runs the real `credit` binary on one data directory.
+struct CreditRunner {
+    let binary: String
+    let dataDirectory: String
+    /// A fixed clock for `CREDIT_NOW`, or nil for the system clock.
+    var now: String?
+    /// How long one command may take before it counts as a hang.
+    var timeout: Double = 60
+
+    init(dataDirectory: String, now: String? = nil) throws {
+        binary = try Binaries.require("credit")
+        self.dataDirectory = dataDirectory
+        self.now = now
+    }
+
+    func environment(fault: String?) -> [String: String] {
+        var env: [String: String] = [:]
+        for name in ["PATH", "TMPDIR", "LANG", "LC_ALL"] {
+            if let value = Reliability.environment[name] { env[name] = value }
+        }
+        env["NO_COLOR"] = "1"
+        env["HOME"] = dataDirectory + "-home"
+        if let now { env["CREDIT_NOW"] = now }
+        if let fault { env["CREDIT_FAULT"] = fault }
+        return env
+    }
+
+    func start(_ arguments: [String], fault: String? = nil, input: String? = nil) throws -> ChildProcess {
+        try ChildProcess(
+            binary, ["--data-dir", dataDirectory] + arguments, environment: environment(fault: fault), input: input)
+    }
+
+    /// Runs `credit ARGUMENTS`, with `CREDIT_FAULT=fault` when given, and waits for it.
+    func run(_ arguments: [String], fault: String? = nil, input: String? = nil) throws -> ProcessResult {
+        try start(arguments, fault: fault, input: input).wait(timeout: timeout)
+    }
+
+    /// Runs and expects exit 0.
+    @discardableResult
+    func ok(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessResult {
+        let result = try run(arguments)
+        try #require(
+            result.succeeded, "credit \(arguments.joined(separator: " ")) failed: \(result)",
+            sourceLocation: sourceLocation)
+        return result
+    }
+
+    /// `credit balance --json`.
+    func balance(sourceLocation: SourceLocation = #_sourceLocation) throws -> Int64 {
+        let object = try #require(
+            try ok(["balance", "--json"], sourceLocation: sourceLocation).jsonObject(), sourceLocation: sourceLocation)
+        return try #require((object["balance"] as? NSNumber)?.int64Value, sourceLocation: sourceLocation)
+    }
+}

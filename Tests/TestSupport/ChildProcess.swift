@@ -1,0 +1,136 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A started child process (`posix_spawn`), its standard input from a file and its output going to files, so no pipe
+/// can fill and stall it and it can be read while it runs. Killed (SIGKILL) and reaped if released while running.
+public final class ChildProcess {
+    public let pid: pid_t
+    /// Where its standard output goes (readable while it runs).
+    public let stdoutPath: String
+    /// Where its standard error goes (readable while it runs).
+    public let stderrPath: String
+    private let scratch: TemporaryDirectory
+    /// How it ended, once collected by ``hasExited`` or ``wait(timeout:)``.
+    public private(set) var result: ProcessResult?
+
+    /// Starts `executable` (a path, not looked up in PATH) with `arguments` and exactly `environment`, `input` on its
+    /// standard input.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String], input: String? = nil)
+        throws
+    {
+        scratch = try TemporaryDirectory("child")
+        stdoutPath = scratch.file("stdout")
+        stderrPath = scratch.file("stderr")
+        let inPath = scratch.file("stdin")
+        guard FileManager.default.createFile(atPath: inPath, contents: Data((input ?? "").utf8)) else {
+            throw SupportFailure("cannot write the child's standard input to \(inPath)")
+        }
+        pid = try Self.spawn(executable, arguments, environment: environment, files: [inPath, stdoutPath, stderrPath])
+    }
+
+    /// Runs `executable` to completion (or `timeout` seconds, then SIGKILL) and returns what it did.
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String], input: String? = nil,
+        timeout: TimeInterval
+    ) throws -> ProcessResult {
+        try ChildProcess(executable, arguments, environment: environment, input: input).wait(timeout: timeout)
+    }
+
+    /// Whether it has exited (collecting its status if so).
+    public var hasExited: Bool {
+        if result != nil { return true }
+        var status: Int32 = 0
+        if waitpid(pid, &status, WNOHANG) == pid {
+            collect(status, timedOut: false)
+            return true
+        }
+        return false
+    }
+
+    /// Waits up to `timeout` seconds; then kills it with SIGKILL and says it timed out.
+    @discardableResult
+    public func wait(timeout: TimeInterval) -> ProcessResult {
+        if !waitUntil(timeout: timeout, { hasExited }) {
+            sendSignal(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            collect(status, timedOut: true)
+        }
+        return result!
+    }
+
+    /// Sends `signal` (SIGKILL unless said) if it is still running.
+    public func send(_ signal: Int32 = SIGKILL) {
+        if result == nil { sendSignal(pid, signal) }
+    }
+
+    /// What it has written to standard output so far.
+    public var stdoutSoFar: String { Self.text(of: stdoutPath) }
+
+    /// What it has written to standard error so far.
+    public var stderrSoFar: String { Self.text(of: stderrPath) }
+
+    deinit {
+        if result == nil {
+            sendSignal(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+    }
+
+    private func collect(_ status: Int32, timedOut: Bool) {
+        // The wait(2) status: low 7 bits the signal (0 for a normal exit, 0x7F for stopped), next byte the code.
+        let signaled = (status & 0x7F) != 0 && (status & 0x7F) != 0x7F
+        let code = signaled ? status & 0x7F : (status >> 8) & 0xFF
+        result = ProcessResult(
+            status: code, signaled: signaled, stdout: stdoutSoFar, stderr: stderrSoFar, timedOut: timedOut)
+    }
+
+    private static func text(of path: String) -> String {
+        String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+    }
+
+    /// `posix_spawn` with descriptors 0, 1, 2 opened on `files` (read, write, write), and every signal unblocked and
+    /// at its default: the spawning thread may be one of Dispatch's, which block signals, and a mask is inherited.
+    private static func spawn(
+        _ executable: String, _ arguments: [String], environment: [String: String], files: [String]
+    ) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, files[0], O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, files[1], O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, files[2], O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        posix_spawnattr_setsigmask(&attributes, &signals)
+        sigfillset(&signals)
+        posix_spawnattr_setsigdefault(&attributes, &signals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var child: pid_t = 0
+        let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        guard status == 0 else {
+            throw SupportFailure("cannot start \(executable): \(String(cString: strerror(status)))")
+        }
+        return child
+    }
+}
+
+/// `kill(2)`, under a name no method shadows.
+public func sendSignal(_ pid: pid_t, _ signal: Int32) {
+    _ = kill(pid, signal)
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Raw bytes over TCP to a loopback server, for requests no HTTP library would send (broken HTTP, slow or partial
+/// requests, oversized bodies, IPv6 literals on Linux). Each call is one blocking socket with send and receive
+/// timeouts.
+public enum RawHTTP {
+    /// Opens a connection to `host` (IPv4 or IPv6 literal) `:port` with send and receive timeouts of `timeout`
+    /// seconds. The caller closes the descriptor.
+    public static func connect(host: String = "127.0.0.1", port: UInt16, timeout: Double = 10) throws -> Int32 {
+        let isIPv6 = host.contains(":")
+        let descriptor = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw SupportFailure("socket: \(String(cString: strerror(errno)))") }
+        var time = timeval(
+            tv_sec: Int(timeout), tv_usec: numericCast(Int((timeout - timeout.rounded(.down)) * 1_000_000)))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        let connected = isIPv6 ? connect6(descriptor, host: host, port: port) : connect4(descriptor, host, port)
+        guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw SupportFailure("connect to \(host) port \(port): \(reason)")
+        }
+        return descriptor
+    }
+
+    /// Sends what it can of `bytes` and returns how many went (the server may close early, e.g. on an oversized
+    /// body).
+    @discardableResult
+    public static func send(_ descriptor: Int32, _ bytes: [UInt8]) -> Int {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { buffer in
+                #if canImport(Glibc)
+                    Glibc.send(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
+                #else
+                    Darwin.send(descriptor, buffer.baseAddress, buffer.count, 0)
+                #endif
+            }
+            guard sent > 0 else { break }
+            offset += sent
+        }
+        return offset
+    }
+
+    /// Reads until the server closes, the receive timeout passes, or `limit` bytes came.
+    public static func receiveAll(_ descriptor: Int32, limit: Int = 4 << 20) -> [UInt8] {
+        var reply: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while reply.count < limit {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            reply.append(contentsOf: buffer[0..<count])
+        }
+        return reply
+    }
+
+    /// Sends `request` on a new connection and returns everything sent back before the server closed.
+    /// `halfClose`: shut the sending side once the request is out, so the server sees its end; `limit`: stop reading
+    /// after that many bytes.
+    public static func exchange(
+        _ request: [UInt8], host: String = "127.0.0.1", port: UInt16, timeout: Double = 10, halfClose: Bool = false,
+        limit: Int = 4 << 20
+    ) throws -> [UInt8] {
+        let descriptor = try connect(host: host, port: port, timeout: timeout)
+        defer { close(descriptor) }
+        send(descriptor, request)
+        if halfClose { shutdown(descriptor, Int32(SHUT_WR)) }
+        return receiveAll(descriptor, limit: limit)
+    }
+
+    private static func connect4(_ descriptor: Int32, _ host: String, _ port: UInt16) -> Int32 {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        inet_pton(AF_INET, host, &address.sin_addr)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                systemConnect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+    }
+
+    private static func connect6(_ descriptor: Int32, host: String, port: UInt16) -> Int32 {
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_port = port.bigEndian
+        inet_pton(AF_INET6, host, &address.sin6_addr)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                systemConnect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+            }
+        }
+    }
+}
+
+/// `connect(2)`, under a name `RawHTTP.connect` does not shadow.
+private func systemConnect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+    connect(descriptor, address, length)
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A moment `seconds` from when it was made, for loops that must give up.
+public struct Deadline: Sendable {
+    public let end: Date
+
+    public init(seconds: TimeInterval) { end = Date().addingTimeInterval(seconds) }
+
+    public var hasPassed: Bool { Date() >= end }
+}
+
+/// Polls `condition` until it holds or `timeout` seconds pass, and says whether it held. The first pauses are short
+/// (1 ms, doubling) and then every `interval` seconds, so a quick condition costs little and a slow one little CPU.
+@discardableResult
+public func waitUntil(
+    timeout: TimeInterval, pollEvery interval: TimeInterval = 0.02, _ condition: () throws -> Bool
+) rethrows -> Bool {
+    let deadline = Deadline(seconds: timeout)
+    var pause = min(0.001, interval)
+    while true {
+        if try condition() { return true }
+        if deadline.hasPassed { return false }
+        usleep(useconds_t(pause * 1_000_000))
+        pause = min(pause * 2, interval)
+    }
+}
+
+/// Waits (polling every 20 ms, at most `timeout` seconds) until `condition` holds; records an issue if it never does.
+@discardableResult
+public func eventually(
+    timeout: TimeInterval = 90, _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: () async throws -> Bool
+) async throws -> Bool {
+    let deadline = Deadline(seconds: timeout)
+    while !deadline.hasPassed {
+        if try await condition() { return true }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    Issue.record("timed out waiting until \(what)", sourceLocation: sourceLocation)
+    return false
+}
