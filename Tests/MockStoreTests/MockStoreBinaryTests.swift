@@ -37,15 +37,6 @@ import Testing
         return try Certificate(derRepresentation: response.body)
     }
 
-    /// Checks an error: status, `Content-Type` exactly `application/json`, error code.
-    func expectError(
-        _ response: MockStoreHarness.Response, status: Int, code: Int, sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
-        #expect(response.status == status, sourceLocation: sourceLocation)
-        #expect(response.contentType == "application/json", sourceLocation: sourceLocation)
-        #expect(try response.decoded(StoreErrorBody.self).errorCode == code, sourceLocation: sourceLocation)
-    }
-
     func buy(_ store: MockStoreHarness, _ productId: String = credit500, extra: String = "") async throws -> String {
         let response = try await store.post("/storekit/v1/purchases", json: #"{"productId": "\#(productId)"\#(extra)}"#)
         #expect(response.status == 200)

@@ -1,4 +1,5 @@
 import Foundation
+import StoreWire
 import TestSupport
 import Testing
 
@@ -119,4 +120,13 @@ final class MockStoreHarness {
             throw Failure(description: "control \(arguments) printed no \(type): \(outcome.stdout) \(outcome.stderr)")
         }
     }
+}
+
+/// Checks an error answer of the store: status, `Content-Type` exactly `application/json`, error code.
+func expectError(
+    _ response: MockStoreHarness.Response, status: Int, code: Int, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+    #expect(response.status == status, sourceLocation: sourceLocation)
+    #expect(response.contentType == "application/json", sourceLocation: sourceLocation)
+    #expect(try response.decoded(StoreErrorBody.self).errorCode == code, sourceLocation: sourceLocation)
 }

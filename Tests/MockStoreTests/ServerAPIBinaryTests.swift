@@ -35,14 +35,6 @@ import Testing
         return try response.decoded(TestTransactionBody.self).transaction.transactionId
     }
 
-    func expectError(
-        _ response: MockStoreHarness.Response, status: Int, code: Int, sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
-        #expect(response.status == status, sourceLocation: sourceLocation)
-        #expect(response.contentType == "application/json", sourceLocation: sourceLocation)
-        #expect(try response.decoded(StoreErrorBody.self).errorCode == code, sourceLocation: sourceLocation)
-    }
-
     func root(_ store: MockStoreHarness) async throws -> Certificate {
         try Certificate(derRepresentation: try await store.get("/test/v1/root-certificate").body)
     }

@@ -80,11 +80,7 @@ public enum RawHTTP {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         inet_pton(AF_INET, host, &address.sin_addr)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                systemConnect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        return connect(descriptor, to: address)
     }
 
     private static func connect6(_ descriptor: Int32, host: String, port: UInt16) -> Int32 {
@@ -92,9 +88,14 @@ public enum RawHTTP {
         address.sin6_family = sa_family_t(AF_INET6)
         address.sin6_port = port.bigEndian
         inet_pton(AF_INET6, host, &address.sin6_addr)
-        return withUnsafePointer(to: &address) {
+        return connect(descriptor, to: address)
+    }
+
+    /// `connect(2)` to an IPv4 or IPv6 socket address.
+    private static func connect<Address>(_ descriptor: Int32, to address: Address) -> Int32 {
+        withUnsafePointer(to: address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                systemConnect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                systemConnect(descriptor, $0, socklen_t(MemoryLayout<Address>.size))
             }
         }
     }
