@@ -72,6 +72,56 @@ public final class LaunchedMockStore {
         return result.status
     }
 
+    // MARK: The store's test endpoints, over raw HTTP (one connection a request)
+
+    /// `GET path`.
+    public func get(_ path: String, timeout: Double = 10) throws -> RawHTTP.Reply {
+        try answer(to: RawHTTP.request("GET", path), "GET \(path)", timeout: timeout)
+    }
+
+    /// `POST path` with a JSON body.
+    public func post(_ path: String, json: String, timeout: Double = 10) throws -> RawHTTP.Reply {
+        try answer(to: RawHTTP.request("POST", path, body: Array(json.utf8)), "POST \(path)", timeout: timeout)
+    }
+
+    /// The store's test root certificate (DER), saved to `path`.
+    public func saveRoot(to path: String) throws {
+        let reply = try get("/test/v1/root-certificate")
+        guard reply.status == 200 else { throw SupportFailure("no root certificate: \(reply.status) \(reply.text)") }
+        try Data(reply.body).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// Buys at the store directly, as if the app paid and stopped before recording anything: the signed transaction.
+    public func purchase(_ product: String = "ai.voicedebrief.app.credit.500") throws -> String {
+        let reply = try post("/storekit/v1/purchases", json: #"{"productId":"\#(product)"}"#)
+        guard let signed = Self.jsonObject(reply)?["signedTransaction"] as? String else {
+            throw SupportFailure("no signed transaction: \(reply.status) \(reply.text)")
+        }
+        return signed
+    }
+
+    /// The transactions the store holds unfinished, as signed JWS.
+    public func unfinished() throws -> [String] {
+        let reply = try get("/storekit/v1/transactions/unfinished")
+        guard let signed = Self.jsonObject(reply)?["signedTransactions"] as? [String] else {
+            throw SupportFailure("no unfinished transactions: \(reply.status) \(reply.text)")
+        }
+        return signed
+    }
+
+    private func answer(to request: [UInt8], _ what: String, timeout: Double) throws -> RawHTTP.Reply {
+        let bytes = try RawHTTP.exchange(request, port: port, timeout: timeout, halfClose: true)
+        guard let reply = RawHTTP.parse(bytes) else {
+            throw SupportFailure(
+                "not an HTTP reply to \(what): \(String(decoding: bytes.prefix(200), as: UTF8.self))")
+        }
+        return reply
+    }
+
+    private static func jsonObject(_ reply: RawHTTP.Reply) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(reply.body))) as? [String: Any]
+    }
+
     deinit {
         if !stopped { _ = try? stop(timeout: 10) }
     }

@@ -75,6 +75,58 @@ public enum RawHTTP {
         return receiveAll(descriptor, limit: limit)
     }
 
+    /// A parsed reply: status, headers (names lower-cased) and body.
+    public struct Reply: Sendable {
+        public var status: Int
+        public var headers: [String: String]
+        public var body: [UInt8]
+
+        public init(status: Int, headers: [String: String] = [:], body: [UInt8]) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
+
+        /// The body as UTF-8 text.
+        public var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    /// A well-formed request, `Connection: close`, with a JSON body when one is given.
+    public static func request(_ method: String, _ path: String, body: [UInt8]? = nil, headers: [String] = [])
+        -> [UInt8]
+    {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        for header in headers { head += header + "\r\n" }
+        if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
+        head += "\r\n"
+        return Array(head.utf8) + (body ?? [])
+    }
+
+    /// Status, headers and body of a raw HTTP/1.x reply (not chunked), or nil when it does not start as one. A reply
+    /// cut off inside its header has what the header gave and no body.
+    public static func parse(_ bytes: [UInt8]) -> Reply? {
+        let start = String(decoding: bytes.prefix(64), as: UTF8.self)
+        guard start.hasPrefix("HTTP/1."), start.count >= 12, let status = Int(start.dropFirst(9).prefix(3)) else {
+            return nil
+        }
+        let end = headerEnd(bytes)
+        let lines = String(decoding: bytes[..<(end ?? bytes.count)], as: UTF8.self).components(separatedBy: "\r\n")
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
+        }
+        return Reply(status: status, headers: headers, body: end.map { Array(bytes[($0 + 4)...]) } ?? [])
+    }
+
+    /// Where the blank line that ends the header starts, if it came.
+    public static func headerEnd(_ bytes: [UInt8]) -> Int? {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard bytes.count >= 4 else { return nil }
+        return (0...(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual(separator) }
+    }
+
     private static func connect4(_ descriptor: Int32, _ host: String, _ port: UInt16) -> Int32 {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

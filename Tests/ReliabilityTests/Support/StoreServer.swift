@@ -5,11 +5,7 @@ import Testing
 /// Raw HTTP over TCP to 127.0.0.1, for requests no HTTP library would send.
 enum HTTPProbe {
     /// A parsed reply.
-    struct Reply {
-        var status: Int
-        var body: [UInt8]
-        var text: String { String(decoding: body, as: UTF8.self) }
-    }
+    typealias Reply = RawHTTP.Reply
 
     /// Opens a connection with send and receive timeouts of `timeout` seconds.
     static func connect(port: UInt16, timeout: Double = 10) throws -> Int32 {
@@ -30,29 +26,11 @@ enum HTTPProbe {
     }
 
     /// Status and body of a raw reply, or nil when it is not HTTP.
-    static func parse(_ bytes: [UInt8]) -> Reply? {
-        let text = String(decoding: bytes.prefix(64), as: UTF8.self)
-        guard text.hasPrefix("HTTP/1."), text.count >= 12, let status = Int(text.dropFirst(9).prefix(3)) else {
-            return nil
-        }
-        let separator: [UInt8] = [13, 10, 13, 10]
-        var body: [UInt8] = []
-        if bytes.count >= 4 {
-            for index in 0...(bytes.count - 4) where Array(bytes[index..<(index + 4)]) == separator {
-                body = Array(bytes[(index + 4)...])
-                break
-            }
-        }
-        return Reply(status: status, body: body)
-    }
+    static func parse(_ bytes: [UInt8]) -> Reply? { RawHTTP.parse(bytes) }
 
     /// A well-formed request, `Connection: close`.
     static func request(_ method: String, _ path: String, body: [UInt8]? = nil, headers: [String] = []) -> [UInt8] {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-        for header in headers { head += header + "\r\n" }
-        if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
-        head += "\r\n"
-        return Array(head.utf8) + (body ?? [])
+        RawHTTP.request(method, path, body: body, headers: headers)
     }
 
     static func get(_ path: String, port: UInt16, timeout: Double = 10) throws -> Reply {
@@ -90,27 +68,15 @@ final class StoreServer {
     }
 
     /// The store's test root certificate, saved to `path`.
-    func saveRoot(to path: String) throws {
-        let reply = try HTTPProbe.get("/test/v1/root-certificate", port: port)
-        try #require(reply.status == 200, "no root certificate: \(reply.status) \(reply.text)")
-        try Data(reply.body).write(to: URL(fileURLWithPath: path))
-    }
+    func saveRoot(to path: String) throws { try store.saveRoot(to: path) }
 
     /// Buys at the store directly, as if the app paid and died before recording anything: the signed transaction.
     func purchase(_ product: String = "ai.voicedebrief.app.credit.500") throws -> String {
-        let reply = try HTTPProbe.post("/storekit/v1/purchases", json: #"{"productId":"\#(product)"}"#, port: port)
-        let object = try #require(
-            (try? JSONSerialization.jsonObject(with: Data(reply.body))) as? [String: Any], "\(reply.text)")
-        return try #require(object["signedTransaction"] as? String, "no signed transaction: \(reply.text)")
+        try store.purchase(product)
     }
 
     /// The transactions the store holds unfinished, as signed JWS.
-    func unfinished() throws -> [String] {
-        let reply = try HTTPProbe.get("/storekit/v1/transactions/unfinished", port: port)
-        let object = try #require(
-            (try? JSONSerialization.jsonObject(with: Data(reply.body))) as? [String: Any], "\(reply.text)")
-        return try #require(object["signedTransactions"] as? [String], "\(reply.text)")
-    }
+    func unfinished() throws -> [String] { try store.unfinished() }
 
     /// Whether the store answers a plain products request correctly.
     func answersNormally(timeout: Double = 5) -> Bool {
