@@ -72,7 +72,9 @@ extension AtomicReplaceTests {
         let disk = FaultyFileSystem()
         try disk.replaceAtomically(directory.file("k"), with: [1])
         #expect(disk.opened.map(\.mode) == [.replace])
-        #expect(OpenMode.replace.flags & (O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC) == O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)
+        #expect(
+            OpenMode.replace.flags & (O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC) == O_CREAT | O_EXCL | O_NOFOLLOW
+                | O_CLOEXEC)
         #expect(OpenMode.replace.flags & O_TRUNC == 0)
     }
 

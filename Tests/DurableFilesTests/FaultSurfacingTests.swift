@@ -17,7 +17,9 @@ extension FaultSurfacingTests {
         (FaultyFileSystem.Call.write, ENOSPC, "write"), (.sync, EIO, "fsync"), (.rename, EIO, "rename"),
         (.open, EACCES, "open"),
     ])
-    func aFailureInjectedThroughTheProtocolReachesTheCaller(_ call: FaultyFileSystem.Call, _ code: Int32, _ words: String)
+    func aFailureInjectedThroughTheProtocolReachesTheCaller(
+        _ call: FaultyFileSystem.Call, _ code: Int32, _ words: String
+    )
         throws
     {
         let directory = try ScratchDirectory()
