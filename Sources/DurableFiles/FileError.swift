@@ -26,6 +26,7 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Whether the call was refused because `path` is a symbolic link (`O_NOFOLLOW`).
     public var isSymbolicLink: Bool { errno == ELOOP }
 
+    /// What a user reads: the path, the call and the system's words for `errno`.
     public var description: String {
         if isSymbolicLink {
             return "\(path): \(operation) refused: it is a symbolic link, and links are not followed here"
