@@ -20,14 +20,20 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Arrows point one way: credit -> VoiceDebriefCredit -> Payments -> CreditLedger -> Signing -> COpenSSL.
-        .target(name: "Signing", dependencies: ["COpenSSL"]),
-        .target(name: "StoreWire"),
+        // The one file-system seam, under Signing, CreditLedger and Payments; it depends on nothing.
         .target(
-            name: "CreditLedger", dependencies: ["Signing"],
+            name: "DurableFiles",
             // Crash points for the reliability suites exist in debug (test) builds only.
             swiftSettings: [.define("CREDIT_FAULTS", .when(configuration: .debug))]
         ),
-        .target(name: "Payments", dependencies: ["CreditLedger", "Signing", "StoreWire"]),
+        .target(name: "Signing", dependencies: ["COpenSSL", "DurableFiles"]),
+        .target(name: "StoreWire"),
+        .target(
+            name: "CreditLedger", dependencies: ["Signing", "DurableFiles"],
+            // Crash points for the reliability suites exist in debug (test) builds only.
+            swiftSettings: [.define("CREDIT_FAULTS", .when(configuration: .debug))]
+        ),
+        .target(name: "Payments", dependencies: ["CreditLedger", "Signing", "StoreWire", "DurableFiles"]),
         .target(name: "VoiceDebriefCredit", dependencies: ["Payments", "CreditLedger"]),
         .executableTarget(name: "credit", dependencies: ["VoiceDebriefCredit", "Payments", "CreditLedger", "Signing"]),
         .executableTarget(name: "credit-bench", dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL"]),
@@ -45,13 +51,14 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
 
+        .testTarget(name: "DurableFilesTests", dependencies: ["DurableFiles", "TestSupport"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"], resources: [.copy("Vectors")]),
         .testTarget(name: "CreditLedgerTests", dependencies: ["CreditLedger", "Signing", "TestSupport"]),
         .testTarget(name: "PaymentsTests", dependencies: ["Payments", "CreditLedger", "Signing", "StoreWire", "TestSupport"]),
         .testTarget(name: "VoiceDebriefCreditTests", dependencies: ["VoiceDebriefCredit", "CreditLedger", "Payments", "TestSupport"]),
         .testTarget(name: "MockStoreTests", dependencies: ["MockStoreServer", "Signing", "StoreWire", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Signing", "StoreWire", "CreditLedger", "TestSupport"]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["CreditLedger", "Signing", "Payments", "StoreWire", "TestSupport"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["CreditLedger", "Signing", "Payments", "StoreWire", "DurableFiles", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import CreditLedger
+import DurableFiles
 import Foundation
 import Signing
 
@@ -163,40 +164,14 @@ public struct StoreConfigurationError: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// Atomic replacement of small files: tmp, fsync, rename, directory fsync.
+/// Atomic replacement of small files through the one file-system seam (``DurableFiles``): an exclusively created
+/// temporary with an unpredictable name, fsync, rename, directory fsync.
 enum FileAtomic {
     static func write(_ bytes: [UInt8], to path: String, mode: Int) throws {
-        // One temporary name per process: two processes saving at once must not rename each other's.
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))
-        guard fd >= 0 else {
-            throw StoreConfigurationError("cannot create \(temporary): \(String(cString: strerror(errno)))")
-        }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                close(fd)
-                throw StoreConfigurationError("cannot write \(temporary): \(String(cString: strerror(errno)))")
-            }
-            written += n
-        }
-        guard fsync(fd) == 0 else {
-            close(fd)
-            throw StoreConfigurationError("cannot fsync \(temporary)")
-        }
-        close(fd)
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw StoreConfigurationError("cannot rename \(temporary) to \(path): \(reason)")
-        }
-        let directory = (path as NSString).deletingLastPathComponent
-        let dfd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY)
-        if dfd >= 0 {
-            fsync(dfd)
-            close(dfd)
+        do {
+            try Files.replaceAtomically(path, with: bytes, mode: mode_t(mode))
+        } catch let error as FileError {
+            throw StoreConfigurationError(error.description)
         }
     }
 }

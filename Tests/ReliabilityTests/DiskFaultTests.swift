@@ -1,4 +1,5 @@
 import CreditLedger
+import DurableFiles
 import Foundation
 import Testing
 
@@ -70,12 +71,8 @@ import Testing
         do {
             try body()
             Issue.record("\(context): no error reached the caller", sourceLocation: sourceLocation)
-        } catch let error as LedgerError {
-            guard case .io(_, _, let errno) = error else {
-                Issue.record("\(context): \(error), not an I/O error", sourceLocation: sourceLocation)
-                return
-            }
-            #expect(errno == code, "\(context): errno \(errno)", sourceLocation: sourceLocation)
+        } catch let error as FileError {
+            #expect(error.errno == code, "\(context): errno \(error.errno)", sourceLocation: sourceLocation)
             #expect(
                 error.description.contains(String(cString: strerror(code))), "\(context): \(error.description)",
                 sourceLocation: sourceLocation)
@@ -155,7 +152,7 @@ extension DiskFaultTests {
             default: return .proceed
             }
         }
-        #expect(throws: LedgerError.self) { try world.ledger.append(charge("c-3", pence: 30)) }
+        #expect(throws: FileError.self) { try world.ledger.append(charge("c-3", pence: 30)) }
         world.disk.inject = nil
         // Half a line is on disk. The next append must set it aside first, never write after it.
         try world.ledger.append(charge("c-4", pence: 40))
@@ -312,10 +309,13 @@ extension DiskFaultTests {
                         }
                         acked[id] = entry.essence
                     }
+                } catch is FileError {
+                    // The fault itself.
+                    failed.formUnion(step.writes)
                 } catch let error as LedgerError {
-                    // The fault itself, or a step that needed what the fault stopped (declining a charge never made).
+                    // A step that needed what the fault stopped (declining a charge never made).
                     switch error {
-                    case .io, .unknownEntry: failed.formUnion(step.writes)
+                    case .unknownEntry: failed.formUnion(step.writes)
                     case .invalid(let text) where text.contains("no ledger file"): failed.formUnion(step.writes)
                     default: failure = "step \(step.name): \(error)"
                     }

@@ -1,4 +1,5 @@
 import CreditLedger
+import DurableFiles
 import Foundation
 import Testing
 
@@ -46,14 +47,14 @@ struct ScriptStep {
 /// What a script runs against: a data directory, the file layer, and the ledger open on it.
 final class ScriptWorld {
     let directory: String
-    let fileSystem: any LedgerFileSystem
+    let fileSystem: any FileSystem
     let clock = FixedClock(Timestamp(milliseconds: 1_795_953_600_000), step: 1000)
     let ids = SequentialIDs(prefix: "dev")
     var ledger: Ledger?
     /// Another device's ledger file, to merge.
     let otherFile: String
 
-    init(directory: String, fileSystem: any LedgerFileSystem, otherFile: String) {
+    init(directory: String, fileSystem: any FileSystem, otherFile: String) {
         self.directory = directory
         self.fileSystem = fileSystem
         self.otherFile = otherFile

@@ -1,4 +1,4 @@
-import CreditLedger
+import DurableFiles
 import Foundation
 
 #if canImport(Glibc)
@@ -31,7 +31,7 @@ struct ProcessKilled: Error, CustomStringConvertible {
 ///
 /// Faults: ``powerLossAt`` stops the world before the n-th operation (every later call throws ``PowerLoss`` and
 /// changes nothing), and ``inject`` can fail any call with an errno or cut a write short.
-final class SimulatedDisk: LedgerFileSystem {
+final class SimulatedDisk: FileSystem {
     enum Operation: String, Sendable {
         case open, write, truncate, syncData, sync, rename, removeFile, makeDirectory, syncDirectory
     }
@@ -165,13 +165,13 @@ final class SimulatedDisk: LedgerFileSystem {
         return response
     }
 
-    private func failure(_ path: String, _ operation: String, _ code: Int32) -> LedgerError {
-        LedgerError.io(path: path, operation: operation, errno: code)
+    private func failure(_ path: String, _ operation: String, _ code: Int32) -> FileError {
+        FileError(path: path, operation: operation, errno: code)
     }
 
-    // MARK: LedgerFileSystem
+    // MARK: FileSystem
 
-    func open(_ path: String, _ mode: LedgerOpenMode, permissions: mode_t) throws -> Int32 {
+    func open(_ path: String, _ mode: OpenMode, permissions: mode_t) throws -> Int32 {
         if case .fail(let code) = try begin(.open, path) { throw failure(path, "open", code) }
         let existed = FileManager.default.fileExists(atPath: path)
         if existed && volatileNames[path] == nil { adopt(path) }

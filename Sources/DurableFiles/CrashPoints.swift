@@ -4,13 +4,14 @@
     import Darwin
 #endif
 
-/// Named crash points for the reliability suites. Compiled in only when the `CREDIT_FAULTS` condition is set (debug
-/// builds, see Package.swift); in a release build every call is a no-op.
+/// Named crash points for the reliability suites, at the steps of a durable write (and, for the layers above, of a
+/// top-up). Compiled in only when the `CREDIT_FAULTS` condition is set (debug builds of this target, see
+/// Package.swift); in a release build every call is a no-op.
 ///
 /// `CREDIT_FAULT=<point>` kills the process with SIGKILL the first time it reaches that point;
 /// `CREDIT_FAULT=<point>@<n>` the n-th time (from 1); `CREDIT_FAULT=<point>[@<n>]:pause` stops there instead, holding
 /// whatever it holds (the ledger lock), until it is killed. The points are listed in ``points``.
-public enum FaultInjection {
+public enum CrashPoints {
     /// Every point, in the order an append, a rewrite and a top-up reach them.
     public static let points: [String] = [
         "append.before-write", "append.mid-line", "append.before-sync", "append.after-sync",
@@ -52,6 +53,8 @@ public enum FaultInjection {
             return reached + 1 == plan.occurrence
         }
 
+        /// Kills (or pauses) the process here if `CREDIT_FAULT` names this point and this occurrence; otherwise
+        /// returns. Throws nothing today: `throws` keeps call sites ready for a test that throws instead.
         public static func hit(_ name: String) throws {
             guard let plan, plan.point == name else { return }
             reached += 1
@@ -62,7 +65,9 @@ public enum FaultInjection {
             kill(getpid(), SIGKILL)
         }
     #else
+        /// Whether the next ``hit(_:)`` of `name` is the one that stops the process: never in this build.
         @inline(__always) public static func isActive(_ name: String) -> Bool { false }
+        /// A no-op in this build.
         @inline(__always) public static func hit(_ name: String) throws {}
     #endif
 }

@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Checked calls straight to the system, for code that holds no ``FileSystem``: reads, syncs, listings and path
+/// arithmetic. The writes here (``makeDirectories(_:)``, ``replaceAtomically(_:with:mode:)``) are
+/// ``SystemFileSystem``'s, so there is one routine of each. Every failure is a ``FileError`` naming the path and the
+/// call; no call follows a symbolic link where a file belongs.
+public enum Files {
+    /// The whole regular file at `path`; a link, a directory or a device there is refused.
+    public static func readAll(_ path: String) throws -> [UInt8] {
+        try readAll(path, checkingMode: { _ in })
+    }
+
+    /// The whole regular file at `path`, after `checkMode` accepted its permission bits, read from the open
+    /// descriptor (no check-then-open race). What `checkMode` throws is thrown as it is.
+    public static func readAll(_ path: String, checkingMode checkMode: (mode_t) throws -> Void) throws -> [UInt8] {
+        // O_NONBLOCK: opening a FIFO planted at the name returns at once (and is refused below) instead of waiting.
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError(path: path, operation: "open", errno: errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileError(path: path, operation: "fstat", errno: errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw FileError(path: path, operation: "read", errno: info.st_mode & S_IFMT == S_IFDIR ? EISDIR : EINVAL)
+        }
+        try checkMode(info.st_mode & 0o7777)
+        return try readAll(fd: fd, path: path, from: 0)
+    }
+
+    /// What the open file holds from `offset` to its end (as `fstat` gives it now).
+    public static func readAll(fd: Int32, path: String, from offset: Int64) throws -> [UInt8] {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileError(path: path, operation: "fstat", errno: errno) }
+        let size = Int(info.st_size) - Int(offset)
+        guard size > 0 else { return [] }
+        var buffer = [UInt8](repeating: 0, count: size)
+        var done = 0
+        try buffer.withUnsafeMutableBytes { raw in
+            while done < size {
+                let n = pread(fd, raw.baseAddress! + done, size - done, off_t(offset) + off_t(done))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw FileError(path: path, operation: "read", errno: errno)
+                }
+                if n == 0 { break }
+                done += n
+            }
+        }
+        if done < size { buffer.removeLast(size - done) }
+        return buffer
+    }
+
+    /// Writes all of `bytes` to an open descriptor with as many `write` calls as it takes.
+    public static func writeAll(fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileError(path: path, operation: "write", errno: errno)
+            }
+            done += n
+        }
+    }
+
+    /// `fdatasync` (on Darwin `F_FULLFSYNC`, since its `fsync` does not reach the platter).
+    public static func syncData(fd: Int32, path: String) throws {
+        #if canImport(Darwin)
+            guard fcntl(fd, F_FULLFSYNC) == 0 else {
+                throw FileError(path: path, operation: "fsync", errno: errno)
+            }
+        #else
+            guard fdatasync(fd) == 0 else { throw FileError(path: path, operation: "fdatasync", errno: errno) }
+        #endif
+    }
+
+    /// `fsync` of a directory: makes its entries (new files, renames, new directories) durable.
+    public static func syncDirectory(_ path: String) throws {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError(path: path, operation: "open directory", errno: errno) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw FileError(path: path, operation: "fsync directory", errno: errno) }
+    }
+
+    /// Whether anything is at `path`.
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// The size of the file at `path`.
+    public static func size(_ path: String) throws -> Int64 {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw FileError(path: path, operation: "stat", errno: errno) }
+        return Int64(info.st_size)
+    }
+
+    /// Makes `path` and its parents (mode 0700), syncing each parent that gained an entry.
+    public static func makeDirectories(_ path: String) throws {
+        try SystemFileSystem().makeDirectories(path)
+    }
+
+    /// Replaces `path` atomically and durably with `bytes` (mode `mode`), as
+    /// ``FileSystem/replaceAtomically(_:with:mode:syncingDirectory:)``.
+    public static func replaceAtomically(_ path: String, with bytes: [UInt8], mode: mode_t = 0o644) throws {
+        try SystemFileSystem().replaceAtomically(path, with: bytes, mode: mode)
+    }
+
+    /// Names in a directory (no dot entries), sorted.
+    public static func list(_ path: String) throws -> [String] {
+        guard let dir = opendir(path) else { throw FileError(path: path, operation: "opendir", errno: errno) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let item = readdir(dir) {
+            let name = withUnsafePointer(to: item.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+}

@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The real file system, through POSIX calls. Stateless: make one wherever one is needed.
+///
+/// Open only so that a module can give it a name of its own (a default argument of a public function must name a
+/// type of its module or one it imports there); its calls are public, not open, so no subclass can change them.
+open class SystemFileSystem: FileSystem {
+    public init() {}
+
+    public func open(_ path: String, _ mode: OpenMode, permissions: mode_t) throws -> Int32 {
+        let operation = mode == .append ? "open for append" : "create"
+        // A file this call creates gets `permissions` by fchmod, so the umask can neither widen nor narrow it. To
+        // know whether it created the file, a create-or-append first tries to create it exclusively.
+        var fd = systemOpen(path, mode == .createOrAppend ? mode.flags | O_EXCL : mode.flags, permissions)
+        var created = mode != .append && fd >= 0
+        if fd < 0 && mode == .createOrAppend && errno == EEXIST {
+            fd = systemOpen(path, mode.flags, permissions)
+            created = false
+        }
+        guard fd >= 0 else { throw FileError(path: path, operation: operation, errno: errno) }
+        if created && fchmod(fd, permissions) != 0 {
+            let code = errno
+            _ = systemClose(fd)
+            _ = unlink(path)
+            throw FileError(path: path, operation: "chmod", errno: code)
+        }
+        return fd
+    }
+
+    public func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws -> Int {
+        guard !bytes.isEmpty else { return 0 }
+        while true {
+            let n = systemWrite(descriptor, bytes.baseAddress!, bytes.count)
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw FileError(path: path, operation: "write", errno: errno)
+        }
+    }
+
+    public func size(_ descriptor: Int32, path: String) throws -> Int64 {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw FileError(path: path, operation: "fstat", errno: errno) }
+        return Int64(info.st_size)
+    }
+
+    public func truncate(_ descriptor: Int32, to length: Int64, path: String) throws {
+        guard ftruncate(descriptor, off_t(length)) == 0 else {
+            throw FileError(path: path, operation: "truncate", errno: errno)
+        }
+    }
+
+    public func syncData(_ descriptor: Int32, path: String) throws {
+        try Files.syncData(fd: descriptor, path: path)
+    }
+
+    public func sync(_ descriptor: Int32, path: String) throws {
+        guard fsync(descriptor) == 0 else { throw FileError(path: path, operation: "fsync", errno: errno) }
+    }
+
+    public func close(_ descriptor: Int32) {
+        _ = systemClose(descriptor)
+    }
+
+    public func rename(_ source: String, to target: String) throws {
+        guard systemRename(source, target) == 0 else {
+            throw FileError(path: target, operation: "rename", errno: errno)
+        }
+    }
+
+    public func removeFile(_ path: String) {
+        _ = unlink(path)
+    }
+
+    public func makeDirectory(_ path: String, permissions: mode_t) throws {
+        if mkdir(path, permissions) != 0 {
+            guard errno == EEXIST else { throw FileError(path: path, operation: "mkdir", errno: errno) }
+            return
+        }
+        // mkdir applies the umask; the directory gets exactly `permissions` (0700 for a data directory).
+        guard chmod(path, permissions) == 0 else { throw FileError(path: path, operation: "chmod", errno: errno) }
+    }
+
+    public func syncDirectory(_ path: String) throws {
+        try Files.syncDirectory(path)
+    }
+}
+
+// The system calls under names the methods above do not shadow.
+private func systemOpen(_ path: String, _ flags: Int32, _ permissions: mode_t) -> Int32 {
+    open(path, flags, permissions)
+}
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
+private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
+private func systemRename(_ source: String, _ target: String) -> Int32 { rename(source, target) }
