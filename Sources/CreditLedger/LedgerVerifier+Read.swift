@@ -135,58 +135,6 @@ extension LedgerVerifier {
     }
 }
 
-/// Where each id and each (device, sequence) was first seen across the files of one verify, as references to
-/// lines (file number, line index) rather than copies of entries and "path:line" strings per entry.
-struct VerifierCrossIndex {
-    private var ids = EntryIDIndex()
-    private var idReferences: [LineReference] = []
-    private var sequences: [String: DeviceLines] = [:]
-    private var currentDevice = ""
-    private var current = DeviceLines()
-
-    struct LineReference: Equatable {
-        var file: Int32
-        var line: Int32
-    }
-
-    private struct DeviceLines {
-        var dense: [LineReference?] = []
-        var sparse: [Int64: LineReference] = [:]
-    }
-
-    /// The line where an entry with this id was first seen, or nil after recording `reference` as that line;
-    /// `isMatch` says whether the entry on a line has the id.
-    mutating func firstLine(
-        forID id: String, recording reference: LineReference, isMatch: (LineReference) -> Bool
-    ) -> LineReference? {
-        let hash = EntryIDIndex.hash(id)
-        let references = idReferences
-        if let found = ids.insert(idReferences.count, hash: hash, matches: { isMatch(references[$0]) }) {
-            return idReferences[found]
-        }
-        idReferences.append(reference)
-        return nil
-    }
-
-    /// The line last recorded at (`device`, `sequence`), replaced by `reference`.
-    mutating func exchange(device: String, sequence: Int64, with reference: LineReference) -> LineReference? {
-        if device != currentDevice {
-            if !currentDevice.isEmpty { sequences[currentDevice] = current }
-            currentDevice = device
-            current = sequences[device] ?? DeviceLines()
-            sequences[device] = nil
-        }
-        if sequence >= 1 && sequence <= Int64(current.dense.count) + 1024 {
-            let slot = Int(sequence - 1)
-            while current.dense.count <= slot { current.dense.append(nil) }
-            let previous = current.dense[slot]
-            current.dense[slot] = reference
-            return previous
-        }
-        return current.sparse.updateValue(reference, forKey: sequence)
-    }
-}
-
 /// The verdicts being written by the MAC-checking threads. `@unchecked Sendable`: each thread writes only the
 /// slots of its own lines, and the array is read only after `concurrentPerform` has returned.
 private struct SendableBools: @unchecked Sendable {
