@@ -47,19 +47,14 @@ final class DeviceFileWriter {
         if creating && before != 0 {
             throw LedgerError.invalid("\(path) already holds \(before) bytes; a new ledger is not written over it")
         }
-        do {
-            try FaultInjection.hit("append.before-write")
-            try write(bytes, to: fd, path: path, halfwayPoint: "append.mid-line")
-        } catch {
-            // No partial line is left behind: cut back to where this append started. If even that fails, forget the
-            // descriptor and everything read, so the next refresh finds the partial line at the end and sets it aside
-            // before anything is appended after it.
-            do { try fileSystem.truncate(fd, to: before, path: path) } catch { lostTrack() }
-            throw error
-        }
+        // No partial line is left behind: cut back to where this append started. If even that fails, forget the
+        // descriptor and everything read, so the next refresh finds the partial line at the end and sets it aside
+        // before anything is appended after it.
+        try writeOrCutBack(
+            bytes, to: fd, path: path, from: before, beforeWrite: "append.before-write", halfway: "append.mid-line",
+            lostTrack: lostTrack)
         try FaultInjection.hit("append.before-sync")
-        do {
-            try fileSystem.syncData(fd, path: path)
+        try syncOrCutBack(fd, path: path, to: before, lostTrack: lostTrack) {
             // A new file is durable only once its directory entry is. Whoever made it may have been killed before
             // syncing its directory, so the first append of each open syncs it too (once; then it is known).
             if creating || !fileIsDurable {
@@ -67,14 +62,6 @@ final class DeviceFileWriter {
                 if creating { try ensureDurableDirectory(ledgerDirectory) }
                 fileIsDurable = true
             }
-        } catch {
-            // After a failed fsync the page cache cannot be trusted: the kernel may have dropped the pages, or write
-            // them later. The entry is not acknowledged, so it must not count either: cut it off, drop the
-            // descriptor and everything read, and re-derive the state from the file (never retry the fsync and
-            // carry on).
-            try? fileSystem.truncate(fd, to: before, path: path)
-            lostTrack()
-            throw error
         }
         try FaultInjection.hit("append.after-sync")
     }
@@ -98,33 +85,54 @@ final class DeviceFileWriter {
         let fd = try fileSystem.open(path, creating ? .createOrAppend : .append, permissions: 0o600)
         defer { fileSystem.close(fd) }
         let before = try fileSystem.size(fd, path: path)
+        try writeOrCutBack(
+            bytes, to: fd, path: path, from: before, beforeWrite: nil, halfway: "merge.mid-write", lostTrack: lostTrack)
+        try FaultInjection.hit("merge.before-sync")
+        try syncOrCutBack(fd, path: path, to: before, lostTrack: lostTrack) {
+            if creating { try fileSystem.syncDirectory(ledgerDirectory) }
+        }
+    }
+
+    // MARK: undoing
+
+    /// Writes all of `bytes` to `fd` (`before` bytes long), after the crash point `beforeWrite`; with the crash
+    /// point `halfway` active, half of them first (a write cut short). A failed write is cut back to `before`; when
+    /// even that fails, `lostTrack` is called.
+    private func writeOrCutBack(
+        _ bytes: [UInt8], to fd: Int32, path: String, from before: Int64, beforeWrite: String?, halfway: String,
+        lostTrack: () -> Void
+    ) throws {
         do {
-            try write(bytes, to: fd, path: path, halfwayPoint: "merge.mid-write")
+            if let beforeWrite { try FaultInjection.hit(beforeWrite) }
+            try bytes.withUnsafeBytes { raw in
+                var start = 0
+                if FaultInjection.isActive(halfway) {
+                    start = raw.count / 2
+                    try fileSystem.writeAll(fd, UnsafeRawBufferPointer(rebasing: raw[..<start]), path: path)
+                }
+                try FaultInjection.hit(halfway)
+                try fileSystem.writeAll(fd, UnsafeRawBufferPointer(rebasing: raw[start...]), path: path)
+            }
         } catch {
             do { try fileSystem.truncate(fd, to: before, path: path) } catch { lostTrack() }
             throw error
         }
-        try FaultInjection.hit("merge.before-sync")
+    }
+
+    /// `fdatasync` of `fd`, then `andThen` (directory syncs). After a failure the page cache cannot be trusted: the
+    /// kernel may have dropped the pages, or write them later. What was written is not acknowledged, so it must not
+    /// count either: it is cut off (back to `before`), `lostTrack` is called so that the state is derived from the
+    /// file again, and the error thrown (never retry the fsync and carry on).
+    private func syncOrCutBack(
+        _ fd: Int32, path: String, to before: Int64, lostTrack: () -> Void, andThen: () throws -> Void
+    ) throws {
         do {
             try fileSystem.syncData(fd, path: path)
-            if creating { try fileSystem.syncDirectory(ledgerDirectory) }
+            try andThen()
         } catch {
             try? fileSystem.truncate(fd, to: before, path: path)
             lostTrack()
             throw error
-        }
-    }
-
-    /// Writes all of `bytes`; with the crash point `halfwayPoint` active, half of them first (a write cut short).
-    private func write(_ bytes: [UInt8], to fd: Int32, path: String, halfwayPoint: String) throws {
-        try bytes.withUnsafeBytes { raw in
-            var start = 0
-            if FaultInjection.isActive(halfwayPoint) {
-                start = raw.count / 2
-                try fileSystem.writeAll(fd, UnsafeRawBufferPointer(rebasing: raw[..<start]), path: path)
-            }
-            try FaultInjection.hit(halfwayPoint)
-            try fileSystem.writeAll(fd, UnsafeRawBufferPointer(rebasing: raw[start...]), path: path)
         }
     }
 

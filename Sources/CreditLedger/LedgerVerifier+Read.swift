@@ -23,7 +23,11 @@ extension LedgerVerifier {
 
     /// Reads and parses `path` for verifying.
     public static func read(_ path: String) throws -> ReadFile {
-        let bytes = try POSIXFile.readAll(path)
+        parse(try POSIXFile.readAll(path), path: path)
+    }
+
+    /// Parses the bytes of the file at `path` for verifying: every line, a bad one kept with why it is bad.
+    static func parse(_ bytes: [UInt8], path: String) -> ReadFile {
         var lines: [Line] = []
         lines.reserveCapacity(bytes.count / 160 + 1)
         var tornAt: Int?
