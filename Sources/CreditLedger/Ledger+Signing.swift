@@ -16,6 +16,18 @@ extension Ledger {
         ids: any IDSource = RandomIDs(),
         fileSystem: any LedgerFileSystem = POSIXFileSystem()
     ) throws -> Ledger {
+        try openSigned(directory: directory, clock: clock, ids: ids, fileSystem: fileSystem) { $0 }
+    }
+
+    /// Opens (or creates) a signed ledger as ``openSigned(directory:clock:ids:fileSystem:)`` does, and runs `body`
+    /// with it under the same lock: a command that opens the ledger, changes it and exits takes the `flock` once.
+    /// What `body` does through this ledger (appends, declines, a merge) runs under that lock without taking it
+    /// again. Nothing else may take the lock of `directory` inside `body` (another ledger opened on it,
+    /// ``checkpointedBalance(directory:)``): it would wait for ever.
+    public static func openSigned<T>(
+        directory: String, clock: any LedgerClock = SystemClock(), ids: any IDSource = RandomIDs(),
+        fileSystem: any LedgerFileSystem = POSIXFileSystem(), whileLocked body: (Ledger) throws -> T
+    ) throws -> T {
         let keys = try LedgerKeys.loadOrCreate(in: directory)
         let ledger = try Ledger(
             unopened: directory, clock: clock, ids: ids, authenticator: try keys.makeAuthenticator(),
@@ -23,15 +35,15 @@ extension Ledger {
         // One lock for the whole open: read (or make) the ledger, bring the head up to what is there now (another
         // process appending writes its head under the lock too, so a head written here never lands on top of a
         // newer one, nor two writers' files collide), and write the checkpoint.
-        try ledger.withLock {
+        return try ledger.withLock {
             try ledger.openLocked(create: true, openingCredit: Ledger.defaultOpeningCredit)
             ledger.headUpkeep = HeadUpkeep(key: keys.headKey)
             ledger.keepsCheckpoint = true
             try ledger.bringHeadUpToDateLocked(key: keys.headKey)
             // So that the next `credit balance` need not read every entry again.
             ledger.writeCheckpointLocked()
+            return try body(ledger)
         }
-        return ledger
     }
 
     /// What an upgrade did.

@@ -4,8 +4,8 @@ import Signing
 /// device's id in `device`. The balance is the sum of the amounts over distinct entry ids, whatever the order.
 ///
 /// Every change takes an exclusive lock on `ledger/.lock` once, re-reads what other processes appended, checks,
-/// appends with one `write` and one `fdatasync`, and keeps the signed head and the checkpoint up, all before it
-/// unlocks and returns. Nothing is ever edited or removed.
+/// appends with one `write` and one `fdatasync` and, after an append to this device's file, keeps the signed head
+/// and the checkpoint up, all before it unlocks and returns. Nothing is ever edited or removed.
 ///
 /// The ledger is the lock and the rules; what it knows is a ``LedgerState`` (entries, index, tallies, balance: no
 /// I/O), each device file is a ``DeviceFile`` (reading), and the writes go through a ``DeviceFileWriter``.
@@ -44,6 +44,8 @@ public final class Ledger {
     var headUpkeep: HeadUpkeep?
     /// Whether the checkpoint is rewritten after each append.
     var keepsCheckpoint = false
+    /// Whether this ledger holds its directory's lock now (``withLock(_:)``).
+    private var holdsLock = false
 
     /// Every entry of every device file, in the order read.
     public var entries: [LedgerEntry] { state.entries }
@@ -145,10 +147,16 @@ public final class Ledger {
     // MARK: the lock
 
     /// Runs `body` holding the exclusive lock on `ledger/.lock`: one `flock` for a whole change (re-read, checks,
-    /// append, head and checkpoint). The `*Locked` methods must run inside it.
+    /// append, head and checkpoint), none more when this ledger holds it already (inside
+    /// ``openSigned(directory:clock:ids:fileSystem:whileLocked:)``). The `*Locked` methods must run inside it.
     func withLock<T>(_ body: () throws -> T) throws -> T {
+        if holdsLock { return try body() }
         let lock = try DirectoryLock(path: lockPath)
-        defer { lock.unlock() }
+        holdsLock = true
+        defer {
+            holdsLock = false
+            lock.unlock()
+        }
         return try body()
     }
 
@@ -230,7 +238,8 @@ public final class Ledger {
         }
         let refundID = EntryDraft.refundID(forCharge: id)
         if let refund = entry(id: refundID) {
-            throw LedgerError.cannotDecline(id: id, reason: "it was already declined on \(refund.time.shortDisplay) UTC")
+            throw LedgerError.cannotDecline(
+                id: id, reason: "it was already declined on \(refund.time.shortDisplay) UTC")
         }
         return EntryDraft(
             id: refundID, kind: .refund, feature: charge.feature, subject: charge.subject, quantity: charge.quantity,

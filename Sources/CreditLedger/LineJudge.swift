@@ -120,7 +120,8 @@ struct LineJudge {
                 "entry \(entry.id) belongs to device \(entry.device) and its MAC does not verify with this ledger's key: spliced in from another ledger"
             )
         } else if !inPlace || entry.mac.map(validMACs.contains) == true {
-            problem(.inserted, "entry \(entry.id) (#\(entry.sequence)) does not verify with this ledger's key: inserted")
+            problem(
+                .inserted, "entry \(entry.id) (#\(entry.sequence)) does not verify with this ledger's key: inserted")
         } else {
             problem(
                 .changed,
@@ -152,7 +153,8 @@ struct LineJudge {
                 let range = missing.count == 1 ? "#\(missing[0])" : "#\(missing.first!)-#\(missing.last!)"
                 problem(
                     .deleted,
-                    "\(range) missing before this line: \(missing.count) entr\(missing.count == 1 ? "y" : "ies") deleted")
+                    "\(range) missing before this line: \(missing.count) entr\(missing.count == 1 ? "y" : "ies") deleted"
+                )
             }
             expected = entry.sequence + 1
             lastMAC = entry.mac!

@@ -29,7 +29,9 @@ struct VerifierCrossIndex {
 
     /// Records line `index` of `file` (number `number` of `files`, whose line holds an entry) and checks it against
     /// what was recorded before: one id, one content; one (device, sequence), one entry.
-    mutating func check(line index: Int, of file: LedgerVerifier.ReadFile, number: Int, in files: [LedgerVerifier.ReadFile])
+    mutating func check(
+        line index: Int, of file: LedgerVerifier.ReadFile, number: Int, in files: [LedgerVerifier.ReadFile]
+    )
         -> Verdict
     {
         let here = LineReference(file: Int32(number), line: Int32(index))

@@ -59,8 +59,9 @@ import Testing
         #expect(state.balance == MicroCredits(4_940_000))
         #expect(state.entry(id: "c1")?.amount == MicroCredits(-50_000))
         // One appended (no line number known): line 0.
-        #expect(state.add(Self.entry("c1", sequence: 3, pence: -9), file: "a.jsonl")
-            == [.conflictingDuplicate(id: "c1", file: "a.jsonl", line: 0)])
+        #expect(
+            state.add(Self.entry("c1", sequence: 3, pence: -9), file: "a.jsonl")
+                == [.conflictingDuplicate(id: "c1", file: "a.jsonl", line: 0)])
         #expect(state.add(Self.entry("c3", sequence: 4, pence: -1), file: "a.jsonl").isEmpty)
         #expect(state.balance == MicroCredits(4_930_000))
     }
