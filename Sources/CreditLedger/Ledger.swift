@@ -40,7 +40,8 @@ public final class Ledger {
     /// Every device file read, by device.
     var files: [String: DeviceFile] = [:]
     let writer: DeviceFileWriter
-    /// Keeps this device's signed head after each append (a ledger opened with ``openSigned(directory:clock:ids:fileSystem:)``).
+    /// Keeps this device's signed head after each append (a ledger opened with
+    /// ``openSigned(directory:clock:ids:fileSystem:)``).
     var headUpkeep: HeadUpkeep?
     /// Whether the checkpoint is rewritten after each append.
     var keepsCheckpoint = false

@@ -71,9 +71,9 @@ extension Ledger {
 }
 
 /// What the sums over a ledger read of each entry that counts, kept beside the entries as they are counted (in
-/// ``LedgerState``): 24 bytes in a row instead of a 184-byte entry each, and the feature as a number. Totals and takings
-/// over a million entries then read 24 MB in order rather than a cache line of every entry and a hash of every
-/// feature's name.
+/// ``LedgerState``): 24 bytes in a row instead of a 184-byte entry each, and the feature as a number. Totals and
+/// takings over a million entries then read 24 MB in order rather than a cache line of every entry and a hash of
+/// every feature's name.
 struct EntryTally {
     var amount: Int64
     var time: Int64
