@@ -4,7 +4,8 @@ public protocol EntryAuthenticator {
     func authenticationCode(for bytes: [UInt8]) -> [UInt8]
 }
 
-/// Told about each entry a ledger appends to its own device file, after it is durable (to keep a signed head).
+/// Told about each entry a ledger appends to its own device file, after it is durable (and after the ledger has
+/// kept its signed head and checkpoint up, which it does itself).
 /// What it throws does not undo or fail the append (the entry is on disk): the ledger reports it as a
 /// ``LedgerNotice/followUpFailed(id:reason:)``, so the error should say what was not done and what happens next.
 public protocol AppendObserver {

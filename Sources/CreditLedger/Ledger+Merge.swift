@@ -47,22 +47,22 @@ extension Ledger {
             }
         }
 
-        let lock = try DirectoryLock(path: lockPath)
-        defer { lock.unlock() }
-        try refreshLocked()
-        // What joins is decided in memory, by the same union a merge of two in-memory ledgers uses; then each
-        // device's joining lines are written as they were read, one write and one fdatasync per device.
-        var union = LedgerUnion(existing: entries)
-        for group in incoming {
-            let joined = union.add(
-                device: group.device, incoming: group.lines.map(\.entry), lines: group.lines.map(\.line),
-                source: group.path)
-            guard !joined.isEmpty else { continue }
-            var batch: [UInt8] = []
-            for item in joined { batch.append(contentsOf: group.lines[item].bytes) }
-            try appendForeignLines(batch, device: group.device)
+        return try withLock {
+            try refreshLocked()
+            // What joins is decided in memory, by the same union a merge of two in-memory ledgers uses; then each
+            // device's joining lines are written as they were read, one write and one fdatasync per device.
+            var union = LedgerUnion(existing: entries)
+            for group in incoming {
+                let joined = union.add(
+                    device: group.device, incoming: group.lines.map(\.entry), lines: group.lines.map(\.line),
+                    source: group.path)
+                guard !joined.isEmpty else { continue }
+                var batch: [UInt8] = []
+                for item in joined { batch.append(contentsOf: group.lines[item].bytes) }
+                try writer.appendForeignLines(batch, to: path(forDevice: group.device), lostTrack: rereadLocked)
+            }
+            try refreshLocked()
+            return union.report
         }
-        try refreshLocked()
-        return union.report
     }
 }

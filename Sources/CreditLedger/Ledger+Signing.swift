@@ -16,89 +16,34 @@ extension Ledger {
         ids: any IDSource = RandomIDs(),
         fileSystem: any LedgerFileSystem = POSIXFileSystem()
     ) throws -> Ledger {
-        let keys = try LedgerKeys.loadOrCreate(in: directory)
-        let ledger = try Ledger(
-            directory: directory, clock: clock, ids: ids, authenticator: try keys.makeAuthenticator(),
-            fileSystem: fileSystem)
-        ledger.observers.append(HeadKeeper(key: keys.headKey))
-        ledger.observers.append(CheckpointKeeper())
-        do {
-            // Under the lock, on what is there now: another process appending writes its head under it too, so a
-            // head written here never lands on top of a newer one, nor two writers' files collide.
-            let lock = try DirectoryLock(path: ledger.lockPath)
-            defer { lock.unlock() }
-            try ledger.refreshLocked()
-            if ledger.isSigned, let last = ledger.lastEntry(of: ledger.device), last.mac != nil {
-                var head: SignedHead?
-                var readable = true
-                do {
-                    head = try SignedHead.read(in: directory, device: ledger.device)
-                } catch {
-                    // Damaged or not a head at all: evidence for `credit verify`, and no reason to stop the app.
-                    ledger.note(.headNotKept(reason: "\(error)"))
-                    readable = false
-                }
-                // A new ledger gets its first head; a head left one behind by an interrupted write catches up. A
-                // ledger of its opening entry alone and no head was being made when the process died before the
-                // head: nothing can have been cut from it, so it gets its first head too. A missing head on any other
-                // ledger is left for `credit verify` to report.
-                let madeButNoHead = head == nil && last.sequence == 1 && last.kind == .opening
-                let behind = head.map { $0.sequence < last.sequence } ?? false
-                if !readable {
-                    // Left as it is.
-                } else if (ledger.wasCreated && head == nil) || madeButNoHead {
-                    if !ledger.wasCreated { try ledger.syncOwnFile() }
-                    try ledger.ensureDurableDirectory(directory + "/heads")
-                    try SignedHead.make(for: last, key: keys.headKey).write(in: directory, fileSystem: fileSystem)
-                } else if let head, head.sequence != last.sequence || head.mac != last.mac {
-                    if let problem = ledger.headReplacementProblem(head, checkingSignatureWith: keys.headKey.publicKey)
-                    {
-                        ledger.note(.headNotKept(reason: problem))
-                    } else if behind {
-                        do {
-                            try ledger.syncOwnFile()
-                            try ledger.ensureDurableDirectory(directory + "/heads")
-                            try SignedHead.make(for: last, key: keys.headKey).write(
-                                in: directory, fileSystem: fileSystem)
-                        } catch {
-                            ledger.note(
-                                .headNotKept(reason: "it could not be brought up to #\(last.sequence) (\(error))"))
-                        }
-                    }
-                } else if !ledger.wasCreated && last.sequence == 1 {
-                    // The first head may be one a killed process renamed into place and never synced: make it
-                    // durable before anything is appended after it, or a power loss could leave entries and no head.
-                    try ledger.ensureDurableDirectory(directory + "/heads")
-                }
-            }
-        }
-        // So that the next `credit balance` need not read every entry again.
-        ledger.writeCheckpoint()
-        return ledger
+        try openSigned(directory: directory, clock: clock, ids: ids, fileSystem: fileSystem) { $0 }
     }
 
-    /// Why this device's signed head `head` (nil: there is none) must not be replaced by a newer one, or nil when
-    /// it may. A head is replaced only while the file still holds the entry it signed: one that is missing, does
-    /// not verify under `publicKey` (nil when the caller wrote it itself and so knows it), or that the file no
-    /// longer bears out (entries cut off the end, an older copy restored, the file rewritten from some entry on) is
-    /// what `credit verify` reports, and writing over it would erase the evidence.
-    func headReplacementProblem(_ head: SignedHead?, checkingSignatureWith publicKey: P256PublicKey?) -> String? {
-        guard let head else {
-            return "there is no signed head for this device although its file has entries: it was removed"
+    /// Opens (or creates) a signed ledger as ``openSigned(directory:clock:ids:fileSystem:)`` does, and runs `body`
+    /// with it under the same lock: a command that opens the ledger, changes it and exits takes the `flock` once.
+    /// What `body` does through this ledger (appends, declines, a merge) runs under that lock without taking it
+    /// again. Nothing else may take the lock of `directory` inside `body` (another ledger opened on it,
+    /// ``checkpointedBalance(directory:)``): it would wait for ever.
+    public static func openSigned<T>(
+        directory: String, clock: any LedgerClock = SystemClock(), ids: any IDSource = RandomIDs(),
+        fileSystem: any LedgerFileSystem = POSIXFileSystem(), whileLocked body: (Ledger) throws -> T
+    ) throws -> T {
+        let keys = try LedgerKeys.loadOrCreate(in: directory)
+        let ledger = try Ledger(
+            unopened: directory, clock: clock, ids: ids, authenticator: try keys.makeAuthenticator(),
+            fileSystem: fileSystem)
+        // One lock for the whole open: read (or make) the ledger, bring the head up to what is there now (another
+        // process appending writes its head under the lock too, so a head written here never lands on top of a
+        // newer one, nor two writers' files collide), and write the checkpoint.
+        return try ledger.withLock {
+            try ledger.openLocked(create: true, openingCredit: Ledger.defaultOpeningCredit)
+            ledger.headUpkeep = HeadUpkeep(key: keys.headKey)
+            ledger.keepsCheckpoint = true
+            try ledger.bringHeadUpToDateLocked(key: keys.headKey)
+            // So that the next `credit balance` need not read every entry again.
+            ledger.writeCheckpointLocked()
+            return try body(ledger)
         }
-        guard head.device == device, publicKey.map(head.isValid(for:)) ?? true else {
-            return "\(SignedHead.path(in: directory, device: device)) does not verify with the ledger's public key"
-        }
-        guard let last = lastSequence(of: device), head.sequence <= last else {
-            return "the head says #\(head.sequence), beyond the file's last entry: entries were cut off the end, or an "
-                + "older copy was restored"
-        }
-        guard let signed = entry(device: device, sequence: head.sequence), signed.mac == head.mac else {
-            return
-                "the file's #\(head.sequence) is not the entry the head signed: the file was rewritten from there, or "
-                + "another copy was restored"
-        }
-        return nil
     }
 
     /// What an upgrade did.
@@ -111,10 +56,14 @@ extension Ledger {
     /// Signs this device's unsigned file: each entry is written again with the same content plus its `prev` and
     /// `mac`, into a new file that replaces the old atomically; the old file is kept beside it as a backup.
     public func upgradeToSigned(keys: LedgerKeys) throws -> UpgradeReport {
-        let lock = try DirectoryLock(path: lockPath)
-        defer { lock.unlock() }
-        try refreshLocked()
-        guard !isSigned else { throw LedgerError.invalid("the ledger is already signed; nothing to upgrade") }
+        try withLock {
+            try refreshLocked()
+            guard !isSigned else { throw LedgerError.invalid("the ledger is already signed; nothing to upgrade") }
+            return try upgradeLocked(keys: keys)
+        }
+    }
+
+    private func upgradeLocked(keys: LedgerKeys) throws -> UpgradeReport {
         let path = path(forDevice: device)
         let own = entries.filter { $0.device == device }.sorted { $0.sequence < $1.sequence }
         let authenticator = try keys.makeAuthenticator()
@@ -124,7 +73,7 @@ extension Ledger {
         for var entry in own {
             entry.prev = previous
             let body = EntryCodec.body(of: entry)
-            entry.mac = hex(authenticator.authenticationCode(for: body))
+            entry.mac = Hex.encode(authenticator.authenticationCode(for: body))
             bytes.append(contentsOf: EntryCodec.line(body: body, mac: entry.mac))
             previous = entry.mac!
             last = entry
@@ -139,7 +88,7 @@ extension Ledger {
         // from the start, and carry on signing with its key and keeping its head.
         resetState()
         self.authenticator = authenticator
-        if !observers.contains(where: { $0 is HeadKeeper }) { observers.append(HeadKeeper(key: keys.headKey)) }
+        if headUpkeep == nil { headUpkeep = HeadUpkeep(key: keys.headKey) }
         try refreshLocked()
         return UpgradeReport(entriesSigned: own.count, file: path, backup: backup)
     }

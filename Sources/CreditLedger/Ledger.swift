@@ -1,14 +1,14 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Signing
 
 /// A user's credit ledger in a data directory: one append-only JSON-lines file per device under `ledger/`, this
 /// device's id in `device`. The balance is the sum of the amounts over distinct entry ids, whatever the order.
 ///
-/// Every change takes an exclusive lock on `ledger/.lock`, re-reads what other processes appended, checks, and
-/// appends with one `write` and one `fdatasync` before it returns. Nothing is ever edited or removed.
+/// Every change takes an exclusive lock on `ledger/.lock` once, re-reads what other processes appended, checks,
+/// appends with one `write` and one `fdatasync` and, after an append to this device's file, keeps the signed head
+/// and the checkpoint up, all before it unlocks and returns. Nothing is ever edited or removed.
+///
+/// The ledger is the lock and the rules; what it knows is a ``LedgerState`` (entries, index, tallies, balance: no
+/// I/O), each device file is a ``DeviceFile`` (reading), and the writes go through a ``DeviceFileWriter``.
 public final class Ledger {
     /// The data directory.
     public let directory: String
@@ -23,11 +23,10 @@ public final class Ledger {
     public let fileSystem: any LedgerFileSystem
     /// Signs new entries when this device's file is signed.
     public var authenticator: (any EntryAuthenticator)?
-    /// Told after each durable append to this device's file.
+    /// Told after each durable append to this device's file, after the signed head and the checkpoint are kept
+    /// (for a caller's own follow-ups; the ledger keeps those two itself).
     public var observers: [any AppendObserver] = []
 
-    /// Every entry of every device file, in the order read.
-    public private(set) var entries: [LedgerEntry] = []
     /// What loading and appending found and did (torn tails moved aside, conflicting duplicates, a signed head not
     /// kept up), in order.
     public private(set) var notices: [LedgerNotice] = []
@@ -35,64 +34,50 @@ public final class Ledger {
     public var onNotice: ((LedgerNotice) -> Void)?
     /// Whether this open made a new ledger.
     public private(set) var wasCreated = false
-    /// The balance: the sum of amounts over distinct ids.
-    public private(set) var balance: MicroCredits = .zero
-    /// Where in `entries` the entry that counts for each id is.
-    private var idIndex = EntryIDIndex()
-    /// The positions in `entries` of the entries that count, one per id, in the order read.
-    private var countedPositions: [UInt32] = []
-    /// What the sums read of each of them, in the same order (see ``EntryTally``).
-    private(set) var tallies: [EntryTally] = []
-    /// The numbers of the feature keys in `tallies`.
-    private var featureCodes = FeatureCodes()
-    /// The feature keys, by code - 1.
-    var featureNames: [String] { featureCodes.names }
-    private var files: [String: DeviceFile] = [:]
-    private var appendDescriptor: Int32 = -1
-    /// Whether this device's file, data and directory entry, is known to be on disk since `appendDescriptor` opened.
-    private var fileIsDurable = false
-    /// Directories this instance has made sure of: on disk, their own entries in their parents included.
-    private var durableDirectories: Set<String> = []
 
-    struct DeviceFile {
-        var path: String
-        var size: Int64 = 0
-        var lines = 0
-        var lastSequence: Int64 = 0
-        var lastMAC: ChainField?
-        var isSigned: Bool?
-    }
+    /// The entries read, their index, tallies and balance.
+    var state = LedgerState()
+    /// Every device file read, by device.
+    var files: [String: DeviceFile] = [:]
+    let writer: DeviceFileWriter
+    /// Keeps this device's signed head after each append (a ledger opened with
+    /// ``openSigned(directory:clock:ids:fileSystem:)``).
+    var headUpkeep: HeadUpkeep?
+    /// Whether the checkpoint is rewritten after each append.
+    var keepsCheckpoint = false
+    /// Whether this ledger holds its directory's lock now (``withLock(_:)``).
+    private var holdsLock = false
+
+    /// Every entry of every device file, in the order read.
+    public var entries: [LedgerEntry] { state.entries }
+    /// The balance: the sum of amounts over distinct ids.
+    public var balance: MicroCredits { state.balance }
 
     /// Opens the ledger in `directory`, creating it (with its opening credit) if there is none. `authenticator`
     /// signs a new ledger's entries; an existing unsigned ledger stays unsigned until upgraded. Every change to a
     /// file goes through `fileSystem`.
-    public init(
+    public convenience init(
         directory: String, clock: any LedgerClock = SystemClock(), ids: any IDSource = RandomIDs(),
         authenticator: (any EntryAuthenticator)? = nil, openingCredit: MicroCredits = Ledger.defaultOpeningCredit,
         create: Bool = true, fileSystem: any LedgerFileSystem = POSIXFileSystem()
+    ) throws {
+        try self.init(
+            unopened: directory, clock: clock, ids: ids, authenticator: authenticator, fileSystem: fileSystem)
+        try withLock { try openLocked(create: create, openingCredit: openingCredit) }
+    }
+
+    /// A ledger not read yet (its directories made): ``openLocked(create:openingCredit:)`` under the lock reads it.
+    init(
+        unopened directory: String, clock: any LedgerClock, ids: any IDSource,
+        authenticator: (any EntryAuthenticator)?, fileSystem: any LedgerFileSystem
     ) throws {
         self.directory = directory
         self.clock = clock
         self.ids = ids
         self.authenticator = authenticator
         self.fileSystem = fileSystem
+        writer = DeviceFileWriter(fileSystem: fileSystem, ledgerDirectory: directory + "/ledger")
         try fileSystem.makeDirectories(ledgerDirectory)
-        let lock = try DirectoryLock(path: lockPath)
-        defer { lock.unlock() }
-        if let saved = try? POSIXFile.readAll(devicePath), let name = String(validating: saved, as: UTF8.self) {
-            device = name.trimmingWhitespace
-        }
-        try refreshLocked()
-        // A device file without one whole entry (the first write was interrupted) is no ledger yet: make it again.
-        if device.isEmpty || (files[device]?.lines ?? 0) == 0 {
-            guard create else { throw LedgerError.invalid("there is no ledger in \(directory)") }
-            try createLocked(openingCredit: openingCredit)
-            wasCreated = true
-        }
-    }
-
-    deinit {
-        if appendDescriptor >= 0 { fileSystem.close(appendDescriptor) }
     }
 
     // MARK: paths
@@ -134,35 +119,72 @@ public final class Ledger {
 
     /// `device`'s entry `sequence`, as read (the newest first: a head is near the end).
     func entry(device: String, sequence: Int64) -> LedgerEntry? {
-        entries.last { $0.sequence == sequence && $0.device == device }
+        state.entry(device: device, sequence: sequence)
     }
 
     /// The entry that counts for `id`.
-    public func entry(id: String) -> LedgerEntry? {
-        let hash = EntryIDIndex.hash(id)
-        let position = entries.withUnsafeBufferPointer { list in idIndex.find(hash: hash) { list[$0].id == id } }
-        return position.map { entries[$0] }
-    }
+    public func entry(id: String) -> LedgerEntry? { state.entry(id: id) }
 
     /// Positions in ``entries`` of the entries that count, one per id, in the order read.
-    var countedIndices: [UInt32] { countedPositions }
+    var countedIndices: [UInt32] { state.countedPositions }
 
     /// Positions in ``entries`` of the distinct entries (one per id), in display order: time, then device, then
     /// sequence. (Nothing is copied: a million entries need not be, to be shown.)
     public var displayOrder: [Int] {
-        DisplayOrder.sorted(entries, positions: countedPositions)
+        DisplayOrder.sorted(state.entries, positions: state.countedPositions)
     }
 
     /// The distinct entries (one per id), in display order: time, then device, then sequence.
     public var distinctEntries: [LedgerEntry] {
-        displayOrder.map { entries[$0] }
+        let entries = state.entries
+        return displayOrder.map { entries[$0] }
     }
 
     /// Re-reads what other processes appended since the last look.
     public func refresh() throws {
+        try withLock { try refreshLocked() }
+    }
+
+    // MARK: the lock
+
+    /// Runs `body` holding the exclusive lock on `ledger/.lock`: one `flock` for a whole change (re-read, checks,
+    /// append, head and checkpoint), none more when this ledger holds it already (inside
+    /// ``openSigned(directory:clock:ids:fileSystem:whileLocked:)``). The `*Locked` methods must run inside it.
+    func withLock<T>(_ body: () throws -> T) throws -> T {
+        if holdsLock { return try body() }
         let lock = try DirectoryLock(path: lockPath)
-        defer { lock.unlock() }
+        holdsLock = true
+        defer {
+            holdsLock = false
+            lock.unlock()
+        }
+        return try body()
+    }
+
+    /// Reads this device's id and every device file; makes the ledger (its opening entry) when there is none and
+    /// `create` allows.
+    func openLocked(create: Bool, openingCredit: MicroCredits) throws {
+        if let saved = try? POSIXFile.readAll(devicePath), let name = String(validating: saved, as: UTF8.self) {
+            device = name.trimmingWhitespace
+        }
         try refreshLocked()
+        // A device file without one whole entry (the first write was interrupted) is no ledger yet: make it again.
+        if device.isEmpty || (files[device]?.lines ?? 0) == 0 {
+            guard create else { throw LedgerError.invalid("there is no ledger in \(directory)") }
+            try createLocked(openingCredit: openingCredit)
+            wasCreated = true
+        }
+    }
+
+    private func createLocked(openingCredit: MicroCredits) throws {
+        if device.isEmpty { device = ids.makeID() }
+        // Written (again) and synced before a ledger file names it: an id read back from the page cache of a process
+        // killed before it synced would otherwise be lost with the power, leaving this device's file orphaned.
+        try fileSystem.replaceAtomically(devicePath, with: Array((device + "\n").utf8), mode: 0o600)
+        let opening = EntryDraft(
+            id: EntryDraft.openingID, kind: .opening, quantity: 1, amount: openingCredit, text: "Starting credit")
+        files[device] = DeviceFile(path: path(forDevice: device), isSigned: authenticator != nil)
+        _ = try appendLocked([opening], creating: true)
     }
 
     // MARK: writing
@@ -192,19 +214,24 @@ public final class Ledger {
     /// anywhere writes nothing.
     @discardableResult
     public func appendBatch(_ drafts: [EntryDraft]) throws -> [AppendOutcome] {
-        let lock = try DirectoryLock(path: lockPath)
-        defer { lock.unlock() }
-        try refreshLocked()
-        return try appendLocked(drafts)
+        try withLock {
+            try refreshLocked()
+            return try appendLocked(drafts)
+        }
     }
 
     /// Declines charge `id`: writes a refund entry giving its amount back. The charge stays. Declining twice, or
     /// declining something that is not a charge, throws and writes nothing.
     @discardableResult
     public func decline(_ id: String, reason: DeclineReason) throws -> LedgerEntry {
-        let lock = try DirectoryLock(path: lockPath)
-        defer { lock.unlock() }
-        try refreshLocked()
+        try withLock {
+            try refreshLocked()
+            return try appendLocked([refund(declining: id, reason: reason)])[0].entry
+        }
+    }
+
+    /// The refund that declines charge `id`, if it may be declined.
+    private func refund(declining id: String, reason: DeclineReason) throws -> EntryDraft {
         guard let charge = entry(id: id) else { throw LedgerError.unknownEntry(id) }
         guard charge.kind == .charge else {
             throw LedgerError.cannotDecline(
@@ -215,44 +242,54 @@ public final class Ledger {
             throw LedgerError.cannotDecline(
                 id: id, reason: "it was already declined on \(refund.time.shortDisplay) UTC")
         }
-        let draft = EntryDraft(
+        return EntryDraft(
             id: refundID, kind: .refund, feature: charge.feature, subject: charge.subject, quantity: charge.quantity,
             amount: try charge.amount.negated(), refersTo: id, reason: reason.key, text: reason.text)
-        return try appendLocked([draft])[0].entry
     }
 
-    // MARK: internals
-
-    private func createLocked(openingCredit: MicroCredits) throws {
-        if device.isEmpty { device = ids.makeID() }
-        // Written (again) and synced before a ledger file names it: an id read back from the page cache of a process
-        // killed before it synced would otherwise be lost with the power, leaving this device's file orphaned.
-        try fileSystem.replaceAtomically(devicePath, with: Array((device + "\n").utf8), mode: 0o600)
-        let opening = EntryDraft(
-            id: EntryDraft.openingID, kind: .opening, quantity: 1, amount: openingCredit, text: "Starting credit")
-        files[device] = DeviceFile(path: path(forDevice: device), isSigned: authenticator != nil)
-        _ = try appendLocked([opening], creating: true)
-    }
-
+    /// Checks `drafts`, appends the new ones durably to this device's file, counts them, then keeps the signed head
+    /// and the checkpoint up (and tells the observers). `creating`: the opening entry of a new device file.
     func appendLocked(_ drafts: [EntryDraft], creating: Bool = false) throws -> [AppendOutcome] {
         guard var file = files[device] else { throw LedgerError.invalid("this device has no ledger file") }
+        let batch = try encode(drafts, onto: &file, creating: creating)
+        guard !batch.bytes.isEmpty else { return batch.outcomes }
+        try writer.appendDurably(batch.bytes, to: file.path, creating: creating, lostTrack: rereadLocked)
+        file.size += Int64(batch.bytes.count)
+        files[device] = file
+        for entry in batch.written { noteAll(state.add(entry, file: file.path)) }
+        // The entries are durable and acknowledged from here on: what fails after this is reported, never thrown, or
+        // a caller retrying a "failed" charge would charge it twice.
+        keepUpLocked(after: batch.written)
+        return batch.outcomes
+    }
+
+    /// What a batch of drafts comes to: each one's outcome, the entries to write and their lines' bytes.
+    private struct Batch {
+        var outcomes: [AppendOutcome] = []
+        var written: [LedgerEntry] = []
+        var bytes: [UInt8] = []
+    }
+
+    /// The rules of an append: an id already recorded with the same content is not written again, with other
+    /// content it is a conflict (and nothing of the batch is written); each new entry takes the next sequence,
+    /// the running balance, and in a signed file the MAC before it as `prev` and its own MAC. `file` is advanced
+    /// past the new entries.
+    private func encode(_ drafts: [EntryDraft], onto file: inout DeviceFile, creating: Bool) throws -> Batch {
         let signer = file.isSigned == true ? authenticator : nil
         if file.isSigned == true && signer == nil {
             throw LedgerError.invalid("\(file.path) is a signed ledger but no ledger key was given")
         }
-        var outcomes: [AppendOutcome] = []
-        outcomes.reserveCapacity(drafts.count)
-        // This batch's entries so far, by id (positions in `written`).
+        var batch = Batch()
+        batch.outcomes.reserveCapacity(drafts.count)
+        batch.written.reserveCapacity(drafts.count)
+        batch.bytes.reserveCapacity(drafts.count * 360)
+        // This batch's entries so far, by id (positions in `batch.written`).
         var pending = EntryIDIndex()
-        var written: [LedgerEntry] = []
-        written.reserveCapacity(drafts.count)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(drafts.count * 360)
         var running = balance
         let now = clock.now()
         for draft in drafts {
             let hash = EntryIDIndex.hash(draft.id)
-            let earlier = pending.find(hash: hash) { written[$0].id == draft.id }.map { written[$0] }
+            let earlier = pending.find(hash: hash) { batch.written[$0].id == draft.id }.map { batch.written[$0] }
             // A new device file starts with its opening entry even when another device's file here has it already
             // (it counts once): without a first line the file would never be made.
             if let existing = creating ? nil : entry(id: draft.id) ?? earlier {
@@ -261,7 +298,7 @@ public final class Ledger {
                     throw LedgerError.conflict(
                         id: draft.id, existing: existing.contentSummary, attempted: probe.contentSummary)
                 }
-                outcomes.append(.alreadyRecorded(existing))
+                batch.outcomes.append(.alreadyRecorded(existing))
                 continue
             }
             // (An opening another device's file already counts does not count again.)
@@ -269,27 +306,34 @@ public final class Ledger {
             var entry = draft.entry(device: device, sequence: file.lastSequence + 1, time: now, balanceAfter: running)
             entry.prevField = signer == nil ? nil : (file.lastMAC ?? .digest(.zero))
             // The line is made in place in the batch's bytes: the body, its MAC, the end.
-            let bodyStart = bytes.count
-            EntryCodec.appendBody(of: entry, to: &bytes)
+            let bodyStart = batch.bytes.count
+            EntryCodec.appendBody(of: entry, to: &batch.bytes)
             if let signer {
-                let code = signer.authenticationCode(for: Array(bytes[bodyStart...]))
-                entry.macField = ChainDigest(bytes: code).map(ChainField.digest) ?? .text(hex(code))
+                let code = signer.authenticationCode(for: Array(batch.bytes[bodyStart...]))
+                entry.macField = ChainDigest(bytes: code).map(ChainField.digest) ?? .text(Hex.encode(code))
             }
-            EntryCodec.appendLineEnd(macField: entry.macField, to: &bytes)
+            EntryCodec.appendLineEnd(macField: entry.macField, to: &batch.bytes)
             file.lastSequence = entry.sequence
             file.lastMAC = entry.macField
             file.lines += 1
-            _ = pending.insert(written.count, hash: hash) { _ in false }
-            written.append(entry)
-            outcomes.append(.appended(entry))
+            _ = pending.insert(batch.written.count, hash: hash) { _ in false }
+            batch.written.append(entry)
+            batch.outcomes.append(.appended(entry))
         }
-        guard !bytes.isEmpty else { return outcomes }
-        try writeDurably(bytes, to: file.path, creating: creating)
-        file.size += Int64(bytes.count)
-        files[device] = file
-        for entry in written { add(entry, file: file.path, line: 0) }
-        // The entries are durable and acknowledged from here on: what fails after this is reported, never thrown, or
-        // a caller retrying a "failed" charge would charge it twice.
+        return batch
+    }
+
+    /// What follows a durable append to this device's file, in order and under the same lock: the signed head,
+    /// the checkpoint, then the observers. None of it throws: a failure is a notice.
+    private func keepUpLocked(after written: [LedgerEntry]) {
+        if let last = written.last, headUpkeep != nil, last.macField != nil {
+            do {
+                try keepHeadLocked(after: last)
+            } catch {
+                note(.followUpFailed(id: last.id, reason: "\(error)"))
+            }
+        }
+        if keepsCheckpoint { writeCheckpointLocked() }
         for observer in observers {
             for entry in written {
                 do {
@@ -299,123 +343,6 @@ public final class Ledger {
                 }
             }
         }
-        return outcomes
-    }
-
-    private func writeDurably(_ bytes: [UInt8], to path: String, creating: Bool) throws {
-        if creating || appendDescriptor < 0 {
-            if appendDescriptor >= 0 { fileSystem.close(appendDescriptor) }
-            appendDescriptor = -1
-            // Creating: the file may be there already, empty, left by a first write that never completed.
-            appendDescriptor = try fileSystem.open(path, creating ? .createOrAppend : .append, permissions: 0o600)
-            fileIsDurable = false
-        }
-        let fd = appendDescriptor
-        let before = try fileSystem.size(fd, path: path)
-        if creating && before != 0 {
-            throw LedgerError.invalid("\(path) already holds \(before) bytes; a new ledger is not written over it")
-        }
-        do {
-            try FaultInjection.hit("append.before-write")
-            try bytes.withUnsafeBytes { raw in
-                var start = 0
-                if FaultInjection.isActive("append.mid-line") {
-                    start = raw.count / 2
-                    try fileSystem.writeAll(fd, UnsafeRawBufferPointer(rebasing: raw[..<start]), path: path)
-                }
-                try FaultInjection.hit("append.mid-line")
-                try fileSystem.writeAll(fd, UnsafeRawBufferPointer(rebasing: raw[start...]), path: path)
-            }
-        } catch {
-            // No partial line is left behind: cut back to where this append started. If even that fails, forget the
-            // descriptor and everything read, so the next refresh finds the partial line at the end and sets it aside
-            // before anything is appended after it.
-            do { try fileSystem.truncate(fd, to: before, path: path) } catch { rereadLocked() }
-            throw error
-        }
-        try FaultInjection.hit("append.before-sync")
-        do {
-            try fileSystem.syncData(fd, path: path)
-            // A new file is durable only once its directory entry is. Whoever made it may have been killed before
-            // syncing its directory, so the first append of each open syncs it too (once; then it is known).
-            if creating || !fileIsDurable {
-                try fileSystem.syncDirectory(path.parentPath)
-                if creating { try ensureDurableDirectory(ledgerDirectory) }
-                fileIsDurable = true
-            }
-        } catch {
-            // After a failed fsync the page cache cannot be trusted: the kernel may have dropped the pages, or write
-            // them later. The entry is not acknowledged, so it must not count either: cut it off, drop the
-            // descriptor and everything read, and re-derive the state from the file (never retry the fsync and
-            // carry on).
-            try? fileSystem.truncate(fd, to: before, path: path)
-            rereadLocked()
-            throw error
-        }
-        try FaultInjection.hit("append.after-sync")
-    }
-
-    /// Makes `path` durable, its entries and its own entry in its parent, once per instance: whoever made it (or
-    /// renamed a file into it) may have been killed before syncing, and what is in it would vanish with the power.
-    func ensureDurableDirectory(_ path: String) throws {
-        guard !durableDirectories.contains(path) else { return }
-        if POSIXFile.exists(path) {
-            try fileSystem.syncDirectory(path)
-            try fileSystem.syncDirectory(path.parentPath)
-        } else {
-            try fileSystem.makeDirectories(path)
-        }
-        durableDirectories.insert(path)
-    }
-
-    /// Makes this device's file as read durable, data and directory entry, before something outside it (a signed
-    /// head) vouches for what it holds: a process killed before its fsync leaves lines that are only in the page
-    /// cache, which a power loss would take away from under the head.
-    func syncOwnFile() throws {
-        let path = path(forDevice: device)
-        let fd = try fileSystem.open(path, .append, permissions: 0o600)
-        defer { fileSystem.close(fd) }
-        try fileSystem.syncData(fd, path: path)
-        try fileSystem.syncDirectory(ledgerDirectory)
-    }
-
-    /// Drops the descriptor and everything read, and reads every file again from the start (the failure that got
-    /// here is what the caller reports; one that recurs here shows on the next call). Must hold the lock.
-    private func rereadLocked() {
-        resetState()
-        try? refreshLocked()
-    }
-
-    /// Appends `lines` (complete, newline-terminated, exactly as another device wrote them) to `device`'s file.
-    func appendForeignLines(_ bytes: [UInt8], device other: String) throws {
-        let path = path(forDevice: other)
-        let creating = !POSIXFile.exists(path)
-        let fd = try fileSystem.open(path, creating ? .createOrAppend : .append, permissions: 0o600)
-        defer { fileSystem.close(fd) }
-        let before = try fileSystem.size(fd, path: path)
-        do {
-            try bytes.withUnsafeBytes { raw in
-                var start = 0
-                if FaultInjection.isActive("merge.mid-write") {
-                    start = raw.count / 2
-                    try fileSystem.writeAll(fd, UnsafeRawBufferPointer(rebasing: raw[..<start]), path: path)
-                }
-                try FaultInjection.hit("merge.mid-write")
-                try fileSystem.writeAll(fd, UnsafeRawBufferPointer(rebasing: raw[start...]), path: path)
-            }
-        } catch {
-            do { try fileSystem.truncate(fd, to: before, path: path) } catch { rereadLocked() }
-            throw error
-        }
-        try FaultInjection.hit("merge.before-sync")
-        do {
-            try fileSystem.syncData(fd, path: path)
-            if creating { try fileSystem.syncDirectory(ledgerDirectory) }
-        } catch {
-            try? fileSystem.truncate(fd, to: before, path: path)
-            rereadLocked()
-            throw error
-        }
     }
 
     func note(_ notice: LedgerNotice) {
@@ -423,243 +350,8 @@ public final class Ledger {
         onNotice?(notice)
     }
 
-    private func add(_ entry: LedgerEntry, file: String, line: Int) {
-        entries.append(entry)
-        count(from: entries.count - 1, file: file, firstLine: line)
-    }
-
-    /// Counts `entries[first...]` (read from `file`, the first on line `firstLine`), each unless its id is already
-    /// counted. The state is taken out of the object for the loop, so that the million accesses of a load are
-    /// plain local ones.
-    private func count(from first: Int, file: String, firstLine: Int, hashes known: [UInt64]? = nil) {
-        var index = idIndex
-        var positions = countedPositions
-        var counted = tallies
-        var codes = featureCodes
-        var sum = balance
-        idIndex = EntryIDIndex()
-        countedPositions = []
-        tallies = []
-        defer {
-            idIndex = index
-            countedPositions = positions
-            tallies = counted
-            featureCodes = codes
-            balance = sum
-        }
-        if entries.count - first > 1 {
-            // A load: room for all at once. (One append at a time grows as arrays do.)
-            index.reserve(index.count + entries.count - first)
-            positions.reserveCapacity(positions.count + entries.count - first)
-            counted.reserveCapacity(counted.count + entries.count - first)
-        }
-        entries.withUnsafeBufferPointer { list in
-            // In groups: the hashes first, touching each one's slot so the table's cache misses overlap, then
-            // the inserts, which find their slots in the cache.
-            var hashes:
-                (
-                    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
-                ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            var touched: UInt64 = 0
-            withUnsafeMutableBytes(of: &hashes) { raw in
-                let group = raw.bindMemory(to: UInt64.self)
-                var start = first
-                while start < list.count {
-                    let count = Swift.min(group.count, list.count - start)
-                    for offset in 0..<count {
-                        let hash = known?[start + offset - first] ?? EntryIDIndex.hash(list[start + offset].id)
-                        group[offset] = hash
-                        touched &+= index.slotValue(hash: hash)
-                    }
-                    for offset in 0..<count {
-                        let position = start + offset
-                        if let existing = index.insert(
-                            position, hash: group[offset], matches: { list[$0].id == list[position].id })
-                        {
-                            if !list[existing].hasSameContent(as: list[position]) {
-                                note(
-                                    .conflictingDuplicate(
-                                        id: list[position].id, file: file,
-                                        line: firstLine == 0 ? 0 : firstLine + position - first))
-                            }
-                            continue
-                        }
-                        positions.append(UInt32(position))
-                        counted.append(
-                            EntryTally(
-                                amount: list[position].amount.rawValue, time: list[position].time.milliseconds,
-                                feature: codes.code(for: list[position].feature), kind: list[position].kind))
-                        // An overflowing ledger is reported by `credit verify`; here the balance stays put rather
-                        // than trap.
-                        let (total, overflow) = sum.rawValue.addingReportingOverflow(list[position].amount.rawValue)
-                        if !overflow { sum = MicroCredits(total) }
-                    }
-                    start += count
-                }
-            }
-            if touched == 1 { index.noteTouched() }  // keeps the touching loads
-        }
-    }
-
-    /// Reads every device file's new bytes. Must hold the lock.
-    func refreshLocked() throws {
-        let names = try POSIXFile.list(ledgerDirectory).filter { $0.hasSuffix(".jsonl") }
-        for name in names {
-            let owner = String(name.dropLast(6))
-            let path = ledgerDirectory + "/" + name
-            let size = try POSIXFile.size(path)
-            var file = files[owner] ?? DeviceFile(path: path)
-            if size == file.size { continue }
-            if size < file.size {
-                // The file shrank under us (restored or cut by hand): forget everything and read it all again.
-                resetState()
-                return try refreshLocked()
-            }
-            try readNewLines(of: &file, owner: owner)
-            files[owner] = file
-        }
-    }
-
-    /// Forgets everything read, so the next refresh reads every file from the start. Must hold the lock.
-    func resetState() {
-        entries = []
-        idIndex.removeAll()
-        countedPositions = []
-        tallies = []
-        featureCodes = FeatureCodes()
-        files = [:]
-        balance = .zero
-        if appendDescriptor >= 0 {
-            fileSystem.close(appendDescriptor)
-            appendDescriptor = -1
-        }
-    }
-
-    /// Reads `file` from where the last read stopped, a few megabytes at a time, each line parsed straight into
-    /// ``entries``. A bad last line is a torn tail, set aside; a bad line with lines after it is corruption: nothing
-    /// read from this file counts, and the error names the file and line.
-    private func readNewLines(of file: inout DeviceFile, owner: String) throws {
-        let path = file.path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw LedgerError.io(path: path, operation: "open", errno: errno) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw LedgerError.io(path: path, operation: "fstat", errno: errno) }
-        let end = Int64(info.st_size)
-        guard end > file.size else { return }
-        let parts = ParallelLines.partCount(for: end - file.size)
-        if entries.isEmpty && parts > 1 {
-            return try readInParallel(of: &file, owner: owner, fd: fd, end: end, parts: parts)
-        }
-        // Parsed into a local array (moved out of the object, so not copied and without an access check per line).
-        var list = entries
-        entries = []
-        let first = list.count
-        // Room for the lines expected (only the pages used become memory), so the array is never copied to grow.
-        list.reserveCapacity(first + Int((end - file.size) / 160) + 1)
-        var context = LineReadContext(device: owner)
-        var tornReason: String?
-        var lineNumber = file.lines
-        let outcome: LineChunks.Outcome
-        do {
-            outcome = try LineChunks.read(fd: fd, path: path, from: file.size, to: end) { line, after in
-                lineNumber += 1
-                do throws(EntryParseError) {
-                    list.append(try EntryCodec.parse(line, context: &context))
-                } catch {
-                    // Torn: the bad line is the last, or nothing after it reads as an entry either (a power loss can
-                    // leave any bytes, newlines too, where a file grew); never when a whole entry follows it.
-                    if after == end || !Ledger.anyEntry(fd: fd, from: after, to: end) {
-                        tornReason = error.reason
-                        return false
-                    }
-                    throw LedgerError.corruptLine(file: path, line: lineNumber, reason: error.reason)
-                }
-                return true
-            }
-            if outcome.unterminated { tornReason = "no newline at the end" }
-            if tornReason != nil {
-                let tail = try POSIXFile.readAll(fd: fd, path: path, from: outcome.consumed)
-                try moveTornTail(tail, of: path, fd: fd, keeping: outcome.consumed, owner: owner)
-            }
-        } catch {
-            list.removeSubrange(first...)
-            entries = list
-            throw error
-        }
-        entries = list
-        list = []
-        file.size = outcome.consumed
-        guard entries.count > first else { return }
-        if file.isSigned == nil { file.isSigned = entries[first].macField != nil }
-        file.lastMAC = entries[entries.count - 1].macField
-        file.lastSequence = entries.withUnsafeBufferPointer { list in
-            list[first...].reduce(file.lastSequence) { max($0, $1.sequence) }
-        }
-        let firstLine = file.lines + 1
-        file.lines += entries.count - first
-        count(from: first, file: path, firstLine: firstLine)
-    }
-
-    /// Whether a whole line between `start` and `end` of the file reads as an entry.
-    private static func anyEntry(fd: Int32, from start: Int64, to end: Int64) -> Bool {
-        guard let rest = try? POSIXFile.readAll(fd: fd, path: "", from: start) else { return true }
-        let lines = rest.prefix(Int(end - start)).split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
-        return lines.contains { (try? EntryCodec.parse(Array($0))) != nil }
-    }
-
-    /// ``readNewLines(of:owner:)`` for a large first read: the lines parsed on several threads, then put together
-    /// in order, with exactly the outcome of reading them one after the other (the first bad line decides: the
-    /// last line of the file is a torn tail, any other is corruption).
-    private func readInParallel(of file: inout DeviceFile, owner: String, fd: Int32, end: Int64, parts: Int) throws {
-        let path = file.path
-        let outcome = try ParallelLines.parse(fd: fd, path: path, from: file.size, to: end, owner: owner, parts: parts)
-        var tornReason: String?
-        if let failure = outcome.failure {
-            guard failure.lineEnd == end else {
-                throw LedgerError.corruptLine(file: path, line: file.lines + failure.index + 1, reason: failure.reason)
-            }
-            tornReason = failure.reason
-        } else if outcome.unterminated {
-            tornReason = "no newline at the end"
-        }
-        if tornReason != nil {
-            let tail = try POSIXFile.readAll(fd: fd, path: path, from: outcome.consumed)
-            try moveTornTail(tail, of: path, fd: fd, keeping: outcome.consumed, owner: owner)
-        }
-        entries = outcome.entries
-        file.size = outcome.consumed
-        let total = entries.count
-        guard total > 0 else { return }
-        if file.isSigned == nil { file.isSigned = entries[0].macField != nil }
-        file.lastMAC = entries[total - 1].macField
-        file.lastSequence = entries.withUnsafeBufferPointer { list in
-            list.reduce(file.lastSequence) { max($0, $1.sequence) }
-        }
-        let firstLine = file.lines + 1
-        file.lines += total
-        count(from: 0, file: path, firstLine: firstLine, hashes: outcome.hashes)
-    }
-
-    private func moveTornTail(_ tail: [UInt8], of path: String, fd: Int32, keeping length: Int64, owner: String) throws
-    {
-        try ensureDurableDirectory(tornDirectory)
-        // Never over an earlier tail (a fixed clock, or two in one millisecond).
-        let stem = tornDirectory + "/\(owner)-\(clock.now().milliseconds)"
-        var saved = stem + ".tail"
-        var copy = 1
-        while POSIXFile.exists(saved) {
-            copy += 1
-            saved = stem + "-\(copy).tail"
-        }
-        try fileSystem.replaceAtomically(saved, with: tail, mode: 0o600)
-        try FaultInjection.hit("torn.before-truncate")
-        let writer = try fileSystem.open(path, .append, permissions: 0o600)
-        defer { fileSystem.close(writer) }
-        try fileSystem.truncate(writer, to: length, path: path)
-        try fileSystem.sync(writer, path: path)
-        note(.tornTailMovedAside(file: path, bytes: tail.count, savedTo: saved))
+    func noteAll(_ found: [LedgerNotice]) {
+        for notice in found { note(notice) }
     }
 }
 
@@ -670,15 +362,4 @@ extension String {
         while let last = text.last, last.isWhitespace { text.removeLast() }
         return String(text)
     }
-}
-
-func hex(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var out = [UInt8]()
-    out.reserveCapacity(bytes.count * 2)
-    for byte in bytes {
-        out.append(digits[Int(byte >> 4)])
-        out.append(digits[Int(byte & 0xF)])
-    }
-    return String(decoding: out, as: UTF8.self)
 }

@@ -160,13 +160,6 @@ extension Ledger {
         return MicroCredits(checkpoint.balance)
     }
 
-    /// Writes the checkpoint for what is loaded now, under the lock (see ``writeCheckpointLocked()``).
-    func writeCheckpoint() {
-        guard let lock = try? DirectoryLock(path: lockPath) else { return }
-        defer { lock.unlock() }
-        writeCheckpointLocked()
-    }
-
     /// Writes the checkpoint for what is loaded now, if it is worth one: a signed ledger, everything on disk read,
     /// and nothing a full load would have to say (a conflicting duplicate). Must hold the lock. Never fails: a
     /// checkpoint not written only means a full load next time.
@@ -196,13 +189,5 @@ extension Ledger {
             // Whatever is there now will not verify; make sure of it.
             _ = ftruncate(fd, 0)
         }
-    }
-}
-
-/// Keeps the checkpoint current after each append to this device's file (after the head, when both are kept).
-final class CheckpointKeeper: AppendObserver {
-    func ledger(_ ledger: Ledger, didAppend entry: LedgerEntry) throws {
-        guard entry.device == ledger.device, entry.sequence == ledger.lastSequence(of: ledger.device) else { return }
-        ledger.writeCheckpointLocked()
     }
 }

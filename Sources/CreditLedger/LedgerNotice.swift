@@ -4,8 +4,8 @@ public enum LedgerNotice: Sendable, Equatable, CustomStringConvertible {
     case tornTailMovedAside(file: String, bytes: Int, savedTo: String)
     /// Two files hold different entries with the same id; the first one read counts.
     case conflictingDuplicate(id: String, file: String, line: Int)
-    /// Entry `id` was written and synced, but what follows an append (an ``AppendObserver``, such as the keeper of
-    /// the signed head) failed. The entry stands: the append succeeded, and a retry would only find it recorded.
+    /// Entry `id` was written and synced, but what follows an append (keeping the signed head up, or an
+    /// ``AppendObserver``) failed. The entry stands: the append succeeded, and a retry would only find it recorded.
     case followUpFailed(id: String, reason: String)
     /// This device's signed head is not kept up on opening (it cannot be read, or the file no longer bears it out);
     /// nothing is blocked, and `credit verify` reports it.

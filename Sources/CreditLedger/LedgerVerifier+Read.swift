@@ -23,7 +23,11 @@ extension LedgerVerifier {
 
     /// Reads and parses `path` for verifying.
     public static func read(_ path: String) throws -> ReadFile {
-        let bytes = try POSIXFile.readAll(path)
+        parse(try POSIXFile.readAll(path), path: path)
+    }
+
+    /// Parses the bytes of the file at `path` for verifying: every line, a bad one kept with why it is bad.
+    static func parse(_ bytes: [UInt8], path: String) -> ReadFile {
         var lines: [Line] = []
         lines.reserveCapacity(bytes.count / 160 + 1)
         var tornAt: Int?
@@ -132,58 +136,6 @@ extension LedgerVerifier {
             let found = memchr(base + start, 0x0A, buffer.count - start)
         else { return nil }
         return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
-    }
-}
-
-/// Where each id and each (device, sequence) was first seen across the files of one verify, as references to
-/// lines (file number, line index) rather than copies of entries and "path:line" strings per entry.
-struct VerifierCrossIndex {
-    private var ids = EntryIDIndex()
-    private var idReferences: [LineReference] = []
-    private var sequences: [String: DeviceLines] = [:]
-    private var currentDevice = ""
-    private var current = DeviceLines()
-
-    struct LineReference: Equatable {
-        var file: Int32
-        var line: Int32
-    }
-
-    private struct DeviceLines {
-        var dense: [LineReference?] = []
-        var sparse: [Int64: LineReference] = [:]
-    }
-
-    /// The line where an entry with this id was first seen, or nil after recording `reference` as that line;
-    /// `isMatch` says whether the entry on a line has the id.
-    mutating func firstLine(
-        forID id: String, recording reference: LineReference, isMatch: (LineReference) -> Bool
-    ) -> LineReference? {
-        let hash = EntryIDIndex.hash(id)
-        let references = idReferences
-        if let found = ids.insert(idReferences.count, hash: hash, matches: { isMatch(references[$0]) }) {
-            return idReferences[found]
-        }
-        idReferences.append(reference)
-        return nil
-    }
-
-    /// The line last recorded at (`device`, `sequence`), replaced by `reference`.
-    mutating func exchange(device: String, sequence: Int64, with reference: LineReference) -> LineReference? {
-        if device != currentDevice {
-            if !currentDevice.isEmpty { sequences[currentDevice] = current }
-            currentDevice = device
-            current = sequences[device] ?? DeviceLines()
-            sequences[device] = nil
-        }
-        if sequence >= 1 && sequence <= Int64(current.dense.count) + 1024 {
-            let slot = Int(sequence - 1)
-            while current.dense.count <= slot { current.dense.append(nil) }
-            let previous = current.dense[slot]
-            current.dense[slot] = reference
-            return previous
-        }
-        return current.sparse.updateValue(reference, forKey: sequence)
     }
 }
 

@@ -38,15 +38,7 @@ extension Ledger {
     /// Takings by feature over the distinct entries written at or after `since` (all time when nil), most charged
     /// first.
     public func takings(since: Timestamp? = nil) throws -> [FeatureTakings] {
-        var table = TakingsTable(lines: featureNames.count)
-        let from = since?.milliseconds ?? .min
-        try tallies.withUnsafeBufferPointer { tallies in
-            for tally in tallies where tally.feature != 0 && tally.time >= from {
-                guard tally.kind == .charge || tally.kind == .refund else { continue }
-                try table.add(kind: tally.kind, line: Int(tally.feature - 1), amount: MicroCredits(tally.amount))
-            }
-        }
-        return try table.sorted(names: featureNames)
+        try state.takings(fromMilliseconds: since?.milliseconds ?? .min)
     }
 
     /// Takings over the last `days` days before the ledger clock's now.
@@ -56,20 +48,7 @@ extension Ledger {
 
     /// The credit screen's totals.
     public func totals() throws -> LedgerTotals {
-        var opening = MicroCredits.zero
-        var used = MicroCredits.zero
-        var toppedUp = MicroCredits.zero
-        try tallies.withUnsafeBufferPointer { tallies in
-            for tally in tallies {
-                let amount = MicroCredits(tally.amount)
-                switch tally.kind {
-                case .opening: opening = try opening.adding(amount)
-                case .charge, .refund: used = try used.subtracting(amount)
-                case .topup, .reversal: toppedUp = try toppedUp.adding(amount)
-                }
-            }
-        }
-        return LedgerTotals(used: used, toppedUp: toppedUp, opening: opening)
+        try state.totals()
     }
 
     /// Takings over `entries` (already distinct by id).
@@ -86,14 +65,15 @@ extension Ledger {
 
     /// The entries that count, one per id, in no particular order.
     public var distinctEntriesUnordered: some Sequence<LedgerEntry> {
-        countedIndices.lazy.map { self.entries[Int($0)] }
+        let entries = state.entries
+        return state.countedPositions.lazy.map { entries[Int($0)] }
     }
 }
 
 /// What the sums over a ledger read of each entry that counts, kept beside the entries as they are counted (in
-/// ``Ledger``): 24 bytes in a row instead of a 184-byte entry each, and the feature as a number. Totals and takings
-/// over a million entries then read 24 MB in order rather than a cache line of every entry and a hash of every
-/// feature's name.
+/// ``LedgerState``): 24 bytes in a row instead of a 184-byte entry each, and the feature as a number. Totals and
+/// takings over a million entries then read 24 MB in order rather than a cache line of every entry and a hash of
+/// every feature's name.
 struct EntryTally {
     var amount: Int64
     var time: Int64
@@ -145,7 +125,7 @@ struct FeatureCodes {
 }
 
 /// Takings being added up, one line per feature code (the line of code `n` is `n - 1`).
-private struct TakingsTable {
+struct TakingsTable {
     private struct Sums {
         var charges = 0
         var charged = MicroCredits.zero

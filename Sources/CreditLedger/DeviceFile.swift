@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One device's ledger file (`ledger/<device>.jsonl`) as far as it has been read: how many bytes and lines, and its
+/// last sequence and MAC, which the next entry appended to it chains from. Reading it is here; writing it is
+/// ``DeviceFileWriter``'s.
+///
+/// Reads do not go through the file-system seam: they see what the kernel shows, which is what a test layer
+/// underneath passes through.
+struct DeviceFile {
+    var path: String
+    /// The bytes read (and accepted) so far.
+    var size: Int64 = 0
+    var lines = 0
+    var lastSequence: Int64 = 0
+    var lastMAC: ChainField?
+    /// Whether its entries carry MACs; nil until one is read.
+    var isSigned: Bool?
+
+    /// What one read of the lines after ``size`` found.
+    struct NewLines {
+        /// Where the read's first entry went in the entries it appended to.
+        var first: Int
+        /// The offset just past the last whole entry read: the file's length once a torn tail is cut off.
+        var consumed: Int64
+        /// The bytes after `consumed` when the last line is torn (unfinished or unreadable), to be set aside.
+        var tornTail: [UInt8]?
+        /// The ids' hashes, when the read made them (a parallel read).
+        var hashes: [UInt64]?
+    }
+
+    /// Reads the file from where the last read stopped, a few megabytes at a time, each line parsed straight onto
+    /// the end of `entries` (`owner`'s lines). Nil when the file has not grown. A bad last line is a torn tail,
+    /// handed back to be set aside; a bad line with whole entries after it is corruption: the error names the file
+    /// and line (and the caller drops what was appended). Changes nothing of `self`: see ``take(_:of:)``.
+    func readNewLines(into entries: inout [LedgerEntry], owner: String) throws -> NewLines? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw LedgerError.io(path: path, operation: "open", errno: errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw LedgerError.io(path: path, operation: "fstat", errno: errno) }
+        let end = Int64(info.st_size)
+        guard end > size else { return nil }
+        let parts = ParallelLines.partCount(for: end - size)
+        if entries.isEmpty && parts > 1 {
+            return try readInParallel(into: &entries, owner: owner, fd: fd, end: end, parts: parts)
+        }
+        let first = entries.count
+        // Room for the lines expected (only the pages used become memory), so the array is never copied to grow.
+        entries.reserveCapacity(first + Int((end - size) / 160) + 1)
+        var context = LineReadContext(device: owner)
+        var tornReason: String?
+        var lineNumber = lines
+        let path = self.path
+        let outcome = try LineChunks.read(fd: fd, path: path, from: size, to: end) { line, after in
+            lineNumber += 1
+            do throws(EntryParseError) {
+                entries.append(try EntryCodec.parse(line, context: &context))
+            } catch {
+                // Torn: the bad line is the last, or nothing after it reads as an entry either (a power loss can
+                // leave any bytes, newlines too, where a file grew); never when a whole entry follows it.
+                if after == end || !DeviceFile.anyEntry(fd: fd, from: after, to: end) {
+                    tornReason = error.reason
+                    return false
+                }
+                throw LedgerError.corruptLine(file: path, line: lineNumber, reason: error.reason)
+            }
+            return true
+        }
+        if outcome.unterminated { tornReason = "no newline at the end" }
+        let tail = tornReason == nil ? nil : try POSIXFile.readAll(fd: fd, path: path, from: outcome.consumed)
+        return NewLines(first: first, consumed: outcome.consumed, tornTail: tail, hashes: nil)
+    }
+
+    /// ``readNewLines(into:owner:)`` for a large first read: the lines parsed on several threads, then put together
+    /// in order, with exactly the outcome of reading them one after the other (the first bad line decides: the
+    /// last line of the file is a torn tail, any other is corruption).
+    private func readInParallel(into entries: inout [LedgerEntry], owner: String, fd: Int32, end: Int64, parts: Int)
+        throws -> NewLines
+    {
+        let outcome = try ParallelLines.parse(fd: fd, path: path, from: size, to: end, owner: owner, parts: parts)
+        var tornReason: String?
+        if let failure = outcome.failure {
+            guard failure.lineEnd == end else {
+                throw LedgerError.corruptLine(file: path, line: lines + failure.index + 1, reason: failure.reason)
+            }
+            tornReason = failure.reason
+        } else if outcome.unterminated {
+            tornReason = "no newline at the end"
+        }
+        let tail = tornReason == nil ? nil : try POSIXFile.readAll(fd: fd, path: path, from: outcome.consumed)
+        entries = outcome.entries
+        return NewLines(first: 0, consumed: outcome.consumed, tornTail: tail, hashes: outcome.hashes)
+    }
+
+    /// Takes in what a read found, once its torn tail (if any) is set aside: the size, and from the new entries
+    /// (`entries[read.first...]`) the line count, signedness, last MAC and last sequence. Returns the line number of
+    /// the first new entry, or nil when there is none.
+    mutating func take(_ read: NewLines, of entries: [LedgerEntry]) -> Int? {
+        size = read.consumed
+        let first = read.first
+        guard entries.count > first else { return nil }
+        if isSigned == nil { isSigned = entries[first].macField != nil }
+        lastMAC = entries[entries.count - 1].macField
+        lastSequence = entries.withUnsafeBufferPointer { list in
+            list[first...].reduce(lastSequence) { max($0, $1.sequence) }
+        }
+        let firstLine = lines + 1
+        lines += entries.count - first
+        return firstLine
+    }
+
+    /// Whether a whole line between `start` and `end` of the file reads as an entry.
+    private static func anyEntry(fd: Int32, from start: Int64, to end: Int64) -> Bool {
+        guard let rest = try? POSIXFile.readAll(fd: fd, path: "", from: start) else { return true }
+        let lines = rest.prefix(Int(end - start)).split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
+        return lines.contains { (try? EntryCodec.parse(Array($0))) != nil }
+    }
+}

@@ -1,0 +1,56 @@
+extension Ledger {
+    /// Reads every device file's new bytes: each grown file from where the last read stopped, a torn tail set aside
+    /// before what was read counts. A file that shrank (restored or cut by hand) makes everything be read again.
+    func refreshLocked() throws {
+        let names = try POSIXFile.list(ledgerDirectory).filter { $0.hasSuffix(".jsonl") }
+        for name in names {
+            let owner = String(name.dropLast(6))
+            let path = ledgerDirectory + "/" + name
+            let size = try POSIXFile.size(path)
+            var file = files[owner] ?? DeviceFile(path: path)
+            if size == file.size { continue }
+            if size < file.size {
+                // The file shrank under us: forget everything and read it all again.
+                resetState()
+                return try refreshLocked()
+            }
+            try readNewLines(of: &file, owner: owner)
+            files[owner] = file
+        }
+    }
+
+    /// Reads `file`'s new lines onto the entries, sets a torn tail aside, then counts what was read. A bad line
+    /// with whole entries after it throws, and nothing read from the file this time counts.
+    private func readNewLines(of file: inout DeviceFile, owner: String) throws {
+        var read: DeviceFile.NewLines?
+        var setAside: LedgerNotice?
+        try state.appendEntries { entries in
+            guard let lines = try file.readNewLines(into: &entries, owner: owner) else { return }
+            if let tail = lines.tornTail {
+                setAside = try writer.setAsideTornTail(
+                    tail, of: file.path, keeping: lines.consumed, owner: owner, in: tornDirectory,
+                    milliseconds: clock.now().milliseconds)
+            }
+            read = lines
+        }
+        // Told once the state is whole again (a listener may look at the ledger).
+        if let setAside { note(setAside) }
+        guard let read else { return }
+        guard let firstLine = file.take(read, of: state.entries) else { return }
+        noteAll(state.count(from: read.first, file: file.path, firstLine: firstLine, hashes: read.hashes))
+    }
+
+    /// Forgets everything read, so the next refresh reads every file from the start.
+    func resetState() {
+        state.removeAll()
+        files = [:]
+        writer.closeAppendDescriptor()
+    }
+
+    /// Drops the descriptor and everything read, and reads every file again from the start (the failure that got
+    /// here is what the caller reports; one that recurs here shows on the next call).
+    func rereadLocked() {
+        resetState()
+        try? refreshLocked()
+    }
+}
