@@ -1,3 +1,4 @@
+import DurableFiles
 import Foundation
 import Signing
 
@@ -59,6 +60,9 @@ public struct SignedHead: Codable, Sendable, Equatable {
         do {
             return try JSONDecoder().decode(SignedHead.self, from: Data(try POSIXFile.readAll(path)))
         } catch let error as LedgerError {
+            throw error
+        } catch let error as FileError {
+            // A head that cannot be read is an I/O failure, not a malformed head.
             throw error
         } catch {
             throw LedgerError.invalid("\(path) is not a ledger head: \(error)")
