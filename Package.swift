@@ -22,6 +22,7 @@ let package = Package(
         // Arrows point one way: credit -> VoiceDebriefCredit -> Payments -> CreditLedger -> Signing -> COpenSSL.
         .target(name: "Signing", dependencies: ["COpenSSL"]),
         .target(name: "StoreWire"),
+        .target(name: "OptionParsing"),
         .target(
             name: "CreditLedger", dependencies: ["Signing"],
             // Crash points for the reliability suites exist in debug (test) builds only.
@@ -29,18 +30,19 @@ let package = Package(
         ),
         .target(name: "Payments", dependencies: ["CreditLedger", "Signing", "StoreWire"]),
         .target(name: "VoiceDebriefCredit", dependencies: ["Payments", "CreditLedger"]),
-        .executableTarget(name: "credit", dependencies: ["VoiceDebriefCredit", "Payments", "CreditLedger", "Signing"]),
-        .executableTarget(name: "credit-bench", dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL"]),
+        .executableTarget(name: "credit", dependencies: ["VoiceDebriefCredit", "Payments", "CreditLedger", "Signing", "OptionParsing"]),
+        .executableTarget(name: "credit-bench", dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL", "OptionParsing"]),
 
         // The mock App Store.
         .target(
             name: "MockStoreServer",
-            dependencies: ["Signing", "StoreWire", "CSQLite", "CMicroHTTPD"],
+            dependencies: ["Signing", "StoreWire", "CSQLite", "CMicroHTTPD", "OptionParsing"],
             path: "MockStore/MockStoreServer"
         ),
         .executableTarget(name: "mockstore", dependencies: ["MockStoreServer"], path: "MockStore/mockstore"),
 
         .testTarget(name: "SigningTests", dependencies: ["Signing"], resources: [.copy("Vectors")]),
+        .testTarget(name: "OptionParsingTests", dependencies: ["OptionParsing"]),
         .testTarget(name: "CreditLedgerTests", dependencies: ["CreditLedger", "Signing"]),
         .testTarget(name: "PaymentsTests", dependencies: ["Payments", "CreditLedger", "Signing", "StoreWire"]),
         .testTarget(name: "VoiceDebriefCreditTests", dependencies: ["VoiceDebriefCredit", "CreditLedger", "Payments"]),
