@@ -73,7 +73,8 @@ extension CommandSpec {
         var rows = chain.visibleOptions.map { option -> (String, String) in
             var text = option.help
             if case .integer(let range, _, _) = option.kind, let note = HelpFormat.helpNote(range) {
-                text += " (\(note))"
+                // Inside the help's own closing parenthesis, if it ends with one: "(default 0; 0 to 65,535)".
+                text = text.hasSuffix(")") ? text.dropLast() + "; \(note))" : text + " (\(note))"
             }
             return (option.takesValue ? "\(option.name) \(option.valueName)" : option.name, text)
         }

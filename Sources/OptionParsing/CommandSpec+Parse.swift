@@ -239,7 +239,8 @@ private struct ArgumentScanner {
     var choiceList: String {
         let names = current.subcommands.map(\.name)
         guard names.count <= 4, let last = names.last else { return "" }
-        return ": " + (names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " or " + last)
+        if names.count == 1 { return " (the only one is \(last))" }
+        return ": " + names.dropLast().joined(separator: ", ") + " or " + last
     }
 
     func unknownCommandMessage(_ word: String) -> String {

@@ -68,7 +68,7 @@ enum HelpFormat {
 
     /// Rows of a name and what it does, indented by two, the text in one column.
     static func columns(_ rows: [(String, String)]) -> String {
-        let left = min(rows.map(\.0.count).max() ?? 0, maximumLeftColumn)
+        let left = rows.map(\.0.count).filter { $0 <= maximumLeftColumn }.max() ?? 0
         let column = 2 + left + 2
         let pad = String(repeating: " ", count: column)
         var lines: [String] = []

@@ -49,7 +49,9 @@ extension HelpTextTests {
         let spec = CommandSpec("wide", options: options + [.flag("--very-long-option-name-indeed", help: long)])
         let help = spec.helpText
         for line in help.split(separator: "\n") { #expect(line.count <= 116, "\(line)") }
-        #expect(help.contains("\n  --very-long-option-name-indeed\n                            word word"))
+        let column = String(repeating: " ", count: 2 + "--option-10 VALUE".count + 2)
+        #expect(help.contains("\n  --very-long-option-name-indeed\n" + column + "word word"), "its text on the next line")
+        #expect(help.contains("\n  --option-1 VALUE\n"), "the column is as wide as the entries that fit")
         #expect(help.contains("\n            [--option-6 VALUE]"), "the synopsis goes on under the first option")
     }
 

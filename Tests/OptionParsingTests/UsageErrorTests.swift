@@ -26,7 +26,7 @@ extension UsageErrorTests {
          "--data-dir needs a value (DIR), not the command \"charge\"; write --data-dir=charge if that is meant"),
         (["decline", "id"], .missingOption("--reason"), "decline needs --reason not-usable|test|other"),
         (["frobnicate"], .unknownCommand("frobnicate"), "unknown command \"frobnicate\""),
-        (["store", "bogus"], .unknownCommand("bogus"), "unknown store command \"bogus\": use"),
+        (["store", "bogus"], .unknownCommand("bogus"), "unknown store command \"bogus\" (the only one is use)"),
         (["store", "use", "cash"], .unknownCommand("cash"), "unknown store \"cash\": simulated or mockstore"),
         (["store", "use"], .missingCommand, "tool store use needs a store: simulated or mockstore"),
         (["charge"], .missingArgument("KEY"), "charge needs KEY: the key of the act"),
