@@ -83,7 +83,8 @@ public struct ControlInvocation: Equatable, Sendable {
                         .string("--error", "NAME", help: "the StoreKit error").required(),
                         .flag("--once", help: "only the next call fails"),
                     ]),
-                command("clear-failure", "clear one API's failure, or every one", [PositionalSpec("API", optional: true)]),
+                command(
+                    "clear-failure", "clear one API's failure, or every one", [PositionalSpec("API", optional: true)]),
                 command("failures", "list the failures in force"),
                 command("consumption", "list the consumption information servers sent"),
                 command("notifications", "list the notifications made, with every send attempt"),
@@ -123,7 +124,8 @@ public struct ControlInvocation: Equatable, Sendable {
     private static func transactionId(_ args: ParsedArguments) throws(UsageError) -> String {
         let id = args.positional("ID") ?? ""
         guard !id.isEmpty, id.allSatisfy(\.isNumber) else {
-            throw UsageError("\(quoted(id)) is not a transaction id (digits, e.g. 2000000000000001)", command: args.path)
+            throw UsageError(
+                "\(quoted(id)) is not a transaction id (digits, e.g. 2000000000000001)", command: args.path)
         }
         return id
     }
@@ -177,7 +179,9 @@ public struct ControlInvocation: Equatable, Sendable {
         case "consumption": return ("GET", "/test/v1/consumption", nil)
         case "notifications": return ("GET", "/test/v1/notifications", nil)
         default:
-            throw UsageError(kind: .unknownCommand(command), message: "unknown control command \(quoted(command))", command: args.path)
+            throw UsageError(
+                kind: .unknownCommand(command), message: "unknown control command \(quoted(command))",
+                command: args.path)
         }
     }
 

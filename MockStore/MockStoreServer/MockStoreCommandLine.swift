@@ -44,7 +44,8 @@ public enum MockStoreCommandLine {
             .string(
                 "--secret-file", "FILE",
                 help: "the HS256 shared secret: the file's bytes, exactly (mode 0600; with hs256 only)"),
-            .string("--bundle-id", "ID", help: "the app's bundle id in signed transactions (default ai.voicedebrief.app)"),
+            .string(
+                "--bundle-id", "ID", help: "the app's bundle id in signed transactions (default ai.voicedebrief.app)"),
             .integer(
                 "--app-apple-id", "N", in: 1...Int64.max, noun: "a positive number",
                 help: "appAppleId in Server API answers and notifications (default 1234567890)"),
@@ -55,7 +56,8 @@ public enum MockStoreCommandLine {
                     + "works too). Repeatable. Without any, every well-formed ES256 token is accepted without "
                     + "checking its signature (said on stderr at start)"
             ).repeatable(),
-            .string("--notify", "URL", help: "POST Server Notifications V2 ({\"signedPayload\": JWS}) to this http:// URL"),
+            .string(
+                "--notify", "URL", help: "POST Server Notifications V2 ({\"signedPayload\": JWS}) to this http:// URL"),
             .integer(
                 "--notify-retry-base-ms", "N", in: 1...3_600_000, noun: "a number of milliseconds",
                 help: "a failed notification is retried 1, 12, 24, 48 and 72 \"hours\" after the previous try, as "
@@ -126,7 +128,8 @@ public enum MockStoreCommandLine {
     private static func read(_ args: ParsedArguments, into options: inout MockStoreOptions) throws(UsageError) {
         if let value = args.string("--host") {
             guard (try? SocketAddress(host: value, port: 0)) != nil else {
-                throw .invalidValue("--host", value, isNot: "an IPv4 or IPv6 address (or localhost)", command: args.path)
+                throw .invalidValue(
+                    "--host", value, isNot: "an IPv4 or IPv6 address (or localhost)", command: args.path)
             }
             options.host = value
         }
@@ -165,7 +168,9 @@ public enum MockStoreCommandLine {
             }
             options.notifyURL = value
         }
-        if let milliseconds = args.integer("--notify-retry-base-ms") { options.notifyRetryBaseMilliseconds = milliseconds }
+        if let milliseconds = args.integer("--notify-retry-base-ms") {
+            options.notifyRetryBaseMilliseconds = milliseconds
+        }
         if let attempts = args.integer("--notify-max-attempts") { options.notifyMaxAttempts = Int(attempts) }
         if let milliseconds = args.integer("--notify-timeout-ms") { options.notifyTimeoutMilliseconds = milliseconds }
     }

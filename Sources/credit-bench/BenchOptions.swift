@@ -55,7 +55,9 @@ struct BenchOptions {
                 "--entries", "N", in: 100...Int64.max, noun: "a number of entries", allowsGrouping: true,
                 help: "entries in the big ledger (default 1,000,000)"),
             .flag("--quick", help: "CI smoke size: 20,000 entries, fewer repetitions, 2-second HTTP runs"),
-            .string("--work", "DIR", help: "where the data goes (default: a new directory under $TMPDIR or /tmp, removed after)"),
+            .string(
+                "--work", "DIR",
+                help: "where the data goes (default: a new directory under $TMPDIR or /tmp, removed after)"),
             .flag("--keep", help: "keep the data"),
             .string("--catalogue", "FILE", help: "the mock store's catalogue (default Catalogue/Credit.storekit)"),
             .string(
@@ -64,7 +66,8 @@ struct BenchOptions {
                     + "verify, counter, catalogue, purchases (default all)"),
             .string("--load-only", "DIR", help: "(internal) open the ledger in DIR, print what the load took, exit"),
         ],
-        epilogue: "Exit status: 0 every row ran; 1 the bench could not run; 2 a row failed; 64 the command line is wrong.")
+        epilogue:
+            "Exit status: 0 every row ran; 1 the bench could not run; 2 a row failed; 64 the command line is wrong.")
 
     static let usage = spec.helpText
 

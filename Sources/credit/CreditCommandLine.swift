@@ -162,6 +162,6 @@ enum CreditCommandLine {
                             .string("--secret-file", "FILE", help: "the shared secret, for HS256"),
                             .string("--bundle-id", "ID", help: "the app's bundle id in its receipts"),
                         ]),
-                ], subcommandNoun: "store"),
+                ], subcommandNoun: "store")
         ], runsWithoutSubcommand: true, subcommandNoun: "store command", usageListsSubcommands: true)
 }

@@ -18,8 +18,10 @@ import Testing
         (["charge", "debrief", "--subject", ""], "--subject needs a value, got an empty one"),
         (["charge", "-x"], "unknown option -x for charge"),
         (["help", "nosuch"], "unknown command \"nosuch\""),
-        (["store", "use", "mockstore", "--url", "http://127.0.0.1:1", "--url", "http://127.0.0.1:2"],
-         "--url is given more than once"),
+        (
+            ["store", "use", "mockstore", "--url", "http://127.0.0.1:1", "--url", "http://127.0.0.1:2"],
+            "--url is given more than once"
+        ),
     ])
     func aMistakeIsExit64AndNamesTheOptionAndValue(_ arguments: [String], _ words: String) throws {
         let data = try DataDirectory()

@@ -49,7 +49,7 @@ enum Tool {
                                     .string("--url", "URL", help: "where").required(),
                                     .string("--key", "K=FILE", help: "a key").repeatable(),
                                 ]),
-                        ], subcommandNoun: "store"),
+                        ], subcommandNoun: "store")
                 ], runsWithoutSubcommand: true, subcommandNoun: "store command", usageListsSubcommands: true),
         ], defaultSubcommand: "screen", hasHelpCommand: true, epilogue: "Exit status: 0, 1 or 64.", version: "tool 1.0")
 

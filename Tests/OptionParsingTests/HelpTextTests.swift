@@ -7,7 +7,8 @@ import Testing
 extension HelpTextTests {
     @Test func theRootHelpListsCommandsAndOptions() {
         let help = Tool.spec.helpText
-        #expect(help.hasPrefix("tool: a tool for tests.\n\nUsage: tool [--data-dir DIR] [--json] [COMMAND] [ARGUMENTS]\n"))
+        #expect(
+            help.hasPrefix("tool: a tool for tests.\n\nUsage: tool [--data-dir DIR] [--json] [COMMAND] [ARGUMENTS]\n"))
         #expect(help.contains("\n\nIt does little.\n\n"))
         #expect(help.contains("\n  charge KEY        charge one act\n"))
         #expect(help.contains("\n  merge FILE...     merge files\n"))
@@ -22,8 +23,10 @@ extension HelpTextTests {
 
     @Test func aCommandsHelpStatesRangesAndInheritedOptions() {
         let help = Tool.spec.helpText(for: ["tool", "charge"])
-        #expect(help.hasPrefix(
-            "Usage: tool charge KEY [--seconds S] [--quantity N] [--subject ID] [--auto-open] [--data-dir DIR] [--json]\n"))
+        #expect(
+            help.hasPrefix(
+                "Usage: tool charge KEY [--seconds S] [--quantity N] [--subject ID] [--auto-open] [--data-dir DIR] [--json]\n"
+            ))
         #expect(help.contains("Arguments:\n  KEY  the key of the act\n"))
         #expect(help.contains("  --seconds S     length of the audio (1 to 360,000)\n"))
         #expect(help.contains("  --quantity N    how many (at least 0)\n"))
@@ -35,12 +38,13 @@ extension HelpTextTests {
         let decline = Tool.spec.helpText(for: ["tool", "decline"])
         #expect(decline.hasPrefix("Usage: tool decline ENTRY-ID --reason not-usable|test|other [--text T]"))
         let store = Tool.spec.helpText(for: ["tool", "store"])
-        #expect(store.hasPrefix(
-            """
-            Usage: tool store [--data-dir DIR] [--json]
-                   tool store use simulated
-                   tool store use mockstore --url URL [--key K=FILE]...
-            """))
+        #expect(
+            store.hasPrefix(
+                """
+                Usage: tool store [--data-dir DIR] [--json]
+                       tool store use simulated
+                       tool store use mockstore --url URL [--key K=FILE]...
+                """))
     }
 
     @Test func longLinesAreWrapped() {
@@ -50,7 +54,8 @@ extension HelpTextTests {
         let help = spec.helpText
         for line in help.split(separator: "\n") { #expect(line.count <= 116, "\(line)") }
         let column = String(repeating: " ", count: 2 + "--option-10 VALUE".count + 2)
-        #expect(help.contains("\n  --very-long-option-name-indeed\n" + column + "word word"), "its text on the next line")
+        #expect(
+            help.contains("\n  --very-long-option-name-indeed\n" + column + "word word"), "its text on the next line")
         #expect(help.contains("\n  --option-1 VALUE\n"), "the column is as wide as the entries that fit")
         #expect(help.contains("\n            [--option-6 VALUE]"), "the synopsis goes on under the first option")
     }

@@ -46,9 +46,12 @@ extension ParsingTests {
     @Test func rangesAreInclusive() throws {
         #expect(try Tool.run("charge", "t", "--seconds", "1").integer("--seconds") == 1)
         #expect(try Tool.run("charge", "t", "--seconds", "360000").integer("--seconds") == 360_000)
-        #expect(Tool.mistake(["charge", "t", "--seconds", "360001"])?.kind == .outOfRange(option: "--seconds", value: "360001"))
+        #expect(
+            Tool.mistake(["charge", "t", "--seconds", "360001"])?.kind
+                == .outOfRange(option: "--seconds", value: "360001"))
         #expect(Tool.mistake(["charge", "t", "--seconds", "0"])?.kind == .outOfRange(option: "--seconds", value: "0"))
-        #expect(Tool.mistake(["charge", "t", "--seconds", "-5"])?.kind == .outOfRange(option: "--seconds", value: "-5"))
+        #expect(
+            Tool.mistake(["charge", "t", "--seconds", "-5"])?.kind == .outOfRange(option: "--seconds", value: "-5"))
         let huge = Tool.mistake(["charge", "t", "--seconds", "9223372036854775808"])
         #expect(huge?.kind == .outOfRange(option: "--seconds", value: "9223372036854775808"), "no overflow, no trap")
         #expect(huge?.message == "--seconds \"9223372036854775808\" is not a whole number from 1 to 360,000")
@@ -57,11 +60,14 @@ extension ParsingTests {
     @Test func helpIsAskedForAnywhereAndWinsOverOptionMistakes() throws {
         #expect(try Tool.spec.parse(["--help"]) == .help(["tool"]))
         #expect(try Tool.spec.parse(["charge", "-h"]) == .help(["tool", "charge"]))
-        #expect(try Tool.spec.parse(["--data-dir", "/d", "charge", "--seconds", "abc", "--help"]) == .help(["tool", "charge"]))
+        #expect(
+            try Tool.spec.parse(["--data-dir", "/d", "charge", "--seconds", "abc", "--help"])
+                == .help(["tool", "charge"]))
         #expect(try Tool.spec.parse(["help"]) == .help(["tool"]))
         #expect(try Tool.spec.parse(["--data-dir", "/d", "help", "store", "use"]) == .help(["tool", "store", "use"]))
         #expect(try Tool.spec.parse(["--version"]) == .version)
-        #expect(Tool.mistake(["help", "nosuch"])?.kind == .unknownCommand("nosuch"), "no help for a command that is not")
+        #expect(
+            Tool.mistake(["help", "nosuch"])?.kind == .unknownCommand("nosuch"), "no help for a command that is not")
         #expect(Tool.mistake(["nosuch", "--help"])?.kind == .unknownCommand("nosuch"))
         #expect(try Tool.spec.parse(["decline", "--text", "-h", "--help"]) == .help(["tool", "decline"]))
     }
