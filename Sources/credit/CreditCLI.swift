@@ -19,7 +19,8 @@ struct CreditCLI {
                 print(CreditCommandLine.spec.helpText(for: path))
                 return CreditCLI.success
             case .version:
-                return CreditCLI.success
+                // Only a root that declares a version is asked for it; credit declares none yet.
+                return CreditCLI.usage
             case .run(let args):
                 let context = try Context(arguments: args)
                 return try await dispatch(args, context)
