@@ -28,6 +28,8 @@ let package = Package(
         ),
         .target(name: "Signing", dependencies: ["COpenSSL", "DurableFiles"]),
         .target(name: "StoreWire"),
+        // One declarative option parser for every tool; it depends on nothing.
+        .target(name: "OptionParsing"),
         .target(
             name: "CreditLedger", dependencies: ["Signing", "DurableFiles"],
             // Crash points for the reliability suites exist in debug (test) builds only.
@@ -35,13 +37,13 @@ let package = Package(
         ),
         .target(name: "Payments", dependencies: ["CreditLedger", "Signing", "StoreWire", "DurableFiles"]),
         .target(name: "VoiceDebriefCredit", dependencies: ["Payments", "CreditLedger"]),
-        .executableTarget(name: "credit", dependencies: ["VoiceDebriefCredit", "Payments", "CreditLedger", "Signing"]),
-        .executableTarget(name: "credit-bench", dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL"]),
+        .executableTarget(name: "credit", dependencies: ["VoiceDebriefCredit", "Payments", "CreditLedger", "Signing", "OptionParsing"]),
+        .executableTarget(name: "credit-bench", dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL", "OptionParsing"]),
 
         // The mock App Store.
         .target(
             name: "MockStoreServer",
-            dependencies: ["Signing", "StoreWire", "CSQLite", "CMicroHTTPD"],
+            dependencies: ["Signing", "StoreWire", "CSQLite", "CMicroHTTPD", "OptionParsing"],
             path: "MockStore/MockStoreServer"
         ),
         .executableTarget(name: "mockstore", dependencies: ["MockStoreServer"], path: "MockStore/mockstore"),
@@ -52,6 +54,7 @@ let package = Package(
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
 
         .testTarget(name: "DurableFilesTests", dependencies: ["DurableFiles", "TestSupport"]),
+        .testTarget(name: "OptionParsingTests", dependencies: ["OptionParsing"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"], resources: [.copy("Vectors")]),
         .testTarget(name: "CreditLedgerTests", dependencies: ["CreditLedger", "Signing", "TestSupport"]),
         .testTarget(name: "PaymentsTests", dependencies: ["Payments", "CreditLedger", "Signing", "StoreWire", "TestSupport"]),

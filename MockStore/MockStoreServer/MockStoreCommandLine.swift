@@ -1,4 +1,7 @@
+import OptionParsing
+
 /// Parses `mockstore`'s arguments: a pure function of the arguments and environment, tested without a process.
+/// The options are declared in ``spec``; `--help` is generated from it.
 public enum MockStoreCommandLine {
     /// What the command line asks for.
     public enum Command: Equatable, Sendable {
@@ -10,77 +13,96 @@ public enum MockStoreCommandLine {
         case controlHelp
     }
 
+    /// The options of `mockstore` (the server); `mockstore control` is declared in ``ControlInvocation``.
+    public static let spec = CommandSpec(
+        "mockstore",
+        discussion: """
+            A mock App Store sandbox for tests: StoreKit's device API over HTTP, test controls (what SKTestSession
+            does), an updates feed, a subset of the App Store Server API and Server Notifications V2; state in
+            SQLite; transactions signed as Apple signs them, by a test CA.
+            Prints "mockstore listening on http://HOST:PORT" when ready; stops cleanly on SIGINT and SIGTERM.
+            """,
+        options: [
+            .string("--host", "ADDRESS", help: "IPv4 or IPv6 address to listen on (default 127.0.0.1)"),
+            .integer(
+                "--port", "N", in: 0...65_535, noun: "a port number",
+                help: "port to listen on, 0 for any free port (default 0)"),
+            .string(
+                "--catalogue", "FILE",
+                help: "StoreKit configuration file, versions 1.x to 5.x (default Catalogue/Credit.storekit); "
+                    + "its settings (_askToBuyEnabled, _storeKitErrors, _failTransactionsEnabled, _storefront, "
+                    + "_locale) are the defaults the test controls start from"),
+            .string(
+                "--data", "DIR",
+                help: "where transactions and the test CA are kept (default $MOCKSTORE_DATA, else ./mockstore-data); "
+                    + "created if missing"),
+            .choice(
+                "--signing", SigningMode.allCases.map(\.rawValue), valueName: "MODE",
+                help: "how the device API signs: es256: test CA chain, as Apple signs (default); hs256: shared "
+                    + "secret; none: unsigned, for negative tests. Server API answers and notifications are always "
+                    + "signed by the test CA (ES256)"),
+            .string(
+                "--secret-file", "FILE",
+                help: "the HS256 shared secret: the file's bytes, exactly (mode 0600; with hs256 only)"),
+            .string(
+                "--bundle-id", "ID", help: "the app's bundle id in signed transactions (default ai.voicedebrief.app)"),
+            .integer(
+                "--app-apple-id", "N", in: 1...Int64.max, noun: "a positive number",
+                help: "appAppleId in Server API answers and notifications (default 1234567890)"),
+            .string("--bundle-version", "V", help: "bundleVersion in notifications (default 1)"),
+            .string(
+                "--api-key", "KEYID=FILE",
+                help: "a key that signs Server API bearer tokens: the kid and its public key (PEM; a PEM private key "
+                    + "works too). Repeatable. Without any, every well-formed ES256 token is accepted without "
+                    + "checking its signature (said on stderr at start)"
+            ).repeatable(),
+            .string(
+                "--notify", "URL", help: "POST Server Notifications V2 ({\"signedPayload\": JWS}) to this http:// URL"),
+            .integer(
+                "--notify-retry-base-ms", "N", in: 1...3_600_000, noun: "a number of milliseconds",
+                help: "a failed notification is retried 1, 12, 24, 48 and 72 \"hours\" after the previous try, as "
+                    + "Apple does, an hour lasting N ms here (default 1000)"),
+            .integer(
+                "--notify-max-attempts", "N", in: 1...6, noun: "a number",
+                help: "tries in all, the first included (default 6)"),
+            .integer(
+                "--notify-timeout-ms", "N", in: 1...600_000, noun: "a number of milliseconds",
+                help: "how long one try waits for the receiver's answer (default 5000)"),
+        ],
+        additionalUsage: ["mockstore control [--url URL] COMMAND [ARGUMENTS]     (see mockstore control --help)"],
+        epilogue: """
+            Device API (StoreKit):
+              GET  /storekit/v1/products?ids=A,B
+              POST /storekit/v1/purchases                  {"productId", "quantity"?, "appAccountToken"?}
+              GET  /storekit/v1/transactions/unfinished
+              GET  /storekit/v1/transactions/updates?after=CURSOR
+              POST /storekit/v1/transactions/{id}/finish
+
+            Test controls (SKTestSession), each also a `mockstore control` command:
+              POST /test/v1/reset | /test/v1/clear         GET /test/v1/transactions   DELETE /test/v1/transactions/{id}
+              POST /test/v1/purchases                      {"productId", ...}: a purchase made outside the app
+              POST /test/v1/transactions/{id}/approve | decline | resolve | refund | refund/reverse
+              POST /test/v1/transactions/{id}/refund-request | refund-request/decline
+              GET|POST /test/v1/settings                   {"askToBuyEnabled", "interruptedPurchasesEnabled",
+                                                            "storefront", "locale"}
+              GET|POST|DELETE /test/v1/failures[/{api}]    {"api", "error", "once"}
+              GET  /test/v1/consumption | /test/v1/notifications | /test/v1/root-certificate
+
+            App Store Server API (bearer JWT, as Apple checks it):
+              GET  /inApps/v1/transactions/{transactionId}            Get Transaction Info
+              GET  /inApps/v2/history/{transactionId}                 Get Transaction History (also v1)
+              GET  /inApps/v2/refund/lookup/{transactionId}           Get Refund History
+              GET  /inApps/v1/lookup/{orderId}                        Look Up Order ID
+              PUT  /inApps/v1/transactions/consumption/{transactionId} Send Consumption Information (also v2)
+              POST /inApps/v1/transactions/{transactionId}/finish     finish a transaction from the server
+              POST /inApps/v1/notifications/test                      Request a Test Notification
+              GET  /inApps/v1/notifications/test/{token}              Get Test Notification Status
+
+            Exit status: 0 after a clean stop, 1 on a failure it explains, 64 on a usage error.
+            """)
+
     /// The text of `mockstore --help`.
-    public static let usage = """
-        Usage: mockstore [--host 127.0.0.1] [--port 0] [--catalogue Catalogue/Credit.storekit] [--data DIR]
-                         [--signing es256|hs256|none] [--secret-file FILE] [--bundle-id ai.voicedebrief.app]
-                         [--app-apple-id N] [--bundle-version V] [--api-key KEYID=PUBLIC-KEY-FILE]...
-                         [--notify URL [--notify-retry-base-ms 1000] [--notify-max-attempts 6]
-                                       [--notify-timeout-ms 5000]]
-               mockstore control [--url URL] COMMAND [ARGUMENTS]     (see mockstore control --help)
-
-        A mock App Store sandbox for tests: StoreKit's device API over HTTP, test controls (what SKTestSession
-        does), an updates feed, a subset of the App Store Server API and Server Notifications V2; state in
-        SQLite; transactions signed as Apple signs them, by a test CA.
-        Prints "mockstore listening on http://HOST:PORT" when ready; stops cleanly on SIGINT and SIGTERM.
-
-        Options:
-          --host ADDRESS       IPv4 or IPv6 address to listen on (default 127.0.0.1)
-          --port N             port to listen on, 0 for any free port (default 0)
-          --catalogue FILE     StoreKit configuration file, versions 1.x to 5.x (default Catalogue/Credit.storekit);
-                               its settings (_askToBuyEnabled, _storeKitErrors, _failTransactionsEnabled,
-                               _storefront, _locale) are the defaults the test controls start from
-          --data DIR           where transactions and the test CA are kept (default $MOCKSTORE_DATA,
-                               else ./mockstore-data); created if missing
-          --signing MODE       how the device API signs: es256: test CA chain, as Apple signs (default);
-                               hs256: shared secret; none: unsigned, for negative tests. Server API answers
-                               and notifications are always signed by the test CA (ES256)
-          --secret-file FILE   the HS256 shared secret: the file's bytes, exactly (mode 0600; with hs256 only)
-          --bundle-id ID       the app's bundle id in signed transactions (default ai.voicedebrief.app)
-          --app-apple-id N     appAppleId in Server API answers and notifications (default 1234567890)
-          --bundle-version V   bundleVersion in notifications (default 1)
-          --api-key KEYID=FILE a key that signs Server API bearer tokens: the kid and its public key (PEM; a PEM
-                               private key works too). Repeatable. Without any, every well-formed ES256 token is
-                               accepted without checking its signature (said on stderr at start)
-          --notify URL         POST Server Notifications V2 ({"signedPayload": JWS}) to this http:// URL
-          --notify-retry-base-ms N
-                               a failed notification is retried 1, 12, 24, 48 and 72 "hours" after the previous
-                               try, as Apple does, an hour lasting N ms here (default 1000)
-          --notify-max-attempts N
-                               tries in all, the first included, 1 to 6 (default 6)
-          --notify-timeout-ms N
-                               how long one try waits for the receiver's answer (default 5000)
-          -h, --help           show this help
-
-        Device API (StoreKit):
-          GET  /storekit/v1/products?ids=A,B
-          POST /storekit/v1/purchases                  {"productId", "quantity"?, "appAccountToken"?}
-          GET  /storekit/v1/transactions/unfinished
-          GET  /storekit/v1/transactions/updates?after=CURSOR
-          POST /storekit/v1/transactions/{id}/finish
-
-        Test controls (SKTestSession), each also a `mockstore control` command:
-          POST /test/v1/reset | /test/v1/clear         GET /test/v1/transactions   DELETE /test/v1/transactions/{id}
-          POST /test/v1/purchases                      {"productId", ...}: a purchase made outside the app
-          POST /test/v1/transactions/{id}/approve | decline | resolve | refund | refund/reverse
-          POST /test/v1/transactions/{id}/refund-request | refund-request/decline
-          GET|POST /test/v1/settings                   {"askToBuyEnabled", "interruptedPurchasesEnabled",
-                                                        "storefront", "locale"}
-          GET|POST|DELETE /test/v1/failures[/{api}]    {"api", "error", "once"}
-          GET  /test/v1/consumption | /test/v1/notifications | /test/v1/root-certificate
-
-        App Store Server API (bearer JWT, as Apple checks it):
-          GET  /inApps/v1/transactions/{transactionId}            Get Transaction Info
-          GET  /inApps/v2/history/{transactionId}                 Get Transaction History (also v1)
-          GET  /inApps/v2/refund/lookup/{transactionId}           Get Refund History
-          GET  /inApps/v1/lookup/{orderId}                        Look Up Order ID
-          PUT  /inApps/v1/transactions/consumption/{transactionId} Send Consumption Information (also v2)
-          POST /inApps/v1/transactions/{transactionId}/finish     finish a transaction from the server
-          POST /inApps/v1/notifications/test                      Request a Test Notification
-          GET  /inApps/v1/notifications/test/{token}              Get Test Notification Status
-
-        Exit status: 0 after a clean stop, 1 on a failure it explains, 64 on a usage error.
-        """
+    public static let usage = spec.helpText
 
     /// Parses `arguments` (without the program name). `MOCKSTORE_DATA` in `environment` sets the default data
     /// directory.
@@ -92,147 +114,80 @@ public enum MockStoreCommandLine {
         if arguments.first == "control" {
             return try ControlInvocation.parse(Array(arguments.dropFirst()), environment: environment)
         }
+        guard case .run(let args) = try spec.parse(arguments) else { return .help }
         var options = MockStoreOptions()
         if let data = environment["MOCKSTORE_DATA"], !data.isEmpty {
             options.dataDirectory = data
         }
-        var given = Set<String>()
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if argument == "-h" || argument == "--help" {
-                return .help
-            }
-            guard argument.hasPrefix("--") else {
-                throw UsageError("unexpected argument \"\(argument)\" (mockstore takes only options; see --help)")
-            }
-            var name = argument
-            var inlineValue: String?
-            if let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                inlineValue = String(argument[argument.index(after: equals)...])
-            }
-            guard knownOptions.contains(name) else {
-                throw UsageError("unknown option \(name) (see --help)")
-            }
-            guard given.insert(name).inserted || repeatableOptions.contains(name) else {
-                throw UsageError("\(name) is given more than once")
-            }
-            let value: String
-            if let inlineValue {
-                value = inlineValue
-            } else {
-                guard index < arguments.count, !arguments[index].hasPrefix("--") else {
-                    throw UsageError("\(name) needs a value")
-                }
-                value = arguments[index]
-                index += 1
-            }
-            try apply(name, value, to: &options)
-        }
-        try validate(options, given: given)
+        try read(args, into: &options)
+        try validate(options, given: args)
         return .run(options)
     }
 
-    private static let knownOptions: Set<String> = [
-        "--host", "--port", "--catalogue", "--data", "--signing", "--secret-file", "--bundle-id", "--app-apple-id",
-        "--bundle-version", "--api-key", "--notify", "--notify-retry-base-ms", "--notify-max-attempts",
-        "--notify-timeout-ms",
-    ]
-
-    /// Options that may be given more than once.
-    private static let repeatableOptions: Set<String> = ["--api-key"]
-
-    private static func apply(_ name: String, _ value: String, to options: inout MockStoreOptions) throws(UsageError) {
-        guard !value.isEmpty else { throw UsageError("\(name) needs a value, got an empty one") }
-        switch name {
-        case "--host":
+    /// Copies what the parser read into the options, checking what the declarations cannot.
+    private static func read(_ args: ParsedArguments, into options: inout MockStoreOptions) throws(UsageError) {
+        if let value = args.string("--host") {
             guard (try? SocketAddress(host: value, port: 0)) != nil else {
-                throw UsageError("--host \"\(value)\" is not an IPv4 or IPv6 address (or localhost)")
+                throw .invalidValue(
+                    "--host", value, isNot: "an IPv4 or IPv6 address (or localhost)", command: args.path)
             }
             options.host = value
-        case "--port":
-            guard let port = UInt16(value) else {
-                throw UsageError("--port \"\(value)\" is not a port number from 0 to 65535")
-            }
-            options.port = port
-        case "--catalogue":
-            options.cataloguePath = value
-        case "--data":
-            options.dataDirectory = value
-        case "--signing":
-            guard let mode = SigningMode(rawValue: value) else {
-                let modes = SigningMode.allCases.map(\.rawValue).joined(separator: ", ")
-                throw UsageError("--signing \"\(value)\" is not one of \(modes)")
-            }
-            options.signing = mode
-        case "--secret-file":
-            options.secretFile = value
-        case "--bundle-id":
+        }
+        if let port = args.integer("--port") { options.port = UInt16(port) }
+        if let value = args.string("--catalogue") { options.cataloguePath = value }
+        if let value = args.string("--data") { options.dataDirectory = value }
+        if let value = args.string("--signing"), let mode = SigningMode(rawValue: value) { options.signing = mode }
+        options.secretFile = args.string("--secret-file")
+        if let value = args.string("--bundle-id") {
             guard value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) else {
-                throw UsageError("--bundle-id \"\(value)\" is not a bundle id (letters, digits, \".\" and \"-\")")
+                throw .invalidValue(
+                    "--bundle-id", value, isNot: "a bundle id (letters, digits, \".\" and \"-\")", command: args.path)
             }
             options.bundleId = value
-        case "--app-apple-id":
-            guard let id = Int64(value), id > 0 else {
-                throw UsageError("--app-apple-id \"\(value)\" is not a positive number")
-            }
-            options.appAppleId = id
-        case "--bundle-version":
-            options.bundleVersion = value
-        case "--api-key":
+        }
+        if let id = args.integer("--app-apple-id") { options.appAppleId = id }
+        if let value = args.string("--bundle-version") { options.bundleVersion = value }
+        for value in args.strings("--api-key") {
             guard let equals = value.firstIndex(of: "="), equals != value.startIndex,
                 value.index(after: equals) != value.endIndex
             else {
-                throw UsageError("--api-key \"\(value)\" is not KEYID=PUBLIC-KEY-FILE")
+                throw .invalidValue("--api-key", value, isNot: "KEYID=PUBLIC-KEY-FILE", command: args.path)
             }
             let keyId = String(value[..<equals])
             guard !options.apiKeys.contains(where: { $0.keyId == keyId }) else {
-                throw UsageError("--api-key \(keyId) is given more than once")
+                throw UsageError("--api-key \(keyId) is given more than once", command: args.path)
             }
             options.apiKeys.append(
                 MockStoreOptions.APIKeyOption(keyId: keyId, path: String(value[value.index(after: equals)...])))
-        case "--notify":
+        }
+        if let value = args.string("--notify") {
             do {
                 _ = try HTTPClient.Target(value)
             } catch {
-                throw UsageError("--notify \"\(value)\" is not an http://HOST[:PORT]/PATH URL")
+                throw .invalidValue("--notify", value, isNot: "an http://HOST[:PORT]/PATH URL", command: args.path)
             }
             options.notifyURL = value
-        case "--notify-retry-base-ms":
-            guard let milliseconds = Int64(value), (1...3_600_000).contains(milliseconds) else {
-                throw UsageError(
-                    "--notify-retry-base-ms \"\(value)\" is not a number of milliseconds from 1 to 3600000")
-            }
-            options.notifyRetryBaseMilliseconds = milliseconds
-        case "--notify-max-attempts":
-            guard let attempts = Int(value), (1...6).contains(attempts) else {
-                throw UsageError("--notify-max-attempts \"\(value)\" is not a number from 1 to 6")
-            }
-            options.notifyMaxAttempts = attempts
-        case "--notify-timeout-ms":
-            guard let milliseconds = Int64(value), (1...600_000).contains(milliseconds) else {
-                throw UsageError("--notify-timeout-ms \"\(value)\" is not a number of milliseconds from 1 to 600000")
-            }
-            options.notifyTimeoutMilliseconds = milliseconds
-        default:
-            throw UsageError("unknown option \(name) (see --help)")
         }
+        if let milliseconds = args.integer("--notify-retry-base-ms") {
+            options.notifyRetryBaseMilliseconds = milliseconds
+        }
+        if let attempts = args.integer("--notify-max-attempts") { options.notifyMaxAttempts = Int(attempts) }
+        if let milliseconds = args.integer("--notify-timeout-ms") { options.notifyTimeoutMilliseconds = milliseconds }
     }
 
-    private static func validate(_ options: MockStoreOptions, given: Set<String>) throws(UsageError) {
+    /// The rules between options.
+    private static func validate(_ options: MockStoreOptions, given args: ParsedArguments) throws(UsageError) {
         if options.notifyURL == nil,
             let orphan = ["--notify-retry-base-ms", "--notify-max-attempts", "--notify-timeout-ms"].first(
-                where: given.contains)
+                where: args.flag)
         {
-            throw UsageError("\(orphan) is only used with --notify URL")
+            throw UsageError("\(orphan) is only used with --notify URL", command: args.path)
         }
         switch (options.signing, options.secretFile) {
         case (.hs256, nil):
-            throw UsageError("--signing hs256 needs --secret-file FILE (the shared secret)")
+            throw UsageError("--signing hs256 needs --secret-file FILE (the shared secret)", command: args.path)
         case (.es256, .some), (.none, .some):
-            throw UsageError("--secret-file is only used with --signing hs256")
+            throw UsageError("--secret-file is only used with --signing hs256", command: args.path)
         default:
             break
         }

@@ -1,4 +1,5 @@
 import CreditLedger
+import OptionParsing
 
 #if canImport(Glibc)
     import Glibc
@@ -10,8 +11,18 @@ import CreditLedger
 // one table. See BENCHMARKS.md and `credit-bench --help`.
 
 nonisolated(unsafe) var failures = 0
+let parsed: BenchOptions?
 do {
-    var options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+    parsed = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    log("credit-bench: \(error.message)\nRun `credit-bench --help` for how to use it.")
+    exit(64)
+}
+guard var options = parsed else {
+    print(BenchOptions.usage)
+    exit(0)
+}
+do {
     if let directory = options.loadOnly {
         try LedgerBenchmarks.loadOnly(directory)
         exit(0)

@@ -1,5 +1,6 @@
 import CreditLedger
 import Foundation
+import OptionParsing
 import Payments
 import VoiceDebriefCredit
 
@@ -11,10 +12,9 @@ struct Context {
     let clock: any LedgerClock
     let ids: any IDSource
 
-    init(arguments args: inout Arguments) throws {
+    init(arguments args: ParsedArguments) throws {
         let environment = ProcessInfo.processInfo.environment
-        if let given = try args.option("--data-dir") {
-            guard !given.isEmpty else { throw UsageError("--data-dir needs a directory", command: args.command) }
+        if let given = args.string("--data-dir") {
             dataDirectory = given
         } else if let fromEnvironment = environment["CREDIT_DATA_DIR"], !fromEnvironment.isEmpty {
             dataDirectory = fromEnvironment

@@ -1,11 +1,11 @@
 import CreditLedger
 import Foundation
+import OptionParsing
 import Payments
 import VoiceDebriefCredit
 
 extension CreditCLI {
-    func balance(_ args: inout Arguments, _ context: Context) throws -> Int32 {
-        try args.finish()
+    func balance(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         // An unchanged ledger's balance comes from its signed checkpoint; anything else is a full load.
         let balance = try Ledger.checkpointedBalance(directory: context.dataDirectory) ?? context.openLedger().balance
         if context.json {
@@ -17,21 +17,23 @@ extension CreditCLI {
         return CreditCLI.success
     }
 
-    /// Reads the words of one act (`KEY [--seconds S] [--quantity N] [--subject ID] [--auto-open]`).
-    static func chargeRequest(_ args: inout Arguments) throws -> ChargeRequest {
-        let seconds = try args.integer("--seconds")
-        let quantity = try args.integer("--quantity")
-        let subject = try args.option("--subject")
-        let automatic = args.flag("--auto-open")
-        guard let key = try args.positional("the key of the act to charge (see `credit prices`)") else {
-            throw UsageError("missing the key to charge", command: "charge")
-        }
-        try args.finish()
-        return ChargeRequest(key, seconds: seconds, quantity: quantity, subject: subject, automatic: automatic)
+    /// The act the words of `credit charge` (or a line of `credit run`) describe, as the parser read them.
+    static func chargeRequest(_ args: ParsedArguments) -> ChargeRequest {
+        ChargeRequest(
+            args.positional("KEY") ?? "", seconds: args.integer("--seconds"), quantity: args.integer("--quantity"),
+            subject: args.string("--subject"), automatic: args.flag("--auto-open"))
     }
 
-    func charge(_ args: inout Arguments, _ context: Context) throws -> Int32 {
-        let request = try CreditCLI.chargeRequest(&args)
+    /// Reads one line of `credit run` with the words of `credit charge`.
+    static func chargeRequest(line words: [String]) throws(UsageError) -> ChargeRequest {
+        guard case .run(let args) = try CreditCommandLine.charge.parse(words) else {
+            throw UsageError("--help is not an act")
+        }
+        return chargeRequest(args)
+    }
+
+    func charge(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        let request = CreditCLI.chargeRequest(args)
         let ledger = try context.openLedger()
         let meter = CreditApp.meter(for: ledger, ids: context.ids)
         let outcome: ChargeOutcome
@@ -67,23 +69,19 @@ extension CreditCLI {
         }
     }
 
-    func decline(_ args: inout Arguments, _ context: Context) throws -> Int32 {
-        guard let reasonKey = try args.option("--reason") else {
-            throw UsageError("say why with --reason not-usable|not-needed|test|other", command: "decline")
-        }
-        let text = try args.option("--text")
-        guard let id = try args.positional("the id of the charge to decline (see `credit entries`)") else {
-            return CreditCLI.usage
-        }
-        try args.finish()
+    func decline(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        // The parser has checked that both are given, and that the reason is one of the four.
+        let reasonKey = args.string("--reason") ?? ""
+        let text = args.string("--text")
+        let id = args.positional("ENTRY-ID") ?? ""
         let reason: DeclineReason
         do {
             reason = try DeclineReason(key: reasonKey, text: text)
         } catch let error as LedgerError {
-            throw UsageError(error.description, command: "decline")
+            throw UsageError(error.description, command: args.path)
         }
         if text != nil, reasonKey != "other" {
-            throw UsageError("--text goes with --reason other", command: "decline")
+            throw UsageError("--text goes with --reason other", command: args.path)
         }
         let ledger = try context.openLedger()
         let refund = try ledger.decline(id, reason: reason)
@@ -98,12 +96,8 @@ extension CreditCLI {
         return CreditCLI.success
     }
 
-    func takings(_ args: inout Arguments, _ context: Context) throws -> Int32 {
-        let days = try args.integer("--days")
-        try args.finish()
-        if let days, days != 7 && days != 30 {
-            throw UsageError("--days is 7 or 30", command: "takings")
-        }
+    func takings(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        let days = args.string("--days").flatMap { Int64($0) }
         let ledger = try context.openLedger()
         let lines = try days.map { try ledger.takings(lastDays: Int($0)) } ?? ledger.takings()
         if context.json {
@@ -134,8 +128,7 @@ extension CreditCLI {
         return table(rows, rightAligned: Set(1..<(6 + extra.count)))
     }
 
-    func entries(_ args: inout Arguments, _ context: Context) throws -> Int32 {
-        try args.finish()
+    func entries(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         let ledger = try context.openLedger()
         let screen = try CreditScreen(ledger: ledger, prices: VoiceDebriefPrices())
         if context.json {
@@ -178,8 +171,7 @@ extension CreditCLI {
         return table(lines, rightAligned: [2, 3])
     }
 
-    func prices(_ args: inout Arguments, _ context: Context) throws -> Int32 {
-        try args.finish()
+    func prices(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         let prices = VoiceDebriefPrices()
         if context.json {
             try printJSON(
@@ -203,10 +195,8 @@ extension CreditCLI {
             + "\n  the settings, diagnostics and the credit screen."
     }
 
-    func merge(_ args: inout Arguments, _ context: Context) throws -> Int32 {
-        let files = args.remainingPositionals()
-        try args.finish()
-        guard !files.isEmpty else { throw UsageError("name the ledger files to merge", command: "merge") }
+    func merge(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        let files = args.positionalList("FILE")
         let ledger = try context.openLedger()
         let report = try ledger.merge(files: files)
         if context.json {
@@ -225,11 +215,8 @@ extension CreditCLI {
         return report.problems.isEmpty ? CreditCLI.success : CreditCLI.failure
     }
 
-    func runActs(_ args: inout Arguments, _ context: Context) throws -> Int32 {
-        guard let source = try args.positional("a file of acts, or - for standard input") else {
-            return CreditCLI.usage
-        }
-        try args.finish()
+    func runActs(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        let source = args.positional("FILE|-") ?? "-"
         let text: String
         if source == "-" {
             text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
@@ -247,12 +234,12 @@ extension CreditCLI {
             do {
                 var words = try splitWords(line)
                 if words.first == "charge" { words.removeFirst() }
-                var lineArgs = Arguments(words, command: "run")
-                let request = try CreditCLI.chargeRequest(&lineArgs)
+                let request = try CreditCLI.chargeRequest(line: words)
                 _ = try meterCheck.price(of: request)
                 requests.append((index + 1, request))
             } catch let error as UsageError {
-                throw UsageError("\(source) line \(index + 1): \(error.message); nothing was charged", command: "run")
+                throw UsageError(
+                    "\(source) line \(index + 1): \(error.message); nothing was charged", command: args.path)
             } catch let error as ChargeError {
                 throw CommandFailure("\(source) line \(index + 1): \(error.description); nothing was charged")
             }

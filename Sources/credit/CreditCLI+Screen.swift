@@ -1,11 +1,11 @@
 import CreditLedger
 import Foundation
+import OptionParsing
 import Payments
 import VoiceDebriefCredit
 
 extension CreditCLI {
-    func screen(_ args: inout Arguments, _ context: Context) async throws -> Int32 {
-        try args.finish()
+    func screen(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
         let ledger = try context.openLedger()
         // Opening the credit screen first collects what the store holds for us.
         var collectNote: String?
@@ -122,9 +122,8 @@ extension CreditCLI {
         return object
     }
 
-    func verify(_ args: inout Arguments, _ context: Context) throws -> Int32 {
-        let files = args.remainingPositionals()
-        try args.finish()
+    func verify(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        let files = args.positionalList("FILE")
         for file in files where !FileManager.default.fileExists(atPath: file) {
             throw CommandFailure("cannot read \(file): no such file")
         }
@@ -174,8 +173,7 @@ extension CreditCLI {
         return report.isClean ? CreditCLI.success : CreditCLI.failure
     }
 
-    func upgrade(_ args: inout Arguments, _ context: Context) throws -> Int32 {
-        try args.finish()
+    func upgrade(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         let ledger = try context.openLedger()
         guard !ledger.isSigned else {
             print(context.json ? "{\"upgraded\":false}" : "The ledger is already signed. Nothing was changed.")

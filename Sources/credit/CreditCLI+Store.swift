@@ -1,12 +1,13 @@
 import CreditLedger
 import Foundation
+import OptionParsing
 import Payments
 import VoiceDebriefCredit
 
 extension CreditCLI {
-    func store(_ args: inout Arguments, _ context: Context) throws -> Int32 {
-        guard let verb = try args.positional() else {
-            try args.finish()
+    func store(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        // `credit store` shows the store; `credit store use simulated|mockstore` chooses it.
+        guard args.path.count > 2 else {
             let configuration = try StoreConfiguration.load(from: context.dataDirectory)
             if context.json {
                 var object: [String: Any] = ["store": configuration.store]
@@ -24,26 +25,19 @@ extension CreditCLI {
             }
             return CreditCLI.success
         }
-        guard verb == "use" else {
-            throw UsageError("unknown store command \"\(verb)\": use `credit store use ...`", command: "store")
-        }
-        guard let which = try args.positional("simulated or mockstore") else { return CreditCLI.usage }
-        switch which {
+        switch args.command {
         case "simulated":
-            try args.finish()
             try FileManager.default.createDirectory(atPath: context.dataDirectory, withIntermediateDirectories: true)
             try StoreConfiguration.simulated.save(to: context.dataDirectory)
             print(context.json ? "{\"store\":\"simulated\"}" : "Store: simulated. No money is taken.")
         case "mockstore":
-            guard let url = try args.option("--url") else {
-                throw UsageError("the mock store needs --url URL", command: "store")
-            }
-            let rootFile = try args.option("--root-certificate")
-            let secretFile = try args.option("--secret-file")
-            let bundle = try args.option("--bundle-id")
-            try args.finish()
+            let url = args.string("--url") ?? ""
+            let rootFile = args.string("--root-certificate")
+            let secretFile = args.string("--secret-file")
+            let bundle = args.string("--bundle-id")
             guard (rootFile == nil) != (secretFile == nil) else {
-                throw UsageError("give exactly one of --root-certificate FILE or --secret-file FILE", command: "store")
+                throw UsageError(
+                    "give exactly one of --root-certificate FILE or --secret-file FILE", command: args.path)
             }
             let root = try rootFile.map { path -> [UInt8] in
                 guard let data = FileManager.default.contents(atPath: path) else {
@@ -74,14 +68,13 @@ extension CreditCLI {
                 throw CommandFailure(error.description)
             }
         default:
-            throw UsageError("unknown store \"\(which)\": simulated or mockstore", command: "store")
+            throw UsageError("unknown store \"\(args.command)\": simulated or mockstore", command: args.path)
         }
         return CreditCLI.success
     }
 
-    func topUp(_ args: inout Arguments, _ context: Context) async throws -> Int32 {
-        let product = try args.option("--product") ?? PackCatalogue.defaultProduct
-        try args.finish()
+    func topUp(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
+        let product = args.string("--product") ?? PackCatalogue.defaultProduct
         let ledger = try context.openLedger()
         let flow = try CreditCLI.flow(ledger, context)
         let result: TopUpResult
@@ -129,8 +122,7 @@ extension CreditCLI {
         return CreditCLI.success
     }
 
-    func collect(_ args: inout Arguments, _ context: Context) async throws -> Int32 {
-        try args.finish()
+    func collect(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
         let ledger = try context.openLedger()
         let report = try await CreditCLI.collectAll(ledger, context)
         if context.json {

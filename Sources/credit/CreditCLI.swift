@@ -1,5 +1,6 @@
 import CreditLedger
 import Foundation
+import OptionParsing
 import Payments
 import VoiceDebriefCredit
 
@@ -12,45 +13,22 @@ struct CreditCLI {
     var arguments: [String]
 
     func run() async -> Int32 {
-        var command = "screen"
         do {
-            var words = arguments
-            // The command is the first word that is not an option or an option's value.
-            var index = 0
-            var found: Int?
-            while index < words.count {
-                let word = words[index]
-                if word == "--data-dir" {
-                    index += 2
-                    continue
-                }
-                if !word.hasPrefix("-") {
-                    found = index
-                    break
-                }
-                index += 1
-            }
-            if let found { command = words.remove(at: found) }
-            var args = Arguments(words, command: command)
-            let help = args.flag("--help") || args.flag("-h")
-            if command == "help" {
-                _ = try args.option("--data-dir")  // so that its value is not taken for the topic
-                let topic = try args.positional()
-                print(topic.flatMap { HelpText.commands[$0] } ?? HelpText.overview)
+            switch try CreditCommandLine.spec.parse(arguments) {
+            case .help(let path):
+                print(CreditCommandLine.spec.helpText(for: path))
                 return CreditCLI.success
+            case .version:
+                // Only a root that declares a version is asked for it; credit declares none yet.
+                return CreditCLI.usage
+            case .run(let args):
+                let context = try Context(arguments: args)
+                return try await dispatch(args, context)
             }
-            guard let text = HelpText.commands[command] else {
-                throw UsageError("unknown command \"\(command)\"")
-            }
-            if help {
-                print(found == nil ? HelpText.overview : text)
-                return CreditCLI.success
-            }
-            let context = try Context(arguments: &args)
-            return try await dispatch(command, &args, context)
         } catch let error as UsageError {
             printError("credit: \(error.message)")
-            printError("Run `credit \(error.command.map { $0 + " " } ?? "")--help` for how to use it.")
+            let command = error.command.isEmpty ? "credit" : error.command.joined(separator: " ")
+            printError("Run `\(command) --help` for how to use it.")
             return CreditCLI.usage
         } catch let error as CommandFailure {
             printError("credit: \(error.message)")
@@ -61,23 +39,24 @@ struct CreditCLI {
         }
     }
 
-    private func dispatch(_ command: String, _ args: inout Arguments, _ context: Context) async throws -> Int32 {
-        switch command {
-        case "screen": return try await screen(&args, context)
-        case "balance": return try balance(&args, context)
-        case "charge": return try charge(&args, context)
-        case "decline": return try decline(&args, context)
-        case "topup": return try await topUp(&args, context)
-        case "collect": return try await collect(&args, context)
-        case "takings": return try takings(&args, context)
-        case "entries": return try entries(&args, context)
-        case "prices": return try prices(&args, context)
-        case "merge": return try merge(&args, context)
-        case "run": return try runActs(&args, context)
-        case "verify": return try verify(&args, context)
-        case "upgrade": return try upgrade(&args, context)
-        case "store": return try store(&args, context)
-        default: throw UsageError("unknown command \"\(command)\"")
+    /// Runs the command the parser chose (`args.path` is `["credit", COMMAND, …]`).
+    private func dispatch(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
+        switch args.path.dropFirst().first {
+        case "screen": return try await screen(args, context)
+        case "balance": return try balance(args, context)
+        case "charge": return try charge(args, context)
+        case "decline": return try decline(args, context)
+        case "topup": return try await topUp(args, context)
+        case "collect": return try await collect(args, context)
+        case "takings": return try takings(args, context)
+        case "entries": return try entries(args, context)
+        case "prices": return try prices(args, context)
+        case "merge": return try merge(args, context)
+        case "run": return try runActs(args, context)
+        case "verify": return try verify(args, context)
+        case "upgrade": return try upgrade(args, context)
+        case "store": return try store(args, context)
+        default: throw UsageError("unknown command \"\(args.command)\"", command: ["credit"])
         }
     }
 }

@@ -1,0 +1,167 @@
+import OptionParsing
+
+/// The `credit` command line, declared: every command, its options and words, and the words of its `--help`.
+/// Parsing and help both come from here (see OptionParsing).
+enum CreditCommandLine {
+    static let spec = CommandSpec(
+        "credit", summary: "the VoiceDebrief credit, in a terminal.",
+        discussion: """
+            The balance starts at £5.00, counts down as the app is used, may go below zero, and never blocks anything.
+            """,
+        options: [
+            .string(
+                "--data-dir", "DIR",
+                help: "the data directory (default: $CREDIT_DATA_DIR, else $XDG_DATA_HOME/voicedebrief, "
+                    + "else ~/.local/share/voicedebrief)"
+            ).inherited(),
+            .flag("--json", help: "output for scripts").inherited(),
+        ],
+        subcommands: [
+            screen, balance, charge, decline, topUp, collect, takings, entries, prices, merge, run, verify, upgrade,
+            store,
+        ],
+        defaultSubcommand: "screen", hasHelpCommand: true,
+        epilogue: """
+            Exit status: 0 done; 1 failed (the message says why); 64 the command line is wrong.
+            Colour is used only on a terminal, and never when NO_COLOR is set.
+            """)
+
+    static let screen = CommandSpec(
+        "screen", summary: "the credit screen (the default when no command is given)",
+        discussion: """
+            The credit screen: the balance, what was used and topped up, the top-up on offer, takings by feature,
+            every entry newest first with the balance after it, and the price list. Opening it first collects any
+            purchase the store holds unfinished.
+            """)
+
+    static let balance = CommandSpec(
+        "balance", summary: "the counter: the balance",
+        discussion: """
+            The counter: the balance. --json prints {"balance": <micro-credits>, "formatted": "£4.94"}.
+            """)
+
+    /// The words of one act: `credit charge`, and each line of `credit run`.
+    static let charge = CommandSpec(
+        "charge", summary: "charge one act (see `credit prices` for the keys)",
+        discussion: """
+            Charges one act that has been done. Recording and the other uncharged acts are refused: they are never
+            charged. --json prints the entry written (with "id", "amount", "balanceAfter"), or {"charged": false,
+            "reason"}.
+            """,
+        options: [
+            .integer(
+                "--seconds", "S", in: 1...360_000, noun: "a number of seconds",
+                help: "length of the audio, for a transcript (3p a started minute)"),
+            .integer(
+                "--quantity", "N", in: 0...Int64.max, noun: "a number",
+                help: "files saved (1 to 4), or things moved by a push or pull (0 moves nothing: no charge)"),
+            .string("--subject", "ID", maxBytes: 256, help: "the note or vault it was for (at most 256 bytes)"),
+            .flag("--auto-open", help: "the note opened by itself when a recording stopped: not charged"),
+        ],
+        positionals: [PositionalSpec("KEY", help: "the key of the act to charge (see `credit prices`)")])
+
+    static let decline = CommandSpec(
+        "decline", summary: "decline a charge: it is given back as a new entry",
+        discussion: """
+            Declines a charge: its amount is given back as a new refund entry; the charge stays in the ledger.
+            A charge can be declined once. --reason other needs --text with your words.
+            """,
+        options: [
+            .choice("--reason", ["not-usable", "not-needed", "test", "other"], help: "why it is declined").required(),
+            .string("--text", "T", maxBytes: 1_000, help: "your words, with --reason other (at most 1,000 bytes)"),
+        ],
+        positionals: [PositionalSpec("ENTRY-ID", help: "the id of the charge to decline (see `credit entries`)")])
+
+    static let topUp = CommandSpec(
+        "topup", summary: "top up through the configured store",
+        discussion: """
+            Tops up through the configured store (see `credit store`). With the simulated store no money is taken
+            and the entry reads "Top-up (simulated, no money taken)". With the mock store the signed transaction is
+            verified, recorded in the ledger, and only then finished.
+            """,
+        options: [.string("--product", "ID", help: "the pack to buy (default: the £5.00 pack)")])
+
+    static let collect = CommandSpec(
+        "collect", summary: "collect purchases the store holds unfinished, and updates",
+        discussion: """
+            Collects what the store holds for this app: unfinished purchases (verified, recorded once, finished),
+            and updates made outside a purchase (an approved Ask to Buy, a refund). Also done whenever the credit
+            screen opens.
+            """)
+
+    static let takings = CommandSpec(
+        "takings", summary: "takings by feature: the P&L of every feature",
+        discussion: """
+            Takings by feature: how many charges and how much, how many declined and what was given back, and the
+            net. Over all time, or the last 7 or 30 days.
+            --json: [{"feature","charges","charged","declined","givenBack","net"}] (amounts in micro-credits).
+            """,
+        options: [.choice("--days", ["7", "30"], help: "the last 7 or 30 days only")])
+
+    static let entries = CommandSpec(
+        "entries", summary: "every entry, newest first, with the balance after it",
+        discussion: "Every entry, newest first, with the balance after it. --json prints an array.")
+
+    static let prices = CommandSpec(
+        "prices", summary: "the price list (placeholders)", discussion: "The price list. Every price is a placeholder.")
+
+    static let merge = CommandSpec(
+        "merge", summary: "merge other devices' ledger files into this data directory",
+        discussion: """
+            Merges other devices' ledger files into this data directory: every entry is taken once. A fork, a
+            conflict or a gap is reported (exit 1) and that device's later entries are left out; nothing is lost.
+            """,
+        positionals: [PositionalSpec("FILE", help: "the ledger files to merge", repeating: true)])
+
+    static let run = CommandSpec(
+        "run", summary: "a sequence of acts, one per line, in one app session",
+        discussion: """
+            Charges a sequence of acts, one per line, in the same words as `credit charge` (the word `charge` may be
+            left out), as one app session: a note read twice is charged once. Blank lines and lines starting with #
+            are skipped. Every line is checked before anything is charged.
+            """,
+        positionals: [PositionalSpec("FILE|-", help: "a file of acts, or - for standard input")])
+
+    static let verify = CommandSpec(
+        "verify", summary: "check the signed ledger, its heads and its receipts",
+        discussion: """
+            Checks every device's chain of MACs, every signed head, that no id is duplicated with other content and
+            no (device, sequence) is forked, and that every top-up's stored receipt carries a valid store signature
+            for the product and amount it credits. Exit 0 when all holds, 1 when anything is wrong.
+            """,
+        positionals: [
+            PositionalSpec(
+                "FILE", help: "ledger files to check instead of the data directory's", optional: true, repeating: true)
+        ])
+
+    static let upgrade = CommandSpec(
+        "upgrade", summary: "sign a ledger made before signing existed",
+        discussion: """
+            Signs a ledger made before signing existed: every entry is rewritten, byte for byte the same content,
+            with its MAC chain, into a new file that replaces the old one atomically. The old file is kept beside it.
+            Says what it did. A signed ledger is left alone.
+            """)
+
+    static let store = CommandSpec(
+        "store", summary: "show or choose the store (simulated, or the mock store)",
+        discussion: """
+            Shows or chooses the store top-ups go through. The choice is kept in the data directory.
+            The mock store needs exactly one of --root-certificate, which pins its test root (DER or PEM) for ES256
+            receipts, and --secret-file, which holds the shared secret for HS256 receipts.
+            """,
+        subcommands: [
+            CommandSpec(
+                "use", summary: "choose the store",
+                subcommands: [
+                    CommandSpec("simulated", summary: "the simulated store: no money is taken"),
+                    CommandSpec(
+                        "mockstore", summary: "the mock store (a sandbox for test purchases)",
+                        options: [
+                            .string("--url", "URL", help: "the mock store's listening URL").required(),
+                            .string("--root-certificate", "FILE", help: "its test root (DER or PEM), for ES256"),
+                            .string("--secret-file", "FILE", help: "the shared secret, for HS256"),
+                            .string("--bundle-id", "ID", help: "the app's bundle id in its receipts"),
+                        ]),
+                ], subcommandNoun: "store")
+        ], runsWithoutSubcommand: true, subcommandNoun: "store command", usageListsSubcommands: true)
+}

@@ -1,0 +1,40 @@
+import OptionParsing
+
+/// Splits a line of `credit run` into words: spaces separate, double or single quotes group, a backslash escapes.
+func splitWords(_ line: String) throws(UsageError) -> [String] {
+    var words: [String] = []
+    var current = ""
+    var inWord = false
+    var quote: Character?
+    var escaping = false
+    for character in line {
+        if escaping {
+            current.append(character)
+            escaping = false
+            continue
+        }
+        if character == "\\" && quote != "'" {
+            escaping = true
+            inWord = true
+            continue
+        }
+        if let open = quote {
+            if character == open { quote = nil } else { current.append(character) }
+            continue
+        }
+        if character == "\"" || character == "'" {
+            quote = character
+            inWord = true
+        } else if character.isWhitespace {
+            if inWord { words.append(current) }
+            current = ""
+            inWord = false
+        } else {
+            current.append(character)
+            inWord = true
+        }
+    }
+    guard quote == nil else { throw UsageError("a quote is not closed") }
+    if inWord { words.append(current) }
+    return words
+}

@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+
+/// `mockstore control` mistakes the declarative parser now catches before anything is sent (they were sent to the
+/// store, or passed unnoticed): exit 64, naming the option.
+@Suite struct ControlCommandLineBinaryTests {
+    @Test(arguments: [
+        (["fail", "purchase", "--error", "x", "--once", "--once"], "--once is given more than once"),
+        (["fail", "purchase", "--error", ""], "--error needs a value, got an empty one"),
+        (["buy", "p", "--quantity", "1", "--quantity", "2"], "--quantity is given more than once"),
+        (["ask-to-buy", "maybe"], "\"maybe\" is not one of on, off"),
+    ])
+    func mistakesAreExit64BeforeAnythingIsSent(_ arguments: [String], _ words: String) throws {
+        // Port 9 (discard): nothing listens, so a control that was sent would fail with exit 1 instead.
+        let result = try MockStoreHarness.run(["control", "--url", "http://127.0.0.1:9"] + arguments)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains(words), "\(result.stderr)")
+        #expect(result.stderr.contains("mockstore control --help"))
+    }
+
+    @Test func aCommandNameIsNotTakenForTheURL() throws {
+        let result = try MockStoreHarness.run(["control", "--url", "transactions"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--url needs a value (URL), not the command \"transactions\""))
+    }
+}
