@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "CreditLedger", targets: ["CreditLedger"]),
         .library(name: "VoiceDebriefCredit", targets: ["VoiceDebriefCredit"]),
         .library(name: "Payments", targets: ["Payments"]),
+        .library(name: "TopUp", targets: ["TopUp"]),
         .library(name: "Signing", targets: ["Signing"]),
         .executable(name: "credit", targets: ["credit"]),
         .executable(name: "mockstore", targets: ["mockstore"]),
@@ -19,7 +20,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
-        // Arrows point one way: credit -> VoiceDebriefCredit -> Payments -> CreditLedger -> Signing -> COpenSSL.
+        // Arrows point one way: credit -> VoiceDebriefCredit -> TopUp -> (Payments, CreditLedger);
+        // Payments -> (StoreWire, Signing); CreditLedger -> Signing -> COpenSSL.
         .target(name: "Signing", dependencies: ["COpenSSL"]),
         .target(name: "StoreWire"),
         .target(
@@ -27,9 +29,12 @@ let package = Package(
             // Crash points for the reliability suites exist in debug (test) builds only.
             swiftSettings: [.define("CREDIT_FAULTS", .when(configuration: .debug))]
         ),
-        .target(name: "Payments", dependencies: ["CreditLedger", "Signing", "StoreWire"]),
-        .target(name: "VoiceDebriefCredit", dependencies: ["Payments", "CreditLedger"]),
-        .executableTarget(name: "credit", dependencies: ["VoiceDebriefCredit", "Payments", "CreditLedger", "Signing"]),
+        // The store layer: knows no ledger.
+        .target(name: "Payments", dependencies: ["Signing", "StoreWire"]),
+        // What joins a store and a ledger, for any app's packs and bundle id.
+        .target(name: "TopUp", dependencies: ["Payments", "CreditLedger"]),
+        .target(name: "VoiceDebriefCredit", dependencies: ["TopUp", "Payments", "CreditLedger"]),
+        .executableTarget(name: "credit", dependencies: ["VoiceDebriefCredit", "TopUp", "Payments", "CreditLedger", "Signing"]),
         .executableTarget(name: "credit-bench", dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL"]),
 
         // The mock App Store.
@@ -42,11 +47,12 @@ let package = Package(
 
         .testTarget(name: "SigningTests", dependencies: ["Signing"], resources: [.copy("Vectors")]),
         .testTarget(name: "CreditLedgerTests", dependencies: ["CreditLedger", "Signing"]),
-        .testTarget(name: "PaymentsTests", dependencies: ["Payments", "CreditLedger", "Signing", "StoreWire"]),
-        .testTarget(name: "VoiceDebriefCreditTests", dependencies: ["VoiceDebriefCredit", "CreditLedger", "Payments"]),
+        .testTarget(name: "PaymentsTests", dependencies: ["Payments", "Signing", "StoreWire"]),
+        .testTarget(name: "TopUpTests", dependencies: ["TopUp", "Payments", "CreditLedger", "Signing", "StoreWire"]),
+        .testTarget(name: "VoiceDebriefCreditTests", dependencies: ["VoiceDebriefCredit", "TopUp", "CreditLedger", "Payments"]),
         .testTarget(name: "MockStoreTests", dependencies: ["MockStoreServer", "Signing", "StoreWire"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Signing", "StoreWire", "CreditLedger"]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["CreditLedger", "Signing", "Payments", "StoreWire"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["CreditLedger", "Signing", "Payments", "TopUp", "VoiceDebriefCredit", "StoreWire"]),
     ],
     swiftLanguageModes: [.v6]
 )

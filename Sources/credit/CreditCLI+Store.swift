@@ -1,6 +1,7 @@
 import CreditLedger
 import Foundation
 import Payments
+import TopUp
 import VoiceDebriefCredit
 
 extension CreditCLI {
@@ -18,7 +19,7 @@ extension CreditCLI {
                 print(
                     "Store: the mock store at \(configuration.url ?? "?"), receipts verified with "
                         + "\(configuration.signing == "hs256" ? "the shared secret (HS256)" : "the pinned test root (ES256)")"
-                        + ", bundle \(configuration.bundleId ?? StoreConfiguration.defaultBundleID).")
+                        + ", bundle \(configuration.bundleID(default: VoiceDebriefStore.bundleID)).")
             } else {
                 print("Store: simulated. One £5.00 pack; no money is taken.")
             }
@@ -61,7 +62,8 @@ extension CreditCLI {
             }
             do {
                 let configuration = try StoreConfiguration.useMockStore(
-                    url: url, rootCertificate: root, secret: secret, bundleID: bundle, in: context.dataDirectory)
+                    url: url, rootCertificate: root, secret: secret, bundleID: bundle ?? VoiceDebriefStore.bundleID,
+                    in: context.dataDirectory)
                 if context.json {
                     try printJSON(["store": "mockstore", "url": url, "signing": configuration.signing ?? ""])
                 } else {
@@ -80,7 +82,7 @@ extension CreditCLI {
     }
 
     func topUp(_ args: inout Arguments, _ context: Context) async throws -> Int32 {
-        let product = try args.option("--product") ?? PackCatalogue.defaultProduct
+        let product = try args.option("--product") ?? VoiceDebriefStore.packs.defaultProduct
         try args.finish()
         let ledger = try context.openLedger()
         let flow = try CreditCLI.flow(ledger, context)
@@ -171,11 +173,9 @@ extension CreditCLI {
     static func flow(_ ledger: Ledger, _ context: Context) throws -> TopUpFlow {
         do {
             let configuration = try StoreConfiguration.load(from: context.dataDirectory)
-            return TopUpFlow(
-                ledger: ledger, store: try configuration.provider(),
-                verifier: try configuration.verifier(in: context.dataDirectory),
-                bundleID: configuration.bundleId ?? StoreConfiguration.defaultBundleID)
-        } catch let error as StoreConfigurationError {
+            return try CreditApp.topUpFlow(
+                ledger: ledger, configuration: configuration, directory: context.dataDirectory)
+        } catch {
             throw CommandFailure(error.description)
         }
     }
