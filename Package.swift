@@ -34,8 +34,10 @@ let package = Package(
         // What joins a store and a ledger, for any app's packs and bundle id.
         .target(name: "TopUp", dependencies: ["Payments", "CreditLedger"]),
         .target(name: "VoiceDebriefCredit", dependencies: ["TopUp", "Payments", "CreditLedger"]),
-        .executableTarget(name: "credit", dependencies: ["VoiceDebriefCredit", "TopUp", "Payments", "CreditLedger", "Signing"]),
-        .executableTarget(name: "credit-bench", dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL"]),
+        .executableTarget(
+            name: "credit", dependencies: ["VoiceDebriefCredit", "TopUp", "Payments", "CreditLedger", "Signing"]),
+        .executableTarget(
+            name: "credit-bench", dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL"]),
 
         // The mock App Store.
         .target(
@@ -49,10 +51,13 @@ let package = Package(
         .testTarget(name: "CreditLedgerTests", dependencies: ["CreditLedger", "Signing"]),
         .testTarget(name: "PaymentsTests", dependencies: ["Payments", "Signing", "StoreWire"]),
         .testTarget(name: "TopUpTests", dependencies: ["TopUp", "Payments", "CreditLedger", "Signing", "StoreWire"]),
-        .testTarget(name: "VoiceDebriefCreditTests", dependencies: ["VoiceDebriefCredit", "TopUp", "CreditLedger", "Payments"]),
+        .testTarget(
+            name: "VoiceDebriefCreditTests", dependencies: ["VoiceDebriefCredit", "TopUp", "CreditLedger", "Payments"]),
         .testTarget(name: "MockStoreTests", dependencies: ["MockStoreServer", "Signing", "StoreWire"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Signing", "StoreWire", "CreditLedger"]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["CreditLedger", "Signing", "Payments", "TopUp", "VoiceDebriefCredit", "StoreWire"]),
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: ["CreditLedger", "Signing", "Payments", "TopUp", "VoiceDebriefCredit", "StoreWire"]),
     ],
     swiftLanguageModes: [.v6]
 )

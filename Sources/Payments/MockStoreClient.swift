@@ -25,7 +25,8 @@ public struct MockStoreClient: StoreProvider {
         let body: StoreProductsBody = try await send("GET", components.url!)
         return body.products.map {
             StoreProduct(
-                id: $0.id, type: ProductType(rawValue: $0.type), displayName: $0.displayName, description: $0.description,
+                id: $0.id, type: ProductType(rawValue: $0.type), displayName: $0.displayName,
+                description: $0.description,
                 displayPrice: $0.displayPrice)
         }
     }

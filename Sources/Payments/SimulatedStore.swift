@@ -13,7 +13,8 @@ public struct SimulatedStore: StoreProvider {
 
     /// A store selling `pack`; `makeReference` makes each simulated payment's reference (injected for tests).
     public init(
-        pack: StoreProduct, makeReference: @escaping @Sendable () -> String = { "SIM-" + UUID().uuidString.lowercased() }
+        pack: StoreProduct,
+        makeReference: @escaping @Sendable () -> String = { "SIM-" + UUID().uuidString.lowercased() }
     ) {
         self.pack = pack
         self.makeReference = makeReference

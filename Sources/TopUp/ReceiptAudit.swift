@@ -22,7 +22,8 @@ public struct ReceiptAudit {
             return "the store signature does not verify: \(error)"
         }
         guard transaction.transactionID == entry.reference else {
-            return "the receipt is for transaction \(transaction.transactionID), the entry for \(entry.reference ?? "none")"
+            return
+                "the receipt is for transaction \(transaction.transactionID), the entry for \(entry.reference ?? "none")"
         }
         guard transaction.productID == entry.product else {
             return "the receipt is for \(transaction.productID), the entry for \(entry.product ?? "none")"

@@ -72,7 +72,8 @@ public struct TopUpFlow {
             transaction = try verifier.verify(signed)
         } catch .wrongEnvironment(let expected, let found) {
             throw RefusedTransaction(
-                transactionID: nil, reason: "its environment is \(found), and this store's receipts must be \(expected)")
+                transactionID: nil, reason: "its environment is \(found), and this store's receipts must be \(expected)"
+            )
         } catch {
             throw RefusedTransaction(transactionID: nil, reason: "its signature does not verify (\(error))")
         }

@@ -31,21 +31,25 @@ extension ReceiptVerifierTests {
         let second = try authority()
         let receipt = try signed(by: second)
         let both = ReceiptVerifier(
-            methods: [.es256(root: first.root), .es256(root: second.root)], bundleID: "ai.voicedebrief.app", environment: .sandbox)
+            methods: [.es256(root: first.root), .es256(root: second.root)], bundleID: "ai.voicedebrief.app",
+            environment: .sandbox)
         #expect(try both.verify(receipt).transactionID == "2000000000000042")
-        let onlyFirst = ReceiptVerifier(method: .es256(root: first.root), bundleID: "ai.voicedebrief.app", environment: .sandbox)
+        let onlyFirst = ReceiptVerifier(
+            method: .es256(root: first.root), bundleID: "ai.voicedebrief.app", environment: .sandbox)
         #expect(throws: (any Error).self) { try onlyFirst.verify(receipt) }
     }
 
     @Test func theAlgorithmMustBeOneThisConfigurationAccepts() throws {
         let receipt = try signed(by: try authority())
-        let secretOnly = ReceiptVerifier(method: .hs256(secret: Array("s".utf8)), bundleID: "ai.voicedebrief.app", environment: .sandbox)
+        let secretOnly = ReceiptVerifier(
+            method: .hs256(secret: Array("s".utf8)), bundleID: "ai.voicedebrief.app", environment: .sandbox)
         #expect(throws: ReceiptError.self) { try secretOnly.verify(receipt) }
     }
 
     @Test func wrongBundleAndEnvironmentAreRefused() throws {
         let ca = try authority()
-        let verifier = ReceiptVerifier(method: .es256(root: ca.root), bundleID: "ai.voicedebrief.app", environment: .sandbox)
+        let verifier = ReceiptVerifier(
+            method: .es256(root: ca.root), bundleID: "ai.voicedebrief.app", environment: .sandbox)
         #expect(throws: ReceiptError.self) { try verifier.verify(try signed(by: ca, bundle: "com.example")) }
         #expect(throws: ReceiptError.self) { try verifier.verify(try signed(by: ca, environment: "Xcode")) }
         #expect(try verifier.verify(try signed(by: ca)).bundleID == "ai.voicedebrief.app")
@@ -54,13 +58,15 @@ extension ReceiptVerifierTests {
     @Test func anUnsignedReceiptIsNeverAccepted() throws {
         let payload = Array(#"{"transactionId":"1"}"#.utf8)
         let unsigned = SignedTransaction(jwsRepresentation: try CompactJWS.sign(payload: payload, with: .none))
-        let verifier = ReceiptVerifier(method: .hs256(secret: Array("s".utf8)), bundleID: "ai.voicedebrief.app", environment: .sandbox)
+        let verifier = ReceiptVerifier(
+            method: .hs256(secret: Array("s".utf8)), bundleID: "ai.voicedebrief.app", environment: .sandbox)
         #expect(throws: (any Error).self) { try verifier.verify(unsigned) }
     }
 
     @Test func aReceiptFromTheOtherEnvironmentIsRefusedEitherWay() throws {
         let ca = try authority()
-        let sandbox = ReceiptVerifier(method: .es256(root: ca.root), bundleID: "ai.voicedebrief.app", environment: .sandbox)
+        let sandbox = ReceiptVerifier(
+            method: .es256(root: ca.root), bundleID: "ai.voicedebrief.app", environment: .sandbox)
         let production = ReceiptVerifier(
             method: .es256(root: ca.root), bundleID: "ai.voicedebrief.app", environment: .production)
         let sandboxReceipt = try signed(by: ca, environment: "Sandbox")
@@ -78,7 +84,8 @@ extension ReceiptVerifierTests {
     @Test func errorsSayWhatIsWrongWithoutSourceLocations() throws {
         let ca = try authority()
         let other = try authority()
-        let verifier = ReceiptVerifier(method: .es256(root: ca.root), bundleID: "ai.voicedebrief.app", environment: .sandbox)
+        let verifier = ReceiptVerifier(
+            method: .es256(root: ca.root), bundleID: "ai.voicedebrief.app", environment: .sandbox)
         for receipt in [
             try signed(by: other), SignedTransaction(jwsRepresentation: "not a JWS"), try signed(by: ca, bundle: "b"),
         ] {

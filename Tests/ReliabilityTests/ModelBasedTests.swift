@@ -233,7 +233,8 @@ extension ModelBasedTests {
             case 42..<55:
                 log.append("\(device.name): top-up")
                 let result = try await device.flow(store).topUp(
-                    productID: random.chance(0.3) ? "ai.voicedebrief.app.credit.1000" : VoiceDebriefStore.packs.defaultProduct)
+                    productID: random.chance(0.3)
+                        ? "ai.voicedebrief.app.credit.1000" : VoiceDebriefStore.packs.defaultProduct)
                 guard case .credited(let entry) = result else { throw ModelFailure(description: "top-up: \(result)") }
                 device.known[entry.id] = entry
             case 55..<63:

@@ -9,7 +9,9 @@ import TopUp
 @Suite struct OtherAppTests {
     static let bundleID = "dev.sgit.app"
     static let packs = PackCatalogue(
-        credits: ["dev.sgit.app.credit.small": MicroCredits(2_000_000), "dev.sgit.app.credit.large": MicroCredits(7_500_000)],
+        credits: [
+            "dev.sgit.app.credit.small": MicroCredits(2_000_000), "dev.sgit.app.credit.large": MicroCredits(7_500_000),
+        ],
         defaultProduct: "dev.sgit.app.credit.small")
     let secret = Array("sgit-secret-for-tests".utf8)
     let ledger: Ledger
@@ -24,7 +26,8 @@ import TopUp
     func flow(_ store: FakeStore) -> TopUpFlow {
         TopUpFlow(
             ledger: ledger, store: store,
-            verifier: ReceiptVerifier(method: .hs256(secret: secret), bundleID: OtherAppTests.bundleID, environment: .sandbox),
+            verifier: ReceiptVerifier(
+                method: .hs256(secret: secret), bundleID: OtherAppTests.bundleID, environment: .sandbox),
             catalogue: OtherAppTests.packs, bundleID: OtherAppTests.bundleID)
     }
 
@@ -48,7 +51,8 @@ import TopUp
         #expect(try ledger.balance == start.adding(MicroCredits(17_000_000)))
         #expect(store.finishes.count == 3)
         let audit = ReceiptAudit(
-            verifier: ReceiptVerifier(method: .hs256(secret: secret), bundleID: OtherAppTests.bundleID, environment: .sandbox),
+            verifier: ReceiptVerifier(
+                method: .hs256(secret: secret), bundleID: OtherAppTests.bundleID, environment: .sandbox),
             catalogue: OtherAppTests.packs)
         #expect(audit.problem(with: small) == nil)
         #expect(audit.problem(with: large) == nil)
@@ -77,11 +81,15 @@ extension TopUpFlowTests {
         let made = try store.makeTransaction(environment: sent)
         let flow = TopUpFlow(
             ledger: ledger, store: store,
-            verifier: ReceiptVerifier(method: .hs256(secret: secret), bundleID: "ai.voicedebrief.app", environment: expected),
+            verifier: ReceiptVerifier(
+                method: .hs256(secret: secret), bundleID: "ai.voicedebrief.app", environment: expected),
             catalogue: TopUpFlowTests.packs, bundleID: "ai.voicedebrief.app")
         let report = try await flow.collect()
         #expect(report.credited.isEmpty)
-        #expect(report.refused.map(\.reason) == ["its environment is \(sent), and this store's receipts must be \(expected)"])
+        #expect(
+            report.refused.map(\.reason) == [
+                "its environment is \(sent), and this store's receipts must be \(expected)"
+            ])
         await #expect(throws: RefusedTransaction.self) { try await flow.deliver(made.jws) }
         #expect(store.finishes.isEmpty)
         #expect(store.unfinishedCount == 1)
