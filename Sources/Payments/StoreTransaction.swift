@@ -22,15 +22,21 @@ public struct VerifiedTransaction: Sendable, Equatable {
         self.signed = signed
     }
 
+    /// The store's id for it (`transactionId`): a top-up's id derives from it.
     public var transactionID: String { payload.transactionId }
+    /// The product bought (`productId`).
     public var productID: String { payload.productId }
+    /// The app it was bought in (`bundleId`).
     public var bundleID: String { payload.bundleId }
+    /// How many of the product were bought.
     public var quantity: Int { payload.quantity }
+    /// The server environment it comes from.
     public var environment: StoreEnvironment { StoreEnvironment(rawValue: payload.environment) }
     /// When the store refunded it (milliseconds since 1970), or nil.
     public var revocationDate: Int64? { payload.revocationDate }
     /// Apple's `revocationReason`: 0 for another reason, 1 for a problem in the app.
     public var revocationReason: Int? { payload.revocationReason }
+    /// How it was refunded, with `revocationDate`.
     public var revocationType: RevocationType? { payload.revocationType.map(RevocationType.init(rawValue:)) }
 }
 
