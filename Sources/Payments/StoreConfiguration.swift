@@ -12,12 +12,11 @@ import Signing
 /// It knows no app: the app's bundle id (when `bundleId` names none) and the pack its simulated store sells are
 /// given by the caller.
 public struct StoreConfiguration: Codable, Sendable, Equatable {
-    /// `simulated` or `mockstore`.
-    public var store: String
+    public var store: StoreKind
     /// The mock store's base URL.
     public var url: String?
-    /// How its receipts are verified: `es256` (pinned root in `store-root.der`) or `hs256` (secret in `store-secret`).
-    public var signing: String?
+    /// How its receipts are verified.
+    public var signing: ReceiptSigning?
     /// The app's bundle id, which every transaction must carry.
     public var bundleId: String?
     /// Where the updates feed was read up to.
@@ -27,7 +26,7 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
     public var environment: StoreEnvironment?
 
     public init(
-        store: String, url: String? = nil, signing: String? = nil, bundleId: String? = nil,
+        store: StoreKind, url: String? = nil, signing: ReceiptSigning? = nil, bundleId: String? = nil,
         updatesCursor: String? = nil, environment: StoreEnvironment? = nil
     ) {
         self.store = store
@@ -38,7 +37,7 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
         self.environment = environment
     }
 
-    public static let simulated = StoreConfiguration(store: "simulated")
+    public static let simulated = StoreConfiguration(store: .simulated)
 
     /// The environment receipts must come from: the one configured, else Sandbox.
     public var receiptEnvironment: StoreEnvironment { environment ?? .sandbox }
@@ -61,9 +60,7 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
         } catch {
             throw .unreadable(path: path, detail: "\(error)")
         }
-        guard ["simulated", "mockstore"].contains(configuration.store) else {
-            throw .unknownStore(path: path, store: configuration.store)
-        }
+        if case .unrecognized(let store) = configuration.store { throw .unknownStore(path: path, store: store) }
         return configuration
     }
 
@@ -87,14 +84,14 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
             throw StoreConfigurationError.invalidURL(url)
         }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        var configuration = StoreConfiguration(store: "mockstore", url: url, bundleId: bundleID)
+        var configuration = StoreConfiguration(store: .mockstore, url: url, bundleId: bundleID)
         if let rootCertificate {
             try pin(try certificate(rootCertificate), in: directory)
-            configuration.signing = "es256"
+            configuration.signing = .es256
         } else if let secret {
             guard !secret.isEmpty else { throw StoreConfigurationError.emptySecret }
             try KeyFile.write(secret, to: secretPath(in: directory))
-            configuration.signing = "hs256"
+            configuration.signing = .hs256
         } else {
             throw StoreConfigurationError.noReceiptVerification
         }
@@ -128,7 +125,7 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
     /// The provider this configuration names; the simulated store sells `simulatedPack`.
     public func provider(simulatedPack: StoreProduct) throws(StoreConfigurationError) -> any StoreProvider {
         switch store {
-        case "mockstore":
+        case .mockstore:
             guard let url, let parsed = URL(string: url) else { throw .missingURL }
             return MockStoreClient(baseURL: parsed)
         default:
@@ -141,21 +138,21 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
     public func verifier(in directory: String, defaultBundleID: String) throws(StoreConfigurationError)
         -> (any TransactionVerifier)?
     {
-        guard store == "mockstore" else { return nil }
+        guard store == .mockstore else { return nil }
         let bundle = bundleID(default: defaultBundleID)
         switch signing {
-        case "es256":
+        case .es256:
             let path = StoreConfiguration.rootPath(in: directory)
             guard let der = FileManager.default.contents(atPath: path) else { throw .missingRoot(path: path) }
             return ReceiptVerifier(
                 method: .es256(root: try StoreConfiguration.pinnedRoot(Array(der))), bundleID: bundle,
                 environment: receiptEnvironment)
-        case "hs256":
+        case .hs256:
             return ReceiptVerifier(
                 method: .hs256(secret: try StoreConfiguration.secret(in: directory)), bundleID: bundle,
                 environment: receiptEnvironment)
-        default:
-            throw .unknownSigning(signing ?? "")
+        case .unrecognized, nil:
+            throw .unknownSigning(signing?.rawValue ?? "")
         }
     }
 

@@ -1,12 +1,12 @@
-/// A value a store sends as a string, read into an enum: one case for each value known when this was written, and
-/// `unrecognized` for any other, holding the string as sent.
+/// A value a store sends (or a file keeps) as a string, read into an enum: one case for each value known when this
+/// was written, and `unrecognized` for any other, holding the string as sent.
 ///
 /// Apple's App Store Server Library keeps the raw string beside each enum (`environment` and `rawEnvironment`) so a
 /// value Apple adds later is carried, not lost and not a decoding failure. These enums do the same in one value: an
 /// unknown value decodes, compares by its text and encodes back unchanged.
 public protocol WireEnum: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible
 where RawValue == String {
-    /// The case for `rawValue`: a known one, or `unrecognized(rawValue)`.
+    /// The known case sent as `rawValue`, or `unrecognized(rawValue)`: never nil.
     init(rawValue: String)
 }
 
@@ -20,7 +20,7 @@ extension WireEnum {
         try container.encode(rawValue)
     }
 
-    /// The value as the store sends it.
+    /// The value as it is sent.
     public var description: String { rawValue }
 }
 

@@ -10,15 +10,15 @@ extension CreditCLI {
             try args.finish()
             let configuration = try StoreConfiguration.load(from: context.dataDirectory)
             if context.json {
-                var object: [String: Any] = ["store": configuration.store]
+                var object: [String: Any] = ["store": configuration.store.rawValue]
                 if let url = configuration.url { object["url"] = url }
-                if let signing = configuration.signing { object["signing"] = signing }
+                if let signing = configuration.signing { object["signing"] = signing.rawValue }
                 if let bundle = configuration.bundleId { object["bundleId"] = bundle }
                 try printJSON(object)
-            } else if configuration.store == "mockstore" {
+            } else if configuration.store == .mockstore {
                 print(
                     "Store: the mock store at \(configuration.url ?? "?"), receipts verified with "
-                        + "\(configuration.signing == "hs256" ? "the shared secret (HS256)" : "the pinned test root (ES256)")"
+                        + "\(configuration.signing == .hs256 ? "the shared secret (HS256)" : "the pinned test root (ES256)")"
                         + ", bundle \(configuration.bundleID(default: VoiceDebriefStore.bundleID)).")
             } else {
                 print("Store: simulated. One £5.00 pack; no money is taken.")
@@ -65,11 +65,11 @@ extension CreditCLI {
                     url: url, rootCertificate: root, secret: secret, bundleID: bundle ?? VoiceDebriefStore.bundleID,
                     in: context.dataDirectory)
                 if context.json {
-                    try printJSON(["store": "mockstore", "url": url, "signing": configuration.signing ?? ""])
+                    try printJSON(["store": "mockstore", "url": url, "signing": configuration.signing?.rawValue ?? ""])
                 } else {
                     print(
                         "Store: the mock store at \(url). Top-ups now go through it; receipts are verified with "
-                            + (configuration.signing == "es256" ? "the pinned root certificate." : "the shared secret.")
+                            + (configuration.signing == .es256 ? "the pinned root certificate." : "the shared secret.")
                     )
                 }
             } catch let error as StoreConfigurationError {
