@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "CreditLedger", targets: ["CreditLedger"]),
         .library(name: "VoiceDebriefCredit", targets: ["VoiceDebriefCredit"]),
         .library(name: "Payments", targets: ["Payments"]),
+        .library(name: "TopUp", targets: ["TopUp"]),
         .library(name: "Signing", targets: ["Signing"]),
         .executable(name: "credit", targets: ["credit"]),
         .executable(name: "mockstore", targets: ["mockstore"]),
@@ -19,7 +20,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
-        // Arrows point one way: credit -> VoiceDebriefCredit -> Payments -> CreditLedger -> Signing -> COpenSSL.
+        // Arrows point one way: credit -> VoiceDebriefCredit -> TopUp -> (Payments, CreditLedger);
+        // Payments -> (StoreWire, Signing); CreditLedger -> (Signing, DurableFiles); Signing -> (COpenSSL, DurableFiles).
         // The one file-system seam, under Signing, CreditLedger and Payments; it depends on nothing.
         .target(
             name: "DurableFiles",
@@ -35,10 +37,17 @@ let package = Package(
             // Crash points for the reliability suites exist in debug (test) builds only.
             swiftSettings: [.define("CREDIT_FAULTS", .when(configuration: .debug))]
         ),
-        .target(name: "Payments", dependencies: ["CreditLedger", "Signing", "StoreWire", "DurableFiles"]),
-        .target(name: "VoiceDebriefCredit", dependencies: ["Payments", "CreditLedger"]),
-        .executableTarget(name: "credit", dependencies: ["VoiceDebriefCredit", "Payments", "CreditLedger", "Signing", "OptionParsing"]),
-        .executableTarget(name: "credit-bench", dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL", "OptionParsing"]),
+        // The store layer: knows no ledger.
+        .target(name: "Payments", dependencies: ["Signing", "StoreWire", "DurableFiles"]),
+        // What joins a store and a ledger, for any app's packs and bundle id.
+        .target(name: "TopUp", dependencies: ["Payments", "CreditLedger", "DurableFiles"]),
+        .target(name: "VoiceDebriefCredit", dependencies: ["TopUp", "Payments", "CreditLedger"]),
+        .executableTarget(
+            name: "credit",
+            dependencies: ["VoiceDebriefCredit", "TopUp", "Payments", "CreditLedger", "Signing", "OptionParsing"]),
+        .executableTarget(
+            name: "credit-bench",
+            dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL", "OptionParsing"]),
 
         // The mock App Store.
         .target(
@@ -57,11 +66,12 @@ let package = Package(
         .testTarget(name: "OptionParsingTests", dependencies: ["OptionParsing"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"], resources: [.copy("Vectors")]),
         .testTarget(name: "CreditLedgerTests", dependencies: ["CreditLedger", "Signing", "TestSupport"]),
-        .testTarget(name: "PaymentsTests", dependencies: ["Payments", "CreditLedger", "Signing", "StoreWire", "TestSupport"]),
-        .testTarget(name: "VoiceDebriefCreditTests", dependencies: ["VoiceDebriefCredit", "CreditLedger", "Payments", "TestSupport"]),
+        .testTarget(name: "PaymentsTests", dependencies: ["Payments", "Signing", "StoreWire", "TestSupport"]),
+        .testTarget(name: "TopUpTests", dependencies: ["TopUp", "Payments", "CreditLedger", "Signing", "StoreWire", "TestSupport"]),
+        .testTarget(name: "VoiceDebriefCreditTests", dependencies: ["VoiceDebriefCredit", "TopUp", "CreditLedger", "Payments", "TestSupport"]),
         .testTarget(name: "MockStoreTests", dependencies: ["MockStoreServer", "Signing", "StoreWire", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Signing", "StoreWire", "CreditLedger", "TestSupport"]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["CreditLedger", "Signing", "Payments", "StoreWire", "DurableFiles", "TestSupport"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["CreditLedger", "Signing", "Payments", "TopUp", "VoiceDebriefCredit", "StoreWire", "DurableFiles", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

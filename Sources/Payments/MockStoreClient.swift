@@ -25,7 +25,8 @@ public struct MockStoreClient: StoreProvider {
         let body: StoreProductsBody = try await send("GET", components.url!)
         return body.products.map {
             StoreProduct(
-                id: $0.id, type: $0.type, displayName: $0.displayName, description: $0.description,
+                id: $0.id, type: ProductType(rawValue: $0.type), displayName: $0.displayName,
+                description: $0.description,
                 displayPrice: $0.displayPrice)
         }
     }
@@ -39,16 +40,16 @@ public struct MockStoreClient: StoreProvider {
             guard let signed = body.signedTransaction else {
                 throw StoreError.systemError("the store said success but sent no signed transaction")
             }
-            return .success(signedTransaction: signed)
-        case "pending": return .pending(reason: body.pendingReason)
+            return .success(.signed(SignedTransaction(jwsRepresentation: signed)))
+        case "pending": return .pending(reason: body.pendingReason.map(PendingReason.init(rawValue:)))
         case "userCancelled": return .userCancelled
         default: throw StoreError.unknown("unknown purchase result \"\(body.result)\"")
         }
     }
 
-    public func unfinished() async throws -> [String] {
+    public func unfinished() async throws -> [SignedTransaction] {
         let body: SignedTransactionsBody = try await send("GET", url("/storekit/v1/transactions/unfinished"))
-        return body.signedTransactions
+        return body.signedTransactions.map(SignedTransaction.init(jwsRepresentation:))
     }
 
     public func finish(transactionID: String) async throws {
@@ -56,10 +57,12 @@ public struct MockStoreClient: StoreProvider {
         let _: EmptyBody = try await send("POST", url("/storekit/v1/transactions/\(escaped)/finish"), body: EmptyBody())
     }
 
-    public func updates(after cursor: String?) async throws -> (signedTransactions: [String], cursor: String?) {
+    public func updates(after cursor: String?) async throws -> (
+        signedTransactions: [SignedTransaction], cursor: String?
+    ) {
         // Every page: the feed says when another waits (`hasMore`), and a refund or an approval on a later page
         // would otherwise wait for some later collect.
-        var transactions: [String] = []
+        var transactions: [SignedTransaction] = []
         var position = cursor
         for _ in 0..<10_000 {
             var components = URLComponents(
@@ -72,7 +75,7 @@ public struct MockStoreClient: StoreProvider {
                 // A store without an updates feed has nothing to say: unfinished transactions still carry everything.
                 return (transactions, position)
             }
-            transactions += body.signedTransactions
+            transactions += body.signedTransactions.map(SignedTransaction.init(jwsRepresentation:))
             guard body.hasMore == true, body.cursor != position else { return (transactions, body.cursor) }
             position = body.cursor
         }

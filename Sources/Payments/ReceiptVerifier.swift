@@ -2,9 +2,15 @@ import Foundation
 import Signing
 import StoreWire
 
+/// Checks a store's signed transaction and returns it verified, or throws saying why it cannot be trusted.
+public protocol TransactionVerifier: Sendable {
+    func verify(_ transaction: SignedTransaction) throws(ReceiptError) -> VerifiedTransaction
+}
+
 /// Verifies a store's signed transaction: ES256 with an `x5c` chain to a pinned root (as Apple's verifier does, at
-/// the transaction's `signedDate`), or HS256 with a shared secret. Then checks the payload: the bundle id, the
-/// environment, and that the fields a credit depends on are there.
+/// the transaction's `signedDate`), or HS256 with a shared secret. Then checks the payload: the bundle id, and the
+/// environment, fixed when the verifier is made (a verifier for the App Store takes Production receipts only, so a
+/// sandbox receipt, also signed by Apple, never buys real credit).
 public struct ReceiptVerifier: TransactionVerifier {
     public enum Method: Sendable {
         case es256(root: Certificate)
@@ -14,34 +20,52 @@ public struct ReceiptVerifier: TransactionVerifier {
     /// The ways receipts may be signed: the one matching a receipt's `alg` is used.
     public let methods: [Method]
     public let bundleID: String
+    /// The one environment receipts must come from.
+    public let environment: StoreEnvironment
 
-    public init(method: Method, bundleID: String) {
-        self.init(methods: [method], bundleID: bundleID)
+    public init(method: Method, bundleID: String, environment: StoreEnvironment) {
+        self.init(methods: [method], bundleID: bundleID, environment: environment)
     }
 
-    public init(methods: [Method], bundleID: String) {
+    public init(methods: [Method], bundleID: String, environment: StoreEnvironment) {
         self.methods = methods
         self.bundleID = bundleID
+        self.environment = environment
     }
 
-    public func verify(_ signedTransaction: String) throws -> SignedTransactionPayload {
-        let jws = try CompactJWS.parse(signedTransaction)
+    public func verify(_ transaction: SignedTransaction) throws(ReceiptError) -> VerifiedTransaction {
+        let jws: CompactJWS
+        do {
+            jws = try CompactJWS.parse(transaction.jwsRepresentation)
+        } catch {
+            throw .malformed(ReceiptError.words(error))
+        }
         let payload: SignedTransactionPayload
         do {
             payload = try JSONDecoder().decode(SignedTransactionPayload.self, from: Data(jws.payload))
         } catch {
-            throw ReceiptError("the payload is not a signed transaction: \(error)")
+            throw .malformed("the payload is not a signed transaction: \(error)")
         }
+        try checkSignature(jws, signedDate: payload.signedDate)
+        guard payload.bundleId == bundleID else {
+            throw .wrongApp(expected: bundleID, found: payload.bundleId)
+        }
+        let found = StoreEnvironment(rawValue: payload.environment)
+        guard found == environment else {
+            throw .wrongEnvironment(expected: environment, found: found)
+        }
+        return VerifiedTransaction(payload: payload, signed: transaction)
+    }
+
+    /// Any pinned root or secret that verifies it will do (a store's root may have been pinned anew).
+    private func checkSignature(_ jws: CompactJWS, signedDate: Int64) throws(ReceiptError) {
         let candidates = methods.filter {
             switch $0 {
             case .hs256: return jws.header.alg == "HS256"
             case .es256: return jws.header.alg == "ES256"
             }
         }
-        guard !candidates.isEmpty else {
-            throw ReceiptError("it is signed with \(jws.header.alg), which this store configuration does not accept")
-        }
-        // Any pinned root or secret that verifies it will do (a store's root may have been pinned anew).
+        guard !candidates.isEmpty else { throw .algorithmNotAccepted(jws.header.alg) }
         var lastError: (any Error)?
         for method in candidates {
             do {
@@ -49,28 +73,14 @@ public struct ReceiptVerifier: TransactionVerifier {
                 case .hs256(let secret):
                     try jws.verifyHS256(secret: secret)
                 case .es256(let root):
-                    let signedAt = Date(timeIntervalSince1970: TimeInterval(payload.signedDate) / 1000)
+                    let signedAt = Date(timeIntervalSince1970: TimeInterval(signedDate) / 1000)
                     try jws.verifyES256(chain: CertificateChainVerifier(trustedRoot: root), at: signedAt)
                 }
-                lastError = nil
-                break
+                return
             } catch {
                 lastError = error
             }
         }
-        if let lastError { throw lastError }
-        guard payload.bundleId == bundleID else {
-            throw ReceiptError("it is for the app \(payload.bundleId), not \(bundleID)")
-        }
-        guard ["Sandbox", "Production"].contains(payload.environment) else {
-            throw ReceiptError("its environment is \(payload.environment)")
-        }
-        return payload
+        throw .signatureInvalid(lastError.map(ReceiptError.words) ?? "no method verifies it")
     }
-}
-
-/// Why a receipt does not verify.
-public struct ReceiptError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
 }

@@ -1,38 +1,50 @@
-import CreditLedger
 import DurableFiles
 import Foundation
 import Signing
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Which store top-ups go through, kept in the data directory as `store.json`. The simulated store by default.
+///
+/// It knows no app: the app's bundle id (when `bundleId` names none) and the pack its simulated store sells are
+/// given by the caller.
 public struct StoreConfiguration: Codable, Sendable, Equatable {
-    /// `simulated` or `mockstore`.
-    public var store: String
+    public var store: StoreKind
     /// The mock store's base URL.
     public var url: String?
-    /// How its receipts are verified: `es256` (pinned root in `store-root.der`) or `hs256` (secret in `store-secret`).
-    public var signing: String?
+    /// How its receipts are verified.
+    public var signing: ReceiptSigning?
     /// The app's bundle id, which every transaction must carry.
     public var bundleId: String?
     /// Where the updates feed was read up to.
     public var updatesCursor: String?
+    /// The environment its receipts must come from; none (every configuration written before this existed) means
+    /// Sandbox, the mock store's. See ``receiptEnvironment``.
+    public var environment: StoreEnvironment?
 
     public init(
-        store: String, url: String? = nil, signing: String? = nil, bundleId: String? = nil,
-        updatesCursor: String? = nil
+        store: StoreKind, url: String? = nil, signing: ReceiptSigning? = nil, bundleId: String? = nil,
+        updatesCursor: String? = nil, environment: StoreEnvironment? = nil
     ) {
         self.store = store
         self.url = url
         self.signing = signing
         self.bundleId = bundleId
         self.updatesCursor = updatesCursor
+        self.environment = environment
     }
 
-    public static let simulated = StoreConfiguration(store: "simulated")
-    public static let defaultBundleID = "ai.voicedebrief.app"
+    public static let simulated = StoreConfiguration(store: .simulated)
+
+    /// The environment receipts must come from: the one configured, else Sandbox.
+    public var receiptEnvironment: StoreEnvironment { environment ?? .sandbox }
+
+    /// The bundle id every transaction must carry: the one configured, else `defaultBundleID` (the app's).
+    public func bundleID(default defaultBundleID: String) -> String { bundleId ?? defaultBundleID }
 
     static func path(in directory: String) -> String { directory + "/store.json" }
     static func rootPath(in directory: String) -> String { directory + "/store-root.der" }
@@ -40,20 +52,17 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
     static func rootsPath(in directory: String) -> String { directory + "/store-roots" }
 
     /// The configuration in `directory`, or the simulated store when there is none.
-    public static func load(from directory: String) throws -> StoreConfiguration {
+    public static func load(from directory: String) throws(StoreConfigurationError) -> StoreConfiguration {
         let path = path(in: directory)
         guard let data = FileManager.default.contents(atPath: path) else { return .simulated }
+        let configuration: StoreConfiguration
         do {
-            let configuration = try JSONDecoder().decode(StoreConfiguration.self, from: data)
-            guard ["simulated", "mockstore"].contains(configuration.store) else {
-                throw StoreConfigurationError("\(path): unknown store \"\(configuration.store)\"")
-            }
-            return configuration
-        } catch let error as StoreConfigurationError {
-            throw error
+            configuration = try JSONDecoder().decode(StoreConfiguration.self, from: data)
         } catch {
-            throw StoreConfigurationError("\(path) cannot be read: \(error)")
+            throw .unreadable(path: path, detail: "\(error)")
         }
+        if case .unrecognized(let store) = configuration.store { throw .unknownStore(path: path, store: store) }
+        return configuration
     }
 
     /// Writes the configuration into `directory` atomically.
@@ -64,104 +73,130 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
         try FileAtomic.write(Array(data) + [0x0A], to: StoreConfiguration.path(in: directory), mode: 0o644)
     }
 
-    /// Switches to the mock store at `url`, pinning its root certificate (DER or PEM bytes) or its shared secret.
+    /// Switches to the mock store at `url` for the app `bundleID`, pinning its root certificate (DER or PEM bytes)
+    /// or its shared secret.
     public static func useMockStore(
-        url: String, rootCertificate: [UInt8]?, secret: [UInt8]?, bundleID: String?,
+        url: String, rootCertificate: [UInt8]?, secret: [UInt8]?, bundleID: String,
         in directory: String
     ) throws -> StoreConfiguration {
         guard let parsed = URL(string: url), let scheme = parsed.scheme, ["http", "https"].contains(scheme),
             parsed.host != nil
         else {
-            throw StoreConfigurationError("--url must be an http URL such as http://127.0.0.1:8080, not \"\(url)\"")
+            throw StoreConfigurationError.invalidURL(url)
         }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        var configuration = StoreConfiguration(store: "mockstore", url: url, bundleId: bundleID ?? defaultBundleID)
+        var configuration = StoreConfiguration(store: .mockstore, url: url, bundleId: bundleID)
         if let rootCertificate {
-            let certificate: Certificate
-            if let text = String(validating: rootCertificate, as: UTF8.self), text.contains("-----BEGIN") {
-                certificate = try Certificate(pemRepresentation: text)
-            } else {
-                certificate = try Certificate(derRepresentation: rootCertificate)
-            }
-            try FileAtomic.write(certificate.derRepresentation, to: rootPath(in: directory), mode: 0o644)
-            // Every root ever pinned is kept, so receipts from an earlier store still verify.
-            try FileManager.default.createDirectory(atPath: rootsPath(in: directory), withIntermediateDirectories: true)
-            try FileAtomic.write(
-                certificate.derRepresentation,
-                to: rootsPath(in: directory) + "/" + Hex.encode(SHA256.hash(certificate.derRepresentation)) + ".der",
-                mode: 0o644)
-            configuration.signing = "es256"
+            try pin(try certificate(rootCertificate), in: directory)
+            configuration.signing = .es256
         } else if let secret {
-            guard !secret.isEmpty else { throw StoreConfigurationError("the secret file is empty") }
+            guard !secret.isEmpty else { throw StoreConfigurationError.emptySecret }
             try KeyFile.write(secret, to: secretPath(in: directory))
-            configuration.signing = "hs256"
+            configuration.signing = .hs256
         } else {
-            throw StoreConfigurationError(
-                "say how to verify the store's receipts: --root-certificate FILE or --secret-file FILE")
+            throw StoreConfigurationError.noReceiptVerification
         }
         try configuration.save(to: directory)
         return configuration
     }
 
-    /// The provider this configuration names.
-    public func provider() throws -> any StoreProvider {
-        switch store {
-        case "mockstore":
-            guard let url, let parsed = URL(string: url) else {
-                throw StoreConfigurationError("the mock store has no URL")
+    /// The certificate in `bytes`, DER or PEM.
+    private static func certificate(_ bytes: [UInt8]) throws(StoreConfigurationError) -> Certificate {
+        do {
+            if let text = String(validating: bytes, as: UTF8.self), text.contains("-----BEGIN") {
+                return try Certificate(pemRepresentation: text)
             }
-            return MockStoreClient(baseURL: parsed)
-        default:
-            return SimulatedStore()
+            return try Certificate(derRepresentation: bytes)
+        } catch {
+            throw .unreadableCertificate(ReceiptError.words(error))
         }
     }
 
-    /// The verifier for this store's receipts (nil for the simulated store, which has none).
-    public func verifier(in directory: String) throws -> (any TransactionVerifier)? {
-        guard store == "mockstore" else { return nil }
-        let bundle = bundleId ?? StoreConfiguration.defaultBundleID
-        switch signing {
-        case "es256":
-            guard let der = FileManager.default.contents(atPath: StoreConfiguration.rootPath(in: directory)) else {
-                throw StoreConfigurationError(
-                    "the pinned root certificate \(StoreConfiguration.rootPath(in: directory)) is missing")
-            }
-            return ReceiptVerifier(
-                method: .es256(root: try Certificate(derRepresentation: Array(der))), bundleID: bundle)
-        case "hs256":
-            let secret = try KeyFile.read(StoreConfiguration.secretPath(in: directory))
-            return ReceiptVerifier(method: .hs256(secret: secret), bundleID: bundle)
+    /// Pins `certificate` as the store's root. Every root ever pinned is kept, so receipts from an earlier store
+    /// still verify.
+    private static func pin(_ certificate: Certificate, in directory: String) throws {
+        try FileAtomic.write(certificate.derRepresentation, to: rootPath(in: directory), mode: 0o644)
+        try FileManager.default.createDirectory(atPath: rootsPath(in: directory), withIntermediateDirectories: true)
+        try FileAtomic.write(
+            certificate.derRepresentation,
+            to: rootsPath(in: directory) + "/" + Hex.encode(SHA256.hash(certificate.derRepresentation)) + ".der",
+            mode: 0o644)
+    }
+
+    /// The provider this configuration names; the simulated store sells `simulatedPack`.
+    public func provider(simulatedPack: StoreProduct) throws(StoreConfigurationError) -> any StoreProvider {
+        switch store {
+        case .mockstore:
+            guard let url, let parsed = URL(string: url) else { throw .missingURL }
+            return MockStoreClient(baseURL: parsed)
         default:
-            throw StoreConfigurationError("unknown receipt signing \"\(signing ?? "")\" in store.json")
+            return SimulatedStore(pack: simulatedPack)
+        }
+    }
+
+    /// The verifier for this store's receipts (nil for the simulated store, which has none), for the app
+    /// `defaultBundleID` unless the configuration names another.
+    public func verifier(in directory: String, defaultBundleID: String) throws(StoreConfigurationError)
+        -> (any TransactionVerifier)?
+    {
+        guard store == .mockstore else { return nil }
+        let bundle = bundleID(default: defaultBundleID)
+        switch signing {
+        case .es256:
+            let path = StoreConfiguration.rootPath(in: directory)
+            guard let der = FileManager.default.contents(atPath: path) else { throw .missingRoot(path: path) }
+            return ReceiptVerifier(
+                method: .es256(root: try StoreConfiguration.pinnedRoot(Array(der))), bundleID: bundle,
+                environment: receiptEnvironment)
+        case .hs256:
+            return ReceiptVerifier(
+                method: .hs256(secret: try StoreConfiguration.secret(in: directory)), bundleID: bundle,
+                environment: receiptEnvironment)
+        case .unrecognized, nil:
+            throw .unknownSigning(signing?.rawValue ?? "")
         }
     }
 
     /// The verifier for receipts in this data directory, whatever store is configured now (for `credit verify`):
     /// every root and secret ever pinned here, so older receipts still check.
-    public static func receiptVerifier(in directory: String) throws -> ReceiptVerifier? {
+    public static func receiptVerifier(in directory: String, defaultBundleID: String) throws(StoreConfigurationError)
+        -> ReceiptVerifier?
+    {
         let configuration = try load(from: directory)
-        let bundle = configuration.bundleId ?? defaultBundleID
         var methods: [ReceiptVerifier.Method] = []
         if let der = FileManager.default.contents(atPath: rootPath(in: directory)) {
-            methods.append(.es256(root: try Certificate(derRepresentation: Array(der))))
+            methods.append(.es256(root: try pinnedRoot(Array(der))))
         }
         let pinned = (try? FileManager.default.contentsOfDirectory(atPath: rootsPath(in: directory))) ?? []
         for name in pinned.sorted() where name.hasSuffix(".der") {
             if let der = FileManager.default.contents(atPath: rootsPath(in: directory) + "/" + name) {
-                methods.append(.es256(root: try Certificate(derRepresentation: Array(der))))
+                methods.append(.es256(root: try pinnedRoot(Array(der))))
             }
         }
         if FileManager.default.fileExists(atPath: secretPath(in: directory)) {
-            methods.append(.hs256(secret: try KeyFile.read(secretPath(in: directory))))
+            methods.append(.hs256(secret: try secret(in: directory)))
         }
-        return methods.isEmpty ? nil : ReceiptVerifier(methods: methods, bundleID: bundle)
+        guard !methods.isEmpty else { return nil }
+        return ReceiptVerifier(
+            methods: methods, bundleID: configuration.bundleID(default: defaultBundleID),
+            environment: configuration.receiptEnvironment)
     }
-}
 
-/// A store configuration that cannot be used, explained.
-public struct StoreConfigurationError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+    private static func pinnedRoot(_ der: [UInt8]) throws(StoreConfigurationError) -> Certificate {
+        do {
+            return try Certificate(derRepresentation: der)
+        } catch {
+            throw .unreadableCertificate(ReceiptError.words(error))
+        }
+    }
+
+    private static func secret(in directory: String) throws(StoreConfigurationError) -> [UInt8] {
+        do {
+            return try KeyFile.read(secretPath(in: directory))
+        } catch {
+            throw .unreadableSecret(ReceiptError.words(error))
+        }
+    }
 }
 
 /// Atomic replacement of small files through the one file-system seam (``DurableFiles``): an exclusively created

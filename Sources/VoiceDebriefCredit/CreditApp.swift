@@ -1,5 +1,6 @@
 import CreditLedger
 import Payments
+import TopUp
 
 /// The app's credit, put together: the signed ledger in a data directory, the price list, a meter for one session.
 public enum CreditApp {
@@ -13,10 +14,20 @@ public enum CreditApp {
         Meter(ledger: ledger, prices: VoiceDebriefPrices(), ids: ids)
     }
 
+    /// The top-up flow for the store configured in `directory`, with the app's packs and bundle id.
+    public static func topUpFlow(ledger: Ledger, configuration: StoreConfiguration, directory: String)
+        throws(StoreConfigurationError) -> TopUpFlow
+    {
+        TopUpFlow(
+            ledger: ledger, store: try configuration.provider(simulatedPack: VoiceDebriefStore.simulatedPack),
+            verifier: try configuration.verifier(in: directory, defaultBundleID: VoiceDebriefStore.bundleID),
+            catalogue: VoiceDebriefStore.packs, bundleID: configuration.bundleID(default: VoiceDebriefStore.bundleID))
+    }
+
     /// Verifies the ledger in `ledger`'s directory (or `files`), checking receipts against the store root or
     /// secret kept there.
     public static func verify(_ ledger: Ledger, files: [String]?) throws -> VerificationReport {
-        let audit = try StoreConfiguration.receiptVerifier(in: ledger.directory).map { ReceiptAudit(verifier: $0) }
+        let audit = try receiptAudit(in: ledger.directory)
         return try ledger.verify(files: files, receiptCheck: audit.map { audit in { audit.problem(with: $0) } })
     }
 
@@ -25,9 +36,16 @@ public enum CreditApp {
     public static func verify(directory: String, files: [String]?, requiringHeadOf device: String?) throws
         -> VerificationReport
     {
-        let audit = try StoreConfiguration.receiptVerifier(in: directory).map { ReceiptAudit(verifier: $0) }
+        let audit = try receiptAudit(in: directory)
         return try Ledger.verify(
             directory: directory, files: files, requiringHeadOf: device,
             receiptCheck: audit.map { audit in { audit.problem(with: $0) } })
+    }
+
+    /// The audit of receipts kept in `directory`, or nil when no root or secret was ever pinned there.
+    private static func receiptAudit(in directory: String) throws -> ReceiptAudit? {
+        try StoreConfiguration.receiptVerifier(in: directory, defaultBundleID: VoiceDebriefStore.bundleID).map {
+            ReceiptAudit(verifier: $0, catalogue: VoiceDebriefStore.packs)
+        }
     }
 }

@@ -2,6 +2,7 @@ import CreditLedger
 import Foundation
 import OptionParsing
 import Payments
+import TopUp
 import VoiceDebriefCredit
 
 extension CreditCLI {
@@ -61,7 +62,7 @@ extension CreditCLI {
                     sortedOffers.map { offer in
                         [
                             offer.displayName, offer.displayPrice,
-                            offer.id == PackCatalogue.defaultProduct
+                            offer.id == flow.catalogue.defaultProduct
                                 ? "credit topup" : "credit topup --product \(offer.id)",
                         ]
                     }))

@@ -2,6 +2,7 @@ import CreditLedger
 import Foundation
 import OptionParsing
 import Payments
+import TopUp
 import VoiceDebriefCredit
 
 extension CreditCLI {
@@ -10,16 +11,16 @@ extension CreditCLI {
         guard args.path.count > 2 else {
             let configuration = try StoreConfiguration.load(from: context.dataDirectory)
             if context.json {
-                var object: [String: Any] = ["store": configuration.store]
+                var object: [String: Any] = ["store": configuration.store.rawValue]
                 if let url = configuration.url { object["url"] = url }
-                if let signing = configuration.signing { object["signing"] = signing }
+                if let signing = configuration.signing { object["signing"] = signing.rawValue }
                 if let bundle = configuration.bundleId { object["bundleId"] = bundle }
                 try printJSON(object)
-            } else if configuration.store == "mockstore" {
+            } else if configuration.store == .mockstore {
                 print(
                     "Store: the mock store at \(configuration.url ?? "?"), receipts verified with "
-                        + "\(configuration.signing == "hs256" ? "the shared secret (HS256)" : "the pinned test root (ES256)")"
-                        + ", bundle \(configuration.bundleId ?? StoreConfiguration.defaultBundleID).")
+                        + "\(configuration.signing == .hs256 ? "the shared secret (HS256)" : "the pinned test root (ES256)")"
+                        + ", bundle \(configuration.bundleID(default: VoiceDebriefStore.bundleID)).")
             } else {
                 print("Store: simulated. One £5.00 pack; no money is taken.")
             }
@@ -55,13 +56,14 @@ extension CreditCLI {
             }
             do {
                 let configuration = try StoreConfiguration.useMockStore(
-                    url: url, rootCertificate: root, secret: secret, bundleID: bundle, in: context.dataDirectory)
+                    url: url, rootCertificate: root, secret: secret, bundleID: bundle ?? VoiceDebriefStore.bundleID,
+                    in: context.dataDirectory)
                 if context.json {
-                    try printJSON(["store": "mockstore", "url": url, "signing": configuration.signing ?? ""])
+                    try printJSON(["store": "mockstore", "url": url, "signing": configuration.signing?.rawValue ?? ""])
                 } else {
                     print(
                         "Store: the mock store at \(url). Top-ups now go through it; receipts are verified with "
-                            + (configuration.signing == "es256" ? "the pinned root certificate." : "the shared secret.")
+                            + (configuration.signing == .es256 ? "the pinned root certificate." : "the shared secret.")
                     )
                 }
             } catch let error as StoreConfigurationError {
@@ -74,7 +76,7 @@ extension CreditCLI {
     }
 
     func topUp(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
-        let product = args.string("--product") ?? PackCatalogue.defaultProduct
+        let product = args.string("--product") ?? VoiceDebriefStore.packs.defaultProduct
         let ledger = try context.openLedger()
         let flow = try CreditCLI.flow(ledger, context)
         let result: TopUpResult
@@ -163,11 +165,9 @@ extension CreditCLI {
     static func flow(_ ledger: Ledger, _ context: Context) throws -> TopUpFlow {
         do {
             let configuration = try StoreConfiguration.load(from: context.dataDirectory)
-            return TopUpFlow(
-                ledger: ledger, store: try configuration.provider(),
-                verifier: try configuration.verifier(in: context.dataDirectory),
-                bundleID: configuration.bundleId ?? StoreConfiguration.defaultBundleID)
-        } catch let error as StoreConfigurationError {
+            return try CreditApp.topUpFlow(
+                ledger: ledger, configuration: configuration, directory: context.dataDirectory)
+        } catch {
             throw CommandFailure(error.description)
         }
     }

@@ -5,6 +5,8 @@ import Signing
 import StoreWire
 import Synchronization
 import Testing
+import TopUp
+import VoiceDebriefCredit
 
 /// Model-based random testing: seeded random sequences of charge, decline (and declining twice), top-up through a
 /// signed store, replay (the same transaction delivered again, the same charge appended again, the same id with
@@ -24,14 +26,14 @@ final class ModelStore: StoreProvider {
     let takesMoney = true
     private struct State {
         var next = 1
-        var transactions: [(id: String, signed: String, finished: Bool)] = []
+        var transactions: [(id: String, signed: SignedTransaction, finished: Bool)] = []
     }
     private let state = Mutex(State())
 
     func products(for ids: [String]) async throws -> [StoreProduct] { [] }
 
     func purchase(_ productID: String, appAccountToken: UUID?) async throws -> PurchaseOutcome {
-        let signed = try state.withLock { state -> String in
+        let signed = try state.withLock { state -> SignedTransaction in
             let id = "2000000000\(100_000 + state.next)"
             state.next += 1
             let payload = SignedTransactionPayload(
@@ -39,14 +41,15 @@ final class ModelStore: StoreProvider {
                 purchaseDate: 1_795_953_600_000, originalPurchaseDate: 1_795_953_600_000, quantity: 1,
                 type: StoreProductType.consumable, signedDate: 1_795_953_600_000, price: 4990, currency: "GBP")
             let json = try JSONEncoder().encode(payload)
-            let signed = try CompactJWS.sign(payload: Array(json), with: .hs256(secret: ModelStore.secret))
+            let signed = SignedTransaction(
+                jwsRepresentation: try CompactJWS.sign(payload: Array(json), with: .hs256(secret: ModelStore.secret)))
             state.transactions.append((id, signed, false))
             return signed
         }
-        return .success(signedTransaction: signed)
+        return .success(.signed(signed))
     }
 
-    func unfinished() async throws -> [String] {
+    func unfinished() async throws -> [SignedTransaction] {
         state.withLock { $0.transactions.filter { !$0.finished }.map(\.signed) }
     }
 
@@ -58,9 +61,11 @@ final class ModelStore: StoreProvider {
         }
     }
 
-    func updates(after cursor: String?) async throws -> (signedTransactions: [String], cursor: String?) { ([], cursor) }
+    func updates(after cursor: String?) async throws -> (signedTransactions: [SignedTransaction], cursor: String?) {
+        ([], cursor)
+    }
 
-    var all: [(id: String, signed: String, finished: Bool)] { state.withLock { $0.transactions } }
+    var all: [(id: String, signed: SignedTransaction, finished: Bool)] { state.withLock { $0.transactions } }
 }
 
 /// The store as one simulated process reaches it: once ``SimulatedDisk`` has killed the process, no more calls. A real
@@ -92,7 +97,7 @@ final class LivingProcessStore: StoreProvider, @unchecked Sendable {  // one tes
         return try await store.purchase(productID, appAccountToken: appAccountToken)
     }
 
-    func unfinished() async throws -> [String] {
+    func unfinished() async throws -> [SignedTransaction] {
         try alive()
         return try await store.unfinished()
     }
@@ -102,7 +107,7 @@ final class LivingProcessStore: StoreProvider, @unchecked Sendable {  // one tes
         try await store.finish(transactionID: transactionID)
     }
 
-    func updates(after cursor: String?) async throws -> (signedTransactions: [String], cursor: String?) {
+    func updates(after cursor: String?) async throws -> (signedTransactions: [SignedTransaction], cursor: String?) {
         try alive()
         return try await store.updates(after: cursor)
     }
@@ -138,8 +143,9 @@ final class ModelDevice {
     func flow(_ store: ModelStore) throws -> TopUpFlow {
         TopUpFlow(
             ledger: try current, store: LivingProcessStore(store, disk: disk),
-            verifier: ReceiptVerifier(method: .hs256(secret: ModelStore.secret), bundleID: ModelStore.bundleID),
-            bundleID: ModelStore.bundleID)
+            verifier: ReceiptVerifier(
+                method: .hs256(secret: ModelStore.secret), bundleID: ModelStore.bundleID, environment: .sandbox),
+            catalogue: VoiceDebriefStore.packs, bundleID: ModelStore.bundleID)
     }
 
     var modelBalance: Int64 { known.values.reduce(0) { $0 + $1.amount.rawValue } }
@@ -227,7 +233,8 @@ extension ModelBasedTests {
             case 42..<55:
                 log.append("\(device.name): top-up")
                 let result = try await device.flow(store).topUp(
-                    productID: random.chance(0.3) ? "ai.voicedebrief.app.credit.1000" : PackCatalogue.defaultProduct)
+                    productID: random.chance(0.3)
+                        ? "ai.voicedebrief.app.credit.1000" : VoiceDebriefStore.packs.defaultProduct)
                 guard case .credited(let entry) = result else { throw ModelFailure(description: "top-up: \(result)") }
                 device.known[entry.id] = entry
             case 55..<63:
@@ -397,7 +404,9 @@ extension ModelBasedTests {
         }
         let report = try ledger.verify(receiptCheck: { entry in
             ReceiptAudit(
-                verifier: ReceiptVerifier(method: .hs256(secret: ModelStore.secret), bundleID: ModelStore.bundleID)
+                verifier: ReceiptVerifier(
+                    method: .hs256(secret: ModelStore.secret), bundleID: ModelStore.bundleID, environment: .sandbox),
+                catalogue: VoiceDebriefStore.packs
             ).problem(with: entry)
         })
         if !report.isClean {

@@ -3,6 +3,8 @@ import Foundation
 import Payments
 import Signing
 import Testing
+import TopUp
+import VoiceDebriefCredit
 
 /// Tampering: a seeded, generated corpus of tampered copies of a signed two-device ledger with store-backed top-ups,
 /// one of every kind `credit verify` knows and then some: a field changed (middle and last line), a line inserted
@@ -43,8 +45,9 @@ import Testing
             let store = ModelStore()
             let flow = TopUpFlow(
                 ledger: ledger, store: store,
-                verifier: ReceiptVerifier(method: .hs256(secret: ModelStore.secret), bundleID: ModelStore.bundleID),
-                bundleID: ModelStore.bundleID)
+                verifier: ReceiptVerifier(
+                    method: .hs256(secret: ModelStore.secret), bundleID: ModelStore.bundleID, environment: .sandbox),
+                catalogue: VoiceDebriefStore.packs, bundleID: ModelStore.bundleID)
             _ = try await flow.topUp()
             _ = try await flow.topUp(productID: "ai.voicedebrief.app.credit.1000")
             try ledger.append(charge("a-9", pence: 3, feature: "debrief"))
@@ -66,7 +69,9 @@ import Testing
 
     static func receiptCheck(_ entry: LedgerEntry) -> String? {
         ReceiptAudit(
-            verifier: ReceiptVerifier(method: .hs256(secret: ModelStore.secret), bundleID: ModelStore.bundleID)
+            verifier: ReceiptVerifier(
+                method: .hs256(secret: ModelStore.secret), bundleID: ModelStore.bundleID, environment: .sandbox),
+            catalogue: VoiceDebriefStore.packs
         )
         .problem(with: entry)
     }

@@ -1,6 +1,7 @@
 import CreditLedger
 import Payments
 import Testing
+import TopUp
 import VoiceDebriefCredit
 
 @Suite struct CreditScreenTests {
@@ -91,7 +92,9 @@ import VoiceDebriefCredit
 
     @Test func theSimulatedTopUpSaysNoMoneyIsTaken() async throws {
         let app = try AppFixture()
-        let flow = TopUpFlow(ledger: app.ledger, store: SimulatedStore(makeReference: { "SIM-1" }), verifier: nil)
+        let flow = TopUpFlow(
+            ledger: app.ledger, store: VoiceDebriefStore.simulatedStore(makeReference: { "SIM-1" }), verifier: nil,
+            catalogue: VoiceDebriefStore.packs, bundleID: VoiceDebriefStore.bundleID)
         let result = try await flow.topUp()
         guard case .credited(let entry) = result else {
             Issue.record("expected credited, got \(result)")
@@ -106,5 +109,19 @@ import VoiceDebriefCredit
         #expect(try await flow.topUp() == .alreadyCredited(entry))
         #expect(app.ledger.balance == MicroCredits(10_000_000))
         #expect(try CreditApp.verify(app.ledger, files: nil).simulatedTopUps == 1)
+    }
+}
+
+@Suite struct VoiceDebriefStoreTests {
+    @Test func theAppsPacksAndBundleAreTodays() {
+        #expect(VoiceDebriefStore.bundleID == "ai.voicedebrief.app")
+        #expect(
+            VoiceDebriefStore.packs.credits == [
+                "ai.voicedebrief.app.credit.500": MicroCredits(5_000_000),
+                "ai.voicedebrief.app.credit.1000": MicroCredits(10_000_000),
+            ])
+        #expect(VoiceDebriefStore.packs.defaultProduct == "ai.voicedebrief.app.credit.500")
+        #expect(VoiceDebriefStore.simulatedPack.id == VoiceDebriefStore.packs.defaultProduct)
+        #expect(VoiceDebriefStore.simulatedPack.displayPrice == "£5.00")
     }
 }

@@ -12,11 +12,11 @@ final class FakeStore: StoreProvider, Sendable {
     let bundleID: String
     private struct State {
         var next = 2_000_000_000_000_001
-        var unfinished: [String: String] = [:]  // id -> JWS
+        var unfinished: [String: SignedTransaction] = [:]
         var finishes: [String] = []
         var nextResult: PurchaseOutcome? = nil
         var failPurchase: StoreError? = nil
-        var updates: [String] = []
+        var updates: [SignedTransaction] = []
         var payloads: [String: SignedTransactionPayload] = [:]
     }
     private let state = Mutex(State())
@@ -35,8 +35,8 @@ final class FakeStore: StoreProvider, Sendable {
     /// Makes and keeps an unfinished transaction, as a store does when it has been paid.
     func makeTransaction(
         product: String = "ai.voicedebrief.app.credit.500", bundle: String? = nil,
-        signer other: JWSSigner? = nil, quantity: Int = 1
-    ) throws -> (id: String, jws: String) {
+        signer other: JWSSigner? = nil, quantity: Int = 1, environment: String = "Sandbox"
+    ) throws -> (id: String, jws: SignedTransaction) {
         let id = state.withLock { state -> String in
             defer { state.next += 1 }
             return String(state.next)
@@ -44,8 +44,8 @@ final class FakeStore: StoreProvider, Sendable {
         let payload = SignedTransactionPayload(
             transactionId: id, originalTransactionId: id, bundleId: bundle ?? bundleID, productId: product,
             purchaseDate: 1_764_400_000_000, originalPurchaseDate: 1_764_400_000_000, quantity: quantity,
-            type: "Consumable", signedDate: 1_764_400_000_000, price: 5000)
-        let jws = try CompactJWS.sign(payload: Array(try JSONEncoder().encode(payload)), with: other ?? signer)
+            type: "Consumable", signedDate: 1_764_400_000_000, environment: environment, price: 5000)
+        let jws = try sign(payload, with: other ?? signer)
         state.withLock {
             $0.unfinished[id] = jws
             $0.payloads[id] = payload
@@ -63,7 +63,7 @@ final class FakeStore: StoreProvider, Sendable {
     /// The store reverses its refund of `id`: the transaction, re-signed without revocation, is an update.
     func reverseRefund(_ id: String) throws {
         guard let payload = state.withLock({ $0.payloads[id] }) else { throw StoreError.unknown("no \(id)") }
-        let jws = try CompactJWS.sign(payload: Array(try JSONEncoder().encode(payload)), with: signer)
+        let jws = try sign(payload, with: signer)
         state.withLock { $0.updates.append(jws) }
     }
 
@@ -72,23 +72,28 @@ final class FakeStore: StoreProvider, Sendable {
         guard var payload = state.withLock({ $0.payloads[id] }) else { throw StoreError.unknown("no \(id)") }
         payload.revocationDate = 1_764_500_000_000
         payload.revocationReason = 0
-        let jws = try CompactJWS.sign(payload: Array(try JSONEncoder().encode(payload)), with: signer)
+        let jws = try sign(payload, with: signer)
         state.withLock { $0.updates.append(jws) }
     }
 
+    private func sign(_ payload: SignedTransactionPayload, with signer: JWSSigner) throws -> SignedTransaction {
+        SignedTransaction(
+            jwsRepresentation: try CompactJWS.sign(payload: Array(try JSONEncoder().encode(payload)), with: signer))
+    }
+
     func products(for ids: [String]) async throws -> [StoreProduct] {
-        ids.filter { $0.hasPrefix("ai.voicedebrief.app.credit.") }.map {
-            StoreProduct(id: $0, type: "consumable", displayName: "Credit", description: "", displayPrice: "£5.00")
+        ids.filter { $0.hasPrefix(bundleID + ".credit.") }.map {
+            StoreProduct(id: $0, type: .consumable, displayName: "Credit", description: "", displayPrice: "£5.00")
         }
     }
 
     func purchase(_ productID: String, appAccountToken: UUID?) async throws -> PurchaseOutcome {
         if let error = state.withLock({ $0.failPurchase }) { throw error }
         if let outcome = state.withLock({ $0.nextResult }) { return outcome }
-        return .success(signedTransaction: try makeTransaction(product: productID).jws)
+        return .success(.signed(try makeTransaction(product: productID).jws))
     }
 
-    func unfinished() async throws -> [String] { state.withLock { Array($0.unfinished.values) } }
+    func unfinished() async throws -> [SignedTransaction] { state.withLock { Array($0.unfinished.values) } }
 
     func finish(transactionID: String) async throws {
         state.withLock {
@@ -97,7 +102,7 @@ final class FakeStore: StoreProvider, Sendable {
         }
     }
 
-    func updates(after cursor: String?) async throws -> (signedTransactions: [String], cursor: String?) {
+    func updates(after cursor: String?) async throws -> (signedTransactions: [SignedTransaction], cursor: String?) {
         let start = cursor.flatMap { Int($0) } ?? 0
         return state.withLock { state in
             (Array(state.updates.dropFirst(start)), String(state.updates.count))

@@ -1,5 +1,6 @@
 import CreditLedger
 import Foundation
+import Payments
 
 /// Purchases the store answered `pending` (Ask to Buy, an interrupted purchase), kept in the data directory as
 /// `pending.json` so the credit screen can say what each is waiting for until it is credited.
@@ -8,8 +9,8 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
         public var product: String
         /// When the purchase was asked for (ISO 8601, UTC).
         public var since: String
-        /// What the store said it waits for: `askToBuy`, `interrupted`, or nil.
-        public var reason: String?
+        /// What the store said it waits for, or nil.
+        public var reason: PendingReason?
     }
 
     public var purchases: [Purchase] = []
@@ -29,8 +30,7 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
     public func save(to directory: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        try FileAtomic.write(
-            Array(try encoder.encode(self)) + [0x0A], to: PendingPurchases.path(in: directory), mode: 0o644)
+        try StoreFiles.replace(Array(try encoder.encode(self)) + [0x0A], at: PendingPurchases.path(in: directory))
     }
 
     /// How long an Ask to Buy request waits for an answer: the App Store lets it lapse after 24 hours, and asking
@@ -40,9 +40,9 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
 
     /// Records a new pending purchase of `product`. Asking again for a product already waiting for Ask to Buy is
     /// the same request to the parent, renewed, so it replaces the earlier one.
-    public mutating func add(product: String, at time: Timestamp, reason: String? = nil) {
-        if reason == "askToBuy" {
-            purchases.removeAll { $0.product == product && $0.reason == "askToBuy" }
+    public mutating func add(product: String, at time: Timestamp, reason: PendingReason? = nil) {
+        if reason == .askToBuy {
+            purchases.removeAll { $0.product == product && $0.reason == .askToBuy }
         }
         purchases.append(Purchase(product: product, since: time.iso8601, reason: reason))
     }
@@ -59,7 +59,7 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
     public func descriptions(at now: Timestamp) -> [String] {
         purchases.map {
             let when = String($0.since.prefix(16)).replacingOccurrences(of: "T", with: " ")
-            if $0.reason == "askToBuy", let since = Timestamp(iso8601: $0.since),
+            if $0.reason == .askToBuy, let since = Timestamp(iso8601: $0.since),
                 now.milliseconds - since.milliseconds > PendingPurchases.askToBuyLapse
             {
                 return "A purchase of \($0.product), asked for on \(when) UTC, had no answer within a day: an Ask to "
@@ -73,10 +73,10 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
     }
 
     /// What a pending purchase waits for, in words.
-    public static func waitingFor(_ reason: String?) -> String {
+    public static func waitingFor(_ reason: PendingReason?) -> String {
         switch reason {
-        case "askToBuy": return "waiting for a parent or guardian to approve it (Ask to Buy)"
-        case "interrupted":
+        case .askToBuy: return "waiting for a parent or guardian to approve it (Ask to Buy)"
+        case .interrupted:
             return "waiting for an issue with the purchase to be resolved in the App Store (an interrupted purchase)"
         default:
             return "waiting for the store: for approval (Ask to Buy) or for an issue with the purchase to be resolved"

@@ -3,12 +3,13 @@ import Foundation
 import Payments
 import Signing
 import Testing
+import TopUp
 
 extension TopUpFlowTests {
     @Test func anApprovedAskToBuyIsCreditedOnceAndFinished() async throws {
         let store = FakeStore(signer: .hs256(secret: secret))
-        store.setNextResult(.pending(reason: "askToBuy"))
-        #expect(try await flow(store).topUp() == .pending(reason: "askToBuy"))
+        store.setNextResult(.pending(reason: .askToBuy))
+        #expect(try await flow(store).topUp() == .pending(reason: .askToBuy))
         #expect(ledger.balance == MicroCredits(5_000_000))
         let id = try store.approvePending()
         let first = try await flow(store).collect(updatesAfter: nil)
@@ -81,8 +82,8 @@ extension TopUpFlowTests {
         let asked = Timestamp(milliseconds: 1_764_400_000_000)
         let day = PendingPurchases.askToBuyLapse
         var pending = PendingPurchases()
-        pending.add(product: "ai.voicedebrief.app.credit.500", at: asked, reason: "askToBuy")
-        pending.add(product: "p", at: asked, reason: "interrupted")
+        pending.add(product: "ai.voicedebrief.app.credit.500", at: asked, reason: .askToBuy)
+        pending.add(product: "p", at: asked, reason: .interrupted)
         let withinTheDay = pending.descriptions(at: Timestamp(milliseconds: asked.milliseconds + day))
         #expect(withinTheDay[0].contains("waiting for a parent or guardian"), "\(withinTheDay)")
         let after = pending.descriptions(at: Timestamp(milliseconds: asked.milliseconds + day + 1))
@@ -93,8 +94,8 @@ extension TopUpFlowTests {
         #expect(after[1].contains("an interrupted purchase"), "\(after)")
         // Asking again is the same request renewed: one line, its day started again.
         let again = Timestamp(milliseconds: asked.milliseconds + 2 * day)
-        pending.add(product: "ai.voicedebrief.app.credit.500", at: again, reason: "askToBuy")
-        #expect(pending.purchases.filter { $0.reason == "askToBuy" }.count == 1)
+        pending.add(product: "ai.voicedebrief.app.credit.500", at: again, reason: .askToBuy)
+        #expect(pending.purchases.filter { $0.reason == .askToBuy }.count == 1)
         #expect(pending.descriptions(at: again).filter { $0.contains("waiting for a parent or guardian") }.count == 1)
         #expect(pending.purchases.count == 2)
     }
@@ -102,11 +103,11 @@ extension TopUpFlowTests {
     @Test func pendingPurchasesAreDescribedAndSettled() throws {
         var pending = PendingPurchases()
         let asked = Timestamp(milliseconds: 1_764_400_000_000)
-        pending.add(product: "ai.voicedebrief.app.credit.500", at: asked, reason: "askToBuy")
+        pending.add(product: "ai.voicedebrief.app.credit.500", at: asked, reason: .askToBuy)
         #expect(
             pending.descriptions(at: asked).first?.contains("a parent or guardian to approve it (Ask to Buy)") == true)
         var interrupted = PendingPurchases()
-        interrupted.add(product: "p", at: Timestamp(milliseconds: 0), reason: "interrupted")
+        interrupted.add(product: "p", at: Timestamp(milliseconds: 0), reason: .interrupted)
         #expect(interrupted.descriptions(at: asked).first?.contains("an interrupted purchase") == true)
         #expect(interrupted.descriptions(at: asked).first?.contains("Ask to Buy") == false)
         let credited = LedgerEntry(

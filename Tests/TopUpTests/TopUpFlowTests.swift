@@ -4,6 +4,7 @@ import Payments
 import Signing
 import StoreWire
 import Testing
+import TopUp
 
 @Suite struct TopUpFlowTests {
     let secret = Array("shared-secret-for-tests".utf8)
@@ -17,10 +18,25 @@ import Testing
             ids: SequentialIDs(prefix: "e"))
     }
 
+    /// The packs of the app these tests stand for (the flow itself knows none).
+    static let packs = PackCatalogue(
+        credits: [
+            "ai.voicedebrief.app.credit.500": MicroCredits(5_000_000),
+            "ai.voicedebrief.app.credit.1000": MicroCredits(10_000_000),
+        ],
+        defaultProduct: "ai.voicedebrief.app.credit.500")
+    static let simulatedPack = StoreProduct(
+        id: "ai.voicedebrief.app.credit.500", type: .consumable, displayName: "£5 of credit", description: "",
+        displayPrice: "£5.00")
+
+    func verifier(_ secret: [UInt8]) -> ReceiptVerifier {
+        ReceiptVerifier(method: .hs256(secret: secret), bundleID: "ai.voicedebrief.app", environment: .sandbox)
+    }
+
     func flow(_ store: FakeStore) -> TopUpFlow {
         TopUpFlow(
-            ledger: ledger, store: store,
-            verifier: ReceiptVerifier(method: .hs256(secret: secret), bundleID: "ai.voicedebrief.app"))
+            ledger: ledger, store: store, verifier: verifier(secret), catalogue: TopUpFlowTests.packs,
+            bundleID: "ai.voicedebrief.app")
     }
 }
 
@@ -89,8 +105,8 @@ extension TopUpFlowTests {
 
     @Test func pendingAndCancelledCreditNothing() async throws {
         let store = FakeStore(signer: .hs256(secret: secret))
-        store.setNextResult(.pending(reason: "askToBuy"))
-        #expect(try await flow(store).topUp() == .pending(reason: "askToBuy"))
+        store.setNextResult(.pending(reason: .askToBuy))
+        #expect(try await flow(store).topUp() == .pending(reason: .askToBuy))
         store.setNextResult(.userCancelled)
         #expect(try await flow(store).topUp() == .cancelled)
         #expect(ledger.balance == MicroCredits(5_000_000))
@@ -112,7 +128,9 @@ extension TopUpFlowTests {
     }
 
     @Test func theSimulatedStoreWritesTheOwnersWords() async throws {
-        let flow = TopUpFlow(ledger: ledger, store: SimulatedStore(makeReference: { "SIM-1" }), verifier: nil)
+        let flow = TopUpFlow(
+            ledger: ledger, store: SimulatedStore(pack: TopUpFlowTests.simulatedPack, makeReference: { "SIM-1" }),
+            verifier: nil, catalogue: TopUpFlowTests.packs, bundleID: "ai.voicedebrief.app")
         let result = try await flow.topUp()
         #expect(result.entry?.text == "Top-up (simulated, no money taken)")
         #expect(result.entry?.id == "topup-simulated-SIM-1")
@@ -131,8 +149,7 @@ extension TopUpFlowTests {
             Issue.record("no credit")
             return
         }
-        let audit = ReceiptAudit(
-            verifier: ReceiptVerifier(method: .hs256(secret: secret), bundleID: "ai.voicedebrief.app"))
+        let audit = ReceiptAudit(verifier: verifier(secret), catalogue: TopUpFlowTests.packs)
         #expect(audit.problem(with: entry) == nil)
         var inflated = entry
         inflated.amount = MicroCredits(50_000_000)
@@ -143,8 +160,7 @@ extension TopUpFlowTests {
         var otherTransaction = entry
         otherTransaction.reference = "1"
         #expect(audit.problem(with: otherTransaction) != nil)
-        let wrongKey = ReceiptAudit(
-            verifier: ReceiptVerifier(method: .hs256(secret: Array("x".utf8)), bundleID: "ai.voicedebrief.app"))
+        let wrongKey = ReceiptAudit(verifier: verifier(Array("x".utf8)), catalogue: TopUpFlowTests.packs)
         #expect(wrongKey.problem(with: entry)?.contains("does not verify") == true)
     }
 }

@@ -1,0 +1,33 @@
+import Signing
+
+/// Why a receipt does not verify, in words for the user (never a source location).
+public enum ReceiptError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Not a compact JWS, or its payload is not a signed transaction.
+    case malformed(String)
+    /// Signed with an algorithm (`alg`) this store configuration does not accept.
+    case algorithmNotAccepted(String)
+    /// Its signature or certificate chain does not verify with any pinned root or secret.
+    case signatureInvalid(String)
+    /// For another app.
+    case wrongApp(expected: String, found: String)
+    /// From another environment than this store's receipts must come from (a Sandbox receipt where Production is
+    /// required, or the other way round).
+    case wrongEnvironment(expected: StoreEnvironment, found: StoreEnvironment)
+
+    public var description: String {
+        switch self {
+        case .malformed(let detail): return detail
+        case .algorithmNotAccepted(let alg):
+            return "it is signed with \(alg), which this store configuration does not accept"
+        case .signatureInvalid(let detail): return detail
+        case .wrongApp(let expected, let found): return "it is for the app \(found), not \(expected)"
+        case .wrongEnvironment(let expected, let found):
+            return "its environment is \(found), not \(expected) as this store's receipts must be"
+        }
+    }
+
+    /// What a lower layer's error says, without its code or source location.
+    static func words(_ error: any Error) -> String {
+        (error as? SigningError)?.message ?? "\(error)"
+    }
+}

@@ -1,0 +1,116 @@
+import CreditLedger
+import Payments
+
+/// The top-up flow: purchase, verify the signed transaction, record the top-up in the ledger durably, and only
+/// then finish it with the store. A crash at any point loses no purchase (the store keeps it unfinished until
+/// ``collect(updatesAfter:)``) and credits none twice (the entry id derives from the transaction id).
+///
+/// It knows no app: the packs and the bundle id are given, so any app selling credit packs uses it as it is.
+public struct TopUpFlow {
+    public let ledger: Ledger
+    public let store: any StoreProvider
+    /// Nil for a store whose purchases are all simulated: a signed transaction is then refused.
+    public let verifier: (any TransactionVerifier)?
+    public let catalogue: PackCatalogue
+    /// The app's bundle id, which every transaction must carry.
+    public let bundleID: String
+
+    public init(
+        ledger: Ledger, store: any StoreProvider, verifier: (any TransactionVerifier)?, catalogue: PackCatalogue,
+        bundleID: String
+    ) {
+        self.ledger = ledger
+        self.store = store
+        self.verifier = verifier
+        self.catalogue = catalogue
+        self.bundleID = bundleID
+    }
+
+    /// Buys the catalogue's default product and credits it.
+    public func topUp() async throws -> TopUpResult {
+        try await topUp(productID: catalogue.defaultProduct)
+    }
+
+    /// Buys `productID` and credits it.
+    public func topUp(productID: String) async throws -> TopUpResult {
+        guard catalogue.credits[productID] != nil else {
+            throw RefusedTransaction(transactionID: nil, reason: "\(productID) is not one of the app's packs")
+        }
+        let outcome = try await store.purchase(productID, appAccountToken: nil)
+        try FaultInjection.hit("topup.after-purchase")
+        switch outcome {
+        case .pending(let reason): return .pending(reason: reason)
+        case .userCancelled: return .cancelled
+        case .success(.signed(let signed)): return try await deliver(signed)
+        case .success(.simulated(let purchase)): return try record(purchase)
+        }
+    }
+
+    /// Verifies, records (idempotently), and finishes one signed transaction. A refused one is not finished.
+    public func deliver(_ signed: SignedTransaction) async throws -> TopUpResult {
+        let (transaction, credit) = try check(signed)
+        try FaultInjection.hit("topup.before-record")
+        let draft = EntryDraft(
+            id: EntryDraft.topUpID(store: store.name, reference: transaction.transactionID), kind: .topup,
+            quantity: Int64(transaction.quantity), amount: credit, text: "Top-up through the \(store.name)",
+            reference: transaction.transactionID, product: transaction.productID,
+            receipt: signed.jwsRepresentation)
+        let outcome = try ledger.append(draft)
+        try FaultInjection.hit("topup.after-record")
+        try await store.finish(transactionID: transaction.transactionID)
+        try FaultInjection.hit("topup.after-finish")
+        return TopUpResult(outcome)
+    }
+
+    /// The verified transaction and the credit it buys, or a refusal saying why.
+    func check(_ signed: SignedTransaction) throws -> (VerifiedTransaction, MicroCredits) {
+        guard let verifier else {
+            throw RefusedTransaction(transactionID: nil, reason: "no way to verify the store's signature is configured")
+        }
+        let transaction: VerifiedTransaction
+        do {
+            transaction = try verifier.verify(signed)
+        } catch .wrongEnvironment(let expected, let found) {
+            throw RefusedTransaction(
+                transactionID: nil, reason: "its environment is \(found), and this store's receipts must be \(expected)"
+            )
+        } catch {
+            throw RefusedTransaction(transactionID: nil, reason: "its signature does not verify (\(error))")
+        }
+        guard transaction.bundleID == bundleID else {
+            throw RefusedTransaction(
+                transactionID: transaction.transactionID,
+                reason: "it is for the app \(transaction.bundleID), not \(bundleID)")
+        }
+        guard transaction.quantity >= 1,
+            let credit = try catalogue.credit(for: transaction.productID, quantity: transaction.quantity)
+        else {
+            throw RefusedTransaction(
+                transactionID: transaction.transactionID,
+                reason: "\(transaction.productID) is not one of the app's packs")
+        }
+        return (transaction, credit)
+    }
+
+    /// Records a simulated purchase: no receipt, nothing to finish.
+    private func record(_ purchase: SimulatedPurchase) throws -> TopUpResult {
+        guard let credit = try catalogue.credit(for: purchase.productID) else {
+            throw RefusedTransaction(
+                transactionID: purchase.reference, reason: "\(purchase.productID) is not one of the app's packs")
+        }
+        let draft = EntryDraft(
+            id: EntryDraft.topUpID(store: store.name, reference: purchase.reference), kind: .topup, amount: credit,
+            text: SimulatedStore.entryText, reference: purchase.reference, product: purchase.productID)
+        return TopUpResult(try ledger.append(draft))
+    }
+}
+
+extension TopUpResult {
+    /// A top-up written now, or found written before.
+    init(_ outcome: Ledger.AppendOutcome) {
+        switch outcome {
+        case .appended(let entry): self = .credited(entry)
+        case .alreadyRecorded(let entry): self = .alreadyCredited(entry)
+        }
+    }
+}
