@@ -1,4 +1,5 @@
 import StoreWire
+import MockStoreHTTP
 
 /// A request the store refuses: the HTTP status and the `{"errorCode", "errorMessage"}` body to answer with.
 public struct MockStoreError: Error, Equatable, Sendable, CustomStringConvertible {

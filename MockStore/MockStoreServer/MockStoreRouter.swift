@@ -1,5 +1,7 @@
 import Foundation
 import StoreWire
+import MockStoreHTTP
+import StoreKitCatalogue
 
 /// Maps HTTP requests to the ``MockStore``'s calls and their results to HTTP responses.
 ///

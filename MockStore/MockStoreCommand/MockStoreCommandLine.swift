@@ -1,3 +1,5 @@
+import MockStoreHTTP
+
 /// Parses `mockstore`'s arguments: a pure function of the arguments and environment, tested without a process.
 public enum MockStoreCommandLine {
     /// What the command line asks for.

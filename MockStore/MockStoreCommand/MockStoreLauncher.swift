@@ -1,5 +1,8 @@
 import Foundation
 import Signing
+import MockStoreHTTP
+import MockStoreServer
+import StoreKitCatalogue
 
 /// Builds a running mock store from its options: the catalogue, the data directory, the signer, the database
 /// and the HTTP server. Used by the `mockstore` executable and by tests that run the store in-process.
