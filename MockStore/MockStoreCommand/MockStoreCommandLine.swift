@@ -18,7 +18,7 @@ public enum MockStoreCommandLine {
                          [--signing es256|hs256|none] [--secret-file FILE] [--bundle-id ai.voicedebrief.app]
                          [--app-apple-id N] [--bundle-version V] [--api-key KEYID=PUBLIC-KEY-FILE]...
                          [--notify URL [--notify-retry-base-ms 1000] [--notify-max-attempts 6]
-                                       [--notify-timeout-ms 5000]]
+                                       [--notify-timeout-ms 5000] [--notify-ca FILE]]
                mockstore control [--url URL] COMMAND [ARGUMENTS]     (see mockstore control --help)
 
         A mock App Store sandbox for tests: StoreKit's device API over HTTP, test controls (what SKTestSession
@@ -44,7 +44,7 @@ public enum MockStoreCommandLine {
           --api-key KEYID=FILE a key that signs Server API bearer tokens: the kid and its public key (PEM; a PEM
                                private key works too). Repeatable. Without any, every well-formed ES256 token is
                                accepted without checking its signature (said on stderr at start)
-          --notify URL         POST Server Notifications V2 ({"signedPayload": JWS}) to this http:// URL
+          --notify URL         POST Server Notifications V2 ({"signedPayload": JWS}) to this http:// or https:// URL
           --notify-retry-base-ms N
                                a failed notification is retried 1, 12, 24, 48 and 72 "hours" after the previous
                                try, as Apple does, an hour lasting N ms here (default 1000)
@@ -52,6 +52,7 @@ public enum MockStoreCommandLine {
                                tries in all, the first included, 1 to 6 (default 6)
           --notify-timeout-ms N
                                how long one try waits for the receiver's answer (default 5000)
+          --notify-ca FILE     trust this CA (PEM) for an https:// --notify receiver, instead of the system's
           -h, --help           show this help
 
         Device API (StoreKit):
@@ -140,7 +141,7 @@ public enum MockStoreCommandLine {
     private static let knownOptions: Set<String> = [
         "--host", "--port", "--catalogue", "--data", "--signing", "--secret-file", "--bundle-id", "--app-apple-id",
         "--bundle-version", "--api-key", "--notify", "--notify-retry-base-ms", "--notify-max-attempts",
-        "--notify-timeout-ms",
+        "--notify-timeout-ms", "--notify-ca",
     ]
 
     /// Options that may be given more than once.
@@ -199,9 +200,11 @@ public enum MockStoreCommandLine {
             do {
                 _ = try HTTPClient.Target(value)
             } catch {
-                throw UsageError("--notify \"\(value)\" is not an http://HOST[:PORT]/PATH URL")
+                throw UsageError("--notify \"\(value)\" is not an http(s)://HOST[:PORT]/PATH URL")
             }
             options.notifyURL = value
+        case "--notify-ca":
+            options.notifyCAFile = value
         case "--notify-retry-base-ms":
             guard let milliseconds = Int64(value), (1...3_600_000).contains(milliseconds) else {
                 throw UsageError(
@@ -225,10 +228,13 @@ public enum MockStoreCommandLine {
 
     private static func validate(_ options: MockStoreOptions, given: Set<String>) throws(UsageError) {
         if options.notifyURL == nil,
-            let orphan = ["--notify-retry-base-ms", "--notify-max-attempts", "--notify-timeout-ms"].first(
+            let orphan = ["--notify-retry-base-ms", "--notify-max-attempts", "--notify-timeout-ms", "--notify-ca"].first(
                 where: given.contains)
         {
             throw UsageError("\(orphan) is only used with --notify URL")
+        }
+        if options.notifyCAFile != nil, let url = options.notifyURL, (try? HTTPClient.Target(url))?.isHTTPS != true {
+            throw UsageError("--notify-ca is only used with an https:// --notify URL")
         }
         switch (options.signing, options.secretFile) {
         case (.hs256, nil):

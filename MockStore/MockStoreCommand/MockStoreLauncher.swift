@@ -54,6 +54,8 @@ public enum MockStoreLauncher {
             apiKeys[key.keyId] = try loadAPIKey(key)
         }
 
+        let notifyCertificates = try options.notifyCAFile.map(loadNotifyCA)
+
         let database: TransactionStore
         do {
             database = try TransactionStore(path: data.databasePath)
@@ -81,10 +83,24 @@ public enum MockStoreLauncher {
             throw StartupError("\(error)")
         }
         keepLock = true
-        let dispatcher = options.notifyURL.map { NotificationDispatcher(store: store, url: $0) }
+        let dispatcher = options.notifyURL.map {
+            NotificationDispatcher(store: store, url: $0, trusting: notifyCertificates)
+        }
         return RunningMockStore(
             server: server, store: store, catalogue: catalogue, dataDirectory: data, options: options,
             lockDescriptor: lock, dispatcher: dispatcher)
+    }
+
+    /// The CA certificates of `--notify-ca`.
+    static func loadNotifyCA(_ path: String) throws(StartupError) -> HTTPClient.TrustedCertificates {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw StartupError("--notify-ca: cannot read \(path)")
+        }
+        do {
+            return try HTTPClient.TrustedCertificates(pem: Array(data))
+        } catch {
+            throw StartupError("--notify-ca: \(path) holds no PEM certificate")
+        }
     }
 
     /// The public key of one `--api-key`: a PEM public key, or the public half of a PEM private key.

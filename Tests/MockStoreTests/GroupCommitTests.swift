@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import MockStoreServer
+@testable import MockStoreHTTP
 
 /// Group commit: concurrent calls share SQLite transactions, and each is answered only once the commit that holds
 /// its work has succeeded.

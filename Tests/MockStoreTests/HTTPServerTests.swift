@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import MockStoreServer
+@testable import MockStoreHTTP
 
 /// Whether `::1` can be bound here (containers sometimes have IPv6 off).
 let ipv6LoopbackExists: Bool = {

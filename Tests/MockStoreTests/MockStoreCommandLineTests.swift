@@ -1,6 +1,7 @@
 import Testing
 
 @testable import MockStoreServer
+@testable import MockStoreCommand
 
 @Suite struct MockStoreCommandLineTests {
     func options(

@@ -4,6 +4,8 @@ import StoreWire
 import Testing
 
 @testable import MockStoreServer
+@testable import MockStoreHTTP
+@testable import StoreKitCatalogue
 
 /// The device API, in-process: routing, validation and the signed answers, without a socket.
 @Suite struct MockStoreRouterTests {

@@ -5,6 +5,7 @@ import StoreWire
 import Testing
 
 @testable import MockStoreServer
+@testable import MockStoreHTTP
 
 /// Server Notifications V2 from the real binary to a receiver in the test (the store's own HTTP server class).
 @Suite struct NotificationBinaryTests {

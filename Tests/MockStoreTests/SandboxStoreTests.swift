@@ -4,6 +4,8 @@ import StoreWire
 import Testing
 
 @testable import MockStoreServer
+@testable import MockStoreSQLite
+@testable import StoreKitCatalogue
 
 /// The sandbox's logic in-process, with a clock the test moves: the updates feed's coalescing and paging, the
 /// bearer-token rules, and the migration of a version 1 database.

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import MockStoreServer
+@testable import MockStoreHTTP
 
 /// Bearer tokens for the Server API, made as Apple's libraries make them (ES256, `kid`, no `iat`).
 struct ServerAPIToken {

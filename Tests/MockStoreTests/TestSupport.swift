@@ -3,6 +3,9 @@ import Synchronization
 import Testing
 
 @testable import MockStoreServer
+@testable import MockStoreCommand
+@testable import MockStoreHTTP
+@testable import StoreKitCatalogue
 
 /// A clock that always says the same time.
 struct FixedClock: StoreClock {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import MockStoreServer
+@testable import MockStoreSQLite
 
 @Suite struct TransactionStoreTests {
     let directory: TemporaryDirectory
