@@ -1,6 +1,6 @@
 import Foundation
-import StoreWire
 import MockStoreHTTP
+import StoreWire
 
 /// `mockstore control [--url URL] COMMAND [ARGUMENTS]`: one test control sent to a running store. Parsing is a pure
 /// function of the arguments (tested without a process); ``run()`` sends the request.

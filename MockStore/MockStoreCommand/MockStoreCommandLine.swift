@@ -228,8 +228,9 @@ public enum MockStoreCommandLine {
 
     private static func validate(_ options: MockStoreOptions, given: Set<String>) throws(UsageError) {
         if options.notifyURL == nil,
-            let orphan = ["--notify-retry-base-ms", "--notify-max-attempts", "--notify-timeout-ms", "--notify-ca"].first(
-                where: given.contains)
+            let orphan = ["--notify-retry-base-ms", "--notify-max-attempts", "--notify-timeout-ms", "--notify-ca"]
+                .first(
+                    where: given.contains)
         {
             throw UsageError("\(orphan) is only used with --notify URL")
         }

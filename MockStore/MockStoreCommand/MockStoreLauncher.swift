@@ -1,7 +1,7 @@
 import Foundation
-import Signing
 import MockStoreHTTP
 import MockStoreServer
+import Signing
 import StoreKitCatalogue
 
 /// Builds a running mock store from its options: the catalogue, the data directory, the signer, the database

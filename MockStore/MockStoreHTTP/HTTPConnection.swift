@@ -20,7 +20,8 @@ public final class HTTPConnection {
     public init(trusting certificates: HTTPClient.TrustedCertificates? = nil) throws(HTTPClient.Failure) {
         guard Self.globalSetup == CURLE_OK else {
             throw HTTPClient.Failure(
-                kind: .other, detail: "curl_global_init failed: \(String(cString: curl_easy_strerror(Self.globalSetup)))")
+                kind: .other,
+                detail: "curl_global_init failed: \(String(cString: curl_easy_strerror(Self.globalSetup)))")
         }
         guard let handle = curl_easy_init() else {
             throw HTTPClient.Failure(kind: .other, detail: "curl_easy_init failed")

@@ -21,16 +21,18 @@ final class ResponseCollector {
         }
 
     /// libcurl's `CURLOPT_HEADERFUNCTION`: one whole header line, CRLF included.
-    static let headerCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int =
-        { bytes, size, count, context in
-            guard let context else { return 0 }
-            let collector = Unmanaged<ResponseCollector>.fromOpaque(context).takeUnretainedValue()
-            let length = size * count
-            if let bytes, length > 0 {
-                collector.header(String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self))
+    static let headerCallback:
+        @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int =
+            { bytes, size, count, context in
+                guard let context else { return 0 }
+                let collector = Unmanaged<ResponseCollector>.fromOpaque(context).takeUnretainedValue()
+                let length = size * count
+                if let bytes, length > 0 {
+                    collector.header(
+                        String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self))
+                }
+                return length
             }
-            return length
-        }
 
     private func header(_ line: String) {
         receivedAny = true
@@ -41,6 +43,7 @@ final class ResponseCollector {
             return
         }
         guard let colon = line.firstIndex(of: ":") else { return }
-        headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+        headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+            in: .whitespacesAndNewlines)
     }
 }

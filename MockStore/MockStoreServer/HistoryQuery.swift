@@ -1,6 +1,6 @@
+import MockStoreHTTP
 import Signing
 import StoreWire
-import MockStoreHTTP
 
 /// The query of Get Transaction History, read and checked as Apple does (each bad parameter has its error code).
 struct HistoryQuery {

@@ -1,6 +1,6 @@
+import MockStoreHTTP
 import Signing
 import StoreWire
-import MockStoreHTTP
 
 /// Signs transactions as compact JWS with the `Signing` module: ES256 by a test CA's leaf (Apple's shape,
 /// `x5c` = leaf, intermediate, root), HS256 with a shared secret, or unsigned (`alg` `none`, for negative tests).

@@ -1,6 +1,6 @@
 import Foundation
-import StoreWire
 import MockStoreHTTP
+import StoreWire
 
 /// App Store Server Notifications V2: made by the controls and the Server API, delivered by a
 /// ``NotificationDispatcher``.

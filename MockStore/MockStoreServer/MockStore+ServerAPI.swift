@@ -1,7 +1,7 @@
 import Foundation
+import MockStoreHTTP
 import Signing
 import StoreWire
-import MockStoreHTTP
 
 /// The App Store Server API subset, at Apple's paths (the router checks the bearer token first).
 extension MockStore {

@@ -1,5 +1,5 @@
-import StoreWire
 import StoreKitCatalogue
+import StoreWire
 
 /// The settings in force (the test controls' over the catalogue's) and simulated failures.
 extension MockStore {

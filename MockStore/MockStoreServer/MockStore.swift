@@ -1,11 +1,11 @@
 import Dispatch
 import Foundation
-import Signing
-import StoreWire
-import Synchronization
 import MockStoreHTTP
 import MockStoreSQLite
+import Signing
 import StoreKitCatalogue
+import StoreWire
+import Synchronization
 
 /// The mock App Store: the catalogue, the transactions in SQLite and the signer.
 ///

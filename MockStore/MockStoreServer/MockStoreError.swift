@@ -1,5 +1,5 @@
-import StoreWire
 import MockStoreHTTP
+import StoreWire
 
 /// A request the store refuses: the HTTP status and the `{"errorCode", "errorMessage"}` body to answer with.
 public struct MockStoreError: Error, Equatable, Sendable, CustomStringConvertible {

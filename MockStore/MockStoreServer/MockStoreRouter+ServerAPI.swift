@@ -1,6 +1,6 @@
 import Foundation
-import StoreWire
 import MockStoreHTTP
+import StoreWire
 
 /// The App Store Server API subset, at Apple's paths: each request's bearer token is checked first, and a bad
 /// one gets a 401 without a body, as Apple answers.

@@ -1,7 +1,7 @@
 import Foundation
-import StoreWire
 import MockStoreHTTP
 import StoreKitCatalogue
+import StoreWire
 
 /// Maps HTTP requests to the ``MockStore``'s calls and their results to HTTP responses.
 ///

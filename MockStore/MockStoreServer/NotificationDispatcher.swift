@@ -1,7 +1,7 @@
 import Foundation
+import MockStoreHTTP
 import StoreWire
 import Synchronization
-import MockStoreHTTP
 
 /// Delivers the store's notifications on a thread of its own: POSTs `{"signedPayload": JWS}` to the `--notify`
 /// URL, records every attempt, and tries again on Apple's schedule (scaled) until the receiver answers 200 or

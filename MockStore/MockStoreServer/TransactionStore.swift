@@ -203,7 +203,8 @@ public final class TransactionStore: GroupCommitStore {
             "INSERT INTO transaction_changes (transaction_id, kind, at) VALUES (?1, ?2, ?3) RETURNING sequence"
         ).query([.text(transactionId), .text(kind.rawValue), .integer(date)]) { $0.int64(at: 0) }
         guard let sequence = values.first else {
-            throw SQLiteError(code: SQLiteError.genericCode, message: "no sequence returned", operation: "logging a change")
+            throw SQLiteError(
+                code: SQLiteError.genericCode, message: "no sequence returned", operation: "logging a change")
         }
         return sequence
     }

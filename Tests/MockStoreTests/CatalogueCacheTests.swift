@@ -3,8 +3,8 @@ import StoreWire
 import Synchronization
 import Testing
 
-@testable import MockStoreServer
 @testable import MockStoreHTTP
+@testable import MockStoreServer
 @testable import StoreKitCatalogue
 
 /// The products answer is kept encoded, and the settings it is made with are kept out of the database: both must

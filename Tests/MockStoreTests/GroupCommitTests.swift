@@ -4,8 +4,8 @@ import StoreWire
 import Synchronization
 import Testing
 
-@testable import MockStoreServer
 @testable import MockStoreHTTP
+@testable import MockStoreServer
 
 /// Group commit: concurrent calls share SQLite transactions, and each is answered only once the commit that holds
 /// its work has succeeded.

@@ -17,7 +17,8 @@ final class HTTPSReceiver {
 
     init() throws {
         let now = Date()
-        let authority = try TestCertificateAuthority.make(commonNamePrefix: "HTTPS Receiver Test", validFrom: now - 3_600)
+        let authority = try TestCertificateAuthority.make(
+            commonNamePrefix: "HTTPS Receiver Test", validFrom: now - 3_600)
         let key = try P256PrivateKey.generate()
         // subjectAltName = IP:127.0.0.1 (GeneralNames { iPAddress 7f000001 }): the name libcurl checks.
         let loopback: [UInt8] = [0x30, 0x06, 0x87, 0x04, 0x7f, 0x00, 0x00, 0x01]
@@ -38,7 +39,9 @@ final class HTTPSReceiver {
 
     var url: String { server.baseURL + "/notifications" }
     var bodies: [[UInt8]] { recorder.state.withLock { $0.bodies } }
-    var trusted: HTTPClient.TrustedCertificates { get throws { try HTTPClient.TrustedCertificates(pem: Array(caPEM.utf8)) } }
+    var trusted: HTTPClient.TrustedCertificates {
+        get throws { try HTTPClient.TrustedCertificates(pem: Array(caPEM.utf8)) }
+    }
 }
 
 @Suite struct HTTPSNotificationTests {

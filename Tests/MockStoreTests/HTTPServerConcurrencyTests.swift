@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import MockStoreServer
 @testable import MockStoreHTTP
+@testable import MockStoreServer
 @testable import StoreKitCatalogue
 
 /// The server handles requests on different connections at the same time (a thread per connection), so a handler

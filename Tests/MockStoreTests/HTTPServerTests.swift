@@ -3,8 +3,8 @@ import FoundationNetworking
 import Synchronization
 import Testing
 
-@testable import MockStoreServer
 @testable import MockStoreHTTP
+@testable import MockStoreServer
 
 /// Whether `::1` can be bound here (containers sometimes have IPv6 off).
 let ipv6LoopbackExists: Bool = {

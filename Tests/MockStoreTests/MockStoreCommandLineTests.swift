@@ -1,7 +1,7 @@
 import Testing
 
-@testable import MockStoreServer
 @testable import MockStoreCommand
+@testable import MockStoreServer
 
 @Suite struct MockStoreCommandLineTests {
     func options(

@@ -2,8 +2,8 @@ import Foundation
 import StoreWire
 import Testing
 
-@testable import MockStoreServer
 @testable import MockStoreCommand
+@testable import MockStoreServer
 
 /// The new options and `mockstore control`, parsed without a process.
 @Suite struct SandboxCommandLineTests {

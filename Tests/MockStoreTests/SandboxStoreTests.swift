@@ -3,8 +3,8 @@ import Signing
 import StoreWire
 import Testing
 
-@testable import MockStoreServer
 @testable import MockStoreSQLite
+@testable import MockStoreServer
 @testable import StoreKitCatalogue
 
 /// The sandbox's logic in-process, with a clock the test moves: the updates feed's coalescing and paging, the

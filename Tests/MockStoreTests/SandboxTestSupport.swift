@@ -4,8 +4,8 @@ import StoreWire
 import Synchronization
 import Testing
 
-@testable import MockStoreServer
 @testable import MockStoreHTTP
+@testable import MockStoreServer
 
 /// Bearer tokens for the Server API, made as Apple's libraries make them (ES256, `kid`, no `iat`).
 struct ServerAPIToken {

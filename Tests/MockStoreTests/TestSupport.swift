@@ -2,9 +2,9 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import MockStoreServer
 @testable import MockStoreCommand
 @testable import MockStoreHTTP
+@testable import MockStoreServer
 @testable import StoreKitCatalogue
 
 /// A clock that always says the same time.

@@ -2,8 +2,8 @@ import CSQLite
 import Foundation
 import Testing
 
-@testable import MockStoreServer
 @testable import MockStoreSQLite
+@testable import MockStoreServer
 
 @Suite struct TransactionStoreTests {
     let directory: TemporaryDirectory
