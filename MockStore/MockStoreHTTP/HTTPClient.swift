@@ -6,11 +6,13 @@ import Foundation
 public enum HTTPClient {
     /// A complete response.
     public struct Response: Equatable, Sendable {
+        /// The HTTP status code of the final response.
         public var status: Int
         /// Names lower-cased.
         public var headers: [String: String]
         public var body: [UInt8]
 
+        /// A response with these parts (header names lower-cased).
         public init(status: Int, headers: [String: String], body: [UInt8]) {
             self.status = status
             self.headers = headers
@@ -20,6 +22,7 @@ public enum HTTPClient {
 
     /// An `http://` or `https://` URL with a host: what the client can send to.
     public struct Target: Equatable, Sendable {
+        /// The URL as given.
         public let url: String
         /// Whether the URL is `https://`.
         public let isHTTPS: Bool

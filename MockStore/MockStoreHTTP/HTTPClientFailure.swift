@@ -3,6 +3,7 @@ import CCurl
 extension HTTPClient {
     /// Why a request got no usable response, classified as Apple's `sendAttemptResult` values.
     public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        /// What went wrong, in Apple's terms (see ``sendAttemptResult``).
         public enum Kind: Equatable, Sendable {
             /// Not an `http(s)://host[:port]/path` URL, or a host that does not resolve.
             case invalidURL
@@ -23,8 +24,10 @@ extension HTTPClient {
         }
 
         public var kind: Kind
+        /// libcurl's explanation, with the URL.
         public var detail: String
 
+        /// A failure of `kind`, explained by `detail`.
         public init(kind: Kind, detail: String) {
             self.kind = kind
             self.detail = detail

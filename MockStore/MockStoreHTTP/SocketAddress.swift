@@ -9,7 +9,8 @@ public struct SocketAddress {
 
     private let storage: Storage
 
-    public var isIPv6: Bool {
+    /// Whether it is an IPv6 address (the server then listens with `MHD_USE_IPv6`).
+    var isIPv6: Bool {
         if case .v6 = storage { return true }
         return false
     }
@@ -35,7 +36,7 @@ public struct SocketAddress {
     }
 
     /// Calls `body` with a pointer to the `sockaddr`, valid only during the call.
-    public func withSockaddr<Result>(_ body: (UnsafePointer<sockaddr>) -> Result) -> Result {
+    func withSockaddr<Result>(_ body: (UnsafePointer<sockaddr>) -> Result) -> Result {
         switch storage {
         case .v4(var address):
             return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body) }

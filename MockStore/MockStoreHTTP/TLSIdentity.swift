@@ -11,6 +11,7 @@ public struct TLSIdentity: Equatable, Sendable {
     /// The server's private key, PEM.
     public var privateKeyPEM: String
 
+    /// An identity from PEM text.
     public init(certificatePEM: String, privateKeyPEM: String) {
         self.certificatePEM = certificatePEM
         self.privateKeyPEM = privateKeyPEM

@@ -66,6 +66,7 @@ public final class GroupCommit<Store: GroupCommitStore>: Sendable {
     /// Calls of ``perform(_:)`` waiting for the lock: a leader lets them join its batch before committing.
     private let waiting = Atomic<Int>(0)
 
+    /// Shares `store`, which it owns from now on (``close()`` closes it).
     public init(store: sending Store) {
         state = Mutex(State(store: store))
     }

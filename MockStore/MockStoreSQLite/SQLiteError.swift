@@ -9,6 +9,7 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What was being done, e.g. `opening /data/mockstore.sqlite` or the SQL text.
     public var operation: String
 
+    /// An error with SQLite's `code` and `message`, met while doing `operation`.
     public init(code: Int32, message: String, operation: String) {
         self.code = code
         self.message = message
