@@ -31,14 +31,11 @@ let package = Package(
         .target(name: "Payments", dependencies: ["CreditLedger", "Signing", "StoreWire"]),
         .target(name: "VoiceDebriefCredit", dependencies: ["Payments", "CreditLedger"]),
         .executableTarget(name: "credit", dependencies: ["VoiceDebriefCredit", "Payments", "CreditLedger", "Signing"]),
-        .executableTarget(
-            name: "credit-bench",
-            dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL", "MockStoreHTTP"]),
+        .executableTarget(name: "credit-bench", dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL", "MockStoreHTTP"]),
 
         // The mock App Store: mockstore -> MockStoreCommand -> MockStoreServer (the store) -> StoreKitCatalogue,
         // MockStoreSQLite, MockStoreHTTP. The HTTP and SQLite targets know nothing of the store; none knows the ledger.
-        .target(
-            name: "MockStoreHTTP", dependencies: ["StoreWire", "CMicroHTTPD", "CCurl"], path: "MockStore/MockStoreHTTP"),
+        .target(name: "MockStoreHTTP", dependencies: ["StoreWire", "CMicroHTTPD", "CCurl"], path: "MockStore/MockStoreHTTP"),
         .target(name: "MockStoreSQLite", dependencies: ["CSQLite"], path: "MockStore/MockStoreSQLite"),
         .target(name: "StoreKitCatalogue", path: "MockStore/StoreKitCatalogue"),
         .target(
@@ -60,8 +57,7 @@ let package = Package(
         .testTarget(
             name: "MockStoreTests",
             dependencies: [
-                "MockStoreCommand", "MockStoreServer", "MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue",
-                "Signing",
+                "MockStoreCommand", "MockStoreServer", "MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue", "Signing",
                 "StoreWire",
             ]
         ),
