@@ -228,13 +228,12 @@ public enum MockStoreCommandLine {
 
     private static func validate(_ options: MockStoreOptions, given: Set<String>) throws(UsageError) {
         if options.notifyURL == nil,
-            let orphan = ["--notify-retry-base-ms", "--notify-max-attempts", "--notify-timeout-ms", "--notify-ca"]
-                .first(
-                    where: given.contains)
+            let orphan = ["--notify-retry-base-ms", "--notify-max-attempts", "--notify-timeout-ms"].first(
+                where: given.contains)
         {
             throw UsageError("\(orphan) is only used with --notify URL")
         }
-        if options.notifyCAFile != nil, let url = options.notifyURL, (try? HTTPClient.Target(url))?.isHTTPS != true {
+        if options.notifyCAFile != nil, options.notifyURL.flatMap({ try? HTTPClient.Target($0) })?.isHTTPS != true {
             throw UsageError("--notify-ca is only used with an https:// --notify URL")
         }
         switch (options.signing, options.secretFile) {

@@ -44,7 +44,7 @@ extension SandboxCommandLineTests {
     @Test(arguments: [
         (["--notify", "ftp://example.com/"], "--notify"),
         (["--notify", "http://127.0.0.1/", "--notify-ca", "/ca.pem"], "only used with an https://"),
-        (["--notify-ca", "/ca.pem"], "only used with --notify"),
+        (["--notify-ca", "/ca.pem"], "only used with an https://"),
         (["--notify", "http://127.0.0.1/", "--notify-max-attempts", "7"], "from 1 to 6"),
         (["--notify-retry-base-ms", "5"], "only used with --notify"),
         (["--api-key", "=x"], "KEYID=PUBLIC-KEY-FILE"),
