@@ -11,6 +11,8 @@ public final class HTTPConnection {
     /// Where libcurl explains a failure (CURL_ERROR_SIZE bytes, for the handle's lifetime).
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private let certificates: HTTPClient.TrustedCertificates?
+    /// Connections opened so far: 1 after any number of requests to one server that keeps its connections alive.
+    public private(set) var connectionsOpened = 0
     /// What an empty request body points at: libcurl reads the body from stdin when the pointer is NULL.
     private let emptyBody: UnsafeMutableRawPointer
 
@@ -77,6 +79,10 @@ public final class HTTPConnection {
         let statusCode = CCurl_response_code(handle, &status)
         guard statusCode == CURLE_OK, (100...599).contains(status) else {
             throw HTTPClient.Failure(kind: .invalidResponse, detail: "no HTTP status from \(url)")
+        }
+        var opened = 0
+        if CCurl_new_connections(handle, &opened) == CURLE_OK {
+            connectionsOpened += opened
         }
         return HTTPClient.Response(status: status, headers: received.headers, body: received.body)
     }

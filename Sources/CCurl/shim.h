@@ -82,4 +82,9 @@ static inline CURLcode CCurl_response_code(CURL *handle, long *code)
 {
     return curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, code);
 }
+/* How many new connections the last transfer had to open (0 when it reused one). */
+static inline CURLcode CCurl_new_connections(CURL *handle, long *count)
+{
+    return curl_easy_getinfo(handle, CURLINFO_NUM_CONNECTS, count);
+}
 #endif

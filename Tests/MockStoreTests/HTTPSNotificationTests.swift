@@ -68,6 +68,16 @@ final class HTTPSReceiver {
         #expect(receiver.bodies.count == 1)
     }
 
+    @Test func aConnectionIsKeptForTheNextRequest() throws {
+        let receiver = try HTTPSReceiver()
+        let connection = try HTTPConnection(trusting: try receiver.trusted)
+        for index in 0..<3 {
+            #expect(try connection.send("POST", receiver.url, body: [UInt8(index)]).status == 200)
+        }
+        #expect(connection.connectionsOpened == 1, "three requests, one connection (one TLS handshake)")
+        #expect(receiver.bodies == [[0], [1], [2]])
+    }
+
     @Test func aNotificationArrivesOverHTTPSWithNotifyCA() async throws {
         let receiver = try HTTPSReceiver()
         let caFile = directory.file("ca.pem")
