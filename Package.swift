@@ -19,6 +19,7 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Arrows point one way: credit -> VoiceDebriefCredit -> TopUp -> (Payments, CreditLedger);
         // Payments -> (StoreWire, Signing); CreditLedger -> (Signing, DurableFiles); Signing -> (COpenSSL, DurableFiles).
@@ -47,15 +48,24 @@ let package = Package(
             dependencies: ["VoiceDebriefCredit", "TopUp", "Payments", "CreditLedger", "Signing", "OptionParsing"]),
         .executableTarget(
             name: "credit-bench",
-            dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL", "OptionParsing"]),
+            dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL", "OptionParsing", "MockStoreHTTP"]),
 
-        // The mock App Store.
+        // The mock App Store: mockstore -> MockStoreCommand -> MockStoreServer (the store) -> StoreKitCatalogue,
+        // MockStoreSQLite, MockStoreHTTP. The HTTP and SQLite targets know nothing of the store; none knows the ledger.
+        .target(name: "MockStoreHTTP", dependencies: ["StoreWire", "CMicroHTTPD", "CCurl"], path: "MockStore/MockStoreHTTP"),
+        .target(name: "MockStoreSQLite", dependencies: ["CSQLite"], path: "MockStore/MockStoreSQLite"),
+        .target(name: "StoreKitCatalogue", path: "MockStore/StoreKitCatalogue"),
         .target(
             name: "MockStoreServer",
-            dependencies: ["Signing", "StoreWire", "CSQLite", "CMicroHTTPD", "OptionParsing"],
+            dependencies: ["MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue", "Signing", "StoreWire"],
             path: "MockStore/MockStoreServer"
         ),
-        .executableTarget(name: "mockstore", dependencies: ["MockStoreServer"], path: "MockStore/mockstore"),
+        .target(
+            name: "MockStoreCommand",
+            dependencies: ["MockStoreServer", "MockStoreHTTP", "StoreKitCatalogue", "Signing", "StoreWire", "OptionParsing"],
+            path: "MockStore/MockStoreCommand"
+        ),
+        .executableTarget(name: "mockstore", dependencies: ["MockStoreCommand"], path: "MockStore/mockstore"),
 
         // What more than one test target needs (temporary directories, the built binaries, processes, seeded random,
         // waiting): a regular target on Foundation and Testing only, so it depends on nothing under test.
@@ -69,7 +79,13 @@ let package = Package(
         .testTarget(name: "PaymentsTests", dependencies: ["Payments", "Signing", "StoreWire", "TestSupport"]),
         .testTarget(name: "TopUpTests", dependencies: ["TopUp", "Payments", "CreditLedger", "Signing", "StoreWire", "TestSupport"]),
         .testTarget(name: "VoiceDebriefCreditTests", dependencies: ["VoiceDebriefCredit", "TopUp", "CreditLedger", "Payments", "TestSupport"]),
-        .testTarget(name: "MockStoreTests", dependencies: ["MockStoreServer", "Signing", "StoreWire", "TestSupport"]),
+        .testTarget(
+            name: "MockStoreTests",
+            dependencies: [
+                "MockStoreCommand", "MockStoreServer", "MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue", "Signing",
+                "StoreWire", "OptionParsing", "TestSupport",
+            ]
+        ),
         .testTarget(name: "EndToEndTests", dependencies: ["Signing", "StoreWire", "CreditLedger", "TestSupport"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["CreditLedger", "Signing", "Payments", "TopUp", "VoiceDebriefCredit", "StoreWire", "DurableFiles", "TestSupport"]),
     ],

@@ -60,8 +60,7 @@ for name in "${targets[@]}"; do
   case $name in
     entry-parser | ledger-file) module CreditLedger Sources/CreditLedger/*.swift ;;
     storekit-reader)
-      module StoreWire Sources/StoreWire/*.swift
-      module MockStoreServer MockStore/MockStoreServer/*.swift
+      module StoreKitCatalogue MockStore/StoreKitCatalogue/*.swift
       ;;
   esac
 done
@@ -70,7 +69,7 @@ for name in "${targets[@]}"; do
     entry-parser) target entry-parser Fuzz/EntryParser -lCreditLedger -lSigning ;;
     ledger-file) target ledger-file Fuzz/LedgerFile -lCreditLedger -lSigning ;;
     jws-parser) target jws-parser Fuzz/JWSParser -lSigning ;;
-    storekit-reader) target storekit-reader Fuzz/StoreKitReader -lMockStoreServer -lStoreWire -lSigning -lsqlite3 -lmicrohttpd ;;
+    storekit-reader) target storekit-reader Fuzz/StoreKitReader -lStoreKitCatalogue ;;
     *) echo "unknown target $name (one of: ${all[*]})" >&2; exit 64 ;;
   esac
 done

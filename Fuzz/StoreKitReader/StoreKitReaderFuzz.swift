@@ -3,7 +3,7 @@
 // Must hold for any bytes: no trap, no hang; a configuration it accepts has products with non-empty, distinct ids, a
 // known type, and a price in exact milliunits.
 import Foundation
-import MockStoreServer
+import StoreKitCatalogue
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzStoreKit(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -1,3 +1,4 @@
+import MockStoreHTTP
 import Signing
 import StoreWire
 

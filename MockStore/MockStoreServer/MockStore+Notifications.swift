@@ -1,4 +1,5 @@
 import Foundation
+import MockStoreHTTP
 import StoreWire
 
 /// App Store Server Notifications V2: made by the controls and the Server API, delivered by a

@@ -1,4 +1,5 @@
 import Foundation
+import MockStoreHTTP
 import Signing
 import StoreWire
 

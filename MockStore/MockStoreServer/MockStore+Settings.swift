@@ -1,3 +1,4 @@
+import StoreKitCatalogue
 import StoreWire
 
 /// The settings in force (the test controls' over the catalogue's) and simulated failures.

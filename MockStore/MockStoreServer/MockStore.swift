@@ -1,6 +1,9 @@
 import Dispatch
 import Foundation
+import MockStoreHTTP
+import MockStoreSQLite
 import Signing
+import StoreKitCatalogue
 import StoreWire
 import Synchronization
 
@@ -38,12 +41,17 @@ public final class MockStore: Sendable {
         /// The keys that sign Server API bearer tokens, by `kid`; empty: any well-formed token is accepted.
         public var apiKeys: [String: P256PublicKey]
 
+        /// `appAppleId` when none is given (a mock value; `mockstore`'s default `--app-apple-id` is the same).
+        public static let defaultAppAppleId: Int64 = 1_234_567_890
+        /// `bundleVersion` when none is given (`mockstore`'s default `--bundle-version` is the same).
+        public static let defaultBundleVersion = "1"
+
         public init(
             catalogue: StoreKitConfiguration, bundleId: String, signer: any TransactionSigner,
             serverSigner: (any TransactionSigner)? = nil, rootCertificateDER: [UInt8]? = nil,
             clock: any StoreClock = SystemClock(), transactionIDs: any TransactionIDSource = SandboxTransactionIDs(),
-            environment: String = "Sandbox", appAppleId: Int64? = MockStoreOptions.defaultAppAppleId,
-            bundleVersion: String = MockStoreOptions.defaultBundleVersion, notificationURL: String? = nil,
+            environment: String = "Sandbox", appAppleId: Int64? = Self.defaultAppAppleId,
+            bundleVersion: String = Self.defaultBundleVersion, notificationURL: String? = nil,
             retryPolicy: NotificationRetryPolicy = NotificationRetryPolicy(), apiKeys: [String: P256PublicKey] = [:]
         ) {
             self.catalogue = catalogue
@@ -82,7 +90,7 @@ public final class MockStore: Sendable {
 
     public let configuration: Configuration
     /// The database, shared by concurrent calls through group commit.
-    let database: GroupCommit
+    let database: GroupCommit<TransactionStore>
     /// Encoded product lists, by what they depend on.
     let productsBodies = ProductsBodyCache()
     /// The settings products are shown with, kept while no setting or failure changes.

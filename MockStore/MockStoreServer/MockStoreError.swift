@@ -1,3 +1,4 @@
+import MockStoreHTTP
 import StoreWire
 
 /// A request the store refuses: the HTTP status and the `{"errorCode", "errorMessage"}` body to answer with.

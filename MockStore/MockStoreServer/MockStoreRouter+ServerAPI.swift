@@ -1,4 +1,5 @@
 import Foundation
+import MockStoreHTTP
 import StoreWire
 
 /// The App Store Server API subset, at Apple's paths: each request's bearer token is checked first, and a bad

@@ -1,4 +1,6 @@
 import Foundation
+import MockStoreHTTP
+import StoreKitCatalogue
 import StoreWire
 
 /// Maps HTTP requests to the ``MockStore``'s calls and their results to HTTP responses.

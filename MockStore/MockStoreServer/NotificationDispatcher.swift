@@ -1,4 +1,5 @@
 import Foundation
+import MockStoreHTTP
 import StoreWire
 import Synchronization
 
@@ -8,13 +9,17 @@ import Synchronization
 public final class NotificationDispatcher: Sendable {
     private let store: MockStore
     private let url: String
+    /// The CAs an `https://` receiver's certificate must chain to (`--notify-ca`); the system's when nil.
+    private let certificates: HTTPClient.TrustedCertificates?
     private let running = Mutex(true)
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Starts delivering `store`'s notifications to `url` (any already due, e.g. from before a restart, too).
-    public init(store: MockStore, url: String) {
+    /// Starts delivering `store`'s notifications to `url` (any already due, e.g. from before a restart, too),
+    /// trusting `certificates` for an `https://` receiver.
+    public init(store: MockStore, url: String, trusting certificates: HTTPClient.TrustedCertificates? = nil) {
         self.store = store
         self.url = url
+        self.certificates = certificates
         let thread = Thread { [self] in
             run()
             finished.signal()
@@ -65,7 +70,8 @@ public final class NotificationDispatcher: Sendable {
         let timeout = Double(store.configuration.retryPolicy.timeoutMilliseconds) / 1_000
         do {
             let response = try HTTPClient.send(
-                "POST", url, headers: [HTTPHeader("Content-Type", "application/json")], body: body, timeout: timeout)
+                "POST", url, headers: [HTTPHeader("Content-Type", "application/json")], body: body, timeout: timeout,
+                trusting: certificates)
             guard response.status == 200 else {
                 return StoredNotification.Attempt(
                     date: date, result: "UNSUCCESSFUL_HTTP_RESPONSE_CODE", httpStatus: response.status,

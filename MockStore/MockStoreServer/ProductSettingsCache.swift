@@ -1,3 +1,5 @@
+import StoreKitCatalogue
+
 /// What a products request needs from the database (the storefront and locale in force, and a simulated
 /// `loadProducts` failure set until cleared), kept between requests so a catalogue request need not take the
 /// database lock that purchases and their commits hold.

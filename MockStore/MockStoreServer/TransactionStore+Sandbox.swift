@@ -1,4 +1,4 @@
-import CSQLite
+import MockStoreSQLite
 
 /// The test controls', updates feed's, Server API's and notifications' use of the store (issue 5).
 extension TransactionStore {
@@ -208,7 +208,7 @@ extension TransactionStore {
         let statusText = row.text(at: 8) ?? ""
         guard let status = StoredNotification.Status(rawValue: statusText) else {
             throw SQLiteError(
-                code: SQLITE_CORRUPT, message: "unknown notification status '\(statusText)'",
+                code: SQLiteError.corruptCode, message: "unknown notification status '\(statusText)'",
                 operation: "reading a notification")
         }
         return StoredNotification(

@@ -1,15 +1,16 @@
-import CSQLite
+import MockStoreSQLite
 
 /// The mock store's state in SQLite: every transaction (finished or not), the change log that a future
 /// updates feed reads, the counters and the runtime settings.
 ///
 /// One connection, used by one thread at a time: the owner keeps the store behind a lock. Every change is
 /// one SQLite transaction, so a crash leaves either all of it or none of it.
-public final class TransactionStore {
+public final class TransactionStore: GroupCommitStore {
     /// The schema this code writes and reads (`PRAGMA user_version`). Version 1 files are migrated.
     static let schemaVersion: Int64 = 2
 
-    let database: SQLiteDatabase
+    /// The connection, shared through ``GroupCommit``.
+    public let database: SQLiteDatabase
     private var statements: [String: SQLiteStatement] = [:]
     /// Called when a runtime setting or a simulated failure is written (or may have been undone): the owner's
     /// caches of them are stale.
@@ -25,6 +26,11 @@ public final class TransactionStore {
     public init(path: String) throws {
         database = try SQLiteDatabase(path: path)
         try migrate()
+    }
+
+    /// A batch was rolled back: a setting written in it may be gone.
+    public func rolledBack() {
+        settingsMayHaveChanged?()
     }
 
     /// Closes the database (checkpointing the WAL). Using the store afterwards throws.
@@ -130,7 +136,7 @@ public final class TransactionStore {
             let kindText = row.text(at: 2) ?? ""
             guard let kind = TransactionChange.Kind(rawValue: kindText) else {
                 throw SQLiteError(
-                    code: SQLITE_CORRUPT, message: "unknown change kind '\(kindText)'",
+                    code: SQLiteError.corruptCode, message: "unknown change kind '\(kindText)'",
                     operation: "reading the change log")
             }
             return TransactionChange(
@@ -186,7 +192,7 @@ public final class TransactionStore {
         ).query { $0.int64(at: 0) }
         guard let serial = values.first else {
             throw SQLiteError(
-                code: SQLITE_CORRUPT, message: "the transaction_serial counter is missing",
+                code: SQLiteError.corruptCode, message: "the transaction_serial counter is missing",
                 operation: "numbering a transaction")
         }
         return serial
@@ -197,7 +203,8 @@ public final class TransactionStore {
             "INSERT INTO transaction_changes (transaction_id, kind, at) VALUES (?1, ?2, ?3) RETURNING sequence"
         ).query([.text(transactionId), .text(kind.rawValue), .integer(date)]) { $0.int64(at: 0) }
         guard let sequence = values.first else {
-            throw SQLiteError(code: SQLITE_ERROR, message: "no sequence returned", operation: "logging a change")
+            throw SQLiteError(
+                code: SQLiteError.genericCode, message: "no sequence returned", operation: "logging a change")
         }
         return sequence
     }
@@ -207,7 +214,7 @@ public final class TransactionStore {
         if version == Self.schemaVersion { return }
         guard version == 0 || version == 1 else {
             throw SQLiteError(
-                code: SQLITE_ERROR,
+                code: SQLiteError.genericCode,
                 message: "schema version \(version) is not one this mockstore knows (it writes \(Self.schemaVersion))",
                 operation: "opening \(database.path)")
         }
@@ -338,7 +345,7 @@ public final class TransactionStore {
             let status = StoredTransaction.Status(rawValue: statusText)
         else {
             throw SQLiteError(
-                code: SQLITE_CORRUPT, message: "unknown origin '\(originText)' or status '\(statusText)'",
+                code: SQLiteError.corruptCode, message: "unknown origin '\(originText)' or status '\(statusText)'",
                 operation: "reading a transaction")
         }
         return StoredTransaction(

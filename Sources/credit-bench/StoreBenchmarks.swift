@@ -1,4 +1,5 @@
 import Foundation
+import MockStoreHTTP
 
 #if canImport(Glibc)
     import Glibc
@@ -46,7 +47,7 @@ struct StoreBenchmarks {
         let store = try startStore()
         defer { Measure.stop(store.pid, signal: SIGTERM) }
         let path = "/storekit/v1/products?ids=ai.voicedebrief.app.credit.500,ai.voicedebrief.app.credit.1000"
-        var client = try HTTPClient(port: store.port)
+        let client = try LoopbackClient(port: store.port)
         let response = try client.request("GET", path)
         guard response.status == 200, response.body.count > 2 else {
             throw BenchError("the catalogue request failed: \(response.status)")
@@ -86,15 +87,14 @@ struct StoreBenchmarks {
         let server = try Measure.start(nginx, ["-p", root, "-c", root + "/nginx.conf"], errorLog: root + "/stderr.log")
         close(server.output)
         defer { Measure.stop(server.pid, signal: SIGQUIT) }
-        var nginxClient: HTTPClient?
+        let check = try LoopbackClient(port: port)
+        var served = try? check.request("GET", "/products.json")
         let deadline = Measure.now() + 10
-        while nginxClient == nil && Measure.now() < deadline {
-            nginxClient = try? HTTPClient(port: port)
-            if nginxClient == nil { usleep(50_000) }
+        while served == nil && Measure.now() < deadline {
+            usleep(50_000)
+            served = try? check.request("GET", "/products.json")
         }
-        guard var check = nginxClient, let served = try? check.request("GET", "/products.json"), served.status == 200,
-            served.body == response.body
-        else {
+        guard let served, served.status == 200, served.body == response.body else {
             throw BenchError("nginx did not serve the file (see \(root)/error.log)")
         }
         let nginxRate = try runWrk(wrk, url: "http://127.0.0.1:\(port)/products.json")
@@ -138,7 +138,7 @@ struct StoreBenchmarks {
         for _ in 0..<clients {
             let thread = Thread {
                 do {
-                    var client = try HTTPClient(port: port)
+                    let client = try LoopbackClient(port: port)
                     while Measure.now() < deadline {
                         let bought = try client.request(
                             "POST", "/storekit/v1/purchases",
@@ -227,90 +227,21 @@ final class CycleCounter: @unchecked Sendable {
     }
 }
 
-/// A minimal HTTP/1.1 client on one keep-alive TCP connection to 127.0.0.1: enough for the bench, and light, so
-/// the clients take little of the CPU the server needs.
-struct HTTPClient {
-    struct Response {
-        var status: Int
-        var body: [UInt8]
-    }
-
-    private let fd: Int32
-    private var buffer: [UInt8] = []
+/// One client of the store or nginx on 127.0.0.1: a reused libcurl handle, so its requests share one keep-alive
+/// connection, as the bench's clients always have.
+struct LoopbackClient {
+    private let connection: HTTPConnection
     private let port: UInt16
 
     init(port: UInt16) throws {
+        connection = try HTTPConnection()
         self.port = port
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw BenchError("socket failed") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = port.bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(fd)
-            throw BenchError("cannot connect to 127.0.0.1:\(port)")
-        }
-        var one: Int32 = 1
-        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 
-    mutating func request(_ method: String, _ path: String, body: [UInt8]? = nil) throws -> Response {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
-        if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
-        head += "\r\n"
-        let bytes = Array(head.utf8) + (body ?? [])
-        try bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let count = send(fd, raw.baseAddress! + done, raw.count - done, Int32(MSG_NOSIGNAL))
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { throw BenchError("send failed") }
-                done += count
-            }
-        }
-        // Headers, then Content-Length bytes of body.
-        var headerEnd: Int?
-        while headerEnd == nil {
-            headerEnd = StoreBenchmarks.find([13, 10, 13, 10], in: buffer)
-            if headerEnd == nil { try receive() }
-        }
-        let headers = String(decoding: buffer[0..<headerEnd!], as: UTF8.self)
-        let lines = headers.split(separator: "\r\n")
-        guard let statusLine = lines.first, statusLine.split(separator: " ").count >= 2,
-            let status = Int(statusLine.split(separator: " ")[1])
-        else { throw BenchError("bad response: \(headers)") }
-        var length = 0
-        for line in lines.dropFirst() where line.lowercased().hasPrefix("content-length:") {
-            length = Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
-        }
-        let bodyStart = headerEnd! + 4
-        while buffer.count < bodyStart + length { try receive() }
-        let responseBody = Array(buffer[bodyStart..<(bodyStart + length)])
-        buffer.removeFirst(bodyStart + length)
-        return Response(status: status, body: responseBody)
-    }
-
-    private mutating func receive() throws {
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
-        if count < 0 && errno == EINTR { return }
-        guard count > 0 else { throw BenchError("the connection closed") }
-        buffer.append(contentsOf: chunk[0..<count])
-    }
-}
-
-extension StoreBenchmarks {
-    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        for index in 0...(haystack.count - needle.count) where haystack[index] == needle[0] {
-            if Array(haystack[index..<(index + needle.count)]) == needle { return index }
-        }
-        return nil
+    /// `method path` with a JSON body when there is one.
+    func request(_ method: String, _ path: String, body: [UInt8]? = nil) throws -> HTTPClient.Response {
+        try connection.send(
+            method, "http://127.0.0.1:\(port)\(path)",
+            headers: body == nil ? [] : [HTTPHeader("Content-Type", "application/json")], body: body ?? [])
     }
 }

@@ -3,7 +3,9 @@ import StoreWire
 import Synchronization
 import Testing
 
+@testable import MockStoreHTTP
 @testable import MockStoreServer
+@testable import StoreKitCatalogue
 
 /// The products answer is kept encoded, and the settings it is made with are kept out of the database: both must
 /// always give what a fresh encoding from the database would, whatever the test controls change.

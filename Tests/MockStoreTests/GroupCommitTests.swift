@@ -4,6 +4,7 @@ import StoreWire
 import Synchronization
 import Testing
 
+@testable import MockStoreHTTP
 @testable import MockStoreServer
 
 /// Group commit: concurrent calls share SQLite transactions, and each is answered only once the commit that holds

@@ -2,7 +2,9 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import MockStoreHTTP
 @testable import MockStoreServer
+@testable import StoreKitCatalogue
 
 /// The server handles requests on different connections at the same time (a thread per connection), so a handler
 /// that waits holds up only its own connection; and the whole store answers concurrent purchases correctly over it.

@@ -3,6 +3,7 @@ import FoundationNetworking
 import Synchronization
 import Testing
 
+@testable import MockStoreHTTP
 @testable import MockStoreServer
 
 /// Whether `::1` can be bound here (containers sometimes have IPv6 off).

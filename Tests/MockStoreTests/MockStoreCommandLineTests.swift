@@ -1,5 +1,6 @@
 import Testing
 
+@testable import MockStoreCommand
 @testable import MockStoreServer
 
 @Suite struct MockStoreCommandLineTests {

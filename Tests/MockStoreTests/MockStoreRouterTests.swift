@@ -3,7 +3,9 @@ import Signing
 import StoreWire
 import Testing
 
+@testable import MockStoreHTTP
 @testable import MockStoreServer
+@testable import StoreKitCatalogue
 
 /// The device API, in-process: routing, validation and the signed answers, without a socket.
 @Suite struct MockStoreRouterTests {

@@ -4,6 +4,7 @@ import Signing
 import StoreWire
 import Testing
 
+@testable import MockStoreHTTP
 @testable import MockStoreServer
 
 /// Server Notifications V2 from the real binary to a receiver in the test (the store's own HTTP server class).

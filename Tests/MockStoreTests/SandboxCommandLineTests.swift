@@ -2,6 +2,7 @@ import Foundation
 import StoreWire
 import Testing
 
+@testable import MockStoreCommand
 @testable import MockStoreServer
 
 /// The new options and `mockstore control`, parsed without a process.
@@ -41,7 +42,9 @@ extension SandboxCommandLineTests {
     }
 
     @Test(arguments: [
-        (["--notify", "https://example.com/"], "--notify"),
+        (["--notify", "ftp://example.com/"], "--notify"),
+        (["--notify", "http://127.0.0.1/", "--notify-ca", "/ca.pem"], "only used with an https://"),
+        (["--notify-ca", "/ca.pem"], "only used with an https://"),
         (["--notify", "http://127.0.0.1/", "--notify-max-attempts", "7"], "from 1 to 6"),
         (["--notify-retry-base-ms", "5"], "only used with --notify"),
         (["--api-key", "=x"], "KEYID=PUBLIC-KEY-FILE"),

@@ -3,7 +3,9 @@ import Signing
 import StoreWire
 import Testing
 
+@testable import MockStoreSQLite
 @testable import MockStoreServer
+@testable import StoreKitCatalogue
 
 /// The sandbox's logic in-process, with a clock the test moves: the updates feed's coalescing and paging, the
 /// bearer-token rules, and the migration of a version 1 database.

@@ -4,6 +4,7 @@ import StoreWire
 import Synchronization
 import Testing
 
+@testable import MockStoreHTTP
 @testable import MockStoreServer
 
 /// Bearer tokens for the Server API, made as Apple's libraries make them (ES256, `kid`, no `iat`).

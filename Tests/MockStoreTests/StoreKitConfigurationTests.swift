@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import MockStoreServer
+@testable import StoreKitCatalogue
 
 @Suite struct StoreKitConfigurationTests {
     /// Parses `text`, failing the test with the error if it is refused.

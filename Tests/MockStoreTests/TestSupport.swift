@@ -2,7 +2,10 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import MockStoreCommand
+@testable import MockStoreHTTP
 @testable import MockStoreServer
+@testable import StoreKitCatalogue
 
 /// A clock that always says the same time.
 struct FixedClock: StoreClock {

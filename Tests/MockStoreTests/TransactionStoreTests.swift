@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import Testing
 
+@testable import MockStoreSQLite
 @testable import MockStoreServer
 
 @Suite struct TransactionStoreTests {

@@ -1,3 +1,4 @@
+import MockStoreHTTP
 import OptionParsing
 
 /// Parses `mockstore`'s arguments: a pure function of the arguments and environment, tested without a process.
@@ -57,7 +58,8 @@ public enum MockStoreCommandLine {
                     + "checking its signature (said on stderr at start)"
             ).repeatable(),
             .string(
-                "--notify", "URL", help: "POST Server Notifications V2 ({\"signedPayload\": JWS}) to this http:// URL"),
+                "--notify", "URL",
+                help: "POST Server Notifications V2 ({\"signedPayload\": JWS}) to this http:// or https:// URL"),
             .integer(
                 "--notify-retry-base-ms", "N", in: 1...3_600_000, noun: "a number of milliseconds",
                 help: "a failed notification is retried 1, 12, 24, 48 and 72 \"hours\" after the previous try, as "
@@ -68,6 +70,9 @@ public enum MockStoreCommandLine {
             .integer(
                 "--notify-timeout-ms", "N", in: 1...600_000, noun: "a number of milliseconds",
                 help: "how long one try waits for the receiver's answer (default 5000)"),
+            .string(
+                "--notify-ca", "FILE",
+                help: "trust this CA (PEM) for an https:// --notify receiver, instead of the system's"),
         ],
         additionalUsage: ["mockstore control [--url URL] COMMAND [ARGUMENTS]     (see mockstore control --help)"],
         epilogue: """
@@ -164,10 +169,11 @@ public enum MockStoreCommandLine {
             do {
                 _ = try HTTPClient.Target(value)
             } catch {
-                throw .invalidValue("--notify", value, isNot: "an http://HOST[:PORT]/PATH URL", command: args.path)
+                throw .invalidValue("--notify", value, isNot: "an http(s)://HOST[:PORT]/PATH URL", command: args.path)
             }
             options.notifyURL = value
         }
+        if let value = args.string("--notify-ca") { options.notifyCAFile = value }
         if let milliseconds = args.integer("--notify-retry-base-ms") {
             options.notifyRetryBaseMilliseconds = milliseconds
         }
@@ -182,6 +188,9 @@ public enum MockStoreCommandLine {
                 where: args.flag)
         {
             throw UsageError("\(orphan) is only used with --notify URL", command: args.path)
+        }
+        if options.notifyCAFile != nil, options.notifyURL.flatMap({ try? HTTPClient.Target($0) })?.isHTTPS != true {
+            throw UsageError("--notify-ca is only used with an https:// --notify URL", command: args.path)
         }
         switch (options.signing, options.secretFile) {
         case (.hs256, nil):

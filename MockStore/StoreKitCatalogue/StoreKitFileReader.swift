@@ -5,7 +5,7 @@ import Foundation
 /// Two passes: `JSONSerialization` first, because it reports where the JSON syntax breaks (as a character
 /// offset, turned into a line and column); then `JSONDecoder` on the file's shape, whose coding path names
 /// the field that is missing or of the wrong type. The checks that JSON types cannot express follow.
-struct StoreKitFileReader {
+public struct StoreKitFileReader {
     let source: String
 
     func read(_ data: Data) throws(CatalogueError) -> StoreKitConfiguration {
@@ -87,8 +87,9 @@ struct StoreKitFileReader {
         }
     }
 
+    /// A coding path as the reader names places in a file (and the store fields of a JSON body):
     /// `products[1].localizations[0].locale`.
-    static func path(_ codingPath: [any CodingKey]) -> String {
+    public static func path(_ codingPath: [any CodingKey]) -> String {
         var text = ""
         for key in codingPath {
             if let index = key.intValue {

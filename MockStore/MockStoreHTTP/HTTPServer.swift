@@ -38,40 +38,53 @@ public final class HTTPServer: Sendable {
     public let host: String
     /// The port it listens on: the one the system chose when it was started on port 0.
     public let port: UInt16
+    /// Whether it speaks HTTPS (it was started with a ``TLSIdentity``).
+    public let isTLS: Bool
 
     private let daemon: Mutex<OpaquePointer?>
     private let context: Unmanaged<ServerContext>
 
-    /// The base URL, e.g. `http://127.0.0.1:8080` (IPv6 hosts in brackets).
+    /// The base URL, e.g. `http://127.0.0.1:8080` (IPv6 hosts in brackets; `https` with TLS).
     public var baseURL: String {
-        host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+        let scheme = isTLS ? "https" : "http"
+        return host.contains(":") ? "\(scheme)://[\(host)]:\(port)" : "\(scheme)://\(host):\(port)"
     }
 
-    /// Starts listening on `host` (an IPv4 or IPv6 address, or `localhost`) and `port` (0: any free port).
+    /// Starts listening on `host` (an IPv4 or IPv6 address, or `localhost`) and `port` (0: any free port); over
+    /// TLS (GnuTLS, inside libmicrohttpd) when `tls` is given.
     ///
     /// - Throws: ``HTTPServerError`` when the host is not an address or the port cannot be bound.
-    public init(host: String, port: UInt16, limits: Limits = Limits(), handler: any HTTPHandler) throws {
+    public init(
+        host: String, port: UInt16, limits: Limits = Limits(), tls: TLSIdentity? = nil, handler: any HTTPHandler
+    ) throws {
         let address = try SocketAddress(host: host, port: port)
-        let context = Unmanaged.passRetained(ServerContext(handler: handler, limits: limits))
+        let tlsMemory = tls.map(TLSMemory.init)
+        let context = Unmanaged.passRetained(ServerContext(handler: handler, limits: limits, tls: tlsMemory))
         var flags =
             MHD_USE_POLL_INTERNAL_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
             | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 {
             flags |= MHD_USE_IPv6.rawValue
         }
+        let access: MHD_AccessHandlerCallback = {
+            context, connection, url, method, _, uploadData, uploadDataSize, requestState in
+            HTTPServerCallbacks.access(
+                context: context, connection: connection, url: url, method: method, uploadData: uploadData,
+                uploadDataSize: uploadDataSize, requestState: requestState)
+        }
+        let completed: MHD_RequestCompletedCallback = { _, _, requestState, _ in
+            HTTPServerCallbacks.completed(requestState: requestState)
+        }
         let started = address.withSockaddr { sockaddr in
-            CMicroHTTPD_start_daemon(
-                flags, sockaddr,
-                { context, connection, url, method, _, uploadData, uploadDataSize, requestState in
-                    HTTPServerCallbacks.access(
-                        context: context, connection: connection, url: url, method: method, uploadData: uploadData,
-                        uploadDataSize: uploadDataSize, requestState: requestState)
-                },
-                context.toOpaque(),
-                { _, _, requestState, _ in
-                    HTTPServerCallbacks.completed(requestState: requestState)
-                },
-                nil, limits.connectionLimit, limits.idleTimeoutSeconds)
+            if let tlsMemory {
+                CMicroHTTPD_start_tls_daemon(
+                    flags, sockaddr, access, context.toOpaque(), completed, nil, limits.connectionLimit,
+                    limits.idleTimeoutSeconds, tlsMemory.privateKey, tlsMemory.certificate)
+            } else {
+                CMicroHTTPD_start_daemon(
+                    flags, sockaddr, access, context.toOpaque(), completed, nil, limits.connectionLimit,
+                    limits.idleTimeoutSeconds)
+            }
         }
         guard let started else {
             let reason = String(cString: strerror(errno))
@@ -86,6 +99,7 @@ public final class HTTPServer: Sendable {
         }
         self.host = host
         self.port = boundPort
+        self.isTLS = tls != nil
         self.daemon = Mutex(started)
         self.context = context
     }
@@ -114,9 +128,12 @@ public final class HTTPServer: Sendable {
 final class ServerContext: Sendable {
     let handler: any HTTPHandler
     let limits: HTTPServer.Limits
+    /// The key and certificate libmicrohttpd points at, kept until the daemon is stopped.
+    let tls: TLSMemory?
 
-    init(handler: any HTTPHandler, limits: HTTPServer.Limits) {
+    init(handler: any HTTPHandler, limits: HTTPServer.Limits, tls: TLSMemory?) {
         self.handler = handler
         self.limits = limits
+        self.tls = tls
     }
 }

@@ -22,6 +22,8 @@ public struct MockStoreOptions: Equatable, Sendable {
     public var bundleVersion: String = Self.defaultBundleVersion
     /// Where notifications are POSTed (`--notify`).
     public var notifyURL: String?
+    /// `--notify-ca`: a PEM file of the CA an `https://` receiver's certificate must chain to.
+    public var notifyCAFile: String?
     /// `--notify-retry-base-ms`: what one of Apple's retry hours lasts here.
     public var notifyRetryBaseMilliseconds: Int64 = 1_000
     /// `--notify-max-attempts`: tries in all, the first included.

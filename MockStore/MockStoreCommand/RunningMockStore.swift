@@ -1,4 +1,7 @@
 import Foundation
+import MockStoreHTTP
+import MockStoreServer
+import StoreKitCatalogue
 
 /// A started mock store: its HTTP server, its state and where they live.
 public final class RunningMockStore: Sendable {

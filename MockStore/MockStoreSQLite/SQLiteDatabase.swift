@@ -5,13 +5,13 @@ import CSQLite
 /// The connection is used from one thread at a time (the owner, ``GroupCommit``, keeps it behind a lock), so it
 /// is opened with `SQLITE_OPEN_NOMUTEX`. It is closed by ``close()`` or, failing that, when the object is released.
 /// Statements keep their database alive, and `sqlite3_close_v2` waits for the last one to be finalized.
-final class SQLiteDatabase {
+public final class SQLiteDatabase {
     private(set) var handle: OpaquePointer?
     /// The file path given to ``init(path:)``.
-    let path: String
+    public let path: String
 
     /// Opens (creating if needed) the database at `path`, switches it to WAL and checks that it took.
-    init(path: String) throws {
+    public init(path: String) throws {
         self.path = path
         var connection: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -48,7 +48,7 @@ final class SQLiteDatabase {
 
     /// Closes the connection: checkpoints the WAL into the main file and removes it (when this was the
     /// last connection). Every statement must have been released first. Closing twice does nothing.
-    func close() throws {
+    public func close() throws {
         guard let connection = handle else { return }
         let code = sqlite3_close(connection)
         guard code == SQLITE_OK else {
@@ -59,7 +59,7 @@ final class SQLiteDatabase {
     }
 
     /// Runs one or more SQL statements that return no rows.
-    func execute(_ sql: String) throws {
+    public func execute(_ sql: String) throws {
         let connection = try openHandle(for: sql)
         var errorMessage: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(connection, sql, nil, nil, &errorMessage)
@@ -71,7 +71,7 @@ final class SQLiteDatabase {
     }
 
     /// Compiles one SQL statement.
-    func prepare(_ sql: String) throws -> SQLiteStatement {
+    public func prepare(_ sql: String) throws -> SQLiteStatement {
         let connection = try openHandle(for: sql)
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
@@ -85,7 +85,7 @@ final class SQLiteDatabase {
     /// Runs `body` inside `BEGIN IMMEDIATE` … `COMMIT`, rolling back if it throws. Inside a transaction already
     /// (a batch of ``GroupCommit``), a savepoint instead: `body`'s changes are all or nothing, and are committed
     /// with the enclosing transaction.
-    func inTransaction<T>(_ body: () throws -> T) throws -> T {
+    public func inTransaction<T>(_ body: () throws -> T) throws -> T {
         let nested = isInTransaction
         try execute(nested ? "SAVEPOINT part" : "BEGIN IMMEDIATE")
         do {
@@ -106,27 +106,27 @@ final class SQLiteDatabase {
     }
 
     /// Whether a transaction is open on the connection (SQLite is not in autocommit mode).
-    var isInTransaction: Bool {
+    public var isInTransaction: Bool {
         guard let handle else { return false }
         return sqlite3_get_autocommit(handle) == 0
     }
 
     /// Rows inserted, updated or deleted on this connection since it was opened: work that leaves it unchanged
     /// wrote nothing.
-    var totalChanges: Int64 {
+    public var totalChanges: Int64 {
         guard let handle else { return 0 }
         return sqlite3_total_changes64(handle)
     }
 
     /// The first column of the first row of `sql`, as text.
-    func queryText(_ sql: String) throws -> String? {
+    public func queryText(_ sql: String) throws -> String? {
         let statement = try prepare(sql)
         guard try statement.step() else { return nil }
         return statement.text(at: 0)
     }
 
     /// The `PRAGMA user_version` of the file (the schema version this package wrote).
-    var userVersion: Int64 {
+    public var userVersion: Int64 {
         get throws {
             let statement = try prepare("PRAGMA user_version")
             guard try statement.step() else { return 0 }

@@ -1,11 +1,11 @@
 import CSQLite
 
 /// A compiled SQL statement, finalized when released. It keeps its database alive.
-final class SQLiteStatement {
+public final class SQLiteStatement {
     private let database: SQLiteDatabase
     private let handle: OpaquePointer
     /// The SQL text, for error messages.
-    let sql: String
+    public let sql: String
 
     init(database: SQLiteDatabase, handle: OpaquePointer, sql: String) {
         self.database = database
@@ -18,7 +18,7 @@ final class SQLiteStatement {
     }
 
     /// Resets the statement and binds `values` to its parameters `?1`, `?2`, … in order.
-    func bind(_ values: [SQLiteValue]) throws {
+    public func bind(_ values: [SQLiteValue]) throws {
         // reset returns the error of the previous step, which was already reported: only clearing matters.
         sqlite3_reset(handle)
         try database.check(sqlite3_clear_bindings(handle), "clearing the bindings of \(sql)")
@@ -43,7 +43,7 @@ final class SQLiteStatement {
     }
 
     /// Advances to the next row: `true` when a row is ready to read, `false` when the statement is done.
-    func step() throws -> Bool {
+    public func step() throws -> Bool {
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW:
@@ -58,14 +58,14 @@ final class SQLiteStatement {
     }
 
     /// Binds `values` and runs the statement to completion (for statements that return no rows).
-    func run(_ values: [SQLiteValue] = []) throws {
+    public func run(_ values: [SQLiteValue] = []) throws {
         try bind(values)
         while try step() {}
         sqlite3_reset(handle)
     }
 
     /// Binds `values` and maps every row with `row`.
-    func query<Row>(_ values: [SQLiteValue] = [], row: (SQLiteStatement) throws -> Row) throws -> [Row] {
+    public func query<Row>(_ values: [SQLiteValue] = [], row: (SQLiteStatement) throws -> Row) throws -> [Row] {
         try bind(values)
         defer { sqlite3_reset(handle) }
         var rows: [Row] = []
@@ -76,17 +76,17 @@ final class SQLiteStatement {
     }
 
     /// Column `index` of the current row as an integer (0 when NULL).
-    func int64(at index: Int32) -> Int64 {
+    public func int64(at index: Int32) -> Int64 {
         sqlite3_column_int64(handle, index)
     }
 
     /// Column `index` of the current row as an integer, or `nil` when NULL.
-    func optionalInt64(at index: Int32) -> Int64? {
+    public func optionalInt64(at index: Int32) -> Int64? {
         sqlite3_column_type(handle, index) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, index)
     }
 
     /// Column `index` of the current row as text, or `nil` when NULL.
-    func text(at index: Int32) -> String? {
+    public func text(at index: Int32) -> String? {
         guard sqlite3_column_type(handle, index) != SQLITE_NULL, let bytes = sqlite3_column_text(handle, index) else {
             return nil
         }

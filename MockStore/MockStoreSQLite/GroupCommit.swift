@@ -7,7 +7,7 @@ import Synchronization
     import Darwin
 #endif
 
-/// The store's one SQLite connection, shared by concurrent requests through group commit.
+/// One SQLite connection (an owner's, `Store`), shared by concurrent requests through group commit.
 ///
 /// Each piece of work runs under one lock, inside the SQLite transaction that is open at the time (a batch); the
 /// first request that writes in a batch (its leader) commits it once every request that was waiting for the lock
@@ -19,7 +19,7 @@ import Synchronization
 /// Inside a batch, ``SQLiteDatabase/inTransaction(_:)`` is a savepoint, so a change that has to be all or nothing
 /// (a purchase and its signature) still is, on its own; a body that throws keeps what it did before the throw, as
 /// each statement did when it committed alone.
-final class GroupCommit: Sendable {
+public final class GroupCommit<Store: GroupCommitStore>: Sendable {
     /// One shared SQLite transaction; the requests that ran in it wait for its commit.
     final class Batch: Sendable {
         private let done = DispatchGroup()
@@ -45,12 +45,12 @@ final class GroupCommit: Sendable {
     }
 
     /// Why the work of a batch was lost before its commit.
-    struct BatchLost: Error, CustomStringConvertible {
-        var description: String
+    public struct BatchLost: Error, CustomStringConvertible {
+        public var description: String
     }
 
     private struct State: ~Copyable {
-        var store: TransactionStore
+        var store: Store
         /// The batch whose transaction is open: it holds writes not yet committed.
         var open: Batch?
         /// Batches committed or lost so far, and the pieces of work they held.
@@ -60,28 +60,29 @@ final class GroupCommit: Sendable {
 
     /// The most pieces of work a leader waits for before committing, so that a steady stream of requests cannot
     /// hold a commit back for ever.
-    static let largestBatch = 256
+    public static var largestBatch: Int { 256 }
 
     private let state: Mutex<State>
     /// Calls of ``perform(_:)`` waiting for the lock: a leader lets them join its batch before committing.
     private let waiting = Atomic<Int>(0)
 
-    init(store: sending TransactionStore) {
+    /// Shares `store`, which it owns from now on (``close()`` closes it).
+    public init(store: sending Store) {
         state = Mutex(State(store: store))
     }
 
     /// Batches committed (or lost) so far, and the pieces of work that waited for them: how much sharing there was.
-    var statistics: (batches: Int, work: Int) { state.withLock { ($0.batches, $0.batchedWork) } }
+    public var statistics: (batches: Int, work: Int) { state.withLock { ($0.batches, $0.batchedWork) } }
 
     /// Calls waiting for the database lock at this moment.
-    var waitingForLock: Int { waiting.load(ordering: .relaxed) }
+    public var waitingForLock: Int { waiting.load(ordering: .relaxed) }
 
     /// Runs `body` on the store inside the open batch (opening one if none is), and returns once what it saw and
     /// did is durable: after the commit of that batch when it holds writes, at once otherwise.
     ///
     /// - Throws: what `body` throws; or, when the batch could not be committed, the commit's error.
-    func perform<Result: Sendable>(
-        _ body: (inout sending TransactionStore) throws -> Result
+    public func perform<Result: Sendable>(
+        _ body: (inout sending Store) throws -> Result
     ) throws -> Result {
         waiting.add(1, ordering: .relaxed)
         let (outcome, batch, isLeader) = state.withLock {
@@ -116,7 +117,7 @@ final class GroupCommit: Sendable {
                 // SQLite rolled the whole transaction back (an I/O error, a full disk): the batch's work is lost.
                 state.open = nil
                 state.batches += 1
-                state.store.settingsMayHaveChanged?()
+                state.store.rolledBack()
                 open.finish(BatchLost(description: "the store's transaction was rolled back: \(outcome)"))
                 return (outcome, open, false)
             }
@@ -154,7 +155,7 @@ final class GroupCommit: Sendable {
     }
 
     /// `COMMIT`, and `ROLLBACK` if it failed with the transaction still open; the error, if any.
-    private static func commit(_ store: TransactionStore) -> (any Error)? {
+    private static func commit(_ store: Store) -> (any Error)? {
         do {
             try store.database.execute("COMMIT")
             return nil
@@ -163,13 +164,13 @@ final class GroupCommit: Sendable {
                 try? store.database.execute("ROLLBACK")
             }
             // What was rolled back may have included a setting.
-            store.settingsMayHaveChanged?()
+            store.rolledBack()
             return error
         }
     }
 
     /// Commits the open batch, if any, and closes the database. Work after this fails.
-    func close() throws {
+    public func close() throws {
         try state.withLock { state in
             if let open = state.open {
                 state.open = nil

@@ -9,6 +9,7 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What was being done, e.g. `opening /data/mockstore.sqlite` or the SQL text.
     public var operation: String
 
+    /// An error with SQLite's `code` and `message`, met while doing `operation`.
     public init(code: Int32, message: String, operation: String) {
         self.code = code
         self.message = message
@@ -18,6 +19,11 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         "SQLite error \(code) (\(message)) while \(operation)"
     }
+
+    /// `SQLITE_ERROR`: a generic failure, for what SQLite did not report itself.
+    public static let genericCode: Int32 = SQLITE_ERROR
+    /// `SQLITE_CORRUPT`: for a row holding a value the code never writes.
+    public static let corruptCode: Int32 = SQLITE_CORRUPT
 
     /// The primary result code (the low byte of the extended code), e.g. `SQLITE_CONSTRAINT`.
     public var primaryCode: Int32 { code & 0xFF }

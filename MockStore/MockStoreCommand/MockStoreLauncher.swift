@@ -1,5 +1,8 @@
 import Foundation
+import MockStoreHTTP
+import MockStoreServer
 import Signing
+import StoreKitCatalogue
 
 /// Builds a running mock store from its options: the catalogue, the data directory, the signer, the database
 /// and the HTTP server. Used by the `mockstore` executable and by tests that run the store in-process.
@@ -51,6 +54,8 @@ public enum MockStoreLauncher {
             apiKeys[key.keyId] = try loadAPIKey(key)
         }
 
+        let notifyCertificates = try options.notifyCAFile.map(loadNotifyCA)
+
         let database: TransactionStore
         do {
             database = try TransactionStore(path: data.databasePath)
@@ -78,10 +83,24 @@ public enum MockStoreLauncher {
             throw StartupError("\(error)")
         }
         keepLock = true
-        let dispatcher = options.notifyURL.map { NotificationDispatcher(store: store, url: $0) }
+        let dispatcher = options.notifyURL.map {
+            NotificationDispatcher(store: store, url: $0, trusting: notifyCertificates)
+        }
         return RunningMockStore(
             server: server, store: store, catalogue: catalogue, dataDirectory: data, options: options,
             lockDescriptor: lock, dispatcher: dispatcher)
+    }
+
+    /// The CA certificates of `--notify-ca`.
+    static func loadNotifyCA(_ path: String) throws(StartupError) -> HTTPClient.TrustedCertificates {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw StartupError("--notify-ca: cannot read \(path)")
+        }
+        do {
+            return try HTTPClient.TrustedCertificates(pem: Array(data))
+        } catch {
+            throw StartupError("--notify-ca: \(path) holds no PEM certificate")
+        }
     }
 
     /// The public key of one `--api-key`: a PEM public key, or the public half of a PEM private key.

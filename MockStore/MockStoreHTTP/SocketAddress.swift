@@ -1,7 +1,7 @@
 import Foundation
 
 /// An IPv4 or IPv6 socket address built from a textual host and a port.
-struct SocketAddress {
+public struct SocketAddress {
     private enum Storage {
         case v4(sockaddr_in)
         case v6(sockaddr_in6)
@@ -9,13 +9,14 @@ struct SocketAddress {
 
     private let storage: Storage
 
+    /// Whether it is an IPv6 address (the server then listens with `MHD_USE_IPv6`).
     var isIPv6: Bool {
         if case .v6 = storage { return true }
         return false
     }
 
     /// `host` is an IPv4 or IPv6 literal, or `localhost` (127.0.0.1); names are not looked up.
-    init(host: String, port: UInt16) throws {
+    public init(host: String, port: UInt16) throws {
         let literal = host == "localhost" ? "127.0.0.1" : host
         var v4 = sockaddr_in()
         if inet_pton(AF_INET, literal, &v4.sin_addr) == 1 {

@@ -42,7 +42,7 @@ public struct HTTPResponse: Equatable, Sendable {
     }
 
     /// The JSON the store writes: sorted keys, slashes not escaped (JWS and URLs stay readable).
-    static func encode<Body: Encodable>(_ value: Body) throws -> [UInt8] {
+    public static func encode<Body: Encodable>(_ value: Body) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Array(try encoder.encode(value))

@@ -2,13 +2,14 @@ import Foundation
 import Synchronization
 
 /// Formats a catalogue price the way the storefront shows it (`5.00` in GBP for `en_GB` → `£5.00`).
-enum PriceFormatter {
+public enum PriceFormatter {
     /// The prices formatted so far. Formatting is a pure function of its three inputs, and making an ICU number
     /// formatter is most of a products request's time (about 0.3 ms each on the bench machine), so each
     /// (price, currency, locale) is formatted once.
     private static let formatted = FormattedPrices()
 
-    static func displayPrice(_ price: String, currency: String, locale: String) -> String {
+    /// `price` (a decimal string such as `5.00`) in `currency`, as `locale` writes it.
+    public static func displayPrice(_ price: String, currency: String, locale: String) -> String {
         let key = price + "\u{1F}" + currency + "\u{1F}" + locale
         if let known = formatted.value(for: key) { return known }
         let value = format(price, currency: currency, locale: locale)

@@ -1,4 +1,5 @@
 import Foundation
+import MockStoreHTTP
 import OptionParsing
 import StoreWire
 

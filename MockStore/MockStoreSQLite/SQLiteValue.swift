@@ -1,11 +1,11 @@
 /// A value bound to, or read from, an SQLite statement.
-enum SQLiteValue: Equatable, Sendable {
+public enum SQLiteValue: Equatable, Sendable {
     case integer(Int64)
     case text(String)
     case null
 
     /// `.text(value)`, or `.null` when the value is absent.
-    static func optional(_ value: String?) -> SQLiteValue {
+    public static func optional(_ value: String?) -> SQLiteValue {
         value.map(SQLiteValue.text) ?? .null
     }
 }
