@@ -31,10 +31,12 @@ let package = Package(
         ),
         .target(name: "Signing", dependencies: ["COpenSSL", "DurableFiles"]),
         .target(name: "StoreWire"),
+        // The one clock protocol, for the ledger and the mock store; it depends on nothing.
+        .target(name: "Clocks"),
         // One declarative option parser for every tool; it depends on nothing.
         .target(name: "OptionParsing"),
         .target(
-            name: "CreditLedger", dependencies: ["Signing", "DurableFiles"],
+            name: "CreditLedger", dependencies: ["Signing", "DurableFiles", "Clocks"],
             // Crash points for the reliability suites exist in debug (test) builds only.
             swiftSettings: [.define("CREDIT_FAULTS", .when(configuration: .debug))]
         ),
@@ -45,7 +47,7 @@ let package = Package(
         .target(name: "VoiceDebriefCredit", dependencies: ["TopUp", "Payments", "CreditLedger"]),
         .executableTarget(
             name: "credit",
-            dependencies: ["VoiceDebriefCredit", "TopUp", "Payments", "CreditLedger", "Signing", "OptionParsing"]),
+            dependencies: ["VoiceDebriefCredit", "TopUp", "Payments", "CreditLedger", "Signing", "OptionParsing", "Clocks"]),
         .executableTarget(
             name: "credit-bench",
             dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL", "OptionParsing", "MockStoreHTTP"]),
@@ -57,12 +59,12 @@ let package = Package(
         .target(name: "StoreKitCatalogue", path: "MockStore/StoreKitCatalogue"),
         .target(
             name: "MockStoreServer",
-            dependencies: ["MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue", "Signing", "StoreWire"],
+            dependencies: ["MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue", "Signing", "StoreWire", "Clocks"],
             path: "MockStore/MockStoreServer"
         ),
         .target(
             name: "MockStoreCommand",
-            dependencies: ["MockStoreServer", "MockStoreHTTP", "StoreKitCatalogue", "Signing", "StoreWire", "OptionParsing"],
+            dependencies: ["MockStoreServer", "MockStoreHTTP", "StoreKitCatalogue", "Signing", "StoreWire", "OptionParsing", "DurableFiles", "Clocks"],
             path: "MockStore/MockStoreCommand"
         ),
         .executableTarget(name: "mockstore", dependencies: ["MockStoreCommand"], path: "MockStore/mockstore"),
@@ -83,7 +85,7 @@ let package = Package(
             name: "MockStoreTests",
             dependencies: [
                 "MockStoreCommand", "MockStoreServer", "MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue", "Signing",
-                "StoreWire", "OptionParsing", "TestSupport",
+                "StoreWire", "OptionParsing", "Clocks", "TestSupport",
             ]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["Signing", "StoreWire", "CreditLedger", "TestSupport"]),

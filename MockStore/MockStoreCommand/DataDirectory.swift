@@ -1,3 +1,4 @@
+import DurableFiles
 import Foundation
 import Signing
 
@@ -24,10 +25,10 @@ public struct DataDirectory: Sendable {
             return
         }
         do {
-            try FileManager.default.createDirectory(
-                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            // Through the one file-system seam: 0700 whatever the umask, durable, no link followed.
+            try Files.makeDirectories(path)
         } catch {
-            throw StartupError("cannot create data directory \(path): \(error.localizedDescription)")
+            throw StartupError("cannot create data directory \(path): \(error)")
         }
     }
 
@@ -35,7 +36,7 @@ public struct DataDirectory: Sendable {
     ///
     /// - Returns: the open descriptor holding the lock.
     public func lock() throws(StartupError) -> Int32 {
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             throw StartupError("cannot open \(lockPath): \(String(cString: strerror(errno)))")
         }

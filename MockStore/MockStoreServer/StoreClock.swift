@@ -1,15 +1,13 @@
+import Clocks
 import Foundation
 
-/// Where the store gets the time from; tests inject a fixed or stepping clock.
-public protocol StoreClock: Sendable {
-    /// The current time.
-    func now() -> Date
-}
+/// Where the store gets the time from: the one clock protocol of the package; tests inject a fixed or stepping
+/// clock.
+public typealias StoreClock = WallClock
 
-/// The system's wall clock.
-public struct SystemClock: StoreClock {
-    public init() {}
-    public func now() -> Date { Date() }
+extension WallClock {
+    /// The current time as the store reads it.
+    public func now() -> Date { currentDate() }
 }
 
 extension Date {

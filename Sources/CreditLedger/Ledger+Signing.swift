@@ -1,3 +1,4 @@
+import Clocks
 import Signing
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import Clocks
 import Signing
 
 /// A user's credit ledger in a data directory: one append-only JSON-lines file per device under `ledger/`, this

@@ -1,21 +1,17 @@
+import Clocks
 import Foundation
 
-/// Where the ledger gets the time. Injected so tests are deterministic.
-public protocol LedgerClock: Sendable {
-    func now() -> Timestamp
+/// Where the ledger gets the time: the one clock protocol of the package. Injected so tests are deterministic.
+public typealias LedgerClock = WallClock
+
+extension WallClock {
+    /// The current time as the ledger writes it.
+    public func now() -> Timestamp { Timestamp(milliseconds: currentMilliseconds()) }
 }
 
 /// Where the ledger gets fresh ids for charges and devices. Injected so tests are deterministic.
 public protocol IDSource: Sendable {
     func makeID() -> String
-}
-
-/// The system clock.
-public struct SystemClock: LedgerClock {
-    public init() {}
-    public func now() -> Timestamp {
-        Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
-    }
 }
 
 /// Random UUIDs, lowercased.
@@ -36,12 +32,12 @@ public final class FixedClock: LedgerClock, @unchecked Sendable {
         self.step = step
     }
 
-    public func now() -> Timestamp {
+    public func currentMilliseconds() -> Int64 {
         lock.lock()
         defer { lock.unlock() }
         let value = current
         current += step
-        return Timestamp(milliseconds: value)
+        return value
     }
 
     /// Moves the clock to `time`.

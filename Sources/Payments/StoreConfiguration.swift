@@ -70,6 +70,7 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(self)
+        try FileAtomic.makeDirectories(directory)
         try FileAtomic.write(Array(data) + [0x0A], to: StoreConfiguration.path(in: directory), mode: 0o644)
     }
 
@@ -84,7 +85,7 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
         else {
             throw StoreConfigurationError.invalidURL(url)
         }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileAtomic.makeDirectories(directory)
         var configuration = StoreConfiguration(store: .mockstore, url: url, bundleId: bundleID)
         if let rootCertificate {
             try pin(try certificate(rootCertificate), in: directory)
@@ -116,7 +117,7 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
     /// still verify.
     private static func pin(_ certificate: Certificate, in directory: String) throws {
         try FileAtomic.write(certificate.derRepresentation, to: rootPath(in: directory), mode: 0o644)
-        try FileManager.default.createDirectory(atPath: rootsPath(in: directory), withIntermediateDirectories: true)
+        try FileAtomic.makeDirectories(rootsPath(in: directory))
         try FileAtomic.write(
             certificate.derRepresentation,
             to: rootsPath(in: directory) + "/" + Hex.encode(SHA256.hash(certificate.derRepresentation)) + ".der",
@@ -205,6 +206,15 @@ enum FileAtomic {
     static func write(_ bytes: [UInt8], to path: String, mode: Int) throws {
         do {
             try Files.replaceAtomically(path, with: bytes, mode: mode_t(mode))
+        } catch let error as FileError {
+            throw StoreConfigurationError(error.description)
+        }
+    }
+
+    /// Makes `path` and its parents through the seam: mode 0700 whatever the umask, no link followed, durable.
+    static func makeDirectories(_ path: String) throws {
+        do {
+            try Files.makeDirectories(path)
         } catch let error as FileError {
             throw StoreConfigurationError(error.description)
         }

@@ -1,4 +1,5 @@
 import CreditLedger
+import DurableFiles
 import Foundation
 import Payments
 
@@ -30,7 +31,7 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
     public func save(to directory: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        try StoreFiles.replace(Array(try encoder.encode(self)) + [0x0A], at: PendingPurchases.path(in: directory))
+        try Files.replaceAtomically(PendingPurchases.path(in: directory), with: Array(try encoder.encode(self)) + [0x0A])
     }
 
     /// How long an Ask to Buy request waits for an answer: the App Store lets it lapse after 24 hours, and asking

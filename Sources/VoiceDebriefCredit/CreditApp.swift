@@ -9,6 +9,14 @@ public enum CreditApp {
         try Ledger.openSigned(directory: directory, clock: clock, ids: ids)
     }
 
+    /// Opens (or creates) the signed ledger in `directory` and runs `body` with it under the one lock of the open:
+    /// a command that opens, changes and exits takes the `flock` once.
+    public static func withLedger<T>(
+        directory: String, clock: any LedgerClock, ids: any IDSource, _ body: (Ledger) throws -> T
+    ) throws -> T {
+        try Ledger.openSigned(directory: directory, clock: clock, ids: ids, whileLocked: body)
+    }
+
     /// A meter for one app session, charging the app's prices.
     public static func meter(for ledger: Ledger, ids: any IDSource) -> Meter {
         Meter(ledger: ledger, prices: VoiceDebriefPrices(), ids: ids)

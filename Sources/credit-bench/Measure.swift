@@ -183,7 +183,7 @@ enum Measure {
 
     /// A TCP port on 127.0.0.1 that was free a moment ago.
     static func freePort() -> UInt16? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, streamSocket, 0)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var address = sockaddr_in()
@@ -209,3 +209,10 @@ struct BenchError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
+
+// SOCK_STREAM is an enum on Glibc and an Int32 on Darwin.
+#if canImport(Glibc)
+    private let streamSocket = Int32(SOCK_STREAM.rawValue)
+#else
+    private let streamSocket = SOCK_STREAM
+#endif

@@ -1,3 +1,4 @@
+import Clocks
 import CreditLedger
 import Foundation
 import OptionParsing
@@ -40,12 +41,25 @@ struct Context {
     /// Opens (or creates) the ledger, telling the user about anything loading found.
     func openLedger() throws -> Ledger {
         let ledger = try CreditApp.openLedger(directory: dataDirectory, clock: clock, ids: ids)
+        announce(ledger)
+        return ledger
+    }
+
+    /// Opens (or creates) the ledger and runs `body` with it under the open's lock: one `flock` for a command that
+    /// changes the ledger and exits (a charge, a decline).
+    func withLedger<T>(_ body: (Ledger) throws -> T) throws -> T {
+        try CreditApp.withLedger(directory: dataDirectory, clock: clock, ids: ids) { ledger in
+            announce(ledger)
+            return try body(ledger)
+        }
+    }
+
+    private func announce(_ ledger: Ledger) {
         for notice in ledger.notices { printError("credit: note: \(notice)") }
         // And whatever comes up later: a torn tail another process left, a signed head not kept up after an append.
         ledger.onNotice = { printError("credit: note: \($0)") }
         if !ledger.isSigned {
             printError("credit: note: this ledger was made before signing existed; `credit upgrade` signs it")
         }
-        return ledger
     }
 }

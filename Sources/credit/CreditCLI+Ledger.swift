@@ -34,16 +34,17 @@ extension CreditCLI {
 
     func charge(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         let request = CreditCLI.chargeRequest(args)
-        let ledger = try context.openLedger()
-        let meter = CreditApp.meter(for: ledger, ids: context.ids)
-        let outcome: ChargeOutcome
-        do {
-            outcome = try meter.charge(request)
-        } catch let error as ChargeError {
-            throw CommandFailure(error.description)
+        return try context.withLedger { ledger in
+            let meter = CreditApp.meter(for: ledger, ids: context.ids)
+            let outcome: ChargeOutcome
+            do {
+                outcome = try meter.charge(request)
+            } catch let error as ChargeError {
+                throw CommandFailure(error.description)
+            }
+            report(outcome, request: request, ledger: ledger, context: context)
+            return CreditCLI.success
         }
-        report(outcome, request: request, ledger: ledger, context: context)
-        return CreditCLI.success
     }
 
     private func report(_ outcome: ChargeOutcome, request: ChargeRequest, ledger: Ledger, context: Context) {
@@ -83,17 +84,18 @@ extension CreditCLI {
         if text != nil, reasonKey != "other" {
             throw UsageError("--text goes with --reason other", command: args.path)
         }
-        let ledger = try context.openLedger()
-        let refund = try ledger.decline(id, reason: reason)
-        if context.json {
-            try printJSON(CreditCLI.json(refund))
-        } else {
-            print(
-                "Declined. \(refund.amount.formatted) given back for \(refund.feature ?? "the charge"); "
-                    + "you said: \(reason.label). The charge stays in the ledger. "
-                    + "Balance \(styledBalance(ledger.balance, context)).")
+        return try context.withLedger { ledger in
+            let refund = try ledger.decline(id, reason: reason)
+            if context.json {
+                try printJSON(CreditCLI.json(refund))
+            } else {
+                print(
+                    "Declined. \(refund.amount.formatted) given back for \(refund.feature ?? "the charge"); "
+                        + "you said: \(reason.label). The charge stays in the ledger. "
+                        + "Balance \(styledBalance(ledger.balance, context)).")
+            }
+            return CreditCLI.success
         }
-        return CreditCLI.success
     }
 
     func takings(_ args: ParsedArguments, _ context: Context) throws -> Int32 {

@@ -28,7 +28,6 @@ extension CreditCLI {
         }
         switch args.command {
         case "simulated":
-            try FileManager.default.createDirectory(atPath: context.dataDirectory, withIntermediateDirectories: true)
             try StoreConfiguration.simulated.save(to: context.dataDirectory)
             print(context.json ? "{\"store\":\"simulated\"}" : "Store: simulated. No money is taken.")
         case "mockstore":

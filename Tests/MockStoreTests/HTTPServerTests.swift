@@ -8,7 +8,7 @@ import Testing
 
 /// Whether `::1` can be bound here (containers sometimes have IPv6 off).
 let ipv6LoopbackExists: Bool = {
-    let descriptor = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+    let descriptor = socket(AF_INET6, streamSocket, 0)
     guard descriptor >= 0 else { return false }
     defer { close(descriptor) }
     var address = sockaddr_in6()
@@ -194,3 +194,10 @@ extension HTTPServerTests {
         #expect(after.status == 200)
     }
 }
+
+// SOCK_STREAM is an enum on Glibc and an Int32 on Darwin.
+#if canImport(Glibc)
+    private let streamSocket = Int32(SOCK_STREAM.rawValue)
+#else
+    private let streamSocket = SOCK_STREAM
+#endif

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Synchronization
 import Testing
@@ -10,7 +11,7 @@ import Testing
 /// A clock that always says the same time.
 struct FixedClock: StoreClock {
     var date: Date
-    func now() -> Date { date }
+    func currentMilliseconds() -> Int64 { date.millisecondsSince1970 }
 }
 
 /// A clock that moves only when the test moves it.
@@ -21,7 +22,7 @@ final class ManualClock: StoreClock {
         current = Mutex(start)
     }
 
-    func now() -> Date { current.withLock { $0 } }
+    func currentMilliseconds() -> Int64 { current.withLock { $0 }.millisecondsSince1970 }
 
     func advance(by seconds: TimeInterval) {
         current.withLock { $0 = $0.addingTimeInterval(seconds) }

@@ -14,7 +14,7 @@ public enum RawHTTP {
     /// seconds. The caller closes the descriptor.
     public static func connect(host: String = "127.0.0.1", port: UInt16, timeout: Double = 10) throws -> Int32 {
         let isIPv6 = host.contains(":")
-        let descriptor = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(isIPv6 ? AF_INET6 : AF_INET, streamSocket, 0)
         guard descriptor >= 0 else { throw SupportFailure("socket: \(String(cString: strerror(errno)))") }
         var time = timeval(
             tv_sec: Int(timeout), tv_usec: numericCast(Int((timeout - timeout.rounded(.down)) * 1_000_000)))
@@ -37,7 +37,7 @@ public enum RawHTTP {
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { buffer in
                 #if canImport(Glibc)
-                    Glibc.send(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
+                    systemSend(descriptor, buffer.baseAddress, buffer.count)
                 #else
                     Darwin.send(descriptor, buffer.baseAddress, buffer.count, 0)
                 #endif
@@ -156,4 +156,20 @@ public enum RawHTTP {
 /// `connect(2)`, under a name `RawHTTP.connect` does not shadow.
 private func systemConnect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
     connect(descriptor, address, length)
+}
+
+// SOCK_STREAM is an enum on Glibc and an Int32 on Darwin.
+#if canImport(Glibc)
+    private let streamSocket = Int32(SOCK_STREAM.rawValue)
+#else
+    private let streamSocket = SOCK_STREAM
+#endif
+
+// The C call under a name no method shadows; Darwin has no MSG_NOSIGNAL (SIGPIPE is ignored per socket there).
+private func systemSend(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        send(fd, bytes, count, Int32(MSG_NOSIGNAL))
+    #else
+        send(fd, bytes, count, 0)
+    #endif
 }

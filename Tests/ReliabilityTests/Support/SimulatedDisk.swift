@@ -181,7 +181,7 @@ final class SimulatedDisk: FileSystem {
         case .createOrAppend: flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC
         case .replace: flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
         }
-        let fd = Glibc.open(path, flags, permissions)
+        let fd = systemOpen(path, flags, permissions)
         guard fd >= 0 else { throw failure(path, "open", errno) }
         if !existed {
             let inode = nextInode
@@ -201,7 +201,7 @@ final class SimulatedDisk: FileSystem {
         case .writeOnly(let limit): count = max(0, min(limit, bytes.count))
         }
         guard count > 0 else { return 0 }
-        let written = Glibc.write(descriptor, bytes.baseAddress!, count)
+        let written = systemWrite(descriptor, bytes.baseAddress!, count)
         guard written >= 0 else { throw failure(path, "write", errno) }
         return written
     }
@@ -239,14 +239,14 @@ final class SimulatedDisk: FileSystem {
         // Only what this layer opened and has not closed: closing a number twice would close whatever another
         // test in this process opened under it since.
         guard descriptors.removeValue(forKey: descriptor) != nil else { return }
-        _ = Glibc.close(descriptor)
+        _ = systemClose(descriptor)
     }
 
     func rename(_ source: String, to target: String) throws {
         if case .fail(let code) = try begin(.rename, target) { throw failure(target, "rename", code) }
         if volatileNames[source] == nil && FileManager.default.fileExists(atPath: source) { adopt(source) }
         if volatileNames[target] == nil && FileManager.default.fileExists(atPath: target) { adopt(target) }
-        guard Glibc.rename(source, target) == 0 else { throw failure(target, "rename", errno) }
+        guard systemRename(source, target) == 0 else { throw failure(target, "rename", errno) }
         volatileNames[target] = volatileNames[source]
         volatileNames[source] = nil
     }
@@ -332,3 +332,9 @@ final class SimulatedDisk: FileSystem {
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 }
+
+// The C calls under names the disk's methods do not shadow (Glibc and Darwin alike).
+private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
+private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
+private func systemRename(_ source: String, _ target: String) -> Int32 { rename(source, target) }
