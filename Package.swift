@@ -30,6 +30,10 @@ let package = Package(
         .target(name: "Payments", dependencies: ["CreditLedger", "Signing", "StoreWire"]),
         .target(name: "VoiceDebriefCredit", dependencies: ["Payments", "CreditLedger"]),
         .executableTarget(name: "credit", dependencies: ["VoiceDebriefCredit", "Payments", "CreditLedger", "Signing"]),
+        // The owner's P&L: account summaries (signed, totalled), the self-contained page, a summary verifier.
+        .target(name: "AccountSummaries", dependencies: ["CreditLedger", "Signing"]),
+        .target(name: "PnLReport", dependencies: ["CreditLedger"]),
+        .executableTarget(name: "credit-summary-verify", dependencies: ["AccountSummaries"]),
         .executableTarget(name: "credit-bench", dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL"]),
 
         // The mock App Store.
@@ -49,6 +53,11 @@ let package = Package(
         .testTarget(name: "CreditLedgerTests", dependencies: ["CreditLedger", "Signing", "TestSupport"]),
         .testTarget(name: "PaymentsTests", dependencies: ["Payments", "CreditLedger", "Signing", "StoreWire", "TestSupport"]),
         .testTarget(name: "VoiceDebriefCreditTests", dependencies: ["VoiceDebriefCredit", "CreditLedger", "Payments", "TestSupport"]),
+        .testTarget(
+            name: "PnLTests",
+            dependencies: ["CreditLedger", "VoiceDebriefCredit", "AccountSummaries", "PnLReport", "Signing", "TestSupport"],
+            exclude: ["png_is_not_blank.py"]
+        ),
         .testTarget(name: "MockStoreTests", dependencies: ["MockStoreServer", "Signing", "StoreWire", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Signing", "StoreWire", "CreditLedger", "TestSupport"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["CreditLedger", "Signing", "Payments", "StoreWire", "TestSupport"]),
