@@ -16,7 +16,7 @@ import VoiceDebriefCredit
         let html = try page().html
         let lowered = html.lowercased()
         #expect(!lowered.contains("http:") && !lowered.contains("https:"))
-        #expect(!lowered.contains("<link") && !lowered.contains("<img") && !lowered.contains("src="))
+        #expect(!lowered.contains("<link") && !lowered.contains("<img") && !lowered.contains(" src=\""))
         #expect(!lowered.contains("@import") && !lowered.contains("url("))
         // The only script block is the JSON, which a browser does not run.
         #expect(lowered.components(separatedBy: "<script").count == 2)
@@ -92,6 +92,11 @@ import VoiceDebriefCredit
                 environment: ProcessInfo.processInfo.environment, timeout: 60)
             #expect(check.succeeded, "the screenshot at \(width) px: \(check)")
             #expect(check.stdout.contains("width=\(width)"), "\(check.stdout)")
+            // PNL_SCREENSHOTS=DIR keeps the page and its screenshots there, to look at.
+            if let keep = ProcessInfo.processInfo.environment["PNL_SCREENSHOTS"], !keep.isEmpty {
+                try? FileManager.default.removeItem(atPath: keep + "/page-\(width).png")
+                try FileManager.default.copyItem(atPath: png, toPath: keep + "/page-\(width).png")
+            }
         }
     }
 }
