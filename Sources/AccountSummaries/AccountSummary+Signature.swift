@@ -69,7 +69,8 @@ extension AccountSummary {
             throw SummaryError("exportedAt is not a UTC time with milliseconds")
         }
         for row in days {
-            guard isDay(row.day), [row.charges, row.charged, row.declined, row.givenBack, row.cost].allSatisfy({ $0 >= 0 })
+            guard isDay(row.day),
+                [row.charges, row.charged, row.declined, row.givenBack, row.cost].allSatisfy({ $0 >= 0 })
             else { throw SummaryError("a day row is malformed (\(row.day) \(row.feature))") }
         }
         for row in declines {

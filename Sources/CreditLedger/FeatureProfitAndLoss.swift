@@ -42,8 +42,9 @@ public struct FeatureProfitAndLoss: Sendable, Equatable, Codable {
         // declined / charges >= threshold / 10,000, without dividing.
         oftenDeclined =
             charges > 0
-            && Int64(declined).multipliedFullWidth(by: 10_000) >= Int64(charges).multipliedFullWidth(
-                by: Int64(oftenDeclinedBasisPoints))
+            && Int64(declined).multipliedFullWidth(by: 10_000)
+                >= Int64(charges).multipliedFullWidth(
+                    by: Int64(oftenDeclinedBasisPoints))
     }
 
     /// `part` over `whole` in basis points, rounded toward zero; nil when `whole` is zero.

@@ -18,7 +18,9 @@ extension ProfitAndLossReport {
                 try tallies[index].add(entry, feature: feature, amount: amount, cost: cost)
             }
         }
-        var periods = [try tallies[0].period("all", days: nil, since: nil, oftenDeclinedBasisPoints: oftenDeclinedBasisPoints)]
+        var periods = [
+            try tallies[0].period("all", days: nil, since: nil, oftenDeclinedBasisPoints: oftenDeclinedBasisPoints)
+        ]
         for (index, days) in windows.enumerated() {
             periods.append(
                 try tallies[index + 1].period(

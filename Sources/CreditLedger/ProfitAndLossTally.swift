@@ -62,8 +62,10 @@ public struct ProfitAndLossTally: Sendable {
             total.cost = try total.cost.adding(sums.cost)
         }
         lines.sort { ($1.charged, $0.feature) < ($0.charged, $1.feature) }
-        let byReason = reasons.map { DeclineReasonCount(reason: $0, count: Int($1.count), givenBack: $1.givenBack.rawValue) }
-            .sorted { ($1.count, $0.reason) < ($0.count, $1.reason) }
+        let byReason = reasons.map {
+            DeclineReasonCount(reason: $0, count: Int($1.count), givenBack: $1.givenBack.rawValue)
+        }
+        .sorted { ($1.count, $0.reason) < ($0.count, $1.reason) }
         return PeriodProfitAndLoss(
             period: name, days: days, since: since, features: lines,
             total: try line("total", total, oftenDeclinedBasisPoints), declinesByReason: byReason)

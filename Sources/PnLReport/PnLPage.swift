@@ -18,7 +18,8 @@ public enum PnLPage {
         let report = content.report
         var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        html += "<title>\(HTMLText.escape(content.title))</title>\n<style>\(PageStyle.css)</style>\n</head>\n<body>\n<main>\n"
+        html +=
+            "<title>\(HTMLText.escape(content.title))</title>\n<style>\(PageStyle.css)</style>\n</head>\n<body>\n<main>\n"
         html += "<header><h1>\(HTMLText.escape(content.title))</h1>\n<p class=\"meta\">As of \(report.asOf)"
         html += report.source == .summaries ? " · \(report.accounts) accounts" : " · one account"
         html += "</p>\n" + notes(report) + "</header>\n"
@@ -102,7 +103,8 @@ public enum PnLPage {
     }
 
     private static func declines(_ notes: [DeclineNote]) -> String {
-        var html = "<section class=\"period\" id=\"declines\">\n<h2>Latest declines, in the user's words</h2>\n<ul class=\"declines\">\n"
+        var html =
+            "<section class=\"period\" id=\"declines\">\n<h2>Latest declines, in the user's words</h2>\n<ul class=\"declines\">\n"
         for note in notes {
             html += "<li><span class=\"when\">\(note.time.shortDisplay)</span> <b>\(HTMLText.escape(note.feature))</b> "
             html += HTMLText.escape(note.reason)

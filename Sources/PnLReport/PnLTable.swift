@@ -31,7 +31,8 @@ enum PnLTable {
         }
         let feature = HTMLText.escape(line.feature)
         var html = "<tr\(classes.isEmpty ? "" : " class=\"\(classes.joined(separator: " "))\"")>"
-        html += "<th scope=\"row\">\(isTotal ? "Total" : feature)\(badges.isEmpty ? "" : " " + badges.joined(separator: " "))</th>"
+        html +=
+            "<th scope=\"row\">\(isTotal ? "Total" : feature)\(badges.isEmpty ? "" : " " + badges.joined(separator: " "))</th>"
         for column in columns {
             let (value, shown) = figure(line, column.field)
             html += "<td data-period=\"\(period)\" data-feature=\"\(feature)\" data-field=\"\(column.field)\" "

@@ -61,7 +61,8 @@ enum SVGCharts {
             }
             svg += text(formatValue(row.values[0]), x: right + 4, y: top + rowHeight / 2 + 1, anchor: "start")
         }
-        svg += "<line class=\"axis\" x1=\"\(format(x(0)))\" x2=\"\(format(x(0)))\" y1=\"2\" y2=\"\(format(height - 2))\"/>"
+        svg +=
+            "<line class=\"axis\" x1=\"\(format(x(0)))\" x2=\"\(format(x(0)))\" y1=\"2\" y2=\"\(format(height - 2))\"/>"
         return svg + "</svg>"
     }
 

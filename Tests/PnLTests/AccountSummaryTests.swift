@@ -55,13 +55,17 @@ import VoiceDebriefCredit
         let directory = try TemporaryDirectory()
         let older = try summary(at: KnownLedger.at(-5))
         var olderRicher = older
-        olderRicher.days = olderRicher.days.map { var day = $0; day.charged *= 2; return day }
+        olderRicher.days = olderRicher.days.map {
+            var day = $0; day.charged *= 2; return day
+        }
         try olderRicher.sign(with: key)
         let latest = try summary(at: KnownLedger.asOf)
         let other = try summary(key: P256PrivateKey.generate())
         var altered = try summary(key: P256PrivateKey.generate())
         altered.days[0].cost = 0
-        for (name, item) in [("a-older", olderRicher), ("b-latest", latest), ("c-other", other), ("d-altered", altered)] {
+        for (name, item) in [
+            ("a-older", olderRicher), ("b-latest", latest), ("c-other", other), ("d-altered", altered),
+        ] {
             try Data(try item.encodedJSON()).write(to: URL(fileURLWithPath: directory.file(name + ".json")))
         }
         _ = try directory.write("{ not json", to: "e-garbage.json")
@@ -124,8 +128,9 @@ import VoiceDebriefCredit
             "/bin/bash", [Repository.root + "/analytics/pnl.sh", directory.path, "--json"], environment: environment,
             timeout: 400)
         #expect(duck.succeeded, "\(duck)")
-        print("10,000 accounts: generated in \(generated - started), Swift totalled in \(totalled - generated),"
-            + " DuckDB (verifier included) in \(clock.now - totalled)")
+        print(
+            "10,000 accounts: generated in \(generated - started), Swift totalled in \(totalled - generated),"
+                + " DuckDB (verifier included) in \(clock.now - totalled)")
         #expect(duck.stderr.contains("altered-1.json"), "the verifier names the altered summary")
         let duckJSON = try JSONSerialization.jsonObject(with: Data(duck.stdout.utf8)) as? NSDictionary
         #expect(duckJSON != nil && duckJSON == swiftJSON, "DuckDB and Swift differ:\n\(duck.stdout.prefix(3000))")
@@ -142,14 +147,17 @@ enum GeneratedSummary {
         key: P256PrivateKey, features: [String], reasons: [String], random: inout SeededRandom,
         exportedDaysAgo: Int64 = 0
     ) throws -> AccountSummary {
-        let exportedAt = KnownLedger.asOf.adding(days: -exportedDaysAgo).adding(days: -Int64.random(in: 0...1, using: &random))
+        let exportedAt = KnownLedger.asOf.adding(days: -exportedDaysAgo).adding(
+            days: -Int64.random(in: 0...1, using: &random))
         var days: [SummaryDay] = []
         var declines: [SummaryDecline] = []
-        for dayBack in Set((0..<Int.random(in: 1...4, using: &random)).map { _ in Int64.random(in: 0...40, using: &random) })
-            .sorted(by: >)
-        {
+        for dayBack in Set(
+            (0..<Int.random(in: 1...4, using: &random)).map { _ in Int64.random(in: 0...40, using: &random) }
+        )
+        .sorted(by: >) {
             let day = String(exportedAt.adding(days: -dayBack).iso8601.prefix(10))
-            for feature in Set((0..<Int.random(in: 1...3, using: &random)).map { _ in random.pick(features) }).sorted() {
+            for feature in Set((0..<Int.random(in: 1...3, using: &random)).map { _ in random.pick(features) }).sorted()
+            {
                 let charges = Int64.random(in: 1...6, using: &random)
                 let price = feature == "createVault" ? 100_000 : feature == "transcript" ? 30_000 : 10_000
                 let charged = charges * Int64(price) * Int64.random(in: 1...3, using: &random)
@@ -168,7 +176,8 @@ enum GeneratedSummary {
                 if declined > 0 {
                     let reason = random.pick(reasons)
                     declines.append(
-                        SummaryDecline(day: day, feature: feature, reason: reason, count: declined, givenBack: givenBack))
+                        SummaryDecline(
+                            day: day, feature: feature, reason: reason, count: declined, givenBack: givenBack))
                 }
             }
         }

@@ -7,7 +7,8 @@ import VoiceDebriefCredit
 @Suite struct PnLPageTests {
     private func page() throws -> (html: String, report: ProfitAndLossReport) {
         let report = try ProfitAndLossReport.make(
-            entries: KnownLedger.entries, asOf: KnownLedger.asOf, prices: VoiceDebriefPrices(), costs: KnownLedger.Costs())
+            entries: KnownLedger.entries, asOf: KnownLedger.asOf, prices: VoiceDebriefPrices(),
+            costs: KnownLedger.Costs())
         let content = try PnLPageContent(report: report, entries: KnownLedger.entries)
         return (try PnLPage.render(content), report)
     }
@@ -73,7 +74,9 @@ import VoiceDebriefCredit
     /// a phone's width; each screenshot must show the page, not a blank.
     @Test(.timeLimit(.minutes(3))) func chromiumRendersThePageAtALaptopsAndAPhonesWidth() throws {
         let chromium = try #require(
-            ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) },
+            ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+                FileManager.default.isExecutableFile(atPath: $0)
+            },
             "chromium is not installed: run scripts/install-deps.sh (apt-get install chromium)")
         let temporary = try TemporaryDirectory()
         let pagePath = try temporary.write(try page().html, to: "report.html")

@@ -34,7 +34,8 @@ private struct Expected {
 @Suite struct ProfitAndLossTests {
     private func report() throws -> ProfitAndLossReport {
         try ProfitAndLossReport.make(
-            entries: KnownLedger.entries, asOf: KnownLedger.asOf, prices: VoiceDebriefPrices(), costs: KnownLedger.Costs())
+            entries: KnownLedger.entries, asOf: KnownLedger.asOf, prices: VoiceDebriefPrices(),
+            costs: KnownLedger.Costs())
     }
 
     @Test func allTimeToTheMicroCreditWithTranscriptsCostPerStartedMinute() throws {
@@ -109,7 +110,8 @@ private struct Expected {
             ])
         let periods = try #require(object["periods"] as? [[String: Any]])
         #expect(periods[0]["days"] is NSNull && periods[0]["since"] is NSNull)
-        let clean = try #require((periods[0]["features"] as? [[String: Any]])?.first { $0["feature"] as? String == "cleanPassage" })
+        let clean = try #require(
+            (periods[0]["features"] as? [[String: Any]])?.first { $0["feature"] as? String == "cleanPassage" })
         #expect(clean["marginBasisPoints"] is NSNull)
         #expect(clean.count == 12)
         let decoded = try JSONDecoder().decode(ProfitAndLossReport.self, from: data)
