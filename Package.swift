@@ -51,6 +51,10 @@ let package = Package(
         .executableTarget(
             name: "credit-bench",
             dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL", "OptionParsing", "MockStoreHTTP"]),
+        // The owner's P&L: account summaries (signed, totalled), the self-contained page, a summary verifier.
+        .target(name: "AccountSummaries", dependencies: ["CreditLedger", "Signing"]),
+        .target(name: "PnLReport", dependencies: ["CreditLedger"]),
+        .executableTarget(name: "credit-summary-verify", dependencies: ["AccountSummaries"]),
 
         // The mock App Store: mockstore -> MockStoreCommand -> MockStoreServer (the store) -> StoreKitCatalogue,
         // MockStoreSQLite, MockStoreHTTP. The HTTP and SQLite targets know nothing of the store; none knows the ledger.
@@ -87,6 +91,11 @@ let package = Package(
                 "MockStoreCommand", "MockStoreServer", "MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue", "Signing",
                 "StoreWire", "OptionParsing", "Clocks", "TestSupport",
             ]
+        ),
+        .testTarget(
+            name: "PnLTests",
+            dependencies: ["CreditLedger", "VoiceDebriefCredit", "AccountSummaries", "PnLReport", "Signing", "TestSupport"],
+            exclude: ["png_is_not_blank.py"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["Signing", "StoreWire", "CreditLedger", "TestSupport"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["CreditLedger", "Signing", "Payments", "TopUp", "VoiceDebriefCredit", "StoreWire", "DurableFiles", "TestSupport"]),

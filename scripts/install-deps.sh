@@ -3,7 +3,7 @@
 # or on PATH). Safe to run again: it installs only what is missing.
 set -euo pipefail
 
-packages=(libssl-dev libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev pkg-config)
+packages=(libssl-dev libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev pkg-config chromium)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -1,0 +1,86 @@
+import CreditLedger
+import Foundation
+import Signing
+
+/// Why a summary was refused.
+public struct SummaryError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension AccountSummary {
+    /// The account id of the account whose head-signing public key is `publicKey`: the first 128 bits of
+    /// SHA-256("voicedebrief-account-id-v1\n" || DER SubjectPublicKeyInfo), in lowercase hex.
+    public static func accountID(for publicKey: P256PublicKey) -> String {
+        let label = Array("voicedebrief-account-id-v1\n".utf8)
+        return Hex.encode(Array(SHA256.hash(label + publicKey.derRepresentation).prefix(16)))
+    }
+
+    /// The exact bytes signed: a fixed label, then every field but the signature as JSON with sorted keys and no
+    /// spaces. A verifier re-encodes what it decoded, so any change to a figure, a day or the key changes them.
+    public var signedBytes: [UInt8] {
+        get throws {
+            var unsigned = self
+            unsigned.signature = ""
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return Array("voicedebrief-account-summary-v1\n".utf8) + Array(try encoder.encode(unsigned))
+        }
+    }
+
+    /// Signs the summary with `key` (whose public key it must carry).
+    public mutating func sign(with key: P256PrivateKey) throws {
+        signature = Base64URL.encode(try key.signature(for: try signedBytes))
+    }
+
+    /// The summary as written to a file: JSON, keys sorted, indented, ending in a newline.
+    public func encodedJSON() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return Array(try encoder.encode(self)) + [0x0A]
+    }
+
+    /// The summary in `bytes` if it verifies: its format, its account id against its public key, its signature,
+    /// and its figures (canonical days and times, nothing negative). Anything else throws ``SummaryError``.
+    public static func verified(from bytes: [UInt8]) throws -> AccountSummary {
+        let summary: AccountSummary
+        do {
+            summary = try JSONDecoder().decode(AccountSummary.self, from: Data(bytes))
+        } catch {
+            throw SummaryError("not a summary (\(error))")
+        }
+        try summary.verify()
+        return summary
+    }
+
+    /// Throws ``SummaryError`` unless the summary verifies (see ``verified(from:)``).
+    public func verify() throws {
+        guard format == AccountSummary.formatName else { throw SummaryError("unknown format \"\(format)\"") }
+        guard let der = Base64URL.decode(publicKey), let key = try? P256PublicKey(derRepresentation: der) else {
+            throw SummaryError("the public key is not a P-256 key")
+        }
+        guard account == AccountSummary.accountID(for: key) else {
+            throw SummaryError("the account id is not the one of its public key")
+        }
+        guard let raw = Base64URL.decode(signature), key.isValidSignature(raw, for: try signedBytes) else {
+            throw SummaryError("the signature does not verify: the summary was altered or signed by another key")
+        }
+        guard Timestamp(iso8601: exportedAt)?.iso8601 == exportedAt else {
+            throw SummaryError("exportedAt is not a UTC time with milliseconds")
+        }
+        for row in days {
+            guard isDay(row.day),
+                [row.charges, row.charged, row.declined, row.givenBack, row.cost].allSatisfy({ $0 >= 0 })
+            else { throw SummaryError("a day row is malformed (\(row.day) \(row.feature))") }
+        }
+        for row in declines {
+            guard isDay(row.day), row.count >= 0, row.givenBack >= 0 else {
+                throw SummaryError("a decline row is malformed (\(row.day) \(row.feature))")
+            }
+        }
+    }
+
+    private func isDay(_ text: String) -> Bool {
+        Timestamp(iso8601: text + "T00:00:00.000Z")?.iso8601 == text + "T00:00:00.000Z"
+    }
+}

@@ -1,0 +1,162 @@
+import CreditLedger
+import Foundation
+
+/// A summary file that was left out, and why.
+public struct RejectedSummary: Sendable, Equatable {
+    public var file: String
+    public var reason: String
+
+    public init(file: String, reason: String) {
+        self.file = file
+        self.reason = reason
+    }
+}
+
+/// The all-accounts P&L of a directory of summaries, and what was counted, superseded or refused.
+public struct SummaryTotal: Sendable {
+    /// The P&L, source `summaries`, one line per feature over the accounts counted.
+    public var report: ProfitAndLossReport
+    /// The files counted: the latest verified summary of each account.
+    public var counted: [String]
+    /// Verified summaries left out because a later one of the same account was counted.
+    public var superseded: [String]
+    /// Files that do not verify, named with the reason; never counted.
+    public var rejected: [RejectedSummary]
+}
+
+/// Totals account summaries (`credit pnl --summaries DIR`): verifies each, names and leaves out each bad one, keeps
+/// the latest per account, and adds up the P&L of all of them.
+///
+/// A summary made up under a new key of its own verifies and is counted: it cannot be told from a real account until
+/// there is a registry of accounts.
+///
+/// The windows are whole UTC days: the 30 (or 7) days' window counts the rows whose day is on or after the day of
+/// `asOf` less 30 (or 7) days, where `asOf` is the latest export counted unless given. (A ledger's own P&L counts
+/// from that exact moment; a summary has days, not moments.) `analytics/pnl.sql` counts the same way.
+public enum SummaryTotaliser {
+    /// The summary files of `directory`: its entries ending in `.json`, by name, as `directory/name`.
+    public static func files(in directory: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }.sorted()
+            .map { directory + "/" + $0 }
+    }
+
+    /// Every summary file of `directory` verified (on every core: a signature check and a JSON parse each): those
+    /// that verify, and those that do not with the reason, both by file name.
+    public static func verify(directory: String) throws -> (
+        verified: [(file: String, summary: AccountSummary)], rejected: [RejectedSummary]
+    ) {
+        let files = try files(in: directory)
+        let outcomes = Outcomes(count: files.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            outcomes.set(index, Result { try verifiedSummary(at: files[index]) })
+        }
+        var verified: [(file: String, summary: AccountSummary)] = []
+        var rejected: [RejectedSummary] = []
+        for (file, outcome) in zip(files, outcomes.values) {
+            switch outcome {
+            case .success(let summary): verified.append((file, summary))
+            case .failure(let error): rejected.append(RejectedSummary(file: file, reason: "\(error)"))
+            case nil: rejected.append(RejectedSummary(file: file, reason: "not verified"))
+            }
+        }
+        return (verified, rejected)
+    }
+
+    /// The summary in `file` if it verifies.
+    public static func verifiedSummary(at file: String) throws -> AccountSummary {
+        guard let data = FileManager.default.contents(atPath: file) else { throw SummaryError("cannot be read") }
+        return try AccountSummary.verified(from: Array(data))
+    }
+
+    /// The all-accounts P&L of the summaries in `directory` as of `asOf` (the latest export counted when nil).
+    public static func total(directory: String, asOf: Timestamp? = nil) throws -> SummaryTotal {
+        let (verified, rejected) = try verify(directory: directory)
+        var total = try self.total(verified, asOf: asOf)
+        total.rejected = rejected
+        return total
+    }
+
+    /// The all-accounts P&L of summaries already verified: the latest per account (by `exportedAt`, then signature,
+    /// then file), as of `asOf` (the latest export counted when nil).
+    public static func total(_ verified: [(file: String, summary: AccountSummary)], asOf: Timestamp? = nil) throws
+        -> SummaryTotal
+    {
+        var latest: [String: (file: String, summary: AccountSummary)] = [:]
+        var superseded: [String] = []
+        for candidate in verified {
+            guard let kept = latest[candidate.summary.account] else {
+                latest[candidate.summary.account] = candidate
+                continue
+            }
+            if order(kept) < order(candidate) {
+                superseded.append(kept.file)
+                latest[candidate.summary.account] = candidate
+            } else {
+                superseded.append(candidate.file)
+            }
+        }
+        let counted = latest.values.sorted { $0.file < $1.file }
+        let report = try self.report(counted.map(\.summary), asOf: asOf)
+        return SummaryTotal(report: report, counted: counted.map(\.file), superseded: superseded.sorted(), rejected: [])
+    }
+
+    private static func order(_ item: (file: String, summary: AccountSummary)) -> (String, String, String) {
+        (item.summary.exportedAt, item.summary.signature, item.file)
+    }
+
+    /// The P&L of `summaries`, one per account.
+    static func report(_ summaries: [AccountSummary], asOf given: Timestamp?) throws -> ProfitAndLossReport {
+        let latestExport = summaries.map(\.exportedAt).max().flatMap { Timestamp(iso8601: $0) }
+        let asOf = given ?? latestExport ?? Timestamp(milliseconds: 0)
+        let threshold = ProfitAndLossReport.defaultOftenDeclinedBasisPoints
+        let startDays = ProfitAndLossReport.windows.map { String(asOf.adding(days: -Int64($0)).iso8601.prefix(10)) }
+        var tallies = [ProfitAndLossTally](repeating: ProfitAndLossTally(), count: 1 + startDays.count)
+        for summary in summaries {
+            for row in summary.days {
+                for index in tallies.indices where index == 0 || row.day >= startDays[index - 1] {
+                    try tallies[index].addCharges(
+                        feature: row.feature, count: row.charges, charged: MicroCredits(row.charged),
+                        cost: MicroCredits(row.cost))
+                    try tallies[index].addDeclines(
+                        feature: row.feature, count: row.declined, givenBack: MicroCredits(row.givenBack))
+                }
+            }
+            for row in summary.declines {
+                for index in tallies.indices where index == 0 || row.day >= startDays[index - 1] {
+                    try tallies[index].addReason(row.reason, count: row.count, givenBack: MicroCredits(row.givenBack))
+                }
+            }
+        }
+        var periods = [try tallies[0].period("all", days: nil, since: nil, oftenDeclinedBasisPoints: threshold)]
+        for (index, days) in ProfitAndLossReport.windows.enumerated() {
+            periods.append(
+                try tallies[index + 1].period(
+                    "\(days)d", days: days, since: startDays[index] + "T00:00:00.000Z",
+                    oftenDeclinedBasisPoints: threshold))
+        }
+        return ProfitAndLossReport(
+            source: .summaries, asOf: asOf.iso8601, accounts: summaries.count,
+            costsArePlaceholders: summaries.contains { $0.costsArePlaceholders }, oftenDeclinedBasisPoints: threshold,
+            periods: periods)
+    }
+}
+
+/// One slot per file for the verifying threads; each thread writes only its own index, under a lock.
+private final class Outcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Result<AccountSummary, any Error>?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ outcome: Result<AccountSummary, any Error>) {
+        lock.lock()
+        slots[index] = outcome
+        lock.unlock()
+    }
+
+    var values: [Result<AccountSummary, any Error>?] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots
+    }
+}

@@ -1,0 +1,64 @@
+/// Text made safe to put in the page: every user-supplied string (a subject, a decline's words, a feature key) goes
+/// through here.
+enum HTMLText {
+    /// `text` for an element's content or a quoted attribute: `& < > " '` as entities, and `:` too, so that no
+    /// text can put a `http:` or `https:` reference (or a `javascript:` one) into the page.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            case ":": out += "&#58;"
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
+    }
+
+    /// JSON text for a `<script type="application/json">` block: `<`, `>` and `&` as `\u` escapes (they occur only
+    /// inside strings, where the escape means the same), so nothing can close the block; and the colon of a
+    /// `http:`/`https:` inside a string as `\u003a`, so the page holds no network reference.
+    static func scriptJSON(_ json: String) -> String {
+        var out = json.replacingEvery("<", with: "\\u003c").replacingEvery(">", with: "\\u003e")
+            .replacingEvery("&", with: "\\u0026")
+        for scheme in ["http:", "https:"] { out = out.replacingCaseInsensitive(scheme) }
+        return out
+    }
+}
+
+extension String {
+    fileprivate func replacingEvery(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for character in self { if character == target { out += replacement } else { out.append(character) } }
+        return out
+    }
+
+    /// Every `scheme` (any case, ending in `:`) with its colon as `\u003a`.
+    fileprivate func replacingCaseInsensitive(_ scheme: String) -> String {
+        let pattern = Array(scheme.lowercased().utf8)
+        let bytes = Array(utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if index + pattern.count <= bytes.count,
+                zip(bytes[index..<index + pattern.count], pattern).allSatisfy({ lower($0) == $1 })
+            {
+                out += bytes[index..<index + pattern.count - 1]
+                out += Array("\\u003a".utf8)
+                index += pattern.count
+            } else {
+                out.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private func lower(_ byte: UInt8) -> UInt8 { (byte >= 65 && byte <= 90) ? byte + 32 : byte }
+}

@@ -1,0 +1,125 @@
+import CreditLedger
+import Foundation
+
+/// The owner's page (`credit report`): one self-contained HTML file with the balance over time, net takings and
+/// margin by feature, and declines by reason, for all time, 30 and 7 days, and the P&L's table with the same figures
+/// as `credit pnl --json` (which is embedded too, in `<script type="application/json" id="pnl-json">`).
+///
+/// Self-contained: no script, font, image or style from elsewhere, and no `http:` or `https:` anywhere (the charts
+/// are inline SVG drawn here; the CSS is inline). Every user-supplied string (a subject, a decline's words, a feature
+/// key) is escaped for HTML. It reads at a laptop's width (1280 px) and on a phone's (390 px): the charts scale to
+/// their column and the tables scroll sideways inside their box.
+///
+/// From summaries of many accounts the page says what the figures cannot show: a summary made up under a new key of
+/// its own cannot be told from a real account until there is a registry of accounts.
+public enum PnLPage {
+    /// The page's HTML.
+    public static func render(_ content: PnLPageContent) throws -> String {
+        let report = content.report
+        var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        html +=
+            "<title>\(HTMLText.escape(content.title))</title>\n<style>\(PageStyle.css)</style>\n</head>\n<body>\n<main>\n"
+        html += "<header><h1>\(HTMLText.escape(content.title))</h1>\n<p class=\"meta\">As of \(report.asOf)"
+        html += report.source == .summaries ? " · \(report.accounts) accounts" : " · one account"
+        html += "</p>\n" + notes(report) + "</header>\n"
+        for period in report.periods {
+            html += try section(period, content: content)
+        }
+        if !content.recentDeclines.isEmpty { html += declines(content.recentDeclines) }
+        html += "</main>\n<script type=\"application/json\" id=\"pnl-json\">\n"
+        html += HTMLText.scriptJSON(try json(report)) + "\n</script>\n</body>\n</html>\n"
+        return html
+    }
+
+    /// The P&L as `credit pnl --json` writes it: keys sorted, indented.
+    public static func json(_ report: ProfitAndLossReport) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(report), as: UTF8.self)
+    }
+
+    static let periodTitles = ["all": "All time", "30d": "Last 30 days", "7d": "Last 7 days"]
+
+    private static func notes(_ report: ProfitAndLossReport) -> String {
+        var notes: [String] = []
+        if report.costsArePlaceholders {
+            notes.append("Every cost is a placeholder, as every price is: the figures show the shape, not the money.")
+        }
+        notes.append(
+            "Costs count every charge, declined or not: the work was served either way. A feature stands out when it "
+                + "loses money (margin below zero) or is often declined (\(percent(report.oftenDeclinedBasisPoints)) "
+                + "of its charges or more).")
+        if report.source == .summaries {
+            notes.append(
+                "These are the figures of signed account summaries. A summary made up under a new key of its own "
+                    + "cannot be told from a real account until there is a registry of accounts.")
+        }
+        return notes.map { "<p class=\"note\">\(HTMLText.escape($0))</p>\n" }.joined()
+    }
+
+    private static func section(_ period: PeriodProfitAndLoss, content: PnLPageContent) throws -> String {
+        let title = periodTitles[period.period] ?? period.period
+        var html = "<section class=\"period\" id=\"period-\(HTMLText.escape(period.period))\">\n<h2>\(title)</h2>\n"
+        html += "<div class=\"charts\">\n"
+        if content.report.source == .ledger {
+            let points = balancePoints(content.balance, since: period.since.flatMap { Timestamp(iso8601: $0) })
+            html += figure("Balance over time", SVGCharts.balance(points, caption: "Balance, \(title)"))
+        }
+        let rows = period.features.map { SVGCharts.Row(label: $0.feature, values: [$0.net, $0.margin]) }
+        html += figure(
+            "Net takings and margin by feature",
+            SVGCharts.bars(rows, classes: ["net", "margin"], caption: "Net takings and margin, \(title)") {
+                MicroCredits($0).formatted
+            }, legend: "<span class=\"key net\"></span>net takings <span class=\"key margin\"></span>margin")
+        let reasons = period.declinesByReason.map { SVGCharts.Row(label: $0.reason, values: [Int64($0.count)]) }
+        html += figure(
+            "Declines by reason",
+            SVGCharts.bars(reasons, classes: ["declines"], caption: "Declines by reason, \(title)") { "\($0)" })
+        html += "</div>\n" + PnLTable.html(period) + "</section>\n"
+        return html
+    }
+
+    private static func figure(_ caption: String, _ chart: String, legend: String? = nil) -> String {
+        "<figure><figcaption>\(HTMLText.escape(caption))\(legend.map { " <span class=\"legend\">\($0)</span>" } ?? "")"
+            + "</figcaption>\n\(chart)\n</figure>\n"
+    }
+
+    /// The points from `since` (with the balance then as the first), at most 400 of them: the last of each run.
+    static func balancePoints(_ points: [BalancePoint], since: Timestamp?) -> [BalancePoint] {
+        guard let since else { return thinned(points) }
+        let inside = points.filter { $0.time >= since }
+        let before = points.last { $0.time < since }
+        return thinned((before.map { [BalancePoint(time: since, balance: $0.balance)] } ?? []) + inside)
+    }
+
+    private static func thinned(_ points: [BalancePoint]) -> [BalancePoint] {
+        let limit = 400
+        guard points.count > limit else { return points }
+        let step = (points.count + limit - 1) / limit
+        var kept = stride(from: step - 1, to: points.count, by: step).map { points[$0] }
+        if kept.last != points.last { kept.append(points.last!) }
+        return [points[0]] + kept
+    }
+
+    private static func declines(_ notes: [DeclineNote]) -> String {
+        var html =
+            "<section class=\"period\" id=\"declines\">\n<h2>Latest declines, in the user's words</h2>\n<ul class=\"declines\">\n"
+        for note in notes {
+            html += "<li><span class=\"when\">\(note.time.shortDisplay)</span> <b>\(HTMLText.escape(note.feature))</b> "
+            html += HTMLText.escape(note.reason)
+            if let text = note.text { html += ": “\(HTMLText.escape(text))”" }
+            if let subject = note.subject { html += " <span class=\"subject\">(\(HTMLText.escape(subject)))</span>" }
+            html += "</li>\n"
+        }
+        return html + "</ul>\n</section>\n"
+    }
+
+    /// Basis points as a percentage with two decimals: `12.34%`.
+    static func percent(_ basisPoints: Int) -> String {
+        let sign = basisPoints < 0 ? "-" : ""
+        let magnitude = abs(basisPoints)
+        let fraction = magnitude % 100
+        return "\(sign)\(magnitude / 100)\(fraction == 0 ? "" : "." + (fraction < 10 ? "0" : "") + "\(fraction)")%"
+    }
+}
