@@ -142,7 +142,8 @@ extension Ledger {
                     VerificationProblem(
                         kind: .headOrphaned, file: SignedHead.path(in: directory, device: owner), line: nil,
                         detail: "there is a signed head for device \(owner) but no ledger file \(owner).jsonl: "
-                            + "the device's file was removed\(heads[owner].map { " (its head is at #\($0.sequence))" } ?? "")"))
+                            + "the device's file was removed\(heads[owner].map { " (its head is at #\($0.sequence))" } ?? "")"
+                    ))
             }
         }
         return report

@@ -44,7 +44,9 @@ struct LedgerState {
 
     /// Whether `entry` comes before `other` in display order (time, then device, then sequence).
     static func isEarlier(_ entry: LedgerEntry, than other: LedgerEntry) -> Bool {
-        (entry.time.milliseconds, entry.device, entry.sequence) < (other.time.milliseconds, other.device, other.sequence)
+        (entry.time.milliseconds, entry.device, entry.sequence) < (
+            other.time.milliseconds, other.device, other.sequence
+        )
     }
 
     /// `device`'s entry `sequence`, as read (the newest first: a head is near the end).
@@ -150,7 +152,8 @@ struct LedgerState {
                                         id: list[position].id, file: file,
                                         line: firstLine == 0 ? 0 : firstLine + position - first))
                             } else if list[position].kind == .opening, let slot = opening,
-                                positions[slot] == UInt32(existing), LedgerState.isEarlier(list[position], than: list[existing])
+                                positions[slot] == UInt32(existing),
+                                LedgerState.isEarlier(list[position], than: list[existing])
                             {
                                 // An earlier copy of the opening: it is the one that counts (the same amount).
                                 positions[slot] = UInt32(position)

@@ -158,13 +158,17 @@ import Testing
         let before = try snapshot(a.directory)
         let refused = refusal { _ = try ledgerA.merge(files: [copies.file("b-0001.jsonl")]) }
         #expect(refused?.line == 2)
-        if case .forged = refused?.reason {} else { Issue.record("expected forged, got \(String(describing: refused))") }
+        if case .forged = refused?.reason {
+        } else {
+            Issue.record("expected forged, got \(String(describing: refused))")
+        }
         #expect(try snapshot(a.directory) == before)
         // A made-up MAC on every line (no key at all) is refused as another account's.
         let made = try lines(of: b.file(of: ledgerB)).map { line -> [UInt8] in
             var text = String(decoding: line, as: UTF8.self)
             let range = text.range(of: "\"mac\":\"")!
-            text.replaceSubrange(range.upperBound..<text.index(range.upperBound, offsetBy: 64), with: String(repeating: "ab", count: 32))
+            text.replaceSubrange(
+                range.upperBound..<text.index(range.upperBound, offsetBy: 64), with: String(repeating: "ab", count: 32))
             return Array(text.utf8)
         }
         try writeLines(made, to: copies.file("made-up.jsonl"))
@@ -187,7 +191,8 @@ import Testing
         let backup = try TemporaryDirectory()
         try copyItem(b.directory, to: backup.path + "/b")
         try ledgerB.append(chargeDraft("b-c2", pence: 3))
-        let fork = try Ledger.openSigned(directory: backup.path + "/b", clock: FixedClock(day(3)), ids: SequentialIDs(prefix: "f"))
+        let fork = try Ledger.openSigned(
+            directory: backup.path + "/b", clock: FixedClock(day(3)), ids: SequentialIDs(prefix: "f"))
         try fork.append(chargeDraft("f-c2", pence: 9))
         _ = try ledgerA.merge(files: [b.directory])
         let before = try snapshot(a.directory)
@@ -256,12 +261,14 @@ import Testing
         // The first device ("z", day 0) and a newer install set up by copying the keys by hand ("a", its own
         // opening ten days later); its file sorts first, so its opening is read first.
         let old = try LedgerFixture(prefix: "z")
-        let ledgerOld = try Ledger.openSigned(directory: old.directory, clock: FixedClock(day(0), step: 1000), ids: old.ids)
+        let ledgerOld = try Ledger.openSigned(
+            directory: old.directory, clock: FixedClock(day(0), step: 1000), ids: old.ids)
         for index in 1...5 { try ledgerOld.append(chargeDraft("z-c\(index)", pence: 80)) }
         let new = try LedgerFixture(prefix: "a")
         try FileManager.default.createDirectory(atPath: new.directory, withIntermediateDirectories: true)
         try copyItem(old.directory + "/keys", to: new.directory + "/keys")
-        let ledgerNew = try Ledger.openSigned(directory: new.directory, clock: FixedClock(day(10), step: 1000), ids: new.ids)
+        let ledgerNew = try Ledger.openSigned(
+            directory: new.directory, clock: FixedClock(day(10), step: 1000), ids: new.ids)
         try ledgerNew.append(chargeDraft("a-c1", pence: 30))
         _ = try ledgerNew.merge(files: [old.directory])
         let history = ledgerNew.distinctEntries
