@@ -280,7 +280,7 @@ import Testing
             #expect(running >= .zero, "a balance that never was: \(running) after \(entry.id)")
         }
         #expect(running == ledgerNew.balance)
-        #expect(ledgerNew.balance == MicroCredits(5_000_000 - 400_000 - 30_000))
+        #expect(ledgerNew.balance == MicroCredits(5_000_000 - 4_000_000 - 300_000))
         // Read again from the start, and in the other direction: the same.
         #expect(try new.openSigned().distinctEntries.map(\.id) == history.map(\.id))
         _ = try ledgerOld.merge(files: [new.directory])
