@@ -87,7 +87,8 @@ import Testing
         let ledger = try device.current
         let model = device.model
         if ledger.balance.rawValue != model.balance {
-            throw ModelFailure(description: "\(device.name): balance \(ledger.balance.rawValue), model \(model.balance)")
+            throw ModelFailure(
+                description: "\(device.name): balance \(ledger.balance.rawValue), model \(model.balance)")
         }
         let distinct = ledger.distinctEntries
         if distinct.count != model.counted {
@@ -102,8 +103,8 @@ import Testing
     func run(seed: UInt64, log: inout [String]) throws -> (Int, Int) {
         var random = SeededRandom(seed: seed)
         let scratch = try ScratchDirectory("accounts", inMemory: true)
-        let devices = (0..<3).map {
-            Device(name: ["alpha", "beta", "gamma"][$0], root: scratch.path, start: 1_795_953_600_000 + Int64($0) * 50_000)
+        let devices = ["alpha", "beta", "gamma"].enumerated().map { number, name in
+            Device(name: name, root: scratch.path, start: 1_795_953_600_000 + Int64(number) * 50_000)
         }
         try devices[0].open()
         devices[0].known = ["opening": try #require(try devices[0].current.entry(id: "opening"))]
