@@ -309,9 +309,11 @@ public final class Ledger {
                 continue
             }
             // One store transaction backs at most one credit, whatever the id the top-up is recorded under.
-            if draft.kind == .topup, let reference = draft.reference,
+            if draft.kind == .topup, let reference = draft.reference, draft.refersTo == nil,
                 let credited = state.topUp(reference: reference)
-                    ?? batch.written.last(where: { $0.kind == .topup && $0.reference == reference }),
+                    ?? batch.written.last(where: {
+                        $0.kind == .topup && $0.reference == reference && $0.refersTo == nil
+                    }),
                 credited.id != draft.id
             {
                 throw LedgerError.invalid(

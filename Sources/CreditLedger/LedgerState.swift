@@ -163,7 +163,11 @@ struct LedgerState {
                             continue
                         }
                         // (A top-up is one entry in thousands: the dictionary is looked at for those alone.)
-                        if list[position].kind == .topup, let reference = list[position].reference {
+                        // (One that refers to another entry, reinstating a reversal, is a step of the transaction with
+                        // its own derived id, not a second credit.)
+                        if list[position].kind == .topup, let reference = list[position].reference,
+                            list[position].refersTo == nil
+                        {
                             if let other = references[reference] {
                                 notices.append(
                                     .receiptCountedOnce(

@@ -76,7 +76,9 @@ public struct LedgerUnion {
                 sequences.record(position, at: list[position].sequence)
                 if index.insert(position, hash: hashes[position], matches: { list[$0].id == list[position].id }) == nil
                 {
-                    if list[position].kind == .topup, let reference = list[position].reference {
+                    if list[position].kind == .topup, let reference = list[position].reference,
+                        list[position].refersTo == nil
+                    {
                         guard references[reference] == nil else { continue }
                         references[reference] = position
                     }
@@ -98,7 +100,7 @@ public struct LedgerUnion {
     /// Whether `entry`, new here, credits a store transaction a top-up here already credits (then it does not
     /// count, and the report says so); records it as the one that counts otherwise.
     private mutating func isSecondCredit(_ entry: LedgerEntry, at position: Int, place: () -> String) -> Bool {
-        guard entry.kind == .topup, let reference = entry.reference else { return false }
+        guard entry.kind == .topup, let reference = entry.reference, entry.refersTo == nil else { return false }
         if let other = references[reference] {
             report.receiptsCountedOnce.append(
                 "\(place()): top-up \(entry.id) credits store transaction \(reference), which top-up "

@@ -119,7 +119,9 @@ public struct LedgerVerifier {
                 if let duplicate = verdict.duplicate {
                     problems.append(duplicate)
                 } else if verdict.isFirstWithID {
-                    if file.lines[index].entry!.kind == .topup, let reference = file.lines[index].entry!.reference {
+                    if file.lines[index].entry!.kind == .topup, let reference = file.lines[index].entry!.reference,
+                        file.lines[index].entry!.refersTo == nil
+                    {
                         let id = file.lines[index].entry!.id
                         if let first = credited[reference] {
                             problems.append(
