@@ -69,6 +69,24 @@ struct EntryIDIndex {
         return found
     }
 
+    /// Makes the id with `hash` stored at `old` refer to `new` instead (the copy that counts changed); nothing when
+    /// `old` is not stored.
+    mutating func replace(_ old: Int, with new: Int, hash: UInt64) {
+        guard !slots.isEmpty else { return }
+        let tag = hash & 0xFFFF_FFFF_0000_0000
+        let mask = self.mask
+        slots.withUnsafeMutableBufferPointer { table in
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while table[slot] != 0 {
+                if table[slot] == tag | UInt64(old + 1) {
+                    table[slot] = tag | UInt64(new + 1)
+                    return
+                }
+                slot = (slot + 1) & mask
+            }
+        }
+    }
+
     /// The slot an id with `hash` starts at, read (to bring it into the cache ahead of an insert).
     @inline(__always)
     func slotValue(hash: UInt64) -> UInt64 {

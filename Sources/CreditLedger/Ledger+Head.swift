@@ -14,8 +14,9 @@ extension Ledger {
     /// After an append to this device's file: replaces the signed head with one for `entry` (the file's new last
     /// entry), as long as the file still bears out the head there. A head that is missing, does not verify, or
     /// signed an entry the file no longer holds is evidence (entries cut off the end, an older copy restored) and
-    /// is left for `credit verify` to report, never written over. What it throws says what was not done.
-    func keepHeadLocked(after entry: LedgerEntry) throws {
+    /// is left for `credit verify` to report, never written over. What it throws says what was not done. `madeFile`:
+    /// the append made the file (a joined device's first entries), which has no head yet.
+    func keepHeadLocked(after entry: LedgerEntry, madeFile: Bool = false) throws {
         guard var upkeep = headUpkeep else { return }
         try FaultInjection.hit("head.before-write")
         let path = SignedHead.path(in: directory, device: entry.device)
@@ -28,7 +29,9 @@ extension Ledger {
         } else {
             do {
                 let current = try SignedHead.read(in: directory, device: entry.device)
-                problem = headReplacementProblem(current, checkingSignatureWith: upkeep.key.publicKey)
+                problem =
+                    current == nil && madeFile
+                    ? nil : headReplacementProblem(current, checkingSignatureWith: upkeep.key.publicKey)
             } catch {
                 problem = "\(error)"
             }

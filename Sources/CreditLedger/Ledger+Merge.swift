@@ -1,21 +1,110 @@
+import Signing
+
 /// What a merge did and found.
 public struct MergeReport: Sendable, Equatable {
     /// Entries added, by device.
     public var added: [String: Int] = [:]
     /// Entries that were already here (the same device and sequence with the same content).
     public var alreadyPresent = 0
-    /// Problems found; the device's entries from that point on were not merged.
+    /// Problems found. In an unsigned ledger, a fork, gap or conflict: the device's entries from that point on were
+    /// not merged. In a signed one (which refuses those whole), top-ups crediting a store transaction that another
+    /// top-up already credits (`receipt: ...`): merged, as they verify, and counted once.
     public var problems: [String] = []
+    /// Top-ups that joined crediting a store transaction another top-up already credits: counted once.
+    public var receiptsCountedOnce: [String] = []
+    /// The devices whose signed heads this merge took or brought up to date.
+    public var headsKept: [String] = []
 
     public var addedCount: Int { added.values.reduce(0, +) }
 }
 
 extension Ledger {
-    /// Merges other devices' ledger files into this data directory: union by id, each device's lines copied
-    /// byte for byte into that device's file here. Two different entries at one (device, sequence) are a fork, an
-    /// id already here with other content is a conflict, a missing sequence is a gap: each is reported, and that
-    /// device's later entries are not merged. An unreadable input line is an error naming it, and nothing merges.
+    /// Merges other devices' ledger files (or data directories: their `ledger/*.jsonl` with `heads/`) into this
+    /// data directory: union by id, each device's lines copied byte for byte into that device's file here.
+    ///
+    /// A signed ledger takes each file whole or not at all: every line must verify under this account's key (MAC
+    /// over the exact bytes, the chain, sequences from 1), a head given with it must verify and agree, and the file
+    /// must agree with what is here (no fork, no id with other content). Anything else throws a ``MergeRefusal``
+    /// naming the file, the line and why, and nothing is written. Every merged device's signed head is then kept
+    /// (the one given, or one signed here for the entries verified), so `credit verify` sees truncation of any
+    /// device's file. A top-up crediting a store transaction another top-up already credits is merged, counted
+    /// once, and reported in ``MergeReport/problems``.
+    ///
+    /// An unsigned ledger merges as it always has: a fork, an id with other content or a missing sequence is
+    /// reported and that device's later entries are not merged; an unreadable line is an error and nothing merges.
     public func merge(files paths: [String]) throws -> MergeReport {
+        guard isSigned || authenticator != nil else { return try mergeUnsigned(files: paths) }
+        let keys = try LedgerKeys.load(from: directory)
+        var inputs: [MergeInput] = []
+        for found in try MergeInput.read(paths) {
+            inputs.append(
+                try MergeInput.checked(
+                    path: found.path, head: found.head, headPath: found.headPath, macKey: keys.macKey,
+                    publicKey: keys.headKey.publicKey))
+        }
+        return try withLock {
+            try refreshLocked()
+            var union = LedgerUnion(existing: entries)
+            var writes: [(device: String, bytes: [UInt8])] = []
+            for input in inputs {
+                guard let device = input.device else { continue }
+                let lines = input.lines
+                let joined = union.add(
+                    device: device, incoming: lines.map(\.entry), lines: lines.map(\.line), source: input.path)
+                if let problem = union.report.problems.first {
+                    throw MergeRefusal(file: input.path, line: nil, reason: .disagrees(problem))
+                }
+                guard !joined.isEmpty else { continue }
+                var batch: [UInt8] = []
+                for item in joined { batch.append(contentsOf: lines[item].bytes) }
+                writes.append((device, batch))
+            }
+            // Everything is checked: only now is anything written.
+            for write in writes {
+                try writer.appendForeignLines(write.bytes, to: path(forDevice: write.device), lostTrack: rereadLocked)
+            }
+            try refreshLocked()
+            var report = union.report
+            report.problems += report.receiptsCountedOnce.map { "receipt: " + $0 }
+            report.headsKept = try keepMergedHeadsLocked(inputs, key: keys.headKey)
+            return report
+        }
+    }
+
+    /// Keeps each merged device's signed head (not this device's own, which appending keeps): the head that came
+    /// with its file when it signs the device's last entry here, else one signed here for that entry. A head here
+    /// that this directory's copy no longer bears out is evidence for `credit verify`, and is left as it is.
+    private func keepMergedHeadsLocked(_ inputs: [MergeInput], key: P256PrivateKey) throws -> [String] {
+        var kept: [String] = []
+        var given: [String: SignedHead] = [:]
+        for input in inputs {
+            guard let device = input.device, let head = input.head else { continue }
+            if head.sequence > (given[device]?.sequence ?? 0) { given[device] = head }
+        }
+        for device in Set(inputs.compactMap(\.device)).sorted() where device != self.device {
+            guard let last = lastEntry(of: device), last.mac != nil else { continue }
+            let current = try? SignedHead.read(in: directory, device: device)
+            if let current {
+                if current.sequence == last.sequence && current.mac == last.mac { continue }
+                guard current.isValid(for: key.publicKey), current.sequence < last.sequence,
+                    entry(device: device, sequence: current.sequence)?.mac == current.mac
+                else { continue }
+            }
+            let head: SignedHead
+            if let offered = given[device], offered.sequence == last.sequence, offered.mac == last.mac {
+                head = offered
+            } else {
+                head = try SignedHead.make(for: last, key: key)
+            }
+            try writer.ensureDurableDirectory(directory + "/heads")
+            try head.write(in: directory, fileSystem: fileSystem)
+            kept.append(device)
+        }
+        return kept
+    }
+
+    /// The merge of an unsigned ledger (made before signing): partial, as before.
+    private func mergeUnsigned(files paths: [String]) throws -> MergeReport {
         var incoming:
             [(path: String, device: String, lines: [(entry: LedgerEntry, bytes: ArraySlice<UInt8>, line: Int)])] = []
         for path in paths {

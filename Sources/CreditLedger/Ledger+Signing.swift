@@ -135,6 +135,18 @@ extension Ledger {
         let verifier = LedgerVerifier(macKey: keys.macKey, headPublicKey: publicKey, receiptCheck: receiptCheck)
         var report = try verifier.verify(files: paths, heads: heads, requireHeads: required)
         report.problems.append(contentsOf: unreadable)
+        if files == nil {
+            // A head whose device's file is gone: nothing else would show that the file was there.
+            let present = Set(paths.map { String($0.lastPathComponent.dropLast(6)) })
+            for owner in (heads.keys.sorted() + unreadableOwners.sorted()) where !present.contains(owner) {
+                report.problems.append(
+                    VerificationProblem(
+                        kind: .headOrphaned, file: SignedHead.path(in: directory, device: owner), line: nil,
+                        detail: "there is a signed head for device \(owner) but no ledger file \(owner).jsonl: "
+                            + "the device's file was removed\(heads[owner].map { " (its head is at #\($0.sequence))" } ?? "")"
+                    ))
+            }
+        }
         return report
     }
 }

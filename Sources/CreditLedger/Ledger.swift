@@ -170,7 +170,11 @@ public final class Ledger {
         }
         try refreshLocked()
         // A device file without one whole entry (the first write was interrupted) is no ledger yet: make it again.
-        if device.isEmpty || (files[device]?.lines ?? 0) == 0 {
+        // A device that joined an account (``Ledger/join(directory:account:ids:fileSystem:)``) has the account's
+        // entries and none of its own yet, and writes no opening: its file is made by its first append.
+        if !device.isEmpty && (files[device]?.lines ?? 0) == 0 && !state.entries.isEmpty {
+            if files[device] == nil { files[device] = DeviceFile(path: path(forDevice: device)) }
+        } else if device.isEmpty || (files[device]?.lines ?? 0) == 0 {
             guard create else { throw LedgerError.invalid("there is no ledger in \(directory)") }
             try createLocked(openingCredit: openingCredit)
             wasCreated = true
@@ -252,15 +256,18 @@ public final class Ledger {
     /// and the checkpoint up (and tells the observers). `creating`: the opening entry of a new device file.
     func appendLocked(_ drafts: [EntryDraft], creating: Bool = false) throws -> [AppendOutcome] {
         guard var file = files[device] else { throw LedgerError.invalid("this device has no ledger file") }
+        // A joined device's file does not exist until its first entry.
+        let makesFile = creating || file.size == 0
+        if file.isSigned == nil && file.lines == 0 { file.isSigned = authenticator != nil }
         let batch = try encode(drafts, onto: &file, creating: creating)
         guard !batch.bytes.isEmpty else { return batch.outcomes }
-        try writer.appendDurably(batch.bytes, to: file.path, creating: creating, lostTrack: rereadLocked)
+        try writer.appendDurably(batch.bytes, to: file.path, creating: makesFile, lostTrack: rereadLocked)
         file.size += Int64(batch.bytes.count)
         files[device] = file
         for entry in batch.written { noteAll(state.add(entry, file: file.path)) }
         // The entries are durable and acknowledged from here on: what fails after this is reported, never thrown, or
         // a caller retrying a "failed" charge would charge it twice.
-        keepUpLocked(after: batch.written)
+        keepUpLocked(after: batch.written, madeFile: makesFile)
         return batch.outcomes
     }
 
@@ -302,6 +309,18 @@ public final class Ledger {
                 batch.outcomes.append(.alreadyRecorded(existing))
                 continue
             }
+            // One store transaction backs at most one credit, whatever the id the top-up is recorded under.
+            if draft.kind == .topup, let reference = draft.reference, draft.refersTo == nil,
+                let credited = state.topUp(reference: reference)
+                    ?? batch.written.last(where: {
+                        $0.kind == .topup && $0.reference == reference && $0.refersTo == nil
+                    }),
+                credited.id != draft.id
+            {
+                throw LedgerError.invalid(
+                    "store transaction \(reference) is already credited by top-up \(credited.id); one store "
+                        + "transaction backs at most one credit, so \(draft.id) was not written (nothing was written)")
+            }
             // (An opening another device's file already counts does not count again.)
             if !creating || entry(id: draft.id) == nil { running = try running.adding(draft.amount) }
             var entry = draft.entry(device: device, sequence: file.lastSequence + 1, time: now, balanceAfter: running)
@@ -326,10 +345,10 @@ public final class Ledger {
 
     /// What follows a durable append to this device's file, in order and under the same lock: the signed head,
     /// the checkpoint, then the observers. None of it throws: a failure is a notice.
-    private func keepUpLocked(after written: [LedgerEntry]) {
+    private func keepUpLocked(after written: [LedgerEntry], madeFile: Bool) {
         if let last = written.last, headUpkeep != nil, last.macField != nil {
             do {
-                try keepHeadLocked(after: last)
+                try keepHeadLocked(after: last, madeFile: madeFile)
             } catch {
                 note(.followUpFailed(id: last.id, reason: "\(error)"))
             }

@@ -10,6 +10,9 @@ public enum LedgerNotice: Sendable, Equatable, CustomStringConvertible {
     /// This device's signed head is not kept up on opening (it cannot be read, or the file no longer bears it out);
     /// nothing is blocked, and `credit verify` reports it.
     case headNotKept(reason: String)
+    /// A top-up (`id`, read from `file` at `line`, 0 when not known) credits the payment reference `reference` that
+    /// top-up `countedAs` already credits: one store transaction backs at most one credit, so it is not counted.
+    case receiptCountedOnce(id: String, reference: String, countedAs: String, file: String, line: Int)
 
     public var description: String {
         switch self {
@@ -23,6 +26,9 @@ public enum LedgerNotice: Sendable, Equatable, CustomStringConvertible {
             return "entry \(id) is recorded, but after it \(reason)"
         case .headNotKept(let reason):
             return "this device's signed head is not kept up: \(reason); run `credit verify`"
+        case .receiptCountedOnce(let id, let reference, let countedAs, let file, let line):
+            return "\(file)\(line == 0 ? "" : ": line \(line)"): top-up \(id) credits store transaction \(reference), "
+                + "which top-up \(countedAs) already credits; it is not counted again (run `credit verify`)"
         }
     }
 }

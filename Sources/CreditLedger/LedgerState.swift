@@ -19,6 +19,11 @@ struct LedgerState {
     private(set) var tallies: [EntryTally] = []
     /// The numbers of the feature keys in `tallies`.
     private var featureCodes = FeatureCodes()
+    /// The position in `entries` of the top-up that counts for each payment reference: one store transaction backs
+    /// at most one credit, whatever the entry ids (a handful of entries, so a plain dictionary).
+    private var creditedReferences: [String: Int] = [:]
+    /// Where in `countedPositions` (and `tallies`) the opening that counts is: the earliest one read.
+    private var openingSlot: Int?
 
     /// The feature keys, by code - 1.
     var featureNames: [String] { featureCodes.names }
@@ -30,6 +35,18 @@ struct LedgerState {
         let hash = EntryIDIndex.hash(id)
         let position = entries.withUnsafeBufferPointer { list in idIndex.find(hash: hash) { list[$0].id == id } }
         return position.map { entries[$0] }
+    }
+
+    /// The top-up that counts for payment reference `reference` (the store's transaction id), if any.
+    func topUp(reference: String) -> LedgerEntry? {
+        creditedReferences[reference].map { entries[$0] }
+    }
+
+    /// Whether `entry` comes before `other` in display order (time, then device, then sequence).
+    static func isEarlier(_ entry: LedgerEntry, than other: LedgerEntry) -> Bool {
+        (entry.time.milliseconds, entry.device, entry.sequence) < (
+            other.time.milliseconds, other.device, other.sequence
+        )
     }
 
     /// `device`'s entry `sequence`, as read (the newest first: a head is near the end).
@@ -64,12 +81,17 @@ struct LedgerState {
         countedPositions = []
         tallies = []
         featureCodes = FeatureCodes()
+        creditedReferences = [:]
+        openingSlot = nil
         balance = .zero
     }
 
     /// Counts `entries[first...]` (read from `file`, the first on line `firstLine`, 0 when not known), each unless
     /// its id is already counted; returns a ``LedgerNotice/conflictingDuplicate(id:file:line:)`` for each id seen
-    /// before with other content. `hashes`, when given, are the ids' hashes, already made. The fields are taken out
+    /// before with other content, and a ``LedgerNotice/receiptCountedOnce(id:reference:countedAs:file:line:)`` for
+    /// each top-up of a payment reference another top-up already credits (it is not counted). Of several copies of
+    /// the opening (one per device that made its own, before devices joined), the earliest counts: the account's
+    /// first device's, which the history starts with. `hashes`, when given, are the ids' hashes, already made. The fields are taken out
     /// of `self` for the loop, so that the million accesses of a load are plain local ones.
     mutating func count(from first: Int, file: String, firstLine: Int, hashes known: [UInt64]? = nil)
         -> [LedgerNotice]
@@ -80,6 +102,8 @@ struct LedgerState {
         var counted = tallies
         var codes = featureCodes
         var sum = balance
+        var references = creditedReferences
+        var opening = openingSlot
         idIndex = EntryIDIndex()
         countedPositions = []
         tallies = []
@@ -89,6 +113,8 @@ struct LedgerState {
             tallies = counted
             featureCodes = codes
             balance = sum
+            creditedReferences = references
+            openingSlot = opening
         }
         if entries.count - first > 1 {
             // A load: room for all at once. (One append at a time grows as arrays do.)
@@ -125,9 +151,33 @@ struct LedgerState {
                                     .conflictingDuplicate(
                                         id: list[position].id, file: file,
                                         line: firstLine == 0 ? 0 : firstLine + position - first))
+                            } else if list[position].kind == .opening, let slot = opening,
+                                positions[slot] == UInt32(existing),
+                                LedgerState.isEarlier(list[position], than: list[existing])
+                            {
+                                // An earlier copy of the opening: it is the one that counts (the same amount).
+                                positions[slot] = UInt32(position)
+                                counted[slot].time = list[position].time.milliseconds
+                                index.replace(existing, with: position, hash: group[offset])
                             }
                             continue
                         }
+                        // (A top-up is one entry in thousands: the dictionary is looked at for those alone.)
+                        // (One that refers to another entry, reinstating a reversal, is a step of the transaction with
+                        // its own derived id, not a second credit.)
+                        if list[position].kind == .topup, let reference = list[position].reference,
+                            list[position].refersTo == nil
+                        {
+                            if let other = references[reference] {
+                                notices.append(
+                                    .receiptCountedOnce(
+                                        id: list[position].id, reference: reference, countedAs: list[other].id,
+                                        file: file, line: firstLine == 0 ? 0 : firstLine + position - first))
+                                continue
+                            }
+                            references[reference] = position
+                        }
+                        if list[position].kind == .opening && opening == nil { opening = positions.count }
                         positions.append(UInt32(position))
                         counted.append(
                             EntryTally(

@@ -20,6 +20,10 @@ public struct LedgerUnion {
     private var index = EntryIDIndex()
     private var counted: [UInt32] = []
     private var devices: [String: DeviceSequences] = [:]
+    /// The position of the top-up that counts for each payment reference (top-ups only: a few).
+    private var references: [String: Int] = [:]
+    /// Where in `counted` the opening that counts is (the earliest copy).
+    private var openingSlot: Int?
 
     /// One device's entries by sequence: a dense table from 1 (sequences are contiguous in a good file), and a
     /// dictionary for any far out of line.
@@ -72,6 +76,13 @@ public struct LedgerUnion {
                 sequences.record(position, at: list[position].sequence)
                 if index.insert(position, hash: hashes[position], matches: { list[$0].id == list[position].id }) == nil
                 {
+                    if list[position].kind == .topup, let reference = list[position].reference,
+                        list[position].refersTo == nil
+                    {
+                        guard references[reference] == nil else { continue }
+                        references[reference] = position
+                    }
+                    if list[position].kind == .opening && openingSlot == nil { openingSlot = counted.count }
                     counted.append(UInt32(position))
                     let (total, overflow) = sum.rawValue.addingReportingOverflow(list[position].amount.rawValue)
                     if !overflow { sum = MicroCredits(total) }
@@ -84,6 +95,31 @@ public struct LedgerUnion {
         self.counted = counted
         self.devices = devices
         balance = sum
+    }
+
+    /// Whether `entry`, new here, credits a store transaction a top-up here already credits (then it does not
+    /// count, and the report says so); records it as the one that counts otherwise.
+    private mutating func isSecondCredit(_ entry: LedgerEntry, at position: Int, place: () -> String) -> Bool {
+        guard entry.kind == .topup, let reference = entry.reference, entry.refersTo == nil else { return false }
+        if let other = references[reference] {
+            report.receiptsCountedOnce.append(
+                "\(place()): top-up \(entry.id) credits store transaction \(reference), which top-up "
+                    + "\(self.entry(at: other).id) already credits; it counts once")
+            return true
+        }
+        references[reference] = position
+        return false
+    }
+
+    /// After an entry with the same id and content as the one at `existing` joined at `position`: an earlier copy
+    /// of the opening is the one that counts (the account's first device's, which the history starts with).
+    private mutating func preferEarlierOpening(_ entry: LedgerEntry, at position: Int, over existing: Int, hash: UInt64)
+    {
+        guard entry.kind == .opening, let slot = openingSlot, counted[slot] == UInt32(existing),
+            LedgerState.isEarlier(entry, than: self.entry(at: existing))
+        else { return }
+        counted[slot] = UInt32(position)
+        index.replace(existing, with: position, hash: hash)
     }
 
     /// The union of `first` and `second` (``add(device:incoming:lines:source:)`` for each device of `second`, in
@@ -189,9 +225,14 @@ public struct LedgerUnion {
                 }
                 let position = count
                 joined.append((sourceNumber, Int32(item)))
-                if existingPosition == nil {
+                if let existingPosition {
+                    preferEarlierOpening(list[item], at: position, over: existingPosition, hash: hash)
+                } else if isSecondCredit(list[item], at: position, place: place) {
+                    _ = index.insert(position, hash: hash) { _ in false }
+                } else {
                     // New here: it counts (nothing with this id is there: the insert compares nothing).
                     _ = index.insert(position, hash: hash) { _ in false }
+                    if list[item].kind == .opening && openingSlot == nil { openingSlot = counted.count }
                     counted.append(UInt32(position))
                     let (total, overflow) = balance.rawValue.addingReportingOverflow(list[item].amount.rawValue)
                     if !overflow { balance = MicroCredits(total) }

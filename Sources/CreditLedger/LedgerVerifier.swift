@@ -8,6 +8,12 @@ public struct VerificationProblem: Sendable, Equatable, CustomStringConvertible 
         case headInvalid = "head-invalid"
         case headMissing = "head-missing"
         case receiptInvalid = "receipt-invalid"
+        /// A second top-up crediting a store transaction another top-up already credits (under another id): one store
+        /// transaction backs at most one credit, so it is counted once.
+        case receiptReplayed = "receipt-replayed"
+        /// A signed head whose device has no ledger file here: the file was removed (or this device's id and file
+        /// were, and a new device started).
+        case headOrphaned = "head-orphaned"
         case unsigned
     }
 
@@ -92,6 +98,8 @@ public struct LedgerVerifier {
         var crossIndex = VerifierCrossIndex()
         var balance = MicroCredits.zero
         var devices: Set<String> = []
+        // The first top-up line crediting each payment reference (top-ups only: a few).
+        var credited: [String: (id: String, place: String)] = [:]
 
         for (fileNumber, file) in files.enumerated() {
             let macValid = try LedgerVerifier.checkMACs(of: file, key: macKey)
@@ -111,6 +119,21 @@ public struct LedgerVerifier {
                 if let duplicate = verdict.duplicate {
                     problems.append(duplicate)
                 } else if verdict.isFirstWithID {
+                    if file.lines[index].entry!.kind == .topup, let reference = file.lines[index].entry!.reference,
+                        file.lines[index].entry!.refersTo == nil
+                    {
+                        let id = file.lines[index].entry!.id
+                        if let first = credited[reference] {
+                            problems.append(
+                                VerificationProblem(
+                                    kind: .receiptReplayed, file: file.path, line: file.lines[index].number,
+                                    detail: "top-up \(id) credits store transaction \(reference), which top-up "
+                                        + "\(first.id) at \(first.place) already credits; it is counted once"))
+                            if let fork = verdict.fork { problems.append(fork) }
+                            return
+                        }
+                        credited[reference] = (id, "\(file.path):\(file.lines[index].number)")
+                    }
                     // The fields are read where they are (copying a whole entry per line is most of the cost).
                     balance = try balance.adding(file.lines[index].entry!.amount)
                     if file.lines[index].entry!.kind == .topup,

@@ -65,6 +65,8 @@ import VoiceDebriefCredit
         var extraFiles: [String] = []
         /// Verify with another MAC key.
         var otherKey = false
+        /// Verify the whole data directory as `credit verify` does (`Ledger.verify`): heads without files too.
+        var wholeDirectory = false
     }
 
     static func receiptCheck(_ entry: LedgerEntry) -> String? {
@@ -276,12 +278,32 @@ extension TamperCorpusTests {
                     reference: "FORGED-\(generator)",
                     product: "ai.voicedebrief.app.credit.500", receipt: receipt))
             return Sample(name: "a top-up forged with the ledger's keys, \(what)", expected: [.receiptInvalid])
+        case 20:
+            // Someone with the key credits a real top-up's store transaction again under a new id: chained and
+            // MAC'd at the end of the file.
+            let real = try #require(entries.compactMap { $0 }.first { $0.kind == .topup && $0.reference != nil })
+            let last = try #require(entries.last ?? nil)
+            var replay = real
+            replay.id = real.id + "-again"
+            replay.sequence = last.sequence + 1
+            replay.prev = last.mac
+            try write(own + [try signedLine(replay, key: keys.macKey)], to: file)
+            return Sample(name: "a receipt credited again under another id", expected: [.receiptReplayed])
+        case 21:
+            // The merged device's file cut back below the head kept for it.
+            let merged = lines(beta)
+            try write(Array(merged.dropLast()), to: beta)
+            return Sample(name: "the merged device's file cut back", expected: [.truncated])
+        case 22:
+            // The merged device's file removed: its head is left.
+            try FileManager.default.removeItem(atPath: beta)
+            return Sample(name: "a head whose device file is gone", expected: [.headOrphaned], wholeDirectory: true)
         default:
             return Sample(name: "verified with another key", expected: [.changed, .inserted], otherKey: true)
         }
     }
 
-    static let generators = 21
+    static let generators = 24
 
     @Test func theUntouchedLedgerIsClean() async throws {
         let base = try await Base.make()
@@ -312,8 +334,12 @@ extension TamperCorpusTests {
             let sample = try tamper(generator, in: directory, random: &random, device: base.device)
             figures.runs += 1
             figures.faults += 1
-            let report = try TamperCorpusTests.verify(
-                directory, device: base.device, extraFiles: sample.extraFiles, otherKey: sample.otherKey)
+            let report =
+                sample.wholeDirectory
+                ? try Ledger.verify(
+                    directory: directory, requiringHeadOf: base.device, receiptCheck: TamperCorpusTests.receiptCheck)
+                : try TamperCorpusTests.verify(
+                    directory, device: base.device, extraFiles: sample.extraFiles, otherKey: sample.otherKey)
             figures.entriesChecked += report.entriesChecked
             let kinds = Set(report.problems.map(\.kind))
             kindsSeen.formUnion(kinds)
@@ -335,7 +361,7 @@ extension TamperCorpusTests {
         if Reliability.replaySeed == nil {
             let expected: Set<VerificationProblem.Kind> = [
                 .changed, .inserted, .deleted, .reordered, .truncated, .forked, .duplicated, .unreadable, .headInvalid,
-                .headMissing, .receiptInvalid, .unsigned,
+                .headMissing, .receiptInvalid, .unsigned, .receiptReplayed, .headOrphaned,
             ]
             #expect(kindsSeen.isSuperset(of: expected), "kinds never produced: \(expected.subtracting(kindsSeen))")
         }
