@@ -10,6 +10,12 @@ public enum LedgerNotice: Sendable, Equatable, CustomStringConvertible {
     /// This device's signed head is not kept up on opening (it cannot be read, or the file no longer bears it out);
     /// nothing is blocked, and `credit verify` reports it.
     case headNotKept(reason: String)
+    /// The data directory cannot be written (a read-only mount, a backup without write permission): the ledger was
+    /// read as it is, and nothing was collected or written.
+    case readOnly(directory: String)
+    /// The last line of a file is incomplete, and the file could not be cut back (read-only): the line is not
+    /// counted, and the file was left as it is.
+    case tornTailLeft(file: String, bytes: Int)
 
     public var description: String {
         switch self {
@@ -23,6 +29,12 @@ public enum LedgerNotice: Sendable, Equatable, CustomStringConvertible {
             return "entry \(id) is recorded, but after it \(reason)"
         case .headNotKept(let reason):
             return "this device's signed head is not kept up: \(reason); run `credit verify`"
+        case .readOnly(let directory):
+            return "\(directory) cannot be written (a read-only mount, or no write permission): the ledger was read "
+                + "as it is, and nothing was collected or written"
+        case .tornTailLeft(let file, let bytes):
+            return "\(file): an unfinished last line (\(bytes) bytes) is not counted; the file was left as it is "
+                + "(it cannot be written here)"
         }
     }
 }
