@@ -53,7 +53,7 @@ let package = Package(
 
         .testTarget(name: "DurableFilesTests", dependencies: ["DurableFiles", "TestSupport"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"], resources: [.copy("Vectors")]),
-        .testTarget(name: "CreditLedgerTests", dependencies: ["CreditLedger", "Signing", "TestSupport"]),
+        .testTarget(name: "CreditLedgerTests", dependencies: ["CreditLedger", "Signing", "DurableFiles", "TestSupport"]),
         .testTarget(name: "PaymentsTests", dependencies: ["Payments", "CreditLedger", "Signing", "StoreWire", "TestSupport"]),
         .testTarget(name: "VoiceDebriefCreditTests", dependencies: ["VoiceDebriefCredit", "CreditLedger", "Payments", "TestSupport"]),
         .testTarget(name: "MockStoreTests", dependencies: ["MockStoreServer", "Signing", "StoreWire", "TestSupport"]),

@@ -54,7 +54,8 @@ extension Ledger {
     private static func readOnlyKeys(_ directory: String) throws -> LedgerKeys {
         guard POSIXFile.exists(LedgerKeys.macKeyPath(in: directory)) else {
             throw LedgerError.invalid(
-                "there is no signed ledger in \(directory), and none can be made there: the directory cannot be written")
+                "there is no signed ledger in \(directory), and none can be made there: the directory cannot be written"
+            )
         }
         return try LedgerKeys.load(from: directory)
     }

@@ -61,7 +61,8 @@ public enum ChargeError: Error, Equatable, CustomStringConvertible {
             return "there is no price for \"\(key)\"; the keys are: \(known.joined(separator: ", "))"
         case .invalidRequest(let message): return message
         case .outOfRange(let key, let option, let value, let allowed):
-            return "\(key): \(option) \(value) is out of range; it must be from \(ChargeLimits.words(allowed.lowerBound)) "
+            return
+                "\(key): \(option) \(value) is out of range; it must be from \(ChargeLimits.words(allowed.lowerBound)) "
                 + "to \(ChargeLimits.words(allowed.upperBound)); nothing was charged"
         }
     }

@@ -109,7 +109,8 @@ public enum DataDirectory {
         guard let dash = name.lastIndex(of: "-") else { return false }
         let stem = name[..<dash]
         let digits = name[name.index(after: dash)...]
-        return stem.hasSuffix(".tmp") && stem.count > 4 && stem != "..tmp" && !digits.isEmpty && digits.count <= 16 && digits.allSatisfy(\.isHexDigit)
+        return stem.hasSuffix(".tmp") && stem.count > 4 && stem != "..tmp" && !digits.isEmpty && digits.count <= 16
+            && digits.allSatisfy(\.isHexDigit)
     }
 
     /// Removes from the directory `path` the regular files with a temporary name (``isTemporaryName(_:)``) that

@@ -43,7 +43,8 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What a user reads: the path, the call and the system's words for `errno`.
     public var description: String {
         if let found, !isSymbolicLink {
-            return "\(path): \(operation) refused: it is \(found), not a regular file; nothing was read or written there"
+            return
+                "\(path): \(operation) refused: it is \(found), not a regular file; nothing was read or written there"
         }
         if isSymbolicLink {
             return "\(path): \(operation) refused: it is a symbolic link, and links are not followed here"

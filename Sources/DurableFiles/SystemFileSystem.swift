@@ -26,7 +26,9 @@ open class SystemFileSystem: FileSystem {
         guard fd >= 0 else {
             let code = errno
             // A directory, a FIFO without a reader, a device: said as what it is.
-            if code != ELOOP, let info = try? Files.entryStatus(path), info.st_mode & S_IFMT != S_IFREG {
+            if code != ELOOP && code != EEXIST, let info = try? Files.entryStatus(path),
+                info.st_mode & S_IFMT != S_IFREG
+            {
                 throw FileError(path: path, operation: operation, notRegularFile: info.st_mode)
             }
             throw FileError(path: path, operation: operation, errno: code)

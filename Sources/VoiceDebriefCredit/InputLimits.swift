@@ -12,6 +12,12 @@ public enum InputLimits {
         public var bytes: Int
         public var limit: Int
 
+        public init(option: String, bytes: Int, limit: Int) {
+            self.option = option
+            self.bytes = bytes
+            self.limit = limit
+        }
+
         /// A command-line mistake (exit 64).
         public var isUsageError: Bool { true }
 
