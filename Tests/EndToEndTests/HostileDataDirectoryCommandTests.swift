@@ -17,10 +17,14 @@ struct HostileDataDirectoryCommandTests {
     final class Scratch {
         let temporary: TemporaryDirectory
         let data: String
-        init() throws {
+        /// `nobody`: the data directory made (empty) and given to user nobody, who cannot make it here.
+        init(nobody: Bool = false) throws {
             temporary = try TemporaryDirectory(prefix: "hostile-e2e")
             _ = chmod(temporary.path, 0o755)
             data = temporary.path + "/data"
+            if nobody {
+                try #require(mkdir(data, 0o700) == 0 && chown(data, 65534, 65534) == 0)
+            }
         }
     }
 
@@ -34,7 +38,7 @@ struct HostileDataDirectoryCommandTests {
         #expect(result.stderr.contains("chown -R 65534 \(scratch.data)"), "\(result)")
         #expect(HostileCommand.snapshot(scratch.data) == before)
         // Made by nobody, used by root: refused too (as git refuses), nothing written as root.
-        let other = try Scratch()
+        let other = try Scratch(nobody: true)
         try HostileCommand.expectOK(try HostileCommand.run(["charge", "send"], data: other.data, asNobody: true))
         before = HostileCommand.snapshot(other.data)
         result = try HostileCommand.run(["charge", "debrief"], data: other.data)
@@ -45,7 +49,7 @@ struct HostileDataDirectoryCommandTests {
     }
 
     @Test func aWorldWritableDataDirectoryIsRefusedWithTheFix() throws {
-        let scratch = try Scratch()
+        let scratch = try Scratch(nobody: true)
         try HostileCommand.expectOK(try HostileCommand.run(["charge", "send"], data: scratch.data, asNobody: true))
         #expect(chmod(scratch.data, 0o777) == 0)
         let before = HostileCommand.snapshot(scratch.data)
@@ -55,7 +59,7 @@ struct HostileDataDirectoryCommandTests {
     }
 
     @Test func aReadOnlyDataDirectoryIsReadAndNothingIsWritten() throws {
-        let scratch = try Scratch()
+        let scratch = try Scratch(nobody: true)
         try HostileCommand.expectOK(try HostileCommand.run(["charge", "debrief"], data: scratch.data, asNobody: true))
         // A torn tail too: read-only, it is not counted and not moved aside.
         let file = try HostileCommand.ledgerFile(scratch.data)
