@@ -36,7 +36,8 @@ let package = Package(
         .target(name: "Payments", dependencies: ["CreditLedger", "Signing", "StoreWire", "DurableFiles"]),
         .target(name: "VoiceDebriefCredit", dependencies: ["Payments", "CreditLedger"]),
         .executableTarget(name: "credit", dependencies: ["VoiceDebriefCredit", "Payments", "CreditLedger", "Signing"]),
-        .executableTarget(name: "credit-bench", dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL"]),
+        .executableTarget(
+            name: "credit-bench", dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL"]),
 
         // The mock App Store.
         .target(
@@ -53,12 +54,18 @@ let package = Package(
 
         .testTarget(name: "DurableFilesTests", dependencies: ["DurableFiles", "TestSupport"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"], resources: [.copy("Vectors")]),
-        .testTarget(name: "CreditLedgerTests", dependencies: ["CreditLedger", "Signing", "DurableFiles", "TestSupport"]),
-        .testTarget(name: "PaymentsTests", dependencies: ["Payments", "CreditLedger", "Signing", "StoreWire", "TestSupport"]),
-        .testTarget(name: "VoiceDebriefCreditTests", dependencies: ["VoiceDebriefCredit", "CreditLedger", "Payments", "TestSupport"]),
+        .testTarget(
+            name: "CreditLedgerTests", dependencies: ["CreditLedger", "Signing", "DurableFiles", "TestSupport"]),
+        .testTarget(
+            name: "PaymentsTests", dependencies: ["Payments", "CreditLedger", "Signing", "StoreWire", "TestSupport"]),
+        .testTarget(
+            name: "VoiceDebriefCreditTests",
+            dependencies: ["VoiceDebriefCredit", "CreditLedger", "Payments", "TestSupport"]),
         .testTarget(name: "MockStoreTests", dependencies: ["MockStoreServer", "Signing", "StoreWire", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Signing", "StoreWire", "CreditLedger", "TestSupport"]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["CreditLedger", "Signing", "Payments", "StoreWire", "DurableFiles", "TestSupport"]),
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: ["CreditLedger", "Signing", "Payments", "StoreWire", "DurableFiles", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
