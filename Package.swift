@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "DurableFilesTests", dependencies: ["DurableFiles", "TestSupport"]),
         .testTarget(name: "OptionParsingTests", dependencies: ["OptionParsing"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"], resources: [.copy("Vectors")]),
-        .testTarget(name: "CreditLedgerTests", dependencies: ["CreditLedger", "Signing", "TestSupport"]),
+        .testTarget(name: "CreditLedgerTests", dependencies: ["CreditLedger", "Signing", "DurableFiles", "TestSupport"]),
         .testTarget(name: "PaymentsTests", dependencies: ["Payments", "Signing", "StoreWire", "TestSupport"]),
         .testTarget(name: "TopUpTests", dependencies: ["TopUp", "Payments", "CreditLedger", "Signing", "StoreWire", "TestSupport"]),
         .testTarget(name: "VoiceDebriefCreditTests", dependencies: ["VoiceDebriefCredit", "TopUp", "CreditLedger", "Payments", "TestSupport"]),

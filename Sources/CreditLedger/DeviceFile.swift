@@ -1,3 +1,5 @@
+import DurableFiles
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -37,8 +39,13 @@ struct DeviceFile {
     /// handed back to be set aside; a bad line with whole entries after it is corruption: the error names the file
     /// and line (and the caller drops what was appended). Changes nothing of `self`: see ``take(_:of:)``.
     func readNewLines(into entries: inout [LedgerEntry], owner: String) throws -> NewLines? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw LedgerError.io(path: path, operation: "open", errno: errno) }
+        // Never through a link, never a FIFO or a directory: those are refused by name (a FileError that says so).
+        let fd: Int32
+        do {
+            fd = try POSIXFile.openRegularForReading(path)
+        } catch let error as FileError where error.found == nil && !error.isSymbolicLink {
+            throw LedgerError.io(path: path, operation: "open", errno: error.errno)
+        }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw LedgerError.io(path: path, operation: "fstat", errno: errno) }

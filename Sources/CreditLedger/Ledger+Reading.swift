@@ -6,7 +6,8 @@ extension Ledger {
         for name in names {
             let owner = String(name.dropLast(6))
             let path = ledgerDirectory + "/" + name
-            let size = try POSIXFile.size(path)
+            // Not through a link, and nothing but a regular file: a directory or a FIFO there is refused by name.
+            let size = try POSIXFile.regularFileSize(path)
             var file = files[owner] ?? DeviceFile(path: path)
             if size == file.size { continue }
             if size < file.size {
@@ -26,7 +27,9 @@ extension Ledger {
         var setAside: LedgerNotice?
         try state.appendEntries { entries in
             guard let lines = try file.readNewLines(into: &entries, owner: owner) else { return }
-            if let tail = lines.tornTail {
+            if let tail = lines.tornTail, isReadOnly {
+                setAside = .tornTailLeft(file: file.path, bytes: tail.count)
+            } else if let tail = lines.tornTail {
                 setAside = try writer.setAsideTornTail(
                     tail, of: file.path, keeping: lines.consumed, owner: owner, in: tornDirectory,
                     milliseconds: clock.now().milliseconds)

@@ -29,7 +29,9 @@ extension Ledger {
         directory: String, clock: any LedgerClock = SystemClock(), ids: any IDSource = RandomIDs(),
         fileSystem: any LedgerFileSystem = POSIXFileSystem(), whileLocked body: (Ledger) throws -> T
     ) throws -> T {
-        let keys = try LedgerKeys.loadOrCreate(in: directory)
+        // Nothing is read through, or made in, a data directory that is a link, another user's, or others may write.
+        try checkDataDirectory(directory)
+        let keys = try cannotWrite(directory) ? readOnlyKeys(directory) : LedgerKeys.loadOrCreate(in: directory)
         let ledger = try Ledger(
             unopened: directory, clock: clock, ids: ids, authenticator: try keys.makeAuthenticator(),
             fileSystem: fileSystem)
@@ -38,6 +40,8 @@ extension Ledger {
         // newer one, nor two writers' files collide), and write the checkpoint.
         return try ledger.withLock {
             try ledger.openLocked(create: true, openingCredit: Ledger.defaultOpeningCredit)
+            // Read-only: read as it is; no head brought up, no checkpoint written (the notice says so).
+            if ledger.isReadOnly { return try body(ledger) }
             ledger.headUpkeep = HeadUpkeep(key: keys.headKey)
             ledger.keepsCheckpoint = true
             try ledger.bringHeadUpToDateLocked(key: keys.headKey)
@@ -45,6 +49,16 @@ extension Ledger {
             ledger.writeCheckpointLocked()
             return try body(ledger)
         }
+    }
+
+    /// The keys of a data directory that cannot be written: they are read, and cannot be made.
+    private static func readOnlyKeys(_ directory: String) throws -> LedgerKeys {
+        guard POSIXFile.exists(LedgerKeys.macKeyPath(in: directory)) else {
+            throw LedgerError.invalid(
+                "there is no signed ledger in \(directory), and none can be made there: the directory cannot be written"
+            )
+        }
+        return try LedgerKeys.load(from: directory)
     }
 
     /// What an upgrade did.
@@ -80,8 +94,17 @@ extension Ledger {
             last = entry
         }
         let backup = path + ".unsigned-\(clock.now().milliseconds)"
-        guard link(path, backup) == 0 else {
+        // The backup is a hard link to the file as read: only to a regular file (never a link: `linkat` without
+        // AT_SYMLINK_FOLLOW would link the link), only to a new name (EEXIST otherwise), and it must be the same
+        // file afterwards.
+        _ = try POSIXFile.regularFileSize(path)
+        guard linkat(AT_FDCWD, path, AT_FDCWD, backup, 0) == 0 else {
             throw LedgerError.io(path: backup, operation: "keep a backup", errno: errno)
+        }
+        guard let original = try POSIXFile.entryStatus(path), let copy = try POSIXFile.entryStatus(backup),
+            original.st_ino == copy.st_ino, original.st_dev == copy.st_dev, copy.st_mode & S_IFMT == S_IFREG
+        else {
+            throw LedgerError.invalid("\(backup) is not a copy of \(path) after linking it; nothing was upgraded")
         }
         try fileSystem.replaceAtomically(path, with: bytes, mode: 0o600)
         if let last { try SignedHead.make(for: last, key: keys.headKey).write(in: directory, fileSystem: fileSystem) }

@@ -35,6 +35,11 @@ public final class Ledger {
     public var onNotice: ((LedgerNotice) -> Void)?
     /// Whether this open made a new ledger.
     public private(set) var wasCreated = false
+    /// Whether the data directory cannot be written (a read-only mount, a backup without write permission): the
+    /// ledger was read as it is, no lock file made, no torn tail set aside, no head or checkpoint written, and an
+    /// append throws ``LedgerError/invalid(_:)`` without writing. ``LedgerNotice/readOnly(directory:)`` says so
+    /// among the ``notices``; a command collects nothing from a store then either.
+    public private(set) var isReadOnly = false
 
     /// The entries read, their index, tallies and balance.
     var state = LedgerState()
@@ -78,7 +83,14 @@ public final class Ledger {
         self.authenticator = authenticator
         self.fileSystem = fileSystem
         writer = DeviceFileWriter(fileSystem: fileSystem, ledgerDirectory: directory + "/ledger")
-        try fileSystem.makeDirectories(ledgerDirectory)
+        // The data directory is hostile input: a link, another user's directory or one others may write in is
+        // refused before anything is read through it or made in it.
+        try Ledger.checkDataDirectory(directory)
+        if Ledger.cannotWrite(directory) {
+            isReadOnly = true
+        } else {
+            try fileSystem.makeDirectories(ledgerDirectory)
+        }
     }
 
     // MARK: paths
@@ -153,7 +165,8 @@ public final class Ledger {
     /// ``openSigned(directory:clock:ids:fileSystem:whileLocked:)``). The `*Locked` methods must run inside it.
     func withLock<T>(_ body: () throws -> T) throws -> T {
         if holdsLock { return try body() }
-        let lock = try DirectoryLock(path: lockPath)
+        // Read-only: the lock file opened for reading (the lock writers take), or the directory when none is there.
+        let lock = isReadOnly ? try DirectoryLock(readingPath: lockPath) : try DirectoryLock(path: lockPath)
         holdsLock = true
         defer {
             holdsLock = false
@@ -165,7 +178,13 @@ public final class Ledger {
     /// Reads this device's id and every device file; makes the ledger (its opening entry) when there is none and
     /// `create` allows.
     func openLocked(create: Bool, openingCredit: MicroCredits) throws {
-        if let saved = try? POSIXFile.readAll(devicePath), let name = String(validating: saved, as: UTF8.self) {
+        if isReadOnly {
+            note(.readOnly(directory: directory))
+        } else {
+            keepDataDirectoryLocked()
+        }
+        // A link, a directory or a FIFO at `device` is refused (a missing one is a new ledger).
+        if let saved = try readDeviceID(), let name = String(validating: saved, as: UTF8.self) {
             device = name.trimmingWhitespace
         }
         try refreshLocked()
@@ -175,6 +194,10 @@ public final class Ledger {
         if !device.isEmpty && (files[device]?.lines ?? 0) == 0 && !state.entries.isEmpty {
             if files[device] == nil { files[device] = DeviceFile(path: path(forDevice: device)) }
         } else if device.isEmpty || (files[device]?.lines ?? 0) == 0 {
+            if isReadOnly && create {
+                throw LedgerError.invalid(
+                    "there is no ledger in \(directory), and none can be made there: the directory cannot be written")
+            }
             guard create else { throw LedgerError.invalid("there is no ledger in \(directory)") }
             try createLocked(openingCredit: openingCredit)
             wasCreated = true
@@ -255,6 +278,10 @@ public final class Ledger {
     /// Checks `drafts`, appends the new ones durably to this device's file, counts them, then keeps the signed head
     /// and the checkpoint up (and tells the observers). `creating`: the opening entry of a new device file.
     func appendLocked(_ drafts: [EntryDraft], creating: Bool = false) throws -> [AppendOutcome] {
+        if isReadOnly {
+            throw LedgerError.invalid(
+                "\(directory) cannot be written (a read-only mount, or no write permission): nothing was written")
+        }
         guard var file = files[device] else { throw LedgerError.invalid("this device has no ledger file") }
         // A joined device's file does not exist until its first entry.
         let makesFile = creating || file.size == 0

@@ -1,3 +1,4 @@
+import DurableFiles
 import Signing
 
 /// The ledger owner's keys, kept beside the ledger in `keys/` with mode 0600: the HMAC key that chains entries
@@ -23,6 +24,8 @@ public struct LedgerKeys {
         let macPath = macKeyPath(in: dataDirectory)
         let headPath = headKeyPath(in: dataDirectory)
         try POSIXFile.makeDirectories(directory(in: dataDirectory))
+        try DataDirectory.check(directory(in: dataDirectory))
+        removeLeftoverTemporaries(in: dataDirectory)
         if !POSIXFile.exists(macPath) || !POSIXFile.exists(headPath) {
             // Two processes opening a new data directory at once must not both make keys: the second rename would
             // replace the first's key after the first had signed with it. Made under a lock, checked again inside.
@@ -39,6 +42,17 @@ public struct LedgerKeys {
             }
         }
         return try load(from: dataDirectory)
+    }
+
+    /// Removes what a process killed while making keys left in `keys/` (temporary files only, regular files only),
+    /// under the keys' lock, which every writer of `keys/` holds: none of them is in use.
+    private static func removeLeftoverTemporaries(in dataDirectory: String) {
+        let keys = directory(in: dataDirectory)
+        guard let names = try? POSIXFile.list(keys), names.contains(where: DataDirectory.isTemporaryName),
+            let lock = try? DirectoryLock(path: keys + "/.lock")
+        else { return }
+        defer { lock.unlock() }
+        DataDirectory.removeTemporaries(in: keys) { _, _ in true }
     }
 
     /// Loads existing keys; throws if they are missing or readable by others.

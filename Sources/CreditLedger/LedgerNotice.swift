@@ -13,6 +13,12 @@ public enum LedgerNotice: Sendable, Equatable, CustomStringConvertible {
     /// A top-up (`id`, read from `file` at `line`, 0 when not known) credits the payment reference `reference` that
     /// top-up `countedAs` already credits: one store transaction backs at most one credit, so it is not counted.
     case receiptCountedOnce(id: String, reference: String, countedAs: String, file: String, line: Int)
+    /// The data directory cannot be written (a read-only mount, a backup without write permission): the ledger was
+    /// read as it is, and nothing was collected or written.
+    case readOnly(directory: String)
+    /// The last line of a file is incomplete, and the file could not be cut back (read-only): the line is not
+    /// counted, and the file was left as it is.
+    case tornTailLeft(file: String, bytes: Int)
 
     public var description: String {
         switch self {
@@ -29,6 +35,12 @@ public enum LedgerNotice: Sendable, Equatable, CustomStringConvertible {
         case .receiptCountedOnce(let id, let reference, let countedAs, let file, let line):
             return "\(file)\(line == 0 ? "" : ": line \(line)"): top-up \(id) credits store transaction \(reference), "
                 + "which top-up \(countedAs) already credits; it is not counted again (run `credit verify`)"
+        case .readOnly(let directory):
+            return "\(directory) cannot be written (a read-only mount, or no write permission): the ledger was read "
+                + "as it is, and nothing was collected or written"
+        case .tornTailLeft(let file, let bytes):
+            return "\(file): an unfinished last line (\(bytes) bytes) is not counted; the file was left as it is "
+                + "(it cannot be written here)"
         }
     }
 }

@@ -15,12 +15,26 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
     public let operation: String
     /// The `errno` the call left.
     public let errno: Int32
+    /// What was found at `path` when the call was refused because it is not a regular file where a file belongs
+    /// (`a directory`, `a named pipe (FIFO)`, ...), or nil.
+    public let found: String?
 
     /// A failure of `operation` on `path` with `errno`.
     public init(path: String, operation: String, errno: Int32) {
         self.path = path
         self.operation = operation
         self.errno = errno
+        self.found = nil
+    }
+
+    /// `operation` on `path` refused, nothing read or written there: the entry there is not a regular file (`mode`
+    /// is its `st_mode`).
+    public init(path: String, operation: String, notRegularFile mode: mode_t) {
+        self.path = path
+        self.operation = operation
+        let type = mode & S_IFMT
+        self.errno = type == S_IFDIR ? EISDIR : type == S_IFLNK ? ELOOP : EINVAL
+        self.found = Files.kind(of: mode)
     }
 
     /// Whether the call was refused because `path` is a symbolic link (`O_NOFOLLOW`).
@@ -28,6 +42,10 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// What a user reads: the path, the call and the system's words for `errno`.
     public var description: String {
+        if let found, !isSymbolicLink {
+            return
+                "\(path): \(operation) refused: it is \(found), not a regular file; nothing was read or written there"
+        }
         if isSymbolicLink {
             return "\(path): \(operation) refused: it is a symbolic link, and links are not followed here"
         }

@@ -11,15 +11,50 @@ public final class FileLock {
     private var fd: Int32
 
     /// Opens (creating it, mode 0600, never through a symbolic link) the lock file at `path` and waits for the lock.
+    /// Anything but a regular file at `path` is refused.
     ///
     /// - Throws: ``FileError`` naming the path (`open lock file` or `lock`).
     public init(path: String) throws {
-        fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw FileError(path: path, operation: "open lock file", errno: errno) }
+        try refuseUnlessRegular(path)
+        try lock(path)
+    }
+
+    /// The lock for a reader that may not create anything: the lock file at `path` opened read-only when it is
+    /// there (the same lock writers take), else the directory it would be in (no writer can hold the lock file
+    /// then: none could make it). Never through a symbolic link.
+    ///
+    /// - Throws: ``FileError`` naming the path.
+    public init(readingPath path: String) throws {
+        fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        if fd >= 0 {
+            try refuseUnlessRegular(path)
+        } else {
+            guard errno == ENOENT else { throw FileError(path: path, operation: "open lock file", errno: errno) }
+            let directory = Files.parent(of: path)
+            fd = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard fd >= 0 else { throw FileError(path: directory, operation: "open directory", errno: errno) }
+        }
+        try lock(path)
+    }
+
+    private func refuseUnlessRegular(_ path: String) throws {
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            let mode = info.st_mode
+            close(fd)
+            fd = -1
+            throw FileError(path: path, operation: "open lock file", notRegularFile: mode)
+        }
+    }
+
+    private func lock(_ path: String) throws {
         while flock(fd, LOCK_EX) != 0 {
             if errno == EINTR { continue }
             let code = errno
             close(fd)
+            fd = -1
             throw FileError(path: path, operation: "lock", errno: code)
         }
     }

@@ -73,7 +73,7 @@ extension FileSystem {
     ///
     /// Crash points, in order: `replace.before-sync`, `replace.before-rename`, `replace.before-directory-sync`.
     public func replaceAtomically(
-        _ path: String, with bytes: [UInt8], mode: mode_t = 0o644, syncingDirectory: Bool = true
+        _ path: String, with bytes: [UInt8], mode: mode_t = 0o600, syncingDirectory: Bool = true
     ) throws {
         let temporary = Files.temporaryPath(for: path)
         let fd = try open(temporary, .replace, permissions: mode)
@@ -91,5 +91,28 @@ extension FileSystem {
         try rename(temporary, to: path)
         try CrashPoints.hit("replace.before-directory-sync")
         if syncingDirectory { try syncDirectory(Files.parent(of: path)) }
+    }
+
+    /// Replaces `path` with `bytes` for a cache that may be lost: a temporary beside it (unpredictable name, created
+    /// exclusively with `mode`), written and renamed over `path`, with no sync and no crash point. A crash leaves
+    /// the old file, the new one, or (after a power loss) a partial one: only for what is checked before it is
+    /// trusted (a signed checkpoint). A link or anything else at `path` is replaced, never written through.
+    public func replaceUnsynced(_ path: String, with bytes: [UInt8], mode: mode_t = 0o600) throws {
+        let temporary = Files.temporaryPath(for: path)
+        let fd = try open(temporary, .replace, permissions: mode)
+        do {
+            try bytes.withUnsafeBytes { try writeAll(fd, $0, path: temporary) }
+        } catch {
+            close(fd)
+            removeFile(temporary)
+            throw error
+        }
+        close(fd)
+        do {
+            try rename(temporary, to: path)
+        } catch {
+            removeFile(temporary)
+            throw error
+        }
     }
 }

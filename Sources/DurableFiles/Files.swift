@@ -18,13 +18,13 @@ public enum Files {
     /// descriptor (no check-then-open race). What `checkMode` throws is thrown as it is.
     public static func readAll(_ path: String, checkingMode checkMode: (mode_t) throws -> Void) throws -> [UInt8] {
         // O_NONBLOCK: opening a FIFO planted at the name returns at once (and is refused below) instead of waiting.
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { throw FileError(path: path, operation: "open", errno: errno) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FileError(path: path, operation: "fstat", errno: errno) }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            throw FileError(path: path, operation: "read", errno: info.st_mode & S_IFMT == S_IFDIR ? EISDIR : EINVAL)
+            throw FileError(path: path, operation: "read", notRegularFile: info.st_mode)
         }
         try checkMode(info.st_mode & 0o7777)
         return try readAll(fd: fd, path: path, from: 0)
@@ -85,6 +85,57 @@ public enum Files {
         guard fsync(fd) == 0 else { throw FileError(path: path, operation: "fsync directory", errno: errno) }
     }
 
+    /// What an entry of `mode` (its `st_mode`) is, in words: `a regular file`, `a directory`, `a symbolic link`,
+    /// `a named pipe (FIFO)`, `a socket`, `a device`.
+    public static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: return "a regular file"
+        case S_IFDIR: return "a directory"
+        case S_IFLNK: return "a symbolic link"
+        case S_IFIFO: return "a named pipe (FIFO)"
+        case S_IFSOCK: return "a socket"
+        default: return "a device"
+        }
+    }
+
+    /// The `lstat` of `path` (a link is described, not followed), or nil when nothing is there.
+    public static func entryStatus(_ path: String) throws -> stat? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            throw FileError(path: path, operation: "lstat", errno: errno)
+        }
+        return info
+    }
+
+    /// The size of the regular file at `path`, not through a link: anything else there is refused (``FileError``
+    /// with ``FileError/found``), and so is a missing file.
+    public static func regularFileSize(_ path: String) throws -> Int64 {
+        guard let info = try entryStatus(path) else { throw FileError(path: path, operation: "lstat", errno: ENOENT) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw FileError(path: path, operation: "open", notRegularFile: info.st_mode)
+        }
+        return Int64(info.st_size)
+    }
+
+    /// Opens the regular file at `path` for reading, never through a link and never waiting on a FIFO; anything
+    /// but a regular file there is refused (``FileError/found``).
+    public static func openRegularForReading(_ path: String) throws -> Int32 {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError(path: path, operation: "open", errno: errno) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw FileError(path: path, operation: "fstat", errno: code)
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw FileError(path: path, operation: "open", notRegularFile: info.st_mode)
+        }
+        return fd
+    }
+
     /// Whether anything is at `path`.
     public static func exists(_ path: String) -> Bool {
         var info = stat()
@@ -105,7 +156,7 @@ public enum Files {
 
     /// Replaces `path` atomically and durably with `bytes` (mode `mode`), as
     /// ``FileSystem/replaceAtomically(_:with:mode:syncingDirectory:)``.
-    public static func replaceAtomically(_ path: String, with bytes: [UInt8], mode: mode_t = 0o644) throws {
+    public static func replaceAtomically(_ path: String, with bytes: [UInt8], mode: mode_t = 0o600) throws {
         try SystemFileSystem().replaceAtomically(path, with: bytes, mode: mode)
     }
 

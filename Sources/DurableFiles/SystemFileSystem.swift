@@ -15,13 +15,27 @@ open class SystemFileSystem: FileSystem {
         let operation = mode == .append ? "open for append" : "create"
         // A file this call creates gets `permissions` by fchmod, so the umask can neither widen nor narrow it. To
         // know whether it created the file, a create-or-append first tries to create it exclusively.
-        var fd = systemOpen(path, mode == .createOrAppend ? mode.flags | O_EXCL : mode.flags, permissions)
+        // O_NONBLOCK: a FIFO planted at the name is refused at once instead of waiting for a reader.
+        let flags = mode == .replace ? mode.flags : mode.flags | O_NONBLOCK | O_NOCTTY
+        var fd = systemOpen(path, mode == .createOrAppend ? flags | O_EXCL : flags, permissions)
         var created = mode != .append && fd >= 0
         if fd < 0 && mode == .createOrAppend && errno == EEXIST {
-            fd = systemOpen(path, mode.flags, permissions)
+            fd = systemOpen(path, flags, permissions)
             created = false
         }
-        guard fd >= 0 else { throw FileError(path: path, operation: operation, errno: errno) }
+        guard fd >= 0 else {
+            let code = errno
+            // A directory, a FIFO without a reader, a device: said as what it is.
+            if code != ELOOP && code != EEXIST, let info = try? Files.entryStatus(path),
+                info.st_mode & S_IFMT != S_IFREG
+            {
+                throw FileError(path: path, operation: operation, notRegularFile: info.st_mode)
+            }
+            throw FileError(path: path, operation: operation, errno: code)
+        }
+        if mode != .replace {
+            try refuseUnlessRegular(fd, path: path, operation: operation)
+        }
         if created && fchmod(fd, permissions) != 0 {
             let code = errno
             _ = systemClose(fd)
@@ -29,6 +43,21 @@ open class SystemFileSystem: FileSystem {
             throw FileError(path: path, operation: "chmod", errno: code)
         }
         return fd
+    }
+
+    /// Closes `fd` and throws unless it is open on a regular file; clears the `O_NONBLOCK` it was opened with.
+    private func refuseUnlessRegular(_ fd: Int32, path: String, operation: String) throws {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            _ = systemClose(fd)
+            throw FileError(path: path, operation: "fstat", errno: code)
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            _ = systemClose(fd)
+            throw FileError(path: path, operation: operation, notRegularFile: info.st_mode)
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     }
 
     public func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws -> Int {

@@ -93,6 +93,10 @@ import Testing
                 #expect(known == ["commit", "push", "clone", "blame"])
             case (.invalidRequest(let message), "invalid"):
                 #expect(message.contains(request.key))
+            case (.outOfRange(let key, let option, let value, _), "invalid"):
+                // A number outside the key's rule: typed, with the range (and a usage error).
+                #expect(key == request.key && option == "--quantity" && value == request.quantity)
+                #expect(error.isUsageError && error.description.contains(request.key))
             default:
                 Issue.record("expected \(expected), got \(error)")
             }

@@ -183,11 +183,12 @@ func pricingProblems(_ list: any PriceList) -> [String] {
             let outcome = try app.meter().charge(ChargeRequest("saveToVault", quantity: files))
             Issue.record("\(files) files were accepted: \(outcome)")
         } catch let error as ChargeError {
-            guard case .invalidRequest(let message) = error else {
-                Issue.record("expected invalidRequest, got \(error)")
+            guard case .outOfRange(_, "--quantity", files, let allowed) = error else {
+                Issue.record("expected outOfRange, got \(error)")
                 return
             }
-            #expect(message.contains("from 1 to 4"))
+            #expect(allowed == 1...4)
+            #expect(error.description.contains("from 1 to 4"))
         }
         #expect(try app.fileBytes() == before)
     }

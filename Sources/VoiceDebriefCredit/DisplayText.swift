@@ -1,0 +1,50 @@
+/// Subjects and texts are data: what a user (or a file someone else wrote) put there is shown, never obeyed. Pure
+/// functions for human-readable output: control characters escaped, table cells cut to a width. `--json` output
+/// keeps values exact and does not use them.
+public enum DisplayText {
+    /// `text` with every character a terminal could act on shown escaped: the C0 controls (U+0000–U+001F: `\n`,
+    /// `\r`, `\t` and `\e` included), DEL (U+007F), the C1 controls (U+0080–U+009F), and the bidirectional
+    /// embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069). `\n`, `\r` and `\t` read as
+    /// themselves, others as `\u{1B}`; everything else (a backslash too) is shown as it is.
+    public static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out.append(contentsOf: "\\n".unicodeScalars)
+            case "\r": out.append(contentsOf: "\\r".unicodeScalars)
+            case "\t": out.append(contentsOf: "\\t".unicodeScalars)
+            case _ where needsEscape(scalar):
+                out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// Whether `scalar` is one ``escaped(_:)`` shows escaped.
+    public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
+    /// The ellipsis a cut cell ends with.
+    public static let ellipsis: Character = "…"
+
+    /// `text` cut to at most `width` characters (grapheme clusters: an accent, an emoji with its modifiers or a
+    /// flag is never split), ending with `…` when anything was cut. Escape first (``escaped(_:)``), then cut, so a
+    /// control character never reaches the terminal and the cell's width is what is shown. A width below 1 gives
+    /// "".
+    public static func cell(_ text: String, width: Int) -> String {
+        guard width >= 1 else { return "" }
+        guard text.count > width else { return text }
+        return String(text.prefix(width - 1)) + String(ellipsis)
+    }
+
+    /// ``escaped(_:)`` then ``cell(_:width:)``: a value for a table cell of `width` characters.
+    public static func tableCell(_ text: String, width: Int) -> String {
+        cell(escaped(text), width: width)
+    }
+}
