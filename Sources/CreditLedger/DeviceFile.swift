@@ -42,7 +42,7 @@ struct DeviceFile {
         // Never through a link, never a FIFO or a directory: those are refused by name (a FileError that says so).
         let fd: Int32
         do {
-            fd = try POSIXFile.openRegularForReading(path)
+            fd = try Files.openRegularForReading(path)
         } catch let error as FileError where error.found == nil && !error.isSymbolicLink {
             throw LedgerError.io(path: path, operation: "open", errno: error.errno)
         }
@@ -78,7 +78,7 @@ struct DeviceFile {
             return true
         }
         if outcome.unterminated { tornReason = "no newline at the end" }
-        let tail = tornReason == nil ? nil : try POSIXFile.readAll(fd: fd, path: path, from: outcome.consumed)
+        let tail = tornReason == nil ? nil : try Files.readAll(fd: fd, path: path, from: outcome.consumed)
         return NewLines(first: first, consumed: outcome.consumed, tornTail: tail, hashes: nil)
     }
 
@@ -98,7 +98,7 @@ struct DeviceFile {
         } else if outcome.unterminated {
             tornReason = "no newline at the end"
         }
-        let tail = tornReason == nil ? nil : try POSIXFile.readAll(fd: fd, path: path, from: outcome.consumed)
+        let tail = tornReason == nil ? nil : try Files.readAll(fd: fd, path: path, from: outcome.consumed)
         entries = outcome.entries
         return NewLines(first: 0, consumed: outcome.consumed, tornTail: tail, hashes: outcome.hashes)
     }
@@ -122,7 +122,7 @@ struct DeviceFile {
 
     /// Whether a whole line between `start` and `end` of the file reads as an entry.
     private static func anyEntry(fd: Int32, from start: Int64, to end: Int64) -> Bool {
-        guard let rest = try? POSIXFile.readAll(fd: fd, path: "", from: start) else { return true }
+        guard let rest = try? Files.readAll(fd: fd, path: "", from: start) else { return true }
         let lines = rest.prefix(Int(end - start)).split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
         return lines.contains { (try? EntryCodec.parse(Array($0))) != nil }
     }

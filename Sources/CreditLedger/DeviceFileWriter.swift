@@ -1,3 +1,4 @@
+import DurableFiles
 /// Every write a ledger makes to its device files and their directories, through the file-system seam: the
 /// durable append to this device's file (one `write` and one `fdatasync`, on a descriptor kept open between
 /// appends), the lines a merge copies into other devices' files, a torn tail set aside, and making directories
@@ -5,9 +6,9 @@
 ///
 /// A write that fails is undone (the file cut back to where it started). When even that fails, or after a failed
 /// `fdatasync`, what the file holds is no longer known: the method calls `lostTrack` (the ledger forgets all it
-/// read and reads it again) before it throws. The crash points (`FaultInjection`) sit between the steps.
+/// read and reads it again) before it throws. The crash points (`CrashPoints`) sit between the steps.
 final class DeviceFileWriter {
-    let fileSystem: any LedgerFileSystem
+    let fileSystem: any FileSystem
     /// The data directory's `ledger/`.
     let ledgerDirectory: String
     private var appendDescriptor: Int32 = -1
@@ -18,7 +19,7 @@ final class DeviceFileWriter {
     /// Directories made sure of: on disk, their own entries in their parents included.
     private var durableDirectories: Set<String> = []
 
-    init(fileSystem: any LedgerFileSystem, ledgerDirectory: String) {
+    init(fileSystem: any FileSystem, ledgerDirectory: String) {
         self.fileSystem = fileSystem
         self.ledgerDirectory = ledgerDirectory
     }
@@ -53,7 +54,7 @@ final class DeviceFileWriter {
         try writeOrCutBack(
             bytes, to: fd, path: path, from: before, beforeWrite: "append.before-write", halfway: "append.mid-line",
             lostTrack: lostTrack)
-        try FaultInjection.hit("append.before-sync")
+        try CrashPoints.hit("append.before-sync")
         try syncOrCutBack(fd, path: path, to: before, lostTrack: lostTrack) {
             // A new file is durable only once its directory entry is. Whoever made it may have been killed before
             // syncing its directory, so the first append of each open syncs it too (once; then it is known).
@@ -63,7 +64,7 @@ final class DeviceFileWriter {
                 fileIsDurable = true
             }
         }
-        try FaultInjection.hit("append.after-sync")
+        try CrashPoints.hit("append.after-sync")
     }
 
     /// Makes `path` as it is durable, data and directory entry, before something outside it (a signed head) vouches
@@ -81,13 +82,13 @@ final class DeviceFileWriter {
     /// Appends `bytes` (complete, newline-terminated lines, exactly as another device wrote them) to `path`, made
     /// when missing; one write and one `fdatasync`.
     func appendForeignLines(_ bytes: [UInt8], to path: String, lostTrack: () -> Void) throws {
-        let creating = !POSIXFile.exists(path)
+        let creating = !Files.exists(path)
         let fd = try fileSystem.open(path, creating ? .createOrAppend : .append, permissions: 0o600)
         defer { fileSystem.close(fd) }
         let before = try fileSystem.size(fd, path: path)
         try writeOrCutBack(
             bytes, to: fd, path: path, from: before, beforeWrite: nil, halfway: "merge.mid-write", lostTrack: lostTrack)
-        try FaultInjection.hit("merge.before-sync")
+        try CrashPoints.hit("merge.before-sync")
         try syncOrCutBack(fd, path: path, to: before, lostTrack: lostTrack) {
             if creating { try fileSystem.syncDirectory(ledgerDirectory) }
         }
@@ -103,14 +104,14 @@ final class DeviceFileWriter {
         lostTrack: () -> Void
     ) throws {
         do {
-            if let beforeWrite { try FaultInjection.hit(beforeWrite) }
+            if let beforeWrite { try CrashPoints.hit(beforeWrite) }
             try bytes.withUnsafeBytes { raw in
                 var start = 0
-                if FaultInjection.isActive(halfway) {
+                if CrashPoints.isActive(halfway) {
                     start = raw.count / 2
                     try fileSystem.writeAll(fd, UnsafeRawBufferPointer(rebasing: raw[..<start]), path: path)
                 }
-                try FaultInjection.hit(halfway)
+                try CrashPoints.hit(halfway)
                 try fileSystem.writeAll(fd, UnsafeRawBufferPointer(rebasing: raw[start...]), path: path)
             }
         } catch {
@@ -149,12 +150,12 @@ final class DeviceFileWriter {
         let stem = directory + "/\(owner)-\(milliseconds)"
         var saved = stem + ".tail"
         var copy = 1
-        while POSIXFile.exists(saved) {
+        while Files.exists(saved) {
             copy += 1
             saved = stem + "-\(copy).tail"
         }
         try fileSystem.replaceAtomically(saved, with: tail, mode: 0o600)
-        try FaultInjection.hit("torn.before-truncate")
+        try CrashPoints.hit("torn.before-truncate")
         let writer = try fileSystem.open(path, .append, permissions: 0o600)
         defer { fileSystem.close(writer) }
         try fileSystem.truncate(writer, to: length, path: path)
@@ -166,7 +167,7 @@ final class DeviceFileWriter {
     /// renamed a file into it) may have been killed before syncing, and what is in it would vanish with the power.
     func ensureDurableDirectory(_ path: String) throws {
         guard !durableDirectories.contains(path) else { return }
-        if POSIXFile.exists(path) {
+        if Files.exists(path) {
             try fileSystem.syncDirectory(path)
             try fileSystem.syncDirectory(path.parentPath)
         } else {

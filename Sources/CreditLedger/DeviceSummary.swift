@@ -1,3 +1,4 @@
+import DurableFiles
 import Signing
 
 /// One device of the account, as `credit devices` lists it.
@@ -39,7 +40,7 @@ extension Ledger {
     public func devices() throws -> [DeviceSummary] {
         try withLock { try refreshLocked() }
         let publicKey = try? LedgerKeys.load(from: directory).headKey.publicKey
-        let headNames = ((try? POSIXFile.list(directory + "/heads")) ?? []).filter { $0.hasSuffix(".json") }
+        let headNames = ((try? Files.list(directory + "/heads")) ?? []).filter { $0.hasSuffix(".json") }
         var ids = Set(files.keys).union(headNames.map { String($0.dropLast(5)) })
         if !device.isEmpty { ids.insert(device) }
         return try ids.sorted().map { id in

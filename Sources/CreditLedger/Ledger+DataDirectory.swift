@@ -26,9 +26,9 @@ extension Ledger {
 
     /// Whether `directory` exists and the ledger cannot write in it (or in its `ledger/`): it is read read-only.
     public static func cannotWrite(_ directory: String) -> Bool {
-        guard POSIXFile.exists(directory) else { return false }
+        guard Files.exists(directory) else { return false }
         let ledger = directory + "/ledger"
-        return !DataDirectory.isWritable(directory) || (POSIXFile.exists(ledger) && !DataDirectory.isWritable(ledger))
+        return !DataDirectory.isWritable(directory) || (Files.exists(ledger) && !DataDirectory.isWritable(ledger))
     }
 
     /// At each open that may write, under the ledger's lock: narrows the data directory and its directories to 0700
@@ -51,7 +51,7 @@ extension Ledger {
     /// This device's id file as read, or nil when there is none; anything but a regular file there is refused.
     func readDeviceID() throws -> [UInt8]? {
         do {
-            return try POSIXFile.readAll(devicePath)
+            return try Files.readAll(devicePath)
         } catch let error as FileError where error.errno == ENOENT {
             return nil
         }

@@ -1,3 +1,4 @@
+import DurableFiles
 import Signing
 
 /// How a signed ledger keeps this device's signed head (`heads/<device>.json`): the key, and the head this ledger
@@ -18,7 +19,7 @@ extension Ledger {
     /// the append made the file (a joined device's first entries), which has no head yet.
     func keepHeadLocked(after entry: LedgerEntry, madeFile: Bool = false) throws {
         guard var upkeep = headUpkeep else { return }
-        try FaultInjection.hit("head.before-write")
+        try CrashPoints.hit("head.before-write")
         let path = SignedHead.path(in: directory, device: entry.device)
         let known = upkeep.written.flatMap { LedgerCheckpoint.stamp(path, name: "head") == $0.stamp ? $0.head : nil }
         upkeep.written = nil

@@ -1,3 +1,4 @@
+import DurableFiles
 import Signing
 
 /// Why `credit join` took nothing. Nothing is written when it throws.
@@ -51,7 +52,7 @@ extension Ledger {
     @discardableResult
     public static func join(
         directory: String, account: String, ids: any IDSource = RandomIDs(),
-        fileSystem: any LedgerFileSystem = POSIXFileSystem()
+        fileSystem: any FileSystem = SystemFileSystem()
     ) throws -> JoinReport {
         if let found = existingLedger(in: directory) {
             throw JoinError.alreadyHasLedger(directory: directory, found: found)
@@ -64,8 +65,8 @@ extension Ledger {
             keyBytes = (
                 try KeyFile.read(LedgerKeys.macKeyPath(in: account)),
                 try KeyFile.read(LedgerKeys.headKeyPath(in: account)),
-                POSIXFile.exists(publicPath)
-                    ? try POSIXFile.readAll(publicPath) : Array(keys.headKey.publicKey.pemRepresentation.utf8)
+                Files.exists(publicPath)
+                    ? try Files.readAll(publicPath) : Array(keys.headKey.publicKey.pemRepresentation.utf8)
             )
         } catch {
             throw JoinError.notAnAccount(directory: account, reason: "its keys cannot be read (\(error))")
@@ -84,7 +85,7 @@ extension Ledger {
             throw JoinError.refused(refusal)
         }
         let devices = inputs.compactMap(\.device)
-        let headNames = ((try? POSIXFile.list(account + "/heads")) ?? []).filter { $0.hasSuffix(".json") }
+        let headNames = ((try? Files.list(account + "/heads")) ?? []).filter { $0.hasSuffix(".json") }
         let taken = Set(devices + headNames.map { String($0.dropLast(5)) })
         var device = ids.makeID()
         while taken.contains(device) || device.isEmpty { device = ids.makeID() }
@@ -97,7 +98,7 @@ extension Ledger {
         }
 
         try fileSystem.makeDirectories(directory + "/ledger")
-        let lock = try DirectoryLock(path: directory + "/ledger/.lock")
+        let lock = try FileLock(path: directory + "/ledger/.lock")
         defer { lock.unlock() }
         // Checked again under the lock: two joins at once must not both write.
         if let found = existingLedger(in: directory) {
@@ -121,7 +122,7 @@ extension Ledger {
         for name in headNames where !devices.contains(String(name.dropLast(5))) {
             try fileSystem.makeDirectories(directory + "/heads")
             try fileSystem.replaceAtomically(
-                directory + "/heads/" + name, with: try POSIXFile.readAll(account + "/heads/" + name), mode: 0o600)
+                directory + "/heads/" + name, with: try Files.readAll(account + "/heads/" + name), mode: 0o600)
             heads += 1
         }
         try fileSystem.replaceAtomically(directory + "/device", with: Array((device + "\n").utf8), mode: 0o600)
@@ -132,11 +133,11 @@ extension Ledger {
 
     /// What in `directory` shows it has a ledger already (a device id, a ledger file, a key), or nil.
     private static func existingLedger(in directory: String) -> String? {
-        if POSIXFile.exists(directory + "/device") { return "device" }
-        let names = (try? POSIXFile.list(directory + "/ledger")) ?? []
+        if Files.exists(directory + "/device") { return "device" }
+        let names = (try? Files.list(directory + "/ledger")) ?? []
         if let file = names.first(where: { $0.hasSuffix(".jsonl") }) { return "ledger/" + file }
         for path in [LedgerKeys.macKeyPath(in: directory), LedgerKeys.headKeyPath(in: directory)]
-        where POSIXFile.exists(path) {
+        where Files.exists(path) {
             return "keys/" + path.lastPathComponent
         }
         return nil

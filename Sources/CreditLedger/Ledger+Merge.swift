@@ -1,3 +1,4 @@
+import DurableFiles
 import Signing
 
 /// What a merge did and found.
@@ -108,7 +109,7 @@ extension Ledger {
         var incoming:
             [(path: String, device: String, lines: [(entry: LedgerEntry, bytes: ArraySlice<UInt8>, line: Int)])] = []
         for path in paths {
-            let bytes = try POSIXFile.readAll(path)
+            let bytes = try Files.readAll(path)
             var byDevice: [String: [(LedgerEntry, ArraySlice<UInt8>, Int)]] = [:]
             var order: [String] = []
             try bytes.withUnsafeBufferPointer { buffer in

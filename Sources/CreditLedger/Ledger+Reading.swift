@@ -1,13 +1,14 @@
+import DurableFiles
 extension Ledger {
     /// Reads every device file's new bytes: each grown file from where the last read stopped, a torn tail set aside
     /// before what was read counts. A file that shrank (restored or cut by hand) makes everything be read again.
     func refreshLocked() throws {
-        let names = try POSIXFile.list(ledgerDirectory).filter { $0.hasSuffix(".jsonl") }
+        let names = try Files.list(ledgerDirectory).filter { $0.hasSuffix(".jsonl") }
         for name in names {
             let owner = String(name.dropLast(6))
             let path = ledgerDirectory + "/" + name
             // Not through a link, and nothing but a regular file: a directory or a FIFO there is refused by name.
-            let size = try POSIXFile.regularFileSize(path)
+            let size = try Files.regularFileSize(path)
             var file = files[owner] ?? DeviceFile(path: path)
             if size == file.size { continue }
             if size < file.size {

@@ -1,4 +1,5 @@
 import Clocks
+import DurableFiles
 import Signing
 
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ extension Ledger {
     public static func openSigned(
         directory: String, clock: any LedgerClock = SystemClock(),
         ids: any IDSource = RandomIDs(),
-        fileSystem: any LedgerFileSystem = POSIXFileSystem()
+        fileSystem: any FileSystem = SystemFileSystem()
     ) throws -> Ledger {
         try openSigned(directory: directory, clock: clock, ids: ids, fileSystem: fileSystem) { $0 }
     }
@@ -27,7 +28,7 @@ extension Ledger {
     /// ``checkpointedBalance(directory:)``): it would wait for ever.
     public static func openSigned<T>(
         directory: String, clock: any LedgerClock = SystemClock(), ids: any IDSource = RandomIDs(),
-        fileSystem: any LedgerFileSystem = POSIXFileSystem(), whileLocked body: (Ledger) throws -> T
+        fileSystem: any FileSystem = SystemFileSystem(), whileLocked body: (Ledger) throws -> T
     ) throws -> T {
         // Nothing is read through, or made in, a data directory that is a link, another user's, or others may write.
         try checkDataDirectory(directory)
@@ -53,7 +54,7 @@ extension Ledger {
 
     /// The keys of a data directory that cannot be written: they are read, and cannot be made.
     private static func readOnlyKeys(_ directory: String) throws -> LedgerKeys {
-        guard POSIXFile.exists(LedgerKeys.macKeyPath(in: directory)) else {
+        guard Files.exists(LedgerKeys.macKeyPath(in: directory)) else {
             throw LedgerError.invalid(
                 "there is no signed ledger in \(directory), and none can be made there: the directory cannot be written"
             )
@@ -97,11 +98,11 @@ extension Ledger {
         // The backup is a hard link to the file as read: only to a regular file (never a link: `linkat` without
         // AT_SYMLINK_FOLLOW would link the link), only to a new name (EEXIST otherwise), and it must be the same
         // file afterwards.
-        _ = try POSIXFile.regularFileSize(path)
+        _ = try Files.regularFileSize(path)
         guard linkat(AT_FDCWD, path, AT_FDCWD, backup, 0) == 0 else {
             throw LedgerError.io(path: backup, operation: "keep a backup", errno: errno)
         }
-        guard let original = try POSIXFile.entryStatus(path), let copy = try POSIXFile.entryStatus(backup),
+        guard let original = try Files.entryStatus(path), let copy = try Files.entryStatus(backup),
             original.st_ino == copy.st_ino, original.st_dev == copy.st_dev, copy.st_mode & S_IFMT == S_IFREG
         else {
             throw LedgerError.invalid("\(backup) is not a copy of \(path) after linking it; nothing was upgraded")
@@ -136,11 +137,11 @@ extension Ledger {
         let ledgerDirectory = directory + "/ledger"
         let paths =
             try files
-            ?? POSIXFile.list(ledgerDirectory).filter { $0.hasSuffix(".jsonl") }.map { ledgerDirectory + "/" + $0 }
+            ?? Files.list(ledgerDirectory).filter { $0.hasSuffix(".jsonl") }.map { ledgerDirectory + "/" + $0 }
         var heads: [String: SignedHead] = [:]
         var unreadable: [VerificationProblem] = []
         var unreadableOwners: Set<String> = []
-        let names = (try? POSIXFile.list(directory + "/heads")) ?? []
+        let names = (try? Files.list(directory + "/heads")) ?? []
         for name in names where name.hasSuffix(".json") {
             let owner = String(name.dropLast(5))
             do {

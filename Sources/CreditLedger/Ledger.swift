@@ -1,4 +1,5 @@
 import Clocks
+import DurableFiles
 import Signing
 
 /// A user's credit ledger in a data directory: one append-only JSON-lines file per device under `ledger/`, this
@@ -21,7 +22,7 @@ public final class Ledger {
     let clock: any LedgerClock
     let ids: any IDSource
     /// Every change to a file goes through it (the reliability suites put a faulty or forgetful one underneath).
-    public let fileSystem: any LedgerFileSystem
+    public let fileSystem: any FileSystem
     /// Signs new entries when this device's file is signed.
     public var authenticator: (any EntryAuthenticator)?
     /// Told after each durable append to this device's file, after the signed head and the checkpoint are kept
@@ -65,7 +66,7 @@ public final class Ledger {
     public convenience init(
         directory: String, clock: any LedgerClock = SystemClock(), ids: any IDSource = RandomIDs(),
         authenticator: (any EntryAuthenticator)? = nil, openingCredit: MicroCredits = Ledger.defaultOpeningCredit,
-        create: Bool = true, fileSystem: any LedgerFileSystem = POSIXFileSystem()
+        create: Bool = true, fileSystem: any FileSystem = SystemFileSystem()
     ) throws {
         try self.init(
             unopened: directory, clock: clock, ids: ids, authenticator: authenticator, fileSystem: fileSystem)
@@ -75,7 +76,7 @@ public final class Ledger {
     /// A ledger not read yet (its directories made): ``openLocked(create:openingCredit:)`` under the lock reads it.
     init(
         unopened directory: String, clock: any LedgerClock, ids: any IDSource,
-        authenticator: (any EntryAuthenticator)?, fileSystem: any LedgerFileSystem
+        authenticator: (any EntryAuthenticator)?, fileSystem: any FileSystem
     ) throws {
         self.directory = directory
         self.clock = clock
@@ -166,7 +167,7 @@ public final class Ledger {
     func withLock<T>(_ body: () throws -> T) throws -> T {
         if holdsLock { return try body() }
         // Read-only: the lock file opened for reading (the lock writers take), or the directory when none is there.
-        let lock = isReadOnly ? try DirectoryLock(readingPath: lockPath) : try DirectoryLock(path: lockPath)
+        let lock = isReadOnly ? try FileLock(readingPath: lockPath) : try FileLock(path: lockPath)
         holdsLock = true
         defer {
             holdsLock = false

@@ -43,7 +43,7 @@ struct LedgerCheckpoint: Equatable {
     /// The current stamp of `path` (named `name`), or nil when it cannot be read or is not a regular file (a link
     /// is not followed).
     static func stamp(_ path: String, name: String) -> Stamp? {
-        guard let fd = try? POSIXFile.openRegularForReading(path) else { return nil }
+        guard let fd = try? Files.openRegularForReading(path) else { return nil }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return nil }
@@ -68,7 +68,7 @@ struct LedgerCheckpoint: Equatable {
     /// or a name cannot be written in a checkpoint.
     static func currentStamps(in directory: String, device: String) -> (files: [Stamp], head: Stamp?)? {
         let ledger = directory + "/ledger"
-        guard let names = try? POSIXFile.list(ledger) else { return nil }
+        guard let names = try? Files.list(ledger) else { return nil }
         var files: [Stamp] = []
         for name in names where name.hasSuffix(".jsonl") {
             guard isPlain(name), let stamp = stamp(ledger + "/" + name, name: name) else { return nil }
@@ -76,7 +76,7 @@ struct LedgerCheckpoint: Equatable {
         }
         let headPath = SignedHead.path(in: directory, device: device)
         var head: Stamp?
-        if POSIXFile.exists(headPath) {
+        if Files.exists(headPath) {
             guard let stamp = stamp(headPath, name: "head") else { return nil }
             head = stamp
         }
@@ -148,16 +148,16 @@ extension Ledger {
         let ledger = directory + "/ledger"
         // A directory that is not safe to read is for the full open to refuse, by name. The lock is taken for
         // reading: nothing is made, so a read-only data directory is read too.
-        guard (try? Ledger.checkDataDirectory(directory)) != nil, POSIXFile.exists(ledger + "/.lock"),
-            let lock = try? DirectoryLock(readingPath: ledger + "/.lock")
+        guard (try? Ledger.checkDataDirectory(directory)) != nil, Files.exists(ledger + "/.lock"),
+            let lock = try? FileLock(readingPath: ledger + "/.lock")
         else {
             return nil
         }
         defer { lock.unlock() }
-        guard let saved = try? POSIXFile.readAll(directory + "/device"),
+        guard let saved = try? Files.readAll(directory + "/device"),
             let device = String(validating: saved, as: UTF8.self)?.trimmingWhitespace, !device.isEmpty,
             let macKey = try? KeyFile.read(LedgerKeys.macKeyPath(in: directory)), macKey.count >= 16,
-            let bytes = try? POSIXFile.readAll(LedgerCheckpoint.path(in: directory)),
+            let bytes = try? Files.readAll(LedgerCheckpoint.path(in: directory)),
             let checkpoint = LedgerCheckpoint.decode(bytes, macKey: macKey), checkpoint.device == device,
             let now = LedgerCheckpoint.currentStamps(in: directory, device: device),
             now.files == checkpoint.files, now.head == checkpoint.head
@@ -180,11 +180,11 @@ extension Ledger {
         let checkpoint = LedgerCheckpoint(device: device, balance: balance.rawValue, files: now.files, head: now.head)
         let bytes = checkpoint.encoded { authenticator.authenticationCode(for: $0) }
         let path = LedgerCheckpoint.path(in: directory)
-        if let existing = try? POSIXFile.readAll(path), existing == bytes { return }
+        if let existing = try? Files.readAll(path), existing == bytes { return }
         // Through the seam's replace (an exclusively made temporary, renamed over the old one: a link, a hard link
         // or a FIFO planted at `checkpoint` is replaced, never written through), without an fsync: after a crash a
         // partial or lost checkpoint does not verify, or no longer matches the files, and a full load follows. On
         // the real file system, as before: a cache is not part of what a test layer underneath checks.
-        try? POSIXFileSystem().replaceUnsynced(path, with: bytes, mode: 0o600)
+        try? SystemFileSystem().replaceUnsynced(path, with: bytes, mode: 0o600)
     }
 }

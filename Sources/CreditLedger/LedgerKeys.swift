@@ -23,21 +23,21 @@ public struct LedgerKeys {
     public static func loadOrCreate(in dataDirectory: String) throws -> LedgerKeys {
         let macPath = macKeyPath(in: dataDirectory)
         let headPath = headKeyPath(in: dataDirectory)
-        try POSIXFile.makeDirectories(directory(in: dataDirectory))
+        try Files.makeDirectories(directory(in: dataDirectory))
         try DataDirectory.check(directory(in: dataDirectory))
         removeLeftoverTemporaries(in: dataDirectory)
-        if !POSIXFile.exists(macPath) || !POSIXFile.exists(headPath) {
+        if !Files.exists(macPath) || !Files.exists(headPath) {
             // Two processes opening a new data directory at once must not both make keys: the second rename would
             // replace the first's key after the first had signed with it. Made under a lock, checked again inside.
-            let lock = try DirectoryLock(path: directory(in: dataDirectory) + "/.lock")
+            let lock = try FileLock(path: directory(in: dataDirectory) + "/.lock")
             defer { lock.unlock() }
-            if !POSIXFile.exists(macPath) {
+            if !Files.exists(macPath) {
                 try KeyFile.write(SecureRandom.bytes(32), to: macPath)
             }
-            if !POSIXFile.exists(headPath) {
+            if !Files.exists(headPath) {
                 let key = try P256PrivateKey.generate()
                 try KeyFile.write(Array(key.pemRepresentation.utf8), to: headPath)
-                try POSIXFile.replaceAtomically(
+                try Files.replaceAtomically(
                     headPublicKeyPath(in: dataDirectory), with: Array(key.publicKey.pemRepresentation.utf8))
             }
         }
@@ -48,8 +48,8 @@ public struct LedgerKeys {
     /// under the keys' lock, which every writer of `keys/` holds: none of them is in use.
     private static func removeLeftoverTemporaries(in dataDirectory: String) {
         let keys = directory(in: dataDirectory)
-        guard let names = try? POSIXFile.list(keys), names.contains(where: DataDirectory.isTemporaryName),
-            let lock = try? DirectoryLock(path: keys + "/.lock")
+        guard let names = try? Files.list(keys), names.contains(where: DataDirectory.isTemporaryName),
+            let lock = try? FileLock(path: keys + "/.lock")
         else { return }
         defer { lock.unlock() }
         DataDirectory.removeTemporaries(in: keys) { _, _ in true }

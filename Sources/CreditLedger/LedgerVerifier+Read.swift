@@ -1,4 +1,5 @@
 import Dispatch
+import DurableFiles
 import Signing
 
 #if canImport(Glibc)
@@ -23,7 +24,7 @@ extension LedgerVerifier {
 
     /// Reads and parses `path` for verifying.
     public static func read(_ path: String) throws -> ReadFile {
-        parse(try POSIXFile.readAll(path), path: path)
+        parse(try Files.readAll(path), path: path)
     }
 
     /// Parses the bytes of the file at `path` for verifying: every line, a bad one kept with why it is bad.

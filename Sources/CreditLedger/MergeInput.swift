@@ -1,3 +1,4 @@
+import DurableFiles
 import Signing
 
 #if canImport(Glibc)
@@ -26,7 +27,7 @@ struct MergeInput {
                 continue
             }
             let ledger = path + "/ledger"
-            let names = ((try? POSIXFile.list(ledger)) ?? []).filter { $0.hasSuffix(".jsonl") }
+            let names = ((try? Files.list(ledger)) ?? []).filter { $0.hasSuffix(".jsonl") }
             guard !names.isEmpty else {
                 throw MergeRefusal(
                     file: path, line: nil,

@@ -43,7 +43,7 @@ public struct SignedHead: Codable, Sendable, Equatable {
     /// directory is not synced: a power cut may then keep the head before this one, which is one `credit verify`
     /// accepts (behind the file, matching the entry it signed) and the next open brings up.
     public func write(
-        in dataDirectory: String, fileSystem: any LedgerFileSystem = POSIXFileSystem(), mayLag: Bool = false
+        in dataDirectory: String, fileSystem: any FileSystem = SystemFileSystem(), mayLag: Bool = false
     ) throws {
         try fileSystem.makeDirectories(dataDirectory + "/heads")
         let encoder = JSONEncoder()
@@ -56,9 +56,9 @@ public struct SignedHead: Codable, Sendable, Equatable {
     /// Reads `device`'s head, or nil when there is none.
     public static func read(in dataDirectory: String, device: String) throws -> SignedHead? {
         let path = path(in: dataDirectory, device: device)
-        guard POSIXFile.exists(path) else { return nil }
+        guard Files.exists(path) else { return nil }
         do {
-            return try JSONDecoder().decode(SignedHead.self, from: Data(try POSIXFile.readAll(path)))
+            return try JSONDecoder().decode(SignedHead.self, from: Data(try Files.readAll(path)))
         } catch let error as LedgerError {
             throw error
         } catch let error as FileError {

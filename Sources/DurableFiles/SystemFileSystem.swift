@@ -5,10 +5,7 @@
 #endif
 
 /// The real file system, through POSIX calls. Stateless: make one wherever one is needed.
-///
-/// Open only so that a module can give it a name of its own (a default argument of a public function must name a
-/// type of its module or one it imports there); its calls are public, not open, so no subclass can change them.
-open class SystemFileSystem: FileSystem {
+public final class SystemFileSystem: FileSystem {
     public init() {}
 
     public func open(_ path: String, _ mode: OpenMode, permissions: mode_t) throws -> Int32 {

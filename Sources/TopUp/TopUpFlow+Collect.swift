@@ -1,4 +1,5 @@
 import CreditLedger
+import DurableFiles
 import Payments
 
 extension TopUpFlow {
@@ -87,7 +88,7 @@ extension TopUpFlow {
             text: "Top-up refunded by the store", reference: transaction.transactionID,
             product: transaction.productID, receipt: transaction.signed.jwsRepresentation)
         if case .appended(let entry) = try ledger.append(draft) { report.reversed.append(entry) }
-        try FaultInjection.hit("refund.after-record")
+        try CrashPoints.hit("refund.after-record")
     }
 }
 

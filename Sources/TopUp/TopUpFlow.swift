@@ -1,4 +1,5 @@
 import CreditLedger
+import DurableFiles
 import Payments
 
 /// The top-up flow: purchase, verify the signed transaction, record the top-up in the ledger durably, and only
@@ -37,7 +38,7 @@ public struct TopUpFlow {
             throw RefusedTransaction(transactionID: nil, reason: "\(productID) is not one of the app's packs")
         }
         let outcome = try await store.purchase(productID, appAccountToken: nil)
-        try FaultInjection.hit("topup.after-purchase")
+        try CrashPoints.hit("topup.after-purchase")
         switch outcome {
         case .pending(let reason): return .pending(reason: reason)
         case .userCancelled: return .cancelled
@@ -49,16 +50,16 @@ public struct TopUpFlow {
     /// Verifies, records (idempotently), and finishes one signed transaction. A refused one is not finished.
     public func deliver(_ signed: SignedTransaction) async throws -> TopUpResult {
         let (transaction, credit) = try check(signed)
-        try FaultInjection.hit("topup.before-record")
+        try CrashPoints.hit("topup.before-record")
         let draft = EntryDraft(
             id: EntryDraft.topUpID(store: store.name, reference: transaction.transactionID), kind: .topup,
             quantity: Int64(transaction.quantity), amount: credit, text: "Top-up through the \(store.name)",
             reference: transaction.transactionID, product: transaction.productID,
             receipt: signed.jwsRepresentation)
         let outcome = try ledger.append(draft)
-        try FaultInjection.hit("topup.after-record")
+        try CrashPoints.hit("topup.after-record")
         try await store.finish(transactionID: transaction.transactionID)
-        try FaultInjection.hit("topup.after-finish")
+        try CrashPoints.hit("topup.after-finish")
         return TopUpResult(outcome)
     }
 

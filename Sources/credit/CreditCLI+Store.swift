@@ -1,4 +1,5 @@
 import CreditLedger
+import DurableFiles
 import Foundation
 import OptionParsing
 import Payments
@@ -185,7 +186,7 @@ extension CreditCLI {
         } catch let error as StoreError {
             throw CommandFailure(error.description)
         }
-        try FaultInjection.hit("collect.before-cursor")
+        try CrashPoints.hit("collect.before-cursor")
         if flow.store.takesMoney, report.cursor != configuration.updatesCursor {
             configuration.updatesCursor = report.cursor
             try configuration.save(to: context.dataDirectory)

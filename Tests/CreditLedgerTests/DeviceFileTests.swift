@@ -1,3 +1,4 @@
+import DurableFiles
 import Foundation
 import Testing
 
@@ -55,7 +56,7 @@ import Testing
         let temporary = try TemporaryDirectory()
         let ledger = temporary.file("ledger")
         try FileManager.default.createDirectory(atPath: ledger, withIntermediateDirectories: true)
-        let writer = DeviceFileWriter(fileSystem: POSIXFileSystem(), ledgerDirectory: ledger)
+        let writer = DeviceFileWriter(fileSystem: SystemFileSystem(), ledgerDirectory: ledger)
         let path = ledger + "/dev.jsonl"
         var lost = false
         try writer.appendDurably(Self.line(1), to: path, creating: true) { lost = true }
