@@ -31,7 +31,8 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
     public func save(to directory: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        try Files.replaceAtomically(PendingPurchases.path(in: directory), with: Array(try encoder.encode(self)) + [0x0A])
+        try Files.replaceAtomically(
+            PendingPurchases.path(in: directory), with: Array(try encoder.encode(self)) + [0x0A])
     }
 
     /// How long an Ask to Buy request waits for an answer: the App Store lets it lapse after 24 hours, and asking
