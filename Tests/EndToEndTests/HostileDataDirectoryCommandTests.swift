@@ -92,7 +92,8 @@ struct HostileDataDirectoryCommandTests {
         let result = try ChildProcess.run(
             "/usr/bin/unshare", ["-m", "/bin/sh", "-c", script, "sh", scratch.data, binary],
             environment: HostileCommand.environment(scratch.temporary.path), timeout: 120)
-        guard !result.stderr.contains("mount:") && !result.stderr.contains("unshare:") else { return }  // not allowed here
+        // Only where this process may make a mount namespace (root, as CI runs); elsewhere there is nothing to see.
+        guard !result.stderr.contains("mount:") && !result.stderr.contains("unshare:") else { return }
         #expect(result.status == 0 && result.stdout.contains("debrief"), "\(result)")
         #expect(result.stderr.contains("cannot be written"), "\(result)")
         #expect(HostileCommand.snapshot(scratch.data) == before)
