@@ -317,8 +317,13 @@ extension TamperCorpusTests {
         defer { figures.record() }
         let base = try await Base.make()
         var kindsSeen: Set<VerificationProblem.Kind> = []
-        let seeds = Reliability.seeds(
+        var seeds = Reliability.seeds(
             "tamper", fast: 5 * TamperCorpusTests.generators, long: 60 * TamperCorpusTests.generators)
+        // A bounded run (RELIABILITY_RUNS fewer than the generators) still tries every generator once.
+        if Reliability.replaySeed == nil, seeds.count < TamperCorpusTests.generators {
+            var more = SeededRandom(seed: seeds.last ?? 1)
+            while seeds.count < TamperCorpusTests.generators { seeds.append(more.next()) }
+        }
         let corpusOut = Reliability.environment["RELIABILITY_TAMPER_CORPUS"]
         for (index, seed) in seeds.enumerated() {
             var random = SeededRandom(seed: seed)

@@ -1,0 +1,197 @@
+import COpenSSL
+import CreditLedger
+import Signing
+import VoiceDebriefCredit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension LedgerBenchmarks {
+
+    /// `LedgerVerifier.verify(read:)` over the file already read and parsed (every MAC over its bytes, the
+    /// chain, sequences, ids, the signed head), against an OpenSSL HMAC-SHA256 loop over the same bytes.
+    func verify(directory: String, file: (path: String, bytes: Int), into table: inout ResultTable) throws {
+        let keys = try LedgerKeys.load(from: directory)
+        let device = file.path.split(separator: "/").last!.dropLast(6)
+        var heads: [String: SignedHead] = [:]
+        heads[String(device)] = try SignedHead.read(in: directory, device: String(device))
+        let read = try Measure.time { try LedgerVerifier.read(file.path) }
+        let verifier = LedgerVerifier(macKey: keys.macKey, headPublicKey: keys.headKey.publicKey, receiptCheck: nil)
+        var times: [Double] = []
+        var cpus: [Double] = []
+        for _ in 0..<options.runs {
+            let timed = try Measure.time {
+                try verifier.verify(read: [read.value], heads: heads, requireHeads: [String(device)])
+            }
+            cpus.append(timed.cpu)
+            guard timed.value.isClean, timed.value.entriesChecked == options.entries else {
+                throw BenchError("verify found problems: \(timed.value.problems.prefix(3))")
+            }
+            times.append(timed.wall)
+        }
+        let baseline = try hmacBaseline(path: file.path, key: keys.macKey)
+        let time = Measure.median(times)
+        table.add(
+            ResultRow(
+                what:
+                    "verify \(Format.number(Double(options.entries))) signed entries (parse excluded; read+parse took \(Format.duration(read.wall)))",
+                figure: "\(Format.duration(time)) (CPU \(Format.duration(Measure.median(cpus))), MACs on 2 threads)",
+                target: "within 2x of baseline",
+                baseline: "OpenSSL HMAC-SHA256 loop \(Format.duration(baseline)) (1 thread)",
+                ratio: Format.ratio(time, baseline),
+                met: Format.yes(time <= 2 * baseline)))
+    }
+
+    /// HMAC-SHA256 with one reused `EVP_MAC_CTX` over the MAC-covered bytes of every line, nothing else: the
+    /// floor for a verify. The median of the runs.
+    func hmacBaseline(path: String, key: [UInt8]) throws -> Double {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw BenchError("cannot open \(path)") }
+        let size = Int(fileSize(fd))
+        let bytes = readBytes(fd, from: 0, to: Int64(size))
+        close(fd)
+        // Where each line starts and how many bytes its MAC covers (all but `,"mac":"<64 hex>"}`).
+        var lines: [(start: Int, covered: Int)] = []
+        bytes.withUnsafeBufferPointer { buffer in
+            var start = 0
+            while start < buffer.count, let found = memchr(buffer.baseAddress! + start, 0x0A, buffer.count - start) {
+                let end = UnsafeRawPointer(buffer.baseAddress!).distance(to: UnsafeRawPointer(found))
+                lines.append((start, end - start - 74))
+                start = end + 1
+            }
+        }
+        guard let mac = EVP_MAC_fetch(nil, "HMAC", nil), let context = EVP_MAC_CTX_new(mac) else {
+            throw BenchError("EVP_MAC_fetch failed")
+        }
+        defer {
+            EVP_MAC_CTX_free(context)
+            EVP_MAC_free(mac)
+        }
+        var digest = Array("SHA256".utf8CString)
+        let initialised = digest.withUnsafeMutableBufferPointer { name -> Int32 in
+            var parameters = [
+                OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, name.baseAddress, 0),
+                OSSL_PARAM_construct_end(),
+            ]
+            return key.withUnsafeBufferPointer { EVP_MAC_init(context, $0.baseAddress, $0.count, &parameters) }
+        }
+        guard initialised == 1 else { throw BenchError("EVP_MAC_init failed") }
+        var times: [Double] = []
+        var output = [UInt8](repeating: 0, count: 32)
+        var check: UInt8 = 0
+        for _ in 0..<options.runs {
+            let start = Measure.now()
+            bytes.withUnsafeBufferPointer { buffer in
+                output.withUnsafeMutableBufferPointer { out in
+                    var length = 0
+                    for line in lines {
+                        EVP_MAC_init(context, nil, 0, nil)
+                        EVP_MAC_update(context, buffer.baseAddress! + line.start, line.covered)
+                        EVP_MAC_final(context, out.baseAddress, &length, 32)
+                        check ^= out[0]
+                    }
+                }
+            }
+            times.append(Measure.now() - start)
+        }
+        if check == 0xFF { log("") }  // keeps the loop's results alive
+        return Measure.median(times)
+    }
+
+    // MARK: counter
+
+    /// `credit --data-dir D balance`, process start to printed, on a ledger of `count` entries: the median of the
+    /// runs after the first (which finds no checkpoint and loads everything, then writes one), against
+    /// `python3 -c 'print(1)'` with the same interpreter the shell would run.
+    func counter(count: Int, into table: inout ResultTable) throws {
+        guard let credit = options.credit else {
+            table.add(
+                .skipped(
+                    "counter on a \(Format.number(Double(count)))-entry ledger", target: "within 2x of baseline",
+                    reason: "the credit binary is not beside credit-bench"))
+            return
+        }
+        let directory = work + "/counter"
+        try LedgerData.makeLedger(count: count, device: "c0c0c0c0-0000-4000-8000-00000000000c", in: directory, seed: 3)
+        let environment = ["NO_COLOR=1", "PATH=/usr/bin:/bin", "HOME=\(directory)"]
+        let first = try Measure.run(credit, ["--data-dir", directory, "balance"], environment: environment)
+        guard first.status == 0 else { throw BenchError("credit balance failed: \(first.output)") }
+        var times: [Double] = []
+        for _ in 0..<options.processRuns {
+            let run = try Measure.run(credit, ["--data-dir", directory, "balance"], environment: environment)
+            guard run.status == 0, run.output == first.output else {
+                throw BenchError("credit balance said \(run.output)")
+            }
+            times.append(run.wall)
+        }
+        let time = Measure.median(times)
+        let size = Format.number(Double(count))
+        guard let python = options.python else {
+            table.add(
+                ResultRow(
+                    what: "counter on a \(size)-entry ledger", figure: Format.duration(time),
+                    target: "within 2x of baseline", baseline: "skipped: no python3", met: "-"))
+            return
+        }
+        var baselines: [Double] = []
+        for _ in 0..<options.processRuns {
+            baselines.append(try Measure.run(python, ["-c", "print(1)"], environment: environment).wall)
+        }
+        let baseline = Measure.median(baselines)
+        table.add(
+            ResultRow(
+                what:
+                    "counter on a \(size)-entry ledger, `credit balance` start to printed (median of \(options.processRuns))",
+                figure: "\(Format.duration(time)) (\(first.output.trimmingCharacters()))",
+                target: "within 2x of baseline",
+                baseline: "python3 -c 'print(1)' \(Format.duration(baseline))", ratio: Format.ratio(time, baseline),
+                met: Format.yes(time <= 2 * baseline)))
+        table.add(
+            ResultRow(
+                what: "counter, first run after a change (no checkpoint: full load, writes one) [extra row]",
+                figure: Format.duration(first.wall), target: "report",
+                baseline: "python3 -c 'print(1)' \(Format.duration(baseline))",
+                ratio: Format.ratio(first.wall, baseline), met: "-"))
+    }
+
+    // MARK: helpers
+
+    func fileSize(_ fd: Int32) -> Int64 {
+        var info = stat()
+        fstat(fd, &info)
+        return Int64(info.st_size)
+    }
+
+    func readBytes(_ fd: Int32, from start: Int64, to end: Int64) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: Int(end - start))
+        var done = 0
+        bytes.withUnsafeMutableBytes { raw in
+            while done < raw.count {
+                let count = pread(fd, raw.baseAddress! + done, raw.count - done, off_t(start) + off_t(done))
+                if count <= 0 { break }
+                done += count
+            }
+        }
+        return bytes
+    }
+
+    /// The last line (with its newline) of the first `size` bytes.
+    func readLastLine(_ fd: Int32, size: Int64) -> [UInt8] {
+        let start = max(0, size - 4096)
+        let tail = readBytes(fd, from: start, to: size)
+        guard let newline = tail.dropLast().lastIndex(of: 0x0A) else { return tail }
+        return Array(tail[(newline + 1)...])
+    }
+}
+
+extension String {
+    func trimmingCharacters() -> String {
+        var text = Substring(self)
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        while let first = text.first, first.isWhitespace { text.removeFirst() }
+        return String(text)
+    }
+}
