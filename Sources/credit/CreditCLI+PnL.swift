@@ -109,7 +109,9 @@ struct PnLText {
     static let periodTitles = ["all": "all time", "30d": "the last 30 days", "7d": "the last 7 days"]
 
     var text: String {
-        let scope = report.source == .summaries ? "all \(report.accounts) accounts" : "this account"
+        let scope =
+            report.source == .summaries
+            ? (report.accounts == 1 ? "1 account" : "all \(report.accounts) accounts") : "this account"
         var out = [
             style.bold("Profit and loss by feature, \(PnLText.periodTitles[period.period] ?? period.period), \(scope)")
         ]
