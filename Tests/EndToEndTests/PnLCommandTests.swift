@@ -109,10 +109,10 @@ import Testing
         }
         #expect(totalled.stderr.contains("registry"), "the caveat is said")
 
-        // An altered copy: a decline taken out. It is named on stderr and never counted.
+        // An altered copy: a count changed after signing. It is named on stderr and never counted.
         var object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         var days = try #require(object["days"] as? [[String: Any]])
-        days[0]["givenBack"] = 0
+        days[0]["charges"] = 99
         object["days"] = days
         let altered = summaries + "/altered.json"
         try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).write(
@@ -136,7 +136,7 @@ import Testing
         for account in 0..<4 {
             let data = try DataDirectory()
             for (index, act) in acts.enumerated() where (index + account) % 3 != 0 {
-                let day = String(format: "2026-11-%02d", 2 + 7 * index + account)
+                let day = String(format: "2026-11-%02d", 2 + 6 * index + account)
                 let run = try Credit.run(["charge"] + act + ["--json"], dataDirectory: data.path, now: day + "T09:00:00.000Z")
                 #expect(run.status == 0, "\(run)")
                 let charged = try run.jsonObject()
