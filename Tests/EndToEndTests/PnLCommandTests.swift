@@ -137,7 +137,8 @@ import Testing
             let data = try DataDirectory()
             for (index, act) in acts.enumerated() where (index + account) % 3 != 0 {
                 let day = String(format: "2026-11-%02d", 2 + 6 * index + account)
-                let run = try Credit.run(["charge"] + act + ["--json"], dataDirectory: data.path, now: day + "T09:00:00.000Z")
+                let run = try Credit.run(
+                    ["charge"] + act + ["--json"], dataDirectory: data.path, now: day + "T09:00:00.000Z")
                 #expect(run.status == 0, "\(run)")
                 let charged = try run.jsonObject()
                 if (index + account) % 2 == 0, let id = charged["id"] as? String {
