@@ -47,7 +47,10 @@ let package = Package(
         .target(name: "VoiceDebriefCredit", dependencies: ["TopUp", "Payments", "CreditLedger"]),
         .executableTarget(
             name: "credit",
-            dependencies: ["VoiceDebriefCredit", "TopUp", "Payments", "CreditLedger", "Signing", "OptionParsing", "Clocks"]),
+            dependencies: [
+                "VoiceDebriefCredit", "TopUp", "Payments", "CreditLedger", "Signing", "OptionParsing", "Clocks",
+                "PnLReport", "AccountSummaries", "DurableFiles",
+            ]),
         .executableTarget(
             name: "credit-bench",
             dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL", "OptionParsing", "MockStoreHTTP"]),

@@ -56,6 +56,9 @@ struct CreditCLI {
         case "verify": return try verify(args, context)
         case "upgrade": return try upgrade(args, context)
         case "store": return try store(args, context)
+        case "pnl": return try pnl(args, context)
+        case "report": return try writeReport(args, context)
+        case "export": return try exportSummary(args, context)
         default: throw UsageError("unknown command \"\(args.command)\"", command: ["credit"])
         }
     }

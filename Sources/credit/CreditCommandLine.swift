@@ -18,7 +18,7 @@ enum CreditCommandLine {
         ],
         subcommands: [
             screen, balance, charge, decline, topUp, collect, takings, entries, prices, merge, run, verify, upgrade,
-            store,
+            store, pnl, report, export,
         ],
         defaultSubcommand: "screen", hasHelpCommand: true,
         epilogue: """
@@ -164,4 +164,41 @@ enum CreditCommandLine {
                         ]),
                 ], subcommandNoun: "store")
         ], runsWithoutSubcommand: true, subcommandNoun: "store command", usageListsSubcommands: true)
+
+    static let pnl = CommandSpec(
+        "pnl", summary: "the owner's profit and loss of every feature (costs are placeholders)",
+        discussion: """
+            The profit and loss of every feature: charges, charged, declined (count and share of charges), given
+            back, net takings, cost, margin and margin %, and the totals. A feature that loses money or is often
+            declined is marked in words. Every cost is a placeholder. Costs count every charge, declined or not.
+            With --summaries DIR: the P&L of all accounts together, from the signed summaries in DIR (see `credit
+            export`): each one is verified, a bad one is named on standard error and left out, and the latest
+            export of each account is counted. A summary made up under a new key of its own cannot be told from a
+            real account until there is a registry of accounts.
+            --json prints every period (all, 30d, 7d) in the voicedebrief-pnl-v1 shape, amounts in micro-credits,
+            the same JSON as `bash analytics/pnl.sh DIR --json`.
+            """,
+        options: [
+            .choice("--days", ["7", "30"], help: "the table of the last 7 or 30 days only"),
+            .string("--summaries", "DIR", help: "the P&L of all accounts, from the summaries in DIR"),
+        ])
+
+    static let report = CommandSpec(
+        "report", summary: "write the P&L as one self-contained HTML page",
+        discussion: """
+            Writes one self-contained HTML page (no network, no external script, font or image): the balance over
+            time, net takings and margin by feature, declines by reason, for all time, 30 and 7 days; the same
+            figures as `credit pnl --json`. The file is replaced atomically. Says where it was written.
+            """,
+        options: [.string("--out", "FILE", help: "where to write it (default: credit-report.html here)")])
+
+    static let export = CommandSpec(
+        "export", summary: "write what this account may share: a signed summary",
+        discussion: """
+            Writes what one account may share for `credit pnl --summaries`: per day and feature, counts and amounts
+            (charged, declined, given back) and the cost figures, with no subject, entry id, text or device id,
+            under a random account id that is the same in every export of this account, signed with the ledger's
+            head key (its public key inside) so an altered summary is refused. The file is replaced atomically.
+            """,
+        options: [.string("--summary", "FILE", help: "where to write the summary").required()])
 }

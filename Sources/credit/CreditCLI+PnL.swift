@@ -1,0 +1,163 @@
+import AccountSummaries
+import CreditLedger
+import DurableFiles
+import Foundation
+import OptionParsing
+import PnLReport
+import VoiceDebriefCredit
+
+/// The owner's commands: `credit pnl` (the P&L of this ledger, or of every account's summary), `credit report` (the
+/// page) and `credit export --summary` (what one account may share).
+extension CreditCLI {
+    /// What the P&L cannot show when it comes from summaries: said wherever it is shown.
+    static let registryCaveat =
+        "A summary made up under a new key of its own cannot be told from a real account until there is a registry "
+        + "of accounts."
+
+    func pnl(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        let report: ProfitAndLossReport
+        var counts: String?
+        if let directory = args.string("--summaries") {
+            let total: SummaryTotal
+            do {
+                total = try SummaryTotaliser.total(directory: directory)
+            } catch {
+                throw CommandFailure("cannot read the summaries in \(directory): \(error)")
+            }
+            for bad in total.rejected { printError("credit: left out: \(bad.file): \(bad.reason)") }
+            report = total.report
+            counts =
+                "\(total.counted.count) accounts counted, \(total.superseded.count) older exports superseded, "
+                + "\(total.rejected.count) summaries left out (named above)."
+            if context.json { printError("credit: note: " + CreditCLI.registryCaveat) }
+        } else {
+            report = try ledgerReport(context.openLedger(), context)
+        }
+        if context.json {
+            print(try PnLPage.json(report))
+            return CreditCLI.success
+        }
+        let name = args.string("--days").map { $0 + "d" } ?? "all"
+        guard let period = report.period(name) else { throw CommandFailure("no period \(name) in the P&L") }
+        print(PnLText(report: report, period: period, style: context.style).text)
+        if let counts {
+            print(counts)
+            print(CreditCLI.registryCaveat)
+        }
+        return CreditCLI.success
+    }
+
+    func writeReport(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        let path = args.string("--out") ?? FileManager.default.currentDirectoryPath + "/credit-report.html"
+        let ledger = try context.openLedger()
+        let report = try ledgerReport(ledger, context)
+        let html = try PnLPage.render(
+            try PnLPageContent(title: "Profit and loss", report: report, entries: ledger.distinctEntriesUnordered))
+        try write(Array(html.utf8), to: path, what: "the page")
+        if context.json {
+            try printJSON(["written": path])
+        } else {
+            print("Wrote the P&L page to \(path) (one self-contained file: open it in a browser).")
+        }
+        return CreditCLI.success
+    }
+
+    func exportSummary(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        // The parser has checked that --summary is given.
+        let path = args.string("--summary") ?? ""
+        let ledger = try context.openLedger()
+        let keys: LedgerKeys
+        do {
+            keys = try LedgerKeys.load(from: context.dataDirectory)
+        } catch {
+            throw CommandFailure("cannot load this ledger's head key to sign the summary: \(error)")
+        }
+        let summary = try AccountSummary.make(
+            ledger: ledger, keys: keys, exportedAt: context.clock.now(), prices: VoiceDebriefPrices(),
+            costs: VoiceDebriefCosts())
+        try write(try summary.encodedJSON(), to: path, what: "the summary")
+        if context.json {
+            try printJSON(["written": path, "account": summary.account])
+        } else {
+            print(
+                "Wrote the signed summary of account \(summary.account) to \(path): counts and amounts per day and "
+                    + "feature, no subject, entry id, text or device id.")
+        }
+        return CreditCLI.success
+    }
+
+    private func ledgerReport(_ ledger: Ledger, _ context: Context) throws -> ProfitAndLossReport {
+        try ledger.profitAndLoss(asOf: context.clock.now(), prices: VoiceDebriefPrices(), costs: VoiceDebriefCosts())
+    }
+
+    /// Replaces `path` atomically: a reader sees the old file or the new one, never half of one.
+    private func write(_ bytes: [UInt8], to path: String, what: String) throws {
+        do {
+            try Files.replaceAtomically(path, with: bytes)
+        } catch {
+            throw CommandFailure("cannot write \(what) to \(path): \(error)")
+        }
+    }
+}
+
+/// One period of the P&L as a terminal table: a line per feature, the total, and what stands out said in words.
+struct PnLText {
+    var report: ProfitAndLossReport
+    var period: PeriodProfitAndLoss
+    var style: Style
+
+    static let periodTitles = ["all": "all time", "30d": "the last 30 days", "7d": "the last 7 days"]
+
+    var text: String {
+        let scope =
+            report.source == .summaries
+            ? (report.accounts == 1 ? "1 account" : "all \(report.accounts) accounts") : "this account"
+        var out = [
+            style.bold("Profit and loss by feature, \(PnLText.periodTitles[period.period] ?? period.period), \(scope)")
+        ]
+        guard period.total.charges > 0 || !period.features.isEmpty else {
+            out.append("  Nothing charged yet.")
+            return out.joined(separator: "\n")
+        }
+        var rows = [
+            [
+                "Feature", "Charges", "Charged", "Declined", "Share", "Given back", "Net", "Cost*", "Margin*",
+                "Margin %", "Stands out",
+            ]
+        ]
+        rows += period.features.map(row)
+        rows.append(row(period.total))
+        out.append(table(rows, rightAligned: Set(1...9)))
+        if report.costsArePlaceholders {
+            out.append("* Every cost is a placeholder, as every price is, and so is every margin made from one.")
+        }
+        out.append(
+            "Costs count every charge, declined or not. LOSES MONEY: a margin below zero; OFTEN DECLINED: "
+                + "\(PnLText.percent(report.oftenDeclinedBasisPoints)) of its charges or more declined.")
+        return out.joined(separator: "\n")
+    }
+
+    private func row(_ line: FeatureProfitAndLoss) -> [String] {
+        var marks: [String] = []
+        if line.losesMoney { marks.append(style.bad("LOSES MONEY")) }
+        if line.oftenDeclined { marks.append(style.warm("OFTEN DECLINED")) }
+        return [
+            line.feature == "total" ? "Total" : line.feature, String(line.charges),
+            MicroCredits(line.charged).formatted, String(line.declined),
+            line.declinedShareBasisPoints.map(PnLText.percent) ?? "-", MicroCredits(line.givenBack).formatted,
+            MicroCredits(line.net).formatted, MicroCredits(line.cost).formatted + "*",
+            MicroCredits(line.margin).formatted + "*", line.marginBasisPoints.map(PnLText.percent) ?? "-",
+            marks.joined(separator: ", "),
+        ]
+    }
+
+    /// Basis points as a percentage with up to two decimals: 1250 is "12.5%".
+    static func percent(_ basisPoints: Int) -> String {
+        let sign = basisPoints < 0 ? "-" : ""
+        let magnitude = basisPoints.magnitude
+        var fraction = String(magnitude % 100)
+        if fraction.count < 2 { fraction = "0" + fraction }
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return sign + String(magnitude / 100) + (fraction.isEmpty ? "" : "." + fraction) + "%"
+    }
+}
