@@ -66,9 +66,8 @@ enum CreditCommandLine {
         options: [
             .integer(
                 "--seconds", "S", in: ChargeLimits.seconds, noun: "a number of seconds",
-                help: "length of the audio, for a transcript (3p a started minute): "
-                    + "\(ChargeLimits.words(ChargeLimits.seconds.lowerBound)) to "
-                    + "\(ChargeLimits.words(ChargeLimits.seconds.upperBound)) (a hundred hours)"),
+                // The parser states the range after the help: `(1 to 360,000)`, from ChargeLimits.seconds.
+                help: "length of the audio, for a transcript (3p a started minute), at most a hundred hours"),
             .integer(
                 "--quantity", "N", in: 0...Int64.max, noun: "a number",
                 help: "files saved, or things moved by a push or pull (0 moves nothing: no charge); by key: "
