@@ -67,11 +67,11 @@ enum CreditCommandLine {
             .integer(
                 "--seconds", "S", in: ChargeLimits.seconds, noun: "a number of seconds",
                 // The parser states the range after the help: `(1 to 360,000)`, from ChargeLimits.seconds.
-                help: "length of the audio, for a transcript (3p a started minute), at most a hundred hours"),
+                help: "audio length, for a transcript (3p a started minute; at most 100 hours)"),
             .integer(
                 "--quantity", "N", in: 0...Int64.max, noun: "a number",
-                help: "files saved, or things moved by a push or pull (0 moves nothing: no charge); by key: "
-                    + quantityRules + "; refused for any other key"),
+                help: "by key: " + quantityRules
+                    + " (files saved, or things moved: 0 moves nothing, no charge); refused for any other key"),
             .string(
                 "--subject", "ID", maxBytes: InputLimits.subjectBytes,
                 help: "the note or vault it was for (at most \(ChargeLimits.words(Int64(InputLimits.subjectBytes))) bytes)"),

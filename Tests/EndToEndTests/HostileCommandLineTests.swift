@@ -155,3 +155,20 @@ enum CreditVersion { static let expected = "credit 0.9.0" }
 
     func quoted(_ word: String) -> String { "\"" + word.unicodeScalars.map { $0.escaped(asASCII: true) }.joined() + "\"" }
 }
+
+/// A read-only data directory (mode 0500, read as user `nobody`): the screen and `collect` collect nothing and say so.
+@Suite(.enabled(if: HostileCommand.canSwitchUsers, "needs root and setpriv"))
+struct ReadOnlyScreenCommandTests {
+    @Test func theScreenAndCollectSayNothingWasCollected() throws {
+        let scratch = try HostileDataDirectoryCommandTests.Scratch(nobody: true)
+        try HostileCommand.expectOK(try HostileCommand.run(["charge", "debrief"], data: scratch.data, asNobody: true))
+        #expect(chmod(scratch.data, 0o500) == 0)
+        let before = HostileCommand.snapshot(scratch.data)
+        for command in [["screen"], ["collect"], ["balance"]] {
+            let result = try HostileCommand.run(command, data: scratch.data, asNobody: true)
+            #expect(result.status == 0, "\(command): \(result)")
+            #expect(result.stderr.contains("nothing was collected or written"), "\(command): \(result)")
+        }
+        #expect(HostileCommand.snapshot(scratch.data) == before, "nothing was written")
+    }
+}
