@@ -23,7 +23,8 @@ extension CreditCLI {
             }
             offers = try await flow.store.products(for: flow.catalogue.credits.keys.sorted())
         } catch let error as CommandFailure {
-            storeNote = "The store cannot be reached (\(DisplayText.escaped(error.message))); top-ups wait until it can."
+            storeNote =
+                "The store cannot be reached (\(DisplayText.escaped(error.message))); top-ups wait until it can."
         } catch let error as StoreError {
             storeNote = "The store cannot be reached (\(DisplayText.escaped("\(error)"))); top-ups wait until it can."
         }

@@ -3,8 +3,8 @@ import DurableFiles
 import Foundation
 import OptionParsing
 import Payments
-import TopUp
 import Signing
+import TopUp
 import VoiceDebriefCredit
 
 extension CreditCLI {

@@ -43,7 +43,8 @@ struct CreditCLI {
         case let error as UsageError:
             usage = true
             message = error.message
-            hint = "Run `\(error.command.isEmpty ? "credit" : error.command.joined(separator: " ")) --help` for how to use it."
+            hint =
+                "Run `\(error.command.isEmpty ? "credit" : error.command.joined(separator: " ")) --help` for how to use it."
         case let error as ChargeError:
             usage = error.isUsageError
             message = error.description

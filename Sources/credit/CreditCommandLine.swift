@@ -74,7 +74,9 @@ enum CreditCommandLine {
                     + " (files saved, or things moved: 0 moves nothing, no charge); refused for any other key"),
             .string(
                 "--subject", "ID", maxBytes: InputLimits.subjectBytes,
-                help: "the note or vault it was for (at most \(ChargeLimits.words(Int64(InputLimits.subjectBytes))) bytes)"),
+                help:
+                    "the note or vault it was for (at most \(ChargeLimits.words(Int64(InputLimits.subjectBytes))) bytes)"
+            ),
             .flag("--auto-open", help: "the note opened by itself when a recording stopped: not charged"),
         ],
         positionals: [PositionalSpec("KEY", help: "the key of the act to charge (see `credit prices`)")])
@@ -89,7 +91,9 @@ enum CreditCommandLine {
             .choice("--reason", ["not-usable", "not-needed", "test", "other"], help: "why it is declined").required(),
             .string(
                 "--text", "T", maxBytes: InputLimits.textBytes,
-                help: "your words, with --reason other (at most \(ChargeLimits.words(Int64(InputLimits.textBytes))) bytes)"),
+                help:
+                    "your words, with --reason other (at most \(ChargeLimits.words(Int64(InputLimits.textBytes))) bytes)"
+            ),
         ],
         positionals: [PositionalSpec("ENTRY-ID", help: "the id of the charge to decline (see `credit entries`)")])
 

@@ -32,7 +32,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ["charge", "nosuch"], ["charge", "saveToVault", "--quantity", "5"], ["charge", "transcript", "--quantity", "99"],
+        ["charge", "nosuch"], ["charge", "saveToVault", "--quantity", "5"],
+        ["charge", "transcript", "--quantity", "99"],
         ["charge", "debrief", "--seconds", "60"], ["charge", "transcript", "--seconds", "9223372036854775749"],
         ["charge", "transcript", "--seconds", "100000000000000"], ["charge", "transcript"],
     ])
@@ -153,7 +154,9 @@ enum CreditVersion { static let expected = "credit 0.9.0" }
         #expect(runs >= 100, "only \(runs) runs in the time")
     }
 
-    func quoted(_ word: String) -> String { "\"" + word.unicodeScalars.map { $0.escaped(asASCII: true) }.joined() + "\"" }
+    func quoted(_ word: String) -> String {
+        "\"" + word.unicodeScalars.map { $0.escaped(asASCII: true) }.joined() + "\""
+    }
 }
 
 /// A read-only data directory (mode 0500, read as user `nobody`): the screen and `collect` collect nothing and say so.
