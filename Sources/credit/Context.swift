@@ -17,12 +17,11 @@ struct Context {
         let environment = ProcessInfo.processInfo.environment
         if let given = args.string("--data-dir") {
             dataDirectory = given
-        } else if let fromEnvironment = environment["CREDIT_DATA_DIR"], !fromEnvironment.isEmpty {
-            dataDirectory = fromEnvironment
-        } else if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
-            dataDirectory = xdg + "/voicedebrief"
+        } else if let resolved = DataDirectoryLocation.resolve(environment: environment) {
+            // $CREDIT_DATA_DIR, $XDG_DATA_HOME, then $HOME (the passwd entry only without a HOME).
+            dataDirectory = resolved
         } else {
-            dataDirectory = NSHomeDirectory() + "/.local/share/voicedebrief"
+            throw CommandFailure("there is no home directory to keep the credit in: give --data-dir DIR")
         }
         json = args.flag("--json")
         style = json ? Style(enabled: false) : Style.detected

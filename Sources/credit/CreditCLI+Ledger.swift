@@ -7,7 +7,16 @@ import VoiceDebriefCredit
 extension CreditCLI {
     func balance(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         // An unchanged ledger's balance comes from its signed checkpoint; anything else is a full load.
-        let balance = try Ledger.checkpointedBalance(directory: context.dataDirectory) ?? context.openLedger().balance
+        let balance: MicroCredits
+        if let checkpointed = try Ledger.checkpointedBalance(directory: context.dataDirectory) {
+            balance = checkpointed
+            // The fast path opens no ledger, so no ledger notice says it: say it here.
+            if Ledger.cannotWrite(context.dataDirectory) {
+                printError("credit: note: \(LedgerNotice.readOnly(directory: context.dataDirectory))")
+            }
+        } else {
+            balance = try context.openLedger().balance
+        }
         if context.json {
             try printJSON(["balance": balance.rawValue, "formatted": balance.formatted])
         } else {
@@ -32,16 +41,27 @@ extension CreditCLI {
         return chargeRequest(args)
     }
 
+    /// Checks `request` against the price list before any ledger is opened: a mistake in it (an unknown key, an
+    /// option the key does not take, a number out of range, a subject too long) is a ``UsageError`` (exit 64); an
+    /// act that is never charged is a ``CommandFailure`` (exit 1).
+    static func check(_ request: ChargeRequest, command: [String]) throws {
+        do {
+            try InputLimits.validate(subject: request.subject)
+            _ = try Meter.price(of: request, in: VoiceDebriefPrices())
+        } catch let error as InputLimits.TooLong {
+            throw UsageError(error.description, command: command)
+        } catch let error as ChargeError {
+            if error.isUsageError { throw UsageError(error.description, command: command) }
+            throw CommandFailure(error.description)
+        }
+    }
+
     func charge(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         let request = CreditCLI.chargeRequest(args)
+        try CreditCLI.check(request, command: args.path)
         return try context.withLedger { ledger in
             let meter = CreditApp.meter(for: ledger, ids: context.ids)
-            let outcome: ChargeOutcome
-            do {
-                outcome = try meter.charge(request)
-            } catch let error as ChargeError {
-                throw CommandFailure(error.description)
-            }
+            let outcome = try meter.charge(request)
             report(outcome, request: request, ledger: ledger, context: context)
             return CreditCLI.success
         }
@@ -55,7 +75,8 @@ extension CreditCLI {
                 object["charged"] = true
                 try? printJSON(object)
             } else {
-                let what = [entry.feature, entry.subject].compactMap { $0 }.joined(separator: " for ")
+                let what = [entry.feature, entry.subject].compactMap { $0.map(DisplayText.escaped) }
+                    .joined(separator: " for ")
                 let quantity = entry.quantity == 1 ? "" : " (\(entry.quantity))"
                 print(
                     "Charged \(MicroCredits(-entry.amount.rawValue).formatted) for \(what)\(quantity). "
@@ -65,7 +86,7 @@ extension CreditCLI {
             if context.json {
                 try? printJSON(["charged": false, "reason": reason, "key": request.key])
             } else {
-                print("Not charged: \(reason). Balance \(styledBalance(ledger.balance, context)).")
+                print("Not charged: \(DisplayText.escaped(reason)). Balance \(styledBalance(ledger.balance, context)).")
             }
         }
     }
@@ -77,7 +98,10 @@ extension CreditCLI {
         let id = args.positional("ENTRY-ID") ?? ""
         let reason: DeclineReason
         do {
+            try InputLimits.validate(text: text)
             reason = try DeclineReason(key: reasonKey, text: text)
+        } catch let error as InputLimits.TooLong {
+            throw UsageError(error.description, command: args.path)
         } catch let error as LedgerError {
             throw UsageError(error.description, command: args.path)
         }
@@ -90,8 +114,9 @@ extension CreditCLI {
                 try printJSON(CreditCLI.json(refund))
             } else {
                 print(
-                    "Declined. \(refund.amount.formatted) given back for \(refund.feature ?? "the charge"); "
-                        + "you said: \(reason.label). The charge stays in the ledger. "
+                    "Declined. \(refund.amount.formatted) given back for "
+                        + "\(DisplayText.escaped(refund.feature ?? "the charge")); "
+                        + "you said: \(DisplayText.escaped(reason.label)). The charge stays in the ledger. "
                         + "Balance \(styledBalance(ledger.balance, context)).")
             }
             return CreditCLI.success
@@ -122,7 +147,8 @@ extension CreditCLI {
         for line in lines {
             rows.append(
                 [
-                    line.feature, String(line.charges), line.charged.formatted, String(line.declined),
+                    DisplayText.tableCell(line.feature, width: CreditCLI.featureWidth), String(line.charges),
+                    line.charged.formatted, String(line.declined),
                     line.givenBack.formatted, line.net.formatted,
                 ]
                     + extra.map { ($0.1[line.feature] ?? .zero).formatted })
@@ -160,14 +186,22 @@ extension CreditCLI {
         }
     }
 
+    /// The widest a table's "What" cell, an id and a feature are shown (longer ones end with "…").
+    static let whatWidth = 60
+    static let idWidth = 40
+    static let featureWidth = 24
+
     static func entriesTable(
         _ rows: some Sequence<(entry: LedgerEntry, balanceAfter: MicroCredits)>, style: Style
     ) -> String {
         var lines = [["When (UTC)", "What", "Amount", "Balance", "Id"]]
         for row in rows {
+            // Subjects, texts and ids are data, maybe from another device's file: escaped, and cut so that one long
+            // value never widens the other rows.
             lines.append([
-                row.entry.time.shortDisplay, describe(row.entry), row.entry.amount.formatted,
-                row.balanceAfter.formatted, row.entry.id,
+                row.entry.time.shortDisplay, DisplayText.tableCell(describe(row.entry), width: whatWidth),
+                row.entry.amount.formatted, row.balanceAfter.formatted,
+                DisplayText.tableCell(row.entry.id, width: idWidth),
             ])
         }
         return table(lines, rightAligned: [2, 3])
@@ -229,7 +263,6 @@ extension CreditCLI {
             text = String(decoding: data, as: UTF8.self)
         }
         var requests: [(line: Int, request: ChargeRequest)] = []
-        let meterCheck = Meter(ledger: try context.openLedger(), prices: VoiceDebriefPrices(), ids: context.ids)
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
@@ -237,16 +270,17 @@ extension CreditCLI {
                 var words = try splitWords(line)
                 if words.first == "charge" { words.removeFirst() }
                 let request = try CreditCLI.chargeRequest(line: words)
-                _ = try meterCheck.price(of: request)
+                // Every act is checked before the ledger is opened: a mistake on any line charges nothing.
+                try CreditCLI.check(request, command: args.path)
                 requests.append((index + 1, request))
             } catch let error as UsageError {
                 throw UsageError(
                     "\(source) line \(index + 1): \(error.message); nothing was charged", command: args.path)
-            } catch let error as ChargeError {
-                throw CommandFailure("\(source) line \(index + 1): \(error.description); nothing was charged")
+            } catch let error as CommandFailure {
+                throw CommandFailure("\(source) line \(index + 1): \(error.message); nothing was charged")
             }
         }
-        let meter = meterCheck
+        let meter = Meter(ledger: try context.openLedger(), prices: VoiceDebriefPrices(), ids: context.ids)
         var results: [[String: Any]] = []
         for (line, request) in requests {
             let outcome = try meter.charge(request)
@@ -262,7 +296,7 @@ extension CreditCLI {
                 case .charged(let entry):
                     print("line \(line): \(request.key) \(entry.amount.formatted)")
                 case .notCharged(let reason):
-                    print("line \(line): \(request.key) not charged: \(reason)")
+                    print("line \(line): \(request.key) not charged: \(DisplayText.escaped(reason))")
                 }
             }
         }

@@ -14,15 +14,19 @@ extension CreditCLI {
         var storeNote: String?
         let flow = try CreditCLI.flow(ledger, context)
         do {
-            let report = try await CreditCLI.collect(with: flow, context)
-            if !report.credited.isEmpty || !report.refused.isEmpty || !report.reversed.isEmpty {
-                collectNote = CreditCLI.describe(report)
+            // Read-only, nothing is collected (the ledger's notice says so): what was collected could not be kept.
+            if !ledger.isReadOnly {
+                let report = try await CreditCLI.collect(with: flow, context)
+                if !report.credited.isEmpty || !report.refused.isEmpty || !report.reversed.isEmpty {
+                    collectNote = DisplayText.escaped(CreditCLI.describe(report))
+                }
             }
             offers = try await flow.store.products(for: flow.catalogue.credits.keys.sorted())
         } catch let error as CommandFailure {
-            storeNote = "The store cannot be reached (\(error.message)); top-ups wait until it can."
+            storeNote =
+                "The store cannot be reached (\(DisplayText.escaped(error.message))); top-ups wait until it can."
         } catch let error as StoreError {
-            storeNote = "The store cannot be reached (\(error)); top-ups wait until it can."
+            storeNote = "The store cannot be reached (\(DisplayText.escaped("\(error)"))); top-ups wait until it can."
         }
         let pending = PendingPurchases.load(from: context.dataDirectory)
         let model = try CreditScreen(ledger: ledger, prices: VoiceDebriefPrices())
@@ -52,7 +56,9 @@ extension CreditCLI {
         out.append("")
         out.append(style.bold("Top up"))
         if let storeNote { out.append("  " + storeNote) }
-        for line in pending.descriptions(at: context.clock.now()) { out.append("  Pending: " + line) }
+        for line in pending.descriptions(at: context.clock.now()) {
+            out.append("  Pending: " + DisplayText.escaped(line))
+        }
         let sortedOffers = offers.sorted {
             (flow.catalogue.credits[$0.id] ?? .zero, $0.id) < (flow.catalogue.credits[$1.id] ?? .zero, $1.id)
         }
@@ -61,9 +67,10 @@ extension CreditCLI {
                 table(
                     sortedOffers.map { offer in
                         [
-                            offer.displayName, offer.displayPrice,
+                            DisplayText.tableCell(offer.displayName, width: CreditCLI.whatWidth),
+                            DisplayText.tableCell(offer.displayPrice, width: CreditCLI.featureWidth),
                             offer.id == flow.catalogue.defaultProduct
-                                ? "credit topup" : "credit topup --product \(offer.id)",
+                                ? "credit topup" : "credit topup --product \(DisplayText.escaped(offer.id))",
                         ]
                     }))
         }

@@ -3,6 +3,7 @@ import DurableFiles
 import Foundation
 import OptionParsing
 import Payments
+import Signing
 import TopUp
 import VoiceDebriefCredit
 
@@ -47,10 +48,13 @@ extension CreditCLI {
                 return Array(data)
             }
             let secret = try secretFile.map { path -> [UInt8] in
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw CommandFailure("cannot read \(path)")
+                // A secret others can read is refused, as the mock store refuses it.
+                var bytes: [UInt8]
+                do {
+                    bytes = try KeyFile.read(path)
+                } catch let error as SigningError {
+                    throw CommandFailure(error.message)
                 }
-                var bytes = Array(data)
                 while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
                 return bytes
             }
@@ -126,6 +130,15 @@ extension CreditCLI {
 
     func collect(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
         let ledger = try context.openLedger()
+        // Read-only (the ledger's notice has said so): a purchase collected could not be recorded, so none is.
+        guard !ledger.isReadOnly else {
+            if context.json {
+                try printJSON(["collected": false, "readOnly": true, "balance": ledger.balance.rawValue])
+            } else {
+                print("Nothing was collected. Balance \(styledBalance(ledger.balance, context)).")
+            }
+            return CreditCLI.success
+        }
         let report = try await CreditCLI.collectAll(ledger, context)
         if context.json {
             try printJSON(

@@ -13,30 +13,61 @@ struct CreditCLI {
     var arguments: [String]
 
     func run() async -> Int32 {
+        // Before the parse has said, any `--json` word asks for a failure in JSON too (a parse failure included).
+        var json = arguments.contains { $0 == "--json" || $0.hasPrefix("--json=") }
         do {
             switch try CreditCommandLine.spec.parse(arguments) {
             case .help(let path):
                 print(CreditCommandLine.spec.helpText(for: path))
                 return CreditCLI.success
             case .version:
-                // Only a root that declares a version is asked for it; credit declares none yet.
-                return CreditCLI.usage
+                print(CreditCommandLine.version)
+                return CreditCLI.success
             case .run(let args):
+                json = args.flag("--json")
                 let context = try Context(arguments: args)
                 return try await dispatch(args, context)
             }
-        } catch let error as UsageError {
-            printError("credit: \(error.message)")
-            let command = error.command.isEmpty ? "credit" : error.command.joined(separator: " ")
-            printError("Run `\(command) --help` for how to use it.")
-            return CreditCLI.usage
-        } catch let error as CommandFailure {
-            printError("credit: \(error.message)")
-            return CreditCLI.failure
         } catch {
-            printError("credit: \(error)")
-            return CreditCLI.failure
+            return CreditCLI.fail(error, json: json)
         }
+    }
+
+    /// Says what went wrong on standard error (and, with `--json`, as `{"error": …}` on standard output), and
+    /// gives the exit status: 64 for a mistake in the command line, 1 for anything else.
+    static func fail(_ error: any Error, json: Bool) -> Int32 {
+        let usage: Bool
+        let message: String
+        var hint: String?
+        switch error {
+        case let error as UsageError:
+            usage = true
+            message = error.message
+            hint =
+                "Run `\(error.command.isEmpty ? "credit" : error.command.joined(separator: " ")) --help` for how to use it."
+        case let error as ChargeError:
+            usage = error.isUsageError
+            message = error.description
+        case let error as InputLimits.TooLong:
+            usage = true
+            message = error.description
+        case let error as CommandFailure:
+            usage = false
+            message = error.message
+        default:
+            usage = false
+            message = "\(error)"
+        }
+        // A message may quote what a file or a user gave: drawn escaped, line by line (JSON keeps it exact).
+        let shown = message.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { DisplayText.escaped(String($0)) }.joined(separator: "\n")
+        printError("credit: \(shown)")
+        if let hint { printError(hint) }
+        if json {
+            let kind = usage ? "usage" : "failure"
+            try? printJSON(["error": ["kind": kind, "message": message]])
+        }
+        return usage ? CreditCLI.usage : CreditCLI.failure
     }
 
     /// Runs the command the parser chose (`args.path` is `["credit", COMMAND, …]`).

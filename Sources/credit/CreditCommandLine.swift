@@ -1,8 +1,13 @@
+import CreditLedger
 import OptionParsing
+import VoiceDebriefCredit
 
 /// The `credit` command line, declared: every command, its options and words, and the words of its `--help`.
 /// Parsing and help both come from here (see OptionParsing).
 enum CreditCommandLine {
+    /// What `credit --version` prints.
+    static let version = "credit 0.9.0"
+
     static let spec = CommandSpec(
         "credit", summary: "the VoiceDebrief credit, in a terminal.",
         discussion: """
@@ -12,7 +17,7 @@ enum CreditCommandLine {
             .string(
                 "--data-dir", "DIR",
                 help: "the data directory (default: $CREDIT_DATA_DIR, else $XDG_DATA_HOME/voicedebrief, "
-                    + "else ~/.local/share/voicedebrief)"
+                    + "else $HOME/.local/share/voicedebrief)"
             ).inherited(),
             .flag("--json", help: "output for scripts").inherited(),
         ],
@@ -22,9 +27,19 @@ enum CreditCommandLine {
         ],
         defaultSubcommand: "screen", hasHelpCommand: true,
         epilogue: """
-            Exit status: 0 done; 1 failed (the message says why); 64 the command line is wrong.
+            Exit status: 0 done; 1 failed (the message says why); 64 the command line is wrong. With --json a
+            failure also prints {"error": {"kind": "usage"|"failure", "message": …}} on standard output.
             Colour is used only on a terminal, and never when NO_COLOR is set.
-            """)
+            """, version: version)
+
+    /// Each key's `--quantity` rule, for `charge --help` (from the price list, so help and checks agree).
+    static var quantityRules: String {
+        VoiceDebriefPrices().items.compactMap { item in
+            item.unit.quantityRange.map {
+                "\(item.key) \(ChargeLimits.words($0.lowerBound)) to \(ChargeLimits.words($0.upperBound))"
+            }
+        }.joined(separator: "; ")
+    }
 
     static let screen = CommandSpec(
         "screen", summary: "the credit screen (the default when no command is given)",
@@ -50,12 +65,18 @@ enum CreditCommandLine {
             """,
         options: [
             .integer(
-                "--seconds", "S", in: 1...360_000, noun: "a number of seconds",
-                help: "length of the audio, for a transcript (3p a started minute)"),
+                "--seconds", "S", in: ChargeLimits.seconds, noun: "a number of seconds",
+                // The parser states the range after the help: `(1 to 360,000)`, from ChargeLimits.seconds.
+                help: "audio length, for a transcript (3p a started minute; at most 100 hours)"),
             .integer(
                 "--quantity", "N", in: 0...Int64.max, noun: "a number",
-                help: "files saved (1 to 4), or things moved by a push or pull (0 moves nothing: no charge)"),
-            .string("--subject", "ID", maxBytes: 256, help: "the note or vault it was for (at most 256 bytes)"),
+                help: "by key: " + quantityRules
+                    + " (files saved, or things moved: 0 moves nothing, no charge); refused for any other key"),
+            .string(
+                "--subject", "ID", maxBytes: InputLimits.subjectBytes,
+                help:
+                    "the note or vault it was for (at most \(ChargeLimits.words(Int64(InputLimits.subjectBytes))) bytes)"
+            ),
             .flag("--auto-open", help: "the note opened by itself when a recording stopped: not charged"),
         ],
         positionals: [PositionalSpec("KEY", help: "the key of the act to charge (see `credit prices`)")])
@@ -68,7 +89,11 @@ enum CreditCommandLine {
             """,
         options: [
             .choice("--reason", ["not-usable", "not-needed", "test", "other"], help: "why it is declined").required(),
-            .string("--text", "T", maxBytes: 1_000, help: "your words, with --reason other (at most 1,000 bytes)"),
+            .string(
+                "--text", "T", maxBytes: InputLimits.textBytes,
+                help:
+                    "your words, with --reason other (at most \(ChargeLimits.words(Int64(InputLimits.textBytes))) bytes)"
+            ),
         ],
         positionals: [PositionalSpec("ENTRY-ID", help: "the id of the charge to decline (see `credit entries`)")])
 

@@ -267,8 +267,9 @@ import Testing
 
     @Test(arguments: [
         ("debrief\nsend\nrecord\n", 1, "line 3", "never charged"),
-        ("debrief\nsend\nsaveToVault --quantity 9\n", 1, "line 3", "from 1 to 4"),
-        ("debrief\n\nteleport\n", 1, "line 3", "no price"),
+        // Issue 14: a mistake in an act (a quantity out of range, an unknown key) is exit 64, as in `credit charge`.
+        ("debrief\nsend\nsaveToVault --quantity 9\n", 64, "line 3", "from 1 to 4"),
+        ("debrief\n\nteleport\n", 64, "line 3", "no price"),
         ("debrief\nsend --bogus\n", 64, "line 2", "unknown option"),
         ("debrief\nsend \"unclosed\n", 64, "line 2", "quote"),
     ])

@@ -1,0 +1,165 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 14's command line through the real binary: subjects drawn escaped and cut, every mistake exit 64 before
+/// anything is opened, `$HOME` honoured, `--json` failures on standard output, `--version`, and a fuzz run.
+@Suite struct HostileCommandLineTests {
+    static let escape = "\u{1B}[2J\u{202E}x\nnext"
+
+    @Test func aSubjectIsDrawnEscapedAndKeptExactInJSON() throws {
+        let data = try DataDirectory()
+        let charged = try data.ok("charge", "debrief", "--subject", Self.escape)
+        #expect(!charged.stdout.contains("\u{1B}") && charged.stdout.contains(#"\u{1B}[2J\u{202E}x\nnext"#))
+        for command in [["entries"], ["screen"]] {
+            let result = try Credit.run(command, dataDirectory: data.path, now: "2026-11-29T12:00:00.000Z")
+            #expect(result.status == 0, "\(result)")
+            #expect(!result.stdout.contains("\u{1B}") && !result.stdout.contains("\u{202E}"), "\(command)")
+            #expect(result.stdout.contains(#"\u{1B}[2J"#), "\(command): \(result)")
+        }
+        let json = try data.ok("entries", "--json").jsonArray()
+        #expect(json.contains { $0["subject"] as? String == Self.escape }, "exact in --json")
+    }
+
+    @Test func aLongSubjectIsCutAndATooLongOneRefused() throws {
+        let data = try DataDirectory()
+        try data.ok("charge", "debrief", "--subject", String(repeating: "s", count: 250))
+        let table = try data.ok("entries").stdout
+        #expect(table.contains("…"))
+        for line in table.split(separator: "\n") { #expect(line.count < 160, "one long value widens nothing") }
+        let huge = try data.credit("charge", "debrief", "--subject", String(repeating: "s", count: 10_000))
+        #expect(huge.status == 64 && huge.stderr.contains("--subject"), "\(huge)")
+    }
+
+    @Test(arguments: [
+        ["charge", "nosuch"], ["charge", "saveToVault", "--quantity", "5"],
+        ["charge", "transcript", "--quantity", "99"],
+        ["charge", "debrief", "--seconds", "60"], ["charge", "transcript", "--seconds", "9223372036854775749"],
+        ["charge", "transcript", "--seconds", "100000000000000"], ["charge", "transcript"],
+    ])
+    func aMistakeInTheActIsExit64AndOpensNothing(_ arguments: [String]) throws {
+        let data = try DataDirectory()
+        let result = try Credit.run(arguments, dataDirectory: data.path)
+        #expect(result.status == 64, "\(arguments): \(result)")
+        #expect(result.stderr.hasPrefix("credit: ") && !result.stderr.contains("Fatal"))
+        #expect(!FileManager.default.fileExists(atPath: data.path), "nothing is made")
+        let json = try Credit.run(arguments + ["--json"], dataDirectory: data.path)
+        #expect(json.status == 64)
+        let error = try #require(try json.jsonObject()["error"] as? [String: Any], "\(json)")
+        #expect(error["kind"] as? String == "usage" && (error["message"] as? String)?.isEmpty == false)
+    }
+
+    @Test func aRunLineWithAMistakeIsExit64AndNothingIsCharged() throws {
+        let data = try DataDirectory()
+        try data.ok("charge", "send")
+        let before = try data.bytes(try data.ledgerFile)
+        let result = try data.credit("run", "-", input: "debrief\ntranscript --quantity 99\n")
+        #expect(result.status == 64 && result.stderr.contains("line 2"), "\(result)")
+        #expect(try data.bytes(try data.ledgerFile) == before)
+    }
+
+    @Test func aNeverChargedActStaysExit1WithJSON() throws {
+        let data = try DataDirectory()
+        let result = try data.credit("charge", "record", "--json")
+        #expect(result.status == 1, "\(result)")
+        let error = try #require(try result.jsonObject()["error"] as? [String: Any])
+        #expect(error["kind"] as? String == "failure")
+        #expect((error["message"] as? String)?.contains("never charged") == true)
+    }
+
+    @Test func homeIsHonoured() throws {
+        let home = try TemporaryDirectory(prefix: "credit-home")
+        let result = try Credit.run(["charge", "send"], dataDirectory: nil, environment: ["HOME": home.path])
+        #expect(result.status == 0, "\(result)")
+        #expect(FileManager.default.fileExists(atPath: home.path + "/.local/share/voicedebrief/device"))
+    }
+
+    @Test func versionIsExit0() throws {
+        let result = try Credit.run(["--version"], dataDirectory: nil)
+        #expect(result.status == 0 && result.stdout == CreditVersion.expected + "\n", "\(result)")
+    }
+
+    @Test func helpStatesTheRanges() throws {
+        let help = try Credit.run(["charge", "--help"], dataDirectory: nil).stdout
+        #expect(help.contains("1 to 360,000") && help.contains("saveToVault 1 to 4"), "\(help)")
+    }
+}
+
+enum CreditVersion { static let expected = "credit 0.9.0" }
+
+/// Random command lines over every command and option: huge numbers, unicode, control bytes. No crash, no hang;
+/// exit 0, 1 or 64 only; every `--json` failure prints JSON on standard output.
+@Suite struct CommandLineFuzzTests {
+    static let commands: [[String]] = [
+        [], ["screen"], ["balance"], ["charge"], ["decline"], ["topup"], ["collect"], ["takings"], ["entries"],
+        ["prices"], ["run"], ["verify"], ["store"], ["store", "use", "simulated"], ["store", "use", "mockstore"],
+        ["help"], ["nosuch"],
+    ]
+    static let options = [
+        "--seconds", "--quantity", "--subject", "--auto-open", "--reason", "--text", "--product", "--days", "--url",
+        "--secret-file", "--root-certificate", "--bundle-id", "--json", "--help", "--version", "--nosuch", "-x", "--",
+    ]
+    static let values = [
+        "9223372036854775807", "9223372036854775808", "-9223372036854775808", "100000000000000", "0", "-1", "1",
+        "360000", "360001", "4", "5", "1e9", "0x10", "", "\u{1B}[2J", "\u{202E}rtl", "é́", "👩‍👩‍👧", "\u{7F}\u{85}",
+        "a\nb", "transcript", "saveToVault", "pushVault", "record", "other", "7", "30", "balance", "http://[::1",
+        String(repeating: "w", count: 1_001), "%n%s", "--json",
+    ]
+
+    static func randomArguments(_ rng: inout SeededRandom) -> [String] {
+        var words = commands.randomElement(using: &rng)!
+        for _ in 0..<Int.random(in: 0...5, using: &rng) {
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0: words.append(options.randomElement(using: &rng)!)
+            case 1: words.append(values.randomElement(using: &rng)!)
+            default: words += [options.randomElement(using: &rng)!, values.randomElement(using: &rng)!]
+            }
+        }
+        return words
+    }
+
+    @Test func randomCommandLinesExitCleanly() throws {
+        let data = try DataDirectory()
+        try data.ok("charge", "send")
+        var rng = SeededRandom(seed: 14)  // the same runs every time
+        let started = Date()
+        var runs = 0
+        while runs < 240, Date().timeIntervalSince(started) < 90 {
+            runs += 1
+            let arguments = Self.randomArguments(&rng)
+            // A store that cannot be reached fails fast; stdin is empty for `run -`.
+            let result = try Credit.run(
+                arguments, dataDirectory: data.path, now: "2026-11-29T12:00:00.000Z", input: "")
+            let shown = arguments.map { quoted($0) }.joined(separator: " ")
+            #expect([0, 1, 64].contains(result.status), "credit \(shown): \(result)")
+            #expect(!result.stderr.contains("Fatal error"), "credit \(shown)")
+            if result.status != 0, arguments.contains("--json"), !arguments.contains("--help") {
+                let error = (try? result.json() as? [String: Any])?["error"] as? [String: Any]
+                let anyJSON = (try? result.json()) != nil
+                #expect(error != nil || anyJSON, "credit \(shown): stdout is not JSON: \(result)")
+            }
+        }
+        #expect(runs >= 100, "only \(runs) runs in the time")
+    }
+
+    func quoted(_ word: String) -> String {
+        "\"" + word.unicodeScalars.map { $0.escaped(asASCII: true) }.joined() + "\""
+    }
+}
+
+/// A read-only data directory (mode 0500, read as user `nobody`): the screen and `collect` collect nothing and say so.
+@Suite(.enabled(if: HostileCommand.canSwitchUsers, "needs root and setpriv"))
+struct ReadOnlyScreenCommandTests {
+    @Test func theScreenAndCollectSayNothingWasCollected() throws {
+        let scratch = try HostileDataDirectoryCommandTests.Scratch(nobody: true)
+        try HostileCommand.expectOK(try HostileCommand.run(["charge", "debrief"], data: scratch.data, asNobody: true))
+        #expect(chmod(scratch.data, 0o500) == 0)
+        let before = HostileCommand.snapshot(scratch.data)
+        for command in [["screen"], ["collect"], ["balance"]] {
+            let result = try HostileCommand.run(command, data: scratch.data, asNobody: true)
+            #expect(result.status == 0, "\(command): \(result)")
+            #expect(result.stderr.contains("nothing was collected or written"), "\(command): \(result)")
+        }
+        #expect(HostileCommand.snapshot(scratch.data) == before, "nothing was written")
+    }
+}
