@@ -17,7 +17,8 @@ enum CreditCommandLine {
             .flag("--json", help: "output for scripts").inherited(),
         ],
         subcommands: [
-            screen, balance, charge, decline, topUp, collect, takings, entries, prices, merge, join, devices, run, verify, upgrade,
+            screen, balance, charge, decline, topUp, collect, takings, entries, prices, merge, join, devices, run,
+            verify, upgrade,
             store,
         ],
         defaultSubcommand: "screen", hasHelpCommand: true,
