@@ -198,4 +198,13 @@ import Testing
         let bDevice = try b.device
         #expect(text.contains("this device") && text.contains(bDevice))
     }
+
+    @Test(arguments: [("join", "new data directory"), ("devices", "this device"), ("merge", "whole or not at all")])
+    func helpSaysWhatTheCommandDoes(_ command: String, _ words: String) throws {
+        let data = try DataDirectory()
+        let help = try data.ok(command, "--help")
+        #expect(help.stdout.contains("credit \(command)"))
+        #expect(help.stdout.replacingOccurrences(of: "\n", with: " ").contains(words), "\(help)")
+        #expect(!FileManager.default.fileExists(atPath: data.path), "asking for help creates no ledger")
+    }
 }
