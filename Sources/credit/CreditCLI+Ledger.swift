@@ -231,26 +231,6 @@ extension CreditCLI {
             + "\n  the settings, diagnostics and the credit screen."
     }
 
-    func merge(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let files = args.positionalList("FILE")
-        let ledger = try context.openLedger()
-        let report = try ledger.merge(files: files)
-        if context.json {
-            try printJSON([
-                "added": report.added, "alreadyPresent": report.alreadyPresent,
-                "problems": report.problems, "balance": ledger.balance.rawValue,
-            ])
-        } else {
-            let devices = report.added.keys.sorted().map { "\($0): \(report.added[$0]!)" }.joined(separator: ", ")
-            print(
-                "Merged \(report.addedCount) new entries" + (devices.isEmpty ? "" : " (\(devices))")
-                    + "; \(report.alreadyPresent) were already here. Balance \(styledBalance(ledger.balance, context))."
-            )
-            for problem in report.problems { print(context.style.bad("Problem: ") + problem) }
-        }
-        return report.problems.isEmpty ? CreditCLI.success : CreditCLI.failure
-    }
-
     func runActs(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         let source = args.positional("FILE|-") ?? "-"
         let text: String

@@ -83,6 +83,8 @@ struct CreditCLI {
         case "entries": return try entries(args, context)
         case "prices": return try prices(args, context)
         case "merge": return try merge(args, context)
+        case "join": return try join(args, context)
+        case "devices": return try devices(args, context)
         case "run": return try runActs(args, context)
         case "verify": return try verify(args, context)
         case "upgrade": return try upgrade(args, context)

@@ -22,8 +22,8 @@ enum CreditCommandLine {
             .flag("--json", help: "output for scripts").inherited(),
         ],
         subcommands: [
-            screen, balance, charge, decline, topUp, collect, takings, entries, prices, merge, run, verify, upgrade,
-            store, pnl, report, export,
+            screen, balance, charge, decline, topUp, collect, takings, entries, prices, merge, join, devices, run,
+            verify, upgrade, store, pnl, report, export,
         ],
         defaultSubcommand: "screen", hasHelpCommand: true,
         epilogue: """
@@ -129,14 +129,6 @@ enum CreditCommandLine {
 
     static let prices = CommandSpec(
         "prices", summary: "the price list (placeholders)", discussion: "The price list. Every price is a placeholder.")
-
-    static let merge = CommandSpec(
-        "merge", summary: "merge other devices' ledger files into this data directory",
-        discussion: """
-            Merges other devices' ledger files into this data directory: every entry is taken once. A fork, a
-            conflict or a gap is reported (exit 1) and that device's later entries are left out; nothing is lost.
-            """,
-        positionals: [PositionalSpec("FILE", help: "the ledger files to merge", repeating: true)])
 
     static let run = CommandSpec(
         "run", summary: "a sequence of acts, one per line, in one app session",

@@ -1,0 +1,87 @@
+import CreditLedger
+import Foundation
+import OptionParsing
+
+/// One account across devices (issue 12): `credit join`, `credit devices`, `credit merge`.
+extension CreditCLI {
+    /// Joins before any ledger is opened here: opening would write a new device's opening and keys, and a join is
+    /// refused on a data directory that has them.
+    func join(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        let account = args.positional("DIR") ?? ""
+        let report: JoinReport
+        do {
+            report = try Ledger.join(directory: context.dataDirectory, account: account, ids: context.ids)
+        } catch let error as JoinError {
+            throw CommandFailure(error.description)
+        }
+        if context.json {
+            try printJSON([
+                "device": report.device, "devices": report.devices, "entries": report.entries,
+                "heads": report.heads, "balance": report.balance.rawValue,
+            ])
+        } else {
+            let others = report.devices.isEmpty ? "" : " (\(report.devices.joined(separator: ", ")))"
+            print(
+                "Joined the account in \(account) as device \(report.device): took \(report.entries) entries of "
+                    + "\(report.devices.count) device(s)\(others) and \(report.heads) signed head(s). "
+                    + "Balance \(styledBalance(report.balance, context)).")
+        }
+        return CreditCLI.success
+    }
+
+    func devices(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        let devices = try context.openLedger().devices()
+        if context.json {
+            try printJSON(devices.map(CreditCLI.json))
+            return CreditCLI.success
+        }
+        var rows = [["Device", "Entries", "Last sequence", "Head", ""]]
+        for device in devices {
+            let head = device.head == .missing ? "missing" : "present, \(device.head.rawValue)"
+            rows.append([
+                device.id, String(device.entries), String(device.lastSequence), head,
+                device.isThisDevice ? "this device" : "",
+            ])
+        }
+        print(table(rows, rightAligned: [1, 2]))
+        return CreditCLI.success
+    }
+
+    /// Takes each file whole or not at all; a refusal names the file, the line and why, and nothing is written.
+    func merge(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        let paths = args.positionalList("FILE|DIR")
+        let ledger = try context.openLedger()
+        let report: MergeReport
+        do {
+            report = try ledger.merge(files: paths)
+        } catch let refusal as MergeRefusal {
+            throw CommandFailure(refusal.description)
+        }
+        if context.json {
+            try printJSON([
+                "added": report.added, "alreadyPresent": report.alreadyPresent, "problems": report.problems,
+                "receiptsCountedOnce": report.receiptsCountedOnce, "headsKept": report.headsKept,
+                "balance": ledger.balance.rawValue,
+            ])
+        } else {
+            let devices = report.added.keys.sorted().map { "\($0): \(report.added[$0]!)" }.joined(separator: ", ")
+            print(
+                "Merged \(report.addedCount) new entries" + (devices.isEmpty ? "" : " (\(devices))")
+                    + "; \(report.alreadyPresent) were already here. Balance \(styledBalance(ledger.balance, context))."
+            )
+            for problem in report.problems { print(context.style.bad("Problem: ") + problem) }
+        }
+        return report.problems.isEmpty ? CreditCLI.success : CreditCLI.failure
+    }
+
+    /// One device for scripts: every field of the summary (`headSequence` only when there is a head).
+    static func json(_ device: DeviceSummary) -> [String: Any] {
+        var object: [String: Any] = [
+            "id": device.id, "entries": device.entries, "lastSequence": device.lastSequence,
+            "hasFile": device.hasFile, "headPresent": device.headPresent, "headAgrees": device.headAgrees,
+            "head": device.head.rawValue, "isThisDevice": device.isThisDevice,
+        ]
+        if let sequence = device.headSequence { object["headSequence"] = sequence }
+        return object
+    }
+}

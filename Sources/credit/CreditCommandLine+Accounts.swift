@@ -1,0 +1,36 @@
+import OptionParsing
+
+/// The commands of one account across devices (issue 12): joining a device, listing the devices, merging.
+extension CreditCommandLine {
+    static let join = CommandSpec(
+        "join", summary: "make this new data directory another device of an account",
+        discussion: """
+            On a new data directory: becomes another device of the account whose data directory is DIR (a synced
+            vault folder, a copy). Its keys (kept 0600) and every ledger file and head are taken, after each verifies
+            under those keys; this device gets its own id and writes no opening, so the balance is the account's.
+            Refused (exit 1, nothing written) when this data directory already has a ledger. --json prints
+            {"device", "devices", "entries", "heads", "balance"}.
+            """,
+        positionals: [PositionalSpec("DIR", help: "the account's data directory (another device's)")])
+
+    static let devices = CommandSpec(
+        "devices", summary: "the account's devices and their signed heads",
+        discussion: """
+            The account's devices: id, entries, last sequence, whether its signed head is present and agrees with
+            its file, and which one is this device. --json prints an array of {"id", "entries", "lastSequence",
+            "hasFile", "headPresent", "headAgrees", "head", "headSequence", "isThisDevice"}.
+            """)
+
+    static let merge = CommandSpec(
+        "merge", summary: "merge other devices' ledger files or data directories into this one",
+        discussion: """
+            Merges a ledger file, or another device's data directory (its ledger/ and heads/), into this data
+            directory: every entry is taken once. A file is taken whole or not at all: every line must verify under
+            this account's key (MAC, chain, sequences) and a head given with it must agree. A file of another
+            account, a forged line, a forked or gapped chain: exit 1, naming the file, the line and why, and nothing
+            is written. A second credit of one store transaction is merged, counted once, and reported (exit 1).
+            """,
+        positionals: [
+            PositionalSpec("FILE|DIR", help: "ledger files, or other devices' data directories", repeating: true)
+        ])
+}
