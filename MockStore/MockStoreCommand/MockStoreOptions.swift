@@ -1,3 +1,5 @@
+import MockStoreServer
+
 /// The `mockstore` command line, parsed and checked.
 public struct MockStoreOptions: Equatable, Sendable {
     /// The data directory when neither `--data` nor `MOCKSTORE_DATA` says.
@@ -5,9 +7,10 @@ public struct MockStoreOptions: Equatable, Sendable {
     /// The catalogue when `--catalogue` is not given (relative to the working directory).
     public static let defaultCataloguePath = "Catalogue/Credit.storekit"
     public static let defaultBundleId = "ai.voicedebrief.app"
-    /// `appAppleId` in Server API answers and notifications when `--app-apple-id` is not given (a mock value).
-    public static let defaultAppAppleId: Int64 = 1_234_567_890
-    public static let defaultBundleVersion = "1"
+    /// `appAppleId` in Server API answers and notifications when `--app-apple-id` is not given: the store's own.
+    public static let defaultAppAppleId: Int64 = MockStore.Configuration.defaultAppAppleId
+    /// `bundleVersion` when `--bundle-version` is not given: the store's own.
+    public static let defaultBundleVersion = MockStore.Configuration.defaultBundleVersion
 
     public var host: String = "127.0.0.1"
     /// 0: any free port (the one chosen is printed).

@@ -42,9 +42,9 @@ public final class MockStore: Sendable {
         /// The keys that sign Server API bearer tokens, by `kid`; empty: any well-formed token is accepted.
         public var apiKeys: [String: P256PublicKey]
 
-        /// `appAppleId` when none is given (a mock value; `mockstore`'s default `--app-apple-id` is the same).
+        /// `appAppleId` when none is given (a mock value; `mockstore`'s `--app-apple-id` defaults to it).
         public static let defaultAppAppleId: Int64 = 1_234_567_890
-        /// `bundleVersion` when none is given (`mockstore`'s default `--bundle-version` is the same).
+        /// `bundleVersion` when none is given (`mockstore`'s `--bundle-version` defaults to it).
         public static let defaultBundleVersion = "1"
 
         public init(
