@@ -3,7 +3,7 @@ extension Ledger {
     /// Reads every device file's new bytes: each grown file from where the last read stopped, a torn tail set aside
     /// before what was read counts. A file that shrank (restored or cut by hand) makes everything be read again.
     func refreshLocked() throws {
-        let names = try Files.list(ledgerDirectory).filter { $0.hasSuffix(".jsonl") }
+        let names = try ledgerListing.names(of: ledgerDirectory).filter { $0.hasSuffix(".jsonl") }
         for name in names {
             let owner = String(name.dropLast(6))
             let path = ledgerDirectory + "/" + name
@@ -48,6 +48,7 @@ extension Ledger {
     func resetState() {
         state.removeAll()
         files = [:]
+        ledgerListing.forget()
         writer.closeAppendDescriptor()
     }
 

@@ -46,6 +46,8 @@ public final class Ledger {
     var state = LedgerState()
     /// Every device file read, by device.
     var files: [String: DeviceFile] = [:]
+    /// `ledger/`'s names, listed again only when the directory changed.
+    var ledgerListing = DirectoryListing()
     let writer: DeviceFileWriter
     /// Keeps this device's signed head after each append (a ledger opened with
     /// ``openSigned(directory:clock:ids:fileSystem:)``).
