@@ -32,7 +32,9 @@ extension Ledger {
     ) throws -> T {
         // Nothing is read through, or made in, a data directory that is a link, another user's, or others may write.
         try checkDataDirectory(directory)
-        let keys = try cannotWrite(directory) ? readOnlyKeys(directory) : LedgerKeys.loadOrCreate(in: directory)
+        let keys =
+            try cannotWrite(directory)
+            ? readOnlyKeys(directory) : LedgerKeys.loadOrCreate(in: directory, fileSystem: fileSystem)
         let ledger = try Ledger(
             unopened: directory, clock: clock, ids: ids, authenticator: try keys.makeAuthenticator(),
             fileSystem: fileSystem)

@@ -19,11 +19,14 @@ public struct LedgerKeys {
         directory(in: dataDirectory) + "/head-public.pem"
     }
 
-    /// Loads the keys of `dataDirectory`, making them on first use.
-    public static func loadOrCreate(in dataDirectory: String) throws -> LedgerKeys {
+    /// Loads the keys of `dataDirectory`, making them on first use, every write through `fileSystem` (the seam the
+    /// ledger's own writes go through, so a fault can be injected there too).
+    public static func loadOrCreate(
+        in dataDirectory: String, fileSystem: any FileSystem = SystemFileSystem()
+    ) throws -> LedgerKeys {
         let macPath = macKeyPath(in: dataDirectory)
         let headPath = headKeyPath(in: dataDirectory)
-        try Files.makeDirectories(directory(in: dataDirectory))
+        try fileSystem.makeDirectories(directory(in: dataDirectory))
         try DataDirectory.check(directory(in: dataDirectory))
         removeLeftoverTemporaries(in: dataDirectory)
         if !Files.exists(macPath) || !Files.exists(headPath) {
@@ -32,13 +35,14 @@ public struct LedgerKeys {
             let lock = try FileLock(path: directory(in: dataDirectory) + "/.lock")
             defer { lock.unlock() }
             if !Files.exists(macPath) {
-                try KeyFile.write(SecureRandom.bytes(32), to: macPath)
+                try fileSystem.replaceAtomically(macPath, with: SecureRandom.bytes(32), mode: 0o600)
             }
             if !Files.exists(headPath) {
                 let key = try P256PrivateKey.generate()
-                try KeyFile.write(Array(key.pemRepresentation.utf8), to: headPath)
-                try Files.replaceAtomically(
-                    headPublicKeyPath(in: dataDirectory), with: Array(key.publicKey.pemRepresentation.utf8))
+                try fileSystem.replaceAtomically(headPath, with: Array(key.pemRepresentation.utf8), mode: 0o600)
+                try fileSystem.replaceAtomically(
+                    headPublicKeyPath(in: dataDirectory), with: Array(key.publicKey.pemRepresentation.utf8),
+                    mode: 0o600)
             }
         }
         return try load(from: dataDirectory)
