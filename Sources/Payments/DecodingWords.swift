@@ -18,6 +18,8 @@ public enum DecodingWords {
     }
 
     private static func path(_ keys: [any CodingKey]) -> String {
-        keys.isEmpty ? "the value" : "\"" + keys.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".") + "\""
+        keys.isEmpty
+            ? "the value"
+            : "\"" + keys.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".") + "\""
     }
 }

@@ -46,8 +46,7 @@ public struct PurchaseOutcomeUnknown: Error, Sendable, Equatable, CustomStringCo
     }
 
     public var description: String {
-        "The purchase of \(productID) may have gone through: it was sent to the store, and \(detail). If it was "
-            + "paid, opening the credit screen or `credit collect` will credit it, once; check there before buying "
-            + "again."
+        "the purchase of \(productID) may have gone through: it was sent to the store, and \(detail); if it was "
+            + "paid, the next collect credits it, once"
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import CreditLedger
+import Foundation
 import Payments
 import TopUp
 

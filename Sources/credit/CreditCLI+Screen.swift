@@ -23,8 +23,12 @@ extension CreditCLI {
             }
             offers = try await flow.store.products(for: flow.catalogue.credits.keys.sorted())
         } catch let error as CommandFailure {
+            let detail =
+                error.message.hasPrefix("cannot reach the store: ")
+                ? String(error.message.dropFirst("cannot reach the store: ".count)) : error.message
             storeNote =
-                "The store cannot be reached (\(DisplayText.escaped(error.message))); top-ups wait until it can."
+                "The store cannot be reached (\(DisplayText.escaped(CreditCLI.unstopped(detail)))); top-ups wait "
+                + "until it can."
         } catch let error as StoreError {
             storeNote = "The store cannot be reached (\(DisplayText.escaped("\(error)"))); top-ups wait until it can."
         }

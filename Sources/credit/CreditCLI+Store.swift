@@ -97,7 +97,10 @@ extension CreditCLI {
         } catch let refused as RefusedTransaction {
             throw CommandFailure(refused.description)
         } catch let unknown as PurchaseOutcomeUnknown {
-            throw CommandFailure(unknown.description)
+            throw CommandFailure(
+                "The purchase of \(unknown.productID) may have gone through: it was sent to the store, and "
+                    + "\(unknown.detail). If it was paid, opening the credit screen or `credit collect` will credit "
+                    + "it, once; look there before buying again.")
         } catch let error as StoreError {
             throw CommandFailure(error.description)
         }
@@ -154,7 +157,7 @@ extension CreditCLI {
                 + "Balance \(styledBalance(ledger.balance, context)).")
         if let finishProblem {
             printError(
-                "credit: note: telling the store failed (\(DisplayText.escaped(finishProblem))); "
+                "credit: note: telling the store failed (\(DisplayText.escaped(CreditCLI.unstopped(finishProblem)))); "
                     + "`credit collect` or the credit screen finishes it, with nothing credited again.")
         }
     }
@@ -217,6 +220,11 @@ extension CreditCLI {
         }
     }
 
+    /// `text` without its closing full stop, to sit inside a sentence.
+    static func unstopped(_ text: String) -> String {
+        text.hasSuffix(".") ? String(text.dropLast()) : text
+    }
+
     /// How long a request to the store waits for its answer: `CREDIT_STORE_TIMEOUT` seconds, else the store's
     /// default (10 seconds).
     static func storeTimeout() throws -> TimeInterval? {
@@ -242,7 +250,10 @@ extension CreditCLI {
         do {
             report = try await flow.collect(updatesAfter: configuration.updatesCursor)
         } catch let error as StoreError {
-            throw CommandFailure(error.description)
+            // What was credited before the store failed stays credited; the next collect carries on from there.
+            throw CommandFailure(
+                "\(error.description)\(error.description.hasSuffix(".") ? "" : "."). Collecting stopped there: "
+                    + "anything credited stays credited, and the next collect carries on, crediting nothing twice.")
         }
         try CrashPoints.hit("collect.before-cursor")
         if flow.store.takesMoney, report.cursor != configuration.updatesCursor {

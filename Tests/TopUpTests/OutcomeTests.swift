@@ -52,7 +52,8 @@ final class FaultyStore: StoreProvider, Sendable {
         TopUpFlow(
             ledger: ledger, store: store,
             verifier: verifier
-                ?? ReceiptVerifier(method: .hs256(secret: secret), bundleID: "ai.voicedebrief.app", environment: .sandbox),
+                ?? ReceiptVerifier(
+                    method: .hs256(secret: secret), bundleID: "ai.voicedebrief.app", environment: .sandbox),
             catalogue: TopUpFlowTests.packs, bundleID: "ai.voicedebrief.app")
     }
 }
@@ -96,7 +97,7 @@ extension OutcomeTests {
         } catch let unknown as PurchaseOutcomeUnknown {
             #expect(unknown.productID == "ai.voicedebrief.app.credit.500")
             #expect(unknown.description.contains("may have gone through"))
-            #expect(unknown.description.contains("`credit collect`"))
+            #expect(unknown.description.contains("the next collect credits it, once"))
             #expect(unknown.description.contains("no answer from 127.0.0.1:1 within 2 seconds"))
         }
         #expect(ledger.balance == MicroCredits(5_000_000))
