@@ -195,8 +195,8 @@ extension OutcomeEndToEndTests {
         try control(store, "ask-to-buy", "on")
         #expect(try run(["topup"]).stdout.contains("pending"))
         #expect(try run(["topup", "--product", "ai.voicedebrief.app.credit.1000"]).stdout.contains("pending"))
-        let waiting = try #require(try transactions(store).map { $0["transactionId"] as? String } as? [String])
-        #expect(waiting.count == 2)
+        let waiting = try transactions(store).compactMap { $0["transactionId"] as? String }
+        try #require(waiting.count == 2)
 
         let screen = try run(["screen"])
         #expect(screen.stdout.components(separatedBy: "Pending:").count - 1 == 2, "\(screen)")
@@ -234,6 +234,7 @@ extension OutcomeEndToEndTests {
         let listed = try #require(try run(["screen", "--json"]).jsonObject()["pending"] as? [[String: Any]])
         #expect(listed.count == 2)
         let ids = listed.compactMap { $0["transactionId"] as? String }
+        try #require(ids.count == 2, "each pending line names its transaction: \(listed)")
         try control(store, "approve", ids[0])
         _ = try run(["collect"])
         let left = try run(["screen", "--json"]).jsonObject()["pending"] as? [[String: Any]]
