@@ -204,8 +204,9 @@ public final class MockStore: Sendable {
                 product, request, database, status: pendingReason == nil ? .purchased : .pending, origin: .app,
                 pendingReason: pendingReason)
             if let pendingReason {
-                try database.insert(new, ids: configuration.transactionIDs)
-                return PurchaseResponseBody(result: "pending", pendingReason: pendingReason.rawValue)
+                let stored = try database.insert(new, ids: configuration.transactionIDs)
+                return PurchaseResponseBody(
+                    result: "pending", pendingReason: pendingReason.rawValue, transactionId: stored.id)
             }
             let verification = try takeFailure(.verification, database)
             // Recorded and signed in one database transaction: a signing failure records nothing.

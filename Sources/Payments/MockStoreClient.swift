@@ -10,10 +10,16 @@ public struct MockStoreClient: StoreProvider {
     public let name = "mockstore"
     public let takesMoney = true
     public let baseURL: URL
+    /// How long a request waits for the store's answer, in seconds.
+    public let timeout: TimeInterval
     private let session: URLSession
 
-    public init(baseURL: URL, timeout: TimeInterval = 10) {
+    /// The default ``timeout``: 10 seconds.
+    public static let defaultTimeout: TimeInterval = 10
+
+    public init(baseURL: URL, timeout: TimeInterval = MockStoreClient.defaultTimeout) {
         self.baseURL = baseURL
+        self.timeout = timeout
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         session = URLSession(configuration: configuration)
@@ -34,14 +40,22 @@ public struct MockStoreClient: StoreProvider {
     public func purchase(_ productID: String, appAccountToken: UUID?) async throws -> PurchaseOutcome {
         let request = PurchaseRequestBody(
             productId: productID, quantity: 1, appAccountToken: appAccountToken?.uuidString.lowercased())
-        let body: PurchaseResponseBody = try await send("POST", url("/storekit/v1/purchases"), body: request)
+        let body: PurchaseResponseBody
+        do {
+            body = try await send("POST", url("/storekit/v1/purchases"), body: request)
+        } catch StoreError.systemError(let detail) {
+            // An answer came that cannot be read: the purchase may have been made all the same.
+            throw StoreError.noAnswer(detail)
+        }
         switch body.result {
         case "success":
             guard let signed = body.signedTransaction else {
-                throw StoreError.systemError("the store said success but sent no signed transaction")
+                throw StoreError.noAnswer("the store said the purchase succeeded but sent no signed transaction")
             }
             return .success(.signed(SignedTransaction(jwsRepresentation: signed)))
-        case "pending": return .pending(reason: body.pendingReason.map(PendingReason.init(rawValue:)))
+        case "pending":
+            return .pending(
+                reason: body.pendingReason.map(PendingReason.init(rawValue:)), transactionID: body.transactionId)
         case "userCancelled": return .userCancelled
         default: throw StoreError.unknown("unknown purchase result \"\(body.result)\"")
         }
@@ -111,7 +125,7 @@ public struct MockStoreClient: StoreProvider {
         do {
             return try JSONDecoder().decode(Response.self, from: data)
         } catch {
-            throw StoreError.systemError("\(url.path) answered with JSON this client cannot read: \(error)")
+            throw StoreError.systemError("\(url.path) answered with JSON this client cannot read")
         }
     }
 
@@ -127,16 +141,18 @@ public struct MockStoreClient: StoreProvider {
         do {
             (data, response) = try await session.data(for: request)
         } catch {
-            throw StoreError.networkError("\(method) \(url.absoluteString): \(error.localizedDescription)")
+            throw TransportFailure.storeError(error, url: url, timeout: timeout)
         }
-        guard let http = response as? HTTPURLResponse else { throw StoreError.networkError("no HTTP response") }
+        guard let http = response as? HTTPURLResponse else {
+            throw StoreError.noAnswer("\(url.host ?? url.absoluteString) sent no HTTP answer")
+        }
         guard (200..<300).contains(http.statusCode) else {
             if let error = try? JSONDecoder().decode(StoreErrorBody.self, from: data) {
                 throw StoreError.storeResponse(
                     status: http.statusCode, code: error.errorCode, message: error.errorMessage)
             }
             throw StoreError.storeResponse(
-                status: http.statusCode, code: 0, message: "HTTP \(http.statusCode) from \(url.path)")
+                status: http.statusCode, code: 0, message: "\(url.path) failed (HTTP status \(http.statusCode))")
         }
         return data
     }

@@ -28,6 +28,8 @@ public enum ReceiptError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// What a lower layer's error says, without its code or source location.
     static func words(_ error: any Error) -> String {
-        (error as? SigningError)?.message ?? "\(error)"
+        if let error = error as? SigningError { return error.message }
+        if error is DecodingError { return DecodingWords.describe(error) }
+        return "\(error)"
     }
 }

@@ -44,7 +44,7 @@ public struct ReceiptVerifier: TransactionVerifier {
         do {
             payload = try JSONDecoder().decode(SignedTransactionPayload.self, from: Data(jws.payload))
         } catch {
-            throw .malformed("the payload is not a signed transaction: \(error)")
+            throw .malformed("the payload is not a signed transaction: \(DecodingWords.describe(error))")
         }
         try checkSignature(jws, signedDate: payload.signedDate)
         guard payload.bundleId == bundleID else {

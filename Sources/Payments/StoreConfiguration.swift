@@ -22,8 +22,8 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
     public var bundleId: String?
     /// Where the updates feed was read up to.
     public var updatesCursor: String?
-    /// The environment its receipts must come from; none (every configuration written before this existed) means
-    /// Sandbox, the mock store's. See ``receiptEnvironment``.
+    /// The one environment its receipts must come from; none (every configuration written before this existed)
+    /// means the store's own default, Sandbox for the mock store. See ``receiptEnvironment``.
     public var environment: StoreEnvironment?
 
     public init(
@@ -40,8 +40,9 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
 
     public static let simulated = StoreConfiguration(store: .simulated)
 
-    /// The environment receipts must come from: the one configured, else Sandbox.
-    public var receiptEnvironment: StoreEnvironment { environment ?? .sandbox }
+    /// The environment receipts must come from: the one configured, else the store's default
+    /// (``StoreKind/defaultReceiptEnvironment``).
+    public var receiptEnvironment: StoreEnvironment { environment ?? store.defaultReceiptEnvironment }
 
     /// The bundle id every transaction must carry: the one configured, else `defaultBundleID` (the app's).
     public func bundleID(default defaultBundleID: String) -> String { bundleId ?? defaultBundleID }
@@ -59,7 +60,7 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
         do {
             configuration = try JSONDecoder().decode(StoreConfiguration.self, from: data)
         } catch {
-            throw .unreadable(path: path, detail: "\(error)")
+            throw .unreadable(path: path, detail: DecodingWords.describe(error))
         }
         if case .unrecognized(let store) = configuration.store { throw .unknownStore(path: path, store: store) }
         return configuration
@@ -75,18 +76,23 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
     }
 
     /// Switches to the mock store at `url` for the app `bundleID`, pinning its root certificate (DER or PEM bytes)
-    /// or its shared secret.
+    /// or its shared secret; its receipts must come from `environment` (Sandbox unless another is named, as a
+    /// mock store started with `--environment production` signs Production).
     public static func useMockStore(
         url: String, rootCertificate: [UInt8]?, secret: [UInt8]?, bundleID: String,
-        in directory: String
+        environment: StoreEnvironment = .sandbox, in directory: String
     ) throws -> StoreConfiguration {
+        guard environment == .sandbox || environment == .production else {
+            throw StoreConfigurationError.unsupportedEnvironment(environment.rawValue)
+        }
         guard let parsed = URL(string: url), let scheme = parsed.scheme, ["http", "https"].contains(scheme),
             parsed.host != nil
         else {
             throw StoreConfigurationError.invalidURL(url)
         }
         try FileAtomic.makeDirectories(directory)
-        var configuration = StoreConfiguration(store: .mockstore, url: url, bundleId: bundleID)
+        var configuration = StoreConfiguration(
+            store: .mockstore, url: url, bundleId: bundleID, environment: environment)
         if let rootCertificate {
             try pin(try certificate(rootCertificate), in: directory)
             configuration.signing = .es256
@@ -124,12 +130,15 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
             mode: 0o644)
     }
 
-    /// The provider this configuration names; the simulated store sells `simulatedPack`.
-    public func provider(simulatedPack: StoreProduct) throws(StoreConfigurationError) -> any StoreProvider {
+    /// The provider this configuration names; the simulated store sells `simulatedPack`. A store over the network
+    /// waits `requestTimeout` seconds for each answer (``MockStoreClient/defaultTimeout`` when nil).
+    public func provider(simulatedPack: StoreProduct, requestTimeout: TimeInterval? = nil)
+        throws(StoreConfigurationError) -> any StoreProvider
+    {
         switch store {
         case .mockstore:
             guard let url, let parsed = URL(string: url) else { throw .missingURL }
-            return MockStoreClient(baseURL: parsed)
+            return MockStoreClient(baseURL: parsed, timeout: requestTimeout ?? MockStoreClient.defaultTimeout)
         default:
             return SimulatedStore(pack: simulatedPack)
         }

@@ -16,6 +16,8 @@ public enum StoreConfigurationError: Error, Sendable, Equatable, CustomStringCon
     /// The pinned root certificate file is gone.
     case missingRoot(path: String)
     case unknownSigning(String)
+    /// An environment receipts cannot be required to come from (only Sandbox and Production can be).
+    case unsupportedEnvironment(String)
     /// A file of the configuration could not be written.
     case fileSystem(String)
 
@@ -35,6 +37,8 @@ public enum StoreConfigurationError: Error, Sendable, Equatable, CustomStringCon
         case .missingURL: return "the mock store has no URL"
         case .missingRoot(let path): return "the pinned root certificate \(path) is missing"
         case .unknownSigning(let signing): return "unknown receipt signing \"\(signing)\" in store.json"
+        case .unsupportedEnvironment(let name):
+            return "receipts can be required to come from Sandbox or Production, not \"\(name)\""
         case .fileSystem(let detail): return detail
         }
     }

@@ -15,6 +15,15 @@ public enum StoreKind: WireEnum {
         }
     }
 
+    /// The environment this store's receipts must come from when its configuration names none: Sandbox for the
+    /// mock store (and for a configuration written before the field existed). A future App Store provider's is
+    /// Production, so that a sandbox receipt, also signed by Apple, never buys real credit.
+    public var defaultReceiptEnvironment: StoreEnvironment {
+        switch self {
+        case .mockstore, .simulated, .unrecognized: return .sandbox
+        }
+    }
+
     public var rawValue: String {
         switch self {
         case .simulated: return "simulated"

@@ -23,8 +23,8 @@ public enum PurchaseOutcome: Sendable, Equatable {
     /// Paid (or simulated): the transaction, not yet verified.
     case success(StoreTransaction)
     /// Waiting for something; it arrives later as an update. `reason` is nil when the store does not say (StoreKit
-    /// itself never does).
-    case pending(reason: PendingReason?)
+    /// itself never does); so is `transactionID`, the store's id for the purchase waiting (the mock store says it).
+    case pending(reason: PendingReason?, transactionID: String? = nil)
     /// The user cancelled.
     case userCancelled
 }

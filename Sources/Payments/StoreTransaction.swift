@@ -1,3 +1,5 @@
+import Foundation
+import Signing
 import StoreWire
 
 /// A signed transaction as a store hands it over: a compact JWS, not yet verified. Only a ``TransactionVerifier``
@@ -7,6 +9,15 @@ public struct SignedTransaction: Sendable, Hashable {
     public let jwsRepresentation: String
 
     public init(jwsRepresentation: String) { self.jwsRepresentation = jwsRepresentation }
+
+    /// The `transactionId` its payload claims, unverified: only to name it in a report (a refusal whose signature
+    /// verified), never to credit anything.
+    public var unverifiedTransactionID: String? {
+        guard let jws = try? CompactJWS.parse(jwsRepresentation),
+            let payload = try? JSONDecoder().decode(SignedTransactionPayload.self, from: Data(jws.payload))
+        else { return nil }
+        return payload.transactionId
+    }
 }
 
 /// A signed transaction whose signature, app and environment have been checked, with its payload.

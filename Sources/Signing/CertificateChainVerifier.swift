@@ -95,8 +95,9 @@ public struct CertificateChainVerifier: Sendable {
             throw SigningError(
                 code: .invalidChain,
                 message: "certificate chain does not verify against the pinned root \(trustedRoot.name) at "
-                    + "\(Self.format(date)): \(reason) (X509_V_ERR \(error)) at depth \(depth) "
-                    + "(\(Self.position(depth))\(failing.map { " \"\($0)\"" } ?? ""))"
+                    + "\(Self.format(date)): \(reason), at depth \(depth) "
+                    + "(the \(Self.position(depth))\(failing.map { " \"\($0)\"" } ?? ""))",
+                openSSLReason: "X509_V_ERR \(error)"
             )
         }
     }

@@ -78,7 +78,7 @@ public struct CompactJWS: Sendable {
         do {
             header = try JSONDecoder().decode(JWSHeader.self, from: Data(bytes))
         } catch {
-            throw malformed("the header (part 1 of 3) is not a JSON object with a string \"alg\": \(error)")
+            throw malformed("the header (part 1 of 3) is not a JSON object with a string \"alg\"")
         }
         guard let names = JSONMemberNames.of(bytes) else {
             throw malformed("the header (part 1 of 3) is not a JSON object")

@@ -36,7 +36,8 @@ enum FileIO {
         }
     }
 
-    /// Runs `body`, turning a ``FileError`` into a `fileSystem` ``SigningError`` carrying its words and number.
+    /// Runs `body`, turning a ``FileError`` into a `fileSystem` ``SigningError`` carrying its words (the number is
+    /// kept for diagnostics only).
     private static func signingErrors<T>(
         fileID: String = #fileID, line: Int = #line, _ body: () throws -> T
     ) throws -> T {
@@ -44,7 +45,7 @@ enum FileIO {
             return try body()
         } catch let error as FileError {
             throw SigningError(
-                code: .fileSystem, message: "\(error) (errno \(error.errno))", fileID: fileID, line: line)
+                code: .fileSystem, message: "\(error)", openSSLReason: nil, fileID: fileID, line: line)
         }
     }
 }

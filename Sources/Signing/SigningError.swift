@@ -3,7 +3,9 @@
 /// The error says what failed (``message``), which kind of failure it is (``code``), where it was raised
 /// (``location``) and, when an OpenSSL call failed, OpenSSL's own reason text (``openSSLReason``).
 ///
-/// Compare errors by ``code`` when reacting to them; the message is for people.
+/// Compare errors by ``code`` when reacting to them; the message is for people. Its ``description`` is the message
+/// alone, in plain words, since it is what reaches a user; ``diagnosticDescription`` adds the code, the source
+/// location and OpenSSL's reason, for logs and tests.
 public struct SigningError: Error, CustomStringConvertible, Equatable {
     /// The kind of failure. A struct with static members rather than an enum, so new kinds are not source-breaking.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -61,8 +63,11 @@ public struct SigningError: Error, CustomStringConvertible, Equatable {
         self.location = "\(fileID):\(line)"
     }
 
-    /// The message, code and location, then OpenSSL's reason if there is one.
-    public var description: String {
+    /// The message, in plain words: no code, no source location, no OpenSSL reason.
+    public var description: String { message }
+
+    /// The message, code and location, then OpenSSL's reason if there is one: for diagnostics, never for a user.
+    public var diagnosticDescription: String {
         var text = "\(message) [\(code)] at \(location)"
         if let openSSLReason {
             text += "; OpenSSL: \(openSSLReason)"

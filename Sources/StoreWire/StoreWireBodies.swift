@@ -52,10 +52,16 @@ public struct PurchaseResponseBody: Codable, Sendable, Equatable {
     /// With `pending`: what the purchase waits for, `askToBuy` (a parent's approval) or `interrupted` (the
     /// customer must resolve an issue, e.g. accept new terms).
     public var pendingReason: String?
-    public init(result: String, signedTransaction: String? = nil, pendingReason: String? = nil) {
+    /// With `pending`: the id of the transaction waiting (a mock store addition; StoreKit gives none), so an app can
+    /// tell two waiting purchases apart and settle each when it completes.
+    public var transactionId: String?
+    public init(
+        result: String, signedTransaction: String? = nil, pendingReason: String? = nil, transactionId: String? = nil
+    ) {
         self.result = result
         self.signedTransaction = signedTransaction
         self.pendingReason = pendingReason
+        self.transactionId = transactionId
     }
 }
 

@@ -4,7 +4,8 @@ import Foundation
 import Payments
 
 /// Purchases the store answered `pending` (Ask to Buy, an interrupted purchase), kept in the data directory as
-/// `pending.json` so the credit screen can say what each is waiting for until it is credited.
+/// `pending.json` so the credit screen can say what each is waiting for until it is credited. Each purchase asked
+/// for is its own line, settled on its own.
 public struct PendingPurchases: Codable, Sendable, Equatable {
     public struct Purchase: Codable, Sendable, Equatable {
         public var product: String
@@ -12,6 +13,15 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
         public var since: String
         /// What the store said it waits for, or nil.
         public var reason: PendingReason?
+        /// The store's id for the waiting transaction, when it says (the mock store does; StoreKit does not).
+        public var transactionId: String?
+
+        public init(product: String, since: String, reason: PendingReason?, transactionId: String? = nil) {
+            self.product = product
+            self.since = since
+            self.reason = reason
+            self.transactionId = transactionId
+        }
     }
 
     public var purchases: [Purchase] = []
@@ -35,43 +45,61 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
             PendingPurchases.path(in: directory), with: Array(try encoder.encode(self)) + [0x0A])
     }
 
-    /// How long an Ask to Buy request waits for an answer: the App Store lets it lapse after 24 hours, and asking
-    /// again makes it one request with its 24 hours started again (StoreKit tells an app neither a decline nor a
-    /// lapse: the purchase simply never completes).
+    /// How long an Ask to Buy request waits for an answer: the App Store lets it lapse after 24 hours (StoreKit
+    /// tells an app neither a decline nor a lapse: the purchase simply never completes).
     public static let askToBuyLapse: Int64 = 24 * 60 * 60 * 1000
 
-    /// Records a new pending purchase of `product`. Asking again for a product already waiting for Ask to Buy is
-    /// the same request to the parent, renewed, so it replaces the earlier one.
-    public mutating func add(product: String, at time: Timestamp, reason: PendingReason? = nil) {
-        if reason == .askToBuy {
-            purchases.removeAll { $0.product == product && $0.reason == .askToBuy }
-        }
-        purchases.append(Purchase(product: product, since: time.iso8601, reason: reason))
+    /// Records a new pending purchase of `product`: its own line, even when another of the same product waits (the
+    /// store holds each request as its own transaction, and each can be approved). The same transaction told twice
+    /// is one line.
+    public mutating func add(
+        product: String, at time: Timestamp, reason: PendingReason? = nil, transactionID: String? = nil
+    ) {
+        if let transactionID, purchases.contains(where: { $0.transactionId == transactionID }) { return }
+        purchases.append(
+            Purchase(product: product, since: time.iso8601, reason: reason, transactionId: transactionID))
     }
 
-    /// Removes the oldest pending purchase of each product credited.
+    /// Removes the pending purchase each credited entry completes: the one with its transaction id, else the
+    /// oldest of its product whose id the store did not say.
     public mutating func settle(credited: [LedgerEntry]) {
         for entry in credited {
-            if let index = purchases.firstIndex(where: { $0.product == entry.product }) { purchases.remove(at: index) }
+            if let reference = entry.reference,
+                let index = purchases.firstIndex(where: { $0.transactionId == reference })
+            {
+                purchases.remove(at: index)
+            } else if let index = purchases.firstIndex(where: {
+                $0.transactionId == nil && $0.product == entry.product
+            }) {
+                purchases.remove(at: index)
+            }
         }
     }
 
-    /// What the credit screen says about them at `now`. An Ask to Buy request older than a day is said to have
-    /// lapsed (or been declined), not to be waiting still.
+    /// Whether `purchase`, at `now`, is an Ask to Buy request that has had no answer for over a day.
+    public static func hasLapsed(_ purchase: Purchase, at now: Timestamp) -> Bool {
+        guard purchase.reason == .askToBuy, let since = Timestamp(iso8601: purchase.since) else { return false }
+        return now.milliseconds - since.milliseconds > askToBuyLapse
+    }
+
+    /// What the credit screen says about them at `now`, one sentence for each. An Ask to Buy request older than a
+    /// day is said to have lapsed (or been declined), not to be waiting still.
     public func descriptions(at now: Timestamp) -> [String] {
-        purchases.map {
-            let when = String($0.since.prefix(16)).replacingOccurrences(of: "T", with: " ")
-            if $0.reason == .askToBuy, let since = Timestamp(iso8601: $0.since),
-                now.milliseconds - since.milliseconds > PendingPurchases.askToBuyLapse
-            {
-                return "A purchase of \($0.product), asked for on \(when) UTC, had no answer within a day: an Ask to "
-                    + "Buy request lapses after 24 hours, unless it was declined sooner. Nothing was charged and "
-                    + "nothing is blocked; top up again to ask again."
-            }
-            return
-                "A purchase of \($0.product), asked for on \(when) UTC, is \(PendingPurchases.waitingFor($0.reason)). "
-                + "It is credited as soon as it completes; nothing is blocked meanwhile."
+        purchases.map { PendingPurchases.describe($0, at: now) }
+    }
+
+    /// What the credit screen says about `purchase` at `now`.
+    public static func describe(_ purchase: Purchase, at now: Timestamp) -> String {
+        let when = String(purchase.since.prefix(16)).replacingOccurrences(of: "T", with: " ")
+        let which = purchase.transactionId.map { " (transaction \($0))" } ?? ""
+        if hasLapsed(purchase, at: now) {
+            return "A purchase of \(purchase.product)\(which), asked for on \(when) UTC, had no answer within a day: "
+                + "an Ask to Buy request lapses after 24 hours, unless it was declined sooner. Nothing was charged "
+                + "and nothing is blocked; top up again to ask again."
         }
+        return
+            "A purchase of \(purchase.product)\(which), asked for on \(when) UTC, is "
+            + "\(waitingFor(purchase.reason)). It is credited as soon as it completes; nothing is blocked meanwhile."
     }
 
     /// What a pending purchase waits for, in words.

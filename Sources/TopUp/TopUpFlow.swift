@@ -37,18 +37,48 @@ public struct TopUpFlow {
         guard catalogue.credits[productID] != nil else {
             throw RefusedTransaction(transactionID: nil, reason: "\(productID) is not one of the app's packs")
         }
-        let outcome = try await store.purchase(productID, appAccountToken: nil)
+        let outcome: PurchaseOutcome
+        do {
+            outcome = try await store.purchase(productID, appAccountToken: nil)
+        } catch let error as StoreError where error.mayHaveReachedTheStore {
+            guard case .noAnswer(let detail) = error else { throw error }
+            throw PurchaseOutcomeUnknown(productID: productID, detail: detail)
+        }
         try CrashPoints.hit("topup.after-purchase")
         switch outcome {
-        case .pending(let reason): return .pending(reason: reason)
+        case .pending(let reason, let transactionID): return .pending(reason: reason, transactionID: transactionID)
         case .userCancelled: return .cancelled
-        case .success(.signed(let signed)): return try await deliver(signed)
+        case .success(.signed(let signed)): return try await deliverPaid(signed)
         case .success(.simulated(let purchase)): return try record(purchase)
         }
     }
 
+    /// Delivers a transaction just paid for: once it is recorded, a failure to finish it is no failure of the
+    /// top-up (the credit is given; the store is told later, by the next collect).
+    private func deliverPaid(_ signed: SignedTransaction) async throws -> TopUpResult {
+        let (transaction, recorded) = try recordSigned(signed)
+        do {
+            try await finish(transaction)
+        } catch let error as StoreError {
+            switch recorded {
+            case .credited(let entry), .alreadyCredited(let entry):
+                let again = { if case .alreadyCredited = recorded { return true } else { return false } }()
+                return .creditedNotFinished(entry, alreadyCredited: again, problem: error.description)
+            default: throw error
+            }
+        }
+        return recorded
+    }
+
     /// Verifies, records (idempotently), and finishes one signed transaction. A refused one is not finished.
     public func deliver(_ signed: SignedTransaction) async throws -> TopUpResult {
+        let (transaction, recorded) = try recordSigned(signed)
+        try await finish(transaction)
+        return recorded
+    }
+
+    /// Verifies and records (idempotently) one signed transaction.
+    private func recordSigned(_ signed: SignedTransaction) throws -> (VerifiedTransaction, TopUpResult) {
         let (transaction, credit) = try check(signed)
         try CrashPoints.hit("topup.before-record")
         let draft = EntryDraft(
@@ -58,9 +88,13 @@ public struct TopUpFlow {
             receipt: signed.jwsRepresentation)
         let outcome = try ledger.append(draft)
         try CrashPoints.hit("topup.after-record")
+        return (transaction, TopUpResult(outcome))
+    }
+
+    /// Tells the store `transaction` was delivered.
+    private func finish(_ transaction: VerifiedTransaction) async throws {
         try await store.finish(transactionID: transaction.transactionID)
         try CrashPoints.hit("topup.after-finish")
-        return TopUpResult(outcome)
     }
 
     /// The verified transaction and the credit it buys, or a refusal saying why.
@@ -72,9 +106,10 @@ public struct TopUpFlow {
         do {
             transaction = try verifier.verify(signed)
         } catch .wrongEnvironment(let expected, let found) {
+            // Its signature verified: its id can be named.
             throw RefusedTransaction(
-                transactionID: nil, reason: "its environment is \(found), and this store's receipts must be \(expected)"
-            )
+                transactionID: signed.unverifiedTransactionID,
+                reason: "its environment is \(found), and this store's receipts must be \(expected)")
         } catch {
             throw RefusedTransaction(transactionID: nil, reason: "its signature does not verify (\(error))")
         }

@@ -7,9 +7,13 @@ public enum TopUpResult: Sendable, Equatable {
     case credited(LedgerEntry)
     /// This transaction was credited before: nothing new was written.
     case alreadyCredited(LedgerEntry)
+    /// Credited (now, or before when `alreadyCredited`), but telling the store it was delivered failed
+    /// (`problem`, in words): the transaction stays unfinished at the store, and the next collect finishes it.
+    /// Paid and recorded: a success, never to be bought again.
+    case creditedNotFinished(LedgerEntry, alreadyCredited: Bool, problem: String)
     /// The store is waiting for something (nil when it does not say what); the credit comes when the purchase
-    /// completes.
-    case pending(reason: PendingReason?)
+    /// completes. `transactionID` is the store's id for the waiting purchase, when it says.
+    case pending(reason: PendingReason?, transactionID: String? = nil)
     /// The user cancelled: nothing happened.
     case cancelled
 }
@@ -24,5 +28,25 @@ public struct RefusedTransaction: Error, Sendable, Equatable, CustomStringConver
     }
     public var description: String {
         "transaction \(transactionID ?? "(unreadable)") was refused: \(reason); it was not credited and not finished"
+    }
+}
+
+/// A purchase was sent to the store and no answer came (it timed out, or the connection was lost): it may have been
+/// paid. If it was, the store holds it unfinished, and the next collect (or opening the credit screen) credits it,
+/// once.
+public struct PurchaseOutcomeUnknown: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The product asked for.
+    public var productID: String
+    /// What happened, in words (``Payments/StoreError/noAnswer(_:)``'s detail).
+    public var detail: String
+
+    public init(productID: String, detail: String) {
+        self.productID = productID
+        self.detail = detail
+    }
+
+    public var description: String {
+        "the purchase of \(productID) may have gone through: it was sent to the store, and \(detail); if it was "
+            + "paid, the next collect credits it, once"
     }
 }

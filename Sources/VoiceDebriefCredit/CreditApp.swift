@@ -1,4 +1,5 @@
 import CreditLedger
+import Foundation
 import Payments
 import TopUp
 
@@ -22,12 +23,15 @@ public enum CreditApp {
         Meter(ledger: ledger, prices: VoiceDebriefPrices(), ids: ids)
     }
 
-    /// The top-up flow for the store configured in `directory`, with the app's packs and bundle id.
-    public static func topUpFlow(ledger: Ledger, configuration: StoreConfiguration, directory: String)
-        throws(StoreConfigurationError) -> TopUpFlow
-    {
+    /// The top-up flow for the store configured in `directory`, with the app's packs and bundle id; a store over
+    /// the network waits `requestTimeout` seconds for each answer (its default when nil).
+    public static func topUpFlow(
+        ledger: Ledger, configuration: StoreConfiguration, directory: String, requestTimeout: TimeInterval? = nil
+    ) throws(StoreConfigurationError) -> TopUpFlow {
         TopUpFlow(
-            ledger: ledger, store: try configuration.provider(simulatedPack: VoiceDebriefStore.simulatedPack),
+            ledger: ledger,
+            store: try configuration.provider(
+                simulatedPack: VoiceDebriefStore.simulatedPack, requestTimeout: requestTimeout),
             verifier: try configuration.verifier(in: directory, defaultBundleID: VoiceDebriefStore.bundleID),
             catalogue: VoiceDebriefStore.packs, bundleID: configuration.bundleID(default: VoiceDebriefStore.bundleID))
     }

@@ -23,8 +23,12 @@ extension CreditCLI {
             }
             offers = try await flow.store.products(for: flow.catalogue.credits.keys.sorted())
         } catch let error as CommandFailure {
+            let detail =
+                error.message.hasPrefix("cannot reach the store: ")
+                ? String(error.message.dropFirst("cannot reach the store: ".count)) : error.message
             storeNote =
-                "The store cannot be reached (\(DisplayText.escaped(error.message))); top-ups wait until it can."
+                "The store cannot be reached (\(DisplayText.escaped(CreditCLI.unstopped(detail)))); top-ups wait "
+                + "until it can."
         } catch let error as StoreError {
             storeNote = "The store cannot be reached (\(DisplayText.escaped("\(error)"))); top-ups wait until it can."
         }
@@ -32,7 +36,7 @@ extension CreditCLI {
         let model = try CreditScreen(ledger: ledger, prices: VoiceDebriefPrices())
         if context.json {
             var object = CreditCLI.screenJSON(model, offers: offers, takesMoney: flow.store.takesMoney)
-            object["pending"] = pending.descriptions(at: context.clock.now())
+            object["pending"] = CreditCLI.pendingJSON(pending, at: context.clock.now())
             if let collectNote { object["collected"] = collectNote }
             if let storeNote { object["storeProblem"] = storeNote }
             try printJSON(object)
@@ -56,6 +60,7 @@ extension CreditCLI {
         out.append("")
         out.append(style.bold("Top up"))
         if let storeNote { out.append("  " + storeNote) }
+        // Each waiting purchase on a line of its own, settled on its own.
         for line in pending.descriptions(at: context.clock.now()) {
             out.append("  Pending: " + DisplayText.escaped(line))
         }
@@ -94,6 +99,21 @@ extension CreditCLI {
         out.append(CreditCLI.pricesText(VoiceDebriefPrices(), style: style))
         print(out.joined(separator: "\n"))
         return CreditCLI.success
+    }
+
+    /// Every waiting purchase: product, when it was asked for, why it waits, the store's transaction id (null when
+    /// the store did not say), whether an Ask to Buy request has lapsed, and the sentence the screen shows.
+    static func pendingJSON(_ pending: PendingPurchases, at now: Timestamp) -> [[String: Any]] {
+        pending.purchases.map { purchase in
+            [
+                "product": purchase.product, "date": purchase.since,
+                "reason": purchase.reason?.rawValue ?? NSNull(),
+                "waitingFor": PendingPurchases.waitingFor(purchase.reason),
+                "transactionId": purchase.transactionId ?? NSNull(),
+                "lapsed": PendingPurchases.hasLapsed(purchase, at: now),
+                "text": PendingPurchases.describe(purchase, at: now),
+            ]
+        }
     }
 
     static func screenJSON(_ model: CreditScreen, offers: [StoreProduct], takesMoney: Bool) -> [String: Any] {

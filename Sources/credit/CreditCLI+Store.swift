@@ -17,12 +17,16 @@ extension CreditCLI {
                 if let url = configuration.url { object["url"] = url }
                 if let signing = configuration.signing { object["signing"] = signing.rawValue }
                 if let bundle = configuration.bundleId { object["bundleId"] = bundle }
+                if configuration.store == .mockstore {
+                    object["environment"] = configuration.receiptEnvironment.rawValue
+                }
                 try printJSON(object)
             } else if configuration.store == .mockstore {
                 print(
                     "Store: the mock store at \(configuration.url ?? "?"), receipts verified with "
                         + "\(configuration.signing == .hs256 ? "the shared secret (HS256)" : "the pinned test root (ES256)")"
-                        + ", bundle \(configuration.bundleID(default: VoiceDebriefStore.bundleID)).")
+                        + ", bundle \(configuration.bundleID(default: VoiceDebriefStore.bundleID)); receipts must come "
+                        + "from \(configuration.receiptEnvironment).")
             } else {
                 print("Store: simulated. One £5.00 pack; no money is taken.")
             }
@@ -37,6 +41,7 @@ extension CreditCLI {
             let rootFile = args.string("--root-certificate")
             let secretFile = args.string("--secret-file")
             let bundle = args.string("--bundle-id")
+            let environment: StoreEnvironment = args.string("--environment") == "production" ? .production : .sandbox
             guard (rootFile == nil) != (secretFile == nil) else {
                 throw UsageError(
                     "give exactly one of --root-certificate FILE or --secret-file FILE", command: args.path)
@@ -61,14 +66,17 @@ extension CreditCLI {
             do {
                 let configuration = try StoreConfiguration.useMockStore(
                     url: url, rootCertificate: root, secret: secret, bundleID: bundle ?? VoiceDebriefStore.bundleID,
-                    in: context.dataDirectory)
+                    environment: environment, in: context.dataDirectory)
                 if context.json {
-                    try printJSON(["store": "mockstore", "url": url, "signing": configuration.signing?.rawValue ?? ""])
+                    try printJSON([
+                        "store": "mockstore", "url": url, "signing": configuration.signing?.rawValue ?? "",
+                        "environment": configuration.receiptEnvironment.rawValue,
+                    ])
                 } else {
                     print(
                         "Store: the mock store at \(url). Top-ups now go through it; receipts are verified with "
-                            + (configuration.signing == .es256 ? "the pinned root certificate." : "the shared secret.")
-                    )
+                            + (configuration.signing == .es256 ? "the pinned root certificate" : "the shared secret")
+                            + " and must come from \(configuration.receiptEnvironment).")
                 }
             } catch let error as StoreConfigurationError {
                 throw CommandFailure(error.description)
@@ -88,31 +96,28 @@ extension CreditCLI {
             result = try await flow.topUp(productID: product)
         } catch let refused as RefusedTransaction {
             throw CommandFailure(refused.description)
+        } catch let unknown as PurchaseOutcomeUnknown {
+            throw CommandFailure(
+                "The purchase of \(unknown.productID) may have gone through: it was sent to the store, and "
+                    + "\(unknown.detail). If it was paid, opening the credit screen or `credit collect` will credit "
+                    + "it, once; look there before buying again.")
         } catch let error as StoreError {
             throw CommandFailure(error.description)
         }
         switch result {
         case .credited(let entry), .alreadyCredited(let entry):
             let again = { if case .alreadyCredited = result { return true } else { return false } }()
-            if context.json {
-                var object = CreditCLI.json(entry)
-                object["result"] = again ? "alreadyCredited" : "credited"
-                try printJSON(object)
-            } else {
-                let how =
-                    flow.store.takesMoney
-                    ? "through the \(flow.store.name == "mockstore" ? "mock store" : flow.store.name), transaction \(entry.reference ?? "?"), receipt verified"
-                    : "(simulated, no money taken)"
-                print(
-                    (again ? "Already credited: " : "Topped up ") + "\(entry.amount.formatted) \(how). "
-                        + "Balance \(styledBalance(ledger.balance, context)).")
-            }
-        case .pending(let reason):
+            try reportTopUp(entry, again: again, finishProblem: nil, flow, ledger, context)
+        case .creditedNotFinished(let entry, let again, let problem):
+            try reportTopUp(entry, again: again, finishProblem: problem, flow, ledger, context)
+        case .pending(let reason, let transactionID):
             var pending = PendingPurchases.load(from: context.dataDirectory)
-            pending.add(product: product, at: context.clock.now(), reason: reason)
+            pending.add(product: product, at: context.clock.now(), reason: reason, transactionID: transactionID)
             try pending.save(to: context.dataDirectory)
             if context.json {
-                try printJSON(["result": "pending", "waitingFor": PendingPurchases.waitingFor(reason)])
+                var object: [String: Any] = ["result": "pending", "waitingFor": PendingPurchases.waitingFor(reason)]
+                if let transactionID { object["transactionId"] = transactionID }
+                try printJSON(object)
             } else {
                 print(
                     "The purchase is pending: it is \(PendingPurchases.waitingFor(reason)). It will be credited when "
@@ -126,6 +131,35 @@ extension CreditCLI {
             }
         }
         return CreditCLI.success
+    }
+
+    /// Says what a top-up credited; with `finishProblem`, that the store is told of the delivery later (a success:
+    /// it was paid and recorded).
+    private func reportTopUp(
+        _ entry: LedgerEntry, again: Bool, finishProblem: String?, _ flow: TopUpFlow, _ ledger: Ledger,
+        _ context: Context
+    ) throws {
+        if context.json {
+            var object = CreditCLI.json(entry)
+            object["result"] = again ? "alreadyCredited" : "credited"
+            object["finished"] = finishProblem == nil
+            if let finishProblem { object["finishProblem"] = finishProblem }
+            try printJSON(object)
+            return
+        }
+        let how =
+            flow.store.takesMoney
+            ? "through the \(flow.store.name == "mockstore" ? "mock store" : flow.store.name), transaction \(entry.reference ?? "?"), receipt verified"
+            : "(simulated, no money taken)"
+        let later = finishProblem == nil ? "" : "; the store will be told it was delivered later"
+        print(
+            (again ? "Already credited: " : "Topped up ") + "\(entry.amount.formatted) \(how)\(later). "
+                + "Balance \(styledBalance(ledger.balance, context)).")
+        if let finishProblem {
+            printError(
+                "credit: note: telling the store failed (\(DisplayText.escaped(CreditCLI.unstopped(finishProblem)))); "
+                    + "`credit collect` or the credit screen finishes it, with nothing credited again.")
+        }
     }
 
     func collect(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
@@ -179,10 +213,29 @@ extension CreditCLI {
         do {
             let configuration = try StoreConfiguration.load(from: context.dataDirectory)
             return try CreditApp.topUpFlow(
-                ledger: ledger, configuration: configuration, directory: context.dataDirectory)
-        } catch {
+                ledger: ledger, configuration: configuration, directory: context.dataDirectory,
+                requestTimeout: try storeTimeout())
+        } catch let error as StoreConfigurationError {
             throw CommandFailure(error.description)
         }
+    }
+
+    /// `text` without its closing full stop, to sit inside a sentence.
+    static func unstopped(_ text: String) -> String {
+        text.hasSuffix(".") ? String(text.dropLast()) : text
+    }
+
+    /// How long a request to the store waits for its answer: `CREDIT_STORE_TIMEOUT` seconds, else the store's
+    /// default (10 seconds).
+    static func storeTimeout() throws -> TimeInterval? {
+        guard let text = ProcessInfo.processInfo.environment["CREDIT_STORE_TIMEOUT"], !text.isEmpty else {
+            return nil
+        }
+        guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
+            throw CommandFailure(
+                "CREDIT_STORE_TIMEOUT must be a number of seconds above 0 and at most 3600, not \"\(text)\"")
+        }
+        return seconds
     }
 
     /// Collects unfinished transactions and updates, keeps the updates cursor and settles pending purchases.
@@ -197,7 +250,10 @@ extension CreditCLI {
         do {
             report = try await flow.collect(updatesAfter: configuration.updatesCursor)
         } catch let error as StoreError {
-            throw CommandFailure(error.description)
+            // What was credited before the store failed stays credited; the next collect carries on from there.
+            throw CommandFailure(
+                "\(error.description)\(error.description.hasSuffix(".") ? "" : "."). Collecting stopped there: "
+                    + "anything credited stays credited, and the next collect carries on, crediting nothing twice.")
         }
         try CrashPoints.hit("collect.before-cursor")
         if flow.store.takesMoney, report.cursor != configuration.updatesCursor {

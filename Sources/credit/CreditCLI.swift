@@ -56,7 +56,7 @@ struct CreditCLI {
             message = error.message
         default:
             usage = false
-            message = "\(error)"
+            message = PlainWords.describe(error)
         }
         // A message may quote what a file or a user gave: drawn escaped, line by line (JSON keeps it exact).
         let shown = message.split(separator: "\n", omittingEmptySubsequences: false)

@@ -102,7 +102,9 @@ enum CreditCommandLine {
         discussion: """
             Tops up through the configured store (see `credit store`). With the simulated store no money is taken
             and the entry reads "Top-up (simulated, no money taken)". With the mock store the signed transaction is
-            verified, recorded in the ledger, and only then finished.
+            verified, recorded in the ledger, and only then finished. If the finish fails, the top-up still stands
+            (exit 0) and the next collect finishes it. If the purchase gets no answer, it may have gone through
+            (exit 1): `credit collect` or the credit screen credits it then, once.
             """,
         options: [.string("--product", "ID", help: "the pack to buy (default: the £5.00 pack)")])
 
@@ -164,7 +166,8 @@ enum CreditCommandLine {
         discussion: """
             Shows or chooses the store top-ups go through. The choice is kept in the data directory.
             The mock store needs exactly one of --root-certificate, which pins its test root (DER or PEM) for ES256
-            receipts, and --secret-file, which holds the shared secret for HS256 receipts.
+            receipts, and --secret-file, which holds the shared secret for HS256 receipts. Its receipts must come
+            from one environment, Sandbox unless --environment says production: any other is never credited.
             """,
         subcommands: [
             CommandSpec(
@@ -178,6 +181,9 @@ enum CreditCommandLine {
                             .string("--root-certificate", "FILE", help: "its test root (DER or PEM), for ES256"),
                             .string("--secret-file", "FILE", help: "the shared secret, for HS256"),
                             .string("--bundle-id", "ID", help: "the app's bundle id in its receipts"),
+                            .choice(
+                                "--environment", ["sandbox", "production"],
+                                help: "the one environment its receipts must come from (default sandbox)"),
                         ]),
                 ], subcommandNoun: "store")
         ], runsWithoutSubcommand: true, subcommandNoun: "store command", usageListsSubcommands: true)

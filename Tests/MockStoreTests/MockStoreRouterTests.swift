@@ -242,12 +242,13 @@ extension MockStoreRouterTests {
         let response = router.buy(#"{"productId": "com.example.coins"}"#)
         #expect(response.status == 200)
         #expect(
-            response.decoded(PurchaseResponseBody.self)
-                == PurchaseResponseBody(result: "pending", pendingReason: "askToBuy"))
-        #expect(
             router.get("/storekit/v1/transactions/unfinished").decoded(SignedTransactionsBody.self)?
                 .signedTransactions == [])
         let pending = try #require(try router.store.allTransactions().first)
+        // The pending answer names the waiting transaction (a mock store addition, issue 13).
+        #expect(
+            response.decoded(PurchaseResponseBody.self)
+                == PurchaseResponseBody(result: "pending", pendingReason: "askToBuy", transactionId: pending.id))
         #expect(pending.status == .pending)
         router.expectError(
             router.post("/storekit/v1/transactions/\(pending.id)/finish", "{}"), status: 404, code: 4_040_010)

@@ -59,9 +59,14 @@ extension SandboxControlBinaryTests {
         #expect(try store.control(TestSettingsBody.self, "ask-to-buy", "on").askToBuyEnabled)
         let first = try await purchase(store)
         let second = try await purchase(store)
-        #expect(first == PurchaseResponseBody(result: "pending", pendingReason: "askToBuy"))
         #expect(second.result == "pending")
         let listed = try store.control(TestTransactionsBody.self, "transactions").transactions
+        // Each pending answer names its own waiting transaction (a mock store addition, issue 13).
+        #expect(
+            first
+                == PurchaseResponseBody(
+                    result: "pending", pendingReason: "askToBuy", transactionId: listed.first?.transactionId))
+        #expect(second.transactionId == listed.last?.transactionId && second.transactionId != first.transactionId)
         #expect(listed.map(\.status) == ["pending", "pending"])
         #expect(listed.map(\.pendingReason) == ["askToBuy", "askToBuy"])
         #expect(listed.map(\.orderId) == ["MOCK00000001", "MOCK00000002"])
@@ -96,9 +101,10 @@ extension SandboxControlBinaryTests {
         let store = try MockStoreHarness(dataDirectory: data)
         let root = try await root(store)
         #expect(try store.control(TestSettingsBody.self, "interrupted", "on").interruptedPurchasesEnabled)
-        #expect(try await purchase(store) == PurchaseResponseBody(result: "pending", pendingReason: "interrupted"))
+        let answer = try await purchase(store)
         let id = try #require(try store.control(TestTransactionsBody.self, "transactions").transactions.first)
             .transactionId
+        #expect(answer == PurchaseResponseBody(result: "pending", pendingReason: "interrupted", transactionId: id))
         let cursor = try await updates(store).cursor
         expectRefused(try store.control("approve", id), "not waiting for Ask to Buy approval")
         let resolved = try store.control(TestTransactionBody.self, "resolve", id)

@@ -133,7 +133,7 @@ extension P256KeyTests {
             _ = try P256PrivateKey(pemRepresentation: "not a key")
         }
         #expect(keyError?.openSSLReason?.hasPrefix("error:") == true, "\(String(describing: keyError))")
-        #expect(error?.description.contains("OpenSSL: ") == true)
+        #expect(error?.diagnosticDescription.contains("OpenSSL: ") == true)
         #expect(error?.location.hasPrefix("Signing/") == true, "\(String(describing: error?.location))")
     }
 

@@ -1,0 +1,301 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Money outcomes that tell the truth (issue 13), through the real `credit` and `mockstore` binaries: a finish that
+/// fails after payment, a purchase that gets no answer, every Ask to Buy request on its own line, receipts from the
+/// right environment only, and no source location or framework error code in any message.
+@Suite struct OutcomeEndToEndTests {
+    let home: TemporaryDirectory
+    let data: DataDirectory
+    /// Every message `credit` printed in a test, for the check that none leaks internals.
+    let said = Said()
+
+    final class Said: @unchecked Sendable {
+        var text = ""
+    }
+
+    init() throws {
+        home = try TemporaryDirectory(prefix: "outcomes-e2e")
+        data = try DataDirectory()
+    }
+
+    func startStore(_ arguments: [String] = [], name: String = "store") throws -> StoreProcess {
+        try StoreProcess(dataDirectory: home.file(name), arguments: arguments)
+    }
+
+    func useStore(_ store: StoreProcess, _ extra: String...) async throws {
+        let root = home.file("root-\(UUID().uuidString).der")
+        try await store.saveRoot(to: root)
+        let result = try run(["store", "use", "mockstore", "--url", store.url, "--root-certificate", root] + extra)
+        #expect(result.status == 0, "\(result)")
+    }
+
+    /// Runs `credit` (with a short store timeout) and keeps what it said.
+    @discardableResult
+    func run(_ arguments: [String], timeout: String = "2") throws -> CommandResult {
+        let result = try Credit.run(
+            arguments, dataDirectory: data.path, now: "2026-11-29T12:00:00.000Z",
+            environment: ["CREDIT_STORE_TIMEOUT": timeout])
+        said.text += result.stdout + result.stderr
+        return result
+    }
+
+    /// Runs `mockstore control --url <store> arguments` and returns its JSON answer.
+    @discardableResult
+    func control(_ store: StoreProcess, _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation)
+        throws -> [String: Any]
+    {
+        let result = try ChildProcess.run(
+            try StoreProcess.binary, ["control", "--url", store.url] + arguments,
+            environment: ProcessInfo.processInfo.environment, timeout: 30)
+        #expect(result.status == 0, "mockstore control \(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+        return try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+            "not JSON: \(result.stdout) \(result.stderr)", sourceLocation: sourceLocation)
+    }
+
+    func transactions(_ store: StoreProcess) throws -> [[String: Any]] {
+        try #require(try control(store, "transactions")["transactions"] as? [[String: Any]])
+    }
+
+    func topUps() throws -> [[String: Any]] {
+        try data.ok("entries", "--json").jsonArray().filter { $0["kind"] as? String == "topup" }
+    }
+
+    /// Whether this `mockstore` has `--environment` (another branch adds it).
+    static var mockStoreSignsEnvironments: Bool {
+        guard let binary = Binaries.path("mockstore"),
+            let help = try? ChildProcess.run(
+                binary, ["--help"], environment: ProcessInfo.processInfo.environment, timeout: 30)
+        else { return false }
+        return help.stdout.contains("--environment")
+    }
+
+    /// Nothing `credit` said shows a source location or a Foundation error code.
+    func expectNoInternals(sourceLocation: SourceLocation = #_sourceLocation) {
+        for leak in [".swift:", "NSURLErrorDomain", "Error Domain=", "X509_V_ERR"] {
+            #expect(!said.text.contains(leak), "\(leak) in: \(said.text)", sourceLocation: sourceLocation)
+        }
+    }
+}
+
+extension OutcomeEndToEndTests {
+    @Test func aFinishThatFailsAfterPaymentIsATopUpFinishedByTheNextCollect() async throws {
+        let store = try startStore()
+        try await useStore(store)
+        try control(store, "fail", "finish", "--error", "StoreKitError.networkError")
+        let topup = try run(["topup"])
+        #expect(topup.status == 0, "\(topup)")
+        #expect(topup.stdout.contains("Topped up £5.00"), "\(topup)")
+        #expect(topup.stdout.contains("the store will be told it was delivered later"), "\(topup)")
+        #expect(topup.stdout.contains("Balance £10.00"), "\(topup)")
+        #expect(try data.balance() == 10_000_000)
+        let paid = try #require(try transactions(store).first)
+        #expect(paid["finished"] as? Bool == false)
+
+        // Still failing: a collect credits nothing again.
+        _ = try run(["collect"])
+        #expect(try data.balance() == 10_000_000)
+        try control(store, "clear-failure")
+        let collect = try run(["collect", "--json"])
+        #expect(collect.status == 0, "\(collect)")
+        #expect(int64(try collect.jsonObject()["alreadyCredited"]) == 1)
+        #expect(try transactions(store).first?["finished"] as? Bool == true)
+        #expect(try data.balance() == 10_000_000)
+        #expect(try topUps().count == 1)
+        #expect(try data.ok("verify").status == 0)
+        expectNoInternals()
+    }
+
+    @Test func aFinishThatFailsIsSaidInJSONToo() async throws {
+        let store = try startStore()
+        try await useStore(store)
+        try control(store, "fail", "finish", "--error", "StoreKitError.unknown")
+        let topup = try run(["topup", "--json"])
+        #expect(topup.status == 0, "\(topup)")
+        let object = try topup.jsonObject()
+        #expect(object["result"] as? String == "credited")
+        #expect(object["finished"] as? Bool == false)
+        #expect(object["finishProblem"] as? String != nil)
+        expectNoInternals()
+    }
+
+    @Test func aPurchaseThatGetsNoAnswerMayHaveGoneThroughAndIsCreditedOnceLater() async throws {
+        let store = try startStore()
+        try await useStore(store)
+        // The store is paused: the purchase is sent, and no answer comes within the timeout.
+        store.store.child.send(SIGSTOP)
+        var resumed = false
+        defer { if !resumed { store.store.child.send(SIGCONT) } }
+        let topup = try run(["topup"], timeout: "2")
+        store.store.child.send(SIGCONT)
+        resumed = true
+        #expect(topup.status == 1, "\(topup)")
+        #expect(topup.stderr.contains("may have gone through"), "\(topup)")
+        #expect(topup.stderr.contains("`credit collect`"), "\(topup)")
+        #expect(topup.stderr.contains("credit screen"), "\(topup)")
+        #expect(try data.balance() == 5_000_000)
+
+        // The store, resumed, carries out the purchase it was sent; the next collect credits it, once.
+        let paid = waitUntil(timeout: 20, pollEvery: 0.1) { ((try? transactions(store)) ?? []).count == 1 }
+        #expect(paid, "the paused store never made the purchase it was sent")
+        let collect = try run(["collect"])
+        #expect(collect.status == 0, "\(collect)")
+        #expect(collect.stdout.contains("Collected £5.00"), "\(collect)")
+        _ = try run(["collect"])
+        _ = try run(["screen"])
+        #expect(try data.balance() == 10_000_000)
+        #expect(try topUps().count == 1)
+        #expect(try transactions(store).first?["finished"] as? Bool == true)
+        expectNoInternals()
+    }
+
+    @Test func aStoreThatIsDownIsSaidInPlainWords() async throws {
+        let store = try startStore()
+        try await useStore(store)
+        store.stop()
+        let topup = try run(["topup"])
+        #expect(topup.status == 1)
+        #expect(topup.stderr.contains("cannot reach the store"), "\(topup)")
+        #expect(!topup.stderr.contains("may have gone through"), "nothing was sent: \(topup)")
+        let screen = try run(["screen"])
+        #expect(screen.status == 0)
+        #expect(screen.stdout.contains("The store cannot be reached"), "\(screen)")
+        _ = try run(["collect"])
+        expectNoInternals()
+    }
+
+    @Test func aReceiptThatDoesNotVerifyIsSaidInPlainWords() async throws {
+        let store = try startStore()
+        let other = try startStore(name: "other")
+        let root = home.file("other-root.der")
+        try await other.saveRoot(to: root)
+        #expect(try run(["store", "use", "mockstore", "--url", store.url, "--root-certificate", root]).status == 0)
+        let topup = try run(["topup"])
+        #expect(topup.status == 1)
+        #expect(topup.stderr.contains("does not verify"), "\(topup)")
+        let collect = try run(["collect", "--json"])
+        #expect(collect.status == 1)
+        _ = try run(["verify"])
+        expectNoInternals()
+    }
+}
+
+extension OutcomeEndToEndTests {
+    @Test func twoAskToBuyRequestsAreListedAndApprovedOneAtATime() async throws {
+        let store = try startStore()
+        try await useStore(store)
+        try control(store, "ask-to-buy", "on")
+        #expect(try run(["topup"]).stdout.contains("pending"))
+        #expect(try run(["topup", "--product", "ai.voicedebrief.app.credit.1000"]).stdout.contains("pending"))
+        let waiting = try transactions(store).compactMap { $0["transactionId"] as? String }
+        try #require(waiting.count == 2)
+
+        let screen = try run(["screen"])
+        #expect(screen.stdout.components(separatedBy: "Pending:").count - 1 == 2, "\(screen)")
+        let listed = try #require(try run(["screen", "--json"]).jsonObject()["pending"] as? [[String: Any]])
+        #expect(listed.count == 2)
+        #expect(listed.compactMap { $0["transactionId"] as? String } == waiting)
+        #expect(
+            listed.compactMap { $0["product"] as? String } == [
+                "ai.voicedebrief.app.credit.500", "ai.voicedebrief.app.credit.1000",
+            ])
+        #expect(listed.allSatisfy { $0["reason"] as? String == "askToBuy" && $0["date"] is String })
+
+        // The second is approved: it is credited, the first still waits.
+        try control(store, "approve", waiting[1])
+        let first = try run(["screen", "--json"]).jsonObject()
+        #expect((first["pending"] as? [[String: Any]])?.compactMap { $0["transactionId"] as? String } == [waiting[0]])
+        #expect(try data.balance() == 15_000_000)
+        #expect(try run(["screen"]).stdout.components(separatedBy: "Pending:").count - 1 == 1)
+
+        try control(store, "approve", waiting[0])
+        let collect = try run(["collect"])
+        #expect(collect.stdout.contains("Collected £5.00 from transaction \(waiting[0])"), "\(collect)")
+        #expect(try data.balance() == 20_000_000)
+        #expect(!(try run(["screen"]).stdout.contains("Pending:")))
+        #expect((try run(["screen", "--json"]).jsonObject()["pending"] as? [Any])?.isEmpty == true)
+        expectNoInternals()
+    }
+
+    @Test func twoRequestsForTheSameProductAreTwoLines() async throws {
+        let store = try startStore()
+        try await useStore(store)
+        try control(store, "ask-to-buy", "on")
+        _ = try run(["topup"])
+        _ = try run(["topup"])
+        let listed = try #require(try run(["screen", "--json"]).jsonObject()["pending"] as? [[String: Any]])
+        #expect(listed.count == 2)
+        let ids = listed.compactMap { $0["transactionId"] as? String }
+        try #require(ids.count == 2, "each pending line names its transaction: \(listed)")
+        try control(store, "approve", ids[0])
+        _ = try run(["collect"])
+        let left = try run(["screen", "--json"]).jsonObject()["pending"] as? [[String: Any]]
+        #expect(left?.compactMap { $0["transactionId"] as? String } == [ids[1]])
+        #expect(try data.balance() == 10_000_000)
+    }
+}
+
+extension OutcomeEndToEndTests {
+    /// The mock store signs Sandbox; a configuration that requires Production refuses its receipts: not credited,
+    /// not finished, reported naming both environments, by the top-up and by collect.
+    @Test func receiptsFromAnotherEnvironmentAreRefusedAndNotFinished() async throws {
+        let store = try startStore()
+        try await useStore(store, "--environment", "production")
+        let shown = try run(["store", "--json"]).jsonObject()
+        #expect(shown["environment"] as? String == "Production")
+        let topup = try run(["topup"])
+        #expect(topup.status == 1, "\(topup)")
+        #expect(topup.stderr.contains("Sandbox") && topup.stderr.contains("Production"), "\(topup)")
+        #expect(topup.stderr.contains("not credited and not finished"), "\(topup)")
+        let collect = try run(["collect"])
+        #expect(collect.status == 1)
+        #expect(collect.stdout.contains("Sandbox") && collect.stdout.contains("Production"), "\(collect)")
+        #expect(try transactions(store).first?["finished"] as? Bool == false)
+        #expect(try data.balance() == 5_000_000)
+        #expect(try topUps().filter { $0["reference"] != nil }.isEmpty, "no store top-up was written")
+        // Switched back to Sandbox, it is credited once.
+        try await useStore(store)
+        #expect(try run(["collect"]).status == 0)
+        #expect(try data.balance() == 10_000_000)
+        expectNoInternals()
+    }
+
+    /// A store.json written before the field existed keeps working: the mock store's receipts are Sandbox.
+    @Test func anOlderStoreConfigurationWithoutAnEnvironmentTakesSandbox() async throws {
+        let store = try startStore()
+        try await useStore(store)
+        let path = data.path + "/store.json"
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        object["environment"] = nil
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+        #expect(try run(["store", "--json"]).jsonObject()["environment"] as? String == "Sandbox")
+        #expect(try run(["topup"]).status == 0)
+        #expect(try data.balance() == 10_000_000)
+    }
+
+    /// With a mock store that signs Production (`mockstore --environment production`, where that option exists),
+    /// a Sandbox configuration refuses its receipts and a Production one credits them.
+    @Test(.enabled(if: OutcomeEndToEndTests.mockStoreSignsEnvironments, "mockstore --environment is not there yet"))
+    func aProductionStoreIsRefusedByASandboxConfiguration() async throws {
+        let store = try startStore(["--environment", "production"])
+        try await useStore(store)
+        let topup = try run(["topup"])
+        #expect(topup.status == 1, "\(topup)")
+        #expect(topup.stderr.contains("Production") && topup.stderr.contains("Sandbox"), "\(topup)")
+        #expect(try data.balance() == 5_000_000)
+        #expect(try transactions(store).first?["finished"] as? Bool == false)
+        try await useStore(store, "--environment", "production")
+        #expect(try run(["collect"]).status == 0)
+        #expect(try data.balance() == 10_000_000)
+        expectNoInternals()
+    }
+}
