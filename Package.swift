@@ -63,7 +63,7 @@ let package = Package(
         // MockStoreSQLite, MockStoreHTTP. The HTTP and SQLite targets know nothing of the store; none knows the ledger.
         .target(name: "MockStoreHTTP", dependencies: ["StoreWire", "CMicroHTTPD", "CCurl"], path: "MockStore/MockStoreHTTP"),
         .target(name: "MockStoreSQLite", dependencies: ["CSQLite"], path: "MockStore/MockStoreSQLite"),
-        .target(name: "StoreKitCatalogue", path: "MockStore/StoreKitCatalogue"),
+        .target(name: "StoreKitCatalogue", path: "MockStore/StoreKitCatalogue", exclude: ["Data"]),
         .target(
             name: "MockStoreServer",
             dependencies: ["MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue", "Signing", "StoreWire", "Clocks"],
