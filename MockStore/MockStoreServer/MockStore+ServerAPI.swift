@@ -27,7 +27,9 @@ extension MockStore {
         return try withDatabase { database in
             _ = try paid(id, database)
             let sequences = try database.historySequences()
-            func key(_ transaction: StoredTransaction) -> Int64 { sequences[transaction.id] ?? transaction.changeSequence }
+            func key(_ transaction: StoredTransaction) -> Int64 {
+                sequences[transaction.id] ?? transaction.changeSequence
+            }
             var matching = try database.allTransactions().filter {
                 $0.status == .purchased && request.matches($0)
                     && !(version == "v1" && $0.isFinished && $0.productType == StoreProductType.consumable)

@@ -120,7 +120,8 @@ public final class MockStore: Sendable {
         // Made on first start and kept: a database that cannot give it fails every later call anyway.
         appTransaction =
             (try? database.appTransactionRecord(now: now))
-            ?? TransactionStore.AppTransactionRecord(id: TransactionStore.newAppTransactionId(), originalPurchaseDate: now)
+            ?? TransactionStore.AppTransactionRecord(
+                id: TransactionStore.newAppTransactionId(), originalPurchaseDate: now)
         self.database = GroupCommit(store: database)
     }
 

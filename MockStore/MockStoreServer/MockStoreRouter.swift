@@ -86,7 +86,8 @@ public struct MockStoreRouter: HTTPHandler {
         },
         Route(method: "GET", pattern: ["storekit", "v1", "transactions", "unfinished"]) { store, request, _ in
             respond {
-                SignedTransactionsBody(signedTransactions: try store.unfinishedTransactions(device: try device(request)))
+                SignedTransactionsBody(
+                    signedTransactions: try store.unfinishedTransactions(device: try device(request)))
             }
         },
         Route(method: "GET", pattern: ["storekit", "v1", "transactions", "updates"]) { store, request, _ in

@@ -1,4 +1,3 @@
-import Signing
 import StoreWire
 
 /// A Get Notification History request, checked as Apple checks it (each mistake has Apple's error code).
@@ -109,13 +108,10 @@ struct NotificationHistoryQuery {
 
     /// An opaque token for "after notification row `row`".
     static func token(after row: Int64) -> String {
-        Base64URL.encode(Array((prefix + String(row)).utf8))
+        OpaqueToken.encode(prefix, String(row))
     }
 
     static func row(_ token: String) -> Int64? {
-        guard let bytes = Base64URL.decode(token), let text = String(validating: bytes, as: UTF8.self),
-            text.hasPrefix(prefix), let row = Int64(text.dropFirst(prefix.count)), row >= 0
-        else { return nil }
-        return row
+        OpaqueToken.number(prefix, token)
     }
 }

@@ -28,11 +28,12 @@ import Testing
             "["
             + StoreKitFixtures.product(id: Self.consumable, type: "Consumable", price: "0.99") + ","
             + StoreKitFixtures.product(id: Self.nonConsumable, type: "NonConsumable", price: "4.99")
-                .replacingOccurrences(of: "\"referenceName\"", with: "\"familyShareable\": true, \"referenceName\"")
+            .replacingOccurrences(of: "\"referenceName\"", with: "\"familyShareable\": true, \"referenceName\"")
             + "]"
         let nonRenewing = StoreKitFixtures.product(id: Self.nonRenewing, type: "NonRenewingSubscription", price: "2.99")
         var json = StoreKitFixtures.minimal(products: products, settings: #"{"_locale": "en_US"}"#)
-        json = json.replacingOccurrences(of: "\"settings\"", with: "\"nonRenewingSubscriptions\": [\(nonRenewing)], \"settings\"")
+        json = json.replacingOccurrences(
+            of: "\"settings\"", with: "\"nonRenewingSubscriptions\": [\(nonRenewing)], \"settings\"")
         return try directory.write(json, to: "fidelity.storekit")
     }
 
@@ -116,7 +117,8 @@ extension AppleFidelityBinaryTests {
     @Test func theAppTransactionIsSignedForTheDeviceAndTheServerAPI() async throws {
         let store = try start()
         let root = try await root(store)
-        let bought = try payload(try await purchase(store, Self.consumable, device: Self.device).signedTransaction, root: root)
+        let bought = try payload(
+            try await purchase(store, Self.consumable, device: Self.device).signedTransaction, root: root)
         let appTransactionId = try #require(bought.appTransactionId)
         #expect(appTransactionId.count == 18 && appTransactionId.allSatisfy(\.isNumber))
 
@@ -187,8 +189,9 @@ extension AppleFidelityBinaryTests {
         try await eventually("the notification arrives") { receiver.bodies.count == 1 }
         let notification = try JSONDecoder().decode(SignedNotificationBody.self, from: Data(receiver.bodies[0]))
         for jws in [signed, unfinished[0], info, notification.signedPayload] {
-            let header = try JSONSerialization.jsonObject(
-                with: Data(Base64URL.decode(String(jws.split(separator: ".")[0])) ?? [])) as? [String: Any]
+            let header =
+                try JSONSerialization.jsonObject(
+                    with: Data(Base64URL.decode(String(jws.split(separator: ".")[0])) ?? [])) as? [String: Any]
             #expect(header.map { Set($0.keys) } == ["alg", "x5c"], "header of \(jws.prefix(20))…")
         }
         let bad = try await store.request(

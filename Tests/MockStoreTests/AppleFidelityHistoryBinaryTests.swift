@@ -76,8 +76,9 @@ extension AppleFidelityBinaryTests {
         #expect(records.map(\.sendAttempts.count) == [1, 1, 1], "the sandbox tries once")
         let failures = try await history(store, #"{\#(lastHour), "onlyFailures": true}"#)
             .decoded(NotificationHistoryResponseBody.self)
-        #expect(failures.notificationHistory.map { $0.sendAttempts.map(\.sendAttemptResult) }
-            == [["UNSUCCESSFUL_HTTP_RESPONSE_CODE"]])
+        #expect(
+            failures.notificationHistory.map { $0.sendAttempts.map(\.sendAttemptResult) }
+                == [["UNSUCCESSFUL_HTTP_RESPONSE_CODE"]])
         #expect(try store.stop() == 0)
     }
 
@@ -170,7 +171,9 @@ extension AppleFidelityBinaryTests {
         let root = try await root(store)
         let kept = try payload(try await purchase(store, Self.consumable).signedTransaction, root: root)
         let finished = try payload(try await purchase(store, Self.nonRenewing).signedTransaction, root: root)
-        #expect(try await store.post("/storekit/v1/transactions/\(finished.transactionId)/finish", json: "{}").status == 200)
+        #expect(
+            try await store.post("/storekit/v1/transactions/\(finished.transactionId)/finish", json: "{}").status == 200
+        )
         _ = try store.control(TestSettingsBody.self, "interrupted", "on")
         #expect(try await purchase(store, Self.consumable) == PurchaseResponseBody(result: "userCancelled"))
         let interrupted = try #require(try store.control(TestTransactionsBody.self, "transactions").transactions.last)
@@ -184,7 +187,10 @@ extension AppleFidelityBinaryTests {
         _ = try store.control(TestTransactionBody.self, "resolve", interrupted.transactionId)
         let resolved = try await store.get("/storekit/v1/transactions/updates?after=\(launch.cursor)")
             .decoded(TransactionUpdatesBody.self)
-        #expect(try resolved.signedTransactions.map { try payload($0, root: root).transactionId } == [interrupted.transactionId])
+        #expect(
+            try resolved.signedTransactions.map { try payload($0, root: root).transactionId } == [
+                interrupted.transactionId
+            ])
         #expect(try store.stop() == 0)
     }
 

@@ -195,7 +195,8 @@ extension SandboxControlBinaryTests {
         expectRefused(try store.control("request-refund", id, "--reason", "BORED"), "Invalid consumptionRequestReason")
         let kinds = try store.control(TestNotificationsBody.self, "notifications").notifications.map(\.notificationType)
         // The purchase itself is announced by ONE_TIME_CHARGE (issue 15).
-        #expect(kinds == ["ONE_TIME_CHARGE", "CONSUMPTION_REQUEST", "REFUND_DECLINED", "CONSUMPTION_REQUEST", "REFUND"])
+        #expect(
+            kinds == ["ONE_TIME_CHARGE", "CONSUMPTION_REQUEST", "REFUND_DECLINED", "CONSUMPTION_REQUEST", "REFUND"])
         #expect(
             try store.control(TestNotificationsBody.self, "notifications").notifications.allSatisfy {
                 $0.status == "unsent" && $0.sendAttempts.isEmpty
