@@ -73,8 +73,9 @@ extension MockStore {
         var storefrontCode: String?
         if let code = update.storefront {
             guard let storefront = Storefront.named(code) else {
-                let known = Storefront.known.map(\.code).joined(separator: ", ")
-                throw .badRequest("Unknown storefront \"\(code)\" (known: \(known)).")
+                throw .badRequest(
+                    "Unknown storefront \"\(code)\": give an App Store storefront's ISO 3166-1 alpha-3 code, "
+                        + "such as GBR or USA (\(Storefront.known.count) are known).")
             }
             storefrontCode = storefront.code
         }

@@ -65,7 +65,8 @@ public struct PurchaseRequestBody: Codable, Sendable, Equatable {
     }
 }
 
-/// `POST /storekit/v1/purchases` response body: `result` is `success`, `pending` or `userCancelled`.
+/// `POST /storekit/v1/purchases` response body: `result` is `success`, `pending` (Ask to Buy) or `userCancelled` (a
+/// cancellation, or an interrupted purchase, as StoreKit 2 reports one).
 public struct PurchaseResponseBody: Codable, Sendable, Equatable {
     public var result: String
     public var signedTransaction: String?
