@@ -1,6 +1,7 @@
 import Foundation
 import MockStoreHTTP
 import OptionParsing
+import StoreKitCatalogue
 import StoreWire
 
 /// `mockstore control [--url URL] COMMAND [ARGUMENTS]`: one test control sent to a running store. Parsing is a pure
@@ -167,7 +168,12 @@ public struct ControlInvocation: Equatable, Sendable {
         case "storefront":
             return ("POST", "/test/v1/settings", json(TestSettingsUpdate(storefront: args.positional("CODE"))))
         case "locale":
-            return ("POST", "/test/v1/settings", json(TestSettingsUpdate(locale: args.positional("ID"))))
+            let locale = args.positional("ID") ?? ""
+            guard LocaleIdentifier.isWellFormed(locale) else {
+                throw UsageError(
+                    "\(quoted(locale)) is not a locale identifier (e.g. en_GB, fr, zh_Hant_TW)", command: args.path)
+            }
+            return ("POST", "/test/v1/settings", json(TestSettingsUpdate(locale: locale)))
         case "settings": return ("GET", "/test/v1/settings", nil)
         case "fail":
             let body = TestFailureRequest(

@@ -51,6 +51,11 @@ public enum MockStoreCommandLine {
                 "--app-apple-id", "N", in: 1...Int64.max, noun: "a positive number",
                 help: "appAppleId in Server API answers and notifications (default 1234567890)"),
             .string("--bundle-version", "V", help: "bundleVersion in notifications (default 1)"),
+            .choice(
+                "--environment", ["sandbox", "production"], valueName: "ENV",
+                help: "the App Store environment the store plays (default sandbox): environment in everything "
+                    + "signed; in production notifications are retried and carry appAppleId, in the sandbox a "
+                    + "notification is tried once and appAppleId is left out, as Apple does"),
             .string(
                 "--api-key", "KEYID=FILE",
                 help: "a key that signs Server API bearer tokens: the kid and its public key (PEM; a PEM private key "
@@ -66,7 +71,7 @@ public enum MockStoreCommandLine {
                     + "Apple does, an hour lasting N ms here (default 1000)"),
             .integer(
                 "--notify-max-attempts", "N", in: 1...6, noun: "a number",
-                help: "tries in all, the first included (default 6)"),
+                help: "production: tries in all, the first included (default 6); the sandbox tries once"),
             .integer(
                 "--notify-timeout-ms", "N", in: 1...600_000, noun: "a number of milliseconds",
                 help: "how long one try waits for the receiver's answer (default 5000)"),
@@ -82,6 +87,8 @@ public enum MockStoreCommandLine {
               GET  /storekit/v1/transactions/unfinished
               GET  /storekit/v1/transactions/updates?after=CURSOR
               POST /storekit/v1/transactions/{id}/finish
+              GET  /storekit/v1/app-transaction
+              (header X-Device-Verification-ID: UUID, for deviceVerification)
 
             Test controls (SKTestSession), each also a `mockstore control` command:
               POST /test/v1/reset | /test/v1/clear         GET /test/v1/transactions   DELETE /test/v1/transactions/{id}
@@ -95,6 +102,9 @@ public enum MockStoreCommandLine {
 
             App Store Server API (bearer JWT, as Apple checks it):
               GET  /inApps/v1/transactions/{transactionId}            Get Transaction Info
+              GET  /inApps/v1/transactions/appTransactions/{transactionId} Get App Transaction Info
+              PUT  /inApps/v1/transactions/{originalTransactionId}/appAccountToken Set App Account Token
+              POST /inApps/v1/notifications/history                   Get Notification History
               GET  /inApps/v2/history/{transactionId}                 Get Transaction History (also v1)
               GET  /inApps/v2/refund/lookup/{transactionId}           Get Refund History
               GET  /inApps/v1/lookup/{orderId}                        Look Up Order ID
@@ -152,6 +162,10 @@ public enum MockStoreCommandLine {
         }
         if let id = args.integer("--app-apple-id") { options.appAppleId = id }
         if let value = args.string("--bundle-version") { options.bundleVersion = value }
+        if let value = args.string("--environment") {
+            options.environment =
+                value == "production" ? "Production" : "Sandbox"
+        }
         for value in args.strings("--api-key") {
             guard let equals = value.firstIndex(of: "="), equals != value.startIndex,
                 value.index(after: equals) != value.endIndex

@@ -68,7 +68,7 @@ public enum MockStoreLauncher {
                 catalogue: catalogue, bundleId: options.bundleId, signer: signer,
                 serverSigner: JWSTransactionSigner.es256(authority: authority),
                 rootCertificateDER: authority.root.derRepresentation, clock: clock, transactionIDs: transactionIDs,
-                appAppleId: options.appAppleId, bundleVersion: options.bundleVersion,
+                environment: options.environment, appAppleId: options.appAppleId, bundleVersion: options.bundleVersion,
                 notificationURL: options.notifyURL,
                 retryPolicy: NotificationRetryPolicy(
                     baseMilliseconds: options.notifyRetryBaseMilliseconds, maxAttempts: options.notifyMaxAttempts,

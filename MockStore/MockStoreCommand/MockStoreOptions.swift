@@ -23,6 +23,8 @@ public struct MockStoreOptions: Equatable, Sendable {
     public var bundleId: String = Self.defaultBundleId
     public var appAppleId: Int64 = Self.defaultAppAppleId
     public var bundleVersion: String = Self.defaultBundleVersion
+    /// `--environment`: `Sandbox` (the default) or `Production`, as Apple writes `environment`.
+    public var environment: String = MockStore.Configuration.sandbox
     /// Where notifications are POSTed (`--notify`).
     public var notifyURL: String?
     /// `--notify-ca`: a PEM file of the CA an `https://` receiver's certificate must chain to.

@@ -96,27 +96,22 @@ struct HistoryQuery {
 
     /// An opaque token for "after change number `sequence`".
     static func revisionToken(_ sequence: Int64) -> String {
-        Base64URL.encode(Array((historyPrefix + String(sequence)).utf8))
+        OpaqueToken.encode(historyPrefix, String(sequence))
     }
 
     static func revision(_ token: String) -> Int64? {
-        guard let bytes = Base64URL.decode(token), let text = String(validating: bytes, as: UTF8.self),
-            text.hasPrefix(historyPrefix), let sequence = Int64(text.dropFirst(historyPrefix.count)), sequence >= 0
-        else { return nil }
-        return sequence
+        OpaqueToken.number(historyPrefix, token)
     }
 
     /// An opaque token for "after the refund of (`revocationDate`, serial)".
     static func refundToken(_ key: (Int64, Int64)) -> String {
-        Base64URL.encode(Array((refundPrefix + "\(key.0):\(key.1)").utf8))
+        OpaqueToken.encode(refundPrefix, "\(key.0):\(key.1)")
     }
 
     static func refundKey(_ token: String) -> (Int64, Int64)? {
-        guard let bytes = Base64URL.decode(token), let text = String(validating: bytes, as: UTF8.self),
-            text.hasPrefix(refundPrefix)
+        guard let parts = OpaqueToken.decode(refundPrefix, token)?.split(separator: ":"), parts.count == 2,
+            let date = Int64(parts[0]), let serial = Int64(parts[1])
         else { return nil }
-        let parts = text.dropFirst(refundPrefix.count).split(separator: ":")
-        guard parts.count == 2, let date = Int64(parts[0]), let serial = Int64(parts[1]) else { return nil }
         return (date, serial)
     }
 }

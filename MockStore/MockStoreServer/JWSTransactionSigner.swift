@@ -12,7 +12,8 @@ public struct JWSTransactionSigner: TransactionSigner {
     private let signer: Result<CompactJWSSigner, any Error>
 
     private init(_ signer: JWSSigner) {
-        self.signer = Result { try CompactJWSSigner(signer, typ: "JWT") }
+        // Apple's header is `alg` and `x5c` only: no `typ`, no `kid`.
+        self.signer = Result { try CompactJWSSigner(signer, typ: nil) }
     }
 
     /// ES256 by `authority`'s leaf key, with its chain in `x5c`.

@@ -15,7 +15,7 @@ extension MockStore {
         let now = configuration.clock.now().millisecondsSince1970
         let uuid = UUID().uuidString.lowercased()
         let data = NotificationData(
-            environment: configuration.environment, appAppleId: configuration.appAppleId,
+            environment: configuration.environment, appAppleId: configuration.appAppleIdInAnswers,
             bundleId: configuration.bundleId,
             bundleVersion: transaction == nil ? nil : configuration.bundleVersion,
             signedTransactionInfo: try transaction.map { try serverSign($0) }, consumptionRequestReason: reason)
@@ -43,7 +43,10 @@ extension MockStore {
     {
         let delivered = attempt.result == "SUCCESS"
         let failedAttempts = notification.attempts.count + 1
-        let delay = delivered ? nil : configuration.retryPolicy.delay(afterFailedAttempts: failedAttempts)
+        // Apple retries only in production; in the sandbox a notification is tried once.
+        let delay =
+            delivered || !configuration.isProduction
+            ? nil : configuration.retryPolicy.delay(afterFailedAttempts: failedAttempts)
         let status: StoredNotification.Status = delivered ? .delivered : delay == nil ? .failed : .pending
         try withDatabase { database in
             try database.recordAttempt(

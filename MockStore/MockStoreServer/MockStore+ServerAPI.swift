@@ -16,29 +16,35 @@ extension MockStore {
         }
     }
 
-    /// Get Transaction History (v1 and v2): every paid transaction of the customer (the store has one), filtered,
-    /// in order of last modification, 20 a page; `revision` resumes.
-    public func history(id: String, query: [HTTPRequest.QueryItem]) throws(MockStoreError) -> HistoryResponseBody {
+    /// Get Transaction History (`version` `v1` or `v2`): every paid transaction of the customer (the store has one),
+    /// filtered, in order of last modification (a finish is not one), 20 a page; `revision` resumes. Version 1
+    /// leaves out finished consumables, as Apple's does; version 2 keeps them.
+    public func history(id: String, version: String = "v2", query: [HTTPRequest.QueryItem]) throws(MockStoreError)
+        -> HistoryResponseBody
+    {
         try requireTransactionId(id)
         let request = try HistoryQuery(query)
         return try withDatabase { database in
             _ = try paid(id, database)
-            var matching = try database.allTransactions().filter { $0.status == .purchased && request.matches($0) }
-            matching.sort {
-                request.ascending ? $0.changeSequence < $1.changeSequence : $0.changeSequence > $1.changeSequence
+            let sequences = try database.historySequences()
+            func key(_ transaction: StoredTransaction) -> Int64 {
+                sequences[transaction.id] ?? transaction.changeSequence
             }
+            var matching = try database.allTransactions().filter {
+                $0.status == .purchased && request.matches($0)
+                    && !(version == "v1" && $0.isFinished && $0.productType == StoreProductType.consumable)
+            }
+            matching.sort { request.ascending ? key($0) < key($1) : key($0) > key($1) }
             if let revision = request.revision {
-                matching = matching.filter {
-                    request.ascending ? $0.changeSequence > revision : $0.changeSequence < revision
-                }
+                matching = matching.filter { request.ascending ? key($0) > revision : key($0) < revision }
             }
             let page = Array(matching.prefix(Self.historyPageSize))
             let highWater = try database.changeSequenceHighWater()
-            let last = page.last?.changeSequence ?? (request.ascending ? max(highWater, request.revision ?? 0) : 0)
+            let last = page.last.map(key) ?? (request.ascending ? max(highWater, request.revision ?? 0) : 0)
             return HistoryResponseBody(
                 revision: HistoryQuery.revisionToken(last),
                 hasMore: matching.count > page.count, bundleId: configuration.bundleId,
-                appAppleId: configuration.appAppleId, environment: configuration.environment,
+                appAppleId: configuration.appAppleIdInAnswers, environment: configuration.environment,
                 signedTransactions: try page.map { try serverSign($0) })
         }
     }
@@ -134,7 +140,7 @@ extension MockStore {
     }
 
     /// A paid transaction (pending and declined purchases do not exist for the Server API).
-    private func paid(_ id: String, _ database: TransactionStore) throws -> StoredTransaction {
+    func paid(_ id: String, _ database: TransactionStore) throws -> StoredTransaction {
         guard let transaction = try database.transaction(id: id), transaction.status == .purchased else {
             throw MockStoreError.transactionNotFound
         }

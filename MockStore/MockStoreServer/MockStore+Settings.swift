@@ -67,20 +67,28 @@ extension MockStore {
 
     /// Changes the settings given; the others stay.
     ///
-    /// - Throws: ``MockStoreError`` 4000000 for a storefront the store does not know or an empty locale.
+    /// - Throws: ``MockStoreError`` 4000000 for a storefront the store does not know, or a locale that is not an
+    ///   identifier or that the catalogue has no localization of.
     public func updateSettings(_ update: TestSettingsUpdate) throws(MockStoreError) -> TestSettingsBody {
         var storefrontCode: String?
         if let code = update.storefront {
             guard let storefront = Storefront.named(code) else {
-                let known = Storefront.known.map(\.code).joined(separator: ", ")
-                throw .badRequest("Unknown storefront \"\(code)\" (known: \(known)).")
+                throw .badRequest(
+                    "Unknown storefront \"\(code)\": give an App Store storefront's ISO 3166-1 alpha-3 code, "
+                        + "such as GBR or USA (\(Storefront.known.count) are known).")
             }
             storefrontCode = storefront.code
         }
         if let locale = update.locale {
-            guard !locale.isEmpty, locale.count <= 35,
-                locale.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
-            else { throw .badRequest("Invalid locale \"\(locale)\": give an identifier such as en_GB.") }
+            guard LocaleIdentifier.isWellFormed(locale) else {
+                throw .badRequest("Invalid locale \"\(locale)\": give a locale identifier such as en_GB.")
+            }
+            let catalogue = configuration.catalogue
+            guard catalogue.canServe(locale: locale) else {
+                throw .badRequest(
+                    "The catalogue cannot serve locale \"\(locale)\": its products are localized in "
+                        + catalogue.servedLocales.joined(separator: ", ") + ".")
+            }
         }
         return try withDatabase { database in
             if let value = update.askToBuyEnabled {

@@ -34,16 +34,18 @@ extension MockStore {
 
     // MARK: Purchases
 
-    /// A purchase made outside the app (`buyProduct(identifier:)`): paid at once, whatever Ask to Buy says, and
-    /// delivered to the app through the updates feed.
+    /// A purchase made outside the app (`buyProduct(identifier:)`): paid at once, whatever Ask to Buy says,
+    /// announced by ONE_TIME_CHARGE and delivered to the app through the updates feed.
     public func buyOutside(_ request: PurchaseRequestBody) throws(MockStoreError) -> TestTransactionBody {
         let product = try catalogueProduct(request)
+        defer { notificationsDue.signal() }
         return try withDatabase { database in
             if product.type == .nonConsumable, try database.latestActivePurchase(productId: product.id) != nil {
                 throw MockStoreError.conflict("\(product.id) is a non-consumable the customer already owns.")
             }
             let new = try newTransaction(product, request, database, status: .purchased, origin: .outside)
             let stored = try database.insert(new, ids: configuration.transactionIDs)
+            try enqueueNotification("ONE_TIME_CHARGE", transaction: stored, database)
             return TestTransactionBody(transaction: Self.testTransaction(stored), signedTransaction: try sign(stored))
         }
     }
@@ -70,6 +72,7 @@ extension MockStore {
     ) throws(MockStoreError) -> TestTransactionBody {
         try requireTransactionId(id)
         let now = configuration.clock.now().millisecondsSince1970
+        defer { notificationsDue.signal() }
         return try withDatabase { database in
             let current = try existing(id, database)
             guard current.status == .pending, current.pendingReason == reason else {
@@ -88,6 +91,10 @@ extension MockStore {
                     values: [.integer(now)])
             }
             guard let updated else { throw MockStoreError.transactionNotFound }
+            if updated.status == .purchased {
+                // Paid now: the one-time charge happens here.
+                try enqueueNotification("ONE_TIME_CHARGE", transaction: updated, database)
+            }
             return TestTransactionBody(
                 transaction: Self.testTransaction(updated),
                 signedTransaction: updated.status == .purchased ? try sign(updated) : nil)
@@ -151,7 +158,11 @@ extension MockStore {
             }
             try database.setRefundRequest(id: id, to: .requested)
             let updated = try existing(id, database)
-            try enqueueNotification("CONSUMPTION_REQUEST", transaction: updated, reason: reason, database)
+            // Apple asks for consumption information only for consumables (and auto-renewable subscriptions, which
+            // this store does not sell); a request for another type is decided without it.
+            if Self.sendsConsumptionRequest(updated) {
+                try enqueueNotification("CONSUMPTION_REQUEST", transaction: updated, reason: reason, database)
+            }
             return TestTransactionBody(transaction: Self.testTransaction(updated))
         }
         notificationsDue.signal()
@@ -219,6 +230,11 @@ extension MockStore {
     }
 
     // MARK: Helpers
+
+    /// Whether a refund request for `transaction` makes Apple send CONSUMPTION_REQUEST.
+    static func sendsConsumptionRequest(_ transaction: StoredTransaction) -> Bool {
+        transaction.productType == StoreProductType.consumable
+    }
 
     func requireTransactionId(_ id: String) throws(MockStoreError) {
         guard Self.isTransactionId(id) else { throw .invalidTransactionId(id) }

@@ -29,9 +29,10 @@ public final class MockStore: Sendable {
         public var rootCertificateDER: [UInt8]?
         public var clock: any StoreClock
         public var transactionIDs: any TransactionIDSource
-        /// `environment` in signed transactions.
+        /// `environment` in signed transactions, notifications and Server API answers: `Sandbox` or `Production`.
         public var environment: String
-        /// `appAppleId` in Server API answers and notifications.
+        /// `appAppleId` in Server API answers and notifications (production only: Apple leaves it out in the
+        /// sandbox).
         public var appAppleId: Int64?
         /// `bundleVersion` in notifications.
         public var bundleVersion: String
@@ -41,6 +42,15 @@ public final class MockStore: Sendable {
         public var retryPolicy: NotificationRetryPolicy
         /// The keys that sign Server API bearer tokens, by `kid`; empty: any well-formed token is accepted.
         public var apiKeys: [String: P256PublicKey]
+
+        /// The App Store's production environment: notifications are retried and carry `appAppleId`.
+        public var isProduction: Bool { environment == Self.production }
+        /// `appAppleId` as answers carry it: left out in the sandbox, as Apple does.
+        public var appAppleIdInAnswers: Int64? { isProduction ? appAppleId : nil }
+
+        /// Apple's `environment` values.
+        public static let sandbox = "Sandbox"
+        public static let production = "Production"
 
         /// `appAppleId` when none is given (a mock value; `mockstore`'s `--app-apple-id` defaults to it).
         public static let defaultAppAppleId: Int64 = 1_234_567_890
@@ -98,12 +108,20 @@ public final class MockStore: Sendable {
     let productSettingsCache = ProductSettingsCache()
     /// Signalled when a notification is due now; the ``NotificationDispatcher`` waits on it.
     public let notificationsDue = DispatchSemaphore(value: 0)
+    /// The customer's app transaction: its id and when the app was first got (kept in the database).
+    let appTransaction: TransactionStore.AppTransactionRecord
 
     /// A store over `database`, which it owns from now on (and closes in ``close()``).
     public init(configuration: Configuration, database: sending TransactionStore) {
         self.configuration = configuration
         let productSettingsCache = self.productSettingsCache
         database.settingsMayHaveChanged = { productSettingsCache.invalidate() }
+        let now = configuration.clock.now().millisecondsSince1970
+        // Made on first start and kept: a database that cannot give it fails every later call anyway.
+        appTransaction =
+            (try? database.appTransactionRecord(now: now))
+            ?? TransactionStore.AppTransactionRecord(
+                id: TransactionStore.newAppTransactionId(), originalPurchaseDate: now)
         self.database = GroupCommit(store: database)
     }
 
@@ -177,15 +195,19 @@ public final class MockStore: Sendable {
         }
     }
 
-    /// Buys a product: success with the signed transaction, or pending when Ask to Buy is on.
+    /// Buys a product: success with the signed transaction (and a ONE_TIME_CHARGE notification), pending when Ask
+    /// to Buy is on, or `userCancelled` for an interrupted purchase (as StoreKit 2 reports one: the transaction
+    /// reaches the app through the updates feed once the issue is resolved).
     ///
     /// - Throws: ``MockStoreError`` for an unknown product (4000023), a bad quantity (4000000), an
     ///   `appAccountToken` that is not a UUID (4000183), or a failure of the store (500).
-    public func purchase(_ request: PurchaseRequestBody) throws(MockStoreError) -> PurchaseResponseBody {
+    public func purchase(_ request: PurchaseRequestBody, device: DeviceVerification = DeviceVerification())
+        throws(MockStoreError) -> PurchaseResponseBody
+    {
         // Checked outside the lock, reported after a simulated failure (which comes first, as before).
         let checked = Swift.Result { () throws(MockStoreError) in try catalogueProduct(request) }
         // One call of the database, so a purchase waits for one commit.
-        return try withDatabase { database in
+        let response = try withDatabase { database in
             if let failure = try takeFailure(.purchase, database) {
                 // StoreKit reports a cancellation as a purchase result, not an error.
                 if failure.isUserCancellation { return PurchaseResponseBody(result: "userCancelled") }
@@ -195,7 +217,9 @@ public final class MockStore: Sendable {
             if product.type == .nonConsumable, let owned = try database.latestActivePurchase(productId: product.id) {
                 // As StoreKit does: an owned non-consumable is given back, not sold twice.
                 return PurchaseResponseBody(
-                    result: "success", signedTransaction: try signForDevice(owned, database, api: .purchase))
+                    result: "success",
+                    signedTransaction: try sign(
+                        owned, verification: try takeFailure(.verification, database), device: device))
             }
             let pendingReason: StoredTransaction.PendingReason? =
                 try askToBuyEnabled(database)
@@ -205,15 +229,22 @@ public final class MockStore: Sendable {
                 pendingReason: pendingReason)
             if let pendingReason {
                 let stored = try database.insert(new, ids: configuration.transactionIDs)
-                return PurchaseResponseBody(
-                    result: "pending", pendingReason: pendingReason.rawValue, transactionId: stored.id)
+                // StoreKit 2 reports an interrupted purchase as cancelled; Ask to Buy as pending.
+                return pendingReason == .interrupted
+                    ? PurchaseResponseBody(result: "userCancelled")
+                    : PurchaseResponseBody(
+                        result: "pending", pendingReason: pendingReason.rawValue, transactionId: stored.id)
             }
             let verification = try takeFailure(.verification, database)
-            // Recorded and signed in one database transaction: a signing failure records nothing.
-            let signed = try database.insert(
-                new, ids: configuration.transactionIDs, confirm: { try sign($0, verification: verification) })
+            // Recorded, signed and announced in one database transaction: a signing failure records nothing.
+            let signed = try database.insert(new, ids: configuration.transactionIDs) { stored in
+                try enqueueNotification("ONE_TIME_CHARGE", transaction: stored, database)
+                return try sign(stored, verification: verification, device: device)
+            }
             return PurchaseResponseBody(result: "success", signedTransaction: signed)
         }
+        if response.signedTransaction != nil { notificationsDue.signal() }
+        return response
     }
 
     /// The catalogue product a purchase asks for, after checking the request.
@@ -254,25 +285,32 @@ public final class MockStore: Sendable {
     }
 
     /// Every paid transaction the app has not finished, signed now, oldest first.
-    public func unfinishedTransactions() throws(MockStoreError) -> [String] {
+    public func unfinishedTransactions(device: DeviceVerification = DeviceVerification()) throws(MockStoreError)
+        -> [String]
+    {
         try withDatabase { database in
             if let failure = try takeFailure(.appStoreSync, database) {
                 throw MockStoreError.simulated(failure, api: .appStoreSync)
             }
             let verification = try takeFailure(.verification, database)
-            return try database.unfinishedTransactions().map { try sign($0, verification: verification) }
+            return try database.unfinishedTransactions().map {
+                try sign($0, verification: verification, device: device)
+            }
         }
     }
 
     /// The transactions created or changed outside a purchase call after `cursor` (an approved Ask to Buy, a
     /// resolved interrupted purchase, an outside purchase, a refund or its reversal), each once in its latest
-    /// state, signed now; and the cursor to resume from. No cursor: from the beginning. A cursor beyond anything
-    /// this store has numbered (its data was wiped) also starts from the beginning.
+    /// state, signed now; and the cursor to resume from. No cursor, as `Transaction.updates` at launch: every
+    /// unfinished transaction, once, and the cursor of now. A cursor beyond anything this store has numbered (its
+    /// data was wiped) is treated as none.
     ///
     /// - Throws: ``MockStoreError``: 4000000 for a cursor that is not a number, a simulated `appStoreSync`
     ///   failure, a failure of the store.
-    public func updates(after cursor: String?) throws(MockStoreError) -> TransactionUpdatesBody {
-        var after: Int64 = 0
+    public func updates(after cursor: String?, device: DeviceVerification = DeviceVerification())
+        throws(MockStoreError) -> TransactionUpdatesBody
+    {
+        var after: Int64 = -1
         if let cursor {
             guard let value = Int64(cursor), value >= 0 else {
                 throw .badRequest("Invalid cursor \"\(cursor)\": give back the cursor of an earlier answer.")
@@ -284,10 +322,15 @@ public final class MockStore: Sendable {
                 throw MockStoreError.simulated(failure, api: .appStoreSync)
             }
             let highWater = try database.changeSequenceHighWater()
-            if after > highWater { after = 0 }
             let verification = try takeFailure(.verification, database)
+            if after < 0 || after > highWater {
+                let unfinished = try database.unfinishedTransactions().map {
+                    try sign($0, verification: verification, device: device)
+                }
+                return TransactionUpdatesBody(signedTransactions: unfinished, cursor: String(highWater), hasMore: false)
+            }
             let page = try database.updates(after: after, limit: Self.updatesPageSize)
-            let signed = try page.updates.map { try sign($0.0, verification: verification) }
+            let signed = try page.updates.map { try sign($0.0, verification: verification, device: device) }
             let cursor = page.hasMore ? (page.updates.last?.1 ?? after) : highWater
             return TransactionUpdatesBody(signedTransactions: signed, cursor: String(cursor), hasMore: page.hasMore)
         }
@@ -338,31 +381,7 @@ public final class MockStore: Sendable {
             description: localization?.description ?? "",
             displayPrice: PriceFormatter.displayPrice(
                 product.displayPrice, currency: storefront.currency, locale: locale),
-            price: product.displayPrice, currency: storefront.currency)
-    }
-
-    /// `transaction` signed now for the device API; a simulated verification failure makes it unverifiable.
-    func sign(_ transaction: StoredTransaction, verification: StoreKitFailure? = nil) throws -> String {
-        let payload = transaction.signedPayload(
-            bundleId: configuration.bundleId, signedDate: configuration.clock.now().millisecondsSince1970,
-            environment: configuration.environment)
-        let signed = try configuration.signer.sign(payload)
-        return verification.map { UnverifiableJWS.make(from: signed, failure: $0) } ?? signed
-    }
-
-    /// `transaction` signed for the device API, taking a `verification` failure set for `api`'s call.
-    private func signForDevice(_ transaction: StoredTransaction, _ database: TransactionStore, api: FailableAPI) throws
-        -> String
-    {
-        try sign(transaction, verification: try takeFailure(.verification, database))
-    }
-
-    /// `transaction` signed now for a server (Server API answers, notifications): never tampered with.
-    func serverSign(_ transaction: StoredTransaction) throws -> String {
-        let payload = transaction.signedPayload(
-            bundleId: configuration.bundleId, signedDate: configuration.clock.now().millisecondsSince1970,
-            environment: configuration.environment)
-        return try (configuration.serverSigner ?? configuration.signer).sign(payload)
+            price: product.displayPrice, currency: storefront.currency, isFamilyShareable: product.familyShareable)
     }
 
     /// Runs `body` under the database lock, in the shared transaction of the moment, and returns once that is

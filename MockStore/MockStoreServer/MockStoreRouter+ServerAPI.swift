@@ -9,11 +9,30 @@ extension MockStoreRouter {
         serverRoute("GET", ["inApps", "v1", "transactions", ":id"]) { store, _, captures in
             respond { try store.transactionInfo(id: captures["id"] ?? "") }
         },
+        serverRoute("GET", ["inApps", "v1", "transactions", "appTransactions", ":id"]) { store, _, captures in
+            respond { try store.appTransactionInfo(id: captures["id"] ?? "") }
+        },
+        serverRoute("PUT", ["inApps", "v1", "transactions", ":id", "appAccountToken"]) { store, request, captures in
+            var response = accepted {
+                try store.setAppAccountToken(
+                    originalTransactionId: captures["id"] ?? "",
+                    try decode(UpdateAppAccountTokenRequestBody.self, from: request.body))
+            }
+            if response.status == 202 { response.status = 200 }
+            return response
+        },
+        serverRoute("POST", ["inApps", "v1", "notifications", "history"]) { store, request, _ in
+            respond {
+                try store.notificationHistory(
+                    try decode(NotificationHistoryRequestBody.self, from: request.body),
+                    paginationToken: request.queryValues("paginationToken").first)
+            }
+        },
         serverRoute("GET", ["inApps", "v1", "history", ":id"]) { store, request, captures in
-            respond { try store.history(id: captures["id"] ?? "", query: request.query) }
+            respond { try store.history(id: captures["id"] ?? "", version: "v1", query: request.query) }
         },
         serverRoute("GET", ["inApps", "v2", "history", ":id"]) { store, request, captures in
-            respond { try store.history(id: captures["id"] ?? "", query: request.query) }
+            respond { try store.history(id: captures["id"] ?? "", version: "v2", query: request.query) }
         },
         serverRoute("GET", ["inApps", "v2", "refund", "lookup", ":id"]) { store, request, captures in
             respond {

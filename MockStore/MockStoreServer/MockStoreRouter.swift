@@ -80,14 +80,21 @@ public struct MockStoreRouter: HTTPHandler {
         },
         Route(method: "POST", pattern: ["storekit", "v1", "purchases"]) { store, request, _ in
             respond {
-                try store.purchase(try decode(PurchaseRequestBody.self, from: request.body))
+                let device = try device(request)
+                return try store.purchase(try decode(PurchaseRequestBody.self, from: request.body), device: device)
             }
         },
-        Route(method: "GET", pattern: ["storekit", "v1", "transactions", "unfinished"]) { store, _, _ in
-            respond { SignedTransactionsBody(signedTransactions: try store.unfinishedTransactions()) }
+        Route(method: "GET", pattern: ["storekit", "v1", "transactions", "unfinished"]) { store, request, _ in
+            respond {
+                SignedTransactionsBody(
+                    signedTransactions: try store.unfinishedTransactions(device: try device(request)))
+            }
         },
         Route(method: "GET", pattern: ["storekit", "v1", "transactions", "updates"]) { store, request, _ in
-            respond { try store.updates(after: request.queryValues("after").first) }
+            respond { try store.updates(after: request.queryValues("after").first, device: try device(request)) }
+        },
+        Route(method: "GET", pattern: ["storekit", "v1", "app-transaction"]) { store, request, _ in
+            respond { try store.deviceAppTransaction(device: try device(request)) }
         },
         Route(method: "POST", pattern: ["storekit", "v1", "transactions", ":id", "finish"]) { store, _, captures in
             respond {
@@ -111,6 +118,11 @@ public struct MockStoreRouter: HTTPHandler {
     ]
 
     // MARK: Helpers
+
+    /// The device a device-API request names (``DeviceVerification/headerName``), or the default one.
+    static func device(_ request: HTTPRequest) throws(MockStoreError) -> DeviceVerification {
+        try DeviceVerification.from(header: request.header(DeviceVerification.headerName))
+    }
 
     /// `{}`.
     struct EmptyBody: Encodable {}

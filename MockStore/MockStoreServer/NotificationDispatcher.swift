@@ -4,8 +4,8 @@ import StoreWire
 import Synchronization
 
 /// Delivers the store's notifications on a thread of its own: POSTs `{"signedPayload": JWS}` to the `--notify`
-/// URL, records every attempt, and tries again on Apple's schedule (scaled) until the receiver answers 200 or
-/// the tries run out. The store's lock is never held while a notification is on the wire.
+/// URL, records every attempt, and tries again on Apple's schedule (scaled, production only) until the receiver
+/// answers 200 to 206 or the tries run out. The store's lock is never held while a notification is on the wire.
 public final class NotificationDispatcher: Sendable {
     private let store: MockStore
     private let url: String
@@ -72,12 +72,13 @@ public final class NotificationDispatcher: Sendable {
             let response = try HTTPClient.send(
                 "POST", url, headers: [HTTPHeader("Content-Type", "application/json")], body: body, timeout: timeout,
                 trusting: certificates)
-            guard response.status == 200 else {
+            // Apple: any status from 200 to 206 is a successful post.
+            guard (200...206).contains(response.status) else {
                 return StoredNotification.Attempt(
                     date: date, result: "UNSUCCESSFUL_HTTP_RESPONSE_CODE", httpStatus: response.status,
-                    detail: "the receiver answered HTTP \(response.status); only 200 counts as received")
+                    detail: "the receiver answered HTTP \(response.status); only 200 to 206 count as received")
             }
-            return StoredNotification.Attempt(date: date, result: "SUCCESS", httpStatus: 200)
+            return StoredNotification.Attempt(date: date, result: "SUCCESS", httpStatus: response.status)
         } catch {
             return StoredNotification.Attempt(date: date, result: error.sendAttemptResult, detail: error.detail)
         }

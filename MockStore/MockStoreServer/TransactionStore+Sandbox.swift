@@ -30,6 +30,50 @@ extension TransactionStore {
             .run([.text(id), .optional(state?.rawValue)])
     }
 
+    /// Sets a transaction's `appAccountToken` (Set App Account Token) without logging a change: the history keeps
+    /// its place, and every later signing carries the token.
+    func setAppAccountToken(id: String, to token: String) throws {
+        try statement("UPDATE transactions SET app_account_token = ?2 WHERE id = ?1").run([.text(id), .text(token)])
+    }
+
+    /// For each transaction, the number of its last change that the history orders by: every change but a finish
+    /// (finishing moves a transaction neither in the history nor past a revision).
+    func historySequences() throws -> [String: Int64] {
+        let rows = try statement(
+            """
+            SELECT transaction_id, MAX(sequence) FROM transaction_changes WHERE kind <> 'finished'
+            GROUP BY transaction_id
+            """
+        ).query { ($0.text(at: 0) ?? "", $0.int64(at: 1)) }
+        return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The customer's app transaction, made the first time it is asked for (`now` its original purchase date) and
+    /// kept in `counters`, which neither `clear` nor `reset` empties.
+    struct AppTransactionRecord: Equatable, Sendable {
+        var id: Int64
+        var originalPurchaseDate: Int64
+    }
+
+    func appTransactionRecord(now: Int64) throws -> AppTransactionRecord {
+        try statement("INSERT OR IGNORE INTO counters (name, value) VALUES ('app_transaction_id', ?1)")
+            .run([.integer(Self.newAppTransactionId())])
+        try statement("INSERT OR IGNORE INTO counters (name, value) VALUES ('app_original_purchase_date', ?1)")
+            .run([.integer(now)])
+        let values = try statement(
+            "SELECT name, value FROM counters WHERE name IN ('app_transaction_id', 'app_original_purchase_date')"
+        ).query { ($0.text(at: 0) ?? "", $0.int64(at: 1)) }
+        let byName = Dictionary(values, uniquingKeysWith: { first, _ in first })
+        return AppTransactionRecord(
+            id: byName["app_transaction_id"] ?? Self.newAppTransactionId(),
+            originalPurchaseDate: byName["app_original_purchase_date"] ?? now)
+    }
+
+    /// A new app transaction id: 18 digits, as Apple's are (`704289572311325510`).
+    static func newAppTransactionId() -> Int64 {
+        Int64.random(in: 700_000_000_000_000_000...799_999_999_999_999_999)
+    }
+
     /// Removes one transaction (its change log goes with it). Returns whether there was one.
     func delete(id: String) throws -> Bool {
         try database.inTransaction {

@@ -77,7 +77,9 @@ public struct MockStoreClient: StoreProvider {
         // Every page: the feed says when another waits (`hasMore`), and a refund or an approval on a later page
         // would otherwise wait for some later collect.
         var transactions: [SignedTransaction] = []
-        var position = cursor
+        // No cursor yet: every change from the store's first ("0"); without one the store answers as
+        // `Transaction.updates` does at launch, with the unfinished transactions only.
+        var position: String? = cursor ?? "0"
         for _ in 0..<10_000 {
             var components = URLComponents(
                 url: url("/storekit/v1/transactions/updates"), resolvingAgainstBaseURL: false)!

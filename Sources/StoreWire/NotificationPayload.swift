@@ -2,7 +2,7 @@
 ///
 /// The store POSTs `{"signedPayload": JWS}` (``SignedNotificationBody``); the JWS payload is this.
 public struct NotificationPayload: Codable, Sendable, Equatable {
-    /// `TEST`, `REFUND`, `REFUND_DECLINED`, `REFUND_REVERSED`, `CONSUMPTION_REQUEST`, …
+    /// `ONE_TIME_CHARGE`, `TEST`, `REFUND`, `REFUND_DECLINED`, `REFUND_REVERSED`, `CONSUMPTION_REQUEST`, …
     public var notificationType: String
     /// Left out when the type has none (none of the types above has one).
     public var subtype: String?
@@ -28,8 +28,9 @@ public struct NotificationPayload: Codable, Sendable, Equatable {
 
 /// The `data` of a notification: the app, the environment and, except for `TEST`, the signed transaction.
 public struct NotificationData: Codable, Sendable, Equatable {
-    /// `Sandbox`.
+    /// `Sandbox` or `Production`.
     public var environment: String
+    /// Production only: Apple leaves it out in the sandbox.
     public var appAppleId: Int64?
     public var bundleId: String
     public var bundleVersion: String?

@@ -13,8 +13,9 @@ public struct HistoryResponseBody: Codable, Sendable, Equatable {
     public var revision: String
     public var hasMore: Bool
     public var bundleId: String
+    /// Production only: Apple leaves it out in the sandbox.
     public var appAppleId: Int64?
-    /// `Sandbox`.
+    /// `Sandbox` or `Production`.
     public var environment: String
     public var signedTransactions: [String]
 

@@ -27,6 +27,13 @@ public struct SignedTransactionPayload: Codable, Sendable, Equatable {
     /// How much was refunded, in milli-percent (100000 for a full refund), with `revocationDate`.
     public var revocationPercentage: Int?
     public var webOrderLineItemId: String?
+    /// The customer's app transaction (the same in every transaction of the customer; see ``AppTransactionPayload``).
+    public var appTransactionId: String?
+    /// Device API only (as StoreKit's `jwsRepresentation` has it): base64 of the SHA-384 of
+    /// `deviceVerificationNonce` followed by the device's verification id, both lowercased UUID strings.
+    public var deviceVerification: String?
+    /// Device API only: the lowercased UUID `deviceVerification` was computed with.
+    public var deviceVerificationNonce: String?
 
     public init(
         transactionId: String, originalTransactionId: String, bundleId: String, productId: String,
@@ -35,7 +42,8 @@ public struct SignedTransactionPayload: Codable, Sendable, Equatable {
         transactionReason: String = "PURCHASE", storefront: String = "GBR", storefrontId: String = "143444",
         price: Int64, currency: String = "GBP", appAccountToken: String? = nil,
         revocationDate: Int64? = nil, revocationReason: Int? = nil, webOrderLineItemId: String? = nil,
-        revocationType: String? = nil, revocationPercentage: Int? = nil
+        revocationType: String? = nil, revocationPercentage: Int? = nil, appTransactionId: String? = nil,
+        deviceVerification: String? = nil, deviceVerificationNonce: String? = nil
     ) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
@@ -59,6 +67,9 @@ public struct SignedTransactionPayload: Codable, Sendable, Equatable {
         self.webOrderLineItemId = webOrderLineItemId
         self.revocationType = revocationType
         self.revocationPercentage = revocationPercentage
+        self.appTransactionId = appTransactionId
+        self.deviceVerification = deviceVerification
+        self.deviceVerificationNonce = deviceVerificationNonce
     }
 }
 
@@ -66,4 +77,5 @@ public struct SignedTransactionPayload: Codable, Sendable, Equatable {
 public enum StoreProductType {
     public static let consumable = "Consumable"
     public static let nonConsumable = "Non-Consumable"
+    public static let nonRenewingSubscription = "Non-Renewing Subscription"
 }

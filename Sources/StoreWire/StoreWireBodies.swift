@@ -12,10 +12,12 @@ public struct StoreProductInfo: Codable, Sendable, Equatable {
     public var price: String
     /// ISO 4217 currency code, e.g. `GBP`.
     public var currency: String
+    /// StoreKit's `Product.isFamilyShareable`: the `.storekit` file's `familyShareable`.
+    public var isFamilyShareable: Bool
 
     public init(
         id: String, type: String, displayName: String, description: String, displayPrice: String, price: String,
-        currency: String
+        currency: String, isFamilyShareable: Bool = false
     ) {
         self.id = id
         self.type = type
@@ -24,6 +26,24 @@ public struct StoreProductInfo: Codable, Sendable, Equatable {
         self.displayPrice = displayPrice
         self.price = price
         self.currency = currency
+        self.isFamilyShareable = isFamilyShareable
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, type, displayName, description, displayPrice, price, currency, isFamilyShareable
+    }
+
+    /// `isFamilyShareable` may be missing (stores before it was added): not shareable.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        type = try container.decode(String.self, forKey: .type)
+        displayName = try container.decode(String.self, forKey: .displayName)
+        description = try container.decode(String.self, forKey: .description)
+        displayPrice = try container.decode(String.self, forKey: .displayPrice)
+        price = try container.decode(String.self, forKey: .price)
+        currency = try container.decode(String.self, forKey: .currency)
+        isFamilyShareable = try container.decodeIfPresent(Bool.self, forKey: .isFamilyShareable) ?? false
     }
 }
 
@@ -45,7 +65,8 @@ public struct PurchaseRequestBody: Codable, Sendable, Equatable {
     }
 }
 
-/// `POST /storekit/v1/purchases` response body: `result` is `success`, `pending` or `userCancelled`.
+/// `POST /storekit/v1/purchases` response body: `result` is `success`, `pending` (Ask to Buy) or `userCancelled` (a
+/// cancellation, or an interrupted purchase, as StoreKit 2 reports one).
 public struct PurchaseResponseBody: Codable, Sendable, Equatable {
     public var result: String
     public var signedTransaction: String?
@@ -102,9 +123,17 @@ public enum StoreErrorCode {
     public static let invalidAppIdentifier = 4_000_002
     public static let invalidRequestRevision = 4_000_005
     public static let invalidTransactionId = 4_000_006
+    /// Get Notification History: `startDate` is further back than the history keeps.
+    public static let startDateTooFarInPast = 4_000_012
+    /// `startDate` is not before `endDate`.
+    public static let startDateAfterEndDate = 4_000_013
     public static let invalidPaginationToken = 4_000_014
     public static let invalidStartDate = 4_000_015
     public static let invalidEndDate = 4_000_016
+    /// Get Notification History: an unknown `notificationType`, or a `notificationSubtype` that does not go with it.
+    public static let invalidNotificationType = 4_000_018
+    /// Get Notification History: both `transactionId` and `notificationType`.
+    public static let multipleFiltersSupplied = 4_000_019
     public static let invalidSort = 4_000_021
     public static let invalidProductType = 4_000_022
     public static let invalidProductId = 4_000_023
@@ -125,12 +154,18 @@ public enum StoreErrorCode {
     public static let invalidTransactionNotConsumable = 4_000_043
     /// The `appAccountToken` is not a UUID.
     public static let invalidAppAccountToken = 4_000_183
+    /// Set App Account Token: the transaction came through Family Sharing.
+    public static let familyTransactionNotSupported = 4_000_185
+    /// Set App Account Token: the id is not an original transaction id.
+    public static let transactionIdIsNotOriginalTransactionId = 4_000_187
     /// No endpoint at this path (mock store only).
     public static let notFound = 4_040_000
     /// No `--notify` URL: the store has nowhere to send notifications.
     public static let serverNotificationURLNotFound = 4_040_007
     public static let testNotificationNotFound = 4_040_008
     public static let transactionIdNotFound = 4_040_010
+    /// Get App Transaction Info: the customer has no app transaction.
+    public static let appTransactionDoesNotExist = 4_040_019
     public static let methodNotAllowed = 4_050_000
     /// A test control that does not fit the transaction's state, e.g. approving a purchase that is not pending
     /// (mock store only).

@@ -19,6 +19,8 @@ is not installed, the binary is missing or does not start). The store it starts 
 """
 
 import argparse
+import base64
+import hashlib
 import http.server
 import json
 import os
@@ -36,6 +38,8 @@ import uuid
 import warnings
 
 BUNDLE_ID = "ai.voicedebrief.app"
+APP_APPLE_ID = 1234567890
+DEVICE_ID = "5c4f0a2e-9d6b-4c1e-8f3a-2b7d9e1c4a60"
 PRODUCT_ID = "ai.voicedebrief.app.credit.500"
 START_TIMEOUT = 30.0
 
@@ -111,11 +115,13 @@ class MockStore:
                 stream.close()
         return False
 
-    def request(self, method, path, body=None):
+    def request(self, method, path, body=None, headers=None):
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.base_url + path, data=data, method=method)
         if data is not None:
             request.add_header("Content-Type", "application/json")
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
         try:
             with urllib.request.urlopen(request, timeout=10) as response:
                 return response.status, response.headers.get("Content-Type"), response.read()
@@ -138,7 +144,8 @@ def run_checks(store, apple):
 
     token = str(uuid.uuid4())
     status, content_type, body = store.request(
-        "POST", "/storekit/v1/purchases", {"productId": PRODUCT_ID, "quantity": 1, "appAccountToken": token}
+        "POST", "/storekit/v1/purchases", {"productId": PRODUCT_ID, "quantity": 1, "appAccountToken": token},
+        headers={"X-Device-Verification-ID": DEVICE_ID},
     )
     expect(status == 200 and content_type == "application/json",
            f"POST /storekit/v1/purchases answers 200 application/json (got {status}, {content_type})")
@@ -168,6 +175,28 @@ def run_checks(store, apple):
     expect(decoded.rawTransactionReason == "PURCHASE",
            f"transactionReason PURCHASE (got {decoded.rawTransactionReason})")
     expect(decoded.storefront == "GBR", f"storefront GBR (got {decoded.storefront})")
+    expect(decoded.appTransactionId and decoded.appTransactionId.isdigit(),
+           f"the transaction carries the customer's appTransactionId (got {decoded.appTransactionId})")
+    payload = jws_payload(jws)
+    expect(payload.get("deviceVerification") == device_verification(payload.get("deviceVerificationNonce", "")),
+           "deviceVerification is base64(SHA-384(deviceVerificationNonce + the device id sent))")
+    expect(jws_header(jws).keys() == {"alg", "x5c"}, f"the JWS header is {{alg, x5c}} (got {sorted(jws_header(jws))})")
+
+    status, _, body = store.request("GET", "/storekit/v1/app-transaction", headers={"X-Device-Verification-ID": DEVICE_ID})
+    signed_app = json.loads(body)["signedAppTransaction"] if status == 200 else ""
+    try:
+        app = verifier.verify_and_decode_app_transaction(signed_app)
+    except VerificationException as error:
+        raise CheckFailed(f"verify_and_decode_app_transaction rejected the device's AppTransaction: {error.status.name}")
+    expect(app.appTransactionId == decoded.appTransactionId and app.bundleId == BUNDLE_ID
+           and app.rawReceiptType == "Sandbox" and app.rawOriginalPlatform == "iOS"
+           and app.applicationVersion and app.originalApplicationVersion and app.originalPurchaseDate
+           and app.receiptCreationDate and app.appAppleId is None,
+           "verify_and_decode_app_transaction accepts the device API's AppTransaction, with Apple's fields")
+    app_payload = jws_payload(signed_app)
+    expect(isinstance(app_payload.get("signedDate"), int), "the AppTransaction carries signedDate")
+    expect(app_payload.get("deviceVerification") == device_verification(app_payload.get("deviceVerificationNonce", "")),
+           "the AppTransaction's deviceVerification is computed as Apple documents")
 
     status, _, body = store.request("GET", "/storekit/v1/transactions/unfinished")
     unfinished = json.loads(body).get("signedTransactions", []) if status == 200 else []
@@ -197,6 +226,26 @@ def run_checks(store, apple):
 
     status, _, _ = store.request("POST", f"/storekit/v1/transactions/{decoded.transactionId}/finish", {})
     expect(status == 200, f"finishing the transaction answers 200 (got {status})")
+
+
+def jws_parts(jws):
+    def decode(part):
+        return json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+    header, payload, _ = jws.split(".")
+    return decode(header), decode(payload)
+
+
+def jws_header(jws):
+    return jws_parts(jws)[0]
+
+
+def jws_payload(jws):
+    return jws_parts(jws)[1]
+
+
+def device_verification(nonce):
+    """Apple's AppStore.deviceVerificationID check: SHA-384 of the lowercased nonce then the lowercased id."""
+    return base64.b64encode(hashlib.sha384((nonce.lower() + DEVICE_ID.lower()).encode()).digest()).decode()
 
 
 def check_unsigned_is_rejected(store, root_der, apple):
@@ -243,6 +292,7 @@ class Receiver:
 
     def __init__(self):
         self.bodies = queue.Queue()
+        self.skipped = []
         received = self.bodies
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -266,6 +316,15 @@ class Receiver:
         except queue.Empty:
             raise CheckFailed(f"no notification reached the receiver within {timeout:.0f} s")
         return json.loads(body)["signedPayload"]
+
+    def next_of(self, verifier, notification_type, timeout=15.0):
+        """The next notification of this type, verified; others before it are skipped (and kept in `skipped`)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            decoded = verifier.verify_and_decode_notification(self.next_payload(max(0.1, deadline - time.monotonic())))
+            if decoded.rawNotificationType == notification_type:
+                return decoded
+            self.skipped.append(decoded)
 
     def close(self):
         self.server.shutdown()
@@ -377,8 +436,15 @@ def run_server_api_checks(store, receiver, private_pem, key_id, root_der, apple)
     else:
         raise CheckFailed("a token signed by an unknown key was accepted")
 
+    charge = receiver.next_of(verifier, "ONE_TIME_CHARGE")
+    charged = verifier.verify_and_decode_signed_transaction(charge.data.signedTransactionInfo)
+    expect(charge.data.rawEnvironment == "Sandbox" and charge.data.appAppleId is None and charge.rawSubtype is None
+           and charged.rawType == "Consumable",
+           "verify_and_decode_notification accepts ONE_TIME_CHARGE with the purchase's transaction (Sandbox, no "
+           "appAppleId)")
+
     token = client.request_test_notification().testNotificationToken
-    notification = verifier.verify_and_decode_notification(receiver.next_payload())
+    notification = receiver.next_of(verifier, "TEST")
     expect(notification.rawNotificationType == "TEST" and notification.version == "2.0",
            "verify_and_decode_notification accepts the TEST notification the store POSTed")
     for _ in range(100):
@@ -391,23 +457,124 @@ def run_server_api_checks(store, receiver, private_pem, key_id, root_der, apple)
 
     status, _, _ = store.request("POST", f"/test/v1/transactions/{transaction_id}/refund", {"revocationReason": 1})
     expect(status == 200, f"the refund control answers 200 (got {status})")
-    refund = verifier.verify_and_decode_notification(receiver.next_payload())
+    refund = receiver.next_of(verifier, "REFUND")
     refunded = verifier.verify_and_decode_signed_transaction(refund.data.signedTransactionInfo)
     expect(refund.rawNotificationType == "REFUND" and refunded.transactionId == transaction_id
            and refunded.revocationDate is not None and refunded.rawRevocationReason == 1,
            "verify_and_decode_notification accepts REFUND; its transaction carries revocationDate and reason 1")
-    expect(refund.data.rawEnvironment == "Sandbox" and refund.data.bundleId == BUNDLE_ID and refund.data.appAppleId,
-           "the notification's data names Sandbox, the bundle and appAppleId")
+    expect(refund.data.rawEnvironment == "Sandbox" and refund.data.bundleId == BUNDLE_ID
+           and refund.data.appAppleId is None,
+           "the notification's data names Sandbox and the bundle, and leaves appAppleId out as the sandbox does")
     refunds = client.get_refund_history(transaction_id, None)
     expect([verifier.verify_and_decode_signed_transaction(t).transactionId for t in refunds.signedTransactions]
            == [transaction_id], "get_refund_history lists the refunded transaction")
 
     status, _, _ = store.request("POST", f"/test/v1/transactions/{ids[0]}/refund-request",
                                  {"consumptionRequestReason": "FULFILLMENT_ISSUE"})
-    request = verifier.verify_and_decode_notification(receiver.next_payload())
+    request = receiver.next_of(verifier, "CONSUMPTION_REQUEST")
     expect(request.rawNotificationType == "CONSUMPTION_REQUEST"
            and request.data.rawConsumptionRequestReason == "FULFILLMENT_ISSUE",
            "verify_and_decode_notification accepts CONSUMPTION_REQUEST with its reason")
+
+    run_app_transaction_and_token_checks(client, verifier, transaction_id, apple)
+    run_notification_history_checks(client, verifier, transaction_id)
+
+
+def run_app_transaction_and_token_checks(client, verifier, transaction_id, apple):
+    Environment, SignedDataVerifier, VerificationException = apple
+    from appstoreserverlibrary.api_client import APIError, APIException
+    from appstoreserverlibrary.models.UpdateAppAccountTokenRequest import UpdateAppAccountTokenRequest
+
+    info = client.get_app_transaction_info(transaction_id)
+    app = verifier.verify_and_decode_app_transaction(info.signedAppTransactionInfo)
+    transaction = verifier.verify_and_decode_signed_transaction(client.get_transaction_info(transaction_id)
+                                                                .signedTransactionInfo)
+    expect(app.appTransactionId == transaction.appTransactionId and app.rawReceiptType == "Sandbox",
+           "get_app_transaction_info answers signedAppTransactionInfo; verify_and_decode_app_transaction accepts it")
+    expect("deviceVerification" not in jws_payload(info.signedAppTransactionInfo),
+           "the Server API's AppTransaction has no device fields")
+
+    token = str(uuid.uuid4())
+    client.set_app_account_token(transaction_id, UpdateAppAccountTokenRequest(appAccountToken=token))
+    updated = verifier.verify_and_decode_signed_transaction(client.get_transaction_info(transaction_id)
+                                                            .signedTransactionInfo)
+    expect(str(updated.appAccountToken) == token,
+           "set_app_account_token sets the token; get_transaction_info then carries it")
+    for bad, wanted, status in ((transaction_id, APIError.INVALID_APP_ACCOUNT_TOKEN_UUID_ERROR, 400),
+                                ("2000000999999999", APIError.TRANSACTION_ID_NOT_FOUND, 404)):
+        try:
+            client.set_app_account_token(bad, UpdateAppAccountTokenRequest(
+                appAccountToken="not-a-uuid" if status == 400 else token))
+        except APIException as error:
+            expect(error.api_error == wanted and error.http_status_code == status,
+                   f"set_app_account_token refuses with APIError.{wanted.name} (got {error.raw_api_error})")
+        else:
+            raise CheckFailed(f"set_app_account_token accepted what Apple refuses with {wanted.name}")
+
+
+def run_notification_history_checks(client, verifier, transaction_id):
+    from appstoreserverlibrary.api_client import APIError, APIException
+    from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
+    from appstoreserverlibrary.models.NotificationTypeV2 import NotificationTypeV2
+    from appstoreserverlibrary.models.SendAttemptResult import SendAttemptResult
+
+    now = int(time.time() * 1000)
+    for _ in range(100):
+        everything = client.get_notification_history(None, NotificationHistoryRequest(
+            startDate=now - 3_600_000, endDate=now + 60_000))
+        if all(item.sendAttempts for item in everything.notificationHistory):
+            break
+        time.sleep(0.05)
+    kinds = [verifier.verify_and_decode_notification(item.signedPayload).rawNotificationType
+             for item in everything.notificationHistory]
+    expect({"ONE_TIME_CHARGE", "TEST", "REFUND", "CONSUMPTION_REQUEST"} <= set(kinds) and not everything.hasMore,
+           f"get_notification_history lists every notification the store sent ({kinds})")
+    expect(all([a.sendAttemptResult for a in item.sendAttempts] == [SendAttemptResult.SUCCESS]
+               for item in everything.notificationHistory),
+           "each history item's sendAttempts is one SUCCESS")
+    charges = client.get_notification_history(None, NotificationHistoryRequest(
+        startDate=now - 3_600_000, endDate=now + 60_000, notificationType=NotificationTypeV2.ONE_TIME_CHARGE))
+    expect(len(charges.notificationHistory) == 2 and all(
+        verifier.verify_and_decode_notification(i.signedPayload).rawNotificationType == "ONE_TIME_CHARGE"
+        for i in charges.notificationHistory), "the notificationType filter keeps the two ONE_TIME_CHARGEs")
+    failures = client.get_notification_history(None, NotificationHistoryRequest(
+        startDate=now - 3_600_000, endDate=now + 60_000, onlyFailures=True))
+    expect(failures.notificationHistory == [], "onlyFailures: none failed")
+    customer = client.get_notification_history(None, NotificationHistoryRequest(
+        startDate=now - 3_600_000, endDate=now + 60_000, transactionId=transaction_id))
+    expect(len(customer.notificationHistory) == len(kinds) - 1, "the transactionId filter keeps the customer's (no TEST)")
+    bad = (
+        (NotificationHistoryRequest(startDate=now - 31 * 86_400_000, endDate=now), APIError.START_DATE_TOO_FAR_IN_PAST),
+        (NotificationHistoryRequest(startDate=now, endDate=now - 1000), APIError.START_DATE_AFTER_END_DATE),
+        (NotificationHistoryRequest(startDate=now - 1000, endDate=now, transactionId=transaction_id,
+                                    notificationType=NotificationTypeV2.REFUND), APIError.MULTIPLE_FILTERS_SUPPLIED),
+    )
+    for request, wanted in bad:
+        try:
+            client.get_notification_history(None, request)
+        except APIException as error:
+            expect(error.api_error == wanted and error.http_status_code == 400,
+                   f"get_notification_history refuses with APIError.{wanted.name} (got {error.raw_api_error})")
+        else:
+            raise CheckFailed(f"get_notification_history accepted what Apple refuses with {wanted.name}")
+
+
+def run_production_checks(store, receiver, root_der, apple):
+    """A store started with --environment production: notifications and app transactions carry appAppleId and
+    Apple's production verifier (which checks it) accepts them."""
+    Environment, SignedDataVerifier, VerificationException = apple
+    verifier = SignedDataVerifier([root_der], False, Environment.PRODUCTION, BUNDLE_ID, APP_APPLE_ID)
+    status, _, body = store.request("POST", "/storekit/v1/purchases", {"productId": PRODUCT_ID})
+    expect(status == 200, f"the production store sells (got {status})")
+    decoded = verifier.verify_and_decode_signed_transaction(json.loads(body)["signedTransaction"])
+    expect(decoded.rawEnvironment == "Production", "a production transaction says environment Production")
+    charge = receiver.next_of(verifier, "ONE_TIME_CHARGE")
+    expect(charge.data.appAppleId == APP_APPLE_ID and charge.data.rawEnvironment == "Production",
+           "verify_and_decode_notification (Production, appAppleId checked) accepts ONE_TIME_CHARGE")
+    status, _, body = store.request("GET", "/storekit/v1/app-transaction")
+    app = verifier.verify_and_decode_app_transaction(json.loads(body)["signedAppTransaction"])
+    expect(app.appAppleId == APP_APPLE_ID and app.rawReceiptType == "Production",
+           "verify_and_decode_app_transaction (Production) accepts the AppTransaction with its appAppleId")
 
 
 def main():
@@ -438,6 +605,11 @@ def main():
                 run_checks(store, apple)
                 _, _, root_der = store.request("GET", "/test/v1/root-certificate")
                 run_server_api_checks(store, receiver, private_pem, key_id, root_der, apple)
+            with MockStore(binary, data, arguments.catalogue,
+                           ["--environment", "production", "--app-apple-id", str(APP_APPLE_ID),
+                            "--notify", receiver.url]) as production:
+                print(f"mockstore --environment production at {production.base_url}")
+                run_production_checks(production, receiver, root_der, apple)
             # Same data directory, so the same root: only the signing differs.
             with MockStore(binary, data, arguments.catalogue, ["--signing", "none"]) as unsigned:
                 print(f"mockstore --signing none at {unsigned.base_url}")

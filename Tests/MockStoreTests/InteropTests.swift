@@ -46,6 +46,23 @@ let applesPythonLibraryIsInstalled: Bool = {
             "ok: verify_and_decode_notification accepts REFUND",
             "ok: verify_and_decode_notification accepts CONSUMPTION_REQUEST with its reason",
             "ok: a token signed by another key gets 401",
+            // Issue 15.
+            "ok: the transaction carries the customer's appTransactionId",
+            "ok: deviceVerification is base64(SHA-384(deviceVerificationNonce + the device id sent))",
+            "ok: the JWS header is {alg, x5c}",
+            "ok: verify_and_decode_app_transaction accepts the device API's AppTransaction, with Apple's fields",
+            "ok: verify_and_decode_notification accepts ONE_TIME_CHARGE with the purchase's transaction",
+            "ok: get_app_transaction_info answers signedAppTransactionInfo; verify_and_decode_app_transaction accepts it",
+            "ok: set_app_account_token sets the token; get_transaction_info then carries it",
+            "ok: set_app_account_token refuses with APIError.INVALID_APP_ACCOUNT_TOKEN_UUID_ERROR",
+            "ok: get_notification_history lists every notification the store sent",
+            "ok: each history item's sendAttempts is one SUCCESS",
+            "ok: the notificationType filter keeps the two ONE_TIME_CHARGEs",
+            "ok: get_notification_history refuses with APIError.START_DATE_TOO_FAR_IN_PAST",
+            "ok: get_notification_history refuses with APIError.MULTIPLE_FILTERS_SUPPLIED",
+            "and leaves appAppleId out as the sandbox does",
+            "ok: verify_and_decode_notification (Production, appAppleId checked) accepts ONE_TIME_CHARGE",
+            "ok: verify_and_decode_app_transaction (Production) accepts the AppTransaction with its appAppleId",
         ] {
             #expect(text.contains(line), "interop output lacks \(line)")
         }

@@ -22,7 +22,9 @@ import Testing
     {
         let parsed = try CompactJWS.parse(jws)
         #expect(parsed.header.alg == "ES256", sourceLocation: sourceLocation)
-        #expect(parsed.header.typ == "JWT", sourceLocation: sourceLocation)
+        // Apple's header is {alg, x5c} and nothing else (issue 15; it carried typ "JWT" before).
+        #expect(parsed.header.typ == nil, sourceLocation: sourceLocation)
+        #expect(parsed.header.kid == nil, sourceLocation: sourceLocation)
         #expect(parsed.header.x5c?.count == 3, sourceLocation: sourceLocation)
         let payload = try JSONDecoder().decode(SignedTransactionPayload.self, from: Data(parsed.payload))
         let signedAt = Date(timeIntervalSince1970: Double(payload.signedDate) / 1_000)

@@ -57,7 +57,7 @@ import Testing
         let parsed = try CompactJWS.parse(try #require(jws, sourceLocation: sourceLocation))
         try parsed.verifyHS256(secret: Self.secret)
         #expect(parsed.header.alg == "HS256", sourceLocation: sourceLocation)
-        #expect(parsed.header.typ == "JWT", sourceLocation: sourceLocation)
+        #expect(parsed.header.typ == nil, sourceLocation: sourceLocation)
         return try JSONDecoder().decode(SignedTransactionPayload.self, from: Data(parsed.payload))
     }
 
@@ -130,7 +130,12 @@ extension MockStoreRouterTests {
         #expect(response.header("Content-Type") == "application/json")
         let body = try #require(response.decoded(PurchaseResponseBody.self))
         #expect(body.result == "success")
-        let payload = try verifiedPayload(body.signedTransaction)
+        var payload = try verifiedPayload(body.signedTransaction)
+        // Issue 15: the customer's appTransactionId and the device's verification fields, checked, then set aside.
+        #expect(payload.appTransactionId?.count == 18)
+        let nonce = try #require(payload.deviceVerificationNonce.flatMap(UUID.init(uuidString:)))
+        #expect(payload.deviceVerification == DeviceVerification().stamp(nonce: nonce).verification)
+        (payload.appTransactionId, payload.deviceVerification, payload.deviceVerificationNonce) = (nil, nil, nil)
         #expect(
             payload
                 == SignedTransactionPayload(

@@ -56,7 +56,8 @@ extension NotificationBinaryTests {
         #expect(UUID(uuidString: payload.notificationUUID) != nil)
         #expect(
             payload.data
-                == NotificationData(environment: "Sandbox", appAppleId: 1_234_567_890, bundleId: "ai.voicedebrief.app"))
+                == NotificationData(environment: "Sandbox", appAppleId: nil, bundleId: "ai.voicedebrief.app"),
+            "Apple leaves appAppleId out in the sandbox (issue 15)")
         #expect(abs(Double(payload.signedDate) / 1_000 - Date().timeIntervalSince1970) < 60)
 
         try await eventually("the attempt is recorded") {
@@ -74,7 +75,8 @@ extension NotificationBinaryTests {
 
     @Test func refundLifecycleSendsEachNotificationWithTheTransaction() async throws {
         let receiver = try NotificationReceiver()
-        let store = try start(receiver, ["--bundle-version", "42", "--app-apple-id", "987654321"])
+        let store = try start(
+            receiver, ["--bundle-version", "42", "--app-apple-id", "987654321", "--environment", "production"])
         let root = try await root(store)
         let id = try store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500").transaction
             .transactionId
@@ -83,23 +85,24 @@ extension NotificationBinaryTests {
         _ = try store.control(TestTransactionBody.self, "request-refund", id)
         _ = try store.control(TestTransactionBody.self, "refund", id, "--reason", "1")
         _ = try store.control(TestTransactionBody.self, "reverse-refund", id)
-        try await eventually("five notifications arrive") { receiver.bodies.count == 5 }
+        try await eventually("six notifications arrive") { receiver.bodies.count == 6 }
         let payloads = try receiver.bodies.map { body in
             let signed = try JSONDecoder().decode(SignedNotificationBody.self, from: Data(body)).signedPayload
             return try verifiedES256Payload(signed, as: NotificationPayload.self, root: root)
         }
         #expect(
             payloads.map(\.notificationType) == [
-                "CONSUMPTION_REQUEST", "REFUND_DECLINED", "CONSUMPTION_REQUEST", "REFUND", "REFUND_REVERSED",
+                "ONE_TIME_CHARGE", "CONSUMPTION_REQUEST", "REFUND_DECLINED", "CONSUMPTION_REQUEST", "REFUND",
+                "REFUND_REVERSED",
             ])
         #expect(
             payloads.map { $0.data?.consumptionRequestReason } == [
-                "UNSATISFIED_WITH_PURCHASE", nil, "UNINTENDED_PURCHASE", nil, nil,
+                nil, "UNSATISFIED_WITH_PURCHASE", nil, "UNINTENDED_PURCHASE", nil, nil,
             ])
-        #expect(Set(payloads.map(\.notificationUUID)).count == 5)
+        #expect(Set(payloads.map(\.notificationUUID)).count == 6)
         for payload in payloads {
             let data = try #require(payload.data)
-            #expect(data.environment == "Sandbox" && data.bundleId == "ai.voicedebrief.app")
+            #expect(data.environment == "Production" && data.bundleId == "ai.voicedebrief.app")
             #expect(data.appAppleId == 987_654_321 && data.bundleVersion == "42")
             #expect(payload.version == "2.0")
         }
@@ -108,8 +111,10 @@ extension NotificationBinaryTests {
                 try #require($0.data?.signedTransactionInfo), as: SignedTransactionPayload.self, root: root)
         }
         #expect(infos.allSatisfy { $0.transactionId == id })
-        #expect(infos[3].revocationDate != nil && infos[3].revocationReason == 1, "REFUND carries the revocation")
-        #expect(infos[4].revocationDate == nil, "REFUND_REVERSED carries the reinstated transaction")
+        #expect(infos[0].revocationDate == nil, "ONE_TIME_CHARGE carries the purchase")
+        #expect(infos[4].revocationDate != nil && infos[4].revocationReason == 1, "REFUND carries the revocation")
+        #expect(infos[5].revocationDate == nil, "REFUND_REVERSED carries the reinstated transaction")
+        #expect(infos.allSatisfy { $0.environment == "Production" && $0.deviceVerification == nil })
         try await eventually("every attempt is recorded") {
             try await notifications(store).allSatisfy {
                 $0.status == "delivered" && $0.sendAttempts.map(\.sendAttemptResult) == ["SUCCESS"]
@@ -120,10 +125,9 @@ extension NotificationBinaryTests {
 
     @Test func aFailingReceiverSeesRetriesOnTheScaledSchedule() async throws {
         let receiver = try NotificationReceiver(statuses: [500, 503])
-        let store = try start(receiver)
-        let id = try store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500").transaction
-            .transactionId
-        _ = try store.control(TestTransactionBody.self, "refund", id)
+        // Retries happen in production only (issue 15); the purchase's ONE_TIME_CHARGE is the notification.
+        let store = try start(receiver, ["--environment", "production"])
+        _ = try store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500")
         try await eventually("the third try succeeds") {
             try await notifications(store).first?.status == "delivered"
         }
@@ -147,10 +151,8 @@ extension NotificationBinaryTests {
         let closed = try HTTPServer(host: "127.0.0.1", port: 0, handler: receiver.recorder)
         let closedURL = closed.baseURL + "/gone"
         closed.stop()
-        let store = try start(receiver, ["--notify-max-attempts", "2"])
+        let store = try start(receiver, ["--notify-max-attempts", "2", "--environment", "production"])
         _ = try store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500")
-        let id = try store.control(TestTransactionsBody.self, "transactions").transactions[0].transactionId
-        _ = try store.control(TestTransactionBody.self, "refund", id)
         try await eventually("the tries run out") { try await notifications(store).first?.status == "failed" }
         #expect(try await notifications(store).first?.sendAttempts.count == 2)
         #expect(receiver.bodies.count == 2)
@@ -158,7 +160,10 @@ extension NotificationBinaryTests {
 
         let unreachable = try MockStoreHarness(
             dataDirectory: data,
-            extraArguments: ["--notify", closedURL, "--notify-retry-base-ms", "10", "--notify-max-attempts", "3"])
+            extraArguments: [
+                "--notify", closedURL, "--notify-retry-base-ms", "10", "--notify-max-attempts", "3", "--environment",
+                "production",
+            ])
         let requested = try await unreachable.request(
             "POST", "/inApps/v1/notifications/test", headers: try token.header())
         let testToken = try requested.decoded(SendTestNotificationResponseBody.self).testNotificationToken
@@ -175,13 +180,11 @@ extension NotificationBinaryTests {
 
     @Test func pendingNotificationsAreSentAfterARestart() async throws {
         let receiver = try NotificationReceiver(statuses: [500])
-        var store = try start(receiver, retryBase: "1000")
+        var store = try start(receiver, ["--environment", "production"], retryBase: "1000")
         _ = try store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500")
-        let id = try store.control(TestTransactionsBody.self, "transactions").transactions[0].transactionId
-        _ = try store.control(TestTransactionBody.self, "refund", id)
         try await eventually("the first try fails") { receiver.bodies.count == 1 }
         #expect(try store.stop() == 0)
-        store = try start(receiver, retryBase: "1")
+        store = try start(receiver, ["--environment", "production"], retryBase: "1")
         try await eventually("the retry after the restart") { receiver.bodies.count == 2 }
         try await eventually("it is delivered") { try await notifications(store).first?.status == "delivered" }
         #expect(try store.stop() == 0)

@@ -1,0 +1,60 @@
+import Foundation
+import StoreWire
+
+/// The app transaction (StoreKit's `AppTransaction`, the Server API's Get App Transaction Info) and Set App
+/// Account Token.
+extension MockStore {
+    /// `AppTransaction.shared` for the device API: signed now with `device`'s verification fields. A simulated
+    /// `verification` failure makes it unverifiable, as it does every JWS the device API hands out.
+    public func deviceAppTransaction(device: DeviceVerification = DeviceVerification()) throws(MockStoreError)
+        -> SignedAppTransactionBody
+    {
+        try withDatabase { database in
+            let verification = try takeFailure(.verification, database)
+            return SignedAppTransactionBody(
+                signedAppTransaction: try signAppTransaction(device: device, verification: verification))
+        }
+    }
+
+    /// Get App Transaction Info: the app transaction of the customer who has transaction `id`, signed by the test CA.
+    ///
+    /// - Throws: ``MockStoreError`` 4000006 for an id that is not numeric, 4040010 for one the store does not have.
+    public func appTransactionInfo(id: String) throws(MockStoreError) -> AppTransactionInfoResponseBody {
+        try requireTransactionId(id)
+        return try withDatabase { database in
+            _ = try paid(id, database)
+            return AppTransactionInfoResponseBody(signedAppTransactionInfo: try signAppTransaction(device: nil))
+        }
+    }
+
+    /// Set App Account Token: sets (or replaces) the `appAccountToken` of the purchase with this original
+    /// transaction id; every transaction signed afterwards (device API, Server API, notifications) carries it.
+    ///
+    /// - Throws: ``MockStoreError``: 4000006 for an id that is not numeric, 4000183 for a token that is not a UUID,
+    ///   4040010 for an unknown transaction, 4000187 for an id that is not an original transaction id, 4000185 for
+    ///   a purchase shared through Family Sharing.
+    public func setAppAccountToken(originalTransactionId id: String, _ request: UpdateAppAccountTokenRequestBody)
+        throws(MockStoreError)
+    {
+        try requireTransactionId(id)
+        guard UUID(uuidString: request.appAccountToken) != nil else {
+            throw .apiError(
+                400, StoreErrorCode.invalidAppAccountToken,
+                "Invalid request. The app account token field must be a valid UUID.")
+        }
+        try withDatabase { database in
+            let transaction = try paid(id, database)
+            guard transaction.originalTransactionId == transaction.id else {
+                throw MockStoreError.apiError(
+                    400, StoreErrorCode.transactionIdIsNotOriginalTransactionId,
+                    "Invalid request. The transaction ID provided is not an original transaction ID.")
+            }
+            guard transaction.inAppOwnershipType != "FAMILY_SHARED" else {
+                throw MockStoreError.apiError(
+                    400, StoreErrorCode.familyTransactionNotSupported,
+                    "Invalid request. Family Sharing transactions aren't supported by this endpoint.")
+            }
+            try database.setAppAccountToken(id: id, to: request.appAccountToken)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import StoreWire
+
+/// A Get Notification History request, checked as Apple checks it (each mistake has Apple's error code).
+struct NotificationHistoryQuery {
+    var startDate: Int64
+    var endDate: Int64
+    var notificationType: String?
+    var notificationSubtype: String?
+    var transactionId: String?
+    var onlyFailures: Bool
+    /// The row number the page starts after (from `paginationToken`).
+    var after: Int64
+
+    /// Apple's notification types (`notificationType`) and the subtypes each may have.
+    static let subtypesByType: [String: Set<String>] = [
+        "SUBSCRIBED": ["INITIAL_BUY", "RESUBSCRIBE"],
+        "DID_CHANGE_RENEWAL_PREF": ["UPGRADE", "DOWNGRADE"],
+        "DID_CHANGE_RENEWAL_STATUS": ["AUTO_RENEW_ENABLED", "AUTO_RENEW_DISABLED"],
+        "OFFER_REDEEMED": ["INITIAL_BUY", "RESUBSCRIBE", "UPGRADE", "DOWNGRADE"],
+        "DID_RENEW": ["BILLING_RECOVERY"],
+        "EXPIRED": ["VOLUNTARY", "BILLING_RETRY", "PRICE_INCREASE", "PRODUCT_NOT_FOR_SALE"],
+        "DID_FAIL_TO_RENEW": ["GRACE_PERIOD"],
+        "GRACE_PERIOD_EXPIRED": [], "PRICE_INCREASE": ["PENDING", "ACCEPTED"], "REFUND": [], "REFUND_DECLINED": [],
+        "CONSUMPTION_REQUEST": [], "RENEWAL_EXTENDED": [], "REVOKE": [], "TEST": [],
+        "RENEWAL_EXTENSION": ["SUMMARY", "FAILURE"], "REFUND_REVERSED": [], "EXTERNAL_PURCHASE_TOKEN": ["UNREPORTED"],
+        "ONE_TIME_CHARGE": [], "RESCIND_CONSENT": [], "METADATA_UPDATE": [], "MIGRATION": [], "PRICE_CHANGE": [],
+    ]
+
+    /// How far back the history goes: 180 days in production, 30 in the sandbox.
+    static func retentionDays(production: Bool) -> Int64 { production ? 180 : 30 }
+
+    static let dayMilliseconds: Int64 = 86_400_000
+
+    /// - Throws: ``MockStoreError``: 4000015 / 4000016 for a missing or negative start / end date, 4000012 for a
+    ///   start further back than the history keeps, 4000013 for a start not before the end, 4000018 for an
+    ///   unknown type or a subtype that does not go with it (or has none), 4000019 for a transaction id with a
+    ///   type, 4000006 for a transaction id that is not numeric, 4000014 for a bad pagination token.
+    init(_ body: NotificationHistoryRequestBody, paginationToken: String?, now: Int64, production: Bool)
+        throws(MockStoreError)
+    {
+        guard let startDate = body.startDate, startDate >= 0 else {
+            throw .apiError(400, StoreErrorCode.invalidStartDate, "Invalid request start date.")
+        }
+        guard let endDate = body.endDate, endDate >= 0 else {
+            throw .apiError(400, StoreErrorCode.invalidEndDate, "Invalid request end date.")
+        }
+        guard startDate < endDate else {
+            throw .apiError(
+                400, StoreErrorCode.startDateAfterEndDate, "Invalid request. The end date precedes the start date.")
+        }
+        let days = Self.retentionDays(production: production)
+        guard startDate >= now - days * Self.dayMilliseconds else {
+            throw .apiError(
+                400, StoreErrorCode.startDateTooFarInPast,
+                "Invalid request. The start date is earlier than \(days) days ago.")
+        }
+        if let type = body.notificationType {
+            guard let subtypes = Self.subtypesByType[type] else {
+                throw .apiError(400, StoreErrorCode.invalidNotificationType, "Invalid request notification type.")
+            }
+            if let subtype = body.notificationSubtype, !subtypes.contains(subtype) {
+                throw .apiError(
+                    400, StoreErrorCode.invalidNotificationType,
+                    "Invalid request. \(subtype) is not a subtype of \(type).")
+            }
+        } else if body.notificationSubtype != nil {
+            throw .apiError(
+                400, StoreErrorCode.invalidNotificationType,
+                "Invalid request. A notificationSubtype needs its notificationType.")
+        }
+        if let transactionId = body.transactionId {
+            guard body.notificationType == nil else {
+                throw .apiError(
+                    400, StoreErrorCode.multipleFiltersSupplied,
+                    "Invalid request. Give either a transactionId or a notificationType, not both.")
+            }
+            guard MockStore.isTransactionId(transactionId) else { throw .invalidTransactionId(transactionId) }
+        }
+        after = 0
+        if let paginationToken {
+            guard let row = Self.row(paginationToken) else {
+                throw .apiError(400, StoreErrorCode.invalidPaginationToken, "Invalid request pagination token.")
+            }
+            after = row
+        }
+        self.startDate = startDate
+        self.endDate = min(endDate, now + 1)
+        notificationType = body.notificationType
+        notificationSubtype = body.notificationSubtype
+        transactionId = body.transactionId
+        onlyFailures = body.onlyFailures ?? false
+    }
+
+    /// Whether `notification` belongs in the answer (before paging).
+    func matches(_ notification: StoredNotification) -> Bool {
+        guard notification.createdAt >= startDate, notification.createdAt < endDate else { return false }
+        if let notificationType, notification.type != notificationType { return false }
+        if let notificationSubtype, notification.subtype != notificationSubtype { return false }
+        // The store has one customer: every notification about a transaction is theirs.
+        if transactionId != nil, notification.transactionId == nil { return false }
+        if onlyFailures, notification.status == .delivered { return false }
+        return true
+    }
+
+    // MARK: Pagination tokens
+
+    private static let prefix = "mockstore-notifications:"
+
+    /// An opaque token for "after notification row `row`".
+    static func token(after row: Int64) -> String {
+        OpaqueToken.encode(prefix, String(row))
+    }
+
+    static func row(_ token: String) -> Int64? {
+        OpaqueToken.number(prefix, token)
+    }
+}

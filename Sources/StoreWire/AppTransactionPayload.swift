@@ -1,0 +1,65 @@
+/// The payload of a signed app transaction, with Apple's field names (`JWSAppTransactionDecodedPayload`, StoreKit's
+/// `AppTransaction`): the customer's purchase (download) of the app. Dates are milliseconds since 1970.
+public struct AppTransactionPayload: Codable, Sendable, Equatable {
+    /// `Sandbox` or `Production`.
+    public var receiptType: String
+    /// Left out in the sandbox, as Apple does.
+    public var appAppleId: Int64?
+    public var bundleId: String
+    /// The app version (`CFBundleVersion`).
+    public var applicationVersion: String
+    /// 0 in the sandbox, as Apple sends it; left out otherwise here.
+    public var versionExternalIdentifier: Int64?
+    public var receiptCreationDate: Int64
+    public var originalPurchaseDate: Int64
+    public var originalApplicationVersion: String
+    /// Device API only, as in a signed transaction: base64 of SHA-384(nonce + device verification id).
+    public var deviceVerification: String?
+    public var deviceVerificationNonce: String?
+    public var preorderDate: Int64?
+    /// The same in every transaction of the customer.
+    public var appTransactionId: String
+    /// `iOS`, `macOS`, `tvOS` or `visionOS`.
+    public var originalPlatform: String
+    public var signedDate: Int64
+
+    public init(
+        receiptType: String, appAppleId: Int64?, bundleId: String, applicationVersion: String,
+        versionExternalIdentifier: Int64? = nil, receiptCreationDate: Int64, originalPurchaseDate: Int64,
+        originalApplicationVersion: String, deviceVerification: String? = nil, deviceVerificationNonce: String? = nil,
+        preorderDate: Int64? = nil, appTransactionId: String, originalPlatform: String = "iOS", signedDate: Int64
+    ) {
+        self.receiptType = receiptType
+        self.appAppleId = appAppleId
+        self.bundleId = bundleId
+        self.applicationVersion = applicationVersion
+        self.versionExternalIdentifier = versionExternalIdentifier
+        self.receiptCreationDate = receiptCreationDate
+        self.originalPurchaseDate = originalPurchaseDate
+        self.originalApplicationVersion = originalApplicationVersion
+        self.deviceVerification = deviceVerification
+        self.deviceVerificationNonce = deviceVerificationNonce
+        self.preorderDate = preorderDate
+        self.appTransactionId = appTransactionId
+        self.originalPlatform = originalPlatform
+        self.signedDate = signedDate
+    }
+}
+
+/// `GET /storekit/v1/app-transaction`: StoreKit's `AppTransaction.shared`, as its `jwsRepresentation`.
+public struct SignedAppTransactionBody: Codable, Sendable, Equatable {
+    public var signedAppTransaction: String
+    public init(signedAppTransaction: String) { self.signedAppTransaction = signedAppTransaction }
+}
+
+/// `GET /inApps/v1/transactions/appTransactions/{transactionId}` (Get App Transaction Info).
+public struct AppTransactionInfoResponseBody: Codable, Sendable, Equatable {
+    public var signedAppTransactionInfo: String
+    public init(signedAppTransactionInfo: String) { self.signedAppTransactionInfo = signedAppTransactionInfo }
+}
+
+/// `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken` (Set App Account Token).
+public struct UpdateAppAccountTokenRequestBody: Codable, Sendable, Equatable {
+    public var appAccountToken: String
+    public init(appAccountToken: String) { self.appAccountToken = appAccountToken }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import FoundationNetworking
+import Signing
+import StoreWire
+import Testing
+
+@testable import MockStoreServer
+
+/// Issue 15's "behaviour to match", through the real binary: each as Apple documents it.
+@Suite struct AppleFidelityBinaryTests {
+    static let consumable = "com.example.coins"
+    static let nonConsumable = "com.example.pro"
+    static let nonRenewing = "com.example.season"
+    static let device = "5C4F0A2E-9D6B-4C1E-8F3A-2B7D9E1C4A60"
+
+    let directory: TemporaryDirectory
+    let token: ServerAPIToken
+    var data: String { directory.file("data") }
+
+    init() throws {
+        directory = try TemporaryDirectory("mockstore-fidelity")
+        token = try ServerAPIToken()
+    }
+
+    /// A catalogue with one product of each one-time type (the non-consumable family shareable).
+    func catalogue() throws -> String {
+        let products =
+            "["
+            + StoreKitFixtures.product(id: Self.consumable, type: "Consumable", price: "0.99") + ","
+            + StoreKitFixtures.product(id: Self.nonConsumable, type: "NonConsumable", price: "4.99")
+            .replacingOccurrences(of: "\"referenceName\"", with: "\"familyShareable\": true, \"referenceName\"")
+            + "]"
+        let nonRenewing = StoreKitFixtures.product(id: Self.nonRenewing, type: "NonRenewingSubscription", price: "2.99")
+        var json = StoreKitFixtures.minimal(products: products, settings: #"{"_locale": "en_US"}"#)
+        json = json.replacingOccurrences(
+            of: "\"settings\"", with: "\"nonRenewingSubscriptions\": [\(nonRenewing)], \"settings\"")
+        return try directory.write(json, to: "fidelity.storekit")
+    }
+
+    func start(_ extra: [String] = []) throws -> MockStoreHarness {
+        try MockStoreHarness(
+            dataDirectory: data, extraArguments: try token.option(in: directory) + extra, catalogue: try catalogue())
+    }
+
+    func api(_ store: MockStoreHarness, _ method: String, _ path: String, json: String? = nil) async throws
+        -> MockStoreHarness.Response
+    {
+        try await store.request(method, path, body: json.map { Array($0.utf8) }, headers: try token.header())
+    }
+
+    func purchase(_ store: MockStoreHarness, _ product: String, device: String? = nil) async throws
+        -> PurchaseResponseBody
+    {
+        let headers = device.map { ["X-Device-Verification-ID": $0] } ?? [:]
+        return try await store.request(
+            "POST", "/storekit/v1/purchases", body: Array(#"{"productId": "\#(product)"}"#.utf8), headers: headers
+        ).decoded(PurchaseResponseBody.self)
+    }
+
+    func root(_ store: MockStoreHarness) async throws -> Certificate {
+        try Certificate(derRepresentation: try await store.get("/test/v1/root-certificate").body)
+    }
+
+    func payload(_ jws: String?, root: Certificate) throws -> SignedTransactionPayload {
+        try verifiedES256Payload(try #require(jws), as: SignedTransactionPayload.self, root: root)
+    }
+
+    func notifications(_ store: MockStoreHarness) async throws -> [TestNotificationRecord] {
+        try await store.get("/test/v1/notifications").decoded(TestNotificationsBody.self).notifications
+    }
+
+    func history(_ store: MockStoreHarness, _ body: String, token paginationToken: String? = nil) async throws
+        -> MockStoreHarness.Response
+    {
+        let query = paginationToken.map { "?paginationToken=\($0)" } ?? ""
+        return try await api(store, "POST", "/inApps/v1/notifications/history" + query, json: body)
+    }
+
+    var now: Int64 { Int64(Date().timeIntervalSince1970 * 1_000) }
+    var lastHour: String { #""startDate": \#(now - 3_600_000), "endDate": \#(now + 60_000)"# }
+}
+
+// MARK: ONE_TIME_CHARGE, appTransactionId, AppTransaction
+
+extension AppleFidelityBinaryTests {
+    @Test func everyOneTimePurchaseIsAnnouncedByOneTimeCharge() async throws {
+        let store = try start()
+        let root = try await root(store)
+        var ids: [String] = []
+        for product in [Self.consumable, Self.nonConsumable, Self.nonRenewing] {
+            ids.append(try payload(try await purchase(store, product).signedTransaction, root: root).transactionId)
+        }
+        // An owned non-consumable is given back, not sold again: no second charge.
+        #expect(try await purchase(store, Self.nonConsumable).result == "success")
+        _ = try store.control(TestSettingsBody.self, "ask-to-buy", "on")
+        #expect(try await purchase(store, Self.consumable).result == "pending")
+        let waiting = try #require(try store.control(TestTransactionsBody.self, "transactions").transactions.last)
+        #expect(try await notifications(store).count == 3, "a pending purchase is not charged")
+        _ = try store.control(TestTransactionBody.self, "approve", waiting.transactionId)
+        ids.append(waiting.transactionId)
+        let outside = try store.control(TestTransactionBody.self, "buy", Self.consumable).transaction.transactionId
+        ids.append(outside)
+
+        let records = try await notifications(store)
+        #expect(records.map(\.notificationType) == Array(repeating: "ONE_TIME_CHARGE", count: 5))
+        #expect(records.map(\.transactionId) == ids)
+        for record in records {
+            let notification = try verifiedES256Payload(record.signedPayload, as: NotificationPayload.self, root: root)
+            #expect(notification.subtype == nil)
+            let data = try #require(notification.data)
+            #expect(data.environment == "Sandbox" && data.appAppleId == nil && data.bundleVersion == "1")
+            #expect(try payload(data.signedTransactionInfo, root: root).transactionId == record.transactionId)
+        }
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func theAppTransactionIsSignedForTheDeviceAndTheServerAPI() async throws {
+        let store = try start()
+        let root = try await root(store)
+        let bought = try payload(
+            try await purchase(store, Self.consumable, device: Self.device).signedTransaction, root: root)
+        let appTransactionId = try #require(bought.appTransactionId)
+        #expect(appTransactionId.count == 18 && appTransactionId.allSatisfy(\.isNumber))
+
+        let device = try await store.request(
+            "GET", "/storekit/v1/app-transaction", headers: ["X-Device-Verification-ID": Self.device])
+        #expect(device.status == 200)
+        let signed = try device.decoded(SignedAppTransactionBody.self).signedAppTransaction
+        let app = try verifiedES256Payload(signed, as: AppTransactionPayload.self, root: root)
+        #expect(app.appTransactionId == appTransactionId)
+        #expect(app.receiptType == "Sandbox" && app.appAppleId == nil && app.bundleId == "ai.voicedebrief.app")
+        #expect(app.applicationVersion == "1" && app.originalApplicationVersion == "1" && app.originalPlatform == "iOS")
+        #expect(app.originalPurchaseDate <= app.receiptCreationDate && app.signedDate > 0)
+        let nonce = try #require(app.deviceVerificationNonce.flatMap(UUID.init(uuidString:)))
+        #expect(app.deviceVerificationNonce == nonce.uuidString.lowercased())
+        #expect(app.deviceVerification == Self.expectedVerification(nonce: nonce))
+
+        let info = try await api(store, "GET", "/inApps/v1/transactions/appTransactions/\(bought.transactionId)")
+        #expect(info.status == 200 && info.contentType == "application/json")
+        let server = try verifiedES256Payload(
+            info.decoded(AppTransactionInfoResponseBody.self).signedAppTransactionInfo, as: AppTransactionPayload.self,
+            root: root)
+        #expect(server.appTransactionId == appTransactionId && server.deviceVerification == nil)
+        try expectError(
+            try await api(store, "GET", "/inApps/v1/transactions/appTransactions/abc"), status: 400, code: 4_000_006)
+        try expectError(
+            try await api(store, "GET", "/inApps/v1/transactions/appTransactions/2000000000000999"), status: 404,
+            code: 4_040_010)
+        #expect(try store.stop() == 0)
+
+        // The same customer after a restart and a reset: the same appTransactionId.
+        let again = try start()
+        _ = try again.control("reset")
+        let later = try payload(try await purchase(again, Self.consumable).signedTransaction, root: root)
+        #expect(later.appTransactionId == appTransactionId)
+        #expect(try again.stop() == 0)
+    }
+
+    /// Apple's documented check, written out independently: base64(SHA-384(lowercased nonce + lowercased device id)).
+    static func expectedVerification(nonce: UUID) -> String {
+        Data(SHA384.hash(Array((nonce.uuidString.lowercased() + device.lowercased()).utf8))).base64EncodedString()
+    }
+}
+
+// MARK: Signed data as Apple's
+
+extension AppleFidelityBinaryTests {
+    @Test func headersAreAlgAndX5cOnlyAndDeviceFieldsComeFromTheDeviceId() async throws {
+        let receiver = try NotificationReceiver()
+        let store = try start(["--notify", receiver.url])
+        let root = try await root(store)
+        let bought = try await purchase(store, Self.consumable, device: Self.device)
+        let signed = try #require(bought.signedTransaction)
+        let transaction = try payload(signed, root: root)
+        let nonce = try #require(transaction.deviceVerificationNonce.flatMap(UUID.init(uuidString:)))
+        #expect(transaction.deviceVerification == Self.expectedVerification(nonce: nonce))
+
+        let unfinished = try await store.request(
+            "GET", "/storekit/v1/transactions/unfinished", headers: ["X-Device-Verification-ID": Self.device]
+        ).decoded(SignedTransactionsBody.self).signedTransactions
+        let listed = try payload(unfinished.first, root: root)
+        #expect(listed.deviceVerificationNonce != transaction.deviceVerificationNonce, "a fresh nonce each time")
+        let listedNonce = try #require(listed.deviceVerificationNonce.flatMap(UUID.init(uuidString:)))
+        #expect(listed.deviceVerification == Self.expectedVerification(nonce: listedNonce))
+
+        let info = try await api(store, "GET", "/inApps/v1/transactions/\(transaction.transactionId)")
+            .decoded(TransactionInfoResponseBody.self).signedTransactionInfo
+        #expect(try payload(info, root: root).deviceVerification == nil, "the Server API has no device fields")
+        try await eventually("the notification arrives") { receiver.bodies.count == 1 }
+        let notification = try JSONDecoder().decode(SignedNotificationBody.self, from: Data(receiver.bodies[0]))
+        for jws in [signed, unfinished[0], info, notification.signedPayload] {
+            let header =
+                try JSONSerialization.jsonObject(
+                    with: Data(Base64URL.decode(String(jws.split(separator: ".")[0])) ?? [])) as? [String: Any]
+            #expect(header.map { Set($0.keys) } == ["alg", "x5c"], "header of \(jws.prefix(20))…")
+        }
+        let bad = try await store.request(
+            "GET", "/storekit/v1/transactions/unfinished", headers: ["X-Device-Verification-ID": "not-a-uuid"])
+        try expectError(bad, status: 400, code: 4_000_000)
+        #expect(try store.stop() == 0)
+    }
+}
+
+// MARK: Set App Account Token
+
+extension AppleFidelityBinaryTests {
+    @Test func setAppAccountTokenSetsItEverywhere() async throws {
+        let store = try start()
+        let root = try await root(store)
+        let id = try store.control(TestTransactionBody.self, "buy", Self.consumable).transaction.transactionId
+        let token = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
+        let set = try await api(
+            store, "PUT", "/inApps/v1/transactions/\(id)/appAccountToken", json: #"{"appAccountToken": "\#(token)"}"#)
+        #expect(set.status == 200)
+        let info = try await api(store, "GET", "/inApps/v1/transactions/\(id)")
+            .decoded(TransactionInfoResponseBody.self)
+        #expect(try payload(info.signedTransactionInfo, root: root).appAccountToken == token)
+        let history = try await api(store, "GET", "/inApps/v2/history/\(id)").decoded(HistoryResponseBody.self)
+        #expect(try payload(history.signedTransactions.first, root: root).appAccountToken == token)
+        let unfinished = try await store.get("/storekit/v1/transactions/unfinished")
+            .decoded(SignedTransactionsBody.self)
+        #expect(try payload(unfinished.signedTransactions.first, root: root).appAccountToken == token)
+        #expect(try store.control(TestTransactionsBody.self, "transactions").transactions[0].appAccountToken == token)
+        _ = try store.control(TestTransactionBody.self, "refund", id)
+        let refund = try #require(try await notifications(store).last)
+        let refunded = try verifiedES256Payload(refund.signedPayload, as: NotificationPayload.self, root: root)
+        #expect(try payload(refunded.data?.signedTransactionInfo, root: root).appAccountToken == token)
+
+        try expectError(
+            try await api(
+                store, "PUT", "/inApps/v1/transactions/\(id)/appAccountToken", json: #"{"appAccountToken": "nope"}"#),
+            status: 400, code: 4_000_183)
+        try expectError(
+            try await api(
+                store, "PUT", "/inApps/v1/transactions/abc/appAccountToken", json: #"{"appAccountToken": "\#(token)"}"#),
+            status: 400, code: 4_000_006)
+        try expectError(
+            try await api(
+                store, "PUT", "/inApps/v1/transactions/2000000000000999/appAccountToken",
+                json: #"{"appAccountToken": "\#(token)"}"#),
+            status: 404, code: 4_040_010)
+        try expectError(
+            try await api(store, "PUT", "/inApps/v1/transactions/\(id)/appAccountToken", json: "{"),
+            status: 400, code: 4_000_000)
+        #expect(try store.stop() == 0)
+    }
+}
