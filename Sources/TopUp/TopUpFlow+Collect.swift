@@ -76,7 +76,7 @@ extension TopUpFlow {
             if round > 0 { try ledger.refresh() }
             guard let topUp = ledger.entry(id: topUpID) else { return }
             let plan = RefundPlan(store: store.name, topUp: topUp, refund: refund, lookup: ledger.entry(id:))
-            guard !plan.steps.isEmpty else { return }
+            guard !plan.steps.isEmpty, !isReplayOfEarlierRefund(transaction, plan: plan) else { return }
             try CrashPoints.hit("refund.before-record")
             let drafts = plan.steps.map { draft(for: $0, transaction, refund: refund) }
             let outcomes = try ledger.appendBatch(drafts)
@@ -91,6 +91,24 @@ extension TopUpFlow {
             }
             if allNew { return }
         }
+    }
+
+    /// Whether `transaction` is a refund the ledger already took back at an earlier step (the same `revocationDate`
+    /// as a reversal before the last step held, or as any reversal when the ledger holds the credit given again): a
+    /// feed or list replayed from further back than the ledger, which must not start another cycle.
+    private func isReplayOfEarlierRefund(_ transaction: VerifiedTransaction, plan: RefundPlan) -> Bool {
+        guard let date = transaction.revocationDate, plan.held >= 1, let verifier else { return false }
+        let reference = transaction.transactionID
+        // Held in a reversal that is not the last step: the state after it has moved on.
+        let last = plan.held % 2 == 1 ? plan.held : plan.held + 1
+        for number in stride(from: 1, to: last, by: 2) {
+            let id = RefundStep(store: store.name, reference: reference, number: number).id
+            guard let receipt = ledger.entry(id: id)?.receipt,
+                let earlier = try? verifier.verify(SignedTransaction(jwsRepresentation: receipt))
+            else { continue }
+            if earlier.revocationDate == date { return true }
+        }
+        return false
     }
 
     /// The entry of one planned step, with the signed transaction that shows the store's state as its receipt.
