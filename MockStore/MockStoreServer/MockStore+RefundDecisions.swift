@@ -25,7 +25,8 @@ extension MockStore {
             else {
                 throw .apiError(
                     400, StoreErrorCode.generalBadRequest,
-                    "Invalid request. GRANT_PRORATED needs a consumptionPercentage greater than 0 and less than 100000.")
+                    "Invalid request. GRANT_PRORATED needs a consumptionPercentage greater than 0 and less than 100000."
+                )
             }
             return .grant(percentage: 100_000 - Int(consumed))
         default: return nil

@@ -62,14 +62,16 @@ struct RefundSequenceCheck {
             }
             guard entry.kind == step.kind else {
                 return wrong(
-                    noted, "\(entry.id) is step \(step.number) of store transaction \(reference), which must be a "
+                    noted,
+                    "\(entry.id) is step \(step.number) of store transaction \(reference), which must be a "
                         + "\(step.isReversal ? "reversal" : "re-credit (a top-up)"), not a \(entry.kind.rawValue)")
             }
             let amount = entry.amount.rawValue
             if step.isReversal {
                 guard amount <= 0, -amount <= bought else {
                     return wrong(
-                        noted, "\(entry.id) takes back \(MicroCredits(-amount).formatted) of store transaction "
+                        noted,
+                        "\(entry.id) takes back \(MicroCredits(-amount).formatted) of store transaction "
                             + "\(reference), which bought \(topUp.entry.amount.formatted): more than was bought")
                 }
                 lastReversal = -amount
@@ -77,14 +79,16 @@ struct RefundSequenceCheck {
             } else {
                 guard amount == lastReversal else {
                     return wrong(
-                        noted, "\(entry.id) gives back \(entry.amount.formatted) of store transaction \(reference), "
+                        noted,
+                        "\(entry.id) gives back \(entry.amount.formatted) of store transaction \(reference), "
                             + "and the reversal before it took \(MicroCredits(lastReversal).formatted)")
                 }
                 taken -= amount
             }
             guard taken >= 0, taken <= bought else {
                 return wrong(
-                    noted, "after \(entry.id), \(MicroCredits(taken).formatted) of store transaction \(reference) "
+                    noted,
+                    "after \(entry.id), \(MicroCredits(taken).formatted) of store transaction \(reference) "
                         + "is taken back, and it bought \(topUp.entry.amount.formatted)")
             }
         }

@@ -57,7 +57,8 @@ public struct AppStoreServerAPIClient: Sendable {
     }
 
     private func url(_ path: String) -> URL {
-        let base = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        let base =
+            baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
         return URL(string: base + path)!
     }
 

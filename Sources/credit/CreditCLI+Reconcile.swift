@@ -37,7 +37,8 @@ extension CreditCLI {
         }
         let only = args.string("--transaction")
         if let only, only.isEmpty || !only.allSatisfy({ $0.isASCII && $0.isNumber }) {
-            throw UsageError.invalidValue("--transaction", only, isNot: "a store transaction id (digits)", command: args.path)
+            throw UsageError.invalidValue(
+                "--transaction", only, isNot: "a store transaction id (digits)", command: args.path)
         }
         let ledger = try context.openLedger()
         let (reconciliation, client) = try CreditCLI.reconciliation(
@@ -147,7 +148,9 @@ extension CreditCLI {
         print(CreditCLI.table(findings))
         for finding in findings {
             for entry in finding.fixedBy {
-                print("Fixed \(finding.transactionID): \(entry.text ?? entry.kind.rawValue), \(entry.amount.formatted) (\(entry.id)).")
+                print(
+                    "Fixed \(finding.transactionID): \(entry.text ?? entry.kind.rawValue), \(entry.amount.formatted) (\(entry.id))."
+                )
             }
             if fixed && finding.fixedBy.isEmpty {
                 print("Not fixed \(finding.transactionID): \(finding.notFixed ?? "it cannot be fixed from here").")

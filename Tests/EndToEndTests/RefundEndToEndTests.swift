@@ -173,7 +173,8 @@ extension RefundEndToEndTests {
         let key = try apiKey()
         for arguments in [
             ["reconcile", "--issuer", "i"], ["reconcile", "--api-key", "NOEQUALS", "--issuer", "i"],
-            ["reconcile", "--api-key", "K=\(key)"], ["reconcile", "--api-key", "K=\(key)", "--issuer", "i", "--transaction", "abc"],
+            ["reconcile", "--api-key", "K=\(key)"],
+            ["reconcile", "--api-key", "K=\(key)", "--issuer", "i", "--transaction", "abc"],
         ] {
             let result = try Credit.run(arguments, dataDirectory: data.path)
             #expect(result.status == 64, "\(arguments): \(result)")

@@ -34,7 +34,9 @@ extension TopUpFlowTests {
         #expect(again.reversed.isEmpty && again.credited.isEmpty)
         let steps = ledger.entries.compactMap(RefundStep.init(entry:)).map(\.number)
         #expect(steps == [1, 2, 3, 4, 5, 6])
-        #expect(ledger.entry(id: RefundStep(store: "mockstore", reference: id, number: 5).id)?.amount.rawValue == -5_000_000)
+        #expect(
+            ledger.entry(id: RefundStep(store: "mockstore", reference: id, number: 5).id)?.amount.rawValue == -5_000_000
+        )
         let report = try ledger.verify(files: nil, receiptCheck: nil)
         #expect(!report.problems.contains { $0.kind == .refundSequence }, "\(report.problems)")
     }
@@ -84,7 +86,8 @@ extension TopUpFlowTests {
             ])
         for (index, id) in ids.enumerated() {
             let entry = LedgerEntry(
-                id: id, device: "d", sequence: 1, time: Timestamp(milliseconds: 0), kind: index % 2 == 0 ? .reversal : .topup,
+                id: id, device: "d", sequence: 1, time: Timestamp(milliseconds: 0),
+                kind: index % 2 == 0 ? .reversal : .topup,
                 amount: .zero, balanceAfter: .zero, reference: "2000000000000007")
             #expect(RefundStep(entry: entry)?.number == index + 1)
             #expect(RefundStep(entry: entry)?.store == "mockstore")
