@@ -56,8 +56,17 @@ public struct ControlInvocation: Equatable, Sendable {
                 command("interrupted", "purchases are interrupted and wait for the customer", [onOff]),
                 command("resolve", "complete an interrupted purchase", [id]),
                 command(
-                    "refund", "refund now (revocationReason 0: other, 1: an issue in the app): REFUND", [id],
-                    [.integer("--reason", "0|1", noun: "a number", help: "the revocationReason")]),
+                    "refund",
+                    "refund now (revocationReason 0: other, 1: an issue in the app): REFUND, REFUND_FULL; with "
+                        + "--percentage P a partial refund of P% (REFUND_PRORATED, revocationPercentage P × 1000)",
+                    [id],
+                    [
+                        .integer("--reason", "0|1", noun: "a number", help: "the revocationReason"),
+                        .string(
+                            "--percentage", "P",
+                            help: "the share refunded, as a percentage above 0 and at most 100 with up to three "
+                                + "decimals (50, 33.333): a prorated refund"),
+                    ]),
                 command(
                     "request-refund",
                     "the customer asks for a refund: CONSUMPTION_REQUEST; then `refund ID` grants it (REFUND) or "
@@ -132,6 +141,22 @@ public struct ControlInvocation: Equatable, Sendable {
         return id
     }
 
+    /// `50` → 50000, `33.333` → 33333: a percentage above 0 and at most 100, with at most three decimals, in
+    /// Apple's milliunits; nil for anything else.
+    static func milliPercent(_ text: String) -> Int? {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let whole = parts.first, !whole.isEmpty, whole.count <= 3, whole.allSatisfy({ $0.isASCII && $0.isNumber })
+        else { return nil }
+        var fraction = parts.count == 2 ? String(parts[1]) : ""
+        guard fraction.count <= 3, fraction.allSatisfy({ $0.isASCII && $0.isNumber }),
+            parts.count == 1 || !fraction.isEmpty
+        else { return nil }
+        fraction += String(repeating: "0", count: 3 - fraction.count)
+        guard let units = Int(whole), let thousandths = Int(fraction) else { return nil }
+        let milli = units * 1000 + thousandths
+        return (1...100_000).contains(milli) ? milli : nil
+    }
+
     private static func onOff(_ args: ParsedArguments) -> Bool {
         ["on", "true"].contains(args.positional("on|off"))
     }
@@ -153,7 +178,16 @@ public struct ControlInvocation: Equatable, Sendable {
         case "approve", "decline", "resolve":
             return ("POST", transactions + (try transactionId(args)) + "/" + command, nil)
         case "refund":
-            let body = TestRefundBody(revocationReason: args.integer("--reason").map { Int($0) })
+            let body = TestRefundBody(
+                revocationReason: args.integer("--reason").map { Int($0) },
+                revocationPercentage: try args.string("--percentage").map { text throws(UsageError) in
+                    guard let milli = Self.milliPercent(text) else {
+                        throw .invalidValue(
+                            "--percentage", text, isNot: "a percentage above 0 and at most 100 (up to 3 decimals)",
+                            command: args.path)
+                    }
+                    return milli
+                })
             return ("POST", transactions + (try transactionId(args)) + "/refund", json(body))
         case "reverse-refund": return ("POST", transactions + (try transactionId(args)) + "/refund/reverse", nil)
         case "request-refund":

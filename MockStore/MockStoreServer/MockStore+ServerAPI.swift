@@ -95,8 +95,9 @@ extension MockStore {
         }
         guard case .object = request else { throw .badRequest("The body must be a JSON object.") }
         try ConsumptionValidator.validate(request, version: version)
+        let decision = try Self.refundDecision(request, version: version)
         let now = configuration.clock.now().millisecondsSince1970
-        try withDatabase { database in
+        let decided = try withDatabase { database in
             let transaction = try paid(id, database)
             guard transaction.productType == "Consumable" else {
                 throw MockStoreError.apiError(
@@ -106,7 +107,9 @@ extension MockStore {
             try database.recordConsumption(
                 transactionId: id, apiVersion: version, receivedAt: now,
                 body: String(decoding: try HTTPResponse.encode(request), as: UTF8.self))
+            return try decideRefund(id, decision, database)
         }
+        if decided { notificationsDue.signal() }
     }
 
     /// Request a Test Notification: a TEST notification is made and sent; its token finds it again.

@@ -104,37 +104,53 @@ extension MockStore {
     // MARK: Refunds
 
     /// Refunds a paid transaction at once (`refundTransaction(identifier:)`, or granting a refund request):
-    /// `revocationDate` now, `revocationReason` 0 (other) or 1 (an issue in the app), `REFUND_FULL`. Sends REFUND
-    /// and reaches the app through the updates feed.
-    public func refund(id: String, reason: Int?) throws(MockStoreError) -> TestTransactionBody {
+    /// `revocationDate` now, `revocationReason` 0 (other) or 1 (an issue in the app), `REFUND_FULL` with
+    /// `revocationPercentage` 100000, or with `percentage` (milliunits, 1 to 100000) `REFUND_PRORATED` with that
+    /// share. Sends REFUND and reaches the app through the updates feed.
+    public func refund(id: String, reason: Int?, percentage: Int? = nil) throws(MockStoreError) -> TestTransactionBody {
         try requireTransactionId(id)
         let reason = reason ?? 0
         guard reason == 0 || reason == 1 else {
             throw .badRequest("Invalid revocationReason \(reason): 0 (other) or 1 (an issue in the app).")
         }
-        let now = configuration.clock.now().millisecondsSince1970
+        if let percentage, !(1...100_000).contains(percentage) {
+            throw .badRequest(
+                "Invalid revocationPercentage \(percentage): milliunits from 1 to 100000 (50000 is 50%).")
+        }
         let body = try withDatabase { database in
-            let current = try existing(id, database)
-            guard current.status == .purchased, current.revocationDate == nil else {
-                throw MockStoreError.conflict("Cannot refund transaction \(id): it is \(Self.describe(current)).")
-            }
-            if current.refundRequest == .requested {
-                try database.setRefundRequest(id: id, to: .granted)
-            }
-            guard
-                let updated = try database.update(
-                    id: id, kind: .revoked, date: now,
-                    assignments: """
-                        revocation_date = ?2, revocation_reason = ?3, revocation_type = 'REFUND_FULL', \
-                        revocation_percentage = 100000
-                        """,
-                    values: [.integer(now), .integer(Int64(reason))])
-            else { throw MockStoreError.transactionNotFound }
-            try enqueueNotification("REFUND", transaction: updated, database)
-            return TestTransactionBody(transaction: Self.testTransaction(updated), signedTransaction: try sign(updated))
+            try revoke(id, reason: reason, percentage: percentage, database)
         }
         notificationsDue.signal()
         return body
+    }
+
+    /// Revokes `id` inside the caller's database work: the refund itself, its REFUND notification and, if a refund
+    /// request was open, its granting.
+    func revoke(_ id: String, reason: Int, percentage: Int?, _ database: TransactionStore) throws
+        -> TestTransactionBody
+    {
+        let now = configuration.clock.now().millisecondsSince1970
+        let current = try existing(id, database)
+        guard current.status == .purchased, current.revocationDate == nil else {
+            throw MockStoreError.conflict("Cannot refund transaction \(id): it is \(Self.describe(current)).")
+        }
+        if current.refundRequest == .requested {
+            try database.setRefundRequest(id: id, to: .granted)
+        }
+        guard
+            let updated = try database.update(
+                id: id, kind: .revoked, date: now,
+                assignments: """
+                    revocation_date = ?2, revocation_reason = ?3, revocation_type = ?4, revocation_percentage = ?5
+                    """,
+                values: [
+                    .integer(now), .integer(Int64(reason)),
+                    .text(percentage == nil ? "REFUND_FULL" : "REFUND_PRORATED"),
+                    .integer(Int64(percentage ?? 100_000)),
+                ])
+        else { throw MockStoreError.transactionNotFound }
+        try enqueueNotification("REFUND", transaction: updated, database)
+        return TestTransactionBody(transaction: Self.testTransaction(updated), signedTransaction: try sign(updated))
     }
 
     /// The customer asks for a refund: the store sends CONSUMPTION_REQUEST (with `reason`) and waits for a test
@@ -172,18 +188,21 @@ extension MockStore {
     /// Declines a refund request: REFUND_DECLINED; the transaction stays paid.
     public func declineRefund(id: String) throws(MockStoreError) -> TestTransactionBody {
         try requireTransactionId(id)
-        let body = try withDatabase { database in
-            let current = try existing(id, database)
-            guard current.refundRequest == .requested else {
-                throw MockStoreError.conflict("No refund of transaction \(id) is waiting for a decision.")
-            }
-            try database.setRefundRequest(id: id, to: .declined)
-            let updated = try existing(id, database)
-            try enqueueNotification("REFUND_DECLINED", transaction: updated, database)
-            return TestTransactionBody(transaction: Self.testTransaction(updated))
-        }
+        let body = try withDatabase { database in try refuseRefund(id, database) }
         notificationsDue.signal()
         return body
+    }
+
+    /// Declines the open refund request of `id` inside the caller's database work.
+    func refuseRefund(_ id: String, _ database: TransactionStore) throws -> TestTransactionBody {
+        let current = try existing(id, database)
+        guard current.refundRequest == .requested else {
+            throw MockStoreError.conflict("No refund of transaction \(id) is waiting for a decision.")
+        }
+        try database.setRefundRequest(id: id, to: .declined)
+        let updated = try existing(id, database)
+        try enqueueNotification("REFUND_DECLINED", transaction: updated, database)
+        return TestTransactionBody(transaction: Self.testTransaction(updated))
     }
 
     /// Reverses a refund (the customer's dispute went the other way): revocation fields cleared, REFUND_REVERSED,
@@ -255,7 +274,7 @@ extension MockStore {
     }
 
     static func testTransaction(_ transaction: StoredTransaction) -> TestTransaction {
-        TestTransaction(
+        var shown = TestTransaction(
             transactionId: transaction.id, originalTransactionId: transaction.originalTransactionId,
             orderId: transaction.orderId, productId: transaction.productId, type: transaction.productType,
             quantity: transaction.quantity, price: transaction.price, currency: transaction.currency,
@@ -266,6 +285,8 @@ extension MockStore {
             revocationDate: transaction.revocationDate, revocationReason: transaction.revocationReason,
             revocationType: transaction.revocationType, refundRequest: transaction.refundRequest?.rawValue,
             version: transaction.version)
+        shown.revocationPercentage = transaction.revocationDate == nil ? nil : transaction.revocationPercentage
+        return shown
     }
 
     static func record(_ notification: StoredNotification) -> TestNotificationRecord {

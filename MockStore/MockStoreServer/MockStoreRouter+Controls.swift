@@ -39,7 +39,8 @@ extension MockStoreRouter {
         Route(method: "POST", pattern: ["test", "v1", "transactions", ":id", "refund"]) { store, request, captures in
             respond {
                 let body = try decodeOptional(TestRefundBody.self, from: request.body, fallback: TestRefundBody())
-                return try store.refund(id: captures["id"] ?? "", reason: body.revocationReason)
+                return try store.refund(
+                    id: captures["id"] ?? "", reason: body.revocationReason, percentage: body.revocationPercentage)
             }
         },
         Route(method: "POST", pattern: ["test", "v1", "transactions", ":id", "refund", "reverse"]) {

@@ -14,6 +14,9 @@ public struct VerificationProblem: Sendable, Equatable, CustomStringConvertible 
         /// A signed head whose device has no ledger file here: the file was removed (or this device's id and file
         /// were, and a new device started).
         case headOrphaned = "head-orphaned"
+        /// A store transaction's top-up, reversals and re-credits are not a sequence that can have happened (two
+        /// reversals in a row, more taken back than bought): see ``RefundSequenceCheck``.
+        case refundSequence = "refund-sequence"
         case unsigned
     }
 
@@ -100,6 +103,7 @@ public struct LedgerVerifier {
         var devices: Set<String> = []
         // The first top-up line crediting each payment reference (top-ups only: a few).
         var credited: [String: (id: String, place: String)] = [:]
+        var refundSequences = RefundSequenceCheck()
 
         for (fileNumber, file) in files.enumerated() {
             let macValid = try LedgerVerifier.checkMACs(of: file, key: macKey)
@@ -136,6 +140,9 @@ public struct LedgerVerifier {
                     }
                     // The fields are read where they are (copying a whole entry per line is most of the cost).
                     balance = try balance.adding(file.lines[index].entry!.amount)
+                    if file.lines[index].entry!.kind == .topup || file.lines[index].entry!.kind == .reversal {
+                        refundSequences.note(file.lines[index].entry!, file: file.path, line: file.lines[index].number)
+                    }
                     if file.lines[index].entry!.kind == .topup,
                         let detail = receiptProblem(file.lines[index].entry!, report: &report)
                     {
@@ -169,6 +176,7 @@ public struct LedgerVerifier {
             if let note = head.note { report.notes.append(note) }
             report.problems.append(contentsOf: problems)
         }
+        report.problems.append(contentsOf: refundSequences.problems())
         report.devices = devices.sorted()
         report.balance = balance
         return report

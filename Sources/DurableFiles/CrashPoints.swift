@@ -18,7 +18,7 @@ public enum CrashPoints {
         "replace.before-sync", "replace.before-rename", "replace.before-directory-sync",
         "head.before-write", "torn.before-truncate", "merge.mid-write", "merge.before-sync",
         "topup.after-purchase", "topup.before-record", "topup.after-record", "topup.after-finish",
-        "refund.after-record", "collect.before-cursor",
+        "refund.before-record", "refund.after-record", "collect.before-cursor",
     ]
 
     #if CREDIT_FAULTS

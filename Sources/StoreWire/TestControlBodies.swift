@@ -26,6 +26,8 @@ public struct TestTransaction: Codable, Sendable, Equatable {
     public var revocationDate: Int64?
     public var revocationReason: Int?
     public var revocationType: String?
+    /// With a refund: the share refunded, in milliunits (100000 for a full refund).
+    public var revocationPercentage: Int?
     /// `requested` while a refund request waits, then `declined` or `granted`.
     public var refundRequest: String?
     /// How many times the transaction changed (1 when created).
@@ -158,11 +160,16 @@ public struct TestSettingsUpdate: Codable, Sendable, Equatable {
     }
 }
 
-/// `POST /test/v1/transactions/{id}/refund` (optional body): 0 (other reason, the default) or 1 (an issue in
-/// the app).
+/// `POST /test/v1/transactions/{id}/refund` (optional body): `revocationReason` 0 (other reason, the default) or 1
+/// (an issue in the app); `revocationPercentage` in milliunits (1 to 100000; 50000 is 50%) for a prorated refund,
+/// none for a full one.
 public struct TestRefundBody: Codable, Sendable, Equatable {
     public var revocationReason: Int?
-    public init(revocationReason: Int? = nil) { self.revocationReason = revocationReason }
+    public var revocationPercentage: Int?
+    public init(revocationReason: Int? = nil, revocationPercentage: Int? = nil) {
+        self.revocationReason = revocationReason
+        self.revocationPercentage = revocationPercentage
+    }
 }
 
 /// `POST /test/v1/transactions/{id}/refund-request` (optional body): why the customer asks, as

@@ -2,7 +2,7 @@ import CreditLedger
 import Payments
 
 /// Checks that a recorded top-up is backed by the store: its receipt verifies, and it is for the transaction,
-/// product and amount the entry credits.
+/// product and amount the entry credits (for a re-credit after a reversed refund, no more than that amount).
 public struct ReceiptAudit {
     public let verifier: any TransactionVerifier
     public let catalogue: PackCatalogue
@@ -36,6 +36,14 @@ public struct ReceiptAudit {
         }
         guard let credit else {
             return "the receipt's product \(transaction.productID) is not one of the app's packs"
+        }
+        // A re-credit (a refund reversed) gives back what a reversal took: at most the credit bought. The refund
+        // sequence itself is `credit verify`'s other check.
+        if entry.refersTo != nil {
+            guard entry.amount >= .zero, entry.amount <= credit else {
+                return "the receipt buys \(credit.formatted), the re-credit gives \(entry.amount.formatted)"
+            }
+            return nil
         }
         guard credit == entry.amount else {
             return "the receipt buys \(credit.formatted), the entry credits \(entry.amount.formatted)"

@@ -34,6 +34,8 @@ extension TopUpFlow {
                     continue
                 }
                 report.add(try await deliver(signed))
+                // Refunded and reversed before it was ever finished: the credit taken back is given again.
+                try applyRefundState(transaction, refund: nil, into: &report)
                 report.finished += 1
             } catch let refused as RefusedTransaction {
                 report.refused.append(refused)
@@ -42,18 +44,20 @@ extension TopUpFlow {
         return report
     }
 
-    /// One transaction from the updates feed: a refund takes the credit back once (if it was ever given); anything
-    /// else is delivered like a purchase.
+    /// One transaction from the updates feed: its refund state is brought into the ledger (``RefundPlan``: a refund
+    /// taken back, a reversed refund given again, each step once); anything not refunded is also delivered like a
+    /// purchase.
     private func process(update signed: SignedTransaction, into report: inout CollectReport) async throws {
         do {
-            let (transaction, credit) = try check(signed)
-            guard transaction.revocationDate != nil else {
+            let (transaction, _) = try check(signed)
+            let refund = try StoreRefund(transaction)
+            guard refund != nil else {
                 report.add(try await deliver(signed))
-                try reinstateIfReversed(transaction, credit: credit, into: &report)
+                try applyRefundState(transaction, refund: nil, into: &report)
                 report.finished += 1
                 return
             }
-            try takeBack(transaction, credit: credit, into: &report)
+            try applyRefundState(transaction, refund: refund, into: &report)
             // A refunded purchase is finished either way: there is nothing left to deliver.
             try await store.finish(transactionID: transaction.transactionID)
         } catch let refused as RefusedTransaction {
@@ -61,34 +65,69 @@ extension TopUpFlow {
         }
     }
 
-    /// A refund the store reversed: the credit taken back is given back, once.
-    private func reinstateIfReversed(
-        _ transaction: VerifiedTransaction, credit: MicroCredits, into report: inout CollectReport
-    ) throws {
-        let reversalID = EntryDraft.reversalID(store: store.name, reference: transaction.transactionID)
-        guard ledger.entry(id: reversalID) != nil else { return }
-        let draft = EntryDraft(
-            id: "reinstated-\(store.name)-\(transaction.transactionID)", kind: .topup,
-            quantity: Int64(transaction.quantity), amount: credit, refersTo: reversalID,
-            text: "The store reversed its refund: credit given back", reference: transaction.transactionID,
-            product: transaction.productID, receipt: transaction.signed.jwsRepresentation)
-        if case .appended(let entry) = try ledger.append(draft) { report.credited.append(entry) }
-    }
-
-    /// A refund: the top-up, if it was ever credited, is reversed once.
-    private func takeBack(_ transaction: VerifiedTransaction, credit: MicroCredits, into report: inout CollectReport)
+    /// Writes the refund steps the ledger lacks for `transaction` (nothing when it was never credited). A step
+    /// another process wrote meanwhile is found already recorded: the plan is then made again from the ledger as it
+    /// is now, so no step is written twice and none is skipped.
+    func applyRefundState(_ transaction: VerifiedTransaction, refund: StoreRefund?, into report: inout CollectReport)
         throws
     {
         let topUpID = EntryDraft.topUpID(store: store.name, reference: transaction.transactionID)
-        guard ledger.entry(id: topUpID) != nil else { return }
-        let draft = EntryDraft(
-            id: EntryDraft.reversalID(store: store.name, reference: transaction.transactionID), kind: .reversal,
-            quantity: Int64(transaction.quantity), amount: try credit.negated(), refersTo: topUpID,
-            reason: transaction.revocationReason.map { "revocationReason \($0)" },
-            text: "Top-up refunded by the store", reference: transaction.transactionID,
-            product: transaction.productID, receipt: transaction.signed.jwsRepresentation)
-        if case .appended(let entry) = try ledger.append(draft) { report.reversed.append(entry) }
-        try CrashPoints.hit("refund.after-record")
+        for round in 0..<4 {
+            if round > 0 { try ledger.refresh() }
+            guard let topUp = ledger.entry(id: topUpID) else { return }
+            let plan = RefundPlan(store: store.name, topUp: topUp, refund: refund, lookup: ledger.entry(id:))
+            guard !plan.steps.isEmpty, !isReplayOfEarlierRefund(transaction, plan: plan) else { return }
+            try CrashPoints.hit("refund.before-record")
+            let drafts = plan.steps.map { draft(for: $0, transaction, refund: refund) }
+            let outcomes = try ledger.appendBatch(drafts)
+            try CrashPoints.hit("refund.after-record")
+            var allNew = true
+            for outcome in outcomes {
+                guard case .appended(let entry) = outcome else {
+                    allNew = false
+                    continue
+                }
+                if entry.kind == .reversal { report.reversed.append(entry) } else { report.credited.append(entry) }
+            }
+            if allNew { return }
+        }
+    }
+
+    /// Whether `transaction` is a refund the ledger already took back at an earlier step (the same `revocationDate`
+    /// as a reversal before the last step held, or as any reversal when the ledger holds the credit given again): a
+    /// feed or list replayed from further back than the ledger, which must not start another cycle.
+    private func isReplayOfEarlierRefund(_ transaction: VerifiedTransaction, plan: RefundPlan) -> Bool {
+        guard let date = transaction.revocationDate, plan.held >= 1, let verifier else { return false }
+        let reference = transaction.transactionID
+        // Held in a reversal that is not the last step: the state after it has moved on.
+        let last = plan.held % 2 == 1 ? plan.held : plan.held + 1
+        for number in stride(from: 1, to: last, by: 2) {
+            let id = RefundStep(store: store.name, reference: reference, number: number).id
+            guard let receipt = ledger.entry(id: id)?.receipt,
+                let earlier = try? verifier.verify(SignedTransaction(jwsRepresentation: receipt))
+            else { continue }
+            if earlier.revocationDate == date { return true }
+        }
+        return false
+    }
+
+    /// The entry of one planned step, with the signed transaction that shows the store's state as its receipt.
+    func draft(for planned: RefundPlan.Step, _ transaction: VerifiedTransaction, refund: StoreRefund?) -> EntryDraft {
+        let step = planned.step
+        let text: String
+        if !step.isReversal {
+            text = "The store reversed its refund: credit given back"
+        } else if let refund, !refund.isFull {
+            text = "Top-up refunded in part by the store (\(refund.percentText))"
+        } else {
+            text = "Top-up refunded by the store"
+        }
+        return EntryDraft(
+            id: step.id, kind: step.kind, quantity: Int64(transaction.quantity), amount: planned.amount,
+            refersTo: step.refersTo,
+            reason: step.isReversal ? refund?.reason.map { "revocationReason \($0)" } : nil, text: text,
+            reference: transaction.transactionID, product: transaction.productID,
+            receipt: transaction.signed.jwsRepresentation)
     }
 }
 

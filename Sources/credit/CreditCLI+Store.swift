@@ -195,7 +195,11 @@ extension CreditCLI {
             parts.append("Nothing to collect.")
         }
         for entry in report.credited {
-            parts.append("Collected \(entry.amount.formatted) from transaction \(entry.reference ?? "?").")
+            parts.append(
+                entry.refersTo == nil
+                    ? "Collected \(entry.amount.formatted) from transaction \(entry.reference ?? "?")."
+                    : "The store reversed its refund of transaction \(entry.reference ?? "?"): "
+                        + "\(entry.amount.formatted) given back.")
         }
         for entry in report.reversed {
             parts.append(

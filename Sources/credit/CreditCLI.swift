@@ -79,6 +79,7 @@ struct CreditCLI {
         case "decline": return try decline(args, context)
         case "topup": return try await topUp(args, context)
         case "collect": return try await collect(args, context)
+        case "reconcile": return try await reconcile(args, context)
         case "takings": return try takings(args, context)
         case "entries": return try entries(args, context)
         case "prices": return try prices(args, context)

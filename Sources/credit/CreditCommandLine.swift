@@ -22,8 +22,8 @@ enum CreditCommandLine {
             .flag("--json", help: "output for scripts").inherited(),
         ],
         subcommands: [
-            screen, balance, charge, decline, topUp, collect, takings, entries, prices, merge, join, devices, run,
-            verify, upgrade, store, pnl, report, export,
+            screen, balance, charge, decline, topUp, collect, reconcile, takings, entries, prices, merge, join,
+            devices, run, verify, upgrade, store, pnl, report, export,
         ],
         defaultSubcommand: "screen", hasHelpCommand: true,
         epilogue: """

@@ -38,8 +38,10 @@ final class CrashRun {
     var purchases: [Int64] = []
     var kills = 0
     var entriesChecked = 0
-    /// Transactions the store refunded.
+    /// Transactions the store refunded (and not reversed since).
     var refunded: Set<String> = []
+    /// The refund steps written for each transaction (odd: refunded, even: refund reversed).
+    var refundSteps: [String: Int] = [:]
     var peerMerged = false
 
     static let prices: [String: Int64] = [
@@ -133,12 +135,31 @@ final class CrashRun {
             acked[entry.id] = entry
             if entry.kind == .charge { declinable.append(entry.id) }
         }
-        // Top-ups: one per transaction, never two.
-        let references = inspection.entries.filter { $0.kind == .topup }.compactMap(\.reference)
+        // Top-ups: one per transaction, never two (a re-credit after a reversed refund refers to its reversal).
+        let references = inspection.entries.filter { $0.kind == .topup && $0.refersTo == nil }.compactMap(\.reference)
         if Set(references).count != references.count {
             throw fail("a transaction credited twice: \(references.sorted())")
         }
         for entry in inspection.entries where entry.kind == .topup { acked[entry.id] = entry }
+    }
+
+    /// Runs `mockstore control ARGUMENTS` against the shared store; it must succeed.
+    func storeControl(_ arguments: [String]) throws {
+        let control = try ChildProcess(
+            try Binaries.require("mockstore"), ["control", "--url", store.url] + arguments,
+            environment: ["PATH": Reliability.environment["PATH"] ?? "/usr/bin:/bin"]
+        ).wait(timeout: 30)
+        log.append("mockstore control \(arguments.joined(separator: " ")): exit \(control.status)")
+        guard control.succeeded else { throw fail("the store refused \(arguments): \(control)") }
+    }
+
+    /// The next refund step of `reference` is in the ledger, acknowledged.
+    func expectStep(_ reference: String, _ message: String) throws {
+        let number = (refundSteps[reference] ?? 0) + 1
+        guard acked[RefundStep(store: "mockstore", reference: reference, number: number).id] != nil else {
+            throw fail(message)
+        }
+        refundSteps[reference] = number
     }
 
     /// A fault point for a command that appends `appends` times (at which append, from 1), or none.
@@ -168,12 +189,15 @@ final class CrashRun {
             "store use")
         if let forced, forced.step != "make" {
             if forced.step == "decline" { try step("charge", fault: "none") }
-            if forced.step == "refund" { try step("topup", fault: "none") }
+            if forced.step == "refund" || forced.step == "reinstate" { try step("topup", fault: "none") }
+            if forced.step == "reinstate" { try step("refund", fault: "none") }
             try step(forced.step, fault: forced.fault)
         }
         for _ in 0..<steps {
             try step(
-                random.pick(["charge", "charge", "run", "topup", "topup", "decline", "collect", "merge", "refund"]),
+                random.pick([
+                    "charge", "charge", "run", "topup", "topup", "decline", "collect", "merge", "refund", "reinstate",
+                ]),
                 fault: nil)
         }
         // The end: one more collect, no fault, then everything must hold.
@@ -184,7 +208,7 @@ final class CrashRun {
         let left = unfinished.filter { mine.contains($0) }
         if !left.isEmpty { throw fail("credited but never finished at the store: \(left)") }
         let inspection = try LedgerInspection(dataDirectory: credit.dataDirectory)
-        let topUps = inspection.entries.filter { $0.kind == .topup }.map(\.amount.rawValue)
+        let topUps = inspection.entries.filter { $0.kind == .topup && $0.refersTo == nil }.map(\.amount.rawValue)
         if topUps.sorted() != purchases.sorted() {
             throw fail("bought \(purchases.sorted()) at the store, credited \(topUps.sorted())")
         }
@@ -194,6 +218,11 @@ final class CrashRun {
         let balance = try credit.balance()
         if balance != model || inspection.balance != model {
             throw fail("balance \(balance), files \(inspection.balance), model \(model)")
+        }
+        // The store is shared by the runs that follow, each a new device reading the whole updates feed: a refund this
+        // run reversed is refunded again, or the next run would credit a purchase it never made.
+        for (reference, steps) in refundSteps.sorted(by: { $0.key < $1.key }) where steps % 2 == 0 {
+            try storeControl(["refund", reference])
         }
     }
 
@@ -302,29 +331,41 @@ final class CrashRun {
                 for entry in peerEntries where acked[entry.id] == nil { throw fail("merged \(entry.id) is not there") }
             }
         case "refund":
-            // The store refunds a credited top-up; the next collect takes the credit back, once.
+            // The store refunds a credited top-up (now and then a part of it); the next collect takes that back, once.
             let refundable = acked.values.filter { entry in
-                entry.kind == .topup && entry.reference.map { !refunded.contains($0) } == true
+                entry.kind == .topup && entry.refersTo == nil
+                    && entry.reference.map { !refunded.contains($0) } == true
             }.sorted { $0.id < $1.id }
             guard !refundable.isEmpty else { return try step("topup", fault: forcedPoint) }
             let target = refundable[Int.random(in: 0..<refundable.count, using: &random)]
             let reference = target.reference!
-            let control = try ChildProcess(
-                try Binaries.require("mockstore"), ["control", "--url", store.url, "refund", reference],
-                environment: ["PATH": Reliability.environment["PATH"] ?? "/usr/bin:/bin"]
-            ).wait(timeout: 30)
-            log.append("mockstore control refund \(reference): exit \(control.status)")
-            guard control.succeeded else { throw fail("the store did not refund \(reference): \(control)") }
+            let percentage = random.chance(0.3) ? "50" : nil
+            try storeControl(["refund", reference] + (percentage.map { ["--percentage", $0] } ?? []))
             refunded.insert(reference)
-            let fault = forced ?? pickFault(appends: 1, extra: ["refund.after-record", "collect.before-cursor"])
+            let taken = percentage == nil ? target.amount.rawValue : target.amount.rawValue / 2
+            let fault =
+                forced
+                ?? pickFault(
+                    appends: 1, extra: ["refund.before-record", "refund.after-record", "collect.before-cursor"])
             let result = try run(["collect", "--json"], fault: fault)
             try expectDone(result, "collect after a refund")
             if result.killedBySIGKILL { try restart() }
-            let reversal = EntryDraft.reversalID(store: "mockstore", reference: reference)
             try reconcile(
-                inFlight: [ExpectedWrite(kind: "reversal", feature: nil, amount: -target.amount.rawValue)],
+                inFlight: [ExpectedWrite(kind: "reversal", feature: nil, amount: -taken)],
                 killed: result.killedBySIGKILL)
-            if acked[reversal] == nil { throw fail("the refund of \(reference) was not taken back") }
+            try expectStep(reference, "the refund of \(reference) was not taken back")
+        case "reinstate":
+            // The store reverses a refund; the next collect gives the credit again, once.
+            guard let reference = refunded.sorted().first else { return try step("refund", fault: forcedPoint) }
+            try storeControl(["reverse-refund", reference])
+            refunded.remove(reference)
+            let fault =
+                forced ?? pickFault(appends: 1, extra: ["refund.before-record", "refund.after-record"])
+            let result = try run(["collect", "--json"], fault: fault)
+            try expectDone(result, "collect after a reversed refund")
+            if result.killedBySIGKILL { try restart() }
+            try reconcile(inFlight: [], killed: result.killedBySIGKILL)
+            try expectStep(reference, "the reversed refund of \(reference) was not given back")
         default:
             throw fail("unknown step \(kind)")
         }
@@ -345,7 +386,8 @@ extension CrashAtEveryStepTests {
         ("topup", "append.before-sync"), ("topup", "topup.after-record"), ("topup", "topup.after-finish"),
         ("collect", "topup.before-record"), ("collect", "topup.after-record"), ("collect", "collect.before-cursor"),
         ("merge", "merge.mid-write"), ("merge", "merge.before-sync"), ("refund", "refund.after-record"),
-        ("refund", "append.mid-line"),
+        ("refund", "append.mid-line"), ("refund", "refund.before-record"), ("reinstate", "refund.before-record"),
+        ("reinstate", "refund.after-record"), ("reinstate", "append.mid-line"),
     ]
 
     @Test func everyFaultPointOnce() throws {

@@ -68,10 +68,14 @@ final class FakeStore: StoreProvider, Sendable {
     }
 
     /// The store refunds `id`: the transaction, re-signed with revocationDate and revocationReason, is an update.
-    func refund(_ id: String) throws {
+    /// `milliPercent` makes it a prorated refund (REFUND_PRORATED with that revocationPercentage); `date` is its
+    /// revocationDate (a later refund of the same transaction has a later one).
+    func refund(_ id: String, milliPercent: Int? = nil, date: Int64 = 1_764_500_000_000) throws {
         guard var payload = state.withLock({ $0.payloads[id] }) else { throw StoreError.unknown("no \(id)") }
-        payload.revocationDate = 1_764_500_000_000
+        payload.revocationDate = date
         payload.revocationReason = 0
+        payload.revocationType = milliPercent == nil ? "REFUND_FULL" : "REFUND_PRORATED"
+        payload.revocationPercentage = milliPercent ?? 100_000
         let jws = try sign(payload, with: signer)
         state.withLock { $0.updates.append(jws) }
     }

@@ -1,0 +1,96 @@
+import Foundation
+import Signing
+import StoreWire
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A client of the App Store Server API (the mock store's today, at Apple's paths): what `credit reconcile` reads
+/// the store's own record of purchases with. Every request carries Apple's bearer token, an ES256 JWT signed with an
+/// App Store Connect API key (``ServerAPIToken``); HTTP is URLSession. The signed transactions it returns are not
+/// verified here: the caller verifies each with the store's pinned root, as it verifies receipts.
+public struct AppStoreServerAPIClient: Sendable {
+    public let baseURL: URL
+    public let token: ServerAPIToken
+    private let session: URLSession
+
+    public init(baseURL: URL, token: ServerAPIToken, timeout: TimeInterval = 10) {
+        self.baseURL = baseURL
+        self.token = token
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        session = URLSession(configuration: configuration)
+    }
+
+    /// Get Transaction History (v2) through `transactionID` (any of the customer's transactions): every page,
+    /// oldest change first.
+    public func history(through transactionID: String) async throws -> [SignedTransaction] {
+        var transactions: [SignedTransaction] = []
+        var revision: String?
+        // A bound on the pages (20 transactions each): a store that says `hasMore` for ever is not followed for ever.
+        for _ in 0..<10_000 {
+            var components = URLComponents(
+                url: url("/inApps/v2/history/" + Self.escaped(transactionID)), resolvingAgainstBaseURL: false)!
+            var query = [URLQueryItem(name: "sort", value: "ASCENDING")]
+            if let revision { query.append(URLQueryItem(name: "revision", value: revision)) }
+            components.queryItems = query
+            let page: HistoryResponseBody = try await get(components.url!)
+            transactions += page.signedTransactions.map(SignedTransaction.init(jwsRepresentation:))
+            guard page.hasMore, page.revision != revision else { break }
+            revision = page.revision
+        }
+        return transactions
+    }
+
+    /// Get Transaction Info: one transaction, finished or not, refunded or not.
+    public func transaction(_ transactionID: String) async throws -> SignedTransaction {
+        let body: TransactionInfoResponseBody = try await get(
+            url("/inApps/v1/transactions/" + Self.escaped(transactionID)))
+        return SignedTransaction(jwsRepresentation: body.signedTransactionInfo)
+    }
+
+    // MARK: HTTP
+
+    private static func escaped(_ id: String) -> String {
+        id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? id
+    }
+
+    private func url(_ path: String) -> URL {
+        let base =
+            baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        return URL(string: base + path)!
+    }
+
+    private func get<Response: Decodable>(_ url: URL) async throws -> Response {
+        var request = URLRequest(url: url)
+        request.httpMethod = "GET"
+        request.setValue("Bearer " + (try token.make()), forHTTPHeaderField: "Authorization")
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            throw StoreError.networkError("the store's Server API at \(baseURL.absoluteString) did not answer")
+        }
+        guard let http = response as? HTTPURLResponse else { throw StoreError.networkError("no HTTP response") }
+        guard (200..<300).contains(http.statusCode) else {
+            if http.statusCode == 401 {
+                throw StoreError.storeResponse(
+                    status: 401, code: 0,
+                    message: "the store's Server API refused the API key (check the key id, its file and --issuer)")
+            }
+            if let error = try? JSONDecoder().decode(StoreErrorBody.self, from: data) {
+                throw StoreError.storeResponse(
+                    status: http.statusCode, code: error.errorCode, message: error.errorMessage)
+            }
+            throw StoreError.storeResponse(
+                status: http.statusCode, code: 0, message: "HTTP \(http.statusCode) from \(url.path)")
+        }
+        do {
+            return try JSONDecoder().decode(Response.self, from: data)
+        } catch {
+            throw StoreError.systemError("\(url.path) answered with JSON this client cannot read")
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import Signing
+
+/// The bearer token of the App Store Server API, as Apple specifies it: an ES256 JWT whose header names the API
+/// key (`kid`, `typ` JWT) and whose claims are `iss` (the issuer id), `iat`, `exp` (five minutes later), `aud`
+/// `appstoreconnect-v1` and `bid` (the app's bundle id). Signed with ``Signing``'s P-256 key; a new one per request.
+public struct ServerAPIToken: Sendable {
+    public let keyID: String
+    public let issuerID: String
+    public let bundleID: String
+    public let key: P256PrivateKey
+    /// The time now (injected for tests).
+    public let now: @Sendable () -> Date
+
+    /// How long a token lives (Apple allows up to an hour; its own library uses five minutes).
+    public static let lifetime: TimeInterval = 300
+
+    public init(
+        keyID: String, issuerID: String, bundleID: String, key: P256PrivateKey,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.keyID = keyID
+        self.issuerID = issuerID
+        self.bundleID = bundleID
+        self.key = key
+        self.now = now
+    }
+
+    /// A token signed now.
+    public func make() throws -> String {
+        let issued = Int64(now().timeIntervalSince1970)
+        let claims: [String: Any] = [
+            "iss": issuerID, "iat": issued, "exp": issued + Int64(Self.lifetime), "aud": "appstoreconnect-v1",
+            "bid": bundleID,
+        ]
+        let payload = try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])
+        return try CompactJWSSigner(.es256(key: key, x5c: nil, keyID: keyID), typ: "JWT").sign(payload: Array(payload))
+    }
+}

@@ -1,0 +1,188 @@
+import CreditLedger
+import Foundation
+import OptionParsing
+import Payments
+import Signing
+import TopUp
+import VoiceDebriefCredit
+
+extension CreditCommandLine {
+    static let reconcile = CommandSpec(
+        "reconcile", summary: "set the ledger beside the store's own record of purchases",
+        discussion: """
+            Reads the store's transaction history through its App Store Server API (the configured mock store's, at
+            Apple's paths, with an App Store Connect API key) and sets it beside the ledger: a purchase paid and never
+            credited (a backup restored over the data directory), a credit with no store transaction behind it, a
+            refund or partial refund the ledger has not taken back, a reversal the store does not bear out. Every
+            signed transaction is verified with the store's pinned root, as receipts are. The history is looked up
+            through the newest top-up in the ledger; with --transaction ID only that transaction is compared.
+            --fix records what the ledger lacks, under the ids the top-up flow would have used (so nothing is ever
+            counted twice), and says what it cannot fix. Exit 0 when the store and the ledger agree (or --fix made
+            them agree), 1 with the table when not.
+            """,
+        options: [
+            .string("--api-key", "KEYID=FILE", help: "the API key's id and its private key file (.p8 PEM, mode 0600)")
+                .required(),
+            .string("--issuer", "ID", help: "the issuer id of the API key").required(),
+            .string("--transaction", "ID", help: "compare this store transaction only"),
+            .flag("--fix", help: "record what the ledger lacks"),
+        ])
+}
+
+extension CreditCLI {
+    func reconcile(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
+        let (keyID, keyFile) = try CreditCLI.apiKey(args)
+        guard let issuer = args.string("--issuer"), !issuer.isEmpty else {
+            throw UsageError("--issuer needs the API key's issuer id", command: args.path)
+        }
+        let only = args.string("--transaction")
+        if let only, only.isEmpty || !only.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            throw UsageError.invalidValue(
+                "--transaction", only, isNot: "a store transaction id (digits)", command: args.path)
+        }
+        let ledger = try context.openLedger()
+        let (reconciliation, client) = try CreditCLI.reconciliation(
+            ledger, context, keyID: keyID, keyFile: keyFile, issuer: issuer)
+        let transactions: [SignedTransaction]
+        do {
+            if let only {
+                transactions = [try await client.transaction(only)]
+            } else {
+                guard let newest = CreditCLI.newestReference(in: ledger, store: reconciliation.flow.store.name) else {
+                    throw CommandFailure(
+                        "the ledger holds no purchase through the mock store to look the store's history up by: "
+                            + "give --transaction ID (the id of any of your purchases)")
+                }
+                transactions = try await client.history(through: newest)
+            }
+        } catch let error as StoreError {
+            throw CommandFailure(error.description)
+        }
+        var findings = reconciliation.compare(transactions, wholeHistory: only == nil)
+        if args.flag("--fix") && !ledger.isReadOnly {
+            findings = try reconciliation.fix(findings, transactions: transactions)
+        }
+        let fixed = args.flag("--fix")
+        let agree = findings.allSatisfy { fixed && !$0.fixedBy.isEmpty }
+        try show(findings, compared: transactions.count, fixed: fixed, agree: agree, ledger, context)
+        return agree ? CreditCLI.success : CreditCLI.failure
+    }
+
+    /// `--api-key KEYID=FILE`, split.
+    private static func apiKey(_ args: ParsedArguments) throws -> (String, String) {
+        let value = args.string("--api-key") ?? ""
+        guard let equals = value.firstIndex(of: "="), equals != value.startIndex,
+            value.index(after: equals) != value.endIndex
+        else {
+            throw UsageError.invalidValue("--api-key", value, isNot: "KEYID=FILE", command: args.path)
+        }
+        return (String(value[..<equals]), String(value[value.index(after: equals)...]))
+    }
+
+    /// The comparison over the configured store, and the Server API client it reads through.
+    private static func reconciliation(
+        _ ledger: Ledger, _ context: Context, keyID: String, keyFile: String, issuer: String
+    ) throws -> (StoreReconciliation, AppStoreServerAPIClient) {
+        let key: P256PrivateKey
+        do {
+            key = try P256PrivateKey(pemRepresentation: String(decoding: try KeyFile.read(keyFile), as: UTF8.self))
+        } catch let error as SigningError {
+            throw CommandFailure("the API key \(keyFile) cannot be used: \(error.message)")
+        }
+        do {
+            let configuration = try StoreConfiguration.load(from: context.dataDirectory)
+            guard configuration.store == .mockstore, let url = configuration.url.flatMap(URL.init(string:)) else {
+                throw CommandFailure(
+                    "reconcile needs a store with a Server API: `credit store use mockstore --url URL "
+                        + "--root-certificate FILE` first")
+            }
+            guard
+                let verifier = try StoreConfiguration.receiptVerifier(
+                    in: context.dataDirectory, defaultBundleID: VoiceDebriefStore.bundleID)
+            else {
+                throw CommandFailure("no store root is pinned to verify the Server API's signed transactions with")
+            }
+            let bundle = configuration.bundleID(default: VoiceDebriefStore.bundleID)
+            let flow = TopUpFlow(
+                ledger: ledger, store: try configuration.provider(simulatedPack: VoiceDebriefStore.simulatedPack),
+                verifier: verifier, catalogue: VoiceDebriefStore.packs, bundleID: bundle)
+            let token = ServerAPIToken(keyID: keyID, issuerID: issuer, bundleID: bundle, key: key)
+            return (StoreReconciliation(flow: flow), AppStoreServerAPIClient(baseURL: url, token: token))
+        } catch let error as StoreConfigurationError {
+            throw CommandFailure(error.description)
+        }
+    }
+
+    /// The newest top-up's store transaction, to look the customer's history up by.
+    private static func newestReference(in ledger: Ledger, store: String) -> String? {
+        let prefix = EntryDraft.topUpID(store: store, reference: "")
+        return ledger.distinctEntries.last { $0.kind == .topup && $0.id.hasPrefix(prefix) }?.reference
+    }
+
+    private func show(
+        _ findings: [StoreReconciliation.Finding], compared: Int, fixed: Bool, agree: Bool, _ ledger: Ledger,
+        _ context: Context
+    ) throws {
+        if context.json {
+            try printJSON(
+                [
+                    "agree": agree, "compared": compared, "balance": ledger.balance.rawValue,
+                    "findings": findings.map { finding -> [String: Any] in
+                        var object: [String: Any] = [
+                            "transactionId": finding.transactionID, "finding": finding.kind.rawValue,
+                            "store": finding.store, "ledger": finding.ledger, "fixable": finding.fixable,
+                            "fixed": finding.fixedBy.map { CreditCLI.json($0) },
+                        ]
+                        if let why = finding.notFixed { object["notFixed"] = why }
+                        return object
+                    },
+                ] as [String: Any])
+            return
+        }
+        guard !findings.isEmpty else {
+            print(
+                "The store and the ledger agree: \(compared) store transaction\(compared == 1 ? "" : "s") compared. "
+                    + "Balance \(styledBalance(ledger.balance, context)).")
+            return
+        }
+        print(CreditCLI.table(findings))
+        for finding in findings {
+            for entry in finding.fixedBy {
+                print(
+                    "Fixed \(finding.transactionID): \(entry.text ?? entry.kind.rawValue), \(entry.amount.formatted) (\(entry.id))."
+                )
+            }
+            if fixed && finding.fixedBy.isEmpty {
+                print("Not fixed \(finding.transactionID): \(finding.notFixed ?? "it cannot be fixed from here").")
+            }
+        }
+        if !fixed && findings.contains(where: \.fixable) {
+            print("`credit reconcile --fix` records what the ledger lacks.")
+        }
+        print("Balance \(styledBalance(ledger.balance, context)).")
+    }
+
+    /// The findings as a table: transaction, the store's side, the ledger's, and what it is.
+    private static func table(_ findings: [StoreReconciliation.Finding]) -> String {
+        let rows =
+            [["TRANSACTION", "STORE", "LEDGER", "FINDING"]]
+            + findings.map { [$0.transactionID, $0.store, $0.ledger, CreditCLI.words($0.kind)] }
+        let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == 3 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    private static func words(_ kind: StoreReconciliation.Kind) -> String {
+        switch kind {
+        case .paidNotCredited: return "paid and never credited"
+        case .creditedWithoutStoreTransaction: return "credited with no store transaction behind it"
+        case .refundedNotReversed: return "refunded at the store and not taken back"
+        case .refundShareDiffers: return "refunded at the store by another share than the ledger took back"
+        case .reversedNotRefunded: return "taken back in the ledger and not refunded at the store"
+        case .unverifiable: return "the store's signed transaction does not verify"
+        }
+    }
+}
