@@ -71,7 +71,7 @@ let package = Package(
         ),
         .target(
             name: "MockStoreCommand",
-            dependencies: ["MockStoreServer", "MockStoreHTTP", "StoreKitCatalogue", "Signing", "StoreWire", "OptionParsing", "DurableFiles", "Clocks"],
+            dependencies: ["MockStoreServer", "MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue", "Signing", "StoreWire", "OptionParsing", "DurableFiles", "Clocks"],
             path: "MockStore/MockStoreCommand"
         ),
         .executableTarget(name: "mockstore", dependencies: ["MockStoreCommand"], path: "MockStore/mockstore"),
