@@ -25,7 +25,7 @@ public enum CatalogueLocator {
     /// Where the default catalogue is looked for, in order.
     static func candidates(workingDirectory: String, executable: String?) -> [String] {
         let relative = MockStoreOptions.defaultCataloguePath
-        var places = [workingDirectory + "/" + relative]
+        var places = [URL(fileURLWithPath: workingDirectory + "/" + relative).standardizedFileURL.path]
         guard let executable else { return places }
         var folder = URL(fileURLWithPath: executable).deletingLastPathComponent().standardizedFileURL.path
         while true {

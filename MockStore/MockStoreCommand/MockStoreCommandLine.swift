@@ -44,7 +44,7 @@ public enum MockStoreCommandLine {
                     + "written to disk (no --data). For a fresh store per test"),
             .integer(
                 "--max-connections", "N", in: 16...1_000_000, noun: "a number",
-                help: "connections held open at once; more wait to be accepted (default 4096)"),
+                help: "connections held open at once; one more is closed as soon as it is accepted (default 4096)"),
             .integer(
                 "--idle-timeout", "SECONDS", in: 1...86_400, noun: "a number of seconds",
                 help: "a connection that has not begun a request this long after it opened or was last answered is "
@@ -53,12 +53,7 @@ public enum MockStoreCommandLine {
                 "--request-timeout", "SECONDS", in: 1...3_600, noun: "a number of seconds",
                 help: "a request must arrive whole (headers and body) this long after its first line, or its "
                     + "connection is closed (default 10)"),
-            .integer(
-                "--handler-threads", "N", in: 1...1_024, noun: "a number",
-                help: "requests handled at once; a request waiting for the database holds one (default 64)"),
-            .integer(
-                "--polling-threads", "N", in: 1...64, noun: "a number",
-                help: "threads that read and write every connection (default 2)"),
+
             .choice(
                 "--signing", SigningMode.allCases.map(\.rawValue), valueName: "MODE",
                 help: "how the device API signs: es256: test CA chain, as Apple signs (default); hs256: shared "
@@ -125,8 +120,9 @@ public enum MockStoreCommandLine {
               POST /inApps/v1/notifications/test                      Request a Test Notification
               GET  /inApps/v1/notifications/test/{token}              Get Test Notification Status
 
-            Load: connections are served by a few polling threads (epoll) and requests handled on a pool of
-            threads, so idle and slow clients hold no thread; a request must arrive whole within --request-timeout.
+            Load: up to --max-connections connections at once, each on a thread of its own (an idle one sleeps); a
+            request must arrive whole within --request-timeout of its first line, and a connection must begin one
+            within --idle-timeout, or it is closed.
 
             Exit status: 0 after a clean stop, 1 on a failure it explains, 64 on a usage error.
             """)
@@ -173,8 +169,7 @@ public enum MockStoreCommandLine {
         if let value = args.integer("--max-connections") { options.maxConnections = UInt32(value) }
         if let value = args.integer("--idle-timeout") { options.idleTimeoutSeconds = UInt32(value) }
         if let value = args.integer("--request-timeout") { options.requestTimeoutSeconds = UInt32(value) }
-        if let value = args.integer("--handler-threads") { options.handlerThreads = Int(value) }
-        if let value = args.integer("--polling-threads") { options.pollingThreads = Int(value) }
+
         if let value = args.string("--signing"), let mode = SigningMode(rawValue: value) { options.signing = mode }
         options.secretFile = args.string("--secret-file")
         if let value = args.string("--bundle-id") {

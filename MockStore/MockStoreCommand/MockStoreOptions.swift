@@ -43,10 +43,6 @@ public struct MockStoreOptions: Equatable, Sendable {
     public var idleTimeoutSeconds: UInt32 = 30
     /// `--request-timeout`: seconds a request has, from its first line, to arrive whole.
     public var requestTimeoutSeconds: UInt32 = 10
-    /// `--handler-threads`: requests handled at once.
-    public var handlerThreads: Int = 64
-    /// `--polling-threads`: threads that read and write every connection.
-    public var pollingThreads: Int = 2
     /// `--api-key KEYID=PUBLIC-KEY-FILE`, in the order given.
     public var apiKeys: [APIKeyOption] = []
 
@@ -66,7 +62,6 @@ public struct MockStoreOptions: Equatable, Sendable {
     public var serverLimits: HTTPServer.Limits {
         HTTPServer.Limits(
             connectionLimit: maxConnections, idleTimeoutSeconds: idleTimeoutSeconds,
-            requestTimeoutSeconds: Double(requestTimeoutSeconds), pollingThreads: pollingThreads,
-            handlerThreads: handlerThreads)
+            requestTimeoutSeconds: Double(requestTimeoutSeconds))
     }
 }

@@ -4,12 +4,13 @@ import Synchronization
 
 /// An HTTP/1.1 server on GNU libmicrohttpd, answering every request with an ``HTTPHandler``.
 ///
-/// A few polling threads (libmicrohttpd's internal thread pool, on epoll) serve every connection, up to
-/// ``Limits/connectionLimit`` at once, so thousands of idle or slow connections cost memory, not threads. The
-/// handler never runs on a polling thread: once a request is whole its connection is suspended, the handler runs
-/// on a ``WorkerPool`` thread (concurrently for requests on different connections, so it must be safe to call
-/// concurrently, and a handler that waits, for a commit say, holds up only its own request), and the connection is
-/// resumed with the answer. A request body is read in pieces into a per-request buffer (kept in libmicrohttpd's
+/// libmicrohttpd runs a thread per connection (`MHD_USE_THREAD_PER_CONNECTION`, polling with `poll`, a small
+/// stack each), up to ``Limits/connectionLimit`` of them (thousands: an idle connection's thread sleeps in
+/// `poll`), plus one thread that accepts: the handler is called on the connection's thread, so requests on
+/// different connections are handled at the same time, and a handler that waits (for a commit, say) holds up only
+/// its own connection. The handler must therefore be safe to call concurrently. (A few polling threads on epoll
+/// with suspended connections would use fewer threads, but libmicrohttpd 0.9.75 then drops a request whose client
+/// half-closes before the answer, so it is not used.) A request body is read in pieces into a per-request buffer (kept in libmicrohttpd's
 /// `con_cls` slot, freed when the request completes) and never beyond ``Limits/maxBodyBytes``. Deadlines
 /// (``ConnectionDeadlines``) close connections that hold a slot without sending a whole request in time.
 public final class HTTPServer: Sendable {
@@ -20,7 +21,7 @@ public final class HTTPServer: Sendable {
         /// How much of an oversized body (sent without a `Content-Length`) is read and dropped before the
         /// connection is closed instead.
         public var maxDiscardedBytes: Int
-        /// Connections open at once; more wait in the listening queue. The process's soft limit on open files is
+        /// Connections open at once (one more is closed as soon as it is accepted). The process's soft limit on open files is
         /// raised to the hard one when it is lower.
         public var connectionLimit: UInt32
         /// Seconds a connection may wait before it begins a request (from its opening or its previous answer);
@@ -29,23 +30,19 @@ public final class HTTPServer: Sendable {
         /// Seconds a request has, from its request line, to arrive whole (headers and body); a connection that
         /// takes longer is closed.
         public var requestTimeoutSeconds: Double
-        /// libmicrohttpd's polling threads.
-        public var pollingThreads: Int
-        /// The most handler calls at once (threads of the ``WorkerPool``).
-        public var handlerThreads: Int
+        /// The stack of each connection's thread.
+        public var threadStackBytes: Int
 
         public init(
             maxBodyBytes: Int = 64 * 1024, maxDiscardedBytes: Int = 1024 * 1024, connectionLimit: UInt32 = 4096,
-            idleTimeoutSeconds: UInt32 = 30, requestTimeoutSeconds: Double = 10, pollingThreads: Int = 2,
-            handlerThreads: Int = 64
+            idleTimeoutSeconds: UInt32 = 30, requestTimeoutSeconds: Double = 10, threadStackBytes: Int = 1 << 20
         ) {
             self.maxBodyBytes = maxBodyBytes
             self.maxDiscardedBytes = maxDiscardedBytes
             self.connectionLimit = connectionLimit
             self.idleTimeoutSeconds = idleTimeoutSeconds
             self.requestTimeoutSeconds = requestTimeoutSeconds
-            self.pollingThreads = pollingThreads
-            self.handlerThreads = handlerThreads
+            self.threadStackBytes = threadStackBytes
         }
     }
 
@@ -81,11 +78,10 @@ public final class HTTPServer: Sendable {
             idleSeconds: Double(max(1, limits.idleTimeoutSeconds)), requestSeconds: max(0.05, limits.requestTimeoutSeconds))
         let context = Unmanaged.passRetained(
             ServerContext(
-                handler: handler, limits: limits, tls: tlsMemory, workers: WorkerPool(maximumThreads: limits.handlerThreads),
-                deadlines: deadlines))
+                handler: handler, limits: limits, tls: tlsMemory, deadlines: deadlines))
         // No MHD_USE_ERROR_LOG: libmicrohttpd's own messages ("Failed to bind to port 0") would come before ours.
         var flags =
-            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            MHD_USE_POLL_INTERNAL_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
         if address.isIPv6 {
             flags |= MHD_USE_IPv6.rawValue
         }
@@ -94,7 +90,7 @@ public final class HTTPServer: Sendable {
                 flags, sockaddr, HTTPServerCallbacks.accessCallback, context.toOpaque(),
                 HTTPServerCallbacks.completedCallback, HTTPServerCallbacks.requestLineCallback,
                 HTTPServerCallbacks.connectionCallback, limits.connectionLimit, limits.idleTimeoutSeconds,
-                UInt32(clamping: max(1, limits.pollingThreads)), tlsMemory?.privateKey, tlsMemory?.certificate)
+                max(0, limits.threadStackBytes), tlsMemory?.privateKey, tlsMemory?.certificate)
         }
         guard let started else {
             let reason = errno == EADDRINUSE ? "the port is in use" : String(cString: strerror(errno))
@@ -125,7 +121,7 @@ public final class HTTPServer: Sendable {
     public var connectionsClosedForDeadlines: Int { context.takeUnretainedValue().deadlines.connectionsCut }
 
     /// Stops listening, closes every connection and waits for libmicrohttpd's threads (requests in progress
-    /// finish first: libmicrohttpd must not be stopped with a connection suspended for its handler). Idempotent.
+    /// finish first). Idempotent.
     public func stop() {
         let running = daemon.withLock { daemon in
             let running = daemon
@@ -133,10 +129,8 @@ public final class HTTPServer: Sendable {
             return running
         }
         if let running {
-            let server = context.takeUnretainedValue()
-            server.workers.drain()
             MHD_stop_daemon(running)
-            server.deadlines.stop()
+            context.takeUnretainedValue().deadlines.stop()
         }
     }
 }
@@ -147,19 +141,15 @@ final class ServerContext: Sendable {
     let limits: HTTPServer.Limits
     /// The key and certificate libmicrohttpd points at, kept until the daemon is stopped.
     let tls: TLSMemory?
-    /// Where handlers run.
-    let workers: WorkerPool
     /// Every connection's deadline.
     let deadlines: ConnectionDeadlines
 
     init(
-        handler: any HTTPHandler, limits: HTTPServer.Limits, tls: TLSMemory?, workers: WorkerPool,
-        deadlines: ConnectionDeadlines
+        handler: any HTTPHandler, limits: HTTPServer.Limits, tls: TLSMemory?, deadlines: ConnectionDeadlines
     ) {
         self.handler = handler
         self.limits = limits
         self.tls = tls
-        self.workers = workers
         self.deadlines = deadlines
     }
 }

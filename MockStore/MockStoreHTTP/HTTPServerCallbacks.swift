@@ -1,19 +1,16 @@
 import CMicroHTTPD
 
-/// The C callbacks of ``HTTPServer``. libmicrohttpd calls them on its polling threads, so they are plain
-/// nonisolated functions that reach their state only through the pointers they are given: the shared
-/// ``ServerContext`` and the request's own ``RequestState``. They never wait: the handler runs on the
-/// ``WorkerPool`` while the connection is suspended.
+/// The C callbacks of ``HTTPServer``. libmicrohttpd calls them on its own threads (one per connection), so they
+/// are plain nonisolated functions that reach their state only through the pointers they are given: the shared
+/// ``ServerContext`` (immutable; its deadlines behind their own lock) and the request's own ``RequestState``,
+/// used by its connection's thread alone.
 enum HTTPServerCallbacks {
-    /// One request's state between calls of the access handler (libmicrohttpd's `con_cls`). Used by its
-    /// connection's polling thread, except ``answer``, written by a worker before it resumes the connection
-    /// (libmicrohttpd's resume takes a lock the polling thread takes too, which orders the two).
-    final class RequestState: @unchecked Sendable {
+    /// One request's state between calls of the access handler (libmicrohttpd's `con_cls`).
+    final class RequestState {
         var headersSeen = false
         var body: [UInt8] = []
         var isTooLarge = false
         var discardedBytes = 0
-        var answer: HTTPResponse?
     }
 
     static let accessCallback: MHD_AccessHandlerCallback = {
@@ -49,8 +46,7 @@ enum HTTPServerCallbacks {
         }
     }
 
-    /// The access handler: called once when the headers are in, once per piece of body, once at the end, and
-    /// once more after the connection is resumed with the handler's answer.
+    /// The access handler: called once when the headers are in, once per piece of body, and once at the end.
     static func access(
         context: UnsafeMutableRawPointer?, connection: OpaquePointer?, url: UnsafePointer<CChar>?,
         method: UnsafePointer<CChar>?, uploadData: UnsafePointer<CChar>?,
@@ -66,11 +62,6 @@ enum HTTPServerCallbacks {
         guard let statePointer = requestState.pointee else { return .NO }
         let state = Unmanaged<RequestState>.fromOpaque(statePointer).takeUnretainedValue()
 
-        if let answer = state.answer {
-            // Resumed: the worker left the handler's answer.
-            state.answer = nil
-            return queue(answer, on: connection)
-        }
         if !state.headersSeen {
             // First call: only the headers have arrived.
             state.headersSeen = true
@@ -115,25 +106,7 @@ enum HTTPServerCallbacks {
             headers: values(of: connection, .HEADER_KIND).map { HTTPHeader($0.0, $0.1 ?? "") },
             body: state.body)
         state.body = []
-        guard server.workers.begin() else {
-            return queue(
-                .error(status: 503, code: 5_030_000, message: "The server is stopping."), on: connection)
-        }
-        MHD_suspend_connection(connection)
-        let suspended = SuspendedConnection(connection)
-        server.workers.submit {
-            state.answer = server.handler.respond(to: request)
-            MHD_resume_connection(suspended.pointer)
-            server.workers.end()
-        }
-        return .YES
-    }
-
-    /// A suspended connection, handed to the worker that resumes it: libmicrohttpd neither frees nor touches it
-    /// until it is resumed.
-    struct SuspendedConnection: @unchecked Sendable {
-        let pointer: OpaquePointer
-        init(_ pointer: OpaquePointer) { self.pointer = pointer }
+        return queue(server.handler.respond(to: request), on: connection)
     }
 
     /// The request-completed callback: frees the request's state; the connection waits for its next request.

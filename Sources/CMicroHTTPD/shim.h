@@ -10,8 +10,8 @@
 
 /*
  * MHD_start_daemon, MHD_get_daemon_info and MHD_get_connection_info are variadic, so Swift cannot call them: these
- * wrappers pass fixed arguments. The daemon binds the given socket address (IPv4 or IPv6) and polls with its own
- * threads (`thread_pool_size` of them, epoll where `flags` ask for it); `uri_logged` is called as soon as a
+ * wrappers pass fixed arguments. The daemon binds the given socket address (IPv4 or IPv6), runs each connection on
+ * a thread of its own (with a stack of `thread_stack_bytes`, 0 for the system's default); `uri_logged` is called as soon as a
  * request line is in (its result is the request's con_cls), `completed` once per request (to free that state),
  * `connection_event` when a connection opens and closes. Idle connections are dropped after `timeout_seconds`;
  * at most `connection_limit` are open at a time. With `key_pem` and `certificate_pem` (PEM text that must stay
@@ -27,7 +27,7 @@ static inline struct MHD_Daemon *CMicroHTTPD_start(
     MHD_NotifyConnectionCallback connection_event,
     unsigned int connection_limit,
     unsigned int timeout_seconds,
-    unsigned int thread_pool_size,
+    size_t thread_stack_bytes,
     const char *key_pem,
     const char *certificate_pem)
 {
@@ -39,8 +39,8 @@ static inline struct MHD_Daemon *CMicroHTTPD_start(
     options[count++] = (struct MHD_OptionItem) { MHD_OPTION_NOTIFY_CONNECTION, (intptr_t) connection_event, context };
     options[count++] = (struct MHD_OptionItem) { MHD_OPTION_CONNECTION_LIMIT, connection_limit, NULL };
     options[count++] = (struct MHD_OptionItem) { MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds, NULL };
-    if (thread_pool_size > 1)
-        options[count++] = (struct MHD_OptionItem) { MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size, NULL };
+    if (thread_stack_bytes > 0)
+        options[count++] = (struct MHD_OptionItem) { MHD_OPTION_THREAD_STACK_SIZE, (intptr_t) thread_stack_bytes, NULL };
     if (key_pem != NULL && certificate_pem != NULL) {
         flags |= MHD_USE_TLS;
         options[count++] = (struct MHD_OptionItem) { MHD_OPTION_HTTPS_MEM_KEY, 0, (void *) key_pem };
