@@ -53,7 +53,9 @@ let package = Package(
             ]),
         .executableTarget(
             name: "credit-bench",
-            dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL", "OptionParsing", "MockStoreHTTP"]),
+            dependencies: [
+                "CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL", "OptionParsing", "MockStoreHTTP",
+            ]),
         // The owner's P&L: account summaries (signed, totalled), the self-contained page, a summary verifier.
         .target(name: "AccountSummaries", dependencies: ["CreditLedger", "Signing"]),
         .target(name: "PnLReport", dependencies: ["CreditLedger"]),
@@ -61,7 +63,8 @@ let package = Package(
 
         // The mock App Store: mockstore -> MockStoreCommand -> MockStoreServer (the store) -> StoreKitCatalogue,
         // MockStoreSQLite, MockStoreHTTP. The HTTP and SQLite targets know nothing of the store; none knows the ledger.
-        .target(name: "MockStoreHTTP", dependencies: ["StoreWire", "CMicroHTTPD", "CCurl"], path: "MockStore/MockStoreHTTP"),
+        .target(
+            name: "MockStoreHTTP", dependencies: ["StoreWire", "CMicroHTTPD", "CCurl"], path: "MockStore/MockStoreHTTP"),
         .target(name: "MockStoreSQLite", dependencies: ["CSQLite"], path: "MockStore/MockStoreSQLite"),
         .target(name: "StoreKitCatalogue", path: "MockStore/StoreKitCatalogue"),
         .target(
@@ -71,7 +74,10 @@ let package = Package(
         ),
         .target(
             name: "MockStoreCommand",
-            dependencies: ["MockStoreServer", "MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue", "Signing", "StoreWire", "OptionParsing", "DurableFiles", "Clocks"],
+            dependencies: [
+                "MockStoreServer", "MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue", "Signing", "StoreWire",
+                "OptionParsing", "DurableFiles", "Clocks",
+            ],
             path: "MockStore/MockStoreCommand"
         ),
         .executableTarget(name: "mockstore", dependencies: ["MockStoreCommand"], path: "MockStore/mockstore"),
@@ -84,24 +90,37 @@ let package = Package(
         .testTarget(name: "DurableFilesTests", dependencies: ["DurableFiles", "TestSupport"]),
         .testTarget(name: "OptionParsingTests", dependencies: ["OptionParsing"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"], resources: [.copy("Vectors")]),
-        .testTarget(name: "CreditLedgerTests", dependencies: ["CreditLedger", "Signing", "DurableFiles", "TestSupport"]),
+        .testTarget(
+            name: "CreditLedgerTests", dependencies: ["CreditLedger", "Signing", "DurableFiles", "TestSupport"]),
         .testTarget(name: "PaymentsTests", dependencies: ["Payments", "Signing", "StoreWire", "TestSupport"]),
-        .testTarget(name: "TopUpTests", dependencies: ["TopUp", "Payments", "CreditLedger", "Signing", "StoreWire", "TestSupport"]),
-        .testTarget(name: "VoiceDebriefCreditTests", dependencies: ["VoiceDebriefCredit", "TopUp", "CreditLedger", "Payments", "TestSupport"]),
+        .testTarget(
+            name: "TopUpTests",
+            dependencies: ["TopUp", "Payments", "CreditLedger", "Signing", "StoreWire", "TestSupport"]),
+        .testTarget(
+            name: "VoiceDebriefCreditTests",
+            dependencies: ["VoiceDebriefCredit", "TopUp", "CreditLedger", "Payments", "TestSupport"]),
         .testTarget(
             name: "MockStoreTests",
             dependencies: [
-                "MockStoreCommand", "MockStoreServer", "MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue", "Signing",
+                "MockStoreCommand", "MockStoreServer", "MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue",
+                "Signing",
                 "StoreWire", "OptionParsing", "Clocks", "TestSupport",
             ]
         ),
         .testTarget(
             name: "PnLTests",
-            dependencies: ["CreditLedger", "VoiceDebriefCredit", "AccountSummaries", "PnLReport", "Signing", "TestSupport"],
+            dependencies: [
+                "CreditLedger", "VoiceDebriefCredit", "AccountSummaries", "PnLReport", "Signing", "TestSupport",
+            ],
             exclude: ["png_is_not_blank.py"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["Signing", "StoreWire", "CreditLedger", "TestSupport"]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["CreditLedger", "Signing", "Payments", "TopUp", "VoiceDebriefCredit", "StoreWire", "DurableFiles", "TestSupport"]),
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: [
+                "CreditLedger", "Signing", "Payments", "TopUp", "VoiceDebriefCredit", "StoreWire", "DurableFiles",
+                "TestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -95,7 +95,8 @@ public enum MockStoreProcess {
         var signing = options.signing.rawValue
         switch options.signing {
         case .es256:
-            signing += " (test CA \(running.dataDirectory.map { "in " + $0.certificateAuthorityPath } ?? "in memory, new"))"
+            signing +=
+                " (test CA \(running.dataDirectory.map { "in " + $0.certificateAuthorityPath } ?? "in memory, new"))"
         case .hs256:
             signing += " (secret from \(options.secretFile ?? ""))"
         case .none:

@@ -73,9 +73,11 @@ public final class HTTPServer: Sendable {
         let tlsMemory = tls.map(TLSMemory.init)
         var limits = limits
         let files = FileDescriptorLimit.raise(toAtLeast: Int(limits.connectionLimit) + FileDescriptorLimit.reserve)
-        limits.connectionLimit = min(limits.connectionLimit, UInt32(clamping: max(16, files - FileDescriptorLimit.reserve)))
+        limits.connectionLimit = min(
+            limits.connectionLimit, UInt32(clamping: max(16, files - FileDescriptorLimit.reserve)))
         let deadlines = ConnectionDeadlines(
-            idleSeconds: Double(max(1, limits.idleTimeoutSeconds)), requestSeconds: max(0.05, limits.requestTimeoutSeconds))
+            idleSeconds: Double(max(1, limits.idleTimeoutSeconds)),
+            requestSeconds: max(0.05, limits.requestTimeoutSeconds))
         let context = Unmanaged.passRetained(
             ServerContext(
                 handler: handler, limits: limits, tls: tlsMemory, deadlines: deadlines))

@@ -11,7 +11,9 @@ import Foundation
 extension StoreBenchmarks {
     /// Seconds from spawning `mockstore arguments` to its listening line; the store is stopped after.
     func secondsToListening(_ arguments: [String]) throws -> Double {
-        guard let mockstore = options.mockstore else { throw BenchError("the mockstore binary is not beside credit-bench") }
+        guard let mockstore = options.mockstore else {
+            throw BenchError("the mockstore binary is not beside credit-bench")
+        }
         let start = Measure.now()
         let started = try Measure.start(
             mockstore, ["--port", "0", "--catalogue", options.catalogue] + arguments, errorLog: work + "/start.log")
@@ -50,7 +52,8 @@ extension StoreBenchmarks {
             table.add(
                 ResultRow(
                     what: what,
-                    figure: "\(Format.duration(median)) median of \(times.count) (max \(Format.duration(times.max() ?? 0)))",
+                    figure:
+                        "\(Format.duration(median)) median of \(times.count) (max \(Format.duration(times.max() ?? 0)))",
                     target: target.map { "<= \(Format.duration($0))" } ?? "report", baseline: baselineText,
                     ratio: baseline.map { Format.ratio(median, $0) } ?? "-",
                     met: target.map { Format.yes(median <= $0) } ?? "-"))
@@ -97,7 +100,8 @@ extension StoreBenchmarks {
         table.add(
             ResultRow(
                 what: "mock store: a purchase, 100 slow + 1,000 idle connections open",
-                figure: "\(Format.duration(Measure.median(loaded))) median, \(Format.duration(worst)) max of \(loaded.count)",
+                figure:
+                    "\(Format.duration(Measure.median(loaded))) median, \(Format.duration(worst)) max of \(loaded.count)",
                 target: "<= 1 s", baseline: "nothing else open \(Format.duration(quietMedian)) median",
                 ratio: Format.ratio(Measure.median(loaded), quietMedian), met: Format.yes(worst <= 1)))
     }

@@ -34,7 +34,8 @@ final class EphemeralMockStore {
         let binary = try Binaries.require("mockstore")
         let started = Date()
         let child = try ChildProcess(
-            "/bin/sh", ["-c", #"cd "$1" && shift && exec "$@""#, "sh", workingDirectory, binary, "--port", "0"] + arguments,
+            "/bin/sh",
+            ["-c", #"cd "$1" && shift && exec "$@""#, "sh", workingDirectory, binary, "--port", "0"] + arguments,
             environment: environment)
         var found: (url: String, port: UInt16)?
         waitUntil(timeout: 30, pollEvery: 0.01) {
@@ -72,15 +73,18 @@ final class EphemeralMockStore {
             RawHTTP.request(method, path, body: json.map { Array($0.utf8) }), port: port, timeout: timeout,
             halfClose: true)
         guard let reply = RawHTTP.parse(bytes) else {
-            throw SupportFailure("no HTTP reply to \(method) \(path): \(String(decoding: bytes.prefix(200), as: UTF8.self))")
+            throw SupportFailure(
+                "no HTTP reply to \(method) \(path): \(String(decoding: bytes.prefix(200), as: UTF8.self))")
         }
         return reply
     }
 
     /// A purchase of the 500-credit pack: its status.
     func purchase(timeout: Double = 10) throws -> Int {
-        try request("POST", "/storekit/v1/purchases", json: #"{"productId":"ai.voicedebrief.app.credit.500"}"#, timeout: timeout)
-            .status
+        try request(
+            "POST", "/storekit/v1/purchases", json: #"{"productId":"ai.voicedebrief.app.credit.500"}"#, timeout: timeout
+        )
+        .status
     }
 }
 

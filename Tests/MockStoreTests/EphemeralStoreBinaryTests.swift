@@ -106,7 +106,8 @@ extension EphemeralStoreBinaryTests {
             try Binaries.require("mockstore"), ["--ephemeral", "--port", "\(first.port)"],
             environment: EphemeralMockStore.environment, timeout: 30)
         #expect(second.status == 1)
-        #expect(second.stderr == "mockstore: error: cannot listen on 127.0.0.1 port \(first.port): the port is in use\n")
+        #expect(
+            second.stderr == "mockstore: error: cannot listen on 127.0.0.1 port \(first.port): the port is in use\n")
         #expect(!second.stderr.contains("Failed to bind"))
     }
 
