@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import MockStoreHTTP
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -88,14 +90,6 @@ final class EphemeralMockStore {
     }
 }
 
-/// Raises this process's soft limit on open files to the hard one (the load tests hold more than 1,024 sockets).
-func raiseOpenFileLimit() -> Int {
-    var limit = rlimit()
-    getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-    if limit.rlim_cur < limit.rlim_max {
-        limit.rlim_cur = limit.rlim_max
-        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-    }
-    return limit.rlim_cur > rlim_t(Int32.max) ? Int(Int32.max) : Int(limit.rlim_cur)
-}
+/// Raises this process's soft limit on open files to the hard one (the load tests hold more than 1,024 sockets):
+/// the store's own ``FileDescriptorLimit``; returns the limit now in force.
+func raiseOpenFileLimit() -> Int { FileDescriptorLimit.raise(toAtLeast: 1 << 20) }
