@@ -75,12 +75,19 @@ let package = Package(
         .target(
             name: "MockStoreCommand",
             dependencies: [
-                "MockStoreServer", "MockStoreHTTP", "StoreKitCatalogue", "Signing", "StoreWire", "OptionParsing",
-                "DurableFiles", "Clocks",
+                "MockStoreServer", "MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue", "Signing", "StoreWire",
+                "OptionParsing", "DurableFiles", "Clocks",
             ],
             path: "MockStore/MockStoreCommand"
         ),
-        .executableTarget(name: "mockstore", dependencies: ["MockStoreCommand"], path: "MockStore/mockstore"),
+        // The Swift runtime and Foundation linked in: a store per test starts in a few ms, not after loading them.
+        .executableTarget(
+            name: "mockstore", dependencies: ["MockStoreCommand"], path: "MockStore/mockstore",
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib"]), .linkedLibrary("CoreFoundation"),
+                .linkedLibrary("_FoundationCollections"), .linkedLibrary("_FoundationCShims"),
+                .linkedLibrary("_FoundationICU"), .linkedLibrary("stdc++"),
+            ]),
 
         // What more than one test target needs (temporary directories, the built binaries, processes, seeded random,
         // waiting): a regular target on Foundation and Testing only, so it depends on nothing under test.

@@ -1,6 +1,7 @@
 import Foundation
 import MockStoreHTTP
 import OptionParsing
+import Signing
 import StoreKitCatalogue
 import StoreWire
 
@@ -14,12 +15,23 @@ public struct ControlInvocation: Equatable, Sendable {
     public var path: String
     /// The JSON body, if the control takes one.
     public var body: [UInt8]?
+    /// What is done with the answer.
+    public var output: Output
 
-    public init(url: String, method: String, path: String, body: [UInt8]? = nil) {
+    /// What a control does with the store's answer.
+    public enum Output: Equatable, Sendable {
+        /// Prints its JSON, indented.
+        case json
+        /// `root-certificate`: the answer is a DER certificate, printed as PEM, or written as PEM to the file.
+        case certificatePEM(file: String?)
+    }
+
+    public init(url: String, method: String, path: String, body: [UInt8]? = nil, output: Output = .json) {
         self.url = url
         self.method = method
         self.path = path
         self.body = body
+        self.output = output
     }
 
     /// `mockstore control`, declared: every control command with its words and options.
@@ -99,6 +111,10 @@ public struct ControlInvocation: Equatable, Sendable {
                 command("failures", "list the failures in force"),
                 command("consumption", "list the consumption information servers sent"),
                 command("notifications", "list the notifications made, with every send attempt"),
+                command(
+                    "root-certificate",
+                    "the store's test root certificate, as PEM: the one to trust when checking its signatures", [],
+                    [.string("--out", "FILE", help: "write it to FILE instead of printing it")]),
             ],
             subcommandNoun: "control command", commandListShowsOptions: true,
             epilogue: """
@@ -125,7 +141,9 @@ public struct ControlInvocation: Equatable, Sendable {
             throw .invalidValue("--url", url, isNot: "an http://HOST:PORT URL", command: args.path)
         }
         let request = try Self.request(args)
-        return .control(ControlInvocation(url: url, method: request.0, path: request.1, body: request.2))
+        let output: Output = args.command == "root-certificate" ? .certificatePEM(file: args.string("--out")) : .json
+        return .control(
+            ControlInvocation(url: url, method: request.0, path: request.1, body: request.2, output: output))
     }
 
     private static func json<Body: Encodable>(_ body: Body) -> [UInt8] {
@@ -219,6 +237,7 @@ public struct ControlInvocation: Equatable, Sendable {
         case "failures": return ("GET", "/test/v1/failures", nil)
         case "consumption": return ("GET", "/test/v1/consumption", nil)
         case "notifications": return ("GET", "/test/v1/notifications", nil)
+        case "root-certificate": return ("GET", "/test/v1/root-certificate", nil)
         default:
             throw UsageError(
                 kind: .unknownCommand(command), message: "unknown control command \(quoted(command))",
@@ -256,7 +275,28 @@ public struct ControlInvocation: Equatable, Sendable {
             }
             return Outcome(status: 1, stdout: "", stderr: "mockstore: error: \(method) \(path): \(detail)\n")
         }
-        return Outcome(status: 0, stdout: Self.pretty(response.body), stderr: "")
+        switch output {
+        case .json:
+            return Outcome(status: 0, stdout: Self.pretty(response.body), stderr: "")
+        case .certificatePEM(let file):
+            return Self.certificate(response.body, to: file)
+        }
+    }
+
+    /// The DER certificate `body` as PEM: printed, or written to `file` (replacing it).
+    static func certificate(_ body: [UInt8], to file: String?) -> Outcome {
+        guard let pem = try? Certificate(derRepresentation: body).pemRepresentation else {
+            return Outcome(status: 1, stdout: "", stderr: "mockstore: error: the store's answer is not a certificate\n")
+        }
+        guard let file else { return Outcome(status: 0, stdout: pem, stderr: "") }
+        do {
+            try Data(pem.utf8).write(to: URL(fileURLWithPath: file))
+        } catch {
+            return Outcome(
+                status: 1, stdout: "",
+                stderr: "mockstore: error: cannot write \(file): \((error as NSError).localizedDescription)\n")
+        }
+        return Outcome(status: 0, stdout: "", stderr: "")
     }
 
     /// The JSON answer indented, keys sorted, one value per line.

@@ -66,9 +66,7 @@ public struct DataDirectory: Sendable {
             }
         }
         do {
-            // A day early, so a client whose clock is a little behind still finds the chain valid.
-            let authority = try TestCertificateAuthority.make(
-                commonNamePrefix: "VoiceDebrief Mock Store", validFrom: now.addingTimeInterval(-86_400), years: 10)
+            let authority = try Self.makeCertificateAuthority(now: now)
             try authority.write(to: directory)
             guard FileManager.default.fileExists(atPath: rootPath) else {
                 throw StartupError("the test CA was written but \(rootPath) is missing")
@@ -78,6 +76,18 @@ public struct DataDirectory: Sendable {
             throw error
         } catch {
             throw StartupError("cannot make the test CA in \(directory): \(error)")
+        }
+    }
+
+    /// A new test CA (valid from a day before `now`, for 10 years), in memory only: `--ephemeral`'s, and the
+    /// one a data directory keeps on first start.
+    public static func makeCertificateAuthority(now: Date) throws(StartupError) -> TestCertificateAuthority {
+        do {
+            // A day early, so a client whose clock is a little behind still finds the chain valid.
+            return try TestCertificateAuthority.make(
+                commonNamePrefix: "VoiceDebrief Mock Store", validFrom: now.addingTimeInterval(-86_400), years: 10)
+        } catch {
+            throw StartupError("cannot make a test CA: \(error)")
         }
     }
 }

@@ -30,13 +30,30 @@ public enum MockStoreCommandLine {
                 help: "port to listen on, 0 for any free port (default 0)"),
             .string(
                 "--catalogue", "FILE",
-                help: "StoreKit configuration file, versions 1.x to 5.x (default Catalogue/Credit.storekit); "
+                help: "StoreKit configuration file, versions 1.x to 5.x (default $MOCKSTORE_CATALOGUE, else "
+                    + "Catalogue/Credit.storekit in the working directory, beside mockstore or in a folder above it); "
                     + "its settings (_askToBuyEnabled, _storeKitErrors, _failTransactionsEnabled, _storefront, "
                     + "_locale) are the defaults the test controls start from"),
             .string(
                 "--data", "DIR",
                 help: "where transactions and the test CA are kept (default $MOCKSTORE_DATA, else ./mockstore-data); "
                     + "created if missing"),
+            .flag(
+                "--ephemeral",
+                help: "keep everything in memory: the transactions, and a test CA made new at each start; nothing is "
+                    + "written to disk (no --data). For a fresh store per test"),
+            .integer(
+                "--max-connections", "N", in: 16...1_000_000, noun: "a number",
+                help: "connections held open at once; one more is closed as soon as it is accepted (default 4096)"),
+            .integer(
+                "--idle-timeout", "SECONDS", in: 1...86_400, noun: "a number of seconds",
+                help: "a connection that has not begun a request this long after it opened or was last answered is "
+                    + "closed (default 30)"),
+            .integer(
+                "--request-timeout", "SECONDS", in: 1...3_600, noun: "a number of seconds",
+                help: "a request must arrive whole (headers and body) this long after its first line, or its "
+                    + "connection is closed (default 10)"),
+
             .choice(
                 "--signing", SigningMode.allCases.map(\.rawValue), valueName: "MODE",
                 help: "how the device API signs: es256: test CA chain, as Apple signs (default); hs256: shared "
@@ -113,6 +130,10 @@ public enum MockStoreCommandLine {
               POST /inApps/v1/notifications/test                      Request a Test Notification
               GET  /inApps/v1/notifications/test/{token}              Get Test Notification Status
 
+            Load: up to --max-connections connections at once, each on a thread of its own (an idle one sleeps); a
+            request must arrive whole within --request-timeout of its first line, and a connection must begin one
+            within --idle-timeout, or it is closed.
+
             Exit status: 0 after a clean stop, 1 on a failure it explains, 64 on a usage error.
             """)
 
@@ -134,6 +155,9 @@ public enum MockStoreCommandLine {
         if let data = environment["MOCKSTORE_DATA"], !data.isEmpty {
             options.dataDirectory = data
         }
+        if let catalogue = environment["MOCKSTORE_CATALOGUE"], !catalogue.isEmpty {
+            options.cataloguePath = catalogue
+        }
         try read(args, into: &options)
         try validate(options, given: args)
         return .run(options)
@@ -151,6 +175,11 @@ public enum MockStoreCommandLine {
         if let port = args.integer("--port") { options.port = UInt16(port) }
         if let value = args.string("--catalogue") { options.cataloguePath = value }
         if let value = args.string("--data") { options.dataDirectory = value }
+        options.ephemeral = args.flag("--ephemeral")
+        if let value = args.integer("--max-connections") { options.maxConnections = UInt32(value) }
+        if let value = args.integer("--idle-timeout") { options.idleTimeoutSeconds = UInt32(value) }
+        if let value = args.integer("--request-timeout") { options.requestTimeoutSeconds = UInt32(value) }
+
         if let value = args.string("--signing"), let mode = SigningMode(rawValue: value) { options.signing = mode }
         options.secretFile = args.string("--secret-file")
         if let value = args.string("--bundle-id") {
@@ -197,6 +226,9 @@ public enum MockStoreCommandLine {
 
     /// The rules between options.
     private static func validate(_ options: MockStoreOptions, given args: ParsedArguments) throws(UsageError) {
+        if options.ephemeral && args.flag("--data") {
+            throw UsageError("--data is not used with --ephemeral (nothing is written to disk)", command: args.path)
+        }
         if options.notifyURL == nil,
             let orphan = ["--notify-retry-base-ms", "--notify-max-attempts", "--notify-timeout-ms"].first(
                 where: args.flag)

@@ -1,6 +1,7 @@
 import Clocks
 import Foundation
 import MockStoreHTTP
+import MockStoreSQLite
 import MockStoreServer
 import Signing
 import StoreKitCatalogue
@@ -17,22 +18,29 @@ public enum MockStoreLauncher {
         transactionIDs: any TransactionIDSource = SandboxTransactionIDs()
     ) throws(StartupError) -> RunningMockStore {
         let catalogue: StoreKitConfiguration
+        let cataloguePath = try CatalogueLocator.locate(options.cataloguePath)
         do {
-            catalogue = try StoreKitConfiguration.load(contentsOf: options.cataloguePath)
+            catalogue = try StoreKitConfiguration.load(contentsOf: cataloguePath)
         } catch {
             throw StartupError("invalid catalogue: \(error)")
         }
 
-        let data = DataDirectory(path: options.dataDirectory)
-        try data.create()
-        let lock = try data.lock()
+        // --ephemeral: no directory, no lock, a CA only in memory, an in-memory database.
+        let data = options.ephemeral ? nil : DataDirectory(path: options.dataDirectory)
+        try data?.create()
+        let lock = try data?.lock() ?? -1
         var keepLock = false
         defer {
-            if !keepLock { close(lock) }
+            if !keepLock && lock >= 0 { close(lock) }
         }
 
         let signer: any TransactionSigner
-        let authority = try data.loadOrMakeCertificateAuthority(now: clock.now())
+        let authority: TestCertificateAuthority
+        if let data {
+            authority = try data.loadOrMakeCertificateAuthority(now: clock.now())
+        } else {
+            authority = try DataDirectory.makeCertificateAuthority(now: clock.now())
+        }
         switch options.signing {
         case .es256:
             signer = JWSTransactionSigner.es256(authority: authority)
@@ -59,7 +67,7 @@ public enum MockStoreLauncher {
 
         let database: TransactionStore
         do {
-            database = try TransactionStore(path: data.databasePath)
+            database = try TransactionStore(path: data?.databasePath ?? SQLiteDatabase.inMemoryPath)
         } catch {
             throw StartupError("cannot open the database: \(error)")
         }
@@ -78,7 +86,9 @@ public enum MockStoreLauncher {
 
         let server: HTTPServer
         do {
-            server = try HTTPServer(host: options.host, port: options.port, handler: MockStoreRouter(store: store))
+            server = try HTTPServer(
+                host: options.host, port: options.port, limits: options.serverLimits,
+                handler: MockStoreRouter(store: store))
         } catch {
             try? store.close()
             throw StartupError("\(error)")
@@ -88,7 +98,8 @@ public enum MockStoreLauncher {
             NotificationDispatcher(store: store, url: $0, trusting: notifyCertificates)
         }
         return RunningMockStore(
-            server: server, store: store, catalogue: catalogue, dataDirectory: data, options: options,
+            server: server, store: store, catalogue: catalogue, cataloguePath: cataloguePath, dataDirectory: data,
+            options: options,
             lockDescriptor: lock, dispatcher: dispatcher)
     }
 

@@ -1,10 +1,12 @@
+import MockStoreHTTP
 import MockStoreServer
 
 /// The `mockstore` command line, parsed and checked.
 public struct MockStoreOptions: Equatable, Sendable {
     /// The data directory when neither `--data` nor `MOCKSTORE_DATA` says.
     public static let defaultDataDirectory = "mockstore-data"
-    /// The catalogue when `--catalogue` is not given (relative to the working directory).
+    /// The catalogue when neither `--catalogue` nor `MOCKSTORE_CATALOGUE` says: looked for in the working directory,
+    /// then beside the executable and in every folder above it (see ``CatalogueLocator``).
     public static let defaultCataloguePath = "Catalogue/Credit.storekit"
     public static let defaultBundleId = "ai.voicedebrief.app"
     /// `appAppleId` in Server API answers and notifications when `--app-apple-id` is not given: the store's own.
@@ -35,6 +37,14 @@ public struct MockStoreOptions: Equatable, Sendable {
     public var notifyMaxAttempts: Int = 6
     /// `--notify-timeout-ms`: how long one try waits for the receiver.
     public var notifyTimeoutMilliseconds: Int64 = 5_000
+    /// `--ephemeral`: everything in memory (database, a new test CA), nothing written to disk.
+    public var ephemeral = false
+    /// `--max-connections`: connections held open at once.
+    public var maxConnections: UInt32 = 4_096
+    /// `--idle-timeout`: seconds a connection may wait before it begins a request.
+    public var idleTimeoutSeconds: UInt32 = 30
+    /// `--request-timeout`: seconds a request has, from its first line, to arrive whole.
+    public var requestTimeoutSeconds: UInt32 = 10
     /// `--api-key KEYID=PUBLIC-KEY-FILE`, in the order given.
     public var apiKeys: [APIKeyOption] = []
 
@@ -49,4 +59,11 @@ public struct MockStoreOptions: Equatable, Sendable {
     }
 
     public init() {}
+
+    /// The HTTP server's limits these options set.
+    public var serverLimits: HTTPServer.Limits {
+        HTTPServer.Limits(
+            connectionLimit: maxConnections, idleTimeoutSeconds: idleTimeoutSeconds,
+            requestTimeoutSeconds: Double(requestTimeoutSeconds))
+    }
 }

@@ -95,7 +95,8 @@ public enum MockStoreProcess {
         var signing = options.signing.rawValue
         switch options.signing {
         case .es256:
-            signing += " (test CA in \(running.dataDirectory.certificateAuthorityPath))"
+            signing +=
+                " (test CA \(running.dataDirectory.map { "in " + $0.certificateAuthorityPath } ?? "in memory, new"))"
         case .hs256:
             signing += " (secret from \(options.secretFile ?? ""))"
         case .none:
@@ -112,10 +113,10 @@ public enum MockStoreProcess {
                     + "\(options.notifyMaxAttempts) tries at most)\n"
             } ?? "mockstore: notifications: no --notify URL; recorded, not sent\n"
         return keys + notify + """
-            mockstore: catalogue \(options.cataloguePath) (version \(catalogue.version), \(catalogue.products.count) \
+            mockstore: catalogue \(running.cataloguePath) (version \(catalogue.version), \(catalogue.products.count) \
             products, storefront \(catalogue.storefront.code), locale \(catalogue.locale))
             mockstore: signing \(signing), bundle id \(options.bundleId)
-            mockstore: data in \(running.dataDirectory.path)
+            mockstore: \(running.dataDirectory.map { "data in " + $0.path } ?? "data in memory (--ephemeral): nothing is written to disk")
 
             """
     }

@@ -8,16 +8,21 @@ public final class RunningMockStore: Sendable {
     public let server: HTTPServer
     public let store: MockStore
     public let catalogue: StoreKitConfiguration
-    public let dataDirectory: DataDirectory
+    /// Where the catalogue was read from (the default is looked for: ``CatalogueLocator``).
+    public let cataloguePath: String
+    /// The data directory; nil with `--ephemeral` (everything in memory).
+    public let dataDirectory: DataDirectory?
     public let options: MockStoreOptions
     private let lockDescriptor: Int32
     /// Delivers notifications when the store has a `--notify` URL.
     public let dispatcher: NotificationDispatcher?
 
     init(
-        server: HTTPServer, store: MockStore, catalogue: StoreKitConfiguration, dataDirectory: DataDirectory,
-        options: MockStoreOptions, lockDescriptor: Int32, dispatcher: NotificationDispatcher? = nil
+        server: HTTPServer, store: MockStore, catalogue: StoreKitConfiguration, cataloguePath: String,
+        dataDirectory: DataDirectory?, options: MockStoreOptions, lockDescriptor: Int32,
+        dispatcher: NotificationDispatcher? = nil
     ) {
+        self.cataloguePath = cataloguePath
         self.dispatcher = dispatcher
         self.server = server
         self.store = store
@@ -35,7 +40,7 @@ public final class RunningMockStore: Sendable {
     public func stop() throws {
         server.stop()
         dispatcher?.stop()
-        defer { close(lockDescriptor) }
+        defer { if lockDescriptor >= 0 { close(lockDescriptor) } }
         try store.close()
     }
 }

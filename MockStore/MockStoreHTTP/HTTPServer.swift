@@ -4,33 +4,45 @@ import Synchronization
 
 /// An HTTP/1.1 server on GNU libmicrohttpd, answering every request with an ``HTTPHandler``.
 ///
-/// libmicrohttpd runs a thread per connection (`MHD_USE_THREAD_PER_CONNECTION`, polling with `poll`), up to
-/// ``Limits/connectionLimit`` of them, plus one thread that accepts: the handler is called on the connection's
-/// thread, so requests on different connections are handled at the same time, and a handler that waits (for a
-/// commit, say) holds up only its own connection. The handler must therefore be safe to call concurrently.
-/// A request body is read in pieces into a per-request buffer (kept in libmicrohttpd's `con_cls` slot,
-/// freed when the request completes) and never beyond ``Limits/maxBodyBytes``.
+/// libmicrohttpd runs a thread per connection (`MHD_USE_THREAD_PER_CONNECTION`, polling with `poll`, a small
+/// stack each), up to ``Limits/connectionLimit`` of them (thousands: an idle connection's thread sleeps in
+/// `poll`), plus one thread that accepts: the handler is called on the connection's thread, so requests on
+/// different connections are handled at the same time, and a handler that waits (for a commit, say) holds up only
+/// its own connection. The handler must therefore be safe to call concurrently. (A few polling threads on epoll
+/// with suspended connections would use fewer threads, but libmicrohttpd 0.9.75 then drops a request whose client
+/// half-closes before the answer, so it is not used.) A request body is read in pieces into a per-request buffer (kept in libmicrohttpd's
+/// `con_cls` slot, freed when the request completes) and never beyond ``Limits/maxBodyBytes``. Deadlines
+/// (``ConnectionDeadlines``) close connections that hold a slot without sending a whole request in time.
 public final class HTTPServer: Sendable {
-    /// Bounds that keep a bad client from exhausting the process.
+    /// Bounds that keep a bad client, or very many clients, from exhausting the process or holding the server.
     public struct Limits: Sendable, Equatable {
         /// The largest request body accepted; larger ones get ``HTTPHandler/payloadTooLarge(limit:)``.
         public var maxBodyBytes: Int
         /// How much of an oversized body (sent without a `Content-Length`) is read and dropped before the
         /// connection is closed instead.
         public var maxDiscardedBytes: Int
-        /// Connections served at once (each has its own thread).
+        /// Connections open at once (one more is closed as soon as it is accepted). The process's soft limit on open files is
+        /// raised to the hard one when it is lower.
         public var connectionLimit: UInt32
-        /// Seconds before an idle connection is closed.
+        /// Seconds a connection may wait before it begins a request (from its opening or its previous answer);
+        /// also libmicrohttpd's timeout for a connection with no traffic at all.
         public var idleTimeoutSeconds: UInt32
+        /// Seconds a request has, from its request line, to arrive whole (headers and body); a connection that
+        /// takes longer is closed.
+        public var requestTimeoutSeconds: Double
+        /// The stack of each connection's thread.
+        public var threadStackBytes: Int
 
         public init(
-            maxBodyBytes: Int = 64 * 1024, maxDiscardedBytes: Int = 1024 * 1024, connectionLimit: UInt32 = 64,
-            idleTimeoutSeconds: UInt32 = 30
+            maxBodyBytes: Int = 64 * 1024, maxDiscardedBytes: Int = 1024 * 1024, connectionLimit: UInt32 = 4096,
+            idleTimeoutSeconds: UInt32 = 30, requestTimeoutSeconds: Double = 10, threadStackBytes: Int = 1 << 20
         ) {
             self.maxBodyBytes = maxBodyBytes
             self.maxDiscardedBytes = maxDiscardedBytes
             self.connectionLimit = connectionLimit
             self.idleTimeoutSeconds = idleTimeoutSeconds
+            self.requestTimeoutSeconds = requestTimeoutSeconds
+            self.threadStackBytes = threadStackBytes
         }
     }
 
@@ -59,35 +71,31 @@ public final class HTTPServer: Sendable {
     ) throws {
         let address = try SocketAddress(host: host, port: port)
         let tlsMemory = tls.map(TLSMemory.init)
-        let context = Unmanaged.passRetained(ServerContext(handler: handler, limits: limits, tls: tlsMemory))
+        var limits = limits
+        let files = FileDescriptorLimit.raise(toAtLeast: Int(limits.connectionLimit) + FileDescriptorLimit.reserve)
+        limits.connectionLimit = min(
+            limits.connectionLimit, UInt32(clamping: max(16, files - FileDescriptorLimit.reserve)))
+        let deadlines = ConnectionDeadlines(
+            idleSeconds: Double(max(1, limits.idleTimeoutSeconds)),
+            requestSeconds: max(0.05, limits.requestTimeoutSeconds))
+        let context = Unmanaged.passRetained(
+            ServerContext(
+                handler: handler, limits: limits, tls: tlsMemory, deadlines: deadlines))
+        // No MHD_USE_ERROR_LOG: libmicrohttpd's own messages ("Failed to bind to port 0") would come before ours.
         var flags =
             MHD_USE_POLL_INTERNAL_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
-            | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 {
             flags |= MHD_USE_IPv6.rawValue
         }
-        let access: MHD_AccessHandlerCallback = {
-            context, connection, url, method, _, uploadData, uploadDataSize, requestState in
-            HTTPServerCallbacks.access(
-                context: context, connection: connection, url: url, method: method, uploadData: uploadData,
-                uploadDataSize: uploadDataSize, requestState: requestState)
-        }
-        let completed: MHD_RequestCompletedCallback = { _, _, requestState, _ in
-            HTTPServerCallbacks.completed(requestState: requestState)
-        }
         let started = address.withSockaddr { sockaddr in
-            if let tlsMemory {
-                CMicroHTTPD_start_tls_daemon(
-                    flags, sockaddr, access, context.toOpaque(), completed, nil, limits.connectionLimit,
-                    limits.idleTimeoutSeconds, tlsMemory.privateKey, tlsMemory.certificate)
-            } else {
-                CMicroHTTPD_start_daemon(
-                    flags, sockaddr, access, context.toOpaque(), completed, nil, limits.connectionLimit,
-                    limits.idleTimeoutSeconds)
-            }
+            CMicroHTTPD_start(
+                flags, sockaddr, HTTPServerCallbacks.accessCallback, context.toOpaque(),
+                HTTPServerCallbacks.completedCallback, HTTPServerCallbacks.requestLineCallback,
+                HTTPServerCallbacks.connectionCallback, limits.connectionLimit, limits.idleTimeoutSeconds,
+                max(0, limits.threadStackBytes), tlsMemory?.privateKey, tlsMemory?.certificate)
         }
         guard let started else {
-            let reason = String(cString: strerror(errno))
+            let reason = errno == EADDRINUSE ? "the port is in use" : String(cString: strerror(errno))
             context.release()
             throw HTTPServerError("cannot listen on \(host) port \(port): \(reason)")
         }
@@ -102,6 +110,7 @@ public final class HTTPServer: Sendable {
         self.isTLS = tls != nil
         self.daemon = Mutex(started)
         self.context = context
+        deadlines.start()
     }
 
     deinit {
@@ -109,6 +118,9 @@ public final class HTTPServer: Sendable {
         // Only now: stopping joined libmicrohttpd's threads, so no callback can still use the context.
         context.release()
     }
+
+    /// How many connections were closed for taking too long to send a whole request (or to begin one).
+    public var connectionsClosedForDeadlines: Int { context.takeUnretainedValue().deadlines.connectionsCut }
 
     /// Stops listening, closes every connection and waits for libmicrohttpd's threads (requests in progress
     /// finish first). Idempotent.
@@ -120,6 +132,7 @@ public final class HTTPServer: Sendable {
         }
         if let running {
             MHD_stop_daemon(running)
+            context.takeUnretainedValue().deadlines.stop()
         }
     }
 }
@@ -130,10 +143,15 @@ final class ServerContext: Sendable {
     let limits: HTTPServer.Limits
     /// The key and certificate libmicrohttpd points at, kept until the daemon is stopped.
     let tls: TLSMemory?
+    /// Every connection's deadline.
+    let deadlines: ConnectionDeadlines
 
-    init(handler: any HTTPHandler, limits: HTTPServer.Limits, tls: TLSMemory?) {
+    init(
+        handler: any HTTPHandler, limits: HTTPServer.Limits, tls: TLSMemory?, deadlines: ConnectionDeadlines
+    ) {
         self.handler = handler
         self.limits = limits
         self.tls = tls
+        self.deadlines = deadlines
     }
 }

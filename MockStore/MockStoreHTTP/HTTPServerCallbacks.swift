@@ -2,13 +2,48 @@ import CMicroHTTPD
 
 /// The C callbacks of ``HTTPServer``. libmicrohttpd calls them on its own threads (one per connection), so they
 /// are plain nonisolated functions that reach their state only through the pointers they are given: the shared
-/// ``ServerContext`` (immutable) and the request's own ``RequestState``, used by its connection's thread alone.
+/// ``ServerContext`` (immutable; its deadlines behind their own lock) and the request's own ``RequestState``,
+/// used by its connection's thread alone.
 enum HTTPServerCallbacks {
     /// One request's state between calls of the access handler (libmicrohttpd's `con_cls`).
     final class RequestState {
+        var headersSeen = false
         var body: [UInt8] = []
         var isTooLarge = false
         var discardedBytes = 0
+    }
+
+    static let accessCallback: MHD_AccessHandlerCallback = {
+        context, connection, url, method, _, uploadData, uploadDataSize, requestState in
+        access(
+            context: context, connection: connection, url: url, method: method, uploadData: uploadData,
+            uploadDataSize: uploadDataSize, requestState: requestState)
+    }
+
+    static let completedCallback: MHD_RequestCompletedCallback = { context, connection, requestState, _ in
+        completed(context: context, connection: connection, requestState: requestState)
+    }
+
+    /// Called as soon as a request line is in: makes the request's state, and starts its deadline.
+    static let requestLineCallback:
+        @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
+            context, _, connection in
+            guard let context, let connection else { return nil }
+            let server = Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue()
+            server.deadlines.requestLineArrived(CMicroHTTPD_connection_fd(connection))
+            return Unmanaged.passRetained(RequestState()).toOpaque()
+        }
+
+    /// Called when a connection opens and when it closes (before its socket is closed).
+    static let connectionCallback: MHD_NotifyConnectionCallback = { context, connection, _, event in
+        guard let context, let connection else { return }
+        let server = Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue()
+        let socket = CMicroHTTPD_connection_fd(connection)
+        if CMicroHTTPD_is_opening(event) {
+            server.deadlines.opened(socket)
+        } else {
+            server.deadlines.closed(socket)
+        }
     }
 
     /// The access handler: called once when the headers are in, once per piece of body, and once at the end.
@@ -20,11 +55,16 @@ enum HTTPServerCallbacks {
         guard let context, let connection, let uploadDataSize, let requestState else { return .NO }
         let server = Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue()
         let limits = server.limits
+        if requestState.pointee == nil {
+            // The request-line callback always makes it; this is only a safety net.
+            requestState.pointee = Unmanaged.passRetained(RequestState()).toOpaque()
+        }
+        guard let statePointer = requestState.pointee else { return .NO }
+        let state = Unmanaged<RequestState>.fromOpaque(statePointer).takeUnretainedValue()
 
-        guard let statePointer = requestState.pointee else {
+        if !state.headersSeen {
             // First call: only the headers have arrived.
-            let state = RequestState()
-            requestState.pointee = Unmanaged.passRetained(state).toOpaque()
+            state.headersSeen = true
             if let declared = lookup(connection, .HEADER_KIND, "Content-Length"), let length = Int(declared),
                 length > limits.maxBodyBytes
             {
@@ -34,7 +74,6 @@ enum HTTPServerCallbacks {
             }
             return .YES
         }
-        let state = Unmanaged<RequestState>.fromOpaque(statePointer).takeUnretainedValue()
 
         let pieceSize = uploadDataSize.pointee
         if pieceSize > 0 {
@@ -56,6 +95,7 @@ enum HTTPServerCallbacks {
             return .YES
         }
 
+        server.deadlines.requestArrived(CMicroHTTPD_connection_fd(connection))
         if state.isTooLarge {
             return queue(server.handler.payloadTooLarge(limit: limits.maxBodyBytes), on: connection)
         }
@@ -69,8 +109,15 @@ enum HTTPServerCallbacks {
         return queue(server.handler.respond(to: request), on: connection)
     }
 
-    /// The request-completed callback: frees the request's state.
-    static func completed(requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+    /// The request-completed callback: frees the request's state; the connection waits for its next request.
+    static func completed(
+        context: UnsafeMutableRawPointer?, connection: OpaquePointer?,
+        requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    ) {
+        if let context, let connection {
+            let server = Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue()
+            server.deadlines.answered(CMicroHTTPD_connection_fd(connection))
+        }
         guard let requestState, let statePointer = requestState.pointee else { return }
         Unmanaged<RequestState>.fromOpaque(statePointer).release()
         requestState.pointee = nil

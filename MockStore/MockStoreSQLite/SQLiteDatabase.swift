@@ -10,7 +10,11 @@ public final class SQLiteDatabase {
     /// The file path given to ``init(path:)``.
     public let path: String
 
-    /// Opens (creating if needed) the database at `path`, switches it to WAL and checks that it took.
+    /// The path of a database kept in memory only (`--ephemeral`): no file, no WAL, gone when closed.
+    public static let inMemoryPath = ":memory:"
+
+    /// Opens (creating if needed) the database at `path`, switches it to WAL and checks that it took
+    /// (``inMemoryPath``: a database in memory, which has no WAL and nothing to sync).
     public init(path: String) throws {
         self.path = path
         var connection: OpaquePointer?
@@ -26,14 +30,15 @@ public final class SQLiteDatabase {
         try check(sqlite3_extended_result_codes(connection, 1), "enabling extended result codes")
         // Another process (an inspector, a second store by mistake) may hold the lock for a moment.
         try check(sqlite3_busy_timeout(connection, 5_000), "setting the busy timeout")
+        let inMemory = path == Self.inMemoryPath
         let mode = try queryText("PRAGMA journal_mode=WAL")
-        guard mode?.lowercased() == "wal" else {
+        guard inMemory || mode?.lowercased() == "wal" else {
             throw SQLiteError(
                 code: SQLITE_ERROR, message: "journal mode is \(mode ?? "unknown"), not wal",
                 operation: "switching \(path) to WAL")
         }
         // FULL: a purchase the store answered must survive a power cut, not only a crash.
-        try execute("PRAGMA synchronous=FULL")
+        try execute(inMemory ? "PRAGMA synchronous=OFF" : "PRAGMA synchronous=FULL")
         try execute("PRAGMA foreign_keys=ON")
         // Savepoints inside a shared transaction (``GroupCommit``) keep their undo journal in memory, not in a
         // temporary file created and deleted each time.

@@ -41,6 +41,7 @@ struct BenchOptions {
     /// The rows `--only` may name.
     static let rows = [
         "append", "append-head", "batch", "load", "sums", "merge", "verify", "counter", "catalogue", "purchases",
+        "store-start", "store-load",
     ]
 
     static let spec = CommandSpec(
@@ -63,7 +64,7 @@ struct BenchOptions {
             .string(
                 "--only", "ROWS",
                 help: "comma-separated, of: append, append-head, batch, load (cold load and memory), sums, merge, "
-                    + "verify, counter, catalogue, purchases (default all)"),
+                    + "verify, counter, catalogue, purchases, store-start, store-load (default all)"),
             .string("--load-only", "DIR", help: "(internal) open the ledger in DIR, print what the load took, exit"),
         ],
         epilogue:

@@ -95,7 +95,9 @@ do {
         log("counter")
         attempt("counter", &table) { try ledger.counter(count: options.counterEntries, into: &$0) }
     }
-    if options.wants("catalogue") || options.wants("purchases") {
+    if options.wants("catalogue") || options.wants("purchases") || options.wants("store-start")
+        || options.wants("store-load")
+    {
         if options.mockstore == nil {
             table.add(
                 .skipped("mock store rows", target: "-", reason: "the mockstore binary is not beside credit-bench"))
@@ -107,6 +109,14 @@ do {
             if options.wants("purchases") {
                 log("mock store: purchases")
                 attempt("mock store: purchases", &table) { try store.purchases(into: &$0) }
+            }
+            if options.wants("store-start") {
+                log("mock store: start to listening")
+                attempt("mock store: start", &table) { try store.startToListening(into: &$0) }
+            }
+            if options.wants("store-load") {
+                log("mock store: a purchase under 1,100 open connections")
+                attempt("mock store: load", &table) { try store.purchaseUnderLoad(into: &$0) }
             }
         }
     }

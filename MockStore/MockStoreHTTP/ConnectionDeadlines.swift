@@ -1,0 +1,123 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Keeps slow and idle clients from holding the server: every open connection, keyed by its socket, with what it
+/// is doing and since when; a thread closes those past their deadline.
+///
+/// - A connection that has not begun a request (its request line is not in) within ``idleSeconds`` of being
+///   opened or answered is closed: an idle one, and one that sends a request line a byte at a time.
+/// - A request whose line is in must arrive whole (headers and body) within ``requestSeconds``.
+/// - A request being handled, or its answer being sent, has no deadline here (libmicrohttpd's own idle timeout
+///   covers a client that stops reading).
+///
+/// Closing is `shutdown(2)` on the socket, under the lock: libmicrohttpd tells ``closed(_:)`` (which takes the
+/// lock) before it closes a socket, so a socket in the table is still the connection's own. libmicrohttpd then
+/// sees the end of the stream and frees the connection on its own thread. `@unchecked Sendable`: the table is
+/// used under `condition` only.
+final class ConnectionDeadlines: @unchecked Sendable {
+    enum Phase {
+        /// Waiting for a request line since `since` (opened, or the previous answer sent).
+        case idle
+        /// A request line came in at `since`; the rest must follow.
+        case receiving
+        /// Whole: with the handler, or its answer on the way.
+        case answering
+        /// Past its deadline and shut down; libmicrohttpd has yet to notice.
+        case cut
+    }
+
+    struct Entry {
+        var phase: Phase
+        var since: Double
+    }
+
+    let idleSeconds: Double
+    let requestSeconds: Double
+    private let condition = NSCondition()
+    private var table: [Int32: Entry] = [:]
+    private var isStopped = false
+    private var cutCount = 0
+
+    init(idleSeconds: Double, requestSeconds: Double) {
+        self.idleSeconds = idleSeconds
+        self.requestSeconds = requestSeconds
+    }
+
+    /// Starts the thread that closes late connections, checking a few times per shortest deadline.
+    func start() {
+        let interval = min(0.25, max(0.02, min(idleSeconds, requestSeconds) / 4))
+        let thread = Thread { [self] in
+            condition.lock()
+            while !isStopped {
+                _ = condition.wait(until: Date(timeIntervalSinceNow: interval))
+                if !isStopped { cutLate(now: Self.now()) }
+            }
+            condition.unlock()
+        }
+        thread.name = "mockstore-http-deadlines"
+        thread.start()
+    }
+
+    /// Stops the thread (the table is left to libmicrohttpd's closing of every connection).
+    func stop() {
+        condition.lock()
+        isStopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// How many connections were closed for being late, since the start.
+    var connectionsCut: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return cutCount
+    }
+
+    func opened(_ socket: Int32) { set(socket, .idle) }
+    func requestLineArrived(_ socket: Int32) { set(socket, .receiving) }
+    func requestArrived(_ socket: Int32) { set(socket, .answering) }
+    func answered(_ socket: Int32) { set(socket, .idle) }
+
+    func closed(_ socket: Int32) {
+        condition.lock()
+        table[socket] = nil
+        condition.unlock()
+    }
+
+    private func set(_ socket: Int32, _ phase: Phase) {
+        guard socket >= 0 else { return }
+        let now = Self.now()
+        condition.lock()
+        if table[socket]?.phase != .cut {
+            table[socket] = Entry(phase: phase, since: now)
+        }
+        condition.unlock()
+    }
+
+    /// Under the lock.
+    private func cutLate(now: Double) {
+        for (socket, entry) in table {
+            let limit: Double
+            switch entry.phase {
+            case .idle: limit = idleSeconds
+            case .receiving: limit = requestSeconds
+            case .answering, .cut: continue
+            }
+            guard now - entry.since > limit else { continue }
+            shutdown(socket, Int32(SHUT_RDWR))
+            table[socket]?.phase = .cut
+            cutCount += 1
+        }
+    }
+
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Signing
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `mockstore --ephemeral`, `mockstore control root-certificate`, the default catalogue found from another working
+/// directory, and the message for a port in use: through the real binary.
+@Suite struct EphemeralStoreBinaryTests {
+    /// Every file and folder under `path`, relative to it.
+    static func contents(of path: String) -> [String] {
+        (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? []).sorted()
+    }
+
+    /// `mockstore control ARGUMENTS` against `store`.
+    static func control(_ store: EphemeralMockStore, _ arguments: [String]) throws -> ProcessResult {
+        try ChildProcess.run(
+            try Binaries.require("mockstore"), ["control", "--url", store.url] + arguments,
+            environment: EphemeralMockStore.environment, timeout: 30)
+    }
+}
+
+extension EphemeralStoreBinaryTests {
+    @Test func twoEphemeralStoresAtOnceWriteNothingAndShareNothing() throws {
+        let work = try TemporaryDirectory()
+        let home = try TemporaryDirectory()
+        let temporary = try TemporaryDirectory()
+        var environment = EphemeralMockStore.environment
+        environment["HOME"] = home.path
+        environment["TMPDIR"] = temporary.path
+        // No --catalogue and a working directory outside the repository: the default is found beside the binary.
+        let first = try EphemeralMockStore(workingDirectory: work.path, environment: environment)
+        let second = try EphemeralMockStore(workingDirectory: work.path, environment: environment)
+        #expect(first.port != second.port)
+        #expect(first.child.stderrSoFar.contains("data in memory"))
+
+        #expect(try first.purchase() == 200)
+        #expect(try first.purchase() == 200)
+        #expect(try second.purchase() == 200)
+        let firstList = try first.request("GET", "/test/v1/transactions")
+        let secondList = try second.request("GET", "/test/v1/transactions")
+        #expect(firstList.text.components(separatedBy: "\"transactionId\"").count - 1 == 2)
+        #expect(secondList.text.components(separatedBy: "\"transactionId\"").count - 1 == 1)
+        // A new test CA for each start.
+        let firstRoot = try first.request("GET", "/test/v1/root-certificate").body
+        let secondRoot = try second.request("GET", "/test/v1/root-certificate").body
+        #expect(!firstRoot.isEmpty && firstRoot != secondRoot)
+
+        #expect(first.stop().succeeded)
+        #expect(second.stop().succeeded)
+        #expect(Self.contents(of: work.path) == [], "written in the working directory")
+        #expect(Self.contents(of: home.path) == [], "written in HOME")
+        #expect(Self.contents(of: temporary.path) == [], "written in TMPDIR")
+    }
+
+    @Test func anEphemeralStoreRestartsEmpty() throws {
+        let work = try TemporaryDirectory()
+        let store = try EphemeralMockStore(workingDirectory: work.path)
+        #expect(try store.purchase() == 200)
+        #expect(store.stop().succeeded)
+        let again = try EphemeralMockStore(workingDirectory: work.path)
+        defer { again.stop() }
+        #expect(try again.request("GET", "/storekit/v1/transactions/unfinished").text.contains("[]"))
+    }
+
+    @Test func ephemeralWithADataDirectoryIsAUsageError() throws {
+        let result = try ChildProcess.run(
+            try Binaries.require("mockstore"), ["--ephemeral", "--data", "somewhere"],
+            environment: EphemeralMockStore.environment, timeout: 30)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--data is not used with --ephemeral"))
+    }
+
+    @Test func rootCertificateIsPrintedAndWrittenAsPEM() throws {
+        let work = try TemporaryDirectory()
+        let store = try EphemeralMockStore(workingDirectory: work.path)
+        defer { store.stop() }
+        let der = try store.request("GET", "/test/v1/root-certificate").body
+
+        let printed = try Self.control(store, ["root-certificate"])
+        #expect(printed.status == 0)
+        #expect(printed.stdout.hasPrefix("-----BEGIN CERTIFICATE-----\n"))
+        #expect(try Certificate(pemRepresentation: printed.stdout).derRepresentation == der)
+
+        let file = work.file("root.pem")
+        let written = try Self.control(store, ["root-certificate", "--out", file])
+        #expect(written.status == 0)
+        #expect(written.stdout == "")
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text == printed.stdout)
+
+        let unwritable = try Self.control(store, ["root-certificate", "--out", work.file("missing/root.pem")])
+        #expect(unwritable.status == 1)
+        #expect(unwritable.stderr.contains("cannot write"))
+    }
+
+    @Test func aPortInUseIsSaidOnceInTheStoresOwnWords() throws {
+        let work = try TemporaryDirectory()
+        let first = try EphemeralMockStore(workingDirectory: work.path)
+        defer { first.stop() }
+        let second = try ChildProcess.run(
+            try Binaries.require("mockstore"), ["--ephemeral", "--port", "\(first.port)"],
+            environment: EphemeralMockStore.environment, timeout: 30)
+        #expect(second.status == 1)
+        #expect(
+            second.stderr == "mockstore: error: cannot listen on 127.0.0.1 port \(first.port): the port is in use\n")
+        #expect(!second.stderr.contains("Failed to bind"))
+    }
+
+    @Test func theCatalogueNamedByTheEnvironmentIsUsed() throws {
+        let work = try TemporaryDirectory()
+        var environment = EphemeralMockStore.environment
+        environment["MOCKSTORE_CATALOGUE"] = work.file("nowhere.storekit")
+        let result = try ChildProcess.run(
+            try Binaries.require("mockstore"), ["--ephemeral"], environment: environment, timeout: 30)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(work.file("nowhere.storekit")))
+    }
+}
