@@ -53,7 +53,10 @@ let package = Package(
             ]),
         .executableTarget(
             name: "credit-bench",
-            dependencies: ["CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL", "OptionParsing", "MockStoreHTTP"]),
+            dependencies: [
+                "CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL", "OptionParsing", "MockStoreHTTP",
+                "AccountSummaries",
+            ]),
         // The owner's P&L: account summaries (signed, totalled), the self-contained page, a summary verifier.
         .target(name: "AccountSummaries", dependencies: ["CreditLedger", "Signing"]),
         .target(name: "PnLReport", dependencies: ["CreditLedger"]),
