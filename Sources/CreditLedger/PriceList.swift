@@ -102,7 +102,8 @@ extension PriceList {
                 row.price = item.amountDescription + " each"
                 rows.append(row)
             } else {
-                rows.append(PriceRow(what: item.sharedRow ?? item.label, price: item.priceDescription, keys: [item.key]))
+                rows.append(
+                    PriceRow(what: item.sharedRow ?? item.label, price: item.priceDescription, keys: [item.key]))
             }
             lastItem = item
         }

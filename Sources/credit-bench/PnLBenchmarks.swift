@@ -46,7 +46,8 @@ struct PnLBenchmarks {
     /// The rows: `credit pnl --summaries` and DuckDB over the summaries of `options.accounts` accounts.
     func rows(into table: inout ResultTable) throws {
         let size = Format.number(Double(options.accounts))
-        let what = "P&L of \(size) accounts, `credit pnl --summaries DIR --json` start to printed, every summary verified"
+        let what =
+            "P&L of \(size) accounts, `credit pnl --summaries DIR --json` start to printed, every summary verified"
         guard let credit = options.credit else {
             table.add(.skipped(what, target: Self.target, reason: "the credit binary is not beside credit-bench"))
             return
@@ -71,9 +72,11 @@ struct PnLBenchmarks {
         }
         table.add(
             ResultRow(
-                what: what + " (\(runs)); the same JSON as DuckDB's", figure: Self.figure(ours.time, accounts: options.accounts),
+                what: what + " (\(runs)); the same JSON as DuckDB's",
+                figure: Self.figure(ours.time, accounts: options.accounts),
                 target: Self.target,
-                baseline: "DuckDB, `bash analytics/pnl.sh DIR --json` (its verifier included) \(Format.duration(duck.time))",
+                baseline:
+                    "DuckDB, `bash analytics/pnl.sh DIR --json` (its verifier included) \(Format.duration(duck.time))",
                 ratio: Format.ratio(ours.time, duck.time), met: "-"))
         // In process, the totaliser alone: what the command's time is made of, without a process start.
         var inProcess: [Double] = []
@@ -137,9 +140,15 @@ struct PnLBenchmarks {
             for byte in text.utf8 {
                 if inString {
                     out.append(byte)
-                    if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte
                         == UInt8(ascii: "\"")
-                    { inString = false }
+                    {
+                        inString = false
+                    }
                 } else if byte == UInt8(ascii: "\"") {
                     inString = true
                     out.append(byte)

@@ -196,7 +196,7 @@ extension CreditCLI {
             ])
         } else {
             print(
-                "Signed \(report.entriesSigned) entries of \(report.file): each now carries the MAC of the entry "
+                "Signed \(CountNoun("entry", "entries")(report.entriesSigned)) of \(report.file): each now carries the MAC of the entry "
                     + "before it and its own. The unsigned file is kept as \(report.backup). A signed head was written."
             )
         }

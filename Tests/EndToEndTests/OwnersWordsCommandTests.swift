@@ -12,7 +12,8 @@ import Testing
     @Test func aTranscriptAFourFileSaveAndAPushAreInWords() throws {
         let data = try DataDirectory()
         let transcript = try data.ok("charge", "transcript", "--seconds", "10000", "--subject", "note-1")
-        #expect(transcript.stdout.hasPrefix("Charged £5.01: Transcript, 167 minutes (note-1). Balance "), "\(transcript)")
+        #expect(
+            transcript.stdout.hasPrefix("Charged £5.01: Transcript, 167 minutes (note-1). Balance "), "\(transcript)")
         let save = try data.ok("charge", "saveToVault", "--quantity", "4", "--subject", "note-1")
         #expect(save.stdout.hasPrefix("Charged £0.04: Note saved to a vault, 4 files (note-1). "), "\(save)")
         let push = try data.ok("charge", "pushVault", "--quantity", "3", "--subject", "vault-1")
@@ -37,7 +38,8 @@ import Testing
         let id = try #require(
             try data.ok("charge", "transcript", "--seconds", "61", "--json").jsonObject()["id"] as? String)
         let declined = try data.ok("decline", id, "--reason", "test")
-        #expect(declined.stdout.contains("given back for Transcript, 2 minutes; you said: it was a test"), "\(declined)")
+        #expect(
+            declined.stdout.contains("given back for Transcript, 2 minutes; you said: it was a test"), "\(declined)")
         #expect(try data.ok("entries").stdout.contains("Declined: Transcript, 2 minutes; it was a test"))
     }
 
@@ -101,7 +103,9 @@ import Testing
         #expect(run.stderr.contains("readNote needs --subject"), "\(run)")
         #expect(try data.bytes(try data.ledgerFile) == before, "nothing was charged")
         // With its note it is charged, once a session.
-        #expect(try data.ok("charge", "readNote", "--subject", "n1").stdout.hasPrefix("Charged £0.01: Note opened to read (n1)"))
+        #expect(
+            try data.ok("charge", "readNote", "--subject", "n1").stdout.hasPrefix(
+                "Charged £0.01: Note opened to read (n1)"))
         // And --help says so.
         #expect(try data.ok("charge", "--help").stdout.contains("readNote needs --subject"))
         #expect(try data.ok("run", "--help").stdout.contains("readNote without"))
