@@ -55,6 +55,7 @@ let package = Package(
             name: "credit-bench",
             dependencies: [
                 "CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL", "OptionParsing", "MockStoreHTTP",
+                "AccountSummaries",
             ]),
         // The owner's P&L: account summaries (signed, totalled), the self-contained page, a summary verifier.
         .target(name: "AccountSummaries", dependencies: ["CreditLedger", "Signing"]),

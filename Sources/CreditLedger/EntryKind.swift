@@ -11,3 +11,16 @@ public enum EntryKind: String, Sendable, CaseIterable, Codable {
     /// A top-up the store refunded, taken back (negative).
     case reversal
 }
+
+extension EntryKind {
+    /// The kind in words with its article, for messages: `an opening`, `a charge`, `a top-up`.
+    public var withArticle: String {
+        switch self {
+        case .opening: return "an opening"
+        case .charge: return "a charge"
+        case .refund: return "a refund"
+        case .topup: return "a top-up"
+        case .reversal: return "a reversal"
+        }
+    }
+}

@@ -144,13 +144,13 @@ public final class Ledger {
     /// Positions in ``entries`` of the entries that count, one per id, in the order read.
     var countedIndices: [UInt32] { state.countedPositions }
 
-    /// Positions in ``entries`` of the distinct entries (one per id), in display order: time, then device, then
-    /// sequence. (Nothing is copied: a million entries need not be, to be shown.)
+    /// Positions in ``entries`` of the distinct entries (one per id), in display order: the opening that
+    /// counts first, then time, then device, then sequence (see `DisplayOrder`). (Nothing is copied: a million entries need not be, to be shown.)
     public var displayOrder: [Int] {
         DisplayOrder.sorted(state.entries, positions: state.countedPositions)
     }
 
-    /// The distinct entries (one per id), in display order: time, then device, then sequence.
+    /// The distinct entries (one per id), in display order (the opening first; see `DisplayOrder`).
     public var distinctEntries: [LedgerEntry] {
         let entries = state.entries
         return displayOrder.map { entries[$0] }
@@ -266,7 +266,7 @@ public final class Ledger {
         guard let charge = entry(id: id) else { throw LedgerError.unknownEntry(id) }
         guard charge.kind == .charge else {
             throw LedgerError.cannotDecline(
-                id: id, reason: "it is a \(charge.kind.rawValue), and only a charge can be declined")
+                id: id, reason: "it is \(charge.kind.withArticle), and only a charge can be declined")
         }
         let refundID = EntryDraft.refundID(forCharge: id)
         if let refund = entry(id: refundID) {

@@ -23,7 +23,8 @@ public enum LedgerNotice: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .tornTailMovedAside(let file, let bytes, let savedTo):
-            return "\(file): an unfinished last line (\(bytes) bytes, from an interrupted write) was moved aside to "
+            return
+                "\(file): an unfinished last line (\(CountNoun("byte", "bytes")(bytes)), from an interrupted write) was moved aside to "
                 + "\(savedTo); every complete entry is kept"
         case .conflictingDuplicate(let id, let file, let line):
             return "\(file): line \(line) has id \(id), which another entry already has with other content; "
@@ -39,7 +40,8 @@ public enum LedgerNotice: Sendable, Equatable, CustomStringConvertible {
             return "\(directory) cannot be written (a read-only mount, or no write permission): the ledger was read "
                 + "as it is, and nothing was collected or written"
         case .tornTailLeft(let file, let bytes):
-            return "\(file): an unfinished last line (\(bytes) bytes) is not counted; the file was left as it is "
+            return
+                "\(file): an unfinished last line (\(CountNoun("byte", "bytes")(bytes))) is not counted; the file was left as it is "
                 + "(it cannot be written here)"
         }
     }

@@ -247,23 +247,32 @@ public struct LedgerUnion {
         return joinedHere
     }
 
-    /// The positions (see ``entry(at:)``) of the distinct entries (one per id), in display order: time, then
-    /// device, then sequence.
+    /// The positions (see ``entry(at:)``) of the distinct entries (one per id), in display order: the opening
+    /// that counts first, then time, then device, then sequence (see `DisplayOrder`).
     public var displayOrder: [Int] {
-        DisplayOrder.sorted(counted) { position in
-            if position < existing.count {
-                return (existing[position].time.milliseconds, existing[position].device, existing[position].sequence)
-            }
-            let reference = joined[position - existing.count]
-            let source = Int(reference.source)
-            let index = Int(reference.index)
-            return (
-                sources[source][index].time.milliseconds, sources[source][index].device, sources[source][index].sequence
-            )
-        }
+        // Fields read in place, as the sort reads a million of them.
+        DisplayOrder.sorted(
+            counted,
+            key: { position in
+                if position < existing.count {
+                    return DisplayOrder.Facts(
+                        time: existing[position].time.milliseconds, device: existing[position].device,
+                        sequence: existing[position].sequence, isOpening: existing[position].kind == .opening)
+                }
+                let reference = joined[position - existing.count]
+                let source = Int(reference.source)
+                let index = Int(reference.index)
+                return DisplayOrder.Facts(
+                    time: sources[source][index].time.milliseconds, device: sources[source][index].device,
+                    sequence: sources[source][index].sequence, isOpening: sources[source][index].kind == .opening)
+            },
+            money: { position in
+                let entry = entry(at: position)
+                return (entry.amount.rawValue, entry.balanceAfter.rawValue)
+            })
     }
 
-    /// The distinct entries (one per id), in display order: time, then device, then sequence.
+    /// The distinct entries (one per id), in display order (the opening first; see `DisplayOrder`).
     public var distinctEntries: [LedgerEntry] { displayOrder.map(entry(at:)) }
 
     /// How many distinct ids there are.

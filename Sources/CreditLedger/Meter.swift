@@ -145,6 +145,11 @@ public final class Meter {
         guard let item = prices.item(for: request.key) else {
             throw ChargeError.unknownKey(request.key, known: prices.items.map(\.key))
         }
+        // An act charged once per subject needs its subject: without one, every note read would count as one note.
+        if item.oncePerSubjectPerSession, (request.subject ?? "").isEmpty {
+            throw ChargeError.invalidRequest(
+                "\(item.key) needs --subject ID, what it is for (\(item.priceDescription))")
+        }
         // An option the key does not take is refused for every key.
         if request.seconds != nil, !item.unit.takesSeconds {
             throw ChargeError.invalidRequest("\(item.key) is not priced by the minute; --seconds does not apply")

@@ -21,7 +21,8 @@ public enum PnLPage {
         html +=
             "<title>\(HTMLText.escape(content.title))</title>\n<style>\(PageStyle.css)</style>\n</head>\n<body>\n<main>\n"
         html += "<header><h1>\(HTMLText.escape(content.title))</h1>\n<p class=\"meta\">As of \(report.asOf)"
-        html += report.source == .summaries ? " · \(report.accounts) accounts" : " · one account"
+        html +=
+            report.source == .summaries ? " · \(CountNoun("account", "accounts")(report.accounts))" : " · one account"
         html += "</p>\n" + notes(report) + "</header>\n"
         for period in report.periods {
             html += try section(period, content: content)

@@ -8,12 +8,11 @@ public enum VoiceDebriefStore {
     /// The app's bundle id: every transaction must carry it, unless the store configuration names another.
     public static let bundleID = "ai.voicedebrief.app"
 
-    /// The app's packs. A second pack is one more line here and one more product with the same id in
-    /// `Catalogue/Credit.storekit`.
+    /// The app's packs: the owner's note says "One pack of £5.00". A second pack is one more line here and one more
+    /// product with the same id in `Catalogue/Credit.storekit` (a test shows it, with a catalogue of its own).
     public static let packs = PackCatalogue(
         credits: [
-            "ai.voicedebrief.app.credit.500": MicroCredits(5_000_000),
-            "ai.voicedebrief.app.credit.1000": MicroCredits(10_000_000),
+            "ai.voicedebrief.app.credit.500": MicroCredits(5_000_000)
         ],
         defaultProduct: "ai.voicedebrief.app.credit.500")
 

@@ -18,6 +18,10 @@ struct BenchOptions {
     var catalogue = "Catalogue/Credit.storekit"
     /// `--load-only DIR`: the child that measures one cold load.
     var loadOnly: String?
+    /// Accounts whose summaries the P&L rows total (issue 16: 10,000).
+    var accounts = 10_000
+    /// The DuckDB P&L script the P&L rows run beside `credit pnl`.
+    var analytics = "analytics/pnl.sh"
     /// Which rows to run (all by default).
     var only: Set<String> = []
 
@@ -25,6 +29,7 @@ struct BenchOptions {
     var executable = ""
     var credit: String?
     var mockstore: String?
+    var summaryVerifier: String?
     /// The Python interpreter `python3` runs (resolved once, so a shim's own start is not counted).
     var python: String?
 
@@ -41,7 +46,7 @@ struct BenchOptions {
     /// The rows `--only` may name.
     static let rows = [
         "append", "append-head", "batch", "load", "sums", "merge", "verify", "counter", "catalogue", "purchases",
-        "store-start", "store-load",
+        "store-start", "store-load", "pnl",
     ]
 
     static let spec = CommandSpec(
@@ -61,10 +66,13 @@ struct BenchOptions {
                 help: "where the data goes (default: a new directory under $TMPDIR or /tmp, removed after)"),
             .flag("--keep", help: "keep the data"),
             .string("--catalogue", "FILE", help: "the mock store's catalogue (default Catalogue/Credit.storekit)"),
+            .integer(
+                "--accounts", "N", in: 1...Int64(Int32.max), noun: "a number of accounts", allowsGrouping: true,
+                help: "accounts whose signed summaries the P&L rows total (default 10,000; 1,000 with --quick)"),
             .string(
                 "--only", "ROWS",
                 help: "comma-separated, of: append, append-head, batch, load (cold load and memory), sums, merge, "
-                    + "verify, counter, catalogue, purchases, store-start, store-load (default all)"),
+                    + "verify, counter, catalogue, purchases, store-start, store-load, pnl (default all)"),
             .string("--load-only", "DIR", help: "(internal) open the ledger in DIR, print what the load took, exit"),
         ],
         epilogue:
@@ -90,11 +98,18 @@ struct BenchOptions {
             }
         }
         if options.quick && args.integer("--entries") == nil { options.entries = 20_000 }
+        if let accounts = args.integer("--accounts") {
+            options.accounts = Int(accounts)
+        } else if options.quick {
+            options.accounts = 1_000
+        }
         options.executable = BenchOptions.ownPath()
         let directory = String(
             options.executable[..<(options.executable.lastIndex(of: "/") ?? options.executable.startIndex)])
         options.credit = access(directory + "/credit", X_OK) == 0 ? directory + "/credit" : nil
         options.mockstore = access(directory + "/mockstore", X_OK) == 0 ? directory + "/mockstore" : nil
+        let verifier = directory + "/credit-summary-verify"
+        options.summaryVerifier = access(verifier, X_OK) == 0 ? verifier : nil
         return options
     }
 

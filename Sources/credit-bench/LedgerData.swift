@@ -65,12 +65,12 @@ struct EntryFactory {
             entry = make(id: "opening", kind: .opening, amount: 5_000_000, text: "Starting credit")
         } else if balance < -2_000_000 || random.next() % 70 == 0 {
             topUps += 1
-            let big = random.next() % 3 == 0
+            // The app's one pack (the owner's note: "One pack of £5.00").
             let reference = "SIM-\(device.prefix(8))-\(topUps)"
             entry = make(
-                id: "topup-simulated-\(reference)", kind: .topup, amount: big ? 10_000_000 : 5_000_000,
+                id: "topup-simulated-\(reference)", kind: .topup, amount: 5_000_000,
                 text: "Top-up (simulated, no money taken)", reference: reference,
-                product: big ? "ai.voicedebrief.app.credit.1000" : "ai.voicedebrief.app.credit.500")
+                product: VoiceDebriefStore.packs.defaultProduct)
         } else if !recentCharges.isEmpty && random.next() % 20 == 0 {
             let charge = recentCharges.remove(at: Int(random.next() % UInt64(recentCharges.count)))
             let reasons = ["not-usable", "not-needed", "test", "other"]
@@ -171,8 +171,10 @@ enum LedgerData {
     }
 
     /// `count` entries of one device, in memory, signed with `macKey`.
-    static func entries(count: Int, device: String, macKey: [UInt8], seed: UInt64) throws -> [LedgerEntry] {
-        var factory = try EntryFactory(device: device, macKey: macKey, seed: seed)
+    static func entries(
+        count: Int, device: String, macKey: [UInt8], seed: UInt64, start: Int64 = 1_767_225_600_000
+    ) throws -> [LedgerEntry] {
+        var factory = try EntryFactory(device: device, macKey: macKey, seed: seed, start: start)
         var entries: [LedgerEntry] = []
         entries.reserveCapacity(count)
         for _ in 0..<count { entries.append(factory.next().entry) }

@@ -1,5 +1,6 @@
 import Foundation
 import MockStoreHTTP
+import VoiceDebriefCredit
 
 #if canImport(Glibc)
     import Glibc
@@ -46,7 +47,8 @@ struct StoreBenchmarks {
         }
         let store = try startStore()
         defer { Measure.stop(store.pid, signal: SIGTERM) }
-        let path = "/storekit/v1/products?ids=ai.voicedebrief.app.credit.500,ai.voicedebrief.app.credit.1000"
+        // The request the credit screen makes: the app's packs.
+        let path = "/storekit/v1/products?ids=" + VoiceDebriefStore.packs.credits.keys.sorted().joined(separator: ",")
         let client = try LoopbackClient(port: store.port)
         let response = try client.request("GET", path)
         guard response.status == 200, response.body.count > 2 else {

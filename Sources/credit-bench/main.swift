@@ -120,6 +120,10 @@ do {
             }
         }
     }
+    if options.wants("pnl") {
+        log("P&L of \(Format.number(Double(options.accounts))) accounts: credit pnl --summaries beside DuckDB")
+        attempt("P&L of all accounts", &table) { try PnLBenchmarks(options: options, work: work).rows(into: &$0) }
+    }
     table.notes.append(
         "Load average (1 min) at the start and end of this run: \(loadAtStart) / \(loadAverage()), on \(processorCount()) processors; CPU times are given beside wall times for that reason."
     )

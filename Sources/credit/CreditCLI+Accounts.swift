@@ -22,8 +22,10 @@ extension CreditCLI {
         } else {
             let others = report.devices.isEmpty ? "" : " (\(report.devices.joined(separator: ", ")))"
             print(
-                "Joined the account in \(account) as device \(report.device): took \(report.entries) entries of "
-                    + "\(report.devices.count) device(s)\(others) and \(report.heads) signed head(s). "
+                "Joined the account in \(account) as device \(report.device): took "
+                    + "\(CountNoun("entry", "entries")(report.entries)) of "
+                    + "\(CountNoun("device", "devices")(report.devices.count))\(others) and "
+                    + "\(CountNoun("signed head", "signed heads")(report.heads)). "
                     + "Balance \(styledBalance(report.balance, context)).")
         }
         return CreditCLI.success
@@ -66,8 +68,10 @@ extension CreditCLI {
         } else {
             let devices = report.added.keys.sorted().map { "\($0): \(report.added[$0]!)" }.joined(separator: ", ")
             print(
-                "Merged \(report.addedCount) new entries" + (devices.isEmpty ? "" : " (\(devices))")
-                    + "; \(report.alreadyPresent) were already here. Balance \(styledBalance(ledger.balance, context))."
+                "Merged \(CountNoun("new entry", "new entries")(report.addedCount))"
+                    + (devices.isEmpty ? "" : " (\(devices))")
+                    + "; \(report.alreadyPresent) \(report.alreadyPresent == 1 ? "was" : "were") already here. "
+                    + "Balance \(styledBalance(ledger.balance, context))."
             )
             for problem in report.problems { print(context.style.bad("Problem: ") + problem) }
         }

@@ -75,11 +75,10 @@ extension CreditCLI {
                 object["charged"] = true
                 try? printJSON(object)
             } else {
-                let what = [entry.feature, entry.subject].compactMap { $0.map(DisplayText.escaped) }
-                    .joined(separator: " for ")
-                let quantity = entry.quantity == 1 ? "" : " (\(entry.quantity))"
+                // In words, by the act's name in the price list: "Charged £5.01: Transcript, 167 minutes (note-1)."
                 print(
-                    "Charged \(MicroCredits(-entry.amount.rawValue).formatted) for \(what)\(quantity). "
+                    "Charged \(MicroCredits(-entry.amount.rawValue).formatted): "
+                        + "\(DisplayText.escaped(EntryWords.charge(entry))). "
                         + "Balance \(styledBalance(ledger.balance, context)). Entry \(entry.id)")
             }
         case .notCharged(let reason):
@@ -115,7 +114,7 @@ extension CreditCLI {
             } else {
                 print(
                     "Declined. \(refund.amount.formatted) given back for "
-                        + "\(DisplayText.escaped(refund.feature ?? "the charge")); "
+                        + "\(DisplayText.escaped(EntryWords.charge(refund))); "
                         + "you said: \(DisplayText.escaped(reason.label)). The charge stays in the ledger. "
                         + "Balance \(styledBalance(ledger.balance, context)).")
             }
@@ -172,19 +171,8 @@ extension CreditCLI {
         return CreditCLI.success
     }
 
-    static func describe(_ entry: LedgerEntry) -> String {
-        switch entry.kind {
-        case .opening: return entry.text ?? "Starting credit"
-        case .charge:
-            let quantity = entry.quantity == 1 ? "" : " ×\(entry.quantity)"
-            return (entry.feature ?? "charge") + quantity + (entry.subject.map { " (\($0))" } ?? "")
-        case .refund:
-            return "declined \(entry.feature ?? "")" + (entry.reason.map { ": \($0)" } ?? "")
-                + (entry.text.map { " (\($0))" } ?? "")
-        case .topup: return entry.text ?? "Top-up"
-        case .reversal: return entry.text ?? "Top-up refunded by the store"
-        }
-    }
+    /// An entry in words (see ``EntryWords``): `Transcript, 167 minutes (note-1)`.
+    static func describe(_ entry: LedgerEntry) -> String { EntryWords.describe(entry) }
 
     /// The widest a table's "What" cell, an id and a feature are shown (longer ones end with "…").
     static let whatWidth = 60
@@ -213,7 +201,7 @@ extension CreditCLI {
             try printJSON(
                 prices.items.map { item -> [String: Any] in
                     [
-                        "key": item.key, "label": item.label, "price": item.price.rawValue,
+                        "key": item.key, "label": item.label, "name": item.name, "price": item.price.rawValue,
                         "unit": item.priceDescription, "placeholder": item.isPlaceholder,
                     ]
                 })
@@ -223,9 +211,10 @@ extension CreditCLI {
         return CreditCLI.success
     }
 
+    /// The price list as the owner's note writes it: what, the price in words, the key(s).
     static func pricesText(_ prices: VoiceDebriefPrices, style: Style) -> String {
-        var rows = [["Key", "What", "Price"]]
-        for item in prices.items { rows.append([item.key, item.label, item.priceDescription]) }
+        var rows = [["What", "Price", "Key"]]
+        for row in prices.rows { rows.append([row.what, row.price, row.keys.joined(separator: ", ")]) }
         return style.bold("Prices") + " (all placeholders)\n" + table(rows)
             + "\n  Never charged: recording, discarding a recording being made, listing a vault's contents,"
             + "\n  the settings, diagnostics and the credit screen."

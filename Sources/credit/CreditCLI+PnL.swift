@@ -27,8 +27,9 @@ extension CreditCLI {
             for bad in total.rejected { printError("credit: left out: \(bad.file): \(bad.reason)") }
             report = total.report
             counts =
-                "\(total.counted.count) accounts counted, \(total.superseded.count) older exports superseded, "
-                + "\(total.rejected.count) summaries left out (named above)."
+                "\(CountNoun("account", "accounts")(total.counted.count)) counted, "
+                + "\(CountNoun("older export", "older exports")(total.superseded.count)) superseded, "
+                + "\(CountNoun("summary", "summaries")(total.rejected.count)) left out (named above)."
             if context.json { printError("credit: note: " + CreditCLI.registryCaveat) }
         } else {
             report = try ledgerReport(context.openLedger(), context)

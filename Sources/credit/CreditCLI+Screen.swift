@@ -187,14 +187,16 @@ extension CreditCLI {
         } else {
             let style = context.style
             print(
-                "Checked \(report.entriesChecked) entries from \(report.devices.count) device(s); balance \(report.balance.formatted); "
-                    + "\(report.receiptsChecked) store receipt(s) checked, \(report.simulatedTopUps) simulated top-up(s) (no money taken)."
+                "Checked \(CountNoun("entry", "entries")(report.entriesChecked)) from "
+                    + "\(CountNoun("device", "devices")(report.devices.count)); balance \(report.balance.formatted); "
+                    + "\(CountNoun("store receipt", "store receipts")(report.receiptsChecked)) checked, "
+                    + "\(CountNoun("simulated top-up", "simulated top-ups")(report.simulatedTopUps)) (no money taken)."
             )
             for note in report.notes { print(style.dim("Note: ") + note) }
             if report.isClean {
                 print(style.good("All holds: every chain, head and receipt verifies."))
             } else {
-                print(style.bad("\(report.problems.count) problem(s):"))
+                print(style.bad("\(CountNoun("problem", "problems")(report.problems.count)):"))
                 for problem in report.problems { print("  " + problem.description) }
             }
         }
@@ -214,7 +216,7 @@ extension CreditCLI {
             ])
         } else {
             print(
-                "Signed \(report.entriesSigned) entries of \(report.file): each now carries the MAC of the entry "
+                "Signed \(CountNoun("entry", "entries")(report.entriesSigned)) of \(report.file): each now carries the MAC of the entry "
                     + "before it and its own. The unsigned file is kept as \(report.backup). A signed head was written."
             )
         }

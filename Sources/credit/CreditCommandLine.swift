@@ -60,8 +60,9 @@ enum CreditCommandLine {
         "charge", summary: "charge one act (see `credit prices` for the keys)",
         discussion: """
             Charges one act that has been done. Recording and the other uncharged acts are refused: they are never
-            charged. --json prints the entry written (with "id", "amount", "balanceAfter"), or {"charged": false,
-            "reason"}.
+            charged. readNote needs --subject (the note): a note is charged once while the app is open, so
+            without it the act is refused. --json prints the entry written (with "id", "amount", "balanceAfter"),
+            or {"charged": false, "reason"}.
             """,
         options: [
             .integer(
@@ -75,7 +76,8 @@ enum CreditCommandLine {
             .string(
                 "--subject", "ID", maxBytes: InputLimits.subjectBytes,
                 help:
-                    "the note or vault it was for (at most \(ChargeLimits.words(Int64(InputLimits.subjectBytes))) bytes)"
+                    "the note or vault it was for; readNote needs it "
+                    + "(at most \(ChargeLimits.words(Int64(InputLimits.subjectBytes))) bytes)"
             ),
             .flag("--auto-open", help: "the note opened by itself when a recording stopped: not charged"),
         ],
@@ -137,7 +139,8 @@ enum CreditCommandLine {
         discussion: """
             Charges a sequence of acts, one per line, in the same words as `credit charge` (the word `charge` may be
             left out), as one app session: a note read twice is charged once. Blank lines and lines starting with #
-            are skipped. Every line is checked before anything is charged.
+            are skipped. Every line is checked before anything is charged: a line that is wrong (readNote without
+            --subject, say) charges nothing at all, and names the line.
             """,
         positionals: [PositionalSpec("FILE|-", help: "a file of acts, or - for standard input")])
 

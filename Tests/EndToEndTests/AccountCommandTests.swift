@@ -59,12 +59,14 @@ import Testing
         }
         let entries = try b.ok("entries", "--json").jsonArray()
         #expect(entries.filter { $0["kind"] as? String == "opening" }.count == 1)
-        // Every entry here has the same time (CREDIT_NOW): the display order then puts another device's charge
-        // before the opening, depending on the (random) device ids. Issue 12 wants the opening first; a library
-        // matter, left for the ledger's owner.
-        withKnownIssue("equal times across devices: the opening is not always drawn first", isIntermittent: true) {
-            #expect(entries.last?["kind"] as? String == "opening", "the opening first in the history")
-        }
+        // Every entry here has the same time (CREDIT_NOW), and the device ids are random: the opening that counts
+        // is drawn first all the same (issue 12), and the history ends at the balance.
+        #expect(entries.last?["kind"] as? String == "opening", "the opening first in the history")
+        #expect(int64(entries.last?["balanceAfter"]) == 5_000_000)
+        #expect(int64(entries.first?["balanceAfter"]) == balanceB)
+        // What device A did before B joined is drawn before what B did.
+        let order = entries.reversed().compactMap { $0["feature"] as? String }
+        #expect(order.firstIndex(of: "debrief")! < order.firstIndex(of: "createVault")!, "\(order)")
     }
 
     @Test func joinJSONIsTheReport() throws {

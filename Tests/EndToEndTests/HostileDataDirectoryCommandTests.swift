@@ -94,7 +94,7 @@ struct HostileDataDirectoryCommandTests {
             environment: HostileCommand.environment(scratch.temporary.path), timeout: 120)
         // Only where this process may make a mount namespace (root, as CI runs); elsewhere there is nothing to see.
         guard !result.stderr.contains("mount:") && !result.stderr.contains("unshare:") else { return }
-        #expect(result.status == 0 && result.stdout.contains("debrief"), "\(result)")
+        #expect(result.status == 0 && result.stdout.contains("Debrief"), "\(result)")
         #expect(result.stderr.contains("cannot be written"), "\(result)")
         #expect(HostileCommand.snapshot(scratch.data) == before)
     }

@@ -108,13 +108,10 @@ extension TopUpEndToEndTests {
     }
 
     @Test func aTransactionForAnUnknownProductIsRefusedAndNotFinished() async throws {
-        let catalogue = home.file("extra.storekit")
-        var text = try String(contentsOfFile: StoreProcess.catalogue, encoding: .utf8)
-        text = text.replacingOccurrences(of: "ai.voicedebrief.app.credit.1000", with: "ai.voicedebrief.app.credit.999")
-        try text.write(toFile: catalogue, atomically: true, encoding: .utf8)
-        let store = try startStore(catalogue: catalogue)
+        // A store that sells a second product, which the app does not (it sells one pack).
+        let store = try startStore(catalogue: Repository.twoPackCatalogue)
         try await useStore(store)
-        _ = try await store.purchase("ai.voicedebrief.app.credit.999")
+        _ = try await store.purchase("ai.voicedebrief.app.credit.1000")
         let collect = try run(["collect"])
         #expect(collect.status == 1)
         #expect(collect.stdout.contains("not one of the app's packs"))
@@ -143,17 +140,34 @@ extension TopUpEndToEndTests {
         #expect(try data.ok("verify", "--json").jsonObject()["simulatedTopUps"] as? Int == 1)
     }
 
-    @Test func theSecondPackIsOfferedAndBuysTenPounds() async throws {
+    /// Issue 18: the owner's note says "One pack of £5.00"; with the mock store on, the screen offers exactly that.
+    @Test func theScreenWithTheMockStoreOffersExactlyOnePack() async throws {
         let store = try startStore()
         try await useStore(store)
         let screen = try data.ok("screen", "--json").jsonObject()
         let offers = try #require(screen["offers"] as? [[String: Any]])
-        #expect(
-            Set(offers.compactMap { $0["id"] as? String }) == [
-                "ai.voicedebrief.app.credit.500", "ai.voicedebrief.app.credit.1000",
-            ])
-        try data.ok("topup", "--product", "ai.voicedebrief.app.credit.1000")
-        #expect(try data.balance() == 15_000_000)
+        #expect(offers.count == 1, "\(offers)")
+        #expect(offers.first?["id"] as? String == "ai.voicedebrief.app.credit.500")
+        #expect(offers.first?["displayPrice"] as? String == "£5.00")
+        let text = try data.ok("screen").stdout
+        #expect(text.contains("£5 of credit") && text.contains("credit topup"))
+        #expect(!text.contains("£10") && !text.contains("--product"), "no second pack on the screen: \(text)")
+        try data.ok("topup")
+        #expect(try data.balance() == 10_000_000)
         #expect(try data.ok("verify").status == 0)
+    }
+
+    /// A store that sells a second product does not make it the app's: it is not offered and cannot be bought.
+    @Test func aProductTheStoreSellsAndTheAppDoesNotIsNotOffered() async throws {
+        let store = try startStore(catalogue: Repository.twoPackCatalogue)
+        try await useStore(store)
+        let screen = try data.ok("screen", "--json").jsonObject()
+        let offers = try #require(screen["offers"] as? [[String: Any]])
+        #expect(offers.compactMap { $0["id"] as? String } == ["ai.voicedebrief.app.credit.500"])
+        let refused = try data.credit("topup", "--product", "ai.voicedebrief.app.credit.1000")
+        #expect(refused.status != 0, "\(refused)")
+        #expect(refused.stderr.contains("not one of the app's packs"), "\(refused)")
+        #expect(try data.balance() == 5_000_000)
+        #expect(try await store.unfinishedCount() == 0, "nothing was bought")
     }
 }

@@ -128,7 +128,8 @@ extension MockStoreBinaryTests {
 
 extension MockStoreBinaryTests {
     @Test func topUpFlowThroughEveryEndpoint() async throws {
-        let store = try MockStoreHarness(dataDirectory: data)
+        // A catalogue of two products, to list more than one.
+        let store = try MockStoreHarness(dataDirectory: data, catalogue: Repository.twoPackCatalogue)
 
         let products = try await store.get(
             "/storekit/v1/products?ids=\(Self.credit500),unknown,\(Self.credit1000),\(Self.credit500)")
@@ -257,7 +258,8 @@ extension MockStoreBinaryTests {
 
 extension MockStoreBinaryTests {
     @Test func restartKeepsUnfinishedTransactionsTheCAAndTheCounter() async throws {
-        let firstRun = try MockStoreHarness(dataDirectory: data)
+        // A catalogue of two products: the one kept unfinished is the second.
+        let firstRun = try MockStoreHarness(dataDirectory: data, catalogue: Repository.twoPackCatalogue)
         let root = try await rootCertificate(of: firstRun)
         let finished = try verifiedPayload(try await buy(firstRun), root: root)
         let kept = try verifiedPayload(try await buy(firstRun, Self.credit1000), root: root)
@@ -266,7 +268,7 @@ extension MockStoreBinaryTests {
                 == 200)
         #expect(try firstRun.stop() == 0)
 
-        let secondRun = try MockStoreHarness(dataDirectory: data)
+        let secondRun = try MockStoreHarness(dataDirectory: data, catalogue: Repository.twoPackCatalogue)
         let rootAgain = try await rootCertificate(of: secondRun)
         #expect(rootAgain.derRepresentation == root.derRepresentation, "the test CA is reused, not remade")
         let unfinished = try await secondRun.get("/storekit/v1/transactions/unfinished")

@@ -20,7 +20,8 @@ import Testing
     var store: MockStore { router.store }
 
     init() throws {
-        try self.init(catalogue: StoreKitConfiguration.load(contentsOf: Repository.catalogue))
+        // The router's tests need a store of more than one product: a test catalogue of two (the app sells one).
+        try self.init(catalogue: StoreKitConfiguration.load(contentsOf: Repository.twoPackCatalogue))
     }
 
     init(

@@ -120,7 +120,8 @@ extension SandboxControlBinaryTests {
     }
 
     @Test func outsidePurchaseReachesTheFeedAndTheUnfinishedList() async throws {
-        let store = try MockStoreHarness(dataDirectory: data)
+        // A store of two products (the app sells one): the outside purchase is of the other.
+        let store = try MockStoreHarness(dataDirectory: data, catalogue: Repository.twoPackCatalogue)
         let root = try await root(store)
         let token = UUID().uuidString.lowercased()
         _ = try store.control(TestSettingsBody.self, "ask-to-buy", "on")

@@ -145,7 +145,8 @@ extension ServerAPIBinaryTests {
     }
 
     @Test func transactionHistoryPagesFiltersAndSorts() async throws {
-        let store = try start()
+        // Two products, to filter by one of them.
+        let store = try start(catalogue: Repository.twoPackCatalogue)
         let root = try await root(store)
         var ids: [String] = []
         for index in 0..<23 {
@@ -261,7 +262,8 @@ extension ServerAPIBinaryTests {
     }
 
     @Test func consumptionInformationIsValidatedAndRecorded() async throws {
-        var text = try String(contentsOfFile: Repository.catalogue, encoding: .utf8)
+        // The test catalogue of two products, the second made a non-consumable.
+        var text = try String(contentsOfFile: Repository.twoPackCatalogue, encoding: .utf8)
         text = text.replacingOccurrences(
             of: #""type" : "Consumable""#, with: #""type" : "NonConsumable""#, options: [],
             range: text.range(of: "ai.voicedebrief.app.credit.1000").map { $0.lowerBound..<text.endIndex })

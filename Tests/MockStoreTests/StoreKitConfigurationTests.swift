@@ -25,20 +25,26 @@ import Testing
 // MARK: The project's catalogue
 
 extension StoreKitConfigurationTests {
-    @Test func creditCatalogueSellsTwoConsumablesInPounds() throws {
+    @Test func creditCatalogueSellsOneConsumableInPounds() throws {
+        // The owner's note: "Top-up: One pack of £5.00."
         let catalogue = try StoreKitConfiguration.load(contentsOf: Repository.catalogue)
         #expect(catalogue.version == .init(major: 3, minor: 0))
         #expect(catalogue.storefront == Storefront(code: "GBR", currency: "GBP", storefrontId: "143444"))
         #expect(catalogue.locale == "en_GB")
-        #expect(catalogue.products.map(\.id) == ["ai.voicedebrief.app.credit.500", "ai.voicedebrief.app.credit.1000"])
+        #expect(catalogue.products.map(\.id) == ["ai.voicedebrief.app.credit.500"])
         #expect(catalogue.products.allSatisfy { $0.type == .consumable })
-        #expect(catalogue.products.map(\.priceMilliunits) == [5_000, 10_000])
-        #expect(catalogue.products.map(\.displayPrice) == ["5.00", "10.00"])
+        #expect(catalogue.products.map(\.priceMilliunits) == [5_000])
+        #expect(catalogue.products.map(\.displayPrice) == ["5.00"])
         let five = try #require(catalogue.product(id: "ai.voicedebrief.app.credit.500"))
         #expect(five.referenceName == "Credit, £5")
         #expect(five.localization(for: catalogue.locale)?.displayName == "£5 of credit")
+        // The test catalogue of two: the same file and one more product, a second consumable in pounds.
+        let two = try StoreKitConfiguration.load(contentsOf: Repository.twoPackCatalogue)
+        #expect(two.products.map(\.id) == ["ai.voicedebrief.app.credit.500", "ai.voicedebrief.app.credit.1000"])
+        #expect(two.products.allSatisfy { $0.type == .consumable })
+        #expect(two.products.map(\.priceMilliunits) == [5_000, 10_000])
         #expect(
-            catalogue.product(id: "ai.voicedebrief.app.credit.1000")?.localization(for: "en_GB")?.displayName
+            two.product(id: "ai.voicedebrief.app.credit.1000")?.localization(for: "en_GB")?.displayName
                 == "£10 of credit")
         #expect(catalogue.settings.askToBuyEnabled == false)
         #expect(catalogue.settings.storeKitErrors.count == 9)

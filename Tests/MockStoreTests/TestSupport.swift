@@ -43,11 +43,12 @@ extension Repository {
 let fixedDate = Date(timeIntervalSince1970: 1_760_000_000)
 
 extension MockStore {
-    /// A store over a new database in `directory`, with the repository's catalogue, `signer` and a fixed clock.
+    /// A store over a new database in `directory`, with the test catalogue of two products (the app's pack and a
+    /// second), `signer` and a fixed clock.
     static func fresh(in directory: TemporaryDirectory, signer: any TransactionSigner) throws -> MockStore {
         MockStore(
             configuration: .init(
-                catalogue: try StoreKitConfiguration.load(contentsOf: Repository.catalogue),
+                catalogue: try StoreKitConfiguration.load(contentsOf: Repository.twoPackCatalogue),
                 bundleId: "ai.voicedebrief.app", signer: signer, clock: ManualClock(fixedDate)),
             database: try TransactionStore(path: directory.file("store.sqlite")))
     }

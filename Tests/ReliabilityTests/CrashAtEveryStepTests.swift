@@ -271,7 +271,8 @@ final class CrashRun {
                 throw fail("decline of \(target) acknowledged but not there")
             }
         case "topup":
-            let product = random.chance(0.25) ? "ai.voicedebrief.app.credit.1000" : "ai.voicedebrief.app.credit.500"
+            // The app sells one pack (the owner's note): every top-up through the binary buys it.
+            let product = "ai.voicedebrief.app.credit.500"
             let fault =
                 forced
                 ?? pickFault(
@@ -280,7 +281,7 @@ final class CrashRun {
             let result = try run(["topup", "--product", product, "--json"], fault: fault)
             try expectDone(result, "topup")
             // Every top-up that ran reached the store: the purchase is made before anything else can kill it.
-            purchases.append(product.hasSuffix(".1000") ? 10_000_000 : 5_000_000)
+            purchases.append(5_000_000)
             if result.killedBySIGKILL { try restart() }
             try reconcile(inFlight: [], killed: result.killedBySIGKILL)
             if !result.killedBySIGKILL, let id = result.jsonObject()?["id"] as? String, acked[id] == nil {

@@ -185,7 +185,8 @@ extension HostileHTTPTests {
     @Test func seededMutationsOfGoodRequests() throws {
         var figures = Figures(suite: "hostile HTTP", test: #function)
         defer { figures.record() }
-        let store = try StoreServer()
+        // Two products, so that the good products request lists more than one.
+        let store = try StoreServer(catalogue: Repository.twoPackCatalogue)
         let good: [[UInt8]] = [
             HTTPProbe.request(
                 "POST", HostileHTTPTests.purchase, body: Array(#"{"productId":"ai.voicedebrief.app.credit.500"}"#.utf8)),

@@ -145,7 +145,7 @@ final class ModelDevice {
             ledger: try current, store: LivingProcessStore(store, disk: disk),
             verifier: ReceiptVerifier(
                 method: .hs256(secret: ModelStore.secret), bundleID: ModelStore.bundleID, environment: .sandbox),
-            catalogue: VoiceDebriefStore.packs, bundleID: ModelStore.bundleID)
+            catalogue: TestPacks.twoPacks, bundleID: ModelStore.bundleID)
     }
 
     var modelBalance: Int64 { known.values.reduce(0) { $0 + $1.amount.rawValue } }
@@ -406,7 +406,7 @@ extension ModelBasedTests {
             ReceiptAudit(
                 verifier: ReceiptVerifier(
                     method: .hs256(secret: ModelStore.secret), bundleID: ModelStore.bundleID, environment: .sandbox),
-                catalogue: VoiceDebriefStore.packs
+                catalogue: TestPacks.twoPacks
             ).problem(with: entry)
         })
         if !report.isClean {

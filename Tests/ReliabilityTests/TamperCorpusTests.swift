@@ -47,7 +47,7 @@ import VoiceDebriefCredit
                 ledger: ledger, store: store,
                 verifier: ReceiptVerifier(
                     method: .hs256(secret: ModelStore.secret), bundleID: ModelStore.bundleID, environment: .sandbox),
-                catalogue: VoiceDebriefStore.packs, bundleID: ModelStore.bundleID)
+                catalogue: TestPacks.twoPacks, bundleID: ModelStore.bundleID)
             _ = try await flow.topUp()
             _ = try await flow.topUp(productID: "ai.voicedebrief.app.credit.1000")
             try ledger.append(charge("a-9", pence: 3, feature: "debrief"))
@@ -73,7 +73,7 @@ import VoiceDebriefCredit
         ReceiptAudit(
             verifier: ReceiptVerifier(
                 method: .hs256(secret: ModelStore.secret), bundleID: ModelStore.bundleID, environment: .sandbox),
-            catalogue: VoiceDebriefStore.packs
+            catalogue: TestPacks.twoPacks
         )
         .problem(with: entry)
     }

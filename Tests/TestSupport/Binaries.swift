@@ -79,4 +79,8 @@ public enum Repository {
 
     /// The App Store catalogue the app and the mock store share.
     public static var catalogue: String { root + "/Catalogue/Credit.storekit" }
+
+    /// A test catalogue of two packs: the app's one (£5.00) and a second (£10.00, `ai.voicedebrief.app.credit.1000`),
+    /// for tests of a store that sells more than one product. The app itself sells one pack.
+    public static var twoPackCatalogue: String { root + "/Tests/Fixtures/TwoPacks.storekit" }
 }

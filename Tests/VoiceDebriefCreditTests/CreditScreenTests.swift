@@ -115,11 +115,8 @@ import VoiceDebriefCredit
 @Suite struct VoiceDebriefStoreTests {
     @Test func theAppsPacksAndBundleAreTodays() {
         #expect(VoiceDebriefStore.bundleID == "ai.voicedebrief.app")
-        #expect(
-            VoiceDebriefStore.packs.credits == [
-                "ai.voicedebrief.app.credit.500": MicroCredits(5_000_000),
-                "ai.voicedebrief.app.credit.1000": MicroCredits(10_000_000),
-            ])
+        // The owner's note: "Top-up: One pack of £5.00."
+        #expect(VoiceDebriefStore.packs.credits == ["ai.voicedebrief.app.credit.500": MicroCredits(5_000_000)])
         #expect(VoiceDebriefStore.packs.defaultProduct == "ai.voicedebrief.app.credit.500")
         #expect(VoiceDebriefStore.simulatedPack.id == VoiceDebriefStore.packs.defaultProduct)
         #expect(VoiceDebriefStore.simulatedPack.displayPrice == "£5.00")

@@ -54,11 +54,12 @@ final class StoreServer {
 
     static var catalogue: String { Repository.catalogue }
 
-    init(arguments: [String] = []) throws {
+    init(arguments: [String] = [], catalogue: String = Repository.catalogue) throws {
         home = try ScratchDirectory("mockstore", inMemory: true)
         var env: [String: String] = [:]
         if let path = Reliability.environment["PATH"] { env["PATH"] = path }
-        store = try LaunchedMockStore(dataDirectory: home.file("store"), arguments: arguments, environment: env)
+        store = try LaunchedMockStore(
+            dataDirectory: home.file("store"), arguments: arguments, catalogue: catalogue, environment: env)
     }
 
     var isRunning: Bool { store.isRunning }
