@@ -36,9 +36,17 @@ def bought(store, verifier):
     return transaction_id
 
 
+def next_notification(receiver, verifier):
+    """The next notification other than a purchase's ONE_TIME_CHARGE (each of those verified too), decoded."""
+    while True:
+        notification = verifier.verify_and_decode_notification(receiver.next_payload())
+        if notification.rawNotificationType != "ONE_TIME_CHARGE":
+            return notification
+
+
 def refund_notification(receiver, verifier, transaction_id):
     """The next notification: a REFUND of `transaction_id`, verified; returns its decoded transaction."""
-    notification = verifier.verify_and_decode_notification(receiver.next_payload())
+    notification = next_notification(receiver, verifier)
     expect(notification.rawNotificationType == "REFUND",
            f"verify_and_decode_notification accepts the REFUND ({notification.rawNotificationType})")
     decoded = verifier.verify_and_decode_signed_transaction(notification.data.signedTransactionInfo)
@@ -74,7 +82,7 @@ def run_checks(store, receiver, private_pem, key_id, apple):
 
     asked = bought(store, verifier)
     store.request("POST", f"/test/v1/transactions/{asked}/refund-request", {})
-    request = verifier.verify_and_decode_notification(receiver.next_payload())
+    request = next_notification(receiver, verifier)
     expect(request.rawNotificationType == "CONSUMPTION_REQUEST", "the refund request sends CONSUMPTION_REQUEST")
     client.send_consumption_information(asked, ConsumptionRequest(
         customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED,
