@@ -263,9 +263,10 @@ extension CreditCLI {
             } else {
                 switch outcome {
                 case .charged(let entry):
-                    print("line \(line): \(request.key) \(entry.amount.formatted)")
+                    print("line \(line): \(DisplayText.escaped(EntryWords.charge(entry))) \(entry.amount.formatted)")
                 case .notCharged(let reason):
-                    print("line \(line): \(request.key) not charged: \(DisplayText.escaped(reason))")
+                    let name = VoiceDebriefPrices().item(for: request.key)?.name ?? request.key
+                    print("line \(line): \(DisplayText.escaped(name)) not charged: \(DisplayText.escaped(reason))")
                 }
             }
         }
