@@ -99,7 +99,9 @@ extension MockStore {
         let now = configuration.clock.now().millisecondsSince1970
         let decided = try withDatabase { database in
             let transaction = try paid(id, database)
-            guard transaction.productType == "Consumable" else {
+            // Apple: V1 is for consumables and auto-renewable subscriptions; V2 takes any product type.
+            let v1Types = [StoreProductType.consumable, "Auto-Renewable Subscription"]
+            guard version != "v1" || v1Types.contains(transaction.productType) else {
                 throw MockStoreError.apiError(
                     400, StoreErrorCode.invalidTransactionNotConsumable,
                     "Invalid request. The transaction is not a consumable in-app purchase.")

@@ -317,12 +317,16 @@ extension ServerAPIBinaryTests {
         try expectError(
             try await api(store, "PUT", "/inApps/v2/transactions/consumption/2000000000000999", json: v2), status: 404,
             code: 4_040_010)
+        // Apple: Send Consumption Information (V2) takes any product type; V1 only consumables and
+        // auto-renewable subscriptions (4000043 otherwise).
         let nonConsumable = try await buy(store, "ai.voicedebrief.app.credit.1000")
         try expectError(
-            try await api(store, "PUT", "/inApps/v2/transactions/consumption/\(nonConsumable)", json: v2), status: 400,
+            try await api(store, "PUT", "/inApps/v1/transactions/consumption/\(nonConsumable)", json: v1), status: 400,
             code: 4_000_043)
         #expect(
-            try store.control(TestConsumptionBody.self, "consumption").consumption.count == 2,
+            try await api(store, "PUT", "/inApps/v2/transactions/consumption/\(nonConsumable)", json: v2).status == 202)
+        #expect(
+            try store.control(TestConsumptionBody.self, "consumption").consumption.count == 3,
             "refusals are not recorded")
         #expect(try store.stop() == 0)
     }
