@@ -13,14 +13,12 @@ import StoreWire
 public struct AppStoreServerAPIClient: Sendable {
     public let baseURL: URL
     public let token: ServerAPIToken
-    private let session: URLSession
+    private let http: StoreHTTP
 
     public init(baseURL: URL, token: ServerAPIToken, timeout: TimeInterval = 10) {
         self.baseURL = baseURL
         self.token = token
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        session = URLSession(configuration: configuration)
+        http = StoreHTTP(baseURL: baseURL, timeout: timeout)
     }
 
     /// Get Transaction History (v2) through `transactionID` (any of the customer's transactions): every page,
@@ -56,41 +54,22 @@ public struct AppStoreServerAPIClient: Sendable {
         id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? id
     }
 
-    private func url(_ path: String) -> URL {
-        let base =
-            baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
-        return URL(string: base + path)!
-    }
+    private func url(_ path: String) -> URL { http.url(path) }
 
     private func get<Response: Decodable>(_ url: URL) async throws -> Response {
         var request = URLRequest(url: url)
         request.httpMethod = "GET"
         request.setValue("Bearer " + (try token.make()), forHTTPHeaderField: "Authorization")
         let data: Data
-        let response: URLResponse
         do {
-            (data, response) = try await session.data(for: request)
-        } catch {
-            throw StoreError.networkError("the store's Server API at \(baseURL.absoluteString) did not answer")
-        }
-        guard let http = response as? HTTPURLResponse else { throw StoreError.networkError("no HTTP response") }
-        guard (200..<300).contains(http.statusCode) else {
-            if http.statusCode == 401 {
-                throw StoreError.storeResponse(
-                    status: 401, code: 0,
-                    message: "the store's Server API refused the API key (check the key id, its file and --issuer)")
+            data = try await http.data(for: request) { _ in
+                StoreError.networkError("the store's Server API at \(baseURL.absoluteString) did not answer")
             }
-            if let error = try? JSONDecoder().decode(StoreErrorBody.self, from: data) {
-                throw StoreError.storeResponse(
-                    status: http.statusCode, code: error.errorCode, message: error.errorMessage)
-            }
+        } catch StoreError.storeResponse(status: 401, _, _) {
             throw StoreError.storeResponse(
-                status: http.statusCode, code: 0, message: "HTTP \(http.statusCode) from \(url.path)")
+                status: 401, code: 0,
+                message: "the store's Server API refused the API key (check the key id, its file and --issuer)")
         }
-        do {
-            return try JSONDecoder().decode(Response.self, from: data)
-        } catch {
-            throw StoreError.systemError("\(url.path) answered with JSON this client cannot read")
-        }
+        return try StoreHTTP.decode(data, url)
     }
 }

@@ -12,7 +12,7 @@ public struct MockStoreClient: StoreProvider {
     public let baseURL: URL
     /// How long a request waits for the store's answer, in seconds.
     public let timeout: TimeInterval
-    private let session: URLSession
+    private let http: StoreHTTP
 
     /// The default ``timeout``: 10 seconds.
     public static let defaultTimeout: TimeInterval = 10
@@ -20,9 +20,7 @@ public struct MockStoreClient: StoreProvider {
     public init(baseURL: URL, timeout: TimeInterval = MockStoreClient.defaultTimeout) {
         self.baseURL = baseURL
         self.timeout = timeout
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        session = URLSession(configuration: configuration)
+        http = StoreHTTP(baseURL: baseURL, timeout: timeout)
     }
 
     public func products(for ids: [String]) async throws -> [StoreProduct] {
@@ -107,28 +105,16 @@ public struct MockStoreClient: StoreProvider {
 
     struct EmptyBody: Codable {}
 
-    private func url(_ path: String) -> URL {
-        URL(string: baseURL.absoluteString.trimmingSuffix("/") + path)!
-    }
+    private func url(_ path: String) -> URL { http.url(path) }
 
     private func send<Response: Decodable>(_ method: String, _ url: URL) async throws -> Response {
-        let data = try await raw(method, url, body: nil)
-        return try decode(data, url)
+        try StoreHTTP.decode(try await raw(method, url, body: nil), url)
     }
 
     private func send<Request: Encodable, Response: Decodable>(_ method: String, _ url: URL, body: Request) async throws
         -> Response
     {
-        let data = try await raw(method, url, body: try JSONEncoder().encode(body))
-        return try decode(data, url)
-    }
-
-    private func decode<Response: Decodable>(_ data: Data, _ url: URL) throws -> Response {
-        do {
-            return try JSONDecoder().decode(Response.self, from: data)
-        } catch {
-            throw StoreError.systemError("\(url.path) answered with JSON this client cannot read")
-        }
+        try StoreHTTP.decode(try await raw(method, url, body: try JSONEncoder().encode(body)), url)
     }
 
     private func raw(_ method: String, _ url: URL, body: Data?) async throws -> Data {
@@ -138,30 +124,6 @@ public struct MockStoreClient: StoreProvider {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: request)
-        } catch {
-            throw TransportFailure.storeError(error, url: url, timeout: timeout)
-        }
-        guard let http = response as? HTTPURLResponse else {
-            throw StoreError.noAnswer("\(url.host ?? url.absoluteString) sent no HTTP answer")
-        }
-        guard (200..<300).contains(http.statusCode) else {
-            if let error = try? JSONDecoder().decode(StoreErrorBody.self, from: data) {
-                throw StoreError.storeResponse(
-                    status: http.statusCode, code: error.errorCode, message: error.errorMessage)
-            }
-            throw StoreError.storeResponse(
-                status: http.statusCode, code: 0, message: "\(url.path) failed (HTTP status \(http.statusCode))")
-        }
-        return data
-    }
-}
-
-extension String {
-    func trimmingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+        return try await http.data(for: request) { TransportFailure.storeError($0, url: url, timeout: timeout) }
     }
 }

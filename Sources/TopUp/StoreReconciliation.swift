@@ -116,7 +116,7 @@ public struct StoreReconciliation {
             guard finding.fixable, let (transaction, credit) = byID[finding.transactionID] else { return finding }
             var report = TopUpFlow.CollectReport()
             if finding.kind == .paidNotCredited {
-                if case .appended(let entry) = try flow.ledger.append(topUpDraft(transaction, credit: credit)) {
+                if case .appended(let entry) = try flow.ledger.append(flow.topUpDraft(transaction, credit: credit)) {
                     report.credited.append(entry)
                 }
             }
@@ -128,14 +128,6 @@ public struct StoreReconciliation {
     }
 
     /// The top-up the flow would have written for `transaction` (same id, same content).
-    private func topUpDraft(_ transaction: VerifiedTransaction, credit: MicroCredits) -> EntryDraft {
-        EntryDraft(
-            id: EntryDraft.topUpID(store: flow.store.name, reference: transaction.transactionID), kind: .topup,
-            quantity: Int64(transaction.quantity), amount: credit, text: "Top-up through the \(flow.store.name)",
-            reference: transaction.transactionID, product: transaction.productID,
-            receipt: transaction.signed.jwsRepresentation)
-    }
-
     /// The store's side in words.
     static func words(_ refund: StoreRefund?, paid: MicroCredits) -> String {
         guard let refund else { return "paid \(paid.formatted)" }

@@ -78,15 +78,20 @@ public struct TopUpFlow {
     }
 
     /// Verifies and records (idempotently) one signed transaction.
-    private func recordSigned(_ signed: SignedTransaction) throws -> (VerifiedTransaction, TopUpResult) {
-        let (transaction, credit) = try check(signed)
-        try CrashPoints.hit("topup.before-record")
-        let draft = EntryDraft(
+    /// The top-up entry that records `transaction`: its id derives from the store and the transaction, so whoever
+    /// writes it (a purchase, a collect, `credit reconcile --fix`) writes the same entry once.
+    func topUpDraft(_ transaction: VerifiedTransaction, credit: MicroCredits) -> EntryDraft {
+        EntryDraft(
             id: EntryDraft.topUpID(store: store.name, reference: transaction.transactionID), kind: .topup,
             quantity: Int64(transaction.quantity), amount: credit, text: "Top-up through the \(store.name)",
             reference: transaction.transactionID, product: transaction.productID,
-            receipt: signed.jwsRepresentation)
-        let outcome = try ledger.append(draft)
+            receipt: transaction.signed.jwsRepresentation)
+    }
+
+    private func recordSigned(_ signed: SignedTransaction) throws -> (VerifiedTransaction, TopUpResult) {
+        let (transaction, credit) = try check(signed)
+        try CrashPoints.hit("topup.before-record")
+        let outcome = try ledger.append(topUpDraft(transaction, credit: credit))
         try CrashPoints.hit("topup.after-record")
         return (transaction, TopUpResult(outcome))
     }

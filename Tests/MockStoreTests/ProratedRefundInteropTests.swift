@@ -6,20 +6,8 @@ import Testing
 @Suite struct ProratedRefundInteropTests {
     @Test(.enabled(if: applesPythonLibraryIsInstalled, "python3 with app-store-server-library is not installed"))
     func applesVerifierAcceptsTheProratedRefundNotificationAndItsTransaction() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", Repository.root + "/Tests/Interop/verify_prorated_refund.py", "--mockstore",
-            try MockStoreHarness.binaryPath(),
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "verify_prorated_refund.py failed:\n\(text)")
+        let (status, text) = try runInteropScript(Repository.root + "/Tests/Interop/verify_prorated_refund.py")
+        #expect(status == 0, "verify_prorated_refund.py failed:\n\(text)")
         #expect(text.contains("ok: the prorated REFUND's transaction carries REFUND_PRORATED and 50000"))
         #expect(text.contains("ok: GRANT_PRORATED with 25% consumed refunds the unconsumed 75%"))
     }
