@@ -1,4 +1,4 @@
-/// One product of a `.storekit` catalogue (from `products` or `nonRenewingSubscriptions`).
+/// One product of a `.storekit` catalogue (from `products`, `nonRenewingSubscriptions` or a subscription group).
 public struct CatalogueProduct: Equatable, Sendable {
     public var id: String
     public var referenceName: String
@@ -10,10 +10,13 @@ public struct CatalogueProduct: Equatable, Sendable {
     public var familyShareable: Bool
     public var internalID: String?
     public var localizations: [ProductLocalization]
+    /// With ``CatalogueProductType/autoRenewable``: its group, level, period and offers.
+    public var subscription: SubscriptionDetails?
 
     public init(
         id: String, referenceName: String, type: CatalogueProductType, displayPrice: String, priceMilliunits: Int64,
-        familyShareable: Bool = false, internalID: String? = nil, localizations: [ProductLocalization]
+        familyShareable: Bool = false, internalID: String? = nil, localizations: [ProductLocalization],
+        subscription: SubscriptionDetails? = nil
     ) {
         self.id = id
         self.referenceName = referenceName
@@ -23,6 +26,7 @@ public struct CatalogueProduct: Equatable, Sendable {
         self.familyShareable = familyShareable
         self.internalID = internalID
         self.localizations = localizations
+        self.subscription = subscription
     }
 
     /// The localization for `locale`: an exact match (`en_GB`), else the same language (`en`), else the first.

@@ -3,6 +3,8 @@ public enum CatalogueProductType: String, Sendable, CaseIterable {
     case consumable
     case nonConsumable
     case nonRenewingSubscription
+    /// An auto-renewable subscription (in a `.storekit` file's `subscriptionGroups`).
+    case autoRenewable
 
     /// The `type` string in a `.storekit` file.
     public var fileName: String {
@@ -10,6 +12,7 @@ public enum CatalogueProductType: String, Sendable, CaseIterable {
         case .consumable: "Consumable"
         case .nonConsumable: "NonConsumable"
         case .nonRenewingSubscription: "NonRenewingSubscription"
+        case .autoRenewable: "RecurringSubscription"
         }
     }
 
@@ -19,6 +22,7 @@ public enum CatalogueProductType: String, Sendable, CaseIterable {
         case .consumable: "consumable"
         case .nonConsumable: "nonConsumable"
         case .nonRenewingSubscription: "nonRenewable"
+        case .autoRenewable: "autoRenewable"
         }
     }
 
@@ -28,6 +32,7 @@ public enum CatalogueProductType: String, Sendable, CaseIterable {
         case .consumable: "Consumable"
         case .nonConsumable: "Non-Consumable"
         case .nonRenewingSubscription: "Non-Renewing Subscription"
+        case .autoRenewable: "Auto-Renewable Subscription"
         }
     }
 

@@ -3,8 +3,8 @@ import Foundation
 /// A StoreKit configuration file (`.storekit`, Xcode's JSON format, versions 1.x to 5.x): the products the
 /// mock store sells and the settings it starts with.
 ///
-/// Consumables, non-consumables and non-renewing subscriptions are read; subscription groups are read and
-/// ignored (the store does not sell auto-renewable subscriptions).
+/// Consumables, non-consumables, non-renewing subscriptions and the auto-renewable subscriptions of
+/// subscription groups are read.
 public struct StoreKitConfiguration: Equatable, Sendable {
     /// The file's `version` (`major.minor`).
     public struct Version: Equatable, Sendable, CustomStringConvertible {
@@ -26,13 +26,20 @@ public struct StoreKitConfiguration: Equatable, Sendable {
     /// Every product on sale, in file order: `products` then `nonRenewingSubscriptions`.
     public var products: [CatalogueProduct]
     public var settings: StoreKitSettings
-    /// How many subscription groups the file has (they are not sold).
+    /// The file's subscription groups, in file order (their subscriptions are in ``products``).
+    public var subscriptionGroups: [SubscriptionGroup]
+    /// How many subscription groups the file has.
     public var subscriptionGroupCount: Int
     /// The storefront prices are in (from `_storefront`, else ``defaultStorefront``).
     public var storefront: Storefront
 
     /// The locale names and descriptions are shown in (from `_locale`, else ``defaultLocale``).
     public var locale: String { settings.locale ?? Self.defaultLocale }
+
+    /// The subscription group with this id.
+    public func subscriptionGroup(id: String) -> SubscriptionGroup? {
+        subscriptionGroups.first { $0.id == id }
+    }
 
     /// The product with this id, if the catalogue sells it.
     public func product(id: String) -> CatalogueProduct? {

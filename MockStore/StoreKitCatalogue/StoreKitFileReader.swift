@@ -150,6 +150,7 @@ public struct StoreKitFileReader {
         }
         return StoreKitConfiguration(
             identifier: file.identifier, version: version, products: products, settings: settings,
+            subscriptionGroups: [],
             subscriptionGroupCount: file.subscriptionGroups?.count ?? 0, storefront: storefront)
     }
 
