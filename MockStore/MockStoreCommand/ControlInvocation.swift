@@ -66,7 +66,7 @@ public struct ControlInvocation: Equatable, Sendable {
                 command("approve", "settle a purchase waiting for Ask to Buy: approved", [id]),
                 command("decline", "settle a purchase waiting for Ask to Buy: declined", [id]),
                 command("interrupted", "purchases are interrupted and wait for the customer", [onOff]),
-                command("resolve", "complete an interrupted purchase", [id]),
+                command("resolve", "complete an interrupted purchase, or end a subscription's billing issue", [id]),
                 command(
                     "refund",
                     "refund now (revocationReason 0: other, 1: an issue in the app): REFUND, REFUND_FULL; with "
@@ -115,7 +115,7 @@ public struct ControlInvocation: Equatable, Sendable {
                     "root-certificate",
                     "the store's test root certificate, as PEM: the one to trust when checking its signatures", [],
                     [.string("--out", "FILE", help: "write it to FILE instead of printing it")]),
-            ],
+            ] + billingCommands,
             subcommandNoun: "control command", commandListShowsOptions: true,
             epilogue: """
                 Exit status: 0 when the store accepted the control, 1 when it refused it or cannot be reached (the reason
@@ -239,6 +239,7 @@ public struct ControlInvocation: Equatable, Sendable {
         case "notifications": return ("GET", "/test/v1/notifications", nil)
         case "root-certificate": return ("GET", "/test/v1/root-certificate", nil)
         default:
+            if let billing = try billingRequest(args) { return billing }
             throw UsageError(
                 kind: .unknownCommand(command), message: "unknown control command \(quoted(command))",
                 command: args.path)
