@@ -32,21 +32,6 @@ public struct CatalogueProduct: Equatable, Sendable {
     /// The localization for `locale`: an exact match (`en_GB`), else the same language (`en`), else the first.
     /// `nil` only when the product has none.
     public func localization(for locale: String) -> ProductLocalization? {
-        let wanted = Self.normalised(locale)
-        if let exact = localizations.first(where: { Self.normalised($0.locale) == wanted }) {
-            return exact
-        }
-        let language = wanted.split(separator: "_").first.map(String.init) ?? wanted
-        if let sameLanguage = localizations.first(where: {
-            Self.normalised($0.locale).split(separator: "_").first.map(String.init) == language
-        }) {
-            return sameLanguage
-        }
-        return localizations.first
-    }
-
-    /// `en-GB` and `en_gb` name the same locale as `en_GB`.
-    private static func normalised(_ locale: String) -> String {
-        locale.replacingOccurrences(of: "-", with: "_").lowercased()
+        ProductLocalization.best(of: localizations, for: locale)
     }
 }

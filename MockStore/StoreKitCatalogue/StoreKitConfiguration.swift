@@ -23,7 +23,8 @@ public struct StoreKitConfiguration: Equatable, Sendable {
 
     public var identifier: String?
     public var version: Version
-    /// Every product on sale, in file order: `products` then `nonRenewingSubscriptions`.
+    /// Every product on sale, in file order: `products`, `nonRenewingSubscriptions`, then the subscriptions of
+    /// each of `subscriptionGroups` (type ``CatalogueProductType/autoRenewable``, with ``CatalogueProduct/subscription``).
     public var products: [CatalogueProduct]
     public var settings: StoreKitSettings
     /// The file's subscription groups, in file order (their subscriptions are in ``products``).

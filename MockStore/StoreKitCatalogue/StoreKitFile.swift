@@ -1,4 +1,4 @@
-/// The shape of a `.storekit` file, as JSON. Keys the mock store does not use (offers, policies, …) are
+/// The shape of a `.storekit` file, as JSON. Keys the mock store does not use (policies, billing plans, …) are
 /// not declared, so they are skipped whatever they hold.
 struct StoreKitFile: Decodable {
     struct Version: Decodable {
@@ -20,6 +20,12 @@ struct StoreKitFile: Decodable {
         var internalID: String?
         var familyShareable: Bool?
         var localizations: [Localization]?
+        /// Subscription-only keys, declared so that offers put on another kind of product are refused rather
+        /// than dropped.
+        var introductoryOffer: Ignored?
+        var adHocOffers: [Ignored]?
+        var codeOffers: [Ignored]?
+        var winbackOffers: [Ignored]?
     }
 
     struct StoreKitError: Decodable {
@@ -61,7 +67,7 @@ struct StoreKitFile: Decodable {
         }
     }
 
-    /// Any JSON value, skipped (subscription groups are read and ignored).
+    /// Any JSON value, skipped.
     struct Ignored: Decodable {
         init(from decoder: any Decoder) throws {}
     }
@@ -70,6 +76,6 @@ struct StoreKitFile: Decodable {
     var version: Version
     var products: [Product]?
     var nonRenewingSubscriptions: [Product]?
-    var subscriptionGroups: [Ignored]?
+    var subscriptionGroups: [SubscriptionGroup]?
     var settings: Settings?
 }

@@ -148,10 +148,10 @@ public struct StoreKitFileReader {
                 products.append(product)
             }
         }
+        let groups = try checkSubscriptionGroups(file.subscriptionGroups ?? [], seen: &seen)
         return StoreKitConfiguration(
-            identifier: file.identifier, version: version, products: products, settings: settings,
-            subscriptionGroups: [],
-            subscriptionGroupCount: file.subscriptionGroups?.count ?? 0, storefront: storefront)
+            identifier: file.identifier, version: version, products: products + groups.products, settings: settings,
+            subscriptionGroups: groups.groups, subscriptionGroupCount: groups.groups.count, storefront: storefront)
     }
 
     private func checkProduct(
@@ -160,31 +160,43 @@ public struct StoreKitFileReader {
         guard !entry.productID.isEmpty else {
             throw CatalogueError(file: source, location: "\(location).productID", problem: "the product id is empty")
         }
+        if entry.type == CatalogueProductType.autoRenewable.fileName {
+            throw CatalogueError(
+                file: source, location: "\(location).type",
+                problem: "an auto-renewable subscription belongs in a group of \"subscriptionGroups\"")
+        }
         guard let type = CatalogueProductType(fileName: entry.type), allowed.contains(type) else {
             let expected = allowed.map { "\"\($0.fileName)\"" }.sorted().joined(separator: " or ")
             throw CatalogueError(
                 file: source, location: "\(location).type",
                 problem: "type \"\(entry.type)\" is not one the mock store sells here (expected \(expected))")
         }
-        let milliunits: Int64
-        do {
-            milliunits = try Self.milliunits(entry.displayPrice)
-        } catch {
-            throw CatalogueError(file: source, location: "\(location).displayPrice", problem: error.problem)
-        }
-        let localizations = entry.localizations ?? []
-        for (index, localization) in localizations.enumerated() where localization.locale.isEmpty {
-            throw CatalogueError(
-                file: source, location: "\(location).localizations[\(index)].locale", problem: "the locale is empty")
-        }
+        try refuseSubscriptionOffers(on: entry, type: type, at: location)
+        let milliunits = try price(entry.displayPrice, at: "\(location).displayPrice")
+        let localizations = try checkLocalizations(entry.localizations, at: location)
         return CatalogueProduct(
             id: entry.productID, referenceName: entry.referenceName ?? entry.productID, type: type,
             displayPrice: entry.displayPrice, priceMilliunits: milliunits,
             familyShareable: entry.familyShareable ?? false, internalID: entry.internalID,
-            localizations: localizations.map {
-                ProductLocalization(
-                    locale: $0.locale, displayName: $0.displayName ?? "", description: $0.description ?? "")
-            })
+            localizations: localizations)
+    }
+
+    /// Offers belong to auto-renewable subscriptions only; on another product they would be silently unusable.
+    private func refuseSubscriptionOffers(
+        on entry: StoreKitFile.Product, type: CatalogueProductType, at location: String
+    ) throws(CatalogueError) {
+        let misplaced: [(String, Bool)] = [
+            ("introductoryOffer", entry.introductoryOffer != nil),
+            ("adHocOffers", !(entry.adHocOffers ?? []).isEmpty),
+            ("codeOffers", !(entry.codeOffers ?? []).isEmpty),
+            ("winbackOffers", !(entry.winbackOffers ?? []).isEmpty),
+        ]
+        if let (key, _) = misplaced.first(where: { $0.1 }) {
+            throw CatalogueError(
+                file: source, location: "\(location).\(key)",
+                problem: "a \(type.fileName) product has no subscription offers (only the auto-renewable "
+                    + "subscriptions of \"subscriptionGroups\" do)")
+        }
     }
 
     private func checkSettings(_ file: StoreKitFile.Settings) throws(CatalogueError) -> StoreKitSettings {

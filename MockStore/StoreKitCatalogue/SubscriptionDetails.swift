@@ -159,4 +159,12 @@ public struct SubscriptionGroup: Equatable, Sendable {
         self.localizations = localizations
         self.productIDs = productIDs
     }
+
+    /// The group's name as StoreKit's `groupDisplayName` shows it in `locale`: its localized display name,
+    /// else its reference name.
+    public func displayName(for locale: String) -> String {
+        guard let localized = ProductLocalization.best(of: localizations, for: locale), !localized.displayName.isEmpty
+        else { return name }
+        return localized.displayName
+    }
 }
