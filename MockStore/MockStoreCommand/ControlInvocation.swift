@@ -115,7 +115,7 @@ public struct ControlInvocation: Equatable, Sendable {
                     "root-certificate",
                     "the store's test root certificate, as PEM: the one to trust when checking its signatures", [],
                     [.string("--out", "FILE", help: "write it to FILE instead of printing it")]),
-            ] + billingCommands,
+            ] + subscriptionCommands + billingCommands,
             subcommandNoun: "control command", commandListShowsOptions: true,
             epilogue: """
                 Exit status: 0 when the store accepted the control, 1 when it refused it or cannot be reached (the reason
@@ -239,6 +239,7 @@ public struct ControlInvocation: Equatable, Sendable {
         case "notifications": return ("GET", "/test/v1/notifications", nil)
         case "root-certificate": return ("GET", "/test/v1/root-certificate", nil)
         default:
+            if let request = try subscriptionRequest(args) { return request }
             if let billing = try billingRequest(args) { return billing }
             throw UsageError(
                 kind: .unknownCommand(command), message: "unknown control command \(quoted(command))",

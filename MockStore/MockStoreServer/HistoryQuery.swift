@@ -84,8 +84,11 @@ struct HistoryQuery {
         if !productTypes.isEmpty && !productTypes.contains(transaction.productType) { return false }
         if let revoked, revoked != (transaction.revocationDate != nil) { return false }
         if let ownershipType, ownershipType != transaction.inAppOwnershipType { return false }
-        // The store sells no auto-renewable subscriptions: none is in any subscription group.
-        if !subscriptionGroupIds.isEmpty { return false }
+        if !subscriptionGroupIds.isEmpty,
+            !subscriptionGroupIds.contains(transaction.subscription?.subscriptionGroupIdentifier ?? "")
+        {
+            return false
+        }
         return true
     }
 

@@ -43,6 +43,10 @@ extension MockStore {
             if product.type == .nonConsumable, try database.latestActivePurchase(productId: product.id) != nil {
                 throw MockStoreError.conflict("\(product.id) is a non-consumable the customer already owns.")
             }
+            if product.type == .autoRenewable {
+                let stored = try subscribeOrChange(product, request, database, origin: .outside)
+                return TestTransactionBody(transaction: Self.testTransaction(stored), signedTransaction: try sign(stored))
+            }
             let new = try newTransaction(product, request, database, status: .purchased, origin: .outside)
             let stored = try database.insert(new, ids: configuration.transactionIDs)
             try enqueueNotification("ONE_TIME_CHARGE", transaction: stored, database)
@@ -149,7 +153,11 @@ extension MockStore {
                     .integer(Int64(percentage ?? 100_000)),
                 ])
         else { throw MockStoreError.transactionNotFound }
-        try enqueueNotification("REFUND", transaction: updated, database)
+        if updated.subscription != nil {
+            try subscriptionRefunded(updated, database)
+        } else {
+            try enqueueNotification("REFUND", transaction: updated, database)
+        }
         return TestTransactionBody(transaction: Self.testTransaction(updated), signedTransaction: try sign(updated))
     }
 
@@ -174,8 +182,8 @@ extension MockStore {
             }
             try database.setRefundRequest(id: id, to: .requested)
             let updated = try existing(id, database)
-            // Apple asks for consumption information only for consumables (and auto-renewable subscriptions, which
-            // this store does not sell); a request for another type is decided without it.
+            // Apple asks for consumption information only for consumables and auto-renewable subscriptions; a
+            // request for another type is decided without it.
             if Self.sendsConsumptionRequest(updated) {
                 try enqueueNotification("CONSUMPTION_REQUEST", transaction: updated, reason: reason, database)
             }
@@ -253,6 +261,7 @@ extension MockStore {
     /// Whether a refund request for `transaction` makes Apple send CONSUMPTION_REQUEST.
     static func sendsConsumptionRequest(_ transaction: StoredTransaction) -> Bool {
         transaction.productType == StoreProductType.consumable
+            || transaction.productType == StoreProductType.autoRenewable
     }
 
     func requireTransactionId(_ id: String) throws(MockStoreError) {

@@ -110,9 +110,17 @@ public final class MockStore: Sendable {
     public let notificationsDue = DispatchSemaphore(value: 0)
     /// The customer's app transaction: its id and when the app was first got (kept in the database).
     let appTransaction: TransactionStore.AppTransactionRecord
+    /// The virtual clock and the subscription lifecycle (``MockStore+Subscriptions``).
+    let subscriptionRuntime: SubscriptionRuntime
 
     /// A store over `database`, which it owns from now on (and closes in ``close()``).
     public init(configuration: Configuration, database: sending TransactionStore) {
+        // Every date the store reads comes from the virtual clock (real time until it is moved or sped up).
+        let runtime = SubscriptionRuntime(
+            catalogue: configuration.catalogue, base: configuration.clock, database: database)
+        var configuration = configuration
+        configuration.clock = runtime.clock
+        subscriptionRuntime = runtime
         self.configuration = configuration
         let productSettingsCache = self.productSettingsCache
         database.settingsMayHaveChanged = { productSettingsCache.invalidate() }
@@ -214,6 +222,12 @@ public final class MockStore: Sendable {
                 throw MockStoreError.simulated(failure, api: .purchase)
             }
             let product = try checked.get()
+            if product.type == .autoRenewable {
+                let verification = try takeFailure(.verification, database)
+                let stored = try subscribeOrChange(product, request, database, origin: .app)
+                return PurchaseResponseBody(
+                    result: "success", signedTransaction: try sign(stored, verification: verification, device: device))
+            }
             if product.type == .nonConsumable, let owned = try database.latestActivePurchase(productId: product.id) {
                 // As StoreKit does: an owned non-consumable is given back, not sold twice.
                 return PurchaseResponseBody(

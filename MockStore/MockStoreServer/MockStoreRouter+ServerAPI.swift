@@ -71,7 +71,7 @@ extension MockStoreRouter {
                 bundleId: store.configuration.bundleId, keys: store.configuration.apiKeys)
             do {
                 try authenticator.check(
-                    authorization: request.header("Authorization"), now: store.configuration.clock.now())
+                    authorization: request.header("Authorization"), now: store.realClock.now())
             } catch {
                 return HTTPResponse(status: 401)
             }

@@ -38,10 +38,13 @@ public struct MockStoreRouter: HTTPHandler {
     public init(store: MockStore) {
         self.store = store
         self.routes =
-            Self.deviceRoutes + Self.testRoutes + Self.controlRoutes + Self.serverRoutes + Self.billingRoutes
+            Self.deviceRoutes + Self.testRoutes + Self.controlRoutes + Self.serverRoutes + Self.subscriptionRoutes
+            + Self.billingRoutes
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
+        // Renewals and expiries that fell due on the virtual clock happen before anything is answered.
+        store.runDueSubscriptionEvents()
         let segments = Self.segments(of: request.path)
         let matching = routes.compactMap { route in route.match(segments).map { (route, $0) } }
         guard !matching.isEmpty else {

@@ -15,6 +15,8 @@ public struct NewTransaction: Equatable, Sendable {
     public var origin: StoredTransaction.Origin
     /// With a pending status: what it waits for.
     public var pendingReason: StoredTransaction.PendingReason?
+    /// Auto-renewable subscriptions only.
+    public var subscription: NewSubscriptionTransaction? = nil
 
     public init(
         productId: String, productType: String, quantity: Int, price: Int64, currency: String, storefront: String,

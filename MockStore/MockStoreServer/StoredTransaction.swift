@@ -42,7 +42,7 @@ public struct StoredTransaction: Equatable, Sendable {
     public var serial: Int64
     public var originalTransactionId: String
     public var productId: String
-    /// Apple's type string: `Consumable`, `Non-Consumable`, `Non-Renewing Subscription`.
+    /// Apple's type string: `Consumable`, `Non-Consumable`, `Non-Renewing Subscription`, `Auto-Renewable Subscription`.
     public var productType: String
     public var quantity: Int
     public var price: Int64
@@ -72,6 +72,8 @@ public struct StoredTransaction: Equatable, Sendable {
     public var pendingReason: PendingReason?
     /// A refund request, if the customer made one.
     public var refundRequest: RefundRequest?
+    /// Auto-renewable subscriptions only.
+    public var subscription: TransactionSubscriptionFields? = nil
 
     /// The payload to sign for this transaction, stamped with `signedDate` (milliseconds since 1970).
     public func signedPayload(bundleId: String, signedDate: Int64, environment: String = "Sandbox")
@@ -86,5 +88,23 @@ public struct StoredTransaction: Equatable, Sendable {
             revocationDate: revocationDate, revocationReason: revocationReason,
             revocationType: revocationDate == nil ? nil : revocationType,
             revocationPercentage: revocationDate == nil ? nil : revocationPercentage)
+        .withSubscription(subscription)
+    }
+}
+
+extension SignedTransactionPayload {
+    /// The payload with a subscription transaction's fields (unchanged for any other transaction).
+    func withSubscription(_ fields: TransactionSubscriptionFields?) -> SignedTransactionPayload {
+        guard let fields else { return self }
+        var payload = self
+        payload.expiresDate = fields.expiresDate
+        payload.webOrderLineItemId = fields.webOrderLineItemId
+        payload.subscriptionGroupIdentifier = fields.subscriptionGroupIdentifier
+        payload.isUpgraded = fields.isUpgraded ? true : nil
+        payload.offerType = fields.offerType
+        payload.offerIdentifier = fields.offerIdentifier
+        payload.offerDiscountType = fields.offerDiscountType
+        payload.offerPeriod = fields.offerPeriod
+        return payload
     }
 }

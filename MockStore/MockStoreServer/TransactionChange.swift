@@ -18,12 +18,14 @@ public struct TransactionChange: Equatable, Sendable {
         case resolved
         /// A refund was reversed: revocation fields cleared.
         case reinstated
+        /// A subscription's transaction changed (made to expire now).
+        case subscriptionChanged
 
         /// Whether the app learns of this change through the updates feed (it happened outside a purchase call
         /// and leaves a transaction to deliver or take back). Creations count only for outside purchases.
         public var isUpdate: Bool {
             switch self {
-            case .approved, .revoked, .resolved, .reinstated: true
+            case .approved, .revoked, .resolved, .reinstated, .subscriptionChanged: true
             case .created, .finished, .declined: false
             }
         }

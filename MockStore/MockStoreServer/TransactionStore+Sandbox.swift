@@ -88,7 +88,7 @@ extension TransactionStore {
     /// and change sequence numbers go on from where they were: no id is ever handed out twice.
     func deleteAllTransactions() throws {
         try database.inTransaction {
-            try database.execute("DELETE FROM transactions; DELETE FROM consumption_reports;")
+            try database.execute("DELETE FROM transactions; DELETE FROM consumption_reports; DELETE FROM subscriptions;")
         }
     }
 
@@ -100,7 +100,7 @@ extension TransactionStore {
             try database.execute(
                 """
                 DELETE FROM transactions; DELETE FROM consumption_reports; DELETE FROM settings;
-                DELETE FROM simulated_failures; DELETE FROM notifications;
+                DELETE FROM simulated_failures; DELETE FROM notifications; DELETE FROM subscriptions;
                 """)
         }
     }

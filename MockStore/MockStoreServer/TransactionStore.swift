@@ -6,8 +6,8 @@ import MockStoreSQLite
 /// One connection, used by one thread at a time: the owner keeps the store behind a lock. Every change is
 /// one SQLite transaction, so a crash leaves either all of it or none of it.
 public final class TransactionStore: GroupCommitStore {
-    /// The schema this code writes and reads (`PRAGMA user_version`). Version 1 files are migrated.
-    static let schemaVersion: Int64 = 2
+    /// The schema this code writes and reads (`PRAGMA user_version`). Version 1 and 2 files are migrated.
+    static let schemaVersion: Int64 = 3
 
     /// The connection, shared through ``GroupCommit``.
     public let database: SQLiteDatabase
@@ -56,15 +56,18 @@ public final class TransactionStore: GroupCommitStore {
             let serial = try nextSerial()
             let id = ids.transactionID(forSerial: serial)
             let sequence = try logChange(.created, transactionId: id, date: new.purchaseDate)
-            let stored = StoredTransaction(
-                id: id, serial: serial, originalTransactionId: id, productId: new.productId,
+            var stored = StoredTransaction(
+                id: id, serial: serial, originalTransactionId: new.subscription?.originalTransactionId ?? id,
+                productId: new.productId,
                 productType: new.productType, quantity: new.quantity, price: new.price, currency: new.currency,
                 storefront: new.storefront, storefrontId: new.storefrontId, purchaseDate: new.purchaseDate,
-                originalPurchaseDate: new.purchaseDate, appAccountToken: new.appAccountToken,
-                transactionReason: "PURCHASE", inAppOwnershipType: "PURCHASED", origin: new.origin,
+                originalPurchaseDate: new.subscription?.originalPurchaseDate ?? new.purchaseDate,
+                appAccountToken: new.appAccountToken,
+                transactionReason: new.subscription?.transactionReason ?? "PURCHASE", inAppOwnershipType: "PURCHASED", origin: new.origin,
                 status: new.status, isFinished: false, finishedDate: nil, revocationDate: nil, revocationReason: nil,
                 revocationType: nil, revocationPercentage: nil, version: 1, changeSequence: sequence,
                 orderId: Self.orderId(forSerial: serial), pendingReason: new.pendingReason, refundRequest: nil)
+            stored.subscription = new.subscription.map { Self.numbered($0.fields, serial: serial) }
             try statement(Self.insertSQL).run([
                 .text(stored.id), .integer(stored.serial), .text(stored.originalTransactionId),
                 .text(stored.productId), .text(stored.productType), .integer(Int64(stored.quantity)),
@@ -74,7 +77,7 @@ public final class TransactionStore: GroupCommitStore {
                 .text(stored.inAppOwnershipType), .text(stored.origin.rawValue), .text(stored.status.rawValue),
                 .integer(stored.version), .integer(stored.changeSequence), .text(stored.orderId),
                 .optional(stored.pendingReason?.rawValue),
-            ])
+            ] + Self.subscriptionValues(stored.subscription))
             return try confirm(stored)
         }
     }
@@ -212,7 +215,7 @@ public final class TransactionStore: GroupCommitStore {
     private func migrate() throws {
         let version = try database.userVersion
         if version == Self.schemaVersion { return }
-        guard version == 0 || version == 1 else {
+        guard (0...2).contains(version) else {
             throw SQLiteError(
                 code: SQLiteError.genericCode,
                 message: "schema version \(version) is not one this mockstore knows (it writes \(Self.schemaVersion))",
@@ -222,7 +225,10 @@ public final class TransactionStore: GroupCommitStore {
             if version == 0 {
                 try database.execute(Self.schemaSQL)
             }
-            try database.execute(Self.version2SQL)
+            if version < 2 {
+                try database.execute(Self.version2SQL)
+            }
+            try database.execute(Self.version3SQL)
         }
     }
 
@@ -327,15 +333,17 @@ public final class TransactionStore: GroupCommitStore {
         INSERT INTO transactions (
             id, serial, original_id, product_id, product_type, quantity, price, currency, storefront, storefront_id,
             purchase_date, original_purchase_date, app_account_token, transaction_reason, ownership_type, origin,
-            status, version, change_sequence, order_id, pending_reason
-        ) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
+            status, version, change_sequence, order_id, pending_reason, \(subscriptionColumns)
+        ) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,
+            ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)
         """
 
     static let columns = """
         id, serial, original_id, product_id, product_type, quantity, price, currency, storefront, storefront_id, \
         purchase_date, original_purchase_date, app_account_token, transaction_reason, ownership_type, origin, \
         status, finished, finished_date, revocation_date, revocation_reason, revocation_type, \
-        revocation_percentage, version, change_sequence, order_id, pending_reason, refund_request
+        revocation_percentage, version, change_sequence, order_id, pending_reason, refund_request, \
+        \(subscriptionColumns)
         """
 
     static func row(_ row: SQLiteStatement) throws -> StoredTransaction {
@@ -361,6 +369,7 @@ public final class TransactionStore: GroupCommitStore {
             version: row.int64(at: 23), changeSequence: row.int64(at: 24),
             orderId: row.text(at: 25) ?? TransactionStore.orderId(forSerial: row.int64(at: 1)),
             pendingReason: row.text(at: 26).flatMap(StoredTransaction.PendingReason.init(rawValue:)),
-            refundRequest: row.text(at: 27).flatMap(StoredTransaction.RefundRequest.init(rawValue:)))
+            refundRequest: row.text(at: 27).flatMap(StoredTransaction.RefundRequest.init(rawValue:)),
+            subscription: subscriptionFields(row, from: 28))
     }
 }

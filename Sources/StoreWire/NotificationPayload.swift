@@ -38,6 +38,10 @@ public struct NotificationData: Codable, Sendable, Equatable {
     /// `CONSUMPTION_REQUEST` only: `UNINTENDED_PURCHASE`, `FULFILLMENT_ISSUE`, `UNSATISFIED_WITH_PURCHASE`,
     /// `LEGAL` or `OTHER`.
     public var consumptionRequestReason: String?
+    /// Subscription notifications: the renewal info, signed.
+    public var signedRenewalInfo: String?
+    /// Subscription notifications: 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
+    public var status: Int?
 
     public init(
         environment: String, appAppleId: Int64?, bundleId: String, bundleVersion: String? = nil,

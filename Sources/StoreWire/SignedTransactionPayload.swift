@@ -34,6 +34,19 @@ public struct SignedTransactionPayload: Codable, Sendable, Equatable {
     public var deviceVerification: String?
     /// Device API only: the lowercased UUID `deviceVerification` was computed with.
     public var deviceVerificationNonce: String?
+    /// Auto-renewable subscriptions: when the period this transaction bought ends.
+    public var expiresDate: Int64?
+    /// Auto-renewable subscriptions: the group (the `.storekit` group's id).
+    public var subscriptionGroupIdentifier: String?
+    /// Auto-renewable subscriptions: `true` on a transaction an upgrade replaced.
+    public var isUpgraded: Bool?
+    /// 1 introductory, 2 promotional, 3 offer code, 4 win-back.
+    public var offerType: Int?
+    public var offerIdentifier: String?
+    /// `FREE_TRIAL`, `PAY_AS_YOU_GO`, `PAY_UP_FRONT`, `ONE_TIME`.
+    public var offerDiscountType: String?
+    /// The offer's duration, ISO 8601.
+    public var offerPeriod: String?
 
     public init(
         transactionId: String, originalTransactionId: String, bundleId: String, productId: String,
@@ -78,4 +91,5 @@ public enum StoreProductType {
     public static let consumable = "Consumable"
     public static let nonConsumable = "Non-Consumable"
     public static let nonRenewingSubscription = "Non-Renewing Subscription"
+    public static let autoRenewable = "Auto-Renewable Subscription"
 }

@@ -1,0 +1,245 @@
+import Foundation
+import MockStoreHTTP
+import StoreKitCatalogue
+import StoreWire
+
+/// Auto-renewable subscriptions: buying one, the events the clock and the controls bring about, and how each
+/// step is recorded, signed and announced. The rules are ``SubscriptionLifecycle``'s; this applies its steps.
+extension MockStore {
+    /// The lifecycle over the catalogue.
+    public var subscriptionLifecycle: SubscriptionLifecycle { subscriptionRuntime.lifecycle }
+
+    /// The virtual clock every date of the store comes from.
+    public var virtualClock: VirtualClock { subscriptionRuntime.clock }
+
+    /// Real time (bearer tokens are checked against it, not the virtual clock).
+    public var realClock: any StoreClock { subscriptionRuntime.clock.base }
+
+    var nowMilliseconds: Int64 { configuration.clock.now().millisecondsSince1970 }
+
+    // MARK: Buying
+
+    /// Buys `product` (an auto-renewable): SUBSCRIBED (INITIAL_BUY or RESUBSCRIBE) when nothing of its group is in
+    /// force; a change of plan when another product of the group is (an upgrade or same-period crossgrade now, a
+    /// downgrade at the next renewal); the transaction in force when it is this product already.
+    func subscribeOrChange(
+        _ product: CatalogueProduct, _ request: PurchaseRequestBody, _ database: TransactionStore,
+        origin: StoredTransaction.Origin
+    ) throws -> StoredTransaction {
+        let now = nowMilliseconds
+        _ = try runDueEvents(until: now, database)
+        guard let subscription = SubscriptionProduct(product) else {
+            throw MockStoreError.badRequest("\(product.id) is an auto-renewable subscription without a group.")
+        }
+        let existing = try database.subscriptionState(groupId: subscription.groupId)
+        let step: SubscriptionStep
+        if let existing, existing.status == .active || existing.status == .billingGracePeriod {
+            step = try lifecycleStep { () throws(SubscriptionLifecycleError) in
+                try subscriptionLifecycle.apply(.changeProduct(to: subscription.id, at: now), to: existing)
+            }
+        } else {
+            let storefront = try storefront(database)
+            let context = SubscriptionPurchaseContext(
+                currency: storefront.currency, storefront: storefront.code, storefrontId: storefront.storefrontId,
+                appAccountToken: request.appAccountToken)
+            step = try lifecycleStep { () throws(SubscriptionLifecycleError) in
+                try subscriptionLifecycle.subscribe(subscription.id, previous: existing, at: now, context: context)
+            }
+        }
+        let (_, transaction) = try commit(step, date: now, origin: origin, database)
+        return transaction
+    }
+
+    // MARK: The clock
+
+    /// Runs every renewal and expiry due by `date`, earliest first, each at its own date; at most
+    /// ``maximumEventsPerRun`` of them.
+    func runDueEvents(until date: Int64, _ database: TransactionStore) throws -> [TestSubscriptionEventRecord] {
+        var records: [TestSubscriptionEventRecord] = []
+        while records.count < Self.maximumEventsPerRun {
+            let due = try database.subscriptionStates().compactMap { state in
+                subscriptionLifecycle.dueEvent(state, now: date).map { (state, $0) }
+            }
+            guard let (state, event) = due.min(by: { Self.date(of: $0.1) < Self.date(of: $1.1) }) else { break }
+            records.append(try run(event, on: state, origin: .outside, database))
+        }
+        return records
+    }
+
+    /// At most this many subscription events run in one call (a daily subscription over `P100Y` would be 36,500).
+    public static let maximumEventsPerRun = 5_000
+
+    /// Runs what fell due since the last look, if anything may have: called before each request is answered.
+    public func runDueSubscriptionEvents() {
+        let now = nowMilliseconds
+        guard subscriptionRuntime.mayBeDue(now: now) else { return }
+        let result = try? withDatabase { database in
+            let records = try runDueEvents(until: now, database)
+            return (records.count, try database.nextSubscriptionEventDate())
+        }
+        guard let (count, next) = result else { return }
+        subscriptionRuntime.noteNextEvent(next)
+        if count > 0 { notificationsDue.signal() }
+    }
+
+    /// Applies `event` to `state` and records the step.
+    @discardableResult
+    func run(
+        _ event: SubscriptionEvent, on state: SubscriptionState, origin: StoredTransaction.Origin,
+        _ database: TransactionStore
+    ) throws -> TestSubscriptionEventRecord {
+        let step = try lifecycleStep { () throws(SubscriptionLifecycleError) in
+            try subscriptionLifecycle.apply(event, to: state)
+        }
+        let date = Self.date(of: event)
+        let (saved, transaction) = try commit(step, date: date, origin: origin, database)
+        return TestSubscriptionEventRecord(
+            date: date, productId: saved.productId, originalTransactionId: saved.originalTransactionId,
+            notificationType: step.notice?.type, subtype: step.notice?.subtype, transactionId: transaction.id)
+    }
+
+    /// Records a step: its changes to old transactions, its new transaction (numbered now), the state, and its
+    /// notification (dated `date`). Returns the saved state and its latest transaction.
+    func commit(
+        _ step: SubscriptionStep, date: Int64, origin: StoredTransaction.Origin, _ database: TransactionStore
+    ) throws -> (SubscriptionState, StoredTransaction) {
+        var state = step.state
+        for amendment in step.amendments {
+            _ = try database.amend(amendment, date: date)
+        }
+        var latest: StoredTransaction?
+        if let draft = step.newTransaction {
+            let stored = try database.insert(newTransaction(draft, state, origin: origin), ids: configuration.transactionIDs)
+            if state.originalTransactionId.isEmpty {
+                state.originalTransactionId = stored.id
+                state.originalPurchaseDate = stored.purchaseDate
+            }
+            state.latestTransactionId = stored.id
+            latest = stored
+        }
+        try database.saveSubscription(state, nextEventAt: subscriptionLifecycle.nextEventDate(state))
+        subscriptionRuntime.invalidate()
+        guard let transaction = try latest ?? database.transaction(id: state.latestTransactionId) else {
+            throw MockStoreError.transactionNotFound
+        }
+        if let notice = step.notice {
+            try enqueueSubscriptionNotification(notice, transaction: transaction, state: state, date: date, database)
+        }
+        return (state, transaction)
+    }
+
+    private func newTransaction(
+        _ draft: SubscriptionTransactionDraft, _ state: SubscriptionState, origin: StoredTransaction.Origin
+    ) -> NewTransaction {
+        var new = NewTransaction(
+            productId: draft.productId, productType: StoreProductType.autoRenewable, quantity: 1, price: draft.price,
+            currency: state.currency, storefront: state.storefront, storefrontId: state.storefrontId,
+            purchaseDate: draft.purchaseDate, appAccountToken: state.appAccountToken, status: .purchased,
+            origin: origin)
+        let continues = !state.originalTransactionId.isEmpty
+        new.subscription = NewSubscriptionTransaction(
+            fields: TransactionSubscriptionFields(
+                expiresDate: draft.expiresDate, subscriptionGroupIdentifier: state.groupId,
+                offerType: draft.offer?.offerType, offerIdentifier: draft.offer?.offerIdentifier,
+                offerDiscountType: draft.offer?.offerDiscountType, offerPeriod: draft.offer?.offerPeriod),
+            originalTransactionId: continues ? state.originalTransactionId : nil,
+            originalPurchaseDate: continues ? state.originalPurchaseDate : nil,
+            transactionReason: draft.transactionReason)
+        return new
+    }
+
+    /// The lifecycle's answer, its refusals as the store's errors.
+    func lifecycleStep(_ body: () throws(SubscriptionLifecycleError) -> SubscriptionStep) throws(MockStoreError)
+        -> SubscriptionStep
+    {
+        do {
+            return try body()
+        } catch .unknownProduct(let id) {
+            throw .invalidProductId(id)
+        } catch .otherGroup(let id) {
+            throw .conflict("\(id) is in another subscription group.")
+        } catch {
+            throw .conflict("The subscription is not in force (expired or revoked).")
+        }
+    }
+
+    static func date(of event: SubscriptionEvent) -> Int64 {
+        switch event {
+        case .renew(let date), .expire(let date, _), .setAutoRenew(_, let date), .changeProduct(_, let date),
+            .refund(_, let date):
+            date
+        }
+    }
+
+    // MARK: Refunds
+
+    /// A refunded subscription transaction: the lifecycle learns of it (the period in force refunded: revoked) and
+    /// REFUND goes out with the renewal info and status.
+    func subscriptionRefunded(_ transaction: StoredTransaction, _ database: TransactionStore) throws {
+        guard let group = transaction.subscription?.subscriptionGroupIdentifier,
+            let state = try database.subscriptionState(groupId: group)
+        else {
+            try enqueueNotification("REFUND", transaction: transaction, database)
+            return
+        }
+        let date = transaction.revocationDate ?? nowMilliseconds
+        let step = try lifecycleStep { () throws(SubscriptionLifecycleError) in
+            try subscriptionLifecycle.apply(.refund(transactionId: transaction.id, at: date), to: state)
+        }
+        try database.saveSubscription(step.state, nextEventAt: subscriptionLifecycle.nextEventDate(step.state))
+        subscriptionRuntime.invalidate()
+        if let notice = step.notice {
+            try enqueueSubscriptionNotification(
+                notice, transaction: transaction, state: step.state, date: date, database)
+        }
+    }
+
+    // MARK: Notifications and renewal info
+
+    /// Records a subscription notification: the transaction, the renewal info and the status in its data.
+    func enqueueSubscriptionNotification(
+        _ notice: SubscriptionNotice, transaction: StoredTransaction, state: SubscriptionState, date: Int64,
+        _ database: TransactionStore
+    ) throws {
+        let now = nowMilliseconds
+        let uuid = UUID().uuidString.lowercased()
+        var data = NotificationData(
+            environment: configuration.environment, appAppleId: configuration.appAppleIdInAnswers,
+            bundleId: configuration.bundleId, bundleVersion: configuration.bundleVersion,
+            signedTransactionInfo: try serverSign(transaction))
+        data.signedRenewalInfo = try signRenewalInfo(state, signedDate: date)
+        data.status = state.status.rawValue
+        let payload = NotificationPayload(
+            notificationType: notice.type, subtype: notice.subtype, notificationUUID: uuid, data: data, signedDate: date)
+        let signer = configuration.serverSigner ?? configuration.signer
+        try database.insertNotification(
+            StoredNotification(
+                id: 0, uuid: uuid, type: notice.type, subtype: notice.subtype, transactionId: transaction.id,
+                testToken: nil, signedPayload: try signer.sign(json: try HTTPResponse.encode(payload)),
+                createdAt: date, status: configuration.notificationURL == nil ? .unsent : .pending,
+                nextAttemptAt: configuration.notificationURL == nil ? nil : now, attempts: []))
+    }
+
+    /// Apple's `JWSRenewalInfoDecodedPayload` for `state`.
+    public func renewalInfoPayload(_ state: SubscriptionState, signedDate: Int64) -> RenewalInfoPayload {
+        let offer = state.status == .expired || state.status == .revoked ? nil : state.nextOffer
+        return RenewalInfoPayload(
+            originalTransactionId: state.originalTransactionId, autoRenewProductId: state.autoRenewProductId,
+            productId: state.productId, autoRenewStatus: state.autoRenewEnabled ? 1 : 0,
+            expirationIntent: state.status == .expired ? state.expirationIntent : nil,
+            isInBillingRetryPeriod: state.isInBillingRetryPeriod, priceIncreaseStatus: state.priceIncreaseStatus,
+            gracePeriodExpiresDate: state.gracePeriodExpiresDate, offerType: offer?.offerType,
+            offerIdentifier: offer?.offerIdentifier, offerDiscountType: offer?.offerDiscountType,
+            offerPeriod: offer?.offerPeriod, signedDate: signedDate, environment: configuration.environment,
+            recentSubscriptionStartDate: state.recentSubscriptionStartDate, renewalDate: state.expiresDate,
+            currency: state.currency, renewalPrice: state.renewalPrice, appAccountToken: state.appAccountToken,
+            appTransactionId: String(appTransaction.id))
+    }
+
+    /// The renewal info signed for a server (`device` false) or for the device API.
+    func signRenewalInfo(_ state: SubscriptionState, signedDate: Int64? = nil, device: Bool = false) throws -> String {
+        let payload = renewalInfoPayload(state, signedDate: signedDate ?? nowMilliseconds)
+        let signer = device ? configuration.signer : (configuration.serverSigner ?? configuration.signer)
+        return try signer.sign(json: try HTTPResponse.encode(payload))
+    }
+}

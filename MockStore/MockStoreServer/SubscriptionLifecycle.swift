@@ -1,0 +1,307 @@
+import StoreKitCatalogue
+
+/// Something that happens to a subscription. Billing, price increases, offers and extensions are new cases.
+public enum SubscriptionEvent: Equatable, Sendable {
+    /// A new period begins at `at` (the end of the last one, or now when forced).
+    case renew(at: Int64)
+    /// The subscription ends at `at` with Apple's `expirationIntent` (1: the customer turned auto-renew off).
+    case expire(at: Int64, intent: Int)
+    /// The customer turns auto-renew on or off.
+    case setAutoRenew(Bool, at: Int64)
+    /// The customer picks another product of the group: an upgrade or a crossgrade of the same period takes
+    /// effect at once, a downgrade or a crossgrade of another period at the next renewal.
+    case changeProduct(to: String, at: Int64)
+    /// The App Store refunded `transactionId`; when it is the period in force, the subscription is revoked.
+    case refund(transactionId: String, at: Int64)
+}
+
+/// A notification a step makes: Apple's `notificationType` and `subtype`.
+public struct SubscriptionNotice: Equatable, Sendable {
+    public var type: String
+    public var subtype: String?
+
+    public init(_ type: String, _ subtype: String? = nil) {
+        self.type = type
+        self.subtype = subtype
+    }
+}
+
+/// A transaction a step makes; the store numbers it (and puts its id in ``SubscriptionState/latestTransactionId``).
+public struct SubscriptionTransactionDraft: Equatable, Sendable {
+    public var productId: String
+    public var purchaseDate: Int64
+    public var expiresDate: Int64
+    /// Milliunits.
+    public var price: Int64
+    /// `PURCHASE` or `RENEWAL`.
+    public var transactionReason: String
+    public var offer: AppliedOffer?
+}
+
+/// A change a step makes to a transaction already recorded.
+public struct TransactionAmendment: Equatable, Sendable {
+    public var transactionId: String
+    /// Set on the transaction an upgrade replaces.
+    public var isUpgraded = false
+    /// Revoked at this date (an upgrade's prorated refund of the replaced period).
+    public var revocationDate: Int64?
+    /// The share refunded, in milli-percent.
+    public var revocationPercentage: Int?
+    /// A new end of the period (the subscription was made to expire now).
+    public var expiresDate: Int64?
+}
+
+/// What one event did: the new state, a new transaction if any, changes to old ones, and the notification.
+public struct SubscriptionStep: Equatable, Sendable {
+    public var state: SubscriptionState
+    public var newTransaction: SubscriptionTransactionDraft?
+    public var amendments: [TransactionAmendment] = []
+    /// `nil`: nothing to tell (the event changed nothing Apple notifies about).
+    public var notice: SubscriptionNotice?
+}
+
+/// Why the lifecycle refuses an event.
+public enum SubscriptionLifecycleError: Error, Equatable, Sendable {
+    case unknownProduct(String)
+    case otherGroup(String)
+    /// Expired or revoked: the event needs a subscription in force.
+    case notActive
+}
+
+/// The purchase's storefront and token.
+public struct SubscriptionPurchaseContext: Equatable, Sendable {
+    public var currency: String
+    public var storefront: String
+    public var storefrontId: String
+    public var appAccountToken: String?
+
+    public init(currency: String, storefront: String, storefrontId: String, appAccountToken: String? = nil) {
+        self.currency = currency
+        self.storefront = storefront
+        self.storefrontId = storefrontId
+        self.appAccountToken = appAccountToken
+    }
+}
+
+/// The lifecycle of auto-renewable subscriptions as a pure function: a state and an event in, the next state,
+/// transactions and notification out. No clock, no database, no signing: the store applies the steps.
+public struct SubscriptionLifecycle: Sendable {
+    public var products: [String: SubscriptionProduct]
+
+    public init(products: [SubscriptionProduct]) {
+        self.products = Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Every auto-renewable subscription of the catalogue.
+    public init(catalogue: StoreKitConfiguration) {
+        self.init(products: catalogue.products.compactMap(SubscriptionProduct.init))
+    }
+
+    func product(_ id: String) throws(SubscriptionLifecycleError) -> SubscriptionProduct {
+        guard let product = products[id] else { throw .unknownProduct(id) }
+        return product
+    }
+
+    /// A purchase with no subscription in force in the group: SUBSCRIBED INITIAL_BUY, or RESUBSCRIBE after an
+    /// earlier one (`previous`, expired or revoked) whose original transaction id it keeps. The introductory
+    /// offer applies if the product has one and the customer never had one in the group.
+    public func subscribe(
+        _ productId: String, previous: SubscriptionState?, at date: Int64, context: SubscriptionPurchaseContext
+    ) throws(SubscriptionLifecycleError) -> SubscriptionStep {
+        let product = try product(productId)
+        if let previous, previous.status == .active || previous.status == .billingGracePeriod {
+            throw .notActive
+        }
+        let usedIntro = previous?.usedIntroductoryOffer ?? false
+        let offer = usedIntro ? nil : product.introductoryOffer.map(AppliedOffer.init)
+        let expires = Self.end(of: date, product: product, offer: offer)
+        let price = offer?.price ?? product.price
+        let next = Self.following(offer)
+        let state = SubscriptionState(
+            originalTransactionId: previous?.originalTransactionId ?? "",
+            originalPurchaseDate: previous?.originalPurchaseDate ?? date, groupId: product.groupId,
+            productId: product.id, autoRenewProductId: product.id, autoRenewEnabled: true, status: .active,
+            latestTransactionId: "", currentPeriodStart: date, expiresDate: expires,
+            recentSubscriptionStartDate: date, expirationIntent: nil, renewalPrice: next?.price ?? product.price,
+            currency: context.currency, storefront: context.storefront, storefrontId: context.storefrontId,
+            appAccountToken: context.appAccountToken ?? previous?.appAccountToken, currentOffer: offer,
+            nextOffer: next, usedIntroductoryOffer: usedIntro || offer != nil)
+        return SubscriptionStep(
+            state: state,
+            newTransaction: SubscriptionTransactionDraft(
+                productId: product.id, purchaseDate: date, expiresDate: expires, price: price,
+                transactionReason: "PURCHASE", offer: offer),
+            notice: SubscriptionNotice("SUBSCRIBED", previous == nil ? "INITIAL_BUY" : "RESUBSCRIBE"))
+    }
+
+    /// The event the clock brings about by `now`, if any: the end of the period in force renews it (auto-renew
+    /// on) or expires it (off: EXPIRED VOLUNTARY).
+    public func dueEvent(_ state: SubscriptionState, now: Int64) -> SubscriptionEvent? {
+        guard state.status == .active, state.expiresDate <= now else { return nil }
+        return state.autoRenewEnabled
+            ? .renew(at: state.expiresDate) : .expire(at: state.expiresDate, intent: 1)
+    }
+
+    /// When the clock next changes this subscription (`nil`: never by itself).
+    public func nextEventDate(_ state: SubscriptionState) -> Int64? {
+        state.status == .active ? state.expiresDate : nil
+    }
+
+    /// Applies `event` to `state`.
+    public func apply(_ event: SubscriptionEvent, to state: SubscriptionState) throws(SubscriptionLifecycleError)
+        -> SubscriptionStep
+    {
+        switch event {
+        case .renew(let date): try renew(state, at: date)
+        case .expire(let date, let intent): try expire(state, at: date, intent: intent)
+        case .setAutoRenew(let on, _): try setAutoRenew(state, on)
+        case .changeProduct(let id, let date): try change(state, to: id, at: date)
+        case .refund(let id, _): refund(state, transactionId: id)
+        }
+    }
+
+    private func renew(_ state: SubscriptionState, at date: Int64) throws(SubscriptionLifecycleError)
+        -> SubscriptionStep
+    {
+        guard state.status == .active || state.status == .billingGracePeriod || state.status == .billingRetry
+        else { throw .notActive }
+        let product = try product(state.autoRenewProductId)
+        var next = state
+        let offer = state.nextOffer
+        let expires = Self.end(of: date, product: product, offer: offer)
+        next.productId = product.id
+        next.status = .active
+        next.currentPeriodStart = date
+        next.expiresDate = expires
+        next.currentOffer = offer
+        next.nextOffer = Self.following(offer)
+        next.renewalPrice = next.nextOffer?.price ?? product.price
+        next.expirationIntent = nil
+        if state.expiresDate < date && state.status == .active {
+            next.recentSubscriptionStartDate = date  // a forced renewal after a gap is a new run
+        }
+        return SubscriptionStep(
+            state: next,
+            newTransaction: SubscriptionTransactionDraft(
+                productId: product.id, purchaseDate: date, expiresDate: expires, price: offer?.price ?? product.price,
+                transactionReason: "RENEWAL", offer: offer),
+            notice: SubscriptionNotice("DID_RENEW"))
+    }
+
+    private func expire(_ state: SubscriptionState, at date: Int64, intent: Int) throws(SubscriptionLifecycleError)
+        -> SubscriptionStep
+    {
+        guard state.status != .expired, state.status != .revoked else { throw .notActive }
+        var next = state
+        var amendments: [TransactionAmendment] = []
+        if date < state.expiresDate {
+            // Made to expire early (a test control): the period in force ends now.
+            next.expiresDate = date
+            amendments.append(TransactionAmendment(transactionId: state.latestTransactionId, expiresDate: date))
+        }
+        next.status = .expired
+        next.autoRenewEnabled = false
+        next.expirationIntent = intent
+        next.nextOffer = nil
+        next.isInBillingRetryPeriod = intent == 2 ? false : next.isInBillingRetryPeriod
+        return SubscriptionStep(
+            state: next, amendments: amendments, notice: SubscriptionNotice("EXPIRED", Self.expiredSubtype(intent)))
+    }
+
+    /// EXPIRED's subtype for an `expirationIntent`.
+    static func expiredSubtype(_ intent: Int) -> String {
+        switch intent {
+        case 2: "BILLING_RETRY"
+        case 3: "PRICE_INCREASE"
+        case 4: "PRODUCT_NOT_FOR_SALE"
+        default: "VOLUNTARY"
+        }
+    }
+
+    private func setAutoRenew(_ state: SubscriptionState, _ on: Bool) throws(SubscriptionLifecycleError)
+        -> SubscriptionStep
+    {
+        guard state.status != .expired, state.status != .revoked else { throw .notActive }
+        guard state.autoRenewEnabled != on else { return SubscriptionStep(state: state) }
+        var next = state
+        next.autoRenewEnabled = on
+        return SubscriptionStep(
+            state: next,
+            notice: SubscriptionNotice("DID_CHANGE_RENEWAL_STATUS", on ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED"))
+    }
+
+    private func change(_ state: SubscriptionState, to id: String, at date: Int64) throws(SubscriptionLifecycleError)
+        -> SubscriptionStep
+    {
+        guard state.status == .active || state.status == .billingGracePeriod else { throw .notActive }
+        let target = try product(id)
+        guard target.groupId == state.groupId else { throw .otherGroup(id) }
+        let current = try product(state.productId)
+        var next = state
+        if target.id == current.id {
+            guard state.autoRenewProductId != current.id else { return SubscriptionStep(state: state) }
+            // Back to the product in force: the downgrade is cancelled (DID_CHANGE_RENEWAL_PREF, no subtype).
+            next.autoRenewProductId = current.id
+            next.renewalPrice = current.price
+            return SubscriptionStep(state: next, notice: SubscriptionNotice("DID_CHANGE_RENEWAL_PREF"))
+        }
+        let immediate = target.level < current.level || (target.level == current.level && target.period == current.period)
+        guard immediate else {
+            guard state.autoRenewProductId != target.id else { return SubscriptionStep(state: state) }
+            next.autoRenewProductId = target.id
+            next.nextOffer = nil
+            next.renewalPrice = target.price
+            return SubscriptionStep(state: next, notice: SubscriptionNotice("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE"))
+        }
+        // An upgrade (or a crossgrade of the same period): a new period of the new product starts now; the one
+        // replaced is refunded for the time left in it.
+        let length = max(1, state.expiresDate - state.currentPeriodStart)
+        let unused = max(0, min(length, state.expiresDate - date))
+        let share = Int((Double(unused) / Double(length) * 100_000).rounded())
+        let expires = SubscriptionCalendar.add(target.period, to: date)
+        next.productId = target.id
+        next.autoRenewProductId = target.id
+        next.autoRenewEnabled = true
+        next.currentPeriodStart = date
+        next.expiresDate = expires
+        next.currentOffer = nil
+        next.nextOffer = nil
+        next.renewalPrice = target.price
+        return SubscriptionStep(
+            state: next,
+            newTransaction: SubscriptionTransactionDraft(
+                productId: target.id, purchaseDate: date, expiresDate: expires, price: target.price,
+                transactionReason: "PURCHASE", offer: nil),
+            amendments: [
+                TransactionAmendment(
+                    transactionId: state.latestTransactionId, isUpgraded: true, revocationDate: date,
+                    revocationPercentage: share > 0 ? share : nil)
+            ],
+            notice: SubscriptionNotice("DID_CHANGE_RENEWAL_PREF", "UPGRADE"))
+    }
+
+    private func refund(_ state: SubscriptionState, transactionId: String) -> SubscriptionStep {
+        var next = state
+        if transactionId == state.latestTransactionId {
+            next.status = .revoked
+            next.autoRenewEnabled = false
+            next.nextOffer = nil
+        }
+        return SubscriptionStep(state: next, notice: SubscriptionNotice("REFUND"))
+    }
+
+    // MARK: Dates
+
+    /// The end of a period starting at `date`: the offer's period while one applies, else the product's.
+    static func end(of date: Int64, product: SubscriptionProduct, offer: AppliedOffer?) -> Int64 {
+        let period = offer.flatMap { SubscriptionPeriod(iso8601: $0.period) } ?? product.period
+        return SubscriptionCalendar.add(period, to: date)
+    }
+
+    /// The offer the period after one under `offer` carries: the rest of a pay-as-you-go offer.
+    static func following(_ offer: AppliedOffer?) -> AppliedOffer? {
+        guard var offer, offer.periodsRemaining > 0 else { return nil }
+        offer.periodsRemaining -= 1
+        return offer
+    }
+}

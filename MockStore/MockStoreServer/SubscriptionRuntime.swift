@@ -1,0 +1,58 @@
+import Clocks
+import StoreKitCatalogue
+import Synchronization
+
+/// What the store keeps for subscriptions beside its database: the virtual clock, the lifecycle over the
+/// catalogue, and when the clock next changes a subscription (so a request that finds nothing due costs no
+/// database call).
+final class SubscriptionRuntime: Sendable {
+    let clock: VirtualClock
+    let lifecycle: SubscriptionLifecycle
+    /// The catalogue's `_timeRate` (real time when it has none or one this store does not know).
+    let defaultRate: TimeRate
+    /// `unknown`: look in the database; `nil` inside: nothing will fall due.
+    private let nextEvent = Mutex<Int64?>(SubscriptionRuntime.unknown)
+    private static let unknown = Int64.min
+
+    /// Reads the persisted clock from `database` (real time at the catalogue's rate when there is none).
+    init(catalogue: StoreKitConfiguration, base: any StoreClock, database: TransactionStore) {
+        lifecycle = SubscriptionLifecycle(catalogue: catalogue)
+        defaultRate = catalogue.settings.timeRate.flatMap(TimeRate.init(rawValue:)) ?? .realTime
+        let shortest = lifecycle.products.values.map { Self.days($0.period) }.min() ?? 30
+        if let saved = try? database.clockState() {
+            clock = VirtualClock(base: base, rate: saved.rate, shortestPeriodDays: shortest)
+            clock.restore(saved)
+        } else {
+            clock = VirtualClock(base: base, rate: .realTime, shortestPeriodDays: shortest)
+            if defaultRate != .realTime { clock.setRate(defaultRate) }
+        }
+    }
+
+    /// Whether something may fall due by `now`.
+    func mayBeDue(now: Int64) -> Bool {
+        nextEvent.withLock { value in
+            guard let next = value else { return false }
+            return next == Self.unknown || next <= now
+        }
+    }
+
+    /// Records when the clock next changes a subscription (after a commit).
+    func noteNextEvent(_ date: Int64?) {
+        nextEvent.withLock { $0 = date }
+    }
+
+    /// Forget it: look in the database next time.
+    func invalidate() {
+        nextEvent.withLock { $0 = Self.unknown }
+    }
+
+    /// A period's length in days, roughly (for the fixed rates' speed).
+    static func days(_ period: SubscriptionPeriod) -> Double {
+        switch period.unit {
+        case .day: Double(period.value)
+        case .week: Double(period.value * 7)
+        case .month: Double(period.value * 30)
+        case .year: Double(period.value * 365)
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import StoreKitCatalogue
+
+/// Apple's `Status` of an auto-renewable subscription (Get All Subscription Statuses, notifications' `status`).
+public enum SubscriptionStatus: Int, Sendable, Codable, CaseIterable {
+    case active = 1
+    case expired = 2
+    case billingRetry = 3
+    case billingGracePeriod = 4
+    case revoked = 5
+
+    /// StoreKit's `Product.SubscriptionInfo.RenewalState` name.
+    public var storeKitState: String {
+        switch self {
+        case .active: "subscribed"
+        case .expired: "expired"
+        case .billingRetry: "inBillingRetryPeriod"
+        case .billingGracePeriod: "inGracePeriod"
+        case .revoked: "revoked"
+        }
+    }
+}
+
+/// A subscription product as the lifecycle sees it: its group, level, period, price and introductory offer.
+public struct SubscriptionProduct: Equatable, Sendable {
+    public var id: String
+    public var groupId: String
+    /// 1 is the highest level of service (``SubscriptionDetails/groupLevel``).
+    public var level: Int
+    public var period: SubscriptionPeriod
+    /// The full price of one period, in milliunits.
+    public var price: Int64
+    public var introductoryOffer: SubscriptionOffer?
+
+    public init(
+        id: String, groupId: String, level: Int, period: SubscriptionPeriod, price: Int64,
+        introductoryOffer: SubscriptionOffer? = nil
+    ) {
+        self.id = id
+        self.groupId = groupId
+        self.level = level
+        self.period = period
+        self.price = price
+        self.introductoryOffer = introductoryOffer
+    }
+
+    /// The catalogue's auto-renewable product, or `nil` for any other.
+    public init?(_ product: CatalogueProduct) {
+        guard product.type == .autoRenewable, let details = product.subscription else { return nil }
+        self.init(
+            id: product.id, groupId: details.groupID, level: details.groupLevel, period: details.period,
+            price: product.priceMilliunits, introductoryOffer: details.introductoryOffer)
+    }
+}
+
+/// An offer on a period of a subscription, with Apple's field values.
+public struct AppliedOffer: Equatable, Sendable, Codable {
+    /// Apple's `offerType`: 1 introductory, 2 promotional, 3 offer code, 4 win-back.
+    public var offerType: Int
+    public var offerIdentifier: String?
+    /// `FREE_TRIAL`, `PAY_AS_YOU_GO`, `PAY_UP_FRONT`.
+    public var offerDiscountType: String?
+    /// The whole offer's duration, ISO 8601 (`P1W`, `P3M`).
+    public var offerPeriod: String?
+    /// What one period under the offer costs, in milliunits.
+    public var price: Int64
+    /// How long one period under the offer lasts, ISO 8601.
+    public var period: String
+    /// Periods under the offer still to come after this one (pay as you go).
+    public var periodsRemaining: Int
+
+    public init(
+        offerType: Int, offerIdentifier: String? = nil, offerDiscountType: String?, offerPeriod: String?,
+        price: Int64, period: String, periodsRemaining: Int = 0
+    ) {
+        self.offerType = offerType
+        self.offerIdentifier = offerIdentifier
+        self.offerDiscountType = offerDiscountType
+        self.offerPeriod = offerPeriod
+        self.price = price
+        self.period = period
+        self.periodsRemaining = periodsRemaining
+    }
+
+    /// The offer as a purchase applies it: a free trial or pay up front is one period of the whole length; pay as
+    /// you go is `periodCount` periods.
+    public init(_ offer: SubscriptionOffer) {
+        let whole = SubscriptionPeriod(value: offer.period.value * max(1, offer.periodCount), unit: offer.period.unit)
+        let discount: String
+        switch offer.paymentMode {
+        case .freeTrial: discount = "FREE_TRIAL"
+        case .payAsYouGo: discount = "PAY_AS_YOU_GO"
+        case .payUpFront: discount = "PAY_UP_FRONT"
+        }
+        let payAsYouGo = offer.paymentMode == .payAsYouGo
+        self.init(
+            offerType: offer.kind.appleOfferType, offerIdentifier: offer.kind == .introductory ? nil : offer.id,
+            offerDiscountType: discount, offerPeriod: whole.description,
+            price: offer.paymentMode == .freeTrial ? 0 : offer.priceMilliunits,
+            period: (payAsYouGo ? offer.period : whole).description,
+            periodsRemaining: payAsYouGo ? max(0, offer.periodCount - 1) : 0)
+    }
+}
+
+/// One subscription of the customer in one group, everything its renewal info and status are made from. A value:
+/// ``SubscriptionLifecycle`` turns it and an event into the next state. Kept as JSON in the `subscriptions` table,
+/// so new optional fields need no migration.
+public struct SubscriptionState: Equatable, Sendable, Codable {
+    public var originalTransactionId: String
+    public var originalPurchaseDate: Int64
+    public var groupId: String
+    /// The product of the period in force.
+    public var productId: String
+    /// What the next renewal is of (another product after a downgrade).
+    public var autoRenewProductId: String
+    public var autoRenewEnabled: Bool
+    public var status: SubscriptionStatus
+    /// The transaction of the period in force (or the last one).
+    public var latestTransactionId: String
+    public var currentPeriodStart: Int64
+    /// When the period in force ends.
+    public var expiresDate: Int64
+    /// The start of the run of periods without a gap that the period in force belongs to.
+    public var recentSubscriptionStartDate: Int64
+    /// Apple's `expirationIntent` (1 cancelled, 2 billing error, 3 price increase not consented, 4 product not
+    /// available, 5 other), once expired.
+    public var expirationIntent: Int?
+    /// What the next renewal costs, in milliunits of ``currency``.
+    public var renewalPrice: Int64
+    public var currency: String
+    public var storefront: String
+    public var storefrontId: String
+    public var appAccountToken: String?
+    /// The offer on the period in force.
+    public var currentOffer: AppliedOffer?
+    /// The offer the next renewal carries (the rest of a pay-as-you-go offer).
+    public var nextOffer: AppliedOffer?
+    /// Whether the customer ever had an introductory offer in this group (then no more).
+    public var usedIntroductoryOffer: Bool
+    /// Billing retry (set by the billing events; `nil` until then).
+    public var isInBillingRetryPeriod: Bool?
+    public var gracePeriodExpiresDate: Int64?
+    /// Apple's `priceIncreaseStatus` (0 not yet consented, 1 consented).
+    public var priceIncreaseStatus: Int?
+
+    /// Whether the subscription gives access at `now`: active (or in its grace period) and not past its end.
+    public func isEntitled(at now: Int64) -> Bool {
+        switch status {
+        case .active: expiresDate > now
+        case .billingGracePeriod: (gracePeriodExpiresDate ?? expiresDate) > now
+        case .expired, .billingRetry, .revoked: false
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Clocks
+import Synchronization
+
+/// The store's one clock: every date the device API, the Server API, notifications and one-time purchases read
+/// comes from it. Virtual time is an anchor plus the real time since, times the rate's factor:
+/// `now = anchorVirtual + (real − anchorReal) × factor`. Advancing moves the anchor; changing the rate re-anchors
+/// at the current virtual time, so time never jumps back. The store keeps ``State`` in its database.
+public final class VirtualClock: StoreClock {
+    /// What is persisted: where virtual time was at a moment of real time, and how fast it runs since.
+    public struct State: Equatable, Sendable, Codable {
+        public var anchorReal: Int64
+        public var anchorVirtual: Int64
+        public var rate: TimeRate
+
+        public init(anchorReal: Int64, anchorVirtual: Int64, rate: TimeRate) {
+            self.anchorReal = anchorReal
+            self.anchorVirtual = anchorVirtual
+            self.rate = rate
+        }
+    }
+
+    /// Real time.
+    public let base: any StoreClock
+    /// The catalogue's shortest auto-renewable period in days (what a fixed rate renews every period of).
+    public let shortestPeriodDays: Double
+    private let state: Mutex<State>
+
+    /// A clock at real time from now, at `rate`.
+    public init(base: any StoreClock, rate: TimeRate = .realTime, shortestPeriodDays: Double = 30) {
+        self.base = base
+        self.shortestPeriodDays = shortestPeriodDays
+        let now = base.currentMilliseconds()
+        state = Mutex(State(anchorReal: now, anchorVirtual: now, rate: rate))
+    }
+
+    public func currentMilliseconds() -> Int64 {
+        let real = base.currentMilliseconds()
+        return state.withLock { Self.virtual(at: real, $0, factor: $0.rate.factor(shortestPeriodDays: shortestPeriodDays)) }
+    }
+
+    /// The state now (for persisting).
+    public var current: State { state.withLock { $0 } }
+
+    /// The rate in force.
+    public var rate: TimeRate { state.withLock { $0.rate } }
+
+    /// Puts back a persisted state. Real time that passed while the store was stopped runs at its rate too, but
+    /// the virtual time never goes back before `state.anchorVirtual`.
+    public func restore(_ restored: State) {
+        state.withLock { $0 = restored }
+    }
+
+    /// Moves virtual time to `virtual` (never back) and returns the new state.
+    @discardableResult
+    public func move(to virtual: Int64) -> State {
+        let real = base.currentMilliseconds()
+        return state.withLock { current in
+            let now = Self.virtual(at: real, current, factor: current.rate.factor(shortestPeriodDays: shortestPeriodDays))
+            current = State(anchorReal: real, anchorVirtual: max(now, virtual), rate: current.rate)
+            return current
+        }
+    }
+
+    /// Sets the rate from now on and returns the new state.
+    @discardableResult
+    public func setRate(_ rate: TimeRate) -> State {
+        let real = base.currentMilliseconds()
+        return state.withLock { current in
+            let now = Self.virtual(at: real, current, factor: current.rate.factor(shortestPeriodDays: shortestPeriodDays))
+            current = State(anchorReal: real, anchorVirtual: now, rate: rate)
+            return current
+        }
+    }
+
+    private static func virtual(at real: Int64, _ state: State, factor: Double) -> Int64 {
+        let elapsed = Double(max(0, real - state.anchorReal)) * factor
+        return state.anchorVirtual + Int64(min(elapsed, 1e15))
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import FoundationNetworking
+import Signing
+import StoreWire
+import Testing
+
+/// Each step of a subscription's life through the real `mockstore` binary on an advanced virtual clock: the signed
+/// transaction, the renewal info and the notification of each.
+@Suite struct SubscriptionBinaryTests {
+    static let catalogue = Repository.root + "/Tests/Fixtures/Subscriptions.storekit"
+    static let proMonthly = "com.example.pro.monthly"
+    static let proYearly = "com.example.pro.yearly"
+    static let basic = "com.example.basic.monthly"
+    static let weekly = "com.example.news.weekly"
+    static let proGroup = "21C0FFEE"
+    static let day: Int64 = 86_400_000
+
+    let directory: TemporaryDirectory
+    let token: ServerAPIToken
+    var data: String { directory.file("data") }
+
+    init() throws {
+        directory = try TemporaryDirectory("mockstore-subscriptions")
+        token = try ServerAPIToken()
+    }
+
+    func start() throws -> MockStoreHarness {
+        try MockStoreHarness(dataDirectory: data, extraArguments: try token.option(in: directory), catalogue: Self.catalogue)
+    }
+
+    func root(_ store: MockStoreHarness) async throws -> Certificate {
+        try Certificate(derRepresentation: try await store.get("/test/v1/root-certificate").body)
+    }
+
+    func buy(_ store: MockStoreHarness, _ product: String, root: Certificate) async throws -> SignedTransactionPayload {
+        let response = try await store.post("/storekit/v1/purchases", json: #"{"productId": "\#(product)"}"#)
+        #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
+        let body = try response.decoded(PurchaseResponseBody.self)
+        #expect(body.result == "success")
+        return try verifiedES256Payload(try #require(body.signedTransaction), as: SignedTransactionPayload.self, root: root)
+    }
+
+    struct Told {
+        var payload: NotificationPayload
+        var transaction: SignedTransactionPayload
+        var renewal: RenewalInfoPayload
+    }
+
+    /// The notifications made so far, decoded and verified.
+    func notifications(_ store: MockStoreHarness, root: Certificate) throws -> [Told] {
+        try store.control(TestNotificationsBody.self, "notifications").notifications.map { record in
+            let payload = try verifiedES256Payload(record.signedPayload, as: NotificationPayload.self, root: root)
+            let data = try #require(payload.data)
+            return Told(
+                payload: payload,
+                transaction: try verifiedES256Payload(
+                    try #require(data.signedTransactionInfo), as: SignedTransactionPayload.self, root: root),
+                renewal: try verifiedES256Payload(
+                    try #require(data.signedRenewalInfo), as: RenewalInfoPayload.self, root: root))
+        }
+    }
+
+    func entitlements(_ store: MockStoreHarness, root: Certificate) async throws -> [SignedTransactionPayload] {
+        let body = try await store.get("/storekit/v1/transactions/current-entitlements").decoded(SignedTransactionsBody.self)
+        return try body.signedTransactions.map { try verifiedES256Payload($0, as: SignedTransactionPayload.self, root: root) }
+    }
+
+    func server(_ store: MockStoreHarness, _ path: String) async throws -> MockStoreHarness.Response {
+        try await store.request("GET", path, headers: try token.header())
+    }
+}
+
+extension SubscriptionBinaryTests {
+    @Test func aPurchaseRenewsOnTheAdvancedClockThenExpiresWithAutoRenewOffAndResubscribes() async throws {
+        let store = try start()
+        let root = try await root(store)
+        let first = try await buy(store, Self.proMonthly, root: root)
+        #expect(first.type == "Auto-Renewable Subscription" && first.transactionReason == "PURCHASE")
+        #expect(first.subscriptionGroupIdentifier == Self.proGroup && first.originalTransactionId == first.transactionId)
+        #expect(first.offerType == 1 && first.offerDiscountType == "PAY_AS_YOU_GO", "the introductory offer")
+        let expires = try #require(first.expiresDate)
+        #expect(expires > first.purchaseDate + 27 * Self.day && expires <= first.purchaseDate + 31 * Self.day)
+        var told = try notifications(store, root: root)
+        #expect(told.map(\.payload.notificationType) == ["SUBSCRIBED"] && told[0].payload.subtype == "INITIAL_BUY")
+        #expect(told[0].payload.data?.status == 1)
+        #expect(told[0].renewal.autoRenewStatus == 1 && told[0].renewal.renewalDate == expires)
+        #expect(told[0].renewal.autoRenewProductId == Self.proMonthly && told[0].renewal.environment == "Sandbox")
+        #expect(told[0].renewal.recentSubscriptionStartDate == first.purchaseDate)
+        #expect(told[0].renewal.appTransactionId == first.appTransactionId && told[0].renewal.currency == "USD")
+        #expect(try await entitlements(store, root: root).map(\.transactionId) == [first.transactionId])
+
+        let clock = try store.control(TestClockBody.self, "clock", "advance", "P1M")
+        #expect(clock.events?.map(\.notificationType) == ["DID_RENEW"])
+        told = try notifications(store, root: root)
+        let renewal = try #require(told.last)
+        #expect(renewal.payload.notificationType == "DID_RENEW" && renewal.payload.subtype == nil)
+        #expect(renewal.transaction.transactionReason == "RENEWAL")
+        #expect(renewal.transaction.originalTransactionId == first.transactionId)
+        #expect(renewal.transaction.purchaseDate == expires, "the new period starts where the last ended")
+        #expect(renewal.transaction.webOrderLineItemId != first.webOrderLineItemId)
+        #expect((renewal.transaction.expiresDate ?? 0) > expires + 27 * Self.day)
+        #expect(renewal.payload.signedDate == expires, "dated when it happened")
+
+        let off = try store.control(
+            TestSubscriptionEventRecord.self, "subscription", "auto-renew", first.transactionId, "off")
+        #expect(off.notificationType == "DID_CHANGE_RENEWAL_STATUS" && off.subtype == "AUTO_RENEW_DISABLED")
+        #expect(try notifications(store, root: root).last?.renewal.autoRenewStatus == 0)
+        let ended = try store.control(TestClockBody.self, "clock", "advance", "P2M")
+        #expect(ended.events?.map(\.notificationType) == ["EXPIRED"] && ended.events?.first?.subtype == "VOLUNTARY")
+        let expiry = try #require(try notifications(store, root: root).last)
+        #expect(expiry.payload.data?.status == 2 && expiry.renewal.expirationIntent == 1)
+        #expect(try await entitlements(store, root: root).isEmpty)
+
+        let again = try await buy(store, Self.proYearly, root: root)
+        #expect(again.originalTransactionId == first.transactionId)
+        #expect(again.offerType == nil, "the introductory offer was had in this group")
+        let back = try #require(try notifications(store, root: root).last)
+        #expect(back.payload.notificationType == "SUBSCRIBED" && back.payload.subtype == "RESUBSCRIBE")
+        let eligibility = try await store.get("/storekit/v1/subscriptions/\(Self.proGroup)/intro-offer-eligibility")
+        #expect(try eligibility.decoded(IntroOfferEligibilityBody.self).isEligibleForIntroOffer == false)
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func anUpgradeIsImmediateAndADowngradeWaitsForTheRenewal() async throws {
+        let store = try start()
+        let root = try await root(store)
+        let basic = try await buy(store, Self.basic, root: root)
+        #expect(basic.offerDiscountType == "PAY_UP_FRONT")
+        let upgraded = try await buy(store, Self.proMonthly, root: root)
+        #expect(upgraded.originalTransactionId == basic.transactionId && upgraded.productId == Self.proMonthly)
+        #expect(upgraded.offerType == nil)
+        let upgrade = try #require(try notifications(store, root: root).last)
+        #expect(upgrade.payload.notificationType == "DID_CHANGE_RENEWAL_PREF" && upgrade.payload.subtype == "UPGRADE")
+        let history = try await server(store, "/inApps/v2/history/\(basic.transactionId)?subscriptionGroupIdentifier=\(Self.proGroup)")
+        let signed = try history.decoded(HistoryResponseBody.self).signedTransactions
+        let old = try signed.map { try verifiedES256Payload($0, as: SignedTransactionPayload.self, root: root) }
+            .first { $0.transactionId == basic.transactionId }
+        #expect(old?.isUpgraded == true && old?.revocationDate != nil, "the replaced period is revoked")
+        #expect(try await entitlements(store, root: root).map(\.productId) == [Self.proMonthly])
+
+        let downgrade = try store.control(TestSubscriptionEventRecord.self, "subscription", "change", Self.proMonthly, Self.basic)
+        #expect(downgrade.notificationType == "DID_CHANGE_RENEWAL_PREF" && downgrade.subtype == "DOWNGRADE")
+        let pending = try #require(try notifications(store, root: root).last)
+        #expect(pending.renewal.autoRenewProductId == Self.basic && pending.renewal.productId == Self.proMonthly)
+        #expect(try await entitlements(store, root: root).map(\.productId) == [Self.proMonthly], "not yet")
+        _ = try store.control(TestClockBody.self, "clock", "advance", "P1M")
+        let renewed = try #require(try notifications(store, root: root).last)
+        #expect(renewed.payload.notificationType == "DID_RENEW" && renewed.transaction.productId == Self.basic)
+        #expect(try await entitlements(store, root: root).map(\.productId) == [Self.basic])
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func aRefundEndsTheEntitlementAndStatusesAreFiltered() async throws {
+        let store = try start()
+        let root = try await root(store)
+        let weekly = try await buy(store, Self.weekly, root: root)
+        _ = try await buy(store, Self.proYearly, root: root)
+        let renewed = try store.control(TestSubscriptionEventRecord.self, "subscription", "renew", Self.weekly)
+        #expect(renewed.notificationType == "DID_RENEW")
+        let latest = try #require(renewed.transactionId)
+        _ = try store.control(TestTransactionBody.self, "refund", latest)
+        let refund = try #require(try notifications(store, root: root).last)
+        #expect(refund.payload.notificationType == "REFUND" && refund.payload.data?.status == 5)
+        #expect(try await entitlements(store, root: root).map(\.productId) == [Self.proYearly])
+
+        let all = try await server(store, "/inApps/v1/subscriptions/\(weekly.transactionId)")
+        #expect(all.status == 200)
+        let statuses = try all.decoded(StatusResponseBody.self)
+        #expect(statuses.data.count == 2 && statuses.bundleId == "ai.voicedebrief.app")
+        let revoked = try await server(store, "/inApps/v1/subscriptions/\(weekly.transactionId)?status=5")
+        let items = try revoked.decoded(StatusResponseBody.self).data.flatMap(\.lastTransactions)
+        #expect(items.map(\.originalTransactionId) == [weekly.transactionId] && items.map(\.status) == [5])
+        let info = try verifiedES256Payload(try #require(items.first).signedRenewalInfo, as: RenewalInfoPayload.self, root: root)
+        #expect(info.productId == Self.weekly && info.autoRenewStatus == 0)
+        let both = try await server(store, "/inApps/v1/subscriptions/\(weekly.transactionId)?status=1&status=2")
+        #expect(try both.decoded(StatusResponseBody.self).data.map(\.subscriptionGroupIdentifier) == [Self.proGroup])
+        try expectError(
+            try await server(store, "/inApps/v1/subscriptions/\(weekly.transactionId)?status=9"), status: 400,
+            code: 4_000_031)
+        try expectError(try await server(store, "/inApps/v1/subscriptions/9999999"), status: 404, code: 4_040_010)
+
+        let expired = try store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.proYearly)
+        #expect(expired.notificationType == "EXPIRED" && expired.subtype == "VOLUNTARY")
+        #expect(try await entitlements(store, root: root).isEmpty)
+        let status = try await store.get("/storekit/v1/subscriptions/\(Self.proGroup)/status")
+        #expect(try status.decoded(SubscriptionStatusesBody.self).statuses.map(\.state) == ["expired"])
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func theClockIsShownMovedAndRatedAndARestartKeepsIt() async throws {
+        var store = try start()
+        let shown = try store.control(TestClockBody.self, "clock")
+        #expect(shown.rate == "realTime" && shown.timeRate == 0 && shown.factor == 1)
+        let moved = try store.control(TestClockBody.self, "clock", "advance", "P400D")
+        #expect(moved.now >= shown.now + 400 * Self.day)
+        let rated = try store.control(TestClockBody.self, "clock", "rate", "monthlyRenewalEveryHour")
+        #expect(rated.rate == "monthlyRenewalEveryHour" && rated.timeRate == 10 && rated.factor == 720)
+        #expect(try store.control(TestClockBody.self, "clock", "rate", "1005").rate == "oneRenewalEveryTwoSeconds")
+        for bad in [["advance", "-P1M"], ["advance", "garbage"], ["advance", "P0D"], ["rate", "fast"], ["advance"]] {
+            let outcome = try MockStoreHarness.run(["control", "--url", store.baseURL, "clock"] + bad)
+            #expect(outcome.status == 64, "\(bad): \(outcome.stderr)")
+            #expect(!outcome.stderr.isEmpty && !outcome.stderr.contains("Error"), "\(outcome.stderr)")
+        }
+        #expect(try store.stop() == 0)
+        store = try start()
+        let after = try store.control(TestClockBody.self, "clock")
+        #expect(after.rate == "oneRenewalEveryTwoSeconds" && after.now >= moved.now)
+        #expect(try store.stop() == 0)
+    }
+}

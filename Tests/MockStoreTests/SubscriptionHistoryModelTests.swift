@@ -1,0 +1,274 @@
+import Foundation
+import Signing
+import StoreWire
+import Testing
+
+@testable import MockStoreServer
+@testable import StoreKitCatalogue
+
+/// Random subscription histories (seeded, bounded, deterministic) against an independent model of the rules:
+/// after every step the entitlement, the Server API history and the notifications agree with the model and with
+/// each other.
+@Suite struct SubscriptionHistoryModelTests {
+    static let secret = Array("subscription-model-secret".utf8)
+    static let seeds: [UInt64] = [0x5EED_0001, 0x5EED_0002, 0x5EED_0003, 0x5EED_0004]
+    static let steps = 45
+
+    /// What the test expects of one group.
+    struct GroupModel {
+        var everSubscribed = false
+        var active = false
+        var productId = ""
+        var autoRenewProductId = ""
+        var autoRenew = true
+        var expires: Int64 = 0
+        var usedIntro = false
+    }
+
+    struct Expected: Equatable, CustomStringConvertible {
+        var type: String
+        var subtype: String?
+        var description: String { type + (subtype.map { "/" + $0 } ?? "") }
+    }
+
+    let catalogue: StoreKitConfiguration
+    let products: [String: CatalogueProduct]
+
+    init() throws {
+        catalogue = try StoreKitConfiguration.load(contentsOf: Repository.root + "/Tests/Fixtures/Subscriptions.storekit")
+        products = Dictionary(
+            catalogue.products.filter { $0.type == .autoRenewable }.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    static let calendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+
+    static func add(_ period: SubscriptionPeriod, _ count: Int = 1, to date: Int64) -> Int64 {
+        var components = DateComponents()
+        switch period.unit {
+        case .day: components.day = period.value * count
+        case .week: components.day = 7 * period.value * count
+        case .month: components.month = period.value * count
+        case .year: components.year = period.value * count
+        }
+        let moved = calendar.date(byAdding: components, to: Date(timeIntervalSince1970: Double(date) / 1000))!
+        return Int64((moved.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    func details(_ id: String) -> SubscriptionDetails { products[id]!.subscription! }
+
+    /// The first period's end: the introductory offer's length when it applies.
+    func firstEnd(_ id: String, at date: Int64, intro: Bool) -> Int64 {
+        guard intro, let offer = details(id).introductoryOffer else { return Self.add(details(id).period, to: date) }
+        return offer.paymentMode == .payAsYouGo
+            ? Self.add(offer.period, to: date) : Self.add(offer.period, offer.periodCount, to: date)
+    }
+
+    @Test(arguments: seeds) func randomHistoriesAgreeAtEveryStep(seed: UInt64) throws {
+        let directory = try TemporaryDirectory()
+        let base = ManualClock(fixedDate)
+        let store = MockStore(
+            configuration: .init(
+                catalogue: catalogue, bundleId: "ai.voicedebrief.app",
+                signer: JWSTransactionSigner.hs256(secret: Self.secret), clock: base),
+            database: try TransactionStore(path: directory.file("store.sqlite")))
+        defer { try? store.close() }
+        var random = SeededRandom(seed: seed)
+        var groups: [String: GroupModel] = [:]
+        let ids = products.keys.sorted()
+        for step in 0..<Self.steps {
+            let before = try store.notificationRecords().notifications.count
+            var expected: [String: [Expected]] = [:]  // by group
+            let now = store.nowMilliseconds
+            let action = random.pick(["buy", "buy", "renew", "auto", "refund", "expire", "advance", "advance", "wait"])
+            let productId = random.pick(ids)
+            let group = details(productId).groupID
+            var model = groups[group] ?? GroupModel()
+            let context = "seed \(seed.seedText) step \(step) \(action) \(productId)"
+            switch action {
+            case "buy":
+                _ = try store.purchase(PurchaseRequestBody(productId: productId))
+                if !model.active {
+                    let intro = !model.usedIntro && details(productId).introductoryOffer != nil
+                    expected[group] = [Expected(type: "SUBSCRIBED", subtype: model.everSubscribed ? "RESUBSCRIBE" : "INITIAL_BUY")]
+                    model = GroupModel(
+                        everSubscribed: true, active: true, productId: productId, autoRenewProductId: productId,
+                        autoRenew: true, expires: firstEnd(productId, at: now, intro: intro),
+                        usedIntro: model.usedIntro || intro)
+                } else if productId == model.productId {
+                    if model.autoRenewProductId != productId {
+                        expected[group] = [Expected(type: "DID_CHANGE_RENEWAL_PREF", subtype: nil)]
+                        model.autoRenewProductId = productId
+                    }
+                } else if productId != model.autoRenewProductId {
+                    let (old, new) = (details(model.productId), details(productId))
+                    if new.groupLevel < old.groupLevel || (new.groupLevel == old.groupLevel && new.period == old.period) {
+                        expected[group] = [Expected(type: "DID_CHANGE_RENEWAL_PREF", subtype: "UPGRADE")]
+                        model.productId = productId
+                        model.autoRenewProductId = productId
+                        model.autoRenew = true
+                        model.expires = Self.add(new.period, to: now)
+                    } else {
+                        expected[group] = [Expected(type: "DID_CHANGE_RENEWAL_PREF", subtype: "DOWNGRADE")]
+                        model.autoRenewProductId = productId
+                    }
+                }
+            case "renew", "auto", "refund", "expire":
+                guard model.active else {
+                    // Nothing in force: the controls refuse (expired or never bought).
+                    if action == "renew" && model.everSubscribed {
+                        #expect(throws: MockStoreError.self, "\(context)") { try store.forceRenewal(productId) }
+                    }
+                    continue
+                }
+                switch action {
+                case "renew":
+                    _ = try store.forceRenewal(productId)
+                    expected[group] = [Expected(type: "DID_RENEW", subtype: nil)]
+                    model.productId = model.autoRenewProductId
+                    model.expires = Self.add(details(model.productId).period, to: now)
+                case "auto":
+                    let on = random.chance(0.5)
+                    _ = try store.setAutoRenew(productId, enabled: on)
+                    if on != model.autoRenew {
+                        expected[group] = [
+                            Expected(
+                                type: "DID_CHANGE_RENEWAL_STATUS", subtype: on ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED")
+                        ]
+                        model.autoRenew = on
+                    }
+                case "refund":
+                    let latest = try store.testSubscriptions().subscriptions.first { $0.subscriptionGroupIdentifier == group }
+                    _ = try store.refund(id: try #require(latest?.latestTransactionId), reason: 0)
+                    expected[group] = [Expected(type: "REFUND", subtype: nil)]
+                    model.active = false
+                default:
+                    _ = try store.expireSubscription(productId)
+                    expected[group] = [Expected(type: "EXPIRED", subtype: "VOLUNTARY")]
+                    model.active = false
+                }
+            case "advance":
+                let duration = random.pick(["PT12H", "P3D", "P1W", "P1M", "P2M"])
+                let target = try #require(ClockDuration(iso8601: duration)?.added(to: now))
+                let answer = try store.advanceClock(by: duration)
+                #expect(answer.now == target, "\(context)")
+                expected = Self.simulate(&groups, until: target, details: details)
+                let dates = (answer.events ?? []).map(\.date)
+                #expect(dates == dates.sorted(), "\(context): events run in order")
+            default:
+                // Real time passes (at the real-time rate): what falls due in it runs at the next request.
+                base.advance(by: 3_600)
+                expected = Self.simulate(&groups, until: store.nowMilliseconds, details: details)
+            }
+            if action != "advance" && action != "wait" { groups[group] = model }
+            try check(store, groups, expected: expected, since: before, context: context)
+        }
+    }
+
+    /// The three views agree with the model: entitlements, the subscriptions' transactions in the history, and the
+    /// notifications made in the step (each group's in order, with the status after it).
+    func check(
+        _ store: MockStore, _ groups: [String: GroupModel], expected: [String: [Expected]], since before: Int,
+        context: String
+    ) throws {
+        let now = store.nowMilliseconds
+        let states = try store.testSubscriptions().subscriptions
+        let entitled = try store.currentEntitlements().signedTransactions.map(Self.payload)
+        let expectedProducts = groups.values.filter { $0.active && $0.expires > now }.map(\.productId).sorted()
+        #expect(entitled.map(\.productId).sorted() == expectedProducts, "\(context): entitlements")
+        for transaction in entitled {
+            #expect((transaction.expiresDate ?? 0) > now && transaction.revocationDate == nil, "\(context)")
+            let state = states.first { $0.originalTransactionId == transaction.originalTransactionId }
+            #expect(state?.latestTransactionId == transaction.transactionId && state?.isEntitled == true, "\(context)")
+        }
+        for (group, model) in groups {
+            let state = try #require(states.first { $0.subscriptionGroupIdentifier == group }, "\(context)")
+            if model.active {
+                #expect(state.expiresDate == model.expires, "\(context): \(group) expires")
+                #expect(state.productId == model.productId && state.autoRenewProductId == model.autoRenewProductId)
+                #expect(state.autoRenewStatus == (model.autoRenew ? 1 : 0), "\(context)")
+            } else {
+                #expect(state.status == 2 || state.status == 5, "\(context): \(group) ended")
+            }
+        }
+        // The history (Server API, every page) holds each subscription's latest transaction, newest per subscription.
+        if let anyId = states.first?.latestTransactionId {
+            var history: [SignedTransactionPayload] = []
+            var revision: String?
+            repeat {
+                let page = try store.history(
+                    id: anyId, query: [.init("productType", "AUTO_RENEWABLE")] + (revision.map { [.init("revision", $0)] } ?? []))
+                history += try page.signedTransactions.map(Self.payload)
+                revision = page.hasMore ? page.revision : nil
+            } while revision != nil
+            for state in states {
+                let own = history.filter { $0.originalTransactionId == state.originalTransactionId }
+                #expect(own.max { ($0.purchaseDate, $0.transactionId.count, $0.transactionId) < ($1.purchaseDate, $1.transactionId.count, $1.transactionId) }?.transactionId == state.latestTransactionId, "\(context): history's latest")
+                #expect(own.allSatisfy { $0.subscriptionGroupIdentifier == state.subscriptionGroupIdentifier && $0.type == "Auto-Renewable Subscription" })
+            }
+            let byGroup = Dictionary(grouping: history, by: { $0.subscriptionGroupIdentifier ?? "" })
+            let groupsFiltered = try store.history(id: anyId, query: [.init("subscriptionGroupIdentifier", states[0].subscriptionGroupIdentifier)])
+            #expect(groupsFiltered.signedTransactions.count == min(20, byGroup[states[0].subscriptionGroupIdentifier]?.count ?? 0), "\(context): group filter")
+        }
+        // The notifications of this step.
+        let made = Array(try store.notificationRecords().notifications.dropFirst(before))
+        var seen: [String: [Expected]] = [:]
+        for record in made {
+            let payload = try Self.decode(record.signedPayload, as: NotificationPayload.self)
+            let transaction = try Self.payload(try #require(payload.data?.signedTransactionInfo))
+            let group = try #require(transaction.subscriptionGroupIdentifier)
+            seen[group, default: []].append(Expected(type: payload.notificationType, subtype: payload.subtype))
+            let renewal = try Self.decode(try #require(payload.data?.signedRenewalInfo), as: RenewalInfoPayload.self)
+            #expect(renewal.originalTransactionId == transaction.originalTransactionId, "\(context)")
+            #expect(payload.data?.status != nil, "\(context): status in the data")
+        }
+        #expect(seen == expected, "\(context): notifications")
+        // Each subscription's last notification tells the status it is in now.
+        for state in states {
+            let last = try made.map { try Self.decode($0.signedPayload, as: NotificationPayload.self) }.last {
+                (try? Self.payload($0.data?.signedTransactionInfo ?? ""))?.originalTransactionId
+                    == state.originalTransactionId
+            }
+            if let last {
+                #expect(last.data?.status == state.status, "\(context): status of \(state.subscriptionGroupIdentifier)")
+            }
+        }
+    }
+
+    /// What the clock does by `target` to every group in force, in the model.
+    static func simulate(
+        _ groups: inout [String: GroupModel], until target: Int64, details: (String) -> SubscriptionDetails
+    ) -> [String: [Expected]] {
+        var expected: [String: [Expected]] = [:]
+        for key in groups.keys.sorted() {
+            var each = groups[key]!
+            var events: [Expected] = []
+            while each.active && each.expires <= target {
+                if each.autoRenew {
+                    events.append(Expected(type: "DID_RENEW", subtype: nil))
+                    each.productId = each.autoRenewProductId
+                    each.expires = add(details(each.productId).period, to: each.expires)
+                } else {
+                    events.append(Expected(type: "EXPIRED", subtype: "VOLUNTARY"))
+                    each.active = false
+                }
+            }
+            if !events.isEmpty { expected[key] = events }
+            groups[key] = each
+        }
+        return expected
+    }
+
+    static func decode<T: Decodable>(_ jws: String, as type: T.Type) throws -> T {
+        let parsed = try CompactJWS.parse(jws)
+        try parsed.verifyHS256(secret: secret)
+        return try JSONDecoder().decode(type, from: Data(parsed.payload))
+    }
+
+    static func payload(_ jws: String) throws -> SignedTransactionPayload {
+        try decode(jws, as: SignedTransactionPayload.self)
+    }
+}
