@@ -57,8 +57,9 @@ extension MockStore {
     func runDueEvents(until date: Int64, _ database: TransactionStore) throws -> [TestSubscriptionEventRecord] {
         var records: [TestSubscriptionEventRecord] = []
         while records.count < Self.maximumEventsPerRun {
+            let billing = try billingSettings(database)
             let due = try database.subscriptionStates().compactMap { state in
-                subscriptionLifecycle.dueEvent(state, now: date).map { (state, $0) }
+                subscriptionLifecycle.dueEvent(state, now: date, billing: billing).map { (state, $0) }
             }
             guard let (state, event) = due.min(by: { Self.date(of: $0.1) < Self.date(of: $1.1) }) else { break }
             records.append(try run(event, on: state, origin: .outside, database))
@@ -117,7 +118,8 @@ extension MockStore {
             state.latestTransactionId = stored.id
             latest = stored
         }
-        try database.saveSubscription(state, nextEventAt: subscriptionLifecycle.nextEventDate(state))
+        try database.saveSubscription(
+            state, nextEventAt: subscriptionLifecycle.nextEventDate(state, billing: try billingSettings(database)))
         subscriptionRuntime.invalidate()
         guard let transaction = try latest ?? database.transaction(id: state.latestTransactionId) else {
             throw MockStoreError.transactionNotFound
@@ -168,6 +170,7 @@ extension MockStore {
         case .renew(let date), .expire(let date, _), .setAutoRenew(_, let date), .changeProduct(_, let date),
             .refund(_, let date):
             date
+        case .billing(let billing): billing.date
         }
     }
 

@@ -13,6 +13,8 @@ public enum SubscriptionEvent: Equatable, Sendable {
     case changeProduct(to: String, at: Int64)
     /// The App Store refunded `transactionId`; when it is the period in force, the subscription is revoked.
     case refund(transactionId: String, at: Int64)
+    /// Billing, price increases, extensions and refund reversals (``SubscriptionLifecycle/applyBilling(_:to:)``).
+    case billing(BillingEvent)
 }
 
 /// A notification a step makes: Apple's `notificationType` and `subtype`.
@@ -157,6 +159,7 @@ public struct SubscriptionLifecycle: Sendable {
         case .setAutoRenew(let on, _): try setAutoRenew(state, on)
         case .changeProduct(let id, let date): try change(state, to: id, at: date)
         case .refund(let id, _): refund(state, transactionId: id)
+        case .billing(let event): try billingStep(event, state)
         }
     }
 
@@ -175,15 +178,19 @@ public struct SubscriptionLifecycle: Sendable {
         next.expiresDate = expires
         next.currentOffer = offer
         next.nextOffer = Self.following(offer)
-        next.renewalPrice = next.nextOffer?.price ?? product.price
+        let price = Self.price(of: product, state)
+        next.renewalPrice = next.nextOffer?.price ?? price
         next.expirationIntent = nil
+        if state.priceIncreaseStatus == 1, state.priceIncreaseProductId == product.id {
+            next.priceIncreaseStatus = nil  // the consented price is the price now
+        }
         if state.expiresDate < date && state.status == .active {
             next.recentSubscriptionStartDate = date  // a forced renewal after a gap is a new run
         }
         return SubscriptionStep(
             state: next,
             newTransaction: SubscriptionTransactionDraft(
-                productId: product.id, purchaseDate: date, expiresDate: expires, price: offer?.price ?? product.price,
+                productId: product.id, purchaseDate: date, expiresDate: expires, price: offer?.price ?? price,
                 transactionReason: "RENEWAL", offer: offer),
             notice: SubscriptionNotice("DID_RENEW"))
     }

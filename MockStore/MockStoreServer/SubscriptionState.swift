@@ -141,6 +141,12 @@ public struct SubscriptionState: Equatable, Sendable, Codable {
     public var gracePeriodExpiresDate: Int64?
     /// Apple's `priceIncreaseStatus` (0 not yet consented, 1 consented).
     public var priceIncreaseStatus: Int?
+    /// The price a price increase moved the renewals of ``priceIncreaseProductId`` to (milliunits); it applies
+    /// once consented (``priceIncreaseStatus`` 1) and stays for later renewals of that product.
+    public var increasedPrice: Int64?
+    public var priceIncreaseProductId: String?
+    /// The renewal-date extensions the subscription got (Apple allows two in 365 days, 250 days in all).
+    public var renewalExtensions: [RenewalExtensionRecord]?
 
     /// Whether the subscription gives access at `now`: active (or in its grace period) and not past its end.
     public func isEntitled(at now: Int64) -> Bool {
