@@ -30,9 +30,10 @@ extension MockStore {
         let records = try withDatabase { database in
             let state = virtualClock.move(to: target)
             try database.saveClockState(state)
-            return try runDueEvents(until: target, database)
+            let records = try runDueEvents(until: target, database)
+            subscriptionRuntime.noteNextEvent(try database.nextSubscriptionEventDate())
+            return records
         }
-        subscriptionRuntime.invalidate()
         notificationsDue.signal()
         return clock(events: records)
     }
@@ -45,7 +46,6 @@ extension MockStore {
                     + " (or its _timeRate number).")
         }
         try withDatabase { database in try database.saveClockState(virtualClock.setRate(rate)) }
-        subscriptionRuntime.invalidate()
         return clock()
     }
 

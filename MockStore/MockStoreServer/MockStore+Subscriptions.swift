@@ -120,7 +120,7 @@ extension MockStore {
         }
         try database.saveSubscription(
             state, nextEventAt: subscriptionLifecycle.nextEventDate(state, billing: try billingSettings(database)))
-        subscriptionRuntime.invalidate()
+        subscriptionRuntime.noteNextEvent(try database.nextSubscriptionEventDate())
         guard let transaction = try latest ?? database.transaction(id: state.latestTransactionId) else {
             throw MockStoreError.transactionNotFound
         }
@@ -190,7 +190,7 @@ extension MockStore {
             try subscriptionLifecycle.apply(.refund(transactionId: transaction.id, at: date), to: state)
         }
         try database.saveSubscription(step.state, nextEventAt: subscriptionLifecycle.nextEventDate(step.state))
-        subscriptionRuntime.invalidate()
+        subscriptionRuntime.noteNextEvent(try database.nextSubscriptionEventDate())
         if let notice = step.notice {
             try enqueueSubscriptionNotification(
                 notice, transaction: transaction, state: step.state, date: date, database)

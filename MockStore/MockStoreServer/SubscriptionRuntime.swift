@@ -26,6 +26,12 @@ final class SubscriptionRuntime: Sendable {
             clock = VirtualClock(base: base, rate: .realTime, shortestPeriodDays: shortest)
             if defaultRate != .realTime { clock.setRate(defaultRate) }
         }
+        // Known from the start, so that a request finds nothing due without a database call.
+        if let next = try? database.nextSubscriptionEventDate() {
+            nextEvent.withLock { $0 = next }
+        } else if (try? database.subscriptionStates().isEmpty) == true {
+            nextEvent.withLock { $0 = nil }
+        }
     }
 
     /// Whether something may fall due by `now`.

@@ -34,7 +34,7 @@ extension TransactionStore {
         """
 
     static func subscriptionValues(_ fields: TransactionSubscriptionFields?) -> [SQLiteValue] {
-        guard let fields else { return Array(repeating: .null, count: 7) + [.null] }
+        guard let fields else { return [.null, .null, .null, .integer(0), .null, .null, .null, .null] }
         return [
             .integer(fields.expiresDate), .text(fields.webOrderLineItemId), .text(fields.subscriptionGroupIdentifier),
             .integer(fields.isUpgraded ? 1 : 0), fields.offerType.map { .integer(Int64($0)) } ?? .null,

@@ -19,7 +19,8 @@ extension StoreKitFileReader {
         } else if let list = entry.introductoryOffers,
             let index = list.firstIndex(where: Self.isBilledUpFront)
         {
-            introductory = try checkOffer(list[index], kind: .introductory, at: "\(location).introductoryOffers[\(index)]")
+            introductory = try checkOffer(
+                list[index], kind: .introductory, at: "\(location).introductoryOffers[\(index)]")
         }
         let winBackKey = entry.winbackOffers == nil && entry.winBackOffers != nil ? "winBackOffers" : "winbackOffers"
         return Offers(
@@ -60,7 +61,9 @@ extension StoreKitFileReader {
         guard let mode = Self.paymentModes[entry.paymentMode] else {
             throw CatalogueError(
                 file: source, location: "\(location).paymentMode",
-                problem: "unknown payment mode \"\(entry.paymentMode)\" (expected \"free\", \"payAsYouGo\" or \"payUpFront\")")
+                problem:
+                    "unknown payment mode \"\(entry.paymentMode)\" (expected \"free\", \"payAsYouGo\" or \"payUpFront\")"
+            )
         }
         guard let period = SubscriptionPeriod(iso8601: entry.subscriptionPeriod) else {
             throw CatalogueError(
@@ -86,7 +89,8 @@ extension StoreKitFileReader {
         guard let text else {
             guard mode == .freeTrial else {
                 throw CatalogueError(
-                    file: source, location: location, problem: "missing key \"displayPrice\" (a paid offer has a price)")
+                    file: source, location: location, problem: "missing key \"displayPrice\" (a paid offer has a price)"
+                )
             }
             return ("0", 0)
         }
@@ -94,7 +98,8 @@ extension StoreKitFileReader {
         if mode == .freeTrial, milliunits != 0 {
             throw CatalogueError(
                 file: source, location: "\(location).displayPrice",
-                problem: "a free offer costs nothing (found \"\(text)\"; use paymentMode \"payAsYouGo\" or \"payUpFront\")")
+                problem:
+                    "a free offer costs nothing (found \"\(text)\"; use paymentMode \"payAsYouGo\" or \"payUpFront\")")
         }
         if mode != .freeTrial, milliunits == 0 {
             throw CatalogueError(

@@ -29,7 +29,8 @@ extension StoreKitFileReader {
             guard !subscriptions.isEmpty else {
                 throw CatalogueError(
                     file: source, location: "\(location).subscriptions",
-                    problem: "the group \"\(group.name ?? group.id)\" has no subscriptions (a group sells at least one)")
+                    problem: "the group \"\(group.name ?? group.id)\" has no subscriptions (a group sells at least one)"
+                )
             }
             var ids: [String] = []
             for (position, entry) in subscriptions.enumerated() {
@@ -61,7 +62,8 @@ extension StoreKitFileReader {
         guard entry.type == CatalogueProductType.autoRenewable.fileName else {
             throw CatalogueError(
                 file: source, location: "\(location).type",
-                problem: "type \"\(entry.type)\" is not an auto-renewable subscription (expected \"RecurringSubscription\")")
+                problem:
+                    "type \"\(entry.type)\" is not an auto-renewable subscription (expected \"RecurringSubscription\")")
         }
         if let declared = entry.subscriptionGroupID, declared != groupID {
             throw CatalogueError(
@@ -92,7 +94,9 @@ extension StoreKitFileReader {
         guard let period = SubscriptionPeriod(iso8601: text), Self.renewalPeriods.contains(period) else {
             throw CatalogueError(
                 file: source, location: location,
-                problem: "\"\(text)\" is not a renewal period of an auto-renewable subscription (expected one of \(allowed))")
+                problem:
+                    "\"\(text)\" is not a renewal period of an auto-renewable subscription (expected one of \(allowed))"
+            )
         }
         return period
     }

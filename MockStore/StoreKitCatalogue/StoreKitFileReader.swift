@@ -160,16 +160,14 @@ public struct StoreKitFileReader {
         guard !entry.productID.isEmpty else {
             throw CatalogueError(file: source, location: "\(location).productID", problem: "the product id is empty")
         }
-        if entry.type == CatalogueProductType.autoRenewable.fileName {
-            throw CatalogueError(
-                file: source, location: "\(location).type",
-                problem: "an auto-renewable subscription belongs in a group of \"subscriptionGroups\"")
-        }
         guard let type = CatalogueProductType(fileName: entry.type), allowed.contains(type) else {
             let expected = allowed.map { "\"\($0.fileName)\"" }.sorted().joined(separator: " or ")
+            let hint =
+                entry.type == CatalogueProductType.autoRenewable.fileName
+                ? "; an auto-renewable subscription belongs in a group of \"subscriptionGroups\"" : ""
             throw CatalogueError(
                 file: source, location: "\(location).type",
-                problem: "type \"\(entry.type)\" is not one the mock store sells here (expected \(expected))")
+                problem: "type \"\(entry.type)\" is not one the mock store sells here (expected \(expected)\(hint))")
         }
         try refuseSubscriptionOffers(on: entry, type: type, at: location)
         let milliunits = try price(entry.displayPrice, at: "\(location).displayPrice")

@@ -59,7 +59,9 @@ extension StoreKitConfigurationTests {
         let catalogue = try parse(StoreKitFixtures.version1)
         #expect(catalogue.version == .init(major: 1, minor: 0))
         #expect(catalogue.identifier == nil)
-        #expect(catalogue.products.count == 1, "the subscription in the group is not sold")
+        #expect(catalogue.products.map(\.id) == ["com.example.lifetime", "com.example.monthly"])
+        #expect(catalogue.product(id: "com.example.monthly")?.type == .autoRenewable)
+        #expect(catalogue.product(id: "com.example.monthly")?.subscription?.groupID == "0F0F0F0F")
         let lifetime = try #require(catalogue.products.first)
         #expect(lifetime.id == "com.example.lifetime")
         #expect(lifetime.type == .nonConsumable)
@@ -91,9 +93,14 @@ extension StoreKitConfigurationTests {
     @Test func readsVersion5AndKeepsEverySetting() throws {
         let catalogue = try parse(StoreKitFixtures.version5)
         #expect(catalogue.version == .init(major: 5, minor: 0))
-        #expect(catalogue.products.map(\.id) == ["com.example.consumable", "com.example.lifetime"])
+        #expect(
+            catalogue.products.map(\.id) == [
+                "com.example.consumable", "com.example.lifetime", "com.example.monthly", "com.example.annual",
+            ])
         #expect(catalogue.subscriptionGroupCount == 2)
-        #expect(catalogue.product(id: "com.example.monthly") == nil, "auto-renewable subscriptions are not sold")
+        let monthly = try #require(catalogue.product(id: "com.example.monthly")?.subscription)
+        #expect(monthly.introductoryOffer?.paymentMode == .freeTrial)
+        #expect(monthly.promotionalOffers.map(\.id) == ["year.discount"])
         let settings = catalogue.settings
         #expect(settings.billingGracePeriodEnabled == true)
         #expect(settings.disableDialogs == true)

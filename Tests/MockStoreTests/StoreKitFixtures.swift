@@ -263,7 +263,32 @@ enum StoreKitFixtures {
               ],
               "name" : "group 2",
               "subscriptions" : [
+                {
+                  "adHocOffers" : [
 
+                  ],
+                  "codeOffers" : [
+
+                  ],
+                  "displayPrice" : "39.99",
+                  "familyShareable" : true,
+                  "groupNumber" : 1,
+                  "internalID" : "04E81966",
+                  "introductoryOffers" : [
+
+                  ],
+                  "localizations" : [
+
+                  ],
+                  "productID" : "com.example.annual",
+                  "recurringSubscriptionPeriod" : "P1Y",
+                  "referenceName" : "annual no trial",
+                  "subscriptionGroupID" : "4BB746BD",
+                  "type" : "RecurringSubscription",
+                  "winbackOffers" : [
+
+                  ]
+                }
               ]
             }
           ],

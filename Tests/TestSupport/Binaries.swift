@@ -83,4 +83,14 @@ public enum Repository {
     /// A test catalogue of two packs: the app's one (£5.00) and a second (£10.00, `ai.voicedebrief.app.credit.1000`),
     /// for tests of a store that sells more than one product. The app itself sells one pack.
     public static var twoPackCatalogue: String { root + "/Tests/Fixtures/TwoPacks.storekit" }
+
+    /// A catalogue of auto-renewable subscriptions (`.storekit` 5.0): group "Pro" with `com.example.pro.yearly`
+    /// (level 1), `com.example.pro.monthly` (2), `com.example.basic.monthly` (3); group "News" with
+    /// `com.example.news.weekly`; every kind of offer; and one consumable, `com.example.coins`.
+    public static var subscriptionCatalogue: String { root + "/Tests/Fixtures/Subscriptions.storekit" }
+
+    /// The same catalogue in an older shape: `v1` (1.2), `v3` (3.0) or `v4` (4.0).
+    public static func subscriptionCatalogue(_ shape: String) -> String {
+        root + "/Tests/Fixtures/Subscriptions-\(shape).storekit"
+    }
 }
