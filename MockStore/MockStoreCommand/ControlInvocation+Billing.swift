@@ -6,7 +6,7 @@ import StoreWire
 /// `shouldEnterBillingRetryOnRenewal`, `billingGracePeriodIsEnabled`, price-increase consent).
 extension ControlInvocation {
     static let billingCommands: [CommandSpec] = {
-        let id = PositionalSpec("ID", help: "a transaction id of the subscription")
+        let id = PositionalSpec("SUBSCRIPTION", help: "a transaction id of the subscription, or a product id of its group")
         let onOff = PositionalSpec("on|off", choices: ["on", "off", "true", "false"])
         return [
             CommandSpec(
@@ -24,6 +24,10 @@ extension ControlInvocation {
                 "for-sale", summary: "take a subscription off sale (off: it expires instead of renewing) or back",
                 positionals: [PositionalSpec("PRODUCT", help: "a product id"), onOff]),
             CommandSpec("billing", summary: "show the billing settings in force"),
+            CommandSpec(
+                "recover",
+                summary: "the subscription's billing issue ends: the charge succeeds now (DID_RENEW BILLING_RECOVERY)",
+                positionals: [id]),
             CommandSpec(
                 "price-increase",
                 summary: "raise the price of the subscription's next renewals: PRICE_INCREASE PENDING (or ACCEPTED "
@@ -65,6 +69,7 @@ extension ControlInvocation {
             }
             let body = TestPriceIncreaseRequest(price: price, needsConsent: args.flag("--no-consent") ? false : nil)
             return ("POST", try subscriptionPath(args) + "/price-increase", billingJSON(body))
+        case "recover": return ("POST", try subscriptionPath(args) + "/recover", nil)
         case "consent-price-increase": return ("POST", try subscriptionPath(args) + "/price-increase/consent", nil)
         case "decline-price-increase": return ("POST", try subscriptionPath(args) + "/price-increase/decline", nil)
         default: return nil
@@ -72,12 +77,11 @@ extension ControlInvocation {
     }
 
     private static func subscriptionPath(_ args: ParsedArguments) throws(UsageError) -> String {
-        let id = args.positional("ID") ?? ""
-        guard !id.isEmpty, id.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-            throw UsageError(
-                "\(quoted(id)) is not a transaction id (digits, e.g. 2000000000000001)", command: args.path)
+        let reference = args.positional("SUBSCRIPTION") ?? ""
+        guard !reference.isEmpty, !reference.contains("/") else {
+            throw UsageError("\(quoted(reference)) is not a transaction id or product id", command: args.path)
         }
-        return "/test/v1/transactions/" + id
+        return "/test/v1/subscriptions/" + reference
     }
 
     /// `10.99` → 10990: a price above 0 with at most three decimals, in milliunits; nil for anything else.

@@ -68,7 +68,8 @@ extension MockStore {
     /// Resolves an interrupted purchase (`resolveIssueForTransaction`): it is paid now and reaches the app through
     /// the updates feed.
     public func resolve(id: String) throws(MockStoreError) -> TestTransactionBody {
-        try settlePending(id: id, reason: .interrupted, kind: .resolved, verb: "resolve")
+        if try isSubscriptionTransaction(id) { return try resolveBillingIssue(id: id) }
+        return try settlePending(id: id, reason: .interrupted, kind: .resolved, verb: "resolve")
     }
 
     private func settlePending(
@@ -231,7 +232,11 @@ extension MockStore {
                         revocation_percentage = NULL
                         """)
             else { throw MockStoreError.transactionNotFound }
-            try enqueueNotification("REFUND_REVERSED", transaction: updated, database)
+            if updated.subscription != nil {
+                try subscriptionRefundReversed(updated, database)
+            } else {
+                try enqueueNotification("REFUND_REVERSED", transaction: updated, database)
+            }
             return TestTransactionBody(transaction: Self.testTransaction(updated), signedTransaction: try sign(updated))
         }
         notificationsDue.signal()

@@ -39,7 +39,7 @@ public struct MockStoreRouter: HTTPHandler {
         self.store = store
         self.routes =
             Self.deviceRoutes + Self.testRoutes + Self.controlRoutes + Self.serverRoutes + Self.subscriptionRoutes
-            + Self.billingRoutes
+            + Self.billingRoutes + Self.extensionRoutes
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {

@@ -19,8 +19,9 @@ public enum BillingEvent: Equatable, Sendable {
     /// The customer refused the price increase: auto-renew is turned off, and the subscription expires at the
     /// end of the period (EXPIRED PRICE_INCREASE).
     case declinePriceIncrease(at: Int64)
-    /// The developer moved the renewal date `days` days later (Extend a Subscription Renewal Date).
-    case extend(days: Int, at: Int64)
+    /// The developer moved the renewal date `days` days later (Extend a Subscription Renewal Date), under the
+    /// caller's `requestIdentifier`.
+    case extend(days: Int, requestIdentifier: String?, at: Int64)
     /// A refund of `transactionId` was reversed: REFUND_REVERSED; access comes back if it was the period in force.
     case reverseRefund(transactionId: String, at: Int64)
 }
@@ -31,7 +32,7 @@ extension BillingEvent {
         switch self {
         case .failRenewal(let date, _), .gracePeriodExpired(let date), .recover(let date), .retryPeriodEnded(let date),
             .requestPriceIncrease(_, _, let date), .consentToPriceIncrease(let date), .declinePriceIncrease(let date),
-            .extend(_, let date), .reverseRefund(_, let date):
+            .extend(_, _, let date), .reverseRefund(_, let date):
             date
         }
     }
@@ -53,10 +54,13 @@ public enum BillingRefusal: Error, Equatable, Sendable {
 public struct RenewalExtensionRecord: Equatable, Sendable, Codable {
     public var date: Int64
     public var days: Int
+    /// The caller's `requestIdentifier`: the same request again extends nothing more.
+    public var requestIdentifier: String?
 
-    public init(date: Int64, days: Int) {
+    public init(date: Int64, days: Int, requestIdentifier: String? = nil) {
         self.date = date
         self.days = days
+        self.requestIdentifier = requestIdentifier
     }
 }
 
@@ -153,7 +157,8 @@ extension SubscriptionLifecycle {
                 if step.notice == nil { step.notice = SubscriptionNotice("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED") }
                 return step
             }
-        case .extend(let days, let date): return try extend(state, days: days, at: date)
+        case .extend(let days, let request, let date):
+            return try extend(state, days: days, requestIdentifier: request, at: date)
         case .reverseRefund(let transactionId, let date):
             var next = state
             if transactionId == state.latestTransactionId, state.status == .revoked {
@@ -252,7 +257,8 @@ extension SubscriptionLifecycle {
 
     /// Apple's rules: an active, paid period (not a free offer, not billing retry, not expired); at most two
     /// extensions in 365 days and 250 days in all.
-    private func extend(_ state: SubscriptionState, days: Int, at date: Int64) throws(BillingRefusal)
+    private func extend(_ state: SubscriptionState, days: Int, requestIdentifier: String?, at date: Int64)
+        throws(BillingRefusal)
         -> SubscriptionStep
     {
         guard state.status == .active, state.expiresDate > date else {
@@ -271,7 +277,7 @@ extension SubscriptionLifecycle {
         }
         var next = state
         next.expiresDate = state.expiresDate + Int64(days) * Self.day
-        next.renewalExtensions = earlier + [RenewalExtensionRecord(date: date, days: days)]
+        next.renewalExtensions = earlier + [RenewalExtensionRecord(date: date, days: days, requestIdentifier: requestIdentifier)]
         return SubscriptionStep(
             state: next,
             amendments: [TransactionAmendment(transactionId: state.latestTransactionId, expiresDate: next.expiresDate)],

@@ -8,6 +8,8 @@ public struct NotificationPayload: Codable, Sendable, Equatable {
     public var subtype: String?
     public var notificationUUID: String
     public var data: NotificationData?
+    /// RENEWAL_EXTENSION SUMMARY only (then there is no `data`).
+    public var summary: RenewalExtensionSummary?
     /// `2.0`.
     public var version: String
     /// Milliseconds since 1970.

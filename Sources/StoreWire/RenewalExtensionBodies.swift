@@ -223,3 +223,31 @@ extension StoreErrorCode {
     /// Get Status of Subscription Renewal Date Extensions: no such request for that product.
     public static let statusRequestNotFound = 4_040_009
 }
+
+/// A RENEWAL_EXTENSION SUMMARY notification's `summary` (Apple's `Summary`): how a mass extension went.
+public struct RenewalExtensionSummary: Codable, Sendable, Equatable {
+    public var requestIdentifier: String
+    /// `Sandbox` or `Production`.
+    public var environment: String
+    /// Production only.
+    public var appAppleId: Int64?
+    public var bundleId: String
+    public var productId: String
+    public var storefrontCountryCodes: [String]?
+    public var failedCount: Int64
+    public var succeededCount: Int64
+
+    public init(
+        requestIdentifier: String, environment: String, appAppleId: Int64?, bundleId: String, productId: String,
+        storefrontCountryCodes: [String]?, failedCount: Int64, succeededCount: Int64
+    ) {
+        self.requestIdentifier = requestIdentifier
+        self.environment = environment
+        self.appAppleId = appAppleId
+        self.bundleId = bundleId
+        self.productId = productId
+        self.storefrontCountryCodes = storefrontCountryCodes
+        self.failedCount = failedCount
+        self.succeededCount = succeededCount
+    }
+}

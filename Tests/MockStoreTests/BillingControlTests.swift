@@ -90,13 +90,14 @@ import Testing
             (["billing-issues", "on"], "POST", "/test/v1/settings/billing", #"{"billingIssueMessagesEnabled":true}"#),
             (["for-sale", "p", "off"], "POST", "/test/v1/settings/billing", #"{"forSale":false,"productId":"p"}"#),
             (["billing"], "GET", "/test/v1/settings/billing", nil),
-            (["price-increase", "7"], "POST", "/test/v1/transactions/7/price-increase", "{}"),
+            (["price-increase", "7"], "POST", "/test/v1/subscriptions/7/price-increase", "{}"),
             (
                 ["price-increase", "7", "--price", "10.99", "--no-consent"], "POST",
-                "/test/v1/transactions/7/price-increase", #"{"needsConsent":false,"price":10990}"#
+                "/test/v1/subscriptions/7/price-increase", #"{"needsConsent":false,"price":10990}"#
             ),
-            (["consent-price-increase", "7"], "POST", "/test/v1/transactions/7/price-increase/consent", nil),
-            (["decline-price-increase", "7"], "POST", "/test/v1/transactions/7/price-increase/decline", nil),
+            (["consent-price-increase", "7"], "POST", "/test/v1/subscriptions/7/price-increase/consent", nil),
+            (["decline-price-increase", "7"], "POST", "/test/v1/subscriptions/7/price-increase/decline", nil),
+            (["recover", "com.example.pro.monthly"], "POST", "/test/v1/subscriptions/com.example.pro.monthly/recover", nil),
         ]
         for (arguments, method, path, body) in cases {
             let invocation = try Self.control(arguments)
@@ -108,7 +109,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [["price-increase", "x"], ["price-increase", "7", "--price", "0"], ["billing-retry", "maybe"]])
+    @Test(arguments: [["price-increase", "a/b"], ["price-increase", "7", "--price", "0"], ["billing-retry", "maybe"]])
     func badBillingControlWordsAreUsageErrors(arguments: [String]) {
         #expect(throws: UsageError.self) { try Self.control(arguments) }
     }

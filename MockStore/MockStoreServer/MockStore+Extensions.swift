@@ -1,0 +1,185 @@
+import Foundation
+import MockStoreHTTP
+import StoreKitCatalogue
+import StoreWire
+
+/// Renewal-date extensions (App Store Server API): Extend a Subscription Renewal Date, Extend Subscription Renewal
+/// Dates for All Active Subscribers and Get Status of Subscription Renewal Date Extensions. Apple runs a mass
+/// extension over hours; this store runs it at once, so its status is complete as soon as it is taken.
+extension MockStore {
+    /// Extend a Subscription Renewal Date: the subscription whose original transaction id is `id` renews
+    /// `extendByDays` later (RENEWAL_EXTENDED). The same `requestIdentifier` again extends nothing more.
+    ///
+    /// - Throws: ``MockStoreError``: 400 with 4000008 (id not numeric), 4000000 / 4000009 / 4000010 / 4000011 (the
+    ///   body); 404/4040005 (no subscription has that original transaction id); 403 with 4030004 (not eligible:
+    ///   expired, revoked, in billing retry, in a free offer period), 4030005 (two extensions in 365 days, or 250
+    ///   days in all), 4030007 (through Family Sharing).
+    public func extendRenewalDate(originalTransactionId id: String, body: [UInt8]) throws(MockStoreError)
+        -> ExtendRenewalDateResponseBody
+    {
+        guard Self.isTransactionId(id) else {
+            throw .apiError(
+                400, StoreErrorCode.invalidOriginalTransactionId,
+                "Invalid original transaction id: \"\(id)\" is not a numeric transaction id.")
+        }
+        let request = try Self.extensionRequest(body) { json throws(RenewalExtensionRequestError) in
+            try ExtendRenewalDateRequestBody.validated(json)
+        }
+        let now = nowMilliseconds
+        let answer = try withDatabase { database in
+            _ = try runDueEvents(until: now, database)
+            guard let transaction = try database.transaction(id: id), transaction.status == .purchased,
+                let group = transaction.subscription?.subscriptionGroupIdentifier,
+                let state = try database.subscriptionState(groupId: group), state.originalTransactionId == id
+            else {
+                throw MockStoreError.apiError(
+                    404, StoreErrorCode.originalTransactionIdNotFound, "Original transaction id not found.")
+            }
+            guard transaction.inAppOwnershipType != "FAMILY_SHARED" else {
+                throw MockStoreError.apiError(
+                    403, StoreErrorCode.familySharedSubscriptionExtensionIneligible,
+                    "A subscription the customer has through Family Sharing is not eligible for an extension.")
+            }
+            if (state.renewalExtensions ?? []).contains(where: { $0.requestIdentifier == request.requestIdentifier }) {
+                return try extensionAnswer(state, database)
+            }
+            let step = try billingStep(
+                .extend(days: request.extendByDays, requestIdentifier: request.requestIdentifier, at: now), state)
+            let (saved, _) = try commit(step, date: now, origin: .outside, database)
+            return try extensionAnswer(saved, database)
+        }
+        notificationsDue.signal()
+        return answer
+    }
+
+    private func extensionAnswer(_ state: SubscriptionState, _ database: TransactionStore) throws
+        -> ExtendRenewalDateResponseBody
+    {
+        let latest = try database.transaction(id: state.latestTransactionId)
+        return ExtendRenewalDateResponseBody(
+            originalTransactionId: state.originalTransactionId,
+            webOrderLineItemId: latest?.subscription?.webOrderLineItemId, success: true,
+            effectiveDate: state.expiresDate)
+    }
+
+    /// Extend Subscription Renewal Dates for All Active Subscribers: every subscription in force of `productId`
+    /// (in `storefrontCountryCodes`, when given) is extended (RENEWAL_EXTENDED) or, if it is not eligible, counted
+    /// as failed (RENEWAL_EXTENSION FAILURE); then RENEWAL_EXTENSION SUMMARY. The same `requestIdentifier` for the
+    /// same product again does nothing more.
+    ///
+    /// - Throws: ``MockStoreError`` 400 with 4000000 / 4000009 / 4000010 / 4000011 / 4000023 (not an
+    ///   auto-renewable of the catalogue) / 4000027 / 4000028.
+    public func extendRenewalDatesForAll(body: [UInt8]) throws(MockStoreError) -> MassExtendRenewalDateResponseBody {
+        let request = try Self.extensionRequest(body) { json throws(RenewalExtensionRequestError) in
+            try MassExtendRenewalDateRequestBody.validated(json) { Storefront.named($0)?.code == $0.uppercased() }
+        }
+        guard configuration.catalogue.product(id: request.productId)?.type == .autoRenewable else {
+            throw .apiError(
+                400, StoreErrorCode.invalidProductId,
+                "Invalid product id: \"\(request.productId)\" is not an auto-renewable subscription of the catalogue.")
+        }
+        let now = nowMilliseconds
+        let key = Self.massExtensionKey(productId: request.productId, requestIdentifier: request.requestIdentifier)
+        try withDatabase { database in
+            _ = try runDueEvents(until: now, database)
+            guard try database.setting(key) == nil else { return }
+            let codes = request.storefrontCountryCodes.map { Set($0.map { $0.uppercased() }) }
+            var succeeded: Int64 = 0
+            var failed: Int64 = 0
+            for state in try database.subscriptionStates()
+            where state.productId == request.productId && [.active, .billingGracePeriod, .billingRetry].contains(state.status)
+                && codes.map({ $0.contains(state.storefront) }) ?? true
+            {
+                if try extendOne(state, request, now, database) { succeeded += 1 } else { failed += 1 }
+            }
+            let status = MassExtendRenewalDateStatusResponseBody(
+                requestIdentifier: request.requestIdentifier, complete: true, completeDate: now,
+                succeededCount: succeeded, failedCount: failed)
+            try database.setSetting(key, to: String(decoding: try HTTPResponse.encode(status), as: UTF8.self))
+            try enqueueSummary(
+                RenewalExtensionSummary(
+                    requestIdentifier: request.requestIdentifier, environment: configuration.environment,
+                    appAppleId: configuration.appAppleIdInAnswers, bundleId: configuration.bundleId,
+                    productId: request.productId, storefrontCountryCodes: request.storefrontCountryCodes,
+                    failedCount: failed, succeededCount: succeeded), date: now, database)
+        }
+        notificationsDue.signal()
+        return MassExtendRenewalDateResponseBody(requestIdentifier: request.requestIdentifier)
+    }
+
+    /// One subscriber of a mass extension: extended (RENEWAL_EXTENDED), or not eligible (RENEWAL_EXTENSION
+    /// FAILURE). Returns whether it was extended.
+    private func extendOne(
+        _ state: SubscriptionState, _ request: MassExtendRenewalDateRequestBody, _ now: Int64,
+        _ database: TransactionStore
+    ) throws -> Bool {
+        let step: SubscriptionStep
+        let extended: Bool
+        do throws(BillingRefusal) {
+            step = try subscriptionLifecycle.applyBilling(
+                .extend(days: request.extendByDays, requestIdentifier: request.requestIdentifier, at: now), to: state)
+            extended = true
+        } catch {
+            step = SubscriptionStep(state: state, notice: SubscriptionNotice("RENEWAL_EXTENSION", "FAILURE"))
+            extended = false
+        }
+        _ = try commit(step, date: now, origin: .outside, database)
+        return extended
+    }
+
+    /// Get Status of Subscription Renewal Date Extensions.
+    ///
+    /// - Throws: ``MockStoreError`` 404/4040009 when no mass extension of `productId` has that identifier.
+    public func renewalExtensionStatus(productId: String, requestIdentifier: String) throws(MockStoreError)
+        -> MassExtendRenewalDateStatusResponseBody
+    {
+        let key = Self.massExtensionKey(productId: productId, requestIdentifier: requestIdentifier)
+        let stored = try withDatabase { try $0.setting(key) }
+        guard let stored,
+            let status = try? JSONDecoder().decode(MassExtendRenewalDateStatusResponseBody.self, from: Data(stored.utf8))
+        else {
+            throw .apiError(
+                404, StoreErrorCode.statusRequestNotFound,
+                "No renewal date extension request \"\(requestIdentifier)\" for product \"\(productId)\".")
+        }
+        return status
+    }
+
+    /// Where a mass extension's status is kept: in the settings table, so `reset` forgets it.
+    static func massExtensionKey(productId: String, requestIdentifier: String) -> String {
+        "renewalExtension\n" + productId + "\n" + requestIdentifier
+    }
+
+    /// A request body decoded as JSON and checked by `validate`, its refusals as Apple's 400s.
+    static func extensionRequest<Request>(
+        _ body: [UInt8], _ validate: (JSONValue) throws(RenewalExtensionRequestError) -> Request
+    ) throws(MockStoreError) -> Request {
+        let json: JSONValue
+        do {
+            json = try JSONDecoder().decode(JSONValue.self, from: Data(body))
+        } catch {
+            throw .badRequest("Malformed JSON body.")
+        }
+        do {
+            return try validate(json)
+        } catch {
+            throw .apiError(400, error.code, error.message)
+        }
+    }
+
+    /// Records RENEWAL_EXTENSION SUMMARY: Apple's `summary` in place of `data`.
+    private func enqueueSummary(_ summary: RenewalExtensionSummary, date: Int64, _ database: TransactionStore) throws {
+        let uuid = UUID().uuidString.lowercased()
+        var payload = NotificationPayload(
+            notificationType: "RENEWAL_EXTENSION", subtype: "SUMMARY", notificationUUID: uuid, data: nil,
+            signedDate: date)
+        payload.summary = summary
+        let signer = configuration.serverSigner ?? configuration.signer
+        try database.insertNotification(
+            StoredNotification(
+                id: 0, uuid: uuid, type: "RENEWAL_EXTENSION", subtype: "SUMMARY", transactionId: nil, testToken: nil,
+                signedPayload: try signer.sign(json: try HTTPResponse.encode(payload)), createdAt: date,
+                status: configuration.notificationURL == nil ? .unsent : .pending,
+                nextAttemptAt: configuration.notificationURL == nil ? nil : nowMilliseconds, attempts: []))
+    }
+}
