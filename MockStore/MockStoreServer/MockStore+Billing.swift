@@ -73,7 +73,8 @@ extension MockStore {
             nextEventAt: subscriptionLifecycle.nextEventDate(step.state, billing: try billingSettings(database)))
         subscriptionRuntime.noteNextEvent(try database.nextSubscriptionEventDate())
         if let notice = step.notice {
-            try enqueueSubscriptionNotification(notice, transaction: transaction, state: step.state, date: date, database)
+            try enqueueSubscriptionNotification(
+                notice, transaction: transaction, state: step.state, date: date, database)
         }
     }
 
@@ -90,7 +91,8 @@ extension MockStore {
             guard let transaction = try database.transaction(id: record.transactionId ?? "") else {
                 throw MockStoreError.transactionNotFound
             }
-            return TestTransactionBody(transaction: Self.testTransaction(transaction), signedTransaction: try sign(transaction))
+            return TestTransactionBody(
+                transaction: Self.testTransaction(transaction), signedTransaction: try sign(transaction))
         }
     }
 

@@ -87,7 +87,8 @@ extension MockStore {
             var succeeded: Int64 = 0
             var failed: Int64 = 0
             for state in try database.subscriptionStates()
-            where state.productId == request.productId && [.active, .billingGracePeriod, .billingRetry].contains(state.status)
+            where state.productId == request.productId
+                && [.active, .billingGracePeriod, .billingRetry].contains(state.status)
                 && codes.map({ $0.contains(state.storefront) }) ?? true
             {
                 if try extendOne(state, request, now, database) { succeeded += 1 } else { failed += 1 }
@@ -136,7 +137,8 @@ extension MockStore {
         let key = Self.massExtensionKey(productId: productId, requestIdentifier: requestIdentifier)
         let stored = try withDatabase { try $0.setting(key) }
         guard let stored,
-            let status = try? JSONDecoder().decode(MassExtendRenewalDateStatusResponseBody.self, from: Data(stored.utf8))
+            let status = try? JSONDecoder().decode(
+                MassExtendRenewalDateStatusResponseBody.self, from: Data(stored.utf8))
         else {
             throw .apiError(
                 404, StoreErrorCode.statusRequestNotFound,

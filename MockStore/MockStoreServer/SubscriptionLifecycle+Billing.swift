@@ -140,21 +140,23 @@ extension SubscriptionLifecycle {
         case .requestPriceIncrease(let price, let needsConsent, _):
             return try requestPriceIncrease(state, price: price, needsConsent: needsConsent)
         case .consentToPriceIncrease:
-            guard state.priceIncreaseStatus == 0, state.increasedPrice != nil else {
-                throw .conflict("no price increase is waiting for the customer's consent")
-            }
+            guard state.priceIncreaseStatus == 0, state.increasedPrice != nil, state.status != .expired,
+                state.status != .revoked
+            else { throw .conflict("no price increase is waiting for the customer's consent") }
             var next = state
             next.priceIncreaseStatus = 1
             next.autoRenewEnabled = true
             return SubscriptionStep(state: next, notice: SubscriptionNotice("PRICE_INCREASE", "ACCEPTED"))
         case .declinePriceIncrease(let date):
-            guard state.priceIncreaseStatus == 0, state.increasedPrice != nil else {
-                throw .conflict("no price increase is waiting for the customer's consent")
-            }
+            guard state.priceIncreaseStatus == 0, state.increasedPrice != nil, state.status != .expired,
+                state.status != .revoked
+            else { throw .conflict("no price increase is waiting for the customer's consent") }
             // The customer turns renewal off rather than pay more; the end of the period expires it.
             return try lifecycle { () throws(SubscriptionLifecycleError) in
                 var step = try apply(.setAutoRenew(false, at: date), to: state)
-                if step.notice == nil { step.notice = SubscriptionNotice("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED") }
+                if step.notice == nil {
+                    step.notice = SubscriptionNotice("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED")
+                }
                 return step
             }
         case .extend(let days, let request, let date):
@@ -277,7 +279,8 @@ extension SubscriptionLifecycle {
         }
         var next = state
         next.expiresDate = state.expiresDate + Int64(days) * Self.day
-        next.renewalExtensions = earlier + [RenewalExtensionRecord(date: date, days: days, requestIdentifier: requestIdentifier)]
+        next.renewalExtensions =
+            earlier + [RenewalExtensionRecord(date: date, days: days, requestIdentifier: requestIdentifier)]
         return SubscriptionStep(
             state: next,
             amendments: [TransactionAmendment(transactionId: state.latestTransactionId, expiresDate: next.expiresDate)],

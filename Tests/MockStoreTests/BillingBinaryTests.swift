@@ -1,0 +1,268 @@
+import Foundation
+import FoundationNetworking
+import Signing
+import StoreWire
+import Testing
+
+/// Billing, price increases, refund reversals and renewal-date extensions of a subscription through the real
+/// `mockstore` binary on an advanced virtual clock: each step's notification, signed transaction and renewal info.
+@Suite struct BillingBinaryTests {
+    let base: SubscriptionBinaryTests
+    static let weekly = SubscriptionBinaryTests.weekly
+    static let day = SubscriptionBinaryTests.day
+
+    init() throws { base = try SubscriptionBinaryTests() }
+
+    /// The notifications made so far, verified: payload, and the transaction and renewal info when it has data.
+    func told(_ store: MockStoreHarness, root: Certificate) throws -> [(
+        payload: NotificationPayload, transaction: SignedTransactionPayload?, renewal: RenewalInfoPayload?
+    )] {
+        try store.control(TestNotificationsBody.self, "notifications").notifications.map { record in
+            let payload = try verifiedES256Payload(record.signedPayload, as: NotificationPayload.self, root: root)
+            return (
+                payload,
+                try payload.data?.signedTransactionInfo.map {
+                    try verifiedES256Payload($0, as: SignedTransactionPayload.self, root: root)
+                },
+                try payload.data?.signedRenewalInfo.map {
+                    try verifiedES256Payload($0, as: RenewalInfoPayload.self, root: root)
+                }
+            )
+        }
+    }
+
+    func statuses(_ store: MockStoreHarness, _ id: String) async throws -> [Int] {
+        try await base.server(store, "/inApps/v1/subscriptions/\(id)").decoded(StatusResponseBody.self).data
+            .flatMap(\.lastTransactions).map(\.status)
+    }
+
+    @Test func aFailedRenewalEntersBillingRetryAndResolvingItRecovers() async throws {
+        let store = try base.start()
+        let root = try await base.root(store)
+        let first = try await base.buy(store, Self.weekly, root: root)
+        let expires = try #require(first.expiresDate)
+        _ = try store.control(TestBillingSettingsBody.self, "billing-retry", "on")
+        let failed = try store.control(TestClockBody.self, "clock", "advance", "P8D")
+        #expect(failed.events?.map(\.notificationType) == ["DID_FAIL_TO_RENEW"] && failed.events?[0].subtype == nil)
+        let fail = try #require(try told(store, root: root).last)
+        #expect(fail.payload.notificationType == "DID_FAIL_TO_RENEW" && fail.payload.subtype == nil)
+        #expect(fail.payload.data?.status == 3 && fail.renewal?.isInBillingRetryPeriod == true)
+        #expect(fail.renewal?.gracePeriodExpiresDate == nil && fail.payload.signedDate == expires)
+        #expect(try await base.entitlements(store, root: root).isEmpty, "no access in billing retry")
+        #expect(try await statuses(store, first.transactionId) == [3])
+        let messages = try await store.get("/storekit/v1/messages").decoded(StoreMessagesBody.self)
+        #expect(messages.messages.isEmpty, "billing-issue messages are off by default")
+        _ = try store.control(TestBillingSettingsBody.self, "billing-issues", "on")
+        #expect(
+            try await store.get("/storekit/v1/messages").decoded(StoreMessagesBody.self).messages.map(\.reason) == [
+                "billingIssue"
+            ])
+
+        _ = try store.control(TestBillingSettingsBody.self, "billing-retry", "off")
+        let resolved = try store.control(TestTransactionBody.self, "resolve", first.transactionId)
+        let recovery = try #require(try told(store, root: root).last)
+        #expect(recovery.payload.notificationType == "DID_RENEW" && recovery.payload.subtype == "BILLING_RECOVERY")
+        #expect(
+            recovery.transaction?.transactionReason == "RENEWAL"
+                && recovery.transaction?.transactionId == resolved.transaction.transactionId)
+        #expect((recovery.transaction?.purchaseDate ?? 0) > expires, "after the grace-less retry the period starts now")
+        #expect(recovery.renewal?.isInBillingRetryPeriod == false && recovery.payload.data?.status == 1)
+        #expect(
+            try await base.entitlements(store, root: root).map(\.transactionId) == [resolved.transaction.transactionId])
+        let resolveAgain = try store.control("recover", first.transactionId)
+        #expect(resolveAgain.status == 1, "nothing to recover any more")
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func aGracePeriodKeepsAccessThenExpiresThenBillingRetryGivesUpAfter60Days() async throws {
+        let store = try base.start()
+        let root = try await base.root(store)
+        _ = try store.control(TestBillingSettingsBody.self, "billing-retry", "on")
+        _ = try store.control(TestBillingSettingsBody.self, "grace-period", "on")
+        let first = try await base.buy(store, Self.weekly, root: root)
+        let expires = try #require(first.expiresDate)
+        _ = try store.control(TestClockBody.self, "clock", "advance", "P8D")
+        let grace = try #require(try told(store, root: root).last)
+        #expect(grace.payload.notificationType == "DID_FAIL_TO_RENEW" && grace.payload.subtype == "GRACE_PERIOD")
+        #expect(grace.payload.data?.status == 4 && grace.renewal?.isInBillingRetryPeriod == true)
+        #expect(grace.renewal?.gracePeriodExpiresDate == expires + 6 * Self.day, "a weekly subscription: 6 days")
+        #expect(try await base.entitlements(store, root: root).map(\.transactionId) == [first.transactionId])
+        #expect(try await statuses(store, first.transactionId) == [4])
+
+        let over = try store.control(TestClockBody.self, "clock", "advance", "P7D")
+        #expect(over.events?.map(\.notificationType) == ["GRACE_PERIOD_EXPIRED"])
+        #expect(try told(store, root: root).last?.payload.data?.status == 3)
+        #expect(try await base.entitlements(store, root: root).isEmpty)
+
+        let end = try store.control(TestClockBody.self, "clock", "advance", "P60D")
+        #expect(end.events?.map(\.notificationType) == ["EXPIRED"] && end.events?[0].subtype == "BILLING_RETRY")
+        let expired = try #require(try told(store, root: root).last)
+        #expect(expired.payload.signedDate == expires + 60 * Self.day, "Apple retries for 60 days")
+        #expect(expired.payload.data?.status == 2 && expired.renewal?.expirationIntent == 2)
+        #expect(expired.renewal?.isInBillingRetryPeriod == false)
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func aPriceIncreaseWaitsForConsentRenewsAtTheNewPriceOrExpiresWhenDeclined() async throws {
+        let store = try base.start()
+        let root = try await base.root(store)
+        let first = try await base.buy(store, Self.weekly, root: root)
+        #expect(first.price == 1_990)
+        let pending = try store.control(TestSubscriptionEventRecord.self, "price-increase", first.transactionId)
+        #expect(pending.notificationType == "PRICE_INCREASE" && pending.subtype == "PENDING")
+        var last = try #require(try told(store, root: root).last)
+        #expect(last.renewal?.priceIncreaseStatus == 0 && last.renewal?.renewalPrice == 2_190)
+        #expect(
+            try await store.get("/storekit/v1/messages").decoded(StoreMessagesBody.self).messages.map(\.reason) == [
+                "priceIncreaseConsent"
+            ])
+        let accepted = try store.control(
+            TestSubscriptionEventRecord.self, "consent-price-increase", first.transactionId)
+        #expect(accepted.notificationType == "PRICE_INCREASE" && accepted.subtype == "ACCEPTED")
+        #expect(try told(store, root: root).last?.renewal?.priceIncreaseStatus == 1)
+        _ = try store.control(TestClockBody.self, "clock", "advance", "P8D")
+        last = try #require(try told(store, root: root).last)
+        #expect(last.payload.notificationType == "DID_RENEW" && last.transaction?.price == 2_190, "the new price")
+
+        let again = try store.control(
+            TestSubscriptionEventRecord.self, "price-increase", Self.weekly, "--price", "2.99")
+        #expect(again.subtype == "PENDING")
+        let declined = try store.control(TestSubscriptionEventRecord.self, "decline-price-increase", Self.weekly)
+        #expect(declined.notificationType == "DID_CHANGE_RENEWAL_STATUS" && declined.subtype == "AUTO_RENEW_DISABLED")
+        let ended = try store.control(TestClockBody.self, "clock", "advance", "P8D")
+        #expect(ended.events?.map(\.notificationType) == ["EXPIRED"] && ended.events?[0].subtype == "PRICE_INCREASE")
+        #expect(try told(store, root: root).last?.renewal?.expirationIntent == 3)
+        #expect(try store.control("consent-price-increase", first.transactionId).status == 1)
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func aProductOffSaleExpiresAndARefundReversalGivesAccessBack() async throws {
+        let store = try base.start()
+        let root = try await base.root(store)
+        let first = try await base.buy(store, Self.weekly, root: root)
+        _ = try store.control(TestTransactionBody.self, "refund", first.transactionId)
+        #expect(try told(store, root: root).last?.payload.data?.status == 5)
+        #expect(try await base.entitlements(store, root: root).isEmpty)
+        _ = try store.control(TestTransactionBody.self, "reverse-refund", first.transactionId)
+        let reversed = try #require(try told(store, root: root).last)
+        #expect(reversed.payload.notificationType == "REFUND_REVERSED" && reversed.payload.data?.status == 1)
+        #expect(reversed.transaction?.revocationDate == nil && reversed.renewal?.autoRenewStatus == 1)
+        #expect(try await base.entitlements(store, root: root).map(\.transactionId) == [first.transactionId])
+
+        _ = try store.control(TestBillingSettingsBody.self, "for-sale", Self.weekly, "off")
+        let ended = try store.control(TestClockBody.self, "clock", "advance", "P8D")
+        #expect(
+            ended.events?.map(\.notificationType) == ["EXPIRED"] && ended.events?[0].subtype == "PRODUCT_NOT_FOR_SALE")
+        #expect(try told(store, root: root).last?.renewal?.expirationIntent == 4)
+        #expect(try store.stop() == 0)
+    }
+
+    func put(_ store: MockStoreHarness, _ path: String, _ json: String) async throws -> MockStoreHarness.Response {
+        try await store.request("PUT", path, body: Array(json.utf8), headers: try base.token.header())
+    }
+
+    func post(_ store: MockStoreHarness, _ path: String, _ json: String) async throws -> MockStoreHarness.Response {
+        try await store.request("POST", path, body: Array(json.utf8), headers: try base.token.header())
+    }
+
+    @Test func renewalDatesAreExtendedOneAtATimeAndForAllWithApplesLimitsAndNotifications() async throws {
+        let store = try base.start()
+        let root = try await base.root(store)
+        let first = try await base.buy(store, Self.weekly, root: root)
+        let expires = try #require(first.expiresDate)
+        let path = "/inApps/v1/subscriptions/extend/\(first.transactionId)"
+        let request = #"{"extendByDays": 10, "extendReasonCode": 3, "requestIdentifier": "outage-1"}"#
+        let answer = try await put(store, path, request).decoded(ExtendRenewalDateResponseBody.self)
+        #expect(answer.success && answer.effectiveDate == expires + 10 * Self.day)
+        #expect(
+            answer.originalTransactionId == first.transactionId && answer.webOrderLineItemId == first.webOrderLineItemId
+        )
+        let extended = try #require(try told(store, root: root).last)
+        #expect(
+            extended.payload.notificationType == "RENEWAL_EXTENDED"
+                && extended.transaction?.expiresDate == answer.effectiveDate)
+        #expect(extended.renewal?.renewalDate == answer.effectiveDate)
+        let same = try await put(store, path, request).decoded(ExtendRenewalDateResponseBody.self)
+        #expect(same.effectiveDate == answer.effectiveDate, "the same request identifier extends nothing more")
+
+        try expectError(
+            try await put(store, path, #"{"extendByDays": 91, "extendReasonCode": 0, "requestIdentifier": "x"}"#),
+            status: 400, code: 4_000_009)
+        try expectError(
+            try await put(store, path, #"{"extendByDays": 1, "extendReasonCode": 9, "requestIdentifier": "x"}"#),
+            status: 400, code: 4_000_010)
+        try expectError(
+            try await put(store, path, #"{"extendByDays": 1, "extendReasonCode": 0}"#), status: 400, code: 4_000_011)
+        try expectError(try await put(store, path, "{"), status: 400, code: 4_000_000)
+        try expectError(
+            try await put(store, "/inApps/v1/subscriptions/extend/abc", request), status: 400, code: 4_000_008)
+        try expectError(
+            try await put(store, "/inApps/v1/subscriptions/extend/999", request), status: 404, code: 4_040_005)
+        #expect(try await store.request("PUT", path, body: Array(request.utf8)).status == 401)
+
+        let second = try await put(
+            store, path, #"{"extendByDays": 1, "extendReasonCode": 1, "requestIdentifier": "b"}"#)
+        #expect(second.status == 200)
+        try expectError(
+            try await put(store, path, #"{"extendByDays": 1, "extendReasonCode": 1, "requestIdentifier": "c"}"#),
+            status: 403, code: 4_030_005)
+
+        let mass =
+            #"{"extendByDays": 3, "extendReasonCode": 0, "requestIdentifier": "9a1e3a8c-4c55-4f0e-9a53-3b0b6f4a1d11", "productId": "\#(Self.weekly)", "storefrontCountryCodes": ["USA"]}"#
+        let taken = try await post(store, "/inApps/v1/subscriptions/extend/mass", mass)
+        #expect(
+            try taken.decoded(MassExtendRenewalDateResponseBody.self).requestIdentifier
+                == "9a1e3a8c-4c55-4f0e-9a53-3b0b6f4a1d11")
+        let status = try await base.server(
+            store, "/inApps/v1/subscriptions/extend/mass/\(Self.weekly)/9a1e3a8c-4c55-4f0e-9a53-3b0b6f4a1d11"
+        ).decoded(MassExtendRenewalDateStatusResponseBody.self)
+        #expect(status.complete && status.succeededCount == 0 && status.failedCount == 1, "two extensions this year")
+        let notices = try told(store, root: root).suffix(2)
+        #expect(notices.map(\.payload.subtype) == ["FAILURE", "SUMMARY"])
+        let summary = try #require(notices.last?.payload.summary)
+        #expect(notices.last?.payload.data == nil && summary.productId == Self.weekly && summary.failedCount == 1)
+        #expect(summary.storefrontCountryCodes == ["USA"] && summary.bundleId == "ai.voicedebrief.app")
+        try expectError(
+            try await base.server(store, "/inApps/v1/subscriptions/extend/mass/\(Self.weekly)/unknown"),
+            status: 404, code: 4_040_009)
+        try expectError(
+            try await post(
+                store, "/inApps/v1/subscriptions/extend/mass",
+                #"{"extendByDays": 3, "extendReasonCode": 0, "requestIdentifier": "r", "productId": "nope"}"#),
+            status: 400, code: 4_000_023)
+        try expectError(
+            try await post(
+                store, "/inApps/v1/subscriptions/extend/mass",
+                #"{"extendByDays": 3, "extendReasonCode": 0, "requestIdentifier": "r", "productId": "\#(Self.weekly)", "storefrontCountryCodes": ["ZZZ"]}"#
+            ),
+            status: 400, code: 4_000_028)
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func aFreeTrialAndAnExpiredSubscriptionCannotBeExtendedButAMassExtensionReachesTheEligible() async throws {
+        let store = try base.start()
+        let root = try await base.root(store)
+        let trial = try await base.buy(store, SubscriptionBinaryTests.proYearly, root: root)
+        #expect(trial.offerDiscountType == "FREE_TRIAL")
+        try expectError(
+            try await put(
+                store, "/inApps/v1/subscriptions/extend/\(trial.transactionId)",
+                #"{"extendByDays": 5, "extendReasonCode": 0, "requestIdentifier": "t"}"#),
+            status: 403, code: 4_030_004)
+        let weekly = try await base.buy(store, Self.weekly, root: root)
+        let mass =
+            #"{"extendByDays": 2, "extendReasonCode": 1, "requestIdentifier": "all-1", "productId": "\#(Self.weekly)"}"#
+        #expect(try await post(store, "/inApps/v1/subscriptions/extend/mass", mass).status == 200)
+        let notices = try told(store, root: root).suffix(2)
+        #expect(notices.map(\.payload.notificationType) == ["RENEWAL_EXTENDED", "RENEWAL_EXTENSION"])
+        #expect(notices.first?.transaction?.expiresDate == (weekly.expiresDate ?? 0) + 2 * Self.day)
+        #expect(notices.last?.payload.summary?.succeededCount == 1)
+        _ = try store.control(TestSubscriptionEventRecord.self, "subscription", "expire", weekly.transactionId)
+        try expectError(
+            try await put(
+                store, "/inApps/v1/subscriptions/extend/\(weekly.transactionId)",
+                #"{"extendByDays": 5, "extendReasonCode": 0, "requestIdentifier": "late"}"#),
+            status: 403, code: 4_030_004)
+        #expect(try store.stop() == 0)
+    }
+}
