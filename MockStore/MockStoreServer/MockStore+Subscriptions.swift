@@ -229,7 +229,7 @@ extension MockStore {
         return RenewalInfoPayload(
             originalTransactionId: state.originalTransactionId, autoRenewProductId: state.autoRenewProductId,
             productId: state.productId, autoRenewStatus: state.autoRenewEnabled ? 1 : 0,
-            expirationIntent: state.status == .expired ? state.expirationIntent : nil,
+            expirationIntent: state.status == .expired || state.status == .billingRetry ? state.expirationIntent : nil,
             isInBillingRetryPeriod: state.isInBillingRetryPeriod, priceIncreaseStatus: state.priceIncreaseStatus,
             gracePeriodExpiresDate: state.gracePeriodExpiresDate, offerType: offer?.offerType,
             offerIdentifier: offer?.offerIdentifier, offerDiscountType: offer?.offerDiscountType,

@@ -4,7 +4,8 @@
 #   Tests/Interop/run-interop.sh [SCRATCH_PATH]     (default: .build-interop)
 #
 # Builds mockstore into SCRATCH_PATH, installs the pinned library into a virtual environment under
-# SCRATCH_PATH (reused next time), then runs verify_transactions.py, which starts and always stops the store.
+# SCRATCH_PATH (reused next time), then runs verify_transactions.py and verify_subscriptions.py, each of which starts
+# and always stops a store.
 set -euo pipefail
 repository="$(cd "$(dirname "$0")/../.." && pwd)"
 scratch="${1:-$repository/.build-interop}"
@@ -20,4 +21,5 @@ fi
 if ! "$venv/bin/python3" -c "import appstoreserverlibrary" 2>/dev/null; then
     "$venv/bin/python3" -m pip install --quiet -r Tests/Interop/requirements.txt
 fi
-exec "$venv/bin/python3" Tests/Interop/verify_transactions.py --mockstore "$binary"
+"$venv/bin/python3" Tests/Interop/verify_transactions.py --mockstore "$binary"
+exec "$venv/bin/python3" Tests/Interop/verify_subscriptions.py --mockstore "$binary"

@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""Interop test of auto-renewable subscriptions: Apple's own library accepts every step the mock store makes.
+
+Starts the real `mockstore` with the subscriptions fixture, `--api-key` (an ES256 key made here) and `--notify` (a
+receiver in this script), and walks a subscription through its life on the virtual clock: first purchase, renewal,
+auto-renew off and on, an upgrade, billing retry with a grace period, its expiry and the recovery, a price increase
+and consent, a refund and its reversal, renewal-date extensions (one and all), expiry. Every notification is checked
+with Apple's `SignedDataVerifier.verify_and_decode_notification` (Sandbox, online checks off, the store's root), and
+its `signedTransactionInfo` and `signedRenewalInfo` with `verify_and_decode_signed_transaction` and
+`verify_and_decode_renewal_info`. Apple's `AppStoreServerAPIClient` (its `_base_url` pointed at the store) reads Get
+All Subscription Statuses (with a status filter), extends one renewal date, extends all and reads that request's
+status, and is refused with Apple's errors.
+
+    python3 Tests/Interop/verify_subscriptions.py --mockstore .build-mockstore/debug/mockstore
+
+Exits 0 when every check passes, 1 when one fails, 2 when it cannot run. Shares its helpers with
+verify_transactions.py.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import uuid
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from verify_transactions import (  # noqa: E402
+    BUNDLE_ID, CannotRun, CheckFailed, MockStore, Receiver, expect, import_apple_library, make_api_key)
+
+WEEKLY = "com.example.news.weekly"
+BASIC = "com.example.basic.monthly"
+PRO = "com.example.pro.monthly"
+DAY = 86_400_000
+
+
+class Steps:
+    """The store, the receiver and Apple's verifier and client, and the checks every step shares."""
+
+    def __init__(self, store, receiver, verifier, client):
+        self.store = store
+        self.receiver = receiver
+        self.verifier = verifier
+        self.client = client
+
+    def control(self, method, path, body=None):
+        status, _, answer = self.store.request(method, "/test/v1/" + path, body)
+        if not 200 <= status < 300:
+            raise CheckFailed(f"control {method} {path} answered {status}: {answer[:300]!r}")
+        return json.loads(answer) if answer else {}
+
+    def advance(self, duration):
+        return self.control("POST", "clock/advance", {"duration": duration})
+
+    def next(self, notification_type, subtype=None):
+        """The next notification, which must be of this type and subtype: it, its transaction and renewal info
+        verified by Apple's library."""
+        notification = self.verifier.verify_and_decode_notification(self.receiver.next_payload())
+        got = (notification.rawNotificationType, notification.rawSubtype)
+        expect(got == (notification_type, subtype),
+               f"verify_and_decode_notification accepts {notification_type} {subtype or ''}".rstrip()
+               + f" (got {got})")
+        transaction = renewal = None
+        if notification.data is not None:
+            transaction = self.verifier.verify_and_decode_signed_transaction(notification.data.signedTransactionInfo)
+            renewal = self.verifier.verify_and_decode_renewal_info(notification.data.signedRenewalInfo)
+            expect(renewal.originalTransactionId == transaction.originalTransactionId,
+                   f"{notification_type}: its transaction and renewal info verify and are the same subscription")
+        return notification, transaction, renewal
+
+    def buy(self, product):
+        status, _, body = self.store.request("POST", "/storekit/v1/purchases", {"productId": product})
+        expect(status == 200, f"a purchase of {product} (got {status})")
+        return self.verifier.verify_and_decode_signed_transaction(json.loads(body)["signedTransaction"])
+
+
+def lifecycle(steps):
+    from appstoreserverlibrary.models.AutoRenewStatus import AutoRenewStatus
+    from appstoreserverlibrary.models.ExpirationIntent import ExpirationIntent
+    from appstoreserverlibrary.models.PriceIncreaseStatus import PriceIncreaseStatus
+    from appstoreserverlibrary.models.Status import Status
+    from appstoreserverlibrary.models.TransactionReason import TransactionReason
+    from appstoreserverlibrary.models.Type import Type
+
+    first = steps.buy(WEEKLY)
+    expect(first.type == Type.AUTO_RENEWABLE_SUBSCRIPTION and first.expiresDate and first.webOrderLineItemId,
+           "the purchase is an Auto-Renewable Subscription with expiresDate and webOrderLineItemId")
+    notification, _, renewal = steps.next("SUBSCRIBED", "INITIAL_BUY")
+    expect(notification.data.status == Status.ACTIVE and renewal.autoRenewStatus == AutoRenewStatus.ON
+           and renewal.renewalDate == first.expiresDate, "SUBSCRIBED INITIAL_BUY: active, auto-renew on, renewalDate")
+
+    steps.advance("P8D")
+    _, renewed, _ = steps.next("DID_RENEW")
+    expect(renewed.transactionReason == TransactionReason.RENEWAL and renewed.purchaseDate == first.expiresDate,
+           "DID_RENEW: transactionReason RENEWAL, the new period starts where the last ended")
+
+    steps.control("POST", f"subscriptions/{first.transactionId}/auto-renew", {"enabled": False})
+    _, _, renewal = steps.next("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED")
+    expect(renewal.autoRenewStatus == AutoRenewStatus.OFF, "auto-renew off is in the renewal info")
+    steps.control("POST", f"subscriptions/{first.transactionId}/auto-renew", {"enabled": True})
+    steps.next("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED")
+
+    steps.control("POST", "settings/billing", {"billingRetryOnRenewal": True, "gracePeriodEnabled": True})
+    steps.advance("P8D")
+    notification, _, renewal = steps.next("DID_FAIL_TO_RENEW", "GRACE_PERIOD")
+    expect(notification.data.status == Status.BILLING_GRACE_PERIOD and renewal.isInBillingRetryPeriod is True
+           and renewal.gracePeriodExpiresDate == renewed.expiresDate + 6 * DAY,
+           "DID_FAIL_TO_RENEW GRACE_PERIOD: status 4, isInBillingRetryPeriod, gracePeriodExpiresDate")
+    steps.advance("P7D")
+    notification, _, renewal = steps.next("GRACE_PERIOD_EXPIRED")
+    expect(notification.data.status == Status.BILLING_RETRY
+           and renewal.expirationIntent == ExpirationIntent.BILLING_ERROR,
+           "GRACE_PERIOD_EXPIRED: billing retry goes on (status 3, expirationIntent 2)")
+    steps.control("POST", "settings/billing", {"billingRetryOnRenewal": False})
+    steps.control("POST", f"subscriptions/{first.transactionId}/recover")
+    notification, recovered, renewal = steps.next("DID_RENEW", "BILLING_RECOVERY")
+    expect(notification.data.status == Status.ACTIVE and renewal.isInBillingRetryPeriod is False
+           and recovered.transactionReason == TransactionReason.RENEWAL,
+           "DID_RENEW BILLING_RECOVERY: active again, out of billing retry")
+
+    steps.control("POST", f"subscriptions/{first.transactionId}/price-increase", {"price": 2990})
+    _, _, renewal = steps.next("PRICE_INCREASE", "PENDING")
+    expect(renewal.priceIncreaseStatus == PriceIncreaseStatus.CUSTOMER_HAS_NOT_RESPONDED
+           and renewal.renewalPrice == 2990, "PRICE_INCREASE PENDING: priceIncreaseStatus 0, the new renewalPrice")
+    steps.control("POST", f"subscriptions/{first.transactionId}/price-increase/consent")
+    _, _, renewal = steps.next("PRICE_INCREASE", "ACCEPTED")
+    expect(renewal.priceIncreaseStatus == PriceIncreaseStatus.CUSTOMER_CONSENTED_OR_WAS_NOTIFIED_WITHOUT_NEEDING_CONSENT,
+           "PRICE_INCREASE ACCEPTED: priceIncreaseStatus 1")
+    steps.advance("P8D")
+    _, renewed, _ = steps.next("DID_RENEW")
+    expect(renewed.price == 2990, f"the renewal after consent is at the new price (got {renewed.price})")
+
+    steps.control("POST", f"transactions/{renewed.transactionId}/refund")
+    notification, _, _ = steps.next("REFUND")
+    expect(notification.data.status == Status.REVOKED, "REFUND of the period in force: status 5 (revoked)")
+    steps.control("POST", f"transactions/{renewed.transactionId}/refund/reverse")
+    notification, reinstated, _ = steps.next("REFUND_REVERSED")
+    expect(notification.data.status == Status.ACTIVE and reinstated.revocationDate is None,
+           "REFUND_REVERSED: active again, the revocation cleared")
+
+    basic = steps.buy(BASIC)
+    steps.next("SUBSCRIBED", "INITIAL_BUY")
+    steps.buy(PRO)
+    _, upgraded, renewal = steps.next("DID_CHANGE_RENEWAL_PREF", "UPGRADE")
+    expect(upgraded.originalTransactionId == basic.transactionId and renewal.autoRenewProductId == PRO,
+           "DID_CHANGE_RENEWAL_PREF UPGRADE: the same subscription, now Pro")
+    return first, basic
+
+
+def server_api(steps, first, basic):
+    from appstoreserverlibrary.api_client import APIError, APIException
+    from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
+    from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
+    from appstoreserverlibrary.models.MassExtendRenewalDateRequest import MassExtendRenewalDateRequest
+    from appstoreserverlibrary.models.Status import Status
+
+    statuses = steps.client.get_all_subscription_statuses(first.transactionId)
+    items = [item for group in statuses.data for item in group.lastTransactions]
+    for item in items:
+        steps.verifier.verify_and_decode_signed_transaction(item.signedTransactionInfo)
+        steps.verifier.verify_and_decode_renewal_info(item.signedRenewalInfo)
+    expect(len(statuses.data) == 2 and all(item.status == Status.ACTIVE for item in items),
+           "get_all_subscription_statuses: two groups, both active, every signed item verifies")
+    filtered = steps.client.get_all_subscription_statuses(first.transactionId, [Status.EXPIRED])
+    expect(all(not group.lastTransactions for group in filtered.data),
+           "get_all_subscription_statuses with status [EXPIRED] lists none")
+
+    answer = steps.client.extend_subscription_renewal_date(first.transactionId, ExtendRenewalDateRequest(
+        extendByDays=5, extendReasonCode=ExtendReasonCode.SERVICE_ISSUE_OR_OUTAGE, requestIdentifier=str(uuid.uuid4())))
+    _, extended, renewal = steps.next("RENEWAL_EXTENDED")
+    expect(answer.success is True and answer.originalTransactionId == first.transactionId
+           and answer.effectiveDate == extended.expiresDate == renewal.renewalDate,
+           "extend_subscription_renewal_date succeeds; RENEWAL_EXTENDED carries the new expiresDate")
+    for days, error in ((91, APIError.INVALID_EXTEND_BY_DAYS), (0, APIError.INVALID_EXTEND_BY_DAYS)):
+        try:
+            steps.client.extend_subscription_renewal_date(first.transactionId, ExtendRenewalDateRequest(
+                extendByDays=days, extendReasonCode=ExtendReasonCode.OTHER, requestIdentifier="r"))
+        except APIException as refused:
+            expect(refused.api_error == error and refused.http_status_code == 400,
+                   f"extendByDays {days} is refused with APIError.{error.name} (got {refused.raw_api_error})")
+        else:
+            raise CheckFailed(f"extendByDays {days} was accepted")
+    try:
+        steps.client.extend_subscription_renewal_date("1", ExtendRenewalDateRequest(
+            extendByDays=1, extendReasonCode=ExtendReasonCode.OTHER, requestIdentifier="r"))
+    except APIException as refused:
+        expect(refused.api_error == APIError.ORIGINAL_TRANSACTION_ID_NOT_FOUND,
+               f"an unknown subscription is APIError.ORIGINAL_TRANSACTION_ID_NOT_FOUND (got {refused.raw_api_error})")
+    else:
+        raise CheckFailed("an unknown original transaction id was extended")
+
+    request_id = str(uuid.uuid4())
+    taken = steps.client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
+        extendByDays=2, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier=request_id,
+        productId=PRO, storefrontCountryCodes=["USA"]))
+    expect(taken.requestIdentifier == request_id, "extend_renewal_date_for_all_active_subscribers takes the request")
+    _, extended, _ = steps.next("RENEWAL_EXTENDED")
+    expect(extended.originalTransactionId == basic.transactionId, "the Pro subscriber is extended")
+    summary, _, _ = steps.next("RENEWAL_EXTENSION", "SUMMARY")
+    expect(summary.summary is not None and summary.summary.requestIdentifier == request_id
+           and summary.summary.succeededCount == 1 and summary.summary.failedCount == 0
+           and summary.summary.productId == PRO and summary.data is None,
+           "RENEWAL_EXTENSION SUMMARY: Apple's summary (1 succeeded, 0 failed), no data")
+    status = steps.client.get_status_of_subscription_renewal_date_extensions(request_id, PRO)
+    expect(status.complete is True and status.succeededCount == 1 and status.failedCount == 0
+           and status.completeDate and status.requestIdentifier == request_id,
+           "get_status_of_subscription_renewal_date_extensions: complete, 1 succeeded")
+    try:
+        steps.client.get_status_of_subscription_renewal_date_extensions(str(uuid.uuid4()), PRO)
+    except APIException as refused:
+        expect(refused.api_error == APIError.STATUS_REQUEST_NOT_FOUND,
+               f"an unknown request is APIError.STATUS_REQUEST_NOT_FOUND (got {refused.raw_api_error})")
+    else:
+        raise CheckFailed("an unknown mass extension request has a status")
+
+    steps.control("POST", f"subscriptions/{first.transactionId}/expire")
+    notification, _, renewal = steps.next("EXPIRED", "VOLUNTARY")
+    expect(notification.data.status == Status.EXPIRED, "EXPIRED VOLUNTARY: status 2")
+    try:
+        steps.client.extend_subscription_renewal_date(first.transactionId, ExtendRenewalDateRequest(
+            extendByDays=1, extendReasonCode=ExtendReasonCode.OTHER, requestIdentifier="late"))
+    except APIException as refused:
+        expect(refused.api_error == APIError.SUBSCRIPTION_EXTENSION_INELIGIBLE and refused.http_status_code == 403,
+               f"an expired subscription is APIError.SUBSCRIPTION_EXTENSION_INELIGIBLE (got {refused.raw_api_error})")
+    else:
+        raise CheckFailed("an expired subscription was extended")
+
+
+def run_checks(store, receiver, private_pem, key_id, apple):
+    Environment, SignedDataVerifier, _ = apple
+    from appstoreserverlibrary.api_client import AppStoreServerAPIClient
+
+    _, _, root_der = store.request("GET", "/test/v1/root-certificate")
+    verifier = SignedDataVerifier([root_der], False, Environment.SANDBOX, BUNDLE_ID, None)
+    client = AppStoreServerAPIClient(private_pem, key_id, "mock-issuer-id", BUNDLE_ID, Environment.SANDBOX)
+    client._base_url = store.base_url
+    steps = Steps(store, receiver, verifier, client)
+    first, basic = lifecycle(steps)
+    server_api(steps, first, basic)
+
+
+def main():
+    repository = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mockstore", required=True, help="path to the built mockstore binary")
+    parser.add_argument("--catalogue", default=os.path.join(repository, "Tests", "Fixtures", "Subscriptions.storekit"))
+    arguments = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    try:
+        apple = import_apple_library()
+        binary = os.path.abspath(arguments.mockstore)
+        if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+            raise CannotRun(f"{arguments.mockstore} is not an executable file")
+        data_dir = tempfile.mkdtemp(prefix="mockstore-subscriptions-")
+        receiver = Receiver()
+        try:
+            private_pem, public_path = make_api_key(data_dir)
+            key_id = "MOCKINTEROP3"
+            extra = ["--api-key", f"{key_id}={public_path}", "--notify", receiver.url]
+            with MockStore(binary, os.path.join(data_dir, "data"), arguments.catalogue, extra) as store:
+                run_checks(store, receiver, private_pem, key_id, apple)
+        finally:
+            receiver.close()
+            shutil.rmtree(data_dir, ignore_errors=True)
+    except CannotRun as error:
+        print(f"cannot run the interop test: {error}", file=sys.stderr)
+        return 2
+    except CheckFailed as error:
+        print(f"FAILED: {error}", file=sys.stderr)
+        return 1
+    print("interop: Apple's library verifies every subscription step and reads the subscription endpoints")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
