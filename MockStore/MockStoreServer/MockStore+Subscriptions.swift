@@ -47,6 +47,7 @@ extension MockStore {
             }
         }
         let (_, transaction) = try commit(step, date: now, origin: origin, database)
+        guard let transaction else { throw MockStoreError.transactionNotFound }
         return transaction
     }
 
@@ -95,14 +96,16 @@ extension MockStore {
         let (saved, transaction) = try commit(step, date: date, origin: origin, database)
         return TestSubscriptionEventRecord(
             date: date, productId: saved.productId, originalTransactionId: saved.originalTransactionId,
-            notificationType: step.notice?.type, subtype: step.notice?.subtype, transactionId: transaction.id)
+            notificationType: transaction == nil ? nil : step.notice?.type,
+            subtype: transaction == nil ? nil : step.notice?.subtype, transactionId: transaction?.id)
     }
 
     /// Records a step: its changes to old transactions, its new transaction (numbered now), the state, and its
-    /// notification (dated `date`). Returns the saved state and its latest transaction.
+    /// notification (dated `date`). Returns the saved state and its latest transaction (`nil` when a test control
+    /// deleted it: then nothing is announced).
     func commit(
         _ step: SubscriptionStep, date: Int64, origin: StoredTransaction.Origin, _ database: TransactionStore
-    ) throws -> (SubscriptionState, StoredTransaction) {
+    ) throws -> (SubscriptionState, StoredTransaction?) {
         var state = step.state
         for amendment in step.amendments {
             _ = try database.amend(amendment, date: date)
@@ -120,7 +123,7 @@ extension MockStore {
         try database.saveSubscription(state, nextEventAt: subscriptionLifecycle.nextEventDate(state))
         subscriptionRuntime.noteNextEvent(try database.nextSubscriptionEventDate())
         guard let transaction = try latest ?? database.transaction(id: state.latestTransactionId) else {
-            throw MockStoreError.transactionNotFound
+            return (state, nil)
         }
         if let notice = step.notice {
             try enqueueSubscriptionNotification(notice, transaction: transaction, state: state, date: date, database)

@@ -203,6 +203,7 @@ public struct SubscriptionLifecycle: Sendable {
         next.autoRenewEnabled = false
         next.expirationIntent = intent
         next.nextOffer = nil
+        next.renewalPrice = products[state.autoRenewProductId]?.price ?? state.renewalPrice
         next.isInBillingRetryPeriod = intent == 2 ? false : next.isInBillingRetryPeriod
         return SubscriptionStep(
             state: next, amendments: amendments, notice: SubscriptionNotice("EXPIRED", Self.expiredSubtype(intent)))

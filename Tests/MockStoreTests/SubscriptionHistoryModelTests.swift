@@ -67,6 +67,36 @@ import Testing
             ? Self.add(offer.period, to: date) : Self.add(offer.period, offer.periodCount, to: date)
     }
 
+    @Test func theCataloguesTimeRateIsTheDefaultAndTheClockOutlivesARestart() throws {
+        let directory = try TemporaryDirectory()
+        var configured = catalogue
+        configured.settings.timeRate = TimeRate.monthlyRenewalEveryFiveMinutes.rawValue
+        let base = ManualClock(fixedDate)
+        func open() throws -> MockStore {
+            MockStore(
+                configuration: .init(
+                    catalogue: configured, bundleId: "ai.voicedebrief.app",
+                    signer: JWSTransactionSigner.hs256(secret: Self.secret), clock: base),
+                database: try TransactionStore(path: directory.file("store.sqlite")))
+        }
+        var store = try open()
+        #expect(store.clock().rate == "monthlyRenewalEveryFiveMinutes" && store.clock().factor == 30 * 86_400 / 300)
+        _ = try store.purchase(PurchaseRequestBody(productId: "com.example.news.weekly"))
+        let expires = try #require(try store.testSubscriptions().subscriptions.first?.expiresDate)
+        // A week of subscription time passes in 7 / 30 of five minutes of real time: 70 s.
+        base.advance(by: 71)
+        _ = try store.setClockRate("realTime")
+        try store.close()
+        store = try open()
+        defer { try? store.close() }
+        #expect(store.clock().rate == "realTime", "the rate set is kept, not the catalogue's")
+        #expect(store.nowMilliseconds >= expires)
+        let renewed = try store.testSubscriptions().subscriptions.first
+        #expect((renewed?.expiresDate ?? 0) > expires, "the renewal that fell due ran at the first call")
+        let feed = try store.updates(after: "0")
+        #expect(feed.signedTransactions.count == 1, "the renewal reaches the app through the updates feed")
+    }
+
     @Test(arguments: seeds) func randomHistoriesAgreeAtEveryStep(seed: UInt64) throws {
         let directory = try TemporaryDirectory()
         let base = ManualClock(fixedDate)
@@ -166,6 +196,9 @@ import Testing
             if action != "advance" && action != "wait" { groups[group] = model }
             try check(store, groups, expected: expected, since: before, context: context)
         }
+        // Not a vacuous run: the seed made a history with notifications of several kinds.
+        let kinds = Set(try store.notificationRecords().notifications.map(\.notificationType))
+        #expect(kinds.count >= 3, "seed \(seed.seedText): \(kinds)")
     }
 
     /// The three views agree with the model: entitlements, the subscriptions' transactions in the history, and the
