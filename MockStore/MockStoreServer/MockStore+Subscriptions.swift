@@ -112,7 +112,8 @@ extension MockStore {
         }
         var latest: StoredTransaction?
         if let draft = step.newTransaction {
-            let stored = try database.insert(newTransaction(draft, state, origin: origin), ids: configuration.transactionIDs)
+            let stored = try database.insert(
+                newTransaction(draft, state, origin: origin), ids: configuration.transactionIDs)
             if state.originalTransactionId.isEmpty {
                 state.originalTransactionId = stored.id
                 state.originalPurchaseDate = stored.purchaseDate
@@ -213,7 +214,8 @@ extension MockStore {
         data.signedRenewalInfo = try signRenewalInfo(state, signedDate: date)
         data.status = state.status.rawValue
         let payload = NotificationPayload(
-            notificationType: notice.type, subtype: notice.subtype, notificationUUID: uuid, data: data, signedDate: date)
+            notificationType: notice.type, subtype: notice.subtype, notificationUUID: uuid, data: data, signedDate: date
+        )
         let signer = configuration.serverSigner ?? configuration.signer
         try database.insertNotification(
             StoredNotification(

@@ -45,7 +45,8 @@ extension MockStore {
             }
             if product.type == .autoRenewable {
                 let stored = try subscribeOrChange(product, request, database, origin: .outside)
-                return TestTransactionBody(transaction: Self.testTransaction(stored), signedTransaction: try sign(stored))
+                return TestTransactionBody(
+                    transaction: Self.testTransaction(stored), signedTransaction: try sign(stored))
             }
             let new = try newTransaction(product, request, database, status: .purchased, origin: .outside)
             let stored = try database.insert(new, ids: configuration.transactionIDs)

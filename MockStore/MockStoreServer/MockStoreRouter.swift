@@ -37,7 +37,8 @@ public struct MockStoreRouter: HTTPHandler {
 
     public init(store: MockStore) {
         self.store = store
-        self.routes = Self.deviceRoutes + Self.testRoutes + Self.controlRoutes + Self.serverRoutes + Self.subscriptionRoutes
+        self.routes =
+            Self.deviceRoutes + Self.testRoutes + Self.controlRoutes + Self.serverRoutes + Self.subscriptionRoutes
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {

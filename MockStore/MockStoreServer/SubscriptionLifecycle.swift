@@ -246,7 +246,8 @@ public struct SubscriptionLifecycle: Sendable {
             next.renewalPrice = current.price
             return SubscriptionStep(state: next, notice: SubscriptionNotice("DID_CHANGE_RENEWAL_PREF"))
         }
-        let immediate = target.level < current.level || (target.level == current.level && target.period == current.period)
+        let immediate =
+            target.level < current.level || (target.level == current.level && target.period == current.period)
         guard immediate else {
             guard state.autoRenewProductId != target.id else { return SubscriptionStep(state: state) }
             next.autoRenewProductId = target.id

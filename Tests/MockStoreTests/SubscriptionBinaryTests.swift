@@ -25,7 +25,8 @@ import Testing
     }
 
     func start() throws -> MockStoreHarness {
-        try MockStoreHarness(dataDirectory: data, extraArguments: try token.option(in: directory), catalogue: Self.catalogue)
+        try MockStoreHarness(
+            dataDirectory: data, extraArguments: try token.option(in: directory), catalogue: Self.catalogue)
     }
 
     func root(_ store: MockStoreHarness) async throws -> Certificate {
@@ -37,7 +38,8 @@ import Testing
         #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
         let body = try response.decoded(PurchaseResponseBody.self)
         #expect(body.result == "success")
-        return try verifiedES256Payload(try #require(body.signedTransaction), as: SignedTransactionPayload.self, root: root)
+        return try verifiedES256Payload(
+            try #require(body.signedTransaction), as: SignedTransactionPayload.self, root: root)
     }
 
     struct Told {
@@ -61,8 +63,11 @@ import Testing
     }
 
     func entitlements(_ store: MockStoreHarness, root: Certificate) async throws -> [SignedTransactionPayload] {
-        let body = try await store.get("/storekit/v1/transactions/current-entitlements").decoded(SignedTransactionsBody.self)
-        return try body.signedTransactions.map { try verifiedES256Payload($0, as: SignedTransactionPayload.self, root: root) }
+        let body = try await store.get("/storekit/v1/transactions/current-entitlements").decoded(
+            SignedTransactionsBody.self)
+        return try body.signedTransactions.map {
+            try verifiedES256Payload($0, as: SignedTransactionPayload.self, root: root)
+        }
     }
 
     func server(_ store: MockStoreHarness, _ path: String) async throws -> MockStoreHarness.Response {
@@ -76,7 +81,8 @@ extension SubscriptionBinaryTests {
         let root = try await root(store)
         let first = try await buy(store, Self.proMonthly, root: root)
         #expect(first.type == "Auto-Renewable Subscription" && first.transactionReason == "PURCHASE")
-        #expect(first.subscriptionGroupIdentifier == Self.proGroup && first.originalTransactionId == first.transactionId)
+        #expect(
+            first.subscriptionGroupIdentifier == Self.proGroup && first.originalTransactionId == first.transactionId)
         #expect(first.offerType == 1 && first.offerDiscountType == "PAY_AS_YOU_GO", "the introductory offer")
         let expires = try #require(first.expiresDate)
         #expect(expires > first.purchaseDate + 27 * Self.day && expires <= first.purchaseDate + 31 * Self.day)
@@ -131,14 +137,16 @@ extension SubscriptionBinaryTests {
         #expect(upgraded.offerType == nil)
         let upgrade = try #require(try notifications(store, root: root).last)
         #expect(upgrade.payload.notificationType == "DID_CHANGE_RENEWAL_PREF" && upgrade.payload.subtype == "UPGRADE")
-        let history = try await server(store, "/inApps/v2/history/\(basic.transactionId)?subscriptionGroupIdentifier=\(Self.proGroup)")
+        let history = try await server(
+            store, "/inApps/v2/history/\(basic.transactionId)?subscriptionGroupIdentifier=\(Self.proGroup)")
         let signed = try history.decoded(HistoryResponseBody.self).signedTransactions
         let old = try signed.map { try verifiedES256Payload($0, as: SignedTransactionPayload.self, root: root) }
             .first { $0.transactionId == basic.transactionId }
         #expect(old?.isUpgraded == true && old?.revocationDate != nil, "the replaced period is revoked")
         #expect(try await entitlements(store, root: root).map(\.productId) == [Self.proMonthly])
 
-        let downgrade = try store.control(TestSubscriptionEventRecord.self, "subscription", "change", Self.proMonthly, Self.basic)
+        let downgrade = try store.control(
+            TestSubscriptionEventRecord.self, "subscription", "change", Self.proMonthly, Self.basic)
         #expect(downgrade.notificationType == "DID_CHANGE_RENEWAL_PREF" && downgrade.subtype == "DOWNGRADE")
         let pending = try #require(try notifications(store, root: root).last)
         #expect(pending.renewal.autoRenewProductId == Self.basic && pending.renewal.productId == Self.proMonthly)
@@ -170,7 +178,8 @@ extension SubscriptionBinaryTests {
         let revoked = try await server(store, "/inApps/v1/subscriptions/\(weekly.transactionId)?status=5")
         let items = try revoked.decoded(StatusResponseBody.self).data.flatMap(\.lastTransactions)
         #expect(items.map(\.originalTransactionId) == [weekly.transactionId] && items.map(\.status) == [5])
-        let info = try verifiedES256Payload(try #require(items.first).signedRenewalInfo, as: RenewalInfoPayload.self, root: root)
+        let info = try verifiedES256Payload(
+            try #require(items.first).signedRenewalInfo, as: RenewalInfoPayload.self, root: root)
         #expect(info.productId == Self.weekly && info.autoRenewStatus == 0)
         let both = try await server(store, "/inApps/v1/subscriptions/\(weekly.transactionId)?status=1&status=2")
         #expect(try both.decoded(StatusResponseBody.self).data.map(\.subscriptionGroupIdentifier) == [Self.proGroup])

@@ -35,9 +35,11 @@ import Testing
     let products: [String: CatalogueProduct]
 
     init() throws {
-        catalogue = try StoreKitConfiguration.load(contentsOf: Repository.root + "/Tests/Fixtures/Subscriptions.storekit")
+        catalogue = try StoreKitConfiguration.load(
+            contentsOf: Repository.root + "/Tests/Fixtures/Subscriptions.storekit")
         products = Dictionary(
-            catalogue.products.filter { $0.type == .autoRenewable }.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            catalogue.products.filter { $0.type == .autoRenewable }.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }
+        )
     }
 
     static let calendar: Calendar = {
@@ -123,7 +125,9 @@ import Testing
                 _ = try store.purchase(PurchaseRequestBody(productId: productId))
                 if !model.active {
                     let intro = !model.usedIntro && details(productId).introductoryOffer != nil
-                    expected[group] = [Expected(type: "SUBSCRIBED", subtype: model.everSubscribed ? "RESUBSCRIBE" : "INITIAL_BUY")]
+                    expected[group] = [
+                        Expected(type: "SUBSCRIBED", subtype: model.everSubscribed ? "RESUBSCRIBE" : "INITIAL_BUY")
+                    ]
                     model = GroupModel(
                         everSubscribed: true, active: true, productId: productId, autoRenewProductId: productId,
                         autoRenew: true, expires: firstEnd(productId, at: now, intro: intro),
@@ -135,7 +139,8 @@ import Testing
                     }
                 } else if productId != model.autoRenewProductId {
                     let (old, new) = (details(model.productId), details(productId))
-                    if new.groupLevel < old.groupLevel || (new.groupLevel == old.groupLevel && new.period == old.period) {
+                    if new.groupLevel < old.groupLevel || (new.groupLevel == old.groupLevel && new.period == old.period)
+                    {
                         expected[group] = [Expected(type: "DID_CHANGE_RENEWAL_PREF", subtype: "UPGRADE")]
                         model.productId = productId
                         model.autoRenewProductId = productId
@@ -166,12 +171,15 @@ import Testing
                     if on != model.autoRenew {
                         expected[group] = [
                             Expected(
-                                type: "DID_CHANGE_RENEWAL_STATUS", subtype: on ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED")
+                                type: "DID_CHANGE_RENEWAL_STATUS",
+                                subtype: on ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED")
                         ]
                         model.autoRenew = on
                     }
                 case "refund":
-                    let latest = try store.testSubscriptions().subscriptions.first { $0.subscriptionGroupIdentifier == group }
+                    let latest = try store.testSubscriptions().subscriptions.first {
+                        $0.subscriptionGroupIdentifier == group
+                    }
                     _ = try store.refund(id: try #require(latest?.latestTransactionId), reason: 0)
                     expected[group] = [Expected(type: "REFUND", subtype: nil)]
                     model.active = false
@@ -233,18 +241,31 @@ import Testing
             var revision: String?
             repeat {
                 let page = try store.history(
-                    id: anyId, query: [.init("productType", "AUTO_RENEWABLE")] + (revision.map { [.init("revision", $0)] } ?? []))
+                    id: anyId,
+                    query: [.init("productType", "AUTO_RENEWABLE")] + (revision.map { [.init("revision", $0)] } ?? []))
                 history += try page.signedTransactions.map(Self.payload)
                 revision = page.hasMore ? page.revision : nil
             } while revision != nil
             for state in states {
                 let own = history.filter { $0.originalTransactionId == state.originalTransactionId }
-                #expect(own.max { ($0.purchaseDate, $0.transactionId.count, $0.transactionId) < ($1.purchaseDate, $1.transactionId.count, $1.transactionId) }?.transactionId == state.latestTransactionId, "\(context): history's latest")
-                #expect(own.allSatisfy { $0.subscriptionGroupIdentifier == state.subscriptionGroupIdentifier && $0.type == "Auto-Renewable Subscription" })
+                #expect(
+                    own.max {
+                        ($0.purchaseDate, $0.transactionId.count, $0.transactionId) < (
+                            $1.purchaseDate, $1.transactionId.count, $1.transactionId
+                        )
+                    }?.transactionId == state.latestTransactionId, "\(context): history's latest")
+                #expect(
+                    own.allSatisfy {
+                        $0.subscriptionGroupIdentifier == state.subscriptionGroupIdentifier
+                            && $0.type == "Auto-Renewable Subscription"
+                    })
             }
             let byGroup = Dictionary(grouping: history, by: { $0.subscriptionGroupIdentifier ?? "" })
-            let groupsFiltered = try store.history(id: anyId, query: [.init("subscriptionGroupIdentifier", states[0].subscriptionGroupIdentifier)])
-            #expect(groupsFiltered.signedTransactions.count == min(20, byGroup[states[0].subscriptionGroupIdentifier]?.count ?? 0), "\(context): group filter")
+            let groupsFiltered = try store.history(
+                id: anyId, query: [.init("subscriptionGroupIdentifier", states[0].subscriptionGroupIdentifier)])
+            #expect(
+                groupsFiltered.signedTransactions.count
+                    == min(20, byGroup[states[0].subscriptionGroupIdentifier]?.count ?? 0), "\(context): group filter")
         }
         // The notifications of this step.
         let made = Array(try store.notificationRecords().notifications.dropFirst(before))
