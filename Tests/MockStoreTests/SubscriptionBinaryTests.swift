@@ -187,6 +187,8 @@ extension SubscriptionBinaryTests {
             try await server(store, "/inApps/v1/subscriptions/\(weekly.transactionId)?status=9"), status: 400,
             code: 4_000_031)
         try expectError(try await server(store, "/inApps/v1/subscriptions/9999999"), status: 404, code: 4_040_010)
+        let byApp = try await server(store, "/inApps/v1/subscriptions/\(try #require(weekly.appTransactionId))")
+        #expect(try byApp.decoded(StatusResponseBody.self).data.count == 2, "the app transaction id finds the customer")
 
         let expired = try store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.proYearly)
         #expect(expired.notificationType == "EXPIRED" && expired.subtype == "VOLUNTARY")
