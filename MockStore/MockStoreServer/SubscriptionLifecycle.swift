@@ -135,11 +135,12 @@ public struct SubscriptionLifecycle: Sendable {
     }
 
     /// The event the clock brings about by `now`, if any: the end of the period in force renews it (auto-renew
-    /// on) or expires it (off: EXPIRED VOLUNTARY).
+    /// on) or expires it (off: EXPIRED VOLUNTARY; a product no longer sold: PRODUCT_NOT_FOR_SALE).
     public func dueEvent(_ state: SubscriptionState, now: Int64) -> SubscriptionEvent? {
         guard state.status == .active, state.expiresDate <= now else { return nil }
-        return state.autoRenewEnabled
-            ? .renew(at: state.expiresDate) : .expire(at: state.expiresDate, intent: 1)
+        guard state.autoRenewEnabled else { return .expire(at: state.expiresDate, intent: 1) }
+        return products[state.autoRenewProductId] == nil
+            ? .expire(at: state.expiresDate, intent: 4) : .renew(at: state.expiresDate)
     }
 
     /// When the clock next changes this subscription (`nil`: never by itself).

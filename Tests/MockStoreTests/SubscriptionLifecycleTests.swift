@@ -67,6 +67,15 @@ import Testing
         #expect(again.state.originalTransactionId == "1")
     }
 
+    @Test func aProductNoLongerSoldExpiresAtTheEndOfItsPeriod() throws {
+        let state = try subscribed()
+        var smaller = lifecycle
+        smaller.products["monthly"] = nil
+        let due = try #require(smaller.dueEvent(state, now: state.expiresDate))
+        #expect(due == .expire(at: state.expiresDate, intent: 4))
+        #expect(try smaller.apply(due, to: state).notice == SubscriptionNotice("EXPIRED", "PRODUCT_NOT_FOR_SALE"))
+    }
+
     @Test func anUpgradeIsImmediateAndRefundsThePeriodLeft() throws {
         let state = try subscribed()
         let half = state.currentPeriodStart + (state.expiresDate - state.currentPeriodStart) / 2
