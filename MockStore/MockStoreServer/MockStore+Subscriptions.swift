@@ -200,17 +200,33 @@ extension MockStore {
 
     // MARK: Notifications and renewal info
 
+    /// A notification about `transaction`: for a subscription's, with its renewal info and status (as Apple sends
+    /// CONSUMPTION_REQUEST and REFUND_DECLINED for subscriptions); else as for a one-time purchase.
+    func announce(_ type: String, transaction: StoredTransaction, reason: String? = nil, _ database: TransactionStore)
+        throws
+    {
+        guard let group = transaction.subscription?.subscriptionGroupIdentifier,
+            let state = try database.subscriptionState(groupId: group)
+        else {
+            try enqueueNotification(type, transaction: transaction, reason: reason, database)
+            return
+        }
+        try enqueueSubscriptionNotification(
+            SubscriptionNotice(type), transaction: transaction, state: state, date: nowMilliseconds,
+            consumptionRequestReason: reason, database)
+    }
+
     /// Records a subscription notification: the transaction, the renewal info and the status in its data.
     func enqueueSubscriptionNotification(
         _ notice: SubscriptionNotice, transaction: StoredTransaction, state: SubscriptionState, date: Int64,
-        _ database: TransactionStore
+        consumptionRequestReason: String? = nil, _ database: TransactionStore
     ) throws {
         let now = nowMilliseconds
         let uuid = UUID().uuidString.lowercased()
         var data = NotificationData(
             environment: configuration.environment, appAppleId: configuration.appAppleIdInAnswers,
             bundleId: configuration.bundleId, bundleVersion: configuration.bundleVersion,
-            signedTransactionInfo: try serverSign(transaction))
+            signedTransactionInfo: try serverSign(transaction), consumptionRequestReason: consumptionRequestReason)
         data.signedRenewalInfo = try signRenewalInfo(state, signedDate: date)
         data.status = state.status.rawValue
         let payload = NotificationPayload(

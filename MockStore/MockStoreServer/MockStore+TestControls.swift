@@ -186,7 +186,7 @@ extension MockStore {
             // Apple asks for consumption information only for consumables and auto-renewable subscriptions; a
             // request for another type is decided without it.
             if Self.sendsConsumptionRequest(updated) {
-                try enqueueNotification("CONSUMPTION_REQUEST", transaction: updated, reason: reason, database)
+                try announce("CONSUMPTION_REQUEST", transaction: updated, reason: reason, database)
             }
             return TestTransactionBody(transaction: Self.testTransaction(updated))
         }
@@ -210,7 +210,7 @@ extension MockStore {
         }
         try database.setRefundRequest(id: id, to: .declined)
         let updated = try existing(id, database)
-        try enqueueNotification("REFUND_DECLINED", transaction: updated, database)
+        try announce("REFUND_DECLINED", transaction: updated, database)
         return TestTransactionBody(transaction: Self.testTransaction(updated))
     }
 

@@ -190,6 +190,16 @@ extension SubscriptionBinaryTests {
         let byApp = try await server(store, "/inApps/v1/subscriptions/\(try #require(weekly.appTransactionId))")
         #expect(try byApp.decoded(StatusResponseBody.self).data.count == 2, "the app transaction id finds the customer")
 
+        // A refund request for a subscription: CONSUMPTION_REQUEST with the renewal info and status, then declined.
+        let subscriptions = try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions
+        let yearly = try #require(subscriptions.first { $0.productId == Self.proYearly }?.latestTransactionId)
+        _ = try store.control(TestTransactionBody.self, "request-refund", yearly)
+        let request = try #require(try notifications(store, root: root).last)
+        #expect(request.payload.notificationType == "CONSUMPTION_REQUEST" && request.payload.data?.status == 1)
+        #expect(request.payload.data?.consumptionRequestReason == "UNINTENDED_PURCHASE")
+        _ = try store.control(TestTransactionBody.self, "decline-refund", yearly)
+        #expect(try notifications(store, root: root).last?.payload.notificationType == "REFUND_DECLINED")
+
         let expired = try store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.proYearly)
         #expect(expired.notificationType == "EXPIRED" && expired.subtype == "VOLUNTARY")
         #expect(try await entitlements(store, root: root).isEmpty)
