@@ -24,7 +24,7 @@ extension MockStore {
     /// downgrade at the next renewal); the transaction in force when it is this product already.
     func subscribeOrChange(
         _ product: CatalogueProduct, _ request: PurchaseRequestBody, _ database: TransactionStore,
-        origin: StoredTransaction.Origin
+        origin: StoredTransaction.Origin, settling pending: PendingSettlement? = nil
     ) throws -> StoredTransaction {
         let now = nowMilliseconds
         _ = try runDueEvents(until: now, database)
@@ -46,7 +46,11 @@ extension MockStore {
                 try subscriptionLifecycle.subscribe(subscription.id, previous: existing, at: now, context: context)
             }
         }
-        let (_, transaction) = try commit(step, date: now, origin: origin, database)
+        if pending != nil && step.newTransaction == nil {
+            throw MockStoreError.conflict(
+                "The customer is subscribed in this group already: decline the waiting purchase instead.")
+        }
+        let (_, transaction) = try commit(step, date: now, origin: origin, settling: pending, database)
         guard let transaction else { throw MockStoreError.transactionNotFound }
         return transaction
     }
@@ -104,7 +108,8 @@ extension MockStore {
     /// notification (dated `date`). Returns the saved state and its latest transaction (`nil` when a test control
     /// deleted it: then nothing is announced).
     func commit(
-        _ step: SubscriptionStep, date: Int64, origin: StoredTransaction.Origin, _ database: TransactionStore
+        _ step: SubscriptionStep, date: Int64, origin: StoredTransaction.Origin,
+        settling pending: PendingSettlement? = nil, _ database: TransactionStore
     ) throws -> (SubscriptionState, StoredTransaction?) {
         var state = step.state
         for amendment in step.amendments {
@@ -112,8 +117,10 @@ extension MockStore {
         }
         var latest: StoredTransaction?
         if let draft = step.newTransaction {
-            let stored = try database.insert(
-                newTransaction(draft, state, origin: origin), ids: configuration.transactionIDs)
+            let new = newTransaction(draft, state, origin: origin)
+            let stored =
+                try pending.map { try settle($0, as: new, database) }
+                ?? database.insert(new, ids: configuration.transactionIDs)
             if state.originalTransactionId.isEmpty {
                 state.originalTransactionId = stored.id
                 state.originalPurchaseDate = stored.purchaseDate

@@ -85,6 +85,11 @@ extension MockStore {
                 throw MockStoreError.conflict(
                     "Cannot \(verb) transaction \(id): it is \(Self.describe(current)), not waiting \(waiting).")
             }
+            if current.productType == StoreProductType.autoRenewable, kind != .declined {
+                let stored = try settlePendingSubscription(current, kind: kind, database)
+                return TestTransactionBody(
+                    transaction: Self.testTransaction(stored), signedTransaction: try sign(stored))
+            }
             let updated: StoredTransaction?
             if kind == .declined {
                 updated = try database.update(id: id, kind: kind, date: now, assignments: "status = 'declined'")

@@ -222,7 +222,9 @@ public final class MockStore: Sendable {
                 throw MockStoreError.simulated(failure, api: .purchase)
             }
             let product = try checked.get()
-            if product.type == .autoRenewable {
+            if product.type == .autoRenewable,
+                try !subscriptionPurchaseWaits(groupId: product.subscription?.groupID, database)
+            {
                 let verification = try takeFailure(.verification, database)
                 let stored = try subscribeOrChange(product, request, database, origin: .app)
                 return PurchaseResponseBody(

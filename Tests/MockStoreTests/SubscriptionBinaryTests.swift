@@ -208,6 +208,33 @@ extension SubscriptionBinaryTests {
         #expect(try store.stop() == 0)
     }
 
+    @Test func anApprovedAskToBuySubscriptionIsSubscribedThenAndReachesTheFeed() async throws {
+        let store = try start()
+        let root = try await root(store)
+        _ = try store.control(TestSettingsBody.self, "ask-to-buy", "on")
+        let response = try await store.post("/storekit/v1/purchases", json: #"{"productId": "\#(Self.weekly)"}"#)
+        let pending = try response.decoded(PurchaseResponseBody.self)
+        #expect(pending.result == "pending")
+        let nothingYet = try await entitlements(store, root: root)
+        #expect(try notifications(store, root: root).isEmpty && nothingYet.isEmpty)
+        let start = try await store.get("/storekit/v1/transactions/updates").decoded(TransactionUpdatesBody.self)
+        _ = try store.control(TestClockBody.self, "clock", "advance", "P1D")
+        let approved = try store.control(TestTransactionBody.self, "approve", try #require(pending.transactionId))
+        let payload = try verifiedES256Payload(
+            try #require(approved.signedTransaction), as: SignedTransactionPayload.self, root: root)
+        #expect(
+            payload.transactionId == pending.transactionId && payload.originalTransactionId == pending.transactionId)
+        #expect(
+            payload.expiresDate == payload.purchaseDate + 7 * Self.day && payload.subscriptionGroupIdentifier != nil)
+        let told = try notifications(store, root: root)
+        #expect(told.map(\.payload.notificationType) == ["SUBSCRIBED"] && told[0].payload.subtype == "INITIAL_BUY")
+        #expect(try await entitlements(store, root: root).map(\.transactionId) == [payload.transactionId])
+        let feed = try await store.get("/storekit/v1/transactions/updates?after=\(start.cursor)")
+            .decoded(TransactionUpdatesBody.self)
+        #expect(feed.signedTransactions.count == 1, "the approved subscription reaches the app as an update")
+        #expect(try store.stop() == 0)
+    }
+
     @Test func theClockIsShownMovedAndRatedAndARestartKeepsIt() async throws {
         var store = try start()
         let shown = try store.control(TestClockBody.self, "clock")
