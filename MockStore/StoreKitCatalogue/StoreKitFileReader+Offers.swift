@@ -79,7 +79,27 @@ extension StoreKitFileReader {
         let (displayPrice, milliunits) = try offerPrice(entry.displayPrice, mode: mode, at: location)
         return SubscriptionOffer(
             kind: kind, id: try offerID(entry, kind: kind, at: location), paymentMode: mode, period: period,
-            periodCount: count, displayPrice: displayPrice, priceMilliunits: milliunits)
+            periodCount: count, displayPrice: displayPrice, priceMilliunits: milliunits,
+            referenceName: entry.referenceName,
+            codeEligibility: kind == .offerCode ? try codeEligibility(entry.eligibility, at: location) : [],
+            isStackable: kind == .offerCode && (entry.isStackable ?? false))
+    }
+
+    /// An offer code's `eligibility`: every kind of customer when missing.
+    private func codeEligibility(
+        _ names: [String]?, at location: String
+    ) throws(CatalogueError) -> Set<OfferCodeEligibility> {
+        guard let names else { return Set(OfferCodeEligibility.allCases) }
+        var result: Set<OfferCodeEligibility> = []
+        for (index, name) in names.enumerated() {
+            guard let eligibility = OfferCodeEligibility(rawValue: name) else {
+                throw CatalogueError(
+                    file: source, location: "\(location).eligibility[\(index)]",
+                    problem: "unknown eligibility \"\(name)\" (expected \"new\", \"existing\" or \"expired\")")
+            }
+            result.insert(eligibility)
+        }
+        return result
     }
 
     /// A free offer costs nothing (and old files write no price for it); a paid one costs something.

@@ -87,6 +87,10 @@ extension StoreKitSubscriptionTests {
         #expect(yearly.offerCodes.map(\.id) == ["PRO-3MONTHS"])
         #expect(yearly.offerCodes.first?.period == .init(value: 3, unit: .month))
         #expect(yearly.offer(kind: .offerCode, id: "PRO-3MONTHS")?.kind == .offerCode)
+        #expect(yearly.offerCodes.first?.codeEligibility == [.new, .expired])
+        #expect(yearly.offerCodes.first?.isStackable == (shape != "v1"), "1.2 files write no isStackable")
+        #expect(yearly.promotionalOffers.first?.referenceName == "Loyal customers, first year")
+        #expect(yearly.promotionalOffers.first?.codeEligibility == [], "only offer codes have an eligibility")
 
         let monthly = try #require(catalogue.product(id: "com.example.pro.monthly")?.subscription)
         #expect(
@@ -96,6 +100,9 @@ extension StoreKitSubscriptionTests {
                     periodCount: 3, displayPrice: "1.99", priceMilliunits: 1_990))
         #expect(monthly.promotionalOffers.map(\.periodCount) == [2])
         #expect(monthly.offerCodes.map(\.paymentMode) == [.payAsYouGo])
+        #expect(monthly.offerCodes.first?.codeEligibility == Set(OfferCodeEligibility.allCases))
+        #expect(monthly.introductoryOffer?.duration == .init(value: 3, unit: .month), "P1M × 3")
+        #expect(monthly.introductoryOffer?.paymentMode.appleDiscountType == "PAY_AS_YOU_GO")
         let basic = try #require(catalogue.product(id: "com.example.basic.monthly")?.subscription)
         #expect(basic.introductoryOffer?.paymentMode == .payUpFront)
         #expect(basic.introductoryOffer?.period == .init(value: 3, unit: .month))
@@ -311,5 +318,18 @@ extension StoreKitSubscriptionTests {
         #expect(error?.location == "subscriptionGroups[0].subscriptions[0].adHocOffers[1]")
         #expect(
             error?.problem == "offer \"p\" is already used by subscriptionGroups[0].subscriptions[0].adHocOffers[0]")
+    }
+
+    @Test func offerCodeEligibilityIsCheckedAndDefaultsToEveryone() throws {
+        let unknown =
+            #""codeOffers": [{"referenceName": "C", "paymentMode": "free", "subscriptionPeriod": "P1M", "eligibility": ["new", "vip"]}]"#
+        let error = refusal(file(subscriptions: [subscription(extra: unknown)]))
+        #expect(error?.location == "subscriptionGroups[0].subscriptions[0].codeOffers[0].eligibility[1]")
+        #expect(error?.problem.contains("\"vip\"") == true)
+        let none = #""codeOffers": [{"referenceName": "C", "paymentMode": "free", "subscriptionPeriod": "P1M"}]"#
+        let catalogue = try StoreKitConfiguration.parse(
+            Data(file(subscriptions: [subscription(extra: none)]).utf8), source: "test.storekit")
+        #expect(
+            catalogue.products.first?.subscription?.offerCodes.first?.codeEligibility == [.new, .existing, .expired])
     }
 }
