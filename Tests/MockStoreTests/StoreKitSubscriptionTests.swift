@@ -6,13 +6,7 @@ import Testing
 /// Subscription groups read from `.storekit` files of every shape, and the files refused.
 @Suite struct StoreKitSubscriptionTests {
     func refusal(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> CatalogueError? {
-        do {
-            let configuration = try StoreKitConfiguration.parse(Data(text.utf8), source: "test.storekit")
-            Issue.record("accepted a bad file: \(configuration)", sourceLocation: sourceLocation)
-            return nil
-        } catch {
-            return error
-        }
+        StoreKitConfigurationTests().refusal(text, sourceLocation: sourceLocation)
     }
 
     /// A file of one group holding `subscriptions` (JSON objects), and `products`.
