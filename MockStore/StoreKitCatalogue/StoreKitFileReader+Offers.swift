@@ -102,26 +102,18 @@ extension StoreKitFileReader {
         return result
     }
 
-    /// A free offer costs nothing (and old files write no price for it); a paid one costs something.
+    /// A free offer costs nothing, whatever price the file keeps for it (Xcode keeps the price an offer had
+    /// before its mode was changed to free; old files write none); a paid one costs something.
     private func offerPrice(
         _ text: String?, mode: SubscriptionPaymentMode, at location: String
     ) throws(CatalogueError) -> (String, Int64) {
+        if mode == .freeTrial { return ("0", 0) }
         guard let text else {
-            guard mode == .freeTrial else {
-                throw CatalogueError(
-                    file: source, location: location, problem: "missing key \"displayPrice\" (a paid offer has a price)"
-                )
-            }
-            return ("0", 0)
+            throw CatalogueError(
+                file: source, location: location, problem: "missing key \"displayPrice\" (a paid offer has a price)")
         }
         let milliunits = try price(text, at: "\(location).displayPrice")
-        if mode == .freeTrial, milliunits != 0 {
-            throw CatalogueError(
-                file: source, location: "\(location).displayPrice",
-                problem:
-                    "a free offer costs nothing (found \"\(text)\"; use paymentMode \"payAsYouGo\" or \"payUpFront\")")
-        }
-        if mode != .freeTrial, milliunits == 0 {
+        guard milliunits != 0 else {
             throw CatalogueError(
                 file: source, location: "\(location).displayPrice",
                 problem: "a paid offer cannot cost nothing (use paymentMode \"free\")")

@@ -270,11 +270,6 @@ extension StoreKitSubscriptionTests {
     @Test func badPricesAreNamed() {
         let bad = refusal(file(subscriptions: [subscription(price: "4,99")]))
         #expect(bad?.location == "subscriptionGroups[0].subscriptions[0].displayPrice")
-        let paidTrial =
-            #""introductoryOffer": {"paymentMode": "free", "displayPrice": "0.99", "subscriptionPeriod": "P1W"}"#
-        let trial = refusal(file(subscriptions: [subscription(extra: paidTrial)]))
-        #expect(trial?.location == "subscriptionGroups[0].subscriptions[0].introductoryOffer.displayPrice")
-        #expect(trial?.problem.contains("a free offer costs nothing") == true)
         let freePaid =
             #""adHocOffers": [{"offerID": "x", "paymentMode": "payUpFront", "displayPrice": "0.00", "subscriptionPeriod": "P1M"}]"#
         #expect(
@@ -312,6 +307,18 @@ extension StoreKitSubscriptionTests {
         #expect(error?.location == "subscriptionGroups[0].subscriptions[0].adHocOffers[1]")
         #expect(
             error?.problem == "offer \"p\" is already used by subscriptionGroups[0].subscriptions[0].adHocOffers[0]")
+    }
+
+    @Test func aFreeOfferIsFreeWhateverPriceTheFileKeeps() throws {
+        // Xcode 3.0 files keep the price an offer had before it was made a free trial.
+        let stale =
+            #""introductoryOffer": {"paymentMode": "free", "displayPrice": "0.99", "subscriptionPeriod": "P3D"}"#
+        let catalogue = try StoreKitConfiguration.parse(
+            Data(file(subscriptions: [subscription(extra: stale)]).utf8), source: "test.storekit")
+        let offer = try #require(catalogue.products.first?.subscription?.introductoryOffer)
+        #expect(offer.paymentMode == .freeTrial)
+        #expect(offer.priceMilliunits == 0)
+        #expect(offer.displayPrice == "0")
     }
 
     @Test func offerCodeEligibilityIsCheckedAndDefaultsToEveryone() throws {
