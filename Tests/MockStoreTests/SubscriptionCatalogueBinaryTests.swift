@@ -98,7 +98,7 @@ import Testing
         #expect(try store.stop() == 0)
     }
 
-    @Test(arguments: ["v1", "v3", "v4"])
+    @Test(arguments: ["v1", "v2", "v3", "v4"])
     func olderShapesServeTheSameSubscriptions(shape: String) async throws {
         let store = try MockStoreHarness(dataDirectory: data, catalogue: Repository.subscriptionCatalogue(shape))
         let listed = try await products(store)
