@@ -182,7 +182,7 @@ extension StoreKitSubscriptionTests {
     @Test func duplicateProductIDAcrossListsIsRefused() {
         let products = "[\(StoreKitFixtures.product(id: "com.example.sub"))]"
         let error = refusal(file(subscriptions: [subscription()], products: products))
-        #expect(error?.location == "subscriptionGroups[0].subscriptions[0].productID")
+        #expect(error?.location == "subscriptionGroups[0].subscriptions[0]")
         #expect(error?.problem == "productID \"com.example.sub\" is already used by products[0]")
         let twice = refusal(file(subscriptions: [subscription(), subscription(level: 2)]))
         #expect(
@@ -196,7 +196,7 @@ extension StoreKitSubscriptionTests {
                {"id": "G2", "name": "two", "subscriptions": [\(subscription().replacingOccurrences(of: "\"G1\"", with: "\"G2\""))]}],
              "version": {"major": 3, "minor": 0}}
             """
-        #expect(refusal(text)?.location == "subscriptionGroups[1].subscriptions[0].productID")
+        #expect(refusal(text)?.location == "subscriptionGroups[1].subscriptions[0]")
     }
 
     @Test func emptyGroupIsRefused() {
