@@ -33,6 +33,17 @@ extension ControlInvocation {
             ]),
     ]
 
+    /// `clock advance -P1M`: said in words before the option parser takes `-P1M` for an option.
+    static func refuseNegativeDuration(_ arguments: [String]) throws(UsageError) {
+        guard let clock = arguments.firstIndex(of: "clock"), clock + 2 < arguments.count,
+            arguments[clock + 1] == "advance", arguments[clock + 2].hasPrefix("-"), arguments[clock + 2].count > 1,
+            !arguments[clock + 2].hasPrefix("--")
+        else { return }
+        throw UsageError(
+            "\(quoted(arguments[clock + 2])) is a negative duration: the clock only moves forward",
+            command: ["mockstore", "control", "clock"])
+    }
+
     private static func body<Body: Encodable>(_ body: Body) -> [UInt8] {
         (try? HTTPResponse.encode(body)) ?? Array("{}".utf8)
     }
@@ -51,7 +62,9 @@ extension ControlInvocation {
         let value = args.positional("VALUE")
         switch args.positional("advance|rate") {
         case nil:
-            guard value == nil else { throw UsageError("clock takes advance DURATION or rate RATE", command: args.path) }
+            guard value == nil else {
+                throw UsageError("clock takes advance DURATION or rate RATE", command: args.path)
+            }
             return ("GET", "/test/v1/clock", nil)
         case "advance":
             guard let value else {
@@ -76,8 +89,7 @@ extension ControlInvocation {
         }
     }
 
-    private static func subscriptionControl(_ args: ParsedArguments) throws(UsageError) -> (String, String, [UInt8]?)
-    {
+    private static func subscriptionControl(_ args: ParsedArguments) throws(UsageError) -> (String, String, [UInt8]?) {
         let action = args.positional("renew|expire|auto-renew|change") ?? ""
         let reference = args.positional("SUBSCRIPTION") ?? ""
         let value = args.positional("VALUE")
@@ -97,7 +109,9 @@ extension ControlInvocation {
             }
             return ("POST", path, body(PurchaseRequestBody(productId: value)))
         default:
-            guard value == nil else { throw UsageError("subscription \(action) takes no more words", command: args.path) }
+            guard value == nil else {
+                throw UsageError("subscription \(action) takes no more words", command: args.path)
+            }
             return ("POST", path, nil)
         }
     }

@@ -25,7 +25,7 @@ extension MockStore {
             let (saved, transaction) = try commit(step, date: now, origin: .outside, database)
             return TestSubscriptionEventRecord(
                 date: now, productId: saved.productId, originalTransactionId: saved.originalTransactionId,
-                notificationType: step.notice?.type, subtype: step.notice?.subtype, transactionId: transaction.id)
+                notificationType: step.notice?.type, subtype: step.notice?.subtype, transactionId: transaction?.id)
         }
         notificationsDue.signal()
         return record

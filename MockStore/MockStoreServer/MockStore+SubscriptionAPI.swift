@@ -67,7 +67,7 @@ extension MockStore {
     // MARK: Server API
 
     /// Get All Subscription Statuses: every subscription of the customer by group, filtered by `status` (1 to 5,
-    /// repeatable). `transactionId` is any transaction of the customer.
+    /// repeatable). `transactionId` is any transaction of the customer, or the customer's `appTransactionId`.
     public func allSubscriptionStatuses(transactionId: String, query: [HTTPRequest.QueryItem])
         throws(MockStoreError) -> StatusResponseBody
     {
@@ -82,7 +82,10 @@ extension MockStore {
         let now = nowMilliseconds
         return try withDatabase { database in
             _ = try runDueEvents(until: now, database)
-            _ = try paid(transactionId, database)
+            // Any transaction id of the customer, or their app transaction id (as Apple takes).
+            if transactionId != String(appTransaction.id) {
+                _ = try paid(transactionId, database)
+            }
             var groups: [SubscriptionGroupIdentifierItem] = []
             for state in try database.subscriptionStates()
             where wanted.isEmpty || wanted.contains(state.status.rawValue) {

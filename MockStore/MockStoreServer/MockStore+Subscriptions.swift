@@ -24,7 +24,7 @@ extension MockStore {
     /// downgrade at the next renewal); the transaction in force when it is this product already.
     func subscribeOrChange(
         _ product: CatalogueProduct, _ request: PurchaseRequestBody, _ database: TransactionStore,
-        origin: StoredTransaction.Origin
+        origin: StoredTransaction.Origin, settling pending: PendingSettlement? = nil
     ) throws -> StoredTransaction {
         let now = nowMilliseconds
         _ = try runDueEvents(until: now, database)
@@ -46,7 +46,12 @@ extension MockStore {
                 try subscriptionLifecycle.subscribe(subscription.id, previous: existing, at: now, context: context)
             }
         }
-        let (_, transaction) = try commit(step, date: now, origin: origin, database)
+        if pending != nil && step.newTransaction == nil {
+            throw MockStoreError.conflict(
+                "The customer is subscribed in this group already: decline the waiting purchase instead.")
+        }
+        let (_, transaction) = try commit(step, date: now, origin: origin, settling: pending, database)
+        guard let transaction else { throw MockStoreError.transactionNotFound }
         return transaction
     }
 
@@ -96,21 +101,27 @@ extension MockStore {
         let (saved, transaction) = try commit(step, date: date, origin: origin, database)
         return TestSubscriptionEventRecord(
             date: date, productId: saved.productId, originalTransactionId: saved.originalTransactionId,
-            notificationType: step.notice?.type, subtype: step.notice?.subtype, transactionId: transaction.id)
+            notificationType: transaction == nil ? nil : step.notice?.type,
+            subtype: transaction == nil ? nil : step.notice?.subtype, transactionId: transaction?.id)
     }
 
     /// Records a step: its changes to old transactions, its new transaction (numbered now), the state, and its
-    /// notification (dated `date`). Returns the saved state and its latest transaction.
+    /// notification (dated `date`). Returns the saved state and its latest transaction (`nil` when a test control
+    /// deleted it: then nothing is announced).
     func commit(
-        _ step: SubscriptionStep, date: Int64, origin: StoredTransaction.Origin, _ database: TransactionStore
-    ) throws -> (SubscriptionState, StoredTransaction) {
+        _ step: SubscriptionStep, date: Int64, origin: StoredTransaction.Origin,
+        settling pending: PendingSettlement? = nil, _ database: TransactionStore
+    ) throws -> (SubscriptionState, StoredTransaction?) {
         var state = step.state
         for amendment in step.amendments {
             _ = try database.amend(amendment, date: date)
         }
         var latest: StoredTransaction?
         if let draft = step.newTransaction {
-            let stored = try database.insert(newTransaction(draft, state, origin: origin), ids: configuration.transactionIDs)
+            let new = newTransaction(draft, state, origin: origin)
+            let stored =
+                try pending.map { try settle($0, as: new, database) }
+                ?? database.insert(new, ids: configuration.transactionIDs)
             if state.originalTransactionId.isEmpty {
                 state.originalTransactionId = stored.id
                 state.originalPurchaseDate = stored.purchaseDate
@@ -122,7 +133,7 @@ extension MockStore {
             state, nextEventAt: subscriptionLifecycle.nextEventDate(state, billing: try billingSettings(database)))
         subscriptionRuntime.noteNextEvent(try database.nextSubscriptionEventDate())
         guard let transaction = try latest ?? database.transaction(id: state.latestTransactionId) else {
-            throw MockStoreError.transactionNotFound
+            return (state, nil)
         }
         if let notice = step.notice {
             try enqueueSubscriptionNotification(notice, transaction: transaction, state: state, date: date, database)
@@ -199,21 +210,38 @@ extension MockStore {
 
     // MARK: Notifications and renewal info
 
+    /// A notification about `transaction`: for a subscription's, with its renewal info and status (as Apple sends
+    /// CONSUMPTION_REQUEST and REFUND_DECLINED for subscriptions); else as for a one-time purchase.
+    func announce(_ type: String, transaction: StoredTransaction, reason: String? = nil, _ database: TransactionStore)
+        throws
+    {
+        guard let group = transaction.subscription?.subscriptionGroupIdentifier,
+            let state = try database.subscriptionState(groupId: group)
+        else {
+            try enqueueNotification(type, transaction: transaction, reason: reason, database)
+            return
+        }
+        try enqueueSubscriptionNotification(
+            SubscriptionNotice(type), transaction: transaction, state: state, date: nowMilliseconds,
+            consumptionRequestReason: reason, database)
+    }
+
     /// Records a subscription notification: the transaction, the renewal info and the status in its data.
     func enqueueSubscriptionNotification(
         _ notice: SubscriptionNotice, transaction: StoredTransaction, state: SubscriptionState, date: Int64,
-        _ database: TransactionStore
+        consumptionRequestReason: String? = nil, _ database: TransactionStore
     ) throws {
         let now = nowMilliseconds
         let uuid = UUID().uuidString.lowercased()
         var data = NotificationData(
             environment: configuration.environment, appAppleId: configuration.appAppleIdInAnswers,
             bundleId: configuration.bundleId, bundleVersion: configuration.bundleVersion,
-            signedTransactionInfo: try serverSign(transaction))
+            signedTransactionInfo: try serverSign(transaction), consumptionRequestReason: consumptionRequestReason)
         data.signedRenewalInfo = try signRenewalInfo(state, signedDate: date)
         data.status = state.status.rawValue
         let payload = NotificationPayload(
-            notificationType: notice.type, subtype: notice.subtype, notificationUUID: uuid, data: data, signedDate: date)
+            notificationType: notice.type, subtype: notice.subtype, notificationUUID: uuid, data: data, signedDate: date
+        )
         let signer = configuration.serverSigner ?? configuration.signer
         try database.insertNotification(
             StoredNotification(

@@ -45,7 +45,8 @@ extension MockStore {
             }
             if product.type == .autoRenewable {
                 let stored = try subscribeOrChange(product, request, database, origin: .outside)
-                return TestTransactionBody(transaction: Self.testTransaction(stored), signedTransaction: try sign(stored))
+                return TestTransactionBody(
+                    transaction: Self.testTransaction(stored), signedTransaction: try sign(stored))
             }
             let new = try newTransaction(product, request, database, status: .purchased, origin: .outside)
             let stored = try database.insert(new, ids: configuration.transactionIDs)
@@ -84,6 +85,11 @@ extension MockStore {
                 let waiting = reason == .askToBuy ? "for Ask to Buy approval" : "as an interrupted purchase"
                 throw MockStoreError.conflict(
                     "Cannot \(verb) transaction \(id): it is \(Self.describe(current)), not waiting \(waiting).")
+            }
+            if current.productType == StoreProductType.autoRenewable, kind != .declined {
+                let stored = try settlePendingSubscription(current, kind: kind, database)
+                return TestTransactionBody(
+                    transaction: Self.testTransaction(stored), signedTransaction: try sign(stored))
             }
             let updated: StoredTransaction?
             if kind == .declined {
@@ -186,7 +192,7 @@ extension MockStore {
             // Apple asks for consumption information only for consumables and auto-renewable subscriptions; a
             // request for another type is decided without it.
             if Self.sendsConsumptionRequest(updated) {
-                try enqueueNotification("CONSUMPTION_REQUEST", transaction: updated, reason: reason, database)
+                try announce("CONSUMPTION_REQUEST", transaction: updated, reason: reason, database)
             }
             return TestTransactionBody(transaction: Self.testTransaction(updated))
         }
@@ -210,7 +216,7 @@ extension MockStore {
         }
         try database.setRefundRequest(id: id, to: .declined)
         let updated = try existing(id, database)
-        try enqueueNotification("REFUND_DECLINED", transaction: updated, database)
+        try announce("REFUND_DECLINED", transaction: updated, database)
         return TestTransactionBody(transaction: Self.testTransaction(updated))
     }
 

@@ -222,7 +222,9 @@ public final class MockStore: Sendable {
                 throw MockStoreError.simulated(failure, api: .purchase)
             }
             let product = try checked.get()
-            if product.type == .autoRenewable {
+            if product.type == .autoRenewable,
+                try !subscriptionPurchaseWaits(groupId: product.subscription?.groupID, database)
+            {
                 let verification = try takeFailure(.verification, database)
                 let stored = try subscribeOrChange(product, request, database, origin: .app)
                 return PurchaseResponseBody(
@@ -395,7 +397,8 @@ public final class MockStore: Sendable {
             description: localization?.description ?? "",
             displayPrice: PriceFormatter.displayPrice(
                 product.displayPrice, currency: storefront.currency, locale: locale),
-            price: product.displayPrice, currency: storefront.currency, isFamilyShareable: product.familyShareable)
+            price: product.displayPrice, currency: storefront.currency, isFamilyShareable: product.familyShareable,
+            subscription: configuration.catalogue.subscriptionInfo(of: product, storefront: storefront, locale: locale))
     }
 
     /// Runs `body` under the database lock, in the shared transaction of the moment, and returns once that is

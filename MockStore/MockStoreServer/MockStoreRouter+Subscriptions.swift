@@ -6,7 +6,8 @@ extension MockStoreRouter {
         Route(method: "GET", pattern: ["storekit", "v1", "transactions", "current-entitlements"]) { store, request, _ in
             respond { try store.currentEntitlements(device: try device(request)) }
         },
-        Route(method: "GET", pattern: ["storekit", "v1", "subscriptions", ":group", "status"]) { store, request, captures in
+        Route(method: "GET", pattern: ["storekit", "v1", "subscriptions", ":group", "status"]) {
+            store, request, captures in
             respond { try store.subscriptionStatus(groupId: captures["group"] ?? "", device: try device(request)) }
         },
         Route(method: "GET", pattern: ["storekit", "v1", "subscriptions", ":group", "intro-offer-eligibility"]) {
@@ -31,7 +32,8 @@ extension MockStoreRouter {
         Route(method: "POST", pattern: ["test", "v1", "subscriptions", ":ref", "expire"]) { store, _, captures in
             respond { try store.expireSubscription(captures["ref"] ?? "") }
         },
-        Route(method: "POST", pattern: ["test", "v1", "subscriptions", ":ref", "auto-renew"]) { store, request, captures in
+        Route(method: "POST", pattern: ["test", "v1", "subscriptions", ":ref", "auto-renew"]) {
+            store, request, captures in
             respond {
                 try store.setAutoRenew(
                     captures["ref"] ?? "", enabled: try decode(TestAutoRenewRequest.self, from: request.body).enabled)

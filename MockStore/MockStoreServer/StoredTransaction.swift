@@ -87,7 +87,8 @@ public struct StoredTransaction: Equatable, Sendable {
             storefrontId: storefrontId, price: price, currency: currency, appAccountToken: appAccountToken,
             revocationDate: revocationDate, revocationReason: revocationReason,
             revocationType: revocationDate == nil ? nil : revocationType,
-            revocationPercentage: revocationDate == nil ? nil : revocationPercentage)
+            revocationPercentage: revocationDate == nil ? nil : revocationPercentage
+        )
         .withSubscription(subscription)
     }
 }

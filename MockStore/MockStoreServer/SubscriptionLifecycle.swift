@@ -137,11 +137,12 @@ public struct SubscriptionLifecycle: Sendable {
     }
 
     /// The event the clock brings about by `now`, if any: the end of the period in force renews it (auto-renew
-    /// on) or expires it (off: EXPIRED VOLUNTARY).
+    /// on) or expires it (off: EXPIRED VOLUNTARY; a product no longer sold: PRODUCT_NOT_FOR_SALE).
     public func dueEvent(_ state: SubscriptionState, now: Int64) -> SubscriptionEvent? {
         guard state.status == .active, state.expiresDate <= now else { return nil }
-        return state.autoRenewEnabled
-            ? .renew(at: state.expiresDate) : .expire(at: state.expiresDate, intent: 1)
+        guard state.autoRenewEnabled else { return .expire(at: state.expiresDate, intent: 1) }
+        return products[state.autoRenewProductId] == nil
+            ? .expire(at: state.expiresDate, intent: 4) : .renew(at: state.expiresDate)
     }
 
     /// When the clock next changes this subscription (`nil`: never by itself).
@@ -210,6 +211,7 @@ public struct SubscriptionLifecycle: Sendable {
         next.autoRenewEnabled = false
         next.expirationIntent = intent
         next.nextOffer = nil
+        next.renewalPrice = products[state.autoRenewProductId]?.price ?? state.renewalPrice
         next.isInBillingRetryPeriod = intent == 2 ? false : next.isInBillingRetryPeriod
         return SubscriptionStep(
             state: next, amendments: amendments, notice: SubscriptionNotice("EXPIRED", Self.expiredSubtype(intent)))
@@ -252,7 +254,8 @@ public struct SubscriptionLifecycle: Sendable {
             next.renewalPrice = current.price
             return SubscriptionStep(state: next, notice: SubscriptionNotice("DID_CHANGE_RENEWAL_PREF"))
         }
-        let immediate = target.level < current.level || (target.level == current.level && target.period == current.period)
+        let immediate =
+            target.level < current.level || (target.level == current.level && target.period == current.period)
         guard immediate else {
             guard state.autoRenewProductId != target.id else { return SubscriptionStep(state: state) }
             next.autoRenewProductId = target.id

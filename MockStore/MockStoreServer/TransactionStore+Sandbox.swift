@@ -88,7 +88,8 @@ extension TransactionStore {
     /// and change sequence numbers go on from where they were: no id is ever handed out twice.
     func deleteAllTransactions() throws {
         try database.inTransaction {
-            try database.execute("DELETE FROM transactions; DELETE FROM consumption_reports; DELETE FROM subscriptions;")
+            try database.execute(
+                "DELETE FROM transactions; DELETE FROM consumption_reports; DELETE FROM subscriptions;")
         }
     }
 

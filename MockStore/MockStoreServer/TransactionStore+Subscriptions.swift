@@ -151,7 +151,8 @@ extension TransactionStore {
             return try JSONDecoder().decode(SubscriptionState.self, from: Data(text.utf8))
         } catch {
             throw SQLiteError(
-                code: SQLiteError.corruptCode, message: "unreadable subscription state", operation: "reading a subscription")
+                code: SQLiteError.corruptCode, message: "unreadable subscription state",
+                operation: "reading a subscription")
         }
     }
 }

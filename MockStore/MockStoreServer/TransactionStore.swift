@@ -63,21 +63,24 @@ public final class TransactionStore: GroupCommitStore {
                 storefront: new.storefront, storefrontId: new.storefrontId, purchaseDate: new.purchaseDate,
                 originalPurchaseDate: new.subscription?.originalPurchaseDate ?? new.purchaseDate,
                 appAccountToken: new.appAccountToken,
-                transactionReason: new.subscription?.transactionReason ?? "PURCHASE", inAppOwnershipType: "PURCHASED", origin: new.origin,
+                transactionReason: new.subscription?.transactionReason ?? "PURCHASE", inAppOwnershipType: "PURCHASED",
+                origin: new.origin,
                 status: new.status, isFinished: false, finishedDate: nil, revocationDate: nil, revocationReason: nil,
                 revocationType: nil, revocationPercentage: nil, version: 1, changeSequence: sequence,
                 orderId: Self.orderId(forSerial: serial), pendingReason: new.pendingReason, refundRequest: nil)
             stored.subscription = new.subscription.map { Self.numbered($0.fields, serial: serial) }
-            try statement(Self.insertSQL).run([
-                .text(stored.id), .integer(stored.serial), .text(stored.originalTransactionId),
-                .text(stored.productId), .text(stored.productType), .integer(Int64(stored.quantity)),
-                .integer(stored.price), .text(stored.currency), .text(stored.storefront), .text(stored.storefrontId),
-                .integer(stored.purchaseDate), .integer(stored.originalPurchaseDate),
-                .optional(stored.appAccountToken), .text(stored.transactionReason),
-                .text(stored.inAppOwnershipType), .text(stored.origin.rawValue), .text(stored.status.rawValue),
-                .integer(stored.version), .integer(stored.changeSequence), .text(stored.orderId),
-                .optional(stored.pendingReason?.rawValue),
-            ] + Self.subscriptionValues(stored.subscription))
+            try statement(Self.insertSQL).run(
+                [
+                    .text(stored.id), .integer(stored.serial), .text(stored.originalTransactionId),
+                    .text(stored.productId), .text(stored.productType), .integer(Int64(stored.quantity)),
+                    .integer(stored.price), .text(stored.currency), .text(stored.storefront),
+                    .text(stored.storefrontId),
+                    .integer(stored.purchaseDate), .integer(stored.originalPurchaseDate),
+                    .optional(stored.appAccountToken), .text(stored.transactionReason),
+                    .text(stored.inAppOwnershipType), .text(stored.origin.rawValue), .text(stored.status.rawValue),
+                    .integer(stored.version), .integer(stored.changeSequence), .text(stored.orderId),
+                    .optional(stored.pendingReason?.rawValue),
+                ] + Self.subscriptionValues(stored.subscription))
             return try confirm(stored)
         }
     }
@@ -240,7 +243,7 @@ public final class TransactionStore: GroupCommitStore {
 
     /// Version 2 (issue 5): order ids, what a pending purchase waits for, refund requests, simulated failures,
     /// consumption information and notifications.
-    private static let version2SQL = """
+    static let version2SQL = """
         ALTER TABLE transactions ADD COLUMN order_id TEXT;
         ALTER TABLE transactions ADD COLUMN pending_reason TEXT CHECK (pending_reason IN ('askToBuy', 'interrupted'));
         ALTER TABLE transactions ADD COLUMN refund_request TEXT

@@ -35,7 +35,9 @@ public final class VirtualClock: StoreClock {
 
     public func currentMilliseconds() -> Int64 {
         let real = base.currentMilliseconds()
-        return state.withLock { Self.virtual(at: real, $0, factor: $0.rate.factor(shortestPeriodDays: shortestPeriodDays)) }
+        return state.withLock {
+            Self.virtual(at: real, $0, factor: $0.rate.factor(shortestPeriodDays: shortestPeriodDays))
+        }
     }
 
     /// The state now (for persisting).
@@ -55,7 +57,8 @@ public final class VirtualClock: StoreClock {
     public func move(to virtual: Int64) -> State {
         let real = base.currentMilliseconds()
         return state.withLock { current in
-            let now = Self.virtual(at: real, current, factor: current.rate.factor(shortestPeriodDays: shortestPeriodDays))
+            let now = Self.virtual(
+                at: real, current, factor: current.rate.factor(shortestPeriodDays: shortestPeriodDays))
             current = State(anchorReal: real, anchorVirtual: max(now, virtual), rate: current.rate)
             return current
         }
@@ -66,7 +69,8 @@ public final class VirtualClock: StoreClock {
     public func setRate(_ rate: TimeRate) -> State {
         let real = base.currentMilliseconds()
         return state.withLock { current in
-            let now = Self.virtual(at: real, current, factor: current.rate.factor(shortestPeriodDays: shortestPeriodDays))
+            let now = Self.virtual(
+                at: real, current, factor: current.rate.factor(shortestPeriodDays: shortestPeriodDays))
             current = State(anchorReal: real, anchorVirtual: now, rate: rate)
             return current
         }

@@ -34,10 +34,14 @@ public enum LocaleIdentifier {
 }
 
 extension StoreKitConfiguration {
-    /// The locales the file's products are localized in, and its own `_locale`, in file order, each once.
+    /// The locales the file's products and subscription groups are localized in, and its own `_locale`, in file
+    /// order, each once.
     public var servedLocales: [String] {
         var seen = Set<String>()
-        return ([locale] + products.flatMap { $0.localizations.map(\.locale) }).filter { seen.insert($0).inserted }
+        let named =
+            products.flatMap { $0.localizations.map(\.locale) }
+            + subscriptionGroups.flatMap { $0.localizations.map(\.locale) }
+        return ([locale] + named).filter { seen.insert($0).inserted }
     }
 
     /// Whether names and descriptions can be shown in `locale`: it is well formed and its language is one the

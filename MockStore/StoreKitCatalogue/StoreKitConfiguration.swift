@@ -42,6 +42,11 @@ public struct StoreKitConfiguration: Equatable, Sendable {
         subscriptionGroups.first { $0.id == id }
     }
 
+    /// The auto-renewable subscriptions of the group with this id, in file order (none for an unknown group).
+    public func subscriptions(inGroup id: String) -> [CatalogueProduct] {
+        (subscriptionGroup(id: id)?.productIDs ?? []).compactMap { product(id: $0) }
+    }
+
     /// The product with this id, if the catalogue sells it.
     public func product(id: String) -> CatalogueProduct? {
         products.first { $0.id == id }

@@ -79,29 +79,41 @@ extension StoreKitFileReader {
         let (displayPrice, milliunits) = try offerPrice(entry.displayPrice, mode: mode, at: location)
         return SubscriptionOffer(
             kind: kind, id: try offerID(entry, kind: kind, at: location), paymentMode: mode, period: period,
-            periodCount: count, displayPrice: displayPrice, priceMilliunits: milliunits)
+            periodCount: count, displayPrice: displayPrice, priceMilliunits: milliunits,
+            referenceName: entry.referenceName,
+            codeEligibility: kind == .offerCode ? try codeEligibility(entry.eligibility, at: location) : [],
+            isStackable: kind == .offerCode && (entry.isStackable ?? false))
     }
 
-    /// A free offer costs nothing (and old files write no price for it); a paid one costs something.
+    /// An offer code's `eligibility`: every kind of customer when missing.
+    private func codeEligibility(
+        _ names: [String]?, at location: String
+    ) throws(CatalogueError) -> Set<OfferCodeEligibility> {
+        guard let names else { return Set(OfferCodeEligibility.allCases) }
+        var result: Set<OfferCodeEligibility> = []
+        for (index, name) in names.enumerated() {
+            guard let eligibility = OfferCodeEligibility(rawValue: name) else {
+                throw CatalogueError(
+                    file: source, location: "\(location).eligibility[\(index)]",
+                    problem: "unknown eligibility \"\(name)\" (expected \"new\", \"existing\" or \"expired\")")
+            }
+            result.insert(eligibility)
+        }
+        return result
+    }
+
+    /// A free offer costs nothing, whatever price the file keeps for it (Xcode keeps the price an offer had
+    /// before its mode was changed to free; old files write none); a paid one costs something.
     private func offerPrice(
         _ text: String?, mode: SubscriptionPaymentMode, at location: String
     ) throws(CatalogueError) -> (String, Int64) {
+        if mode == .freeTrial { return ("0", 0) }
         guard let text else {
-            guard mode == .freeTrial else {
-                throw CatalogueError(
-                    file: source, location: location, problem: "missing key \"displayPrice\" (a paid offer has a price)"
-                )
-            }
-            return ("0", 0)
+            throw CatalogueError(
+                file: source, location: location, problem: "missing key \"displayPrice\" (a paid offer has a price)")
         }
         let milliunits = try price(text, at: "\(location).displayPrice")
-        if mode == .freeTrial, milliunits != 0 {
-            throw CatalogueError(
-                file: source, location: "\(location).displayPrice",
-                problem:
-                    "a free offer costs nothing (found \"\(text)\"; use paymentMode \"payAsYouGo\" or \"payUpFront\")")
-        }
-        if mode != .freeTrial, milliunits == 0 {
+        guard milliunits != 0 else {
             throw CatalogueError(
                 file: source, location: "\(location).displayPrice",
                 problem: "a paid offer cannot cost nothing (use paymentMode \"free\")")

@@ -38,7 +38,7 @@ extension StoreKitFileReader {
                 let product = try checkSubscription(entry, at: place, groupID: group.id)
                 if let first = seen[product.id] {
                     throw CatalogueError(
-                        file: source, location: "\(place).productID",
+                        file: source, location: place,
                         problem: "productID \"\(product.id)\" is already used by \(first)")
                 }
                 seen[product.id] = place

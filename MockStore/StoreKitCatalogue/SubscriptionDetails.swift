@@ -51,6 +51,28 @@ public enum SubscriptionPaymentMode: String, Sendable, CaseIterable {
     case payUpFront
 }
 
+extension SubscriptionPaymentMode {
+    /// Apple's `offerDiscountType` in signed transactions and renewal info (`FREE_TRIAL`, `PAY_AS_YOU_GO`,
+    /// `PAY_UP_FRONT`).
+    public var appleDiscountType: String {
+        switch self {
+        case .freeTrial: "FREE_TRIAL"
+        case .payAsYouGo: "PAY_AS_YOU_GO"
+        case .payUpFront: "PAY_UP_FRONT"
+        }
+    }
+}
+
+/// Who may redeem an offer code (a `.storekit` code offer's `eligibility`).
+public enum OfferCodeEligibility: String, Sendable, CaseIterable {
+    /// Customers who never subscribed to the group.
+    case new
+    /// Customers subscribed now.
+    case existing
+    /// Customers whose subscription lapsed.
+    case expired
+}
+
 /// What kind of offer it is (StoreKit's `Product.SubscriptionOffer.OfferType`; Apple's `offerType` in a signed
 /// transaction is 1 introductory, 2 promotional, 3 offer code, 4 win-back).
 public enum SubscriptionOfferKind: String, Sendable, CaseIterable {
@@ -84,10 +106,18 @@ public struct SubscriptionOffer: Equatable, Sendable {
     public var displayPrice: String
     /// The same price in milliunits.
     public var priceMilliunits: Int64
+    /// The offer's reference name in the file, if it has one.
+    public var referenceName: String?
+    /// Offer codes: who may redeem the code (every kind of customer when the file does not say); empty for
+    /// the other kinds.
+    public var codeEligibility: Set<OfferCodeEligibility>
+    /// Offer codes: whether the code can be redeemed on top of another offer (`isStackable`).
+    public var isStackable: Bool
 
     public init(
         kind: SubscriptionOfferKind, id: String? = nil, paymentMode: SubscriptionPaymentMode,
-        period: SubscriptionPeriod, periodCount: Int, displayPrice: String, priceMilliunits: Int64
+        period: SubscriptionPeriod, periodCount: Int, displayPrice: String, priceMilliunits: Int64,
+        referenceName: String? = nil, codeEligibility: Set<OfferCodeEligibility> = [], isStackable: Bool = false
     ) {
         self.kind = kind
         self.id = id
@@ -96,6 +126,14 @@ public struct SubscriptionOffer: Equatable, Sendable {
         self.periodCount = periodCount
         self.displayPrice = displayPrice
         self.priceMilliunits = priceMilliunits
+        self.referenceName = referenceName
+        self.codeEligibility = codeEligibility
+        self.isStackable = isStackable
+    }
+
+    /// How long the whole offer lasts: ``period`` × ``periodCount`` (`P1M` × 3 → `P3M`).
+    public var duration: SubscriptionPeriod {
+        SubscriptionPeriod(value: period.value * periodCount, unit: period.unit)
     }
 }
 

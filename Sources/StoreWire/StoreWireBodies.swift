@@ -2,7 +2,7 @@
 public struct StoreProductInfo: Codable, Sendable, Equatable {
     /// The product id, e.g. `ai.voicedebrief.app.credit.500`.
     public var id: String
-    /// `consumable` or `nonConsumable` (StoreKit 2's `Product.ProductType` raw names).
+    /// `consumable`, `nonConsumable`, `nonRenewable` or `autoRenewable` (StoreKit 2's `Product.ProductType` raw names).
     public var type: String
     public var displayName: String
     public var description: String
@@ -14,10 +14,12 @@ public struct StoreProductInfo: Codable, Sendable, Equatable {
     public var currency: String
     /// StoreKit's `Product.isFamilyShareable`: the `.storekit` file's `familyShareable`.
     public var isFamilyShareable: Bool
+    /// StoreKit's `Product.subscription`: set for an `autoRenewable` product only (left out of the JSON otherwise).
+    public var subscription: StoreSubscriptionInfo?
 
     public init(
         id: String, type: String, displayName: String, description: String, displayPrice: String, price: String,
-        currency: String, isFamilyShareable: Bool = false
+        currency: String, isFamilyShareable: Bool = false, subscription: StoreSubscriptionInfo? = nil
     ) {
         self.id = id
         self.type = type
@@ -27,10 +29,11 @@ public struct StoreProductInfo: Codable, Sendable, Equatable {
         self.price = price
         self.currency = currency
         self.isFamilyShareable = isFamilyShareable
+        self.subscription = subscription
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, type, displayName, description, displayPrice, price, currency, isFamilyShareable
+        case id, type, displayName, description, displayPrice, price, currency, isFamilyShareable, subscription
     }
 
     /// `isFamilyShareable` may be missing (stores before it was added): not shareable.
@@ -44,6 +47,7 @@ public struct StoreProductInfo: Codable, Sendable, Equatable {
         price = try container.decode(String.self, forKey: .price)
         currency = try container.decode(String.self, forKey: .currency)
         isFamilyShareable = try container.decodeIfPresent(Bool.self, forKey: .isFamilyShareable) ?? false
+        subscription = try container.decodeIfPresent(StoreSubscriptionInfo.self, forKey: .subscription)
     }
 }
 

@@ -6,13 +6,7 @@ import Testing
 /// Subscription groups read from `.storekit` files of every shape, and the files refused.
 @Suite struct StoreKitSubscriptionTests {
     func refusal(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> CatalogueError? {
-        do {
-            let configuration = try StoreKitConfiguration.parse(Data(text.utf8), source: "test.storekit")
-            Issue.record("accepted a bad file: \(configuration)", sourceLocation: sourceLocation)
-            return nil
-        } catch {
-            return error
-        }
+        StoreKitConfigurationTests().refusal(text, sourceLocation: sourceLocation)
     }
 
     /// A file of one group holding `subscriptions` (JSON objects), and `products`.
@@ -42,7 +36,7 @@ import Testing
 // MARK: The fixture in every shape
 
 extension StoreKitSubscriptionTests {
-    @Test(arguments: ["", "v4", "v3", "v1"])
+    @Test(arguments: ["", "v4", "v3", "v2", "v1"])
     func readsEveryShapeOfTheFixture(shape: String) throws {
         let path = shape.isEmpty ? Repository.subscriptionCatalogue : Repository.subscriptionCatalogue(shape)
         let catalogue = try StoreKitConfiguration.load(contentsOf: path)
@@ -87,6 +81,10 @@ extension StoreKitSubscriptionTests {
         #expect(yearly.offerCodes.map(\.id) == ["PRO-3MONTHS"])
         #expect(yearly.offerCodes.first?.period == .init(value: 3, unit: .month))
         #expect(yearly.offer(kind: .offerCode, id: "PRO-3MONTHS")?.kind == .offerCode)
+        #expect(yearly.offerCodes.first?.codeEligibility == [.new, .expired])
+        #expect(yearly.offerCodes.first?.isStackable == (shape != "v1"), "1.x files write no isStackable")
+        #expect(yearly.promotionalOffers.first?.referenceName == "Loyal customers, first year")
+        #expect(yearly.promotionalOffers.first?.codeEligibility == [], "only offer codes have an eligibility")
 
         let monthly = try #require(catalogue.product(id: "com.example.pro.monthly")?.subscription)
         #expect(
@@ -96,6 +94,9 @@ extension StoreKitSubscriptionTests {
                     periodCount: 3, displayPrice: "1.99", priceMilliunits: 1_990))
         #expect(monthly.promotionalOffers.map(\.periodCount) == [2])
         #expect(monthly.offerCodes.map(\.paymentMode) == [.payAsYouGo])
+        #expect(monthly.offerCodes.first?.codeEligibility == Set(OfferCodeEligibility.allCases))
+        #expect(monthly.introductoryOffer?.duration == .init(value: 3, unit: .month), "P1M × 3")
+        #expect(monthly.introductoryOffer?.paymentMode.appleDiscountType == "PAY_AS_YOU_GO")
         let basic = try #require(catalogue.product(id: "com.example.basic.monthly")?.subscription)
         #expect(basic.introductoryOffer?.paymentMode == .payUpFront)
         #expect(basic.introductoryOffer?.period == .init(value: 3, unit: .month))
@@ -181,7 +182,7 @@ extension StoreKitSubscriptionTests {
     @Test func duplicateProductIDAcrossListsIsRefused() {
         let products = "[\(StoreKitFixtures.product(id: "com.example.sub"))]"
         let error = refusal(file(subscriptions: [subscription()], products: products))
-        #expect(error?.location == "subscriptionGroups[0].subscriptions[0].productID")
+        #expect(error?.location == "subscriptionGroups[0].subscriptions[0]")
         #expect(error?.problem == "productID \"com.example.sub\" is already used by products[0]")
         let twice = refusal(file(subscriptions: [subscription(), subscription(level: 2)]))
         #expect(
@@ -195,7 +196,7 @@ extension StoreKitSubscriptionTests {
                {"id": "G2", "name": "two", "subscriptions": [\(subscription().replacingOccurrences(of: "\"G1\"", with: "\"G2\""))]}],
              "version": {"major": 3, "minor": 0}}
             """
-        #expect(refusal(text)?.location == "subscriptionGroups[1].subscriptions[0].productID")
+        #expect(refusal(text)?.location == "subscriptionGroups[1].subscriptions[0]")
     }
 
     @Test func emptyGroupIsRefused() {
@@ -269,11 +270,6 @@ extension StoreKitSubscriptionTests {
     @Test func badPricesAreNamed() {
         let bad = refusal(file(subscriptions: [subscription(price: "4,99")]))
         #expect(bad?.location == "subscriptionGroups[0].subscriptions[0].displayPrice")
-        let paidTrial =
-            #""introductoryOffer": {"paymentMode": "free", "displayPrice": "0.99", "subscriptionPeriod": "P1W"}"#
-        let trial = refusal(file(subscriptions: [subscription(extra: paidTrial)]))
-        #expect(trial?.location == "subscriptionGroups[0].subscriptions[0].introductoryOffer.displayPrice")
-        #expect(trial?.problem.contains("a free offer costs nothing") == true)
         let freePaid =
             #""adHocOffers": [{"offerID": "x", "paymentMode": "payUpFront", "displayPrice": "0.00", "subscriptionPeriod": "P1M"}]"#
         #expect(
@@ -311,5 +307,30 @@ extension StoreKitSubscriptionTests {
         #expect(error?.location == "subscriptionGroups[0].subscriptions[0].adHocOffers[1]")
         #expect(
             error?.problem == "offer \"p\" is already used by subscriptionGroups[0].subscriptions[0].adHocOffers[0]")
+    }
+
+    @Test func aFreeOfferIsFreeWhateverPriceTheFileKeeps() throws {
+        // Xcode 3.0 files keep the price an offer had before it was made a free trial.
+        let stale =
+            #""introductoryOffer": {"paymentMode": "free", "displayPrice": "0.99", "subscriptionPeriod": "P3D"}"#
+        let catalogue = try StoreKitConfiguration.parse(
+            Data(file(subscriptions: [subscription(extra: stale)]).utf8), source: "test.storekit")
+        let offer = try #require(catalogue.products.first?.subscription?.introductoryOffer)
+        #expect(offer.paymentMode == .freeTrial)
+        #expect(offer.priceMilliunits == 0)
+        #expect(offer.displayPrice == "0")
+    }
+
+    @Test func offerCodeEligibilityIsCheckedAndDefaultsToEveryone() throws {
+        let unknown =
+            #""codeOffers": [{"referenceName": "C", "paymentMode": "free", "subscriptionPeriod": "P1M", "eligibility": ["new", "vip"]}]"#
+        let error = refusal(file(subscriptions: [subscription(extra: unknown)]))
+        #expect(error?.location == "subscriptionGroups[0].subscriptions[0].codeOffers[0].eligibility[1]")
+        #expect(error?.problem.contains("\"vip\"") == true)
+        let none = #""codeOffers": [{"referenceName": "C", "paymentMode": "free", "subscriptionPeriod": "P1M"}]"#
+        let catalogue = try StoreKitConfiguration.parse(
+            Data(file(subscriptions: [subscription(extra: none)]).utf8), source: "test.storekit")
+        #expect(
+            catalogue.products.first?.subscription?.offerCodes.first?.codeEligibility == [.new, .existing, .expired])
     }
 }

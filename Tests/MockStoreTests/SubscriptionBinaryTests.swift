@@ -25,7 +25,8 @@ import Testing
     }
 
     func start() throws -> MockStoreHarness {
-        try MockStoreHarness(dataDirectory: data, extraArguments: try token.option(in: directory), catalogue: Self.catalogue)
+        try MockStoreHarness(
+            dataDirectory: data, extraArguments: try token.option(in: directory), catalogue: Self.catalogue)
     }
 
     func root(_ store: MockStoreHarness) async throws -> Certificate {
@@ -37,7 +38,8 @@ import Testing
         #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
         let body = try response.decoded(PurchaseResponseBody.self)
         #expect(body.result == "success")
-        return try verifiedES256Payload(try #require(body.signedTransaction), as: SignedTransactionPayload.self, root: root)
+        return try verifiedES256Payload(
+            try #require(body.signedTransaction), as: SignedTransactionPayload.self, root: root)
     }
 
     struct Told {
@@ -61,8 +63,11 @@ import Testing
     }
 
     func entitlements(_ store: MockStoreHarness, root: Certificate) async throws -> [SignedTransactionPayload] {
-        let body = try await store.get("/storekit/v1/transactions/current-entitlements").decoded(SignedTransactionsBody.self)
-        return try body.signedTransactions.map { try verifiedES256Payload($0, as: SignedTransactionPayload.self, root: root) }
+        let body = try await store.get("/storekit/v1/transactions/current-entitlements").decoded(
+            SignedTransactionsBody.self)
+        return try body.signedTransactions.map {
+            try verifiedES256Payload($0, as: SignedTransactionPayload.self, root: root)
+        }
     }
 
     func server(_ store: MockStoreHarness, _ path: String) async throws -> MockStoreHarness.Response {
@@ -76,7 +81,8 @@ extension SubscriptionBinaryTests {
         let root = try await root(store)
         let first = try await buy(store, Self.proMonthly, root: root)
         #expect(first.type == "Auto-Renewable Subscription" && first.transactionReason == "PURCHASE")
-        #expect(first.subscriptionGroupIdentifier == Self.proGroup && first.originalTransactionId == first.transactionId)
+        #expect(
+            first.subscriptionGroupIdentifier == Self.proGroup && first.originalTransactionId == first.transactionId)
         #expect(first.offerType == 1 && first.offerDiscountType == "PAY_AS_YOU_GO", "the introductory offer")
         let expires = try #require(first.expiresDate)
         #expect(expires > first.purchaseDate + 27 * Self.day && expires <= first.purchaseDate + 31 * Self.day)
@@ -131,14 +137,16 @@ extension SubscriptionBinaryTests {
         #expect(upgraded.offerType == nil)
         let upgrade = try #require(try notifications(store, root: root).last)
         #expect(upgrade.payload.notificationType == "DID_CHANGE_RENEWAL_PREF" && upgrade.payload.subtype == "UPGRADE")
-        let history = try await server(store, "/inApps/v2/history/\(basic.transactionId)?subscriptionGroupIdentifier=\(Self.proGroup)")
+        let history = try await server(
+            store, "/inApps/v2/history/\(basic.transactionId)?subscriptionGroupIdentifier=\(Self.proGroup)")
         let signed = try history.decoded(HistoryResponseBody.self).signedTransactions
         let old = try signed.map { try verifiedES256Payload($0, as: SignedTransactionPayload.self, root: root) }
             .first { $0.transactionId == basic.transactionId }
         #expect(old?.isUpgraded == true && old?.revocationDate != nil, "the replaced period is revoked")
         #expect(try await entitlements(store, root: root).map(\.productId) == [Self.proMonthly])
 
-        let downgrade = try store.control(TestSubscriptionEventRecord.self, "subscription", "change", Self.proMonthly, Self.basic)
+        let downgrade = try store.control(
+            TestSubscriptionEventRecord.self, "subscription", "change", Self.proMonthly, Self.basic)
         #expect(downgrade.notificationType == "DID_CHANGE_RENEWAL_PREF" && downgrade.subtype == "DOWNGRADE")
         let pending = try #require(try notifications(store, root: root).last)
         #expect(pending.renewal.autoRenewProductId == Self.basic && pending.renewal.productId == Self.proMonthly)
@@ -170,7 +178,8 @@ extension SubscriptionBinaryTests {
         let revoked = try await server(store, "/inApps/v1/subscriptions/\(weekly.transactionId)?status=5")
         let items = try revoked.decoded(StatusResponseBody.self).data.flatMap(\.lastTransactions)
         #expect(items.map(\.originalTransactionId) == [weekly.transactionId] && items.map(\.status) == [5])
-        let info = try verifiedES256Payload(try #require(items.first).signedRenewalInfo, as: RenewalInfoPayload.self, root: root)
+        let info = try verifiedES256Payload(
+            try #require(items.first).signedRenewalInfo, as: RenewalInfoPayload.self, root: root)
         #expect(info.productId == Self.weekly && info.autoRenewStatus == 0)
         let both = try await server(store, "/inApps/v1/subscriptions/\(weekly.transactionId)?status=1&status=2")
         #expect(try both.decoded(StatusResponseBody.self).data.map(\.subscriptionGroupIdentifier) == [Self.proGroup])
@@ -178,12 +187,51 @@ extension SubscriptionBinaryTests {
             try await server(store, "/inApps/v1/subscriptions/\(weekly.transactionId)?status=9"), status: 400,
             code: 4_000_031)
         try expectError(try await server(store, "/inApps/v1/subscriptions/9999999"), status: 404, code: 4_040_010)
+        let byApp = try await server(store, "/inApps/v1/subscriptions/\(try #require(weekly.appTransactionId))")
+        #expect(try byApp.decoded(StatusResponseBody.self).data.count == 2, "the app transaction id finds the customer")
+
+        // A refund request for a subscription: CONSUMPTION_REQUEST with the renewal info and status, then declined.
+        let subscriptions = try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions
+        let yearly = try #require(subscriptions.first { $0.productId == Self.proYearly }?.latestTransactionId)
+        _ = try store.control(TestTransactionBody.self, "request-refund", yearly)
+        let request = try #require(try notifications(store, root: root).last)
+        #expect(request.payload.notificationType == "CONSUMPTION_REQUEST" && request.payload.data?.status == 1)
+        #expect(request.payload.data?.consumptionRequestReason == "UNINTENDED_PURCHASE")
+        _ = try store.control(TestTransactionBody.self, "decline-refund", yearly)
+        #expect(try notifications(store, root: root).last?.payload.notificationType == "REFUND_DECLINED")
 
         let expired = try store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.proYearly)
         #expect(expired.notificationType == "EXPIRED" && expired.subtype == "VOLUNTARY")
         #expect(try await entitlements(store, root: root).isEmpty)
         let status = try await store.get("/storekit/v1/subscriptions/\(Self.proGroup)/status")
         #expect(try status.decoded(SubscriptionStatusesBody.self).statuses.map(\.state) == ["expired"])
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func anApprovedAskToBuySubscriptionIsSubscribedThenAndReachesTheFeed() async throws {
+        let store = try start()
+        let root = try await root(store)
+        _ = try store.control(TestSettingsBody.self, "ask-to-buy", "on")
+        let response = try await store.post("/storekit/v1/purchases", json: #"{"productId": "\#(Self.weekly)"}"#)
+        let pending = try response.decoded(PurchaseResponseBody.self)
+        #expect(pending.result == "pending")
+        let nothingYet = try await entitlements(store, root: root)
+        #expect(try notifications(store, root: root).isEmpty && nothingYet.isEmpty)
+        let start = try await store.get("/storekit/v1/transactions/updates").decoded(TransactionUpdatesBody.self)
+        _ = try store.control(TestClockBody.self, "clock", "advance", "P1D")
+        let approved = try store.control(TestTransactionBody.self, "approve", try #require(pending.transactionId))
+        let payload = try verifiedES256Payload(
+            try #require(approved.signedTransaction), as: SignedTransactionPayload.self, root: root)
+        #expect(
+            payload.transactionId == pending.transactionId && payload.originalTransactionId == pending.transactionId)
+        #expect(
+            payload.expiresDate == payload.purchaseDate + 7 * Self.day && payload.subscriptionGroupIdentifier != nil)
+        let told = try notifications(store, root: root)
+        #expect(told.map(\.payload.notificationType) == ["SUBSCRIBED"] && told[0].payload.subtype == "INITIAL_BUY")
+        #expect(try await entitlements(store, root: root).map(\.transactionId) == [payload.transactionId])
+        let feed = try await store.get("/storekit/v1/transactions/updates?after=\(start.cursor)")
+            .decoded(TransactionUpdatesBody.self)
+        #expect(feed.signedTransactions.count == 1, "the approved subscription reaches the app as an update")
         #expect(try store.stop() == 0)
     }
 

@@ -35,9 +35,11 @@ import Testing
     let products: [String: CatalogueProduct]
 
     init() throws {
-        catalogue = try StoreKitConfiguration.load(contentsOf: Repository.root + "/Tests/Fixtures/Subscriptions.storekit")
+        catalogue = try StoreKitConfiguration.load(
+            contentsOf: Repository.root + "/Tests/Fixtures/Subscriptions.storekit")
         products = Dictionary(
-            catalogue.products.filter { $0.type == .autoRenewable }.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            catalogue.products.filter { $0.type == .autoRenewable }.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }
+        )
     }
 
     static let calendar: Calendar = {
@@ -67,6 +69,36 @@ import Testing
             ? Self.add(offer.period, to: date) : Self.add(offer.period, offer.periodCount, to: date)
     }
 
+    @Test func theCataloguesTimeRateIsTheDefaultAndTheClockOutlivesARestart() throws {
+        let directory = try TemporaryDirectory()
+        var configured = catalogue
+        configured.settings.timeRate = TimeRate.monthlyRenewalEveryFiveMinutes.rawValue
+        let base = ManualClock(fixedDate)
+        func open() throws -> MockStore {
+            MockStore(
+                configuration: .init(
+                    catalogue: configured, bundleId: "ai.voicedebrief.app",
+                    signer: JWSTransactionSigner.hs256(secret: Self.secret), clock: base),
+                database: try TransactionStore(path: directory.file("store.sqlite")))
+        }
+        var store = try open()
+        #expect(store.clock().rate == "monthlyRenewalEveryFiveMinutes" && store.clock().factor == 30 * 86_400 / 300)
+        _ = try store.purchase(PurchaseRequestBody(productId: "com.example.news.weekly"))
+        let expires = try #require(try store.testSubscriptions().subscriptions.first?.expiresDate)
+        // A week of subscription time passes in 7 / 30 of five minutes of real time: 70 s.
+        base.advance(by: 71)
+        _ = try store.setClockRate("realTime")
+        try store.close()
+        store = try open()
+        defer { try? store.close() }
+        #expect(store.clock().rate == "realTime", "the rate set is kept, not the catalogue's")
+        #expect(store.nowMilliseconds >= expires)
+        let renewed = try store.testSubscriptions().subscriptions.first
+        #expect((renewed?.expiresDate ?? 0) > expires, "the renewal that fell due ran at the first call")
+        let feed = try store.updates(after: "0")
+        #expect(feed.signedTransactions.count == 1, "the renewal reaches the app through the updates feed")
+    }
+
     @Test(arguments: seeds) func randomHistoriesAgreeAtEveryStep(seed: UInt64) throws {
         let directory = try TemporaryDirectory()
         let base = ManualClock(fixedDate)
@@ -93,7 +125,9 @@ import Testing
                 _ = try store.purchase(PurchaseRequestBody(productId: productId))
                 if !model.active {
                     let intro = !model.usedIntro && details(productId).introductoryOffer != nil
-                    expected[group] = [Expected(type: "SUBSCRIBED", subtype: model.everSubscribed ? "RESUBSCRIBE" : "INITIAL_BUY")]
+                    expected[group] = [
+                        Expected(type: "SUBSCRIBED", subtype: model.everSubscribed ? "RESUBSCRIBE" : "INITIAL_BUY")
+                    ]
                     model = GroupModel(
                         everSubscribed: true, active: true, productId: productId, autoRenewProductId: productId,
                         autoRenew: true, expires: firstEnd(productId, at: now, intro: intro),
@@ -105,7 +139,8 @@ import Testing
                     }
                 } else if productId != model.autoRenewProductId {
                     let (old, new) = (details(model.productId), details(productId))
-                    if new.groupLevel < old.groupLevel || (new.groupLevel == old.groupLevel && new.period == old.period) {
+                    if new.groupLevel < old.groupLevel || (new.groupLevel == old.groupLevel && new.period == old.period)
+                    {
                         expected[group] = [Expected(type: "DID_CHANGE_RENEWAL_PREF", subtype: "UPGRADE")]
                         model.productId = productId
                         model.autoRenewProductId = productId
@@ -136,12 +171,15 @@ import Testing
                     if on != model.autoRenew {
                         expected[group] = [
                             Expected(
-                                type: "DID_CHANGE_RENEWAL_STATUS", subtype: on ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED")
+                                type: "DID_CHANGE_RENEWAL_STATUS",
+                                subtype: on ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED")
                         ]
                         model.autoRenew = on
                     }
                 case "refund":
-                    let latest = try store.testSubscriptions().subscriptions.first { $0.subscriptionGroupIdentifier == group }
+                    let latest = try store.testSubscriptions().subscriptions.first {
+                        $0.subscriptionGroupIdentifier == group
+                    }
                     _ = try store.refund(id: try #require(latest?.latestTransactionId), reason: 0)
                     expected[group] = [Expected(type: "REFUND", subtype: nil)]
                     model.active = false
@@ -166,6 +204,9 @@ import Testing
             if action != "advance" && action != "wait" { groups[group] = model }
             try check(store, groups, expected: expected, since: before, context: context)
         }
+        // Not a vacuous run: the seed made a history with notifications of several kinds.
+        let kinds = Set(try store.notificationRecords().notifications.map(\.notificationType))
+        #expect(kinds.count >= 3, "seed \(seed.seedText): \(kinds)")
     }
 
     /// The three views agree with the model: entitlements, the subscriptions' transactions in the history, and the
@@ -200,18 +241,31 @@ import Testing
             var revision: String?
             repeat {
                 let page = try store.history(
-                    id: anyId, query: [.init("productType", "AUTO_RENEWABLE")] + (revision.map { [.init("revision", $0)] } ?? []))
+                    id: anyId,
+                    query: [.init("productType", "AUTO_RENEWABLE")] + (revision.map { [.init("revision", $0)] } ?? []))
                 history += try page.signedTransactions.map(Self.payload)
                 revision = page.hasMore ? page.revision : nil
             } while revision != nil
             for state in states {
                 let own = history.filter { $0.originalTransactionId == state.originalTransactionId }
-                #expect(own.max { ($0.purchaseDate, $0.transactionId.count, $0.transactionId) < ($1.purchaseDate, $1.transactionId.count, $1.transactionId) }?.transactionId == state.latestTransactionId, "\(context): history's latest")
-                #expect(own.allSatisfy { $0.subscriptionGroupIdentifier == state.subscriptionGroupIdentifier && $0.type == "Auto-Renewable Subscription" })
+                #expect(
+                    own.max {
+                        ($0.purchaseDate, $0.transactionId.count, $0.transactionId) < (
+                            $1.purchaseDate, $1.transactionId.count, $1.transactionId
+                        )
+                    }?.transactionId == state.latestTransactionId, "\(context): history's latest")
+                #expect(
+                    own.allSatisfy {
+                        $0.subscriptionGroupIdentifier == state.subscriptionGroupIdentifier
+                            && $0.type == "Auto-Renewable Subscription"
+                    })
             }
             let byGroup = Dictionary(grouping: history, by: { $0.subscriptionGroupIdentifier ?? "" })
-            let groupsFiltered = try store.history(id: anyId, query: [.init("subscriptionGroupIdentifier", states[0].subscriptionGroupIdentifier)])
-            #expect(groupsFiltered.signedTransactions.count == min(20, byGroup[states[0].subscriptionGroupIdentifier]?.count ?? 0), "\(context): group filter")
+            let groupsFiltered = try store.history(
+                id: anyId, query: [.init("subscriptionGroupIdentifier", states[0].subscriptionGroupIdentifier)])
+            #expect(
+                groupsFiltered.signedTransactions.count
+                    == min(20, byGroup[states[0].subscriptionGroupIdentifier]?.count ?? 0), "\(context): group filter")
         }
         // The notifications of this step.
         let made = Array(try store.notificationRecords().notifications.dropFirst(before))

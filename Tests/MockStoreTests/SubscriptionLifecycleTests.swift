@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import MockStoreSQLite
 @testable import MockStoreServer
 @testable import StoreKitCatalogue
 
@@ -64,6 +65,15 @@ import Testing
         let again = try lifecycle.subscribe("basic", previous: expired.state, at: .max / 2, context: context)
         #expect(again.notice == SubscriptionNotice("SUBSCRIBED", "RESUBSCRIBE"))
         #expect(again.state.originalTransactionId == "1")
+    }
+
+    @Test func aProductNoLongerSoldExpiresAtTheEndOfItsPeriod() throws {
+        let state = try subscribed()
+        var smaller = lifecycle
+        smaller.products["monthly"] = nil
+        let due = try #require(smaller.dueEvent(state, now: state.expiresDate))
+        #expect(due == .expire(at: state.expiresDate, intent: 4))
+        #expect(try smaller.apply(due, to: state).notice == SubscriptionNotice("EXPIRED", "PRODUCT_NOT_FOR_SALE"))
     }
 
     @Test func anUpgradeIsImmediateAndRefundsThePeriodLeft() throws {
@@ -133,7 +143,8 @@ import Testing
         let parts: [Int] = [full.years, full.months, full.days, full.hours, full.minutes]
         #expect(parts == [1, 2, 3, 4, 5])
         #expect(full.milliseconds == 6_000)
-        for bad in ["", "P", "PT", "-P1M", "P-1M", "1M", "P1", "PM", "P1M1Y", "P1H", "PT1D", "P0D", "P1.5M", "garbage"] {
+        for bad in ["", "P", "PT", "-P1M", "P-1M", "1M", "P1", "PM", "P1M1Y", "P1H", "PT1D", "P0D", "P1.5M", "garbage"]
+        {
             #expect(ClockDuration(iso8601: bad) == nil, "\(bad)")
         }
     }
@@ -160,6 +171,45 @@ import Testing
         #expect(clock.currentMilliseconds() == fixedDate.millisecondsSince1970 + 1_000 + 5_000 * 720)
         let restored = VirtualClock(base: base)
         restored.restore(clock.current)
-        #expect(restored.currentMilliseconds() == clock.currentMilliseconds() && restored.rate == .monthlyRenewalEveryHour)
+        #expect(
+            restored.currentMilliseconds() == clock.currentMilliseconds() && restored.rate == .monthlyRenewalEveryHour)
+    }
+}
+
+/// Schema version 3: a version 2 database is migrated in place.
+@Suite struct SubscriptionSchemaTests {
+    @Test func aVersion2DatabaseIsMigratedToVersion3() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("v2.sqlite")
+        do {
+            let database = try SQLiteDatabase(path: path)
+            try database.execute(TransactionStore.schemaSQL)
+            try database.execute(TransactionStore.version2SQL)
+            try database.execute(
+                """
+                INSERT INTO transactions (id, serial, original_id, product_id, product_type, quantity, price, currency,
+                    storefront, storefront_id, purchase_date, original_purchase_date, transaction_reason, ownership_type,
+                    origin, status, version, change_sequence, order_id)
+                VALUES ('2000000000000003', 3, '2000000000000003', 'p', 'Consumable', 1, 5000, 'GBP', 'GBR', '143444',
+                    1, 1, 'PURCHASE', 'PURCHASED', 'app', 'purchased', 1, 1, 'MOCK00000003');
+                """)
+            #expect(try database.userVersion == 2)
+            try database.close()
+        }
+        let store = try TransactionStore(path: path)
+        defer { try? store.close() }
+        #expect(try store.database.userVersion == 3)
+        let migrated = try #require(try store.transaction(id: "2000000000000003"))
+        #expect(migrated.orderId == "MOCK00000003" && migrated.subscription == nil)
+        #expect(try store.subscriptionStates().isEmpty && store.clockState() == nil)
+        var new = NewTransaction(
+            productId: "s", productType: "Auto-Renewable Subscription", quantity: 1, price: 1, currency: "GBP",
+            storefront: "GBR", storefrontId: "143444", purchaseDate: 2)
+        new.subscription = NewSubscriptionTransaction(
+            fields: TransactionSubscriptionFields(expiresDate: 9, subscriptionGroupIdentifier: "G"),
+            originalTransactionId: nil, originalPurchaseDate: nil, transactionReason: "PURCHASE")
+        let stored = try store.insert(new, ids: SandboxTransactionIDs())
+        #expect(stored.subscription?.expiresDate == 9 && stored.subscription?.webOrderLineItemId.isEmpty == false)
+        #expect(try store.transaction(id: stored.id) == stored)
     }
 }

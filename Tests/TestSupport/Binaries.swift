@@ -89,7 +89,7 @@ public enum Repository {
     /// `com.example.news.weekly`; every kind of offer; and one consumable, `com.example.coins`.
     public static var subscriptionCatalogue: String { root + "/Tests/Fixtures/Subscriptions.storekit" }
 
-    /// The same catalogue in an older shape: `v1` (1.2), `v3` (3.0) or `v4` (4.0).
+    /// The same catalogue in an older shape: `v1` (1.2), `v2` (2.0), `v3` (3.0) or `v4` (4.0).
     public static func subscriptionCatalogue(_ shape: String) -> String {
         root + "/Tests/Fixtures/Subscriptions-\(shape).storekit"
     }

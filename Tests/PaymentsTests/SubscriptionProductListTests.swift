@@ -1,0 +1,45 @@
+import Foundation
+import Payments
+import StoreWire
+import Testing
+
+/// The credit app's store client reads a product list that holds auto-renewable subscriptions (the app sells
+/// consumables, but a shared catalogue may sell more), keeping values it does not know.
+@Suite struct SubscriptionProductListTests {
+    @Test func mockStoreClientReadsAListWithSubscriptionsFromTheRealStore() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try LaunchedMockStore(
+            dataDirectory: directory.file("data"), catalogue: Repository.subscriptionCatalogue)
+        let client = MockStoreClient(baseURL: try #require(URL(string: store.url)))
+        let products = try await client.products(for: [
+            "com.example.coins", "com.example.pro.yearly", "com.example.news.weekly",
+        ])
+        #expect(products.map(\.id) == ["com.example.coins", "com.example.pro.yearly", "com.example.news.weekly"])
+        #expect(products.map(\.type) == [.consumable, .autoRenewable, .autoRenewable])
+        #expect(products.map(\.displayPrice) == ["$0.99", "$99.99", "$1.99"])
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func unknownValuesInASubscriptionAreKept() throws {
+        let body = """
+            {"products": [{"id": "s", "type": "autoRenewableV2", "displayName": "S", "description": "",
+              "displayPrice": "$1.00", "price": "1.00", "currency": "USD", "futureField": 1,
+              "subscription": {"subscriptionGroupID": "G", "subscriptionPeriod": {"unit": "fortnight", "value": 1},
+                "introductoryOffer": {"id": null, "type": "introductory", "price": "0", "displayPrice": "$0.00",
+                  "period": {"unit": "week", "value": 1}, "periodCount": 1, "paymentMode": "halfOff"},
+                "promotionalOffers": [{"id": "p", "type": "loyalty", "price": "0.50", "displayPrice": "$0.50",
+                  "period": {"unit": "month", "value": 1}, "periodCount": 2, "paymentMode": "payAsYouGo"}],
+                "groupLevel": 1, "groupDisplayName": "G", "renewalInfo": {}}}]}
+            """
+        let decoded = try JSONDecoder().decode(StoreProductsBody.self, from: Data(body.utf8))
+        let product = try #require(decoded.products.first)
+        #expect(ProductType(rawValue: product.type) == .unrecognized("autoRenewableV2"))
+        let info = try #require(product.subscription)
+        #expect(info.subscriptionPeriod.unit == "fortnight")
+        #expect(info.introductoryOffer?.paymentMode == "halfOff")
+        #expect(info.promotionalOffers.first?.type == "loyalty")
+        #expect(info.winBackOffers.isEmpty, "missing: none")
+        let again = try JSONDecoder().decode(StoreProductsBody.self, from: try JSONEncoder().encode(decoded))
+        #expect(again == decoded, "what was kept is sent on unchanged")
+    }
+}
