@@ -78,3 +78,16 @@ public struct StoreMessage: Codable, Sendable, Equatable {
         self.productId = productId
     }
 }
+
+/// A purchase option naming a subscription offer (StoreKit's `Product.PurchaseOption.promotionalOffer`,
+/// `.winBackOffer`, and a redeemed offer code): `type` `promotional`, `offerCode` or `winBack`, and the offer's id
+/// (an offer code's reference name).
+public struct PurchaseOfferOption: Codable, Sendable, Equatable {
+    public var type: String
+    public var id: String
+
+    public init(type: String, id: String) {
+        self.type = type
+        self.id = id
+    }
+}

@@ -62,10 +62,15 @@ public struct PurchaseRequestBody: Codable, Sendable, Equatable {
     public var productId: String
     public var quantity: Int?
     public var appAccountToken: String?
-    public init(productId: String, quantity: Int? = nil, appAccountToken: String? = nil) {
+    /// Auto-renewable subscriptions: an offer to redeem (promotional, offer code, win-back).
+    public var offer: PurchaseOfferOption?
+    public init(
+        productId: String, quantity: Int? = nil, appAccountToken: String? = nil, offer: PurchaseOfferOption? = nil
+    ) {
         self.productId = productId
         self.quantity = quantity
         self.appAccountToken = appAccountToken
+        self.offer = offer
     }
 }
 

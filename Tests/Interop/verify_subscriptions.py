@@ -79,6 +79,8 @@ class Steps:
 def lifecycle(steps):
     from appstoreserverlibrary.models.AutoRenewStatus import AutoRenewStatus
     from appstoreserverlibrary.models.ExpirationIntent import ExpirationIntent
+    from appstoreserverlibrary.models.OfferDiscountType import OfferDiscountType
+    from appstoreserverlibrary.models.OfferType import OfferType
     from appstoreserverlibrary.models.PriceIncreaseStatus import PriceIncreaseStatus
     from appstoreserverlibrary.models.Status import Status
     from appstoreserverlibrary.models.TransactionReason import TransactionReason
@@ -146,6 +148,13 @@ def lifecycle(steps):
     _, upgraded, renewal = steps.next("DID_CHANGE_RENEWAL_PREF", "UPGRADE")
     expect(upgraded.originalTransactionId == basic.transactionId and renewal.autoRenewProductId == PRO,
            "DID_CHANGE_RENEWAL_PREF UPGRADE: the same subscription, now Pro")
+    status, _, _ = steps.store.request("POST", "/storekit/v1/purchases", {
+        "productId": PRO, "offer": {"type": "offerCode", "id": "PRO-MONTH-99"}})
+    expect(status == 200, f"a purchase redeeming the offer code PRO-MONTH-99 (got {status})")
+    _, _, renewal = steps.next("OFFER_REDEEMED")
+    expect(renewal.offerType == OfferType.OFFER_CODE and renewal.offerIdentifier == "PRO-MONTH-99"
+           and renewal.offerDiscountType == OfferDiscountType.PAY_AS_YOU_GO and renewal.offerPeriod == "P1M",
+           "OFFER_REDEEMED: the renewal info carries offerType 3, offerIdentifier, offerDiscountType, offerPeriod")
     return first, basic
 
 

@@ -18,6 +18,7 @@ import Testing
             "ok: RENEWAL_EXTENSION SUMMARY: Apple's summary (1 succeeded, 0 failed), no data",
             "ok: get_status_of_subscription_renewal_date_extensions: complete, 1 succeeded",
             "ok: an expired subscription is APIError.SUBSCRIPTION_EXTENSION_INELIGIBLE",
+            "ok: OFFER_REDEEMED: the renewal info carries offerType 3, offerIdentifier, offerDiscountType, offerPeriod",
         ] {
             #expect(text.contains(line), "missing: \(line)")
         }

@@ -1,0 +1,79 @@
+import Foundation
+import FoundationNetworking
+import Signing
+import StoreWire
+import Testing
+
+/// Offers redeemed in purchases through the real `mockstore` binary: promotional offers, offer codes and win-back
+/// offers as purchase options, each OFFER_REDEEMED with its subtype and Apple's offer fields.
+@Suite struct OfferBinaryTests {
+    let base: SubscriptionBinaryTests
+    static let pro = SubscriptionBinaryTests.proMonthly
+
+    init() throws { base = try SubscriptionBinaryTests() }
+
+    func buy(_ store: MockStoreHarness, _ product: String, _ type: String, _ id: String) async throws
+        -> MockStoreHarness.Response
+    {
+        try await store.post(
+            "/storekit/v1/purchases",
+            json: #"{"productId": "\#(product)", "offer": {"type": "\#(type)", "id": "\#(id)"}}"#)
+    }
+
+    func last(_ store: MockStoreHarness, root: Certificate) throws -> (
+        NotificationPayload, SignedTransactionPayload, RenewalInfoPayload
+    ) {
+        let told = try #require(try base.notifications(store, root: root).last)
+        return (told.payload, told.transaction, told.renewal)
+    }
+
+    @Test func promotionalOffersOfferCodesAndWinBackOffersAreRedeemedWithTheirSubtypes() async throws {
+        let store = try base.start()
+        let root = try await base.root(store)
+        let promo = try await buy(store, Self.pro, "promotional", "pro.monthly.half")
+        #expect(promo.status == 200)
+        var (payload, transaction, renewal) = try last(store, root: root)
+        #expect(payload.notificationType == "OFFER_REDEEMED" && payload.subtype == "INITIAL_BUY")
+        #expect(transaction.offerType == 2 && transaction.offerIdentifier == "pro.monthly.half")
+        #expect(transaction.offerDiscountType == "PAY_AS_YOU_GO" && transaction.offerPeriod == "P2M")
+        #expect(transaction.price == 4_990)
+        #expect(renewal.offerType == 2 && renewal.renewalPrice == 4_990, "the second period is under the offer too")
+
+        #expect(try await buy(store, Self.pro, "winBack", "pro.monthly.winback.free").status == 400, "not lapsed")
+        #expect(try await buy(store, Self.pro, "promotional", "nope").status == 400)
+        #expect(try await buy(store, Self.pro, "offerCode", "PRO-MONTH-99").status == 200)
+        (payload, transaction, renewal) = try last(store, root: root)
+        #expect(payload.notificationType == "OFFER_REDEEMED" && payload.subtype == nil, "an active subscriber")
+        #expect(renewal.offerType == 3 && renewal.offerIdentifier == "PRO-MONTH-99" && renewal.renewalPrice == 990)
+
+        _ = try store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.pro)
+        #expect(try await buy(store, Self.pro, "winBack", "pro.monthly.winback.free").status == 200)
+        (payload, transaction, renewal) = try last(store, root: root)
+        #expect(payload.notificationType == "OFFER_REDEEMED" && payload.subtype == "RESUBSCRIBE")
+        #expect(transaction.offerType == 4 && transaction.offerDiscountType == "FREE_TRIAL" && transaction.price == 0)
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func anOfferOnAnotherProductOfTheGroupIsAnUpgradeOrADowngrade() async throws {
+        let store = try base.start()
+        let root = try await base.root(store)
+        _ = try await base.buy(store, SubscriptionBinaryTests.basic, root: root)
+        #expect(try await buy(store, Self.pro, "promotional", "pro.monthly.half").status == 200)
+        var (payload, transaction, _) = try last(store, root: root)
+        #expect(payload.notificationType == "OFFER_REDEEMED" && payload.subtype == "UPGRADE")
+        #expect(transaction.productId == Self.pro && transaction.offerType == 2 && transaction.price == 4_990)
+        #expect(try await buy(store, SubscriptionBinaryTests.basic, "promotional", "x").status == 400)
+        #expect(try store.stop() == 0)
+
+        let other = try SubscriptionBinaryTests()
+        let second = try other.start()
+        let secondRoot = try await other.root(second)
+        _ = try await other.buy(second, SubscriptionBinaryTests.proYearly, root: secondRoot)
+        #expect(try await buy(second, Self.pro, "promotional", "pro.monthly.half").status == 200)
+        let told = try #require(try other.notifications(second, root: secondRoot).last)
+        #expect(told.payload.notificationType == "OFFER_REDEEMED" && told.payload.subtype == "DOWNGRADE")
+        #expect(told.renewal.autoRenewProductId == Self.pro && told.renewal.offerType == 2)
+        #expect(told.renewal.offerIdentifier == "pro.monthly.half" && told.renewal.renewalPrice == 4_990)
+        #expect(try second.stop() == 0)
+    }
+}
