@@ -59,7 +59,7 @@ import Testing
         let root = try await base.root(store)
         _ = try await base.buy(store, SubscriptionBinaryTests.basic, root: root)
         #expect(try await buy(store, Self.pro, "promotional", "pro.monthly.half").status == 200)
-        var (payload, transaction, _) = try last(store, root: root)
+        let (payload, transaction, _) = try last(store, root: root)
         #expect(payload.notificationType == "OFFER_REDEEMED" && payload.subtype == "UPGRADE")
         #expect(transaction.productId == Self.pro && transaction.offerType == 2 && transaction.price == 4_990)
         #expect(try await buy(store, SubscriptionBinaryTests.basic, "promotional", "x").status == 400)
