@@ -93,8 +93,8 @@ extension MockStore {
         try subscriptionControl(reference) { .changeProduct(to: productId, at: $0) }
     }
 
-    /// Runs the control's event on the subscription `reference` names (for any control, billing ones too): a transaction id of it, or a product id
-    /// of its group.
+    /// Runs the control's event on the subscription `reference` names (for any control, billing ones too): a
+    /// transaction id of it, or a product id of its group.
     func subscriptionControl(_ reference: String, _ event: (Int64) -> SubscriptionEvent)
         throws(MockStoreError) -> TestSubscriptionEventRecord
     {
