@@ -93,9 +93,9 @@ extension MockStore {
         try subscriptionControl(reference) { .changeProduct(to: productId, at: $0) }
     }
 
-    /// Runs the control's event on the subscription `reference` names: a transaction id of it, or a product id
-    /// of its group.
-    private func subscriptionControl(_ reference: String, _ event: (Int64) -> SubscriptionEvent)
+    /// Runs the control's event on the subscription `reference` names (for any control, billing ones too): a
+    /// transaction id of it, or a product id of its group.
+    func subscriptionControl(_ reference: String, _ event: (Int64) -> SubscriptionEvent)
         throws(MockStoreError) -> TestSubscriptionEventRecord
     {
         let now = nowMilliseconds

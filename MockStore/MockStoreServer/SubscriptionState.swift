@@ -84,13 +84,8 @@ public struct AppliedOffer: Equatable, Sendable, Codable {
     /// The offer as a purchase applies it: a free trial or pay up front is one period of the whole length; pay as
     /// you go is `periodCount` periods.
     public init(_ offer: SubscriptionOffer) {
-        let whole = SubscriptionPeriod(value: offer.period.value * max(1, offer.periodCount), unit: offer.period.unit)
-        let discount: String
-        switch offer.paymentMode {
-        case .freeTrial: discount = "FREE_TRIAL"
-        case .payAsYouGo: discount = "PAY_AS_YOU_GO"
-        case .payUpFront: discount = "PAY_UP_FRONT"
-        }
+        let whole = offer.duration
+        let discount = offer.paymentMode.appleDiscountType
         let payAsYouGo = offer.paymentMode == .payAsYouGo
         self.init(
             offerType: offer.kind.appleOfferType, offerIdentifier: offer.kind == .introductory ? nil : offer.id,
