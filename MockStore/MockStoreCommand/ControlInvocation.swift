@@ -163,17 +163,8 @@ public struct ControlInvocation: Equatable, Sendable {
     /// `50` → 50000, `33.333` → 33333: a percentage above 0 and at most 100, with at most three decimals, in
     /// Apple's milliunits; nil for anything else.
     static func milliPercent(_ text: String) -> Int? {
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = parts.first, !whole.isEmpty, whole.count <= 3, whole.allSatisfy({ $0.isASCII && $0.isNumber })
-        else { return nil }
-        var fraction = parts.count == 2 ? String(parts[1]) : ""
-        guard fraction.count <= 3, fraction.allSatisfy({ $0.isASCII && $0.isNumber }),
-            parts.count == 1 || !fraction.isEmpty
-        else { return nil }
-        fraction += String(repeating: "0", count: 3 - fraction.count)
-        guard let units = Int(whole), let thousandths = Int(fraction) else { return nil }
-        let milli = units * 1000 + thousandths
-        return (1...100_000).contains(milli) ? milli : nil
+        guard let milli = thousandths(text, wholeDigits: 3), (1...100_000).contains(milli) else { return nil }
+        return Int(milli)
     }
 
     private static func onOff(_ args: ParsedArguments) -> Bool {
