@@ -6,7 +6,8 @@ import StoreWire
 /// `shouldEnterBillingRetryOnRenewal`, `billingGracePeriodIsEnabled`, price-increase consent).
 extension ControlInvocation {
     static let billingCommands: [CommandSpec] = {
-        let id = PositionalSpec("SUBSCRIPTION", help: "a transaction id of the subscription, or a product id of its group")
+        let id = PositionalSpec(
+            "SUBSCRIPTION", help: "a transaction id of the subscription, or a product id of its group")
         let onOff = PositionalSpec("on|off", choices: ["on", "off", "true", "false"])
         return [
             CommandSpec(

@@ -97,7 +97,10 @@ import Testing
             ),
             (["consent-price-increase", "7"], "POST", "/test/v1/subscriptions/7/price-increase/consent", nil),
             (["decline-price-increase", "7"], "POST", "/test/v1/subscriptions/7/price-increase/decline", nil),
-            (["recover", "com.example.pro.monthly"], "POST", "/test/v1/subscriptions/com.example.pro.monthly/recover", nil),
+            (
+                ["recover", "com.example.pro.monthly"], "POST",
+                "/test/v1/subscriptions/com.example.pro.monthly/recover", nil
+            ),
         ]
         for (arguments, method, path, body) in cases {
             let invocation = try Self.control(arguments)
@@ -109,7 +112,9 @@ import Testing
         }
     }
 
-    @Test(arguments: [["price-increase", "a/b"], ["price-increase", "7", "--price", "0"], ["billing-retry", "maybe"]])
+    @Test(arguments: [
+        ["price-increase", "a/b"], ["price-increase", "7", "--price", "0"], ["billing-retry", "maybe"],
+    ])
     func badBillingControlWordsAreUsageErrors(arguments: [String]) {
         #expect(throws: UsageError.self) { try Self.control(arguments) }
     }
