@@ -17,6 +17,13 @@ public enum MockStoreLauncher {
         _ options: MockStoreOptions, clock: any StoreClock = SystemClock(),
         transactionIDs: any TransactionIDSource = SandboxTransactionIDs()
     ) throws(StartupError) -> RunningMockStore {
+        // --ephemeral: a new CA each start, made beside the catalogue and the database (a fresh store per test).
+        let now = clock.now()
+        let ephemeralAuthority =
+            options.ephemeral
+            ? StartupJob("mockstore-test-ca") { () throws(StartupError) in
+                try DataDirectory.makeCertificateAuthority(now: now)
+            } : nil
         let catalogue: StoreKitConfiguration
         let cataloguePath = try CatalogueLocator.locate(options.cataloguePath)
         do {
@@ -38,6 +45,8 @@ public enum MockStoreLauncher {
         let authority: TestCertificateAuthority
         if let data {
             authority = try data.loadOrMakeCertificateAuthority(now: clock.now())
+        } else if let ephemeralAuthority {
+            authority = try ephemeralAuthority.result()
         } else {
             authority = try DataDirectory.makeCertificateAuthority(now: clock.now())
         }
