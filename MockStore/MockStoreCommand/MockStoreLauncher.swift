@@ -24,6 +24,7 @@ public enum MockStoreLauncher {
             ? StartupJob("mockstore-test-ca") { () throws(StartupError) in
                 try DataDirectory.makeCertificateAuthority(now: now)
             } : nil
+        defer { ephemeralAuthority?.waitUntilDone() }
         let catalogue: StoreKitConfiguration
         let cataloguePath = try CatalogueLocator.locate(options.cataloguePath)
         do {

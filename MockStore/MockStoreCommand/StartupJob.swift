@@ -20,9 +20,15 @@ final class StartupJob<Value: Sendable>: @unchecked Sendable {
 
     /// What the work gave, once it is done.
     func result() throws(StartupError) -> Value {
-        done.wait()
-        done.signal()  // a second call does not wait
+        waitUntilDone()
         // Set before the signal: never nil here.
         return try outcome!.get()
+    }
+
+    /// Waits for the work to end. A start that fails waits too: the process must not exit (and OpenSSL clean
+    /// up) under a thread that is still making keys.
+    func waitUntilDone() {
+        done.wait()
+        done.signal()  // a second call does not wait
     }
 }

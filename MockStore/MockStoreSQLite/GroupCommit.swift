@@ -68,13 +68,13 @@ public final class GroupCommit<Store: GroupCommitStore>: Sendable {
     /// The longest a leader waits for the requests queued behind it to join its batch.
     static var joinWait: DispatchTimeInterval { .milliseconds(5) }
 
-    private let state: Mutex<State>
+    private let state: SleepingLock<State>
     /// Calls of ``perform(_:)`` waiting for the lock: a leader lets them join its batch before committing.
     private let waiting = Atomic<Int>(0)
 
     /// Shares `store`, which it owns from now on (``close()`` closes it).
     public init(store: sending Store) {
-        state = Mutex(State(store: store))
+        state = SleepingLock(State(store: store))
     }
 
     /// Batches committed (or lost) so far, and the pieces of work that waited for them: how much sharing there was.

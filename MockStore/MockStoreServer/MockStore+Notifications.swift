@@ -30,7 +30,7 @@ extension MockStore {
             transaction: try transaction.map { String(decoding: try serverClaims($0), as: UTF8.self) })
         let notification = StoredNotification(
             id: 0, uuid: uuid, type: type, subtype: nil, transactionId: transaction?.id, testToken: testToken,
-            signedPayload: try deferred.stored(), createdAt: now,
+            signedPayload: deferred.stored(), createdAt: now,
             status: configuration.notificationURL == nil ? .unsent : .pending,
             nextAttemptAt: configuration.notificationURL == nil ? nil : now, attempts: [])
         try database.insertNotification(notification)
