@@ -51,9 +51,12 @@ public enum MockStoreLauncher {
         } else {
             authority = try DataDirectory.makeCertificateAuthority(now: clock.now())
         }
+        // Servers' copies are always ES256 by the test CA; the device API's too unless --signing says otherwise
+        // (one signer then: each one prepared checks its key and encodes its header).
+        let serverSigner = JWSTransactionSigner.es256(authority: authority)
         switch options.signing {
         case .es256:
-            signer = JWSTransactionSigner.es256(authority: authority)
+            signer = serverSigner
         case .hs256:
             let path = options.secretFile ?? ""
             let secret: [UInt8]
@@ -84,7 +87,7 @@ public enum MockStoreLauncher {
         let store = MockStore(
             configuration: MockStore.Configuration(
                 catalogue: catalogue, bundleId: options.bundleId, signer: signer,
-                serverSigner: JWSTransactionSigner.es256(authority: authority),
+                serverSigner: serverSigner,
                 rootCertificateDER: authority.root.derRepresentation, clock: clock, transactionIDs: transactionIDs,
                 environment: options.environment, appAppleId: options.appAppleId, bundleVersion: options.bundleVersion,
                 notificationURL: options.notifyURL,
