@@ -65,7 +65,7 @@ public final class GroupCommit<Store: GroupCommitStore>: Sendable {
     /// hold a commit back for ever.
     public static var largestBatch: Int { 256 }
 
-    /// The longest a leader waits for the requests queued behind it to join its batch.
+    /// How often a leader waiting for the requests queued behind it looks again without being signalled.
     static var joinWait: DispatchTimeInterval { .milliseconds(5) }
 
     private let state: SleepingLock<State>
@@ -144,10 +144,10 @@ public final class GroupCommit<Store: GroupCommitStore>: Sendable {
         }
         if isLeader, let batch {
             // Whoever is waiting for the lock now joins this batch first: its work costs no fsync of its own. The
-            // leader sleeps until the last of them has joined (it signals), never longer than `joinWait`: a steady
-            // stream of newcomers would otherwise hold the commit back. (It used to spin in `sched_yield`, taking
-            // a core from the very requests it waited for.)
-            if waiting.load(ordering: .relaxed) > 0 {
+            // leader sleeps until the last of them has joined (that one signals; the condition is looked at again
+            // every `joinWait` all the same). It used to spin in `sched_yield`, taking a core from the very
+            // requests it waited for.
+            while waiting.load(ordering: .relaxed) > 0 && batch.members.load(ordering: .relaxed) < Self.largestBatch {
                 _ = batch.everyoneJoined.wait(timeout: .now() + Self.joinWait)
             }
             commit(batch)
