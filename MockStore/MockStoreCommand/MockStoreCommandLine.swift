@@ -51,8 +51,8 @@ public enum MockStoreCommandLine {
                     + "closed (default 30)"),
             .integer(
                 "--request-timeout", "SECONDS", in: 1...3_600, noun: "a number of seconds",
-                help: "a request must arrive whole (headers and body) this long after its first line, or its "
-                    + "connection is closed (default 10)"),
+                help: "a request must arrive whole (headers and body) this long after its first line, or it is "
+                    + "answered 408 and its connection closed (default 10)"),
 
             .choice(
                 "--signing", SigningMode.allCases.map(\.rawValue), valueName: "MODE",

@@ -17,6 +17,14 @@ public enum MockStoreLauncher {
         _ options: MockStoreOptions, clock: any StoreClock = SystemClock(),
         transactionIDs: any TransactionIDSource = SandboxTransactionIDs()
     ) throws(StartupError) -> RunningMockStore {
+        // --ephemeral: a new CA each start, made beside the catalogue and the database (a fresh store per test).
+        let now = clock.now()
+        let ephemeralAuthority =
+            options.ephemeral
+            ? StartupJob("mockstore-test-ca") { () throws(StartupError) in
+                try DataDirectory.makeCertificateAuthority(now: now)
+            } : nil
+        defer { ephemeralAuthority?.waitUntilDone() }
         let catalogue: StoreKitConfiguration
         let cataloguePath = try CatalogueLocator.locate(options.cataloguePath)
         do {
@@ -38,12 +46,17 @@ public enum MockStoreLauncher {
         let authority: TestCertificateAuthority
         if let data {
             authority = try data.loadOrMakeCertificateAuthority(now: clock.now())
+        } else if let ephemeralAuthority {
+            authority = try ephemeralAuthority.result()
         } else {
             authority = try DataDirectory.makeCertificateAuthority(now: clock.now())
         }
+        // Servers' copies are always ES256 by the test CA; the device API's too unless --signing says otherwise
+        // (one signer then: each one prepared checks its key and encodes its header).
+        let serverSigner = JWSTransactionSigner.es256(authority: authority)
         switch options.signing {
         case .es256:
-            signer = JWSTransactionSigner.es256(authority: authority)
+            signer = serverSigner
         case .hs256:
             let path = options.secretFile ?? ""
             let secret: [UInt8]
@@ -74,7 +87,7 @@ public enum MockStoreLauncher {
         let store = MockStore(
             configuration: MockStore.Configuration(
                 catalogue: catalogue, bundleId: options.bundleId, signer: signer,
-                serverSigner: JWSTransactionSigner.es256(authority: authority),
+                serverSigner: serverSigner,
                 rootCertificateDER: authority.root.derRepresentation, clock: clock, transactionIDs: transactionIDs,
                 environment: options.environment, appAppleId: options.appAppleId, bundleVersion: options.bundleVersion,
                 notificationURL: options.notifyURL,

@@ -11,7 +11,9 @@ import Foundation
 ///
 /// - A connection that has not begun a request (its request line is not in) within ``idleSeconds`` of being
 ///   opened or answered is closed: an idle one, and one that sends a request line a byte at a time.
-/// - A request whose line is in must arrive whole (headers and body) within ``requestSeconds``.
+/// - A request whose line is in must arrive whole (headers and body) within ``requestSeconds``; it is answered
+///   `408 Request Timeout` (``lateAnswer``, written straight to the socket: libmicrohttpd answers only a request
+///   whose headers are all in) and then closed.
 /// - A request being handled, or its answer being sent, has no deadline here (libmicrohttpd's own idle timeout
 ///   covers a client that stops reading).
 ///
@@ -38,14 +40,18 @@ final class ConnectionDeadlines: @unchecked Sendable {
 
     let idleSeconds: Double
     let requestSeconds: Double
+    /// The whole answer (status line, headers, body) sent to a request cut for being late; empty over TLS, where
+    /// only libmicrohttpd's TLS session may write, so a late request there is closed unanswered.
+    let lateAnswer: [UInt8]
     private let condition = NSCondition()
     private var table: [Int32: Entry] = [:]
     private var isStopped = false
     private var cutCount = 0
 
-    init(idleSeconds: Double, requestSeconds: Double) {
+    init(idleSeconds: Double, requestSeconds: Double, lateAnswer: [UInt8] = []) {
         self.idleSeconds = idleSeconds
         self.requestSeconds = requestSeconds
+        self.lateAnswer = lateAnswer
     }
 
     /// Starts the thread that closes late connections, checking a few times per shortest deadline.
@@ -109,9 +115,19 @@ final class ConnectionDeadlines: @unchecked Sendable {
             case .answering, .cut: continue
             }
             guard now - entry.since > limit else { continue }
+            if entry.phase == .receiving { sendLateAnswer(to: socket) }
             shutdown(socket, Int32(SHUT_RDWR))
             table[socket]?.phase = .cut
             cutCount += 1
+        }
+    }
+
+    /// Sends ``lateAnswer`` without waiting (it fits an empty socket buffer; a client that does not read loses it).
+    /// `shutdown` then sends it before the end of the stream.
+    private func sendLateAnswer(to socket: Int32) {
+        guard !lateAnswer.isEmpty else { return }
+        lateAnswer.withUnsafeBytes { bytes in
+            _ = send(socket, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
         }
     }
 

@@ -9,7 +9,7 @@ final class CurlHeaderList {
     /// - Throws: a ``HTTPClient/Failure`` when libcurl cannot allocate it.
     init(_ lines: [String]) throws(HTTPClient.Failure) {
         for line in lines {
-            guard let appended = curl_slist_append(list, line) else {
+            guard let appended = CCurl_slist_append(list, line) else {
                 throw HTTPClient.Failure(kind: .other, detail: "curl_slist_append failed")
             }
             list = appended
@@ -17,6 +17,6 @@ final class CurlHeaderList {
     }
 
     deinit {
-        curl_slist_free_all(list)
+        CCurl_slist_free_all(list)
     }
 }

@@ -21,11 +21,14 @@ public final class HTTPConnection {
     /// - Throws: a ``HTTPClient/Failure`` of kind ``HTTPClient/Failure/Kind/other`` when libcurl cannot start.
     public init(trusting certificates: HTTPClient.TrustedCertificates? = nil) throws(HTTPClient.Failure) {
         guard Self.globalSetup == CURLE_OK else {
+            let loading = String(cString: CCurl_load_error())
             throw HTTPClient.Failure(
                 kind: .other,
-                detail: "curl_global_init failed: \(String(cString: curl_easy_strerror(Self.globalSetup)))")
+                detail: loading.isEmpty
+                    ? "curl_global_init failed: \(String(cString: CCurl_easy_strerror(Self.globalSetup)))"
+                    : "libcurl could not be loaded (it sends notifications): \(loading)")
         }
-        guard let handle = curl_easy_init() else {
+        guard let handle = CCurl_easy_init() else {
             throw HTTPClient.Failure(kind: .other, detail: "curl_easy_init failed")
         }
         self.handle = handle
@@ -36,7 +39,7 @@ public final class HTTPConnection {
     }
 
     deinit {
-        curl_easy_cleanup(handle)
+        CCurl_easy_cleanup(handle)
         errorBuffer.deallocate()
         emptyBody.deallocate()
     }
@@ -48,7 +51,7 @@ public final class HTTPConnection {
     ) throws(HTTPClient.Failure) -> HTTPClient.Response {
         _ = try HTTPClient.Target(url)
         // Reset clears the options of the last request but keeps its connection open for this one.
-        curl_easy_reset(handle)
+        CCurl_easy_reset(handle)
         errorBuffer[0] = 0
         let received = ResponseCollector()
         let headerList = try CurlHeaderList(Self.requestHeaders(headers, hasBody: !body.isEmpty))
@@ -68,7 +71,7 @@ public final class HTTPConnection {
                     trustCertificates(),
                 ]
                 if let failed = options.first(where: { $0 != CURLE_OK }) { return failed }
-                return curl_easy_perform(handle)
+                return CCurl_easy_perform(handle)
             }
         }
         guard code == CURLE_OK else {
@@ -115,6 +118,6 @@ public final class HTTPConnection {
 
     private func explain(_ code: CURLcode, _ url: String) -> String {
         let detail = String(cString: errorBuffer)
-        return "\(url): " + (detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail)
+        return "\(url): " + (detail.isEmpty ? String(cString: CCurl_easy_strerror(code)) : detail)
     }
 }

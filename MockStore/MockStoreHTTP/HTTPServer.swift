@@ -27,8 +27,9 @@ public final class HTTPServer: Sendable {
         /// Seconds a connection may wait before it begins a request (from its opening or its previous answer);
         /// also libmicrohttpd's timeout for a connection with no traffic at all.
         public var idleTimeoutSeconds: UInt32
-        /// Seconds a request has, from its request line, to arrive whole (headers and body); a connection that
-        /// takes longer is closed.
+        /// Seconds a request has, from its request line, to arrive whole (headers and body); a request that
+        /// takes longer is answered ``HTTPHandler/requestTimeout(seconds:)`` (over plain HTTP) and its connection
+        /// closed.
         public var requestTimeoutSeconds: Double
         /// The stack of each connection's thread.
         public var threadStackBytes: Int
@@ -75,9 +76,10 @@ public final class HTTPServer: Sendable {
         let files = FileDescriptorLimit.raise(toAtLeast: Int(limits.connectionLimit) + FileDescriptorLimit.reserve)
         limits.connectionLimit = min(
             limits.connectionLimit, UInt32(clamping: max(16, files - FileDescriptorLimit.reserve)))
+        let requestSeconds = max(0.05, limits.requestTimeoutSeconds)
         let deadlines = ConnectionDeadlines(
-            idleSeconds: Double(max(1, limits.idleTimeoutSeconds)),
-            requestSeconds: max(0.05, limits.requestTimeoutSeconds))
+            idleSeconds: Double(max(1, limits.idleTimeoutSeconds)), requestSeconds: requestSeconds,
+            lateAnswer: tls == nil ? handler.requestTimeout(seconds: requestSeconds).wireBytes(closing: true) : [])
         let context = Unmanaged.passRetained(
             ServerContext(
                 handler: handler, limits: limits, tls: tlsMemory, deadlines: deadlines))

@@ -26,6 +26,9 @@ public final class GroupCommit<Store: GroupCommitStore>: Sendable {
         private let failure = Mutex<(any Error)?>(nil)
         /// The pieces of work that ran in it (joined under the database lock).
         let members = Atomic<Int>(1)
+        /// Signalled by a member that joined with nobody left waiting for the lock (or the batch full): the
+        /// leader waits for it, asleep, before committing.
+        let everyoneJoined = DispatchSemaphore(value: 0)
 
         init() {
             done.enter()
@@ -62,13 +65,16 @@ public final class GroupCommit<Store: GroupCommitStore>: Sendable {
     /// hold a commit back for ever.
     public static var largestBatch: Int { 256 }
 
-    private let state: Mutex<State>
+    /// How often a leader waiting for the requests queued behind it looks again without being signalled.
+    static var joinWait: DispatchTimeInterval { .milliseconds(5) }
+
+    private let state: SleepingLock<State>
     /// Calls of ``perform(_:)`` waiting for the lock: a leader lets them join its batch before committing.
     private let waiting = Atomic<Int>(0)
 
     /// Shares `store`, which it owns from now on (``close()`` closes it).
     public init(store: sending Store) {
-        state = Mutex(State(store: store))
+        state = SleepingLock(State(store: store))
     }
 
     /// Batches committed (or lost) so far, and the pieces of work that waited for them: how much sharing there was.
@@ -111,7 +117,10 @@ public final class GroupCommit<Store: GroupCommitStore>: Sendable {
             guard let open = state.open else { return (outcome, nil, false) }
             state.batchedWork += 1
             if !isLeader {
-                open.members.add(1, ordering: .relaxed)
+                let members = open.members.add(1, ordering: .relaxed).newValue
+                if waiting.load(ordering: .relaxed) == 0 || members >= Self.largestBatch {
+                    open.everyoneJoined.signal()
+                }
             }
             guard database.isInTransaction else {
                 // SQLite rolled the whole transaction back (an I/O error, a full disk): the batch's work is lost.
@@ -134,9 +143,12 @@ public final class GroupCommit<Store: GroupCommitStore>: Sendable {
             return (outcome, open, isLeader)
         }
         if isLeader, let batch {
-            // Whoever is waiting for the lock now joins this batch first: its work costs no fsync of its own.
+            // Whoever is waiting for the lock now joins this batch first: its work costs no fsync of its own. The
+            // leader sleeps until the last of them has joined (that one signals; the condition is looked at again
+            // every `joinWait` all the same). It used to spin in `sched_yield`, taking a core from the very
+            // requests it waited for.
             while waiting.load(ordering: .relaxed) > 0 && batch.members.load(ordering: .relaxed) < Self.largestBatch {
-                sched_yield()
+                _ = batch.everyoneJoined.wait(timeout: .now() + Self.joinWait)
             }
             commit(batch)
         }

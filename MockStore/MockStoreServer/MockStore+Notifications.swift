@@ -5,8 +5,11 @@ import StoreWire
 /// App Store Server Notifications V2: made by the controls and the Server API, delivered by a
 /// ``NotificationDispatcher``.
 extension MockStore {
-    /// Records a notification of `type` about `transaction` (none for TEST), signed now; due at once when the store
-    /// has a `--notify` URL, else kept as `unsent`. The caller signals ``notificationsDue`` after the lock.
+    /// Records a notification of `type` about `transaction` (none for TEST), its claims made now; due at once when
+    /// the store has a `--notify` URL, else kept as `unsent`. The caller signals ``notificationsDue`` after the
+    /// lock. It is signed when first read from the store (``DeferredNotification``): every read through
+    /// ``TransactionStore`` gives it signed, while the value returned here holds the deferred form in
+    /// `signedPayload`.
     @discardableResult
     func enqueueNotification(
         _ type: String, transaction: StoredTransaction? = nil, reason: String? = nil, testToken: String? = nil,
@@ -18,13 +21,16 @@ extension MockStore {
             environment: configuration.environment, appAppleId: configuration.appAppleIdInAnswers,
             bundleId: configuration.bundleId,
             bundleVersion: transaction == nil ? nil : configuration.bundleVersion,
-            signedTransactionInfo: try transaction.map { try serverSign($0) }, consumptionRequestReason: reason)
+            signedTransactionInfo: transaction == nil ? nil : DeferredNotification.placeholder,
+            consumptionRequestReason: reason)
         let payload = NotificationPayload(
             notificationType: type, notificationUUID: uuid, data: data, signedDate: now)
-        let signer = configuration.serverSigner ?? configuration.signer
+        let deferred = DeferredNotification(
+            payload: String(decoding: try HTTPResponse.encode(payload), as: UTF8.self),
+            transaction: try transaction.map { String(decoding: try serverClaims($0), as: UTF8.self) })
         let notification = StoredNotification(
             id: 0, uuid: uuid, type: type, subtype: nil, transactionId: transaction?.id, testToken: testToken,
-            signedPayload: try signer.sign(json: try HTTPResponse.encode(payload)), createdAt: now,
+            signedPayload: deferred.stored(), createdAt: now,
             status: configuration.notificationURL == nil ? .unsent : .pending,
             nextAttemptAt: configuration.notificationURL == nil ? nil : now, attempts: [])
         try database.insertNotification(notification)

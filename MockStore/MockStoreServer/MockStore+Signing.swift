@@ -19,8 +19,16 @@ extension MockStore {
 
     /// `transaction` signed now for a server (Server API answers, notifications): never tampered with.
     func serverSign(_ transaction: StoredTransaction) throws -> String {
-        try (configuration.serverSigner ?? configuration.signer).sign(transactionPayload(transaction))
+        try notificationSigner.sign(transactionPayload(transaction))
     }
+
+    /// What ``serverSign(_:)`` would sign now, as the JSON it signs (a notification's, signed later).
+    func serverClaims(_ transaction: StoredTransaction) throws -> [UInt8] {
+        try HTTPResponse.encode(transactionPayload(transaction))
+    }
+
+    /// Who signs for servers: notifications and the Server API's transactions.
+    var notificationSigner: any TransactionSigner { configuration.serverSigner ?? configuration.signer }
 
     /// The customer's app transaction, signed now: for the device API with `device`'s verification fields, for the
     /// Server API (`device` nil) without them and always by the test CA.

@@ -124,6 +124,8 @@ public final class MockStore: Sendable {
         self.configuration = configuration
         let productSettingsCache = self.productSettingsCache
         database.settingsMayHaveChanged = { productSettingsCache.invalidate() }
+        let notificationSigner = configuration.serverSigner ?? configuration.signer
+        database.sealNotification = { try DeferredNotification.seal($0, signer: notificationSigner) }
         let now = configuration.clock.now().millisecondsSince1970
         // Made on first start and kept: a database that cannot give it fails every later call anyway.
         appTransaction =

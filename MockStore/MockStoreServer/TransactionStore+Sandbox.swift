@@ -262,8 +262,15 @@ extension TransactionStore {
             createdAt: row.int64(at: 7), status: status, nextAttemptAt: row.optionalInt64(at: 9), attempts: [])
     }
 
+    /// `notification` with its attempts, and signed if it was recorded unsigned (the signature then kept).
     private func withAttempts(_ notification: StoredNotification) throws -> StoredNotification {
         var notification = notification
+        if DeferredNotification.isDeferred(notification.signedPayload), let sealNotification {
+            let deferred = notification.signedPayload
+            notification.signedPayload = try sealNotification(deferred)
+            try statement("UPDATE notifications SET signed_payload = ?2 WHERE id = ?1 AND signed_payload = ?3")
+                .run([.integer(notification.id), .text(notification.signedPayload), .text(deferred)])
+        }
         notification.attempts = try statement(
             "SELECT at, result, http_status, detail FROM notification_attempts WHERE notification_id = ?1 ORDER BY id"
         ).query([.integer(notification.id)]) { row in

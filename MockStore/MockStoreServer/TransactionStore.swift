@@ -15,6 +15,8 @@ public final class TransactionStore: GroupCommitStore {
     /// Called when a runtime setting or a simulated failure is written (or may have been undone): the owner's
     /// caches of them are stale.
     var settingsMayHaveChanged: (@Sendable () -> Void)?
+    /// Signs a notification recorded unsigned (``DeferredNotification``) when it is first read.
+    var sealNotification: (@Sendable (String) throws -> String)?
 
     /// The database file.
     public var path: String { database.path }

@@ -59,7 +59,7 @@ extension Storefront {
         Storefront(code: "FJI", currency: "USD", storefrontId: "143583"),  // Fiji
         Storefront(code: "FIN", currency: "EUR", storefrontId: "143447"),  // Finland
         Storefront(code: "FRA", currency: "EUR", storefrontId: "143442"),  // France
-        Storefront(code: "GAB", currency: "USD", storefrontId: "143607"),  // Gabon
+        Storefront(code: "GAB", currency: "USD", storefrontId: "143614"),  // Gabon
         Storefront(code: "GMB", currency: "USD", storefrontId: "143584"),  // Gambia
         Storefront(code: "GEO", currency: "USD", storefrontId: "143615"),  // Georgia
         Storefront(code: "DEU", currency: "EUR", storefrontId: "143443"),  // Germany

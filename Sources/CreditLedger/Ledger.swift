@@ -56,6 +56,8 @@ public final class Ledger {
     var keepsCheckpoint = false
     /// Whether this ledger holds its directory's lock now (``withLock(_:)``).
     private var holdsLock = false
+    /// The lock on `ledger/.lock` of a writable ledger, its descriptor kept open between changes.
+    private lazy var writerLock = KeptFileLock(path: lockPath)
 
     /// Every entry of every device file, in the order read.
     public var entries: [LedgerEntry] { state.entries }
@@ -164,16 +166,26 @@ public final class Ledger {
     // MARK: the lock
 
     /// Runs `body` holding the exclusive lock on `ledger/.lock`: one `flock` for a whole change (re-read, checks,
-    /// append, head and checkpoint), none more when this ledger holds it already (inside
+    /// append, head and checkpoint; on a descriptor kept open between changes, see ``KeptFileLock``), none more
+    /// when this ledger holds it already (inside
     /// ``openSigned(directory:clock:ids:fileSystem:whileLocked:)``). The `*Locked` methods must run inside it.
     func withLock<T>(_ body: () throws -> T) throws -> T {
         if holdsLock { return try body() }
-        // Read-only: the lock file opened for reading (the lock writers take), or the directory when none is there.
-        let lock = isReadOnly ? try FileLock(readingPath: lockPath) : try FileLock(path: lockPath)
+        if isReadOnly {
+            // The lock file opened for reading (the lock writers take), or the directory when none is there.
+            let lock = try FileLock(readingPath: lockPath)
+            holdsLock = true
+            defer {
+                holdsLock = false
+                lock.unlock()
+            }
+            return try body()
+        }
+        try writerLock.lock()
         holdsLock = true
         defer {
             holdsLock = false
-            lock.unlock()
+            writerLock.unlock()
         }
         return try body()
     }

@@ -9,9 +9,12 @@
 /// `write` and an `fdatasync`.
 ///
 /// A listing is reused while the directory's identity, change time and modification time are what they were. The
-/// kernel stamps those with a coarse clock (a tick of a few milliseconds), so a change made in the same tick as the
-/// listing could leave them as they were: as git does for its index ("racy git"), a listing is kept only when the
-/// directory's last change is more than a second older than the listing itself.
+/// kernel stamps those with a coarse clock, so a change made in the same tick as the listing could leave them as
+/// they were: as git does for its index ("racy git"), a listing is kept only when the directory's last change is
+/// older than the listing by more than the stamps' granularity. Where the stamps carry fractions of a second
+/// (ext4, XFS, btrfs, tmpfs: the kernel's tick, 1 to 10 ms), 50 ms; where they are whole seconds (a file system
+/// that keeps only seconds, or two-second FAT), 2 s. (Waiting a second every time kept the ledger listing
+/// `ledger/` on every append made within a second of the last change to it.)
 public struct DirectoryListing {
     private struct Stamp: Equatable {
         var device: UInt64
@@ -33,16 +36,20 @@ public struct DirectoryListing {
         }
     }
 
-    /// Changes this much older than the listing (nanoseconds) cannot share its clock tick.
-    private let settled: Int64
+    /// Changes this much older than the listing (nanoseconds) cannot share its clock tick; nil: by the stamps.
+    private let settled: Int64?
+    /// The wait for stamps with fractions of a second, and for stamps of whole seconds.
+    static let settledFine: Int64 = 50_000_000
+    static let settledCoarse: Int64 = 2_000_000_000
     private var stamp: Stamp?
     private var names: [String] = []
     /// How many times the directory was actually listed.
     public private(set) var listings = 0
 
     /// An empty cache: the first ``names(of:)`` lists. `settledAfterNanoseconds`: how much older than a listing the
-    /// directory's last change must be for the listing to be kept (a second; tests shorten it).
-    public init(settledAfterNanoseconds: Int64 = 1_000_000_000) {
+    /// directory's last change must be for the listing to be kept (nil: 50 ms, or 2 s for stamps of whole seconds;
+    /// tests set it).
+    public init(settledAfterNanoseconds: Int64? = nil) {
         settled = settledAfterNanoseconds
     }
 
@@ -64,7 +71,9 @@ public struct DirectoryListing {
         names = try Files.list(path)
         listings += 1
         let lastChange = max(Self.nanoseconds(current.modified), Self.nanoseconds(current.changed))
-        stamp = now - lastChange > settled ? current : nil
+        let wholeSeconds = current.modified.tv_nsec == 0 && current.changed.tv_nsec == 0
+        let wait = settled ?? (wholeSeconds ? Self.settledCoarse : Self.settledFine)
+        stamp = now - lastChange > wait ? current : nil
         return names
     }
 
