@@ -65,7 +65,11 @@ extension GroupCommitTests {
             for cycle in 0..<cycles {
                 let bought = Self.buy(router)
                 guard let id = Self.transactionId(in: bought) else {
-                    problems.withLock { $0.append("thread \(thread) cycle \(cycle): purchase \(bought.status)") }
+                    problems.withLock {
+                        $0.append(
+                            "thread \(thread) cycle \(cycle): purchase \(bought.status) \(String(decoding: bought.body, as: UTF8.self))"
+                        )
+                    }
                     return
                 }
                 if (try? reader.transaction(id: id)) == nil {
