@@ -15,17 +15,13 @@ Exits 0 when every check passes, 1 when one fails, 2 when it cannot run. Shares 
 verify_transactions.py.
 """
 
-import argparse
 import json
 import os
-import shutil
-import signal
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from verify_transactions import (  # noqa: E402
-    BUNDLE_ID, PRODUCT_ID, CannotRun, CheckFailed, MockStore, Receiver, expect, import_apple_library, make_api_key)
+    BUNDLE_ID, PRODUCT_ID, expect, run_one_store_script)
 
 
 def bought(store, verifier):
@@ -95,35 +91,9 @@ def run_checks(store, receiver, private_pem, key_id, apple):
 
 def main():
     repository = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mockstore", required=True, help="path to the built mockstore binary")
-    parser.add_argument("--catalogue", default=os.path.join(repository, "Catalogue", "Credit.storekit"))
-    arguments = parser.parse_args()
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    try:
-        apple = import_apple_library()
-        binary = os.path.abspath(arguments.mockstore)
-        if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
-            raise CannotRun(f"{arguments.mockstore} is not an executable file")
-        data_dir = tempfile.mkdtemp(prefix="mockstore-prorated-")
-        receiver = Receiver()
-        try:
-            private_pem, public_path = make_api_key(data_dir)
-            key_id = "MOCKINTEROP2"
-            extra = ["--api-key", f"{key_id}={public_path}", "--notify", receiver.url]
-            with MockStore(binary, os.path.join(data_dir, "data"), arguments.catalogue, extra) as store:
-                run_checks(store, receiver, private_pem, key_id, apple)
-        finally:
-            receiver.close()
-            shutil.rmtree(data_dir, ignore_errors=True)
-    except CannotRun as error:
-        print(f"cannot run the interop test: {error}", file=sys.stderr)
-        return 2
-    except CheckFailed as error:
-        print(f"FAILED: {error}", file=sys.stderr)
-        return 1
-    print("interop: Apple's SignedDataVerifier accepts the store's prorated REFUND notifications and transactions")
-    return 0
+    return run_one_store_script(
+        __doc__.splitlines()[0], os.path.join(repository, "Catalogue", "Credit.storekit"), "mockstore-prorated-", "MOCKINTEROP2", run_checks,
+        "interop: Apple's SignedDataVerifier accepts the store's prorated REFUND notifications and transactions")
 
 
 if __name__ == "__main__":

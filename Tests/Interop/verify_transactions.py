@@ -577,6 +577,40 @@ def run_production_checks(store, receiver, root_der, apple):
            "verify_and_decode_app_transaction (Production) accepts the AppTransaction with its appAppleId")
 
 
+def run_one_store_script(description, default_catalogue, prefix, key_id, run_checks, passed):
+    """The main of a script that checks one store with a notification receiver and a Server API key:
+    `run_checks(store, receiver, private_pem, key_id, apple)`; exit 0 with `passed`, 1 on a failed check, 2 when
+    it cannot run."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--mockstore", required=True, help="path to the built mockstore binary")
+    parser.add_argument("--catalogue", default=default_catalogue)
+    arguments = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    try:
+        apple = import_apple_library()
+        binary = os.path.abspath(arguments.mockstore)
+        if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+            raise CannotRun(f"{arguments.mockstore} is not an executable file")
+        data_dir = tempfile.mkdtemp(prefix=prefix)
+        receiver = Receiver()
+        try:
+            private_pem, public_path = make_api_key(data_dir)
+            extra = ["--api-key", f"{key_id}={public_path}", "--notify", receiver.url]
+            with MockStore(binary, os.path.join(data_dir, "data"), arguments.catalogue, extra) as store:
+                run_checks(store, receiver, private_pem, key_id, apple)
+        finally:
+            receiver.close()
+            shutil.rmtree(data_dir, ignore_errors=True)
+    except CannotRun as error:
+        print(f"cannot run the interop test: {error}", file=sys.stderr)
+        return 2
+    except CheckFailed as error:
+        print(f"FAILED: {error}", file=sys.stderr)
+        return 1
+    print(passed)
+    return 0
+
+
 def main():
     repository = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
