@@ -63,8 +63,9 @@ extension MockStore {
     /// ``maximumEventsPerRun`` of them.
     func runDueEvents(until date: Int64, _ database: TransactionStore) throws -> [TestSubscriptionEventRecord] {
         var records: [TestSubscriptionEventRecord] = []
+        // Only test controls change the billing settings, never an event: read them once for the run.
+        let billing = try billingSettings(database)
         while records.count < Self.maximumEventsPerRun {
-            let billing = try billingSettings(database)
             let due = try database.subscriptionStates().compactMap { state in
                 subscriptionLifecycle.dueEvent(state, now: date, billing: billing).map { (state, $0) }
             }

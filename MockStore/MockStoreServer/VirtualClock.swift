@@ -55,23 +55,24 @@ public final class VirtualClock: StoreClock {
     /// Moves virtual time to `virtual` (never back) and returns the new state.
     @discardableResult
     public func move(to virtual: Int64) -> State {
-        let real = base.currentMilliseconds()
-        return state.withLock { current in
-            let now = Self.virtual(
-                at: real, current, factor: current.rate.factor(shortestPeriodDays: shortestPeriodDays))
-            current = State(anchorReal: real, anchorVirtual: max(now, virtual), rate: current.rate)
-            return current
-        }
+        reanchored { now, current in (max(now, virtual), current.rate) }
     }
 
     /// Sets the rate from now on and returns the new state.
     @discardableResult
     public func setRate(_ rate: TimeRate) -> State {
+        reanchored { now, _ in (now, rate) }
+    }
+
+    /// A new state anchored at the real time now: its virtual time and rate are what `next` makes of the virtual
+    /// time now and the state in force.
+    private func reanchored(_ next: (_ now: Int64, _ current: State) -> (virtual: Int64, rate: TimeRate)) -> State {
         let real = base.currentMilliseconds()
         return state.withLock { current in
             let now = Self.virtual(
                 at: real, current, factor: current.rate.factor(shortestPeriodDays: shortestPeriodDays))
-            current = State(anchorReal: real, anchorVirtual: now, rate: rate)
+            let (virtual, rate) = next(now, current)
+            current = State(anchorReal: real, anchorVirtual: virtual, rate: rate)
             return current
         }
     }

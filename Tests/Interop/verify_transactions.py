@@ -577,6 +577,29 @@ def run_production_checks(store, receiver, root_der, apple):
            "verify_and_decode_app_transaction (Production) accepts the AppTransaction with its appAppleId")
 
 
+def exit_status(body, passed):
+    """Runs `body()` and gives the script's exit status: 0 (printing `passed`), 1 on a failed check, 2 when it
+    cannot run."""
+    try:
+        body()
+    except CannotRun as error:
+        print(f"cannot run the interop test: {error}", file=sys.stderr)
+        return 2
+    except CheckFailed as error:
+        print(f"FAILED: {error}", file=sys.stderr)
+        return 1
+    print(passed)
+    return 0
+
+
+def checked_binary(path, hint=""):
+    """The absolute path of the mockstore binary at `path`; CannotRun when it is not an executable file."""
+    binary = os.path.abspath(path)
+    if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+        raise CannotRun(f"{path} is not an executable file{hint}")
+    return binary
+
+
 def run_one_store_script(description, default_catalogue, prefix, key_id, run_checks, passed):
     """The main of a script that checks one store with a notification receiver and a Server API key:
     `run_checks(store, receiver, private_pem, key_id, apple)`; exit 0 with `passed`, 1 on a failed check, 2 when
@@ -586,11 +609,10 @@ def run_one_store_script(description, default_catalogue, prefix, key_id, run_che
     parser.add_argument("--catalogue", default=default_catalogue)
     arguments = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    try:
+
+    def body():
         apple = import_apple_library()
-        binary = os.path.abspath(arguments.mockstore)
-        if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
-            raise CannotRun(f"{arguments.mockstore} is not an executable file")
+        binary = checked_binary(arguments.mockstore)
         data_dir = tempfile.mkdtemp(prefix=prefix)
         receiver = Receiver()
         try:
@@ -601,14 +623,8 @@ def run_one_store_script(description, default_catalogue, prefix, key_id, run_che
         finally:
             receiver.close()
             shutil.rmtree(data_dir, ignore_errors=True)
-    except CannotRun as error:
-        print(f"cannot run the interop test: {error}", file=sys.stderr)
-        return 2
-    except CheckFailed as error:
-        print(f"FAILED: {error}", file=sys.stderr)
-        return 1
-    print(passed)
-    return 0
+
+    return exit_status(body, passed)
 
 
 def main():
@@ -621,12 +637,10 @@ def main():
     # Stopped from outside (a CI timeout), still stop the store: SystemExit runs the `with` blocks' cleanup.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
-    try:
+    def body():
         apple = import_apple_library()
-        binary = os.path.abspath(arguments.mockstore)
-        if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
-            raise CannotRun(f"{arguments.mockstore} is not an executable file; build it with "
-                            "swift build --scratch-path .build-mockstore --product mockstore")
+        binary = checked_binary(arguments.mockstore, "; build it with "
+                                "swift build --scratch-path .build-mockstore --product mockstore")
         data_dir = tempfile.mkdtemp(prefix="mockstore-interop-")
         receiver = Receiver()
         try:
@@ -651,15 +665,9 @@ def main():
         finally:
             receiver.close()
             shutil.rmtree(data_dir, ignore_errors=True)
-    except CannotRun as error:
-        print(f"cannot run the interop test: {error}", file=sys.stderr)
-        return 2
-    except CheckFailed as error:
-        print(f"FAILED: {error}", file=sys.stderr)
-        return 1
-    print("interop: Apple's SignedDataVerifier accepts the mock store's transactions and notifications; "
-          "its AppStoreServerAPIClient works against the store")
-    return 0
+
+    return exit_status(body, "interop: Apple's SignedDataVerifier accepts the mock store's transactions and "
+                       "notifications; its AppStoreServerAPIClient works against the store")
 
 
 if __name__ == "__main__":
