@@ -61,6 +61,7 @@ public struct ControlInvocation: Equatable, Sendable {
                     [
                         .integer("--quantity", "N", noun: "a number", help: "how many"),
                         .string("--app-account-token", "UUID", help: "the app's account token"),
+                        offerOption,
                     ]),
                 command("ask-to-buy", "purchases wait for a parent's approval", [onOff]),
                 command("approve", "settle a purchase waiting for Ask to Buy: approved", [id]),
@@ -115,7 +116,7 @@ public struct ControlInvocation: Equatable, Sendable {
                     "root-certificate",
                     "the store's test root certificate, as PEM: the one to trust when checking its signatures", [],
                     [.string("--out", "FILE", help: "write it to FILE instead of printing it")]),
-            ] + subscriptionCommands + billingCommands,
+            ] + subscriptionCommands + billingCommands + offerCommands,
             subcommandNoun: "control command", commandListShowsOptions: true,
             epilogue: """
                 Exit status: 0 when the store accepted the control, 1 when it refused it or cannot be reached (the reason
@@ -183,7 +184,7 @@ public struct ControlInvocation: Equatable, Sendable {
         case "buy":
             let body = PurchaseRequestBody(
                 productId: args.positional("PRODUCT") ?? "", quantity: args.integer("--quantity").map { Int($0) },
-                appAccountToken: args.string("--app-account-token"))
+                appAccountToken: args.string("--app-account-token"), offer: try offer(args))
             return ("POST", "/test/v1/purchases", json(body))
         case "approve", "decline", "resolve":
             return ("POST", transactions + (try transactionId(args)) + "/" + command, nil)
@@ -233,6 +234,7 @@ public struct ControlInvocation: Equatable, Sendable {
         default:
             if let request = try subscriptionRequest(args) { return request }
             if let billing = try billingRequest(args) { return billing }
+            if let offer = try offerRequest(args) { return offer }
             throw UsageError(
                 kind: .unknownCommand(command), message: "unknown control command \(quoted(command))",
                 command: args.path)

@@ -1,17 +1,22 @@
+import Signing
 import StoreKitCatalogue
 import StoreWire
 
 /// Subscription offers redeemed in a purchase (promotional offers, offer codes, win-back offers): OFFER_REDEEMED.
 /// Introductory offers need no option: the first purchase in a group has one when the product offers it.
 extension MockStore {
-    /// The step of a purchase that redeems `option` for `product`.
+    /// The step of a purchase that redeems `option` for `product`. A promotional offer bought through the device
+    /// API (`signed`) needs the developer's signature, checked with a registered key; a test control's purchase
+    /// (SKTestSession's `buyProduct` with `promotionalOffer(id:)`) needs none, but one it carries is checked.
     ///
     /// - Throws: ``MockStoreError`` 4000000 for an offer the product does not have (StoreKit's
-    ///   `Product.PurchaseError.invalidOfferIdentifier`) or a win-back offer for a customer who is not a lapsed
-    ///   subscriber of the group (`ineligibleForOffer`).
+    ///   `Product.PurchaseError.invalidOfferIdentifier`), a missing or bad signature (`missingOfferParameters`,
+    ///   `invalidOfferSignature`), or a customer the offer is not for (`ineligibleForOffer`): an offer code's
+    ///   `eligibility` (new, existing, expired customers of the group), a win-back offer for one whose subscription
+    ///   in the group has not lapsed.
     func redeemStep(
         _ option: PurchaseOfferOption, _ product: CatalogueProduct, _ existing: SubscriptionState?,
-        _ request: PurchaseRequestBody, at now: Int64, _ database: TransactionStore
+        _ request: PurchaseRequestBody, at now: Int64, signed: Bool, _ database: TransactionStore
     ) throws -> SubscriptionStep {
         let kinds: [SubscriptionOfferKind] = [.promotional, .offerCode, .winBack]
         guard let kind = kinds.first(where: { $0.rawValue == option.type }),
@@ -21,11 +26,9 @@ extension MockStore {
                 "Invalid offer (Product.PurchaseError.invalidOfferIdentifier): \(product.id) has no \(option.type) "
                     + "offer \"\(option.id)\" (types: promotional, offerCode, winBack).")
         }
-        let lapsed = existing.map { $0.status == .expired || $0.status == .revoked } ?? false
-        if kind == .winBack, !lapsed {
-            throw MockStoreError.badRequest(
-                "Not eligible (Product.PurchaseError.ineligibleForOffer): win-back offers are for customers whose "
-                    + "subscription in the group has lapsed.")
+        try requireEligible(for: offer, kind: kind, existing)
+        if kind == .promotional, signed || Self.carriesSignature(option) {
+            try checkSignature(option, product: product, request: request, database)
         }
         let storefront = try storefront(database)
         let context = SubscriptionPurchaseContext(
@@ -35,5 +38,81 @@ extension MockStore {
             try subscriptionLifecycle.redeem(
                 offer, productId: product.id, existing: existing, at: now, context: context)
         }
+    }
+
+    /// The kind of customer `existing` makes them for an offer code: never subscribed in the group (new),
+    /// subscribed now (existing: active, in a grace period or in billing retry), or lapsed (expired or revoked).
+    static func codeEligibility(of existing: SubscriptionState?) -> OfferCodeEligibility {
+        guard let existing else { return .new }
+        return existing.status == .expired || existing.status == .revoked ? .expired : .existing
+    }
+
+    private func requireEligible(
+        for offer: SubscriptionOffer, kind: SubscriptionOfferKind, _ existing: SubscriptionState?
+    ) throws(MockStoreError) {
+        switch kind {
+        case .offerCode:
+            let customer = Self.codeEligibility(of: existing)
+            guard offer.codeEligibility.contains(customer) else {
+                let allowed = OfferCodeEligibility.allCases.filter(offer.codeEligibility.contains).map(\.rawValue)
+                throw .badRequest(
+                    "Not eligible (Product.PurchaseError.ineligibleForOffer): offer code \"\(offer.id ?? "")\" is for "
+                        + "\(allowed.joined(separator: ", ")) customers of the group; this customer is "
+                        + "\(customer.rawValue).")
+            }
+        case .winBack:
+            guard Self.codeEligibility(of: existing) == .expired else {
+                throw .badRequest(
+                    "Not eligible (Product.PurchaseError.ineligibleForOffer): win-back offers are for customers whose "
+                        + "subscription in the group has lapsed.")
+            }
+        case .introductory, .promotional:
+            return
+        }
+    }
+
+    private static func carriesSignature(_ option: PurchaseOfferOption) -> Bool {
+        option.compactJWS != nil || option.signature != nil || option.keyID != nil
+    }
+
+    /// Checks a promotional offer's signature and uses up its nonce.
+    private func checkSignature(
+        _ option: PurchaseOfferOption, product: CatalogueProduct, request: PurchaseRequestBody,
+        _ database: TransactionStore
+    ) throws(MockStoreError) {
+        let check = PromotionalOfferSignature(
+            bundleId: configuration.bundleId, productId: product.id, offerId: option.id,
+            appAccountToken: request.appAccountToken,
+            nows: [nowMilliseconds, realClock.now().millisecondsSince1970])
+        let appTransactionId = String(appTransaction.id)
+        do throws(PromotionalOfferRefusal) {
+            let nonce = try check.check(option, keys: promotionalOfferKeys) { id in
+                id == appTransactionId || ((try? database.transaction(id: id)) ?? nil) != nil
+            }
+            guard promotionalOfferKeys.use(nonce: nonce) else { throw PromotionalOfferRefusal.reusedNonce }
+        } catch {
+            throw error.error
+        }
+    }
+
+    // MARK: Keys
+
+    /// Registers a subscription offer key (its public part, PEM) under `keyId`.
+    ///
+    /// - Throws: ``MockStoreError`` 400 for an empty id or a PEM that is not a P-256 public key.
+    public func registerOfferKey(_ request: TestOfferKeyRequest) throws(MockStoreError) -> TestOfferKeysBody {
+        guard !request.keyId.isEmpty, request.keyId.count <= 128 else {
+            throw .badRequest("An offer key needs an id of 1 to 128 characters.")
+        }
+        guard let key = try? P256PublicKey(pemRepresentation: request.publicKey) else {
+            throw .badRequest("The offer key is not a P-256 public key in PEM (-----BEGIN PUBLIC KEY-----).")
+        }
+        promotionalOfferKeys.register(key, id: request.keyId)
+        return offerKeys()
+    }
+
+    /// The ids of the registered subscription offer keys.
+    public func offerKeys() -> TestOfferKeysBody {
+        TestOfferKeysBody(keyIds: promotionalOfferKeys.ids)
     }
 }

@@ -34,7 +34,7 @@ extension MockStore {
         let existing = try database.subscriptionState(groupId: subscription.groupId)
         let step: SubscriptionStep
         if let option = request.offer {
-            step = try redeemStep(option, product, existing, request, at: now, database)
+            step = try redeemStep(option, product, existing, request, at: now, signed: origin == .app, database)
         } else if let existing, existing.status == .active || existing.status == .billingGracePeriod {
             step = try lifecycleStep { () throws(SubscriptionLifecycleError) in
                 try subscriptionLifecycle.apply(.changeProduct(to: subscription.id, at: now), to: existing)

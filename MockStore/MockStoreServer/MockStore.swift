@@ -112,6 +112,8 @@ public final class MockStore: Sendable {
     let appTransaction: TransactionStore.AppTransactionRecord
     /// The virtual clock and the subscription lifecycle (``MockStore+Subscriptions``).
     let subscriptionRuntime: SubscriptionRuntime
+    /// The subscription offer keys promotional offers are checked with (``MockStore+Offers``).
+    let promotionalOfferKeys = PromotionalOfferKeys()
 
     /// A store over `database`, which it owns from now on (and closes in ``close()``).
     public init(configuration: Configuration, database: sending TransactionStore) {

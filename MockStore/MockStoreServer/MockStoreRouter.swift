@@ -39,7 +39,7 @@ public struct MockStoreRouter: HTTPHandler {
         self.store = store
         self.routes =
             Self.deviceRoutes + Self.testRoutes + Self.controlRoutes + Self.serverRoutes + Self.subscriptionRoutes
-            + Self.billingRoutes + Self.extensionRoutes
+            + Self.billingRoutes + Self.extensionRoutes + Self.offerRoutes
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {

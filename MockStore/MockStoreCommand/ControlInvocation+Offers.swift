@@ -1,0 +1,66 @@
+import Foundation
+import MockStoreHTTP
+import OptionParsing
+import Signing
+import StoreWire
+
+/// `mockstore control buy --offer`, `offer-key` and `offer-keys`: subscription offers from the command line.
+extension ControlInvocation {
+    /// `buy`'s `--offer TYPE:ID`.
+    static let offerOption = OptionSpec.string(
+        "--offer", "TYPE:ID",
+        help: "redeem a subscription offer: promotional:OFFER_ID, offerCode:REFERENCE_NAME or winBack:OFFER_ID (as "
+            + "SKTestSession's buyProduct with promotionalOffer(id:): no signature needed)")
+
+    /// The offer controls of `mockstore control`.
+    static let offerCommands: [CommandSpec] = [
+        CommandSpec(
+            "offer-key",
+            summary: "register a subscription offer key: promotional offers bought through the device API must be "
+                + "signed with it (FILE: its private key, .p8 PEM as App Store Connect gives it, or its public key)",
+            positionals: [
+                PositionalSpec("KEY_ID", help: "the key's id, as signatures name it"),
+                PositionalSpec("FILE", help: "a PEM file: the private key or the public key"),
+            ]),
+        CommandSpec("offer-keys", summary: "list the ids of the subscription offer keys registered"),
+    ]
+
+    /// The kinds `--offer` takes.
+    static let offerTypes = ["promotional", "offerCode", "winBack"]
+
+    /// `--offer TYPE:ID` as a purchase option; `nil` without one.
+    static func offer(_ args: ParsedArguments) throws(UsageError) -> PurchaseOfferOption? {
+        guard let text = args.string("--offer") else { return nil }
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, offerTypes.contains(parts[0]), !parts[1].isEmpty else {
+            throw .invalidValue(
+                "--offer", text, isNot: "TYPE:ID with TYPE promotional, offerCode or winBack (e.g. promotional:spring)",
+                command: args.path)
+        }
+        return PurchaseOfferOption(type: parts[0], id: parts[1])
+    }
+
+    /// The request of an offer command, or `nil` when `args` is another command.
+    static func offerRequest(_ args: ParsedArguments) throws(UsageError) -> (String, String, [UInt8]?)? {
+        switch args.command {
+        case "offer-keys": return ("GET", "/test/v1/offer-keys", nil)
+        case "offer-key":
+            let id = args.positional("KEY_ID") ?? ""
+            let file = args.positional("FILE") ?? ""
+            let request = TestOfferKeyRequest(keyId: id, publicKey: try publicKeyPEM(file, args))
+            return ("POST", "/test/v1/offer-keys", (try? HTTPResponse.encode(request)) ?? [])
+        default: return nil
+        }
+    }
+
+    /// The public key of the PEM in `file` (a private key's derived), as PEM.
+    private static func publicKeyPEM(_ file: String, _ args: ParsedArguments) throws(UsageError) -> String {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw UsageError("cannot read the key file \(quoted(file))", command: args.path)
+        }
+        if let key = try? P256PrivateKey(pemRepresentation: text) { return key.publicKey.pemRepresentation }
+        if let key = try? P256PublicKey(pemRepresentation: text) { return key.pemRepresentation }
+        throw UsageError(
+            "\(quoted(file)) holds no P-256 key in PEM (a .p8 private key or a PUBLIC KEY block)", command: args.path)
+    }
+}

@@ -1,0 +1,13 @@
+import StoreWire
+
+/// The test controls of subscription offers: the keys promotional offer signatures are checked with.
+extension MockStoreRouter {
+    static let offerRoutes: [Route] = [
+        Route(method: "POST", pattern: ["test", "v1", "offer-keys"]) { store, request, _ in
+            respond { try store.registerOfferKey(try decode(TestOfferKeyRequest.self, from: request.body)) }
+        },
+        Route(method: "GET", pattern: ["test", "v1", "offer-keys"]) { store, _, _ in
+            respond { store.offerKeys() }
+        },
+    ]
+}
