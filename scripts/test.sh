@@ -28,6 +28,7 @@ echo "== interop with Apple's app-store-server-library"
 python3 Tests/Interop/verify_transactions.py --mockstore .build/debug/mockstore
 python3 Tests/Interop/verify_prorated_refund.py --mockstore .build/debug/mockstore
 python3 Tests/Interop/verify_subscriptions.py --mockstore .build/debug/mockstore
+python3 Tests/Interop/verify_offers.py --mockstore .build/debug/mockstore
 
 echo "== credit-bench, once, at the CI smoke size (figures are printed, not asserted; see BENCHMARKS.md)"
 bash scripts/bench.sh --quick

@@ -4,7 +4,7 @@
 #   Tests/Interop/run-interop.sh [SCRATCH_PATH]     (default: .build-interop)
 #
 # Builds mockstore into SCRATCH_PATH, installs the pinned library into a virtual environment under
-# SCRATCH_PATH (reused next time), then runs verify_transactions.py and verify_subscriptions.py, each of which starts
+# SCRATCH_PATH (reused next time), then runs verify_transactions.py, verify_subscriptions.py and verify_offers.py, each of which starts
 # and always stops a store.
 set -euo pipefail
 repository="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -22,4 +22,5 @@ if ! "$venv/bin/python3" -c "import appstoreserverlibrary" 2>/dev/null; then
     "$venv/bin/python3" -m pip install --quiet -r Tests/Interop/requirements.txt
 fi
 "$venv/bin/python3" Tests/Interop/verify_transactions.py --mockstore "$binary"
-exec "$venv/bin/python3" Tests/Interop/verify_subscriptions.py --mockstore "$binary"
+"$venv/bin/python3" Tests/Interop/verify_subscriptions.py --mockstore "$binary"
+exec "$venv/bin/python3" Tests/Interop/verify_offers.py --mockstore "$binary"
