@@ -12,10 +12,17 @@ import Testing
 
     init() throws { base = try SubscriptionBinaryTests() }
 
+    /// A purchase redeeming offer `id` of `type`; promotional offers signed with a key registered with `store`
+    /// (the device API needs the developer's signature for them).
     func buy(_ store: MockStoreHarness, _ product: String, _ type: String, _ id: String) async throws
         -> MockStoreHarness.Response
     {
-        try await store.post(
+        if type == "promotional" {
+            let signer = try PromotionalOfferSigner()
+            try signer.register(with: store, in: base.directory)
+            return try await store.purchase(product, offer: try signer.option(product: product, offer: id))
+        }
+        return try await store.post(
             "/storekit/v1/purchases",
             json: #"{"productId": "\#(product)", "offer": {"type": "\#(type)", "id": "\#(id)"}}"#)
     }

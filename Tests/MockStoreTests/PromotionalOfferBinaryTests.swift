@@ -1,0 +1,120 @@
+import Foundation
+import FoundationNetworking
+import Signing
+import StoreWire
+import Testing
+
+/// Promotional offer signatures, offer code eligibility and `control buy --offer` through the real `mockstore`
+/// binary: what the App Store accepts and refuses.
+@Suite struct PromotionalOfferBinaryTests {
+    let base: SubscriptionBinaryTests
+    static let pro = SubscriptionBinaryTests.proMonthly
+    static let yearly = SubscriptionBinaryTests.proYearly
+    static let half = "pro.monthly.half"
+    static let hour: Int64 = 3_600_000
+
+    init() throws { base = try SubscriptionBinaryTests() }
+
+    static func message(_ response: MockStoreHarness.Response) -> String {
+        String(decoding: response.body, as: UTF8.self)
+    }
+
+    static var now: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    @Test func aSignedPromotionalOfferIsAcceptedOnceAndEveryBadSignatureIsRefused() async throws {
+        let store = try base.start()
+        let root = try await base.root(store)
+        let signer = try PromotionalOfferSigner()
+        let early = try await store.purchase(Self.pro, offer: try signer.option(product: Self.pro, offer: Self.half))
+        #expect(early.status == 400 && Self.message(early).contains("no subscription offer key"), "not registered")
+        try signer.register(with: store, in: base.directory)
+
+        let bare = try await store.purchase(Self.pro, offer: PurchaseOfferOption(type: "promotional", id: Self.half))
+        #expect(bare.status == 400 && Self.message(bare).contains("missingOfferParameters"))
+        let refused: [(String, PurchaseOfferOption)] = [
+            ("another app", try signer.option(product: Self.pro, offer: Self.half, bundleId: "com.other.app")),
+            ("25 hours old", try signer.option(product: Self.pro, offer: Self.half, timestamp: Self.now - 25 * Self.hour)),
+            ("an hour ahead", try signer.option(product: Self.pro, offer: Self.half, timestamp: Self.now + Self.hour)),
+            ("another key", try PromotionalOfferSigner().option(product: Self.pro, offer: Self.half)),
+        ]
+        for (why, option) in refused {
+            let response = try await store.purchase(Self.pro, offer: option)
+            #expect(response.status == 400 && Self.message(response).contains("invalidOfferSignature"), "\(why)")
+        }
+        var signedForAnother = try signer.option(product: Self.yearly, offer: "pro.yearly.loyalty")
+        signedForAnother.id = Self.half
+        #expect(try await store.purchase(Self.pro, offer: signedForAnother).status == 400, "another offer's")
+        let token = UUID().uuidString.lowercased()
+        let withToken = try signer.option(product: Self.pro, offer: Self.half, appAccountToken: token)
+        #expect(try await store.purchase(Self.pro, offer: withToken).status == 400, "signed with a token, sent without")
+        var uppercaseNonce = withToken
+        uppercaseNonce.nonce = withToken.nonce?.uppercased()
+        let accepted = try await store.purchase(Self.pro, offer: uppercaseNonce, appAccountToken: token.uppercased())
+        #expect(accepted.status == 200, "the nonce and token are signed lowercased: \(Self.message(accepted))")
+        let told = try #require(try base.notifications(store, root: root).last)
+        #expect(told.payload.notificationType == "OFFER_REDEEMED" && told.payload.subtype == "INITIAL_BUY")
+        #expect(told.transaction.offerType == 2 && told.transaction.offerIdentifier == Self.half)
+        let again = try await store.purchase(Self.pro, offer: withToken, appAccountToken: token)
+        #expect(again.status == 400 && Self.message(again).contains("nonce"), "a nonce is good for one purchase")
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func theJWSFormIsCheckedForItsKeyAudienceProductOfferTimeAndTransaction() async throws {
+        let store = try base.start()
+        let root = try await base.root(store)
+        let signer = try PromotionalOfferSigner(keyID: "JWSKEY")
+        try signer.register(with: store, in: base.directory)
+        let refused: [(String, PurchaseOfferOption)] = [
+            ("audience", try signer.jwsOption(product: Self.pro, offer: Self.half, audience: "advanced-commerce-api")),
+            ("product", try signer.jwsOption(product: Self.yearly, offer: Self.half)),
+            ("stale", try signer.jwsOption(product: Self.pro, offer: Self.half, issuedAt: Date() - 90_000)),
+            ("transaction", try signer.jwsOption(product: Self.pro, offer: Self.half, transactionId: "2999999999999999")),
+            ("key", try PromotionalOfferSigner(keyID: "JWSKEY").jwsOption(product: Self.pro, offer: Self.half)),
+        ]
+        var otherOffer = try signer.jwsOption(product: Self.pro, offer: "pro.yearly.loyalty")
+        otherOffer.id = Self.half
+        for (why, option) in refused + [("offer", otherOffer)] {
+            let response = try await store.purchase(Self.pro, offer: option)
+            #expect(response.status == 400 && Self.message(response).contains("invalidOfferSignature"), "\(why)")
+        }
+        let first = try await base.buy(store, SubscriptionBinaryTests.basic, root: root)
+        let good = try signer.jwsOption(product: Self.pro, offer: Self.half, transactionId: first.transactionId)
+        let accepted = try await store.purchase(Self.pro, offer: good)
+        #expect(accepted.status == 200, "\(Self.message(accepted))")
+        let told = try #require(try base.notifications(store, root: root).last)
+        #expect(told.payload.notificationType == "OFFER_REDEEMED" && told.payload.subtype == "UPGRADE")
+        #expect(try await store.purchase(Self.pro, offer: good).status == 400, "used once")
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func anOfferCodeIsRedeemedOnlyByTheCustomersItsEligibilityNames() async throws {
+        let store = try base.start()
+        let code = PurchaseOfferOption(type: "offerCode", id: "PRO-3MONTHS")  // new and expired customers
+        #expect(try await store.purchase(Self.yearly, offer: code).status == 200, "a new customer")
+        let existing = try await store.purchase(Self.yearly, offer: code)
+        #expect(existing.status == 400 && Self.message(existing).contains("ineligibleForOffer"), "subscribed now")
+        let outside = try store.control("buy", Self.yearly, "--offer", "offerCode:PRO-3MONTHS")
+        #expect(outside.status == 1 && outside.stderr.contains("ineligibleForOffer"), "the control too")
+        _ = try store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.yearly)
+        #expect(try await store.purchase(Self.yearly, offer: code).status == 200, "a lapsed customer")
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func controlBuyRedeemsAnOfferWithoutASignatureAsSKTestSessionDoes() async throws {
+        let store = try base.start()
+        let root = try await base.root(store)
+        let bought = try store.control(TestTransactionBody.self, "buy", Self.pro, "--offer", "promotional:\(Self.half)")
+        #expect(bought.transaction.productId == Self.pro)
+        let told = try #require(try base.notifications(store, root: root).last)
+        #expect(told.payload.notificationType == "OFFER_REDEEMED" && told.transaction.offerType == 2)
+        #expect(try store.control("buy", Self.pro, "--offer", "promotional:nope").status == 1, "no such offer")
+        let winBack = try store.control("buy", Self.pro, "--offer", "winBack:pro.monthly.winback.free")
+        #expect(winBack.status == 1 && winBack.stderr.contains("lapsed"), "win-back: not lapsed")
+        for bad in ["half", "gift:x", "promotional:", ":x"] {
+            #expect(try store.control("buy", Self.pro, "--offer", bad).status == 64, "\(bad)")
+        }
+        #expect(try store.control("offer-key", "K", base.directory.file("missing.p8")).status == 64)
+        #expect(try store.control(TestOfferKeysBody.self, "offer-keys").keyIds.isEmpty)
+        #expect(try store.stop() == 0)
+    }
+}
