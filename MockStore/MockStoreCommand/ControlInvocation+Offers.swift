@@ -4,7 +4,8 @@ import OptionParsing
 import Signing
 import StoreWire
 
-/// `mockstore control buy --offer`, `offer-key` and `offer-keys`: subscription offers from the command line.
+/// `mockstore control buy --offer`, `offer-key`, `offer-keys`, `family-share` and `family-revoke`: subscription
+/// offers and Family Sharing from the command line.
 extension ControlInvocation {
     /// `buy`'s `--offer TYPE:ID`.
     static let offerOption = OptionSpec.string(
@@ -23,6 +24,16 @@ extension ControlInvocation {
                 PositionalSpec("FILE", help: "a PEM file: the private key or the public key"),
             ]),
         CommandSpec("offer-keys", summary: "list the ids of the subscription offer keys registered"),
+        CommandSpec(
+            "family-share",
+            summary: "a family member bought a family-shareable subscription and shares it with this customer: "
+                + "FAMILY_SHARED transactions, SUBSCRIBED, renewals on the clock",
+            positionals: [PositionalSpec("PRODUCT", help: "a family-shareable auto-renewable's product id")]),
+        CommandSpec(
+            "family-revoke",
+            summary: "Family Sharing of the subscription ends (the purchaser stopped sharing, left the family or was "
+                + "refunded): REVOKE",
+            positionals: [PositionalSpec("SUBSCRIPTION", help: "a transaction id of it, or a product id of its group")]),
     ]
 
     /// The kinds `--offer` takes.
@@ -44,6 +55,15 @@ extension ControlInvocation {
     static func offerRequest(_ args: ParsedArguments) throws(UsageError) -> (String, String, [UInt8]?)? {
         switch args.command {
         case "offer-keys": return ("GET", "/test/v1/offer-keys", nil)
+        case "family-share":
+            let body = PurchaseRequestBody(productId: args.positional("PRODUCT") ?? "")
+            return ("POST", "/test/v1/family-sharing", (try? HTTPResponse.encode(body)) ?? [])
+        case "family-revoke":
+            let reference = args.positional("SUBSCRIPTION") ?? ""
+            guard !reference.isEmpty, !reference.contains("/") else {
+                throw UsageError("\(quoted(reference)) is not a transaction id or product id", command: args.path)
+            }
+            return ("POST", "/test/v1/subscriptions/\(reference)/family-revoke", nil)
         case "offer-key":
             let id = args.positional("KEY_ID") ?? ""
             let file = args.positional("FILE") ?? ""

@@ -31,7 +31,7 @@ extension MockStore {
         guard let subscription = SubscriptionProduct(product) else {
             throw MockStoreError.badRequest("\(product.id) is an auto-renewable subscription without a group.")
         }
-        let existing = try database.subscriptionState(groupId: subscription.groupId)
+        let existing = try ownSubscription(groupId: subscription.groupId, database)
         let step: SubscriptionStep
         if let option = request.offer {
             step = try redeemStep(option, product, existing, request, at: now, signed: origin == .app, database)
@@ -153,6 +153,7 @@ extension MockStore {
             purchaseDate: draft.purchaseDate, appAccountToken: state.appAccountToken, status: .purchased,
             origin: origin)
         let continues = !state.originalTransactionId.isEmpty
+        if state.isFamilyShared == true { new.inAppOwnershipType = Self.familyShared }
         new.subscription = NewSubscriptionTransaction(
             fields: TransactionSubscriptionFields(
                 expiresDate: draft.expiresDate, subscriptionGroupIdentifier: state.groupId,

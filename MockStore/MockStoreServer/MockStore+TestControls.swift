@@ -145,6 +145,8 @@ extension MockStore {
         guard current.status == .purchased, current.revocationDate == nil else {
             throw MockStoreError.conflict("Cannot refund transaction \(id): it is \(Self.describe(current)).")
         }
+        // The purchaser is refunded, not the family member: REVOKE (``MockStore+FamilySharing``).
+        if current.inAppOwnershipType == Self.familyShared { return try revokeFamilyShared(current, database) }
         if current.refundRequest == .requested {
             try database.setRefundRequest(id: id, to: .granted)
         }

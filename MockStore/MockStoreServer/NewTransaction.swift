@@ -17,6 +17,8 @@ public struct NewTransaction: Equatable, Sendable {
     public var pendingReason: StoredTransaction.PendingReason?
     /// Auto-renewable subscriptions only.
     public var subscription: NewSubscriptionTransaction? = nil
+    /// `PURCHASED`, or `FAMILY_SHARED` for a subscription a family member shares.
+    public var inAppOwnershipType = "PURCHASED"
 
     public init(
         productId: String, productType: String, quantity: Int, price: Int64, currency: String, storefront: String,

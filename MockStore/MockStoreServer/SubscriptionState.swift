@@ -142,6 +142,9 @@ public struct SubscriptionState: Equatable, Sendable, Codable {
     public var priceIncreaseProductId: String?
     /// The renewal-date extensions the subscription got (Apple allows two in 365 days, 250 days in all).
     public var renewalExtensions: [RenewalExtensionRecord]?
+    /// Shared with the customer through Family Sharing by the family member who bought it (``MockStore+FamilySharing``):
+    /// its transactions are `FAMILY_SHARED`.
+    public var isFamilyShared: Bool? = nil
 
     /// Whether the subscription gives access at `now`: active (or in its grace period) and not past its end.
     public func isEntitled(at now: Int64) -> Bool {

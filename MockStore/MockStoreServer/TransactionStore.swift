@@ -65,7 +65,7 @@ public final class TransactionStore: GroupCommitStore {
                 storefront: new.storefront, storefrontId: new.storefrontId, purchaseDate: new.purchaseDate,
                 originalPurchaseDate: new.subscription?.originalPurchaseDate ?? new.purchaseDate,
                 appAccountToken: new.appAccountToken,
-                transactionReason: new.subscription?.transactionReason ?? "PURCHASE", inAppOwnershipType: "PURCHASED",
+                transactionReason: new.subscription?.transactionReason ?? "PURCHASE", inAppOwnershipType: new.inAppOwnershipType,
                 origin: new.origin,
                 status: new.status, isFinished: false, finishedDate: nil, revocationDate: nil, revocationReason: nil,
                 revocationType: nil, revocationPercentage: nil, version: 1, changeSequence: sequence,

@@ -1,0 +1,137 @@
+import StoreKitCatalogue
+import StoreWire
+
+/// Family Sharing of auto-renewable subscriptions, from the family member's side: the store's customer is the
+/// family member, and another member of the family (the purchaser, simulated by a test control) bought a
+/// family-shareable subscription and shares it.
+///
+/// As Apple does it, the customer then has transactions of their own (their own `transactionId` and
+/// `originalTransactionId`) with `inAppOwnershipType` `FAMILY_SHARED`: the subscription is in their entitlements,
+/// it renews and expires on the clock with the purchaser's (the subscription controls act as the purchaser), each
+/// step announced by the same notifications as a purchase, carrying the FAMILY_SHARED transaction. When sharing
+/// ends (the purchaser stops sharing or leaves the family, or is refunded) the transaction in force is revoked
+/// (`revocationType` `FAMILY_REVOKE`) and REVOKE goes out.
+extension MockStore {
+    /// `inAppOwnershipType` of a transaction shared through Family Sharing.
+    static let familyShared = "FAMILY_SHARED"
+
+    /// A family member shares `productId` with the customer (`control family-share PRODUCT`): SUBSCRIBED
+    /// INITIAL_BUY (RESUBSCRIBE when shared before) with a FAMILY_SHARED transaction at the product's price, for
+    /// one period from now, without an introductory offer (the purchaser's period is shared, not a new one).
+    ///
+    /// - Throws: ``MockStoreError`` 400 for a product that is not an auto-renewable of the catalogue, 409 for one
+    ///   that is not family shareable, or when the customer has a subscription in force in the group.
+    public func shareThroughFamily(productId: String) throws(MockStoreError) -> TestSubscriptionEventRecord {
+        guard let product = configuration.catalogue.product(id: productId) else { throw .invalidProductId(productId) }
+        guard let subscription = SubscriptionProduct(product) else {
+            throw .badRequest("\(productId) is not an auto-renewable subscription: Family Sharing shares those here.")
+        }
+        guard product.familyShareable else {
+            throw .conflict("\(productId) is not family shareable (its familyShareable is false in the catalogue).")
+        }
+        let now = nowMilliseconds
+        let record = try withDatabase { database in
+            _ = try runDueEvents(until: now, database)
+            let existing = try database.subscriptionState(groupId: subscription.groupId)
+            if let existing, existing.status != .expired, existing.status != .revoked {
+                throw MockStoreError.conflict(
+                    "The customer has a subscription in force in this group: the store keeps one subscription per "
+                        + "group, so a shared one starts only once it has lapsed.")
+            }
+            let storefront = try storefront(database)
+            let context = SubscriptionPurchaseContext(
+                currency: storefront.currency, storefront: storefront.code, storefrontId: storefront.storefrontId,
+                appAccountToken: nil)
+            let previous = existing?.isFamilyShared == true ? existing : nil
+            var step = try lifecycleStep { () throws(SubscriptionLifecycleError) in
+                try subscriptionLifecycle.subscribe(subscription.id, previous: previous, at: now, context: context)
+            }
+            Self.atFullPrice(&step, product: subscription, at: now)
+            step.state.isFamilyShared = true
+            step.state.usedIntroductoryOffer = existing?.usedIntroductoryOffer ?? false
+            if let existing, previous == nil {
+                // The customer's own lapsed subscription gives way (one subscription per group).
+                try database.deleteSubscription(originalTransactionId: existing.originalTransactionId)
+            }
+            let (saved, transaction) = try commit(step, date: now, origin: .outside, database)
+            return TestSubscriptionEventRecord(
+                date: now, productId: saved.productId, originalTransactionId: saved.originalTransactionId,
+                notificationType: step.notice?.type, subtype: step.notice?.subtype, transactionId: transaction?.id)
+        }
+        notificationsDue.signal()
+        return record
+    }
+
+    /// Sharing ends (`control family-revoke SUBSCRIPTION`): the purchaser turned Family Sharing off for it, left
+    /// the family or removed the customer from it. REVOKE.
+    public func endFamilySharing(_ reference: String) throws(MockStoreError) -> TestTransactionBody {
+        let now = nowMilliseconds
+        let body = try withDatabase { database in
+            _ = try runDueEvents(until: now, database)
+            let state = try subscription(reference, database)
+            guard state.isFamilyShared == true, let latest = try database.transaction(id: state.latestTransactionId)
+            else {
+                throw MockStoreError.conflict("\(reference) is not a subscription shared through Family Sharing.")
+            }
+            return try revokeFamilyShared(latest, database)
+        }
+        notificationsDue.signal()
+        return body
+    }
+
+    /// The customer's subscription in a group, for a purchase of their own: a lapsed family-shared one is
+    /// forgotten (their own purchase starts a subscription of their own, INITIAL_BUY); one in force is refused,
+    /// as the store keeps one subscription per group.
+    func ownSubscription(groupId: String, _ database: TransactionStore) throws -> SubscriptionState? {
+        guard let state = try database.subscriptionState(groupId: groupId) else { return nil }
+        guard state.isFamilyShared == true else { return state }
+        guard state.status == .expired || state.status == .revoked else {
+            throw MockStoreError.conflict(
+                "The customer has this group through Family Sharing: the store keeps one subscription per group, so "
+                    + "a purchase of their own waits until sharing ends (control family-revoke).")
+        }
+        try database.deleteSubscription(originalTransactionId: state.originalTransactionId)
+        return nil
+    }
+
+    /// Revokes the family-shared subscription of `transaction`: its period in force is revoked now
+    /// (`revocationType` `FAMILY_REVOKE`, `revocationReason` 0), the subscription is revoked (status 5, no
+    /// entitlement), and REVOKE goes out with the renewal info and status.
+    func revokeFamilyShared(_ transaction: StoredTransaction, _ database: TransactionStore) throws
+        -> TestTransactionBody
+    {
+        guard let group = transaction.subscription?.subscriptionGroupIdentifier,
+            var state = try database.subscriptionState(groupId: group), state.isFamilyShared == true,
+            state.status != .revoked
+        else {
+            throw MockStoreError.conflict("Family Sharing of transaction \(transaction.id) has ended already.")
+        }
+        let now = nowMilliseconds
+        guard
+            let updated = try database.update(
+                id: state.latestTransactionId, kind: .revoked, date: now,
+                assignments: "revocation_date = ?2, revocation_reason = ?3, revocation_type = ?4",
+                values: [.integer(now), .integer(0), .text("FAMILY_REVOKE")])
+        else { throw MockStoreError.transactionNotFound }
+        state.status = .revoked
+        state.autoRenewEnabled = false
+        state.nextOffer = nil
+        try database.saveSubscription(state, nextEventAt: nil)
+        subscriptionRuntime.noteNextEvent(try database.nextSubscriptionEventDate())
+        try enqueueSubscriptionNotification(
+            SubscriptionNotice("REVOKE"), transaction: updated, state: state, date: now, database)
+        return TestTransactionBody(transaction: Self.testTransaction(updated), signedTransaction: try sign(updated))
+    }
+
+    /// The shared period is a full one at the product's price: no introductory offer.
+    private static func atFullPrice(_ step: inout SubscriptionStep, product: SubscriptionProduct, at date: Int64) {
+        let expires = SubscriptionLifecycle.end(of: date, product: product, offer: nil)
+        step.state.currentOffer = nil
+        step.state.nextOffer = nil
+        step.state.expiresDate = expires
+        step.state.renewalPrice = product.price
+        step.newTransaction?.offer = nil
+        step.newTransaction?.price = product.price
+        step.newTransaction?.expiresDate = expires
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import FoundationNetworking
+import Signing
+import StoreWire
+import Testing
+
+/// Family Sharing of a subscription through the real `mockstore` binary: the store's customer is a family member
+/// with whom another member shares a family-shareable auto-renewable.
+@Suite struct FamilySharingBinaryTests {
+    let base: SubscriptionBinaryTests
+    static let yearly = SubscriptionBinaryTests.proYearly  // familyShareable true
+    static let monthly = SubscriptionBinaryTests.proMonthly  // familyShareable false
+
+    init() throws { base = try SubscriptionBinaryTests() }
+
+    @Test func aSharedSubscriptionIsTheMembersOwnFamilySharedTransactionsUntilTheRefundRevokesIt() async throws {
+        let store = try base.start()
+        let root = try await base.root(store)
+        let refused = try store.control("family-share", Self.monthly)
+        #expect(refused.status == 1 && refused.stderr.contains("not family shareable"))
+        let shared = try store.control(TestSubscriptionEventRecord.self, "family-share", Self.yearly)
+        #expect(shared.notificationType == "SUBSCRIBED" && shared.subtype == "INITIAL_BUY")
+        var told = try #require(try base.notifications(store, root: root).last)
+        #expect(told.transaction.inAppOwnershipType == "FAMILY_SHARED" && told.transaction.productId == Self.yearly)
+        #expect(told.transaction.offerType == nil && told.transaction.price == 99_990, "the purchaser's full period")
+        #expect(told.transaction.originalTransactionId == told.transaction.transactionId, "ids of the member's own")
+        #expect(told.renewal.originalTransactionId == told.transaction.transactionId && told.payload.data?.status == 1)
+        var entitled = try await base.entitlements(store, root: root)
+        #expect(entitled.map(\.inAppOwnershipType) == ["FAMILY_SHARED"])
+        let own = try await store.post("/storekit/v1/purchases", json: #"{"productId": "\#(Self.monthly)"}"#)
+        #expect(own.status == 409, "one subscription per group: the member's own purchase waits")
+
+        let renewed = try store.control(TestClockBody.self, "clock", "advance", "P1Y").events ?? []
+        #expect(renewed.map(\.notificationType) == ["DID_RENEW"])
+        told = try #require(try base.notifications(store, root: root).last)
+        #expect(told.transaction.inAppOwnershipType == "FAMILY_SHARED" && told.transaction.transactionReason == "RENEWAL")
+        #expect(told.transaction.originalTransactionId == shared.originalTransactionId)
+        let extend = try await store.request(
+            "PUT", "/inApps/v1/subscriptions/extend/\(shared.originalTransactionId)",
+            body: Array(#"{"extendByDays": 3, "extendReasonCode": 1, "requestIdentifier": "r1"}"#.utf8),
+            headers: try base.token.header())
+        try expectError(extend, status: 403, code: 4_030_007)
+
+        let revoked = try store.control(TestTransactionBody.self, "refund", try #require(told.transaction.transactionId))
+        #expect(revoked.transaction.revocationType == "FAMILY_REVOKE")
+        told = try #require(try base.notifications(store, root: root).last)
+        #expect(told.payload.notificationType == "REVOKE" && told.payload.subtype == nil)
+        #expect(told.transaction.revocationType == "FAMILY_REVOKE" && told.transaction.revocationDate != nil)
+        #expect(told.payload.data?.status == 5 && told.renewal.autoRenewStatus == 0)
+        entitled = try await base.entitlements(store, root: root)
+        #expect(entitled.isEmpty, "no access once sharing is revoked")
+        #expect(try store.control("family-revoke", Self.yearly).status == 1, "revoked already")
+
+        let bought = try await base.buy(store, Self.monthly, root: root)
+        #expect(bought.inAppOwnershipType == "PURCHASED" && bought.originalTransactionId == bought.transactionId)
+        told = try #require(try base.notifications(store, root: root).last)
+        #expect(told.payload.notificationType == "SUBSCRIBED" && told.payload.subtype == "INITIAL_BUY")
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func sharingEndsByTheControlAndStartsAgainAsAResubscription() async throws {
+        let store = try base.start()
+        let root = try await base.root(store)
+        let shared = try store.control(TestSubscriptionEventRecord.self, "family-share", Self.yearly)
+        #expect(try store.control("family-share", Self.yearly).status == 1, "in force already")
+        let ended = try store.control(TestTransactionBody.self, "family-revoke", Self.yearly)
+        #expect(ended.transaction.transactionId == shared.transactionId && ended.transaction.revocationDate != nil)
+        var told = try #require(try base.notifications(store, root: root).last)
+        #expect(told.payload.notificationType == "REVOKE" && told.transaction.inAppOwnershipType == "FAMILY_SHARED")
+        let again = try store.control(TestSubscriptionEventRecord.self, "family-share", Self.yearly)
+        #expect(again.subtype == "RESUBSCRIBE" && again.originalTransactionId == shared.originalTransactionId)
+        told = try #require(try base.notifications(store, root: root).last)
+        #expect(told.transaction.inAppOwnershipType == "FAMILY_SHARED" && told.transaction.revocationDate == nil)
+        let history = try await base.server(
+            store, "/inApps/v2/history/\(shared.originalTransactionId)?inAppOwnershipType=FAMILY_SHARED")
+        #expect(history.status == 200)
+        #expect(try store.control("family-revoke", "nope/x").status == 64)
+        #expect(try store.control("family-share", "com.example.none").status == 1)
+        #expect(try store.stop() == 0)
+    }
+}
