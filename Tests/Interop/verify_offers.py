@@ -6,7 +6,9 @@ here, as App Store Connect hands one out) with `POST /test/v1/offer-keys`, and b
 device API signed by Apple's `PromotionalOfferSignatureCreator` (keyID, nonce, timestamp, signature) and
 `PromotionalOfferV2SignatureCreator` (a compact JWS). Each accepted purchase is checked in its OFFER_REDEEMED
 notification with Apple's `SignedDataVerifier`; a tampered signature, another product's, a reused nonce, a stale
-timestamp and a tampered JWS are refused.
+timestamp and a tampered JWS are refused. Then Family Sharing: a subscription a family member shares reaches the
+customer as FAMILY_SHARED transactions, and the purchaser's refund as REVOKE (FAMILY_REVOKE), each verified by
+Apple's library.
 
     python3 Tests/Interop/verify_offers.py --mockstore .build/debug/mockstore
 
@@ -93,19 +95,52 @@ def second_form(steps, creator, transaction):
     status, _ = purchase(steps, PRO, {"type": "promotional", "id": HALF, "compactJWS": jws})
     expect(status == 400, f"the same JWS again is refused (its nonce is used) (got {status})")
     # Skip what the expiry announced; the purchase's notification is the OFFER_REDEEMED RESUBSCRIBE.
-    while True:
-        notification, redeemed, _ = steps.next_any()
-        if notification.rawNotificationType == "OFFER_REDEEMED":
-            break
+    notification, redeemed, _ = steps.next_of_type("OFFER_REDEEMED")
     expect(notification.rawSubtype == "RESUBSCRIBE" and redeemed.offerType == OfferType.PROMOTIONAL_OFFER
            and redeemed.offerIdentifier == HALF, "OFFER_REDEEMED RESUBSCRIBE after the JWS form: offerType 2")
+
+
+def family_sharing(steps):
+    from appstoreserverlibrary.models.InAppOwnershipType import InAppOwnershipType
+    from appstoreserverlibrary.models.RevocationType import RevocationType
+    from appstoreserverlibrary.models.Status import Status
+
+    steps.control("POST", f"subscriptions/{PRO}/expire")
+    shared = steps.control("POST", "family-sharing", {"productId": PRO_YEARLY})
+    notification, transaction, renewal = steps.next_of_type("SUBSCRIBED")
+    expect(transaction.inAppOwnershipType == InAppOwnershipType.FAMILY_SHARED
+           and transaction.transactionId == shared["transactionId"]
+           and renewal.originalTransactionId == transaction.originalTransactionId,
+           "family-share: SUBSCRIBED with a FAMILY_SHARED transaction of the member's own, and its renewal info")
+    steps.advance("P1Y")
+    _, renewed, _ = steps.next_of_type("DID_RENEW")
+    expect(renewed.inAppOwnershipType == InAppOwnershipType.FAMILY_SHARED
+           and renewed.originalTransactionId == transaction.originalTransactionId,
+           "DID_RENEW of the shared subscription: FAMILY_SHARED, the same originalTransactionId")
+    steps.control("POST", f"transactions/{renewed.transactionId}/refund")
+    notification, revoked, _ = steps.next_of_type("REVOKE")
+    expect(revoked.revocationType == RevocationType.FAMILY_REVOKE and revoked.revocationDate
+           and notification.data.status == Status.REVOKED,
+           "the purchaser's refund: REVOKE, revocationType FAMILY_REVOKE, status REVOKED")
 
 
 class OfferSteps(Steps):
     def next_any(self):
         notification = self.verifier.verify_and_decode_notification(self.receiver.next_payload())
-        transaction = self.verifier.verify_and_decode_signed_transaction(notification.data.signedTransactionInfo)
-        return notification, transaction, None
+        transaction = renewal = None
+        if notification.data is not None and notification.data.signedTransactionInfo:
+            transaction = self.verifier.verify_and_decode_signed_transaction(notification.data.signedTransactionInfo)
+        if notification.data is not None and notification.data.signedRenewalInfo:
+            renewal = self.verifier.verify_and_decode_renewal_info(notification.data.signedRenewalInfo)
+        return notification, transaction, renewal
+
+    def next_of_type(self, notification_type):
+        """The next notification of this type, verified by Apple's library; those before it skipped."""
+        while True:
+            notification, transaction, renewal = self.next_any()
+            if notification.rawNotificationType == notification_type:
+                expect(True, f"verify_and_decode_notification accepts {notification_type}")
+                return notification, transaction, renewal
 
 
 def run_checks(store, receiver, _private_pem, _key_id, apple):
@@ -131,6 +166,7 @@ def run_checks(store, receiver, _private_pem, _key_id, apple):
     transaction = first_form(steps, PromotionalOfferSignatureCreator(private_pem, OFFER_KEY_ID, BUNDLE_ID))
     second_form(steps, PromotionalOfferV2SignatureCreator(private_pem, OFFER_KEY_ID, "mock-issuer", BUNDLE_ID),
                 transaction)
+    family_sharing(steps)
 
 
 def main():
@@ -138,7 +174,8 @@ def main():
     return run_one_store_script(
         __doc__.splitlines()[0], os.path.join(repository, "Tests", "Fixtures", "Subscriptions.storekit"),
         "mockstore-offers-", "MOCKINTEROP4", run_checks,
-        "interop: the store accepts promotional offers Apple's library signs, and refuses tampered ones")
+        "interop: the store accepts promotional offers Apple's library signs, refuses tampered ones, and shares "
+        "subscriptions through Family Sharing as Apple does")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Apple's own library signs promotional offers for the real binary: Tests/Interop/verify_offers.py, run as a test
-/// when the library is installed.
+/// when the library is installed; it also checks Family Sharing's FAMILY_SHARED transactions and REVOKE.
 @Suite struct OfferInteropTests {
     @Test(.enabled(if: applesPythonLibraryIsInstalled, "python3 with app-store-server-library is not installed"))
     func theStoreAcceptsPromotionalOffersSignedByApplesLibraryAndRefusesTamperedOnes() throws {
@@ -17,6 +17,8 @@ import Testing
             "ok: a tampered JWS is refused",
             "ok: PromotionalOfferV2SignatureCreator's JWS is accepted",
             "ok: the same JWS again is refused",
+            "ok: family-share: SUBSCRIBED with a FAMILY_SHARED transaction of the member's own, and its renewal info",
+            "ok: the purchaser's refund: REVOKE, revocationType FAMILY_REVOKE, status REVOKED",
         ] {
             #expect(text.contains(line), "missing: \(line)")
         }
