@@ -38,10 +38,7 @@ extension MockStore {
                     "The customer has a subscription in force in this group: the store keeps one subscription per "
                         + "group, so a shared one starts only once it has lapsed.")
             }
-            let storefront = try storefront(database)
-            let context = SubscriptionPurchaseContext(
-                currency: storefront.currency, storefront: storefront.code, storefrontId: storefront.storefrontId,
-                appAccountToken: nil)
+            let context = try purchaseContext(appAccountToken: nil, database)
             let previous = existing?.isFamilyShared == true ? existing : nil
             var step = try lifecycleStep { () throws(SubscriptionLifecycleError) in
                 try subscriptionLifecycle.subscribe(subscription.id, previous: previous, at: now, context: context)

@@ -30,13 +30,38 @@ extension MockStore {
         if kind == .promotional, signed || Self.carriesSignature(option) {
             try checkSignature(option, product: product, request: request, database)
         }
-        let storefront = try storefront(database)
-        let context = SubscriptionPurchaseContext(
-            currency: storefront.currency, storefront: storefront.code, storefrontId: storefront.storefrontId,
-            appAccountToken: request.appAccountToken)
+        let context = try purchaseContext(appAccountToken: request.appAccountToken, database)
         return try lifecycleStep { () throws(SubscriptionLifecycleError) in
             try subscriptionLifecycle.redeem(
                 offer, productId: product.id, existing: existing, at: now, context: context)
+        }
+    }
+
+    /// What a new subscription is bought with: the storefront in force and the purchase's token.
+    func purchaseContext(appAccountToken: String?, _ database: TransactionStore) throws
+        -> SubscriptionPurchaseContext
+    {
+        let storefront = try storefront(database)
+        return SubscriptionPurchaseContext(
+            currency: storefront.currency, storefront: storefront.code, storefrontId: storefront.storefrontId,
+            appAccountToken: appAccountToken)
+    }
+
+    /// A purchase redeeming an offer does not wait for Ask to Buy or as an interrupted purchase here (the waiting
+    /// row keeps no offer): refused rather than bought without it.
+    func refuseWaitingOffer(
+        _ request: PurchaseRequestBody, _ product: CatalogueProduct, _ database: TransactionStore
+    ) throws {
+        guard request.offer != nil else { return }
+        guard product.type == .autoRenewable else {
+            throw MockStoreError.badRequest(
+                "Invalid offer (Product.PurchaseError.invalidOfferIdentifier): \(product.id) is not an "
+                    + "auto-renewable subscription; only those have offers.")
+        }
+        if try subscriptionPurchaseWaits(groupId: product.subscription?.groupID, database) {
+            throw MockStoreError.conflict(
+                "A purchase redeeming an offer cannot wait for Ask to Buy or an interruption in this store: turn "
+                    + "ask-to-buy and interrupted off to redeem it.")
         }
     }
 

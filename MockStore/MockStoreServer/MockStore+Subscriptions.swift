@@ -40,10 +40,7 @@ extension MockStore {
                 try subscriptionLifecycle.apply(.changeProduct(to: subscription.id, at: now), to: existing)
             }
         } else {
-            let storefront = try storefront(database)
-            let context = SubscriptionPurchaseContext(
-                currency: storefront.currency, storefront: storefront.code, storefrontId: storefront.storefrontId,
-                appAccountToken: request.appAccountToken)
+            let context = try purchaseContext(appAccountToken: request.appAccountToken, database)
             step = try lifecycleStep { () throws(SubscriptionLifecycleError) in
                 try subscriptionLifecycle.subscribe(subscription.id, previous: existing, at: now, context: context)
             }

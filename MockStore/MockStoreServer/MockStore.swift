@@ -226,6 +226,7 @@ public final class MockStore: Sendable {
                 throw MockStoreError.simulated(failure, api: .purchase)
             }
             let product = try checked.get()
+            try refuseWaitingOffer(request, product, database)
             if product.type == .autoRenewable,
                 try !subscriptionPurchaseWaits(groupId: product.subscription?.groupID, database)
             {

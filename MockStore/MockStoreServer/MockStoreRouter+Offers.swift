@@ -12,7 +12,8 @@ extension MockStoreRouter {
         },
         Route(method: "POST", pattern: ["test", "v1", "family-sharing"]) { store, request, _ in
             respond {
-                try store.shareThroughFamily(productId: try decode(PurchaseRequestBody.self, from: request.body).productId)
+                try store.shareThroughFamily(
+                    productId: try decode(PurchaseRequestBody.self, from: request.body).productId)
             }
         },
         Route(method: "POST", pattern: ["test", "v1", "subscriptions", ":ref", "family-revoke"]) { store, _, captures in

@@ -33,7 +33,8 @@ import Testing
         let renewed = try store.control(TestClockBody.self, "clock", "advance", "P1Y").events ?? []
         #expect(renewed.map(\.notificationType) == ["DID_RENEW"])
         told = try #require(try base.notifications(store, root: root).last)
-        #expect(told.transaction.inAppOwnershipType == "FAMILY_SHARED" && told.transaction.transactionReason == "RENEWAL")
+        #expect(
+            told.transaction.inAppOwnershipType == "FAMILY_SHARED" && told.transaction.transactionReason == "RENEWAL")
         #expect(told.transaction.originalTransactionId == shared.originalTransactionId)
         let extend = try await store.request(
             "PUT", "/inApps/v1/subscriptions/extend/\(shared.originalTransactionId)",
@@ -41,7 +42,8 @@ import Testing
             headers: try base.token.header())
         try expectError(extend, status: 403, code: 4_030_007)
 
-        let revoked = try store.control(TestTransactionBody.self, "refund", try #require(told.transaction.transactionId))
+        let revoked = try store.control(
+            TestTransactionBody.self, "refund", try #require(told.transaction.transactionId))
         #expect(revoked.transaction.revocationType == "FAMILY_REVOKE")
         told = try #require(try base.notifications(store, root: root).last)
         #expect(told.payload.notificationType == "REVOKE" && told.payload.subtype == nil)

@@ -33,7 +33,10 @@ import Testing
         #expect(bare.status == 400 && Self.message(bare).contains("missingOfferParameters"))
         let refused: [(String, PurchaseOfferOption)] = [
             ("another app", try signer.option(product: Self.pro, offer: Self.half, bundleId: "com.other.app")),
-            ("25 hours old", try signer.option(product: Self.pro, offer: Self.half, timestamp: Self.now - 25 * Self.hour)),
+            (
+                "25 hours old",
+                try signer.option(product: Self.pro, offer: Self.half, timestamp: Self.now - 25 * Self.hour)
+            ),
             ("an hour ahead", try signer.option(product: Self.pro, offer: Self.half, timestamp: Self.now + Self.hour)),
             ("another key", try PromotionalOfferSigner().option(product: Self.pro, offer: Self.half)),
         ]
@@ -68,7 +71,10 @@ import Testing
             ("audience", try signer.jwsOption(product: Self.pro, offer: Self.half, audience: "advanced-commerce-api")),
             ("product", try signer.jwsOption(product: Self.yearly, offer: Self.half)),
             ("stale", try signer.jwsOption(product: Self.pro, offer: Self.half, issuedAt: Date() - 90_000)),
-            ("transaction", try signer.jwsOption(product: Self.pro, offer: Self.half, transactionId: "2999999999999999")),
+            (
+                "transaction",
+                try signer.jwsOption(product: Self.pro, offer: Self.half, transactionId: "2999999999999999")
+            ),
             ("key", try PromotionalOfferSigner(keyID: "JWSKEY").jwsOption(product: Self.pro, offer: Self.half)),
         ]
         var otherOffer = try signer.jwsOption(product: Self.pro, offer: "pro.yearly.loyalty")
