@@ -47,17 +47,29 @@ extension MockStore {
             appAccountToken: appAccountToken)
     }
 
+    /// Renewal info's `eligibleWinBackOfferIds`: the win-back offers of the lapsed subscription's product, in the
+    /// catalogue's order; none while it is in force, in a grace period or billing retry, or was shared.
+    func eligibleWinBackOfferIds(_ state: SubscriptionState) -> [String]? {
+        guard state.status == .expired || state.status == .revoked, state.isFamilyShared != true else { return nil }
+        let ids = configuration.catalogue.product(id: state.productId)?.subscription?.winBackOffers.compactMap(\.id)
+        return ids?.isEmpty == false ? ids : nil
+    }
+
+    /// Only auto-renewable subscriptions have offers: an offer with any other product is refused, not ignored.
+    static func refuseOfferOnOtherProducts(_ request: PurchaseRequestBody, _ product: CatalogueProduct) throws {
+        guard request.offer != nil, product.type != .autoRenewable else { return }
+        throw MockStoreError.badRequest(
+            "Invalid offer (Product.PurchaseError.invalidOfferIdentifier): \(product.id) is not an auto-renewable "
+                + "subscription; only those have offers.")
+    }
+
     /// A purchase redeeming an offer does not wait for Ask to Buy or as an interrupted purchase here (the waiting
     /// row keeps no offer): refused rather than bought without it.
     func refuseWaitingOffer(
         _ request: PurchaseRequestBody, _ product: CatalogueProduct, _ database: TransactionStore
     ) throws {
         guard request.offer != nil else { return }
-        guard product.type == .autoRenewable else {
-            throw MockStoreError.badRequest(
-                "Invalid offer (Product.PurchaseError.invalidOfferIdentifier): \(product.id) is not an "
-                    + "auto-renewable subscription; only those have offers.")
-        }
+        try Self.refuseOfferOnOtherProducts(request, product)
         if try subscriptionPurchaseWaits(groupId: product.subscription?.groupID, database) {
             throw MockStoreError.conflict(
                 "A purchase redeeming an offer cannot wait for Ask to Buy or an interruption in this store: turn "

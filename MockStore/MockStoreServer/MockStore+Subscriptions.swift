@@ -255,7 +255,7 @@ extension MockStore {
     /// Apple's `JWSRenewalInfoDecodedPayload` for `state`.
     public func renewalInfoPayload(_ state: SubscriptionState, signedDate: Int64) -> RenewalInfoPayload {
         let offer = state.status == .expired || state.status == .revoked ? nil : state.nextOffer
-        return RenewalInfoPayload(
+        var payload = RenewalInfoPayload(
             originalTransactionId: state.originalTransactionId, autoRenewProductId: state.autoRenewProductId,
             productId: state.productId, autoRenewStatus: state.autoRenewEnabled ? 1 : 0,
             expirationIntent: state.status == .expired || state.status == .billingRetry ? state.expirationIntent : nil,
@@ -266,6 +266,8 @@ extension MockStore {
             recentSubscriptionStartDate: state.recentSubscriptionStartDate, renewalDate: state.expiresDate,
             currency: state.currency, renewalPrice: state.renewalPrice, appAccountToken: state.appAccountToken,
             appTransactionId: String(appTransaction.id))
+        payload.eligibleWinBackOfferIds = eligibleWinBackOfferIds(state)
+        return payload
     }
 
     /// The renewal info signed for a server (`device` false) or for the device API.

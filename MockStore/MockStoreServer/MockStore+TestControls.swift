@@ -40,6 +40,7 @@ extension MockStore {
         let product = try catalogueProduct(request)
         defer { notificationsDue.signal() }
         return try withDatabase { database in
+            try Self.refuseOfferOnOtherProducts(request, product)
             if product.type == .nonConsumable, try database.latestActivePurchase(productId: product.id) != nil {
                 throw MockStoreError.conflict("\(product.id) is a non-consumable the customer already owns.")
             }

@@ -25,6 +25,8 @@ public struct RenewalInfoPayload: Codable, Sendable, Equatable {
     public var renewalPrice: Int64
     public var appAccountToken: String?
     public var appTransactionId: String?
+    /// The win-back offers the customer may redeem now, best first (a lapsed subscription only).
+    public var eligibleWinBackOfferIds: [String]?
 
     public init(
         originalTransactionId: String, autoRenewProductId: String, productId: String, autoRenewStatus: Int,

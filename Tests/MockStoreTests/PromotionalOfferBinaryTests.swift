@@ -114,8 +114,20 @@ import Testing
         let told = try #require(try base.notifications(store, root: root).last)
         #expect(told.payload.notificationType == "OFFER_REDEEMED" && told.transaction.offerType == 2)
         #expect(try store.control("buy", Self.pro, "--offer", "promotional:nope").status == 1, "no such offer")
+        let coins = try store.control("buy", "com.example.coins", "--offer", "promotional:\(Self.half)")
+        #expect(coins.status == 1 && coins.stderr.contains("only those have offers"), "a consumable has no offers")
+        let device = try await store.purchase(
+            "com.example.coins", offer: PurchaseOfferOption(type: "offerCode", id: "X"))
+        #expect(device.status == 400, "nor through the device API")
         let winBack = try store.control("buy", Self.pro, "--offer", "winBack:pro.monthly.winback.free")
         #expect(winBack.status == 1 && winBack.stderr.contains("lapsed"), "win-back: not lapsed")
+        #expect(try base.notifications(store, root: root).last?.renewal.eligibleWinBackOfferIds == nil, "in force")
+        _ = try store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.pro)
+        let expired = try #require(try base.notifications(store, root: root).last)
+        #expect(expired.payload.notificationType == "EXPIRED")
+        #expect(expired.renewal.eligibleWinBackOfferIds == ["pro.monthly.winback.free"], "lapsed: the product's")
+        let won = try store.control("buy", Self.pro, "--offer", "winBack:pro.monthly.winback.free")
+        #expect(won.status == 0, "lapsed: eligible")
         for bad in ["half", "gift:x", "promotional:", ":x"] {
             #expect(try store.control("buy", Self.pro, "--offer", bad).status == 64, "\(bad)")
         }
