@@ -227,8 +227,10 @@ public final class TransactionStore: GroupCommitStore {
                 operation: "opening \(database.path)")
         }
         try database.inTransaction {
+            // A new file: the current schema in one pass (TransactionStore+FreshSchema.swift).
             if version == 0 {
-                try database.execute(Self.schemaSQL)
+                try Self.createFreshSchema(in: database)
+                return
             }
             if version < 2 {
                 try database.execute(Self.version2SQL)
