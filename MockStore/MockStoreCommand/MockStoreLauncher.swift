@@ -17,13 +17,10 @@ public enum MockStoreLauncher {
         _ options: MockStoreOptions, clock: any StoreClock = SystemClock(),
         transactionIDs: any TransactionIDSource = SandboxTransactionIDs()
     ) throws(StartupError) -> RunningMockStore {
-        // --ephemeral: a new CA each start, made beside the catalogue and the database (a fresh store per test).
+        // --ephemeral: a new CA each start, made on a thread of its own while the catalogue is read and the
+        // database made (a fresh store per test). Nothing on disk is touched before the catalogue is known good.
         let now = clock.now()
-        let ephemeralAuthority =
-            options.ephemeral
-            ? StartupJob("mockstore-test-ca") { () throws(StartupError) in
-                try DataDirectory.makeCertificateAuthority(now: now)
-            } : nil
+        let ephemeralAuthority = options.ephemeral ? Self.authorityJob(data: nil, now: now) : nil
         defer { ephemeralAuthority?.waitUntilDone() }
         let catalogue: StoreKitConfiguration
         let cataloguePath = try CatalogueLocator.locate(options.cataloguePath)
@@ -41,49 +38,39 @@ public enum MockStoreLauncher {
         defer {
             if !keepLock && lock >= 0 { close(lock) }
         }
+        // A data directory's CA is read (or made and written, on first start) under the lock, while the rest of the
+        // files are read and the database opened.
+        let authorityJob = ephemeralAuthority ?? Self.authorityJob(data: data, now: now)
+        defer { authorityJob.waitUntilDone() }
 
-        let signer: any TransactionSigner
-        let authority: TestCertificateAuthority
-        if let data {
-            authority = try data.loadOrMakeCertificateAuthority(now: clock.now())
-        } else if let ephemeralAuthority {
-            authority = try ephemeralAuthority.result()
-        } else {
-            authority = try DataDirectory.makeCertificateAuthority(now: clock.now())
-        }
-        // Servers' copies are always ES256 by the test CA; the device API's too unless --signing says otherwise
-        // (one signer then: each one prepared checks its key and encodes its header).
-        let serverSigner = JWSTransactionSigner.es256(authority: authority)
-        switch options.signing {
-        case .es256:
-            signer = serverSigner
-        case .hs256:
-            let path = options.secretFile ?? ""
-            let secret: [UInt8]
-            do {
-                secret = try KeyFile.read(path)
-            } catch {
-                throw StartupError("cannot use the secret file: \(error)")
-            }
-            guard !secret.isEmpty else { throw StartupError("the secret file \(path) is empty") }
-            signer = JWSTransactionSigner.hs256(secret: secret)
-        case .none:
-            signer = JWSTransactionSigner.unsigned
-        }
-
+        let secret = try options.signing == .hs256 ? readSecret(options.secretFile ?? "") : nil
         var apiKeys: [String: P256PublicKey] = [:]
         for key in options.apiKeys {
             apiKeys[key.keyId] = try loadAPIKey(key)
         }
-
         let notifyCertificates = try options.notifyCAFile.map(loadNotifyCA)
-
-        let database: TransactionStore
+        let database = try openDatabase(data)
+        let authority: TestCertificateAuthority
         do {
-            database = try TransactionStore(path: data?.databasePath ?? SQLiteDatabase.inMemoryPath)
+            authority = try authorityJob.result()
         } catch {
-            throw StartupError("cannot open the database: \(error)")
+            try? database.close()
+            throw error
         }
+
+        // Servers' copies are always ES256 by the test CA; the device API's too unless --signing says otherwise
+        // (one signer then: each one prepared checks its key and encodes its header).
+        let serverSigner = JWSTransactionSigner.es256(authority: authority)
+        let signer: any TransactionSigner
+        switch options.signing {
+        case .es256:
+            signer = serverSigner
+        case .hs256:
+            signer = JWSTransactionSigner.hs256(secret: secret ?? [])
+        case .none:
+            signer = JWSTransactionSigner.unsigned
+        }
+
         let store = MockStore(
             configuration: MockStore.Configuration(
                 catalogue: catalogue, bundleId: options.bundleId, signer: signer,
@@ -114,6 +101,36 @@ public enum MockStoreLauncher {
             server: server, store: store, catalogue: catalogue, cataloguePath: cataloguePath, dataDirectory: data,
             options: options,
             lockDescriptor: lock, dispatcher: dispatcher)
+    }
+
+    /// Starts reading or making the store's test CA: `data`'s (made and written there on first start), or a new one
+    /// in memory only (`--ephemeral`).
+    static func authorityJob(data: DataDirectory?, now: Date) -> StartupJob<TestCertificateAuthority> {
+        StartupJob("mockstore-test-ca") { () throws(StartupError) in
+            guard let data else { return try DataDirectory.makeCertificateAuthority(now: now) }
+            return try data.loadOrMakeCertificateAuthority(now: now)
+        }
+    }
+
+    /// The `--secret-file` of `--signing hs256`: its bytes, never empty.
+    static func readSecret(_ path: String) throws(StartupError) -> [UInt8] {
+        let secret: [UInt8]
+        do {
+            secret = try KeyFile.read(path)
+        } catch {
+            throw StartupError("cannot use the secret file: \(error)")
+        }
+        guard !secret.isEmpty else { throw StartupError("the secret file \(path) is empty") }
+        return secret
+    }
+
+    /// The store's database: `data`'s file (WAL), or one in memory only (`--ephemeral`).
+    static func openDatabase(_ data: DataDirectory?) throws(StartupError) -> TransactionStore {
+        do {
+            return try TransactionStore(path: data?.databasePath ?? SQLiteDatabase.inMemoryPath)
+        } catch {
+            throw StartupError("cannot open the database: \(error)")
+        }
     }
 
     /// The CA certificates of `--notify-ca`.

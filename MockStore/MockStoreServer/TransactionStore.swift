@@ -228,13 +228,15 @@ public final class TransactionStore: GroupCommitStore {
                 operation: "opening \(database.path)")
         }
         try database.inTransaction {
+            // A new file: version 3 in one pass (TransactionStore+FreshSchema.swift).
             if version == 0 {
-                try database.execute(Self.schemaSQL)
+                try Self.createFreshSchema(in: database)
+            } else {
+                if version < 2 {
+                    try database.execute(Self.version2SQL)
+                }
+                try database.execute(Self.version3SQL)
             }
-            if version < 2 {
-                try database.execute(Self.version2SQL)
-            }
-            try database.execute(Self.version3SQL)
         }
     }
 

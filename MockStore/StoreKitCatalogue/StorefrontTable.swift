@@ -25,7 +25,7 @@ extension Storefront {
         Storefront(code: "BMU", currency: "USD", storefrontId: "143542"),  // Bermuda
         Storefront(code: "BTN", currency: "USD", storefrontId: "143577"),  // Bhutan
         Storefront(code: "BOL", currency: "USD", storefrontId: "143556"),  // Bolivia
-        Storefront(code: "BIH", currency: "USD", storefrontId: "143612"),  // Bosnia and Herzegovina
+        Storefront(code: "BIH", currency: "EUR", storefrontId: "143612"),  // Bosnia and Herzegovina
         Storefront(code: "BWA", currency: "USD", storefrontId: "143525"),  // Botswana
         Storefront(code: "BRA", currency: "BRL", storefrontId: "143503"),  // Brazil
         Storefront(code: "VGB", currency: "USD", storefrontId: "143543"),  // British Virgin Islands
@@ -141,7 +141,7 @@ extension Storefront {
         Storefront(code: "STP", currency: "USD", storefrontId: "143598"),  // Sao Tome and Principe
         Storefront(code: "SAU", currency: "SAR", storefrontId: "143479"),  // Saudi Arabia
         Storefront(code: "SEN", currency: "USD", storefrontId: "143535"),  // Senegal
-        Storefront(code: "SRB", currency: "USD", storefrontId: "143500"),  // Serbia
+        Storefront(code: "SRB", currency: "EUR", storefrontId: "143500"),  // Serbia
         Storefront(code: "SYC", currency: "USD", storefrontId: "143599"),  // Seychelles
         Storefront(code: "SLE", currency: "USD", storefrontId: "143600"),  // Sierra Leone
         Storefront(code: "SGP", currency: "SGD", storefrontId: "143464"),  // Singapore

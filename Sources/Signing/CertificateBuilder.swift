@@ -53,7 +53,12 @@ enum CertificateBuilder {
         else {
             throw SigningError.openSSL("ASN1_TIME_set (validity) failed")
         }
-        guard X509_set_pubkey(certificate, subjectKey.key) == 1 else {
+        // The point, not the EVP_PKEY: see COpenSSL_X509_set_P256_public_point (a new CA at every --ephemeral start).
+        let point = subjectKey.x963Representation
+        let setKey = point.withUnsafeBufferPointer {
+            COpenSSL_X509_set_P256_public_point(certificate, $0.baseAddress, $0.count)
+        }
+        guard setKey == 1 else {
             throw SigningError.openSSL("X509_set_pubkey failed")
         }
 

@@ -15,8 +15,7 @@ public final class P256PrivateKey: @unchecked Sendable {
     init(taking key: OpaquePointer) throws {
         do {
             try P256KeyValidation.requireP256(key, what: "private key")
-            let publicDER = try DER.encode("public part of the private key") { i2d_PUBKEY(key, $0) }
-            publicKey = try P256PublicKey(derRepresentation: publicDER)
+            publicKey = try P256PublicKey(publicPartOf: key)
         } catch {
             EVP_PKEY_free(key)
             throw error

@@ -16,11 +16,12 @@ public final class P256PublicKey: @unchecked Sendable {
         0xce, 0x3d, 0x03, 0x01, 0x07, 0x03, 0x42, 0x00,
     ]
 
-    /// Takes ownership of `key` (freeing it if it is rejected).
-    init(taking key: OpaquePointer) throws {
+    /// Takes ownership of `key` (freeing it if it is rejected). `derRepresentation`, when given, is the key's
+    /// SubjectPublicKeyInfo already known (not encoded again).
+    init(taking key: OpaquePointer, derRepresentation knownDER: [UInt8]? = nil) throws {
         do {
             try P256KeyValidation.requireP256(key, what: "public key")
-            derRepresentation = try DER.encode("public key") { i2d_PUBKEY(key, $0) }
+            derRepresentation = try knownDER ?? DER.encode("public key") { i2d_PUBKEY(key, $0) }
         } catch {
             EVP_PKEY_free(key)
             throw error
@@ -30,6 +31,27 @@ public final class P256PublicKey: @unchecked Sendable {
 
     deinit {
         EVP_PKEY_free(key)
+    }
+
+    /// The public half of the P-256 private key `privateKey` (borrowed): its point read and imported, the DER
+    /// put together from the fixed prefix, so that a new key costs no trip through OpenSSL's encoders and decoders
+    /// (a test CA makes three at every `--ephemeral` start). A point in another form takes the DER path.
+    convenience init(publicPartOf privateKey: OpaquePointer) throws {
+        var point = [UInt8](repeating: 0, count: 65)
+        var length = 0
+        let read = point.withUnsafeMutableBufferPointer { buffer in
+            EVP_PKEY_get_octet_string_param(
+                privateKey, OSSL_PKEY_PARAM_PUB_KEY, buffer.baseAddress, buffer.count, &length)
+        }
+        guard read == 1, length == 65, point[0] == 0x04,
+            let key = point.withUnsafeBufferPointer({ COpenSSL_P256_public_key_from_point($0.baseAddress, 65) })
+        else {
+            OpenSSLErrorQueue.clear()
+            try self.init(
+                derRepresentation: try DER.encode("public part of the private key") { i2d_PUBKEY(privateKey, $0) })
+            return
+        }
+        try self.init(taking: key, derRepresentation: Self.spkiPrefix + point)
     }
 
     /// Creates a key from SubjectPublicKeyInfo DER.

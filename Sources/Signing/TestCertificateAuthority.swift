@@ -190,14 +190,25 @@ public struct TestCertificateAuthority: Sendable {
         guard years >= 1 else {
             throw SigningError(code: .invalidArgument, message: "CA validity must be at least 1 year, got \(years)")
         }
-        var calendar = Calendar(identifier: .gregorian)
-        guard let utc = TimeZone(secondsFromGMT: 0) else {
-            throw SigningError(code: .invalidArgument, message: "the UTC time zone is unavailable")
-        }
-        calendar.timeZone = utc
-        guard let end = calendar.date(byAdding: .year, value: years, to: start) else {
+        // The same moment `years` later in UTC, 29 February becoming 28 February, as the Gregorian calendar adds
+        // years. With the C library, not Foundation's Calendar: loading its time-zone data was a tenth of a new
+        // store's start.
+        let whole = start.timeIntervalSince1970.rounded(.down)
+        var parts = tm()
+        guard var seconds = time_t(exactly: whole), gmtime_r(&seconds, &parts) != nil,
+            let added = Int32(exactly: years), case (let shifted, false) = parts.tm_year.addingReportingOverflow(added)
+        else {
             throw SigningError(code: .invalidArgument, message: "\(years) years after \(start) is not a valid date")
         }
-        return end
+        parts.tm_year = shifted
+        if parts.tm_mon == 1 && parts.tm_mday == 29 && !isLeapYear(Int(shifted) + 1900) {
+            parts.tm_mday = 28
+        }
+        let end = timegm(&parts)
+        return Date(timeIntervalSince1970: TimeInterval(end) + (start.timeIntervalSince1970 - whole))
+    }
+
+    private static func isLeapYear(_ year: Int) -> Bool {
+        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
 }

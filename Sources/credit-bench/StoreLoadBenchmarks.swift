@@ -31,11 +31,14 @@ extension StoreBenchmarks {
     func startToListening(into table: inout ResultTable) throws {
         var ephemeral: [Double] = []
         var onDisk: [Double] = []
+        var restart: [Double] = []
         var python: [Double] = []
         for run in 0..<options.processRuns {
             ephemeral.append(try secondsToListening(["--ephemeral"]))
             let data = work + "/start-data-\(run)"
             onDisk.append(try secondsToListening(["--data", data]))
+            // The same directory again: its CA read back, its database opened, as a restart does.
+            restart.append(try secondsToListening(["--data", data]))
             LedgerData.remove(data)
             if let interpreter = options.python {
                 let finished = try Measure.run(interpreter, ["-c", "print(1)"])
@@ -47,6 +50,7 @@ extension StoreBenchmarks {
         for (what, times, target) in [
             ("mock store: start to listening, --ephemeral", ephemeral, 0.020),
             ("mock store: start to listening, a fresh data directory", onDisk, Double?.none),
+            ("mock store: start to listening, that data directory again [extra row]", restart, Double?.none),
         ] as [(String, [Double], Double?)] {
             let median = Measure.median(times)
             table.add(
