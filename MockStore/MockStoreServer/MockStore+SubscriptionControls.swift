@@ -31,6 +31,7 @@ extension MockStore {
             let state = virtualClock.move(to: target)
             try database.saveClockState(state)
             let records = try runDueEvents(until: target, database)
+            try completeDueMassExtensions(database)
             subscriptionRuntime.noteNextEvent(try database.nextSubscriptionEventDate())
             return records
         }
@@ -46,6 +47,8 @@ extension MockStore {
                     + " (or its _timeRate number).")
         }
         try withDatabase { database in try database.saveClockState(virtualClock.setRate(rate)) }
+        // Grace and retry periods last differently at the new rate: look again for what falls due.
+        subscriptionRuntime.invalidate()
         return clock()
     }
 
