@@ -1,0 +1,68 @@
+import Testing
+
+@testable import MockStoreServer
+@testable import StoreKitCatalogue
+
+/// Every time rate against Apple's tables (`SKTestSession.TimeRate`): the real time each renewal period, grace
+/// period and billing retry lasts once the clock runs at the rate's speed.
+@Suite struct SubscriptionTimingTests {
+    static let periods: [(String, SubscriptionPeriod)] = [
+        ("P1W", .init(value: 1, unit: .week)), ("P1M", .init(value: 1, unit: .month)),
+        ("P2M", .init(value: 2, unit: .month)), ("P3M", .init(value: 3, unit: .month)),
+        ("P6M", .init(value: 6, unit: .month)), ("P1Y", .init(value: 1, unit: .year)),
+    ]
+    static let start: Int64 = 1_760_000_000_000
+
+    /// Real milliseconds `virtual` milliseconds take at `rate` with a catalogue whose shortest period is `days`.
+    static func real(_ virtual: Int64, _ rate: TimeRate, days: Double) -> Double {
+        Double(virtual) / rate.factor(shortestPeriodDays: days)
+    }
+
+    static let fixed: [(TimeRate, Double)] = [
+        (.oneRenewalEveryFifteenMinutes, 900_000), (.oneRenewalEveryFiveMinutes, 300_000),
+        (.oneRenewalEveryMinute, 60_000), (.oneRenewalEveryThirtySeconds, 30_000),
+        (.oneRenewalEveryTenSeconds, 10_000), (.oneRenewalEveryTwoSeconds, 2_000),
+    ]
+
+    @Test(arguments: fixed, [7.0, 30.0, 365.0])
+    func aFixedRateRenewsEveryPeriodInItsTimeWithGraceTAndRetryTwoT(rate: (TimeRate, Double), days: Double) {
+        let timing = SubscriptionTiming(rate: rate.0, shortestPeriodDays: days)
+        for (name, period) in Self.periods {
+            let length = timing.end(of: period, from: Self.start) - Self.start
+            #expect(abs(Self.real(length, rate.0, days: days) - rate.1) < 1, "\(rate.0) \(name)")
+            #expect(abs(Self.real(timing.gracePeriodLength(for: period), rate.0, days: days) - rate.1) < 1)
+        }
+        #expect(abs(Self.real(timing.billingRetryLength, rate.0, days: days) - 2 * rate.1) < 1)
+    }
+
+    static let scaled: [(TimeRate, Double)] = [
+        (.monthlyRenewalEveryHour, 3_600_000), (.monthlyRenewalEveryThirtyMinutes, 1_800_000),
+        (.monthlyRenewalEveryFifteenMinutes, 900_000), (.monthlyRenewalEveryFiveMinutes, 300_000),
+        (.monthlyRenewalEveryThirtySeconds, 30_000),
+    ]
+
+    @Test(arguments: scaled)
+    func aScaledRateRenewsEachPeriodAsApplesTableSays(rate: (TimeRate, Double)) {
+        let timing = SubscriptionTiming(rate: rate.0)
+        // Apple's table for "a monthly renewal every T": weekly T/3, monthly T, 2T, 3T, 6T, a year 12T.
+        let multiples: [Double] = [1.0 / 3, 1, 2, 3, 6, 12]
+        for ((name, period), multiple) in zip(Self.periods, multiples) {
+            let length = timing.end(of: period, from: Self.start) - Self.start
+            #expect(abs(Self.real(length, rate.0, days: 30) - rate.1 * multiple) < 1, "\(rate.0) \(name)")
+        }
+        // monthlyRenewalEveryThirtySeconds: grace 9 s (weekly) or 15 s, billing retry 1 min; the others in scale.
+        let scale = rate.1 / 30_000
+        #expect(abs(Self.real(timing.gracePeriodLength(for: Self.periods[0].1), rate.0, days: 30) - 9_000 * scale) < 1)
+        #expect(abs(Self.real(timing.gracePeriodLength(for: Self.periods[1].1), rate.0, days: 30) - 15_000 * scale) < 1)
+        #expect(abs(Self.real(timing.billingRetryLength, rate.0, days: 30) - 60_000 * scale) < 1)
+    }
+
+    @Test func realTimeKeepsTheCalendarAndApplesRealGraceAndRetry() {
+        let timing = SubscriptionTiming(rate: .realTime)
+        #expect(timing.end(of: .init(value: 1, unit: .month), from: Self.start) == SubscriptionCalendar.add(
+            .init(value: 1, unit: .month), to: Self.start))
+        #expect(timing.gracePeriodLength(for: .init(value: 1, unit: .week)) == 6 * 86_400_000)
+        #expect(timing.gracePeriodLength(for: .init(value: 1, unit: .year)) == 16 * 86_400_000)
+        #expect(timing.billingRetryLength == 60 * 86_400_000)
+    }
+}
