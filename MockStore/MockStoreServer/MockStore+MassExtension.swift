@@ -30,7 +30,9 @@ extension MockStore {
 
     private static let pendingKey = "renewalExtensionsPending"
 
-    func addPendingMassExtension(_ request: MassExtendRenewalDateRequestBody, at now: Int64, _ database: TransactionStore)
+    func addPendingMassExtension(
+        _ request: MassExtendRenewalDateRequestBody, at now: Int64, _ database: TransactionStore
+    )
         throws
     {
         var pending = try pendingMassExtensions(database)
@@ -53,7 +55,8 @@ extension MockStore {
         let now = nowMilliseconds
         let real = virtualClock.base.currentMilliseconds()
         let (due, waiting) = pending.reduce(into: ([PendingMassExtension](), [PendingMassExtension]())) {
-            if now - $1.requestedAt >= Self.massExtensionDelay || real - $1.requestedReal >= Self.massExtensionRealDelay {
+            if now - $1.requestedAt >= Self.massExtensionDelay || real - $1.requestedReal >= Self.massExtensionRealDelay
+            {
                 $0.0.append($1)
             } else {
                 $0.1.append($1)

@@ -71,7 +71,8 @@ import Testing
                 let on = random.chance(0.5)
                 let update =
                     action == "retry"
-                    ? TestBillingSettingsUpdate(billingRetryOnRenewal: on) : TestBillingSettingsUpdate(gracePeriodEnabled: on)
+                    ? TestBillingSettingsUpdate(billingRetryOnRenewal: on)
+                    : TestBillingSettingsUpdate(gracePeriodEnabled: on)
                 _ = try store.updateBillingSettings(update)
                 if action == "retry" { model.retryOn = on } else { model.graceOn = on }
             case "recover":
@@ -105,7 +106,9 @@ import Testing
                 _ = try store.setAutoRenew(Self.product, enabled: on)
                 if on != model.autoRenew {
                     expected = [
-                        .init(type: "DID_CHANGE_RENEWAL_STATUS", subtype: on ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED")
+                        .init(
+                            type: "DID_CHANGE_RENEWAL_STATUS",
+                            subtype: on ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED")
                     ]
                     model.autoRenew = on
                 }

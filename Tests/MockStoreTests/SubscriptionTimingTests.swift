@@ -59,8 +59,10 @@ import Testing
 
     @Test func realTimeKeepsTheCalendarAndApplesRealGraceAndRetry() {
         let timing = SubscriptionTiming(rate: .realTime)
-        #expect(timing.end(of: .init(value: 1, unit: .month), from: Self.start) == SubscriptionCalendar.add(
-            .init(value: 1, unit: .month), to: Self.start))
+        #expect(
+            timing.end(of: .init(value: 1, unit: .month), from: Self.start)
+                == SubscriptionCalendar.add(
+                    .init(value: 1, unit: .month), to: Self.start))
         #expect(timing.gracePeriodLength(for: .init(value: 1, unit: .week)) == 6 * 86_400_000)
         #expect(timing.gracePeriodLength(for: .init(value: 1, unit: .year)) == 16 * 86_400_000)
         #expect(timing.billingRetryLength == 60 * 86_400_000)
