@@ -5,9 +5,10 @@ import StoreKitCatalogue
 ///
 /// - real time and the deprecated "T is one day" rates: calendar periods; a grace period of 6 days (weekly
 ///   subscriptions) or 16 days; billing retry 60 days.
-/// - "a monthly renewal every T" (scaled): Apple's table for each renewal period (weekly T/3, monthly T, two
-///   months 2T, three 3T, six 6T, a year 12T), so at the clock's speed (30 days in T) a week lasts 10 days, a
-///   month 30 and a year 360; a grace period of 9 days (weekly) or 15; billing retry 60 days.
+/// - "a monthly renewal every T" (scaled): Apple's table for each rate: a month lasts T, two months 2T, three 3T,
+///   six 6T, a year 12T, and a week T/4 (every hour), T/3 (every 30 minutes, 15 minutes and 30 seconds) or 3T/5
+///   (every 5 minutes); so at the clock's speed (30 days in T) a month lasts 30 days and a year 360. A grace period
+///   lasts 6/7 of a week's renewal (weekly) or T/2 (15 days), billing retry 2T (60 days).
 /// - "one renewal every T" (fixed): every period, whatever its length, lasts T; a grace period T; billing retry
 ///   2T. At the clock's speed T is the catalogue's shortest period (``VirtualClock/shortestPeriodDays``).
 public struct SubscriptionTiming: Sendable, Equatable {
@@ -49,14 +50,25 @@ public struct SubscriptionTiming: Sendable, Equatable {
         case .fixed:
             return date + fixedLength * Int64(count)
         case .scaled:
-            let days: Int
+            let length: Int64
             switch period.unit {
-            case .day: days = period.value
-            case .week: days = period.value * 10
-            case .month: days = period.value * 30
-            case .year: days = period.value * 360
+            case .day: length = Int64(period.value) * scaledWeek / 7
+            case .week: length = Int64(period.value) * scaledWeek
+            case .month: length = Int64(period.value) * 30 * Self.day
+            case .year: length = Int64(period.value) * 360 * Self.day
             }
-            return date + Int64(days) * Self.day * Int64(count)
+            return date + length * Int64(count)
+        }
+    }
+
+    /// What a weekly renewal lasts at a scaled rate, in virtual time (30 days being one monthly renewal, T):
+    /// Apple's tables give 15 minutes of an hour, 10 of 30, 3 of 5 and 10 seconds of 30 (15 minutes: not in the
+    /// tables found; a third, as most rates have it).
+    private var scaledWeek: Int64 {
+        switch rate {
+        case .monthlyRenewalEveryHour: 30 * Self.day / 4
+        case .monthlyRenewalEveryFiveMinutes: 30 * Self.day * 3 / 5
+        default: 10 * Self.day
         }
     }
 
@@ -65,7 +77,7 @@ public struct SubscriptionTiming: Sendable, Equatable {
         let weekly = period.unit == .week || (period.unit == .day && period.value < 7)
         switch kind {
         case .calendar: return Int64(weekly ? 6 : 16) * Self.day
-        case .scaled: return Int64(weekly ? 9 : 15) * Self.day
+        case .scaled: return weekly ? scaledWeek * 6 / 7 : 15 * Self.day
         case .fixed: return fixedLength
         }
     }

@@ -35,26 +35,30 @@ import Testing
         #expect(abs(Self.real(timing.billingRetryLength, rate.0, days: days) - 2 * rate.1) < 1)
     }
 
-    static let scaled: [(TimeRate, Double)] = [
-        (.monthlyRenewalEveryHour, 3_600_000), (.monthlyRenewalEveryThirtyMinutes, 1_800_000),
-        (.monthlyRenewalEveryFifteenMinutes, 900_000), (.monthlyRenewalEveryFiveMinutes, 300_000),
-        (.monthlyRenewalEveryThirtySeconds, 30_000),
+    /// Apple's tables: the rate, T, a weekly renewal, and a weekly subscription's grace period (real ms).
+    static let scaled: [(TimeRate, Double, Double, Double)] = [
+        (.monthlyRenewalEveryHour, 3_600_000, 900_000, 771_000),
+        (.monthlyRenewalEveryThirtyMinutes, 1_800_000, 600_000, 514_000),
+        (.monthlyRenewalEveryFifteenMinutes, 900_000, 300_000, 257_000),
+        (.monthlyRenewalEveryFiveMinutes, 300_000, 180_000, 154_000),
+        (.monthlyRenewalEveryThirtySeconds, 30_000, 10_000, 9_000),
     ]
 
     @Test(arguments: scaled)
-    func aScaledRateRenewsEachPeriodAsApplesTableSays(rate: (TimeRate, Double)) {
-        let timing = SubscriptionTiming(rate: rate.0)
-        // Apple's table for "a monthly renewal every T": weekly T/3, monthly T, 2T, 3T, 6T, a year 12T.
-        let multiples: [Double] = [1.0 / 3, 1, 2, 3, 6, 12]
-        for ((name, period), multiple) in zip(Self.periods, multiples) {
-            let length = timing.end(of: period, from: Self.start) - Self.start
-            #expect(abs(Self.real(length, rate.0, days: 30) - rate.1 * multiple) < 1, "\(rate.0) \(name)")
+    func aScaledRateRenewsEachPeriodAsApplesTableSays(rate: (TimeRate, Double, Double, Double)) {
+        let (name, monthly, weekly, weeklyGrace) = rate
+        let timing = SubscriptionTiming(rate: name)
+        // Monthly T, two months 2T, three 3T, six 6T, a year 12T; the week as the rate's table says.
+        let expected: [Double] = [weekly, monthly, 2 * monthly, 3 * monthly, 6 * monthly, 12 * monthly]
+        for ((period, each), real) in zip(Self.periods, expected) {
+            let length = timing.end(of: each, from: Self.start) - Self.start
+            #expect(abs(Self.real(length, name, days: 30) - real) < 1, "\(name) \(period)")
         }
-        // monthlyRenewalEveryThirtySeconds: grace 9 s (weekly) or 15 s, billing retry 1 min; the others in scale.
-        let scale = rate.1 / 30_000
-        #expect(abs(Self.real(timing.gracePeriodLength(for: Self.periods[0].1), rate.0, days: 30) - 9_000 * scale) < 1)
-        #expect(abs(Self.real(timing.gracePeriodLength(for: Self.periods[1].1), rate.0, days: 30) - 15_000 * scale) < 1)
-        #expect(abs(Self.real(timing.billingRetryLength, rate.0, days: 30) - 60_000 * scale) < 1)
+        // Apple gives the weekly grace period to the second: within half a second of it.
+        let grace = Self.real(timing.gracePeriodLength(for: Self.periods[0].1), name, days: 30)
+        #expect(abs(grace - weeklyGrace) <= 500, "\(name) weekly grace \(grace)")
+        #expect(abs(Self.real(timing.gracePeriodLength(for: Self.periods[1].1), name, days: 30) - monthly / 2) < 1)
+        #expect(abs(Self.real(timing.billingRetryLength, name, days: 30) - 2 * monthly) < 1)
     }
 
     @Test func realTimeKeepsTheCalendarAndApplesRealGraceAndRetry() {
