@@ -46,8 +46,15 @@ extension MockStore {
                 "\"\(text)\" is not a time rate: one of " + TimeRate.allCases.map(\.name).joined(separator: ", ")
                     + " (or its _timeRate number).")
         }
-        try withDatabase { database in try database.saveClockState(virtualClock.setRate(rate)) }
-        // Grace and retry periods last differently at the new rate: look again for what falls due.
+        try withDatabase { database in
+            try database.saveClockState(virtualClock.setRate(rate))
+            // Billing retry lasts differently at the new rate: when each subscription next changes, again.
+            let billing = try billingSettings(database)
+            for state in try database.subscriptionStates() {
+                try database.saveSubscription(
+                    state, nextEventAt: subscriptionLifecycle.nextEventDate(state, billing: billing))
+            }
+        }
         subscriptionRuntime.invalidate()
         return clock()
     }

@@ -1,3 +1,4 @@
+import StoreWire
 import Testing
 
 @testable import MockStoreServer
@@ -70,5 +71,27 @@ import Testing
         #expect(timing.gracePeriodLength(for: .init(value: 1, unit: .week)) == 6 * 86_400_000)
         #expect(timing.gracePeriodLength(for: .init(value: 1, unit: .year)) == 16 * 86_400_000)
         #expect(timing.billingRetryLength == 60 * 86_400_000)
+    }
+
+    @Test func aRateChangeInBillingRetryMovesItsEndAndTheStoreSeesIt() throws {
+        let directory = try TemporaryDirectory()
+        let base = ManualClock(fixedDate)
+        let store = MockStore(
+            configuration: .init(
+                catalogue: try SubscriptionHistoryModelTests().catalogue, bundleId: "ai.voicedebrief.app",
+                signer: JWSTransactionSigner.hs256(secret: SubscriptionHistoryModelTests.secret), clock: base),
+            database: try TransactionStore(path: directory.file("store.sqlite")))
+        defer { try? store.close() }
+        _ = try store.purchase(PurchaseRequestBody(productId: "com.example.news.weekly"))
+        _ = try store.updateBillingSettings(TestBillingSettingsUpdate(billingRetryOnRenewal: true))
+        _ = try store.advanceClock(by: "P8D")
+        store.runDueSubscriptionEvents()
+        #expect(try store.notificationRecords().notifications.last?.notificationType == "DID_FAIL_TO_RENEW")
+        // At two seconds a renewal, billing retry lasts four seconds (14 days of the clock), not 60 days.
+        _ = try store.setClockRate("oneRenewalEveryTwoSeconds")
+        base.advance(by: 4.1)
+        store.runDueSubscriptionEvents()
+        let last = try store.notificationRecords().notifications.last
+        #expect(last?.notificationType == "EXPIRED" && last?.subtype == "BILLING_RETRY")
     }
 }
