@@ -21,12 +21,12 @@ struct PendingMassExtension: Codable, Sendable, Equatable {
 
 /// When mass extensions run. Apple takes a mass extension and processes it later (Get Status of Subscription
 /// Renewal Date Extensions says `complete: false` until then); here it runs once an hour of virtual time or a
-/// two seconds of real time have passed, whichever comes first (`clock advance PT1H` runs it at once).
+/// five seconds of real time have passed, whichever comes first (`clock advance PT1H` runs it at once).
 extension MockStore {
     /// Virtual time after which a mass extension runs.
     public static let massExtensionDelay: Int64 = 3_600_000
     /// Real time after which a mass extension runs whatever the clock's rate.
-    public static let massExtensionRealDelay: Int64 = 2_000
+    public static let massExtensionRealDelay: Int64 = 5_000
 
     private static let pendingKey = "renewalExtensionsPending"
 

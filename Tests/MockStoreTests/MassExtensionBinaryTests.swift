@@ -42,12 +42,12 @@ import Testing
         #expect(try await post(store, body).status == 200, "the same request again is taken again, nothing more")
         // Nobody asks for the status: the store runs it and the summary goes out anyway.
         var seen: [String] = []
-        while Date().timeIntervalSince(taken) < 10 {
+        while Date().timeIntervalSince(taken) < 20 {
             seen = try kinds(store)
             if seen.contains("RENEWAL_EXTENSION SUMMARY") { break }
             try await Task.sleep(for: .milliseconds(200))
         }
-        #expect(Date().timeIntervalSince(taken) >= 1.9, "not at once")
+        #expect(Date().timeIntervalSince(taken) >= 4.9, "not at once")
         #expect(seen.suffix(2) == ["RENEWAL_EXTENDED", "RENEWAL_EXTENSION SUMMARY"], "\(seen)")
         let done = try await status(store, "later")
         #expect(done.complete && done.succeededCount == 1 && done.failedCount == 0 && done.completeDate != nil)
