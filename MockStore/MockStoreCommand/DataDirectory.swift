@@ -79,13 +79,19 @@ public struct DataDirectory: Sendable {
         }
     }
 
-    /// A new test CA (valid from a day before `now`, for 10 years), in memory only: `--ephemeral`'s, and the
+    /// A new test CA (valid from a day before `now` into the year 9999), in memory only: `--ephemeral`'s, and the
     /// one a data directory keeps on first start.
     public static func makeCertificateAuthority(now: Date) throws(StartupError) -> TestCertificateAuthority {
         do {
             // A day early, so a client whose clock is a little behind still finds the chain valid.
+            let validFrom = now.addingTimeInterval(-86_400)
+            // Valid into the year 9999 (the last a virtual clock reaches): Apple's verifier checks the chain at
+            // each signature's signedDate, which is virtual time however far the clock is advanced.
+            var utc = Calendar(identifier: .gregorian)
+            utc.timeZone = TimeZone(secondsFromGMT: 0) ?? utc.timeZone
+            let years = max(10, 9999 - utc.component(.year, from: validFrom))
             return try TestCertificateAuthority.make(
-                commonNamePrefix: "VoiceDebrief Mock Store", validFrom: now.addingTimeInterval(-86_400), years: 10)
+                commonNamePrefix: "VoiceDebrief Mock Store", validFrom: validFrom, years: years)
         } catch {
             throw StartupError("cannot make a test CA: \(error)")
         }

@@ -5,7 +5,8 @@ import StoreWire
 
 /// Renewal-date extensions (App Store Server API): Extend a Subscription Renewal Date, Extend Subscription Renewal
 /// Dates for All Active Subscribers and Get Status of Subscription Renewal Date Extensions. Apple runs a mass
-/// extension over hours; this store runs it at once, so its status is complete as soon as it is taken.
+/// extension later (its status incomplete until then); this store runs it ``massExtensionDelay`` of virtual time
+/// after it is taken (`MockStore+MassExtension.swift`).
 extension MockStore {
     /// Extend a Subscription Renewal Date: the subscription whose original transaction id is `id` renews
     /// `extendByDays` later (RENEWAL_EXTENDED). The same `requestIdentifier` again extends nothing more.
@@ -62,10 +63,12 @@ extension MockStore {
             effectiveDate: state.expiresDate)
     }
 
-    /// Extend Subscription Renewal Dates for All Active Subscribers: every subscription in force of `productId`
-    /// (in `storefrontCountryCodes`, when given) is extended (RENEWAL_EXTENDED) or, if it is not eligible, counted
-    /// as failed (RENEWAL_EXTENSION FAILURE); then RENEWAL_EXTENSION SUMMARY. The same `requestIdentifier` for the
-    /// same product again does nothing more.
+    /// Extend Subscription Renewal Dates for All Active Subscribers: taken now (its status `complete: false`),
+    /// run later as Apple's are (``massExtensionDelay`` on the virtual clock): then every subscription in force of
+    /// `productId` (in `storefrontCountryCodes`, when given) is extended (RENEWAL_EXTENDED) or, if it is not
+    /// eligible, counted as failed (RENEWAL_EXTENSION FAILURE); then the status is complete with its counts and
+    /// RENEWAL_EXTENSION SUMMARY goes out. The same `requestIdentifier` for the same product again does nothing
+    /// more.
     ///
     /// - Throws: ``MockStoreError`` 400 with 4000000 / 4000009 / 4000010 / 4000011 / 4000023 (not an
     ///   auto-renewable of the catalogue) / 4000027 / 4000028.
@@ -80,32 +83,44 @@ extension MockStore {
         }
         let now = nowMilliseconds
         let key = Self.massExtensionKey(productId: request.productId, requestIdentifier: request.requestIdentifier)
-        try withDatabase { database in
+        let taken = try withDatabase { database in
             _ = try runDueEvents(until: now, database)
-            guard try database.setting(key) == nil else { return }
-            let codes = request.storefrontCountryCodes.map { Set($0.map { $0.uppercased() }) }
-            var succeeded: Int64 = 0
-            var failed: Int64 = 0
-            for state in try database.subscriptionStates()
-            where state.productId == request.productId
-                && [.active, .billingGracePeriod, .billingRetry].contains(state.status)
-                && codes.map({ $0.contains(state.storefront) }) ?? true
-            {
-                if try extendOne(state, request, now, database) { succeeded += 1 } else { failed += 1 }
-            }
+            guard try database.setting(key) == nil else { return false }
             let status = MassExtendRenewalDateStatusResponseBody(
-                requestIdentifier: request.requestIdentifier, complete: true, completeDate: now,
-                succeededCount: succeeded, failedCount: failed)
+                requestIdentifier: request.requestIdentifier, complete: false, completeDate: nil,
+                succeededCount: nil, failedCount: nil)
             try database.setSetting(key, to: String(decoding: try HTTPResponse.encode(status), as: UTF8.self))
-            try enqueueSummary(
-                RenewalExtensionSummary(
-                    requestIdentifier: request.requestIdentifier, environment: configuration.environment,
-                    appAppleId: configuration.appAppleIdInAnswers, bundleId: configuration.bundleId,
-                    productId: request.productId, storefrontCountryCodes: request.storefrontCountryCodes,
-                    failedCount: failed, succeededCount: succeeded), date: now, database)
+            try addPendingMassExtension(request, at: now, database)
+            return true
         }
-        notificationsDue.signal()
+        if taken { scheduleMassExtensions() }
         return MassExtendRenewalDateResponseBody(requestIdentifier: request.requestIdentifier)
+    }
+
+    /// Runs a mass extension that fell due: each subscriber extended or failed, the status complete, the summary.
+    func complete(_ pending: PendingMassExtension, at now: Int64, _ database: TransactionStore) throws {
+        let request = pending.request
+        let codes = request.storefrontCountryCodes.map { Set($0.map { $0.uppercased() }) }
+        var succeeded: Int64 = 0
+        var failed: Int64 = 0
+        for state in try database.subscriptionStates()
+        where state.productId == request.productId
+            && [.active, .billingGracePeriod, .billingRetry].contains(state.status)
+            && codes.map({ $0.contains(state.storefront) }) ?? true
+        {
+            if try extendOne(state, request, now, database) { succeeded += 1 } else { failed += 1 }
+        }
+        let status = MassExtendRenewalDateStatusResponseBody(
+            requestIdentifier: request.requestIdentifier, complete: true, completeDate: now,
+            succeededCount: succeeded, failedCount: failed)
+        let key = Self.massExtensionKey(productId: request.productId, requestIdentifier: request.requestIdentifier)
+        try database.setSetting(key, to: String(decoding: try HTTPResponse.encode(status), as: UTF8.self))
+        try enqueueSummary(
+            RenewalExtensionSummary(
+                requestIdentifier: request.requestIdentifier, environment: configuration.environment,
+                appAppleId: configuration.appAppleIdInAnswers, bundleId: configuration.bundleId,
+                productId: request.productId, storefrontCountryCodes: request.storefrontCountryCodes,
+                failedCount: failed, succeededCount: succeeded), date: now, database)
     }
 
     /// One subscriber of a mass extension: extended (RENEWAL_EXTENDED), or not eligible (RENEWAL_EXTENSION
@@ -135,7 +150,10 @@ extension MockStore {
         -> MassExtendRenewalDateStatusResponseBody
     {
         let key = Self.massExtensionKey(productId: productId, requestIdentifier: requestIdentifier)
-        let stored = try withDatabase { try $0.setting(key) }
+        let (ran, stored) = try withDatabase { database in
+            (try completeDueMassExtensions(database), try database.setting(key))
+        }
+        if ran > 0 { notificationsDue.signal() }
         guard let stored,
             let status = try? JSONDecoder().decode(
                 MassExtendRenewalDateStatusResponseBody.self, from: Data(stored.utf8))

@@ -31,6 +31,7 @@ extension MockStore {
             let state = virtualClock.move(to: target)
             try database.saveClockState(state)
             let records = try runDueEvents(until: target, database)
+            try completeDueMassExtensions(database)
             subscriptionRuntime.noteNextEvent(try database.nextSubscriptionEventDate())
             return records
         }
@@ -45,7 +46,16 @@ extension MockStore {
                 "\"\(text)\" is not a time rate: one of " + TimeRate.allCases.map(\.name).joined(separator: ", ")
                     + " (or its _timeRate number).")
         }
-        try withDatabase { database in try database.saveClockState(virtualClock.setRate(rate)) }
+        try withDatabase { database in
+            try database.saveClockState(virtualClock.setRate(rate))
+            // Billing retry lasts differently at the new rate: when each subscription next changes, again.
+            let billing = try billingSettings(database)
+            for state in try database.subscriptionStates() {
+                try database.saveSubscription(
+                    state, nextEventAt: subscriptionLifecycle.nextEventDate(state, billing: billing))
+            }
+        }
+        subscriptionRuntime.invalidate()
         return clock()
     }
 

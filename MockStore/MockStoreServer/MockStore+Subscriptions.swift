@@ -7,7 +7,7 @@ import StoreWire
 /// step is recorded, signed and announced. The rules are ``SubscriptionLifecycle``'s; this applies its steps.
 extension MockStore {
     /// The lifecycle over the catalogue.
-    public var subscriptionLifecycle: SubscriptionLifecycle { subscriptionRuntime.lifecycle }
+    public var subscriptionLifecycle: SubscriptionLifecycle { subscriptionRuntime.timedLifecycle }
 
     /// The virtual clock every date of the store comes from.
     public var virtualClock: VirtualClock { subscriptionRuntime.clock }

@@ -94,7 +94,7 @@ extension SubscriptionLifecycle {
         case .billingGracePeriod:
             if let end = state.gracePeriodExpiresDate, end <= now { return .billing(.gracePeriodExpired(at: end)) }
         case .billingRetry:
-            let end = Self.retryEnd(state)
+            let end = retryEnd(state)
             if end <= now { return .billing(.retryPeriodEnded(at: end)) }
         default: break
         }
@@ -104,15 +104,15 @@ extension SubscriptionLifecycle {
     /// When the clock next changes this subscription, billing included (`nil`: never by itself).
     public func nextEventDate(_ state: SubscriptionState, billing: BillingSettings) -> Int64? {
         switch state.status {
-        case .billingGracePeriod: state.gracePeriodExpiresDate ?? Self.retryEnd(state)
-        case .billingRetry: Self.retryEnd(state)
+        case .billingGracePeriod: state.gracePeriodExpiresDate ?? retryEnd(state)
+        case .billingRetry: retryEnd(state)
         default: nextEventDate(state)
         }
     }
 
     /// When billing retry of `state` gives up.
-    static func retryEnd(_ state: SubscriptionState) -> Int64 {
-        state.expiresDate + Int64(billingRetryDays) * day
+    func retryEnd(_ state: SubscriptionState) -> Int64 {
+        state.expiresDate + timing.billingRetryLength
     }
 
     /// Applies a billing event to `state`.
@@ -213,7 +213,7 @@ extension SubscriptionLifecycle {
         next.isInBillingRetryPeriod = true
         if gracePeriod {
             next.status = .billingGracePeriod
-            next.gracePeriodExpiresDate = date + Int64(Self.gracePeriodDays(for: period)) * Self.day
+            next.gracePeriodExpiresDate = date + timing.gracePeriodLength(for: period)
             next.expirationIntent = nil
         } else {
             next.status = .billingRetry
@@ -272,7 +272,9 @@ extension SubscriptionLifecycle {
         let earlier = state.renewalExtensions ?? []
         let windowStart = date - Int64(RenewalExtensionRules.windowDays) * Self.day
         guard earlier.filter({ $0.date > windowStart }).count < RenewalExtensionRules.maxExtensionsPerWindow else {
-            throw .extensionLimit("it was extended twice in the last 365 days")
+            // Apple lists "two renewal date extensions within the past 365 days" under
+            // SubscriptionExtensionIneligibleError (4030004).
+            throw .extensionIneligible("it was extended twice in the last 365 days")
         }
         guard earlier.reduce(0, { $0 + $1.days }) + days <= RenewalExtensionRules.maxTotalDays else {
             throw .extensionLimit("extensions would exceed 250 days in all")

@@ -20,7 +20,7 @@ extension SubscriptionLifecycle {
             }
             var step = try apply(.changeProduct(to: productId, at: date), to: existing)
             if step.newTransaction != nil {
-                Self.start(&step, under: applied, product: product, at: date)
+                start(&step, under: applied, product: product, at: date)
                 step.notice = SubscriptionNotice("OFFER_REDEEMED", "UPGRADE")
             } else {
                 step.state.nextOffer = applied
@@ -32,13 +32,13 @@ extension SubscriptionLifecycle {
         var step = try subscribe(productId, previous: existing, at: date, context: context)
         // The offer redeemed takes the place of an introductory offer, which stays unused.
         step.state.usedIntroductoryOffer = existing?.usedIntroductoryOffer ?? false
-        Self.start(&step, under: applied, product: product, at: date)
+        start(&step, under: applied, product: product, at: date)
         step.notice = SubscriptionNotice("OFFER_REDEEMED", existing == nil ? "INITIAL_BUY" : "RESUBSCRIBE")
         return step
     }
 
     /// The period `step` starts at `date` is under `offer`: its price, its length, and what follows it.
-    private static func start(
+    private func start(
         _ step: inout SubscriptionStep, under offer: AppliedOffer, product: SubscriptionProduct, at date: Int64
     ) {
         let expires = end(of: date, product: product, offer: offer)
@@ -47,7 +47,7 @@ extension SubscriptionLifecycle {
         step.newTransaction?.expiresDate = expires
         step.state.currentOffer = offer
         step.state.expiresDate = expires
-        step.state.nextOffer = following(offer)
-        step.state.renewalPrice = step.state.nextOffer?.price ?? price(of: product, step.state)
+        step.state.nextOffer = Self.following(offer)
+        step.state.renewalPrice = step.state.nextOffer?.price ?? Self.price(of: product, step.state)
     }
 }

@@ -89,6 +89,8 @@ public struct SubscriptionPurchaseContext: Equatable, Sendable {
 /// transactions and notification out. No clock, no database, no signing: the store applies the steps.
 public struct SubscriptionLifecycle: Sendable {
     public var products: [String: SubscriptionProduct]
+    /// How long periods last at the time rate in force (calendar periods unless the store sets it).
+    public var timing = SubscriptionTiming()
 
     public init(products: [SubscriptionProduct]) {
         self.products = Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -116,7 +118,7 @@ public struct SubscriptionLifecycle: Sendable {
         }
         let usedIntro = previous?.usedIntroductoryOffer ?? false
         let offer = usedIntro ? nil : product.introductoryOffer.map(AppliedOffer.init)
-        let expires = Self.end(of: date, product: product, offer: offer)
+        let expires = end(of: date, product: product, offer: offer)
         let price = offer?.price ?? product.price
         let next = Self.following(offer)
         let state = SubscriptionState(
@@ -172,7 +174,7 @@ public struct SubscriptionLifecycle: Sendable {
         let product = try product(state.autoRenewProductId)
         var next = state
         let offer = state.nextOffer
-        let expires = Self.end(of: date, product: product, offer: offer)
+        let expires = end(of: date, product: product, offer: offer)
         next.productId = product.id
         next.status = .active
         next.currentPeriodStart = date
@@ -268,7 +270,7 @@ public struct SubscriptionLifecycle: Sendable {
         let length = max(1, state.expiresDate - state.currentPeriodStart)
         let unused = max(0, min(length, state.expiresDate - date))
         let share = Int((Double(unused) / Double(length) * 100_000).rounded())
-        let expires = SubscriptionCalendar.add(target.period, to: date)
+        let expires = timing.end(of: target.period, from: date)
         next.productId = target.id
         next.autoRenewProductId = target.id
         next.autoRenewEnabled = true
@@ -303,9 +305,9 @@ public struct SubscriptionLifecycle: Sendable {
     // MARK: Dates
 
     /// The end of a period starting at `date`: the offer's period while one applies, else the product's.
-    static func end(of date: Int64, product: SubscriptionProduct, offer: AppliedOffer?) -> Int64 {
+    func end(of date: Int64, product: SubscriptionProduct, offer: AppliedOffer?) -> Int64 {
         let period = offer.flatMap { SubscriptionPeriod(iso8601: $0.period) } ?? product.period
-        return SubscriptionCalendar.add(period, to: date)
+        return timing.end(of: period, from: date)
     }
 
     /// The offer the period after one under `offer` carries: the rest of a pay-as-you-go offer.

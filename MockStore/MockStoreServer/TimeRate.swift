@@ -3,8 +3,9 @@
 ///
 /// The store has one virtual clock for every subscription, so each rate is one speed-up ``factor``: virtual
 /// milliseconds per real millisecond. A "monthly renewal every T" rate makes 30 days of virtual time pass in T. A
-/// "one renewal every T" rate (Xcode renews every subscription every T whatever its period) makes the shortest
-/// period `shortestPeriodDays` pass in T; the deprecated "T is one day" rates make one day pass in T.
+/// "one renewal every T" rate makes the catalogue's shortest period `shortestPeriodDays` pass in T, and every
+/// period lasts that long (``SubscriptionTiming``), so each subscription renews every T as Xcode's do; the
+/// deprecated "T is one day" rates make one day pass in T.
 public enum TimeRate: Int, Sendable, CaseIterable, Codable {
     case realTime = 0
     case oneHourIsOneDay = 1

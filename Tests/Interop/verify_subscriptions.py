@@ -195,12 +195,30 @@ def server_api(steps, first, basic):
                f"an unknown subscription is APIError.ORIGINAL_TRANSACTION_ID_NOT_FOUND (got {refused.raw_api_error})")
     else:
         raise CheckFailed("an unknown original transaction id was extended")
+    steps.client.extend_subscription_renewal_date(first.transactionId, ExtendRenewalDateRequest(
+        extendByDays=1, extendReasonCode=ExtendReasonCode.OTHER, requestIdentifier=str(uuid.uuid4())))
+    steps.next("RENEWAL_EXTENDED")
+    try:
+        steps.client.extend_subscription_renewal_date(first.transactionId, ExtendRenewalDateRequest(
+            extendByDays=1, extendReasonCode=ExtendReasonCode.OTHER, requestIdentifier=str(uuid.uuid4())))
+    except APIException as refused:
+        # Apple lists "two renewal date extensions within the past 365 days" under SubscriptionExtensionIneligible.
+        expect(refused.api_error == APIError.SUBSCRIPTION_EXTENSION_INELIGIBLE and refused.http_status_code == 403,
+               f"a third extension in 365 days is APIError.SUBSCRIPTION_EXTENSION_INELIGIBLE "
+               f"(got {refused.raw_api_error})")
+    else:
+        raise CheckFailed("a third extension within 365 days was accepted")
 
     request_id = str(uuid.uuid4())
     taken = steps.client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
         extendByDays=2, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier=request_id,
         productId=PRO, storefrontCountryCodes=["USA"]))
     expect(taken.requestIdentifier == request_id, "extend_renewal_date_for_all_active_subscribers takes the request")
+    pending = steps.client.get_status_of_subscription_renewal_date_extensions(request_id, PRO)
+    expect(pending.complete is False and pending.completeDate is None and pending.succeededCount is None
+           and pending.requestIdentifier == request_id,
+           "get_status_of_subscription_renewal_date_extensions: taken, not complete yet")
+    steps.advance("PT1H")
     _, extended, _ = steps.next("RENEWAL_EXTENDED")
     expect(extended.originalTransactionId == basic.transactionId, "the Pro subscriber is extended")
     summary, _, _ = steps.next("RENEWAL_EXTENSION", "SUMMARY")
@@ -231,6 +249,19 @@ def server_api(steps, first, basic):
                f"an expired subscription is APIError.SUBSCRIPTION_EXTENSION_INELIGIBLE (got {refused.raw_api_error})")
     else:
         raise CheckFailed("an expired subscription was extended")
+    long_advance(steps)
+
+
+def long_advance(steps):
+    """Past the ten years a test CA used to last: Apple's verifier checks the chain at each signedDate."""
+    for each in steps.control("GET", "subscriptions")["subscriptions"]:
+        if each["status"] in (1, 3, 4):
+            steps.control("POST", f"subscriptions/{each['latestTransactionId']}/expire")
+            steps.next("EXPIRED", "VOLUNTARY")
+    steps.advance("P50Y")
+    transaction = steps.buy("com.example.coins")
+    expect(transaction.signedDate > 1_000 * 86_400 * 365 * 80,
+           "fifty years on, Apple's verifier still accepts a transaction (the chain checked at its signedDate)")
 
 
 def run_checks(store, receiver, private_pem, key_id, apple):

@@ -205,7 +205,7 @@ import Testing
         #expect(second.status == 200)
         try expectError(
             try await put(store, path, #"{"extendByDays": 1, "extendReasonCode": 1, "requestIdentifier": "c"}"#),
-            status: 403, code: 4_030_005)
+            status: 403, code: 4_030_004)  // Apple lists a third extension in 365 days as SubscriptionExtensionIneligible
 
         let mass =
             #"{"extendByDays": 3, "extendReasonCode": 0, "requestIdentifier": "9a1e3a8c-4c55-4f0e-9a53-3b0b6f4a1d11", "productId": "\#(Self.weekly)", "storefrontCountryCodes": ["USA"]}"#
@@ -213,9 +213,12 @@ import Testing
         #expect(
             try taken.decoded(MassExtendRenewalDateResponseBody.self).requestIdentifier
                 == "9a1e3a8c-4c55-4f0e-9a53-3b0b6f4a1d11")
-        let status = try await base.server(
-            store, "/inApps/v1/subscriptions/extend/mass/\(Self.weekly)/9a1e3a8c-4c55-4f0e-9a53-3b0b6f4a1d11"
-        ).decoded(MassExtendRenewalDateStatusResponseBody.self)
+        let statusPath = "/inApps/v1/subscriptions/extend/mass/\(Self.weekly)/9a1e3a8c-4c55-4f0e-9a53-3b0b6f4a1d11"
+        let pending = try await base.server(store, statusPath).decoded(MassExtendRenewalDateStatusResponseBody.self)
+        #expect(!pending.complete && pending.completeDate == nil && pending.succeededCount == nil, "taken, not run")
+        #expect(try told(store, root: root).last?.payload.notificationType != "RENEWAL_EXTENSION")
+        _ = try store.control(TestClockBody.self, "clock", "advance", "PT1H")
+        let status = try await base.server(store, statusPath).decoded(MassExtendRenewalDateStatusResponseBody.self)
         #expect(status.complete && status.succeededCount == 0 && status.failedCount == 1, "two extensions this year")
         let notices = try told(store, root: root).suffix(2)
         #expect(notices.map(\.payload.subtype) == ["FAILURE", "SUMMARY"])
@@ -253,6 +256,7 @@ import Testing
         let mass =
             #"{"extendByDays": 2, "extendReasonCode": 1, "requestIdentifier": "all-1", "productId": "\#(Self.weekly)"}"#
         #expect(try await post(store, "/inApps/v1/subscriptions/extend/mass", mass).status == 200)
+        _ = try store.control(TestClockBody.self, "clock", "advance", "PT1H")
         let notices = try told(store, root: root).suffix(2)
         #expect(notices.map(\.payload.notificationType) == ["RENEWAL_EXTENDED", "RENEWAL_EXTENSION"])
         #expect(notices.first?.transaction?.expiresDate == (weekly.expiresDate ?? 0) + 2 * Self.day)

@@ -18,6 +18,9 @@ import Testing
             "ok: RENEWAL_EXTENSION SUMMARY: Apple's summary (1 succeeded, 0 failed), no data",
             "ok: get_status_of_subscription_renewal_date_extensions: complete, 1 succeeded",
             "ok: an expired subscription is APIError.SUBSCRIPTION_EXTENSION_INELIGIBLE",
+            "ok: a third extension in 365 days is APIError.SUBSCRIPTION_EXTENSION_INELIGIBLE",
+            "ok: get_status_of_subscription_renewal_date_extensions: taken, not complete yet",
+            "ok: fifty years on, Apple's verifier still accepts a transaction (the chain checked at its signedDate)",
             "ok: OFFER_REDEEMED: the renewal info carries offerType 3, offerIdentifier, offerDiscountType, offerPeriod",
         ] {
             #expect(text.contains(line), "missing: \(line)")

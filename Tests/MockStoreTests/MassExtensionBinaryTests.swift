@@ -1,0 +1,74 @@
+import Foundation
+import FoundationNetworking
+import Signing
+import StoreWire
+import Testing
+
+/// Extend Subscription Renewal Dates for All Active Subscribers through the real binary: taken at once, run later
+/// as Apple's are (the status incomplete, then complete with its counts and the summary), even with nobody asking.
+@Suite struct MassExtensionBinaryTests {
+    let base: SubscriptionBinaryTests
+    static let weekly = SubscriptionBinaryTests.weekly
+    static let day = SubscriptionBinaryTests.day
+
+    init() throws { base = try SubscriptionBinaryTests() }
+
+    func post(_ store: MockStoreHarness, _ json: String) async throws -> MockStoreHarness.Response {
+        try await store.request(
+            "POST", "/inApps/v1/subscriptions/extend/mass", body: Array(json.utf8), headers: try base.token.header())
+    }
+
+    func status(_ store: MockStoreHarness, _ id: String) async throws -> MassExtendRenewalDateStatusResponseBody {
+        try await base.server(store, "/inApps/v1/subscriptions/extend/mass/\(Self.weekly)/\(id)")
+            .decoded(MassExtendRenewalDateStatusResponseBody.self)
+    }
+
+    func kinds(_ store: MockStoreHarness) throws -> [String] {
+        try store.control(TestNotificationsBody.self, "notifications").notifications.map {
+            $0.notificationType + ($0.subtype.map { " " + $0 } ?? "")
+        }
+    }
+
+    @Test func aMassExtensionRunsOnItsOwnAFewSecondsLaterAndSendsItsSummary() async throws {
+        let store = try base.start()
+        let root = try await base.root(store)
+        let weekly = try await base.buy(store, Self.weekly, root: root)
+        let body =
+            #"{"extendByDays": 4, "extendReasonCode": 2, "requestIdentifier": "later", "productId": "\#(Self.weekly)"}"#
+        let taken = Date()
+        #expect(try await post(store, body).status == 200)
+        let pending = try await status(store, "later")
+        #expect(!pending.complete && pending.completeDate == nil && pending.failedCount == nil, "taken, not run yet")
+        #expect(try await post(store, body).status == 200, "the same request again is taken again, nothing more")
+        // Nobody asks for the status: the store runs it and the summary goes out anyway.
+        var seen: [String] = []
+        while Date().timeIntervalSince(taken) < 20 {
+            seen = try kinds(store)
+            if seen.contains("RENEWAL_EXTENSION SUMMARY") { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(Date().timeIntervalSince(taken) >= 4.9, "not at once")
+        #expect(seen.suffix(2) == ["RENEWAL_EXTENDED", "RENEWAL_EXTENSION SUMMARY"], "\(seen)")
+        let done = try await status(store, "later")
+        #expect(done.complete && done.succeededCount == 1 && done.failedCount == 0 && done.completeDate != nil)
+        let state = try #require(try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions.first)
+        #expect(state.expiresDate == (weekly.expiresDate ?? 0) + 4 * Self.day, "extended once")
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func aMassExtensionTakenBeforeARestartRunsAfterIt() async throws {
+        var store = try base.start()
+        let root = try await base.root(store)
+        _ = try await base.buy(store, Self.weekly, root: root)
+        let body =
+            #"{"extendByDays": 1, "extendReasonCode": 0, "requestIdentifier": "kept", "productId": "\#(Self.weekly)"}"#
+        #expect(try await post(store, body).status == 200)
+        #expect(try store.stop() == 0)
+        store = try base.start()
+        _ = try store.control(TestClockBody.self, "clock", "advance", "PT1H")
+        let done = try await status(store, "kept")
+        #expect(done.complete && done.succeededCount == 1, "run after the restart")
+        #expect(try kinds(store).last == "RENEWAL_EXTENSION SUMMARY")
+        #expect(try store.stop() == 0)
+    }
+}

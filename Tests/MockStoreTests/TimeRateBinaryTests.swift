@@ -1,0 +1,80 @@
+import Foundation
+import FoundationNetworking
+import Signing
+import StoreWire
+import Testing
+
+/// Xcode's time rates and large clock advances through the real `mockstore` binary.
+@Suite struct TimeRateBinaryTests {
+    let base: SubscriptionBinaryTests
+    static let day = SubscriptionBinaryTests.day
+
+    init() throws { base = try SubscriptionBinaryTests() }
+
+    @Test func oneRenewalEveryTwoSecondsRenewsAYearlyAndAWeeklySubscriptionAlikeInRealTime() async throws {
+        let store = try base.start()
+        let root = try await base.root(store)
+        let clock = try store.control(TestClockBody.self, "clock", "rate", "oneRenewalEveryTwoSeconds")
+        #expect(clock.timeRate == 1005)
+        let yearly = try await base.buy(store, SubscriptionBinaryTests.proYearly, root: root)
+        let weekly = try await base.buy(store, SubscriptionBinaryTests.weekly, root: root)
+        // Every period lasts one renewal (2 s of real time): the catalogue's shortest, a week, of virtual time.
+        for each in [yearly, weekly] {
+            #expect((each.expiresDate ?? 0) - each.purchaseDate == 7 * Self.day, "\(each.productId)")
+            #expect(abs(Double(7 * Self.day) / clock.factor - 2_000) < 1)
+        }
+        try await Task.sleep(for: .milliseconds(2_600))
+        let renewed = try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions
+        for each in [yearly, weekly] {
+            let state = try #require(renewed.first { $0.originalTransactionId == each.originalTransactionId })
+            #expect(state.expiresDate >= (each.expiresDate ?? 0) + 7 * Self.day, "\(each.productId) renewed in 2 s")
+        }
+        let kinds = try base.notifications(store, root: root).map(\.payload.notificationType)
+        #expect(kinds.filter { $0 == "DID_RENEW" }.count >= 2, "\(kinds)")
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func aFixedRatesGracePeriodIsOneRenewalAndBillingRetryTwo() async throws {
+        let store = try base.start()
+        let root = try await base.root(store)
+        _ = try store.control(TestClockBody.self, "clock", "rate", "oneRenewalEveryFifteenMinutes")
+        _ = try store.control(TestBillingSettingsBody.self, "billing-retry", "on")
+        _ = try store.control(TestBillingSettingsBody.self, "grace-period", "on")
+        let first = try await base.buy(store, SubscriptionBinaryTests.proMonthly, root: root)
+        let expires = try #require(first.expiresDate)
+        #expect(expires - first.purchaseDate == 7 * Self.day, "a monthly lasts one renewal too")
+        let failed = try store.control(TestClockBody.self, "clock", "advance", "P7D")
+        #expect(failed.events?.map(\.notificationType) == ["DID_FAIL_TO_RENEW"])
+        let fail = try #require(try base.notifications(store, root: root).last)
+        #expect(fail.payload.subtype == "GRACE_PERIOD" && fail.renewal.gracePeriodExpiresDate == expires + 7 * Self.day)
+        let graceOver = try store.control(TestClockBody.self, "clock", "advance", "P7D")
+        #expect(graceOver.events?.map(\.notificationType) == ["GRACE_PERIOD_EXPIRED"])
+        let over = try store.control(TestClockBody.self, "clock", "advance", "P7D")
+        #expect(over.events?.map(\.notificationType) == ["EXPIRED"] && over.events?.first?.subtype == "BILLING_RETRY")
+        #expect(over.events?.first?.date == expires + 14 * Self.day, "billing retry lasts two renewals")
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func aScaledRateRenewsAWeeklySubscriptionInAThirdOfTheMonthly() async throws {
+        let store = try base.start()
+        let root = try await base.root(store)
+        _ = try store.control(TestClockBody.self, "clock", "rate", "monthlyRenewalEveryThirtySeconds")
+        let weekly = try await base.buy(store, SubscriptionBinaryTests.weekly, root: root)
+        let monthly = try await base.buy(store, SubscriptionBinaryTests.proMonthly, root: root)
+        #expect((weekly.expiresDate ?? 0) - weekly.purchaseDate == 10 * Self.day, "10 s of 30 s")
+        #expect(monthly.offerDiscountType != nil || (monthly.expiresDate ?? 0) - monthly.purchaseDate == 30 * Self.day)
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func signaturesVerifyAtTheirSignedDateFiftyYearsOn() async throws {
+        let store = try base.start()
+        let root = try await base.root(store)
+        let clock = try store.control(TestClockBody.self, "clock", "advance", "P50Y")
+        let response = try await store.post("/storekit/v1/purchases", json: #"{"productId": "com.example.coins"}"#)
+        let body = try response.decoded(PurchaseResponseBody.self)
+        let parsed = try CompactJWS.parse(try #require(body.signedTransaction))
+        let signedAt = Date(timeIntervalSince1970: Double(clock.now) / 1000)
+        try parsed.verifyES256(chain: CertificateChainVerifier(trustedRoot: root), at: signedAt)
+        #expect(try store.stop() == 0)
+    }
+}
