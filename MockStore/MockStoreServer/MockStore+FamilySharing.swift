@@ -43,7 +43,7 @@ extension MockStore {
             var step = try lifecycleStep { () throws(SubscriptionLifecycleError) in
                 try subscriptionLifecycle.subscribe(subscription.id, previous: previous, at: now, context: context)
             }
-            Self.atFullPrice(&step, product: subscription, at: now)
+            atFullPrice(&step, product: subscription, at: now)
             step.state.isFamilyShared = true
             step.state.usedIntroductoryOffer = existing?.usedIntroductoryOffer ?? false
             if let existing, previous == nil {
@@ -121,8 +121,8 @@ extension MockStore {
     }
 
     /// The shared period is a full one at the product's price: no introductory offer.
-    private static func atFullPrice(_ step: inout SubscriptionStep, product: SubscriptionProduct, at date: Int64) {
-        let expires = SubscriptionLifecycle.end(of: date, product: product, offer: nil)
+    private func atFullPrice(_ step: inout SubscriptionStep, product: SubscriptionProduct, at date: Int64) {
+        let expires = subscriptionLifecycle.end(of: date, product: product, offer: nil)
         step.state.currentOffer = nil
         step.state.nextOffer = nil
         step.state.expiresDate = expires
