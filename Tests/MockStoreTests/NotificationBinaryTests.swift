@@ -182,7 +182,14 @@ extension NotificationBinaryTests {
         let receiver = try NotificationReceiver(statuses: [500])
         var store = try start(receiver, ["--environment", "production"], retryBase: "1000")
         _ = try store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500")
-        try await eventually("the first try fails") { receiver.bodies.count == 1 }
+        if try await !eventually("the first try fails", { receiver.bodies.count == 1 }) {
+            // Say why, for a failure seen only under load: the store's records of the notification and its stderr.
+            let records = try await store.get("/test/v1/notifications").body
+            let why: String =
+                "notifications: \(String(decoding: records, as: UTF8.self))\nstderr: \(store.stderr)"
+                + "\nreceived: \(receiver.bodies.count)"
+            Issue.record(Comment(rawValue: why))
+        }
         #expect(try store.stop() == 0)
         store = try start(receiver, ["--environment", "production"], retryBase: "1")
         try await eventually("the retry after the restart") { receiver.bodies.count == 2 }
