@@ -43,8 +43,6 @@ public final class GroupCommit<Store: GroupCommitStore>: Sendable {
         private let flushed = DispatchGroup()
         private let commitFailure = Mutex<(any Error)?>(nil)
         private let flushFailure = Mutex<(any Error)?>(nil)
-        /// Set once someone has taken on the flush (the first who needs it after the commit).
-        private let flushClaimed = Atomic<Bool>(false)
         /// The pieces of work that ran in it (joined under the database lock).
         let members = Atomic<Int>(1)
         /// Whether work of ``Durability/flushed`` wrote in it (set under the database lock).
@@ -58,19 +56,20 @@ public final class GroupCommit<Store: GroupCommitStore>: Sendable {
             flushed.enter()
         }
 
+        /// Whether its commit leaves a flush to do (before the commit: whether it will).
+        var mustBeFlushed: Bool { needsFlush.load(ordering: .relaxed) }
+
         /// Records how the commit went and wakes who waits for it; when nothing is left to flush (a failure,
         /// nothing written that must be, or no separate flush), those waiting for the flush too. Called exactly
-        /// once per batch, under the database lock.
+        /// once per batch, under the database lock; a batch to be flushed is in the ``FlushQueue`` by then.
         func finishCommit(_ error: (any Error)?, flushFollows: Bool) {
             commitFailure.withLock { $0 = error }
-            let nothingToFlush = error != nil || !flushFollows || !needsFlush.load(ordering: .relaxed)
-            // Claimed before anyone waiting for the commit wakes, so nobody else finishes the flush too.
-            if nothingToFlush { flushClaimed.store(true, ordering: .releasing) }
             committed.leave()
-            if nothingToFlush { finishFlush(error) }
+            if error != nil || !flushFollows || !mustBeFlushed { finishFlush(error) }
         }
 
-        private func finishFlush(_ error: (any Error)?) {
+        /// Records how its flush went and wakes who waits for it. Called exactly once per batch.
+        func finishFlush(_ error: (any Error)?) {
             flushFailure.withLock { $0 = error }
             flushed.leave()
         }
@@ -81,18 +80,11 @@ public final class GroupCommit<Store: GroupCommitStore>: Sendable {
             if let error = commitFailure.withLock({ $0 }) { throw error }
         }
 
-        /// Waits for the commit and the flush after it, flushing `log` itself if nobody has taken that on yet;
+        /// Waits for the commit and the flush after it, flushing through `queue` if no flush has taken it yet;
         /// throws the error of either.
-        func waitForFlush(_ log: WriteAheadLog?) throws {
+        func waitForFlush(_ queue: FlushQueue?) throws {
             committed.wait()
-            if let log, !flushClaimed.exchange(true, ordering: .acquiringAndReleasing) {
-                do {
-                    try log.flush()
-                    finishFlush(nil)
-                } catch {
-                    finishFlush(error)
-                }
-            }
+            queue?.flush(self)
             flushed.wait()
             if let error = flushFailure.withLock({ $0 }) { throw error }
         }
@@ -123,19 +115,19 @@ public final class GroupCommit<Store: GroupCommitStore>: Sendable {
     static var joinWait: DispatchTimeInterval { .milliseconds(5) }
 
     private let state: SleepingLock<State>
-    /// The WAL that commits leave to be flushed; `nil` when SQLite flushes inside `COMMIT` (a database in memory,
-    /// which has nothing to flush, or one whose WAL this could not be told).
-    private let log: WriteAheadLog?
+    /// The flushes of the WAL that commits leave to be done; `nil` when SQLite flushes inside `COMMIT` (a database
+    /// in memory, which has nothing to flush, or one whose WAL this could not be told).
+    private let log: FlushQueue?
     /// Calls of ``perform(_:)`` waiting for the lock: a leader lets them join its batch before committing.
     private let waiting = Atomic<Int>(0)
 
     /// Shares `store`, which it owns from now on (``close()`` closes it).
     public init(store: sending Store) {
-        var log: WriteAheadLog?
+        var log: FlushQueue?
         if let path = store.database.writeAheadLogPath, !store.database.isInTransaction,
             (try? store.database.execute("PRAGMA synchronous=NORMAL")) != nil
         {
-            log = WriteAheadLog(path: path)
+            log = FlushQueue(log: WriteAheadLog(path: path))
         }
         self.log = log
         state = SleepingLock(State(store: store))
@@ -143,6 +135,9 @@ public final class GroupCommit<Store: GroupCommitStore>: Sendable {
 
     /// Batches committed (or lost) so far, and the pieces of work that waited for them: how much sharing there was.
     public var statistics: (batches: Int, work: Int) { state.withLock { ($0.batches, $0.batchedWork) } }
+
+    /// Flushes of the WAL so far (0 when SQLite flushes inside `COMMIT`, or there is nothing to flush).
+    public var flushes: Int { log?.flushes ?? 0 }
 
     /// Calls waiting for the database lock at this moment.
     public var waitingForLock: Int { waiting.load(ordering: .relaxed) }
@@ -240,7 +235,10 @@ public final class GroupCommit<Store: GroupCommitStore>: Sendable {
             state.open = nil
             state.batches += 1
             let error = Self.commit(state.store)
-            if error == nil && open.needsFlush.load(ordering: .relaxed) { state.lastToFlush = open }
+            if error == nil && open.mustBeFlushed {
+                state.lastToFlush = open
+                log?.add(open)
+            }
             open.finishCommit(error, flushFollows: log != nil)
         }
     }
@@ -267,7 +265,10 @@ public final class GroupCommit<Store: GroupCommitStore>: Sendable {
                 state.open = nil
                 state.batches += 1
                 let error = Self.commit(state.store)
-                if error == nil && open.needsFlush.load(ordering: .relaxed) { state.lastToFlush = open }
+                if error == nil && open.mustBeFlushed {
+                    state.lastToFlush = open
+                    log?.add(open)
+                }
                 open.finishCommit(error, flushFollows: log != nil)
             }
             // Flushed before SQLite checkpoints the WAL into the database file and removes it.

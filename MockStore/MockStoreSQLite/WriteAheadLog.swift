@@ -21,6 +21,10 @@ public final class WriteAheadLog: Sendable {
     public let path: String
     /// The descriptor, opened at the first flush (the WAL may not exist before the first write); -1 until then.
     private let descriptor = Mutex<Int32>(-1)
+    private let flushCount = Atomic<Int>(0)
+
+    /// The flushes done so far (tests and statistics).
+    public var flushes: Int { flushCount.load(ordering: .relaxed) }
 
     /// The WAL at `path`.
     public init(path: String) {
@@ -42,6 +46,7 @@ public final class WriteAheadLog: Sendable {
         #else
             let code = fsync(fd)
         #endif
+        flushCount.add(1, ordering: .relaxed)
         guard code == 0 else {
             throw SQLiteError(
                 code: SQLiteError.ioErrorCode, message: String(cString: strerror(errno)),

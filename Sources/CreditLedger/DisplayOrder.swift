@@ -91,8 +91,9 @@ enum DisplayOrder {
         return order
     }
 
-    /// Below this many positions the keys are made and sorted on one thread.
-    static let parallelThreshold = 100_000
+    /// Below this many positions the keys are made and sorted on one thread. (Tests lower it to run small lists
+    /// through the parallel path; any value gives the same order.)
+    nonisolated(unsafe) static var parallelThreshold = 100_000
 
     /// The keys of `positions`, sorted. A large list in two halves, each keyed and sorted on its own thread (each
     /// with the ranks of the devices it holds), then the ranks made the whole list's (which keeps each half's

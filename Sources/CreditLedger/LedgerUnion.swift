@@ -58,11 +58,12 @@ public struct LedgerUnion {
         self.init(existing: existing, hashes: nil)
     }
 
-    /// Starts from `existing`, whose ids' hashes are `hashes` when given (made beforehand, on another thread).
-    init(existing: [LedgerEntry], hashes given: [UInt64]?) {
+    /// Starts from `existing`, whose ids' hashes are `hashes` when given (made beforehand, on another thread), with
+    /// room in the index for `room` ids (so that it is not rebuilt, every id placed again, as entries join).
+    init(existing: [LedgerEntry], hashes given: [UInt64]?, room: Int = 0) {
         self.existing = existing
         var sum = balance
-        var index = EntryIDIndex(capacity: existing.count)
+        var index = EntryIDIndex(capacity: Swift.max(existing.count, room))
         var counted: [UInt32] = []
         counted.reserveCapacity(existing.count)
         var devices: [String: DeviceSequences] = [:]
@@ -138,7 +139,7 @@ public struct LedgerUnion {
             // One device (the usual case): no grouping to do; the ids of both sides hashed at once, on two threads
             // when there are many.
             let (firstHashes, secondHashes) = hashes(of: first, and: second)
-            var union = LedgerUnion(existing: first, hashes: firstHashes)
+            var union = LedgerUnion(existing: first, hashes: firstHashes, room: first.count + second.count)
             _ = union.add(
                 device: device, incoming: second, lines: Array(1...second.count), source: source,
                 hashes: secondHashes)
