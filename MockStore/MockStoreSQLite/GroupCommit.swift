@@ -124,10 +124,11 @@ public final class GroupCommit<Store: GroupCommitStore>: Sendable {
     /// Shares `store`, which it owns from now on (``close()`` closes it).
     public init(store: sending Store) {
         var log: FlushQueue?
+        // Only with the WAL open here: otherwise SQLite goes on flushing inside COMMIT (FULL).
         if let path = store.database.writeAheadLogPath, !store.database.isInTransaction,
-            (try? store.database.execute("PRAGMA synchronous=NORMAL")) != nil
+            let wal = WriteAheadLog(path: path), (try? store.database.execute("PRAGMA synchronous=NORMAL")) != nil
         {
-            log = FlushQueue(log: WriteAheadLog(path: path))
+            log = FlushQueue(log: wal)
         }
         self.log = log
         state = SleepingLock(State(store: store))

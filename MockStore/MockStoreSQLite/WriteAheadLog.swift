@@ -15,57 +15,44 @@ import Synchronization
 /// it returns. SQLite still flushes the WAL before each checkpoint and the database after it, so a checkpoint
 /// never moves frames that are not on the disk yet.
 ///
-/// Owns its descriptor and closes it in `deinit`.
+/// The descriptor is opened when this is made, so a flush reaches the file SQLite writes even if its directory is
+/// renamed or removed later (as SQLite's own descriptor does). Owns it and closes it in `deinit`.
 public final class WriteAheadLog: Sendable {
     /// The WAL's path (``SQLiteDatabase/writeAheadLogPath``).
     public let path: String
-    /// The descriptor, opened at the first flush (the WAL may not exist before the first write); -1 until then.
-    private let descriptor = Mutex<Int32>(-1)
+    private let descriptor: Int32
     private let flushCount = Atomic<Int>(0)
+
+    /// The WAL at `path`; nil when it cannot be opened (it does not exist yet: then SQLite goes on flushing it).
+    public init?(path: String) {
+        // Only flushed, never written through this descriptor; no O_CREAT: SQLite makes the file.
+        let opened = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard opened >= 0 else { return nil }
+        self.path = path
+        descriptor = opened
+    }
+
+    deinit {
+        close(descriptor)
+    }
 
     /// The flushes done so far (tests and statistics).
     public var flushes: Int { flushCount.load(ordering: .relaxed) }
 
-    /// The WAL at `path`.
-    public init(path: String) {
-        self.path = path
-    }
-
-    deinit {
-        let fd = descriptor.withLock { $0 }
-        if fd >= 0 { close(fd) }
-    }
-
     /// Flushes what has been written to the WAL so far to the disk.
     ///
-    /// - Throws: ``SQLiteError`` (`SQLITE_IOERR`) when the file cannot be opened or the flush fails.
+    /// - Throws: ``SQLiteError`` (`SQLITE_IOERR_FSYNC`) when the flush fails.
     public func flush() throws {
-        let fd = try openedDescriptor()
         #if canImport(Glibc)
-            let code = fdatasync(fd)
+            let code = fdatasync(descriptor)
         #else
-            let code = fsync(fd)
+            let code = fsync(descriptor)
         #endif
         flushCount.add(1, ordering: .relaxed)
         guard code == 0 else {
             throw SQLiteError(
                 code: SQLiteError.ioErrorCode, message: String(cString: strerror(errno)),
                 operation: "flushing \(path) to the disk")
-        }
-    }
-
-    private func openedDescriptor() throws -> Int32 {
-        try descriptor.withLock { fd throws(SQLiteError) -> Int32 in
-            if fd >= 0 { return fd }
-            // Only flushed, never written through this descriptor; no O_CREAT: SQLite made the file.
-            let opened = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-            guard opened >= 0 else {
-                throw SQLiteError(
-                    code: SQLiteError.ioErrorCode, message: String(cString: strerror(errno)),
-                    operation: "opening \(path) to flush it")
-            }
-            fd = opened
-            return opened
         }
     }
 }
