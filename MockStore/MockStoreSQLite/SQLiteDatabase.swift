@@ -110,6 +110,15 @@ public final class SQLiteDatabase {
         }
     }
 
+    /// The path of the database's WAL as SQLite names it (the resolved path of the file and `-wal`); `nil` for a
+    /// database in memory or a closed connection.
+    public var writeAheadLogPath: String? {
+        guard let handle, path != Self.inMemoryPath, let name = sqlite3_db_filename(handle, "main"), name[0] != 0,
+            let wal = sqlite3_filename_wal(name)
+        else { return nil }
+        return String(cString: wal)
+    }
+
     /// Whether a transaction is open on the connection (SQLite is not in autocommit mode).
     public var isInTransaction: Bool {
         guard let handle else { return false }

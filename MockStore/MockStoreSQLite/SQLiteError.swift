@@ -24,6 +24,8 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
     public static let genericCode: Int32 = SQLITE_ERROR
     /// `SQLITE_CORRUPT`: for a row holding a value the code never writes.
     public static let corruptCode: Int32 = SQLITE_CORRUPT
+    /// `SQLITE_IOERR_FSYNC`: a flush of the WAL to the disk failed (``WriteAheadLog``).
+    public static let ioErrorCode: Int32 = SQLITE_IOERR | (4 << 8)
 
     /// The primary result code (the low byte of the extended code), e.g. `SQLITE_CONSTRAINT`.
     public var primaryCode: Int32 { code & 0xFF }

@@ -362,7 +362,9 @@ public final class MockStore: Sendable {
     /// - Throws: ``MockStoreError``: 4000006 for an id that is not numeric, 4040010 for an unknown one.
     public func finish(transactionId: String) throws(MockStoreError) {
         guard Self.isTransactionId(transactionId) else { throw .invalidTransactionId(transactionId) }
-        let outcome = try withDatabase { database in
+        // Committed, not waiting for the flush: a finish lost in a power cut is harmless (the transaction shows up
+        // unfinished again, and finishing is idempotent); the next purchase's flush makes it durable.
+        let outcome = try withDatabase(durability: .committed) { database in
             if let failure = try takeFailure(.finish, database) {
                 throw MockStoreError.simulated(failure, api: .finish)
             }
@@ -407,13 +409,14 @@ public final class MockStore: Sendable {
     }
 
     /// Runs `body` under the database lock, in the shared transaction of the moment, and returns once that is
-    /// committed (``GroupCommit/perform(_:)``); any error that is not already a ``MockStoreError`` (a failed
-    /// commit among them) becomes a 500.
+    /// committed and, unless `durability` says otherwise, on the disk (``GroupCommit/perform(durability:_:)``);
+    /// any error that is not already a ``MockStoreError`` (a failed commit among them) becomes a 500.
     func withDatabase<Result: Sendable>(
+        durability: GroupCommit<TransactionStore>.Durability = .flushed,
         _ body: (inout sending TransactionStore) throws -> Result
     ) throws(MockStoreError) -> Result {
         do {
-            return try database.perform(body)
+            return try database.perform(durability: durability, body)
         } catch let error as MockStoreError {
             throw error
         } catch {

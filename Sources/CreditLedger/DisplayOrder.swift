@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The display order of entries: the opening that counts first, then time, then device, then sequence; and where
 /// several devices' entries have the same time, the order their own balances say they were written in.
 ///
@@ -28,6 +30,13 @@ enum DisplayOrder {
         }
     }
 
+    /// What the two sorting threads share. `@unchecked Sendable`: `key` only reads entries nothing changes
+    /// meanwhile, and each thread writes only its own result slot, read after `concurrentPerform` has returned.
+    private struct SharedForSort: @unchecked Sendable {
+        let key: (Int) -> Facts
+        let results: UnsafeMutablePointer<(keys: [Key], devices: [String])>
+    }
+
     /// What the order is made from, for one entry.
     struct Facts {
         var time: Int64
@@ -55,8 +64,7 @@ enum DisplayOrder {
     static func sorted(
         _ positions: [UInt32], key: (Int) -> Facts, money: (Int) -> (amount: Int64, balanceAfter: Int64)
     ) -> [Int] {
-        var keys = rankedKeys(positions, key: key)
-        keys.sort()
+        let keys = sortedKeys(positions, key: key)
         var order = keys.map { Int($0.position) }
         // Runs of one time across devices, each put in the order the entries' own balances say.
         var summed = 0
@@ -83,8 +91,88 @@ enum DisplayOrder {
         return order
     }
 
-    /// Keys for `positions`, with each device as its rank in the devices' own (name) order.
-    private static func rankedKeys(_ positions: [UInt32], key: (Int) -> Facts) -> [Key] {
+    /// Below this many positions the keys are made and sorted on one thread. (Tests lower it to run small lists
+    /// through the parallel path; any value gives the same order.)
+    nonisolated(unsafe) static var parallelThreshold = 100_000
+
+    /// The keys of `positions`, sorted. A large list in two halves, each keyed and sorted on its own thread (each
+    /// with the ranks of the devices it holds), then the ranks made the whole list's (which keeps each half's
+    /// order: the ranks of a subset of the names are in the same order as theirs in the whole) and the halves
+    /// merged. The keys are all different (the position is in them), so this is the one order a single sort gives.
+    private static func sortedKeys(_ positions: [UInt32], key: (Int) -> Facts) -> [Key] {
+        guard positions.count >= parallelThreshold else {
+            var keys = rankedKeys(positions[...], key: key).keys
+            keys.sort()
+            return keys
+        }
+        let middle = positions.count / 2
+        let halves = [positions[..<middle], positions[middle...]]
+        let results = UnsafeMutablePointer<(keys: [Key], devices: [String])>.allocate(capacity: 2)
+        results.initialize(repeating: ([], []), count: 2)
+        defer {
+            results.deinitialize(count: 2)
+            results.deallocate()
+        }
+        withoutActuallyEscaping(key) { key in
+            // Read only: the closure reads the entries, which nothing changes meanwhile.
+            let shared = SharedForSort(key: key, results: results)
+            DispatchQueue.concurrentPerform(iterations: 2) { half in
+                var made = rankedKeys(halves[half], key: shared.key)
+                made.keys.sort()
+                shared.results[half] = made
+            }
+        }
+        let names = Array(Set(results[0].devices + results[1].devices)).sorted()
+        var rank: [String: UInt32] = [:]
+        for (index, name) in names.enumerated() { rank[name] = UInt32(index) }
+        for half in 0..<2 {
+            let rename = results[half].devices.map { rank[$0]! }
+            results[half].keys.withUnsafeMutableBufferPointer { keys in
+                for index in keys.indices { keys[index].device = rename[Int(keys[index].device)] }
+            }
+        }
+        return merged(results[0].keys, results[1].keys)
+    }
+
+    /// Two sorted lists of keys as one.
+    private static func merged(_ a: [Key], _ b: [Key]) -> [Key] {
+        [Key](unsafeUninitializedCapacity: a.count + b.count) { out, initialized in
+            a.withUnsafeBufferPointer { a in
+                b.withUnsafeBufferPointer { b in
+                    var i = 0
+                    var j = 0
+                    var k = 0
+                    while i < a.count && j < b.count {
+                        if b[j] < a[i] {
+                            out[k] = b[j]
+                            j += 1
+                        } else {
+                            out[k] = a[i]
+                            i += 1
+                        }
+                        k += 1
+                    }
+                    while i < a.count {
+                        out[k] = a[i]
+                        i += 1
+                        k += 1
+                    }
+                    while j < b.count {
+                        out[k] = b[j]
+                        j += 1
+                        k += 1
+                    }
+                }
+            }
+            initialized = a.count + b.count
+        }
+    }
+
+    /// Keys for `positions`, with each device as its rank in the devices' own (name) order; and those devices, by
+    /// rank.
+    private static func rankedKeys(_ positions: ArraySlice<UInt32>, key: (Int) -> Facts) -> (
+        keys: [Key], devices: [String]
+    ) {
         // Devices by rank: one dictionary look-up per run of entries from the same device.
         var ranks: [String: UInt32] = [:]
         var keys: [Key] = []
@@ -112,7 +200,7 @@ enum DisplayOrder {
         var rename = [UInt32](repeating: 0, count: byName.count)
         for (order, device) in byName.enumerated() { rename[Int(ranks[device]!)] = UInt32(order) }
         for index in keys.indices { keys[index].device = rename[Int(keys[index].device)] }
-        return keys
+        return (keys, byName)
     }
 
     /// Reorders `order[from..<to]` (one time, several devices; sorted by device, then sequence, so each device's

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The union of ledgers in memory, the pure part of a merge: which incoming entries join, and what is wrong.
 ///
 /// Entries are taken one device at a time, in sequence order: an entry already here at the same (device,
@@ -53,15 +55,21 @@ public struct LedgerUnion {
 
     /// Starts from `existing` (a ledger's entries, as read).
     public init(existing: [LedgerEntry]) {
+        self.init(existing: existing, hashes: nil)
+    }
+
+    /// Starts from `existing`, whose ids' hashes are `hashes` when given (made beforehand, on another thread), with
+    /// room in the index for `room` ids (so that it is not rebuilt, every id placed again, as entries join).
+    init(existing: [LedgerEntry], hashes given: [UInt64]?, room: Int = 0) {
         self.existing = existing
         var sum = balance
-        var index = EntryIDIndex(capacity: existing.count)
+        var index = EntryIDIndex(capacity: Swift.max(existing.count, room))
         var counted: [UInt32] = []
         counted.reserveCapacity(existing.count)
         var devices: [String: DeviceSequences] = [:]
         // Every id's hash first (independent reads, which the processor overlaps), then the inserts, each reading
         // ahead the slot of the one eight later, for the same reason.
-        let hashes = existing.withUnsafeBufferPointer { list in list.map { EntryIDIndex.hash($0.id) } }
+        let hashes = given ?? Self.hashes(of: existing)
         var touched: UInt64 = 0
         existing.withUnsafeBufferPointer { list in
             var device = ""
@@ -127,12 +135,17 @@ public struct LedgerUnion {
     public static func union(_ first: [LedgerEntry], _ second: [LedgerEntry], source: String = "incoming")
         -> LedgerUnion
     {
-        var union = LedgerUnion(existing: first)
         if let device = second.first?.device, second.allSatisfy({ $0.device == device }) {
-            // One device (the usual case): no grouping to do.
-            _ = union.add(device: device, incoming: second, lines: Array(1...second.count), source: source)
+            // One device (the usual case): no grouping to do; the ids of both sides hashed at once, on two threads
+            // when there are many.
+            let (firstHashes, secondHashes) = hashes(of: first, and: second)
+            var union = LedgerUnion(existing: first, hashes: firstHashes, room: first.count + second.count)
+            _ = union.add(
+                device: device, incoming: second, lines: Array(1...second.count), source: source,
+                hashes: secondHashes)
             return union
         }
+        var union = LedgerUnion(existing: first)
         var groups: [String: [Int]] = [:]
         var order: [String] = []
         var device = ""
@@ -175,6 +188,13 @@ public struct LedgerUnion {
     /// sequence order, up to the first fork, gap or conflict. Returns the positions in `incoming` of those that
     /// joined, in the order they joined.
     public mutating func add(device: String, incoming: [LedgerEntry], lines: [Int], source: String) -> [Int] {
+        add(device: device, incoming: incoming, lines: lines, source: source, hashes: nil)
+    }
+
+    /// ``add(device:incoming:lines:source:)``, with the incoming ids' hashes when they were made beforehand.
+    mutating func add(device: String, incoming: [LedgerEntry], lines: [Int], source: String, hashes given: [UInt64]?)
+        -> [Int]
+    {
         var order = Array(incoming.indices)
         if !incoming.isEmpty && zip(incoming, incoming.dropFirst()).contains(where: { $0.sequence > $1.sequence }) {
             order.sort { incoming[$0].sequence < incoming[$1].sequence }
@@ -186,7 +206,7 @@ public struct LedgerUnion {
         var joinedHere: [Int] = []
         joinedHere.reserveCapacity(incoming.count)
         joined.reserveCapacity(joined.count + incoming.count)
-        let hashes = incoming.withUnsafeBufferPointer { list in list.map { EntryIDIndex.hash($0.id) } }
+        let hashes = given ?? Self.hashes(of: incoming)
         var touched: UInt64 = 0
         incoming.withUnsafeBufferPointer { list in
             for (step, item) in order.enumerated() {
@@ -267,8 +287,14 @@ public struct LedgerUnion {
                     sequence: sources[source][index].sequence, isOpening: sources[source][index].kind == .opening)
             },
             money: { position in
-                let entry = entry(at: position)
-                return (entry.amount.rawValue, entry.balanceAfter.rawValue)
+                // Read in place, not by copying the entry out (its strings retained and released each time).
+                if position < existing.count {
+                    return (existing[position].amount.rawValue, existing[position].balanceAfter.rawValue)
+                }
+                let reference = joined[position - existing.count]
+                let source = Int(reference.source)
+                let index = Int(reference.index)
+                return (sources[source][index].amount.rawValue, sources[source][index].balanceAfter.rawValue)
             })
     }
 
@@ -277,4 +303,35 @@ public struct LedgerUnion {
 
     /// How many distinct ids there are.
     public var distinctCount: Int { counted.count }
+
+    /// The ids' hashes (``EntryIDIndex/hash(_:)``) of `entries`.
+    static func hashes(of entries: [LedgerEntry]) -> [UInt64] {
+        entries.withUnsafeBufferPointer { list in list.map { EntryIDIndex.hash($0.id) } }
+    }
+
+    /// The ids' hashes of `first` and of `second`, on two threads when both are large.
+    static func hashes(of first: [LedgerEntry], and second: [LedgerEntry]) -> ([UInt64], [UInt64]) {
+        guard first.count >= 50_000 && second.count >= 50_000 else { return (hashes(of: first), hashes(of: second)) }
+        var a = [UInt64](repeating: 0, count: first.count)
+        var b = [UInt64](repeating: 0, count: second.count)
+        a.withUnsafeMutableBufferPointer { a in
+            b.withUnsafeMutableBufferPointer { b in
+                let targets = HashTargets(first: a, second: b)
+                DispatchQueue.concurrentPerform(iterations: 2) { side in
+                    let (entries, target) = side == 0 ? (first, targets.first) : (second, targets.second)
+                    entries.withUnsafeBufferPointer { list in
+                        for index in list.indices { target[index] = EntryIDIndex.hash(list[index].id) }
+                    }
+                }
+            }
+        }
+        return (a, b)
+    }
+}
+
+/// Where the two hashing threads write. `@unchecked Sendable`: each thread writes only its own buffer, read after
+/// `concurrentPerform` has returned.
+private struct HashTargets: @unchecked Sendable {
+    let first: UnsafeMutableBufferPointer<UInt64>
+    let second: UnsafeMutableBufferPointer<UInt64>
 }
