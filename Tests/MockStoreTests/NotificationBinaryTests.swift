@@ -180,20 +180,23 @@ extension NotificationBinaryTests {
 
     @Test func pendingNotificationsAreSentAfterARestart() async throws {
         let receiver = try NotificationReceiver(statuses: [500])
-        var store = try start(receiver, ["--environment", "production"], retryBase: "1000")
+        // The retry is due 10 s after the first try: long enough for the store to be stopped before it even when
+        // the machine is loaded (the test's polling may then be late), so the retry is the restarted store's.
+        var store = try start(receiver, ["--environment", "production"], retryBase: "10000")
         _ = try store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500")
-        if try await !eventually("the first try fails", { receiver.bodies.count == 1 }) {
-            // Say why, for a failure seen only under load: the store's records of the notification and its stderr.
+        if try await !eventually("the first try fails", { receiver.bodies.count >= 1 }) {
+            // Say why: the store's records of the notification and what it printed.
             let records = try await store.get("/test/v1/notifications").body
             let why: String =
                 "notifications: \(String(decoding: records, as: UTF8.self))\nstderr: \(store.stderr)"
-                + "\nreceived: \(receiver.bodies.count)"
             Issue.record(Comment(rawValue: why))
         }
         #expect(try store.stop() == 0)
+        #expect(receiver.bodies.count == 1, "the first store stopped before its retry was due")
         store = try start(receiver, ["--environment", "production"], retryBase: "1")
-        try await eventually("the retry after the restart") { receiver.bodies.count == 2 }
+        try await eventually(timeout: 120, "the retry after the restart") { receiver.bodies.count >= 2 }
         try await eventually("it is delivered") { try await notifications(store).first?.status == "delivered" }
+        #expect(receiver.bodies.count == 2, "one retry, by the restarted store")
         #expect(try store.stop() == 0)
     }
 }
