@@ -94,6 +94,8 @@ public enum MockStoreLauncher {
             throw StartupError("\(error)")
         }
         keepLock = true
+        // A data directory may hold mass extensions taken before a restart (an ephemeral store holds none).
+        if data != nil { store.resumeMassExtensions() }
         let dispatcher = options.notifyURL.map {
             NotificationDispatcher(store: store, url: $0, trusting: notifyCertificates)
         }

@@ -22,10 +22,7 @@ extension MockStore {
             _ = try runDueEvents(until: now, database)
             let state = try subscription(reference, database)
             let step = try billingStep(event(now, state), state)
-            let (saved, transaction) = try commit(step, date: now, origin: .outside, database)
-            return TestSubscriptionEventRecord(
-                date: now, productId: saved.productId, originalTransactionId: saved.originalTransactionId,
-                notificationType: step.notice?.type, subtype: step.notice?.subtype, transactionId: transaction?.id)
+            return try committedRecord(step, date: now, origin: .outside, database)
         }
         notificationsDue.signal()
         return record

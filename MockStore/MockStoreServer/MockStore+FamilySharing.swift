@@ -50,10 +50,7 @@ extension MockStore {
                 // The customer's own lapsed subscription gives way (one subscription per group).
                 try database.deleteSubscription(originalTransactionId: existing.originalTransactionId)
             }
-            let (saved, transaction) = try commit(step, date: now, origin: .outside, database)
-            return TestSubscriptionEventRecord(
-                date: now, productId: saved.productId, originalTransactionId: saved.originalTransactionId,
-                notificationType: step.notice?.type, subtype: step.notice?.subtype, transactionId: transaction?.id)
+            return try committedRecord(step, date: now, origin: .outside, database)
         }
         notificationsDue.signal()
         return record

@@ -77,6 +77,15 @@ extension MockStore {
         if ran > 0 { notificationsDue.signal() }
     }
 
+    /// After a restart: runs the mass extensions taken before it that are due, and looks again once the real delay
+    /// has passed for the rest, so their summaries go out though nobody asks for the status.
+    public func resumeMassExtensions() {
+        DispatchQueue.global().async { [weak self] in
+            self?.completeDueMassExtensions()
+            self?.scheduleMassExtensions()
+        }
+    }
+
     /// Looks again once the real delay has passed, so the summary goes out though nobody asks for the status.
     func scheduleMassExtensions() {
         let delay = Int(Self.massExtensionRealDelay) + 20

@@ -97,7 +97,14 @@ extension MockStore {
         let step = try lifecycleStep { () throws(SubscriptionLifecycleError) in
             try subscriptionLifecycle.apply(event, to: state)
         }
-        let date = Self.date(of: event)
+        return try committedRecord(step, date: Self.date(of: event), origin: origin, database)
+    }
+
+    /// Commits `step` (``commit(_:date:origin:settling:_:)``) and says what happened: the notification only when a
+    /// transaction was announced.
+    func committedRecord(
+        _ step: SubscriptionStep, date: Int64, origin: StoredTransaction.Origin, _ database: TransactionStore
+    ) throws -> TestSubscriptionEventRecord {
         let (saved, transaction) = try commit(step, date: date, origin: origin, database)
         return TestSubscriptionEventRecord(
             date: date, productId: saved.productId, originalTransactionId: saved.originalTransactionId,

@@ -71,4 +71,24 @@ import Testing
         #expect(try kinds(store).last == "RENEWAL_EXTENSION SUMMARY")
         #expect(try store.stop() == 0)
     }
+
+    @Test func aMassExtensionTakenBeforeARestartRunsAfterItWithNobodyAsking() async throws {
+        var store = try base.start()
+        let root = try await base.root(store)
+        _ = try await base.buy(store, Self.weekly, root: root)
+        let body =
+            #"{"extendByDays": 2, "extendReasonCode": 1, "requestIdentifier": "alone", "productId": "\#(Self.weekly)"}"#
+        #expect(try await post(store, body).status == 200)
+        #expect(try store.stop() == 0)
+        store = try base.start()
+        let restarted = Date()
+        var seen: [String] = []
+        while Date().timeIntervalSince(restarted) < 30 {
+            seen = try kinds(store)
+            if seen.contains("RENEWAL_EXTENSION SUMMARY") { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(seen.suffix(2) == ["RENEWAL_EXTENDED", "RENEWAL_EXTENSION SUMMARY"], "\(seen)")
+        #expect(try store.stop() == 0)
+    }
 }

@@ -179,12 +179,13 @@ extension NotificationBinaryTests {
     }
 
     @Test func pendingNotificationsAreSentAfterARestart() async throws {
-        let receiver = try NotificationReceiver(statuses: [500])
-        // The retry is due 10 s after the first try: long enough for the store to be stopped before it even when
-        // the machine is loaded (the test's polling may then be late), so the retry is the restarted store's.
-        var store = try start(receiver, ["--environment", "production"], retryBase: "10000")
+        // Two receivers, so the delivery can only be the restarted store's, however late this test's polling runs
+        // on a loaded machine (the first store may retry before it is stopped; it can only fail again).
+        let failing = try NotificationReceiver(statuses: Array(repeating: 500, count: 50))
+        let receiving = try NotificationReceiver()
+        var store = try start(failing, ["--environment", "production"], retryBase: "1000")
         _ = try store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500")
-        if try await !eventually("the first try fails", { receiver.bodies.count >= 1 }) {
+        if try await !eventually("the first try fails", { failing.bodies.count >= 1 }) {
             // Say why: the store's records of the notification and what it printed.
             let records = try await store.get("/test/v1/notifications").body
             let why: String =
@@ -192,11 +193,17 @@ extension NotificationBinaryTests {
             Issue.record(Comment(rawValue: why))
         }
         #expect(try store.stop() == 0)
-        #expect(receiver.bodies.count == 1, "the first store stopped before its retry was due")
-        store = try start(receiver, ["--environment", "production"], retryBase: "1")
-        try await eventually(timeout: 120, "the retry after the restart") { receiver.bodies.count >= 2 }
+        let triedBefore = failing.bodies.count
+        store = try start(receiving, ["--environment", "production"], retryBase: "1000")
+        try await eventually(timeout: 120, "the retry after the restart") { receiving.bodies.count >= 1 }
         try await eventually("it is delivered") { try await notifications(store).first?.status == "delivered" }
-        #expect(receiver.bodies.count == 2, "one retry, by the restarted store")
+        let record = try #require(try await notifications(store).first)
+        #expect(record.sendAttempts.count == triedBefore + 1, "every try before the restart, then the delivery")
+        #expect(record.sendAttempts.first?.sendAttemptResult == "UNSUCCESSFUL_HTTP_RESPONSE_CODE")
+        #expect(record.sendAttempts.last?.sendAttemptResult == "SUCCESS")
+        #expect(receiving.bodies.count == 1, "delivered once")
+        #expect(receiving.bodies.first == failing.bodies.first, "the same signed notification")
+        #expect(failing.bodies.count == triedBefore, "the stopped store tried no more")
         #expect(try store.stop() == 0)
     }
 }
