@@ -29,6 +29,19 @@ import Testing
         }
     }
 
+    /// The notifications' kinds once the summary is among them, or after `seconds` (without asking for the status,
+    /// which would run the extension).
+    func kindsOnceSummarised(_ store: MockStoreHarness, within seconds: TimeInterval) async throws -> [String] {
+        let start = Date()
+        var seen: [String] = []
+        while Date().timeIntervalSince(start) < seconds {
+            seen = try kinds(store)
+            if seen.contains("RENEWAL_EXTENSION SUMMARY") { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        return seen
+    }
+
     @Test func aMassExtensionRunsOnItsOwnAFewSecondsLaterAndSendsItsSummary() async throws {
         let store = try base.start()
         let root = try await base.root(store)
@@ -41,12 +54,7 @@ import Testing
         #expect(!pending.complete && pending.completeDate == nil && pending.failedCount == nil, "taken, not run yet")
         #expect(try await post(store, body).status == 200, "the same request again is taken again, nothing more")
         // Nobody asks for the status: the store runs it and the summary goes out anyway.
-        var seen: [String] = []
-        while Date().timeIntervalSince(taken) < 20 {
-            seen = try kinds(store)
-            if seen.contains("RENEWAL_EXTENSION SUMMARY") { break }
-            try await Task.sleep(for: .milliseconds(200))
-        }
+        let seen = try await kindsOnceSummarised(store, within: 20)
         #expect(Date().timeIntervalSince(taken) >= 4.9, "not at once")
         #expect(seen.suffix(2) == ["RENEWAL_EXTENDED", "RENEWAL_EXTENSION SUMMARY"], "\(seen)")
         let done = try await status(store, "later")
@@ -81,13 +89,7 @@ import Testing
         #expect(try await post(store, body).status == 200)
         #expect(try store.stop() == 0)
         store = try base.start()
-        let restarted = Date()
-        var seen: [String] = []
-        while Date().timeIntervalSince(restarted) < 30 {
-            seen = try kinds(store)
-            if seen.contains("RENEWAL_EXTENSION SUMMARY") { break }
-            try await Task.sleep(for: .milliseconds(200))
-        }
+        let seen = try await kindsOnceSummarised(store, within: 30)
         #expect(seen.suffix(2) == ["RENEWAL_EXTENDED", "RENEWAL_EXTENSION SUMMARY"], "\(seen)")
         #expect(try store.stop() == 0)
     }
