@@ -65,14 +65,7 @@ extension MockStore {
         }
         let date = nowMilliseconds
         let step = try billingStep(.reverseRefund(transactionId: transaction.id, at: date), state)
-        try database.saveSubscription(
-            step.state,
-            nextEventAt: subscriptionLifecycle.nextEventDate(step.state, billing: try billingSettings(database)))
-        subscriptionRuntime.noteNextEvent(try database.nextSubscriptionEventDate())
-        if let notice = step.notice {
-            try enqueueSubscriptionNotification(
-                notice, transaction: transaction, state: step.state, date: date, database)
-        }
+        try save(step, about: transaction, date: date, database)
     }
 
     /// Whether `id` is a subscription's transaction (`resolve` then ends a billing issue).

@@ -208,7 +208,17 @@ extension MockStore {
         let step = try lifecycleStep { () throws(SubscriptionLifecycleError) in
             try subscriptionLifecycle.apply(.refund(transactionId: transaction.id, at: date), to: state)
         }
-        try database.saveSubscription(step.state, nextEventAt: subscriptionLifecycle.nextEventDate(step.state))
+        try save(step, about: transaction, date: date, database)
+    }
+
+    /// Saves a step that makes no transaction of its own (a refund, its reversal), with its next event as
+    /// ``commit(_:date:origin:settling:_:)`` schedules one, and sends its notice about `transaction`.
+    func save(_ step: SubscriptionStep, about transaction: StoredTransaction, date: Int64, _ database: TransactionStore)
+        throws
+    {
+        try database.saveSubscription(
+            step.state,
+            nextEventAt: subscriptionLifecycle.nextEventDate(step.state, billing: try billingSettings(database)))
         subscriptionRuntime.noteNextEvent(try database.nextSubscriptionEventDate())
         if let notice = step.notice {
             try enqueueSubscriptionNotification(

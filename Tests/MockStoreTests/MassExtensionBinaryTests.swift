@@ -64,15 +64,20 @@ import Testing
         #expect(try store.stop() == 0)
     }
 
-    @Test func aMassExtensionTakenBeforeARestartRunsAfterIt() async throws {
-        var store = try base.start()
+    /// A store restarted after a weekly subscriber's mass extension `id` was taken, before it ran.
+    func restartedWithPendingMassExtension(_ id: String) async throws -> MockStoreHarness {
+        let store = try base.start()
         let root = try await base.root(store)
         _ = try await base.buy(store, Self.weekly, root: root)
         let body =
-            #"{"extendByDays": 1, "extendReasonCode": 0, "requestIdentifier": "kept", "productId": "\#(Self.weekly)"}"#
+            #"{"extendByDays": 1, "extendReasonCode": 0, "requestIdentifier": "\#(id)", "productId": "\#(Self.weekly)"}"#
         #expect(try await post(store, body).status == 200)
         #expect(try store.stop() == 0)
-        store = try base.start()
+        return try base.start()
+    }
+
+    @Test func aMassExtensionTakenBeforeARestartRunsAfterIt() async throws {
+        let store = try await restartedWithPendingMassExtension("kept")
         _ = try store.control(TestClockBody.self, "clock", "advance", "PT1H")
         let done = try await status(store, "kept")
         #expect(done.complete && done.succeededCount == 1, "run after the restart")
@@ -81,14 +86,7 @@ import Testing
     }
 
     @Test func aMassExtensionTakenBeforeARestartRunsAfterItWithNobodyAsking() async throws {
-        var store = try base.start()
-        let root = try await base.root(store)
-        _ = try await base.buy(store, Self.weekly, root: root)
-        let body =
-            #"{"extendByDays": 2, "extendReasonCode": 1, "requestIdentifier": "alone", "productId": "\#(Self.weekly)"}"#
-        #expect(try await post(store, body).status == 200)
-        #expect(try store.stop() == 0)
-        store = try base.start()
+        let store = try await restartedWithPendingMassExtension("alone")
         let seen = try await kindsOnceSummarised(store, within: 30)
         #expect(seen.suffix(2) == ["RENEWAL_EXTENDED", "RENEWAL_EXTENSION SUMMARY"], "\(seen)")
         #expect(try store.stop() == 0)
