@@ -38,7 +38,11 @@ struct DeviceFile {
     /// the end of `entries` (`owner`'s lines). Nil when the file has not grown. A bad last line is a torn tail,
     /// handed back to be set aside; a bad line with whole entries after it is corruption: the error names the file
     /// and line (and the caller drops what was appended). Changes nothing of `self`: see ``take(_:of:)``.
-    func readNewLines(into entries: inout [LedgerEntry], owner: String) throws -> NewLines? {
+    ///
+    /// With `macs`, every line of a signed file is checked as it is read (``LineMACCheck``), and one that does not
+    /// verify throws ``LedgerError/brokenChain(file:line:reason:)`` wherever it is, the last line too: a whole line
+    /// that parses is no torn write.
+    func readNewLines(into entries: inout [LedgerEntry], owner: String, macs: LineMACCheck? = nil) throws -> NewLines? {
         // Never through a link, never a FIFO or a directory: those are refused by name (a FileError that says so).
         let fd: Int32
         do {
@@ -53,8 +57,10 @@ struct DeviceFile {
         guard end > size else { return nil }
         let parts = ParallelLines.partCount(for: end - size)
         if entries.isEmpty && parts > 1 {
-            return try readInParallel(into: &entries, owner: owner, fd: fd, end: end, parts: parts)
+            return try readInParallel(into: &entries, owner: owner, fd: fd, end: end, parts: parts, macs: macs)
         }
+        let hmac = try macs?.makeContext()
+        var signed = isSigned
         let first = entries.count
         // Room for the lines expected (only the pages used become memory), so the array is never copied to grow.
         entries.reserveCapacity(first + Int((end - size) / 160) + 1)
@@ -64,8 +70,9 @@ struct DeviceFile {
         let path = self.path
         let outcome = try LineChunks.read(fd: fd, path: path, from: size, to: end) { line, after in
             lineNumber += 1
+            let entry: LedgerEntry
             do throws(EntryParseError) {
-                entries.append(try EntryCodec.parse(line, context: &context))
+                entry = try EntryCodec.parse(line, context: &context)
             } catch {
                 // Torn: the bad line is the last, or nothing after it reads as an entry either (a power loss can
                 // leave any bytes, newlines too, where a file grew); never when a whole entry follows it.
@@ -75,6 +82,13 @@ struct DeviceFile {
                 }
                 throw LedgerError.corruptLine(file: path, line: lineNumber, reason: error.reason)
             }
+            if let hmac {
+                if signed == nil { signed = entry.macField != nil }
+                if let problem = LineMACCheck.problem(line, entry: entry, signed: signed!, context: hmac) {
+                    throw LedgerError.brokenChain(file: path, line: lineNumber, reason: problem)
+                }
+            }
+            entries.append(entry)
             return true
         }
         if outcome.unterminated { tornReason = "no newline at the end" }
@@ -85,10 +99,20 @@ struct DeviceFile {
     /// ``readNewLines(into:owner:)`` for a large first read: the lines parsed on several threads, then put together
     /// in order, with exactly the outcome of reading them one after the other (the first bad line decides: the
     /// last line of the file is a torn tail, any other is corruption).
-    private func readInParallel(into entries: inout [LedgerEntry], owner: String, fd: Int32, end: Int64, parts: Int)
-        throws -> NewLines
-    {
-        let outcome = try ParallelLines.parse(fd: fd, path: path, from: size, to: end, owner: owner, parts: parts)
+    private func readInParallel(
+        into entries: inout [LedgerEntry], owner: String, fd: Int32, end: Int64, parts: Int, macs: LineMACCheck?
+    ) throws -> NewLines {
+        let outcome = try ParallelLines.parse(
+            fd: fd, path: path, from: size, to: end, owner: owner, parts: parts, macs: macs)
+        if let changed = outcome.changed {
+            throw LedgerError.brokenChain(file: path, line: lines + changed.index + 1, reason: changed.reason)
+        }
+        // A signed file (its first line carries a MAC) has a MAC on every line.
+        if macs != nil, outcome.entries.first?.macField != nil,
+            let unsigned = outcome.entries.firstIndex(where: { $0.macField == nil })
+        {
+            throw LedgerError.brokenChain(file: path, line: lines + unsigned + 1, reason: "it carries no MAC")
+        }
         var tornReason: String?
         if let failure = outcome.failure {
             guard failure.lineEnd == end else {
@@ -118,6 +142,29 @@ struct DeviceFile {
         let firstLine = lines + 1
         lines += entries.count - first
         return firstLine
+    }
+
+    /// Checks that `new` (the entries just read, after the ``lines`` taken before) chain on from what was read:
+    /// in a signed file each entry's `prev` is the MAC of the one before it (zeros for the first) and its sequence
+    /// the next one. A line removed, inserted or moved throws ``LedgerError/brokenChain(file:line:reason:)``.
+    func checkChain(of new: ArraySlice<LedgerEntry>) throws {
+        guard let first = new.first, isSigned ?? (first.macField != nil) else { return }
+        var previous = lines == 0 ? ChainField.digest(ChainDigest.zero) : lastMAC
+        var sequence = lines == 0 ? 0 : lastSequence
+        var line = lines
+        for entry in new {
+            line += 1
+            guard sequence < Int64.max, entry.sequence == sequence + 1 else {
+                throw LedgerError.brokenChain(
+                    file: path, line: line, reason: "its sequence is #\(entry.sequence), not the one after #\(sequence)")
+            }
+            guard previous == nil || entry.prevField == previous else {
+                throw LedgerError.brokenChain(
+                    file: path, line: line, reason: "it does not chain from the line before it (its prev)")
+            }
+            previous = entry.macField
+            sequence = entry.sequence
+        }
     }
 
     /// Whether a whole line between `start` and `end` of the file reads as an entry.

@@ -48,12 +48,22 @@ extension Ledger {
         }
     }
 
-    /// This device's id file as read, or nil when there is none; anything but a regular file there is refused.
-    func readDeviceID() throws -> [UInt8]? {
+    /// This device's id as its file says, or nil when there is none; anything but a regular file there, or a file that
+    /// does not hold a device id, is refused.
+    func readDeviceID() throws -> String? {
+        let bytes: [UInt8]
         do {
-            return try Files.readAll(devicePath)
+            bytes = try Files.readAll(devicePath)
         } catch let error as FileError where error.errno == ENOENT {
             return nil
         }
+        let name = (String(validating: bytes, as: UTF8.self) ?? String(decoding: bytes, as: UTF8.self))
+            .trimmingWhitespace
+        // An empty file is a device id never written (the first write was interrupted): a new ledger.
+        guard !name.isEmpty else { return nil }
+        if let problem = DeviceID.problem(with: name) {
+            throw LedgerError.invalid("\(devicePath) does not hold this device's id: \(problem)")
+        }
+        return name
     }
 }

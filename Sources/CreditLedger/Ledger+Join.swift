@@ -1,6 +1,12 @@
 import DurableFiles
 import Signing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Why `credit join` took nothing. Nothing is written when it throws.
 public enum JoinError: Error, Equatable, CustomStringConvertible {
     /// This data directory has a ledger or keys already (`found` names what): a device joins an account only from a
@@ -10,6 +16,8 @@ public enum JoinError: Error, Equatable, CustomStringConvertible {
     case notAnAccount(directory: String, reason: String)
     /// A ledger file (or head) of the account does not verify under the account's own keys.
     case refused(MergeRefusal)
+    /// The new data directory exists and holds something already: a join makes the whole directory at once.
+    case notEmpty(directory: String)
 
     public var description: String {
         switch self {
@@ -20,6 +28,9 @@ public enum JoinError: Error, Equatable, CustomStringConvertible {
             return "\(directory) is not an account's data directory: \(reason). Nothing was written"
         case .refused(let refusal):
             return "the account's ledger does not verify, so it was not joined: \(refusal)"
+        case .notEmpty(let directory):
+            return "\(directory) is not empty: a device joins an account on a new, empty data directory (or one that "
+                + "does not exist yet). Nothing was written"
         }
     }
 }
@@ -41,94 +52,74 @@ public struct JoinReport: Sendable, Equatable, Codable {
 extension Ledger {
     /// Makes the new data directory `directory` another device of the account whose data directory is `account` (a
     /// synced vault folder, a copy): its keys (the ledger key and the head-signing key pair, kept 0600) and every
-    /// ledger file and head are taken, after every file verifies under those keys whole (as a merge checks it); this
-    /// device gets its own new id (from `ids`, never one of the account's), and writes no opening: the account has
-    /// one already, and this device's file is made by its first entry. Every file is written through `fileSystem`
-    /// (atomically, synced), the `device` file last.
+    /// ledger file and head are taken, after every file verifies under those keys whole (as a merge checks it), with
+    /// the account's store configuration and pinned roots; this device gets its own new id (from `ids`, never one of
+    /// the account's), and writes no opening: the account has one already, and this device's file is made by its
+    /// first entry. All or nothing: the whole device is built and synced in a hidden directory beside `directory`
+    /// (through `fileSystem`) and renamed into place in one step, so a join killed at any point leaves `directory`
+    /// untouched, and running it again completes it.
     ///
     /// - Throws: ``JoinError/alreadyHasLedger(directory:found:)`` when `directory` has a ledger file, keys or a
-    ///   device id already; ``JoinError/notAnAccount(directory:reason:)`` when `account` has no keys or no ledger
+    ///   device id already; ``JoinError/notEmpty(directory:)`` when it holds anything else; `extras` are other files (or directories of files)
+    ///   of the account's data directory to take when they are there, by their path inside it (the app's store
+    ///   configuration); ``JoinError/notAnAccount(directory:reason:)`` when `account` has no keys or no ledger
     ///   files; ``JoinError/refused(_:)`` when one of its files or heads does not verify. Nothing is written then.
     @discardableResult
     public static func join(
-        directory: String, account: String, ids: any IDSource = RandomIDs(),
+        directory: String, account: String, carrying extras: [String] = [], ids: any IDSource = RandomIDs(),
         fileSystem: any FileSystem = SystemFileSystem()
     ) throws -> JoinReport {
         if let found = existingLedger(in: directory) {
             throw JoinError.alreadyHasLedger(directory: directory, found: found)
         }
-        let keys: LedgerKeys
-        let keyBytes: (mac: [UInt8], head: [UInt8], publicKey: [UInt8])
-        do {
-            keys = try LedgerKeys.load(from: account)
-            let publicPath = LedgerKeys.headPublicKeyPath(in: account)
-            keyBytes = (
-                try KeyFile.read(LedgerKeys.macKeyPath(in: account)),
-                try KeyFile.read(LedgerKeys.headKeyPath(in: account)),
-                Files.exists(publicPath)
-                    ? try Files.readAll(publicPath) : Array(keys.headKey.publicKey.pemRepresentation.utf8)
-            )
-        } catch {
-            throw JoinError.notAnAccount(directory: account, reason: "its keys cannot be read (\(error))")
-        }
-        let inputs: [MergeInput]
-        do {
-            inputs = try MergeInput.read([account]).map {
-                try MergeInput.checked(
-                    path: $0.path, head: $0.head, headPath: $0.headPath, macKey: keys.macKey,
-                    publicKey: keys.headKey.publicKey)
-            }
-        } catch let refusal as MergeRefusal {
-            if case .notALedger(let reason) = refusal.reason {
-                throw JoinError.notAnAccount(directory: account, reason: reason)
-            }
-            throw JoinError.refused(refusal)
-        }
-        let devices = inputs.compactMap(\.device)
-        let headNames = ((try? Files.list(account + "/heads")) ?? []).filter { $0.hasSuffix(".json") }
-        let taken = Set(devices + headNames.map { String($0.dropLast(5)) })
+        let taken = try JoinedAccount.read(account, extras: extras)
+        let known = taken.knownDevices
         var device = ids.makeID()
-        while taken.contains(device) || device.isEmpty { device = ids.makeID() }
-
-        var union = LedgerUnion(existing: [])
-        for input in inputs {
-            guard let owner = input.device else { continue }
-            let lines = input.lines
-            _ = union.add(device: owner, incoming: lines.map(\.entry), lines: lines.map(\.line), source: input.path)
-        }
-
-        try fileSystem.makeDirectories(directory + "/ledger")
-        let lock = try FileLock(path: directory + "/ledger/.lock")
-        defer { lock.unlock() }
-        // Checked again under the lock: two joins at once must not both write.
-        if let found = existingLedger(in: directory) {
-            throw JoinError.alreadyHasLedger(directory: directory, found: found)
-        }
-        try fileSystem.makeDirectories(LedgerKeys.directory(in: directory))
-        try fileSystem.replaceAtomically(LedgerKeys.macKeyPath(in: directory), with: keyBytes.mac, mode: 0o600)
-        try fileSystem.replaceAtomically(LedgerKeys.headKeyPath(in: directory), with: keyBytes.head, mode: 0o600)
-        try fileSystem.replaceAtomically(
-            LedgerKeys.headPublicKeyPath(in: directory), with: keyBytes.publicKey, mode: 0o644)
-        var heads = 0
-        for input in inputs {
-            guard let owner = input.device else { continue }
-            try fileSystem.replaceAtomically(directory + "/ledger/\(owner).jsonl", with: input.file.bytes, mode: 0o600)
-            if let head = input.head {
-                try head.write(in: directory, fileSystem: fileSystem)
-                heads += 1
+        while known.contains(device) || !DeviceID.isValid(device) { device = ids.makeID() }
+        let staging = stagingPath(for: directory)
+        // A join killed before it was whole left its staging beside the directory, never in it: start again.
+        try removeTree(staging, fileSystem: fileSystem)
+        do {
+            try taken.write(into: staging, device: device, fileSystem: fileSystem)
+            try CrashPoints.hit("join.before-rename")
+            // The one step that makes the device: the directory is untouched before it and whole after it.
+            try fileSystem.rename(staging, to: directory)
+            try fileSystem.syncDirectory(Files.parent(of: directory))
+        } catch {
+            try? removeTree(staging, fileSystem: fileSystem)
+            if let found = existingLedger(in: directory) {
+                throw JoinError.alreadyHasLedger(directory: directory, found: found)
             }
+            if let refusal = error as? FileError, refusal.operation == "rename",
+                refusal.errno == ENOTEMPTY || refusal.errno == EEXIST
+            {
+                throw JoinError.notEmpty(directory: directory)
+            }
+            throw error
         }
-        // A head whose file is gone is evidence: it travels too, for `credit verify` to report.
-        for name in headNames where !devices.contains(String(name.dropLast(5))) {
-            try fileSystem.makeDirectories(directory + "/heads")
-            try fileSystem.replaceAtomically(
-                directory + "/heads/" + name, with: try Files.readAll(account + "/heads/" + name), mode: 0o600)
-            heads += 1
-        }
-        try fileSystem.replaceAtomically(directory + "/device", with: Array((device + "\n").utf8), mode: 0o600)
         return JoinReport(
-            device: device, devices: devices.sorted(), entries: inputs.reduce(0) { $0 + $1.file.lineCount },
-            heads: heads, balance: union.balance)
+            device: device, devices: taken.devices.sorted(), entries: taken.entries, heads: taken.heads.count,
+            balance: taken.balance)
+    }
+
+    /// Where a join builds the new device before it is renamed into place: a hidden directory beside it.
+    static func stagingPath(for directory: String) -> String {
+        var trimmed = directory
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        let parent = Files.parent(of: trimmed)
+        let name = Files.lastComponent(of: trimmed)
+        return (parent.isEmpty ? "" : parent + "/") + "." + name + ".joining"
+    }
+
+    /// Removes the directory tree at `path` (a join's own staging), never following a link; nothing there is fine.
+    static func removeTree(_ path: String, fileSystem: any FileSystem) throws {
+        guard let info = try Files.entryStatus(path) else { return }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            fileSystem.removeFile(path)
+            return
+        }
+        for name in try Files.list(path) { try removeTree(path + "/" + name, fileSystem: fileSystem) }
+        try fileSystem.removeDirectory(path)
     }
 
     /// What in `directory` shows it has a ledger already (a device id, a ledger file, a key), or nil.

@@ -27,7 +27,8 @@ extension Ledger {
         var read: DeviceFile.NewLines?
         var setAside: LedgerNotice?
         try state.appendEntries { entries in
-            guard let lines = try file.readNewLines(into: &entries, owner: owner) else { return }
+            guard let lines = try file.readNewLines(into: &entries, owner: owner, macs: lineMACs) else { return }
+            if lineMACs != nil { try file.checkChain(of: entries[lines.first...]) }
             if let tail = lines.tornTail, isReadOnly {
                 setAside = .tornTailLeft(file: file.path, bytes: tail.count)
             } else if let tail = lines.tornTail {

@@ -38,6 +38,7 @@ extension Ledger {
         let ledger = try Ledger(
             unopened: directory, clock: clock, ids: ids, authenticator: try keys.makeAuthenticator(),
             fileSystem: fileSystem)
+        ledger.lineMACs = LineMACCheck(key: keys.macKey)
         // One lock for the whole open: read (or make) the ledger, bring the head up to what is there now (another
         // process appending writes its head under the lock too, so a head written here never lands on top of a
         // newer one, nor two writers' files collide), and write the checkpoint.

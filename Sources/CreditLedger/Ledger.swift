@@ -54,6 +54,9 @@ public final class Ledger {
     var headUpkeep: HeadUpkeep?
     /// Whether the checkpoint is rewritten after each append.
     var keepsCheckpoint = false
+    /// Checks every signed line read (a ledger opened with ``openSigned(directory:clock:ids:fileSystem:)``): a
+    /// changed line stops the read, so nothing is shown or appended on top of it.
+    var lineMACs: LineMACCheck?
     /// Whether this ledger holds its directory's lock now (``withLock(_:)``).
     private var holdsLock = false
     /// The lock on `ledger/.lock` of a writable ledger, its descriptor kept open between changes.
@@ -199,9 +202,7 @@ public final class Ledger {
             keepDataDirectoryLocked()
         }
         // A link, a directory or a FIFO at `device` is refused (a missing one is a new ledger).
-        if let saved = try readDeviceID(), let name = String(validating: saved, as: UTF8.self) {
-            device = name.trimmingWhitespace
-        }
+        if let saved = try readDeviceID() { device = saved }
         try refreshLocked()
         // A device file without one whole entry (the first write was interrupted) is no ledger yet: make it again.
         // A device that joined an account (``Ledger/join(directory:account:ids:fileSystem:)``) has the account's

@@ -36,7 +36,9 @@ struct LedgerCheckpoint: Equatable {
     /// `heads/<device>.json`, when there is one.
     var head: Stamp?
 
-    static let header = "voicedebrief-ledger-checkpoint-v1"
+    /// Version 2: written only after every line up to each file's size was checked (its MAC and its chain), so a
+    /// version 1 checkpoint (from before lines were checked at every read) is never trusted.
+    static let header = "voicedebrief-ledger-checkpoint-v2"
 
     static func path(in directory: String) -> String { directory + "/checkpoint" }
 

@@ -4,6 +4,10 @@ public enum LedgerError: Error, Equatable, CustomStringConvertible {
     case overflow(String)
     /// A line in the middle of a ledger file cannot be read. The file is left untouched.
     case corruptLine(file: String, line: Int, reason: String)
+    /// A signed line does not verify (its MAC is not the one its bytes give under the account's key, it carries
+    /// none, or it does not chain from the line before it): it was changed, inserted or forged after it was written.
+    /// Nothing is used or appended past it.
+    case brokenChain(file: String, line: Int, reason: String)
     /// An entry with this id exists with other content.
     case conflict(id: String, existing: String, attempted: String)
     /// No entry has this id.
@@ -15,12 +19,24 @@ public enum LedgerError: Error, Equatable, CustomStringConvertible {
     /// Anything else a caller got wrong, explained.
     case invalid(String)
 
+    /// Whether a line of a ledger file is the trouble (unreadable, or not verifying): `credit verify` then checks
+    /// the files as they are.
+    public var isDamagedLine: Bool {
+        switch self {
+        case .corruptLine, .brokenChain: return true
+        default: return false
+        }
+    }
+
     public var description: String {
         switch self {
         case .overflow(let what):
             return "amount out of range: \(what) does not fit in a 64-bit count of micro-credits"
         case .corruptLine(let file, let line, let reason):
             return "\(file): line \(line) cannot be read (\(reason)); the file was left untouched"
+        case .brokenChain(let file, let line, let reason):
+            return "\(file): line \(line) does not verify (\(reason)): the ledger was changed after it was written, so "
+                + "nothing was used or written; `credit verify` says what is wrong"
         case .conflict(let id, let existing, let attempted):
             return
                 "entry \(id) already exists with other content (recorded: \(existing); now: \(attempted)); nothing was written"

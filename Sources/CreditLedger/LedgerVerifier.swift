@@ -18,6 +18,11 @@ public struct VerificationProblem: Sendable, Equatable, CustomStringConvertible 
         /// reversals in a row, more taken back than bought): see ``RefundSequenceCheck``.
         case refundSequence = "refund-sequence"
         case unsigned
+        /// Every line is a signed entry and not one MAC verifies with this account's key: the file is another
+        /// account's ledger (judged as a whole, not line by line as changed).
+        case otherAccount = "other-account"
+        /// Not one line of the file is a ledger entry: it is not a ledger file at all.
+        case notALedger = "not-a-ledger"
     }
 
     public var kind: Kind
@@ -107,6 +112,11 @@ public struct LedgerVerifier {
 
         for (fileNumber, file) in files.enumerated() {
             let macValid = try LedgerVerifier.checkMACs(of: file, key: macKey)
+            if let whole = LedgerVerifier.wholeFileProblem(file, macValid: macValid) {
+                report.problems.append(whole)
+                if whole.kind == .otherAccount { report.entriesChecked += file.lines.count }
+                continue
+            }
             let device = LedgerVerifier.device(of: file)
             devices.insert(device)
             var problems: [VerificationProblem] = []
@@ -180,6 +190,24 @@ public struct LedgerVerifier {
         report.devices = devices.sorted()
         report.balance = balance
         return report
+    }
+
+    /// What is wrong with `file` as a whole, when no line of it can be judged as this account's: not one line is an
+    /// entry (not a ledger), or every line is a signed entry and none verifies (another account's ledger).
+    static func wholeFileProblem(_ file: ReadFile, macValid: [Bool]) -> VerificationProblem? {
+        guard !file.lines.isEmpty else { return nil }
+        if file.lines.allSatisfy({ $0.entry == nil }) {
+            return VerificationProblem(
+                kind: .notALedger, file: file.path, line: nil,
+                detail: "no line of it is a ledger entry: this is not a ledger file")
+        }
+        if file.lines.allSatisfy({ $0.entry?.mac != nil }) && !macValid.contains(true) {
+            return VerificationProblem(
+                kind: .otherAccount, file: file.path, line: nil,
+                detail: "another account's ledger: not one of its MACs verifies with this account's key (a device "
+                    + "joins an account with `credit join DIR`)")
+        }
+        return nil
     }
 
     /// The device a file holds: named by its file name (`<device>.jsonl`), else by its first entry, else its path.

@@ -63,6 +63,10 @@ struct MergeInput {
         guard let device = first.entry?.device else {
             throw MergeRefusal(file: path, line: 1, reason: .unreadable(first.parseError ?? "not a ledger entry"))
         }
+        // The device id names this device's files here: never a path.
+        if let problem = DeviceID.problem(with: device) {
+            throw MergeRefusal(file: path, line: 1, reason: .unreadable(problem))
+        }
         let macValid = try LedgerVerifier.checkMACs(of: file, key: macKey)
         let end: LedgerVerifier.ChainEnd
         if let last = LedgerVerifier.cleanChain(of: file, device: device, macValid: macValid) {

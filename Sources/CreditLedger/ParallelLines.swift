@@ -1,4 +1,5 @@
 import Dispatch
+import Signing
 
 #if canImport(Glibc)
     import Glibc
@@ -22,6 +23,8 @@ enum ParallelLines {
         var unterminated: Bool
         /// Where the good lines end.
         var consumed: Int64
+        /// The first line, before any bad one, whose MAC does not verify: its index among the lines read and why.
+        var changed: (index: Int, reason: String)? = nil
     }
 
     /// What one part found.
@@ -31,6 +34,8 @@ enum ParallelLines {
         var consumed: Int64 = 0
         var unterminated = false
         var error: (any Error)?
+        /// The first of its lines whose MAC does not verify (the part stops there).
+        var changed: (index: Int, reason: String)?
         /// It had more lines than its room (the file changed since they were counted).
         var overflowed = false
     }
@@ -52,9 +57,11 @@ enum ParallelLines {
     }
 
     /// Parses the lines between `start` and `end`, in `parts` parts, device strings shared through `owner`.
-    static func parse(fd: Int32, path: String, from start: Int64, to end: Int64, owner: String, parts: Int) throws
-        -> Outcome
-    {
+    /// With `macs`, each signed line is checked on its thread as it is parsed (see ``Outcome/changed``).
+    static func parse(
+        fd: Int32, path: String, from start: Int64, to end: Int64, owner: String, parts: Int,
+        macs: LineMACCheck? = nil
+    ) throws -> Outcome {
         var bounds: [Int64] = [start]
         for k in 1..<parts {
             let target = start + (end - start) * Int64(k) / Int64(parts)
@@ -69,12 +76,12 @@ enum ParallelLines {
         // into new memory, on one thread, was a tenth of a cold load). Should the file's lines change between the
         // count and the parse (they do not, under the ledger's lock), the room is made from the sizes instead.
         if let counted = try lineCounts(fd: fd, path: path, bounds: bounds),
-            let outcome = try parse(fd: fd, path: path, bounds: bounds, owner: owner, room: counted)
+            let outcome = try parse(fd: fd, path: path, bounds: bounds, owner: owner, room: counted, macs: macs)
         {
             return outcome
         }
         let sized = (0..<(bounds.count - 1)).map { Int((bounds[$0 + 1] - bounds[$0]) / shortestLine) + 1 }
-        guard let outcome = try parse(fd: fd, path: path, bounds: bounds, owner: owner, room: sized) else {
+        guard let outcome = try parse(fd: fd, path: path, bounds: bounds, owner: owner, room: sized, macs: macs) else {
             preconditionFailure("a ledger line shorter than any valid one was accepted")
         }
         return outcome
@@ -115,9 +122,9 @@ enum ParallelLines {
 
     /// Parses the parts between `bounds`, part `i` into room for `room[i]` entries; nil when some part had more
     /// lines than its room.
-    private static func parse(fd: Int32, path: String, bounds: [Int64], owner: String, room: [Int]) throws
-        -> Outcome?
-    {
+    private static func parse(
+        fd: Int32, path: String, bounds: [Int64], owner: String, room: [Int], macs: LineMACCheck?
+    ) throws -> Outcome? {
         let end = bounds[bounds.count - 1]
         let count = bounds.count - 1
         var offsets: [Int] = [0]
@@ -147,7 +154,7 @@ enum ParallelLines {
                     slots.results[index] = parsePart(
                         fd: fd, path: path, from: cuts[index], to: cuts[index + 1], owner: owner,
                         into: slots.entries + starts[index], hashes: slots.hashes + starts[index],
-                        capacity: starts[index + 1] - starts[index])
+                        capacity: starts[index + 1] - starts[index], macs: macs)
                 }
                 // The parts in order, up to the first that failed; the rest are dropped.
                 var kept = 0
@@ -166,7 +173,10 @@ enum ParallelLines {
                         (hashBuffer.baseAddress! + kept).moveInitialize(
                             from: hashBuffer.baseAddress! + offsets[index], count: part.count)
                     }
-                    if let failure = part.failure {
+                    if let changed = part.changed {
+                        outcome.changed = (kept + changed.index, changed.reason)
+                        stop = true
+                    } else if let failure = part.failure {
                         outcome.failure = (kept + failure.index, failure.reason, failure.lineEnd)
                         outcome.consumed = part.consumed
                         stop = true
@@ -193,10 +203,18 @@ enum ParallelLines {
 
     private static func parsePart(
         fd: Int32, path: String, from start: Int64, to end: Int64, owner: String,
-        into target: UnsafeMutablePointer<LedgerEntry>, hashes: UnsafeMutablePointer<UInt64>, capacity: Int
+        into target: UnsafeMutablePointer<LedgerEntry>, hashes: UnsafeMutablePointer<UInt64>, capacity: Int,
+        macs: LineMACCheck?
     ) -> Part {
         var part = Part(consumed: start)
         var context = LineReadContext(device: owner)
+        let hmac: HMACSHA256?
+        do {
+            hmac = try macs?.makeContext()
+        } catch {
+            part.error = error
+            return part
+        }
         var count = 0
         var failure: (index: Int, reason: String, lineEnd: Int64)?
         do {
@@ -207,6 +225,13 @@ enum ParallelLines {
                         return false
                     }
                     let entry = try EntryCodec.parse(line, context: &context)
+                    // Lines without a MAC are judged once the parts are together (is the file signed?).
+                    if let hmac, entry.macField != nil,
+                        let problem = LineMACCheck.problem(line, entry: entry, signed: true, context: hmac)
+                    {
+                        part.changed = (count, problem)
+                        return false
+                    }
                     hashes[count] = EntryIDIndex.hash(entry.id)
                     (target + count).initialize(to: entry)
                     count += 1

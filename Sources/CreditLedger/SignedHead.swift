@@ -45,6 +45,8 @@ public struct SignedHead: Codable, Sendable, Equatable {
     public func write(
         in dataDirectory: String, fileSystem: any FileSystem = SystemFileSystem(), mayLag: Bool = false
     ) throws {
+        // The device names the file: never a path.
+        if let problem = DeviceID.problem(with: device) { throw LedgerError.invalid("a head of \(problem)") }
         try fileSystem.makeDirectories(dataDirectory + "/heads")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -55,6 +57,7 @@ public struct SignedHead: Codable, Sendable, Equatable {
 
     /// Reads `device`'s head, or nil when there is none.
     public static func read(in dataDirectory: String, device: String) throws -> SignedHead? {
+        if let problem = DeviceID.problem(with: device) { throw LedgerError.invalid("no head: \(problem)") }
         let path = path(in: dataDirectory, device: device)
         guard Files.exists(path) else { return nil }
         do {

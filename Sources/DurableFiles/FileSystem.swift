@@ -36,6 +36,8 @@ public protocol FileSystem: AnyObject {
     func makeDirectory(_ path: String, permissions: mode_t) throws
     /// `fsync` of a directory: makes its entries (new files, renames, new directories) durable.
     func syncDirectory(_ path: String) throws
+    /// `rmdir` of an empty directory, accepting one that is not there.
+    func removeDirectory(_ path: String) throws
     /// The whole regular file at `path` (not through a symbolic link).
     func readFile(_ path: String) throws -> [UInt8]
     /// The names in the directory at `path` (no dot entries), sorted.
@@ -43,6 +45,13 @@ public protocol FileSystem: AnyObject {
 }
 
 extension FileSystem {
+    /// Removes the empty directory at `path`, as `rmdir` does; a missing one is fine.
+    public func removeDirectory(_ path: String) throws {
+        guard rmdir(path) == 0 || errno == ENOENT else {
+            throw FileError(path: path, operation: "remove directory", errno: errno)
+        }
+    }
+
     /// Reads what the kernel shows, as ``Files/readAll(_:)``.
     public func readFile(_ path: String) throws -> [UInt8] { try Files.readAll(path) }
 

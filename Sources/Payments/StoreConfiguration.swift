@@ -52,13 +52,29 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
     static func secretPath(in directory: String) -> String { directory + "/store-secret" }
     static func rootsPath(in directory: String) -> String { directory + "/store-roots" }
 
+    /// The files (and the directory) of a data directory that hold the store configuration and its pinned roots,
+    /// by their path inside it: what a new device of the account takes with the ledger.
+    public static let fileNames = ["store.json", "store-root.der", "store-secret", "store-roots"]
+
+    /// The regular file at `path` as a data-directory file is read (never through a link), or nil when there is
+    /// none.
+    static func readIfPresent(_ path: String) throws(StoreConfigurationError) -> [UInt8]? {
+        do {
+            return try Files.readAll(path)
+        } catch let error as FileError where error.errno == ENOENT && error.found == nil {
+            return nil
+        } catch {
+            throw .unreadable(path: path, detail: String(describing: error))
+        }
+    }
+
     /// The configuration in `directory`, or the simulated store when there is none.
     public static func load(from directory: String) throws(StoreConfigurationError) -> StoreConfiguration {
         let path = path(in: directory)
-        guard let data = FileManager.default.contents(atPath: path) else { return .simulated }
+        guard let bytes = try readIfPresent(path) else { return .simulated }
         let configuration: StoreConfiguration
         do {
-            configuration = try JSONDecoder().decode(StoreConfiguration.self, from: data)
+            configuration = try JSONDecoder().decode(StoreConfiguration.self, from: Data(bytes))
         } catch {
             throw .unreadable(path: path, detail: DecodingWords.describe(error))
         }
@@ -154,7 +170,7 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
         switch signing {
         case .es256:
             let path = StoreConfiguration.rootPath(in: directory)
-            guard let der = FileManager.default.contents(atPath: path) else { throw .missingRoot(path: path) }
+            guard let der = try StoreConfiguration.readIfPresent(path) else { throw .missingRoot(path: path) }
             return ReceiptVerifier(
                 method: .es256(root: try StoreConfiguration.pinnedRoot(Array(der))), bundleID: bundle,
                 environment: receiptEnvironment)
@@ -174,16 +190,16 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
     {
         let configuration = try load(from: directory)
         var methods: [ReceiptVerifier.Method] = []
-        if let der = FileManager.default.contents(atPath: rootPath(in: directory)) {
-            methods.append(.es256(root: try pinnedRoot(Array(der))))
+        if let der = try readIfPresent(rootPath(in: directory)) {
+            methods.append(.es256(root: try pinnedRoot(der)))
         }
-        let pinned = (try? FileManager.default.contentsOfDirectory(atPath: rootsPath(in: directory))) ?? []
-        for name in pinned.sorted() where name.hasSuffix(".der") {
-            if let der = FileManager.default.contents(atPath: rootsPath(in: directory) + "/" + name) {
-                methods.append(.es256(root: try pinnedRoot(Array(der))))
+        let pinned = (try? Files.list(rootsPath(in: directory))) ?? []
+        for name in pinned where name.hasSuffix(".der") {
+            if let der = try readIfPresent(rootsPath(in: directory) + "/" + name) {
+                methods.append(.es256(root: try pinnedRoot(der)))
             }
         }
-        if FileManager.default.fileExists(atPath: secretPath(in: directory)) {
+        if case .some(.some) = try? Files.entryStatus(secretPath(in: directory)) {
             methods.append(.hs256(secret: try secret(in: directory)))
         }
         guard !methods.isEmpty else { return nil }

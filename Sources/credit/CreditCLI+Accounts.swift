@@ -1,6 +1,7 @@
 import CreditLedger
 import Foundation
 import OptionParsing
+import Payments
 
 /// One account across devices (issue 12): `credit join`, `credit devices`, `credit merge`.
 extension CreditCLI {
@@ -10,7 +11,9 @@ extension CreditCLI {
         let account = args.positional("DIR") ?? ""
         let report: JoinReport
         do {
-            report = try Ledger.join(directory: context.dataDirectory, account: account, ids: context.ids)
+            report = try Ledger.join(
+                directory: context.dataDirectory, account: account, carrying: StoreConfiguration.fileNames,
+                ids: context.ids)
         } catch let error as JoinError {
             throw CommandFailure(error.description)
         }

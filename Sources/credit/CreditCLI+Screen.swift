@@ -159,11 +159,10 @@ extension CreditCLI {
         do {
             let ledger = try context.openLedger()
             report = try CreditApp.verify(ledger, files: files.isEmpty ? nil : files)
-        } catch LedgerError.corruptLine(let file, let line, let reason) {
-            // A damaged line keeps the ledger from opening: check the files as they are, and say so.
-            printError(
-                "credit: note: \(LedgerError.corruptLine(file: file, line: line, reason: reason)); checking the files as they are"
-            )
+        } catch let error as LedgerError where error.isDamagedLine {
+            // A damaged line keeps the ledger from opening: check the files as they are (a line that does not
+            // verify is among the problems found, so only an unreadable one is told here).
+            if case .corruptLine = error { printError("credit: note: \(error); checking the files as they are") }
             let device = (try? String(contentsOfFile: context.dataDirectory + "/device", encoding: .utf8))?
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             report = try CreditApp.verify(
