@@ -16,7 +16,7 @@ public enum CrashPoints {
     public static let points: [String] = [
         "append.before-write", "append.mid-line", "append.before-sync", "append.after-sync",
         "replace.before-sync", "replace.before-rename", "replace.before-directory-sync",
-        "head.before-write", "torn.before-truncate", "merge.mid-write", "merge.before-sync",
+        "head.before-write", "torn.before-truncate", "merge.mid-write", "merge.before-sync", "join.before-rename",
         "topup.after-purchase", "topup.before-record", "topup.after-record", "topup.after-finish",
         "refund.before-record", "refund.after-record", "collect.before-cursor",
     ]

@@ -426,12 +426,23 @@ import Testing
         #expect(try signed.verify().problems.first?.detail.contains("no longer holds") == true)
     }
 
-    @Test func verifyingWithAnotherKeyFailsEveryLine() throws {
+    @Test func verifyingWithAnotherKeyNamesAnotherAccountsLedger() throws {
         let signed = try SignedLedger(entries: 5)
         let verifier = LedgerVerifier(macKey: [UInt8](repeating: 7, count: 32), headPublicKey: nil, receiptCheck: nil)
         let report = try verifier.verify(files: [signed.path], heads: [:])
-        #expect(report.problems.count == 5)
-        #expect(report.problems.allSatisfy { $0.kind == .changed || $0.kind == .inserted })
+        #expect(report.problems.map(\.kind) == [.otherAccount], "\(report.problems)")
+        #expect(report.problems.first?.line == nil)
+        #expect(report.problems.first?.detail.contains("another account's ledger") == true)
+        #expect(report.entriesChecked == 5)
+    }
+
+    @Test func verifyingAFileThatIsNoLedgerSaysSo() throws {
+        let signed = try SignedLedger(entries: 2)
+        let path = signed.fixture.directory + "/notes.txt"
+        try Data("a shopping list\nmilk\n".utf8).write(to: URL(fileURLWithPath: path))
+        let report = try signed.verify(files: [path])
+        #expect(report.problems.map(\.kind) == [.notALedger], "\(report.problems)")
+        #expect(report.problems.first?.detail.contains("not a ledger file") == true)
     }
 
     // MARK: receipts

@@ -1,0 +1,101 @@
+import CreditLedger
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 25 through the built `credit` binary: a join killed at any step, a tampered line, another account's file,
+/// the store configuration a joined device takes, and the store's files never read through a link.
+@Suite struct EdgeCommandTests {
+    /// The faults a join can be killed at: each durable replace of its files (three keys, a ledger file, a head,
+    /// the device id), each step of it, and the rename that makes the device.
+    static let joinFaults: [String] =
+        ["replace.before-sync", "replace.before-rename", "replace.before-directory-sync"].flatMap { point in
+            (1...6).map { "\(point)@\($0)" }
+        } + ["join.before-rename"]
+
+    @Test(arguments: joinFaults)
+    func aJoinKilledAtAnyStepLeavesTheDirectoryUntouchedAndJoinAgainCompletesIt(_ fault: String) throws {
+        let a = try DataDirectory()
+        try a.ok("charge", "debrief")
+        let b = try DataDirectory()
+        let killed = try Credit.run(["join", a.path], dataDirectory: b.path, environment: ["CREDIT_FAULT": fault])
+        #expect(killed.status != 0, "the fault point was reached: \(killed)")
+        #expect(!FileManager.default.fileExists(atPath: b.path), "untouched: no part of a device in it")
+        let again = try b.ok("join", a.path)
+        #expect(again.stdout.contains("Joined the account"), "\(again)")
+        #expect(try b.balance() == (try a.balance()))
+        try b.ok("charge", "send")
+        try a.ok("charge", "createVault")
+        try a.ok("merge", b.path)
+        try b.ok("merge", a.path)
+        #expect(try a.balance() == 5_000_000 - 50_000 - 10_000 - 100_000)
+        #expect(try b.balance() == (try a.balance()))
+        for device in [a, b] { #expect(try device.ok("verify").stdout.contains("All holds")) }
+        let openings = try b.ok("entries", "--json").jsonArray().filter { $0["kind"] as? String == "opening" }
+        #expect(openings.count == 1, "one opening for the account")
+    }
+
+    @Test func aTamperedAmountStopsEveryCommandThatReadsAndNothingIsAppended() throws {
+        let a = try DataDirectory()
+        for _ in 1...3 { try a.ok("charge", "debrief") }
+        let file = try a.ledgerFile
+        let text = String(decoding: try a.bytes(file), as: UTF8.self)
+        var lines = text.split(separator: "\n").map(String.init)
+        lines[2] = lines[2].replacing("\"amount\":-50000", with: "\"amount\":-10000")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
+        let before = try a.bytes(file)
+        for command in [["balance"], ["charge", "debrief"], ["screen"], ["entries"], ["takings"]] {
+            let result = try Credit.run(command, dataDirectory: a.path, now: "2026-11-29T12:00:00.000Z")
+            #expect(result.status == 1, "\(command): \(result)")
+            #expect(result.stderr.contains("line 3 does not verify"), "\(command): \(result)")
+            #expect(result.stderr.contains("credit verify"), "\(command): \(result)")
+            #expect(result.stderr.contains(file), "the file is named: \(result)")
+        }
+        #expect(try a.bytes(file) == before, "nothing appended after a changed line")
+        let verify = try a.credit("verify")
+        #expect(verify.status == 1)
+        #expect(verify.stdout.contains(":3: changed"), "\(verify)")
+    }
+
+    @Test func verifyOfAnotherAccountsFileSaysSoAndOfAFileThatIsNoLedgerToo() throws {
+        let a = try DataDirectory()
+        try a.ok("charge", "debrief")
+        let other = try DataDirectory()
+        try other.ok("charge", "send")
+        let foreign = try a.credit("verify", try other.ledgerFile)
+        #expect(foreign.status == 1)
+        #expect(foreign.stdout.contains("another account's ledger"), "\(foreign)")
+        #expect(!foreign.stdout.contains("changed"), "\(foreign)")
+        let notes = a.temporary.path + "/notes.txt"
+        try Data("milk\neggs\n".utf8).write(to: URL(fileURLWithPath: notes))
+        let plain = try a.credit("verify", notes)
+        #expect(plain.status == 1)
+        #expect(plain.stdout.contains("not a ledger file"), "\(plain)")
+    }
+
+    @Test func aJoinedDeviceTakesTheStoreConfiguration() throws {
+        let a = try DataDirectory()
+        try a.ok("charge", "debrief")
+        let secret = a.temporary.path + "/secret"
+        try Data("a shared secret of some length".utf8).write(to: URL(fileURLWithPath: secret))
+        #expect(chmod(secret, 0o600) == 0)
+        try a.ok("store", "use", "mockstore", "--url", "http://127.0.0.1:9", "--secret-file", secret)
+        let b = try DataDirectory()
+        try b.ok("join", a.path)
+        let shown = try b.ok("store")
+        #expect(shown.stdout.contains("127.0.0.1:9"), "\(shown)")
+        #expect(try b.bytes(b.path + "/store-secret") == (try a.bytes(a.path + "/store-secret")))
+    }
+
+    @Test func theStoreConfigurationIsNeverReadThroughALink() throws {
+        let a = try DataDirectory()
+        try a.ok("charge", "debrief")
+        let elsewhere = a.temporary.path + "/elsewhere.json"
+        try Data("{\"store\":\"mockstore\",\"url\":\"http://127.0.0.1:9\",\"signing\":\"hs256\"}\n".utf8).write(
+            to: URL(fileURLWithPath: elsewhere))
+        try FileManager.default.createSymbolicLink(atPath: a.path + "/store.json", withDestinationPath: elsewhere)
+        let result = try a.credit("store")
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("symbolic link"), "\(result)")
+    }
+}
