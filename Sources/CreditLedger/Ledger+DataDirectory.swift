@@ -24,11 +24,14 @@ extension Ledger {
         try DataDirectory.check(directory, subdirectories: subdirectories)
     }
 
-    /// Whether `directory` exists and the ledger cannot write in it (or in its `ledger/`): it is read read-only.
+    /// Whether `directory` exists and the ledger cannot write in it (or in its `ledger/`, or its lock file): it is
+    /// read read-only.
     public static func cannotWrite(_ directory: String) -> Bool {
         guard Files.exists(directory) else { return false }
         let ledger = directory + "/ledger"
+        let lock = ledger + "/.lock"
         return !DataDirectory.isWritable(directory) || (Files.exists(ledger) && !DataDirectory.isWritable(ledger))
+            || (Files.exists(lock) && !DataDirectory.isWritableFile(lock))
     }
 
     /// At each open that may write, under the ledger's lock: narrows the data directory and its directories to 0700

@@ -78,7 +78,7 @@ extension Ledger {
         while known.contains(device) || !DeviceID.isValid(device) { device = ids.makeID() }
         let staging = stagingPath(for: directory)
         // A join killed before it was whole left its staging beside the directory, never in it: start again.
-        try removeTree(staging, fileSystem: fileSystem)
+        try fileSystem.removeTree(staging)
         do {
             try taken.write(into: staging, device: device, fileSystem: fileSystem)
             try CrashPoints.hit("join.before-rename")
@@ -86,7 +86,7 @@ extension Ledger {
             try fileSystem.rename(staging, to: directory)
             try fileSystem.syncDirectory(Files.parent(of: directory))
         } catch {
-            try? removeTree(staging, fileSystem: fileSystem)
+            try? fileSystem.removeTree(staging)
             if let found = existingLedger(in: directory) {
                 throw JoinError.alreadyHasLedger(directory: directory, found: found)
             }
@@ -109,17 +109,6 @@ extension Ledger {
         let parent = Files.parent(of: trimmed)
         let name = Files.lastComponent(of: trimmed)
         return (parent.isEmpty ? "" : parent + "/") + "." + name + ".joining"
-    }
-
-    /// Removes the directory tree at `path` (a join's own staging), never following a link; nothing there is fine.
-    static func removeTree(_ path: String, fileSystem: any FileSystem) throws {
-        guard let info = try Files.entryStatus(path) else { return }
-        guard info.st_mode & S_IFMT == S_IFDIR else {
-            fileSystem.removeFile(path)
-            return
-        }
-        for name in try Files.list(path) { try removeTree(path + "/" + name, fileSystem: fileSystem) }
-        try fileSystem.removeDirectory(path)
     }
 
     /// What in `directory` shows it has a ledger already (a device id, a ledger file, a key), or nil.

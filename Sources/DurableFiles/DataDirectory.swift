@@ -83,6 +83,11 @@ public enum DataDirectory {
         faccessat(AT_FDCWD, path, W_OK | X_OK, AT_EACCESS) == 0
     }
 
+    /// Whether this process may write the file at `path` (a read-only mount included).
+    public static func isWritableFile(_ path: String) -> Bool {
+        faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0
+    }
+
     /// Narrows the directory `path` to 0700 when it is wider, and each regular file in it (not a link, owned by the
     /// effective user) that `narrowsFile` accepts by name to 0600 when it is wider. Failures are ignored: this is
     /// upkeep, and what it could not narrow is no worse than before. (A secret found readable by others is refused

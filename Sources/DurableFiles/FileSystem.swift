@@ -58,6 +58,18 @@ extension FileSystem {
     /// Lists what the kernel shows, as ``Files/list(_:)``.
     public func listDirectory(_ path: String) throws -> [String] { try Files.list(path) }
 
+    /// Removes the tree at `path` (a directory and everything in it, or a file), never following a link: a link
+    /// is removed as a link. Nothing there is fine.
+    public func removeTree(_ path: String) throws {
+        guard let info = try Files.entryStatus(path) else { return }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            removeFile(path)
+            return
+        }
+        for name in try Files.list(path) { try removeTree(path + "/" + name) }
+        try removeDirectory(path)
+    }
+
     /// Writes all of `bytes` with as many ``write(_:_:path:)`` calls as it takes.
     public func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
         var done = 0

@@ -25,11 +25,25 @@ struct CreditCLI {
                 return CreditCLI.success
             case .run(let args):
                 json = args.flag("--json")
-                let context = try Context(arguments: args)
-                return try await dispatch(args, context)
+                return try await run(args)
             }
         } catch {
             return CreditCLI.fail(error, json: json)
+        }
+    }
+
+    /// Runs the command on its data directory. One that was not there is left as it was (not there) by a command
+    /// that fails: a command that fails makes nothing.
+    private func run(_ args: ParsedArguments) async throws -> Int32 {
+        let context = try Context(arguments: args)
+        let given = NewDataDirectory(context.dataDirectory)
+        do {
+            let status = try await dispatch(args, context)
+            if status != CreditCLI.success { given.removeAfterFailure() }
+            return status
+        } catch {
+            given.removeAfterFailure()
+            throw error
         }
     }
 

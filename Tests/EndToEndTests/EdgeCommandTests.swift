@@ -99,3 +99,47 @@ import Testing
         #expect(result.stderr.contains("symbolic link"), "\(result)")
     }
 }
+
+/// Issue 25 items 10 and 13: a command that fails leaves no data directory behind, and a data directory this user cannot write (its lock file included) is read as it is.
+@Suite struct NewAndReadOnlyDirectoryTests {
+    @Test func aMergeThatFailsIntoANewDirectoryLeavesNothingBehind() throws {
+        let other = try DataDirectory()
+        try other.ok("charge", "debrief")
+        let temporary = try TemporaryDirectory()
+        let missing = temporary.path + "/new/data"
+        let result = try Credit.run(["merge", other.path], dataDirectory: missing, now: "2026-11-29T12:00:00.000Z")
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("another account's ledger"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: temporary.path + "/new"), "a command that fails makes nothing")
+    }
+
+    /// As another user (`nobody`, through setpriv), since root may write anything: a data directory whose lock file
+    /// cannot be written is read, and a charge says it cannot write.
+    @Test func aDataDirectoryWhoseLockFileCannotBeWrittenIsRead() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+            let nobody = getpwnam("nobody")
+        else { return }
+        let temporary = try TemporaryDirectory()
+        let home = temporary.path + "/home"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try Credit.requireBinary(), toPath: home + "/credit")
+        #expect(chown(home, nobody.pointee.pw_uid, nobody.pointee.pw_gid) == 0)
+        #expect(chmod(temporary.path, 0o755) == 0)
+        func asNobody(_ script: String) throws -> ProcessResult {
+            try ChildProcess.run(
+                "/usr/bin/setpriv",
+                ["--reuid=nobody", "--regid=\(nobody.pointee.pw_gid)", "--clear-groups", "/bin/sh", "-c", script],
+                environment: ["HOME": home, "NO_COLOR": "1", "CREDIT_NOW": "2026-11-29T12:00:00.000Z", "PATH": "/usr/bin:/bin"],
+                timeout: 60)
+        }
+        let made = try asNobody("cd \(home) && ./credit --data-dir d charge debrief && chmod a-w d/ledger/.lock")
+        #expect(made.status == 0, "\(made)")
+        let balance = try asNobody("cd \(home) && ./credit --data-dir d balance")
+        #expect(balance.status == 0, "\(balance)")
+        #expect(balance.stdout.contains("£4.95"), "\(balance)")
+        #expect(!balance.stderr.contains("Permission denied"), "\(balance)")
+        let charge = try asNobody("cd \(home) && ./credit --data-dir d charge debrief")
+        #expect(charge.status == 1, "\(charge)")
+        #expect(charge.stderr.contains("cannot be written"), "\(charge)")
+    }
+}

@@ -299,7 +299,8 @@ extension TamperCorpusTests {
             try FileManager.default.removeItem(atPath: beta)
             return Sample(name: "a head whose device file is gone", expected: [.headOrphaned], wholeDirectory: true)
         default:
-            return Sample(name: "verified with another key", expected: [.changed, .inserted], otherKey: true)
+            return Sample(
+                name: "verified with another key", expected: [.changed, .inserted, .otherAccount], otherKey: true)
         }
     }
 
