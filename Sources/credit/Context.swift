@@ -7,7 +7,8 @@ import VoiceDebriefCredit
 
 /// What every command needs: where the data is, how to print, and the injected clock and ids.
 struct Context {
-    let dataDirectory: String
+    /// Where the ledger is (for a reading command on a directory that is not there, a scratch one).
+    var dataDirectory: String
     let json: Bool
     let style: Style
     let clock: any LedgerClock

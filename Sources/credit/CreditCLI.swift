@@ -32,11 +32,21 @@ struct CreditCLI {
         }
     }
 
-    /// Runs the command on its data directory. One that was not there is left as it was (not there) by a command
-    /// that fails: a command that fails makes nothing.
+    /// Runs the command on its data directory. One that is not there yet is never made by a command that only
+    /// reads (it shows what a new account shows, and says so on standard error), and is left as it was (not there)
+    /// by a command that fails: a command that fails makes nothing.
     private func run(_ args: ParsedArguments) async throws -> Int32 {
-        let context = try Context(arguments: args)
+        var context = try Context(arguments: args)
         let given = NewDataDirectory(context.dataDirectory)
+        if given.isMissing && NewDataDirectory.readingCommands.contains(args.path.dropFirst().first ?? "") {
+            printError(
+                "credit: note: no account exists in \(DisplayText.escaped(context.dataDirectory)) yet: this is what "
+                    + "a new one shows, and nothing was written there")
+            let scratch = try NewDataDirectory.makeScratch()
+            defer { scratch.remove() }
+            context.dataDirectory = scratch.path
+            return try await dispatch(args, context)
+        }
         do {
             let status = try await dispatch(args, context)
             if status != CreditCLI.success { given.removeAfterFailure() }

@@ -100,8 +100,20 @@ import Testing
     }
 }
 
-/// Issue 25 items 10 and 13: a command that fails leaves no data directory behind, and a data directory this user cannot write (its lock file included) is read as it is.
+/// Issue 25 items 10 and 13: a command that only reads never makes a data directory, a command that fails leaves
+/// none behind, and a data directory this user cannot write (its lock file included) is read as it is.
 @Suite struct NewAndReadOnlyDirectoryTests {
+    @Test(arguments: ["balance", "screen", "entries", "takings", "pnl", "devices", "verify"])
+    func aReadingCommandOnADirectoryThatIsNotThereShowsANewAccountAndMakesNothing(_ command: String) throws {
+        let temporary = try TemporaryDirectory()
+        let missing = temporary.path + "/not-yet/data"
+        let result = try Credit.run([command], dataDirectory: missing, now: "2026-11-29T12:00:00.000Z")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("no account exists in \(missing) yet"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: temporary.path + "/not-yet"), "nothing was made")
+        if command == "balance" { #expect(result.stdout.contains("£5.00")) }
+    }
+
     @Test func aMergeThatFailsIntoANewDirectoryLeavesNothingBehind() throws {
         let other = try DataDirectory()
         try other.ok("charge", "debrief")

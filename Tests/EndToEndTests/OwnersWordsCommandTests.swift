@@ -86,7 +86,7 @@ import Testing
 
     @Test func aNoteReadWithoutItsNoteIsAUsageError() throws {
         let data = try DataDirectory()
-        try data.ok("balance")
+        try data.ok("charge", "debrief")
         let before = try data.bytes(try data.ledgerFile)
         let charge = try data.credit("charge", "readNote")
         #expect(charge.status == 64, "\(charge)")

@@ -179,9 +179,11 @@ final class CrashRun {
     func execute(steps: Int, forced: (step: String, fault: String)? = nil) throws {
         // Making the ledger: an opening entry, the device file, the first head.
         let makeFault = forced.map { $0.step == "make" ? $0.fault : nil } ?? pickFault(appends: 1)
-        let made = try run(["balance", "--json"], fault: makeFault)
+        // The first command that writes makes it (one that only reads makes nothing); the simulated store has
+        // nothing to collect, so the opening is all it writes.
+        let made = try run(["collect"], fault: makeFault)
         try expectDone(made, "making the ledger")
-        if made.killedBySIGKILL { _ = try run(["balance", "--json"], fault: nil) }
+        if made.killedBySIGKILL { _ = try run(["collect"], fault: nil) }
         try reconcile(
             inFlight: [ExpectedWrite(kind: "opening", feature: nil, amount: 5_000_000)], killed: made.killedBySIGKILL)
         try expectDone(
