@@ -15,6 +15,15 @@ public struct StoreReconciliation {
         case refundShareDiffers = "refund-share-differs"
         case reversedNotRefunded = "reversed-not-refunded"
         case unverifiable
+        /// Another account's purchase (its `appAccountToken` is not this account's): listed apart, never this
+        /// account's to credit.
+        case anotherAccount = "another-account"
+        /// A purchase made outside the app (no account token) that this ledger has not credited: whichever account
+        /// collects it first credits it (`credit collect`), so it is listed apart, and `--fix` does not credit it.
+        case outsideTheApp = "outside-the-app"
+
+        /// Whether it is listed apart: not a difference between the store and this account's ledger.
+        public var isApart: Bool { self == .anotherAccount || self == .outsideTheApp }
     }
 
     /// One disagreement between the store and the ledger.
@@ -50,6 +59,14 @@ public struct StoreReconciliation {
             do {
                 (transaction, credit) = try flow.check(signed)
                 refund = try StoreRefund(transaction)
+            } catch let refused as RefusedTransaction where refused.isAnotherAccounts {
+                let id = refused.transactionID ?? "(unreadable)"
+                guard seen.insert(id).inserted else { continue }
+                findings.append(
+                    Finding(
+                        transactionID: id, kind: .anotherAccount, store: "bought by another account", ledger: "-",
+                        fixable: false))
+                continue
             } catch let refused as RefusedTransaction {
                 findings.append(
                     Finding(
@@ -73,6 +90,12 @@ public struct StoreReconciliation {
         guard let topUp = flow.ledger.entry(id: EntryDraft.topUpID(store: flow.store.name, reference: id)) else {
             // Refunded in full before it was ever credited: nothing is owed either way.
             if let refund, refund.isFull { return nil }
+            if transaction.payload.appAccountToken?.isEmpty ?? true {
+                return Finding(
+                    transactionID: id, kind: .outsideTheApp, store: storeWords + ", outside the app",
+                    ledger: "not credited here", fixable: false,
+                    notFixed: "it carries no account token: `credit collect` credits it if no account has collected it")
+            }
             return Finding(
                 transactionID: id, kind: .paidNotCredited, store: storeWords, ledger: "not credited", fixable: true)
         }

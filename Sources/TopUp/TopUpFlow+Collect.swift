@@ -13,6 +13,18 @@ extension TopUpFlow {
         public var finished = 0
         /// Where the updates feed was read up to.
         public var cursor: String?
+        /// Purchases made outside the app (no account token) that were finished already: collected by some account
+        /// (this one on another device, or another), so not credited here.
+        public var collectedElsewhere: [String] = []
+    }
+
+    /// The ids of the transactions the store holds unfinished (those that verify as this app's).
+    private func unfinishedIDs() async throws -> Set<String> {
+        var ids: Set<String> = []
+        for signed in try await store.unfinished() {
+            if let (transaction, _) = try? check(signed) { ids.insert(transaction.transactionID) }
+        }
+        return ids
     }
 
     /// Collects what the store holds: first the updates feed since `cursor` (approved purchases credited, refunds
@@ -22,15 +34,18 @@ extension TopUpFlow {
     public func collect(updatesAfter cursor: String? = nil) async throws -> CollectReport {
         var report = CollectReport(cursor: cursor)
         let updates = try await store.updates(after: cursor)
+        // A purchase with no account token (made outside the app) is this account's only while nobody has
+        // collected it: once finished, it is credited to whichever account collected it first.
+        let waiting = updates.signedTransactions.isEmpty ? [] : try await unfinishedIDs()
         for signed in updates.signedTransactions {
-            try await process(update: signed, into: &report)
+            try await process(update: signed, waiting: waiting, into: &report)
         }
         report.cursor = updates.cursor
         for signed in try await store.unfinished() {
             do {
                 let (transaction, _) = try check(signed)
                 if transaction.revocationDate != nil {
-                    try await process(update: signed, into: &report)
+                    try await process(update: signed, waiting: nil, into: &report)
                     continue
                 }
                 report.add(try await deliver(signed))
@@ -47,11 +62,19 @@ extension TopUpFlow {
     /// One transaction from the updates feed: its refund state is brought into the ledger (``RefundPlan``: a refund
     /// taken back, a reversed refund given again, each step once); anything not refunded is also delivered like a
     /// purchase.
-    private func process(update signed: SignedTransaction, into report: inout CollectReport) async throws {
+    private func process(update signed: SignedTransaction, waiting: Set<String>?, into report: inout CollectReport)
+        async throws
+    {
         do {
             let (transaction, _) = try check(signed)
             let refund = try StoreRefund(transaction)
             guard refund != nil else {
+                if let waiting, transaction.payload.appAccountToken?.isEmpty ?? true,
+                    !waiting.contains(transaction.transactionID)
+                {
+                    report.collectedElsewhere.append(transaction.transactionID)
+                    return
+                }
                 report.add(try await deliver(signed))
                 try applyRefundState(transaction, refund: nil, into: &report)
                 report.finished += 1

@@ -1,5 +1,6 @@
 import CreditLedger
 import DurableFiles
+import Foundation
 import Payments
 
 /// The top-up flow: purchase, verify the signed transaction, record the top-up in the ledger durably, and only
@@ -39,7 +40,7 @@ public struct TopUpFlow {
         }
         let outcome: PurchaseOutcome
         do {
-            outcome = try await store.purchase(productID, appAccountToken: nil)
+            outcome = try await store.purchase(productID, appAccountToken: ledger.accountToken)
         } catch let error as StoreError where error.mayHaveReachedTheStore {
             guard case .noAnswer(let detail) = error else { throw error }
             throw PurchaseOutcomeUnknown(productID: productID, detail: detail)
@@ -122,6 +123,15 @@ public struct TopUpFlow {
             throw RefusedTransaction(
                 transactionID: transaction.transactionID,
                 reason: "it is for the app \(transaction.bundleID), not \(bundleID)")
+        }
+        // Two accounts may buy through one store (one Apple ID): each credits only its own purchases.
+        if let token = transaction.payload.appAccountToken, !token.isEmpty,
+            UUID(uuidString: token) != ledger.accountToken
+        {
+            throw RefusedTransaction(
+                transactionID: transaction.transactionID,
+                reason: "it was bought by another account (its appAccountToken is not this account's)",
+                isAnotherAccounts: true)
         }
         guard transaction.quantity >= 1,
             let credit = try catalogue.credit(for: transaction.productID, quantity: transaction.quantity)

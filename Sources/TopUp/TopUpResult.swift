@@ -22,9 +22,13 @@ public enum TopUpResult: Sendable, Equatable {
 public struct RefusedTransaction: Error, Sendable, Equatable, CustomStringConvertible {
     public var transactionID: String?
     public var reason: String
-    public init(transactionID: String?, reason: String) {
+    /// It verifies, and it is another account's purchase (its `appAccountToken` is not this account's): never
+    /// this account's to credit, nor to finish.
+    public var isAnotherAccounts: Bool
+    public init(transactionID: String?, reason: String, isAnotherAccounts: Bool = false) {
         self.transactionID = transactionID
         self.reason = reason
+        self.isAnotherAccounts = isAnotherAccounts
     }
     public var description: String {
         "transaction \(transactionID ?? "(unreadable)") was refused: \(reason); it was not credited and not finished"

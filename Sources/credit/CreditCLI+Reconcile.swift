@@ -63,8 +63,10 @@ extension CreditCLI {
             findings = try reconciliation.fix(findings, transactions: transactions)
         }
         let fixed = args.flag("--fix")
+        let apart = findings.filter(\.kind.isApart)
+        findings.removeAll(where: \.kind.isApart)
         let agree = findings.allSatisfy { fixed && !$0.fixedBy.isEmpty }
-        try show(findings, compared: transactions.count, fixed: fixed, agree: agree, ledger, context)
+        try show(findings, apart: apart, compared: transactions.count, fixed: fixed, agree: agree, ledger, context)
         return agree ? CreditCLI.success : CreditCLI.failure
     }
 
@@ -120,13 +122,14 @@ extension CreditCLI {
     }
 
     private func show(
-        _ findings: [StoreReconciliation.Finding], compared: Int, fixed: Bool, agree: Bool, _ ledger: Ledger,
-        _ context: Context
+        _ findings: [StoreReconciliation.Finding], apart: [StoreReconciliation.Finding], compared: Int, fixed: Bool,
+        agree: Bool, _ ledger: Ledger, _ context: Context
     ) throws {
         if context.json {
             try printJSON(
                 [
                     "agree": agree, "compared": compared, "balance": ledger.balance.rawValue,
+                    "apart": apart.map { ["transactionId": $0.transactionID, "kind": $0.kind.rawValue] },
                     "findings": findings.map { finding -> [String: Any] in
                         var object: [String: Any] = [
                             "transactionId": finding.transactionID, "finding": finding.kind.rawValue,
@@ -138,6 +141,11 @@ extension CreditCLI {
                     },
                 ] as [String: Any])
             return
+        }
+        for kind in [StoreReconciliation.Kind.anotherAccount, .outsideTheApp] {
+            let ids = apart.filter { $0.kind == kind }.map(\.transactionID)
+            guard !ids.isEmpty else { continue }
+            print("Apart, \(CreditCLI.words(kind)): \(ids.joined(separator: ", ")).")
         }
         guard !findings.isEmpty else {
             print(
@@ -183,6 +191,9 @@ extension CreditCLI {
         case .refundShareDiffers: return "refunded at the store by another share than the ledger took back"
         case .reversedNotRefunded: return "taken back in the ledger and not refunded at the store"
         case .unverifiable: return "the store's signed transaction does not verify"
+        case .anotherAccount: return "bought by another account, not this one's to credit"
+        case .outsideTheApp:
+            return "bought outside the app and not credited here (whichever account collects it first credits it)"
         }
     }
 }

@@ -1,0 +1,130 @@
+import CreditLedger
+import Foundation
+import Signing
+import Testing
+
+/// Issue 25 item 4: two accounts on one store (one Apple ID, two data directories that never joined). Each account
+/// sends its own `appAccountToken` with every purchase, and never credits one carrying another's: not by `topup`,
+/// `collect` or `reconcile --fix`. A purchase with no token (made outside the app) is credited once, by the first
+/// account that collects it.
+@Suite struct TwoAccountsOneStoreTests {
+    let home: TemporaryDirectory
+    let x: DataDirectory
+    let y: DataDirectory
+
+    init() throws {
+        home = try TemporaryDirectory(prefix: "two-accounts")
+        x = try DataDirectory()
+        y = try DataDirectory()
+    }
+
+    private func started() async throws -> StoreProcess {
+        let store = try StoreProcess(dataDirectory: home.file("store"), arguments: ["--api-key", "TESTKEY001=\(try apiKey())"])
+        let root = home.file("root.der")
+        try await store.saveRoot(to: root)
+        for account in [x, y] {
+            try account.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", root)
+        }
+        return store
+    }
+
+    /// An API key (a P-256 private key, PEM, mode 0600) for the Server API.
+    private func apiKey() throws -> String {
+        let key = home.file("AuthKey_TESTKEY001.p8")
+        try KeyFile.write(Array(try P256PrivateKey.generate().pemRepresentation.utf8), to: key)
+        return key
+    }
+
+    /// Every transaction the store holds, as its test controls list them.
+    private func transactions(_ store: StoreProcess) throws -> [[String: Any]] {
+        let listing = try control(store, "transactions")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [String: Any])
+        return try #require(object["transactions"] as? [[String: Any]], "\(listing)")
+    }
+
+    private var reconcile: [String] {
+        ["reconcile", "--api-key", "TESTKEY001=\(home.file("AuthKey_TESTKEY001.p8"))", "--issuer", "issuer-1"]
+    }
+
+    private func control(_ store: StoreProcess, _ arguments: String...) throws -> String {
+        let result = try ChildProcess.run(
+            try StoreProcess.binary, ["control", "--url", store.url] + arguments,
+            environment: ProcessInfo.processInfo.environment, timeout: 60)
+        #expect(result.status == 0, "mockstore control \(arguments): \(result)")
+        return result.stdout
+    }
+
+    @Test func anotherAccountsPurchaseIsNeverCreditedHere() async throws {
+        let store = try await started()
+        let bought = try x.ok("topup", "--json").jsonObject()
+        let id = try #require(bought["reference"] as? String)
+        #expect(try x.balance() == 10_000_000)
+        try y.ok("charge", "debrief")
+        let before = try y.balance()
+
+        let collected = try y.ok("collect")
+        #expect(try y.balance() == before, "collect on another account credits nothing: \(collected)")
+
+        let one = try Credit.run(reconcile + ["--transaction", id, "--fix"], dataDirectory: y.path)
+        #expect(try y.balance() == before, "reconcile --transaction --fix credits nothing: \(one)")
+        #expect(one.stdout.contains("another account"), "\(one)")
+        #expect(!one.stdout.contains("paid and never credited"), "\(one)")
+
+        let json = try Credit.run(reconcile + ["--transaction", id, "--json"], dataDirectory: y.path).jsonObject()
+        let findings = try #require(json["findings"] as? [[String: Any]])
+        #expect(findings.isEmpty, "another account's purchase is no finding here: \(json)")
+        let apart = try #require(json["apart"] as? [[String: Any]])
+        #expect(apart.map { $0["kind"] as? String } == ["another-account"], "\(json)")
+
+        // X's own reconcile finds nothing to fix: it is X's, credited once.
+        let own = try Credit.run(reconcile, dataDirectory: x.path)
+        #expect(own.status == 0, "\(own)")
+        #expect(try x.balance() == 10_000_000)
+        store.stop()
+    }
+
+    @Test func aPurchaseCarriesTheAccountsTokenTheSameOnEveryDevice() async throws {
+        let store = try await started()
+        try x.ok("charge", "debrief")
+        let joined = try DataDirectory()
+        try joined.ok("join", x.path)
+        let first = try x.ok("topup", "--json").jsonObject()
+        let second = try joined.ok("topup", "--json").jsonObject()
+        let ids = [first["reference"] as? String, second["reference"] as? String].compactMap { $0 }
+        #expect(ids.count == 2)
+        let objects = try transactions(store)
+        let tokens = Set(
+            objects.filter { ids.contains($0["transactionId"] as? String ?? "") }
+                .compactMap { $0["appAccountToken"] as? String })
+        #expect(tokens.count == 1, "one token for the account's two devices: \(objects)")
+        #expect(tokens.allSatisfy { UUID(uuidString: $0) != nil })
+        // The other account's purchase carries another token.
+        let third = try y.ok("topup", "--json").jsonObject()
+        let again = try transactions(store)
+        let yToken =
+            again.first { ($0["transactionId"] as? String) == (third["reference"] as? String) }?["appAccountToken"]
+            as? String
+        #expect(yToken != nil && !tokens.contains(yToken!), "\(again)")
+        store.stop()
+    }
+
+    @Test func aPurchaseMadeOutsideTheAppIsCreditedOnceByTheFirstAccountThatCollectsIt() async throws {
+        let store = try await started()
+        try x.ok("charge", "debrief")
+        try y.ok("charge", "debrief")
+        _ = try control(store, "buy", "ai.voicedebrief.app.credit.500")
+        try x.ok("collect")
+        #expect(try x.balance() == 4_950_000 + 5_000_000, "the first account to collect it credits it")
+        try y.ok("collect")
+        #expect(try y.balance() == 4_950_000, "and no other")
+        let fixed = try Credit.run(reconcile + ["--fix"], dataDirectory: y.path)
+        #expect(try y.balance() == 4_950_000, "reconcile --fix does not credit it either: \(fixed)")
+        #expect(!fixed.stdout.contains("paid and never credited"), "\(fixed)")
+        // A third account, new, reads the whole updates feed: the purchase was collected, so not again.
+        let z = try DataDirectory()
+        try z.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", home.file("root.der"))
+        try z.ok("collect")
+        #expect(try z.balance() == 5_000_000)
+        store.stop()
+    }
+}
