@@ -16,6 +16,18 @@ extension TopUpFlow {
         /// Purchases made outside the app (no account token) that were finished already: collected by some account
         /// (this one on another device, or another), so not credited here.
         public var collectedElsewhere: [String] = []
+        /// Purchases of another account on the same store (their account token is not this account's): left for
+        /// it, neither credited nor finished here, and no failure.
+        public var otherAccounts: [String] = []
+
+        /// Notes a refusal: another account's purchase apart, anything else as refused.
+        mutating func note(_ refused: RefusedTransaction) {
+            if refused.isAnotherAccounts {
+                otherAccounts.append(refused.transactionID ?? "?")
+            } else {
+                self.refused.append(refused)
+            }
+        }
     }
 
     /// The ids of the transactions the store holds unfinished (those that verify as this app's).
@@ -53,7 +65,7 @@ extension TopUpFlow {
                 try applyRefundState(transaction, refund: nil, into: &report)
                 report.finished += 1
             } catch let refused as RefusedTransaction {
-                report.refused.append(refused)
+                report.note(refused)
             }
         }
         return report
@@ -72,7 +84,14 @@ extension TopUpFlow {
                 if let waiting, transaction.payload.appAccountToken?.isEmpty ?? true,
                     !waiting.contains(transaction.transactionID)
                 {
-                    report.collectedElsewhere.append(transaction.transactionID)
+                    // Not credited here if not held already; a credit held here is still brought up to date (a
+                    // refund reversed gives it back).
+                    if ledger.entry(id: EntryDraft.topUpID(store: store.name, reference: transaction.transactionID))
+                        == nil
+                    {
+                        report.collectedElsewhere.append(transaction.transactionID)
+                    }
+                    try applyRefundState(transaction, refund: nil, into: &report)
                     return
                 }
                 report.add(try await deliver(signed))
@@ -84,7 +103,7 @@ extension TopUpFlow {
             // A refunded purchase is finished either way: there is nothing left to deliver.
             try await store.finish(transactionID: transaction.transactionID)
         } catch let refused as RefusedTransaction {
-            report.refused.append(refused)
+            report.note(refused)
         }
     }
 

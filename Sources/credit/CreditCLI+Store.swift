@@ -181,6 +181,7 @@ extension CreditCLI {
                     "reversed": report.reversed.map { CreditCLI.json($0) },
                     "alreadyCredited": report.alreadyCredited.count,
                     "refused": report.refused.map { ["transactionId": $0.transactionID ?? "", "reason": $0.reason] },
+                    "otherAccounts": report.otherAccounts,
                     "finished": report.finished, "balance": ledger.balance.rawValue,
                 ] as [String: Any])
         } else {
@@ -210,6 +211,12 @@ extension CreditCLI {
             parts.append("\(report.alreadyCredited.count) already credited, now finished.")
         }
         for refused in report.refused { parts.append("Refused: \(refused.description).") }
+        if !report.otherAccounts.isEmpty {
+            let count = report.otherAccounts.count
+            parts.append(
+                "\(count) purchase\(count == 1 ? "" : "s") of another account on this store left for it "
+                    + "(\(report.otherAccounts.joined(separator: ", "))).")
+        }
         return parts.joined(separator: " ")
     }
 
