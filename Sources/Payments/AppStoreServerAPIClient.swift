@@ -13,32 +13,45 @@ import StoreWire
 public struct AppStoreServerAPIClient: Sendable {
     public let baseURL: URL
     public let token: ServerAPIToken
+    /// The most pages of transaction history followed (``StoreError/historyDidNotEnd(pages:)`` past it).
+    public let pageLimit: Int
     private let http: StoreHTTP
 
-    public init(baseURL: URL, token: ServerAPIToken, timeout: TimeInterval = 10) {
+    /// The default ``pageLimit``: 1,000 pages of 20 transactions, far more than anyone buys credit packs.
+    public static let defaultPageLimit = 1_000
+
+    /// A client of the Server API at `baseURL`. Each request may take `timeout` seconds, whole (connecting, the
+    /// header and the body), and read `bodyLimit` bytes of body, as ``MockStoreClient``'s do.
+    public init(
+        baseURL: URL, token: ServerAPIToken, timeout: TimeInterval = MockStoreClient.defaultTimeout,
+        bodyLimit: Int = MockStoreClient.defaultBodyLimit, pageLimit: Int = AppStoreServerAPIClient.defaultPageLimit
+    ) {
         self.baseURL = baseURL
         self.token = token
-        http = StoreHTTP(baseURL: baseURL, timeout: timeout)
+        self.pageLimit = pageLimit
+        http = StoreHTTP(baseURL: baseURL, timeout: timeout, bodyLimit: bodyLimit)
     }
 
     /// Get Transaction History (v2) through `transactionID` (any of the customer's transactions): every page,
-    /// oldest change first.
+    /// oldest change first. A store that says `hasMore` for ever is not followed for ever: past ``pageLimit`` pages,
+    /// or on a page whose `revision` was given before (no progress), it throws.
     public func history(through transactionID: String) async throws -> [SignedTransaction] {
         var transactions: [SignedTransaction] = []
         var revision: String?
-        // A bound on the pages (20 transactions each): a store that says `hasMore` for ever is not followed for ever.
-        for _ in 0..<10_000 {
+        var seen: Set<String> = []
+        for page in 1...max(1, pageLimit) {
             var components = URLComponents(
                 url: url("/inApps/v2/history/" + Self.escaped(transactionID)), resolvingAgainstBaseURL: false)!
             var query = [URLQueryItem(name: "sort", value: "ASCENDING")]
             if let revision { query.append(URLQueryItem(name: "revision", value: revision)) }
             components.queryItems = query
-            let page: HistoryResponseBody = try await get(components.url!)
-            transactions += page.signedTransactions.map(SignedTransaction.init(jwsRepresentation:))
-            guard page.hasMore, page.revision != revision else { break }
-            revision = page.revision
+            let body: HistoryResponseBody = try await get(components.url!)
+            transactions += body.signedTransactions.map(SignedTransaction.init(jwsRepresentation:))
+            guard body.hasMore else { return transactions }
+            guard seen.insert(body.revision).inserted else { throw StoreError.historyDidNotMoveOn(page: page) }
+            revision = body.revision
         }
-        return transactions
+        throw StoreError.historyDidNotEnd(pages: max(1, pageLimit))
     }
 
     /// Get Transaction Info: one transaction, finished or not, refunded or not.

@@ -10,17 +10,28 @@ public struct MockStoreClient: StoreProvider {
     public let name = "mockstore"
     public let takesMoney = true
     public let baseURL: URL
-    /// How long a request waits for the store's answer, in seconds.
+    /// How long a request may take, whole (connecting, the header and the body), in seconds: a store still
+    /// sending its answer then is cut off (``StoreError/answerTooSlow(place:seconds:)``).
     public let timeout: TimeInterval
+    /// The most bytes of an answer's body read: a larger answer is refused as soon as it passes this
+    /// (``StoreError/answerTooLarge(place:limit:)``), so memory stays bounded.
+    public let bodyLimit: Int
     private let http: StoreHTTP
 
     /// The default ``timeout``: 10 seconds.
     public static let defaultTimeout: TimeInterval = 10
 
-    public init(baseURL: URL, timeout: TimeInterval = MockStoreClient.defaultTimeout) {
+    /// The default ``bodyLimit``: 16 MiB, far above any answer of the store's device API.
+    public static let defaultBodyLimit = StoreHTTP.defaultBodyLimit
+
+    public init(
+        baseURL: URL, timeout: TimeInterval = MockStoreClient.defaultTimeout,
+        bodyLimit: Int = MockStoreClient.defaultBodyLimit
+    ) {
         self.baseURL = baseURL
         self.timeout = timeout
-        http = StoreHTTP(baseURL: baseURL, timeout: timeout)
+        self.bodyLimit = bodyLimit
+        http = StoreHTTP(baseURL: baseURL, timeout: timeout, bodyLimit: bodyLimit)
     }
 
     public func products(for ids: [String]) async throws -> [StoreProduct] {

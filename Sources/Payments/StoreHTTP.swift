@@ -6,17 +6,38 @@ import StoreWire
 #endif
 
 /// The one HTTP path of the store clients (``MockStoreClient``, ``AppStoreServerAPIClient``): URLSession with a
-/// request timeout, JSON answers, and an answer outside 2xx turned into ``StoreError`` (with the store's
-/// `{errorCode, errorMessage}` when it sent one).
+/// deadline for the whole request and a limit on the answer's body, JSON answers, and an answer outside 2xx turned
+/// into ``StoreError`` (with the store's `{errorCode, errorMessage}` when it sent one).
+///
+/// The deadline covers connecting, the header and the body together: URLSession's request timeout on Linux is an
+/// idle timeout, which a store sending a byte a second never trips. The body is read piece by piece and refused as
+/// soon as it passes the limit, so a huge answer never grows the process.
 struct StoreHTTP: Sendable {
-    let baseURL: URL
-    private let session: URLSession
+    /// The most of an answer's body a store client reads: 16 MiB, far above any answer of the device API or the
+    /// Server API (a history page holds 20 signed transactions, a few KiB each).
+    static let defaultBodyLimit = 16 << 20
 
-    init(baseURL: URL, timeout: TimeInterval) {
+    let baseURL: URL
+    /// Seconds a request may take, whole.
+    let deadline: TimeInterval
+    /// Bytes of body read at most.
+    let bodyLimit: Int
+    private let session: URLSession
+    private let delegate: StoreSessionDelegate
+
+    init(baseURL: URL, timeout: TimeInterval, bodyLimit: Int = StoreHTTP.defaultBodyLimit) {
         self.baseURL = baseURL
+        deadline = timeout
+        self.bodyLimit = bodyLimit
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
-        session = URLSession(configuration: configuration)
+        // A backstop a second after the client's own deadline, which comes first with its own words. Foundation on
+        // Linux keeps this value and does not act on it; the deadline there is StoreSessionDelegate's alone.
+        configuration.timeoutIntervalForResource = timeout + 1
+        configuration.urlCache = nil
+        delegate = StoreSessionDelegate()
+        session = URLSession(
+            configuration: configuration, delegate: delegate, delegateQueue: StoreSessionDelegate.queue())
     }
 
     /// `path` under the base URL (one slash between them).
@@ -25,15 +46,18 @@ struct StoreHTTP: Sendable {
     }
 
     /// The body of a 2xx answer to `request`. What a request that got no answer at all becomes is the caller's
-    /// (`transportFailure`): a purchase that may have gone through is not a page that could not be read.
+    /// (`transportFailure`): a purchase that may have gone through is not a page that could not be read. A request
+    /// cut off at the deadline or the body limit is ``StoreError/answerTooSlow(place:seconds:)`` or
+    /// ``StoreError/answerTooLarge(place:limit:)``.
     func data(for request: URLRequest, transportFailure: (any Error) -> any Error) async throws -> Data {
         let url = request.url ?? baseURL
         let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: request)
-        } catch {
-            throw transportFailure(error)
+        let response: URLResponse?
+        switch await delegate.run(request, in: session, deadline: deadline, limit: bodyLimit) {
+        case .answered(let answer, let body): (response, data) = (answer, body)
+        case .cut(.deadline): throw StoreError.answerTooSlow(place: TransportFailure.place(of: url), seconds: deadline)
+        case .cut(.tooLarge): throw StoreError.answerTooLarge(place: TransportFailure.place(of: url), limit: bodyLimit)
+        case .failed(let error): throw transportFailure(error)
         }
         guard let http = response as? HTTPURLResponse else {
             throw StoreError.noAnswer("\(url.host ?? url.absoluteString) sent no HTTP answer")

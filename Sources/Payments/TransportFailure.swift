@@ -9,7 +9,7 @@ import Foundation
 enum TransportFailure {
     /// The ``StoreError`` for `error`, thrown by a request to `url` that waited at most `timeout` seconds.
     static func storeError(_ error: any Error, url: URL, timeout: TimeInterval) -> StoreError {
-        let place = url.host.map { host in url.port.map { "\(host):\($0)" } ?? host } ?? url.absoluteString
+        let place = Self.place(of: url)
         guard let code = (error as? URLError)?.code ?? nsCode(error) else {
             return .noAnswer("the connection to \(place) failed before an answer came")
         }
@@ -46,7 +46,13 @@ enum TransportFailure {
         return URLError.Code(rawValue: ns.code)
     }
 
-    private static func seconds(_ timeout: TimeInterval) -> String {
+    /// Where `url` points, as the words name it: host and port ("127.0.0.1:8080"), else the whole URL.
+    static func place(of url: URL) -> String {
+        url.host.map { host in url.port.map { "\(host):\($0)" } ?? host } ?? url.absoluteString
+    }
+
+    /// `timeout` in words: "1 second", "10 seconds", "0.5 seconds".
+    static func seconds(_ timeout: TimeInterval) -> String {
         let whole = timeout.rounded()
         let text = whole == timeout ? String(Int(whole)) : String(timeout)
         return text + (timeout == 1 ? " second" : " seconds")

@@ -42,7 +42,7 @@ public struct TopUpFlow {
         do {
             outcome = try await store.purchase(productID, appAccountToken: ledger.accountToken)
         } catch let error as StoreError where error.mayHaveReachedTheStore {
-            guard case .noAnswer(let detail) = error else { throw error }
+            guard let detail = error.unansweredDetail else { throw error }
             throw PurchaseOutcomeUnknown(productID: productID, detail: detail)
         }
         try CrashPoints.hit("topup.after-purchase")

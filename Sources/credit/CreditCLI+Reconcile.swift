@@ -56,7 +56,9 @@ extension CreditCLI {
                 transactions = try await client.history(through: newest)
             }
         } catch let error as StoreError {
-            throw CommandFailure(error.description)
+            throw CommandFailure(
+                "\(error.description)\(error.description.hasSuffix(".") ? "" : ".") Nothing was compared, and "
+                    + "nothing was changed.")
         }
         var findings = reconciliation.compare(transactions, wholeHistory: only == nil)
         if args.flag("--fix") && !ledger.isReadOnly {
@@ -105,11 +107,17 @@ extension CreditCLI {
                 throw CommandFailure("no store root is pinned to verify the Server API's signed transactions with")
             }
             let bundle = configuration.bundleID(default: VoiceDebriefStore.bundleID)
+            // CREDIT_STORE_TIMEOUT bounds every Server API request as it bounds the device calls.
+            let timeout = try storeTimeout() ?? MockStoreClient.defaultTimeout
             let flow = TopUpFlow(
-                ledger: ledger, store: try configuration.provider(simulatedPack: VoiceDebriefStore.simulatedPack),
+                ledger: ledger,
+                store: try configuration.provider(
+                    simulatedPack: VoiceDebriefStore.simulatedPack, requestTimeout: timeout),
                 verifier: verifier, catalogue: VoiceDebriefStore.packs, bundleID: bundle)
             let token = ServerAPIToken(keyID: keyID, issuerID: issuer, bundleID: bundle, key: key)
-            return (StoreReconciliation(flow: flow), AppStoreServerAPIClient(baseURL: url, token: token))
+            return (
+                StoreReconciliation(flow: flow), AppStoreServerAPIClient(baseURL: url, token: token, timeout: timeout)
+            )
         } catch let error as StoreConfigurationError {
             throw CommandFailure(error.description)
         }

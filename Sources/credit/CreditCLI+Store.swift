@@ -263,7 +263,7 @@ extension CreditCLI {
         } catch let error as StoreError {
             // What was credited before the store failed stays credited; the next collect carries on from there.
             throw CommandFailure(
-                "\(error.description)\(error.description.hasSuffix(".") ? "" : "."). Collecting stopped there: "
+                "\(error.description)\(error.description.hasSuffix(".") ? "" : ".") Collecting stopped there: "
                     + "anything credited stays credited, and the next collect carries on, crediting nothing twice.")
         }
         try CrashPoints.hit("collect.before-cursor")

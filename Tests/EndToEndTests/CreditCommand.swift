@@ -7,6 +7,8 @@ struct CommandResult: CustomStringConvertible {
     var status: Int32
     var stdout: String
     var stderr: String
+    /// The most memory the process held at once, when known.
+    var peakResidentBytes: Int? = nil
 
     var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
 
@@ -54,7 +56,9 @@ enum Credit {
             binary, (dataDirectory.map { ["--data-dir", $0] } ?? []) + arguments, environment: env, input: input,
             timeout: timeout)
         let note = result.timedOut ? "\n[killed: still running after \(timeout) s]\n" : ""
-        return CommandResult(status: result.status, stdout: result.stdout, stderr: result.stderr + note)
+        return CommandResult(
+            status: result.status, stdout: result.stdout, stderr: result.stderr + note,
+            peakResidentBytes: result.peakResidentBytes)
     }
 }
 

@@ -45,8 +45,9 @@ public final class ChildProcess {
     public var hasExited: Bool {
         if result != nil { return true }
         var status: Int32 = 0
-        if waitpid(pid, &status, WNOHANG) == pid {
-            collect(status, timedOut: false)
+        var usage = rusage()
+        if wait4(pid, &status, WNOHANG, &usage) == pid {
+            collect(status, usage, timedOut: false)
             return true
         }
         return false
@@ -58,8 +59,9 @@ public final class ChildProcess {
         if !waitUntil(timeout: timeout, { hasExited }) {
             sendSignal(pid, SIGKILL)
             var status: Int32 = 0
-            waitpid(pid, &status, 0)
-            collect(status, timedOut: true)
+            var usage = rusage()
+            wait4(pid, &status, 0, &usage)
+            collect(status, usage, timedOut: true)
         }
         return result!
     }
@@ -83,12 +85,18 @@ public final class ChildProcess {
         }
     }
 
-    private func collect(_ status: Int32, timedOut: Bool) {
+    private func collect(_ status: Int32, _ usage: rusage, timedOut: Bool) {
         // The wait(2) status: low 7 bits the signal (0 for a normal exit, 0x7F for stopped), next byte the code.
         let signaled = (status & 0x7F) != 0 && (status & 0x7F) != 0x7F
         let code = signaled ? status & 0x7F : (status >> 8) & 0xFF
         result = ProcessResult(
             status: code, signaled: signaled, stdout: stdoutSoFar, stderr: stderrSoFar, timedOut: timedOut)
+        // ru_maxrss is in KiB on Linux, in bytes on Darwin.
+        #if canImport(Glibc)
+            result?.peakResidentBytes = Int(usage.ru_maxrss) * 1024
+        #else
+            result?.peakResidentBytes = Int(usage.ru_maxrss)
+        #endif
     }
 
     private static func text(of path: String) -> String {

@@ -16,6 +16,8 @@ public struct ProcessResult: CustomStringConvertible, Sendable {
     public var stderr: String
     /// Killed (SIGKILL) because it ran past its timeout.
     public var timedOut = false
+    /// The most memory it held at once (its peak resident set, from wait4(2)), when known.
+    public var peakResidentBytes: Int?
 
     public init(status: Int32, signaled: Bool, stdout: String, stderr: String, timedOut: Bool = false) {
         self.status = status
