@@ -209,7 +209,8 @@ public final class MockStore: Sendable {
 
     /// Buys a product: success with the signed transaction (and a ONE_TIME_CHARGE notification), pending when Ask
     /// to Buy is on, or `userCancelled` for an interrupted purchase (as StoreKit 2 reports one: the transaction
-    /// reaches the app through the updates feed once the issue is resolved).
+    /// reaches the app through the updates feed once the issue is resolved), with `pendingReason: "interrupted"`
+    /// and its `transactionId` beside it, which StoreKit does not give.
     ///
     /// - Throws: ``MockStoreError`` for an unknown product (4000023), a bad quantity (4000000), an
     ///   `appAccountToken` that is not a UUID (4000183), or a failure of the store (500).
@@ -250,11 +251,12 @@ public final class MockStore: Sendable {
                 pendingReason: pendingReason)
             if let pendingReason {
                 let stored = try database.insert(new, ids: configuration.transactionIDs)
-                // StoreKit 2 reports an interrupted purchase as cancelled; Ask to Buy as pending.
-                return pendingReason == .interrupted
-                    ? PurchaseResponseBody(result: "userCancelled")
-                    : PurchaseResponseBody(
-                        result: "pending", pendingReason: pendingReason.rawValue, transactionId: stored.id)
+                // StoreKit 2 reports an interrupted purchase as cancelled; Ask to Buy as pending. The reason and
+                // the id go with both (a mock store addition), so an app can tell an interrupted purchase, which
+                // completes later, from a real cancellation.
+                return PurchaseResponseBody(
+                    result: pendingReason == .interrupted ? "userCancelled" : "pending",
+                    pendingReason: pendingReason.rawValue, transactionId: stored.id)
             }
             let verification = try takeFailure(.verification, database)
             // Recorded, signed and announced in one database transaction: a signing failure records nothing.

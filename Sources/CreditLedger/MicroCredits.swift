@@ -67,7 +67,18 @@ public struct MicroCredits: Sendable, Hashable, Comparable, Codable, CustomStrin
         fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
         // Keep at least pence; drop trailing zeros below the penny.
         while fraction.count > 2 && fraction.hasSuffix("0") { fraction.removeLast() }
-        return (negative ? "-" : "") + "£" + String(pounds) + "." + fraction
+        return (negative ? "-" : "") + "£" + MicroCredits.grouped(pounds) + "." + fraction
+    }
+
+    /// `pounds` with a comma between each three digits (£359,995.00), as amounts are written.
+    private static func grouped(_ pounds: UInt64) -> String {
+        let digits = Array(String(pounds))
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return out
     }
 
     public var description: String { formatted }

@@ -65,6 +65,10 @@ public struct MockStoreClient: StoreProvider {
         case "pending":
             return .pending(
                 reason: body.pendingReason.map(PendingReason.init(rawValue:)), transactionID: body.transactionId)
+        case "userCancelled" where body.pendingReason == PendingReason.interrupted.rawValue:
+            // Cancelled as StoreKit 2 reports an interrupted purchase; the mock store says it waits, and it is
+            // credited when the issue is resolved.
+            return .pending(reason: .interrupted, transactionID: body.transactionId)
         case "userCancelled": return .userCancelled
         default: throw StoreError.unknown("unknown purchase result \"\(body.result)\"")
         }

@@ -57,6 +57,12 @@ public struct ReceiptVerifier: TransactionVerifier {
         return VerifiedTransaction(payload: payload, signed: transaction)
     }
 
+    /// The DER of the root certificate a JWS presents (`x5c[2]`), when it has one.
+    private static func presentedRoot(of jws: CompactJWS) -> [UInt8]? {
+        guard let chain = jws.header.x5c, chain.count == 3, let der = Data(base64Encoded: chain[2]) else { return nil }
+        return Array(der)
+    }
+
     /// Any pinned root or secret that verifies it will do (a store's root may have been pinned anew).
     private func checkSignature(_ jws: CompactJWS, signedDate: Int64) throws(ReceiptError) {
         let candidates = methods.filter {
@@ -67,6 +73,8 @@ public struct ReceiptVerifier: TransactionVerifier {
         }
         guard !candidates.isEmpty else { throw .algorithmNotAccepted(jws.header.alg) }
         var lastError: (any Error)?
+        // Whether every pinned root failed because the chain names another one (not a forgery that names ours).
+        var otherRoot = true
         for method in candidates {
             do {
                 switch method {
@@ -79,8 +87,13 @@ public struct ReceiptVerifier: TransactionVerifier {
                 return
             } catch {
                 lastError = error
+                if case .es256(let root) = method, ReceiptVerifier.presentedRoot(of: jws) == root.derRepresentation {
+                    otherRoot = false
+                }
+                if case .hs256 = method { otherRoot = false }
             }
         }
+        if otherRoot && ReceiptVerifier.presentedRoot(of: jws) != nil { throw .rootChanged }
         throw .signatureInvalid(lastError.map(ReceiptError.words) ?? "no method verifies it")
     }
 }

@@ -84,7 +84,7 @@ public struct TopUpFlow {
     func topUpDraft(_ transaction: VerifiedTransaction, credit: MicroCredits) -> EntryDraft {
         EntryDraft(
             id: EntryDraft.topUpID(store: store.name, reference: transaction.transactionID), kind: .topup,
-            quantity: Int64(transaction.quantity), amount: credit, text: "Top-up through the \(store.name)",
+            quantity: Int64(transaction.quantity), amount: credit, text: "Top-up through the \(store.name == "mockstore" ? "mock store" : store.name)",
             reference: transaction.transactionID, product: transaction.productID,
             receipt: transaction.signed.jwsRepresentation)
     }
@@ -116,6 +116,12 @@ public struct TopUpFlow {
             throw RefusedTransaction(
                 transactionID: signed.unverifiedTransactionID,
                 reason: "its environment is \(found), and this store's receipts must be \(expected)")
+        } catch .rootChanged {
+            throw RefusedTransaction(
+                transactionID: signed.unverifiedTransactionID,
+                reason: "it is signed under another root certificate than the one pinned: the store's root "
+                    + "certificate changed. `credit store use mockstore --url URL --root-certificate FILE` with the "
+                    + "store's new root, then `credit collect`, credits it")
         } catch {
             throw RefusedTransaction(transactionID: nil, reason: "its signature does not verify (\(error))")
         }

@@ -47,4 +47,13 @@ public enum DisplayText {
     public static func tableCell(_ text: String, width: Int) -> String {
         cell(escaped(text), width: width)
     }
+
+    /// An id for a table cell: escaped, and whole up to `width` characters; a longer one (only a file someone
+    /// else wrote has one) keeps its end, where a refund step's number is, and loses its middle to `…`.
+    public static func idCell(_ id: String, width: Int) -> String {
+        let text = escaped(id)
+        guard width >= 3, text.count > width else { return text }
+        let tail = (width - 1) * 2 / 3
+        return String(text.prefix(width - 1 - tail)) + String(ellipsis) + String(text.suffix(tail))
+    }
 }

@@ -2,6 +2,7 @@ import CreditLedger
 import Foundation
 import OptionParsing
 import Payments
+import VoiceDebriefCredit
 
 /// One account across devices (issue 12): `credit join`, `credit devices`, `credit merge`.
 extension CreditCLI {
@@ -24,8 +25,9 @@ extension CreditCLI {
             ])
         } else {
             let others = report.devices.isEmpty ? "" : " (\(report.devices.joined(separator: ", ")))"
+            let place = DisplayText.escaped(account)
             print(
-                "Joined the account in \(account) as device \(report.device): took "
+                "Joined the account in \(place) as device \(report.device): took "
                     + "\(CountNoun("entry", "entries")(report.entries)) of "
                     + "\(CountNoun("device", "devices")(report.devices.count))\(others) and "
                     + "\(CountNoun("signed head", "signed heads")(report.heads)). "
@@ -44,7 +46,7 @@ extension CreditCLI {
         for device in devices {
             let head = device.head == .missing ? "missing" : "present, \(device.head.rawValue)"
             rows.append([
-                device.id, String(device.entries), String(device.lastSequence), head,
+                DisplayText.escaped(device.id), String(device.entries), String(device.lastSequence), head,
                 device.isThisDevice ? "this device" : "",
             ])
         }
@@ -69,14 +71,15 @@ extension CreditCLI {
                 "balance": ledger.balance.rawValue,
             ])
         } else {
-            let devices = report.added.keys.sorted().map { "\($0): \(report.added[$0]!)" }.joined(separator: ", ")
+            let devices = report.added.keys.sorted().map { "\(DisplayText.escaped($0)): \(report.added[$0]!)" }
+                .joined(separator: ", ")
             print(
                 "Merged \(CountNoun("new entry", "new entries")(report.addedCount))"
                     + (devices.isEmpty ? "" : " (\(devices))")
                     + "; \(report.alreadyPresent) \(report.alreadyPresent == 1 ? "was" : "were") already here. "
                     + "Balance \(styledBalance(ledger.balance, context))."
             )
-            for problem in report.problems { print(context.style.bad("Problem: ") + problem) }
+            for problem in report.problems { print(context.style.bad("Problem: ") + DisplayText.escaped(problem)) }
         }
         return report.problems.isEmpty ? CreditCLI.success : CreditCLI.failure
     }

@@ -176,7 +176,8 @@ extension CreditCLI {
 
     /// The widest a table's "What" cell, an id and a feature are shown (longer ones end with "…").
     static let whatWidth = 60
-    static let idWidth = 40
+    /// Every id the ledger writes fits (a refund step's of a 19-digit transaction, its event and share included).
+    static let idWidth = 72
     static let featureWidth = 24
 
     static func entriesTable(
@@ -189,7 +190,7 @@ extension CreditCLI {
             lines.append([
                 row.entry.time.shortDisplay, DisplayText.tableCell(describe(row.entry), width: whatWidth),
                 row.entry.amount.formatted, row.balanceAfter.formatted,
-                DisplayText.tableCell(row.entry.id, width: idWidth),
+                DisplayText.idCell(row.entry.id, width: idWidth),
             ])
         }
         return table(lines, rightAligned: [2, 3])
@@ -266,7 +267,7 @@ extension CreditCLI {
                     print("line \(line): \(DisplayText.escaped(EntryWords.charge(entry))) \(entry.amount.formatted)")
                 case .notCharged(let reason):
                     let name = VoiceDebriefPrices().item(for: request.key)?.name ?? request.key
-                    print("line \(line): \(DisplayText.escaped(name)) not charged: \(DisplayText.escaped(reason))")
+                    print("line \(line): \(DisplayText.escaped(name)): not charged, \(DisplayText.escaped(reason)).")
                 }
             }
         }

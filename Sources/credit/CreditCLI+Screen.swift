@@ -94,7 +94,13 @@ extension CreditCLI {
         }
         out.append("")
         out.append(style.bold("Entries") + ", newest first")
-        out.append(CreditCLI.entriesTable(model.entries, style: style))
+        out.append(CreditCLI.entriesTable(model.entries.prefix(CreditCLI.screenEntries), style: style))
+        if model.entries.count > CreditCLI.screenEntries {
+            let older = model.entries.count - CreditCLI.screenEntries
+            out.append(
+                "  The newest \(CreditCLI.screenEntries) of \(model.entries.count) entries; "
+                    + "\(CountNoun("older one", "older ones")(older)): `credit entries` shows every entry.")
+        }
         out.append("")
         out.append(CreditCLI.pricesText(VoiceDebriefPrices(), style: style))
         print(out.joined(separator: "\n"))
@@ -150,6 +156,9 @@ extension CreditCLI {
         return object
     }
 
+    /// How many entries the credit screen shows, the newest (`credit entries` shows them all).
+    static let screenEntries = 50
+
     func verify(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         let files = args.positionalList("FILE")
         for file in files where !FileManager.default.fileExists(atPath: file) {
@@ -191,12 +200,13 @@ extension CreditCLI {
                     + "\(CountNoun("store receipt", "store receipts")(report.receiptsChecked)) checked, "
                     + "\(CountNoun("simulated top-up", "simulated top-ups")(report.simulatedTopUps)) (no money taken)."
             )
-            for note in report.notes { print(style.dim("Note: ") + note) }
+            for note in report.notes { print(style.dim("Note: ") + DisplayText.escaped(note)) }
             if report.isClean {
                 print(style.good("All holds: every chain, head and receipt verifies."))
             } else {
                 print(style.bad("\(CountNoun("problem", "problems")(report.problems.count)):"))
-                for problem in report.problems { print("  " + problem.description) }
+                // A problem quotes what a file holds (ids, paths): shown escaped, never obeyed.
+                for problem in report.problems { print("  " + DisplayText.escaped(problem.description)) }
             }
         }
         return report.isClean ? CreditCLI.success : CreditCLI.failure

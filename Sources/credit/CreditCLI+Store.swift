@@ -38,6 +38,12 @@ extension CreditCLI {
             print(context.json ? "{\"store\":\"simulated\"}" : "Store: simulated. No money is taken.")
         case "mockstore":
             let url = args.string("--url") ?? ""
+            guard let scheme = URL(string: url)?.scheme?.lowercased(), ["http", "https"].contains(scheme),
+                URL(string: url)?.host?.isEmpty == false
+            else {
+                throw UsageError.invalidValue(
+                    "--url", url, isNot: "an http:// or https:// URL of the mock store", command: args.path)
+            }
             let rootFile = args.string("--root-certificate")
             let secretFile = args.string("--secret-file")
             let bundle = args.string("--bundle-id")
@@ -89,6 +95,10 @@ extension CreditCLI {
 
     func topUp(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
         let product = args.string("--product") ?? VoiceDebriefStore.packs.defaultProduct
+        guard VoiceDebriefStore.packs.credits[product] != nil else {
+            let packs = VoiceDebriefStore.packs.credits.keys.sorted().joined(separator: ", ")
+            throw UsageError.invalidValue("--product", product, isNot: "one of the app's packs (\(packs))", command: args.path)
+        }
         let ledger = try context.openLedger()
         let flow = try CreditCLI.flow(ledger, context)
         let result: TopUpResult

@@ -262,10 +262,10 @@ import Testing
         // Each act in words, by the price list's name (issue 18), not by its key.
         let read = "Note opened to read"
         #expect(result.stdout.contains("line 2: \(read) (note-1) -£0.01"), "\(result)")
-        #expect(result.stdout.contains("line 3: \(read) not charged: already charged once while the app is open"))
+        #expect(result.stdout.contains("line 3: \(read): not charged, already charged once while the app is open."))
         #expect(result.stdout.contains("line 4: \(read) (note-2) -£0.01"))
         #expect(result.stdout.contains("line 5: Transcript, 2 minutes (note 3) -£0.06"), "\(result)")
-        #expect(result.stdout.contains("line 7: \(read) not charged"))
+        #expect(result.stdout.contains("line 7: \(read): not charged"))
         #expect(!result.stdout.contains("readNote"))
         #expect(try data.balance() == 4_920_000)
         // A second run is a new session: note-1 is charged again. Standard input works too.

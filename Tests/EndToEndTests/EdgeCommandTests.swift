@@ -155,3 +155,53 @@ import Testing
         #expect(charge.stderr.contains("cannot be written"), "\(charge)")
     }
 }
+
+/// Issue 25 items 11, 14 and 15: mistakes are usage errors that name what is wrong, what a file holds is shown
+/// escaped, and the words read as sentences.
+@Suite struct EdgeWordsTests {
+    @Test func aProductThatIsNotTheAppsPackIsAUsageErrorNamingThePack() throws {
+        let data = try DataDirectory()
+        let result = try data.credit("topup", "--product", "com.example.other")
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("ai.voicedebrief.app.credit.500"), "\(result)")
+        #expect(!result.stderr.contains("(unreadable)"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: data.path), "a mistake makes nothing")
+    }
+
+    @Test(arguments: ["ftp://x", "x", "http://", "file:///etc/passwd"])
+    func aStoreURLThatIsNotHTTPIsAUsageError(_ url: String) throws {
+        let data = try DataDirectory()
+        let result = try data.credit("store", "use", "mockstore", "--url", url, "--secret-file", "/nonexistent")
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("--url"), "\(result)")
+    }
+
+    @Test func amountsOfAThousandPoundsOrMoreHaveSeparators() throws {
+        let data = try DataDirectory()
+        for _ in 1...200 { try data.ok("topup") }
+        #expect(try data.ok("balance").stdout == "£1,005.00\n")
+        let screen = try data.ok("screen").stdout
+        #expect(screen.contains("£1,005.00"), "\(screen)")
+        // The screen shows the newest 50 entries and says where the rest are.
+        #expect(screen.contains("The newest 50 of 201 entries"), "\(screen)")
+        #expect(screen.contains("`credit entries` shows every entry"), "\(screen)")
+        let all = try data.ok("entries").stdout.split(separator: "\n")
+        #expect(all.count == 202, "every entry and the heading")
+    }
+
+    @Test func verifyShowsAForeignFilesIdsEscaped() throws {
+        let data = try DataDirectory()
+        try data.ok("charge", "debrief")
+        let other = try DataDirectory()
+        try other.ok("charge", "debrief")
+        // Another account's file with an entry id that would clear the screen.
+        let file = try other.ledgerFile
+        var text = String(decoding: try other.bytes(file), as: UTF8.self)
+        text = text.replacingOccurrences(of: "\"id\":\"opening\"", with: "\"id\":\"open\\u001b[2Jing\"")
+        let copy = data.temporary.path + "/copy.jsonl"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: copy))
+        let result = try data.credit("verify", copy)
+        #expect(result.status == 1)
+        #expect(!result.stdout.contains("\u{1B}"), "no control character reaches the terminal: \(result)")
+    }
+}

@@ -175,9 +175,14 @@ extension AppleFidelityBinaryTests {
             try await store.post("/storekit/v1/transactions/\(finished.transactionId)/finish", json: "{}").status == 200
         )
         _ = try store.control(TestSettingsBody.self, "interrupted", "on")
-        #expect(try await purchase(store, Self.consumable) == PurchaseResponseBody(result: "userCancelled"))
+        let answer = try await purchase(store, Self.consumable)
         let interrupted = try #require(try store.control(TestTransactionsBody.self, "transactions").transactions.last)
         #expect(interrupted.pendingReason == "interrupted")
+        // StoreKit's result, with the mock store's own addition beside it: what it waits for and its id.
+        #expect(
+            answer
+                == PurchaseResponseBody(
+                    result: "userCancelled", pendingReason: "interrupted", transactionId: interrupted.transactionId))
 
         let launch = try await store.get("/storekit/v1/transactions/updates").decoded(TransactionUpdatesBody.self)
         #expect(try launch.signedTransactions.map { try payload($0, root: root).transactionId } == [kept.transactionId])

@@ -103,9 +103,12 @@ extension SandboxControlBinaryTests {
         #expect(try store.control(TestSettingsBody.self, "interrupted", "on").interruptedPurchasesEnabled)
         // StoreKit 2 reports an interrupted purchase as cancelled (issue 15; it was "pending" before); the
         // transaction reaches the app through the feed once the issue is resolved.
-        #expect(try await purchase(store) == PurchaseResponseBody(result: "userCancelled"))
+        // Beside it, as a mock store addition, what it waits for and its id: an app can tell it from a real
+        // cancellation, and credit it when it completes.
+        let answer = try await purchase(store)
         let id = try #require(try store.control(TestTransactionsBody.self, "transactions").transactions.first)
             .transactionId
+        #expect(answer == PurchaseResponseBody(result: "userCancelled", pendingReason: "interrupted", transactionId: id))
         let cursor = try await updates(store).cursor
         expectRefused(try store.control("approve", id), "not waiting for Ask to Buy approval")
         let resolved = try store.control(TestTransactionBody.self, "resolve", id)

@@ -62,7 +62,9 @@ extension StoreLimitsTests {
         let client = try client(server, timeout: 1)
         let started = Date()
         let error = await storeError { _ = try await client.unfinished() }
-        #expect(Date().timeIntervalSince(started) < 30, "not cut off at its deadline")
+        // The error says the deadline cut it off (the dribble would take a minute); the clock only shows it did not hang
+        // (generous: the test process may wait minutes for a thread on a loaded machine).
+        #expect(Date().timeIntervalSince(started) < 300, "not cut off at its deadline")
         #expect(error == .answerTooSlow(place: "127.0.0.1:\(server.port)", seconds: 1))
         #expect(error?.mayHaveReachedTheStore == true)
         #expect(
@@ -89,7 +91,7 @@ extension StoreLimitsTests {
         let client = try client(server, timeout: 120)
         let started = Date()
         let error = await storeError { _ = try await client.unfinished() }
-        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(Date().timeIntervalSince(started) < 300, "it did not hang")
         #expect(error == .answerTooLarge(place: "127.0.0.1:\(server.port)", limit: 16 << 20))
         #expect(
             error?.description
@@ -103,7 +105,7 @@ extension StoreLimitsTests {
         let client = try client(server, timeout: 120)
         let started = Date()
         let error = await storeError { _ = try await client.unfinished() }
-        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(Date().timeIntervalSince(started) < 300, "it did not hang")
         #expect(error == .answerTooLarge(place: "127.0.0.1:\(server.port)", limit: 16 << 20))
     }
 
@@ -163,7 +165,7 @@ extension StoreLimitsTests {
         defer { server.stop() }
         let started = Date()
         let error = await storeError { _ = try await serverAPI(server, timeout: 1).history(through: "1") }
-        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(Date().timeIntervalSince(started) < 300, "it did not hang")
         #expect(error == .answerTooSlow(place: "127.0.0.1:\(server.port)", seconds: 1))
     }
 }

@@ -33,9 +33,11 @@ public func waitUntil(
 }
 
 /// Waits (polling every 20 ms, at most `timeout` seconds) until `condition` holds; records an issue if it never does.
+/// The default bound is generous on purpose: on a loaded 2-core machine the test process's cooperative threads can
+/// be held by other suites' blocking waits for minutes, and a test must wait for the event, not for a clock.
 @discardableResult
 public func eventually(
-    timeout: TimeInterval = 90, _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
+    timeout: TimeInterval = 300, _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () async throws -> Bool
 ) async throws -> Bool {
     let deadline = Deadline(seconds: timeout)

@@ -1,0 +1,69 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 25's words about purchases that do not complete at once, through the real `credit` and `mockstore`.
+@Suite struct PurchaseWordsTests {
+    let home: TemporaryDirectory
+    let data: DataDirectory
+
+    init() throws {
+        home = try TemporaryDirectory(prefix: "purchase-words")
+        data = try DataDirectory()
+    }
+
+    private func started() async throws -> StoreProcess {
+        let store = try StoreProcess(dataDirectory: home.file("store"))
+        let root = home.file("root.der")
+        try await store.saveRoot(to: root)
+        try data.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", root)
+        return store
+    }
+
+    @discardableResult
+    private func control(_ store: StoreProcess, _ arguments: String...) throws -> String {
+        let result = try ChildProcess.run(
+            try StoreProcess.binary, ["control", "--url", store.url] + arguments,
+            environment: ProcessInfo.processInfo.environment, timeout: 60)
+        #expect(result.status == 0, "mockstore control \(arguments): \(result)")
+        return result.stdout
+    }
+
+    /// Item 8: an interrupted purchase is not "cancelled": it waits, shows on the screen, and is credited once it
+    /// completes.
+    @Test func anInterruptedPurchaseIsPendingAndCreditedWhenItCompletes() async throws {
+        let store = try await started()
+        try control(store, "interrupted", "on")
+        let asked = try data.ok("topup")
+        #expect(!asked.stdout.contains("Cancelled"), "\(asked)")
+        #expect(!asked.stdout.contains("Nothing was bought"), "\(asked)")
+        #expect(asked.stdout.contains("interrupted"), "\(asked)")
+        #expect(asked.stdout.contains("credited when it completes"), "\(asked)")
+        let json = try data.ok("topup", "--json").jsonObject()
+        #expect(json["result"] as? String == "pending", "\(json)")
+        let id = try #require(json["transactionId"] as? String, "\(json)")
+        let screen = try data.ok("screen", "--json").jsonObject()
+        let pending = try #require(screen["pending"] as? [[String: Any]], "\(screen)")
+        #expect(pending.count == 2, "each interrupted purchase is its own line: \(pending)")
+        #expect(pending.contains { $0["transactionId"] as? String == id })
+        try control(store, "interrupted", "off")
+        try control(store, "resolve", id)
+        let collected = try data.ok("collect")
+        #expect(collected.stdout.contains("Collected £5.00 from transaction \(id)"), "\(collected)")
+        #expect(try data.balance() == 10_000_000)
+        let after = try data.ok("screen", "--json").jsonObject()
+        let left = try #require(after["pending"] as? [[String: Any]])
+        #expect(left.count == 1 && left.first?["transactionId"] as? String != id, "\(left)")
+        store.stop()
+    }
+
+    /// Item 15: the top-up's entry reads as words.
+    @Test func aTopUpThroughTheMockStoreIsNamedInWords() async throws {
+        let store = try await started()
+        let bought = try data.ok("topup", "--json").jsonObject()
+        #expect(bought["text"] as? String == "Top-up through the mock store", "\(bought)")
+        let entries = try data.ok("entries", "--json").jsonArray()
+        #expect(entries.first?["text"] as? String == "Top-up through the mock store", "\(entries)")
+        store.stop()
+    }
+}
