@@ -47,7 +47,7 @@ extension AccountSummary {
         do {
             summary = try JSONDecoder().decode(AccountSummary.self, from: Data(bytes))
         } catch {
-            throw SummaryError("not a summary (\(error))")
+            throw SummaryError("not a summary (\(DecodingWords.describe(error)))")
         }
         try summary.verify()
         return summary

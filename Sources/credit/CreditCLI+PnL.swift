@@ -22,7 +22,7 @@ extension CreditCLI {
             do {
                 total = try SummaryTotaliser.total(directory: directory)
             } catch {
-                throw CommandFailure("cannot read the summaries in \(directory): \(error)")
+                throw CommandFailure("cannot read the summaries in \(directory): \(PlainWords.describe(error))")
             }
             for bad in total.rejected { printError("credit: left out: \(bad.file): \(bad.reason)") }
             report = total.report

@@ -14,6 +14,8 @@ enum PlainWords {
         case let error as SigningError: return error.message
         case is DecodingError: return "something read cannot be understood: " + DecodingWords.describe(error)
         case is URLError: return "the network failed before the store answered"
+        case let error as CocoaError where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile:
+            return "there is no such file or directory"
         case is CocoaError: return "a file could not be read or written"
         default:
             let text = "\(error)"
