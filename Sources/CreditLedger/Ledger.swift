@@ -146,6 +146,10 @@ public final class Ledger {
     /// The entry that counts for `id`.
     public func entry(id: String) -> LedgerEntry? { state.entry(id: id) }
 
+    /// The entries that count for store transaction `reference` after its top-up, on every device read here:
+    /// reversals, and the top-ups that refer to one (a reversal given back), in the order read.
+    public func refundSteps(reference: String) -> [LedgerEntry] { state.refundSteps(reference: reference) }
+
     /// Positions in ``entries`` of the entries that count, one per id, in the order read.
     var countedIndices: [UInt32] { state.countedPositions }
 

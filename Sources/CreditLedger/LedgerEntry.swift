@@ -240,7 +240,8 @@ extension EntryDraft {
     public static func refundID(forCharge chargeID: String) -> String { "refund-" + chargeID }
     /// The id of a top-up paid with `reference` (the store's transaction id) through `store`.
     public static func topUpID(store: String, reference: String) -> String { "topup-\(store)-\(reference)" }
-    /// The id of the reversal taking back the top-up paid with `reference`.
+    /// The id of the first reversal of the top-up paid with `reference` as ledgers written before refund steps were
+    /// named by the store's refund event have it (``RefundStep`` names them now).
     public static func reversalID(store: String, reference: String) -> String { "reversal-\(store)-\(reference)" }
     /// The id of the opening credit: one per user, so merged devices count it once.
     public static let openingID = "opening"

@@ -22,6 +22,10 @@ struct LedgerState {
     /// The position in `entries` of the top-up that counts for each payment reference: one store transaction backs
     /// at most one credit, whatever the entry ids (a handful of entries, so a plain dictionary).
     private var creditedReferences: [String: Int] = [:]
+    /// The positions in `entries` of the refund steps that count (reversals, and top-ups that refer to a reversal)
+    /// for each payment reference: a refund step's id names a store event no device can guess, so a transaction's
+    /// steps are found by its reference.
+    private var refundStepReferences: [String: [Int]] = [:]
     /// Where in `countedPositions` (and `tallies`) the opening that counts is: the earliest one read.
     private var openingSlot: Int?
 
@@ -40,6 +44,12 @@ struct LedgerState {
     /// The top-up that counts for payment reference `reference` (the store's transaction id), if any.
     func topUp(reference: String) -> LedgerEntry? {
         creditedReferences[reference].map { entries[$0] }
+    }
+
+    /// The refund steps that count for payment reference `reference`: reversals and the top-ups that refer to them,
+    /// in the order read.
+    func refundSteps(reference: String) -> [LedgerEntry] {
+        (refundStepReferences[reference] ?? []).map { entries[$0] }
     }
 
     /// Whether `entry` comes before `other` in display order (time, then device, then sequence).
@@ -82,6 +92,7 @@ struct LedgerState {
         tallies = []
         featureCodes = FeatureCodes()
         creditedReferences = [:]
+        refundStepReferences = [:]
         openingSlot = nil
         balance = .zero
     }
@@ -103,8 +114,10 @@ struct LedgerState {
         var codes = featureCodes
         var sum = balance
         var references = creditedReferences
+        var refundSteps = refundStepReferences
         var opening = openingSlot
         idIndex = EntryIDIndex()
+        refundStepReferences = [:]
         countedPositions = []
         tallies = []
         defer {
@@ -114,6 +127,7 @@ struct LedgerState {
             featureCodes = codes
             balance = sum
             creditedReferences = references
+            refundStepReferences = refundSteps
             openingSlot = opening
         }
         if entries.count - first > 1 {
@@ -176,6 +190,10 @@ struct LedgerState {
                                 continue
                             }
                             references[reference] = position
+                        } else if list[position].kind == .reversal || list[position].kind == .topup,
+                            let reference = list[position].reference
+                        {
+                            refundSteps[reference, default: []].append(position)
                         }
                         if list[position].kind == .opening && opening == nil { opening = positions.count }
                         positions.append(UInt32(position))

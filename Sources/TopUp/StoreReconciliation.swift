@@ -99,16 +99,18 @@ public struct StoreReconciliation {
             return Finding(
                 transactionID: id, kind: .paidNotCredited, store: storeWords, ledger: "not credited", fixable: true)
         }
-        let plan = RefundPlan(store: flow.store.name, topUp: topUp, refund: refund, lookup: flow.ledger.entry(id:))
+        let plan = RefundPlan(
+            store: flow.store.name, topUp: topUp, refund: refund, signedDate: transaction.payload.signedDate,
+            held: flow.ledger.refundSteps(reference: id))
         guard !plan.steps.isEmpty else { return nil }
         let ledgerWords =
             plan.takenNow == .zero
             ? "credited \(topUp.amount.formatted)" : "credited, \(plan.takenNow.formatted) taken back"
         let kind: Kind
-        switch (refund, plan.held % 2 == 1) {
-        case (.some, false): kind = .refundedNotReversed
-        case (.some, true): kind = .refundShareDiffers
-        default: kind = .reversedNotRefunded
+        switch refund {
+        case .some where plan.takenNow == .zero: kind = .refundedNotReversed
+        case .some: kind = .refundShareDiffers
+        case nil: kind = .reversedNotRefunded
         }
         return Finding(transactionID: id, kind: kind, store: storeWords, ledger: ledgerWords, fixable: true)
     }

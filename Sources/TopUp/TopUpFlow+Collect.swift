@@ -107,9 +107,10 @@ extension TopUpFlow {
         }
     }
 
-    /// Writes the refund steps the ledger lacks for `transaction` (nothing when it was never credited). A step
-    /// another process wrote meanwhile is found already recorded: the plan is then made again from the ledger as it
-    /// is now, so no step is written twice and none is skipped.
+    /// Writes the refund steps the ledger lacks for `transaction` (nothing when it was never credited, or when the
+    /// state it shows is older than one held: ``RefundPlan``). A step another process wrote meanwhile is found
+    /// already recorded: the plan is then made again from the ledger as it is now, so no step is written twice and
+    /// none is skipped.
     func applyRefundState(_ transaction: VerifiedTransaction, refund: StoreRefund?, into report: inout CollectReport)
         throws
     {
@@ -117,8 +118,10 @@ extension TopUpFlow {
         for round in 0..<4 {
             if round > 0 { try ledger.refresh() }
             guard let topUp = ledger.entry(id: topUpID) else { return }
-            let plan = RefundPlan(store: store.name, topUp: topUp, refund: refund, lookup: ledger.entry(id:))
-            guard !plan.steps.isEmpty, !isReplayOfEarlierRefund(transaction, plan: plan) else { return }
+            let plan = RefundPlan(
+                store: store.name, topUp: topUp, refund: refund, signedDate: transaction.payload.signedDate,
+                held: ledger.refundSteps(reference: transaction.transactionID))
+            guard !plan.steps.isEmpty else { return }
             try CrashPoints.hit("refund.before-record")
             let drafts = plan.steps.map { draft(for: $0, transaction, refund: refund) }
             let outcomes = try ledger.appendBatch(drafts)
@@ -135,30 +138,16 @@ extension TopUpFlow {
         }
     }
 
-    /// Whether `transaction` is a refund the ledger already took back at an earlier step (the same `revocationDate`
-    /// as a reversal before the last step held, or as any reversal when the ledger holds the credit given again): a
-    /// feed or list replayed from further back than the ledger, which must not start another cycle.
-    private func isReplayOfEarlierRefund(_ transaction: VerifiedTransaction, plan: RefundPlan) -> Bool {
-        guard let date = transaction.revocationDate, plan.held >= 1, let verifier else { return false }
-        let reference = transaction.transactionID
-        // Held in a reversal that is not the last step: the state after it has moved on.
-        let last = plan.held % 2 == 1 ? plan.held : plan.held + 1
-        for number in stride(from: 1, to: last, by: 2) {
-            let id = RefundStep(store: store.name, reference: reference, number: number).id
-            guard let receipt = ledger.entry(id: id)?.receipt,
-                let earlier = try? verifier.verify(SignedTransaction(jwsRepresentation: receipt))
-            else { continue }
-            if earlier.revocationDate == date { return true }
-        }
-        return false
-    }
-
     /// The entry of one planned step, with the signed transaction that shows the store's state as its receipt.
     func draft(for planned: RefundPlan.Step, _ transaction: VerifiedTransaction, refund: StoreRefund?) -> EntryDraft {
         let step = planned.step
         let text: String
         if !step.isReversal {
-            text = "The store reversed its refund: credit given back"
+            // Given back because the store reversed the refund, or replaced it with another (a changed share).
+            text =
+                refund == nil
+                ? "The store reversed its refund: credit given back"
+                : "The store changed its refund: the share taken before is given back"
         } else if let refund, !refund.isFull {
             text = "Top-up refunded in part by the store (\(refund.percentText))"
         } else {

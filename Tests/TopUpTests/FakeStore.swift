@@ -18,6 +18,8 @@ final class FakeStore: StoreProvider, Sendable {
         var failPurchase: StoreError? = nil
         var updates: [SignedTransaction] = []
         var payloads: [String: SignedTransactionPayload] = [:]
+        /// The store's clock: every signature is stamped later than the one before (and than the refund it shows).
+        var clock: Int64 = 1_764_400_000_000
     }
     private let state = Mutex(State())
 
@@ -61,16 +63,22 @@ final class FakeStore: StoreProvider, Sendable {
     }
 
     /// The store reverses its refund of `id`: the transaction, re-signed without revocation, is an update.
-    func reverseRefund(_ id: String) throws {
+    @discardableResult
+    func reverseRefund(_ id: String) throws -> SignedTransaction {
         guard let payload = state.withLock({ $0.payloads[id] }) else { throw StoreError.unknown("no \(id)") }
         let jws = try sign(payload, with: signer)
         state.withLock { $0.updates.append(jws) }
+        return jws
     }
+
+    /// Delivers `signed` again through the updates feed: a state the store served before, replayed.
+    func replay(_ signed: SignedTransaction) { state.withLock { $0.updates.append(signed) } }
 
     /// The store refunds `id`: the transaction, re-signed with revocationDate and revocationReason, is an update.
     /// `milliPercent` makes it a prorated refund (REFUND_PRORATED with that revocationPercentage); `date` is its
     /// revocationDate (a later refund of the same transaction has a later one).
-    func refund(_ id: String, milliPercent: Int? = nil, date: Int64 = 1_764_500_000_000) throws {
+    @discardableResult
+    func refund(_ id: String, milliPercent: Int? = nil, date: Int64 = 1_764_500_000_000) throws -> SignedTransaction {
         guard var payload = state.withLock({ $0.payloads[id] }) else { throw StoreError.unknown("no \(id)") }
         payload.revocationDate = date
         payload.revocationReason = 0
@@ -78,10 +86,18 @@ final class FakeStore: StoreProvider, Sendable {
         payload.revocationPercentage = milliPercent ?? 100_000
         let jws = try sign(payload, with: signer)
         state.withLock { $0.updates.append(jws) }
+        return jws
     }
 
+    /// Signs `payload` now: its `signedDate` is the store's clock, which moves on at every signature, as a store
+    /// signs each state when it serves it.
     private func sign(_ payload: SignedTransactionPayload, with signer: JWSSigner) throws -> SignedTransaction {
-        SignedTransaction(
+        var payload = payload
+        payload.signedDate = state.withLock { state in
+            state.clock = max(state.clock + 1, payload.revocationDate ?? 0)
+            return state.clock
+        }
+        return SignedTransaction(
             jwsRepresentation: try CompactJWS.sign(payload: Array(try JSONEncoder().encode(payload)), with: signer))
     }
 

@@ -51,7 +51,7 @@ extension TopUpFlowTests {
         try store.reverseRefund(entry.reference!)
         try store.reverseRefund(entry.reference!)
         let report = try await flow(store).collect(updatesAfter: nil)
-        #expect(report.credited.map(\.id) == ["reinstated-mockstore-\(entry.reference!)"])
+        #expect(report.credited.map(\.id) == ["reinstated-mockstore-\(entry.reference!)-1764500000000"])
         #expect(ledger.balance == MicroCredits(10_000_000))
         let again = try await flow(store).collect(updatesAfter: nil)
         #expect(again.credited.isEmpty)
