@@ -32,6 +32,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// The store answered with an error body: its HTTP status and error code are kept for callers to react to, and
     /// only its message is shown.
     case storeResponse(status: Int, code: Int, message: String)
+    /// The store answered the request with a StoreKit error (`StoreKitError.networkError` and the like, as the mock
+    /// store simulates them): it did nothing with it. The reason in words.
+    case refused(String)
 
     public var description: String {
         switch self {
@@ -55,10 +58,28 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .purchaseNotAllowed: return "purchases are not allowed on this device"
         case .invalidQuantity: return "the quantity is not allowed"
         case .storeResponse(_, _, let message): return "the store said: \(message)"
+        case .refused(let reason): return "the store refused the request with \(reason)"
         }
     }
 
     /// Whether a request that failed this way may still have been carried out by the store.
+    /// The error StoreKit throws under `name` (`StoreKitError.networkError`, `Product.PurchaseError.purchaseNotAllowed`,
+    /// as the mock store names a simulated one), or nil for a name this client has no case of.
+    public init?(storeKitError name: String) {
+        switch name {
+        case "StoreKitError.networkError": self = .refused("a network error")
+        case "StoreKitError.systemError": self = .refused("a system error")
+        case "StoreKitError.unknown": self = .refused("an unknown error")
+        case "StoreKitError.notAvailableInStorefront": self = .notAvailableInStorefront
+        case "StoreKitError.notEntitled": self = .notEntitled
+        case "StoreKitError.unsupported": self = .unsupported
+        case "Product.PurchaseError.purchaseNotAllowed": self = .purchaseNotAllowed
+        case "Product.PurchaseError.invalidQuantity": self = .invalidQuantity
+        case "Product.PurchaseError.productUnavailable": self = .productUnavailable("this product")
+        default: return nil
+        }
+    }
+
     public var mayHaveReachedTheStore: Bool { unansweredDetail != nil }
 
     /// What became of a request that may have reached the store (``mayHaveReachedTheStore``), in words that follow

@@ -76,6 +76,12 @@ struct StoreHTTP: Sendable {
     }
 
     private static func failure(_ status: Int, _ data: Data, _ url: URL) -> StoreError {
+        // A StoreKit error the store was told to simulate: thrown as StoreKit would throw it.
+        if let simulated = try? JSONDecoder().decode(SimulatedErrorBody.self, from: data),
+            let error = StoreError(storeKitError: simulated.storeKitError)
+        {
+            return error
+        }
         if let error = try? JSONDecoder().decode(StoreErrorBody.self, from: data) {
             return .storeResponse(status: status, code: error.errorCode, message: error.errorMessage)
         }

@@ -112,7 +112,9 @@ extension CreditCLI {
                     + "\(unknown.detail). If it was paid, opening the credit screen or `credit collect` will credit "
                     + "it, once; look there before buying again.")
         } catch let error as StoreError {
-            throw CommandFailure(error.description)
+            // It never reached the store, or the store refused it: either way nothing was bought.
+            let said = error.description
+            throw CommandFailure(said + (said.hasSuffix(".") ? "" : ".") + " Nothing was bought.")
         }
         switch result {
         case .credited(let entry), .alreadyCredited(let entry):

@@ -204,4 +204,21 @@ import Testing
         #expect(result.status == 1)
         #expect(!result.stdout.contains("\u{1B}"), "no control character reaches the terminal: \(result)")
     }
+
+    /// Item 12: what a summary or a directory lacks is said in words, never as Foundation or Swift describe it.
+    @Test func summariesThatCannotBeReadAreSaidInWords() throws {
+        let data = try DataDirectory()
+        try data.ok("charge", "debrief")
+        let missing = try data.credit("pnl", "--summaries", data.temporary.path + "/no-such-dir")
+        #expect(missing.status == 1, "\(missing)")
+        #expect(missing.stderr.contains("there is no such file or directory"), "\(missing)")
+        let folder = data.temporary.path + "/summaries"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("{\"x\":1}".utf8).write(to: URL(fileURLWithPath: folder + "/a.json"))
+        let bad = try data.credit("pnl", "--summaries", folder)
+        #expect(bad.stderr.contains("\"format\" is missing"), "\(bad)")
+        for leak in ["NSCocoaErrorDomain", "Error Domain=", "DecodingError", "CodingKeys", "keyNotFound"] {
+            #expect(!(missing.stderr + bad.stderr).contains(leak), "\(leak)")
+        }
+    }
 }

@@ -66,4 +66,19 @@ import Testing
         #expect(entries.first?["text"] as? String == "Top-up through the mock store", "\(entries)")
         store.stop()
     }
+
+    /// Item 12: a StoreKit error the store answers with is said in words, with what became of the purchase.
+    @Test(arguments: ["networkError", "systemError", "unknown", "notAvailableInStorefront"])
+    func aStoreKitErrorIsSaidInWordsAndThatNothingWasBought(_ name: String) async throws {
+        let store = try await started()
+        try control(store, "fail", "purchase", "--error", name, "--once")
+        let result = try data.credit("topup")
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("Nothing was bought."), "\(result)")
+        for leak in ["StoreKitError", "Simulated", "test control", "5030000", ".swift:"] {
+            #expect(!result.stderr.contains(leak), "\(leak): \(result)")
+        }
+        #expect(try data.balance() == 5_000_000)
+        store.stop()
+    }
 }
