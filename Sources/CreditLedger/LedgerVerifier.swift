@@ -1,3 +1,4 @@
+import DurableFiles
 import Signing
 
 /// One thing `credit verify` found wrong, with where.
@@ -177,7 +178,8 @@ public struct LedgerVerifier {
                 }
                 end = judge.end
             }
-            report.entriesChecked += file.lines.count
+            // Entries: a cut last line or an unreadable one is a problem, not an entry checked.
+            report.entriesChecked += file.lines.reduce(0) { $0 + ($1.entry == nil ? 0 : 1) }
             // The head: truncation and rollback show only against it.
             let head = LedgerVerifier.checkHead(
                 heads[device], required: requireHeads.contains(device), device: device, file: file, end: end,
@@ -213,7 +215,12 @@ public struct LedgerVerifier {
     /// The device a file holds: named by its file name (`<device>.jsonl`), else by its first entry, else its path.
     static func device(of file: ReadFile) -> String {
         let name = file.path.lastPathComponent
-        if name.hasSuffix(".jsonl") { return String(name.dropLast(6)) }
+        // In a data directory's `ledger/`, the file's name says whose it is (an entry of another device in it is a
+        // problem); a copy given by path elsewhere is its entries' device's, whatever it was named.
+        let inLedgerDirectory = Files.parent(of: file.path).lastPathComponent == "ledger"
+        if name.hasSuffix(".jsonl") && (inLedgerDirectory || file.lines.first?.entry == nil) {
+            return String(name.dropLast(6))
+        }
         return file.lines.first?.entry?.device ?? file.path
     }
 

@@ -134,7 +134,11 @@ import Testing
         let temporary = try TemporaryDirectory()
         let home = temporary.path + "/home"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: try Credit.requireBinary(), toPath: home + "/credit")
+        // Copied by another process: a copy open in this one could be inherited by a child another test spawns
+        // meanwhile, and running it would then fail as "text file busy".
+        let copied = try ChildProcess.run(
+            "/bin/cp", [try Credit.requireBinary(), home + "/credit"], environment: [:], timeout: 60)
+        #expect(copied.status == 0, "\(copied)")
         #expect(chown(home, nobody.pointee.pw_uid, nobody.pointee.pw_gid) == 0)
         #expect(chmod(temporary.path, 0o755) == 0)
         func asNobody(_ script: String) throws -> ProcessResult {
@@ -220,5 +224,20 @@ import Testing
         for leak in ["NSCocoaErrorDomain", "Error Domain=", "DecodingError", "CodingKeys", "keyNotFound"] {
             #expect(!(missing.stderr + bad.stderr).contains(leak), "\(leak)")
         }
+    }
+
+    /// Item 15: a cut last line is a problem, not an entry checked; a copy of a device's file, named anything, is
+    /// judged as that device's.
+    @Test func verifyCountsACutLineAsAProblemAndACopyAsItsDevicesFile() throws {
+        let data = try DataDirectory()
+        for _ in 1...3 { try data.ok("charge", "debrief") }
+        let bytes = try data.bytes(try data.ledgerFile)
+        let copy = data.temporary.path + "/backup-copy.jsonl"
+        try Data(bytes.dropLast(100)).write(to: URL(fileURLWithPath: copy))
+        let result = try data.credit("verify", copy)
+        #expect(result.status == 1)
+        #expect(result.stdout.hasPrefix("Checked 3 entries from 1 device"), "\(result)")
+        #expect(result.stdout.contains(":4: truncated: the last line is incomplete"), "\(result)")
+        #expect(!result.stdout.contains("inserted"), "\(result)")
     }
 }
