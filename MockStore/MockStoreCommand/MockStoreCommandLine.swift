@@ -101,6 +101,7 @@ public enum MockStoreCommandLine {
             Device API (StoreKit):
               GET  /storekit/v1/products?ids=A,B
               POST /storekit/v1/purchases                  {"productId", "quantity"?, "appAccountToken"?}
+              GET  /storekit/v1/purchases/{id}             what became of a pending purchase (mock addition)
               GET  /storekit/v1/transactions/unfinished
               GET  /storekit/v1/transactions/updates?after=CURSOR
               POST /storekit/v1/transactions/{id}/finish

@@ -88,6 +88,9 @@ public struct MockStoreRouter: HTTPHandler {
                 return try store.purchase(try decode(PurchaseRequestBody.self, from: request.body), device: device)
             }
         },
+        Route(method: "GET", pattern: ["storekit", "v1", "purchases", ":id"]) { store, _, captures in
+            respond { try store.purchaseStatus(transactionId: captures["id"] ?? "") }
+        },
         Route(method: "GET", pattern: ["storekit", "v1", "transactions", "unfinished"]) { store, request, _ in
             respond {
                 SignedTransactionsBody(

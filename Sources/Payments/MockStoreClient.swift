@@ -74,6 +74,23 @@ public struct MockStoreClient: StoreProvider {
         }
     }
 
+    public func pendingPurchaseStatus(transactionID: String) async throws -> PendingPurchaseStatus? {
+        let escaped = transactionID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? transactionID
+        let body: PurchaseStatusBody
+        do {
+            body = try await send("GET", url("/storekit/v1/purchases/\(escaped)"))
+        } catch StoreError.storeResponse(status: 404, _, _) {
+            // A store without this addition, or a purchase it no longer holds: it cannot say.
+            return nil
+        }
+        switch body.status {
+        case "pending": return .waiting
+        case "purchased": return .completed
+        case "declined": return .declined
+        default: return nil
+        }
+    }
+
     public func unfinished() async throws -> [SignedTransaction] {
         let body: SignedTransactionsBody = try await send("GET", url("/storekit/v1/transactions/unfinished"))
         return body.signedTransactions.map(SignedTransaction.init(jwsRepresentation:))

@@ -184,3 +184,20 @@ public enum StoreErrorCode {
     /// A test control made this call fail (mock store only); `errorMessage` names the StoreKit error.
     public static let simulatedStoreKitError = 5_030_000
 }
+
+/// `GET /storekit/v1/purchases/{transactionId}` (a mock store addition: StoreKit tells an app neither a decline nor
+/// a lapse): what became of a purchase the store answered pending.
+public struct PurchaseStatusBody: Codable, Sendable, Equatable {
+    public var transactionId: String
+    /// `pending` (still waiting), `purchased` (approved or resolved: it reaches the app as an update) or
+    /// `declined` (never paid).
+    public var status: String
+    /// With `pending`: `askToBuy` or `interrupted`.
+    public var pendingReason: String?
+
+    public init(transactionId: String, status: String, pendingReason: String? = nil) {
+        self.transactionId = transactionId
+        self.status = status
+        self.pendingReason = pendingReason
+    }
+}

@@ -32,8 +32,9 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
 
     /// The pending purchases recorded in `directory`.
     public static func load(from directory: String) -> PendingPurchases {
-        guard let data = FileManager.default.contents(atPath: path(in: directory)),
-            let value = try? JSONDecoder().decode(PendingPurchases.self, from: data)
+        // Never through a link: read as every file of the data directory is.
+        guard let bytes = try? Files.readAll(path(in: directory)),
+            let value = try? JSONDecoder().decode(PendingPurchases.self, from: Data(bytes))
         else { return PendingPurchases() }
         return value
     }
@@ -74,6 +75,29 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
                 purchases.remove(at: index)
             }
         }
+    }
+
+    /// Removes each pending purchase the store says was declined (one whose id the store gave, asked of a store
+    /// that can say: the mock store), and returns them, so each decline is told once.
+    public mutating func settleDeclined(asking store: any StoreProvider) async throws -> [Purchase] {
+        var declined: [Purchase] = []
+        var kept: [Purchase] = []
+        for purchase in purchases {
+            if let id = purchase.transactionId, try await store.pendingPurchaseStatus(transactionID: id) == .declined {
+                declined.append(purchase)
+            } else {
+                kept.append(purchase)
+            }
+        }
+        purchases = kept
+        return declined
+    }
+
+    /// What is said once of a declined purchase.
+    public static func describeDeclined(_ purchase: Purchase) -> String {
+        let when = String(purchase.since.prefix(16)).replacingOccurrences(of: "T", with: " ")
+        let which = purchase.transactionId.map { " (transaction \($0))" } ?? ""
+        return "The purchase of \(purchase.product)\(which) asked for on \(when) UTC was declined: nothing was bought."
     }
 
     /// Whether `purchase`, at `now`, is an Ask to Buy request that has had no answer for over a day.

@@ -19,6 +19,8 @@ extension TopUpFlow {
         /// Purchases of another account on the same store (their account token is not this account's): left for
         /// it, neither credited nor finished here, and no failure.
         public var otherAccounts: [String] = []
+        /// Pending purchases the store says were declined, in words, each told once (then no longer pending).
+        public var declined: [String] = []
 
         /// Notes a refusal: another account's purchase apart, anything else as refused.
         mutating func note(_ refused: RefusedTransaction) {

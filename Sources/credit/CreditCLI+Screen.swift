@@ -17,7 +17,9 @@ extension CreditCLI {
             // Read-only, nothing is collected (the ledger's notice says so): what was collected could not be kept.
             if !ledger.isReadOnly {
                 let report = try await CreditCLI.collect(with: flow, context)
-                if !report.credited.isEmpty || !report.refused.isEmpty || !report.reversed.isEmpty {
+                if !report.credited.isEmpty || !report.refused.isEmpty || !report.reversed.isEmpty
+                    || !report.declined.isEmpty
+                {
                     collectNote = DisplayText.escaped(CreditCLI.describe(report))
                 }
             }

@@ -193,7 +193,7 @@ extension CreditCLI {
                     "reversed": report.reversed.map { CreditCLI.json($0) },
                     "alreadyCredited": report.alreadyCredited.count,
                     "refused": report.refused.map { ["transactionId": $0.transactionID ?? "", "reason": $0.reason] },
-                    "otherAccounts": report.otherAccounts,
+                    "otherAccounts": report.otherAccounts, "declined": report.declined,
                     "finished": report.finished, "balance": ledger.balance.rawValue,
                 ] as [String: Any])
         } else {
@@ -204,9 +204,10 @@ extension CreditCLI {
 
     static func describe(_ report: TopUpFlow.CollectReport) -> String {
         var parts: [String] = []
-        if report.credited.isEmpty && report.refused.isEmpty && report.reversed.isEmpty {
+        if report.credited.isEmpty && report.refused.isEmpty && report.reversed.isEmpty && report.declined.isEmpty {
             parts.append("Nothing to collect.")
         }
+        parts += report.declined
         for entry in report.credited {
             parts.append(
                 entry.refersTo == nil
@@ -269,7 +270,7 @@ extension CreditCLI {
 
     static func collect(with flow: TopUpFlow, _ context: Context) async throws -> TopUpFlow.CollectReport {
         var configuration = try StoreConfiguration.load(from: context.dataDirectory)
-        let report: TopUpFlow.CollectReport
+        var report: TopUpFlow.CollectReport
         do {
             report = try await flow.collect(updatesAfter: configuration.updatesCursor)
         } catch let error as StoreError {
@@ -283,13 +284,13 @@ extension CreditCLI {
             configuration.updatesCursor = report.cursor
             try configuration.save(to: context.dataDirectory)
         }
-        if !report.credited.isEmpty {
-            var pending = PendingPurchases.load(from: context.dataDirectory)
-            if !pending.purchases.isEmpty {
-                pending.settle(credited: report.credited)
-                try pending.save(to: context.dataDirectory)
-            }
-        }
+        var pending = PendingPurchases.load(from: context.dataDirectory)
+        guard !pending.purchases.isEmpty else { return report }
+        pending.settle(credited: report.credited)
+        // A declined one is said once, and goes: it will never complete.
+        let declined = (try? await pending.settleDeclined(asking: flow.store)) ?? []
+        report.declined = declined.map(PendingPurchases.describeDeclined)
+        if pending != PendingPurchases.load(from: context.dataDirectory) { try pending.save(to: context.dataDirectory) }
         return report
     }
 }

@@ -81,4 +81,24 @@ import Testing
         #expect(try data.balance() == 5_000_000)
         store.stop()
     }
+
+    /// Item 9: a declined Ask to Buy request is no longer shown as waiting; the decline is said once.
+    @Test func aDeclinedAskToBuyGoesFromTheScreenAndIsSaidOnce() async throws {
+        let store = try await started()
+        try control(store, "ask-to-buy", "on")
+        let asked = try data.ok("topup", "--json").jsonObject()
+        let id = try #require(asked["transactionId"] as? String, "\(asked)")
+        let before = try data.ok("screen", "--json").jsonObject()
+        #expect((before["pending"] as? [[String: Any]])?.count == 1, "\(before)")
+        try control(store, "decline", id)
+        let collected = try data.ok("collect")
+        #expect(collected.stdout.contains("(transaction \(id))"), "\(collected)")
+        #expect(collected.stdout.contains("was declined: nothing was bought"), "\(collected)")
+        let after = try data.ok("screen", "--json").jsonObject()
+        #expect((after["pending"] as? [[String: Any]])?.isEmpty == true, "\(after)")
+        let again = try data.ok("collect")
+        #expect(!again.stdout.contains("declined"), "said once: \(again)")
+        #expect(try data.balance() == 5_000_000)
+        store.stop()
+    }
 }

@@ -1,0 +1,15 @@
+import StoreWire
+
+extension MockStore {
+    /// What became of the purchase `transactionId` the store answered pending (a mock store addition: StoreKit tells
+    /// an app neither a decline nor a lapse), so an app can stop showing a declined Ask to Buy request as waiting.
+    ///
+    /// - Throws: ``MockStoreError`` for an id that is not a transaction id (4000006) or no such transaction (4040010).
+    public func purchaseStatus(transactionId: String) throws(MockStoreError) -> PurchaseStatusBody {
+        guard Self.isTransactionId(transactionId) else { throw .invalidTransactionId(transactionId) }
+        let stored = try withDatabase(durability: .committed) { database in try database.transaction(id: transactionId) }
+        guard let stored else { throw .transactionNotFound }
+        return PurchaseStatusBody(
+            transactionId: stored.id, status: stored.status.rawValue, pendingReason: stored.pendingReason?.rawValue)
+    }
+}
