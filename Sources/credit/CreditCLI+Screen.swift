@@ -8,32 +8,8 @@ import VoiceDebriefCredit
 extension CreditCLI {
     func screen(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
         let ledger = try context.openLedger()
-        // Opening the credit screen first collects what the store holds for us.
-        var collectNote: String?
-        var offers: [StoreProduct] = []
-        var storeNote: String?
         let flow = try CreditCLI.flow(ledger, context)
-        do {
-            // Read-only, nothing is collected (the ledger's notice says so): what was collected could not be kept.
-            if !ledger.isReadOnly {
-                let report = try await CreditCLI.collect(with: flow, context)
-                if !report.credited.isEmpty || !report.refused.isEmpty || !report.reversed.isEmpty
-                    || !report.declined.isEmpty
-                {
-                    collectNote = DisplayText.escaped(CreditCLI.describe(report))
-                }
-            }
-            offers = try await flow.store.products(for: flow.catalogue.credits.keys.sorted())
-        } catch let error as CommandFailure {
-            let detail =
-                error.message.hasPrefix("cannot reach the store: ")
-                ? String(error.message.dropFirst("cannot reach the store: ".count)) : error.message
-            storeNote =
-                "The store cannot be reached (\(DisplayText.escaped(CreditCLI.unstopped(detail)))); top-ups wait "
-                + "until it can."
-        } catch let error as StoreError {
-            storeNote = "The store cannot be reached (\(DisplayText.escaped("\(error)"))); top-ups wait until it can."
-        }
+        let (collectNote, offers, storeNote) = try await CreditCLI.collectForScreen(ledger, flow, context)
         let pending = PendingPurchases.load(from: context.dataDirectory)
         let model = try CreditScreen(ledger: ledger, prices: VoiceDebriefPrices())
         if context.json {
@@ -156,6 +132,41 @@ extension CreditCLI {
             object["message"] = "You are \(model.overBy.formatted) over your credit. \(CreditScreen.belowZeroSentence)"
         }
         return object
+    }
+
+    /// Opening the credit screen first collects what the store holds for us, and reads the store's offers: what
+    /// was collected in words, the offers, and why the store could not be reached, if it could not.
+    static func collectForScreen(_ ledger: Ledger, _ flow: TopUpFlow, _ context: Context) async throws -> (
+        collected: String?, offers: [StoreProduct], storeProblem: String?
+    ) {
+        var collectNote: String?
+        do {
+            // Read-only, nothing is collected (the ledger's notice says so): what was collected could not be kept.
+            if !ledger.isReadOnly {
+                let report = try await CreditCLI.collect(with: flow, context)
+                if !report.credited.isEmpty || !report.refused.isEmpty || !report.reversed.isEmpty
+                    || !report.declined.isEmpty
+                {
+                    collectNote = DisplayText.escaped(CreditCLI.describe(report))
+                }
+            }
+            let offers = try await flow.store.products(for: flow.catalogue.credits.keys.sorted())
+            return (collectNote, offers, nil)
+        } catch let error as CommandFailure {
+            let detail =
+                error.message.hasPrefix("cannot reach the store: ")
+                ? String(error.message.dropFirst("cannot reach the store: ".count)) : error.message
+            return (
+                collectNote, [],
+                "The store cannot be reached (\(DisplayText.escaped(CreditCLI.unstopped(detail)))); top-ups wait "
+                    + "until it can."
+            )
+        } catch let error as StoreError {
+            return (
+                collectNote, [],
+                "The store cannot be reached (\(DisplayText.escaped("\(error)"))); top-ups wait until it can."
+            )
+        }
     }
 
     /// How many entries the credit screen shows, the newest (`credit entries` shows them all).

@@ -37,13 +37,7 @@ extension CreditCLI {
             try StoreConfiguration.simulated.save(to: context.dataDirectory)
             print(context.json ? "{\"store\":\"simulated\"}" : "Store: simulated. No money is taken.")
         case "mockstore":
-            let url = args.string("--url") ?? ""
-            guard let scheme = URL(string: url)?.scheme?.lowercased(), ["http", "https"].contains(scheme),
-                URL(string: url)?.host?.isEmpty == false
-            else {
-                throw UsageError.invalidValue(
-                    "--url", url, isNot: "an http:// or https:// URL of the mock store", command: args.path)
-            }
+            let url = try CreditCLI.storeURL(args)
             let rootFile = args.string("--root-certificate")
             let secretFile = args.string("--secret-file")
             let bundle = args.string("--bundle-id")
@@ -91,6 +85,18 @@ extension CreditCLI {
             throw UsageError("unknown store \"\(args.command)\": simulated or mockstore", command: args.path)
         }
         return CreditCLI.success
+    }
+
+    /// `--url`, which must be an http:// or https:// URL with a host (anything else is a mistake: exit 64).
+    static func storeURL(_ args: ParsedArguments) throws -> String {
+        let url = args.string("--url") ?? ""
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
+            ["http", "https"].contains(scheme), parsed.host?.isEmpty == false
+        else {
+            throw UsageError.invalidValue(
+                "--url", url, isNot: "an http:// or https:// URL of the mock store", command: args.path)
+        }
+        return url
     }
 
     func topUp(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {

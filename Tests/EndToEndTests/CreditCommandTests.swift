@@ -667,7 +667,8 @@ import Testing
         let text = try data.credit("verify")
         #expect(text.stderr.contains("line 12 cannot be read"))
         #expect(text.stdout.contains("\(file):12: unreadable: "))
-        #expect(text.stdout.contains("Checked 20 entries"))
+        // 20 lines, 19 of them entries: the unreadable one is a problem, not an entry checked (issue 25 item 15).
+        #expect(text.stdout.contains("Checked 19 entries"), "\(text)")
         #expect(FileManager.default.contents(atPath: file) == damaged, "byte for byte unchanged")
     }
 

@@ -108,7 +108,9 @@ extension SandboxScenarioTests {
         let id = try #require(pending["transactionId"] as? String)
         _ = try control(store, "decline", id)
         let collect = try data.ok("collect")
-        #expect(collect.stdout.contains("Nothing to collect."), "\(collect)")
+        // Nothing credited; the decline is said (issue 25 item 9), and the screen no longer shows it waiting.
+        #expect(collect.stdout.contains("was declined: nothing was bought"), "\(collect)")
+        #expect(!collect.stdout.contains("Collected"), "\(collect)")
         try data.ok("screen")
         #expect(try data.balance() == start)
         #expect(try entries(kind: "topup").isEmpty, "a declined purchase is never credited")
