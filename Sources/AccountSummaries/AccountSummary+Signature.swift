@@ -43,6 +43,9 @@ extension AccountSummary {
     /// The summary in `bytes` if it verifies: its format, its account id against its public key, its signature,
     /// and its figures (canonical days and times, nothing negative). Anything else throws ``SummaryError``.
     public static func verified(from bytes: [UInt8]) throws -> AccountSummary {
+        if let name = SummaryLimits.duplicateKey(in: bytes) {
+            throw SummaryError("\"\(name)\" is given twice in one object: a summary says each thing once")
+        }
         let summary: AccountSummary
         do {
             summary = try JSONDecoder().decode(AccountSummary.self, from: Data(bytes))
@@ -69,12 +72,22 @@ extension AccountSummary {
             throw SummaryError("exportedAt is not a UTC time with milliseconds")
         }
         for row in days {
+            if let problem = SummaryLimits.problem(withKey: row.feature) {
+                throw SummaryError("a day row's feature is not a key: \(problem)")
+            }
             guard isDay(row.day),
-                [row.charges, row.charged, row.declined, row.givenBack, row.cost].allSatisfy({ $0 >= 0 })
-            else { throw SummaryError("a day row is malformed (\(row.day) \(row.feature))") }
+                [row.charges, row.charged, row.declined, row.givenBack, row.cost].allSatisfy(SummaryLimits.isFigure)
+            else {
+                throw SummaryError(
+                    "a day row is malformed (\(row.day) \(row.feature)): a day, and figures from 0 to "
+                        + "\(SummaryLimits.maximumFigure)")
+            }
         }
         for row in declines {
-            guard isDay(row.day), row.count >= 0, row.givenBack >= 0 else {
+            if let problem = SummaryLimits.problem(withKey: row.feature) ?? SummaryLimits.problem(withKey: row.reason) {
+                throw SummaryError("a decline row's feature or reason is not a key: \(problem)")
+            }
+            guard isDay(row.day), SummaryLimits.isFigure(row.count), SummaryLimits.isFigure(row.givenBack) else {
                 throw SummaryError("a decline row is malformed (\(row.day) \(row.feature))")
             }
         }

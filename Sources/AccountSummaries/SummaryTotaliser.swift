@@ -72,7 +72,7 @@ public enum SummaryTotaliser {
     public static func total(directory: String, asOf: Timestamp? = nil) throws -> SummaryTotal {
         let (verified, rejected) = try verify(directory: directory)
         var total = try self.total(verified, asOf: asOf)
-        total.rejected = rejected
+        total.rejected = rejected + total.rejected
         return total
     }
 
@@ -95,36 +95,40 @@ public enum SummaryTotaliser {
                 superseded.append(candidate.file)
             }
         }
-        let counted = latest.values.sorted { $0.file < $1.file }
-        let report = try self.report(counted.map(\.summary), asOf: asOf)
-        return SummaryTotal(report: report, counted: counted.map(\.file), superseded: superseded.sorted(), rejected: [])
+        let latestOnes = latest.values.sorted { $0.file < $1.file }
+        let (report, leftOut) = try self.report(latestOnes, asOf: asOf)
+        let counted = latestOnes.map(\.file).filter { file in !leftOut.contains { $0.file == file } }
+        return SummaryTotal(report: report, counted: counted, superseded: superseded.sorted(), rejected: leftOut)
     }
 
     private static func order(_ item: (file: String, summary: AccountSummary)) -> (String, String, String) {
         (item.summary.exportedAt, item.summary.signature, item.file)
     }
 
-    /// The P&L of `summaries`, one per account.
-    static func report(_ summaries: [AccountSummary], asOf given: Timestamp?) throws -> ProfitAndLossReport {
-        let latestExport = summaries.map(\.exportedAt).max().flatMap { Timestamp(iso8601: $0) }
+    /// The P&L of `counted`, one summary per account, and the summaries left out because adding them would make a
+    /// total too large to count (checked arithmetic: each is added whole or not at all).
+    static func report(_ counted: [(file: String, summary: AccountSummary)], asOf given: Timestamp?) throws -> (
+        ProfitAndLossReport, leftOut: [RejectedSummary]
+    ) {
+        let latestExport = counted.map(\.summary.exportedAt).max().flatMap { Timestamp(iso8601: $0) }
         let asOf = given ?? latestExport ?? Timestamp(milliseconds: 0)
         let threshold = ProfitAndLossReport.defaultOftenDeclinedBasisPoints
         let startDays = ProfitAndLossReport.windows.map { String(asOf.adding(days: -Int64($0)).iso8601.prefix(10)) }
         var tallies = [ProfitAndLossTally](repeating: ProfitAndLossTally(), count: 1 + startDays.count)
-        for summary in summaries {
-            for row in summary.days {
-                for index in tallies.indices where index == 0 || row.day >= startDays[index - 1] {
-                    try tallies[index].addCharges(
-                        feature: row.feature, count: row.charges, charged: MicroCredits(row.charged),
-                        cost: MicroCredits(row.cost))
-                    try tallies[index].addDeclines(
-                        feature: row.feature, count: row.declined, givenBack: MicroCredits(row.givenBack))
-                }
-            }
-            for row in summary.declines {
-                for index in tallies.indices where index == 0 || row.day >= startDays[index - 1] {
-                    try tallies[index].addReason(row.reason, count: row.count, givenBack: MicroCredits(row.givenBack))
-                }
+        var leftOut: [RejectedSummary] = []
+        var summaries: [AccountSummary] = []
+        for (file, summary) in counted {
+            do {
+                var added = tallies
+                try add(summary, to: &added, startDays: startDays)
+                let touched = Set(summary.days.map(\.feature))
+                for tally in added { try tally.check(touched: touched) }
+                tallies = added
+                summaries.append(summary)
+            } catch LedgerError.overflow {
+                leftOut.append(
+                    RejectedSummary(
+                        file: file, reason: "its figures would make a total too large to count, so it was left out"))
             }
         }
         var periods = [try tallies[0].period("all", days: nil, since: nil, oftenDeclinedBasisPoints: threshold)]
@@ -134,10 +138,31 @@ public enum SummaryTotaliser {
                     "\(days)d", days: days, since: startDays[index] + "T00:00:00.000Z",
                     oftenDeclinedBasisPoints: threshold))
         }
-        return ProfitAndLossReport(
+        let report = ProfitAndLossReport(
             source: .summaries, asOf: asOf.iso8601, accounts: summaries.count,
             costsArePlaceholders: summaries.contains { $0.costsArePlaceholders }, oftenDeclinedBasisPoints: threshold,
             periods: periods)
+        return (report, leftOut)
+    }
+
+    /// Adds every row of `summary` to `tallies` (all time, then each window from its first day).
+    private static func add(_ summary: AccountSummary, to tallies: inout [ProfitAndLossTally], startDays: [String])
+        throws
+    {
+        for row in summary.days {
+            for index in tallies.indices where index == 0 || row.day >= startDays[index - 1] {
+                try tallies[index].addCharges(
+                    feature: row.feature, count: row.charges, charged: MicroCredits(row.charged),
+                    cost: MicroCredits(row.cost))
+                try tallies[index].addDeclines(
+                    feature: row.feature, count: row.declined, givenBack: MicroCredits(row.givenBack))
+            }
+        }
+        for row in summary.declines {
+            for index in tallies.indices where index == 0 || row.day >= startDays[index - 1] {
+                try tallies[index].addReason(row.reason, count: row.count, givenBack: MicroCredits(row.givenBack))
+            }
+        }
     }
 }
 

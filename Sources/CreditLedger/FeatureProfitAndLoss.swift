@@ -50,9 +50,12 @@ public struct FeatureProfitAndLoss: Sendable, Equatable, Codable {
     /// `part` over `whole` in basis points, rounded toward zero; nil when `whole` is zero.
     static func basisPoints(_ part: Int64, of whole: Int64) throws -> Int? {
         guard whole != 0 else { return nil }
-        let (scaled, overflow) = part.multipliedReportingOverflow(by: 10_000)
-        guard !overflow else { throw LedgerError.overflow("\(part) × 10000") }
-        return Int(scaled / whole)
+        // Exact in 128 bits: only a share too large for 64 bits (a margin millions of times its net) overflows.
+        let scaled = part.magnitude.multipliedFullWidth(by: 10_000)
+        guard scaled.high < whole.magnitude else { throw LedgerError.overflow("\(part) × 10000 / \(whole)") }
+        let quotient = whole.magnitude.dividingFullWidth(scaled).quotient
+        guard quotient <= Int64.max.magnitude else { throw LedgerError.overflow("\(part) × 10000 / \(whole)") }
+        return (part < 0) != (whole < 0) ? -Int(quotient) : Int(quotient)
     }
 
     private enum CodingKeys: String, CodingKey {
