@@ -39,6 +39,10 @@ public enum MockStoreCommandLine {
                 help: "where transactions and the test CA are kept (default $MOCKSTORE_DATA, else ./mockstore-data); "
                     + "created if missing"),
             .flag(
+                "--exit-with-parent",
+                help: "stop (as on SIGTERM) when the process that started this one goes away, so a test runner that "
+                    + "dies leaves no store listening; the parent is checked five times a second"),
+            .flag(
                 "--ephemeral",
                 help: "keep everything in memory: the transactions, and a test CA made new at each start; nothing is "
                     + "written to disk (no --data). For a fresh store per test"),
@@ -177,6 +181,7 @@ public enum MockStoreCommandLine {
         if let value = args.string("--catalogue") { options.cataloguePath = value }
         if let value = args.string("--data") { options.dataDirectory = value }
         options.ephemeral = args.flag("--ephemeral")
+        options.exitWithParent = args.flag("--exit-with-parent")
         if let value = args.integer("--max-connections") { options.maxConnections = UInt32(value) }
         if let value = args.integer("--idle-timeout") { options.idleTimeoutSeconds = UInt32(value) }
         if let value = args.integer("--request-timeout") { options.requestTimeoutSeconds = UInt32(value) }

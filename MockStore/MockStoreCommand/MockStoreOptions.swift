@@ -39,6 +39,8 @@ public struct MockStoreOptions: Equatable, Sendable {
     public var notifyTimeoutMilliseconds: Int64 = 5_000
     /// `--ephemeral`: everything in memory (database, a new test CA), nothing written to disk.
     public var ephemeral = false
+    /// `--exit-with-parent`: stop when the process that started this one is gone.
+    public var exitWithParent = false
     /// `--max-connections`: connections held open at once.
     public var maxConnections: UInt32 = 4_096
     /// `--idle-timeout`: seconds a connection may wait before it begins a request.

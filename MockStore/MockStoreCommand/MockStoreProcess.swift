@@ -14,6 +14,8 @@ public enum MockStoreProcess {
 
     /// Runs `mockstore` with `arguments` (without the program name). Never returns.
     public static func main(arguments: [String], environment: [String: String]) -> Never {
+        // Who started us, read first: `--exit-with-parent` stops when this is no longer our parent.
+        let parent = getppid()
         let options: MockStoreOptions
         do {
             switch try MockStoreCommandLine.parse(arguments, environment: environment) {
@@ -68,13 +70,30 @@ public enum MockStoreProcess {
             return source
         }
 
+        let watcher = options.exitWithParent ? watchParent(parent, running, on: queue) : nil
         write(describe(running), to: STDERR_FILENO)
         write(running.listeningLine + "\n", to: STDOUT_FILENO)
         // Not dispatchMain(): on Linux it waits in sigsuspend with every signal unblocked, so a stop signal
         // could be taken by the main thread (and lost) instead of reaching the signal sources.
         while true {
-            withExtendedLifetime(sources) { _ = pause() }
+            withExtendedLifetime((sources, watcher)) { _ = pause() }
         }
+    }
+
+    /// Stops the store, as SIGTERM does, once `parent` is no longer this process's parent (it died: the process
+    /// was handed to init or a subreaper). A poll, five times a second, works wherever `getppid` does.
+    private static func watchParent(_ parent: pid_t, _ running: RunningMockStore, on queue: DispatchQueue)
+        -> any DispatchSourceTimer
+    {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now(), repeating: .milliseconds(200))
+        timer.setEventHandler {
+            guard getppid() != parent else { return }
+            write("mockstore: the process that started it is gone\n", to: STDERR_FILENO)
+            stop(running, signal: SIGTERM)
+        }
+        timer.resume()
+        return timer
     }
 
     private static func stop(_ running: RunningMockStore, signal number: Int32) -> Never {

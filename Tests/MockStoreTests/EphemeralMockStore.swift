@@ -37,7 +37,8 @@ final class EphemeralMockStore {
         let started = Date()
         let child = try ChildProcess(
             "/bin/sh",
-            ["-c", #"cd "$1" && shift && exec "$@""#, "sh", workingDirectory, binary, "--port", "0"] + arguments,
+            ["-c", #"cd "$1" && shift && exec "$@""#, "sh", workingDirectory, binary, "--port", "0", "--exit-with-parent"]
+                + arguments,
             environment: environment)
         var found: (url: String, port: UInt16)?
         waitUntil(timeout: 30, pollEvery: 0.01) {

@@ -27,7 +27,9 @@ public final class LaunchedMockStore {
         self.dataDirectory = dataDirectory
         let child = try ChildProcess(
             try Binaries.require("mockstore"),
-            ["--port", "0", "--data", dataDirectory, "--catalogue", catalogue] + arguments, environment: environment)
+            // It stops when this test process goes: a runner that dies leaves no store listening.
+            ["--port", "0", "--data", dataDirectory, "--catalogue", catalogue, "--exit-with-parent"] + arguments,
+            environment: environment)
         var found: (url: String, port: UInt16)?
         waitUntil(timeout: timeout, pollEvery: 0.01) {
             found = Self.listeningAddress(in: child.stdoutSoFar)
