@@ -48,7 +48,8 @@ public enum MockStoreCommandLine {
                     + "written to disk (no --data). For a fresh store per test"),
             .integer(
                 "--max-connections", "N", in: 16...1_000_000, noun: "a number",
-                help: "connections held open at once; one more is closed as soon as it is accepted (default 4096)"),
+                help: "connections held open at once; beyond, the ones idle longest are closed to make room, so "
+                    + "a new connection is always served (default 4096)"),
             .integer(
                 "--idle-timeout", "SECONDS", in: 1...86_400, noun: "a number of seconds",
                 help: "a connection that has not begun a request this long after it opened or was last answered is "
@@ -135,9 +136,11 @@ public enum MockStoreCommandLine {
               POST /inApps/v1/notifications/test                      Request a Test Notification
               GET  /inApps/v1/notifications/test/{token}              Get Test Notification Status
 
-            Load: up to --max-connections connections at once, each on a thread of its own (an idle one sleeps); a
-            request must arrive whole within --request-timeout of its first line, and a connection must begin one
-            within --idle-timeout, or it is closed.
+            Load: up to --max-connections connections at once, each on a thread of its own (an idle one sleeps);
+            beyond, the connections idle longest are closed (never one whose request is in), so a new connection is
+            always served. A request must arrive whole within --request-timeout of its first line, and a connection
+            must begin one within --idle-timeout, or it is closed. A notification receiver's answer is read up to
+            64 KiB (its status decides).
 
             Exit status: 0 after a clean stop, 1 on a failure it explains, 64 on a usage error.
             """)

@@ -16,6 +16,12 @@ import Foundation
 ///   whose headers are all in) and then closed.
 /// - A request being handled, or its answer being sent, has no deadline here (libmicrohttpd's own idle timeout
 ///   covers a client that stops reading).
+/// - Room: when more than ``openLimit`` connections are open (``ConnectionSlots/kept``, a margin below
+///   libmicrohttpd's own limit), the ones idle longest are closed, so libmicrohttpd never reaches its limit, at
+///   which it closes every new connection, while idle ones hold the slots: a new connection and its request are
+///   always served. Only idle connections (waiting for a request line, never sent a byte, or waiting
+///   for the next request) are closed so, never one whose request is in or being answered; one with bytes waiting
+///   in its socket (a request just arriving) is passed over. Checked at every opening and by the thread.
 ///
 /// Closing is `shutdown(2)` on the socket, under the lock: libmicrohttpd tells ``closed(_:)`` (which takes the
 /// lock) before it closes a socket, so a socket in the table is still the connection's own. libmicrohttpd then
@@ -43,15 +49,25 @@ final class ConnectionDeadlines: @unchecked Sendable {
     /// The whole answer (status line, headers, body) sent to a request cut for being late; empty over TLS, where
     /// only libmicrohttpd's TLS session may write, so a late request there is closed unanswered.
     let lateAnswer: [UInt8]
+    /// Connections kept open at most: beyond, the ones idle longest are closed to make room.
+    let openLimit: Int
+    /// The slots libmicrohttpd has beyond ``openLimit``, for connections closed but not yet freed.
+    let spareSlots: Int
     private let condition = NSCondition()
     private var table: [Int32: Entry] = [:]
     private var isStopped = false
     private var cutCount = 0
+    private var roomCount = 0
 
-    init(idleSeconds: Double, requestSeconds: Double, lateAnswer: [UInt8] = []) {
+    init(
+        idleSeconds: Double, requestSeconds: Double, lateAnswer: [UInt8] = [], openLimit: Int = .max,
+        spareSlots: Int = .max
+    ) {
         self.idleSeconds = idleSeconds
         self.requestSeconds = requestSeconds
         self.lateAnswer = lateAnswer
+        self.openLimit = max(1, openLimit)
+        self.spareSlots = max(0, spareSlots)
     }
 
     /// Starts the thread that closes late connections, checking a few times per shortest deadline.
@@ -61,7 +77,11 @@ final class ConnectionDeadlines: @unchecked Sendable {
             condition.lock()
             while !isStopped {
                 _ = condition.wait(until: Date(timeIntervalSinceNow: interval))
-                if !isStopped { cutLate(now: Self.now()) }
+                if !isStopped {
+                    cutLate(now: Self.now())
+                    // Connections busy at the last opening may be idle by now.
+                    makeRoom(sparing: -1)
+                }
             }
             condition.unlock()
         }
@@ -84,7 +104,27 @@ final class ConnectionDeadlines: @unchecked Sendable {
         return cutCount
     }
 
-    func opened(_ socket: Int32) { set(socket, .idle) }
+    /// How many idle connections were closed to make room for others, since the start.
+    var connectionsClosedForRoom: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return roomCount
+    }
+
+    /// A new connection: idle from now; room is made for it if it is one too many. Called on libmicrohttpd's
+    /// accepting thread, which frees closed connections between accepts once their own threads have let go of
+    /// them: the more are waiting to be freed, the longer it pauses here (up to 20 ms), so that a burst of new
+    /// connections cannot use up the spare slots before they are freed.
+    func opened(_ socket: Int32) {
+        set(socket, .idle)
+        condition.lock()
+        makeRoom(sparing: socket)
+        let freeing = table.values.count { $0.phase == .cut }
+        condition.unlock()
+        let pause = min(20, freeing - spareSlots / 2)
+        if pause > 0 { usleep(useconds_t(pause * 1_000)) }
+    }
+
     func requestLineArrived(_ socket: Int32) { set(socket, .receiving) }
     func requestArrived(_ socket: Int32) { set(socket, .answering) }
     func answered(_ socket: Int32) { set(socket, .idle) }
@@ -120,6 +160,31 @@ final class ConnectionDeadlines: @unchecked Sendable {
             table[socket]?.phase = .cut
             cutCount += 1
         }
+    }
+
+    /// Under the lock: while more than ``openLimit`` connections are open and not yet cut, closes the one idle
+    /// longest (never `newest`, the connection being made room for).
+    private func makeRoom(sparing newest: Int32) {
+        var excess = table.values.count { $0.phase != .cut } - openLimit
+        var passedOver: Set<Int32> = [newest]
+        // One at a time, the oldest first: there is seldom more than one too many, and the table is thousands.
+        while excess > 0,
+            let socket = table.lazy.filter({ $0.value.phase == .idle && !passedOver.contains($0.key) })
+                .min(by: { $0.value.since < $1.value.since })?.key
+        {
+            passedOver.insert(socket)
+            guard !Self.hasBytesWaiting(socket) else { continue }
+            shutdown(socket, Int32(SHUT_RDWR))
+            table[socket]?.phase = .cut
+            roomCount += 1
+            excess -= 1
+        }
+    }
+
+    /// Whether bytes the server has not read yet wait in `socket` (a request arriving: not idle after all).
+    private static func hasBytesWaiting(_ socket: Int32) -> Bool {
+        var byte: UInt8 = 0
+        return recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
     }
 
     /// Sends ``lateAnswer`` without waiting (it fits an empty socket buffer; a client that does not read loses it).

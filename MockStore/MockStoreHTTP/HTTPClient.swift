@@ -1,8 +1,9 @@
 import Foundation
 
 /// HTTP/1.1 and HTTPS requests through libcurl: what the store uses to deliver notifications, what
-/// `mockstore control` uses to reach a running store, and what the bench's clients use. ``send(_:_:headers:body:timeout:trusting:)``
-/// makes one request on a connection of its own; an ``HTTPConnection`` keeps its connection for the next request.
+/// `mockstore control` uses to reach a running store, and what the bench's clients use.
+/// ``send(_:_:headers:body:timeout:trusting:maxBodyBytes:)`` makes one request on a connection of its own; an
+/// ``HTTPConnection`` keeps its connection for the next request.
 public enum HTTPClient {
     /// A complete response.
     public struct Response: Equatable, Sendable {
@@ -10,13 +11,17 @@ public enum HTTPClient {
         public var status: Int
         /// Names lower-cased.
         public var headers: [String: String]
+        /// The body, or its first `maxBodyBytes` when ``isBodyCut``.
         public var body: [UInt8]
+        /// Whether the body was longer than the request's `maxBodyBytes`: cut there, the rest never read.
+        public var isBodyCut: Bool
 
         /// A response with these parts (header names lower-cased).
-        public init(status: Int, headers: [String: String], body: [UInt8]) {
+        public init(status: Int, headers: [String: String], body: [UInt8], isBodyCut: Bool = false) {
             self.status = status
             self.headers = headers
             self.body = body
+            self.isBodyCut = isBodyCut
         }
     }
 
@@ -59,11 +64,13 @@ public enum HTTPClient {
     }
 
     /// Sends one request on a connection of its own and waits, at most `timeout` seconds in all, for the whole
-    /// response. `trusting`: the CAs an `https://` server must chain to (the system's when nil).
+    /// response. `trusting`: the CAs an `https://` server must chain to (the system's when nil). `maxBodyBytes`:
+    /// the most of the response's body read (see ``HTTPConnection/send(_:_:headers:body:timeout:maxBodyBytes:)``).
     public static func send(
         _ method: String, _ url: String, headers: [HTTPHeader] = [], body: [UInt8] = [], timeout: TimeInterval = 10,
-        trusting certificates: TrustedCertificates? = nil
+        trusting certificates: TrustedCertificates? = nil, maxBodyBytes: Int = .max
     ) throws(Failure) -> Response {
-        try HTTPConnection(trusting: certificates).send(method, url, headers: headers, body: body, timeout: timeout)
+        try HTTPConnection(trusting: certificates).send(
+            method, url, headers: headers, body: body, timeout: timeout, maxBodyBytes: maxBodyBytes)
     }
 }

@@ -45,15 +45,18 @@ public final class HTTPConnection {
     }
 
     /// Sends one request and waits, at most `timeout` seconds in all (connecting included), for the whole
-    /// response.
+    /// response. `maxBodyBytes`: the most of the response's body read; a longer body is cut there, the rest left
+    /// unread (the connection is then closed, not reused), and the response, its status included, is returned with
+    /// ``HTTPClient/Response/isBodyCut`` set.
     public func send(
-        _ method: String, _ url: String, headers: [HTTPHeader] = [], body: [UInt8] = [], timeout: TimeInterval = 10
+        _ method: String, _ url: String, headers: [HTTPHeader] = [], body: [UInt8] = [], timeout: TimeInterval = 10,
+        maxBodyBytes: Int = .max
     ) throws(HTTPClient.Failure) -> HTTPClient.Response {
         _ = try HTTPClient.Target(url)
         // Reset clears the options of the last request but keeps its connection open for this one.
         CCurl_easy_reset(handle)
         errorBuffer[0] = 0
-        let received = ResponseCollector()
+        let received = ResponseCollector(bodyLimit: maxBodyBytes)
         let headerList = try CurlHeaderList(Self.requestHeaders(headers, hasBody: !body.isEmpty))
         let code = withExtendedLifetime((received, headerList)) {
             body.withUnsafeBytes { bytes -> CURLcode in
@@ -74,7 +77,8 @@ public final class HTTPConnection {
                 return CCurl_easy_perform(handle)
             }
         }
-        guard code == CURLE_OK else {
+        // A body cut at the limit is a whole answer as far as the caller is concerned: its status decides.
+        guard code == CURLE_OK || (code == CURLE_WRITE_ERROR && received.isBodyCut) else {
             throw HTTPClient.Failure(
                 kind: HTTPClient.Failure.kind(of: code, receivedAny: received.receivedAny), detail: explain(code, url))
         }
@@ -87,7 +91,8 @@ public final class HTTPConnection {
         if CCurl_new_connections(handle, &opened) == CURLE_OK {
             connectionsOpened += opened
         }
-        return HTTPClient.Response(status: status, headers: received.headers, body: received.body)
+        return HTTPClient.Response(
+            status: status, headers: received.headers, body: received.body, isBodyCut: received.isBodyCut)
     }
 
     /// GET without a body; any other method as given, with its body (even an empty one for POST and PUT, so

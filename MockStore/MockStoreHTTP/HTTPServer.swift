@@ -5,14 +5,15 @@ import Synchronization
 /// An HTTP/1.1 server on GNU libmicrohttpd, answering every request with an ``HTTPHandler``.
 ///
 /// libmicrohttpd runs a thread per connection (`MHD_USE_THREAD_PER_CONNECTION`, polling with `poll`, a small
-/// stack each), up to ``Limits/connectionLimit`` of them (thousands: an idle connection's thread sleeps in
-/// `poll`), plus one thread that accepts: the handler is called on the connection's thread, so requests on
+/// stack each), up to ``Limits/connectionLimit`` of them and a margin (thousands: an idle connection's thread
+/// sleeps in `poll`), plus one thread that accepts: the handler is called on the connection's thread, so requests on
 /// different connections are handled at the same time, and a handler that waits (for a commit, say) holds up only
 /// its own connection. The handler must therefore be safe to call concurrently. (A few polling threads on epoll
 /// with suspended connections would use fewer threads, but libmicrohttpd 0.9.75 then drops a request whose client
 /// half-closes before the answer, so it is not used.) A request body is read in pieces into a per-request buffer (kept in libmicrohttpd's
 /// `con_cls` slot, freed when the request completes) and never beyond ``Limits/maxBodyBytes``. Deadlines
-/// (``ConnectionDeadlines``) close connections that hold a slot without sending a whole request in time.
+/// (``ConnectionDeadlines``) close connections that hold a slot without sending a whole request in time, and the
+/// connections idle longest when every slot kept is taken, so a new connection always finds one.
 public final class HTTPServer: Sendable {
     /// Bounds that keep a bad client, or very many clients, from exhausting the process or holding the server.
     public struct Limits: Sendable, Equatable {
@@ -21,8 +22,10 @@ public final class HTTPServer: Sendable {
         /// How much of an oversized body (sent without a `Content-Length`) is read and dropped before the
         /// connection is closed instead.
         public var maxDiscardedBytes: Int
-        /// Connections open at once (one more is closed as soon as it is accepted). The process's soft limit on open files is
-        /// raised to the hard one when it is lower.
+        /// Connections kept open at once: beyond, the ones idle longest are closed to make room
+        /// (``ConnectionDeadlines``), so a new connection is always served; libmicrohttpd may hold a margin more
+        /// (``ConnectionSlots``) for connections arriving faster than those are freed. The process's soft limit
+        /// on open files is raised to the hard one when it is lower, and this is lowered to what that allows.
         public var connectionLimit: UInt32
         /// Seconds a connection may wait before it begins a request (from its opening or its previous answer);
         /// also libmicrohttpd's timeout for a connection with no traffic at all.
@@ -73,13 +76,16 @@ public final class HTTPServer: Sendable {
         let address = try SocketAddress(host: host, port: port)
         let tlsMemory = tls.map(TLSMemory.init)
         var limits = limits
-        let files = FileDescriptorLimit.raise(toAtLeast: Int(limits.connectionLimit) + FileDescriptorLimit.reserve)
-        limits.connectionLimit = min(
-            limits.connectionLimit, UInt32(clamping: max(16, files - FileDescriptorLimit.reserve)))
+        let requested = Int(limits.connectionLimit)
+        let files = FileDescriptorLimit.raise(
+            toAtLeast: requested + ConnectionSlots.margin(for: requested) + FileDescriptorLimit.reserve)
+        let slots = ConnectionSlots(requested: requested, files: max(16, files - FileDescriptorLimit.reserve))
+        limits.connectionLimit = UInt32(clamping: slots.kept)
         let requestSeconds = max(0.05, limits.requestTimeoutSeconds)
         let deadlines = ConnectionDeadlines(
             idleSeconds: Double(max(1, limits.idleTimeoutSeconds)), requestSeconds: requestSeconds,
-            lateAnswer: tls == nil ? handler.requestTimeout(seconds: requestSeconds).wireBytes(closing: true) : [])
+            lateAnswer: tls == nil ? handler.requestTimeout(seconds: requestSeconds).wireBytes(closing: true) : [],
+            openLimit: slots.kept, spareSlots: slots.total - slots.kept)
         let context = Unmanaged.passRetained(
             ServerContext(
                 handler: handler, limits: limits, tls: tlsMemory, deadlines: deadlines))
@@ -93,7 +99,7 @@ public final class HTTPServer: Sendable {
             CMicroHTTPD_start(
                 flags, sockaddr, HTTPServerCallbacks.accessCallback, context.toOpaque(),
                 HTTPServerCallbacks.completedCallback, HTTPServerCallbacks.requestLineCallback,
-                HTTPServerCallbacks.connectionCallback, limits.connectionLimit, limits.idleTimeoutSeconds,
+                HTTPServerCallbacks.connectionCallback, UInt32(clamping: slots.total), limits.idleTimeoutSeconds,
                 max(0, limits.threadStackBytes), tlsMemory?.privateKey, tlsMemory?.certificate)
         }
         guard let started else {
@@ -123,6 +129,9 @@ public final class HTTPServer: Sendable {
 
     /// How many connections were closed for taking too long to send a whole request (or to begin one).
     public var connectionsClosedForDeadlines: Int { context.takeUnretainedValue().deadlines.connectionsCut }
+
+    /// How many idle connections were closed to make room for new ones, beyond ``Limits/connectionLimit``.
+    public var connectionsClosedForRoom: Int { context.takeUnretainedValue().deadlines.connectionsClosedForRoom }
 
     /// Stops listening, closes every connection and waits for libmicrohttpd's threads (requests in progress
     /// finish first). Idempotent.

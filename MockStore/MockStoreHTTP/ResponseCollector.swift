@@ -1,12 +1,21 @@
 import Foundation
 
-/// What libcurl hands over of one response: header lines and body bytes, through C callbacks whose context is
-/// this object.
+/// What libcurl hands over of one response: header lines and body bytes (at most ``bodyLimit`` of them), through C
+/// callbacks whose context is this object.
 final class ResponseCollector {
     private(set) var headers: [String: String] = [:]
     private(set) var body: [UInt8] = []
     /// Whether any byte of a response arrived (a status line at least).
     private(set) var receivedAny = false
+    /// The most body bytes kept; at the first byte beyond, reading stops (libcurl ends the transfer with
+    /// `CURLE_WRITE_ERROR`) and ``isBodyCut`` is set: an answer without end must not grow the process.
+    let bodyLimit: Int
+    /// Whether the body went beyond ``bodyLimit`` and the rest was left unread.
+    private(set) var isBodyCut = false
+
+    init(bodyLimit: Int = .max) {
+        self.bodyLimit = max(0, bodyLimit)
+    }
 
     /// libcurl's `CURLOPT_WRITEFUNCTION`: a piece of the body.
     static let bodyCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int =
@@ -14,8 +23,14 @@ final class ResponseCollector {
             guard let context else { return 0 }
             let collector = Unmanaged<ResponseCollector>.fromOpaque(context).takeUnretainedValue()
             let length = size * count
-            if let bytes, length > 0 {
-                collector.body.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: length))
+            let kept = min(length, collector.bodyLimit - collector.body.count)
+            if let bytes, kept > 0 {
+                collector.body.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: kept))
+            }
+            guard kept == length else {
+                // Fewer bytes taken than given: libcurl stops reading this answer.
+                collector.isBodyCut = true
+                return 0
             }
             return length
         }

@@ -7,6 +7,11 @@ import Synchronization
 /// URL, records every attempt, and tries again on Apple's schedule (scaled, production only) until the receiver
 /// answers 200 to 206 or the tries run out. The store's lock is never held while a notification is on the wire.
 public final class NotificationDispatcher: Sendable {
+    /// The most of a receiver's answer body read: 64 KiB. Only its status is used (200 to 206: delivered), so the
+    /// rest of a longer body is left unread and the connection closed; a receiver answering without end (1 GiB,
+    /// say) can neither grow the store nor hold the delivery thread, and its status still decides.
+    public static let answerBodyLimit = 64 * 1024
+
     private let store: MockStore
     private let url: String
     /// The CAs an `https://` receiver's certificate must chain to (`--notify-ca`); the system's when nil.
@@ -71,7 +76,7 @@ public final class NotificationDispatcher: Sendable {
         do {
             let response = try HTTPClient.send(
                 "POST", url, headers: [HTTPHeader("Content-Type", "application/json")], body: body, timeout: timeout,
-                trusting: certificates)
+                trusting: certificates, maxBodyBytes: Self.answerBodyLimit)
             // Apple: any status from 200 to 206 is a successful post.
             guard (200...206).contains(response.status) else {
                 return StoredNotification.Attempt(

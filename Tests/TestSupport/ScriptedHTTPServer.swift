@@ -36,6 +36,8 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
         case endless
         /// A `Content-Length` of `declared` bytes, then bytes as fast as the client takes them.
         case declared(Int)
+        /// ``declared(_:)`` with another status than 200.
+        case declaredWithStatus(Int, length: Int)
     }
 
     /// The port it listens on (127.0.0.1).
@@ -111,11 +113,18 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
             let chunk = Array("10000\r\n".utf8) + [UInt8](repeating: 0x20, count: 0x10000) + Array("\r\n".utf8)
             while !isStopped, push(chunk, on: connection, counting: 0x10000) {}
         case .declared(let length):
-            RawHTTP.send(connection, Self.head(status: 200, length: length))
-            let block = [UInt8](repeating: 0x20, count: 0x10000)
-            var left = length
-            while left > 0, !isStopped, push(Array(block.prefix(left)), on: connection) { left -= block.count }
+            stream(length, status: 200, on: connection)
+        case .declaredWithStatus(let status, let length):
+            stream(length, status: status, on: connection)
         }
+    }
+
+    /// A header declaring `length` bytes, then the bytes as fast as the client takes them, until it goes.
+    private func stream(_ length: Int, status: Int, on connection: Int32) {
+        RawHTTP.send(connection, Self.head(status: status, length: length))
+        let block = [UInt8](repeating: 0x20, count: 0x10000)
+        var left = length
+        while left > 0, !isStopped, push(Array(block.prefix(left)), on: connection) { left -= block.count }
     }
 
     /// Sends `bytes` whole; false when the client has gone. `counting` bytes of them are body (all, unless said).
