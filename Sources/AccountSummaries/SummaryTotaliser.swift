@@ -113,7 +113,9 @@ public enum SummaryTotaliser {
         let latestExport = counted.map(\.summary.exportedAt).max().flatMap { Timestamp(iso8601: $0) }
         let asOf = given ?? latestExport ?? Timestamp(milliseconds: 0)
         let threshold = ProfitAndLossReport.defaultOftenDeclinedBasisPoints
-        let startDays = ProfitAndLossReport.windows.map { String(asOf.adding(days: -Int64($0)).iso8601.prefix(10)) }
+        let startDays = ProfitAndLossReport.windows.map {
+            String(ProfitAndLossReport.windowStart(asOf: asOf, days: $0).iso8601.prefix(10))
+        }
         var tallies = [ProfitAndLossTally](repeating: ProfitAndLossTally(), count: 1 + startDays.count)
         var leftOut: [RejectedSummary] = []
         var summaries: [AccountSummary] = []

@@ -2,13 +2,13 @@ extension ProfitAndLossReport {
     /// The P&L of one ledger's `entries` (distinct by id, in any order) as of `asOf`: charges and refunds by the
     /// feature key they carry, each charge costed by `costs` in the unit of its price in `prices` (a transcript per
     /// started minute: the entry's quantity), declined or not. The windows are the entries written at or after
-    /// `asOf` less 30 and 7 days, as ``Ledger/takings(lastDays:)`` counts them.
+    /// ``windowStart(asOf:days:)`` (midnight UTC, 30 and 7 days before the as-of day), as summaries count them.
     public static func make(
         entries: some Sequence<LedgerEntry>, asOf: Timestamp, prices: some PriceList, costs: some CostList,
         oftenDeclinedBasisPoints: Int = ProfitAndLossReport.defaultOftenDeclinedBasisPoints
     ) throws -> ProfitAndLossReport {
         let table = CostTable(costs: costs, prices: prices)
-        let starts = windows.map { asOf.adding(days: -Int64($0)) }
+        let starts = windows.map { windowStart(asOf: asOf, days: $0) }
         var tallies = [ProfitAndLossTally](repeating: ProfitAndLossTally(), count: 1 + starts.count)
         for entry in entries {
             guard let feature = entry.feature, entry.kind == .charge || entry.kind == .refund else { continue }

@@ -45,6 +45,15 @@ public struct ProfitAndLossReport: Sendable, Equatable, Codable {
     /// The windows besides all time, in days, in the order written.
     public static let windows = [30, 7]
 
+    /// Where the window of the last `days` days starts for a P&L as of `asOf`: midnight UTC at the start of the day
+    /// `days` days before the as-of day. One definition for a ledger's P&L (`credit pnl --days 7`), the summaries'
+    /// (`--summaries`) and `analytics/pnl.sh`, since a summary knows days, not moments: the last 7 days as of
+    /// 29 November 12:00 are from 22 November 00:00.
+    public static func windowStart(asOf: Timestamp, days: Int) -> Timestamp {
+        let day = String(asOf.adding(days: -Int64(days)).iso8601.prefix(10))
+        return Timestamp(iso8601: day + "T00:00:00.000Z") ?? asOf.adding(days: -Int64(days))
+    }
+
     public var format: String = ProfitAndLossReport.formatName
     public var source: Source
     /// The moment the windows end (ISO 8601, UTC).

@@ -50,7 +50,8 @@ public enum PnLPage {
         notes.append(
             "Costs count every charge, declined or not: the work was served either way. A feature stands out when it "
                 + "loses money (margin below zero) or is often declined (\(percent(report.oftenDeclinedBasisPoints)) "
-                + "of its charges or more).")
+                + "of its charges or more). The last 30 and 7 days start at midnight UTC on the day 30 (or 7) days "
+                + "before the as-of day, for one account as for all.")
         if report.source == .summaries {
             notes.append(
                 "These are the figures of signed account summaries. A summary made up under a new key of its own "

@@ -203,9 +203,12 @@ enum CreditCommandLine {
             real account until there is a registry of accounts.
             --json prints every period (all, 30d, 7d) in the voicedebrief-pnl-v1 shape, amounts in micro-credits,
             the same JSON as `bash analytics/pnl.sh DIR --json`.
+            The last 7 (or 30) days start at midnight UTC on the day 7 (or 30) days before today (or the as-of
+            day): the same window for one account, for --summaries and for analytics/pnl.sh, since a summary
+            knows days, not moments.
             """,
         options: [
-            .choice("--days", ["7", "30"], help: "the table of the last 7 or 30 days only"),
+            .choice("--days", ["7", "30"], help: "the table of the last 7 or 30 days only (from midnight UTC)"),
             .string("--summaries", "DIR", help: "the P&L of all accounts, from the summaries in DIR"),
         ])
 

@@ -82,7 +82,8 @@ private struct Expected {
         let report = try report()
         #expect(report.periods.map(\.period) == ["all", "30d", "7d"])
         let month = try #require(report.period("30d"))
-        #expect(month.since == KnownLedger.at(-30).iso8601)
+        // From midnight UTC of the day 30 days back, as summaries count (issue 26: one definition).
+        #expect(month.since == "2026-10-30T00:00:00.000Z")
         Expected(
             feature: "transcript", charges: 1, charged: 150_000, declined: 1, givenBack: 150_000, cost: 21_500, net: 0,
             margin: -21_500, share: 10_000, marginBP: nil, loses: true, often: true
