@@ -24,6 +24,8 @@ public struct ControlInvocation: Equatable, Sendable {
         case json
         /// `root-certificate`: the answer is a DER certificate, printed as PEM, or written as PEM to the file.
         case certificatePEM(file: String?)
+        /// `wait-notification`: the notifications list asked for again until enough have been recorded.
+        case waitNotification(NotificationWait)
     }
 
     public init(url: String, method: String, path: String, body: [UInt8]? = nil, output: Output = .json) {
@@ -113,6 +115,19 @@ public struct ControlInvocation: Equatable, Sendable {
                 command("consumption", "list the consumption information servers sent"),
                 command("notifications", "list the notifications made, with every send attempt"),
                 command(
+                    "wait-notification",
+                    "wait until the store has recorded notifications of a type, then print them as JSON (exit 1 at "
+                        + "the timeout, saying what did arrive)", [],
+                    [
+                        .string("--type", "TYPE", help: "Apple's notificationType, e.g. REFUND, ONE_TIME_CHARGE")
+                            .required(),
+                        .string("--subtype", "S", help: "its subtype, e.g. INITIAL_BUY"),
+                        .integer("--count", "N", in: 1...100_000, noun: "a number", help: "how many (default 1)"),
+                        .integer(
+                            "--timeout", "SECONDS", in: 1...3_600, noun: "a number of seconds",
+                            help: "how long to wait (default 30)"),
+                    ]),
+                command(
                     "root-certificate",
                     "the store's test root certificate, as PEM: the one to trust when checking its signatures", [],
                     [.string("--out", "FILE", help: "write it to FILE instead of printing it")]),
@@ -142,10 +157,25 @@ public struct ControlInvocation: Equatable, Sendable {
         } catch {
             throw .invalidValue("--url", url, isNot: "an http://HOST:PORT URL", command: args.path)
         }
+        if args.command == "wait-notification" {
+            return .control(ControlInvocation(url: url, method: "GET", path: "/test/v1/notifications", output: .waitNotification(try Self.wait(args))))
+        }
         let request = try Self.request(args)
         let output: Output = args.command == "root-certificate" ? .certificatePEM(file: args.string("--out")) : .json
         return .control(
             ControlInvocation(url: url, method: request.0, path: request.1, body: request.2, output: output))
+    }
+
+    /// `wait-notification`'s options, the type and subtype checked against Apple's.
+    private static func wait(_ args: ParsedArguments) throws(UsageError) -> NotificationWait {
+        let type = args.string("--type") ?? ""
+        let subtype = args.string("--subtype")
+        if let problem = NotificationWait.problem(type: type, subtype: subtype) {
+            throw UsageError(problem, command: args.path)
+        }
+        return NotificationWait(
+            type: type, subtype: subtype, count: Int(args.integer("--count") ?? 1),
+            timeout: TimeInterval(args.integer("--timeout") ?? 30))
     }
 
     private static func json<Body: Encodable>(_ body: Body) -> [UInt8] {
@@ -274,6 +304,8 @@ public struct ControlInvocation: Equatable, Sendable {
         switch output {
         case .json:
             return Outcome(status: 0, stdout: Self.pretty(response.body), stderr: "")
+        case .waitNotification(let wait):
+            return wait.run(base: base)
         case .certificatePEM(let file):
             return Self.certificate(response.body, to: file)
         }

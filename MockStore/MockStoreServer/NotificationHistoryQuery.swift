@@ -11,21 +11,6 @@ struct NotificationHistoryQuery {
     /// The row number the page starts after (from `paginationToken`).
     var after: Int64
 
-    /// Apple's notification types (`notificationType`) and the subtypes each may have.
-    static let subtypesByType: [String: Set<String>] = [
-        "SUBSCRIBED": ["INITIAL_BUY", "RESUBSCRIBE"],
-        "DID_CHANGE_RENEWAL_PREF": ["UPGRADE", "DOWNGRADE"],
-        "DID_CHANGE_RENEWAL_STATUS": ["AUTO_RENEW_ENABLED", "AUTO_RENEW_DISABLED"],
-        "OFFER_REDEEMED": ["INITIAL_BUY", "RESUBSCRIBE", "UPGRADE", "DOWNGRADE"],
-        "DID_RENEW": ["BILLING_RECOVERY"],
-        "EXPIRED": ["VOLUNTARY", "BILLING_RETRY", "PRICE_INCREASE", "PRODUCT_NOT_FOR_SALE"],
-        "DID_FAIL_TO_RENEW": ["GRACE_PERIOD"],
-        "GRACE_PERIOD_EXPIRED": [], "PRICE_INCREASE": ["PENDING", "ACCEPTED"], "REFUND": [], "REFUND_DECLINED": [],
-        "CONSUMPTION_REQUEST": [], "RENEWAL_EXTENDED": [], "REVOKE": [], "TEST": [],
-        "RENEWAL_EXTENSION": ["SUMMARY", "FAILURE"], "REFUND_REVERSED": [], "EXTERNAL_PURCHASE_TOKEN": ["UNREPORTED"],
-        "ONE_TIME_CHARGE": [], "RESCIND_CONSENT": [], "METADATA_UPDATE": [], "MIGRATION": [], "PRICE_CHANGE": [],
-    ]
-
     /// How far back the history goes: 180 days in production, 30 in the sandbox.
     static func retentionDays(production: Bool) -> Int64 { production ? 180 : 30 }
 
@@ -55,7 +40,7 @@ struct NotificationHistoryQuery {
                 "Invalid request. The start date is earlier than \(days) days ago.")
         }
         if let type = body.notificationType {
-            guard let subtypes = Self.subtypesByType[type] else {
+            guard let subtypes = NotificationTypes.subtypesByType[type] else {
                 throw .apiError(400, StoreErrorCode.invalidNotificationType, "Invalid request notification type.")
             }
             if let subtype = body.notificationSubtype, !subtypes.contains(subtype) {
