@@ -158,7 +158,10 @@ public struct ControlInvocation: Equatable, Sendable {
             throw .invalidValue("--url", url, isNot: "an http://HOST:PORT URL", command: args.path)
         }
         if args.command == "wait-notification" {
-            return .control(ControlInvocation(url: url, method: "GET", path: "/test/v1/notifications", output: .waitNotification(try Self.wait(args))))
+            return .control(
+                ControlInvocation(
+                    url: url, method: "GET", path: "/test/v1/notifications",
+                    output: .waitNotification(try Self.wait(args))))
         }
         let request = try Self.request(args)
         let output: Output = args.command == "root-certificate" ? .certificatePEM(file: args.string("--out")) : .json

@@ -61,14 +61,16 @@ public struct NotificationWait: Equatable, Sendable {
             return .failure(
                 FailedControl(
                     outcome: ControlInvocation.Outcome(
-                        status: 1, stdout: "", stderr: "mockstore: error: the store's notification list cannot be read\n"
+                        status: 1, stdout: "",
+                        stderr: "mockstore: error: the store's notification list cannot be read\n"
                     )))
         }
         return .success(body.notifications)
     }
 
     private func printed(_ matching: [TestNotificationRecord]) -> ControlInvocation.Outcome {
-        let body = (try? HTTPResponse.encode(TestNotificationsBody(notifications: Array(matching.prefix(count)))))
+        let body =
+            (try? HTTPResponse.encode(TestNotificationsBody(notifications: Array(matching.prefix(count)))))
             ?? Array("{}".utf8)
         return ControlInvocation.Outcome(status: 0, stdout: ControlInvocation.pretty(body), stderr: "")
     }
@@ -76,7 +78,9 @@ public struct NotificationWait: Equatable, Sendable {
     private func timedOut(matching: Int, seen: [TestNotificationRecord]) -> ControlInvocation.Outcome {
         let wanted = "\(type)\(subtype.map { " \($0)" } ?? "")"
         var kinds: [String: Int] = [:]
-        for record in seen { kinds["\(record.notificationType)\(record.subtype.map { " \($0)" } ?? "")", default: 0] += 1 }
+        for record in seen {
+            kinds["\(record.notificationType)\(record.subtype.map { " \($0)" } ?? "")", default: 0] += 1
+        }
         let arrived =
             kinds.isEmpty ? "none at all" : kinds.keys.sorted().map { "\(kinds[$0]!) \($0)" }.joined(separator: ", ")
         return ControlInvocation.Outcome(

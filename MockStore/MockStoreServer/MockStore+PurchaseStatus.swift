@@ -7,7 +7,8 @@ extension MockStore {
     /// - Throws: ``MockStoreError`` for an id that is not a transaction id (4000006) or no such transaction (4040010).
     public func purchaseStatus(transactionId: String) throws(MockStoreError) -> PurchaseStatusBody {
         guard Self.isTransactionId(transactionId) else { throw .invalidTransactionId(transactionId) }
-        let stored = try withDatabase(durability: .committed) { database in try database.transaction(id: transactionId) }
+        let stored = try withDatabase(durability: .committed) { database in try database.transaction(id: transactionId)
+        }
         guard let stored else { throw .transactionNotFound }
         return PurchaseStatusBody(
             transactionId: stored.id, status: stored.status.rawValue, pendingReason: stored.pendingReason?.rawValue)

@@ -156,7 +156,8 @@ struct DeviceFile {
             line += 1
             guard sequence < Int64.max, entry.sequence == sequence + 1 else {
                 throw LedgerError.brokenChain(
-                    file: path, line: line, reason: "its sequence is #\(entry.sequence), not the one after #\(sequence)")
+                    file: path, line: line, reason: "its sequence is #\(entry.sequence), not the one after #\(sequence)"
+                )
             }
             guard previous == nil || entry.prevField == previous else {
                 throw LedgerError.brokenChain(

@@ -1,4 +1,5 @@
 import DurableFiles
+
 extension Ledger {
     /// Reads every device file's new bytes: each grown file from where the last read stopped, a torn tail set aside
     /// before what was read counts. A file that shrank (restored or cut by hand) makes everything be read again.

@@ -84,7 +84,8 @@ public struct TopUpFlow {
     func topUpDraft(_ transaction: VerifiedTransaction, credit: MicroCredits) -> EntryDraft {
         EntryDraft(
             id: EntryDraft.topUpID(store: store.name, reference: transaction.transactionID), kind: .topup,
-            quantity: Int64(transaction.quantity), amount: credit, text: "Top-up through the \(store.name == "mockstore" ? "mock store" : store.name)",
+            quantity: Int64(transaction.quantity), amount: credit,
+            text: "Top-up through the \(store.name == "mockstore" ? "mock store" : store.name)",
             reference: transaction.transactionID, product: transaction.productID,
             receipt: transaction.signed.jwsRepresentation)
     }

@@ -103,7 +103,8 @@ extension CreditCLI {
         let product = args.string("--product") ?? VoiceDebriefStore.packs.defaultProduct
         guard VoiceDebriefStore.packs.credits[product] != nil else {
             let packs = VoiceDebriefStore.packs.credits.keys.sorted().joined(separator: ", ")
-            throw UsageError.invalidValue("--product", product, isNot: "one of the app's packs (\(packs))", command: args.path)
+            throw UsageError.invalidValue(
+                "--product", product, isNot: "one of the app's packs (\(packs))", command: args.path)
         }
         let ledger = try context.openLedger()
         let flow = try CreditCLI.flow(ledger, context)

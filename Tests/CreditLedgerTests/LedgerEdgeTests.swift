@@ -167,8 +167,9 @@ import Testing
         var lines = try CreditLedgerTests.lines(of: path)
         lines.remove(at: 2)
         try writeLines(lines, to: path)
-        #expect(throws: LedgerError.brokenChain(file: path, line: 3, reason: "its sequence is #4, not the one after #2"))
-        {
+        #expect(
+            throws: LedgerError.brokenChain(file: path, line: 3, reason: "its sequence is #4, not the one after #2")
+        ) {
             try a.openSigned()
         }
     }

@@ -37,7 +37,8 @@ import Testing
             ["charge", "send"], dataDirectory: nil, environment: ["XDG_DATA_HOME": home.file("xdg")])
         #expect(fromXDG.status == 0, "\(fromXDG)")
         #expect(FileManager.default.fileExists(atPath: home.file("xdg/voicedebrief/device")))
-        let xdgBalance = try Credit.run(["balance"], dataDirectory: nil, environment: ["XDG_DATA_HOME": home.file("xdg")])
+        let xdgBalance = try Credit.run(
+            ["balance"], dataDirectory: nil, environment: ["XDG_DATA_HOME": home.file("xdg")])
         #expect(xdgBalance.stdout == "£4.99\n")
         let both = try Credit.run(
             ["balance"], dataDirectory: nil,

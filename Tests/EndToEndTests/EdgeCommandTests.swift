@@ -145,7 +145,9 @@ import Testing
             try ChildProcess.run(
                 "/usr/bin/setpriv",
                 ["--reuid=nobody", "--regid=\(nobody.pointee.pw_gid)", "--clear-groups", "/bin/sh", "-c", script],
-                environment: ["HOME": home, "NO_COLOR": "1", "CREDIT_NOW": "2026-11-29T12:00:00.000Z", "PATH": "/usr/bin:/bin"],
+                environment: [
+                    "HOME": home, "NO_COLOR": "1", "CREDIT_NOW": "2026-11-29T12:00:00.000Z", "PATH": "/usr/bin:/bin",
+                ],
                 timeout: 60)
         }
         let made = try asNobody("cd \(home) && ./credit --data-dir d charge debrief && chmod a-w d/ledger/.lock")

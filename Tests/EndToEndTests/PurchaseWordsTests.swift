@@ -20,20 +20,11 @@ import Testing
         return store
     }
 
-    @discardableResult
-    private func control(_ store: StoreProcess, _ arguments: String...) throws -> String {
-        let result = try ChildProcess.run(
-            try StoreProcess.binary, ["control", "--url", store.url] + arguments,
-            environment: ProcessInfo.processInfo.environment, timeout: 60)
-        #expect(result.status == 0, "mockstore control \(arguments): \(result)")
-        return result.stdout
-    }
-
     /// Item 8: an interrupted purchase is not "cancelled": it waits, shows on the screen, and is credited once it
     /// completes.
     @Test func anInterruptedPurchaseIsPendingAndCreditedWhenItCompletes() async throws {
         let store = try await started()
-        try control(store, "interrupted", "on")
+        try store.control("interrupted", "on")
         let asked = try data.ok("topup")
         #expect(!asked.stdout.contains("Cancelled"), "\(asked)")
         #expect(!asked.stdout.contains("Nothing was bought"), "\(asked)")
@@ -46,8 +37,8 @@ import Testing
         let pending = try #require(screen["pending"] as? [[String: Any]], "\(screen)")
         #expect(pending.count == 2, "each interrupted purchase is its own line: \(pending)")
         #expect(pending.contains { $0["transactionId"] as? String == id })
-        try control(store, "interrupted", "off")
-        try control(store, "resolve", id)
+        try store.control("interrupted", "off")
+        try store.control("resolve", id)
         let collected = try data.ok("collect")
         #expect(collected.stdout.contains("Collected £5.00 from transaction \(id)"), "\(collected)")
         #expect(try data.balance() == 10_000_000)
@@ -71,7 +62,7 @@ import Testing
     @Test(arguments: ["networkError", "systemError", "unknown", "notAvailableInStorefront"])
     func aStoreKitErrorIsSaidInWordsAndThatNothingWasBought(_ name: String) async throws {
         let store = try await started()
-        try control(store, "fail", "purchase", "--error", name, "--once")
+        try store.control("fail", "purchase", "--error", name, "--once")
         let result = try data.credit("topup")
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("Nothing was bought."), "\(result)")
@@ -85,12 +76,12 @@ import Testing
     /// Item 9: a declined Ask to Buy request is no longer shown as waiting; the decline is said once.
     @Test func aDeclinedAskToBuyGoesFromTheScreenAndIsSaidOnce() async throws {
         let store = try await started()
-        try control(store, "ask-to-buy", "on")
+        try store.control("ask-to-buy", "on")
         let asked = try data.ok("topup", "--json").jsonObject()
         let id = try #require(asked["transactionId"] as? String, "\(asked)")
         let before = try data.ok("screen", "--json").jsonObject()
         #expect((before["pending"] as? [[String: Any]])?.count == 1, "\(before)")
-        try control(store, "decline", id)
+        try store.control("decline", id)
         let collected = try data.ok("collect")
         #expect(collected.stdout.contains("(transaction \(id))"), "\(collected)")
         #expect(collected.stdout.contains("was declined: nothing was bought"), "\(collected)")

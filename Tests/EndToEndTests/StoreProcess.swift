@@ -32,4 +32,14 @@ final class StoreProcess {
 
     /// How many transactions the store holds unfinished.
     func unfinishedCount() async throws -> Int { try store.unfinished().count }
+
+    /// `mockstore control --url <this store> arguments`, which must succeed; what it printed.
+    @discardableResult
+    func control(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let result = try ChildProcess.run(
+            try StoreProcess.binary, ["control", "--url", url] + arguments,
+            environment: ProcessInfo.processInfo.environment, timeout: 60)
+        #expect(result.status == 0, "mockstore control \(arguments): \(result)", sourceLocation: sourceLocation)
+        return result.stdout
+    }
 }

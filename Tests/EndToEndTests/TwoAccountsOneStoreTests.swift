@@ -19,7 +19,8 @@ import Testing
     }
 
     private func started() async throws -> StoreProcess {
-        let store = try StoreProcess(dataDirectory: home.file("store"), arguments: ["--api-key", "TESTKEY001=\(try apiKey())"])
+        let store = try StoreProcess(
+            dataDirectory: home.file("store"), arguments: ["--api-key", "TESTKEY001=\(try apiKey())"])
         let root = home.file("root.der")
         try await store.saveRoot(to: root)
         for account in [x, y] {
@@ -37,21 +38,13 @@ import Testing
 
     /// Every transaction the store holds, as its test controls list them.
     private func transactions(_ store: StoreProcess) throws -> [[String: Any]] {
-        let listing = try control(store, "transactions")
+        let listing = try store.control("transactions")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [String: Any])
         return try #require(object["transactions"] as? [[String: Any]], "\(listing)")
     }
 
     private var reconcile: [String] {
         ["reconcile", "--api-key", "TESTKEY001=\(home.file("AuthKey_TESTKEY001.p8"))", "--issuer", "issuer-1"]
-    }
-
-    private func control(_ store: StoreProcess, _ arguments: String...) throws -> String {
-        let result = try ChildProcess.run(
-            try StoreProcess.binary, ["control", "--url", store.url] + arguments,
-            environment: ProcessInfo.processInfo.environment, timeout: 60)
-        #expect(result.status == 0, "mockstore control \(arguments): \(result)")
-        return result.stdout
     }
 
     @Test func anotherAccountsPurchaseIsNeverCreditedHere() async throws {
@@ -112,7 +105,7 @@ import Testing
         let store = try await started()
         try x.ok("charge", "debrief")
         try y.ok("charge", "debrief")
-        _ = try control(store, "buy", "ai.voicedebrief.app.credit.500")
+        _ = try store.control("buy", "ai.voicedebrief.app.credit.500")
         try x.ok("collect")
         #expect(try x.balance() == 4_950_000 + 5_000_000, "the first account to collect it credits it")
         try y.ok("collect")

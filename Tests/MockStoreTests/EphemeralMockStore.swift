@@ -37,7 +37,10 @@ final class EphemeralMockStore {
         let started = Date()
         let child = try ChildProcess(
             "/bin/sh",
-            ["-c", #"cd "$1" && shift && exec "$@""#, "sh", workingDirectory, binary, "--port", "0", "--exit-with-parent"]
+            [
+                "-c", #"cd "$1" && shift && exec "$@""#, "sh", workingDirectory, binary, "--port", "0",
+                "--exit-with-parent",
+            ]
                 + arguments,
             environment: environment)
         var found: (url: String, port: UInt16)?

@@ -108,7 +108,8 @@ extension SandboxControlBinaryTests {
         let answer = try await purchase(store)
         let id = try #require(try store.control(TestTransactionsBody.self, "transactions").transactions.first)
             .transactionId
-        #expect(answer == PurchaseResponseBody(result: "userCancelled", pendingReason: "interrupted", transactionId: id))
+        #expect(
+            answer == PurchaseResponseBody(result: "userCancelled", pendingReason: "interrupted", transactionId: id))
         let cursor = try await updates(store).cursor
         expectRefused(try store.control("approve", id), "not waiting for Ask to Buy approval")
         let resolved = try store.control(TestTransactionBody.self, "resolve", id)
