@@ -111,6 +111,10 @@ public enum MockStoreCommandLine {
               GET  /storekit/v1/transactions/updates?after=CURSOR
               POST /storekit/v1/transactions/{id}/finish
               GET  /storekit/v1/app-transaction
+              GET  /storekit/v1/transactions/current-entitlements
+              GET  /storekit/v1/subscriptions/{groupId}/status
+              GET  /storekit/v1/subscriptions/{groupId}/intro-offer-eligibility
+              GET  /storekit/v1/messages                   StoreKit messages waiting (price-increase consent)
               (header X-Device-Verification-ID: UUID, for deviceVerification)
 
             Test controls (SKTestSession), each also a `mockstore control` command:
@@ -135,6 +139,10 @@ public enum MockStoreCommandLine {
               POST /inApps/v1/transactions/{transactionId}/finish     finish a transaction from the server
               POST /inApps/v1/notifications/test                      Request a Test Notification
               GET  /inApps/v1/notifications/test/{token}              Get Test Notification Status
+              GET  /inApps/v1/subscriptions/{transactionId}           Get All Subscription Statuses
+              PUT  /inApps/v1/subscriptions/extend/{originalTransactionId} Extend a Subscription Renewal Date
+              POST /inApps/v1/subscriptions/extend/mass               Extend Subscription Renewal Dates for All Active
+              GET  /inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier} Get Status of the Mass Extension
 
             Load: up to --max-connections connections at once, each on a thread of its own (an idle one sleeps);
             beyond, the connections idle longest are closed (never one whose request is in), so a new connection is

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import MockStoreServer
 
 /// The `mockstore` process: parse, start, print the listening line, serve until SIGINT or SIGTERM, stop.
 ///
@@ -128,12 +129,16 @@ public enum MockStoreProcess {
             : "mockstore: Server API: bearer tokens checked with the keys \(options.apiKeys.map(\.keyId).joined(separator: ", "))\n"
         let notify =
             options.notifyURL.map {
-                "mockstore: notifications to \($0) (retries after 1, 12, 24, 48, 72 × \(options.notifyRetryBaseMilliseconds) ms, "
-                    + "\(options.notifyMaxAttempts) tries at most)\n"
+                options.environment == MockStore.Configuration.sandbox
+                    // Apple's sandbox sends each notification once, with no retries.
+                    ? "mockstore: notifications to \($0) (the sandbox tries each once, no retries)\n"
+                    : "mockstore: notifications to \($0) (retries after 1, 12, 24, 48, 72 × "
+                        + "\(options.notifyRetryBaseMilliseconds) ms, \(options.notifyMaxAttempts) tries at most)\n"
             } ?? "mockstore: notifications: no --notify URL; recorded, not sent\n"
         return keys + notify + """
             mockstore: catalogue \(running.cataloguePath) (version \(catalogue.version), \(catalogue.products.count) \
-            products, storefront \(catalogue.storefront.code), locale \(catalogue.locale))
+            \(catalogue.products.count == 1 ? "product" : "products"), storefront \(catalogue.storefront.code), \
+            locale \(catalogue.locale))
             mockstore: signing \(signing), bundle id \(options.bundleId)
             mockstore: \(running.dataDirectory.map { "data in " + $0.path } ?? "data in memory (--ephemeral): nothing is written to disk")
 

@@ -1,0 +1,40 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 27: what `mockstore` says at start and in `--help` is true: the environment's retry rule, counts in words,
+/// and every endpoint it serves.
+@Suite struct StartupWordsBinaryTests {
+    /// What the store printed on standard error once it is listening, started with `arguments`.
+    private func startupLines(_ arguments: [String]) throws -> String {
+        let child = try ChildProcess(
+            try Binaries.require("mockstore"), ["--ephemeral", "--port", "0", "--exit-with-parent"] + arguments,
+            environment: ProcessInfo.processInfo.environment)
+        defer { child.send(SIGTERM) }
+        let started = waitUntil(timeout: 120) { child.stdoutSoFar.contains("mockstore listening on") }
+        #expect(started, "the store started")
+        return (try? String(contentsOfFile: child.stderrPath, encoding: .utf8)) ?? ""
+    }
+
+    @Test func theStartLineStatesTheEnvironmentsRetryRuleAndCountsInWords() throws {
+        let sandbox = try startupLines(["--notify", "http://127.0.0.1:9/hook"])
+        #expect(sandbox.contains("the sandbox tries each once, no retries"), "\(sandbox)")
+        #expect(sandbox.contains("1 product,"), "\(sandbox)")
+        #expect(!sandbox.contains("1 products"), "\(sandbox)")
+        let production = try startupLines(["--notify", "http://127.0.0.1:9/hook", "--environment", "production"])
+        #expect(production.contains("retries after 1, 12, 24, 48, 72"), "\(production)")
+    }
+
+    @Test func helpListsEveryEndpointTheStoreServes() throws {
+        let help = try ChildProcess.run(
+            try Binaries.require("mockstore"), ["--help"], environment: ProcessInfo.processInfo.environment,
+            timeout: 60)
+        for path in [
+            "/storekit/v1/transactions/current-entitlements", "/storekit/v1/subscriptions/{groupId}/status",
+            "/storekit/v1/messages", "/storekit/v1/purchases/{id}", "/inApps/v1/subscriptions/{transactionId}",
+            "/inApps/v1/subscriptions/extend/mass", "/inApps/v1/subscriptions/extend/{originalTransactionId}",
+        ] {
+            #expect(help.stdout.contains(path), "\(path) is not in --help")
+        }
+    }
+}
