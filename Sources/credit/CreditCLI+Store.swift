@@ -291,13 +291,14 @@ extension CreditCLI {
             configuration.updatesCursor = report.cursor
             try configuration.save(to: context.dataDirectory)
         }
-        var pending = PendingPurchases.load(from: context.dataDirectory)
-        guard !pending.purchases.isEmpty else { return report }
+        let before = PendingPurchases.load(from: context.dataDirectory)
+        guard !before.purchases.isEmpty else { return report }
+        var pending = before
         pending.settle(credited: report.credited)
         // A declined one is said once, and goes: it will never complete.
         let declined = (try? await pending.settleDeclined(asking: flow.store)) ?? []
         report.declined = declined.map(PendingPurchases.describeDeclined)
-        if pending != PendingPurchases.load(from: context.dataDirectory) { try pending.save(to: context.dataDirectory) }
+        if pending != before { try pending.save(to: context.dataDirectory) }
         return report
     }
 }
