@@ -75,7 +75,7 @@ extension Ledger {
     /// Keeps each merged device's signed head (not this device's own, which appending keeps): the head that came
     /// with its file when it signs the device's last entry here, else one signed here for that entry. A head here
     /// that this directory's copy no longer bears out is evidence for `credit verify`, and is left as it is.
-    private func keepMergedHeadsLocked(_ inputs: [MergeInput], key: P256PrivateKey) throws -> [String] {
+    func keepMergedHeadsLocked(_ inputs: [MergeInput], key: P256PrivateKey) throws -> [String] {
         var kept: [String] = []
         var given: [String: SignedHead] = [:]
         for input in inputs {

@@ -54,8 +54,7 @@ struct MergeInput {
     ) throws -> MergeInput {
         let file = try LedgerVerifier.read(path)
         if let tornAt = file.tornAt {
-            throw MergeRefusal(
-                file: path, line: tornAt, reason: .unreadable("the last line has no newline (a torn write)"))
+            throw MergeRefusal(file: path, line: tornAt, reason: .cut)
         }
         guard let first = file.lines.first else {
             return MergeInput(path: path, device: nil, file: file, head: nil)

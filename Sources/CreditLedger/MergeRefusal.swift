@@ -9,8 +9,10 @@ public struct MergeRefusal: Error, Sendable, Equatable, CustomStringConvertible 
         case forged(String)
         /// A line carries no MAC (a ledger made before signing).
         case unsigned
-        /// A line is not a ledger entry, or the last line is unfinished.
+        /// A line is not a ledger entry.
         case unreadable(String)
+        /// The last line has no newline: a torn write, or a copy not finished.
+        case cut
         /// The chain does not hold: a sequence missing, repeated or out of order, a `prev` that does not link, an
         /// entry of another device in the file.
         case chain(String)
@@ -36,6 +38,11 @@ public struct MergeRefusal: Error, Sendable, Equatable, CustomStringConvertible 
 
     public var description: String {
         let place = file + (line.map { " line \($0)" } ?? "")
+        return "\(place): \(why); nothing was merged, and the data directory is unchanged"
+    }
+
+    /// Why, in words, without the place.
+    public var why: String {
         let why: String
         switch reason {
         case .otherAccount:
@@ -45,11 +52,12 @@ public struct MergeRefusal: Error, Sendable, Equatable, CustomStringConvertible 
         case .forged(let detail): why = "forged or changed: \(detail)"
         case .unsigned: why = "the entry carries no MAC, so it cannot be verified (a ledger made before signing)"
         case .unreadable(let detail): why = "cannot be read: \(detail)"
+        case .cut: why = "cannot be read: the last line has no newline (a torn write)"
         case .chain(let detail): why = "the chain does not hold: \(detail)"
         case .head(let detail): why = "the head given with it does not agree: \(detail)"
         case .disagrees(let detail): why = "it disagrees with this ledger: \(detail)"
         case .notALedger(let detail): why = detail
         }
-        return "\(place): \(why); nothing was merged, and the data directory is unchanged"
+        return why
     }
 }

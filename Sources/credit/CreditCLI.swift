@@ -110,6 +110,7 @@ struct CreditCLI {
         case "merge": return try merge(args, context)
         case "join": return try join(args, context)
         case "devices": return try devices(args, context)
+        case "sync": return try sync(args, context)
         case "run": return try runActs(args, context)
         case "verify": return try verify(args, context)
         case "upgrade": return try upgrade(args, context)

@@ -34,3 +34,28 @@ extension CreditCommandLine {
             PositionalSpec("FILE|DIR", help: "ledger files, or other devices' data directories", repeating: true)
         ])
 }
+
+extension CreditCommandLine {
+    static let sync = CommandSpec(
+        "sync", summary: "keep this device in step with the account's others through a synced folder",
+        discussion: """
+            DIR is a folder that something else syncs (the app's vault, iCloud Drive, Syncthing, a git repository).
+            This device writes its own file and signed head into DIR/credit/ (only its own, each replaced
+            atomically), then takes every other device's file found there the way `merge` does: whole, only when
+            it verifies under this account's key, every entry once. What a sync tool leaves behind (a conflict copy,
+            a partial download, a file of another account, a link) is left alone, named once, and taken when it is
+            whole. The folder never holds a key: a new device joins from a device's data directory (`credit join`),
+            then syncs. --watch keeps syncing as the folder changes (inotify, and a look every --interval seconds),
+            until SIGINT or SIGTERM. Exit 0 when the sync was done, whatever it left alone; 1 when the folder could
+            not be synced (not there, another account's). --json prints {"taken", "takenCount", "ownFile",
+            "ownSequence", "headsKept", "receiptsCountedOnce", "leftAlone": [{"file", "kind", "why"}], "balance",
+            "changedNothing"}: with --watch, one line a round.
+            """,
+        options: [
+            .flag("--watch", help: "keep syncing as the folder changes, until SIGINT or SIGTERM"),
+            .integer(
+                "--interval", "SECONDS", in: 1...3600, noun: "a number of seconds",
+                help: "with --watch, how often to look even when no change was signalled (default 2)"),
+        ],
+        positionals: [PositionalSpec("DIR", help: "the synced folder")])
+}

@@ -23,7 +23,7 @@ enum CreditCommandLine {
         ],
         subcommands: [
             screen, balance, charge, decline, topUp, collect, reconcile, takings, entries, prices, merge, join,
-            devices, run, verify, upgrade, store, pnl, report, export,
+            devices, sync, run, verify, upgrade, store, pnl, report, export,
         ],
         defaultSubcommand: "screen", hasHelpCommand: true,
         epilogue: """

@@ -1,0 +1,42 @@
+/// Why `credit sync` did nothing: the folder is not one this device can sync through now. What a sync tool leaves
+/// in a folder that is there (conflict copies, partial downloads, strangers' files) is never this: it is left alone
+/// and named in the ``SyncReport``.
+public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `DIR` is not there, or not a directory (a synced folder not mounted, or not there for a moment).
+    case folderMissing(path: String)
+    /// `DIR/credit` or a folder in it is something other than a directory (a link is not followed).
+    case notAFolder(path: String, found: String)
+    /// The folder is another account's (its `account.json` names `found`; this data directory is `ours`).
+    case anotherAccount(folder: String, found: String, ours: String)
+    /// `account.json` is there but cannot be read (a download not finished, a link): nothing is written until it can.
+    case accountFileUnreadable(path: String, why: String)
+    /// There is no ledger in the data directory, and the folder is an account's: a device joins first.
+    case notADevice(dataDirectory: String, folder: String)
+    /// The ledger was made before signing: nothing in it could be checked by another device.
+    case unsigned
+
+    public var description: String {
+        switch self {
+        case .folderMissing(let path):
+            return "\(path) is not there (or is not a folder): nothing was synced. If it is a synced folder, it may "
+                + "not be mounted or not synced yet"
+        case .notAFolder(let path, let found):
+            return "\(path) is \(found), not a folder: nothing was synced, and it was left as it is"
+        case .anotherAccount(let folder, let found, let ours):
+            return "\(folder) holds another account's ledger (account \(found); this data directory is account "
+                + "\(ours)): nothing was synced. To make this a device of that account, run `credit join` on a new "
+                + "data directory with the data directory of one of its devices, then `credit sync` from there"
+        case .accountFileUnreadable(let path, let why):
+            return "\(path) cannot be read (\(why)): nothing was synced; if a sync tool is still copying it, try again "
+                + "when it is done"
+        case .notADevice(let dataDirectory, let folder):
+            return "there is no ledger in \(dataDirectory), and \(folder) holds an account's ledger: nothing was "
+                + "synced. The folder holds no key, so a new device joins from a device's data directory: run "
+                + "`credit --data-dir \(dataDirectory) join DIR` with DIR the data directory of one of the account's "
+                + "devices, then `credit sync` again"
+        case .unsigned:
+            return "this ledger was made before signing, so other devices could not check it: run `credit upgrade` "
+                + "first, then `credit sync`"
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import DurableFiles
+import Foundation
+import Signing
+
+/// A folder that something else syncs (the app's vault, iCloud Drive, Syncthing, a git repository), through which
+/// the devices of one account keep in step (`credit sync DIR`).
+///
+/// Its layout is a data directory without keys, under `DIR/credit/`: `account.json` (which account the folder is
+/// for: the account id, from the public head key), `ledger/<device>.jsonl` (each device's file, written only by that
+/// device, replaced whole) and `heads/<device>.json` (its signed head). A synced folder is shared more widely than a
+/// data directory, so it never holds a key, and everything in it is untrusted input: a file is taken only when it
+/// verifies under the account's key, and links are never followed.
+public struct SyncFolder: Sendable, Equatable {
+    /// The folder given (`DIR`).
+    public let root: String
+
+    public init(_ root: String) {
+        var trimmed = root
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        self.root = trimmed
+    }
+
+    /// `DIR/credit`: the only place a sync writes in the folder.
+    public var creditDirectory: String { root + "/credit" }
+    /// The devices' files.
+    public var ledgerDirectory: String { creditDirectory + "/ledger" }
+    /// The devices' signed heads.
+    public var headsDirectory: String { creditDirectory + "/heads" }
+    /// Which account the folder is for.
+    public var accountPath: String { creditDirectory + "/account.json" }
+
+    /// The name of the account file's format.
+    static let accountFormat = "voicedebrief-sync-folder-v1"
+
+    private struct AccountFile: Codable {
+        var format: String
+        var account: String
+    }
+
+    /// The account the folder is for, as its `account.json` says; nil when there is none yet. A file that is there
+    /// but cannot be read as one (a download not finished, a link) throws ``SyncError/accountFileUnreadable``.
+    public func account() throws -> String? {
+        guard try Self.status(of: root) != nil, try Self.status(of: creditDirectory) != nil,
+            try Self.status(of: accountPath) != nil
+        else { return nil }
+        let bytes: [UInt8]
+        do {
+            bytes = try Files.readAll(accountPath)
+        } catch let error as FileError {
+            throw SyncError.accountFileUnreadable(path: accountPath, why: error.description)
+        }
+        guard let file = try? JSONDecoder().decode(AccountFile.self, from: Data(bytes)),
+            file.format == Self.accountFormat, DeviceID.isValid(file.account)
+        else {
+            throw SyncError.accountFileUnreadable(path: accountPath, why: "it is not a sync folder's account file")
+        }
+        return file.account
+    }
+
+    /// Makes the folder ready for `account`: `DIR` must be a directory already (a synced folder that is not there
+    /// for a moment is not made again here), `DIR/credit` and its two folders are made when missing and must not
+    /// be links, and `account.json` is written when missing or must name `account`.
+    func prepare(account: String, fileSystem: any FileSystem) throws {
+        guard let status = try Self.status(of: root, following: true), status.st_mode & S_IFMT == S_IFDIR else {
+            throw SyncError.folderMissing(path: root)
+        }
+        for directory in [creditDirectory, ledgerDirectory, headsDirectory] {
+            if let found = try Self.status(of: directory) {
+                guard found.st_mode & S_IFMT == S_IFDIR else {
+                    throw SyncError.notAFolder(path: directory, found: Files.kind(of: found.st_mode))
+                }
+            } else {
+                try fileSystem.makeDirectory(directory, permissions: 0o700)
+                try fileSystem.syncDirectory(Files.parent(of: directory))
+            }
+        }
+        if let found = try self.account() {
+            guard found == account else { throw SyncError.anotherAccount(folder: root, found: found, ours: account) }
+            return
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let bytes = try encoder.encode(AccountFile(format: Self.accountFormat, account: account))
+        try fileSystem.replaceAtomically(accountPath, with: Array(bytes) + [0x0A], mode: 0o600, syncingDirectory: true)
+    }
+
+    /// The `lstat` (or, `following` links, the `stat`) of `path`, or nil when nothing is there.
+    static func status(of path: String, following: Bool = false) throws -> stat? {
+        guard following else { return try Files.entryStatus(path) }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw FileError(path: path, operation: "stat", errno: errno)
+        }
+        return info
+    }
+
+    /// The account id of the account whose head key is `publicKey`: the first 128 bits of SHA-256 over a fixed
+    /// label and the key's DER, in hex. The same id names the account in its P&L summaries.
+    public static func accountID(for publicKey: P256PublicKey) -> String {
+        let label = Array("voicedebrief-account-id-v1\n".utf8)
+        return Hex.encode(Array(SHA256.hash(label + publicKey.derRepresentation).prefix(16)))
+    }
+}

@@ -1,0 +1,113 @@
+import CreditLedger
+import Foundation
+import OptionParsing
+import VoiceDebriefCredit
+
+/// `credit sync DIR [--watch]`: the ledger in a folder that something else syncs (issue 28).
+extension CreditCLI {
+    func sync(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        let folder = SyncFolder(args.positional("DIR") ?? "")
+        let watching = args.flag("--watch")
+        if args.integer("--interval") != nil && !watching {
+            throw UsageError("--interval is for --watch", command: ["credit", "sync"])
+        }
+        // The folder holds no key: a data directory with no ledger yet cannot become the folder's account's device
+        // here, and making a new account beside it would only be refused later.
+        if NewDataDirectory(context.dataDirectory).isMissing, (try? folder.account()) != nil {
+            throw CommandFailure(
+                SyncError.notADevice(dataDirectory: context.dataDirectory, folder: folder.root).description)
+        }
+        let ledger = try context.openLedger()
+        var memo = SyncMemo()
+        guard watching else {
+            let report = try syncOnce(ledger, folder, &memo)
+            try show(report, ledger, context, first: true)
+            return CreditCLI.success
+        }
+        return try watch(ledger, folder, memo: &memo, interval: .seconds(args.integer("--interval") ?? 2), context)
+    }
+
+    /// One sync, its refusal in plain words.
+    private func syncOnce(_ ledger: Ledger, _ folder: SyncFolder, _ memo: inout SyncMemo) throws -> SyncReport {
+        do {
+            return try ledger.sync(through: folder, memo: &memo)
+        } catch let error as SyncError {
+            throw CommandFailure(error.description)
+        }
+    }
+
+    /// Syncs, then again each time the folder (or this device's ledger) changes, until SIGINT or SIGTERM. A folder
+    /// that is not there for a moment, or an account file still being copied, is said once and waited out.
+    private func watch(
+        _ ledger: Ledger, _ folder: SyncFolder, memo: inout SyncMemo, interval: Duration, _ context: Context
+    ) throws -> Int32 {
+        let watcher = FolderWatcher(
+            paths: [
+                folder.root, folder.creditDirectory, folder.ledgerDirectory, folder.headsDirectory,
+                ledger.ledgerDirectory,
+            ],
+            interval: interval)
+        var first = true
+        var waitingFor: SyncError?
+        while true {
+            do {
+                let report = try ledger.sync(through: folder, memo: &memo)
+                waitingFor = nil
+                try show(report, ledger, context, first: first)
+                first = false
+            } catch let error as SyncError {
+                switch error {
+                case .folderMissing, .accountFileUnreadable, .notAFolder:
+                    if waitingFor != error { printError("credit: note: \(error); waiting for it") }
+                    waitingFor = error
+                default: throw CommandFailure(error.description)
+                }
+            }
+            if watcher.wait() == .stopped {
+                if !context.json { print("Stopped syncing through \(DisplayText.escaped(folder.root)).") }
+                return CreditCLI.success
+            }
+        }
+    }
+
+    /// Prints what a sync did: always the first time, and then only when it did something or named something.
+    private func show(_ report: SyncReport, _ ledger: Ledger, _ context: Context, first: Bool) throws {
+        guard first || !report.changedNothing || !report.leftAlone.isEmpty else { return }
+        if context.json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            return
+        }
+        for left in report.leftAlone {
+            print(context.style.bad("Left alone: ") + DisplayText.escaped(left.description) + ".")
+        }
+        for receipt in report.receiptsCountedOnce {
+            print("Note: " + DisplayText.escaped(receipt) + ".")
+        }
+        print(Self.syncWords(report, balance: styledBalance(ledger.balance, context)))
+    }
+
+    /// The sync in one sentence: "Took 2 entries from 1 other device (b); sent this device's file (#12);
+    /// balance £4.87."
+    static func syncWords(_ report: SyncReport, balance: String) -> String {
+        if report.changedNothing && report.ownFile == .upToDate {
+            return "Nothing new: this device and the folder were already in step; balance \(balance)."
+        }
+        var parts: [String] = []
+        if report.taken.isEmpty {
+            parts.append("Nothing new from other devices")
+        } else {
+            let devices = report.taken.keys.sorted().map { DisplayText.escaped($0) }.joined(separator: ", ")
+            parts.append(
+                "Took \(CountNoun("entry", "entries")(report.takenCount)) from "
+                    + "\(CountNoun("other device", "other devices")(report.taken.count)) (\(devices))")
+        }
+        switch report.ownFile {
+        case .sent: parts.append("sent this device's file to the folder (to #\(report.ownSequence))")
+        case .upToDate: parts.append("this device's file there was up to date")
+        case .heldBack: parts.append("this device's file there was left as it is (see above)")
+        }
+        return parts.joined(separator: "; ") + "; balance \(balance)."
+    }
+}
