@@ -73,6 +73,8 @@ extension CreditCLI {
     /// Prints what a sync did: always the first time, and then only when it did something or named something.
     private func show(_ report: SyncReport, _ ledger: Ledger, _ context: Context, first: Bool) throws {
         guard first || !report.changedNothing || !report.leftAlone.isEmpty else { return }
+        // A watching sync's output goes to a log or a pipe: each round is seen when it happens.
+        defer { fflush(nil) }
         if context.json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

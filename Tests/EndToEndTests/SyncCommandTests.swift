@@ -1,0 +1,147 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Issue 28 through the built `credit` binary: `credit sync DIR` and `credit sync DIR --watch`.
+@Suite struct SyncCommandTests {
+    /// Two devices of one account (b joined a, each with a charge) and an empty synced folder.
+    private final class Account {
+        let a: DataDirectory
+        let b: DataDirectory
+        let scratch: TemporaryDirectory
+        var folder: String { scratch.path + "/vault" }
+
+        init() throws {
+            a = try DataDirectory()
+            b = try DataDirectory()
+            scratch = try TemporaryDirectory(prefix: "vault")
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try a.ok("charge", "debrief")
+            try b.ok("join", a.path)
+            try b.ok("charge", "send")
+        }
+    }
+
+    @Test func twoDevicesSyncInWordsAndAgainWithNothingNewSaysSo() throws {
+        let account = try Account()
+        let first = try account.a.ok("sync", account.folder)
+        #expect(first.stdout.contains("sent this device's file to the folder"), "\(first)")
+        let second = try account.b.ok("sync", account.folder)
+        #expect(second.stdout.contains("Nothing new from other devices"), "\(second)")
+        let third = try account.a.ok("sync", account.folder)
+        #expect(
+            third.stdout.contains("Took 1 entry from 1 other device (\(try account.b.device))")
+                && third.stdout.contains("balance £4.94."), "\(third)")
+        let again = try account.a.ok("sync", account.folder)
+        #expect(
+            again.stdout == "Nothing new: this device and the folder were already in step; balance £4.94.\n",
+            "\(again)")
+        #expect(try account.a.balance() == account.b.balance())
+        #expect(try account.a.ok("verify").stdout.contains("All holds"))
+    }
+
+    @Test func jsonSaysWhatWasTakenAndWhatWasLeftAlone() throws {
+        let account = try Account()
+        try account.b.ok("sync", account.folder)
+        let copy = account.folder + "/credit/ledger/\(try account.b.device) (conflicted copy).jsonl"
+        try FileManager.default.copyItem(
+            atPath: account.folder + "/credit/ledger/\(try account.b.device).jsonl", toPath: copy)
+        let result = try account.a.ok("sync", account.folder, "--json")
+        let object = try result.jsonObject()
+        #expect(int64(object["takenCount"]) == 1)
+        #expect((object["taken"] as? [String: Any])?[try account.b.device] as? Int == 1)
+        #expect(object["ownFile"] as? String == "sent")
+        #expect(int64(object["balance"]) == 4_940_000)
+        #expect(object["changedNothing"] as? Bool == false)
+        let left = try #require(object["leftAlone"] as? [[String: Any]])
+        #expect(left.count == 1 && left[0]["kind"] as? String == "copy" && left[0]["file"] as? String == copy)
+    }
+
+    @Test func aNewDataDirectoryIsToldToJoinAndNothingIsMade() throws {
+        let account = try Account()
+        try account.a.ok("sync", account.folder)
+        let fresh = try DataDirectory()
+        let before = DirectorySnapshot.take(account.folder)
+        let result = try fresh.credit("sync", account.folder)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("join") && result.stderr.contains("holds no key"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: fresh.path), "no data directory made")
+        #expect(DirectorySnapshot.take(account.folder) == before)
+    }
+
+    @Test func anotherAccountsDataDirectoryIsRefusedAndNothingIsWritten() throws {
+        let account = try Account()
+        try account.a.ok("sync", account.folder)
+        let stranger = try DataDirectory()
+        try stranger.ok("charge", "send")
+        let before = DirectorySnapshot.take(account.folder)
+        let result = try stranger.credit("sync", account.folder)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("another account's ledger") && result.stderr.contains("credit join"))
+        #expect(DirectorySnapshot.take(account.folder) == before)
+    }
+
+    @Test func aFolderThatIsNotThereIsExitOneAndIsNotMade() throws {
+        let account = try Account()
+        let missing = account.scratch.path + "/not-mounted"
+        let result = try account.a.credit("sync", missing)
+        #expect(result.status == 1 && result.stderr.contains("is not there"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+
+    @Test(arguments: [
+        ["sync"], ["sync", "a", "b"], ["sync", "x", "--interval", "5"], ["sync", "x", "--watch", "--interval", "0"],
+    ])
+    func commandLineMistakesAreExit64(_ arguments: [String]) throws {
+        let data = try DataDirectory()
+        let result = try Credit.run(arguments, dataDirectory: data.path)
+        #expect(result.status == 64, "\(result)")
+    }
+
+    @Test func helpSaysWhatSyncDoes() throws {
+        let result = try Credit.run(["sync", "--help"], dataDirectory: nil)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("--watch") && result.stdout.contains("never holds a key"), "\(result)")
+    }
+
+    @Test func watchTakesChangesAsTheyComeAndStopsCleanlyOnSIGTERM() throws {
+        let account = try Account()
+        try account.a.ok("sync", account.folder)
+        let binary = try Credit.requireBinary()
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        environment["CREDIT_DATA_DIR"] = nil
+        let watcher = try ChildProcess(
+            binary, ["--data-dir", account.b.path, "sync", account.folder, "--watch", "--interval", "60"],
+            environment: environment)
+        func printed() -> String {
+            String(decoding: FileManager.default.contents(atPath: watcher.stdoutPath) ?? Data(), as: UTF8.self)
+        }
+        // Its first round: b sends its own file.
+        #expect(waitUntil(timeout: 120) { printed().contains("sent this device's file") }, "\(printed())")
+        // a charges and syncs: b's watcher takes it without being asked (inotify, not its 60 s look).
+        try account.a.ok("charge", "send")
+        try account.a.ok("sync", account.folder)
+        #expect(waitUntil(timeout: 120) { printed().contains("Took 1 entry") }, "\(printed())")
+        // b charges: the watcher sends b's file to the folder.
+        try account.b.ok("charge", "createVault")
+        let bFile = account.folder + "/credit/ledger/\(try account.b.device).jsonl"
+        #expect(
+            waitUntil(timeout: 120) {
+                String(decoding: FileManager.default.contents(atPath: bFile) ?? Data(), as: UTF8.self)
+                    .split(separator: "\n").count == 2
+            })
+        sendSignal(watcher.pid, SIGTERM)
+        let result = watcher.wait(timeout: 120)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("Stopped syncing through"), "\(result)")
+        try account.a.ok("sync", account.folder)
+        #expect(try account.a.balance() == account.b.balance())
+    }
+}
