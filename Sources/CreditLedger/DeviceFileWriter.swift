@@ -1,4 +1,5 @@
 import DurableFiles
+
 /// Every write a ledger makes to its device files and their directories, through the file-system seam: the
 /// durable append to this device's file (one `write` and one `fdatasync`, on a descriptor kept open between
 /// appends), the lines a merge copies into other devices' files, a torn tail set aside, and making directories

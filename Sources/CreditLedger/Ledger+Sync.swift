@@ -17,7 +17,8 @@ extension Ledger {
     public func sync(through folder: SyncFolder, memo: inout SyncMemo) throws -> SyncReport {
         guard isSigned else { throw SyncError.unsigned }
         let keys = try LedgerKeys.load(from: directory)
-        try folder.prepare(account: SyncFolder.accountID(for: keys.headKey.publicKey), fileSystem: fileSystem)
+        let account = SyncFolder.accountID(for: keys.headKey.publicKey)
+        let accountFile = try folder.prepare(account: account, fileSystem: fileSystem)
         var report = SyncReport(folder: folder.root)
         var inputs: [MergeInput] = []
         var ownCopy: MergeInput?
@@ -35,6 +36,15 @@ extension Ledger {
                 if candidate.named == device { ownCopy = input }
                 inputs.append(input)
             }
+        }
+        if accountFile == .missingOrUnreadable {
+            // With no account file to say whose the folder is, its files do: one that verifies under this
+            // account's key makes it this account's; only strangers' files make it another's.
+            let strangers = report.leftAlone.contains { $0.reason == .anotherAccount }
+            if strangers && inputs.isEmpty {
+                throw SyncError.anotherAccount(folder: folder.root, found: nil, ours: account)
+            }
+            try folder.writeAccountFile(account, fileSystem: fileSystem)
         }
         try withLock {
             try refreshLocked()

@@ -6,9 +6,10 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     case folderMissing(path: String)
     /// `DIR/credit` or a folder in it is something other than a directory (a link is not followed).
     case notAFolder(path: String, found: String)
-    /// The folder is another account's (its `account.json` names `found`; this data directory is `ours`).
-    case anotherAccount(folder: String, found: String, ours: String)
-    /// `account.json` is there but cannot be read (a download not finished, a link): nothing is written until it can.
+    /// The folder is another account's: its `account.json` names `found` (nil: it has none that can be read, and
+    /// its devices' files are all another account's); this data directory is `ours`.
+    case anotherAccount(folder: String, found: String?, ours: String)
+    /// `account.json` is there but cannot be read (a download not finished, a link).
     case accountFileUnreadable(path: String, why: String)
     /// There is no ledger in the data directory, and the folder is an account's: a device joins first.
     case notADevice(dataDirectory: String, folder: String)
@@ -23,7 +24,8 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notAFolder(let path, let found):
             return "\(path) is \(found), not a folder: nothing was synced, and it was left as it is"
         case .anotherAccount(let folder, let found, let ours):
-            return "\(folder) holds another account's ledger (account \(found); this data directory is account "
+            let theirs = found.map { "account \($0)" } ?? "its devices' files verify with another key"
+            return "\(folder) holds another account's ledger (\(theirs); this data directory is account "
                 + "\(ours)): nothing was synced. To make this a device of that account, run `credit join` on a new "
                 + "data directory with the data directory of one of its devices, then `credit sync` from there"
         case .accountFileUnreadable(let path, let why):

@@ -57,10 +57,26 @@ public struct SyncFolder: Sendable, Equatable {
         return file.account
     }
 
+    /// Whether the folder holds an account's ledger already: an account file (whole or not), or a device's file.
+    public var holdsAnAccount: Bool {
+        if (try? Self.status(of: accountPath)) ?? nil != nil { return true }
+        let names = (try? Files.list(ledgerDirectory)) ?? []
+        return names.contains { !$0.hasPrefix(".") && $0.contains(".jsonl") }
+    }
+
+    /// What the folder's `account.json` says of the account, for ``prepare(account:fileSystem:)``.
+    enum AccountFileState: Equatable {
+        /// It names this account.
+        case matches
+        /// There is none, or it cannot be read (a download not finished, a link, not an account file): the files
+        /// decide, and it is written anew.
+        case missingOrUnreadable
+    }
+
     /// Makes the folder ready for `account`: `DIR` must be a directory already (a synced folder that is not there
     /// for a moment is not made again here), `DIR/credit` and its two folders are made when missing and must not
-    /// be links, and `account.json` is written when missing or must name `account`.
-    func prepare(account: String, fileSystem: any FileSystem) throws {
+    /// be links, and `account.json` must name `account` when it can be read.
+    func prepare(account: String, fileSystem: any FileSystem) throws -> AccountFileState {
         guard let status = try Self.status(of: root, following: true), status.st_mode & S_IFMT == S_IFDIR else {
             throw SyncError.folderMissing(path: root)
         }
@@ -74,10 +90,14 @@ public struct SyncFolder: Sendable, Equatable {
                 try fileSystem.syncDirectory(Files.parent(of: directory))
             }
         }
-        if let found = try self.account() {
-            guard found == account else { throw SyncError.anotherAccount(folder: root, found: found, ours: account) }
-            return
-        }
+        guard let found = try? self.account() else { return .missingOrUnreadable }
+        guard found == account else { throw SyncError.anotherAccount(folder: root, found: found, ours: account) }
+        return .matches
+    }
+
+    /// Writes `account.json` naming `account` (the same bytes from every device of the account), replacing one
+    /// that is missing or cannot be read: a torn copy a sync tool left heals at the next sync.
+    func writeAccountFile(_ account: String, fileSystem: any FileSystem) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let bytes = try encoder.encode(AccountFile(format: Self.accountFormat, account: account))

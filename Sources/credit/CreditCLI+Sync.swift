@@ -13,7 +13,7 @@ extension CreditCLI {
         }
         // The folder holds no key: a data directory with no ledger yet cannot become the folder's account's device
         // here, and making a new account beside it would only be refused later.
-        if NewDataDirectory(context.dataDirectory).isMissing, (try? folder.account()) != nil {
+        if NewDataDirectory(context.dataDirectory).isMissing, folder.holdsAnAccount {
             throw CommandFailure(
                 SyncError.notADevice(dataDirectory: context.dataDirectory, folder: folder.root).description)
         }
@@ -57,7 +57,7 @@ extension CreditCLI {
                 first = false
             } catch let error as SyncError {
                 switch error {
-                case .folderMissing, .accountFileUnreadable, .notAFolder:
+                case .folderMissing, .notAFolder:
                     if waitingFor != error { printError("credit: note: \(error); waiting for it") }
                     waitingFor = error
                 default: throw CommandFailure(error.description)

@@ -136,7 +136,7 @@ import Testing
         let ledgerA = try a.openSigned()
         let ledgerB = try b.openSigned()
         _ = try ledgerB.append(chargeDraft("b-charge-1", pence: 3))
-        try FileManager.default.createDirectory(atPath: folder.ledgerDirectory, withIntermediateDirectories: true)
+        _ = try sync(ledgerA, folder)
         // Another account's file under a device's name.
         let stranger = try LedgerFixture(prefix: "s")
         let strangerLedger = try stranger.openSigned()
@@ -163,11 +163,12 @@ import Testing
         let dataBefore = DirectorySnapshot.take(a.directory)
         let outsideBefore = try FileManager.default.contentsOfDirectory(atPath: temporary.path).sorted()
         let report = try sync(ledgerA, folder)
+        #expect(report.changedNothing)
         let kinds = Set(report.leftAlone.map(\.kind))
         #expect(kinds == ["another-account", "does-not-verify"], "\(report.leftAlone)")
         #expect(report.leftAlone.count == 3)
         #expect(report.taken.isEmpty)
-        // The data directory is as it was (no entry, no head); the folder gained only a's own files.
+        // The data directory is as it was (no entry, no head), and nothing is written outside.
         #expect(DirectorySnapshot.take(a.directory) == dataBefore)
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).sorted() == outsideBefore)
         #expect(!FileManager.default.fileExists(atPath: temporary.path + "/elsewhere"))
@@ -239,5 +240,33 @@ import Testing
         #expect(report.taken == [ledgerB.device: 1])
         #expect(report.leftAlone.isEmpty)
         #expect(try ledgerA.verify(files: nil, receiptCheck: nil).isClean)
+    }
+
+    @Test func aTornAccountFileHealsAtTheNextSync() throws {
+        let (a, _, folder, temporary) = try account()
+        defer { withExtendedLifetime(temporary) {} }
+        let ledgerA = try a.openSigned()
+        _ = try sync(ledgerA, folder)
+        let whole = try readBytes(folder.accountPath)
+        try Data(whole.prefix(20)).write(to: URL(fileURLWithPath: folder.accountPath))
+        _ = try sync(ledgerA, folder)
+        #expect(try readBytes(folder.accountPath) == whole)
+    }
+
+    @Test func withNoAccountFileAFolderOfStrangersFilesIsAnothersAndNothingIsWritten() throws {
+        let (a, _, folder, temporary) = try account()
+        defer { withExtendedLifetime(temporary) {} }
+        let stranger = try LedgerFixture(prefix: "s")
+        let strangerLedger = try stranger.openSigned()
+        _ = try sync(strangerLedger, folder)
+        try FileManager.default.removeItem(atPath: folder.accountPath)
+        let before = DirectorySnapshot.take(folder.root)
+        #expect {
+            try sync(try a.openSigned(), folder)
+        } throws: { error in
+            guard case .anotherAccount(_, nil, _) = error as? SyncError else { return false }
+            return true
+        }
+        #expect(DirectorySnapshot.take(folder.root) == before)
     }
 }
