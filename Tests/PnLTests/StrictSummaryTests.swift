@@ -11,8 +11,12 @@ import Testing
         let key = try P256PrivateKey.generate()
         var summary = AccountSummary(
             account: AccountSummary.accountID(for: key.publicKey), exportedAt: "2026-11-29T12:00:00.000Z",
-            publicKey: Base64URL.encode(key.publicKey.derRepresentation), costsArePlaceholders: true, days: days,
-            declines: declines)
+            publicKey: Base64URL.encode(key.publicKey.derRepresentation), costsArePlaceholders: true,
+            devices: [
+                SummaryDevice(
+                    device: SummaryDevice.pseudonym(of: "d", publicKey: key.publicKey), head: 1, days: days,
+                    declines: declines)
+            ])
         try summary.sign(with: key)
         return summary
     }
