@@ -162,3 +162,48 @@ extension DeviceSectionTests {
         #expect(charged == 110_000 + 110_000, "A's two charges, and the other account's v1 figures")
     }
 }
+
+/// DuckDB over analytics/ chooses as the Swift totaliser does, v1 summaries included.
+extension DeviceSectionTests {
+    @Test func duckDBChoosesTheSameSectionsAsSwiftV1Included() throws {
+        let (a, b) = history
+        let directory = try TemporaryDirectory()
+        func write(_ summary: AccountSummary, _ name: String) throws {
+            try Data(try summary.encodedJSON()).write(to: URL(fileURLWithPath: directory.file(name)))
+        }
+        func verified(_ name: String) throws -> AccountSummary {
+            try SummaryTotaliser.verifiedSummary(at: directory.file(name))
+        }
+        // This account: a v1 of everything (superseded by its v2 sections) and four v2 exports.
+        try write(try wholeAccount(a + b, at: "2026-11-29T11:30:00.000Z"), "k-v1.json")
+        try write(try summary(Array(a.prefix(3)) + b, at: "2026-11-29T08:00:00.000Z"), "k-b-unmerged.json")
+        try write(try summary(Array(a.prefix(3)), at: "2026-11-20T08:00:00.000Z"), "k-a-early.json")
+        try write(try summary(a, at: "2026-11-29T07:00:00.000Z"), "k-a-unmerged.json")
+        try write(try summary(a + b.prefix(3), at: "2026-11-29T09:00:00.000Z"), "k-a-merged-early.json")
+        // Another account known only by the released v1 summary.
+        try Data(DeviceSectionTests.releasedV1.utf8).write(to: URL(fileURLWithPath: directory.file("other-v1.json")))
+        let swift = try SummaryTotaliser.total(directory: directory.path)
+        // A's head is 6 in both A-unmerged and A-merged-early: the later export's section counts; B's from
+        // B-unmerged (head 5, not 3).
+        #expect(swift.superseded == ["k-a-early.json", "k-a-unmerged.json", "k-v1.json"].map(directory.file))
+        #expect(swift.report.accounts == 2)
+        let mine = try SummaryTotaliser.total(
+            try ["k-a-merged-early.json", "k-b-unmerged.json"].map { (directory.file($0), try verified($0)) })
+        let other = try SummaryTotaliser.total([("o", try verified("other-v1.json"))])
+        let charged = try #require(swift.report.period("all")).total.charged
+        #expect(
+            charged == (try #require(mine.report.period("all")).total.charged)
+                + (try #require(other.report.period("all")).total.charged))
+        #expect(mine.report.period("all") == (try report(a + b)).period("all"), "the unmerged pair: both devices")
+
+        var environment = ProcessInfo.processInfo.environment
+        environment["CREDIT_SUMMARY_VERIFY"] = try Binaries.require("credit-summary-verify")
+        let duck = try ChildProcess.run(
+            "/bin/bash", [Repository.root + "/analytics/pnl.sh", directory.path, "--json"], environment: environment,
+            timeout: 300)
+        #expect(duck.succeeded, "\(duck)")
+        let duckJSON = try JSONSerialization.jsonObject(with: Data(duck.stdout.utf8)) as? NSDictionary
+        let swiftJSON = try JSONSerialization.jsonObject(with: JSONEncoder().encode(swift.report)) as? NSDictionary
+        #expect(duckJSON != nil && duckJSON == swiftJSON, "DuckDB:\n\(duck.stdout.prefix(3000))")
+    }
+}
