@@ -42,8 +42,9 @@ extension AccountSummary {
     }
 
     /// The summary in `bytes` if it verifies: its format (v2, or the older v1), its account id against its public
-    /// key, its signature, its devices (pseudonyms, each once, a head each) and its figures (canonical days and times,
-    /// keys that are keys, nothing negative or beyond ``SummaryLimits/maximumFigure``). Anything else throws ``SummaryError``.
+    /// key, its signature, its devices (pseudonyms, each once, a head each) and its figures (canonical days and
+    /// times, keys that are keys, nothing negative or beyond ``SummaryLimits/maximumFigure``). Anything else throws
+    /// ``SummaryError``.
     public static func verified(from bytes: [UInt8]) throws -> AccountSummary {
         if let name = SummaryLimits.duplicateKey(in: bytes) {
             throw SummaryError("\"\(name)\" is given twice in one object: a summary says each thing once")
