@@ -1,12 +1,14 @@
 """The P&L of all accounts, by DuckDB over verified account summaries: the same JSON as `credit pnl --summaries DIR
---json` (SummaryTotaliser in Swift). Run through pnl.sh, which finds the verified files; usage:
+--json` (SummaryTotaliser in Swift), and without --json the same table as `credit pnl --summaries DIR`. Run through
+pnl.sh, which parses the command line and finds the verified files; pnl.sh calls it as
 
-    python3 analytics/pnl.py --files LIST [--as-of ISO8601] [--json]
+    python3 analytics/pnl.py --files LIST [--as-of UTC-MS] [--json] [--days 7|30] [--left-out N]
 
-LIST holds one verified summary path a line. The SQL is reader.duckdb.sql (the engine's reader) then pnl.sql (the
-P&L, portable). This driver only fills in the window days, runs the statements and writes the rows as the JSON shape;
-the one arithmetic it does is the shares and margins in basis points, from the SQL's exact sums, rounded toward zero
-as Swift's integer division does.
+LIST holds one verified summary path a line; --as-of is already UTC with milliseconds (iso_time.py made it);
+--left-out is how many files the verifier refused. The SQL is reader.duckdb.sql (the engine's reader) then pnl.sql
+(the P&L, portable). This driver only fills in the window days, runs the statements and writes the rows as the JSON
+shape or the table; the one arithmetic it does is the shares and margins in basis points, from the SQL's exact
+sums, rounded toward zero as Swift's integer division does.
 """
 
 import argparse
@@ -16,6 +18,9 @@ import os
 import sys
 
 import duckdb
+
+import iso_time
+import pnl_text
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 THRESHOLD = 2000  # basis points: ProfitAndLossReport.defaultOftenDeclinedBasisPoints
@@ -63,29 +68,12 @@ def empty_total():
     return line(("total", 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
 
-def parse_time(text):
-    return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc)
-
-
-def iso(moment):
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (moment.microsecond // 1000)
-
-
-def report(files, as_of_given):
+def run(files, as_of_given):
+    """Runs the SQL over `files` (at least one): the rows of each statement, the as-of and the windows' first days."""
     connection = duckdb.connect()
     listed = "[" + ", ".join(sql_string(f) for f in files) + "]"
-    if files:
-        reader = open(os.path.join(HERE, "reader.duckdb.sql"), encoding="utf-8").read().replace("{{files}}", listed)
-        connection.execute(reader)
-    else:
-        # No summary verified: the same empty tables the reader would make.
-        connection.execute(
-            "CREATE TEMP TABLE summary_files (file VARCHAR, account VARCHAR, exported_at VARCHAR, signature VARCHAR,"
-            " placeholders BOOLEAN);"
-            "CREATE TEMP TABLE summary_days (file VARCHAR, day VARCHAR, feature VARCHAR, charges BIGINT,"
-            " charged BIGINT, declined BIGINT, given_back BIGINT, cost BIGINT);"
-            "CREATE TEMP TABLE summary_declines (file VARCHAR, day VARCHAR, feature VARCHAR, reason VARCHAR,"
-            " count BIGINT, given_back BIGINT);")
+    reader = open(os.path.join(HERE, "reader.duckdb.sql"), encoding="utf-8").read().replace("{{files}}", listed)
+    connection.execute(reader)
     results, as_of, first_days = {}, None, {}
     for name, text in statements(os.path.join(HERE, "pnl.sql")):
         if name == "windows":
@@ -95,12 +83,16 @@ def report(files, as_of_given):
         cursor = connection.execute(text)
         rows = cursor.fetchall() if name not in ("latest", "windows") else None
         if name == "accounts":
-            accounts, latest_export, placeholders = rows[0]
-            as_of_text = as_of_given or latest_export or "1970-01-01T00:00:00.000Z"
-            as_of = parse_time(as_of_text)
-            results["accounts"] = (int(accounts), bool(placeholders))
+            as_of = iso_time.parse(as_of_given or rows[0][1])
+            results["accounts"] = rows[0]
         elif name in ("features", "totals", "reasons"):
             results[name] = rows
+    return results, as_of, first_days
+
+
+def report(files, as_of_given):
+    """The P&L in the voicedebrief-pnl-v1 shape, and (files counted, older exports superseded)."""
+    results, as_of, first_days = run(files, as_of_given)
     periods = []
     for period, days in [("all", None)] + [("%dd" % d, d) for d in WINDOWS]:
         features = [line(row[1:]) for row in results["features"] if row[0] == period]
@@ -113,23 +105,36 @@ def report(files, as_of_given):
             "period": period, "days": days, "since": None if days is None else first_days[days] + "T00:00:00.000Z",
             "features": features, "total": totals[0] if totals else empty_total(), "declinesByReason": reasons,
         })
-    accounts, placeholders = results["accounts"]
-    return {
-        "format": "voicedebrief-pnl-v1", "source": "summaries", "asOf": iso(as_of), "accounts": accounts,
-        "costsArePlaceholders": placeholders, "oftenDeclinedBasisPoints": THRESHOLD, "periods": periods,
+    accounts, _, placeholders, files_counted, superseded = results["accounts"]
+    made = {
+        "format": "voicedebrief-pnl-v1", "source": "summaries", "asOf": iso_time.iso(as_of),
+        "accounts": int(accounts), "costsArePlaceholders": bool(placeholders), "oftenDeclinedBasisPoints": THRESHOLD,
+        "periods": periods,
     }
+    return made, (int(files_counted), int(superseded))
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", required=True, help="a file listing the verified summaries, one path a line")
-    parser.add_argument("--as-of", help="the end of the windows (ISO 8601, UTC); the latest export when not given")
-    parser.add_argument("--json", action="store_true", help="write the JSON (the only output there is for now)")
+    parser.add_argument("--as-of", help="the end of the windows (UTC, milliseconds); the latest export when not given")
+    parser.add_argument("--json", action="store_true", help="write the JSON rather than the table")
+    parser.add_argument("--days", choices=["7", "30"], help="the table of the last 7 or 30 days only")
+    parser.add_argument("--left-out", type=int, default=0, help="how many files the verifier refused")
     arguments = parser.parse_args()
     files = [path.rstrip("\n") for path in open(arguments.files, encoding="utf-8") if path.strip()]
-    json.dump(report(files, arguments.as_of), sys.stdout, indent=2, sort_keys=True)
-    sys.stdout.write("\n")
+    if not files:
+        sys.stderr.write("pnl.sh: no summary to total\n")
+        return 1
+    made, (counted, superseded) = report(files, arguments.as_of)
+    if arguments.json:
+        json.dump(made, sys.stdout, indent=2, sort_keys=True)
+        sys.stdout.write("\n")
+    else:
+        period = "all" if arguments.days is None else arguments.days + "d"
+        sys.stdout.write(pnl_text.text(made, period, counted, superseded, arguments.left_out) + "\n")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,20 +1,49 @@
 #!/usr/bin/env bash
-# The P&L of all accounts by DuckDB: bash analytics/pnl.sh DIR [--json] [--as-of ISO8601]
+# The P&L of all accounts by DuckDB: bash analytics/pnl.sh DIR [--json] [--days 7|30] [--as-of ISO8601]
 #
 # Counts only the summaries that verify: it asks `credit-summary-verify DIR` (the package's small verifier, the same
 # code as `credit pnl --summaries`) for the verified files and hands DuckDB that list; each file left out is named on
 # standard error. The verifier is $CREDIT_SUMMARY_VERIFY, else the one in .build (debug, then release); build it with
 # `swift build --product credit-summary-verify`. Installs the duckdb Python package when it is missing.
+# Exit 0 done, 1 failed (the message says why; a directory with no summary to count is one), 64 a wrong command line.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
-if [ $# -lt 1 ] || [ "${1#-}" != "$1" ]; then
-  echo "usage: bash analytics/pnl.sh DIR [--json] [--as-of ISO8601]" >&2
+usage="usage: bash analytics/pnl.sh DIR [--json] [--days 7|30] [--as-of ISO8601]
+
+  DIR             a directory of account summaries (credit export --summary)
+  --json          the P&L as JSON (voicedebrief-pnl-v1), every period; without it, a table
+  --days 7|30     the table of the last 7 or 30 days only (from midnight UTC)
+  --as-of TIME    the end of the windows, ISO 8601 with Z or an offset (2026-11-29T12:00:00Z,
+                  2026-11-29T13:00:00.000+01:00); the latest export counted when not given"
+
+mistake() {
+  echo "pnl.sh: $1" >&2
+  echo "$usage" >&2
   exit 64
-fi
-directory="$1"
-shift
+}
+
+directory="" json=() days=() as_of=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -h | --help) echo "$usage"; exit 0 ;;
+    --json) json=(--json) ;;
+    --days | --as-of)
+      [ $# -ge 2 ] || mistake "$1 needs a value"
+      if [ "$1" = --days ]; then
+        case "$2" in 7 | 30) days=(--days "$2") ;; *) mistake "--days takes 7 or 30, not \"$2\"" ;; esac
+      else
+        as_of="$(python3 "$here/iso_time.py" "$2")" || exit 64
+      fi
+      shift ;;
+    --days=* | --as-of=*) set -- "${1%%=*}" "${1#*=}" "${@:2}"; continue ;;
+    -*) mistake "unknown option \"$1\"" ;;
+    *) [ -z "$directory" ] || mistake "one directory only, not \"$directory\" and \"$1\""; directory="$1" ;;
+  esac
+  shift
+done
+[ -n "$directory" ] || mistake "which directory of summaries?"
 
 verifier="${CREDIT_SUMMARY_VERIFY:-}"
 if [ -z "$verifier" ]; then
@@ -23,7 +52,7 @@ if [ -z "$verifier" ]; then
   done
 fi
 if [ -z "$verifier" ] || [ ! -x "$verifier" ]; then
-  echo "error: credit-summary-verify is not built (swift build --product credit-summary-verify)," \
+  echo "pnl.sh: credit-summary-verify is not built (swift build --product credit-summary-verify)," \
     "or set CREDIT_SUMMARY_VERIFY" >&2
   exit 1
 fi
@@ -34,7 +63,20 @@ if ! python3 -c "import duckdb" >/dev/null 2>&1; then
     || python3 -m pip install -q --disable-pip-version-check --break-system-packages duckdb >&2
 fi
 
-list="$(mktemp)"
-trap 'rm -f "$list"' EXIT
-"$verifier" "$directory" >"$list"
-python3 "$here/pnl.py" --files "$list" "$@"
+list="$(mktemp)" refused="$(mktemp)"
+trap 'rm -f "$list" "$refused"' EXIT
+status=0
+"$verifier" "$directory" >"$list" 2>"$refused" || status=$?
+cat "$refused" >&2
+[ "$status" -eq 0 ] || exit 1
+left_out="$(grep -c '^left out: ' "$refused" || true)"
+if [ ! -s "$list" ]; then
+  # No summary counted has no as-of and no figures: said, as `credit pnl --summaries` says it.
+  if [ "$left_out" -eq 0 ]; then
+    echo "pnl.sh: there are no summaries in $directory (no .json file): nothing to total" >&2
+  else
+    echo "pnl.sh: no summary in $directory could be counted (each is named above): nothing to total" >&2
+  fi
+  exit 1
+fi
+python3 "$here/pnl.py" --files "$list" ${as_of:+--as-of "$as_of"} "${json[@]}" "${days[@]}" --left-out "$left_out"

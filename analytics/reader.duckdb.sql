@@ -1,30 +1,47 @@
 -- The reader, for DuckDB: the only part of the P&L that depends on the engine. It turns the verified summary files
--- (their paths replace {{files}}, a list of string literals) into three flat tables that pnl.sql reads:
---   summary_files  (file, account, exported_at, signature, placeholders)       one row a summary
---   summary_days   (file, day, feature, charges, charged, declined, given_back, cost)
---   summary_declines (file, day, feature, reason, count, given_back)
+-- (their paths replace {{files}}, a list of string literals) into four flat tables that pnl.sql reads:
+--   summary_files    (file, format, account, exported_at, signature, placeholders)   one row a summary
+--   summary_sections (file, device, head)                                             one row a device's section
+--   summary_days     (file, device, day, feature, charges, charged, declined, given_back, cost)
+--   summary_declines (file, device, day, feature, reason, count, given_back)
+-- A v2 summary has a section per device (its pseudonym and head); a v1 summary (days at the top, no devices) is one
+-- section of the whole account, device '*' and head 0, which no pseudonym can be.
 -- For Spark SQL or BigQuery, see README.md: only this file changes.
 CREATE OR REPLACE TEMP TABLE summary_json AS
-SELECT filename AS file, account, exportedAt, signature, costsArePlaceholders, days, declines
+SELECT filename AS file, format, account, exportedAt, signature, costsArePlaceholders, days, declines, devices
 FROM read_json(
     {{files}},
     format = 'unstructured',
     filename = true,
     columns = {
-        'account': 'VARCHAR', 'exportedAt': 'VARCHAR', 'signature': 'VARCHAR', 'costsArePlaceholders': 'BOOLEAN',
+        'format': 'VARCHAR', 'account': 'VARCHAR', 'exportedAt': 'VARCHAR', 'signature': 'VARCHAR',
+        'costsArePlaceholders': 'BOOLEAN',
         'days': 'STRUCT(day VARCHAR, feature VARCHAR, charges BIGINT, charged BIGINT, declined BIGINT, givenBack BIGINT, cost BIGINT)[]',
-        'declines': 'STRUCT(day VARCHAR, feature VARCHAR, reason VARCHAR, count BIGINT, givenBack BIGINT)[]'
+        'declines': 'STRUCT(day VARCHAR, feature VARCHAR, reason VARCHAR, count BIGINT, givenBack BIGINT)[]',
+        'devices': 'STRUCT(device VARCHAR, head BIGINT, days STRUCT(day VARCHAR, feature VARCHAR, charges BIGINT, charged BIGINT, declined BIGINT, givenBack BIGINT, cost BIGINT)[], declines STRUCT(day VARCHAR, feature VARCHAR, reason VARCHAR, count BIGINT, givenBack BIGINT)[])[]'
     }
 );
 
 CREATE OR REPLACE TEMP TABLE summary_files AS
-SELECT file, account, exportedAt AS exported_at, signature, costsArePlaceholders AS placeholders FROM summary_json;
+SELECT file, format, account, exportedAt AS exported_at, signature, costsArePlaceholders AS placeholders
+FROM summary_json;
+
+CREATE OR REPLACE TEMP TABLE device_json AS
+SELECT file, s.device AS device, s.head AS head, s.days AS days, s.declines AS declines
+FROM (SELECT file, unnest(devices) AS s FROM summary_json WHERE devices IS NOT NULL)
+UNION ALL
+SELECT file, '*' AS device, 0 AS head, days, declines
+FROM summary_json WHERE format = 'voicedebrief-account-summary-v1';
+
+CREATE OR REPLACE TEMP TABLE summary_sections AS
+SELECT file, device, head FROM device_json;
 
 CREATE OR REPLACE TEMP TABLE summary_days AS
-SELECT file, d.day AS day, d.feature AS feature, d.charges AS charges, d.charged AS charged, d.declined AS declined,
-       d.givenBack AS given_back, d.cost AS cost
-FROM (SELECT file, unnest(days) AS d FROM summary_json);
+SELECT file, device, d.day AS day, d.feature AS feature, d.charges AS charges, d.charged AS charged,
+       d.declined AS declined, d.givenBack AS given_back, d.cost AS cost
+FROM (SELECT file, device, unnest(days) AS d FROM device_json);
 
 CREATE OR REPLACE TEMP TABLE summary_declines AS
-SELECT file, r.day AS day, r.feature AS feature, r.reason AS reason, r.count AS count, r.givenBack AS given_back
-FROM (SELECT file, unnest(declines) AS r FROM summary_json);
+SELECT file, device, r.day AS day, r.feature AS feature, r.reason AS reason, r.count AS count,
+       r.givenBack AS given_back
+FROM (SELECT file, device, unnest(declines) AS r FROM device_json);

@@ -16,15 +16,16 @@ extension AccountSummary {
         return Hex.encode(Array(SHA256.hash(label + publicKey.derRepresentation).prefix(16)))
     }
 
-    /// The exact bytes signed: a fixed label, then every field but the signature as JSON with sorted keys and no
-    /// spaces. A verifier re-encodes what it decoded, so any change to a figure, a day or the key changes them.
+    /// The exact bytes signed: the format's name and a newline, then every field but the signature as JSON with
+    /// sorted keys and no spaces (a field that is nil is left out, so a v1 summary's bytes are what v1 signed). A
+    /// verifier re-encodes what it decoded, so any change to a figure, a day, a device or the key changes them.
     public var signedBytes: [UInt8] {
         get throws {
             var unsigned = self
             unsigned.signature = ""
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return Array("voicedebrief-account-summary-v1\n".utf8) + Array(try encoder.encode(unsigned))
+            return Array((format + "\n").utf8) + Array(try encoder.encode(unsigned))
         }
     }
 
@@ -40,8 +41,10 @@ extension AccountSummary {
         return Array(try encoder.encode(self)) + [0x0A]
     }
 
-    /// The summary in `bytes` if it verifies: its format, its account id against its public key, its signature,
-    /// and its figures (canonical days and times, nothing negative). Anything else throws ``SummaryError``.
+    /// The summary in `bytes` if it verifies: its format (v2, or the older v1), its account id against its public
+    /// key, its signature, its devices (pseudonyms, each once, a head each) and its figures (canonical days and
+    /// times, keys that are keys, nothing negative or beyond ``SummaryLimits/maximumFigure``). Anything else throws
+    /// ``SummaryError``.
     public static func verified(from bytes: [UInt8]) throws -> AccountSummary {
         if let name = SummaryLimits.duplicateKey(in: bytes) {
             throw SummaryError("\"\(name)\" is given twice in one object: a summary says each thing once")
@@ -58,7 +61,9 @@ extension AccountSummary {
 
     /// Throws ``SummaryError`` unless the summary verifies (see ``verified(from:)``).
     public func verify() throws {
-        guard format == AccountSummary.formatName else { throw SummaryError("unknown format \"\(format)\"") }
+        guard format == AccountSummary.formatName || format == AccountSummary.wholeAccountFormatName else {
+            throw SummaryError("unknown format \"\(format)\"")
+        }
         guard let der = Base64URL.decode(publicKey), let key = try? P256PublicKey(derRepresentation: der) else {
             throw SummaryError("the public key is not a P-256 key")
         }
@@ -71,6 +76,40 @@ extension AccountSummary {
         guard Timestamp(iso8601: exportedAt)?.iso8601 == exportedAt else {
             throw SummaryError("exportedAt is not a UTC time with milliseconds")
         }
+        if coversWholeAccount {
+            guard devices == nil, let days, let declines else {
+                throw SummaryError("a \(format) summary has days and declines, and no devices")
+            }
+            try verifyRows(days, declines)
+        } else {
+            try verifyDevices()
+        }
+    }
+
+    /// Each device's section: a pseudonym given once, a head from 1 to the largest figure, rows that verify.
+    private func verifyDevices() throws {
+        guard days == nil, declines == nil, let devices, !devices.isEmpty else {
+            throw SummaryError(
+                "a \(format) summary has a section for each device, at least one, and no days outside them")
+        }
+        var seen = Set<String>()
+        for section in devices {
+            guard SummaryDevice.isPseudonym(section.device) else {
+                throw SummaryError("a device is not a pseudonym (32 lowercase hex digits)")
+            }
+            guard seen.insert(section.device).inserted else {
+                throw SummaryError("device \(section.device) has two sections: a summary says each device once")
+            }
+            guard section.head >= 1, SummaryLimits.isFigure(section.head) else {
+                throw SummaryError(
+                    "device \(section.device)'s head is not a sequence from 1 to \(SummaryLimits.maximumFigure)")
+            }
+            try verifyRows(section.days, section.declines)
+        }
+    }
+
+    /// Day rows and decline rows: keys that are keys, canonical days, figures in range.
+    private func verifyRows(_ days: [SummaryDay], _ declines: [SummaryDecline]) throws {
         for row in days {
             if let problem = SummaryLimits.problem(withKey: row.feature) {
                 throw SummaryError("a day row's feature is not a key: \(problem)")

@@ -16,16 +16,18 @@ public struct RejectedSummary: Sendable, Equatable {
 public struct SummaryTotal: Sendable {
     /// The P&L, source `summaries`, one line per feature over the accounts counted.
     public var report: ProfitAndLossReport
-    /// The files counted: the latest verified summary of each account.
+    /// The files counted: each holds a device's section that counts (see ``SummarySelection``).
     public var counted: [String]
-    /// Verified summaries left out because a later one of the same account was counted.
+    /// Verified summaries none of whose sections counted: later ones cover every device they do.
     public var superseded: [String]
     /// Files that do not verify, named with the reason; never counted.
     public var rejected: [RejectedSummary]
 }
 
 /// Totals account summaries (`credit pnl --summaries DIR`): verifies each, names and leaves out each bad one, keeps
-/// the latest per account, and adds up the P&L of all of them.
+/// for every account and device the section that covers the most of that device's entries (so exports from any
+/// devices at any time, merged or not, count every entry once; see ``AccountSummary``), and adds up the P&L of all of
+/// them.
 ///
 /// A summary made up under a new key of its own verifies and is counted: it cannot be told from a real account until
 /// there is a registry of accounts.
@@ -76,41 +78,25 @@ public enum SummaryTotaliser {
         return total
     }
 
-    /// The all-accounts P&L of summaries already verified: the latest per account (by `exportedAt`, then signature,
-    /// then file), as of `asOf` (the latest export counted when nil).
+    /// The all-accounts P&L of summaries already verified: for every account and device the section that covers
+    /// the most of that device's entries (see ``AccountSummary``: the highest head, then `exportedAt`, then
+    /// signature, then file), as of `asOf` (the latest export counted when nil).
     public static func total(_ verified: [(file: String, summary: AccountSummary)], asOf: Timestamp? = nil) throws
         -> SummaryTotal
     {
-        var latest: [String: (file: String, summary: AccountSummary)] = [:]
-        var superseded: [String] = []
-        for candidate in verified {
-            guard let kept = latest[candidate.summary.account] else {
-                latest[candidate.summary.account] = candidate
-                continue
-            }
-            if order(kept) < order(candidate) {
-                superseded.append(kept.file)
-                latest[candidate.summary.account] = candidate
-            } else {
-                superseded.append(candidate.file)
-            }
-        }
-        let latestOnes = latest.values.sorted { $0.file < $1.file }
-        let (report, leftOut) = try self.report(latestOnes, asOf: asOf)
-        let counted = latestOnes.map(\.file).filter { file in !leftOut.contains { $0.file == file } }
-        return SummaryTotal(report: report, counted: counted, superseded: superseded.sorted(), rejected: leftOut)
+        let selection = SummarySelection(verified)
+        let (report, leftOut) = try self.report(selection, asOf: asOf)
+        let leftOutFiles = Set(leftOut.map(\.file))
+        let counted = Set(selection.chosen.map(\.file)).subtracting(leftOutFiles).sorted()
+        return SummaryTotal(report: report, counted: counted, superseded: selection.superseded, rejected: leftOut)
     }
 
-    private static func order(_ item: (file: String, summary: AccountSummary)) -> (String, String, String) {
-        (item.summary.exportedAt, item.summary.signature, item.file)
-    }
-
-    /// The P&L of `counted`, one summary per account, and the summaries left out because adding them would make a
-    /// total too large to count (checked arithmetic: each is added whole or not at all).
-    static func report(_ counted: [(file: String, summary: AccountSummary)], asOf given: Timestamp?) throws -> (
+    /// The P&L of the sections chosen, and the files left out because adding their account would make a total too
+    /// large to count (checked arithmetic: each account is added whole, all its sections, or not at all).
+    static func report(_ selection: SummarySelection, asOf given: Timestamp?) throws -> (
         ProfitAndLossReport, leftOut: [RejectedSummary]
     ) {
-        let latestExport = counted.map(\.summary.exportedAt).max().flatMap { Timestamp(iso8601: $0) }
+        let latestExport = selection.chosen.map(\.summary.exportedAt).max().flatMap { Timestamp(iso8601: $0) }
         let asOf = given ?? latestExport ?? Timestamp(milliseconds: 0)
         let threshold = ProfitAndLossReport.defaultOftenDeclinedBasisPoints
         let startDays = ProfitAndLossReport.windows.map {
@@ -118,19 +104,24 @@ public enum SummaryTotaliser {
         }
         var tallies = [ProfitAndLossTally](repeating: ProfitAndLossTally(), count: 1 + startDays.count)
         var leftOut: [RejectedSummary] = []
-        var summaries: [AccountSummary] = []
-        for (file, summary) in counted {
+        var accounts = 0
+        var placeholders = false
+        for sections in selection.byAccount {
             do {
                 var added = tallies
-                try add(summary, to: &added, startDays: startDays)
-                let touched = Set(summary.days.map(\.feature))
+                for item in sections { try add(item.section, to: &added, startDays: startDays) }
+                let touched = Set(sections.flatMap { $0.section.days.map(\.feature) })
                 for tally in added { try tally.check(touched: touched) }
                 tallies = added
-                summaries.append(summary)
+                accounts += 1
+                placeholders = placeholders || sections.contains { $0.summary.costsArePlaceholders }
             } catch LedgerError.overflow {
-                leftOut.append(
-                    RejectedSummary(
-                        file: file, reason: "its figures would make a total too large to count, so it was left out"))
+                for file in Set(sections.map(\.file)).sorted() {
+                    leftOut.append(
+                        RejectedSummary(
+                            file: file, reason: "its figures would make a total too large to count, so it was left out"
+                        ))
+                }
             }
         }
         var periods = [try tallies[0].period("all", days: nil, since: nil, oftenDeclinedBasisPoints: threshold)]
@@ -141,17 +132,16 @@ public enum SummaryTotaliser {
                     oftenDeclinedBasisPoints: threshold))
         }
         let report = ProfitAndLossReport(
-            source: .summaries, asOf: asOf.iso8601, accounts: summaries.count,
-            costsArePlaceholders: summaries.contains { $0.costsArePlaceholders }, oftenDeclinedBasisPoints: threshold,
-            periods: periods)
+            source: .summaries, asOf: asOf.iso8601, accounts: accounts, costsArePlaceholders: placeholders,
+            oftenDeclinedBasisPoints: threshold, periods: periods)
         return (report, leftOut)
     }
 
-    /// Adds every row of `summary` to `tallies` (all time, then each window from its first day).
-    private static func add(_ summary: AccountSummary, to tallies: inout [ProfitAndLossTally], startDays: [String])
+    /// Adds every row of `section` to `tallies` (all time, then each window from its first day).
+    private static func add(_ section: SummaryDevice, to tallies: inout [ProfitAndLossTally], startDays: [String])
         throws
     {
-        for row in summary.days {
+        for row in section.days {
             for index in tallies.indices where index == 0 || row.day >= startDays[index - 1] {
                 try tallies[index].addCharges(
                     feature: row.feature, count: row.charges, charged: MicroCredits(row.charged),
@@ -160,7 +150,7 @@ public enum SummaryTotaliser {
                     feature: row.feature, count: row.declined, givenBack: MicroCredits(row.givenBack))
             }
         }
-        for row in summary.declines {
+        for row in section.declines {
             for index in tallies.indices where index == 0 || row.day >= startDays[index - 1] {
                 try tallies[index].addReason(row.reason, count: row.count, givenBack: MicroCredits(row.givenBack))
             }

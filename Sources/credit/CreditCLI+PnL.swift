@@ -25,10 +25,19 @@ extension CreditCLI {
                 throw CommandFailure("cannot read the summaries in \(directory): \(PlainWords.describe(error))")
             }
             for bad in total.rejected { printError("credit: left out: \(bad.file): \(bad.reason)") }
+            // No summary counted has no as-of and no figures: said, rather than a P&L of nothing as of 1970.
+            guard !total.counted.isEmpty else {
+                throw CommandFailure(
+                    total.rejected.isEmpty
+                        ? "there are no summaries in \(directory) (no .json file): nothing to total"
+                        : "no summary in \(directory) could be counted (each is named above): nothing to total")
+            }
             report = total.report
+            // Said as analytics/pnl_text.py says it: an account's devices may come in several summaries.
             counts =
-                "\(CountNoun("account", "accounts")(total.counted.count)) counted, "
-                + "\(CountNoun("older export", "older exports")(total.superseded.count)) superseded, "
+                "\(CountNoun("account", "accounts")(report.accounts)) counted, from "
+                + "\(CountNoun("summary", "summaries")(total.counted.count)); "
+                + "\(CountNoun("older export", "older exports")(total.superseded.count)) superseded; "
                 + "\(CountNoun("summary", "summaries")(total.rejected.count)) left out (named above)."
             if context.json { printError("credit: note: " + CreditCLI.registryCaveat) }
         } else {

@@ -198,9 +198,11 @@ enum CreditCommandLine {
             back, net takings, cost, margin and margin %, and the totals. A feature that loses money or is often
             declined is marked in words. Every cost is a placeholder. Costs count every charge, declined or not.
             With --summaries DIR: the P&L of all accounts together, from the signed summaries in DIR (see `credit
-            export`): each one is verified, a bad one is named on standard error and left out, and the latest
-            export of each account is counted. A summary made up under a new key of its own cannot be told from a
-            real account until there is a registry of accounts.
+            export`): each one is verified, a bad one is named on standard error and left out, and for each
+            account and device the export that covers the most of that device's entries is counted, so exports
+            from any devices, merged or not, count every entry once. A directory with nothing to count is exit 1.
+            A summary made up under a new key of its own cannot be told from a real account until there is a
+            registry of accounts.
             --json prints every period (all, 30d, 7d) in the voicedebrief-pnl-v1 shape, amounts in micro-credits,
             the same JSON as `bash analytics/pnl.sh DIR --json`.
             The last 7 (or 30) days start at midnight UTC on the day 7 (or 30) days before today (or the as-of
@@ -224,10 +226,11 @@ enum CreditCommandLine {
     static let export = CommandSpec(
         "export", summary: "write what this account may share: a signed summary",
         discussion: """
-            Writes what one account may share for `credit pnl --summaries`: per day and feature, counts and amounts
-            (charged, declined, given back) and the cost figures, with no subject, entry id, text or device id,
-            under a random account id that is the same in every export of this account, signed with the ledger's
-            head key (its public key inside) so an altered summary is refused. The file is replaced atomically.
+            Writes what one account may share for `credit pnl --summaries`: for each device (a pseudonym, and the
+            last sequence of its entries here), per day and feature, counts and amounts (charged, declined, given
+            back) and the cost figures, with no subject, entry id, text or device id, under a random account id
+            that is the same in every export of this account, signed with the ledger's head key (its public key
+            inside) so an altered summary is refused. The file is replaced atomically.
             """,
         options: [.string("--summary", "FILE", help: "where to write the summary").required()])
 }

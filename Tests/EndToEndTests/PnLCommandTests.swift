@@ -111,9 +111,11 @@ import Testing
 
         // An altered copy: a count changed after signing. It is named on stderr and never counted.
         var object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        var days = try #require(object["days"] as? [[String: Any]])
+        var devices = try #require(object["devices"] as? [[String: Any]])
+        var days = try #require(devices[0]["days"] as? [[String: Any]])
         days[0]["charges"] = 99
-        object["days"] = days
+        devices[0]["days"] = days
+        object["devices"] = devices
         let altered = summaries + "/altered.json"
         try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).write(
             to: URL(fileURLWithPath: altered))
@@ -150,9 +152,11 @@ import Testing
         // An altered summary, left out by both.
         let first = try Data(contentsOf: URL(fileURLWithPath: summaries + "/account-0.json"))
         var object = try #require(try JSONSerialization.jsonObject(with: first) as? [String: Any])
-        var days = try #require(object["days"] as? [[String: Any]])
+        var devices = try #require(object["devices"] as? [[String: Any]])
+        var days = try #require(devices[0]["days"] as? [[String: Any]])
         days[0]["charges"] = 99
-        object["days"] = days
+        devices[0]["days"] = days
+        object["devices"] = devices
         try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).write(
             to: URL(fileURLWithPath: summaries + "/altered.json"))
 

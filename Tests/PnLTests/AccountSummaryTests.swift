@@ -23,8 +23,11 @@ import VoiceDebriefCredit
             #expect(!text.contains(secret), "the summary gives away \(secret)")
         }
         let decoded = try AccountSummary.verified(from: Array(text.utf8))
-        #expect(decoded.days.contains { $0.day == "2026-11-19" && $0.feature == "transcript" && $0.cost == 21_500 })
-        #expect(decoded.declines.map(\.reason).sorted() == ["not-usable", "other"])
+        let section = try #require(decoded.devices?.first)
+        #expect(decoded.devices?.count == 1 && section.head == 12, "one device, its last sequence")
+        #expect(SummaryDevice.isPseudonym(section.device))
+        #expect(section.days.contains { $0.day == "2026-11-19" && $0.feature == "transcript" && $0.cost == 21_500 })
+        #expect(section.declines.map(\.reason).sorted() == ["not-usable", "other"])
     }
 
     @Test func theAccountIDIsTheSameInEveryExportAndTiedToTheKey() throws {
@@ -39,7 +42,7 @@ import VoiceDebriefCredit
         let original = try summary()
         try original.verify()
         var richer = original
-        richer.days[0].charged += 10_000
+        richer.devices![0].days[0].charged += 10_000
         #expect(throws: SummaryError.self) { try richer.verify() }
         // Another key cannot take this account's id: the id is checked against the key inside.
         var hijacked = try summary(key: P256PrivateKey.generate())
@@ -55,14 +58,14 @@ import VoiceDebriefCredit
         let directory = try TemporaryDirectory()
         let older = try summary(at: KnownLedger.at(-5))
         var olderRicher = older
-        olderRicher.days = olderRicher.days.map {
+        olderRicher.devices![0].days = olderRicher.devices![0].days.map {
             var day = $0; day.charged *= 2; return day
         }
         try olderRicher.sign(with: key)
         let latest = try summary(at: KnownLedger.asOf)
         let other = try summary(key: P256PrivateKey.generate())
         var altered = try summary(key: P256PrivateKey.generate())
-        altered.days[0].cost = 0
+        altered.devices![0].days[0].cost = 0
         for (name, item) in [
             ("a-older", olderRicher), ("b-latest", latest), ("c-other", other), ("d-altered", altered),
         ] {
@@ -104,14 +107,15 @@ import VoiceDebriefCredit
             try Data(try made.encodedJSON()).write(
                 to: URL(fileURLWithPath: directory.file(String(format: "account-%05d.json", index))))
         }
-        // An older export of account 0 (it must be superseded) and an altered copy of account 1.
+        // An older export of account 0 (its device's head lower: it must be superseded) and an altered copy of
+        // account 1.
         var older = try GeneratedSummary.make(
-            key: firstKey!, features: features, reasons: reasons, random: &random, exportedDaysAgo: 3)
+            key: firstKey!, features: features, reasons: reasons, random: &random, exportedDaysAgo: 3, head: 50)
         try older.sign(with: firstKey!)
         try Data(try older.encodedJSON()).write(to: URL(fileURLWithPath: directory.file("older-0.json")))
         let second = try Data(contentsOf: URL(fileURLWithPath: directory.file("account-00001.json")))
         var altered = try JSONDecoder().decode(AccountSummary.self, from: second)
-        altered.days[0].givenBack = 0
+        altered.devices![0].days[0].givenBack = 0
         try Data(try altered.encodedJSON()).write(to: URL(fileURLWithPath: directory.file("altered-1.json")))
 
         let generated = clock.now
@@ -141,11 +145,11 @@ import VoiceDebriefCredit
     }
 }
 
-/// A made-up account's summary: a few features on a few of the last 40 days.
+/// A made-up account's summary: a few features on a few of the last 40 days, all on one device.
 enum GeneratedSummary {
     static func make(
         key: P256PrivateKey, features: [String], reasons: [String], random: inout SeededRandom,
-        exportedDaysAgo: Int64 = 0
+        exportedDaysAgo: Int64 = 0, head: Int64 = 100
     ) throws -> AccountSummary {
         let exportedAt = KnownLedger.asOf.adding(days: -exportedDaysAgo).adding(
             days: -Int64.random(in: 0...1, using: &random))
@@ -183,8 +187,12 @@ enum GeneratedSummary {
         }
         var summary = AccountSummary(
             account: AccountSummary.accountID(for: key.publicKey), exportedAt: exportedAt.iso8601,
-            publicKey: Base64URL.encode(key.publicKey.derRepresentation), costsArePlaceholders: true, days: days,
-            declines: declines)
+            publicKey: Base64URL.encode(key.publicKey.derRepresentation), costsArePlaceholders: true,
+            devices: [
+                SummaryDevice(
+                    device: SummaryDevice.pseudonym(of: "device-1", publicKey: key.publicKey), head: head, days: days,
+                    declines: declines)
+            ])
         try summary.sign(with: key)
         return summary
     }

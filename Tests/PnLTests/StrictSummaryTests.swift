@@ -11,8 +11,12 @@ import Testing
         let key = try P256PrivateKey.generate()
         var summary = AccountSummary(
             account: AccountSummary.accountID(for: key.publicKey), exportedAt: "2026-11-29T12:00:00.000Z",
-            publicKey: Base64URL.encode(key.publicKey.derRepresentation), costsArePlaceholders: true, days: days,
-            declines: declines)
+            publicKey: Base64URL.encode(key.publicKey.derRepresentation), costsArePlaceholders: true,
+            devices: [
+                SummaryDevice(
+                    device: SummaryDevice.pseudonym(of: "d", publicKey: key.publicKey), head: 1, days: days,
+                    declines: declines)
+            ])
         try summary.sign(with: key)
         return summary
     }
@@ -89,5 +93,63 @@ import Testing
         #expect(total.rejected.map(\.file) == ["odd.json"], "\(total.rejected)")
         #expect(total.counted == ["fine.json"])
         #expect(total.report.periods.first?.total.charged == 100_000)
+    }
+}
+
+/// The per-device sections of a v2 summary are as strict as its rows: each refused by name, by `credit` and by
+/// `credit-summary-verify` (and so `analytics/pnl.sh`), which run this code.
+extension StrictSummaryTests {
+    /// A summary with one good section, changed by `change`, then signed (so only the change can be at fault).
+    private func changed(_ change: (inout AccountSummary) -> Void) throws -> [UInt8] {
+        let key = try P256PrivateKey.generate()
+        var summary = AccountSummary(
+            account: AccountSummary.accountID(for: key.publicKey), exportedAt: "2026-11-29T12:00:00.000Z",
+            publicKey: Base64URL.encode(key.publicKey.derRepresentation), costsArePlaceholders: true,
+            devices: [
+                SummaryDevice(
+                    device: SummaryDevice.pseudonym(of: "d", publicKey: key.publicKey), head: 3, days: [day()],
+                    declines: [])
+            ])
+        change(&summary)
+        try summary.sign(with: key)
+        return try summary.encodedJSON()
+    }
+
+    @Test func aDeviceSectionThatIsNotRightIsRefusedByName() throws {
+        let good = try changed { _ in }
+        #expect(reason(good) == nil, "the unchanged one verifies: \(reason(good) ?? "")")
+        let cases: [(String, (inout AccountSummary) -> Void)] = [
+            ("is not a pseudonym", { $0.devices![0].device = "device-1" }),
+            ("is not a pseudonym", { $0.devices![0].device = String(repeating: "A", count: 32) }),
+            ("has two sections", { $0.devices!.append($0.devices![0]) }),
+            ("head is not a sequence", { $0.devices![0].head = 0 }),
+            ("head is not a sequence", { $0.devices![0].head = SummaryLimits.maximumFigure + 1 }),
+            ("no days outside them", { $0.days = [] }),
+            ("at least one", { $0.devices = [] }),
+            ("no devices", { $0.format = AccountSummary.wholeAccountFormatName }),
+            ("unknown format", { $0.format = "voicedebrief-account-summary-v3" }),
+            ("figures from 0 to", { $0.devices![0].days[0].cost = -1 }),
+            ("is not a key", { $0.devices![0].days[0].feature = "bad\u{1B}[2J" }),
+            (
+                "is not a key",
+                {
+                    $0.devices![0].declines = [
+                        SummaryDecline(day: "2026-11-28", feature: "send", reason: "a b", count: 1, givenBack: 1)
+                    ]
+                }
+            ),
+        ]
+        for (words, change) in cases {
+            let why = try #require(reason(try changed(change)), "refused: \(words)")
+            #expect(why.contains(words), "\(why)")
+        }
+    }
+
+    @Test func aKeyGivenTwiceInADeviceSectionIsRefused() throws {
+        let text = String(decoding: try changed { _ in }, as: UTF8.self)
+        #expect(text.contains("\"head\" : 3"))
+        let twice = text.replacingOccurrences(of: "\"head\" : 3", with: "\"head\" : 3, \"head\" : 9")
+        let why = try #require(reason(Array(twice.utf8)))
+        #expect(why.contains("\"head\" is given twice"), "\(why)")
     }
 }

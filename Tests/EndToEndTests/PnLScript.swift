@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+
+/// `bash analytics/pnl.sh` as the tests run it: the package's own verifier, no colour, what it printed and its exit.
+enum PnLScript {
+    static func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
+        var environment = ProcessInfo.processInfo.environment
+        environment["CREDIT_SUMMARY_VERIFY"] = try Binaries.require(
+            "credit-summary-verify", sourceLocation: sourceLocation)
+        environment["NO_COLOR"] = "1"
+        let result = try ChildProcess.run(
+            "/bin/bash", [Repository.root + "/analytics/pnl.sh"] + arguments, environment: environment, timeout: 300)
+        return CommandResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
+    }
+
+    /// A directory holding copies of `files`, each under its own name.
+    static func directory(of files: [String]) throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory()
+        for file in files {
+            try FileManager.default.copyItem(
+                atPath: file, toPath: directory.file(URL(fileURLWithPath: file).lastPathComponent))
+        }
+        return directory
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+/// Issue 26: `analytics/pnl.sh` is a command in its own right: its own usage for a wrong option (exit 64), `--as-of`
+/// as ISO 8601 with or without a fraction and with `Z` or an offset (anything else refused in words, exit 64), the
+/// table unless `--json`, and a directory with nothing to count said so.
+@Suite struct PnLScriptTests {
+    /// A directory with one account's summary: a transcript on the 20th, a debrief on the 28th, a declined clean
+    /// passage on the 29th.
+    private func summaries() throws -> (data: DataDirectory, directory: String) {
+        let data = try DataDirectory()
+        try data.ok("charge", "transcript", "--seconds", "76", "--subject", "note-1", now: "2026-11-20T09:00:00.000Z")
+        try data.ok("charge", "debrief", "--subject", "note-1", now: "2026-11-28T09:00:00.000Z")
+        let made = try data.ok("charge", "cleanPassage", "--json", now: "2026-11-29T10:00:00.000Z").jsonObject()
+        let id = try #require(made["id"] as? String)
+        try data.ok("decline", id, "--reason", "not-usable", now: "2026-11-29T10:01:00.000Z")
+        let directory = data.temporary.file("summaries")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try data.ok("export", "--summary", directory + "/mine.json", now: "2026-11-29T11:00:00.000Z")
+        return (data, directory)
+    }
+
+    static let wrongCommandLines: [[String]] = [
+        [], ["--bogus"], ["DIR", "--bogus"], ["DIR", "--files", "x"], ["DIR", "--days", "8"], ["DIR", "--as-of"],
+        ["DIR", "DIR"], ["-j", "DIR"],
+    ]
+
+    @Test(arguments: wrongCommandLines)
+    func aWrongCommandLineIsExit64WithItsOwnUsage(_ arguments: [String]) throws {
+        let directory = try TemporaryDirectory()
+        let result = try PnLScript.run(arguments.map { $0 == "DIR" ? directory.path : $0 })
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("usage: bash analytics/pnl.sh DIR [--json]"), "\(result)")
+        #expect(
+            !result.stderr.contains("pnl.py") && !result.stderr.contains("--left-out"), "not pnl.py's: \(result)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func helpIsTheUsageAndExit0() throws {
+        let result = try PnLScript.run(["--help"])
+        #expect(result.status == 0 && result.stdout.contains("usage: bash analytics/pnl.sh DIR"), "\(result)")
+        #expect(result.stdout.contains("--as-of TIME"))
+    }
+
+    static let times: [(String, String, String)] = [
+        ("2026-11-29T12:00:00Z", "2026-11-29T12:00:00.000Z", "2026-11-22"),
+        ("2026-11-29T12:00:00.5Z", "2026-11-29T12:00:00.500Z", "2026-11-22"),
+        ("2026-11-29T12:00:00.123456789Z", "2026-11-29T12:00:00.123Z", "2026-11-22"),
+        ("2026-11-29T13:30:00+01:30", "2026-11-29T12:00:00.000Z", "2026-11-22"),
+        ("2026-11-29T07:00:00.250-05:00", "2026-11-29T12:00:00.250Z", "2026-11-22"),
+        // Past midnight in Paris is still the 29th in UTC: the windows are UTC days.
+        ("2026-11-30T00:30:00+01:00", "2026-11-29T23:30:00.000Z", "2026-11-22"),
+        ("2026-12-01T00:00:00.000Z", "2026-12-01T00:00:00.000Z", "2026-11-24"),
+    ]
+
+    @Test(arguments: times)
+    func asOfTakesISO8601WithOrWithoutAFractionWithZOrAnOffset(_ time: (String, String, String)) throws {
+        // Held to the end: the directory goes with it.
+        let fixture = try summaries()
+        let directory = fixture.directory
+        let result = try PnLScript.run([directory, "--json", "--as-of", time.0])
+        #expect(result.status == 0, "\(result)")
+        let report = try result.jsonObject()
+        #expect(report["asOf"] as? String == time.1, "\(time.0)")
+        let periods = try #require(report["periods"] as? [[String: Any]])
+        #expect(periods.first { $0["period"] as? String == "7d" }?["since"] as? String == time.2 + "T00:00:00.000Z")
+        let equals = try PnLScript.run([directory, "--json", "--as-of=" + time.0])
+        #expect(equals.stdout == result.stdout, "--as-of=TIME is the same")
+        withExtendedLifetime(fixture.data) {}
+    }
+
+    static let notTimes = [
+        "2026-11-29", "2026-11-29 12:00:00Z", "yesterday", "2026-13-01T00:00:00Z", "2026-02-30T12:00:00Z",
+        "2026-11-29T12:00:00", "2026-11-29T12:00:00+25:00", "2026-11-29T12:00:00z", "2026-11-29T12:00Z",
+        "2026-11-29T12:00:00.Z", "\u{664}026-11-29T12:00:00Z",
+    ]
+
+    @Test(arguments: notTimes)
+    func anAsOfThatIsNotATimeIsRefusedInPlainWords(_ text: String) throws {
+        let directory = try TemporaryDirectory()
+        let result = try PnLScript.run([directory.path, "--as-of", text])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.hasPrefix("pnl.sh: --as-of \"\(text)\" "), "\(result)")
+        #expect(
+            result.stderr.contains("ISO 8601") || result.stderr.contains("exists") || result.stderr.contains("offset"))
+        for leak in ["Traceback", "ValueError", "File \"", "strptime"] {
+            #expect(!result.stderr.contains(leak), "\(leak): \(result)")
+        }
+    }
+
+    /// Without --json, the table `credit pnl --summaries` prints, line for line (and --days the same).
+    @Test(arguments: [[], ["--days", "7"], ["--days", "30"]])
+    func theTableUnlessJSONAsCreditPrintsIt(_ days: [String]) throws {
+        let (data, directory) = try summaries()
+        let script = try PnLScript.run([directory] + days)
+        #expect(script.status == 0, "\(script)")
+        let credit = try Credit.run(["pnl", "--summaries", directory] + days, dataDirectory: data.path)
+        #expect(credit.status == 0, "\(credit)")
+        #expect(script.stdout == credit.stdout, "pnl.sh:\n\(script.stdout)\ncredit:\n\(credit.stdout)")
+        #expect(script.stdout.contains("cleanPassage") && script.stdout.contains("LOSES MONEY"))
+        #expect(script.stdout.contains("1 account counted, from 1 summary") && !script.stdout.contains("{"))
+    }
+
+    @Test func aDirectoryWithNothingToCountSaysSoInBothTools() throws {
+        let empty = try TemporaryDirectory()
+        let data = try DataDirectory()
+        for json in [[], ["--json"]] {
+            let script = try PnLScript.run([empty.path] + json)
+            #expect(script.status == 1 && script.stdout.isEmpty, "\(script)")
+            #expect(script.stderr.contains("there are no summaries in \(empty.path)"), "\(script)")
+            let credit = try Credit.run(["pnl", "--summaries", empty.path] + json, dataDirectory: data.path)
+            #expect(credit.status == 1 && credit.stderr.contains("there are no summaries in"), "\(credit)")
+            #expect(!(script.stdout + script.stderr + credit.stdout).contains("1970"))
+        }
+        try Data("{ not a summary".utf8).write(to: URL(fileURLWithPath: empty.file("bad.json")))
+        let script = try PnLScript.run([empty.path, "--json"])
+        #expect(script.status == 1 && script.stderr.contains("left out: \(empty.file("bad.json"))"), "\(script)")
+        #expect(script.stderr.contains("no summary in \(empty.path) could be counted"), "\(script)")
+        let credit = try Credit.run(["pnl", "--summaries", empty.path], dataDirectory: data.path)
+        #expect(credit.status == 1 && credit.stderr.contains("could be counted"), "\(credit)")
+    }
+}
