@@ -46,7 +46,7 @@ struct BenchOptions {
     /// The rows `--only` may name.
     static let rows = [
         "append", "append-head", "batch", "load", "sums", "merge", "verify", "counter", "catalogue", "purchases",
-        "store-start", "store-load", "pnl",
+        "store-start", "store-load", "pnl", "sync",
     ]
 
     static let spec = CommandSpec(
@@ -72,7 +72,7 @@ struct BenchOptions {
             .string(
                 "--only", "ROWS",
                 help: "comma-separated, of: append, append-head, batch, load (cold load and memory), sums, merge, "
-                    + "verify, counter, catalogue, purchases, store-start, store-load, pnl (default all)"),
+                    + "verify, counter, catalogue, purchases, store-start, store-load, pnl, sync (default all)"),
             .string("--load-only", "DIR", help: "(internal) open the ledger in DIR, print what the load took, exit"),
         ],
         epilogue:

@@ -91,6 +91,10 @@ do {
         log("merge")
         attempt("merge", &table) { try ledger.merge(into: &$0) }
     }
+    if options.wants("sync") {
+        log("sync through a folder, beside merge")
+        attempt("sync", &table) { try ledger.syncFromFolder(into: &$0) }
+    }
     if options.wants("counter") {
         log("counter")
         attempt("counter", &table) { try ledger.counter(count: options.counterEntries, into: &$0) }
