@@ -56,20 +56,24 @@ extension Ledger {
                     throw MergeRefusal(file: input.path, line: nil, reason: .disagrees(problem))
                 }
                 guard !joined.isEmpty else { continue }
-                var batch: [UInt8] = []
-                for item in joined { batch.append(contentsOf: lines[item].bytes) }
-                writes.append((device, batch))
+                writes.append((device, input.bytes(of: joined, in: lines)))
             }
             // Everything is checked: only now is anything written.
-            for write in writes {
-                try writer.appendForeignLines(write.bytes, to: path(forDevice: write.device), lostTrack: rereadLocked)
-            }
-            try refreshLocked()
+            try appendJoinedLocked(writes)
             var report = union.report
             report.problems += report.receiptsCountedOnce.map { "receipt: " + $0 }
             report.headsKept = try keepMergedHeadsLocked(inputs, key: keys.headKey)
             return report
         }
+    }
+
+    /// Appends each device's joining lines as they were read, one write and one fdatasync per device, then reads
+    /// the ledger again.
+    func appendJoinedLocked(_ writes: [(device: String, bytes: [UInt8])]) throws {
+        for write in writes {
+            try writer.appendForeignLines(write.bytes, to: path(forDevice: write.device), lostTrack: rereadLocked)
+        }
+        try refreshLocked()
     }
 
     /// Keeps each merged device's signed head (not this device's own, which appending keeps): the head that came

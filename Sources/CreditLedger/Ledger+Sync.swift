@@ -126,14 +126,9 @@ extension Ledger {
             }
             kept.append(input)
             guard !joined.isEmpty else { continue }
-            var batch: [UInt8] = []
-            for item in joined { batch.append(contentsOf: lines[item].bytes) }
-            writes.append((device, batch))
+            writes.append((device, input.bytes(of: joined, in: lines)))
         }
-        for write in writes {
-            try writer.appendForeignLines(write.bytes, to: path(forDevice: write.device), lostTrack: rereadLocked)
-        }
-        try refreshLocked()
+        try appendJoinedLocked(writes)
         report.taken = union.report.added
         report.receiptsCountedOnce = union.report.receiptsCountedOnce
         report.headsKept = try keepMergedHeadsLocked(kept, key: keys.headKey)

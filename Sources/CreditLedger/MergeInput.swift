@@ -110,6 +110,13 @@ struct MergeInput {
         return MergeRefusal(file: file.path, line: nil, reason: .chain("the file is not one device's chain from #1"))
     }
 
+    /// The bytes of the lines at `items` (positions in ``lines``), one after another: what joins of this file.
+    func bytes(of items: [Int], in lines: [(entry: LedgerEntry, bytes: ArraySlice<UInt8>, line: Int)]) -> [UInt8] {
+        var batch: [UInt8] = []
+        for item in items { batch.append(contentsOf: lines[item].bytes) }
+        return batch
+    }
+
     /// The file's entries, each with its line's bytes (newline included) and its line number.
     var lines: [(entry: LedgerEntry, bytes: ArraySlice<UInt8>, line: Int)] {
         file.lines.map { line in

@@ -16,32 +16,12 @@
 /// that keeps only seconds, or two-second FAT), 2 s. (Waiting a second every time kept the ledger listing
 /// `ledger/` on every append made within a second of the last change to it.)
 public struct DirectoryListing {
-    private struct Stamp: Equatable {
-        var device: UInt64
-        var inode: UInt64
-        var modified: timespec
-        var changed: timespec
-
-        init(_ info: stat) {
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
-            modified = info.st_mtim
-            changed = info.st_ctim
-        }
-
-        static func == (a: Stamp, b: Stamp) -> Bool {
-            a.device == b.device && a.inode == b.inode && a.modified.tv_sec == b.modified.tv_sec
-                && a.modified.tv_nsec == b.modified.tv_nsec && a.changed.tv_sec == b.changed.tv_sec
-                && a.changed.tv_nsec == b.changed.tv_nsec
-        }
-    }
-
     /// Changes this much older than the listing (nanoseconds) cannot share its clock tick; nil: by the stamps.
     private let settled: Int64?
     /// The wait for stamps with fractions of a second, and for stamps of whole seconds.
     static let settledFine: Int64 = 50_000_000
     static let settledCoarse: Int64 = 2_000_000_000
-    private var stamp: Stamp?
+    private var stamp: FileStamp?
     private var names: [String] = []
     /// How many times the directory was actually listed.
     public private(set) var listings = 0
@@ -66,12 +46,13 @@ public struct DirectoryListing {
             throw FileError(path: path, operation: "opendir", errno: ENOTDIR)
         }
         let now = Self.realTimeNanoseconds()
-        let current = Stamp(info)
+        let current = FileStamp(info)
         if let stamp, stamp == current { return names }
         names = try Files.list(path)
         listings += 1
-        let lastChange = max(Self.nanoseconds(current.modified), Self.nanoseconds(current.changed))
-        let wholeSeconds = current.modified.tv_nsec == 0 && current.changed.tv_nsec == 0
+        let modified = current.modifiedSeconds &* 1_000_000_000 &+ current.modifiedNanoseconds
+        let lastChange = max(modified, current.changedNanosecondsSinceEpoch)
+        let wholeSeconds = current.modifiedNanoseconds == 0 && current.changedNanoseconds == 0
         let wait = settled ?? (wholeSeconds ? Self.settledCoarse : Self.settledFine)
         stamp = now - lastChange > wait ? current : nil
         return names
