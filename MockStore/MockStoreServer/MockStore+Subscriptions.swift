@@ -88,6 +88,12 @@ extension MockStore {
         if count > 0 { notificationsDue.signal() }
     }
 
+    /// The real milliseconds until the next subscription event falls due at the rate in force (0: due now), or
+    /// `nil` when none is scheduled or the store has not looked yet (``SubscriptionScheduler``'s wait).
+    func realMillisecondsUntilNextSubscriptionEvent() -> Int64? {
+        subscriptionRuntime.nextEventDate.map { virtualClock.realMilliseconds(until: $0) }
+    }
+
     /// Applies `event` to `state` and records the step.
     @discardableResult
     func run(
