@@ -119,7 +119,8 @@ public final class MockStore: Sendable {
     public init(configuration: Configuration, database: sending TransactionStore) {
         // Every date the store reads comes from the virtual clock (real time until it is moved or sped up).
         let runtime = SubscriptionRuntime(
-            catalogue: configuration.catalogue, base: configuration.clock, database: database)
+            catalogue: configuration.catalogue, base: configuration.clock, database: database,
+            isProduction: configuration.isProduction)
         var configuration = configuration
         configuration.clock = runtime.clock
         subscriptionRuntime = runtime

@@ -17,9 +17,14 @@ final class SubscriptionRuntime: Sendable {
     /// Signalled whenever the next event or the clock may have changed; ``SubscriptionScheduler`` waits on it.
     let scheduleChanged = DispatchSemaphore(value: 0)
 
-    /// Reads the persisted clock from `database` (real time at the catalogue's rate when there is none).
-    init(catalogue: StoreKitConfiguration, base: any StoreClock, database: TransactionStore) {
-        lifecycle = SubscriptionLifecycle(catalogue: catalogue)
+    /// Reads the persisted clock from `database` (real time at the catalogue's rate when there is none);
+    /// `isProduction` sets the lapse `recentSubscriptionStartDate` ignores (Apple's 60 days, else the sandbox's 10
+    /// minutes).
+    init(catalogue: StoreKitConfiguration, base: any StoreClock, database: TransactionStore, isProduction: Bool) {
+        var lifecycle = SubscriptionLifecycle(catalogue: catalogue)
+        lifecycle.recentStartLapseLimit =
+            isProduction ? SubscriptionLifecycle.productionLapseLimit : SubscriptionLifecycle.sandboxLapseLimit
+        self.lifecycle = lifecycle
         defaultRate = catalogue.settings.timeRate.flatMap(TimeRate.init(rawValue:)) ?? .realTime
         let shortest = lifecycle.products.values.map { Self.days($0.period) }.min() ?? 30
         if let saved = try? database.clockState() {

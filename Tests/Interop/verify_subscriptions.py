@@ -4,9 +4,10 @@
 Starts the real `mockstore` with the subscriptions fixture, `--api-key` (an ES256 key made here) and `--notify` (a
 receiver in this script), and walks a subscription through its life on the virtual clock: first purchase, renewal,
 auto-renew off and on, an upgrade, billing retry with a grace period, its expiry and the recovery, a price increase
-and consent, a refund and its reversal, renewal-date extensions (one and all), expiry. Every notification is checked
-with Apple's `SignedDataVerifier.verify_and_decode_notification` (Sandbox, online checks off, the store's root), and
-its `signedTransactionInfo` and `signedRenewalInfo` with `verify_and_decode_signed_transaction` and
+and consent, a refund and its reversal, renewal-date
+extensions (one and all), expiry, and resubscribes after a short and a long lapse (recentSubscriptionStartDate).
+Every notification is checked with Apple's `SignedDataVerifier.verify_and_decode_notification` (Sandbox, online
+checks off, the store's root), and its `signedTransactionInfo` and `signedRenewalInfo` with `verify_and_decode_signed_transaction` and
 `verify_and_decode_renewal_info`. Apple's `AppStoreServerAPIClient` (its `_base_url` pointed at the store) reads Get
 All Subscription Statuses (with a status filter), extends one renewal date, extends all and reads that request's
 status, and is refused with Apple's errors.
@@ -249,7 +250,28 @@ def server_api(steps, first, basic):
                f"an expired subscription is APIError.SUBSCRIPTION_EXTENSION_INELIGIBLE (got {refused.raw_api_error})")
     else:
         raise CheckFailed("an expired subscription was extended")
+    recent_start(steps, first, renewal.recentSubscriptionStartDate)
     long_advance(steps)
+
+
+def recent_start(steps, first, run_start):
+    """recentSubscriptionStartDate ignores lapses of paid service shorter than 10 minutes in the sandbox (Apple's
+    JWSRenewalInfoDecodedPayload), as Apple's verifier decodes it: a resubscribe 5 minutes after the expiry keeps
+    the run's start; one 10 minutes after the next expiry starts a new run."""
+    steps.advance("PT5M")
+    again = steps.buy(WEEKLY)
+    _, _, renewal = steps.next("SUBSCRIBED", "RESUBSCRIBE")
+    expect(renewal.recentSubscriptionStartDate == run_start and again.originalTransactionId == first.transactionId,
+           "a lapse of 5 minutes in the sandbox keeps recentSubscriptionStartDate "
+           f"(got {renewal.recentSubscriptionStartDate}, the run began {run_start})")
+    steps.control("POST", f"subscriptions/{again.transactionId}/expire")
+    steps.next("EXPIRED", "VOLUNTARY")
+    steps.advance("PT10M")
+    later = steps.buy(WEEKLY)
+    _, _, renewal = steps.next("SUBSCRIBED", "RESUBSCRIBE")
+    expect(renewal.recentSubscriptionStartDate == later.purchaseDate,
+           "a lapse of 10 minutes in the sandbox starts a new run: recentSubscriptionStartDate is the purchase "
+           f"(got {renewal.recentSubscriptionStartDate}, purchased {later.purchaseDate})")
 
 
 def long_advance(steps):
