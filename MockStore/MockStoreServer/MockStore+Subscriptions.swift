@@ -215,6 +215,29 @@ extension MockStore {
             try subscriptionLifecycle.apply(.refund(transactionId: transaction.id, at: date), to: state)
         }
         try save(step, about: transaction, date: date, database)
+        try storeDisablesAutoRenew(of: transaction, before: state, after: step.state, date: date, database)
+    }
+
+    /// After a refund request or a refund of one of its transactions, the App Store turns the subscription's
+    /// auto-renew off: DID_CHANGE_RENEWAL_STATUS AUTO_RENEW_DISABLED with renewal info `autoRenewStatus` 0, about
+    /// its latest transaction (nothing when auto-renew was off already).
+    func storeDisablesAutoRenew(
+        of transaction: StoredTransaction, before: SubscriptionState, after: SubscriptionState, date: Int64,
+        _ database: TransactionStore
+    ) throws {
+        guard before.originalTransactionId == transaction.originalTransactionId,
+            let step = subscriptionLifecycle.autoRenewDisabledByTheStore(before: before, after: after)
+        else { return }
+        _ = try commit(step, date: date, origin: .outside, database)
+    }
+
+    /// A refund request of a subscription's transaction: the App Store turns auto-renew off
+    /// (``storeDisablesAutoRenew(of:before:after:date:_:)``).
+    func subscriptionRefundRequested(_ transaction: StoredTransaction, _ database: TransactionStore) throws {
+        guard let group = transaction.subscription?.subscriptionGroupIdentifier,
+            let state = try database.subscriptionState(groupId: group)
+        else { return }
+        try storeDisablesAutoRenew(of: transaction, before: state, after: state, date: nowMilliseconds, database)
     }
 
     /// Saves a step that makes no transaction of its own (a refund, its reversal), with its next event as

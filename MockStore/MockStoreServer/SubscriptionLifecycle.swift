@@ -315,6 +315,20 @@ public struct SubscriptionLifecycle: Sendable {
         return SubscriptionStep(state: next, notice: SubscriptionNotice("REFUND"))
     }
 
+    /// The App Store turns auto-renew off once the customer asks for a refund and after a refund (Apple's
+    /// notificationType documentation: DID_CHANGE_RENEWAL_STATUS AUTO_RENEW_DISABLED), when it was on: `before` is
+    /// the subscription before the request or refund, `after` what that left of it. `nil`: it was off already, or
+    /// the subscription had lapsed.
+    public func autoRenewDisabledByTheStore(before: SubscriptionState, after: SubscriptionState) -> SubscriptionStep? {
+        guard before.autoRenewEnabled, before.status != .expired, before.status != .revoked,
+            before.isFamilyShared != true
+        else { return nil }
+        var next = after
+        next.autoRenewEnabled = false
+        return SubscriptionStep(
+            state: next, notice: SubscriptionNotice("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"))
+    }
+
     // MARK: Dates
 
     /// `recentSubscriptionStartDate` when paid service resumes at `date` after stopping at `lapseStart`: the run
