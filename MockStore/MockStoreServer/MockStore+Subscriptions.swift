@@ -75,17 +75,21 @@ extension MockStore {
     /// At most this many subscription events run in one call (a daily subscription over `P100Y` would be 36,500).
     public static let maximumEventsPerRun = 5_000
 
-    /// Runs what fell due since the last look, if anything may have: called before each request is answered.
-    public func runDueSubscriptionEvents() {
+    /// Runs what fell due since the last look, if anything may have: called before each request is answered,
+    /// and by ``SubscriptionScheduler`` when the next event's time comes. Returns how many events ran (`nil`: the
+    /// database failed).
+    @discardableResult
+    public func runDueSubscriptionEvents() -> Int? {
         let now = nowMilliseconds
-        guard subscriptionRuntime.mayBeDue(now: now) else { return }
+        guard subscriptionRuntime.mayBeDue(now: now) else { return 0 }
         let result = try? withDatabase { database in
             let records = try runDueEvents(until: now, database)
             return (records.count, try database.nextSubscriptionEventDate())
         }
-        guard let (count, next) = result else { return }
+        guard let (count, next) = result else { return nil }
         subscriptionRuntime.noteNextEvent(next)
         if count > 0 { notificationsDue.signal() }
+        return count
     }
 
     /// The real milliseconds until the next subscription event falls due at the rate in force (0: due now), or

@@ -45,11 +45,24 @@ public final class SubscriptionScheduler: Sendable {
     private var isRunning: Bool { running.withLock { $0 } }
 
     private func run() {
+        var pause = Self.firstPause
         while isRunning {
-            store.runDueSubscriptionEvents()
-            let wait = store.realMillisecondsUntilNextSubscriptionEvent() ?? Self.longestWait
+            let ran = store.runDueSubscriptionEvents()
+            var wait = store.realMillisecondsUntilNextSubscriptionEvent() ?? Self.longestWait
+            if wait <= 0 && (ran ?? 0) == 0 {
+                // Due, yet nothing ran (the database failed, or the next date it keeps is stale): look again after
+                // a pause that doubles each time, rather than spin.
+                wait = pause
+                pause = min(pause * 2, Self.longestPause)
+            } else {
+                pause = Self.firstPause
+            }
             _ = store.subscriptionRuntime.scheduleChanged.wait(
                 timeout: .now() + .milliseconds(Int(min(max(wait, 0), Self.longestWait))))
         }
     }
+
+    /// The first and the longest pause, in milliseconds, when something is due but nothing could run.
+    static let firstPause: Int64 = 10
+    static let longestPause: Int64 = 1_000
 }
