@@ -99,10 +99,11 @@ public enum MockStoreLauncher {
         let dispatcher = options.notifyURL.map {
             NotificationDispatcher(store: store, url: $0, trusting: notifyCertificates)
         }
+        // Renewals and expiries happen when their time comes, whether or not anyone calls the store.
+        let scheduler = SubscriptionScheduler(store: store)
         return RunningMockStore(
             server: server, store: store, catalogue: catalogue, cataloguePath: cataloguePath, dataDirectory: data,
-            options: options,
-            lockDescriptor: lock, dispatcher: dispatcher)
+            options: options, lockDescriptor: lock, dispatcher: dispatcher, scheduler: scheduler)
     }
 
     /// Starts reading or making the store's test CA: `data`'s (made and written there on first start), or a new one

@@ -16,14 +16,17 @@ public final class RunningMockStore: Sendable {
     private let lockDescriptor: Int32
     /// Delivers notifications when the store has a `--notify` URL.
     public let dispatcher: NotificationDispatcher?
+    /// Runs renewals, expiries and the ends of grace periods and billing retry when they fall due.
+    public let scheduler: SubscriptionScheduler?
 
     init(
         server: HTTPServer, store: MockStore, catalogue: StoreKitConfiguration, cataloguePath: String,
         dataDirectory: DataDirectory?, options: MockStoreOptions, lockDescriptor: Int32,
-        dispatcher: NotificationDispatcher? = nil
+        dispatcher: NotificationDispatcher? = nil, scheduler: SubscriptionScheduler? = nil
     ) {
         self.cataloguePath = cataloguePath
         self.dispatcher = dispatcher
+        self.scheduler = scheduler
         self.server = server
         self.store = store
         self.catalogue = catalogue
@@ -39,6 +42,7 @@ public final class RunningMockStore: Sendable {
     /// directory. Stopping twice is harmless.
     public func stop() throws {
         server.stop()
+        scheduler?.stop()
         dispatcher?.stop()
         defer { if lockDescriptor >= 0 { close(lockDescriptor) } }
         try store.close()

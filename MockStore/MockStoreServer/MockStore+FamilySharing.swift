@@ -108,6 +108,7 @@ extension MockStore {
                 values: [.integer(now), .integer(0), .text("FAMILY_REVOKE")])
         else { throw MockStoreError.transactionNotFound }
         state.status = .revoked
+        state.revocationDate = now
         state.autoRenewEnabled = false
         state.nextOffer = nil
         try database.saveSubscription(state, nextEventAt: nil)

@@ -28,32 +28,40 @@ extension MockStore {
 
     /// The failure in force for `api`; a `once` failure set by a control is used up by this call.
     func takeFailure(_ api: FailableAPI, _ database: TransactionStore) throws -> StoreKitFailure? {
-        guard let (failure, once, _) = try failureInForce(api, database) else { return nil }
+        try takeSimulatedFailure(api, database)?.failure
+    }
+
+    /// The failure in force for `api` with what set it, to throw (``MockStoreError/simulated(_:)``); a `once`
+    /// failure set by a control is used up by this call.
+    func takeSimulatedFailure(_ api: FailableAPI, _ database: TransactionStore) throws
+        -> MockStoreError.SimulatedFailure?
+    {
+        guard let (failure, once, source) = try failureInForce(api, database) else { return nil }
         if once {
             try database.setFailure(for: api.rawValue, error: nil, once: false)
         }
-        return failure
+        return MockStoreError.SimulatedFailure(failure: failure, api: api, source: source)
     }
 
     /// The failure set for `api`: by a test control (which overrides the catalogue, a cleared one included), else
     /// by the catalogue's `_storeKitErrors` (or `_failTransactionsEnabled`, for purchases: `SKError.Code.unknown`).
     func failureInForce(_ api: FailableAPI, _ database: TransactionStore) throws -> (
-        StoreKitFailure, once: Bool, source: String
+        StoreKitFailure, once: Bool, source: SimulatedFailureSource
     )? {
         if let set = try database.failure(for: api.rawValue) {
             guard let error = set.error, let failure = StoreKitFailure.parse(error, domains: api.allowedDomains) else {
                 return nil
             }
-            return (failure, set.once, "control")
+            return (failure, set.once, .testControl)
         }
         let settings = configuration.catalogue.settings
         if let entry = settings.storeKitErrors.first(where: { $0.enabled && $0.name == api.catalogueName }),
             let failure = StoreKitFailure.fromCatalogue(api: api, index: entry.errorIndex, type: entry.errorType)
         {
-            return (failure, false, "catalogue")
+            return (failure, false, .catalogueStoreKitErrors)
         }
         if api == .purchase, settings.failTransactionsEnabled == true {
-            return (StoreKitFailure(domain: .skError, name: "unknown"), false, "catalogue")
+            return (StoreKitFailure(domain: .skError, name: "unknown"), false, .catalogueFailTransactions)
         }
         return nil
     }
@@ -151,7 +159,7 @@ extension MockStore {
     private func failureList(_ database: TransactionStore) throws -> [TestFailure] {
         try FailableAPI.allCases.compactMap { api in
             try failureInForce(api, database).map {
-                TestFailure(api: api.rawValue, error: $0.0.description, once: $0.once, source: $0.source)
+                TestFailure(api: api.rawValue, error: $0.0.description, once: $0.once, source: $0.source.listedAs)
             }
         }
     }

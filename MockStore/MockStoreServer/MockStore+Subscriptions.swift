@@ -75,17 +75,27 @@ extension MockStore {
     /// At most this many subscription events run in one call (a daily subscription over `P100Y` would be 36,500).
     public static let maximumEventsPerRun = 5_000
 
-    /// Runs what fell due since the last look, if anything may have: called before each request is answered.
-    public func runDueSubscriptionEvents() {
+    /// Runs what fell due since the last look, if anything may have: called before each request is answered,
+    /// and by ``SubscriptionScheduler`` when the next event's time comes. Returns how many events ran (`nil`: the
+    /// database failed).
+    @discardableResult
+    public func runDueSubscriptionEvents() -> Int? {
         let now = nowMilliseconds
-        guard subscriptionRuntime.mayBeDue(now: now) else { return }
+        guard subscriptionRuntime.mayBeDue(now: now) else { return 0 }
         let result = try? withDatabase { database in
             let records = try runDueEvents(until: now, database)
             return (records.count, try database.nextSubscriptionEventDate())
         }
-        guard let (count, next) = result else { return }
+        guard let (count, next) = result else { return nil }
         subscriptionRuntime.noteNextEvent(next)
         if count > 0 { notificationsDue.signal() }
+        return count
+    }
+
+    /// The real milliseconds until the next subscription event falls due at the rate in force (0: due now), or
+    /// `nil` when none is scheduled or the store has not looked yet (``SubscriptionScheduler``'s wait).
+    func realMillisecondsUntilNextSubscriptionEvent() -> Int64? {
+        subscriptionRuntime.nextEventDate.map { virtualClock.realMilliseconds(until: $0) }
     }
 
     /// Applies `event` to `state` and records the step.
@@ -209,6 +219,29 @@ extension MockStore {
             try subscriptionLifecycle.apply(.refund(transactionId: transaction.id, at: date), to: state)
         }
         try save(step, about: transaction, date: date, database)
+        try storeDisablesAutoRenew(of: transaction, before: state, after: step.state, date: date, database)
+    }
+
+    /// After a refund request or a refund of one of its transactions, the App Store turns the subscription's
+    /// auto-renew off: DID_CHANGE_RENEWAL_STATUS AUTO_RENEW_DISABLED with renewal info `autoRenewStatus` 0, about
+    /// its latest transaction (nothing when auto-renew was off already).
+    func storeDisablesAutoRenew(
+        of transaction: StoredTransaction, before: SubscriptionState, after: SubscriptionState, date: Int64,
+        _ database: TransactionStore
+    ) throws {
+        guard before.originalTransactionId == transaction.originalTransactionId,
+            let step = subscriptionLifecycle.autoRenewDisabledByTheStore(before: before, after: after)
+        else { return }
+        _ = try commit(step, date: date, origin: .outside, database)
+    }
+
+    /// A refund request of a subscription's transaction: the App Store turns auto-renew off
+    /// (``storeDisablesAutoRenew(of:before:after:date:_:)``).
+    func subscriptionRefundRequested(_ transaction: StoredTransaction, _ database: TransactionStore) throws {
+        guard let group = transaction.subscription?.subscriptionGroupIdentifier,
+            let state = try database.subscriptionState(groupId: group)
+        else { return }
+        try storeDisablesAutoRenew(of: transaction, before: state, after: state, date: nowMilliseconds, database)
     }
 
     /// Saves a step that makes no transaction of its own (a refund, its reversal), with its next event as

@@ -118,7 +118,8 @@ extension MockStore {
     /// Refunds a paid transaction at once (`refundTransaction(identifier:)`, or granting a refund request):
     /// `revocationDate` now, `revocationReason` 0 (other) or 1 (an issue in the app), `REFUND_FULL` with
     /// `revocationPercentage` 100000, or with `percentage` (milliunits, 1 to 100000) `REFUND_PRORATED` with that
-    /// share. Sends REFUND and reaches the app through the updates feed.
+    /// share. Sends REFUND (for a subscription's transaction, then DID_CHANGE_RENEWAL_STATUS AUTO_RENEW_DISABLED
+    /// when auto-renew was on) and reaches the app through the updates feed.
     public func refund(id: String, reason: Int?, percentage: Int? = nil) throws(MockStoreError) -> TestTransactionBody {
         try requireTransactionId(id)
         let reason = reason ?? 0
@@ -172,7 +173,8 @@ extension MockStore {
     }
 
     /// The customer asks for a refund: the store sends CONSUMPTION_REQUEST (with `reason`) and waits for a test
-    /// control to grant it (``refund(id:reason:)``) or decline it (``declineRefund(id:)``).
+    /// control to grant it (``refund(id:reason:)``) or decline it (``declineRefund(id:)``). For a subscription's
+    /// transaction the App Store also turns auto-renew off (DID_CHANGE_RENEWAL_STATUS AUTO_RENEW_DISABLED).
     public func requestRefund(id: String, reason: String?) throws(MockStoreError) -> TestTransactionBody {
         try requireTransactionId(id)
         let reason = reason ?? "UNINTENDED_PURCHASE"
@@ -196,6 +198,9 @@ extension MockStore {
             // request for another type is decided without it.
             if Self.sendsConsumptionRequest(updated) {
                 try announce("CONSUMPTION_REQUEST", transaction: updated, reason: reason, database)
+            }
+            if updated.subscription != nil {
+                try subscriptionRefundRequested(updated, database)
             }
             return TestTransactionBody(transaction: Self.testTransaction(updated))
         }

@@ -119,7 +119,8 @@ public final class MockStore: Sendable {
     public init(configuration: Configuration, database: sending TransactionStore) {
         // Every date the store reads comes from the virtual clock (real time until it is moved or sped up).
         let runtime = SubscriptionRuntime(
-            catalogue: configuration.catalogue, base: configuration.clock, database: database)
+            catalogue: configuration.catalogue, base: configuration.clock, database: database,
+            isProduction: configuration.isProduction)
         var configuration = configuration
         configuration.clock = runtime.clock
         subscriptionRuntime = runtime
@@ -183,7 +184,7 @@ public final class MockStore: Sendable {
                 let once = try failureInForce(.loadProducts, database)?.once ?? false
                 let read = ProductSettingsCache.Settings(
                     storefront: try self.storefront(database), locale: try self.locale(database),
-                    failure: try takeFailure(.loadProducts, database))
+                    failure: try takeSimulatedFailure(.loadProducts, database))
                 return (read, generation, !once)
             }
             // Committed by now: what was read is durable.
@@ -193,7 +194,7 @@ public final class MockStore: Sendable {
             settings = read
         }
         if let failure = settings.failure {
-            throw .simulated(failure, api: .loadProducts)
+            throw .simulated(failure)
         }
         return (settings.storefront, settings.locale)
     }
@@ -221,10 +222,10 @@ public final class MockStore: Sendable {
         let checked = Swift.Result { () throws(MockStoreError) in try catalogueProduct(request) }
         // One call of the database, so a purchase waits for one commit.
         let response = try withDatabase { database in
-            if let failure = try takeFailure(.purchase, database) {
+            if let simulated = try takeSimulatedFailure(.purchase, database) {
                 // StoreKit reports a cancellation as a purchase result, not an error.
-                if failure.isUserCancellation { return PurchaseResponseBody(result: "userCancelled") }
-                throw MockStoreError.simulated(failure, api: .purchase)
+                if simulated.failure.isUserCancellation { return PurchaseResponseBody(result: "userCancelled") }
+                throw MockStoreError.simulated(simulated)
             }
             let product = try checked.get()
             try refuseWaitingOffer(request, product, database)
@@ -312,8 +313,8 @@ public final class MockStore: Sendable {
         -> [String]
     {
         try withDatabase { database in
-            if let failure = try takeFailure(.appStoreSync, database) {
-                throw MockStoreError.simulated(failure, api: .appStoreSync)
+            if let simulated = try takeSimulatedFailure(.appStoreSync, database) {
+                throw MockStoreError.simulated(simulated)
             }
             let verification = try takeFailure(.verification, database)
             return try database.unfinishedTransactions().map {
@@ -341,8 +342,8 @@ public final class MockStore: Sendable {
             after = value
         }
         return try withDatabase { database in
-            if let failure = try takeFailure(.appStoreSync, database) {
-                throw MockStoreError.simulated(failure, api: .appStoreSync)
+            if let simulated = try takeSimulatedFailure(.appStoreSync, database) {
+                throw MockStoreError.simulated(simulated)
             }
             let highWater = try database.changeSequenceHighWater()
             let verification = try takeFailure(.verification, database)
@@ -367,8 +368,8 @@ public final class MockStore: Sendable {
         // Committed, not waiting for the flush: a finish lost in a power cut is harmless (the transaction shows up
         // unfinished again, and finishing is idempotent); the next purchase's flush makes it durable.
         let outcome = try withDatabase(durability: .committed) { database in
-            if let failure = try takeFailure(.finish, database) {
-                throw MockStoreError.simulated(failure, api: .finish)
+            if let simulated = try takeSimulatedFailure(.finish, database) {
+                throw MockStoreError.simulated(simulated)
             }
             return try database.finish(id: transactionId, at: configuration.clock.now().millisecondsSince1970)
         }

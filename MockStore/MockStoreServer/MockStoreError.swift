@@ -6,13 +6,14 @@ public struct MockStoreError: Error, Equatable, Sendable, CustomStringConvertibl
     public var status: Int
     public var code: Int
     public var message: String
-    /// Set when a test control made the call fail: the StoreKit error and the API.
+    /// Set when a simulated failure made the call fail: the StoreKit error, the API and what set it.
     public var simulated: SimulatedFailure?
 
-    /// A StoreKit error a test control asked for, and the API it was asked for.
+    /// A StoreKit error a test control or the catalogue asked for, and the API it was asked for.
     public struct SimulatedFailure: Equatable, Sendable {
         public var failure: StoreKitFailure
         public var api: FailableAPI
+        public var source: SimulatedFailureSource
     }
 
     public init(status: Int, code: Int, message: String) {
@@ -35,12 +36,14 @@ public struct MockStoreError: Error, Equatable, Sendable, CustomStringConvertibl
         return response
     }
 
-    /// A StoreKit error set by a test control: 503, code 5030000, the error in the message and the body.
-    static func simulated(_ failure: StoreKitFailure, api: FailableAPI) -> MockStoreError {
+    /// A simulated StoreKit error: 503, code 5030000, the error and what set it (a test control or the catalogue
+    /// file) in the message, the error in the body.
+    static func simulated(_ simulated: SimulatedFailure) -> MockStoreError {
         var error = MockStoreError(
             status: 503, code: StoreErrorCode.simulatedStoreKitError,
-            message: "Simulated StoreKit error \(failure) for \(api.rawValue) (set by a test control).")
-        error.simulated = SimulatedFailure(failure: failure, api: api)
+            message: "Simulated StoreKit error \(simulated.failure) for \(simulated.api.rawValue) "
+                + "(\(simulated.source.words)).")
+        error.simulated = simulated
         return error
     }
 

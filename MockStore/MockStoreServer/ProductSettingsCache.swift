@@ -15,7 +15,7 @@ final class ProductSettingsCache: Sendable {
         var locale: String
         /// A simulated `loadProducts` failure in force until cleared (a `--once` failure is never kept: each call
         /// has to use it up in the database).
-        var failure: StoreKitFailure?
+        var failure: MockStoreError.SimulatedFailure?
     }
 
     private let state = ReadMostly<(generation: UInt64, settings: Settings?)>((0, nil))

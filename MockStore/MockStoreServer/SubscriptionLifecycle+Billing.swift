@@ -166,6 +166,7 @@ extension SubscriptionLifecycle {
             if transactionId == state.latestTransactionId, state.status == .revoked {
                 let running = state.expiresDate > date
                 next.status = running ? .active : .expired
+                next.revocationDate = nil
                 next.autoRenewEnabled = running
                 next.expirationIntent = running ? nil : state.expirationIntent ?? 1
             }

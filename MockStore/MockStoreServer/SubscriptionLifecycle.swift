@@ -91,6 +91,15 @@ public struct SubscriptionLifecycle: Sendable {
     public var products: [String: SubscriptionProduct]
     /// How long periods last at the time rate in force (calendar periods unless the store sets it).
     public var timing = SubscriptionTiming()
+    /// Lapses of paid service shorter than this (milliseconds of the store's clock) keep
+    /// `recentSubscriptionStartDate`; a longer one starts a new run. Apple: 60 days in production, 10 minutes in
+    /// the sandbox (``productionLapseLimit``, ``sandboxLapseLimit``).
+    public var recentStartLapseLimit = Self.sandboxLapseLimit
+
+    /// Apple's production limit for ``recentStartLapseLimit``: 60 days.
+    public static let productionLapseLimit: Int64 = 60 * 86_400_000
+    /// Apple's sandbox limit for ``recentStartLapseLimit``: 10 minutes.
+    public static let sandboxLapseLimit: Int64 = 10 * 60_000
 
     public init(products: [SubscriptionProduct]) {
         self.products = Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -126,7 +135,9 @@ public struct SubscriptionLifecycle: Sendable {
             originalPurchaseDate: previous?.originalPurchaseDate ?? date, groupId: product.groupId,
             productId: product.id, autoRenewProductId: product.id, autoRenewEnabled: true, status: .active,
             latestTransactionId: "", currentPeriodStart: date, expiresDate: expires,
-            recentSubscriptionStartDate: date, expirationIntent: nil, renewalPrice: next?.price ?? product.price,
+            recentSubscriptionStartDate: previous.map { recentStart(after: $0.lapseStart, of: $0, resumingAt: date) }
+                ?? date,
+            expirationIntent: nil, renewalPrice: next?.price ?? product.price,
             currency: context.currency, storefront: context.storefront, storefrontId: context.storefrontId,
             appAccountToken: context.appAccountToken ?? previous?.appAccountToken, currentOffer: offer,
             nextOffer: next, usedIntroductoryOffer: usedIntro || offer != nil)
@@ -161,7 +172,7 @@ public struct SubscriptionLifecycle: Sendable {
         case .expire(let date, let intent): try expire(state, at: date, intent: intent)
         case .setAutoRenew(let on, _): try setAutoRenew(state, on)
         case .changeProduct(let id, let date): try change(state, to: id, at: date)
-        case .refund(let id, _): refund(state, transactionId: id)
+        case .refund(let id, let date): refund(state, transactionId: id, at: date)
         case .billing(let event): try billingStep(event, state)
         }
     }
@@ -187,8 +198,9 @@ public struct SubscriptionLifecycle: Sendable {
         if state.priceIncreaseStatus == 1, state.priceIncreaseProductId == product.id {
             next.priceIncreaseStatus = nil  // the consented price is the price now
         }
-        if state.expiresDate < date && state.status == .active {
-            next.recentSubscriptionStartDate = date  // a forced renewal after a gap is a new run
+        if state.expiresDate < date {
+            // A renewal after a gap (forced, or a recovery after the grace period): a new run if the gap was long.
+            next.recentSubscriptionStartDate = recentStart(after: state.expiresDate, of: state, resumingAt: date)
         }
         return SubscriptionStep(
             state: next,
@@ -292,17 +304,38 @@ public struct SubscriptionLifecycle: Sendable {
             notice: SubscriptionNotice("DID_CHANGE_RENEWAL_PREF", "UPGRADE"))
     }
 
-    private func refund(_ state: SubscriptionState, transactionId: String) -> SubscriptionStep {
+    private func refund(_ state: SubscriptionState, transactionId: String, at date: Int64) -> SubscriptionStep {
         var next = state
         if transactionId == state.latestTransactionId {
             next.status = .revoked
+            next.revocationDate = date
             next.autoRenewEnabled = false
             next.nextOffer = nil
         }
         return SubscriptionStep(state: next, notice: SubscriptionNotice("REFUND"))
     }
 
+    /// The App Store turns auto-renew off once the customer asks for a refund and after a refund (Apple's
+    /// notificationType documentation: DID_CHANGE_RENEWAL_STATUS AUTO_RENEW_DISABLED), when it was on: `before` is
+    /// the subscription before the request or refund, `after` what that left of it. `nil`: it was off already, or
+    /// the subscription had lapsed.
+    public func autoRenewDisabledByTheStore(before: SubscriptionState, after: SubscriptionState) -> SubscriptionStep? {
+        guard before.autoRenewEnabled, before.status != .expired, before.status != .revoked,
+            before.isFamilyShared != true
+        else { return nil }
+        var next = after
+        next.autoRenewEnabled = false
+        return SubscriptionStep(
+            state: next, notice: SubscriptionNotice("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"))
+    }
+
     // MARK: Dates
+
+    /// `recentSubscriptionStartDate` when paid service resumes at `date` after stopping at `lapseStart`: the run
+    /// of `previous` goes on through a lapse shorter than ``recentStartLapseLimit``, else a new run starts.
+    func recentStart(after lapseStart: Int64, of previous: SubscriptionState, resumingAt date: Int64) -> Int64 {
+        date - lapseStart < recentStartLapseLimit ? previous.recentSubscriptionStartDate : date
+    }
 
     /// The end of a period starting at `date`: the offer's period while one applies, else the product's.
     func end(of date: Int64, product: SubscriptionProduct, offer: AppliedOffer?) -> Int64 {

@@ -1,4 +1,5 @@
 import Clocks
+import Dispatch
 import StoreKitCatalogue
 import Synchronization
 
@@ -13,10 +14,17 @@ final class SubscriptionRuntime: Sendable {
     /// `unknown`: look in the database; `nil` inside: nothing will fall due.
     private let nextEvent = Mutex<Int64?>(SubscriptionRuntime.unknown)
     private static let unknown = Int64.min
+    /// Signalled whenever the next event or the clock may have changed; ``SubscriptionScheduler`` waits on it.
+    let scheduleChanged = DispatchSemaphore(value: 0)
 
-    /// Reads the persisted clock from `database` (real time at the catalogue's rate when there is none).
-    init(catalogue: StoreKitConfiguration, base: any StoreClock, database: TransactionStore) {
-        lifecycle = SubscriptionLifecycle(catalogue: catalogue)
+    /// Reads the persisted clock from `database` (real time at the catalogue's rate when there is none);
+    /// `isProduction` sets the lapse `recentSubscriptionStartDate` ignores (Apple's 60 days, else the sandbox's 10
+    /// minutes).
+    init(catalogue: StoreKitConfiguration, base: any StoreClock, database: TransactionStore, isProduction: Bool) {
+        var lifecycle = SubscriptionLifecycle(catalogue: catalogue)
+        lifecycle.recentStartLapseLimit =
+            isProduction ? SubscriptionLifecycle.productionLapseLimit : SubscriptionLifecycle.sandboxLapseLimit
+        self.lifecycle = lifecycle
         defaultRate = catalogue.settings.timeRate.flatMap(TimeRate.init(rawValue:)) ?? .realTime
         let shortest = lifecycle.products.values.map { Self.days($0.period) }.min() ?? 30
         if let saved = try? database.clockState() {
@@ -42,14 +50,22 @@ final class SubscriptionRuntime: Sendable {
         }
     }
 
-    /// Records when the clock next changes a subscription (after a commit).
-    func noteNextEvent(_ date: Int64?) {
-        nextEvent.withLock { $0 = date }
+    /// When the clock next changes a subscription, when that is known (`nil`: nothing will, or not known yet).
+    var nextEventDate: Int64? {
+        nextEvent.withLock { value in value == Self.unknown ? nil : value }
     }
 
-    /// Forget it: look in the database next time.
+    /// Records when the clock next changes a subscription (after a commit, or a move of the clock, which changes
+    /// how long the scheduler has to wait even when the date stays).
+    func noteNextEvent(_ date: Int64?) {
+        nextEvent.withLock { $0 = date }
+        scheduleChanged.signal()
+    }
+
+    /// Forget it: look in the database next time. Also called when the clock's rate changes.
     func invalidate() {
         nextEvent.withLock { $0 = Self.unknown }
+        scheduleChanged.signal()
     }
 
     /// A period's length in days, roughly (for the fixed rates' speed).

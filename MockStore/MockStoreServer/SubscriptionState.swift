@@ -114,7 +114,8 @@ public struct SubscriptionState: Equatable, Sendable, Codable {
     public var currentPeriodStart: Int64
     /// When the period in force ends.
     public var expiresDate: Int64
-    /// The start of the run of periods without a gap that the period in force belongs to.
+    /// The start of the run of periods the period in force belongs to, lapses of paid service shorter than
+    /// ``SubscriptionLifecycle/recentStartLapseLimit`` ignored (Apple's `recentSubscriptionStartDate`).
     public var recentSubscriptionStartDate: Int64
     /// Apple's `expirationIntent` (1 cancelled, 2 billing error, 3 price increase not consented, 4 product not
     /// available, 5 other), once expired.
@@ -145,6 +146,17 @@ public struct SubscriptionState: Equatable, Sendable, Codable {
     /// Shared with the customer through Family Sharing by the family member who bought it (``MockStore+FamilySharing``):
     /// its transactions are `FAMILY_SHARED`.
     public var isFamilyShared: Bool? = nil
+    /// When the subscription was revoked (a refund of its period in force, or the end of Family Sharing): where
+    /// its paid service stopped, for ``recentSubscriptionStartDate`` after a resubscribe. `nil` while not revoked
+    /// (and in states saved before the field existed: the end of the period is used then).
+    public var revocationDate: Int64? = nil
+
+    /// When paid service last stopped, for a subscription that lapsed (expired or revoked): the end of its last
+    /// period, or the revocation when that came first.
+    public var lapseStart: Int64 {
+        guard status == .revoked, let revocationDate else { return expiresDate }
+        return min(revocationDate, expiresDate)
+    }
 
     /// Whether the subscription gives access at `now`: active (or in its grace period) and not past its end.
     public func isEntitled(at now: Int64) -> Bool {

@@ -133,7 +133,8 @@ extension TransactionStore {
     /// time never goes back).
     func clockState() throws -> VirtualClock.State? {
         guard
-            let text = try statement("SELECT state FROM virtual_clock WHERE id = 1").query { $0.text(at: 0) }.first
+            let text = try statement("SELECT state FROM virtual_clock WHERE id = 1").query(row: { $0.text(at: 0) })
+                .first
                 ?? nil
         else { return nil }
         return try? JSONDecoder().decode(VirtualClock.State.self, from: Data(text.utf8))

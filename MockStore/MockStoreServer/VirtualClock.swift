@@ -46,6 +46,19 @@ public final class VirtualClock: StoreClock {
     /// The rate in force.
     public var rate: TimeRate { state.withLock { $0.rate } }
 
+    /// How many real milliseconds from now virtual time takes to reach `virtual` at the rate in force (0 when it
+    /// has), rounded up so that a wait of that long never ends before it. A clock whose real time does not run (a
+    /// test's fixed clock) never gets there: the answer stays the same however long one waits.
+    public func realMilliseconds(until virtual: Int64) -> Int64 {
+        let real = base.currentMilliseconds()
+        return state.withLock { current in
+            let factor = current.rate.factor(shortestPeriodDays: shortestPeriodDays)
+            let now = Self.virtual(at: real, current, factor: factor)
+            guard virtual > now else { return 0 }
+            return Int64(min((Double(virtual - now) / factor).rounded(.up), 1e15))
+        }
+    }
+
     /// Puts back a persisted state. Real time that passed while the store was stopped runs at its rate too, but
     /// the virtual time never goes back before `state.anchorVirtual`.
     public func restore(_ restored: State) {

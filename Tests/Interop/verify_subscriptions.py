@@ -4,9 +4,10 @@
 Starts the real `mockstore` with the subscriptions fixture, `--api-key` (an ES256 key made here) and `--notify` (a
 receiver in this script), and walks a subscription through its life on the virtual clock: first purchase, renewal,
 auto-renew off and on, an upgrade, billing retry with a grace period, its expiry and the recovery, a price increase
-and consent, a refund and its reversal, renewal-date extensions (one and all), expiry. Every notification is checked
-with Apple's `SignedDataVerifier.verify_and_decode_notification` (Sandbox, online checks off, the store's root), and
-its `signedTransactionInfo` and `signedRenewalInfo` with `verify_and_decode_signed_transaction` and
+and consent, a refund and its reversal (auto-renew turned off after each refund and refund request), renewal-date
+extensions (one and all), expiry, and resubscribes after a short and a long lapse (recentSubscriptionStartDate).
+Every notification is checked with Apple's `SignedDataVerifier.verify_and_decode_notification` (Sandbox, online
+checks off, the store's root), and its `signedTransactionInfo` and `signedRenewalInfo` with `verify_and_decode_signed_transaction` and
 `verify_and_decode_renewal_info`. Apple's `AppStoreServerAPIClient` (its `_base_url` pointed at the store) reads Get
 All Subscription Statuses (with a status filter), extends one renewal date, extends all and reads that request's
 status, and is refused with Apple's errors.
@@ -133,10 +134,14 @@ def lifecycle(steps):
     steps.control("POST", f"transactions/{renewed.transactionId}/refund")
     notification, _, _ = steps.next("REFUND")
     expect(notification.data.status == Status.REVOKED, "REFUND of the period in force: status 5 (revoked)")
+    notification, _, renewal = steps.next("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED")
+    expect(renewal.autoRenewStatus == AutoRenewStatus.OFF and notification.data.status == Status.REVOKED,
+           "after a refund the App Store turns auto-renew off: AUTO_RENEW_DISABLED, autoRenewStatus 0")
     steps.control("POST", f"transactions/{renewed.transactionId}/refund/reverse")
     notification, reinstated, _ = steps.next("REFUND_REVERSED")
     expect(notification.data.status == Status.ACTIVE and reinstated.revocationDate is None,
            "REFUND_REVERSED: active again, the revocation cleared")
+    refund_request(steps, reinstated)
 
     basic = steps.buy(BASIC)
     steps.next("SUBSCRIBED", "INITIAL_BUY")
@@ -152,6 +157,28 @@ def lifecycle(steps):
            and renewal.offerDiscountType == OfferDiscountType.PAY_AS_YOU_GO and renewal.offerPeriod == "P1M",
            "OFFER_REDEEMED: the renewal info carries offerType 3, offerIdentifier, offerDiscountType, offerPeriod")
     return first, basic
+
+
+def refund_request(steps, transaction):
+    """The customer asks for a refund of a subscription with auto-renew on: CONSUMPTION_REQUEST, then the App Store
+    turns auto-renew off; a second request finds it off and says nothing more of it."""
+    from appstoreserverlibrary.models.AutoRenewStatus import AutoRenewStatus
+    from appstoreserverlibrary.models.Status import Status
+
+    steps.control("POST", f"transactions/{transaction.transactionId}/refund-request")
+    steps.next("CONSUMPTION_REQUEST")
+    notification, _, renewal = steps.next("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED")
+    expect(renewal.autoRenewStatus == AutoRenewStatus.OFF and notification.data.status == Status.ACTIVE,
+           "after a refund request the App Store turns auto-renew off: AUTO_RENEW_DISABLED, autoRenewStatus 0")
+    steps.control("POST", f"transactions/{transaction.transactionId}/refund-request/decline")
+    steps.next("REFUND_DECLINED")
+    steps.control("POST", f"transactions/{transaction.transactionId}/refund-request")
+    notification, _, renewal = steps.next("CONSUMPTION_REQUEST")
+    expect(renewal.autoRenewStatus == AutoRenewStatus.OFF, "a request with auto-renew off already: no change")
+    steps.control("POST", f"transactions/{transaction.transactionId}/refund-request/decline")
+    steps.next("REFUND_DECLINED")
+    steps.control("POST", f"subscriptions/{transaction.transactionId}/auto-renew", {"enabled": True})
+    steps.next("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED")
 
 
 def server_api(steps, first, basic):
@@ -249,7 +276,28 @@ def server_api(steps, first, basic):
                f"an expired subscription is APIError.SUBSCRIPTION_EXTENSION_INELIGIBLE (got {refused.raw_api_error})")
     else:
         raise CheckFailed("an expired subscription was extended")
+    recent_start(steps, first, renewal.recentSubscriptionStartDate)
     long_advance(steps)
+
+
+def recent_start(steps, first, run_start):
+    """recentSubscriptionStartDate ignores lapses of paid service shorter than 10 minutes in the sandbox (Apple's
+    JWSRenewalInfoDecodedPayload), as Apple's verifier decodes it: a resubscribe 5 minutes after the expiry keeps
+    the run's start; one 10 minutes after the next expiry starts a new run."""
+    steps.advance("PT5M")
+    again = steps.buy(WEEKLY)
+    _, _, renewal = steps.next("SUBSCRIBED", "RESUBSCRIBE")
+    expect(renewal.recentSubscriptionStartDate == run_start and again.originalTransactionId == first.transactionId,
+           "a lapse of 5 minutes in the sandbox keeps recentSubscriptionStartDate "
+           f"(got {renewal.recentSubscriptionStartDate}, the run began {run_start})")
+    steps.control("POST", f"subscriptions/{again.transactionId}/expire")
+    steps.next("EXPIRED", "VOLUNTARY")
+    steps.advance("PT10M")
+    later = steps.buy(WEEKLY)
+    _, _, renewal = steps.next("SUBSCRIBED", "RESUBSCRIBE")
+    expect(renewal.recentSubscriptionStartDate == later.purchaseDate,
+           "a lapse of 10 minutes in the sandbox starts a new run: recentSubscriptionStartDate is the purchase "
+           f"(got {renewal.recentSubscriptionStartDate}, purchased {later.purchaseDate})")
 
 
 def long_advance(steps):

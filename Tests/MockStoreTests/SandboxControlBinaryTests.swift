@@ -218,8 +218,9 @@ extension SandboxControlBinaryTests {
 // MARK: Failures
 
 extension SandboxControlBinaryTests {
+    /// Checks a simulated failure's answer; `setBy`, when given, is what its message must say set it.
     func expectSimulated(
-        _ response: MockStoreHarness.Response, api: String, error: String, skErrorCode: Int?,
+        _ response: MockStoreHarness.Response, api: String, error: String, skErrorCode: Int?, setBy: String? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         #expect(response.status == 503, sourceLocation: sourceLocation)
@@ -230,6 +231,9 @@ extension SandboxControlBinaryTests {
         #expect(body.storeKitError == error, sourceLocation: sourceLocation)
         #expect(body.skErrorCode == skErrorCode, sourceLocation: sourceLocation)
         #expect(body.errorMessage.contains(error), sourceLocation: sourceLocation)
+        if let setBy {
+            #expect(body.errorMessage.contains("(\(setBy))"), "\(body.errorMessage)", sourceLocation: sourceLocation)
+        }
     }
 
     @Test func eachAPIFailsWithTheStoreKitErrorOnceOrUntilCleared() async throws {
@@ -328,12 +332,19 @@ extension SandboxControlBinaryTests {
                 TestFailure(api: "loadProducts", error: "StoreKitError.networkError", once: false, source: "catalogue"),
                 TestFailure(api: "purchase", error: "SKError.Code.unknown", once: false, source: "catalogue"),
             ])
+        // Each says the catalogue file set it (a test that set nothing knows where to look), never a test control.
         try expectSimulated(
             try await store.get("/storekit/v1/products?ids=\(Self.credit500)"), api: "loadProducts",
-            error: "StoreKitError.networkError", skErrorCode: 0)
+            error: "StoreKitError.networkError", skErrorCode: 0,
+            setBy: "set by the catalogue file's StoreKit errors, _storeKitErrors")
         try expectSimulated(
             try await store.post("/storekit/v1/purchases", json: #"{"productId": "\#(Self.credit500)"}"#),
-            api: "purchase", error: "SKError.Code.unknown", skErrorCode: 0)
+            api: "purchase", error: "SKError.Code.unknown", skErrorCode: 0,
+            setBy: "set by the catalogue file's _failTransactionsEnabled")
+        _ = try store.control(TestFailuresBody.self, "fail", "purchase", "--error", "networkError", "--once")
+        try expectSimulated(
+            try await store.post("/storekit/v1/purchases", json: #"{"productId": "\#(Self.credit500)"}"#),
+            api: "purchase", error: "StoreKitError.networkError", skErrorCode: 0, setBy: "set by a test control")
 
         _ = try store.control(TestFailuresBody.self, "clear-failure")
         _ = try store.control(TestSettingsBody.self, "ask-to-buy", "off")

@@ -167,8 +167,10 @@ extension SubscriptionBinaryTests {
         #expect(renewed.notificationType == "DID_RENEW")
         let latest = try #require(renewed.transactionId)
         _ = try store.control(TestTransactionBody.self, "refund", latest)
-        let refund = try #require(try notifications(store, root: root).last)
+        let refund = try #require(try notifications(store, root: root).dropLast().last)
         #expect(refund.payload.notificationType == "REFUND" && refund.payload.data?.status == 5)
+        let disabled = try #require(try notifications(store, root: root).last)
+        #expect(disabled.payload.notificationType == "DID_CHANGE_RENEWAL_STATUS", "auto-renew off after a refund")
         #expect(try await entitlements(store, root: root).map(\.productId) == [Self.proYearly])
 
         let all = try await server(store, "/inApps/v1/subscriptions/\(weekly.transactionId)")
@@ -194,7 +196,7 @@ extension SubscriptionBinaryTests {
         let subscriptions = try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions
         let yearly = try #require(subscriptions.first { $0.productId == Self.proYearly }?.latestTransactionId)
         _ = try store.control(TestTransactionBody.self, "request-refund", yearly)
-        let request = try #require(try notifications(store, root: root).last)
+        let request = try #require(try notifications(store, root: root).dropLast().last)
         #expect(request.payload.notificationType == "CONSUMPTION_REQUEST" && request.payload.data?.status == 1)
         #expect(request.payload.data?.consumptionRequestReason == "UNINTENDED_PURCHASE")
         _ = try store.control(TestTransactionBody.self, "decline-refund", yearly)

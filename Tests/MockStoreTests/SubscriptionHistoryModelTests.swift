@@ -181,7 +181,11 @@ import Testing
                         $0.subscriptionGroupIdentifier == group
                     }
                     _ = try store.refund(id: try #require(latest?.latestTransactionId), reason: 0)
-                    expected[group] = [Expected(type: "REFUND", subtype: nil)]
+                    // After a refund the App Store turns auto-renew off, and says so when it was on.
+                    expected[group] =
+                        [Expected(type: "REFUND", subtype: nil)]
+                        + (model.autoRenew
+                            ? [Expected(type: "DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_DISABLED")] : [])
                     model.active = false
                 default:
                     _ = try store.expireSubscription(productId)

@@ -213,3 +213,34 @@ import Testing
         #expect(try store.transaction(id: stored.id) == stored)
     }
 }
+
+extension SubscriptionLifecycleTests {
+    @Test(arguments: [SubscriptionLifecycle.sandboxLapseLimit, SubscriptionLifecycle.productionLapseLimit])
+    func aResubscribeKeepsTheRunsStartThroughALapseJustShorterThanTheLimitOnly(limit: Int64) throws {
+        var lifecycle = self.lifecycle
+        lifecycle.recentStartLapseLimit = limit
+        let off = try lifecycle.apply(.setAutoRenew(false, at: start), to: try subscribed())
+        let expired = try lifecycle.apply(.expire(at: off.state.expiresDate, intent: 1), to: off.state).state
+        let ended = expired.expiresDate
+        let kept = try lifecycle.subscribe("monthly", previous: expired, at: ended + limit - 1, context: context)
+        #expect(kept.state.recentSubscriptionStartDate == start, "a lapse 1 ms shorter than the limit is ignored")
+        let anew = try lifecycle.subscribe("monthly", previous: expired, at: ended + limit, context: context)
+        #expect(anew.state.recentSubscriptionStartDate == ended + limit, "a lapse as long as the limit is a new run")
+        // A revocation's lapse counts from its date, not from the end of the period it cut short.
+        let revoked = try lifecycle.apply(.refund(transactionId: "1", at: start + 1), to: try subscribed()).state
+        #expect(revoked.status == .revoked && revoked.lapseStart == start + 1)
+        let back = try lifecycle.subscribe("monthly", previous: revoked, at: start + 1 + limit, context: context)
+        #expect(back.state.recentSubscriptionStartDate == start + 1 + limit)
+    }
+
+    @Test func theAppStoreTurnsAutoRenewOffOnlyWhenItIsOnAndTheSubscriptionInForce() throws {
+        let state = try subscribed()
+        let step = try #require(lifecycle.autoRenewDisabledByTheStore(before: state, after: state))
+        #expect(step.notice == SubscriptionNotice("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"))
+        #expect(!step.state.autoRenewEnabled && step.state.status == .active)
+        #expect(lifecycle.autoRenewDisabledByTheStore(before: step.state, after: step.state) == nil, "off already")
+        let revoked = try lifecycle.apply(.refund(transactionId: "1", at: start), to: state).state
+        #expect(lifecycle.autoRenewDisabledByTheStore(before: state, after: revoked)?.state.status == .revoked)
+        #expect(lifecycle.autoRenewDisabledByTheStore(before: revoked, after: revoked) == nil, "lapsed")
+    }
+}

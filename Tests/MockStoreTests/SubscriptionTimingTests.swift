@@ -95,3 +95,24 @@ import Testing
         #expect(last?.notificationType == "EXPIRED" && last?.subtype == "BILLING_RETRY")
     }
 }
+
+extension SubscriptionTimingTests {
+    /// What the scheduler sleeps for (``VirtualClock/realMilliseconds(until:)``): the real time the next event is
+    /// away at the rate in force, rounded up, 0 once due, and unchanged while a test's clock stands still.
+    @Test func theSchedulersWaitIsTheRealTimeTheNextEventIsAwayAtTheRateInForce() {
+        let base = ManualClock(fixedDate)
+        let clock = VirtualClock(base: base)
+        let now = clock.currentMilliseconds()
+        let month: Int64 = 30 * 86_400_000
+        #expect(clock.realMilliseconds(until: now + 60_000) == 60_000, "real time: a minute is a minute")
+        clock.setRate(.monthlyRenewalEveryThirtySeconds)
+        #expect(clock.realMilliseconds(until: now + month) == 30_000)
+        #expect(clock.realMilliseconds(until: now + month) == 30_000, "a clock that does not run brings nothing nearer")
+        #expect(clock.realMilliseconds(until: now + 1) == 1, "rounded up: a wait never ends before the event")
+        base.advance(by: 10)
+        #expect(clock.realMilliseconds(until: now + month) == 20_000)
+        base.advance(by: 20)
+        #expect(clock.realMilliseconds(until: now + month) == 0, "due")
+        #expect(clock.realMilliseconds(until: now) == 0, "past")
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Signing
+import StoreWire
+import Testing
+
+/// Subscription behaviours Apple documents, through the real `mockstore` binary: `recentSubscriptionStartDate`
+/// across lapses of paid service, and auto-renew turned off by the App Store after a refund request or a refund.
+@Suite struct SubscriptionFidelityBinaryTests {
+    static let weekly = SubscriptionBinaryTests.weekly
+    static let proMonthly = SubscriptionBinaryTests.proMonthly
+
+    let base: SubscriptionBinaryTests
+
+    init() throws { base = try SubscriptionBinaryTests() }
+
+    func start(_ extra: [String] = []) throws -> MockStoreHarness {
+        try MockStoreHarness(
+            dataDirectory: base.data, extraArguments: extra, catalogue: SubscriptionBinaryTests.catalogue)
+    }
+
+    /// The notifications made since the first `count`, as (type, subtype, status, autoRenewStatus).
+    func told(_ store: MockStoreHarness, root: Certificate, after count: Int) throws -> [Told] {
+        try base.notifications(store, root: root).dropFirst(count).map {
+            Told(
+                type: $0.payload.notificationType, subtype: $0.payload.subtype, status: $0.payload.data?.status,
+                autoRenewStatus: $0.renewal.autoRenewStatus, transactionId: $0.transaction.transactionId)
+        }
+    }
+
+    struct Told: Equatable, CustomStringConvertible {
+        var type: String
+        var subtype: String?
+        var status: Int?
+        var autoRenewStatus: Int
+        var transactionId: String
+
+        var description: String { "\(type) \(subtype ?? "-") status \(status ?? 0) autoRenew \(autoRenewStatus)" }
+    }
+
+    /// Lapses the subscription of `product` (expired now), moves the clock on by `lapse`, buys it again and
+    /// returns the purchase and the RESUBSCRIBE's `recentSubscriptionStartDate`.
+    func resubscribe(_ store: MockStoreHarness, after lapse: String, root: Certificate) async throws -> (
+        purchase: SignedTransactionPayload, recentStart: Int64
+    ) {
+        let expired = try store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.weekly)
+        #expect(expired.notificationType == "EXPIRED")
+        _ = try store.control(TestClockBody.self, "clock", "advance", lapse)
+        let again = try await base.buy(store, Self.weekly, root: root)
+        let back = try #require(try base.notifications(store, root: root).last)
+        #expect(back.payload.notificationType == "SUBSCRIBED" && back.payload.subtype == "RESUBSCRIBE")
+        return (again, back.renewal.recentSubscriptionStartDate)
+    }
+}
+
+extension SubscriptionFidelityBinaryTests {
+    @Test(arguments: [
+        // Apple: lapses shorter than 10 minutes in the sandbox, 60 days in production, are ignored.
+        ([String](), "PT9M30S", "PT10M"),
+        (["--environment", "production"], "P59DT23H", "P60D"),
+    ])
+    func recentSubscriptionStartDateIgnoresShortLapsesOnly(environment: [String], short: String, long: String)
+        async throws
+    {
+        let store = try start(environment)
+        let root = try await base.root(store)
+        let first = try await base.buy(store, Self.weekly, root: root)
+        let kept = try await resubscribe(store, after: short, root: root)
+        #expect(kept.recentStart == first.purchaseDate, "\(environment): a lapse of \(short) is ignored")
+        let renewed = try store.control(TestClockBody.self, "clock", "advance", "P8D")
+        #expect(renewed.events?.map(\.notificationType) == ["DID_RENEW"])
+        #expect(
+            try base.notifications(store, root: root).last?.renewal.recentSubscriptionStartDate == first.purchaseDate)
+        let reset = try await resubscribe(store, after: long, root: root)
+        #expect(reset.recentStart == reset.purchase.purchaseDate, "\(environment): a lapse of \(long) starts a new run")
+        #expect(reset.purchase.originalTransactionId == first.transactionId, "the same subscription all the same")
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func aRevocationIsALapseFromItsDate() async throws {
+        let store = try start()
+        let root = try await base.root(store)
+        let first = try await base.buy(store, Self.weekly, root: root)
+        _ = try store.control(TestTransactionBody.self, "refund", first.transactionId)
+        // The week bought runs for days yet: the lapse counts from the refund, not from the end of the period.
+        _ = try store.control(TestClockBody.self, "clock", "advance", "PT10M")
+        let again = try await base.buy(store, Self.weekly, root: root)
+        let back = try #require(try base.notifications(store, root: root).last)
+        #expect(back.payload.subtype == "RESUBSCRIBE")
+        #expect(back.renewal.recentSubscriptionStartDate == again.purchaseDate)
+        #expect(try store.stop() == 0)
+    }
+
+    @Test func theAppStoreTurnsAutoRenewOffAfterARefundRequestAndAfterARefund() async throws {
+        let store = try start()
+        let root = try await base.root(store)
+        let first = try await base.buy(store, Self.weekly, root: root)
+        let renewal = try #require(
+            try store.control(TestClockBody.self, "clock", "advance", "P8D").events?.first?.transactionId)
+        var count = try base.notifications(store, root: root).count
+        func next() throws -> [Told] {
+            defer { count = (try? base.notifications(store, root: root).count) ?? count }
+            return try told(store, root: root, after: count)
+        }
+        let disabled = { (status: Int) in
+            Told(
+                type: "DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_DISABLED", status: status, autoRenewStatus: 0,
+                transactionId: renewal)
+        }
+
+        _ = try store.control(TestTransactionBody.self, "request-refund", first.transactionId)
+        var seen = try next()
+        #expect(seen.map(\.type) == ["CONSUMPTION_REQUEST", "DID_CHANGE_RENEWAL_STATUS"], "\(seen)")
+        #expect(seen.last == disabled(1), "about the latest transaction, still active")
+        _ = try store.control(TestTransactionBody.self, "decline-refund", first.transactionId)
+        #expect(try next().map(\.type) == ["REFUND_DECLINED"], "auto-renew stays off")
+        _ = try store.control(TestSubscriptionEventRecord.self, "subscription", "auto-renew", Self.weekly, "on")
+        #expect(try next().map(\.subtype) == ["AUTO_RENEW_ENABLED"])
+
+        // A refund of a period no longer in force, without a request: still active, auto-renew off.
+        _ = try store.control(TestTransactionBody.self, "refund", first.transactionId)
+        seen = try next()
+        #expect(seen.map(\.type) == ["REFUND", "DID_CHANGE_RENEWAL_STATUS"] && seen.last == disabled(1), "\(seen)")
+        let subscription = try #require(
+            try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions.first)
+        #expect(subscription.autoRenewStatus == 0 && subscription.status == 1)
+
+        // Off already: a request and its refund say nothing more of it.
+        _ = try store.control(TestTransactionBody.self, "request-refund", renewal)
+        #expect(try next().map(\.type) == ["CONSUMPTION_REQUEST"])
+        _ = try store.control(TestTransactionBody.self, "refund", renewal)
+        seen = try next()
+        #expect(seen.map(\.type) == ["REFUND"] && seen.first?.status == 5, "\(seen)")
+
+        // The period in force refunded with auto-renew on: revoked, then auto-renew off.
+        let monthly = try await base.buy(store, Self.proMonthly, root: root)
+        count = try base.notifications(store, root: root).count
+        _ = try store.control(TestTransactionBody.self, "refund", monthly.transactionId)
+        seen = try next()
+        #expect(seen.map(\.type) == ["REFUND", "DID_CHANGE_RENEWAL_STATUS"], "\(seen)")
+        #expect(
+            seen.allSatisfy { $0.status == 5 && $0.autoRenewStatus == 0 && $0.transactionId == monthly.transactionId })
+        #expect(try store.stop() == 0)
+    }
+}
