@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "Payments", targets: ["Payments"]),
         .library(name: "TopUp", targets: ["TopUp"]),
         .library(name: "Signing", targets: ["Signing"]),
+        // For any Swift test suite (a server's, say) that tests against the mock store: `TestStore`.
+        .library(name: "MockStoreTesting", targets: ["MockStoreTesting"]),
         .executable(name: "credit", targets: ["credit"]),
         .executable(name: "mockstore", targets: ["mockstore"]),
         .executable(name: "credit-bench", targets: ["credit-bench"]),
@@ -88,6 +90,9 @@ let package = Package(
             ],
             path: "MockStore/MockStoreCommand"
         ),
+        // The test library: starts `mockstore` as a child process, typed test controls, waiting for notifications.
+        // It knows only the wire types (StoreWire), never the store's code.
+        .target(name: "MockStoreTesting", dependencies: ["StoreWire"], path: "MockStore/MockStoreTesting"),
         // The GnuTLS functions the static libmicrohttpd refers to, for mockstore, which serves no HTTPS.
         .target(name: "CGnuTLSAbsent", path: "MockStore/CGnuTLSAbsent"),
         // The Swift runtime, Foundation, OpenSSL, SQLite, libmicrohttpd and libstdc++ linked in: a store per test
@@ -104,7 +109,7 @@ let package = Package(
 
         // What more than one test target needs (temporary directories, the built binaries, processes, seeded random,
         // waiting): a regular target on Foundation and Testing only, so it depends on nothing under test.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["MockStoreTesting"], path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
 
         .testTarget(name: "DurableFilesTests", dependencies: ["DurableFiles", "TestSupport"]),
@@ -124,7 +129,7 @@ let package = Package(
             dependencies: [
                 "MockStoreCommand", "MockStoreServer", "MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue",
                 "Signing",
-                "StoreWire", "OptionParsing", "Clocks", "TestSupport",
+                "StoreWire", "OptionParsing", "Clocks", "TestSupport", "MockStoreTesting",
             ]
         ),
         .testTarget(
@@ -134,7 +139,9 @@ let package = Package(
             ],
             exclude: ["png_is_not_blank.py"]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["Signing", "StoreWire", "CreditLedger", "TestSupport"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["Signing", "StoreWire", "CreditLedger", "TestSupport", "MockStoreTesting"]),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
