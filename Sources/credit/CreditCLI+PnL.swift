@@ -65,7 +65,7 @@ extension CreditCLI {
             try PnLPageContent(title: "Profit and loss", report: report, entries: ledger.distinctEntriesUnordered))
         try write(Array(html.utf8), to: path, what: "the page")
         if context.json {
-            try printJSON(["written": path])
+            try printJSON(LedgerOutputs.Written(written: path))
         } else {
             print("Wrote the P&L page to \(path) (one self-contained file: open it in a browser).")
         }
@@ -87,7 +87,7 @@ extension CreditCLI {
             costs: VoiceDebriefCosts())
         try write(try summary.encodedJSON(), to: path, what: "the summary")
         if context.json {
-            try printJSON(["written": path, "account": summary.account])
+            try printJSON(LedgerOutputs.Written(written: path, account: summary.account))
         } else {
             print(
                 "Wrote the signed summary of account \(summary.account) to \(path): counts and amounts per day and "

@@ -89,7 +89,7 @@ struct CreditCLI {
         if let hint { printError(hint) }
         if json {
             let kind = usage ? "usage" : "failure"
-            try? printJSON(["error": ["kind": kind, "message": message]])
+            try? printJSON(["error": FailureJSON(kind: kind, message: message)])
         }
         return usage ? CreditCLI.usage : CreditCLI.failure
     }
@@ -133,8 +133,8 @@ func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
-/// Prints a JSON value (dictionaries, arrays, strings, numbers, bools, NSNull) with sorted keys.
-func printJSON(_ value: Any) throws {
-    let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
-    print(String(decoding: data, as: UTF8.self))
+/// A failure for scripts (`{"error": {"kind": "usage"|"failure", "message": …}}`).
+struct FailureJSON: Encodable {
+    var kind: String
+    var message: String
 }
