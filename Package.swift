@@ -69,7 +69,7 @@ let package = Package(
         // The owner's P&L: account summaries (signed, totalled), the self-contained page, a summary verifier.
         .target(name: "AccountSummaries", dependencies: ["CreditLedger", "Signing"]),
         .target(name: "PnLReport", dependencies: ["CreditLedger"]),
-        .executableTarget(name: "credit-summary-verify", dependencies: ["AccountSummaries"]),
+        .executableTarget(name: "credit-summary-verify", dependencies: ["AccountSummaries", "OptionParsing"]),
 
         // The mock App Store: mockstore -> MockStoreCommand -> MockStoreServer (the store) -> StoreKitCatalogue,
         // MockStoreSQLite, MockStoreHTTP. The HTTP and SQLite targets know nothing of the store; none knows the ledger.
