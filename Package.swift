@@ -8,7 +8,9 @@ let staticLinking = URL(fileURLWithPath: #filePath).deletingLastPathComponent().
 
 let package = Package(
     name: "VoiceDebriefCredit",
-    platforms: [.macOS(.v15)],
+    // The app's libraries (CreditLedger, Payments, TopUp, VoiceDebriefCredit) are for the iOS app; the mock store and
+    // the tools need macOS 15 on a Mac (Synchronization).
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .library(name: "CreditLedger", targets: ["CreditLedger"]),
         .library(name: "VoiceDebriefCredit", targets: ["VoiceDebriefCredit"]),
@@ -101,10 +103,14 @@ let package = Package(
             name: "mockstore", dependencies: ["MockStoreCommand", "CGnuTLSAbsent"], path: "MockStore/mockstore",
             linkerSettings: [
                 // Not position-independent: nothing to relocate at start (80,000 relocations, 300 page faults).
-                .unsafeFlags(["-static-stdlib", "-L", staticLinking, "-Xclang-linker", "-no-pie"]),
-                .linkedLibrary("CoreFoundation"),
-                .linkedLibrary("_FoundationCollections"), .linkedLibrary("_FoundationCShims"),
-                .linkedLibrary("_FoundationICU"), .linkedLibrary("stdc++"),
+                // Linux only: Darwin links its system Foundation and has no static standard library.
+                .unsafeFlags(
+                    ["-static-stdlib", "-L", staticLinking, "-Xclang-linker", "-no-pie"], .when(platforms: [.linux])),
+                .linkedLibrary("CoreFoundation", .when(platforms: [.linux])),
+                .linkedLibrary("_FoundationCollections", .when(platforms: [.linux])),
+                .linkedLibrary("_FoundationCShims", .when(platforms: [.linux])),
+                .linkedLibrary("_FoundationICU", .when(platforms: [.linux])),
+                .linkedLibrary("stdc++", .when(platforms: [.linux])),
             ]),
 
         // What more than one test target needs (temporary directories, the built binaries, processes, seeded random,
