@@ -50,8 +50,11 @@ import CreditLedger
 ///   "signature": "<base64url raw r||s ECDSA P-256 over signedBytes>" }
 /// ```
 public struct AccountSummary: Sendable, Equatable, Codable {
-    /// The format written: a section per device.
-    public static let formatName = "voicedebrief-account-summary-v2"
+    /// The format written: a section per device, with its credit and money rows.
+    public static let formatName = "voicedebrief-account-summary-v3"
+    /// The format before money was summarised, still read: a section per device, no credit or money rows. Its
+    /// sections count in the feature lines as ever; its account's money is not known (see ``carriesMoney``).
+    public static let deviceSectionsFormatName = "voicedebrief-account-summary-v2"
     /// The older format, still read: the whole account in one.
     public static let wholeAccountFormatName = "voicedebrief-account-summary-v1"
 
@@ -64,6 +67,10 @@ public struct AccountSummary: Sendable, Equatable, Codable {
     public var publicKey: String
     /// Whether any cost figure was a placeholder.
     public var costsArePlaceholders: Bool
+    /// The commission the money rows were worked out with (v3; nil before).
+    public var commission: CommissionFigure?
+    /// Whether any money setting (the commission, the tax table) was a placeholder (v3; nil before).
+    public var moneyArePlaceholders: Bool?
     /// Each device's own figures, by device pseudonym (the current format; nil in a v1 summary).
     public var devices: [SummaryDevice]?
     /// A v1 summary's rows, by day, then feature (nil in the current format).
@@ -100,6 +107,9 @@ public struct AccountSummary: Sendable, Equatable, Codable {
         summary.declines = declines
         return summary
     }
+
+    /// Whether the summary carries each device's credit and money rows (v3): only then is its money counted.
+    public var carriesMoney: Bool { format == AccountSummary.formatName }
 
     /// Whether this is a v1 summary, which covers the whole account and no device apart.
     public var coversWholeAccount: Bool { format == AccountSummary.wholeAccountFormatName }
