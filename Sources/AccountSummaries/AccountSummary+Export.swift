@@ -92,8 +92,8 @@ private struct SectionRows {
         let parts: (CreditKind, Int64, MoneyKind?, MoneyLine?)
         switch worth {
         case .use: return
-        case .opening(let amount): parts = (.opening, amount, nil, nil)
-        case .simulated(let amount): parts = (.simulated, amount, nil, nil)
+        case .opening(let amount): parts = (.givenFree, amount, nil, nil)
+        case .simulated(let amount): parts = (.noMoneyTaken, amount, nil, nil)
         case .sale(let amount, let line): parts = (.sold, amount, .sale, line)
         case .refund(let amount, let line): parts = (.takenBack, amount, .refund, line)
         case .reinstatement(let amount, let line): parts = (.reinstated, amount, .reinstatement, line)

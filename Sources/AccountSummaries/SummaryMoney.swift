@@ -43,7 +43,7 @@ public struct SummaryMoney: Sendable, Equatable, Codable {
     public var split: MoneySplit { MoneySplit(gross: gross, tax: tax, commission: commission, proceeds: proceeds) }
 }
 
-/// One day's credit of one kind (``CreditKind``: `opening`, `sold`, `simulated`, `takenBack`, `reinstated`) in a
+/// One day's credit of one kind (``CreditKind``: `givenFree`, `sold`, `noMoneyTaken`, `takenBack`, `reinstated`) in a
 /// device's section of a v3 summary: how many entries and their credit in micro-credits, positive. With the day rows'
 /// charged and given back, they make the account's balance: what is outstanding and what is below zero.
 public struct SummaryCredit: Sendable, Equatable, Codable {

@@ -29,7 +29,7 @@ extension MoneyTally {
             lines.append(try line(currency, sums, features: features, totalUsed: totalUsed))
         }
         let figures = CreditMoney(
-            sold: credit(.sold), simulated: credit(.simulated), givenFree: credit(.opening),
+            sold: credit(.sold), simulated: credit(.noMoneyTaken), givenFree: credit(.givenFree),
             takenBack: credit(.takenBack), reinstated: credit(.reinstated), used: totalUsed,
             outstanding: context.balances.outstanding, belowZero: context.balances.belowZero,
             accountsBelowZero: context.balances.accountsBelowZero)

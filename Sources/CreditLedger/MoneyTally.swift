@@ -1,6 +1,8 @@
 /// The kinds of credit the money section counts, as summaries name their rows.
 public enum CreditKind: String, Sendable, CaseIterable, Codable {
-    case opening, sold, simulated, takenBack, reinstated
+    /// The openings (credit given free); credit bought with money; simulated top-ups (no money taken); taken back
+    /// by refunds; given back when a refund was reversed.
+    case givenFree, sold, noMoneyTaken, takenBack, reinstated
 }
 
 /// The kinds of money rows: a sale, a refund step taking a share back, a reinstatement giving one back.
@@ -69,7 +71,7 @@ public struct MoneyTally: Sendable {
     /// Adds `count` entries of credit `kind` worth `amount` (positive).
     public mutating func addCredit(_ kind: CreditKind, count: Int64 = 1, amount: Int64) throws {
         creditSums[kind] = try Self.sum(creditSums[kind] ?? 0, amount)
-        if kind == .simulated { simulatedTopUpCount = try Self.sum(simulatedTopUpCount, count) }
+        if kind == .noMoneyTaken { simulatedTopUpCount = try Self.sum(simulatedTopUpCount, count) }
     }
 
     /// Adds `count` money rows of `kind` in `currency` coming to `split` (tax, commission and proceeds zero when the
@@ -102,8 +104,8 @@ public struct MoneyTally: Sendable {
     public mutating func add(_ money: EntryMoney) throws {
         switch money {
         case .use: break
-        case .opening(let credit): try addCredit(.opening, amount: credit)
-        case .simulated(let credit): try addCredit(.simulated, amount: credit)
+        case .opening(let credit): try addCredit(.givenFree, amount: credit)
+        case .simulated(let credit): try addCredit(.noMoneyTaken, amount: credit)
         case .sale(let credit, let line): try add(.sale, .sold, credit, line)
         case .refund(let credit, let line): try add(.refund, .takenBack, credit, line)
         case .reinstatement(let credit, let line): try add(.reinstatement, .reinstated, credit, line)
