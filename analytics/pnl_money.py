@@ -56,10 +56,10 @@ def section(results, period):
         "commission": {"name": commissions[0][0], "basisPoints": int(commissions[0][1])}
         if len(commissions) == 1 else None,
         "placeholders": bool(placeholders), "accountsCounted": int(counted), "accountsWithoutMoney": int(without),
-        "featureMethod": FEATURE_METHOD, "simulatedTopUps": credit.get("simulated", (0, 0))[0],
+        "featureMethod": FEATURE_METHOD, "simulatedTopUps": credit.get("noMoneyTaken", (0, 0))[0],
         "credit": {
-            "sold": credit.get("sold", (0, 0))[1], "simulated": credit.get("simulated", (0, 0))[1],
-            "givenFree": credit.get("opening", (0, 0))[1], "takenBack": credit.get("takenBack", (0, 0))[1],
+            "sold": credit.get("sold", (0, 0))[1], "simulated": credit.get("noMoneyTaken", (0, 0))[1],
+            "givenFree": credit.get("givenFree", (0, 0))[1], "takenBack": credit.get("takenBack", (0, 0))[1],
             "reinstated": credit.get("reinstated", (0, 0))[1], "used": total_used,
             "outstanding": int(outstanding), "belowZero": int(below_zero),
             "accountsBelowZero": int(accounts_below_zero),
