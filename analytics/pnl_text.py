@@ -119,7 +119,7 @@ def money_text(section, title):
     """A period's money section, as PnLMoneyText (Sources/credit/PnLMoneyText.swift) writes it."""
     out = ["Money, " + title]
     if section["accountsWithoutMoney"] > 0:
-        out.append("  %s with no money in its summaries (exported before money was summarised): left out of the "
+        out.append("  %s whose summaries carry no money (exported before money was summarised): left out of the "
                    "money; export again to count them." % count_noun(section["accountsWithoutMoney"], "account",
                                                                       "accounts"))
     if section["currencies"]:

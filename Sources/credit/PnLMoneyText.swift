@@ -16,7 +16,7 @@ struct PnLMoneyText {
         var out = [style.bold("Money, \(title)")]
         if money.accountsWithoutMoney > 0 {
             out.append(
-                "  \(CountNoun("account", "accounts")(money.accountsWithoutMoney)) with no money in its summaries "
+                "  \(CountNoun("account", "accounts")(money.accountsWithoutMoney)) whose summaries carry no money "
                     + "(exported before money was summarised): left out of the money; export again to count them.")
         }
         if money.currencies.isEmpty {
