@@ -28,8 +28,7 @@ extension AccountSummary {
             account: accountID(for: publicKey), exportedAt: exportedAt.iso8601,
             publicKey: Base64URL.encode(publicKey.derRepresentation), costsArePlaceholders: table.hasPlaceholders,
             devices: devices.sorted { $0.device < $1.device })
-        summary.commission = CommissionFigure(
-            name: settings.commission.name, basisPoints: settings.commission.basisPoints)
+        summary.commission = settings.commission
         summary.moneyArePlaceholders = settings.isPlaceholder
         try summary.sign(with: headKey)
         return summary

@@ -81,7 +81,7 @@ public struct AccountSummary: Sendable, Equatable, Codable {
     /// Whether any cost figure was a placeholder.
     public var costsArePlaceholders: Bool
     /// The commission the money rows were worked out with (v3; nil before).
-    public var commission: CommissionFigure?
+    public var commission: CommissionRate?
     /// Whether any money setting (the commission, the tax table) was a placeholder (v3; nil before).
     public var moneyArePlaceholders: Bool?
     /// Each device's own figures, by device pseudonym (the current format; nil in a v1 summary).

@@ -9,7 +9,7 @@ import CreditLedger
 struct SummaryMoneyTotals {
     private var tallies: [MoneyTally]
     private var balances = MoneyBalances()
-    private var commissions: Set<CommissionKey> = []
+    private var commissions: Set<CommissionRate> = []
     private var placeholders = false
     private(set) var accountsCounted = 0
     private(set) var accountsWithoutMoney = 0
@@ -25,9 +25,7 @@ struct SummaryMoneyTotals {
         var balance = MicroCredits.zero
         for item in sections {
             balance = try balance.adding(add(item.section, startDays: startDays))
-            if let commission = item.summary.commission {
-                commissions.insert(CommissionKey(name: commission.name, basisPoints: commission.basisPoints))
-            }
+            if let commission = item.summary.commission { commissions.insert(commission) }
             placeholders = placeholders || item.summary.moneyArePlaceholders == true
         }
         try balances.add(balance: balance.rawValue)
@@ -65,19 +63,10 @@ struct SummaryMoneyTotals {
     /// Each period's money section, in the order of the periods.
     func periods() throws -> [PeriodMoney] {
         // One commission when every account counted used the same; none named when they differ.
-        let commission =
-            commissions.count == 1
-            ? commissions.first.map {
-                CommissionFigure(name: $0.name, basisPoints: $0.basisPoints)
-            } : nil
+        let commission = commissions.count == 1 ? commissions.first : nil
         let context = MoneyTally.Context(
             commission: commission, placeholders: placeholders, accountsCounted: accountsCounted,
             accountsWithoutMoney: accountsWithoutMoney, balances: balances)
         return try tallies.map { try $0.period(context) }
     }
-}
-
-private struct CommissionKey: Hashable {
-    var name: String
-    var basisPoints: Int
 }

@@ -1,5 +1,5 @@
 /// Apple's commission on a sale, as a named rate: the owner's setting, a placeholder until the agreement is signed.
-public struct CommissionRate: Sendable, Equatable {
+public struct CommissionRate: Sendable, Hashable, Codable {
     /// A short name for people and JSON: `small-business`, `standard`.
     public var name: String
     /// The rate in basis points (1% is 100): 1500 is 15%.

@@ -1,14 +1,14 @@
 extension MoneyTally {
     /// What the period's section says besides its sums: the commission, the accounts, the balances as of the as-of.
     public struct Context: Sendable {
-        public var commission: CommissionFigure?
+        public var commission: CommissionRate?
         public var placeholders: Bool
         public var accountsCounted: Int
         public var accountsWithoutMoney: Int
         public var balances: MoneyBalances
 
         public init(
-            commission: CommissionFigure?, placeholders: Bool, accountsCounted: Int, accountsWithoutMoney: Int,
+            commission: CommissionRate?, placeholders: Bool, accountsCounted: Int, accountsWithoutMoney: Int,
             balances: MoneyBalances
         ) {
             self.commission = commission

@@ -1,34 +1,3 @@
-/// The kinds of credit the money section counts, as summaries name their rows.
-public enum CreditKind: String, Sendable, CaseIterable, Codable {
-    /// The openings (credit given free); credit bought with money; simulated top-ups (no money taken); taken back
-    /// by refunds; given back when a refund was reversed.
-    case givenFree, sold, noMoneyTaken, takenBack, reinstated
-}
-
-/// The kinds of money rows: a sale, a refund step taking a share back, a reinstatement giving one back.
-public enum MoneyKind: String, Sendable, CaseIterable, Codable {
-    case sale, refund, reinstatement
-}
-
-/// The balances above and below zero of the accounts counted, as of the as-of.
-public struct MoneyBalances: Sendable, Equatable {
-    public private(set) var outstanding: Int64 = 0
-    public private(set) var belowZero: Int64 = 0
-    public private(set) var accountsBelowZero = 0
-
-    public init() {}
-
-    /// Adds one account's balance (micro-credits, signed).
-    public mutating func add(balance: Int64) throws {
-        if balance > 0 {
-            outstanding = try MicroCredits(outstanding).adding(MicroCredits(balance)).rawValue
-        } else if balance < 0 {
-            belowZero = try MicroCredits(belowZero).subtracting(MicroCredits(balance)).rawValue
-            accountsBelowZero += 1
-        }
-    }
-}
-
 /// The sums of one period's money section being added up: what a ledger's entries and what summaries' rows both add
 /// into, so both money sections are worked out by one piece of code (as ``ProfitAndLossTally`` for the features).
 /// Every sum is checked: an overflow throws ``LedgerError/overflow(_:)``.

@@ -34,7 +34,7 @@ extension ProfitAndLossReport {
         var balances = MoneyBalances()
         try balances.add(balance: balance.rawValue)
         let context = MoneyTally.Context(
-            commission: CommissionFigure(name: settings.commission.name, basisPoints: settings.commission.basisPoints),
+            commission: settings.commission,
             placeholders: settings.isPlaceholder, accountsCounted: 1, accountsWithoutMoney: 0, balances: balances)
         var periods = [
             try tallies[0].period("all", days: nil, since: nil, oftenDeclinedBasisPoints: oftenDeclinedBasisPoints)

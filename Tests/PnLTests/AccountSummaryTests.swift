@@ -195,7 +195,7 @@ enum GeneratedSummary {
                     device: SummaryDevice.pseudonym(of: "device-1", publicKey: key.publicKey), head: head, days: days,
                     declines: declines, credit: credit, money: money)
             ])
-        summary.commission = CommissionFigure(name: "small-business", basisPoints: 1500)
+        summary.commission = CommissionRate(name: "small-business", basisPoints: 1500)
         summary.moneyArePlaceholders = true
         try summary.sign(with: key)
         return summary

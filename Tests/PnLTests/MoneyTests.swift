@@ -81,7 +81,7 @@ extension MoneyTests {
                     sold: 10_000_000, simulated: 5_000_000, givenFree: 5_000_000, takenBack: 2_500_000, reinstated: 0,
                     used: 110_000, outstanding: 17_390_000, belowZero: 0, accountsBelowZero: 0))
         #expect(section.simulatedTopUps == 1)
-        #expect(section.commission == CommissionFigure(name: "small-business", basisPoints: 1500))
+        #expect(section.commission == CommissionRate(name: "small-business", basisPoints: 1500))
         #expect(section.placeholders && section.featureMethod == "share-of-credit-used")
         let pounds = try #require(section.currencies.first { $0.currency == "GBP" })
         #expect(

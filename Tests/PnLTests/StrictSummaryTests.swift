@@ -17,7 +17,7 @@ import Testing
                     device: SummaryDevice.pseudonym(of: "d", publicKey: key.publicKey), head: 1, days: days,
                     declines: declines, credit: [], money: [])
             ])
-        summary.commission = CommissionFigure(name: "small-business", basisPoints: 1500)
+        summary.commission = CommissionRate(name: "small-business", basisPoints: 1500)
         summary.moneyArePlaceholders = true
         try summary.sign(with: key)
         return summary
@@ -112,7 +112,7 @@ extension StrictSummaryTests {
                     device: SummaryDevice.pseudonym(of: "d", publicKey: key.publicKey), head: 3, days: [day()],
                     declines: [], credit: [], money: [])
             ])
-        summary.commission = CommissionFigure(name: "small-business", basisPoints: 1500)
+        summary.commission = CommissionRate(name: "small-business", basisPoints: 1500)
         summary.moneyArePlaceholders = true
         change(&summary)
         try summary.sign(with: key)
