@@ -92,14 +92,20 @@ def amount(micro, currency):
     return pounds if currency == "GBP" else pounds.replace("£", currency + " ")
 
 
+def proceeds_unknown(line):
+    """Every top-up of the currency from a storefront whose tax is unknown: shown as "-", as PnLMoneyText does."""
+    return line["topUps"] > 0 and line["taxUnknownTopUps"] == line["topUps"]
+
+
 def money_row(line):
     currency = line["currency"]
-    unknown = "-" if line["taxUnknownTopUps"] == 0 else "%d (%s paid)" % (
+    unknown = proceeds_unknown(line)
+    tax_unknown = "-" if line["taxUnknownTopUps"] == 0 else "%d (%s paid)" % (
         line["taxUnknownTopUps"], amount(line["taxUnknownGross"], currency))
-    return [currency, str(line["topUps"])] + [
-        amount(line[key], currency)
-        for key in ("gross", "tax", "commission", "proceeds", "refunded", "reinstated", "kept")
-    ] + [unknown]
+    return [currency, str(line["topUps"]), amount(line["gross"], currency)] + [
+        "-" if unknown else amount(line[key], currency)
+        for key in ("tax", "commission", "proceeds", "refunded", "reinstated", "kept")
+    ] + [tax_unknown]
 
 
 def money_features(line):
@@ -135,7 +141,7 @@ def money_text(section, title):
                "paid for)." % (money(credit["outstanding"]), money(credit["belowZero"]),
                                count_noun(credit["accountsBelowZero"], "account", "accounts")))
     for line in section["currencies"]:
-        if line["features"]:
+        if line["features"] and not proceeds_unknown(line):
             out.append(money_features(line))
     commission = section["commission"]
     named = ("Commission %s (%s)" % (percent(commission["basisPoints"]), commission["name"])

@@ -210,8 +210,11 @@ enum CreditCommandLine {
             from any devices, merged or not, count every entry once. A directory with nothing to count is exit 1.
             A summary made up under a new key of its own cannot be told from a real account until there is a
             registry of accounts.
-            --json prints every period (all, 30d, 7d) in the voicedebrief-pnl-v1 shape, amounts in micro-credits,
-            the same JSON as `bash analytics/pnl.sh DIR --json`.
+            An account whose summary came before money was summarised (v2) counts in the features and is left
+            out of the money, said so.
+            --json prints every period (all, 30d, 7d) in the voicedebrief-pnl-v1 shape, amounts in micro-credits
+            and money (key money in each period) in micro-units of its currency, the same JSON as
+            `bash analytics/pnl.sh DIR --json`.
             The last 7 (or 30) days start at midnight UTC on the day 7 (or 30) days before today (or the as-of
             day): the same window for one account, for --summaries and for analytics/pnl.sh, since a summary
             knows days, not moments.

@@ -34,18 +34,28 @@ struct PnLMoneyText {
             "  Credit outstanding \(pounds(credit.outstanding)) (balances above zero: still to be spent); below zero "
                 + "\(pounds(credit.belowZero)) in \(CountNoun("account", "accounts")(credit.accountsBelowZero)) "
                 + "(used and not paid for).")
-        for currency in money.currencies where !currency.features.isEmpty { out.append(features(currency)) }
+        for currency in money.currencies where !currency.features.isEmpty && !PnLMoneyText.proceedsUnknown(currency) {
+            out.append(features(currency))
+        }
         out.append(notes)
         return out.joined(separator: "\n")
     }
 
+    /// Whether every top-up of the currency came from a storefront whose tax is unknown: its tax, commission and
+    /// proceeds are not worked out, so they are shown as "-" rather than as nothing.
+    static func proceedsUnknown(_ line: CurrencyMoney) -> Bool {
+        line.topUps > 0 && line.taxUnknownTopUps == line.topUps
+    }
+
     private func row(_ line: CurrencyMoney) -> [String] {
+        let unknown = PnLMoneyText.proceedsUnknown(line)
         let amount = { (micros: Int64) in CurrencyAmount.formatted(micros, currency: line.currency) }
-        let unknown =
+        let worked = { (micros: Int64) in unknown ? "-" : amount(micros) }
+        let taxUnknown =
             line.taxUnknownTopUps == 0 ? "-" : "\(line.taxUnknownTopUps) (\(amount(line.taxUnknownGross)) paid)"
         return [
-            line.currency, String(line.topUps), amount(line.gross), amount(line.tax), amount(line.commission),
-            amount(line.proceeds), amount(line.refunded), amount(line.reinstated), amount(line.kept), unknown,
+            line.currency, String(line.topUps), amount(line.gross), worked(line.tax), worked(line.commission),
+            worked(line.proceeds), worked(line.refunded), worked(line.reinstated), worked(line.kept), taxUnknown,
         ]
     }
 

@@ -78,6 +78,7 @@ extension PnLMoneyCommandTests {
         #expect(text.contains("Money, all time, this account"), "\(text)")
         #expect(text.contains("£0.833333") && text.contains("£0.625") && text.contains("£3.541667"), "\(text)")
         #expect(text.contains("EUR "), "euros are written as euros: \(text)")
+        #expect(!text.contains("EUR 0.00"), "proceeds not worked out are not shown as nothing: \(text)")
     }
 
     /// The summary carries the money section (no transaction id, token or receipt), and both tools total it to the
