@@ -38,8 +38,8 @@ import CreditLedger
 /// A `voicedebrief-account-summary-v1` summary (written before devices were kept apart) covers the whole account as
 /// its data directory held it, with ``days`` and ``declines`` at the top and no devices. It is still read and
 /// verified, but it cannot be combined with another summary: an account's latest v1 summary counts only while the
-/// account has no v2 or v3 summary at all, and once one is there, every v1 summary of that account is superseded. (Export
-/// again from each device to count every device.)
+/// account has no v2 or v3 summary at all, and once one is there, every v1 summary of that account is superseded.
+/// (Export again from each device to count every device.)
 ///
 /// ## What a signature does not prove
 ///

@@ -7,8 +7,8 @@
 /// of the price without its tax), each rounded to the nearest micro-unit, a half away from zero; the proceeds are
 /// what is left, `gross − tax − commission`, so the three always add up to the gross exactly. A £5.00 sale in the UK
 /// (20% VAT) at 15%: tax £0.833333 (833,333.33 rounded), commission £0.625 (625,000.05 rounded), proceeds £3.541667.
-/// A share (a partial refund's gross, tax and commission, a feature's proceeds) is rounded the same way. Arithmetic is checked: an
-/// overflow throws ``LedgerError/overflow(_:)``, never wraps.
+/// A share (a partial refund's gross, tax and commission, a feature's proceeds) is rounded the same way. Arithmetic
+/// is checked: an overflow throws ``LedgerError/overflow(_:)``, never wraps.
 public struct MoneySplit: Sendable, Equatable {
     public var gross: Int64
     public var tax: Int64

@@ -71,8 +71,9 @@ extension MoneyTests {
     }
 
     /// The credit: £5.00 given free, £10.00 sold, £5.00 simulated (no money taken), £2.50 taken back, £0.11 used;
-    /// the balance (£5.00 + £5.00 − £0.11 − £2.50 + £5.00 + £5.00) £17.39 outstanding. Each feature's share of the £1.770834 kept, by its share of the 11p used:
-    /// transcript 6/11 (965,909.45 → 965,909), debrief 5/11 (804,924.55 → 804,925), beside its cost.
+    /// the balance (£5.00 + £5.00 − £0.11 − £2.50 + £5.00 + £5.00) £17.39 outstanding. Each feature's share of the
+    /// £1.770834 kept, by its share of the 11p used: transcript 6/11 (965,909.45 → 965,909), debrief 5/11
+    /// (804,924.55 → 804,925), beside its cost.
     @Test func theCreditAndEachFeaturesShareWorkedByHand() throws {
         let section = try money(report(), "all")
         #expect(
