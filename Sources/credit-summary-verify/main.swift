@@ -1,7 +1,7 @@
 // credit-summary-verify DIR: the summary files of DIR that verify, one path a line on standard output; each one that
 // does not, with the reason, on standard error. `analytics/pnl.sh` counts only the files printed here, so DuckDB
 // sees the same summaries as `credit pnl --summaries DIR` (which keeps the latest section per account and device
-// itself, as the SQL does). The same checks as `credit`: format (v2, or the older v1), signature, device sections,
+// itself, as the SQL does). The same checks as `credit`: format (v3, or the older v2 and v1), signature, device sections,
 // figures, keys, a member given twice. Exit 0 when DIR was read, 1 when it could not be, 64 on a usage mistake.
 import AccountSummaries
 import Foundation
