@@ -35,43 +35,46 @@ let package = Package(
         // Arrows point one way: credit -> VoiceDebriefCredit -> TopUp -> (Payments, CreditLedger);
         // Payments -> (StoreWire, Signing); CreditLedger -> (Signing, DurableFiles); Signing -> (COpenSSL, DurableFiles).
         // The one file-system seam, under Signing, CreditLedger and Payments; it depends on nothing.
+        // The one platform seam: the C library exported, and the calls that differ between Linux and Darwin.
+        .target(name: "Platform"),
         .target(
-            name: "DurableFiles",
+            name: "DurableFiles", dependencies: ["Platform"],
             // Crash points for the reliability suites exist in debug (test) builds only.
             swiftSettings: [.define("CREDIT_FAULTS", .when(configuration: .debug))]
         ),
-        .target(name: "Signing", dependencies: ["COpenSSL", "DurableFiles"]),
+        .target(name: "Signing", dependencies: ["COpenSSL", "DurableFiles", "Platform"]),
         .target(name: "StoreWire"),
         // The one clock protocol, for the ledger and the mock store; it depends on nothing.
         .target(name: "Clocks"),
         // One declarative option parser for every tool; it depends on nothing.
         .target(name: "OptionParsing"),
         .target(
-            name: "CreditLedger", dependencies: ["Signing", "DurableFiles", "Clocks"],
+            name: "CreditLedger", dependencies: ["Signing", "DurableFiles", "Clocks", "Platform"],
             // Crash points for the reliability suites exist in debug (test) builds only.
             swiftSettings: [.define("CREDIT_FAULTS", .when(configuration: .debug))]
         ),
         // The store layer: knows no ledger.
-        .target(name: "Payments", dependencies: ["Signing", "StoreWire", "DurableFiles"]),
+        .target(name: "Payments", dependencies: ["Signing", "StoreWire", "DurableFiles", "Platform"]),
         // What joins a store and a ledger, for any app's packs and bundle id.
         .target(name: "TopUp", dependencies: ["Payments", "CreditLedger", "DurableFiles"]),
-        .target(name: "VoiceDebriefCredit", dependencies: ["TopUp", "Payments", "CreditLedger"]),
+        .target(name: "VoiceDebriefCredit", dependencies: ["TopUp", "Payments", "CreditLedger", "Platform"]),
         .executableTarget(
             name: "credit",
             dependencies: [
                 "VoiceDebriefCredit", "TopUp", "Payments", "CreditLedger", "Signing", "OptionParsing", "Clocks",
-                "PnLReport", "AccountSummaries", "DurableFiles",
+                "PnLReport", "AccountSummaries", "DurableFiles", "Platform",
             ]),
         .executableTarget(
             name: "credit-bench",
             dependencies: [
                 "CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL", "OptionParsing", "MockStoreHTTP",
-                "AccountSummaries",
+                "AccountSummaries", "Platform",
             ]),
         // The owner's P&L: account summaries (signed, totalled), the self-contained page, a summary verifier.
         .target(name: "AccountSummaries", dependencies: ["CreditLedger", "Signing"]),
         .target(name: "PnLReport", dependencies: ["CreditLedger"]),
-        .executableTarget(name: "credit-summary-verify", dependencies: ["AccountSummaries", "OptionParsing"]),
+        .executableTarget(
+            name: "credit-summary-verify", dependencies: ["AccountSummaries", "OptionParsing", "Platform"]),
 
         // The mock App Store: mockstore -> MockStoreCommand -> MockStoreServer (the store) -> StoreKitCatalogue,
         // MockStoreSQLite, MockStoreHTTP. The HTTP and SQLite targets know nothing of the store; none knows the ledger.

@@ -1,10 +1,5 @@
 import DurableFiles
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// One device's ledger file (`ledger/<device>.jsonl`) as far as it has been read: how many bytes and lines, and its
 /// last sequence and MAC, which the next entry appended to it chains from. Reading it is here; writing it is

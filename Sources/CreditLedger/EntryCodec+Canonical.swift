@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// What a reader keeps from one line to the next: the device string of the lines before, so that a file's
 /// million lines share one String instead of holding a million copies of it.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// Writes and reads ledger lines: compact JSON objects in a fixed key order, one per line.
 ///

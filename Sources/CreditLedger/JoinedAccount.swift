@@ -1,11 +1,6 @@
 import DurableFiles
+import Platform
 import Signing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// What `credit join` takes from an account's data directory, read and checked before anything is written: the keys
 /// as their bytes, every ledger file verified whole under them, the signed heads (those of files that are gone too:

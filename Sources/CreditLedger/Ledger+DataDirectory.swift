@@ -1,10 +1,5 @@
 import DurableFiles
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// The data directory as hostile input: checked before the ledger reads anything through it, kept narrow (0700
 /// directories, 0600 files whatever the umask) and cleared of a killed process's temporary files at each open.

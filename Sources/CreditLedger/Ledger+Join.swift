@@ -1,11 +1,6 @@
 import DurableFiles
+import Platform
 import Signing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// Why `credit join` took nothing. Nothing is written when it throws.
 public enum JoinError: Error, Equatable, CustomStringConvertible {

@@ -1,12 +1,7 @@
 import Clocks
 import DurableFiles
+import Platform
 import Signing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 extension Ledger {
     /// Opens (or creates) a signed ledger: the owner's keys are made on first use, every new entry is chained with

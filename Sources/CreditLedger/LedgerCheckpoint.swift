@@ -1,11 +1,6 @@
 import DurableFiles
+import Platform
 import Signing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// A signed cache of what a full load of a data directory found (`checkpoint`, beside `ledger/`): the balance,
 /// and the identity, size, change time and last bytes of every ledger file and of this device's head as they were

@@ -1,3 +1,5 @@
+import Platform
+
 /// What can go wrong with a ledger. Every case says what and where, in words a user can act on.
 public enum LedgerError: Error, Equatable, CustomStringConvertible {
     /// Arithmetic on money would overflow.
@@ -51,9 +53,3 @@ public enum LedgerError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif

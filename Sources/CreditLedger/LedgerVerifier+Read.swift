@@ -1,12 +1,7 @@
 import Dispatch
 import DurableFiles
+import Platform
 import Signing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 extension LedgerVerifier {
     /// A ledger file as read for verifying: its bytes and every line parsed. Reading (the I/O and the parsing) is

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// Reads the lines of part of a file a few megabytes at a time, so that loading a 300 MB ledger never holds the
 /// whole file in memory: each line is handed over and forgotten.

@@ -1,11 +1,6 @@
 import DurableFiles
+import Platform
 import Signing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// One ledger file given to a merge or a join, read and (for a signed ledger) checked whole: every line a signed
 /// entry of one device whose MAC verifies under the account's key, in sequence from 1, each linked to the one before,

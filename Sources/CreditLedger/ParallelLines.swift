@@ -1,11 +1,6 @@
 import Dispatch
+import Platform
 import Signing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// Parses a large stretch of a ledger file on several threads: the stretch is cut at line boundaries, each part
 /// read a few megabytes at a time and parsed by its own thread, and the parts are put back together in order.

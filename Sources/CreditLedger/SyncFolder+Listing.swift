@@ -1,10 +1,5 @@
 import DurableFiles
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// One file found in a synced folder's `ledger/`: a device's file, a sync tool's copy of one, or something left alone.
 struct SyncCandidate {

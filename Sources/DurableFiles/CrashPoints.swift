@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// Named crash points for the reliability suites, at the steps of a durable write (and, for the layers above, of a
 /// top-up). Compiled in only when the `CREDIT_FAULTS` condition is set (debug builds of this target, see

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// Why a data directory (or a directory in it) is not used: nothing is read through it or written in it.
 ///

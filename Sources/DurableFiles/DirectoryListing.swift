@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// A directory's names, listed again only when the directory may have changed since: every durable append re-reads
 /// what other processes did, and listing `ledger/` each time cost more than a third of what the ledger adds to a

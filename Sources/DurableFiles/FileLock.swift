@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// An exclusive `flock` on a lock file, held from init until ``unlock()`` or deinit. `flock` belongs to the open
 /// file description, so closing another descriptor of the file elsewhere in the process does not drop it, and the

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// What identifies a file's (or a directory's) content at one moment, from its `stat`: the file system and inode
 /// (a file put in its place is another), the size, and the modification and change times (any write moves the

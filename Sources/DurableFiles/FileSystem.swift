@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// The one file-system seam: every write, sync, truncate, rename and directory change of every module goes through
 /// it, so a test can put a file layer underneath that fails (`ENOSPC`, short writes, `EIO` on `fdatasync`) or forgets

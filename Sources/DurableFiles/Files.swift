@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// Checked calls straight to the system, for code that holds no ``FileSystem``: reads, syncs, listings and path
 /// arithmetic. The writes here (``makeDirectories(_:)``, ``replaceAtomically(_:with:mode:)``) are
@@ -68,13 +64,7 @@ public enum Files {
 
     /// `fdatasync` (on Darwin `F_FULLFSYNC`, since its `fsync` does not reach the platter).
     public static func syncData(fd: Int32, path: String) throws {
-        #if canImport(Darwin)
-            guard fcntl(fd, F_FULLFSYNC) == 0 else {
-                throw FileError(path: path, operation: "fsync", errno: errno)
-            }
-        #else
-            guard fdatasync(fd) == 0 else { throw FileError(path: path, operation: "fdatasync", errno: errno) }
-        #endif
+        guard Platform.syncData(fd) == 0 else { throw FileError(path: path, operation: "fdatasync", errno: errno) }
     }
 
     /// `fsync` of a directory: makes its entries (new files, renames, new directories) durable.

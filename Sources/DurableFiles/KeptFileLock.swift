@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// An exclusive `flock` on a lock file taken and released many times through one descriptor, kept open between
 /// holds: opening and closing the lock file on every change cost a path walk, a new open file and its release each

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// How ``FileSystem/open(_:_:permissions:)`` opens a file for writing. No mode follows a symbolic link: a link where
 /// a file belongs is refused (`ELOOP`, see ``FileError/isSymbolicLink``).

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// The real file system, through POSIX calls. Stateless: make one wherever one is needed.
 public final class SystemFileSystem: FileSystem {

@@ -1,12 +1,7 @@
 import DurableFiles
 import Foundation
+import Platform
 import Signing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// Which store top-ups go through, kept in the data directory as `store.json`. The simulated store by default.
 ///

@@ -1,10 +1,5 @@
 import DurableFiles
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// Signing's files (keys, certificates) through the one file-system seam, ``DurableFiles``: atomic, durable writes
 /// (an exclusively created temporary with an unpredictable name, fsync, rename, directory fsync, as

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// Secret key files: written owner-only from the moment they exist, and refused when others can read them.
 public enum KeyFile {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// Where the data directory is when `--data-dir` is not given: `$CREDIT_DATA_DIR`; else
 /// `$XDG_DATA_HOME/voicedebrief` (an absolute `XDG_DATA_HOME` only, as the XDG spec says); else

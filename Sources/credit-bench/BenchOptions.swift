@@ -1,10 +1,5 @@
 import OptionParsing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// What the bench was asked to do.
 struct BenchOptions {

@@ -1,13 +1,8 @@
 import COpenSSL
 import CreditLedger
+import Platform
 import Signing
 import VoiceDebriefCredit
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 extension LedgerBenchmarks {
 

@@ -1,13 +1,8 @@
 import COpenSSL
 import CreditLedger
+import Platform
 import Signing
 import VoiceDebriefCredit
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The ledger rows of the table, each measured against its baseline in the same run (verify and the counter are in
 /// LedgerBenchmarks+Verify.swift).
@@ -68,7 +63,7 @@ struct LedgerBenchmarks {
                 let cpu0 = Measure.cpu()
                 let start = Measure.now()
                 bytes.withUnsafeBytes { _ = write(raw, $0.baseAddress!, $0.count) }
-                fdatasync(raw)
+                _ = Platform.syncData(raw)
                 rawTime = Measure.now() - start
                 rawCPU += Measure.cpu() - cpu0
             }

@@ -1,12 +1,7 @@
 import CreditLedger
+import Platform
 import Signing
 import VoiceDebriefCredit
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// A small fast PRNG with a fixed seed, so every run makes the same ledgers.
 struct SplitMix64: RandomNumberGenerator {

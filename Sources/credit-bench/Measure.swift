@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// Clocks, statistics and child processes for the bench.
 enum Measure {
@@ -211,8 +207,4 @@ struct BenchError: Error, CustomStringConvertible {
 }
 
 // SOCK_STREAM is an enum on Glibc and an Int32 on Darwin.
-#if canImport(Glibc)
-    private let streamSocket = Int32(SOCK_STREAM.rawValue)
-#else
-    private let streamSocket = SOCK_STREAM
-#endif
+private let streamSocket = Platform.streamSocket

@@ -1,13 +1,8 @@
 import AccountSummaries
 import CreditLedger
+import Platform
 import Signing
 import VoiceDebriefCredit
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The P&L rows of issue 16: `credit pnl --summaries DIR --json` over the signed summaries of many accounts, every
 /// one verified, beside DuckDB (`bash analytics/pnl.sh DIR --json`, which verifies with `credit-summary-verify`,

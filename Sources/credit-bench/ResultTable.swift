@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// One row of the bench's table: a figure, its target, the baseline measured in the same run, their ratio and
 /// whether the target is met.

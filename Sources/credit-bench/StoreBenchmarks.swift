@@ -1,12 +1,7 @@
 import Foundation
 import MockStoreHTTP
+import Platform
 import VoiceDebriefCredit
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The mock store rows: catalogue requests per second under `wrk` against nginx serving the same bytes, and
 /// purchase + finish cycles per second from eight clients of our own.

@@ -1,10 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// The mock store rows of a whole CI suite's load: start to listening (`--ephemeral` and a fresh data directory)
 /// beside `python3 -c 'print(1)'`, and a purchase answered while 100 slow and 1,000 idle connections are open.
@@ -123,12 +118,9 @@ extension StoreBenchmarks {
     }
 
     private static func openConnection(port: UInt16) throws -> Int32 {
-        #if canImport(Glibc)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
+        let fd = socket(AF_INET, Platform.streamSocket, 0)
         guard fd >= 0 else { throw BenchError("socket: \(String(cString: strerror(errno)))") }
+        Platform.keepSignalPipeQuiet(fd)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -147,6 +139,6 @@ extension StoreBenchmarks {
 
     private static func sendText(_ socket: Int32, _ text: String) {
         let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        _ = bytes.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Platform.sendWithoutSignal) }
     }
 }

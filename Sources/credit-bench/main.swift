@@ -1,11 +1,6 @@
 import CreditLedger
 import OptionParsing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 // credit-bench: makes its own data, measures each row of issue 7 against its baseline in the same run, and prints
 // one table. See BENCHMARKS.md and `credit-bench --help`.

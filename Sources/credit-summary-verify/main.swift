@@ -6,12 +6,7 @@
 import AccountSummaries
 import Foundation
 import OptionParsing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 let spec = CommandSpec(
     "credit-summary-verify", summary: "the account summaries in a directory that verify",

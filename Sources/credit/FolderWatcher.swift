@@ -1,11 +1,6 @@
 import Dispatch
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// Waits for a change in a few folders, or for SIGINT/SIGTERM: inotify on Linux, a poll every `interval` elsewhere
 /// (and, on Linux too, as a net: a folder that is not there yet, or a change a sync tool made by a rename inotify

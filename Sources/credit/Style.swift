@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// Colour for a terminal: only when standard output is a terminal, never with `NO_COLOR` set, never for `TERM=dumb`.
 struct Style {

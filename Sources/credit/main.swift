@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 let status = await CreditCLI(arguments: Array(CommandLine.arguments.dropFirst())).run()
 exit(status)

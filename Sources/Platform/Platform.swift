@@ -1,0 +1,48 @@
+// The one place the platform differences are: the C library (Glibc on Linux, Darwin on Apple's systems), exported
+// so that a file needs `import Platform` and nothing else, and the calls that differ between them.
+#if canImport(Glibc)
+    @_exported import Glibc
+#elseif canImport(Darwin)
+    @_exported import Darwin
+#endif
+
+/// The calls whose meaning differs between Linux and Darwin, each made the same there.
+public enum Platform {
+    /// Makes `fd`'s data (and its size) durable: `fdatasync` on Linux; `F_FULLFSYNC` on Darwin, where `fsync` leaves
+    /// the data in the drive's cache. 0, or -1 with `errno` set.
+    public static func syncData(_ fd: Int32) -> Int32 {
+        #if canImport(Darwin)
+            fcntl(fd, F_FULLFSYNC)
+        #else
+            fdatasync(fd)
+        #endif
+    }
+
+    /// The `send` flag that keeps a write to a closed peer from raising SIGPIPE: `MSG_NOSIGNAL` on Linux; on Darwin
+    /// there is none (0), and ``keepSignalPipeQuiet(_:)`` sets `SO_NOSIGPIPE` on the socket instead.
+    public static var sendWithoutSignal: Int32 {
+        #if canImport(Darwin)
+            0
+        #else
+            Int32(MSG_NOSIGNAL)
+        #endif
+    }
+
+    /// `SOCK_STREAM` as `socket(2)` takes it (an enum on Glibc, an `Int32` on Darwin).
+    public static var streamSocket: Int32 {
+        #if canImport(Glibc)
+            Int32(SOCK_STREAM.rawValue)
+        #else
+            SOCK_STREAM
+        #endif
+    }
+
+    /// Darwin: sets `SO_NOSIGPIPE` on `socket`, so writing to a closed peer fails with `EPIPE` instead of killing
+    /// the process. Linux: nothing (``sendWithoutSignal`` does it per call).
+    public static func keepSignalPipeQuiet(_ socket: Int32) {
+        #if canImport(Darwin)
+            var on: Int32 = 1
+            _ = setsockopt(socket, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+    }
+}
