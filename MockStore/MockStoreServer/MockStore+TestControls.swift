@@ -287,8 +287,11 @@ extension MockStore {
         guard Self.isTransactionId(id) else { throw .invalidTransactionId(id) }
     }
 
+    /// Transaction `id`, whose customer the database acts for from now on (a control given a transaction id acts for
+    /// its customer; one naming another customer is refused, 4040010).
     func existing(_ id: String, _ database: TransactionStore) throws -> StoredTransaction {
         guard let transaction = try database.transaction(id: id) else { throw MockStoreError.transactionNotFound }
+        try database.adopt(transaction)
         return transaction
     }
 
