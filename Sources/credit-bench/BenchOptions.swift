@@ -46,7 +46,7 @@ struct BenchOptions {
     /// The rows `--only` may name.
     static let rows = [
         "append", "append-head", "batch", "load", "sums", "merge", "verify", "counter", "catalogue", "purchases",
-        "store-start", "store-load", "pnl", "sync",
+        "store-start", "store-load", "store-customers", "pnl", "sync",
     ]
 
     static let spec = CommandSpec(
