@@ -31,6 +31,11 @@ final class CustomerAppTransactions: Sendable {
         }
     }
 
+    /// Knows `customer`'s app transaction (every customer's is learnt at start, and each new one when added).
+    func learn(_ customer: StoreCustomer) {
+        state.withLock { $0.records[customer.id] = customer.appTransaction }
+    }
+
     /// The database acts for the default customer from now on.
     func actForDefaultCustomer() {
         state.withLock { $0.current = CustomerContext.defaultId }

@@ -20,6 +20,8 @@ extension MockStore {
             if let storefront {
                 try database.setSetting(added.storefrontSettingKey, to: storefront.code)
             }
+            // Learnt before the commit: should it roll back, the record of a customer that is not is harmless.
+            customerAppTransactions.learn(added)
             return try testCustomer(added, database)
         }
     }

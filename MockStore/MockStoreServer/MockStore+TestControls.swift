@@ -29,7 +29,13 @@ extension MockStore {
     /// Removes one transaction (`deleteTransaction(identifier:)`).
     public func deleteTransaction(id: String) throws(MockStoreError) {
         try requireTransactionId(id)
-        guard try withDatabase({ try $0.delete(id: id) }) else { throw .transactionNotFound }
+        let deleted = try withDatabase { database in
+            guard let transaction = try database.transaction(id: id) else { return false }
+            // With --customer, only that customer's.
+            try database.adopt(transaction)
+            return try database.delete(id: id)
+        }
+        guard deleted else { throw .transactionNotFound }
     }
 
     // MARK: Purchases

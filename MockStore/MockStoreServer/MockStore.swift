@@ -138,6 +138,10 @@ public final class MockStore: Sendable {
             ?? TransactionStore.AppTransactionRecord(
                 id: TransactionStore.newAppTransactionId(), originalPurchaseDate: now)
         customerAppTransactions = CustomerAppTransactions(defaultCustomer: appTransaction)
+        // Every customer's, so a transaction is signed with its own customer's whatever the call acts for.
+        for customer in (try? database.allCustomers()) ?? [] {
+            customerAppTransactions.learn(customer)
+        }
         database.appTransactions = customerAppTransactions
         self.database = GroupCommit(store: database)
     }
