@@ -1,4 +1,5 @@
 import MockStoreSQLite
+import StoreWire
 
 /// Customers in SQLite (schema version 4): the `customers` table, the customer of each transaction
 /// (`transactions.customer_id`) and of each subscription (`customer_subscriptions`, which replaces version 3's
@@ -41,6 +42,12 @@ extension TransactionStore {
     func actFor(customerNamed name: String?) throws {
         guard let name else {
             actingFor = CustomerContext()
+            appTransactions?.actForDefaultCustomer()
+            return
+        }
+        // The default customer's row never changes: no query for the device API's commonest case.
+        if name == MockCustomerHeader.defaultCustomer {
+            actingFor = CustomerContext(id: CustomerContext.defaultId, isNamed: true)
             appTransactions?.actForDefaultCustomer()
             return
         }

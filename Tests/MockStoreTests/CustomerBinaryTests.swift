@@ -177,3 +177,54 @@ extension CustomerBinaryTests {
         #expect(bobs.originalTransactionId != first.originalTransactionId)
     }
 }
+
+extension CustomerBinaryTests {
+    @Test func anAskToBuyRequestIsItsCustomersAloneUntilApprovedAndThenInTheirUpdatesOnly() async throws {
+        let store = try start()
+        defer { _ = try? store.stop() }
+        let root = try await root(store)
+        _ = try store.control(TestCustomer.self, "customer", "add", "kid")
+        _ = try store.control(TestCustomer.self, "customer", "add", "other")
+        let cursor = try await device(store, "GET", "/storekit/v1/transactions/updates", as: "other")
+            .decoded(TransactionUpdatesBody.self).cursor
+        _ = try store.control(TestSettingsBody.self, "ask-to-buy", "on")
+        let asked = try await device(
+            store, "POST", "/storekit/v1/purchases", json: #"{"productId": "com.example.coins"}"#, as: "kid"
+        ).decoded(PurchaseResponseBody.self)
+        #expect(asked.result == "pending")
+        let id = try #require(asked.transactionId)
+
+        // Another customer's device cannot see it, nor a control naming them approve it.
+        let seen = try await device(store, "GET", "/storekit/v1/purchases/\(id)", as: "other")
+        try expectError(seen, status: 404, code: StoreErrorCode.transactionIdNotFound)
+        let theirs = try await device(store, "GET", "/storekit/v1/purchases/\(id)", as: "kid")
+        #expect(try theirs.decoded(PurchaseStatusBody.self).status == "pending")
+        #expect(try store.control("approve", id, "--customer", "other").status == 1)
+        _ = try store.control(TestTransactionBody.self, "approve", id)
+
+        let kids = try await device(store, "GET", "/storekit/v1/transactions/updates?after=\(cursor)", as: "kid")
+        #expect(
+            try payloads(kids.decoded(TransactionUpdatesBody.self).signedTransactions, root: root)
+                .map(\.transactionId) == [id])
+        let others = try await device(store, "GET", "/storekit/v1/transactions/updates?after=\(cursor)", as: "other")
+        #expect(try others.decoded(TransactionUpdatesBody.self).signedTransactions.isEmpty)
+    }
+
+    @Test func aSubscriptionControlNamingAProductActsForTheCustomerItNames() async throws {
+        let store = try start()
+        defer { _ = try? store.stop() }
+        let root = try await root(store)
+        _ = try store.control(TestCustomer.self, "customer", "add", "alice")
+        _ = try store.control(TestCustomer.self, "customer", "add", "bob")
+        _ = try await buy(store, Self.proMonthly, as: "alice", root: root)
+        _ = try await buy(store, Self.proMonthly, as: "bob", root: root)
+        _ = try store.control(
+            TestSubscriptionEventRecord.self, "subscription", "auto-renew", Self.proMonthly, "off", "--customer", "bob")
+        let alices = try store.control(TestSubscriptionsBody.self, "subscriptions", "--customer", "alice")
+        let bobs = try store.control(TestSubscriptionsBody.self, "subscriptions", "--customer", "bob")
+        #expect(alices.subscriptions.map(\.autoRenewStatus) == [1] && bobs.subscriptions.map(\.autoRenewStatus) == [0])
+        #expect(try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions.isEmpty)
+        let nobodys = try store.control("subscription", "renew", Self.proMonthly)
+        #expect(nobodys.status == 1, "the default customer has no subscription: \(nobodys.stderr)")
+    }
+}
