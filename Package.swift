@@ -8,13 +8,17 @@ let staticLinking = URL(fileURLWithPath: #filePath).deletingLastPathComponent().
 
 let package = Package(
     name: "VoiceDebriefCredit",
-    platforms: [.macOS(.v15)],
+    // The app's libraries (CreditLedger, Payments, TopUp, VoiceDebriefCredit) are for the iOS app; the mock store and
+    // the tools need macOS 15 on a Mac (Synchronization).
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .library(name: "CreditLedger", targets: ["CreditLedger"]),
         .library(name: "VoiceDebriefCredit", targets: ["VoiceDebriefCredit"]),
         .library(name: "Payments", targets: ["Payments"]),
         .library(name: "TopUp", targets: ["TopUp"]),
         .library(name: "Signing", targets: ["Signing"]),
+        // For any Swift test suite (a server's, say) that tests against the mock store: `TestStore`.
+        .library(name: "MockStoreTesting", targets: ["MockStoreTesting"]),
         .executable(name: "credit", targets: ["credit"]),
         .executable(name: "mockstore", targets: ["mockstore"]),
         .executable(name: "credit-bench", targets: ["credit-bench"]),
@@ -67,7 +71,7 @@ let package = Package(
         // The owner's P&L: account summaries (signed, totalled), the self-contained page, a summary verifier.
         .target(name: "AccountSummaries", dependencies: ["CreditLedger", "Signing"]),
         .target(name: "PnLReport", dependencies: ["CreditLedger"]),
-        .executableTarget(name: "credit-summary-verify", dependencies: ["AccountSummaries"]),
+        .executableTarget(name: "credit-summary-verify", dependencies: ["AccountSummaries", "OptionParsing"]),
 
         // The mock App Store: mockstore -> MockStoreCommand -> MockStoreServer (the store) -> StoreKitCatalogue,
         // MockStoreSQLite, MockStoreHTTP. The HTTP and SQLite targets know nothing of the store; none knows the ledger.
@@ -88,6 +92,9 @@ let package = Package(
             ],
             path: "MockStore/MockStoreCommand"
         ),
+        // The test library: starts `mockstore` as a child process, typed test controls, waiting for notifications.
+        // It knows only the wire types (StoreWire), never the store's code.
+        .target(name: "MockStoreTesting", dependencies: ["StoreWire"], path: "MockStore/MockStoreTesting"),
         // The GnuTLS functions the static libmicrohttpd refers to, for mockstore, which serves no HTTPS.
         .target(name: "CGnuTLSAbsent", path: "MockStore/CGnuTLSAbsent"),
         // The Swift runtime, Foundation, OpenSSL, SQLite, libmicrohttpd and libstdc++ linked in: a store per test
@@ -96,15 +103,19 @@ let package = Package(
             name: "mockstore", dependencies: ["MockStoreCommand", "CGnuTLSAbsent"], path: "MockStore/mockstore",
             linkerSettings: [
                 // Not position-independent: nothing to relocate at start (80,000 relocations, 300 page faults).
-                .unsafeFlags(["-static-stdlib", "-L", staticLinking, "-Xclang-linker", "-no-pie"]),
-                .linkedLibrary("CoreFoundation"),
-                .linkedLibrary("_FoundationCollections"), .linkedLibrary("_FoundationCShims"),
-                .linkedLibrary("_FoundationICU"), .linkedLibrary("stdc++"),
+                // Linux only: Darwin links its system Foundation and has no static standard library.
+                .unsafeFlags(
+                    ["-static-stdlib", "-L", staticLinking, "-Xclang-linker", "-no-pie"], .when(platforms: [.linux])),
+                .linkedLibrary("CoreFoundation", .when(platforms: [.linux])),
+                .linkedLibrary("_FoundationCollections", .when(platforms: [.linux])),
+                .linkedLibrary("_FoundationCShims", .when(platforms: [.linux])),
+                .linkedLibrary("_FoundationICU", .when(platforms: [.linux])),
+                .linkedLibrary("stdc++", .when(platforms: [.linux])),
             ]),
 
         // What more than one test target needs (temporary directories, the built binaries, processes, seeded random,
         // waiting): a regular target on Foundation and Testing only, so it depends on nothing under test.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["MockStoreTesting"], path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
 
         .testTarget(name: "DurableFilesTests", dependencies: ["DurableFiles", "TestSupport"]),
@@ -124,7 +135,7 @@ let package = Package(
             dependencies: [
                 "MockStoreCommand", "MockStoreServer", "MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue",
                 "Signing",
-                "StoreWire", "OptionParsing", "Clocks", "TestSupport",
+                "StoreWire", "OptionParsing", "Clocks", "TestSupport", "MockStoreTesting",
             ]
         ),
         .testTarget(
@@ -134,7 +145,9 @@ let package = Package(
             ],
             exclude: ["png_is_not_blank.py"]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["Signing", "StoreWire", "CreditLedger", "TestSupport"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["Signing", "StoreWire", "CreditLedger", "TestSupport", "MockStoreTesting"]),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [

@@ -20,6 +20,7 @@ import sys
 import duckdb
 
 import iso_time
+import pnl_money
 import pnl_text
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -81,11 +82,11 @@ def run(files, as_of_given):
                 first_days[days] = (as_of - datetime.timedelta(days=days)).strftime("%Y-%m-%d")
                 text = text.replace("{{since%d}}" % days, first_days[days])
         cursor = connection.execute(text)
-        rows = cursor.fetchall() if name not in ("latest", "windows") else None
+        rows = cursor.fetchall() if name not in ("latest", "windows", "money_latest") else None
         if name == "accounts":
             as_of = iso_time.parse(as_of_given or rows[0][1])
             results["accounts"] = rows[0]
-        elif name in ("features", "totals", "reasons"):
+        elif name in ("features", "totals", "reasons") or name.startswith("money_"):
             results[name] = rows
     return results, as_of, first_days
 
@@ -104,6 +105,7 @@ def report(files, as_of_given):
         periods.append({
             "period": period, "days": days, "since": None if days is None else first_days[days] + "T00:00:00.000Z",
             "features": features, "total": totals[0] if totals else empty_total(), "declinesByReason": reasons,
+            "money": pnl_money.section(results, period),
         })
     accounts, _, placeholders, files_counted, superseded = results["accounts"]
     made = {

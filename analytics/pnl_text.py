@@ -73,8 +73,81 @@ def text(report, period_name, counted, superseded, left_out):
                    "%s of its charges or more declined." % percent(report["oftenDeclinedBasisPoints"]))
     else:
         out.append("  Nothing charged yet.")
+    if period.get("money") is not None:
+        out.append(money_text(period["money"], "%s, %s" % (TITLES[period_name], scope)))
     out.append("%s counted, from %s; %s superseded; %s left out (named above)." % (
         count_noun(accounts, "account", "accounts"), count_noun(counted, "summary", "summaries"),
         count_noun(superseded, "older export", "older exports"), count_noun(left_out, "summary", "summaries")))
     out.append(REGISTRY_CAVEAT)
+    return "\n".join(out)
+
+
+MONEY_HEADINGS = ["Currency", "Top-ups", "Gross paid", "Tax", "Commission", "Proceeds", "Refunded", "Reinstated",
+                  "Kept", "Tax unknown"]
+
+
+def amount(micro, currency):
+    """Money in micro-units of its currency, as CurrencyAmount.formatted: £3.541667, USD 4.99, -EUR 0.01."""
+    pounds = money(micro)
+    return pounds if currency == "GBP" else pounds.replace("£", currency + " ")
+
+
+def proceeds_unknown(line):
+    """Every top-up of the currency from a storefront whose tax is unknown: shown as "-", as PnLMoneyText does."""
+    return line["topUps"] > 0 and line["taxUnknownTopUps"] == line["topUps"]
+
+
+def money_row(line):
+    currency = line["currency"]
+    unknown = proceeds_unknown(line)
+    tax_unknown = "-" if line["taxUnknownTopUps"] == 0 else "%d (%s paid)" % (
+        line["taxUnknownTopUps"], amount(line["taxUnknownGross"], currency))
+    return [currency, str(line["topUps"]), amount(line["gross"], currency)] + [
+        "-" if unknown else amount(line[key], currency)
+        for key in ("tax", "commission", "proceeds", "refunded", "reinstated", "kept")
+    ] + [tax_unknown]
+
+
+def money_features(line):
+    currency = line["currency"]
+    rows = [["Feature", "Credit used", "Proceeds", "Cost*", "Margin*"]]
+    for feature in line["features"]:
+        rows.append([
+            feature["feature"], money(feature["used"]), amount(feature["proceeds"], currency),
+            "-" if feature["cost"] is None else money(feature["cost"]) + "*",
+            "-" if feature["margin"] is None else amount(feature["margin"], currency) + "*",
+        ])
+    return ("  Proceeds by feature in %s: its share of the proceeds kept, by its share of the credit used.\n" % currency
+            + table(rows, set(range(1, 5))))
+
+
+def money_text(section, title):
+    """A period's money section, as PnLMoneyText (Sources/credit/PnLMoneyText.swift) writes it."""
+    out = ["Money, " + title]
+    if section["accountsWithoutMoney"] > 0:
+        out.append("  %s whose summaries carry no money (exported before money was summarised): left out of the "
+                   "money; export again to count them." % count_noun(section["accountsWithoutMoney"], "account",
+                                                                      "accounts"))
+    if section["currencies"]:
+        out.append(table([MONEY_HEADINGS] + [money_row(line) for line in section["currencies"]], set(range(1, 9))))
+    else:
+        out.append("  No money taken.")
+    out.append("  Top-ups with no money taken (simulated): %d." % section["simulatedTopUps"])
+    credit = section["credit"]
+    out.append("  Credit: sold %s, given free %s, simulated %s, taken back %s, reinstated %s, used %s." % (
+        money(credit["sold"]), money(credit["givenFree"]), money(credit["simulated"]), money(credit["takenBack"]),
+        money(credit["reinstated"]), money(credit["used"])))
+    out.append("  Credit outstanding %s (balances above zero: still to be spent); below zero %s in %s (used and not "
+               "paid for)." % (money(credit["outstanding"]), money(credit["belowZero"]),
+                               count_noun(credit["accountsBelowZero"], "account", "accounts")))
+    for line in section["currencies"]:
+        if line["features"] and not proceeds_unknown(line):
+            out.append(money_features(line))
+    commission = section["commission"]
+    named = ("Commission %s (%s)" % (percent(commission["basisPoints"]), commission["name"])
+             if commission else "Commissions differ between accounts")
+    out.append(named + " of the price less its tax; tax by storefront from the app's table; "
+               + ("every money setting is a placeholder. " if section["placeholders"] else "")
+               + "Each currency is shown in its own, never converted; a storefront whose tax is not in the table is "
+               "counted as paid, its proceeds not worked out. Costs and margins in pounds only.")
     return "\n".join(out)

@@ -1,16 +1,17 @@
 import Dispatch
 import Foundation
 import MockStoreServer
+import OptionParsing
 
 /// The `mockstore` process: parse, start, print the listening line, serve until SIGINT or SIGTERM, stop.
 ///
 /// Lives in the library (not `main.swift`) so that the signal handlers are ordinary nonisolated closures.
 public enum MockStoreProcess {
-    /// Exit statuses (sysexits: 64 is EX_USAGE).
+    /// Exit statuses, from the one place every command takes them (OptionParsing's `ExitStatus`).
     public enum ExitStatus {
-        public static let success: Int32 = 0
-        public static let failure: Int32 = 1
-        public static let usage: Int32 = 64
+        public static let success = OptionParsing.ExitStatus.success.rawValue
+        public static let failure = OptionParsing.ExitStatus.failure.rawValue
+        public static let usage = OptionParsing.ExitStatus.usage.rawValue
     }
 
     /// Runs `mockstore` with `arguments` (without the program name). Never returns.

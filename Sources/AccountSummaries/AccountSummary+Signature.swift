@@ -61,9 +61,10 @@ extension AccountSummary {
 
     /// Throws ``SummaryError`` unless the summary verifies (see ``verified(from:)``).
     public func verify() throws {
-        guard format == AccountSummary.formatName || format == AccountSummary.wholeAccountFormatName else {
-            throw SummaryError("unknown format \"\(format)\"")
-        }
+        let formats = [
+            AccountSummary.formatName, AccountSummary.deviceSectionsFormatName, AccountSummary.wholeAccountFormatName,
+        ]
+        guard formats.contains(format) else { throw SummaryError("unknown format \"\(format)\"") }
         guard let der = Base64URL.decode(publicKey), let key = try? P256PublicKey(derRepresentation: der) else {
             throw SummaryError("the public key is not a P-256 key")
         }
@@ -83,6 +84,25 @@ extension AccountSummary {
             try verifyRows(days, declines)
         } else {
             try verifyDevices()
+        }
+        try verifyMoneySettings()
+    }
+
+    /// A v3 summary names its commission (0% to 100%) and whether its money settings are placeholders; an older one
+    /// has neither.
+    private func verifyMoneySettings() throws {
+        guard carriesMoney else {
+            guard commission == nil, moneyArePlaceholders == nil else {
+                throw SummaryError("a \(format) summary has no money settings: they came with money rows")
+            }
+            return
+        }
+        guard let commission, moneyArePlaceholders != nil else {
+            throw SummaryError("a \(format) summary names its commission and whether its money is a placeholder")
+        }
+        guard SummaryLimits.problem(withKey: commission.name) == nil, (0...10_000).contains(commission.basisPoints)
+        else {
+            throw SummaryError("the commission is not a name and a rate from 0 to 10000 basis points")
         }
     }
 
@@ -105,6 +125,43 @@ extension AccountSummary {
                     "device \(section.device)'s head is not a sequence from 1 to \(SummaryLimits.maximumFigure)")
             }
             try verifyRows(section.days, section.declines)
+            try verifyMoneyRows(section)
+        }
+    }
+
+    /// A v3 section's credit and money rows (both present, perhaps empty); none in a v2 section.
+    private func verifyMoneyRows(_ section: SummaryDevice) throws {
+        guard carriesMoney else {
+            guard section.credit == nil, section.money == nil else {
+                throw SummaryError(
+                    "a \(format) summary has no credit or money rows: they came with \(AccountSummary.formatName)")
+            }
+            return
+        }
+        guard let credit = section.credit, let money = section.money else {
+            throw SummaryError("device \(section.device) has no credit or money rows: a \(format) section has both")
+        }
+        for row in credit {
+            guard isDay(row.day), CreditKind(rawValue: row.kind) != nil, row.count >= 1,
+                SummaryLimits.isFigure(row.count), SummaryLimits.isFigure(row.amount)
+            else { throw SummaryError("a credit row is malformed (\(row.day) \(row.kind))") }
+        }
+        for row in money { try verifyMoneyRow(row) }
+    }
+
+    /// A money row: a day, a kind, codes, a count, figures in range that add up to the gross (or the gross alone
+    /// when the storefront's tax is unknown).
+    private func verifyMoneyRow(_ row: SummaryMoney) throws {
+        let figures = [row.count, row.gross, row.tax, row.commission, row.proceeds]
+        guard isDay(row.day), MoneyKind(rawValue: row.kind) != nil, SaleReceipt.isCode(row.currency),
+            SaleReceipt.isCode(row.storefront), row.count >= 1, figures.allSatisfy(SummaryLimits.isFigure)
+        else {
+            throw SummaryError("a money row is malformed (\(row.day) \(row.kind) \(row.currency) \(row.storefront))")
+        }
+        let parts = row.tax + row.commission + row.proceeds  // each at most 10^15: no overflow
+        guard row.taxKnown ? parts == row.gross : parts == 0 else {
+            throw SummaryError(
+                "a money row's tax, commission and proceeds do not add up to its gross (\(row.day) \(row.currency))")
         }
     }
 

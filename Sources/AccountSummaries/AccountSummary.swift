@@ -24,13 +24,22 @@ import CreditLedger
 /// the highest head (then the latest `exportedAt`, then the signature, then the file name), so exports from any
 /// devices at any time, merged or not, count every entry once.
 ///
-/// ## The older format
+/// ## Money, and the older formats
+///
+/// A `voicedebrief-account-summary-v3` summary (the current format) also carries, per device, its credit rows
+/// (``SummaryCredit``: the openings, credit sold, simulated, taken back, reinstated) and money rows (``SummaryMoney``:
+/// sales, refund steps and reinstatements per day, currency and storefront, worked out at export with the app's
+/// money settings), and the ``commission`` used: what the money section of the P&L needs, with no transaction id,
+/// receipt or token. A `voicedebrief-account-summary-v2` summary (before money) is still read: its sections count in
+/// the feature lines as ever, and an account with a v2 section among those chosen is left out of the money and
+/// counted as without it. Money is a new format rather than optional fields in v2, so that a summary with no money
+/// rows is never taken for an account that sold nothing.
 ///
 /// A `voicedebrief-account-summary-v1` summary (written before devices were kept apart) covers the whole account as
 /// its data directory held it, with ``days`` and ``declines`` at the top and no devices. It is still read and
 /// verified, but it cannot be combined with another summary: an account's latest v1 summary counts only while the
-/// account has no v2 summary at all, and once one is there, every v1 summary of that account is superseded. (Export
-/// again from each device to count every device.)
+/// account has no v2 or v3 summary at all, and once one is there, every v1 summary of that account is superseded.
+/// (Export again from each device to count every device.)
 ///
 /// ## What a signature does not prove
 ///
@@ -40,18 +49,25 @@ import CreditLedger
 /// ## The JSON
 ///
 /// ```json
-/// { "format": "voicedebrief-account-summary-v2", "account": "<32 hex>", "exportedAt": "<ISO 8601>",
+/// { "format": "voicedebrief-account-summary-v3", "account": "<32 hex>", "exportedAt": "<ISO 8601>",
 ///   "publicKey": "<base64url DER SubjectPublicKeyInfo>", "costsArePlaceholders": true,
+///   "commission": { "name": "small-business", "basisPoints": 1500 }, "moneyArePlaceholders": true,
 ///   "devices": [ { "device": "<32 hex>", "head": 7,
 ///     "days": [ { "day": "2026-11-29", "feature": "transcript", "charges": 2, "charged": 60000, "declined": 1,
 ///                 "givenBack": 30000, "cost": 9600 } ],
 ///     "declines": [ { "day": "2026-11-29", "feature": "transcript", "reason": "not-usable", "count": 1,
-///                     "givenBack": 30000 } ] } ],
+///                     "givenBack": 30000 } ],
+///     "credit": [ { "day": "2026-11-20", "kind": "sold", "count": 1, "amount": 5000000 } ],
+///     "money": [ { "day": "2026-11-20", "kind": "sale", "currency": "GBP", "storefront": "GBR", "taxKnown": true,
+///                  "count": 1, "gross": 5000000, "tax": 833333, "commission": 625000, "proceeds": 3541667 } ] } ],
 ///   "signature": "<base64url raw r||s ECDSA P-256 over signedBytes>" }
 /// ```
 public struct AccountSummary: Sendable, Equatable, Codable {
-    /// The format written: a section per device.
-    public static let formatName = "voicedebrief-account-summary-v2"
+    /// The format written: a section per device, with its credit and money rows.
+    public static let formatName = "voicedebrief-account-summary-v3"
+    /// The format before money was summarised, still read: a section per device, no credit or money rows. Its
+    /// sections count in the feature lines as ever; its account's money is not known (see ``carriesMoney``).
+    public static let deviceSectionsFormatName = "voicedebrief-account-summary-v2"
     /// The older format, still read: the whole account in one.
     public static let wholeAccountFormatName = "voicedebrief-account-summary-v1"
 
@@ -64,6 +80,10 @@ public struct AccountSummary: Sendable, Equatable, Codable {
     public var publicKey: String
     /// Whether any cost figure was a placeholder.
     public var costsArePlaceholders: Bool
+    /// The commission the money rows were worked out with (v3; nil before).
+    public var commission: CommissionRate?
+    /// Whether any money setting (the commission, the tax table) was a placeholder (v3; nil before).
+    public var moneyArePlaceholders: Bool?
     /// Each device's own figures, by device pseudonym (the current format; nil in a v1 summary).
     public var devices: [SummaryDevice]?
     /// A v1 summary's rows, by day, then feature (nil in the current format).
@@ -100,6 +120,9 @@ public struct AccountSummary: Sendable, Equatable, Codable {
         summary.declines = declines
         return summary
     }
+
+    /// Whether the summary carries each device's credit and money rows (v3): only then is its money counted.
+    public var carriesMoney: Bool { format == AccountSummary.formatName }
 
     /// Whether this is a v1 summary, which covers the whole account and no device apart.
     public var coversWholeAccount: Bool { format == AccountSummary.wholeAccountFormatName }

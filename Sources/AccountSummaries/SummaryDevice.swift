@@ -17,12 +17,21 @@ public struct SummaryDevice: Sendable, Equatable, Codable {
     public var days: [SummaryDay]
     /// By day, feature, then reason.
     public var declines: [SummaryDecline]
+    /// The credit given, sold and taken back, by day then kind (v3; nil in a v2 summary).
+    public var credit: [SummaryCredit]?
+    /// The money of top-ups and refund steps, by day, kind, currency, storefront (v3; nil in a v2 summary).
+    public var money: [SummaryMoney]?
 
-    public init(device: String, head: Int64, days: [SummaryDay], declines: [SummaryDecline]) {
+    public init(
+        device: String, head: Int64, days: [SummaryDay], declines: [SummaryDecline], credit: [SummaryCredit]? = nil,
+        money: [SummaryMoney]? = nil
+    ) {
         self.device = device
         self.head = head
         self.days = days
         self.declines = declines
+        self.credit = credit
+        self.money = money
     }
 
     /// The pseudonym of device `id` in the account whose head-signing public key is `publicKey`: the first 128 bits

@@ -1,6 +1,6 @@
 /// Which part of which summary counts: for every account and device, the section with the highest head (then the
 /// latest `exportedAt`, then the signature, then the file name, so the choice never depends on the order files are
-/// read). A v1 summary is one section of the whole account, and counts only for an account with no v2 summary.
+/// read). A v1 summary is one section of the whole account, and counts only for an account with no v2 or v3 summary.
 /// `analytics/pnl.sql` (its `latest` statement) chooses the same way.
 struct SummarySelection {
     /// One section chosen, with the summary and file it is from.

@@ -103,6 +103,7 @@ public enum SummaryTotaliser {
             String(ProfitAndLossReport.windowStart(asOf: asOf, days: $0).iso8601.prefix(10))
         }
         var tallies = [ProfitAndLossTally](repeating: ProfitAndLossTally(), count: 1 + startDays.count)
+        var money = SummaryMoneyTotals(periods: tallies.count)
         var leftOut: [RejectedSummary] = []
         var accounts = 0
         var placeholders = false
@@ -112,7 +113,11 @@ public enum SummaryTotaliser {
                 for item in sections { try add(item.section, to: &added, startDays: startDays) }
                 let touched = Set(sections.flatMap { $0.section.days.map(\.feature) })
                 for tally in added { try tally.check(touched: touched) }
+                var addedMoney = money
+                try addedMoney.add(account: sections, startDays: startDays)
+                _ = try addedMoney.periods()
                 tallies = added
+                money = addedMoney
                 accounts += 1
                 placeholders = placeholders || sections.contains { $0.summary.costsArePlaceholders }
             } catch LedgerError.overflow {
@@ -131,6 +136,7 @@ public enum SummaryTotaliser {
                     "\(days)d", days: days, since: startDays[index] + "T00:00:00.000Z",
                     oftenDeclinedBasisPoints: threshold))
         }
+        for (index, section) in try money.periods().enumerated() { periods[index].money = section }
         let report = ProfitAndLossReport(
             source: .summaries, asOf: asOf.iso8601, accounts: accounts, costsArePlaceholders: placeholders,
             oftenDeclinedBasisPoints: threshold, periods: periods)

@@ -17,7 +17,8 @@
 ///   "accounts": 1, "costsArePlaceholders": true, "oftenDeclinedBasisPoints": 2000,
 ///   "periods": [ { "period": "all" | "30d" | "7d", "days": null | 30 | 7, "since": null | "<ISO 8601>",
 ///                  "features": [ <line> ], "total": <line>,
-///                  "declinesByReason": [ { "reason": "not-usable", "count": 1, "givenBack": 30000 } ] } ] }
+///                  "declinesByReason": [ { "reason": "not-usable", "count": 1, "givenBack": 30000 } ],
+///                  "money": <the period in money, see PeriodMoney> } ] }
 /// ```
 ///
 /// A line is `{ "feature", "charges", "charged", "declined", "declinedShareBasisPoints", "givenBack", "net",
@@ -95,10 +96,12 @@ public struct PeriodProfitAndLoss: Sendable, Equatable, Codable {
     public var features: [FeatureProfitAndLoss]
     public var total: FeatureProfitAndLoss
     public var declinesByReason: [DeclineReasonCount]
+    /// The period in money (see ``PeriodMoney``).
+    public var money: PeriodMoney?
 
     public init(
         period: String, days: Int?, since: String?, features: [FeatureProfitAndLoss], total: FeatureProfitAndLoss,
-        declinesByReason: [DeclineReasonCount]
+        declinesByReason: [DeclineReasonCount], money: PeriodMoney? = nil
     ) {
         self.period = period
         self.days = days
@@ -106,9 +109,10 @@ public struct PeriodProfitAndLoss: Sendable, Equatable, Codable {
         self.features = features
         self.total = total
         self.declinesByReason = declinesByReason
+        self.money = money
     }
 
-    private enum CodingKeys: String, CodingKey { case period, days, since, features, total, declinesByReason }
+    private enum CodingKeys: String, CodingKey { case period, days, since, features, total, declinesByReason, money }
 
     // Written by hand so that `days` and `since` are `null` for all time, never missing: a stable shape.
     public func encode(to encoder: any Encoder) throws {
@@ -119,6 +123,7 @@ public struct PeriodProfitAndLoss: Sendable, Equatable, Codable {
         try container.encode(features, forKey: .features)
         try container.encode(total, forKey: .total)
         try container.encode(declinesByReason, forKey: .declinesByReason)
+        try container.encode(money, forKey: .money)
     }
 }
 

@@ -29,11 +29,20 @@ public struct ServerAPIToken: Sendable {
     /// A token signed now.
     public func make() throws -> String {
         let issued = Int64(now().timeIntervalSince1970)
-        let claims: [String: Any] = [
-            "iss": issuerID, "iat": issued, "exp": issued + Int64(Self.lifetime), "aud": "appstoreconnect-v1",
-            "bid": bundleID,
-        ]
-        let payload = try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])
+        let claims = Claims(
+            iss: issuerID, iat: issued, exp: issued + Int64(Self.lifetime), aud: "appstoreconnect-v1", bid: bundleID)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let payload = try encoder.encode(claims)
         return try CompactJWSSigner(.es256(key: key, x5c: nil, keyID: keyID), typ: "JWT").sign(payload: Array(payload))
+    }
+
+    /// The token's claims, as Apple's Server API reads them.
+    private struct Claims: Encodable {
+        var iss: String
+        var iat: Int64
+        var exp: Int64
+        var aud: String
+        var bid: String
     }
 }

@@ -88,7 +88,7 @@ enum JSONMemberNames {
                 return String(decoding: token.dropFirst().dropLast(), as: UTF8.self)
             }
             // Escapes (\u0061 and friends) are rare in member names; let Foundation decode them exactly.
-            return (try? JSONSerialization.jsonObject(with: Data(token), options: .fragmentsAllowed)) as? String
+            return try? JSONDecoder().decode(String.self, from: Data(token))
         }
 
         /// Skips one value of any type, including nested objects and arrays.

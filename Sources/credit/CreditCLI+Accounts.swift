@@ -19,10 +19,10 @@ extension CreditCLI {
             throw CommandFailure(error.description)
         }
         if context.json {
-            try printJSON([
-                "device": report.device, "devices": report.devices, "entries": report.entries,
-                "heads": report.heads, "balance": report.balance.rawValue,
-            ])
+            try printJSON(
+                AccountOutputs.Joined(
+                    device: report.device, devices: report.devices, entries: report.entries, heads: report.heads,
+                    balance: report.balance.rawValue))
         } else {
             let others = report.devices.isEmpty ? "" : " (\(report.devices.joined(separator: ", ")))"
             let place = DisplayText.escaped(account)
@@ -39,7 +39,7 @@ extension CreditCLI {
     func devices(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         let devices = try context.openLedger().devices()
         if context.json {
-            try printJSON(devices.map(CreditCLI.json))
+            try printJSON(devices.map(AccountOutputs.Device.init))
             return CreditCLI.success
         }
         var rows = [["Device", "Entries", "Last sequence", "Head", ""]]
@@ -65,11 +65,11 @@ extension CreditCLI {
             throw CommandFailure(refusal.description)
         }
         if context.json {
-            try printJSON([
-                "added": report.added, "alreadyPresent": report.alreadyPresent, "problems": report.problems,
-                "receiptsCountedOnce": report.receiptsCountedOnce, "headsKept": report.headsKept,
-                "balance": ledger.balance.rawValue,
-            ])
+            try printJSON(
+                AccountOutputs.Merged(
+                    added: report.added, alreadyPresent: report.alreadyPresent, problems: report.problems,
+                    receiptsCountedOnce: report.receiptsCountedOnce, headsKept: report.headsKept,
+                    balance: ledger.balance.rawValue))
         } else {
             let devices = report.added.keys.sorted().map { "\(DisplayText.escaped($0)): \(report.added[$0]!)" }
                 .joined(separator: ", ")
@@ -82,16 +82,5 @@ extension CreditCLI {
             for problem in report.problems { print(context.style.bad("Problem: ") + DisplayText.escaped(problem)) }
         }
         return report.problems.isEmpty ? CreditCLI.success : CreditCLI.failure
-    }
-
-    /// One device for scripts: every field of the summary (`headSequence` only when there is a head).
-    static func json(_ device: DeviceSummary) -> [String: Any] {
-        var object: [String: Any] = [
-            "id": device.id, "entries": device.entries, "lastSequence": device.lastSequence,
-            "hasFile": device.hasFile, "headPresent": device.headPresent, "headAgrees": device.headAgrees,
-            "head": device.head.rawValue, "isThisDevice": device.isThisDevice,
-        ]
-        if let sequence = device.headSequence { object["headSequence"] = sequence }
-        return object
     }
 }

@@ -18,7 +18,7 @@ extension CreditCLI {
             balance = try context.openLedger().balance
         }
         if context.json {
-            try printJSON(["balance": balance.rawValue, "formatted": balance.formatted])
+            try printJSON(LedgerOutputs.Balance(balance: balance.rawValue, formatted: balance.formatted))
         } else {
             let text = balance.formatted
             print(balance < .zero ? context.style.warm(text) : text)
@@ -71,8 +71,8 @@ extension CreditCLI {
         switch outcome {
         case .charged(let entry):
             if context.json {
-                var object = CreditCLI.json(entry)
-                object["charged"] = true
+                var object = EntryJSON(entry)
+                object.charged = true
                 try? printJSON(object)
             } else {
                 // In words, by the act's name in the price list: "Charged £5.01: Transcript, 167 minutes (note-1)."
@@ -83,7 +83,7 @@ extension CreditCLI {
             }
         case .notCharged(let reason):
             if context.json {
-                try? printJSON(["charged": false, "reason": reason, "key": request.key])
+                try? printJSON(LedgerOutputs.NotCharged(reason: reason, key: request.key))
             } else {
                 print("Not charged: \(DisplayText.escaped(reason)). Balance \(styledBalance(ledger.balance, context)).")
             }
@@ -110,7 +110,7 @@ extension CreditCLI {
         return try context.withLedger { ledger in
             let refund = try ledger.decline(id, reason: reason)
             if context.json {
-                try printJSON(CreditCLI.json(refund))
+                try printJSON(EntryJSON(refund))
             } else {
                 print(
                     "Declined. \(refund.amount.formatted) given back for "
@@ -127,13 +127,7 @@ extension CreditCLI {
         let ledger = try context.openLedger()
         let lines = try days.map { try ledger.takings(lastDays: Int($0)) } ?? ledger.takings()
         if context.json {
-            try printJSON(
-                lines.map { line -> [String: Any] in
-                    [
-                        "feature": line.feature, "charges": line.charges, "charged": line.charged.rawValue,
-                        "declined": line.declined, "givenBack": line.givenBack.rawValue, "net": line.net.rawValue,
-                    ]
-                })
+            try printJSON(lines.map(LedgerOutputs.Takings.init))
             return CreditCLI.success
         }
         print(context.style.bold("Takings by feature, " + (days.map { "the last \($0) days" } ?? "all time")))
@@ -159,12 +153,7 @@ extension CreditCLI {
         let ledger = try context.openLedger()
         let screen = try CreditScreen(ledger: ledger, prices: VoiceDebriefPrices())
         if context.json {
-            try printJSON(
-                screen.entries.map { row -> [String: Any] in
-                    var object = CreditCLI.json(row.entry)
-                    object["balanceAfter"] = row.balanceAfter.rawValue
-                    return object
-                })
+            try printJSON(screen.entries.map { EntryJSON($0.entry, balanceAfter: $0.balanceAfter) })
         } else {
             print(CreditCLI.entriesTable(screen.entries, style: context.style))
         }
@@ -200,11 +189,10 @@ extension CreditCLI {
         let prices = VoiceDebriefPrices()
         if context.json {
             try printJSON(
-                prices.items.map { item -> [String: Any] in
-                    [
-                        "key": item.key, "label": item.label, "name": item.name, "price": item.price.rawValue,
-                        "unit": item.priceDescription, "placeholder": item.isPlaceholder,
-                    ]
+                prices.items.map { item in
+                    LedgerOutputs.Price(
+                        key: item.key, label: item.label, name: item.name, price: item.price.rawValue,
+                        unit: item.priceDescription, placeholder: item.isPlaceholder)
                 })
         } else {
             print(CreditCLI.pricesText(prices, style: context.style))
@@ -251,16 +239,16 @@ extension CreditCLI {
             }
         }
         let meter = Meter(ledger: try context.openLedger(), prices: VoiceDebriefPrices(), ids: context.ids)
-        var results: [[String: Any]] = []
+        var results: [LedgerOutputs.Acts.Act] = []
         for (line, request) in requests {
             let outcome = try meter.charge(request)
             if context.json {
-                var object: [String: Any] = ["line": line, "key": request.key]
+                var act = LedgerOutputs.Acts.Act(line: line, key: request.key)
                 switch outcome {
-                case .charged(let entry): object["entry"] = CreditCLI.json(entry)
-                case .notCharged(let reason): object["notCharged"] = reason
+                case .charged(let entry): act.entry = EntryJSON(entry)
+                case .notCharged(let reason): act.notCharged = reason
                 }
-                results.append(object)
+                results.append(act)
             } else {
                 switch outcome {
                 case .charged(let entry):
@@ -272,7 +260,7 @@ extension CreditCLI {
             }
         }
         if context.json {
-            try printJSON(["acts": results, "balance": meter.ledger.balance.rawValue])
+            try printJSON(LedgerOutputs.Acts(acts: results, balance: meter.ledger.balance.rawValue))
         } else {
             print("Balance \(styledBalance(meter.ledger.balance, context)).")
         }
@@ -281,21 +269,5 @@ extension CreditCLI {
 
     func styledBalance(_ balance: MicroCredits, _ context: Context) -> String {
         balance < .zero ? context.style.warm(balance.formatted) : balance.formatted
-    }
-
-    /// An entry for scripts: every field, amounts in micro-credits.
-    static func json(_ entry: LedgerEntry) -> [String: Any] {
-        var object: [String: Any] = [
-            "id": entry.id, "device": entry.device, "sequence": entry.sequence, "time": entry.time.iso8601,
-            "kind": entry.kind.rawValue, "quantity": entry.quantity, "amount": entry.amount.rawValue,
-            "formattedAmount": entry.amount.formatted, "balanceAfter": entry.balanceAfter.rawValue,
-        ]
-        let optional: [(String, String?)] = [
-            ("feature", entry.feature), ("subject", entry.subject), ("refersTo", entry.refersTo),
-            ("reason", entry.reason), ("text", entry.text), ("reference", entry.reference),
-            ("product", entry.product), ("receipt", entry.receipt),
-        ]
-        for (key, value) in optional { if let value { object[key] = value } }
-        return object
     }
 }

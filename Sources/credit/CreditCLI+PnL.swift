@@ -50,6 +50,10 @@ extension CreditCLI {
         let name = args.string("--days").map { $0 + "d" } ?? "all"
         guard let period = report.period(name) else { throw CommandFailure("no period \(name) in the P&L") }
         print(PnLText(report: report, period: period, style: context.style).text)
+        if let money = period.money {
+            let title = PnLText.periodTitles[period.period] ?? period.period
+            print(PnLMoneyText(money: money, title: title + ", " + PnLText.scope(report), style: context.style).text)
+        }
         if let counts {
             print(counts)
             print(CreditCLI.registryCaveat)
@@ -65,7 +69,7 @@ extension CreditCLI {
             try PnLPageContent(title: "Profit and loss", report: report, entries: ledger.distinctEntriesUnordered))
         try write(Array(html.utf8), to: path, what: "the page")
         if context.json {
-            try printJSON(["written": path])
+            try printJSON(LedgerOutputs.Written(written: path))
         } else {
             print("Wrote the P&L page to \(path) (one self-contained file: open it in a browser).")
         }
@@ -84,10 +88,10 @@ extension CreditCLI {
         }
         let summary = try AccountSummary.make(
             ledger: ledger, keys: keys, exportedAt: context.clock.now(), prices: VoiceDebriefPrices(),
-            costs: VoiceDebriefCosts())
+            costs: VoiceDebriefCosts(), money: VoiceDebriefMoney())
         try write(try summary.encodedJSON(), to: path, what: "the summary")
         if context.json {
-            try printJSON(["written": path, "account": summary.account])
+            try printJSON(LedgerOutputs.Written(written: path, account: summary.account))
         } else {
             print(
                 "Wrote the signed summary of account \(summary.account) to \(path): counts and amounts per day and "
@@ -97,7 +101,9 @@ extension CreditCLI {
     }
 
     private func ledgerReport(_ ledger: Ledger, _ context: Context) throws -> ProfitAndLossReport {
-        try ledger.profitAndLoss(asOf: context.clock.now(), prices: VoiceDebriefPrices(), costs: VoiceDebriefCosts())
+        try ledger.profitAndLoss(
+            asOf: context.clock.now(), prices: VoiceDebriefPrices(), costs: VoiceDebriefCosts(),
+            money: VoiceDebriefMoney())
     }
 
     /// Replaces `path` atomically: a reader sees the old file or the new one, never half of one.
@@ -118,10 +124,14 @@ struct PnLText {
 
     static let periodTitles = ["all": "all time", "30d": "the last 30 days", "7d": "the last 7 days"]
 
-    var text: String {
-        let scope =
-            report.source == .summaries
+    /// Whose figures: `this account`, `1 account`, `all 12 accounts`.
+    static func scope(_ report: ProfitAndLossReport) -> String {
+        report.source == .summaries
             ? (report.accounts == 1 ? "1 account" : "all \(report.accounts) accounts") : "this account"
+    }
+
+    var text: String {
+        let scope = PnLText.scope(report)
         var out = [
             style.bold("Profit and loss by feature, \(PnLText.periodTitles[period.period] ?? period.period), \(scope)")
         ]

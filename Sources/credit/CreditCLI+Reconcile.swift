@@ -135,19 +135,15 @@ extension CreditCLI {
     ) throws {
         if context.json {
             try printJSON(
-                [
-                    "agree": agree, "compared": compared, "balance": ledger.balance.rawValue,
-                    "apart": apart.map { ["transactionId": $0.transactionID, "kind": $0.kind.rawValue] },
-                    "findings": findings.map { finding -> [String: Any] in
-                        var object: [String: Any] = [
-                            "transactionId": finding.transactionID, "finding": finding.kind.rawValue,
-                            "store": finding.store, "ledger": finding.ledger, "fixable": finding.fixable,
-                            "fixed": finding.fixedBy.map { CreditCLI.json($0) },
-                        ]
-                        if let why = finding.notFixed { object["notFixed"] = why }
-                        return object
-                    },
-                ] as [String: Any])
+                StoreOutputs.Reconciliation(
+                    agree: agree, compared: compared, balance: ledger.balance.rawValue,
+                    apart: apart.map { .init(transactionId: $0.transactionID, kind: $0.kind.rawValue) },
+                    findings: findings.map { finding in
+                        .init(
+                            transactionId: finding.transactionID, finding: finding.kind.rawValue,
+                            store: finding.store, ledger: finding.ledger, fixable: finding.fixable,
+                            fixed: finding.fixedBy.map { EntryJSON($0) }, notFixed: finding.notFixed)
+                    }))
             return
         }
         for kind in [StoreReconciliation.Kind.anotherAccount, .outsideTheApp] {

@@ -13,10 +13,10 @@ extension CreditCLI {
         let pending = PendingPurchases.load(from: context.dataDirectory)
         let model = try CreditScreen(ledger: ledger, prices: VoiceDebriefPrices())
         if context.json {
-            var object = CreditCLI.screenJSON(model, offers: offers, takesMoney: flow.store.takesMoney)
-            object["pending"] = CreditCLI.pendingJSON(pending, at: context.clock.now())
-            if let collectNote { object["collected"] = collectNote }
-            if let storeNote { object["storeProblem"] = storeNote }
+            var object = ScreenOutput(model, offers: offers, takesMoney: flow.store.takesMoney)
+            object.pending = CreditCLI.pendingJSON(pending, at: context.clock.now())
+            object.collected = collectNote
+            object.storeProblem = storeNote
             try printJSON(object)
             return CreditCLI.success
         }
@@ -87,51 +87,14 @@ extension CreditCLI {
 
     /// Every waiting purchase: product, when it was asked for, why it waits, the store's transaction id (null when
     /// the store did not say), whether an Ask to Buy request has lapsed, and the sentence the screen shows.
-    static func pendingJSON(_ pending: PendingPurchases, at now: Timestamp) -> [[String: Any]] {
+    static func pendingJSON(_ pending: PendingPurchases, at now: Timestamp) -> [ScreenOutput.Pending] {
         pending.purchases.map { purchase in
-            [
-                "product": purchase.product, "date": purchase.since,
-                "reason": purchase.reason?.rawValue ?? NSNull(),
-                "waitingFor": PendingPurchases.waitingFor(purchase.reason),
-                "transactionId": purchase.transactionId ?? NSNull(),
-                "lapsed": PendingPurchases.hasLapsed(purchase, at: now),
-                "text": PendingPurchases.describe(purchase, at: now),
-            ]
+            ScreenOutput.Pending(
+                product: purchase.product, date: purchase.since, reason: purchase.reason?.rawValue,
+                waitingFor: PendingPurchases.waitingFor(purchase.reason), transactionId: purchase.transactionId,
+                lapsed: PendingPurchases.hasLapsed(purchase, at: now),
+                text: PendingPurchases.describe(purchase, at: now))
         }
-    }
-
-    static func screenJSON(_ model: CreditScreen, offers: [StoreProduct], takesMoney: Bool) -> [String: Any] {
-        func takings(_ lines: [FeatureTakings]) -> [[String: Any]] {
-            lines.map {
-                [
-                    "feature": $0.feature, "charges": $0.charges, "charged": $0.charged.rawValue,
-                    "declined": $0.declined,
-                    "givenBack": $0.givenBack.rawValue, "net": $0.net.rawValue,
-                ]
-            }
-        }
-        var object: [String: Any] = [
-            "balance": model.balance.rawValue, "formatted": model.balance.formatted, "used": model.used.rawValue,
-            "toppedUp": model.toppedUp.rawValue, "belowZero": model.isBelowZero,
-            "takings": [
-                "allTime": takings(model.takingsAllTime), "days7": takings(model.takings7Days),
-                "days30": takings(model.takings30Days),
-            ],
-            "entries": model.entries.map { row -> [String: Any] in
-                var entry = json(row.entry)
-                entry["balanceAfter"] = row.balanceAfter.rawValue
-                return entry
-            },
-            "offers": offers.map { ["id": $0.id, "displayName": $0.displayName, "displayPrice": $0.displayPrice] },
-            "moneyTaken": takesMoney,
-            "prices": VoiceDebriefPrices().items.map {
-                ["key": $0.key, "price": $0.price.rawValue, "placeholder": $0.isPlaceholder]
-            },
-        ]
-        if model.isBelowZero {
-            object["message"] = "You are \(model.overBy.formatted) over your credit. \(CreditScreen.belowZeroSentence)"
-        }
-        return object
     }
 
     /// Opening the credit screen first collects what the store holds for us, and reads the store's offers: what
@@ -193,18 +156,14 @@ extension CreditCLI {
         }
         if context.json {
             try printJSON(
-                [
-                    "ok": report.isClean, "entriesChecked": report.entriesChecked, "devices": report.devices,
-                    "balance": report.balance.rawValue, "receiptsChecked": report.receiptsChecked,
-                    "simulatedTopUps": report.simulatedTopUps, "notes": report.notes,
-                    "problems": report.problems.map { problem -> [String: Any] in
-                        var object: [String: Any] = [
-                            "kind": problem.kind.rawValue, "file": problem.file, "detail": problem.detail,
-                        ]
-                        if let line = problem.line { object["line"] = line }
-                        return object
-                    },
-                ] as [String: Any])
+                LedgerOutputs.Verification(
+                    ok: report.isClean, entriesChecked: report.entriesChecked, devices: report.devices,
+                    balance: report.balance.rawValue, receiptsChecked: report.receiptsChecked,
+                    simulatedTopUps: report.simulatedTopUps, notes: report.notes,
+                    problems: report.problems.map {
+                        LedgerOutputs.Verification.Problem(
+                            kind: $0.kind.rawValue, file: $0.file, detail: $0.detail, line: $0.line)
+                    }))
         } else {
             let style = context.style
             print(
@@ -228,14 +187,18 @@ extension CreditCLI {
     func upgrade(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         let ledger = try context.openLedger()
         guard !ledger.isSigned else {
-            print(context.json ? "{\"upgraded\":false}" : "The ledger is already signed. Nothing was changed.")
+            if context.json {
+                try printJSON(LedgerOutputs.Upgrade(upgraded: false))
+            } else {
+                print("The ledger is already signed. Nothing was changed.")
+            }
             return CreditCLI.success
         }
         let report = try ledger.upgradeToSigned(keys: try LedgerKeys.load(from: context.dataDirectory))
         if context.json {
-            try printJSON([
-                "upgraded": true, "entriesSigned": report.entriesSigned, "file": report.file, "backup": report.backup,
-            ])
+            try printJSON(
+                LedgerOutputs.Upgrade(
+                    upgraded: true, entriesSigned: report.entriesSigned, file: report.file, backup: report.backup))
         } else {
             print(
                 "Signed \(CountNoun("entry", "entries")(report.entriesSigned)) of \(report.file): each now carries the MAC of the entry "

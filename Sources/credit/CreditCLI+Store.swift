@@ -13,14 +13,12 @@ extension CreditCLI {
         guard args.path.count > 2 else {
             let configuration = try StoreConfiguration.load(from: context.dataDirectory)
             if context.json {
-                var object: [String: Any] = ["store": configuration.store.rawValue]
-                if let url = configuration.url { object["url"] = url }
-                if let signing = configuration.signing { object["signing"] = signing.rawValue }
-                if let bundle = configuration.bundleId { object["bundleId"] = bundle }
-                if configuration.store == .mockstore {
-                    object["environment"] = configuration.receiptEnvironment.rawValue
-                }
-                try printJSON(object)
+                try printJSON(
+                    StoreOutputs.Store(
+                        store: configuration.store.rawValue, url: configuration.url,
+                        signing: configuration.signing?.rawValue, bundleId: configuration.bundleId,
+                        environment: configuration.store == .mockstore
+                            ? configuration.receiptEnvironment.rawValue : nil))
             } else if configuration.store == .mockstore {
                 print(
                     "Store: the mock store at \(configuration.url ?? "?"), receipts verified with "
@@ -35,7 +33,11 @@ extension CreditCLI {
         switch args.command {
         case "simulated":
             try StoreConfiguration.simulated.save(to: context.dataDirectory)
-            print(context.json ? "{\"store\":\"simulated\"}" : "Store: simulated. No money is taken.")
+            if context.json {
+                try printJSON(StoreOutputs.Store(store: "simulated"))
+            } else {
+                print("Store: simulated. No money is taken.")
+            }
         case "mockstore":
             let url = try CreditCLI.storeURL(args)
             let rootFile = args.string("--root-certificate")
@@ -68,10 +70,10 @@ extension CreditCLI {
                     url: url, rootCertificate: root, secret: secret, bundleID: bundle ?? VoiceDebriefStore.bundleID,
                     environment: environment, in: context.dataDirectory)
                 if context.json {
-                    try printJSON([
-                        "store": "mockstore", "url": url, "signing": configuration.signing?.rawValue ?? "",
-                        "environment": configuration.receiptEnvironment.rawValue,
-                    ])
+                    try printJSON(
+                        StoreOutputs.Store(
+                            store: "mockstore", url: url, signing: configuration.signing?.rawValue ?? "",
+                            environment: configuration.receiptEnvironment.rawValue))
                 } else {
                     print(
                         "Store: the mock store at \(url). Top-ups now go through it; receipts are verified with "
@@ -134,9 +136,10 @@ extension CreditCLI {
             pending.add(product: product, at: context.clock.now(), reason: reason, transactionID: transactionID)
             try pending.save(to: context.dataDirectory)
             if context.json {
-                var object: [String: Any] = ["result": "pending", "waitingFor": PendingPurchases.waitingFor(reason)]
-                if let transactionID { object["transactionId"] = transactionID }
-                try printJSON(object)
+                try printJSON(
+                    StoreOutputs.Purchase(
+                        result: "pending", waitingFor: PendingPurchases.waitingFor(reason), transactionId: transactionID
+                    ))
             } else {
                 print(
                     "The purchase is pending: it is \(PendingPurchases.waitingFor(reason)). It will be credited when "
@@ -144,7 +147,7 @@ extension CreditCLI {
             }
         case .cancelled:
             if context.json {
-                try printJSON(["result": "userCancelled"])
+                try printJSON(StoreOutputs.Purchase(result: "userCancelled"))
             } else {
                 print("Cancelled. Nothing was bought.")
             }
@@ -159,10 +162,10 @@ extension CreditCLI {
         _ context: Context
     ) throws {
         if context.json {
-            var object = CreditCLI.json(entry)
-            object["result"] = again ? "alreadyCredited" : "credited"
-            object["finished"] = finishProblem == nil
-            if let finishProblem { object["finishProblem"] = finishProblem }
+            var object = EntryJSON(entry)
+            object.result = again ? "alreadyCredited" : "credited"
+            object.finished = finishProblem == nil
+            object.finishProblem = finishProblem
             try printJSON(object)
             return
         }
@@ -186,7 +189,7 @@ extension CreditCLI {
         // Read-only (the ledger's notice has said so): a purchase collected could not be recorded, so none is.
         guard !ledger.isReadOnly else {
             if context.json {
-                try printJSON(["collected": false, "readOnly": true, "balance": ledger.balance.rawValue])
+                try printJSON(StoreOutputs.NotCollected(balance: ledger.balance.rawValue))
             } else {
                 print("Nothing was collected. Balance \(styledBalance(ledger.balance, context)).")
             }
@@ -195,14 +198,12 @@ extension CreditCLI {
         let report = try await CreditCLI.collectAll(ledger, context)
         if context.json {
             try printJSON(
-                [
-                    "credited": report.credited.map { CreditCLI.json($0) },
-                    "reversed": report.reversed.map { CreditCLI.json($0) },
-                    "alreadyCredited": report.alreadyCredited.count,
-                    "refused": report.refused.map { ["transactionId": $0.transactionID ?? "", "reason": $0.reason] },
-                    "otherAccounts": report.otherAccounts, "declined": report.declined,
-                    "finished": report.finished, "balance": ledger.balance.rawValue,
-                ] as [String: Any])
+                StoreOutputs.Collected(
+                    credited: report.credited.map { EntryJSON($0) }, reversed: report.reversed.map { EntryJSON($0) },
+                    alreadyCredited: report.alreadyCredited.count,
+                    refused: report.refused.map { .init(transactionId: $0.transactionID ?? "", reason: $0.reason) },
+                    otherAccounts: report.otherAccounts, declined: report.declined, finished: report.finished,
+                    balance: ledger.balance.rawValue))
         } else {
             print(CreditCLI.describe(report) + " Balance \(styledBalance(ledger.balance, context)).")
         }

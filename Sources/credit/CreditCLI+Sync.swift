@@ -76,9 +76,7 @@ extension CreditCLI {
         // A watching sync's output goes to a log or a pipe: each round is seen when it happens.
         defer { fflush(nil) }
         if context.json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try printJSON(report)
             return
         }
         for left in report.leftAlone {

@@ -6,9 +6,9 @@ import VoiceDebriefCredit
 
 /// The `credit` command: reads the command line, runs one command, and maps what happened to an exit status.
 struct CreditCLI {
-    static let success: Int32 = 0
-    static let failure: Int32 = 1
-    static let usage: Int32 = 64
+    static let success = ExitStatus.success.rawValue
+    static let failure = ExitStatus.failure.rawValue
+    static let usage = ExitStatus.usage.rawValue
 
     var arguments: [String]
 
@@ -60,27 +60,18 @@ struct CreditCLI {
     /// Says what went wrong on standard error (and, with `--json`, as `{"error": …}` on standard output), and
     /// gives the exit status: 64 for a mistake in the command line, 1 for anything else.
     static func fail(_ error: any Error, json: Bool) -> Int32 {
-        let usage: Bool
+        let status = ExitStatus(for: error)
         let message: String
         var hint: String?
         switch error {
         case let error as UsageError:
-            usage = true
             message = error.message
             hint =
                 "Run `\(error.command.isEmpty ? "credit" : error.command.joined(separator: " ")) --help` for how to use it."
-        case let error as ChargeError:
-            usage = error.isUsageError
-            message = error.description
-        case let error as InputLimits.TooLong:
-            usage = true
-            message = error.description
-        case let error as CommandFailure:
-            usage = false
-            message = error.message
-        default:
-            usage = false
-            message = PlainWords.describe(error)
+        case let error as ChargeError: message = error.description
+        case let error as InputLimits.TooLong: message = error.description
+        case let error as CommandFailure: message = error.message
+        default: message = PlainWords.describe(error)
         }
         // A message may quote what a file or a user gave: drawn escaped, line by line (JSON keeps it exact).
         let shown = message.split(separator: "\n", omittingEmptySubsequences: false)
@@ -88,10 +79,9 @@ struct CreditCLI {
         printError("credit: \(shown)")
         if let hint { printError(hint) }
         if json {
-            let kind = usage ? "usage" : "failure"
-            try? printJSON(["error": ["kind": kind, "message": message]])
+            try? printJSON(["error": FailureJSON(kind: status == .usage ? "usage" : "failure", message: message)])
         }
-        return usage ? CreditCLI.usage : CreditCLI.failure
+        return status.rawValue
     }
 
     /// Runs the command the parser chose (`args.path` is `["credit", COMMAND, …]`).
@@ -123,6 +113,16 @@ struct CreditCLI {
     }
 }
 
+/// Charges refused for a mistake in the command line (a key that is not one) are exit 64.
+extension ChargeError: UsageMistake {
+    public var isUsageMistake: Bool { isUsageError }
+}
+
+/// A value longer than its limit is a mistake in the command line.
+extension InputLimits.TooLong: UsageMistake {
+    public var isUsageMistake: Bool { true }
+}
+
 /// A failure the command explains (exit 1).
 struct CommandFailure: Error {
     var message: String
@@ -133,8 +133,8 @@ func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
-/// Prints a JSON value (dictionaries, arrays, strings, numbers, bools, NSNull) with sorted keys.
-func printJSON(_ value: Any) throws {
-    let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
-    print(String(decoding: data, as: UTF8.self))
+/// A failure for scripts (`{"error": {"kind": "usage"|"failure", "message": …}}`).
+struct FailureJSON: Encodable {
+    var kind: String
+    var message: String
 }

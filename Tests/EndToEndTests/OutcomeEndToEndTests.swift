@@ -131,11 +131,11 @@ extension OutcomeEndToEndTests {
         let store = try startStore()
         try await useStore(store)
         // The store is paused: the purchase is sent, and no answer comes within the timeout.
-        store.store.child.send(SIGSTOP)
+        store.store.send(SIGSTOP)
         var resumed = false
-        defer { if !resumed { store.store.child.send(SIGCONT) } }
+        defer { if !resumed { store.store.send(SIGCONT) } }
         let topup = try run(["topup"], timeout: "2")
-        store.store.child.send(SIGCONT)
+        store.store.send(SIGCONT)
         resumed = true
         #expect(topup.status == 1, "\(topup)")
         #expect(topup.stderr.contains("may have gone through"), "\(topup)")

@@ -1,4 +1,5 @@
 import Foundation
+import MockStoreTesting
 import Testing
 
 @testable import MockStoreHTTP
@@ -9,16 +10,15 @@ import Testing
     import Darwin
 #endif
 
-/// The real `mockstore --ephemeral` (or any other arguments), started in `workingDirectory` through `/bin/sh` (so
-/// the default catalogue is found from outside the repository), once it has said where it listens. Stopped by
-/// ``stop()``, or with SIGKILL when released.
+/// The real `mockstore --ephemeral` (with any other arguments), started by the test library (``TestStore``) in
+/// `workingDirectory` (so the default catalogue is found from outside the repository), once it has said where it
+/// listens. Stopped by ``stop()``, or when released.
 final class EphemeralMockStore {
-    let child: ChildProcess
-    let url: String
-    let port: UInt16
-    /// Seconds from the start of the process to its listening line (as the test saw it, polling every 10 ms).
+    let store: TestStore
+    var url: String { store.url.absoluteString }
+    var port: UInt16 { store.port }
+    /// Seconds from the start of the process to its listening line (as the test saw it, polling every 5 ms).
     let secondsToListening: Double
-    private var stopped = false
 
     /// The environment the store runs with: this one, without the variables that would choose its data or
     /// catalogue for it.
@@ -33,45 +33,30 @@ final class EphemeralMockStore {
         _ arguments: [String] = ["--ephemeral"], workingDirectory: String,
         environment: [String: String] = EphemeralMockStore.environment
     ) throws {
-        let binary = try Binaries.require("mockstore")
+        var options = TestStore.Options()
+        // The library starts it in memory: `--ephemeral` is its default.
+        options.arguments = arguments.filter { $0 != "--ephemeral" }
+        options.workingDirectory = workingDirectory
+        options.processEnvironment = environment
+        options.binary = try Binaries.require("mockstore")
         let started = Date()
-        let child = try ChildProcess(
-            "/bin/sh",
-            [
-                "-c", #"cd "$1" && shift && exec "$@""#, "sh", workingDirectory, binary, "--port", "0",
-                "--exit-with-parent",
-            ]
-                + arguments,
-            environment: environment)
-        var found: (url: String, port: UInt16)?
-        waitUntil(timeout: 30, pollEvery: 0.01) {
-            found = LaunchedMockStore.listeningAddress(in: child.stdoutSoFar)
-            return found != nil || child.hasExited
-        }
-        guard let found else {
-            child.send(SIGKILL)
-            throw SupportFailure("mockstore did not start: \(child.wait(timeout: 5))")
+        do {
+            store = try TestStore.launch(options)
+        } catch {
+            throw SupportFailure("\(error)")
         }
         secondsToListening = Date().timeIntervalSince(started)
-        self.child = child
-        url = found.url
-        port = found.port
     }
 
-    deinit {
-        if !stopped {
-            child.send(SIGKILL)
-            child.wait(timeout: 5)
-        }
-    }
+    /// Whether the process is still running.
+    var isRunning: Bool { store.isRunning }
+
+    /// What the store wrote to standard error so far.
+    var stderr: String { store.standardError }
 
     /// SIGTERM, then its exit status (SIGKILL after 20 s).
     @discardableResult
-    func stop() -> ProcessResult {
-        stopped = true
-        child.send(SIGTERM)
-        return child.wait(timeout: 20)
-    }
+    func stop() -> Int32 { store.stopNow(signal: SIGTERM) }
 
     /// One request on a new connection (closed by the server after the answer).
     func request(_ method: String, _ path: String, json: String? = nil, timeout: Double = 10) throws -> RawHTTP.Reply {

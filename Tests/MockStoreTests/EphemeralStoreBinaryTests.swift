@@ -36,7 +36,7 @@ extension EphemeralStoreBinaryTests {
         let first = try EphemeralMockStore(workingDirectory: work.path, environment: environment)
         let second = try EphemeralMockStore(workingDirectory: work.path, environment: environment)
         #expect(first.port != second.port)
-        #expect(first.child.stderrSoFar.contains("data in memory"))
+        #expect(first.stderr.contains("data in memory"))
 
         #expect(try first.purchase() == 200)
         #expect(try first.purchase() == 200)
@@ -50,8 +50,8 @@ extension EphemeralStoreBinaryTests {
         let secondRoot = try second.request("GET", "/test/v1/root-certificate").body
         #expect(!firstRoot.isEmpty && firstRoot != secondRoot)
 
-        #expect(first.stop().succeeded)
-        #expect(second.stop().succeeded)
+        #expect(first.stop() == 0)
+        #expect(second.stop() == 0)
         #expect(Self.contents(of: work.path) == [], "written in the working directory")
         #expect(Self.contents(of: home.path) == [], "written in HOME")
         #expect(Self.contents(of: temporary.path) == [], "written in TMPDIR")
@@ -61,7 +61,7 @@ extension EphemeralStoreBinaryTests {
         let work = try TemporaryDirectory()
         let store = try EphemeralMockStore(workingDirectory: work.path)
         #expect(try store.purchase() == 200)
-        #expect(store.stop().succeeded)
+        #expect(store.stop() == 0)
         let again = try EphemeralMockStore(workingDirectory: work.path)
         defer { again.stop() }
         #expect(try again.request("GET", "/storekit/v1/transactions/unfinished").text.contains("[]"))

@@ -1,4 +1,5 @@
 import Foundation
+import MockStoreTesting
 import StoreWire
 import TestSupport
 import Testing
@@ -21,6 +22,8 @@ final class MockStoreHarness {
     static func binaryPath() throws -> String { try Binaries.require("mockstore") }
 
     let store: LaunchedMockStore
+    /// The test library's store: typed controls, and waiting for what the store records.
+    var testStore: TestStore { store.store }
     var dataDirectory: String { store.dataDirectory }
     var port: UInt16 { store.port }
     let baseURL: String

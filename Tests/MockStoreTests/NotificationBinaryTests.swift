@@ -1,5 +1,6 @@
 import Foundation
 import FoundationNetworking
+import MockStoreTesting
 import Signing
 import StoreWire
 import Testing
@@ -78,14 +79,18 @@ extension NotificationBinaryTests {
         let store = try start(
             receiver, ["--bundle-version", "42", "--app-apple-id", "987654321", "--environment", "production"])
         let root = try await root(store)
-        let id = try store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500").transaction
-            .transactionId
-        _ = try store.control(TestTransactionBody.self, "request-refund", id, "--reason", "UNSATISFIED_WITH_PURCHASE")
-        _ = try store.control(TestTransactionBody.self, "decline-refund", id)
-        _ = try store.control(TestTransactionBody.self, "request-refund", id)
-        _ = try store.control(TestTransactionBody.self, "refund", id, "--reason", "1")
-        _ = try store.control(TestTransactionBody.self, "reverse-refund", id)
-        try await eventually("six notifications arrive") { receiver.bodies.count == 6 }
+        let shop = store.testStore
+        let id = try await shop.buy("ai.voicedebrief.app.credit.500").transaction.transactionId
+        try await shop.requestRefund(id, reason: "UNSATISFIED_WITH_PURCHASE")
+        try await shop.declineRefund(id)
+        try await shop.requestRefund(id)
+        try await shop.refund(id, reason: 1)
+        try await shop.reverseRefund(id)
+        // What the store records, then every try settled: the receiver's count is final then.
+        _ = try await shop.notifications(of: .refundReversed, within: .seconds(300))
+        let records = try await shop.notificationsSettled(within: .seconds(300))
+        #expect(records.count == 6)
+        #expect(receiver.bodies.count == 6)
         let payloads = try receiver.bodies.map { body in
             let signed = try JSONDecoder().decode(SignedNotificationBody.self, from: Data(body)).signedPayload
             return try verifiedES256Payload(signed, as: NotificationPayload.self, root: root)
@@ -115,11 +120,8 @@ extension NotificationBinaryTests {
         #expect(infos[4].revocationDate != nil && infos[4].revocationReason == 1, "REFUND carries the revocation")
         #expect(infos[5].revocationDate == nil, "REFUND_REVERSED carries the reinstated transaction")
         #expect(infos.allSatisfy { $0.environment == "Production" && $0.deviceVerification == nil })
-        try await eventually("every attempt is recorded") {
-            try await notifications(store).allSatisfy {
-                $0.status == "delivered" && $0.sendAttempts.map(\.sendAttemptResult) == ["SUCCESS"]
-            }
-        }
+        #expect(
+            records.allSatisfy { $0.status == "delivered" && $0.sendAttempts.map(\.sendAttemptResult) == ["SUCCESS"] })
         #expect(try store.stop() == 0)
     }
 

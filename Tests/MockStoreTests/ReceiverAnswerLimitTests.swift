@@ -64,7 +64,7 @@ extension ReceiverAnswerLimitTests {
         let store = try MockStoreHarness(
             dataDirectory: directory.file("data"),
             extraArguments: ["--notify", receiver.url, "--notify-timeout-ms", "120000"])
-        let pid = store.store.child.pid
+        let pid = store.store.pid
         let before = try Self.peakMemory(of: pid)
 
         // The purchase's ONE_TIME_CHARGE is the notification (the sandbox tries once).

@@ -1,5 +1,6 @@
 import Foundation
 import FoundationNetworking
+import MockStoreTesting
 import Signing
 import StoreWire
 import Testing
@@ -124,7 +125,7 @@ extension ServerAPIBinaryTests {
             [try info.decoded(TransactionInfoResponseBody.self).signedTransactionInfo], root: root)[0]
         #expect(payload.transactionId == id)
         #expect(payload.environment == "Sandbox")
-        _ = try store.control(TestTransactionBody.self, "refund", id)
+        try await store.testStore.refund(id)
         let refunded = try transactions(
             [
                 try await api(store, "GET", "/inApps/v1/transactions/\(id)").decoded(TransactionInfoResponseBody.self)
@@ -168,7 +169,7 @@ extension ServerAPIBinaryTests {
             .decoded(HistoryResponseBody.self)
         #expect(nothingNew.signedTransactions.isEmpty && !nothingNew.hasMore)
 
-        _ = try store.control(TestTransactionBody.self, "refund", ids[3])
+        try await store.testStore.refund(ids[3])
         let changed = try await api(store, "GET", "/inApps/v2/history/\(ids[0])?revision=\(page2.revision)")
             .decoded(HistoryResponseBody.self)
         #expect(
@@ -223,9 +224,9 @@ extension ServerAPIBinaryTests {
         let empty = try await api(store, "GET", "/inApps/v2/refund/lookup/\(ids[0])")
         #expect(empty.status == 200)
         #expect(try empty.decoded(RefundHistoryResponseBody.self).signedTransactions.isEmpty)
-        _ = try store.control(TestTransactionBody.self, "refund", ids[2])
+        try await store.testStore.refund(ids[2])
         try await Task.sleep(for: .milliseconds(5))
-        _ = try store.control(TestTransactionBody.self, "refund", ids[0])
+        try await store.testStore.refund(ids[0])
         let history = try await api(store, "GET", "/inApps/v2/refund/lookup/\(ids[1])")
             .decoded(RefundHistoryResponseBody.self)
         let refunded = try transactions(history.signedTransactions, root: root)

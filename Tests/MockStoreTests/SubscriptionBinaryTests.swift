@@ -1,5 +1,6 @@
 import Foundation
 import FoundationNetworking
+import MockStoreTesting
 import Signing
 import StoreWire
 import Testing
@@ -95,7 +96,7 @@ extension SubscriptionBinaryTests {
         #expect(told[0].renewal.appTransactionId == first.appTransactionId && told[0].renewal.currency == "USD")
         #expect(try await entitlements(store, root: root).map(\.transactionId) == [first.transactionId])
 
-        let clock = try store.control(TestClockBody.self, "clock", "advance", "P1M")
+        let clock = try await store.testStore.advanceClock(by: .months(1))
         #expect(clock.events?.map(\.notificationType) == ["DID_RENEW"])
         told = try notifications(store, root: root)
         let renewal = try #require(told.last)
@@ -111,7 +112,7 @@ extension SubscriptionBinaryTests {
             TestSubscriptionEventRecord.self, "subscription", "auto-renew", first.transactionId, "off")
         #expect(off.notificationType == "DID_CHANGE_RENEWAL_STATUS" && off.subtype == "AUTO_RENEW_DISABLED")
         #expect(try notifications(store, root: root).last?.renewal.autoRenewStatus == 0)
-        let ended = try store.control(TestClockBody.self, "clock", "advance", "P2M")
+        let ended = try await store.testStore.advanceClock(by: .months(2))
         #expect(ended.events?.map(\.notificationType) == ["EXPIRED"] && ended.events?.first?.subtype == "VOLUNTARY")
         let expiry = try #require(try notifications(store, root: root).last)
         #expect(expiry.payload.data?.status == 2 && expiry.renewal.expirationIntent == 1)
@@ -151,7 +152,7 @@ extension SubscriptionBinaryTests {
         let pending = try #require(try notifications(store, root: root).last)
         #expect(pending.renewal.autoRenewProductId == Self.basic && pending.renewal.productId == Self.proMonthly)
         #expect(try await entitlements(store, root: root).map(\.productId) == [Self.proMonthly], "not yet")
-        _ = try store.control(TestClockBody.self, "clock", "advance", "P1M")
+        try await store.testStore.advanceClock(by: .months(1))
         let renewed = try #require(try notifications(store, root: root).last)
         #expect(renewed.payload.notificationType == "DID_RENEW" && renewed.transaction.productId == Self.basic)
         #expect(try await entitlements(store, root: root).map(\.productId) == [Self.basic])
@@ -166,7 +167,7 @@ extension SubscriptionBinaryTests {
         let renewed = try store.control(TestSubscriptionEventRecord.self, "subscription", "renew", Self.weekly)
         #expect(renewed.notificationType == "DID_RENEW")
         let latest = try #require(renewed.transactionId)
-        _ = try store.control(TestTransactionBody.self, "refund", latest)
+        try await store.testStore.refund(latest)
         let refund = try #require(try notifications(store, root: root).dropLast().last)
         #expect(refund.payload.notificationType == "REFUND" && refund.payload.data?.status == 5)
         let disabled = try #require(try notifications(store, root: root).last)
@@ -195,11 +196,11 @@ extension SubscriptionBinaryTests {
         // A refund request for a subscription: CONSUMPTION_REQUEST with the renewal info and status, then declined.
         let subscriptions = try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions
         let yearly = try #require(subscriptions.first { $0.productId == Self.proYearly }?.latestTransactionId)
-        _ = try store.control(TestTransactionBody.self, "request-refund", yearly)
+        try await store.testStore.requestRefund(yearly)
         let request = try #require(try notifications(store, root: root).dropLast().last)
         #expect(request.payload.notificationType == "CONSUMPTION_REQUEST" && request.payload.data?.status == 1)
         #expect(request.payload.data?.consumptionRequestReason == "UNINTENDED_PURCHASE")
-        _ = try store.control(TestTransactionBody.self, "decline-refund", yearly)
+        try await store.testStore.declineRefund(yearly)
         #expect(try notifications(store, root: root).last?.payload.notificationType == "REFUND_DECLINED")
 
         let expired = try store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.proYearly)
@@ -220,8 +221,8 @@ extension SubscriptionBinaryTests {
         let nothingYet = try await entitlements(store, root: root)
         #expect(try notifications(store, root: root).isEmpty && nothingYet.isEmpty)
         let start = try await store.get("/storekit/v1/transactions/updates").decoded(TransactionUpdatesBody.self)
-        _ = try store.control(TestClockBody.self, "clock", "advance", "P1D")
-        let approved = try store.control(TestTransactionBody.self, "approve", try #require(pending.transactionId))
+        try await store.testStore.advanceClock(by: .days(1))
+        let approved = try await store.testStore.approve(try #require(pending.transactionId))
         let payload = try verifiedES256Payload(
             try #require(approved.signedTransaction), as: SignedTransactionPayload.self, root: root)
         #expect(

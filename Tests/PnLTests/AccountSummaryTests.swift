@@ -115,7 +115,8 @@ import VoiceDebriefCredit
         try Data(try older.encodedJSON()).write(to: URL(fileURLWithPath: directory.file("older-0.json")))
         let second = try Data(contentsOf: URL(fileURLWithPath: directory.file("account-00001.json")))
         var altered = try JSONDecoder().decode(AccountSummary.self, from: second)
-        altered.devices![0].days[0].givenBack = 0
+        // A change that is always one (a figure raised), whatever the generator made.
+        altered.devices![0].days[0].charged += 10_000
         try Data(try altered.encodedJSON()).write(to: URL(fileURLWithPath: directory.file("altered-1.json")))
 
         let generated = clock.now
@@ -185,15 +186,55 @@ enum GeneratedSummary {
                 }
             }
         }
+        let (credit, money) = try moneyRows(days: days.map(\.day), random: &random)
         var summary = AccountSummary(
             account: AccountSummary.accountID(for: key.publicKey), exportedAt: exportedAt.iso8601,
             publicKey: Base64URL.encode(key.publicKey.derRepresentation), costsArePlaceholders: true,
             devices: [
                 SummaryDevice(
                     device: SummaryDevice.pseudonym(of: "device-1", publicKey: key.publicKey), head: head, days: days,
-                    declines: declines)
+                    declines: declines, credit: credit, money: money)
             ])
+        summary.commission = CommissionRate(name: "small-business", basisPoints: 1500)
+        summary.moneyArePlaceholders = true
         try summary.sign(with: key)
         return summary
+    }
+
+    /// An account's credit and money rows: the opening on its first day, and on some days a £5.00 top-up in GBR
+    /// (now and then half of it refunded) or a $4.99 one in the USA (tax unknown), worked out as an export does.
+    static func moneyRows(days: [String], random: inout SeededRandom) throws -> ([SummaryCredit], [SummaryMoney]) {
+        guard let first = days.min() else { return ([], []) }
+        var credit = [SummaryCredit(day: first, kind: "givenFree", count: 1, amount: 5_000_000)]
+        var money: [SummaryMoney] = []
+        let sale = try MoneySplit(gross: 5_000_000, taxBasisPoints: 2000, commissionBasisPoints: 1500)
+        for day in Set(days).sorted() where Int.random(in: 0..<3, using: &random) == 0 {
+            if Bool.random(using: &random) {
+                credit.append(SummaryCredit(day: day, kind: "sold", count: 1, amount: 5_000_000))
+                money.append(row(day, "sale", "GBP", "GBR", true, sale))
+                if Int.random(in: 0..<4, using: &random) == 0 {
+                    credit.append(SummaryCredit(day: day, kind: "takenBack", count: 1, amount: 2_500_000))
+                    money.append(row(day, "refund", "GBP", "GBR", true, try sale.share(milliPercent: 50_000)))
+                }
+            } else {
+                credit.append(SummaryCredit(day: day, kind: "sold", count: 1, amount: 5_000_000))
+                money.append(
+                    row(
+                        day, "sale", "USD", "USA", false,
+                        MoneySplit(gross: 4_990_000, tax: 0, commission: 0, proceeds: 0)))
+            }
+        }
+        return (
+            credit.sorted { ($0.day, $0.kind) < ($1.day, $1.kind) },
+            money.sorted { ($0.day, $0.kind) < ($1.day, $1.kind) }
+        )
+    }
+
+    private static func row(
+        _ day: String, _ kind: String, _ currency: String, _ storefront: String, _ taxKnown: Bool, _ split: MoneySplit
+    ) -> SummaryMoney {
+        SummaryMoney(
+            day: day, kind: kind, currency: currency, storefront: storefront, taxKnown: taxKnown, count: 1,
+            gross: split.gross, tax: split.tax, commission: split.commission, proceeds: split.proceeds)
     }
 }

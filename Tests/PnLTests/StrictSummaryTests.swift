@@ -15,8 +15,10 @@ import Testing
             devices: [
                 SummaryDevice(
                     device: SummaryDevice.pseudonym(of: "d", publicKey: key.publicKey), head: 1, days: days,
-                    declines: declines)
+                    declines: declines, credit: [], money: [])
             ])
+        summary.commission = CommissionRate(name: "small-business", basisPoints: 1500)
+        summary.moneyArePlaceholders = true
         try summary.sign(with: key)
         return summary
     }
@@ -108,8 +110,10 @@ extension StrictSummaryTests {
             devices: [
                 SummaryDevice(
                     device: SummaryDevice.pseudonym(of: "d", publicKey: key.publicKey), head: 3, days: [day()],
-                    declines: [])
+                    declines: [], credit: [], money: [])
             ])
+        summary.commission = CommissionRate(name: "small-business", basisPoints: 1500)
+        summary.moneyArePlaceholders = true
         change(&summary)
         try summary.sign(with: key)
         return try summary.encodedJSON()
@@ -127,7 +131,13 @@ extension StrictSummaryTests {
             ("no days outside them", { $0.days = [] }),
             ("at least one", { $0.devices = [] }),
             ("no devices", { $0.format = AccountSummary.wholeAccountFormatName }),
-            ("unknown format", { $0.format = "voicedebrief-account-summary-v3" }),
+            ("unknown format", { $0.format = "voicedebrief-account-summary-v4" }),
+            ("no credit or money rows", { $0.devices![0].money = nil }),
+            ("they came with", { $0.format = AccountSummary.deviceSectionsFormatName }),
+            (
+                "credit row is malformed",
+                { $0.devices![0].credit = [SummaryCredit(day: "2026-11-28", kind: "bought", count: 1, amount: 1)] }
+            ),
             ("figures from 0 to", { $0.devices![0].days[0].cost = -1 }),
             ("is not a key", { $0.devices![0].days[0].feature = "bad\u{1B}[2J" }),
             (

@@ -1,4 +1,5 @@
 import Foundation
+import MockStoreTesting
 import Testing
 
 #if canImport(Glibc)
@@ -7,71 +8,58 @@ import Testing
     import Darwin
 #endif
 
-/// The real `mockstore` binary, started on a free port (`--port 0`) with its own data directory, once it has said
-/// where it listens. Stopped by ``stop(signal:timeout:)``, or, failing that, with SIGTERM (then SIGKILL) when
-/// released. The suites' own store types add their HTTP on top of it.
+/// The real `mockstore` binary with its own data directory, started by the test library (``TestStore``: a free
+/// port, `--exit-with-parent`, stopped when released), with the raw-HTTP helpers the suites use on top. ``store`` is
+/// the test library's value, for typed controls and waiting for notifications.
 public final class LaunchedMockStore {
-    public let child: ChildProcess
+    public let store: TestStore
     public let dataDirectory: String
     /// `http://127.0.0.1:PORT`, from the listening line.
-    public let url: String
-    public let port: UInt16
-    private var stopped = false
+    public var url: String { store.url.absoluteString }
+    public var port: UInt16 { store.port }
 
     /// Starts `mockstore --port 0 --data dataDirectory --catalogue catalogue arguments` with exactly `environment`,
-    /// and waits (up to `timeout` seconds) for its `mockstore listening on URL` line on standard output.
+    /// and waits (up to `timeout` seconds) for its listening line.
     public init(
         dataDirectory: String, arguments: [String] = [], catalogue: String = Repository.catalogue,
         environment: [String: String] = ProcessInfo.processInfo.environment, timeout: TimeInterval = 30
     ) throws {
         self.dataDirectory = dataDirectory
-        let child = try ChildProcess(
-            try Binaries.require("mockstore"),
-            // It stops when this test process goes: a runner that dies leaves no store listening.
-            ["--port", "0", "--data", dataDirectory, "--catalogue", catalogue, "--exit-with-parent"] + arguments,
-            environment: environment)
-        var found: (url: String, port: UInt16)?
-        waitUntil(timeout: timeout, pollEvery: 0.01) {
-            found = Self.listeningAddress(in: child.stdoutSoFar)
-            return found != nil || child.hasExited
+        var options = TestStore.Options()
+        options.dataDirectory = dataDirectory
+        options.catalogue = catalogue
+        options.arguments = arguments
+        options.processEnvironment = environment
+        options.binary = try Binaries.require("mockstore")
+        options.startTimeout = .seconds(timeout)
+        do {
+            store = try TestStore.launch(options)
+        } catch {
+            throw SupportFailure("\(error)")
         }
-        guard let found else {
-            child.send(SIGKILL)
-            throw SupportFailure("mockstore did not start: \(child.wait(timeout: 5))")
-        }
-        self.child = child
-        url = found.url
-        port = found.port
     }
 
     /// The URL and port of the first complete `listening on URL` line of `output`.
     public static func listeningAddress(in output: String) -> (url: String, port: UInt16)? {
-        guard let range = output.range(of: "listening on ") else { return nil }
-        let rest = output[range.upperBound...]
-        guard rest.contains(where: \.isWhitespace) else { return nil }  // the line is not all out yet
-        let url = String(rest.prefix { !$0.isWhitespace })
-        guard let port = url.split(separator: ":").last.flatMap({ UInt16($0.prefix { $0.isNumber }) }) else {
-            return nil
-        }
-        return (url, port)
+        TestStore.listeningAddress(in: output)
     }
 
     /// Whether the process is still running (it must survive bad requests).
-    public var isRunning: Bool { !child.hasExited }
+    public var isRunning: Bool { store.isRunning }
+
+    /// The process id.
+    public var pid: pid_t { store.processIdentifier }
+
+    /// Sends `signal` to the process (SIGSTOP and SIGCONT, say), without waiting.
+    public func send(_ signal: Int32) { kill(store.processIdentifier, signal) }
 
     /// What the store wrote to standard error so far.
-    public var stderr: String { child.stderrSoFar }
+    public var stderr: String { store.standardError }
 
-    /// Sends `signal` and waits (up to `timeout` seconds, then SIGKILL and a thrown error) for its exit status.
+    /// Sends `signal` and waits for its exit status (SIGKILL after 20 s).
     @discardableResult
     public func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = 20) throws -> Int32 {
-        stopped = true
-        child.send(signal)
-        let result = child.wait(timeout: timeout)
-        if result.timedOut {
-            throw SupportFailure("mockstore did not stop within \(timeout) s of signal \(signal); killed")
-        }
-        return result.status
+        store.stopNow(signal: signal)
     }
 
     // MARK: The store's test endpoints, over raw HTTP (one connection a request)
@@ -122,9 +110,5 @@ public final class LaunchedMockStore {
 
     private static func jsonObject(_ reply: RawHTTP.Reply) -> [String: Any]? {
         (try? JSONSerialization.jsonObject(with: Data(reply.body))) as? [String: Any]
-    }
-
-    deinit {
-        if !stopped { _ = try? stop(timeout: 10) }
     }
 }
