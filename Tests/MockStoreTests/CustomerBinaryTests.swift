@@ -1,4 +1,5 @@
 import Foundation
+import MockStoreTesting
 import Signing
 import StoreWire
 import Testing
@@ -226,5 +227,27 @@ extension CustomerBinaryTests {
         #expect(try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions.isEmpty)
         let nobodys = try store.control("subscription", "renew", Self.proMonthly)
         #expect(nobodys.status == 1, "the default customer has no subscription: \(nobodys.stderr)")
+    }
+}
+
+extension CustomerBinaryTests {
+    @Test func theTestLibraryAddsCustomersAndActsForOne() async throws {
+        var options = TestStore.Options()
+        options.binary = try Binaries.require("mockstore")
+        options.catalogue = SubscriptionBinaryTests.catalogue
+        let store = try await TestStore.start(options)
+        let alice = try await store.addCustomer("alice", storefront: "GBR")
+        #expect(try await store.customers().map(\.name) == [MockCustomerHeader.defaultCustomer, "alice"])
+        let bought = try await store.acting(as: "alice") { try await store.buy("com.example.coins") }
+        #expect(
+            try await store.acting(as: "alice") { try await store.transactions() }.map(\.transactionId)
+                == [bought.transaction.transactionId])
+        #expect(bought.transaction.storefront == alice.storefront)
+        #expect(try await store.transactions().isEmpty, "the default customer's list")
+        try await store.removeCustomer("alice")
+        await #expect(throws: TestStoreError.self) {
+            try await store.acting(as: "alice") { try await store.settings() }
+        }
+        #expect(await store.stop() == 0)
     }
 }
