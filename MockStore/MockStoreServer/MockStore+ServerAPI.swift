@@ -16,8 +16,8 @@ extension MockStore {
         }
     }
 
-    /// Get Transaction History (`version` `v1` or `v2`): every paid transaction of the customer who has transaction `id`,
-    /// filtered, in order of last modification (a finish is not one), 20 a page; `revision` resumes. Version 1
+    /// Get Transaction History (`version` `v1` or `v2`): every paid transaction of the customer who has transaction
+    /// `id`, filtered, in order of last modification (a finish is not one), 20 a page; `revision` resumes. Version 1
     /// leaves out finished consumables, as Apple's does; version 2 keeps them.
     public func history(id: String, version: String = "v2", query: [HTTPRequest.QueryItem]) throws(MockStoreError)
         -> HistoryResponseBody

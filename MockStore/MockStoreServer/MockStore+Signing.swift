@@ -30,8 +30,8 @@ extension MockStore {
     /// Who signs for servers: notifications and the Server API's transactions.
     var notificationSigner: any TransactionSigner { configuration.serverSigner ?? configuration.signer }
 
-    /// The app transaction of the customer acted for, signed now: for the device API with `device`'s verification fields, for the
-    /// Server API (`device` nil) without them and always by the test CA.
+    /// The app transaction of the customer acted for, signed now: for the device API with `device`'s verification
+    /// fields, for the Server API (`device` nil) without them and always by the test CA.
     func signAppTransaction(device: DeviceVerification?, verification: StoreKitFailure? = nil) throws -> String {
         var payload = appTransactionPayload()
         let signer: any TransactionSigner

@@ -27,7 +27,8 @@ extension TransactionStore {
             state TEXT NOT NULL,
             UNIQUE (customer_id, group_id)
         ) STRICT;
-        INSERT INTO customer_subscriptions (original_transaction_id, customer_id, group_id, status, next_event_at, state)
+        INSERT INTO customer_subscriptions
+            (original_transaction_id, customer_id, group_id, status, next_event_at, state)
             SELECT original_transaction_id, 1, group_id, status, next_event_at, state FROM subscriptions;
         DROP TABLE subscriptions;
         CREATE INDEX customer_subscriptions_due ON customer_subscriptions (next_event_at);

@@ -36,8 +36,8 @@ extension TransactionStore {
         try statement("UPDATE transactions SET app_account_token = ?2 WHERE id = ?1").run([.text(id), .text(token)])
     }
 
-    /// For each transaction of the customer, the number of its last change that the history orders by: every change but a finish
-    /// (finishing moves a transaction neither in the history nor past a revision).
+    /// For each transaction of the customer, the number of its last change that the history orders by: every change
+    /// but a finish (finishing moves a transaction neither in the history nor past a revision).
     func historySequences() throws -> [String: Int64] {
         let rows = try statement(
             """

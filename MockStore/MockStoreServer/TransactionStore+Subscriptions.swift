@@ -2,7 +2,8 @@ import Foundation
 import MockStoreSQLite
 
 /// Subscriptions in SQLite (schema version 3): the subscription columns of `transactions`, the `subscriptions`
-/// table (one row per subscription, its ``SubscriptionState`` as JSON; `customer_subscriptions` from version 4) and the virtual clock's state in `counters`.
+/// table (one row per subscription, its ``SubscriptionState`` as JSON; `customer_subscriptions` from version 4) and
+/// the virtual clock's state in `counters`.
 extension TransactionStore {
     /// The `transactions` columns version 3 adds, in the order ``subscriptionFields(_:from:)`` reads them.
     static let subscriptionColumns = """

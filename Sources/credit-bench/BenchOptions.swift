@@ -72,8 +72,8 @@ struct BenchOptions {
             .string(
                 "--only", "ROWS",
                 help: "comma-separated, of: append, append-head, batch, load (cold load and memory), sums, merge, "
-                    + "verify, counter, catalogue, purchases, store-start, store-load, store-customers, pnl, sync (default all)"
-            ),
+                    + "verify, counter, catalogue, purchases, store-start, store-load, store-customers, pnl, sync "
+                    + "(default all)"),
             .string("--load-only", "DIR", help: "(internal) open the ledger in DIR, print what the load took, exit"),
         ],
         epilogue:
