@@ -17,6 +17,9 @@ public struct ControlInvocation: Equatable, Sendable {
     public var body: [UInt8]?
     /// What is done with the answer.
     public var output: Output
+    /// The customer the control acts for (`--customer`, sent as `X-Mock-Customer`); `nil`: the default customer, or
+    /// the customer of the transaction the control names.
+    public var customer: String?
 
     /// What a control does with the store's answer.
     public enum Output: Equatable, Sendable {
@@ -28,12 +31,16 @@ public struct ControlInvocation: Equatable, Sendable {
         case waitNotification(NotificationWait)
     }
 
-    public init(url: String, method: String, path: String, body: [UInt8]? = nil, output: Output = .json) {
+    public init(
+        url: String, method: String, path: String, body: [UInt8]? = nil, output: Output = .json,
+        customer: String? = nil
+    ) {
         self.url = url
         self.method = method
         self.path = path
         self.body = body
         self.output = output
+        self.customer = customer
     }
 
     /// `mockstore control`, declared: every control command with its words and options.
@@ -51,9 +58,17 @@ public struct ControlInvocation: Equatable, Sendable {
                 Sends one test control to a running mockstore (the URL of its listening line; default $MOCKSTORE_URL) and
                 prints its JSON answer. What SKTestSession does in Xcode, over HTTP under /test/v1/.
                 """,
-            options: [.string("--url", "URL", help: "the store's listening URL (default $MOCKSTORE_URL)").inherited()],
+            options: [
+                .string("--url", "URL", help: "the store's listening URL (default $MOCKSTORE_URL)").inherited(),
+                .string(
+                    "--customer", "NAME",
+                    help: "the customer the control acts for (default: the default customer; a control given a "
+                        + "transaction id acts for its customer, and with --customer only on that customer's)"
+                ).inherited(),
+            ],
             subcommands: [
                 command("reset", "back to the catalogue's defaults: no transactions, settings or failures"),
+                customerCommand,
                 command("clear", "remove every transaction (settings stay)"),
                 command("transactions", "list every transaction, with its order id, status and refund state"),
                 command("delete", "remove one transaction", [id]),
@@ -163,10 +178,53 @@ public struct ControlInvocation: Equatable, Sendable {
                     url: url, method: "GET", path: "/test/v1/notifications",
                     output: .waitNotification(try Self.wait(args))))
         }
+        let customer = try Self.customerName(args.string("--customer"), option: "--customer", args)
         let request = try Self.request(args)
         let output: Output = args.command == "root-certificate" ? .certificatePEM(file: args.string("--out")) : .json
         return .control(
-            ControlInvocation(url: url, method: request.0, path: request.1, body: request.2, output: output))
+            ControlInvocation(
+                url: url, method: request.0, path: request.1, body: request.2, output: output, customer: customer))
+    }
+
+    /// `customer add NAME [--storefront S]`, `customer list`, `customer remove NAME`.
+    private static let customerCommand = CommandSpec(
+        "customer",
+        summary: "the store's customers (Apple's sandbox testers), each with their own purchases, subscriptions, "
+            + "eligibility and storefront: `customer add NAME [--storefront S]`, `customer list`, `customer remove "
+            + "NAME` (with everything that is theirs; never the default customer). The device API acts for the one "
+            + "its X-Mock-Customer: NAME header names",
+        options: [.string("--storefront", "S", help: "the new customer's storefront (default: the catalogue's)")],
+        positionals: [
+            PositionalSpec("add|list|remove", choices: ["add", "list", "remove"]),
+            PositionalSpec("NAME", help: "the customer's name", optional: true),
+        ])
+
+    /// The request of `customer …`.
+    private static func customerRequest(_ args: ParsedArguments) throws(UsageError) -> (String, String, [UInt8]?) {
+        let action = args.positional("add|list|remove") ?? ""
+        if action == "list" {
+            guard args.positional("NAME") == nil else {
+                throw UsageError("customer list takes no name", command: args.path)
+            }
+            return ("GET", "/test/v1/customers", nil)
+        }
+        guard let name = try customerName(args.positional("NAME"), option: nil, args) else {
+            throw UsageError("customer \(action) needs a NAME", command: args.path)
+        }
+        if action == "remove" { return ("DELETE", "/test/v1/customers/" + name, nil) }
+        let storefront = args.string("--storefront")
+        return ("POST", "/test/v1/customers", json(TestCustomerRequest(name: name, storefront: storefront)))
+    }
+
+    /// A customer's name as given (`--customer NAME`, `customer add NAME`), checked: one that cannot be a name is a
+    /// usage error.
+    private static func customerName(_ name: String?, option: String?, _ args: ParsedArguments) throws(UsageError)
+        -> String?
+    {
+        guard let name, !MockCustomerHeader.isValidName(name) else { return name }
+        let rule = "a customer's name (" + MockCustomerHeader.nameRule + ")"
+        if let option { throw .invalidValue(option, name, isNot: rule, command: args.path) }
+        throw UsageError("\(quoted(name)) is not \(rule)", command: args.path)
     }
 
     /// `wait-notification`'s options, the type and subtype checked against Apple's.
@@ -211,6 +269,7 @@ public struct ControlInvocation: Equatable, Sendable {
         let command = args.command
         switch command {
         case "reset": return ("POST", "/test/v1/reset", nil)
+        case "customer": return try customerRequest(args)
         case "clear": return ("POST", "/test/v1/clear", nil)
         case "transactions": return ("GET", "/test/v1/transactions", nil)
         case "delete": return ("DELETE", transactions + (try transactionId(args)), nil)
@@ -287,10 +346,9 @@ public struct ControlInvocation: Equatable, Sendable {
         let base = url.hasSuffix("/") ? String(url.dropLast()) : url
         let response: HTTPClient.Response
         do {
-            response = try HTTPClient.send(
-                method, base + path,
-                headers: body == nil ? [] : [HTTPHeader("Content-Type", "application/json")], body: body ?? [],
-                timeout: timeout)
+            var headers = body == nil ? [] : [HTTPHeader("Content-Type", "application/json")]
+            if let customer { headers.append(HTTPHeader(MockCustomerHeader.name, customer)) }
+            response = try HTTPClient.send(method, base + path, headers: headers, body: body ?? [], timeout: timeout)
         } catch {
             return Outcome(
                 status: 1, stdout: "", stderr: "mockstore: error: cannot reach the store at \(url): \(error)\n")

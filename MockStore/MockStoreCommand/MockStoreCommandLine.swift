@@ -115,7 +115,9 @@ public enum MockStoreCommandLine {
               GET  /storekit/v1/subscriptions/{groupId}/status
               GET  /storekit/v1/subscriptions/{groupId}/intro-offer-eligibility
               GET  /storekit/v1/messages                   StoreKit messages waiting (price-increase consent)
-              (header X-Device-Verification-ID: UUID, for deviceVerification)
+              (header X-Device-Verification-ID: UUID, for deviceVerification; header X-Mock-Customer: NAME, the
+               customer whose device it is, each with their own purchases, subscriptions, eligibility, refunds and
+               storefront: without it, the default customer; an unknown name is 404/4040020)
 
             Test controls (SKTestSession), each also a `mockstore control` command:
               POST /test/v1/reset | /test/v1/clear         GET /test/v1/transactions   DELETE /test/v1/transactions/{id}
@@ -126,8 +128,12 @@ public enum MockStoreCommandLine {
                                                             "storefront", "locale"}
               GET|POST|DELETE /test/v1/failures[/{api}]    {"api", "error", "once"}
               GET  /test/v1/consumption | /test/v1/notifications | /test/v1/root-certificate
+              GET|POST /test/v1/customers                  {"name", "storefront"?}: the customers, a new one
+              DELETE /test/v1/customers/{name}             a customer and everything that is theirs
+              (controls act for X-Mock-Customer's customer, or for the customer of the transaction they name)
 
-            App Store Server API (bearer JWT, as Apple checks it):
+            App Store Server API (bearer JWT, as Apple checks it; each answer is for the customer of the
+            transaction id given, and has no other customer's transactions):
               GET  /inApps/v1/transactions/{transactionId}            Get Transaction Info
               GET  /inApps/v1/transactions/appTransactions/{transactionId} Get App Transaction Info
               PUT  /inApps/v1/transactions/{originalTransactionId}/appAccountToken Set App Account Token

@@ -81,6 +81,7 @@ extension MockStore {
             guard let transaction = try database.transaction(id: record.transactionId ?? "") else {
                 throw MockStoreError.transactionNotFound
             }
+            try database.adopt(transaction)
             return TestTransactionBody(
                 transaction: Self.testTransaction(transaction), signedTransaction: try sign(transaction))
         }

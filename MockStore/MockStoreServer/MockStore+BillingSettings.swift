@@ -77,6 +77,8 @@ extension MockStore {
                 try database.setSetting(
                     BillingSettingKey.productsNotForSale, to: off.isEmpty ? nil : off.joined(separator: "\n"))
             }
+            // What a renewal meets may have changed: each subscription's next event is found again.
+            try rescheduleEverySubscription(database)
             return try billingBody(database)
         }
     }

@@ -29,7 +29,10 @@ extension MockStore {
         let now = nowMilliseconds
         let answer = try withDatabase { database in
             _ = try runDueEvents(until: now, database)
-            guard let transaction = try database.transaction(id: id), transaction.status == .purchased,
+            let found = try database.transaction(id: id)
+            // The Server API answers for the customer of the transaction it is given.
+            try found.map(database.adopt)
+            guard let transaction = found, transaction.status == .purchased,
                 let group = transaction.subscription?.subscriptionGroupIdentifier,
                 let state = try database.subscriptionState(groupId: group), state.originalTransactionId == id
             else {
@@ -103,13 +106,17 @@ extension MockStore {
         let codes = request.storefrontCountryCodes.map { Set($0.map { $0.uppercased() }) }
         var succeeded: Int64 = 0
         var failed: Int64 = 0
-        for state in try database.subscriptionStates()
+        // Every customer's subscribers: a mass extension is for all of the app's.
+        let actingFor = database.actingFor
+        for (customerId, state) in try database.everyCustomersSubscriptionStates()
         where state.productId == request.productId
             && [.active, .billingGracePeriod, .billingRetry].contains(state.status)
             && codes.map({ $0.contains(state.storefront) }) ?? true
         {
+            try database.actFor(customerId: customerId)
             if try extendOne(state, request, now, database) { succeeded += 1 } else { failed += 1 }
         }
+        try database.restore(actingFor)
         let status = MassExtendRenewalDateStatusResponseBody(
             requestIdentifier: request.requestIdentifier, complete: true, completeDate: now,
             succeededCount: succeeded, failedCount: failed)

@@ -15,13 +15,19 @@ extension MockStore {
         let query = try NotificationHistoryQuery(
             body, paginationToken: paginationToken, now: configuration.clock.now().millisecondsSince1970,
             production: configuration.isProduction)
-        let notifications = try withDatabase { database in
+        let (notifications, customersTransactions) = try withDatabase { database in
+            // With a transaction id: the notifications about that customer's transactions, no other customer's.
+            var customersTransactions: Set<String>?
             if let id = query.transactionId {
                 _ = try paid(id, database)
+                customersTransactions = Set(try database.allTransactions().map(\.id))
             }
-            return try database.notifications()
+            return (try database.notifications(), customersTransactions)
         }
-        let matching = notifications.filter { $0.id > query.after && query.matches($0) }
+        let matching = notifications.filter { notification in
+            notification.id > query.after && query.matches(notification)
+                && customersTransactions.map { notification.transactionId.map($0.contains) ?? false } ?? true
+        }
         let page = Array(matching.prefix(Self.notificationHistoryPageSize))
         let hasMore = matching.count > page.count
         return NotificationHistoryResponseBody(

@@ -121,7 +121,7 @@ extension MockStore {
             bundleId: configuration.bundleId, productId: product.id, offerId: option.id,
             appAccountToken: request.appAccountToken,
             nows: [nowMilliseconds, realClock.now().millisecondsSince1970])
-        let appTransactionId = String(appTransaction.id)
+        let appTransactionId = String(customerAppTransactions.current.id)
         do throws(PromotionalOfferRefusal) {
             let nonce = try check.check(option, keys: promotionalOfferKeys) { id in
                 id == appTransactionId || ((try? database.transaction(id: id)) ?? nil) != nil

@@ -16,8 +16,8 @@ extension MockStore {
         }
     }
 
-    /// Get Transaction History (`version` `v1` or `v2`): every paid transaction of the customer (the store has one),
-    /// filtered, in order of last modification (a finish is not one), 20 a page; `revision` resumes. Version 1
+    /// Get Transaction History (`version` `v1` or `v2`): every paid transaction of the customer who has transaction
+    /// `id`, filtered, in order of last modification (a finish is not one), 20 a page; `revision` resumes. Version 1
     /// leaves out finished consumables, as Apple's does; version 2 keeps them.
     public func history(id: String, version: String = "v2", query: [HTTPRequest.QueryItem]) throws(MockStoreError)
         -> HistoryResponseBody
@@ -144,11 +144,14 @@ extension MockStore {
             })
     }
 
-    /// A paid transaction (pending and declined purchases do not exist for the Server API).
+    /// A paid transaction (pending and declined purchases do not exist for the Server API), whose customer the
+    /// database acts for from now on.
     func paid(_ id: String, _ database: TransactionStore) throws -> StoredTransaction {
         guard let transaction = try database.transaction(id: id), transaction.status == .purchased else {
             throw MockStoreError.transactionNotFound
         }
+        // The Server API answers for the customer of the transaction it is given.
+        try database.adopt(transaction)
         return transaction
     }
 }

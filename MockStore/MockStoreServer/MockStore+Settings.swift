@@ -16,7 +16,9 @@ extension MockStore {
     }
 
     func storefront(_ database: TransactionStore) throws -> Storefront {
-        if let code = try database.setting(SettingKey.storefront), let storefront = Storefront.named(code) {
+        if let code = try database.setting(database.actingFor.storefrontSettingKey),
+            let storefront = Storefront.named(code)
+        {
             return storefront
         }
         return configuration.catalogue.storefront
@@ -80,12 +82,7 @@ extension MockStore {
     public func updateSettings(_ update: TestSettingsUpdate) throws(MockStoreError) -> TestSettingsBody {
         var storefrontCode: String?
         if let code = update.storefront {
-            guard let storefront = Storefront.named(code) else {
-                throw .badRequest(
-                    "Unknown storefront \"\(code)\": give an App Store storefront's ISO 3166-1 alpha-3 code, "
-                        + "such as GBR or USA (\(Storefront.known.count) are known).")
-            }
-            storefrontCode = storefront.code
+            storefrontCode = try Self.knownStorefront(code).code
         }
         if let locale = update.locale {
             guard LocaleIdentifier.isWellFormed(locale) else {
@@ -106,7 +103,7 @@ extension MockStore {
                 try database.setSetting(SettingKey.interruptedPurchasesEnabled, to: value ? "true" : "false")
             }
             if let storefrontCode {
-                try database.setSetting(SettingKey.storefront, to: storefrontCode)
+                try database.setSetting(database.actingFor.storefrontSettingKey, to: storefrontCode)
             }
             if let locale = update.locale {
                 try database.setSetting(SettingKey.locale, to: locale)

@@ -30,8 +30,8 @@ extension MockStore {
     /// Who signs for servers: notifications and the Server API's transactions.
     var notificationSigner: any TransactionSigner { configuration.serverSigner ?? configuration.signer }
 
-    /// The customer's app transaction, signed now: for the device API with `device`'s verification fields, for the
-    /// Server API (`device` nil) without them and always by the test CA.
+    /// The app transaction of the customer acted for, signed now: for the device API with `device`'s verification
+    /// fields, for the Server API (`device` nil) without them and always by the test CA.
     func signAppTransaction(device: DeviceVerification?, verification: StoreKitFailure? = nil) throws -> String {
         var payload = appTransactionPayload()
         let signer: any TransactionSigner
@@ -47,13 +47,14 @@ extension MockStore {
 
     /// The app transaction's payload, stamped now (Apple's `JWSAppTransactionDecodedPayload`).
     func appTransactionPayload() -> AppTransactionPayload {
+        let customer = customerAppTransactions.current
         let now = configuration.clock.now().millisecondsSince1970
         return AppTransactionPayload(
             receiptType: configuration.environment, appAppleId: configuration.appAppleIdInAnswers,
             bundleId: configuration.bundleId, applicationVersion: configuration.bundleVersion,
             versionExternalIdentifier: configuration.isProduction ? nil : 0, receiptCreationDate: now,
-            originalPurchaseDate: appTransaction.originalPurchaseDate,
-            originalApplicationVersion: configuration.bundleVersion, appTransactionId: String(appTransaction.id),
+            originalPurchaseDate: customer.originalPurchaseDate,
+            originalApplicationVersion: configuration.bundleVersion, appTransactionId: String(customer.id),
             originalPlatform: "iOS", signedDate: now)
     }
 
@@ -61,7 +62,7 @@ extension MockStore {
         var payload = transaction.signedPayload(
             bundleId: configuration.bundleId, signedDate: configuration.clock.now().millisecondsSince1970,
             environment: configuration.environment)
-        payload.appTransactionId = String(appTransaction.id)
+        payload.appTransactionId = String(customerAppTransactions.record(for: transaction.customerId).id)
         return payload
     }
 }

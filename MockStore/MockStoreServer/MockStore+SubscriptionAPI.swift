@@ -82,8 +82,13 @@ extension MockStore {
         let now = nowMilliseconds
         return try withDatabase { database in
             _ = try runDueEvents(until: now, database)
-            // Any transaction id of the customer, or their app transaction id (as Apple takes).
-            if transactionId != String(appTransaction.id) {
+            // Any transaction id of the customer, or their app transaction id (as Apple takes): the answer is that
+            // customer's, and only theirs.
+            if let appTransactionId = Int64(transactionId),
+                let customer = try database.customer(appTransactionId: appTransactionId)
+            {
+                try database.actFor(customerId: customer.id)
+            } else {
                 _ = try paid(transactionId, database)
             }
             var groups: [SubscriptionGroupIdentifierItem] = []

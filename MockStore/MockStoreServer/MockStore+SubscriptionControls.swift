@@ -49,11 +49,7 @@ extension MockStore {
         try withDatabase { database in
             try database.saveClockState(virtualClock.setRate(rate))
             // Billing retry lasts differently at the new rate: when each subscription next changes, again.
-            let billing = try billingSettings(database)
-            for state in try database.subscriptionStates() {
-                try database.saveSubscription(
-                    state, nextEventAt: subscriptionLifecycle.nextEventDate(state, billing: billing))
-            }
+            try rescheduleEverySubscription(database)
         }
         subscriptionRuntime.invalidate()
         return clock()
@@ -122,7 +118,9 @@ extension MockStore {
     func subscription(_ reference: String, _ database: TransactionStore) throws -> SubscriptionState {
         let group: String?
         if Self.isTransactionId(reference) {
-            group = try database.transaction(id: reference)?.subscription?.subscriptionGroupIdentifier
+            let transaction = try database.transaction(id: reference)
+            try transaction.map(database.adopt)
+            group = transaction?.subscription?.subscriptionGroupIdentifier
         } else {
             group = subscriptionLifecycle.products[reference]?.groupId
         }

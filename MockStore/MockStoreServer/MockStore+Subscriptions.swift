@@ -62,14 +62,32 @@ extension MockStore {
         var records: [TestSubscriptionEventRecord] = []
         // Only test controls change the billing settings, never an event: read them once for the run.
         let billing = try billingSettings(database)
+        // The clock runs for every customer; each event acts for its subscription's, then the call's own again.
+        let actingFor = database.actingFor
         while records.count < Self.maximumEventsPerRun {
-            let due = try database.subscriptionStates().compactMap { state in
-                subscriptionLifecycle.dueEvent(state, now: date, billing: billing).map { (state, $0) }
+            // Only the subscriptions whose next event has come (by the due index), not every customer's.
+            let due = try database.dueSubscriptionStates(until: date).compactMap { customerId, state in
+                subscriptionLifecycle.dueEvent(state, now: date, billing: billing).map { (customerId, state, $0) }
             }
-            guard let (state, event) = due.min(by: { Self.date(of: $0.1) < Self.date(of: $1.1) }) else { break }
+            guard let (customerId, state, event) = due.min(by: { Self.date(of: $0.2) < Self.date(of: $1.2) }) else {
+                break
+            }
+            try database.actFor(customerId: customerId)
             records.append(try run(event, on: state, origin: .outside, database))
         }
+        try database.restore(actingFor)
         return records
+    }
+
+    /// Works out again when each subscription of every customer next changes (the rate or a billing setting
+    /// changed), so the due index (``TransactionStore/dueSubscriptionStates(until:)``) finds each at its time.
+    func rescheduleEverySubscription(_ database: TransactionStore) throws {
+        let billing = try billingSettings(database)
+        // An existing row keeps its customer: the save only changes its state and next date.
+        for (_, state) in try database.everyCustomersSubscriptionStates() {
+            try database.saveSubscription(
+                state, nextEventAt: subscriptionLifecycle.nextEventDate(state, billing: billing))
+        }
     }
 
     /// At most this many subscription events run in one call (a daily subscription over `P100Y` would be 36,500).
@@ -315,7 +333,7 @@ extension MockStore {
             offerPeriod: offer?.offerPeriod, signedDate: signedDate, environment: configuration.environment,
             recentSubscriptionStartDate: state.recentSubscriptionStartDate, renewalDate: state.expiresDate,
             currency: state.currency, renewalPrice: state.renewalPrice, appAccountToken: state.appAccountToken,
-            appTransactionId: String(appTransaction.id))
+            appTransactionId: String(customerAppTransactions.current.id))
         payload.eligibleWinBackOfferIds = eligibleWinBackOfferIds(state)
         return payload
     }

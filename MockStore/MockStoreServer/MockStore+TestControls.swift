@@ -29,7 +29,13 @@ extension MockStore {
     /// Removes one transaction (`deleteTransaction(identifier:)`).
     public func deleteTransaction(id: String) throws(MockStoreError) {
         try requireTransactionId(id)
-        guard try withDatabase({ try $0.delete(id: id) }) else { throw .transactionNotFound }
+        let deleted = try withDatabase { database in
+            guard let transaction = try database.transaction(id: id) else { return false }
+            // With --customer, only that customer's.
+            try database.adopt(transaction)
+            return try database.delete(id: id)
+        }
+        guard deleted else { throw .transactionNotFound }
     }
 
     // MARK: Purchases
@@ -287,8 +293,11 @@ extension MockStore {
         guard Self.isTransactionId(id) else { throw .invalidTransactionId(id) }
     }
 
+    /// Transaction `id`, whose customer the database acts for from now on (a control given a transaction id acts for
+    /// its customer; one naming another customer is refused, 4040010).
     func existing(_ id: String, _ database: TransactionStore) throws -> StoredTransaction {
         guard let transaction = try database.transaction(id: id) else { throw MockStoreError.transactionNotFound }
+        try database.adopt(transaction)
         return transaction
     }
 

@@ -108,8 +108,10 @@ public final class MockStore: Sendable {
     let productSettingsCache = ProductSettingsCache()
     /// Signalled when a notification is due now; the ``NotificationDispatcher`` waits on it.
     public let notificationsDue = DispatchSemaphore(value: 0)
-    /// The customer's app transaction: its id and when the app was first got (kept in the database).
+    /// The default customer's app transaction: its id and when the app was first got (kept in the database).
     let appTransaction: TransactionStore.AppTransactionRecord
+    /// The app transaction of the customer each call acts for, for the signing code.
+    let customerAppTransactions: CustomerAppTransactions
     /// The virtual clock and the subscription lifecycle (``MockStore+Subscriptions``).
     let subscriptionRuntime: SubscriptionRuntime
     /// The subscription offer keys promotional offers are checked with (``MockStore+Offers``).
@@ -135,6 +137,12 @@ public final class MockStore: Sendable {
             (try? database.appTransactionRecord(now: now))
             ?? TransactionStore.AppTransactionRecord(
                 id: TransactionStore.newAppTransactionId(), originalPurchaseDate: now)
+        customerAppTransactions = CustomerAppTransactions(defaultCustomer: appTransaction)
+        // Every customer's, so a transaction is signed with its own customer's whatever the call acts for.
+        for customer in (try? database.allCustomers()) ?? [] {
+            customerAppTransactions.learn(customer)
+        }
+        database.appTransactions = customerAppTransactions
         self.database = GroupCommit(store: database)
     }
 
@@ -175,7 +183,10 @@ public final class MockStore: Sendable {
     /// ``ProductSettingsCache`` when it has them, else from the database (and then kept).
     private func productSettings() throws(MockStoreError) -> (Storefront, String) {
         let settings: ProductSettingsCache.Settings
-        if let kept = productSettingsCache.settings {
+        // The cache holds the default customer's storefront; another customer's is read each time.
+        let isDefaultCustomer =
+            (CustomerScope.name ?? MockCustomerHeader.defaultCustomer) == MockCustomerHeader.defaultCustomer
+        if isDefaultCustomer, let kept = productSettingsCache.settings {
             settings = kept
         } else {
             let (read, generation, isKeepable) = try withDatabase { database in
@@ -188,7 +199,7 @@ public final class MockStore: Sendable {
                 return (read, generation, !once)
             }
             // Committed by now: what was read is durable.
-            if isKeepable {
+            if isKeepable && isDefaultCustomer {
                 productSettingsCache.keep(read, readAt: generation)
             }
             settings = read
@@ -371,6 +382,9 @@ public final class MockStore: Sendable {
             if let simulated = try takeSimulatedFailure(.finish, database) {
                 throw MockStoreError.simulated(simulated)
             }
+            if let transaction = try database.transaction(id: transactionId) {
+                try database.adopt(transaction)
+            }
             return try database.finish(id: transactionId, at: configuration.clock.now().millisecondsSince1970)
         }
         if outcome == .notFound {
@@ -413,13 +427,18 @@ public final class MockStore: Sendable {
 
     /// Runs `body` under the database lock, in the shared transaction of the moment, and returns once that is
     /// committed and, unless `durability` says otherwise, on the disk (``GroupCommit/perform(durability:_:)``);
-    /// any error that is not already a ``MockStoreError`` (a failed commit among them) becomes a 500.
+    /// any error that is not already a ``MockStoreError`` (a failed commit among them) becomes a 500. The body acts
+    /// for the customer the request names (``CustomerScope``), the default customer when it names none.
     func withDatabase<Result: Sendable>(
         durability: GroupCommit<TransactionStore>.Durability = .flushed,
         _ body: (inout sending TransactionStore) throws -> Result
     ) throws(MockStoreError) -> Result {
+        let named = CustomerScope.name
         do {
-            return try database.perform(durability: durability, body)
+            return try database.perform(durability: durability) { database in
+                try database.actFor(customerNamed: named)
+                return try body(&database)
+            }
         } catch let error as MockStoreError {
             throw error
         } catch {

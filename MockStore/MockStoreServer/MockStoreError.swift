@@ -80,6 +80,18 @@ public struct MockStoreError: Error, Equatable, Sendable, CustomStringConvertibl
     static let transactionNotFound = MockStoreError(
         status: 404, code: StoreErrorCode.transactionIdNotFound, message: "Transaction id not found.")
 
+    /// No customer is called `name` (the device API's `X-Mock-Customer`, a control's `--customer`).
+    static func customerNotFound(_ name: String) -> MockStoreError {
+        MockStoreError(
+            status: 404, code: StoreErrorCode.customerNotFound,
+            message: "No customer is called \"\(name)\": add one with `mockstore control customer add \(name)`.")
+    }
+
+    /// `name` cannot name a customer.
+    static func invalidCustomerName(_ name: String) -> MockStoreError {
+        .badRequest("Invalid customer name \"\(name)\": a name is \(MockCustomerHeader.nameRule).")
+    }
+
     static func notFound(_ path: String) -> MockStoreError {
         MockStoreError(status: 404, code: StoreErrorCode.notFound, message: "No such endpoint: \(path)")
     }

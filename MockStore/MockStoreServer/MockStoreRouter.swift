@@ -39,7 +39,7 @@ public struct MockStoreRouter: HTTPHandler {
         self.store = store
         self.routes =
             Self.deviceRoutes + Self.testRoutes + Self.controlRoutes + Self.serverRoutes + Self.subscriptionRoutes
-            + Self.billingRoutes + Self.extensionRoutes + Self.offerRoutes
+            + Self.billingRoutes + Self.extensionRoutes + Self.offerRoutes + Self.customerRoutes
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
@@ -59,7 +59,13 @@ public struct MockStoreRouter: HTTPHandler {
             response.headers.append(HTTPHeader("Allow", matching.map(\.0.method).joined(separator: ", ")))
             return response
         }
-        return route.respond(store, request, captures)
+        let customer: String?
+        do throws(MockStoreError) {
+            customer = try Self.customerName(for: request, segments: segments)
+        } catch {
+            return error.response
+        }
+        return CustomerScope.$name.withValue(customer) { route.respond(store, request, captures) }
     }
 
     public func payloadTooLarge(limit: Int) -> HTTPResponse {

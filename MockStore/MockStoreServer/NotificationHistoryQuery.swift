@@ -81,7 +81,7 @@ struct NotificationHistoryQuery {
         guard notification.createdAt >= startDate, notification.createdAt < endDate else { return false }
         if let notificationType, notification.type != notificationType { return false }
         if let notificationSubtype, notification.subtype != notificationSubtype { return false }
-        // The store has one customer: every notification about a transaction is theirs.
+        // Which customer's they are is the caller's to check (it knows the customer's transactions).
         if transactionId != nil, notification.transactionId == nil { return false }
         if onlyFailures, notification.status == .delivered { return false }
         return true

@@ -74,6 +74,8 @@ public struct StoredTransaction: Equatable, Sendable {
     public var refundRequest: RefundRequest?
     /// Auto-renewable subscriptions only.
     public var subscription: TransactionSubscriptionFields? = nil
+    /// The customer whose transaction it is (``CustomerContext``; 1 the default customer).
+    public var customerId: Int64 = CustomerContext.defaultId
 
     /// The payload to sign for this transaction, stamped with `signedDate` (milliseconds since 1970).
     public func signedPayload(bundleId: String, signedDate: Int64, environment: String = "Sandbox")

@@ -37,7 +37,7 @@ final class SubscriptionRuntime: Sendable {
         // Known from the start, so that a request finds nothing due without a database call.
         if let next = try? database.nextSubscriptionEventDate() {
             nextEvent.withLock { $0 = next }
-        } else if (try? database.subscriptionStates().isEmpty) == true {
+        } else if (try? database.everyCustomersSubscriptionStates().isEmpty) == true {
             nextEvent.withLock { $0 = nil }
         }
     }

@@ -1,21 +1,28 @@
 import Foundation
 import MockStoreSQLite
 
-/// A new database's schema in one pass: what versions 1, 2 and 3 (``schemaSQL``, ``version2SQL``, ``version3SQL``)
-/// leave, without their `ALTER TABLE`s. Each `ALTER TABLE` makes SQLite parse the whole schema again, which was half
-/// the time of making the in-memory database of an `--ephemeral` start. Composed from the migrations themselves, so
-/// there is one text of each table; `TransactionStoreSchemaTests` checks that both ways give the same schema,
-/// statement by statement, and the same rows.
+/// A new database's schema in one pass: what versions 1 to 4 (``schemaSQL``, ``version2SQL``, ``version3SQL``,
+/// ``version4SQL``) leave, without their `ALTER TABLE`s. Each `ALTER TABLE` makes SQLite parse the whole schema again,
+/// which was half the time of making the in-memory database of an `--ephemeral` start. Composed from the migrations
+/// themselves, so there is one text of each table; `TransactionStoreSchemaTests` checks that both ways give the same
+/// schema, statement by statement, and the same rows.
 extension TransactionStore {
     /// What an added column's statement starts with.
     private static let addColumn = "ALTER TABLE transactions ADD COLUMN "
 
-    /// Schema version 3, for a file that has none yet: version 1's `CREATE TABLE transactions` with the columns the
-    /// later versions add, then every other statement of the three but the `ALTER TABLE`s, the `UPDATE`s of rows a
-    /// new file does not have, and the versions in between.
+    /// The current schema, for a file that has none yet: version 1's `CREATE TABLE transactions` with the columns
+    /// the later versions add, then every other statement of the versions but the `ALTER TABLE`s, the `UPDATE`s and
+    /// copies (`INSERT … SELECT`) of rows a new file does not have, the tables a later version drops (with their
+    /// indexes and the `DROP`), and the versions in between.
     static let freshSchemaSQL: String = {
-        let statements = [schemaSQL, version2SQL, version3SQL].flatMap(sqlStatements)
+        let statements = [schemaSQL, version2SQL, version3SQL, version4SQL].flatMap(sqlStatements)
         let addedColumns = statements.filter { $0.hasPrefix(addColumn) }.map { String($0.dropFirst(addColumn.count)) }
+        let dropped = statements.filter { $0.hasPrefix("DROP TABLE ") }.map { String($0.dropFirst(11)) }
+        func isDropped(_ statement: String) -> Bool {
+            dropped.contains { table in
+                statement.hasPrefix("CREATE TABLE \(table) (") || statement.contains(" ON \(table) (")
+            }
+        }
         var fresh: [String] = []
         for statement in statements {
             if statement.hasPrefix("CREATE TABLE transactions ("),
@@ -24,12 +31,13 @@ extension TransactionStore {
                 fresh.append(
                     statement[..<end.lowerBound] + ",\n" + addedColumns.joined(separator: ",\n") + "\n) STRICT")
             } else if !statement.hasPrefix("ALTER TABLE") && !statement.hasPrefix("UPDATE ")
-                && !statement.hasPrefix("PRAGMA user_version")
+                && !statement.hasPrefix("PRAGMA user_version") && !statement.hasPrefix("DROP TABLE ")
+                && !(statement.hasPrefix("INSERT INTO ") && statement.contains("SELECT ")) && !isDropped(statement)
             {
                 fresh.append(statement)
             }
         }
-        return (fresh + ["PRAGMA user_version = 3"]).joined(separator: ";\n") + ";"
+        return (fresh + ["PRAGMA user_version = \(schemaVersion)"]).joined(separator: ";\n") + ";"
     }()
 
     /// The statements of `sql`, trimmed (the migrations' texts hold no `;` inside a statement).
@@ -37,7 +45,7 @@ extension TransactionStore {
         sql.split(separator: ";").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
     }
 
-    /// Creates schema version 3 in `database`, which has none: one pass for a new file (``migrate()`` runs the
+    /// Creates the current schema in `database`, which has none: one pass for a new file (``migrate()`` runs the
     /// migrations for an old one).
     static func createFreshSchema(in database: SQLiteDatabase) throws {
         try database.execute(freshSchemaSQL)

@@ -36,15 +36,17 @@ extension TransactionStore {
         try statement("UPDATE transactions SET app_account_token = ?2 WHERE id = ?1").run([.text(id), .text(token)])
     }
 
-    /// For each transaction, the number of its last change that the history orders by: every change but a finish
-    /// (finishing moves a transaction neither in the history nor past a revision).
+    /// For each transaction of the customer, the number of its last change that the history orders by: every change
+    /// but a finish (finishing moves a transaction neither in the history nor past a revision).
     func historySequences() throws -> [String: Int64] {
         let rows = try statement(
             """
-            SELECT transaction_id, MAX(sequence) FROM transaction_changes WHERE kind <> 'finished'
-            GROUP BY transaction_id
+            SELECT c.transaction_id, MAX(c.sequence) FROM transaction_changes c
+            JOIN transactions t ON t.id = c.transaction_id
+            WHERE c.kind <> 'finished' AND t.customer_id = ?1
+            GROUP BY c.transaction_id
             """
-        ).query { ($0.text(at: 0) ?? "", $0.int64(at: 1)) }
+        ).query([.integer(actingFor.id)]) { ($0.text(at: 0) ?? "", $0.int64(at: 1)) }
         return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }
 
@@ -60,6 +62,12 @@ extension TransactionStore {
             .run([.integer(Self.newAppTransactionId())])
         try statement("INSERT OR IGNORE INTO counters (name, value) VALUES ('app_original_purchase_date', ?1)")
             .run([.integer(now)])
+        return try defaultAppTransaction(now: now)
+    }
+
+    /// The default customer's app transaction as `counters` keeps it (made by ``appTransactionRecord(now:)`` when the
+    /// store starts; `now` stands in for what is missing).
+    func defaultAppTransaction(now: Int64 = 0) throws -> AppTransactionRecord {
         let values = try statement(
             "SELECT name, value FROM counters WHERE name IN ('app_transaction_id', 'app_original_purchase_date')"
         ).query { ($0.text(at: 0) ?? "", $0.int64(at: 1)) }
@@ -89,7 +97,7 @@ extension TransactionStore {
     func deleteAllTransactions() throws {
         try database.inTransaction {
             try database.execute(
-                "DELETE FROM transactions; DELETE FROM consumption_reports; DELETE FROM subscriptions;")
+                "DELETE FROM transactions; DELETE FROM consumption_reports; DELETE FROM customer_subscriptions;")
         }
     }
 
@@ -101,7 +109,7 @@ extension TransactionStore {
             try database.execute(
                 """
                 DELETE FROM transactions; DELETE FROM consumption_reports; DELETE FROM settings;
-                DELETE FROM simulated_failures; DELETE FROM notifications; DELETE FROM subscriptions;
+                DELETE FROM simulated_failures; DELETE FROM notifications; DELETE FROM customer_subscriptions;
                 """)
         }
     }
@@ -133,11 +141,13 @@ extension TransactionStore {
             """
             SELECT c.transaction_id, MAX(c.sequence) AS last FROM transaction_changes c
             JOIN transactions t ON t.id = c.transaction_id
-            WHERE c.sequence > ?1 AND t.status = 'purchased'
+            WHERE c.sequence > ?1 AND t.status = 'purchased' AND t.customer_id = ?3
               AND (c.kind IN (\(kinds)) OR (c.kind = 'created' AND t.origin = 'outside'))
             GROUP BY c.transaction_id ORDER BY last LIMIT ?2
             """
-        ).query([.integer(sequence), .integer(Int64(limit + 1))]) { ($0.text(at: 0) ?? "", $0.int64(at: 1)) }
+        ).query([.integer(sequence), .integer(Int64(limit + 1)), .integer(actingFor.id)]) {
+            ($0.text(at: 0) ?? "", $0.int64(at: 1))
+        }
         var updates: [(StoredTransaction, Int64)] = []
         for (id, last) in rows.prefix(limit) {
             if let transaction = try transaction(id: id) {

@@ -2,7 +2,8 @@ import Foundation
 import MockStoreSQLite
 
 /// Subscriptions in SQLite (schema version 3): the subscription columns of `transactions`, the `subscriptions`
-/// table (one row per subscription, its ``SubscriptionState`` as JSON) and the virtual clock's state in `counters`.
+/// table (one row per subscription, its ``SubscriptionState`` as JSON; `customer_subscriptions` from version 4) and
+/// the virtual clock's state in `counters`.
 extension TransactionStore {
     /// The `transactions` columns version 3 adds, in the order ``subscriptionFields(_:from:)`` reads them.
     static let subscriptionColumns = """
@@ -62,39 +63,56 @@ extension TransactionStore {
 
     // MARK: Subscriptions
 
-    /// Every subscription, by group.
+    /// Every subscription of the customer, by group.
     public func subscriptionStates() throws -> [SubscriptionState] {
-        try statement("SELECT state FROM subscriptions ORDER BY group_id").query { row in
-            try Self.decodeState(row.text(at: 0) ?? "")
-        }
+        try statement("SELECT state FROM customer_subscriptions WHERE customer_id = ?1 ORDER BY group_id")
+            .query([.integer(actingFor.id)]) { row in try Self.decodeState(row.text(at: 0) ?? "") }
     }
 
-    /// The subscription of `groupId`, if the customer ever had one.
+    /// The customer's subscription of `groupId`, if they ever had one.
     public func subscriptionState(groupId: String) throws -> SubscriptionState? {
-        try statement("SELECT state FROM subscriptions WHERE group_id = ?1").query([.text(groupId)]) { row in
-            try Self.decodeState(row.text(at: 0) ?? "")
-        }.first
+        try statement("SELECT state FROM customer_subscriptions WHERE customer_id = ?1 AND group_id = ?2")
+            .query([.integer(actingFor.id), .text(groupId)]) { row in try Self.decodeState(row.text(at: 0) ?? "") }
+            .first
     }
 
-    /// Writes a subscription's state; `nextEventAt` is when the clock next changes it.
+    /// Every customer's subscriptions the clock changes by `date`, each with its customer (the clock runs for all).
+    func dueSubscriptionStates(until date: Int64) throws -> [(customerId: Int64, state: SubscriptionState)] {
+        try statement(
+            """
+            SELECT customer_id, state FROM customer_subscriptions
+            WHERE next_event_at IS NOT NULL AND next_event_at <= ?1 ORDER BY next_event_at
+            """
+        ).query([.integer(date)]) { row in (row.int64(at: 0), try Self.decodeState(row.text(at: 1) ?? "")) }
+    }
+
+    /// Every customer's subscriptions, each with its customer (a mass extension reaches every subscriber).
+    func everyCustomersSubscriptionStates() throws -> [(customerId: Int64, state: SubscriptionState)] {
+        try statement("SELECT customer_id, state FROM customer_subscriptions ORDER BY customer_id, group_id")
+            .query { row in (row.int64(at: 0), try Self.decodeState(row.text(at: 1) ?? "")) }
+    }
+
+    /// Writes a subscription's state for the customer; `nextEventAt` is when the clock next changes it.
     public func saveSubscription(_ state: SubscriptionState, nextEventAt: Int64?) throws {
         let json = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
         try statement(
             """
-            INSERT INTO subscriptions (original_transaction_id, group_id, status, next_event_at, state)
-            VALUES (?1, ?2, ?3, ?4, ?5)
+            INSERT INTO customer_subscriptions (original_transaction_id, group_id, status, next_event_at, state,
+                customer_id)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6)
             ON CONFLICT (original_transaction_id) DO UPDATE SET group_id = ?2, status = ?3, next_event_at = ?4,
                 state = ?5
             """
         ).run([
             .text(state.originalTransactionId), .text(state.groupId), .integer(Int64(state.status.rawValue)),
-            nextEventAt.map(SQLiteValue.integer) ?? .null, .text(json),
+            nextEventAt.map(SQLiteValue.integer) ?? .null, .text(json), .integer(actingFor.id),
         ])
     }
 
-    /// The earliest date the clock changes a subscription.
+    /// The earliest date the clock changes a subscription, any customer's.
     public func nextSubscriptionEventDate() throws -> Int64? {
-        try statement("SELECT MIN(next_event_at) FROM subscriptions").query { $0.optionalInt64(at: 0) }.first ?? nil
+        try statement("SELECT MIN(next_event_at) FROM customer_subscriptions").query { $0.optionalInt64(at: 0) }
+            .first ?? nil
     }
 
     /// The transactions of one subscription (renewals, upgrades), oldest first.

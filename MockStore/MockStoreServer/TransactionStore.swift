@@ -6,8 +6,8 @@ import MockStoreSQLite
 /// One connection, used by one thread at a time: the owner keeps the store behind a lock. Every change is
 /// one SQLite transaction, so a crash leaves either all of it or none of it.
 public final class TransactionStore: GroupCommitStore {
-    /// The schema this code writes and reads (`PRAGMA user_version`). Version 1 and 2 files are migrated.
-    static let schemaVersion: Int64 = 3
+    /// The schema this code writes and reads (`PRAGMA user_version`). Version 1 to 3 files are migrated.
+    static let schemaVersion: Int64 = 4
 
     /// The connection, shared through ``GroupCommit``.
     public let database: SQLiteDatabase
@@ -17,6 +17,11 @@ public final class TransactionStore: GroupCommitStore {
     var settingsMayHaveChanged: (@Sendable () -> Void)?
     /// Signs a notification recorded unsigned (``DeferredNotification``) when it is first read.
     var sealNotification: (@Sendable (String) throws -> String)?
+    /// The customer the calls act for (``TransactionStore+Customers``): set by the store before each call's work,
+    /// from the request or from the transaction it names.
+    var actingFor = CustomerContext()
+    /// Told which customer the calls act for, for the signing code (``CustomerAppTransactions``).
+    var appTransactions: CustomerAppTransactions?
 
     /// The database file.
     public var path: String { database.path }
@@ -70,7 +75,8 @@ public final class TransactionStore: GroupCommitStore {
                 origin: new.origin,
                 status: new.status, isFinished: false, finishedDate: nil, revocationDate: nil, revocationReason: nil,
                 revocationType: nil, revocationPercentage: nil, version: 1, changeSequence: sequence,
-                orderId: Self.orderId(forSerial: serial), pendingReason: new.pendingReason, refundRequest: nil)
+                orderId: Self.orderId(forSerial: serial), pendingReason: new.pendingReason, refundRequest: nil,
+                customerId: actingFor.id)
             stored.subscription = new.subscription.map { Self.numbered($0.fields, serial: serial) }
             try statement(Self.insertSQL).run(
                 [
@@ -83,7 +89,7 @@ public final class TransactionStore: GroupCommitStore {
                     .text(stored.inAppOwnershipType), .text(stored.origin.rawValue), .text(stored.status.rawValue),
                     .integer(stored.version), .integer(stored.changeSequence), .text(stored.orderId),
                     .optional(stored.pendingReason?.rawValue),
-                ] + Self.subscriptionValues(stored.subscription))
+                ] + Self.subscriptionValues(stored.subscription) + [.integer(actingFor.id)])
             return try confirm(stored)
         }
     }
@@ -93,27 +99,32 @@ public final class TransactionStore: GroupCommitStore {
         try statement("SELECT \(Self.columns) FROM transactions WHERE id = ?1").query([.text(id)], row: Self.row).first
     }
 
-    /// Paid transactions the app has not finished, oldest first.
+    /// The customer's paid transactions the app has not finished, oldest first.
     public func unfinishedTransactions() throws -> [StoredTransaction] {
         try statement(
-            "SELECT \(Self.columns) FROM transactions WHERE finished = 0 AND status = 'purchased' ORDER BY serial"
-        ).query(row: Self.row)
+            """
+            SELECT \(Self.columns) FROM transactions
+            WHERE customer_id = ?1 AND finished = 0 AND status = 'purchased' ORDER BY serial
+            """
+        ).query([.integer(actingFor.id)], row: Self.row)
     }
 
-    /// Every transaction, oldest first.
+    /// Every transaction of the customer, oldest first.
     public func allTransactions() throws -> [StoredTransaction] {
-        try statement("SELECT \(Self.columns) FROM transactions ORDER BY serial").query(row: Self.row)
+        try statement("SELECT \(Self.columns) FROM transactions WHERE customer_id = ?1 ORDER BY serial")
+            .query([.integer(actingFor.id)], row: Self.row)
     }
 
-    /// The newest paid, unrevoked transaction for `productId` (to give a non-consumable back, not sell it twice).
+    /// The customer's newest paid, unrevoked transaction for `productId` (to give a non-consumable back, not sell it
+    /// twice).
     public func latestActivePurchase(productId: String) throws -> StoredTransaction? {
         try statement(
             """
             SELECT \(Self.columns) FROM transactions
-            WHERE product_id = ?1 AND status = 'purchased' AND revocation_date IS NULL
+            WHERE customer_id = ?2 AND product_id = ?1 AND status = 'purchased' AND revocation_date IS NULL
             ORDER BY serial DESC LIMIT 1
             """
-        ).query([.text(productId)], row: Self.row).first
+        ).query([.text(productId), .integer(actingFor.id)], row: Self.row).first
     }
 
     /// Marks a paid transaction finished. Finishing it again changes nothing and says so.
@@ -221,21 +232,24 @@ public final class TransactionStore: GroupCommitStore {
     private func migrate() throws {
         let version = try database.userVersion
         if version == Self.schemaVersion { return }
-        guard (0...2).contains(version) else {
+        guard (0...3).contains(version) else {
             throw SQLiteError(
                 code: SQLiteError.genericCode,
                 message: "schema version \(version) is not one this mockstore knows (it writes \(Self.schemaVersion))",
                 operation: "opening \(database.path)")
         }
         try database.inTransaction {
-            // A new file: version 3 in one pass (TransactionStore+FreshSchema.swift).
+            // A new file: the current version in one pass (TransactionStore+FreshSchema.swift).
             if version == 0 {
                 try Self.createFreshSchema(in: database)
             } else {
                 if version < 2 {
                     try database.execute(Self.version2SQL)
                 }
-                try database.execute(Self.version3SQL)
+                if version < 3 {
+                    try database.execute(Self.version3SQL)
+                }
+                try database.execute(Self.version4SQL)
             }
         }
     }
@@ -341,9 +355,9 @@ public final class TransactionStore: GroupCommitStore {
         INSERT INTO transactions (
             id, serial, original_id, product_id, product_type, quantity, price, currency, storefront, storefront_id,
             purchase_date, original_purchase_date, app_account_token, transaction_reason, ownership_type, origin,
-            status, version, change_sequence, order_id, pending_reason, \(subscriptionColumns)
+            status, version, change_sequence, order_id, pending_reason, \(subscriptionColumns), customer_id
         ) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,
-            ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)
+            ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)
         """
 
     static let columns = """
@@ -351,7 +365,7 @@ public final class TransactionStore: GroupCommitStore {
         purchase_date, original_purchase_date, app_account_token, transaction_reason, ownership_type, origin, \
         status, finished, finished_date, revocation_date, revocation_reason, revocation_type, \
         revocation_percentage, version, change_sequence, order_id, pending_reason, refund_request, \
-        \(subscriptionColumns)
+        \(subscriptionColumns), customer_id
         """
 
     static func row(_ row: SQLiteStatement) throws -> StoredTransaction {
@@ -378,6 +392,6 @@ public final class TransactionStore: GroupCommitStore {
             orderId: row.text(at: 25) ?? TransactionStore.orderId(forSerial: row.int64(at: 1)),
             pendingReason: row.text(at: 26).flatMap(StoredTransaction.PendingReason.init(rawValue:)),
             refundRequest: row.text(at: 27).flatMap(StoredTransaction.RefundRequest.init(rawValue:)),
-            subscription: subscriptionFields(row, from: 28))
+            subscription: subscriptionFields(row, from: 28), customerId: row.int64(at: 36))
     }
 }

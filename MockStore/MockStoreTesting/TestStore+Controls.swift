@@ -141,6 +141,41 @@ extension TestStore {
         _ = try await exchange("POST", "/test/v1/reset")
     }
 
+    // MARK: Customers
+
+    /// The customer every call inside ``acting(as:_:)`` acts for (`X-Mock-Customer`); nil: the default customer.
+    @TaskLocal static var customer: String?
+
+    /// Runs `body` as `customer` (added with ``addCustomer(_:storefront:)``): every call of this store in it, device
+    /// API and controls, acts for them, each customer with their own purchases, subscriptions, eligibility, refunds
+    /// and storefront. The Server API needs no customer: it answers for the customer of the transaction it is given.
+    ///
+    /// ```swift
+    /// try await store.addCustomer("alice")
+    /// let bought = try await store.acting(as: "alice") { try await store.buy("com.example.coins.100") }
+    /// ```
+    public func acting<Result>(as customer: String, _ body: () async throws -> Result) async rethrows -> Result {
+        try await Self.$customer.withValue(customer) { try await body() }
+    }
+
+    /// Adds a customer (a sandbox tester), in `storefront` (the catalogue's when nil).
+    @discardableResult
+    public func addCustomer(_ name: String, storefront: String? = nil) async throws -> TestCustomer {
+        try await send("POST", "/test/v1/customers", body: TestCustomerRequest(name: name, storefront: storefront))
+    }
+
+    /// Every customer, the default one first.
+    public func customers() async throws -> [TestCustomer] {
+        try await send("GET", "/test/v1/customers", as: TestCustomersBody.self).customers
+    }
+
+    /// Removes a customer with everything that is theirs (never the default customer).
+    public func removeCustomer(_ name: String) async throws {
+        _ = try await exchange(
+            "DELETE",
+            "/test/v1/customers/" + (name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name))
+    }
+
     /// The store's test root certificate (DER): what a server under test pins to verify what the store signs.
     public func rootCertificate() async throws -> Data {
         try await exchange("GET", "/test/v1/root-certificate").0

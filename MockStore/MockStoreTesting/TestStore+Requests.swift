@@ -34,6 +34,10 @@ extension TestStore {
             request.httpBody = try JSONEncoder().encode(body)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
+        // Inside ``TestStore/acting(as:_:)``: the device API and the controls act for that customer.
+        if let customer = Self.customer {
+            request.setValue(customer, forHTTPHeaderField: MockCustomerHeader.name)
+        }
         let (data, response) = try await URLSession.shared.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {

@@ -173,6 +173,8 @@ public enum StoreErrorCode {
     public static let serverNotificationURLNotFound = 4_040_007
     public static let testNotificationNotFound = 4_040_008
     public static let transactionIdNotFound = 4_040_010
+    /// No customer of that name (`X-Mock-Customer`, `--customer`; mock store only).
+    public static let customerNotFound = 4_040_020
     /// Get App Transaction Info: the customer has no app transaction.
     public static let appTransactionDoesNotExist = 4_040_019
     public static let methodNotAllowed = 4_050_000

@@ -283,10 +283,12 @@ struct LoopbackClient {
         self.port = port
     }
 
-    /// `method path` with a JSON body when there is one.
-    func request(_ method: String, _ path: String, body: [UInt8]? = nil) throws -> HTTPClient.Response {
+    /// `method path` with a JSON body when there is one, and `headers`.
+    func request(_ method: String, _ path: String, body: [UInt8]? = nil, headers: [HTTPHeader] = []) throws
+        -> HTTPClient.Response
+    {
         try connection.send(
             method, "http://127.0.0.1:\(port)\(path)",
-            headers: body == nil ? [] : [HTTPHeader("Content-Type", "application/json")], body: body ?? [])
+            headers: (body == nil ? [] : [HTTPHeader("Content-Type", "application/json")]) + headers, body: body ?? [])
     }
 }

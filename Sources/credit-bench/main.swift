@@ -95,7 +95,7 @@ do {
         attempt("counter", &table) { try ledger.counter(count: options.counterEntries, into: &$0) }
     }
     if options.wants("catalogue") || options.wants("purchases") || options.wants("store-start")
-        || options.wants("store-load")
+        || options.wants("store-load") || options.wants("store-customers")
     {
         if options.mockstore == nil {
             table.add(
@@ -116,6 +116,10 @@ do {
             if options.wants("store-load") {
                 log("mock store: a purchase under 1,100 open connections")
                 attempt("mock store: load", &table) { try store.purchaseUnderLoad(into: &$0) }
+            }
+            if options.wants("store-customers") {
+                log("mock store: Get All Subscription Statuses, many customers beside one")
+                attempt("mock store: many customers", &table) { try store.statusesWithManyCustomers(into: &$0) }
             }
         }
     }

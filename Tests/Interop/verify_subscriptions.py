@@ -5,7 +5,8 @@ Starts the real `mockstore` with the subscriptions fixture, `--api-key` (an ES25
 receiver in this script), and walks a subscription through its life on the virtual clock: first purchase, renewal,
 auto-renew off and on, an upgrade, billing retry with a grace period, its expiry and the recovery, a price increase
 and consent, a refund and its reversal (auto-renew turned off after each refund and refund request), renewal-date
-extensions (one and all), expiry, and resubscribes after a short and a long lapse (recentSubscriptionStartDate).
+extensions (one and all), expiry, and resubscribes after a short and a long lapse (recentSubscriptionStartDate);
+then a second customer (X-Mock-Customer), whose subscription, notification, statuses and history are their own.
 Every notification is checked with Apple's `SignedDataVerifier.verify_and_decode_notification` (Sandbox, online
 checks off, the store's root), and its `signedTransactionInfo` and `signedRenewalInfo` with `verify_and_decode_signed_transaction` and
 `verify_and_decode_renewal_info`. Apple's `AppStoreServerAPIClient` (its `_base_url` pointed at the store) reads Get
@@ -312,6 +313,42 @@ def long_advance(steps):
            "fifty years on, Apple's verifier still accepts a transaction (the chain checked at its signedDate)")
 
 
+def two_customers(steps, first):
+    """A second customer (X-Mock-Customer): Apple's library verifies their subscription and its notification, and
+    the Server API's answers for each customer's transaction hold that customer's alone."""
+    from appstoreserverlibrary.api_client import GetTransactionHistoryVersion
+    from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
+
+    steps.control("POST", "customers", {"name": "interop-bob"})
+    status, _, body = steps.store.request(
+        "POST", "/storekit/v1/purchases", {"productId": WEEKLY}, headers={"X-Mock-Customer": "interop-bob"})
+    expect(status == 200, f"a second customer buys {WEEKLY} (got {status})")
+    bob = steps.verifier.verify_and_decode_signed_transaction(json.loads(body)["signedTransaction"])
+    expect(bob.appTransactionId and bob.appTransactionId != first.appTransactionId,
+           "the second customer's transaction verifies and carries their own appTransactionId")
+    # The steps before may leave a one-time charge's notification waiting: the next subscription one is theirs.
+    for _ in range(5):
+        notification = steps.verifier.verify_and_decode_notification(steps.receiver.next_payload())
+        if notification.rawNotificationType == "SUBSCRIBED":
+            break
+    told = steps.verifier.verify_and_decode_signed_transaction(notification.data.signedTransactionInfo)
+    expect(told.originalTransactionId == bob.transactionId and told.appTransactionId == bob.appTransactionId,
+           "their SUBSCRIBED notification verifies and names them by Apple's fields only")
+    theirs = steps.client.get_all_subscription_statuses(bob.transactionId)
+    expect([group.subscriptionGroupIdentifier for group in theirs.data] == [bob.subscriptionGroupIdentifier],
+           "get_all_subscription_statuses for the second customer's transaction: their one group only")
+
+    def history(transaction_id):
+        answer = steps.client.get_transaction_history(
+            transaction_id, None, TransactionHistoryRequest(), GetTransactionHistoryVersion.V2)
+        return {steps.verifier.verify_and_decode_signed_transaction(t).transactionId
+                for t in answer.signedTransactions}
+
+    bobs, firsts = history(bob.transactionId), history(first.transactionId)
+    expect(bobs == {bob.transactionId} and bob.transactionId not in firsts and first.transactionId not in bobs,
+           "get_transaction_history: each customer's history holds their own transactions, never the other's")
+
+
 def run_checks(store, receiver, private_pem, key_id, apple):
     Environment, SignedDataVerifier, _ = apple
     from appstoreserverlibrary.api_client import AppStoreServerAPIClient
@@ -323,6 +360,7 @@ def run_checks(store, receiver, private_pem, key_id, apple):
     steps = Steps(store, receiver, verifier, client)
     first, basic = lifecycle(steps)
     server_api(steps, first, basic)
+    two_customers(steps, first)
 
 
 def main():

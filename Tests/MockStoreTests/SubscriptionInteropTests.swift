@@ -22,6 +22,9 @@ import Testing
             "ok: get_status_of_subscription_renewal_date_extensions: taken, not complete yet",
             "ok: fifty years on, Apple's verifier still accepts a transaction (the chain checked at its signedDate)",
             "ok: OFFER_REDEEMED: the renewal info carries offerType 3, offerIdentifier, offerDiscountType, offerPeriod",
+            "ok: their SUBSCRIBED notification verifies and names them by Apple's fields only",
+            "ok: get_all_subscription_statuses for the second customer's transaction: their one group only",
+            "ok: get_transaction_history: each customer's history holds their own transactions, never the other's",
         ] {
             #expect(text.contains(line), "missing: \(line)")
         }

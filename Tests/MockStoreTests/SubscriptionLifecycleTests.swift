@@ -178,7 +178,7 @@ import Testing
 
 /// Schema version 3: a version 2 database is migrated in place.
 @Suite struct SubscriptionSchemaTests {
-    @Test func aVersion2DatabaseIsMigratedToVersion3() throws {
+    @Test func aVersion2DatabaseIsMigratedToTheCurrentVersion() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("v2.sqlite")
         do {
@@ -198,7 +198,7 @@ import Testing
         }
         let store = try TransactionStore(path: path)
         defer { try? store.close() }
-        #expect(try store.database.userVersion == 3)
+        #expect(try store.database.userVersion == TransactionStore.schemaVersion)
         let migrated = try #require(try store.transaction(id: "2000000000000003"))
         #expect(migrated.orderId == "MOCK00000003" && migrated.subscription == nil)
         #expect(try store.subscriptionStates().isEmpty && store.clockState() == nil)

@@ -1,0 +1,253 @@
+import Foundation
+import MockStoreTesting
+import Signing
+import StoreWire
+import Testing
+
+/// Many customers through the real `mockstore` binary (issue 27): each customer's purchases, subscriptions,
+/// eligibility, refunds and storefront are theirs alone, on the device API (`X-Mock-Customer`), the test controls
+/// (`--customer`) and the Server API (the customer of the transaction id given).
+@Suite struct CustomerBinaryTests {
+    static let proMonthly = SubscriptionBinaryTests.proMonthly
+    static let weekly = SubscriptionBinaryTests.weekly
+    static let proGroup = SubscriptionBinaryTests.proGroup
+    static let newsGroup = "3E0E1CE5"
+
+    let directory: TemporaryDirectory
+    let token: ServerAPIToken
+
+    init() throws {
+        directory = try TemporaryDirectory("mockstore-customers")
+        token = try ServerAPIToken()
+    }
+
+    func start() throws -> MockStoreHarness {
+        try MockStoreHarness(
+            dataDirectory: directory.file("data"), extraArguments: try token.option(in: directory),
+            catalogue: SubscriptionBinaryTests.catalogue)
+    }
+
+    func root(_ store: MockStoreHarness) async throws -> Certificate {
+        try Certificate(derRepresentation: try await store.get("/test/v1/root-certificate").body)
+    }
+
+    /// A device-API request as `customer`'s device (no header for `nil`).
+    func device(
+        _ store: MockStoreHarness, _ method: String, _ path: String, json: String? = nil, as customer: String?
+    ) async throws -> MockStoreHarness.Response {
+        try await store.request(
+            method, path, body: json.map { Array($0.utf8) },
+            headers: customer.map { [MockCustomerHeader.name: $0] } ?? [:])
+    }
+
+    /// `customer` buys `product` on their device: the signed transaction, verified.
+    func buy(_ store: MockStoreHarness, _ product: String, as customer: String?, root: Certificate) async throws
+        -> SignedTransactionPayload
+    {
+        let response = try await device(
+            store, "POST", "/storekit/v1/purchases", json: #"{"productId": "\#(product)"}"#, as: customer)
+        #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
+        let body = try response.decoded(PurchaseResponseBody.self)
+        return try verifiedES256Payload(
+            try #require(body.signedTransaction), as: SignedTransactionPayload.self, root: root)
+    }
+
+    /// The transactions a list of JWS carries, verified.
+    func payloads(_ signed: [String], root: Certificate) throws -> [SignedTransactionPayload] {
+        try signed.map { try verifiedES256Payload($0, as: SignedTransactionPayload.self, root: root) }
+    }
+
+    func server(_ store: MockStoreHarness, _ path: String) async throws -> MockStoreHarness.Response {
+        try await store.request("GET", path, headers: try token.header())
+    }
+
+    /// The groups Get All Subscription Statuses answers for `transactionId`.
+    func statusGroups(_ store: MockStoreHarness, _ transactionId: String) async throws -> [String] {
+        let response = try await server(store, "/inApps/v1/subscriptions/\(transactionId)")
+        #expect(response.status == 200)
+        return try response.decoded(StatusResponseBody.self).data.map(\.subscriptionGroupIdentifier)
+    }
+
+    /// The product ids of the transaction history for `transactionId`.
+    func historyProducts(_ store: MockStoreHarness, _ transactionId: String, root: Certificate) async throws
+        -> [String]
+    {
+        let response = try await server(store, "/inApps/v2/history/\(transactionId)")
+        #expect(response.status == 200)
+        let body = try response.decoded(HistoryResponseBody.self)
+        return try payloads(body.signedTransactions, root: root).map(\.productId)
+    }
+}
+
+extension CustomerBinaryTests {
+    @Test func twoCustomersHistoriesSubscriptionsAndStatusesStayApart() async throws {
+        let store = try start()
+        defer { _ = try? store.stop() }
+        let root = try await root(store)
+        let added = try store.control(TestCustomer.self, "customer", "add", "alice")
+        _ = try store.control(TestCustomer.self, "customer", "add", "bob@example.com")
+        let alice = try await buy(store, Self.proMonthly, as: "alice", root: root)
+        let bob = try await buy(store, Self.weekly, as: "bob@example.com", root: root)
+        #expect(alice.appTransactionId == added.appTransactionId)
+        #expect(alice.appTransactionId != bob.appTransactionId)
+
+        // The device API: each customer's own entitlements and subscription status, and nothing for the default one.
+        for (customer, product) in [("alice", Self.proMonthly), ("bob@example.com", Self.weekly)] {
+            let body = try await device(store, "GET", "/storekit/v1/transactions/current-entitlements", as: customer)
+                .decoded(SignedTransactionsBody.self)
+            #expect(try payloads(body.signedTransactions, root: root).map(\.productId) == [product])
+        }
+        let bobsPro = try await device(
+            store, "GET", "/storekit/v1/subscriptions/\(Self.proGroup)/status", as: "bob@example.com")
+        #expect(try bobsPro.decoded(SubscriptionStatusesBody.self).statuses.isEmpty)
+        let alicesPro = try await device(
+            store, "GET", "/storekit/v1/subscriptions/\(Self.proGroup)/status", as: "alice")
+        #expect(try alicesPro.decoded(SubscriptionStatusesBody.self).statuses.count == 1)
+        let nobody = try await device(store, "GET", "/storekit/v1/transactions/current-entitlements", as: nil)
+        #expect(try nobody.decoded(SignedTransactionsBody.self).signedTransactions.isEmpty)
+
+        // The Server API answers for the customer of the transaction id given, and by their app transaction id.
+        #expect(try await statusGroups(store, alice.transactionId) == [Self.proGroup])
+        #expect(try await statusGroups(store, bob.transactionId) == [Self.newsGroup])
+        #expect(try await statusGroups(store, try #require(bob.appTransactionId)) == [Self.newsGroup])
+        #expect(try await historyProducts(store, alice.transactionId, root: root) == [Self.proMonthly])
+        #expect(try await historyProducts(store, bob.transactionId, root: root) == [Self.weekly])
+
+        // The clock runs for every customer: both renew, each in their own history.
+        _ = try store.control(TestClockBody.self, "clock", "advance", "P1M")
+        let alicesHistory = try await historyProducts(store, alice.transactionId, root: root)
+        #expect(alicesHistory.count >= 2 && alicesHistory.allSatisfy { $0 == Self.proMonthly })
+        let bobsHistory = try await historyProducts(store, bob.transactionId, root: root)
+        #expect(bobsHistory.count >= 4 && bobsHistory.allSatisfy { $0 == Self.weekly })
+        let renewed = try store.control(TestTransactionsBody.self, "transactions", "--customer", "alice")
+        #expect(Set(renewed.transactions.map(\.originalTransactionId)) == [alice.transactionId])
+    }
+
+    @Test func aRefundIsOnlyInItsCustomersRefundHistoryAndItsNotificationUsesApplesFieldsOnly() async throws {
+        let store = try start()
+        defer { _ = try? store.stop() }
+        let root = try await root(store)
+        _ = try store.control(TestCustomer.self, "customer", "add", "alice")
+        _ = try store.control(TestCustomer.self, "customer", "add", "bob")
+        let token = UUID().uuidString.lowercased()
+        let bought = try store.control(
+            TestTransactionBody.self, "buy", "com.example.coins", "--app-account-token", token,
+            "--customer", "alice")
+        let bobs = try await buy(store, "com.example.coins", as: "bob", root: root)
+        let id = bought.transaction.transactionId
+
+        // A control naming another customer does not reach alice's transaction.
+        let wrong = try store.control("refund", id, "--customer", "bob")
+        #expect(wrong.status == 1 && wrong.stderr.contains("4040010"), "\(wrong.stderr)")
+        _ = try store.control(TestTransactionBody.self, "refund", id, "--customer", "alice")
+
+        let alices = try await server(store, "/inApps/v2/refund/lookup/\(id)").decoded(RefundHistoryResponseBody.self)
+        #expect(try payloads(alices.signedTransactions, root: root).map(\.transactionId) == [id])
+        let bobsRefunds = try await server(store, "/inApps/v2/refund/lookup/\(bobs.transactionId)")
+            .decoded(RefundHistoryResponseBody.self)
+        #expect(bobsRefunds.signedTransactions.isEmpty)
+
+        // The REFUND notification says whose it is through appAccountToken and originalTransactionId only.
+        let records = try store.control(TestNotificationsBody.self, "notifications").notifications
+        let refund = try #require(
+            try records.map { try verifiedES256Payload($0.signedPayload, as: NotificationPayload.self, root: root) }
+                .first { $0.notificationType == "REFUND" })
+        let signed = try #require(refund.data?.signedTransactionInfo)
+        let transaction = try verifiedES256Payload(signed, as: SignedTransactionPayload.self, root: root)
+        #expect(transaction.appAccountToken == token && transaction.originalTransactionId == id)
+        let claims = try #require(
+            try JSONSerialization.jsonObject(with: Data(try CompactJWS.parse(signed).payload)) as? [String: Any])
+        #expect(!claims.keys.contains { $0.lowercased().contains("customer") })
+        #expect(!String(decoding: try CompactJWS.parse(signed).payload, as: UTF8.self).contains("alice"))
+    }
+
+    @Test func anIntroductoryOfferUsedByOneCustomerIsStillOfferedToTheOther() async throws {
+        let store = try start()
+        defer { _ = try? store.stop() }
+        let root = try await root(store)
+        _ = try store.control(TestCustomer.self, "customer", "add", "alice")
+        _ = try store.control(TestCustomer.self, "customer", "add", "bob")
+        let eligibility = "/storekit/v1/subscriptions/\(Self.proGroup)/intro-offer-eligibility"
+        let first = try await buy(store, Self.proMonthly, as: "alice", root: root)
+        #expect(first.offerType == 1, "alice's first subscription takes the introductory offer")
+        let alice = try await device(store, "GET", eligibility, as: "alice").decoded(IntroOfferEligibilityBody.self)
+        let bob = try await device(store, "GET", eligibility, as: "bob").decoded(IntroOfferEligibilityBody.self)
+        #expect(!alice.isEligibleForIntroOffer && bob.isEligibleForIntroOffer)
+        let bobs = try await buy(store, Self.proMonthly, as: "bob", root: root)
+        #expect(bobs.offerType == 1, "bob's first subscription takes it too")
+        #expect(bobs.originalTransactionId != first.originalTransactionId)
+    }
+}
+
+extension CustomerBinaryTests {
+    @Test func anAskToBuyRequestIsItsCustomersAloneUntilApprovedAndThenInTheirUpdatesOnly() async throws {
+        let store = try start()
+        defer { _ = try? store.stop() }
+        let root = try await root(store)
+        _ = try store.control(TestCustomer.self, "customer", "add", "kid")
+        _ = try store.control(TestCustomer.self, "customer", "add", "other")
+        let cursor = try await device(store, "GET", "/storekit/v1/transactions/updates", as: "other")
+            .decoded(TransactionUpdatesBody.self).cursor
+        _ = try store.control(TestSettingsBody.self, "ask-to-buy", "on")
+        let asked = try await device(
+            store, "POST", "/storekit/v1/purchases", json: #"{"productId": "com.example.coins"}"#, as: "kid"
+        ).decoded(PurchaseResponseBody.self)
+        #expect(asked.result == "pending")
+        let id = try #require(asked.transactionId)
+
+        // Another customer's device cannot see it, nor a control naming them approve it.
+        let seen = try await device(store, "GET", "/storekit/v1/purchases/\(id)", as: "other")
+        try expectError(seen, status: 404, code: StoreErrorCode.transactionIdNotFound)
+        let theirs = try await device(store, "GET", "/storekit/v1/purchases/\(id)", as: "kid")
+        #expect(try theirs.decoded(PurchaseStatusBody.self).status == "pending")
+        #expect(try store.control("approve", id, "--customer", "other").status == 1)
+        _ = try store.control(TestTransactionBody.self, "approve", id)
+
+        let kids = try await device(store, "GET", "/storekit/v1/transactions/updates?after=\(cursor)", as: "kid")
+        #expect(
+            try payloads(kids.decoded(TransactionUpdatesBody.self).signedTransactions, root: root)
+                .map(\.transactionId) == [id])
+        let others = try await device(store, "GET", "/storekit/v1/transactions/updates?after=\(cursor)", as: "other")
+        #expect(try others.decoded(TransactionUpdatesBody.self).signedTransactions.isEmpty)
+    }
+
+    @Test func aSubscriptionControlNamingAProductActsForTheCustomerItNames() async throws {
+        let store = try start()
+        defer { _ = try? store.stop() }
+        let root = try await root(store)
+        _ = try store.control(TestCustomer.self, "customer", "add", "alice")
+        _ = try store.control(TestCustomer.self, "customer", "add", "bob")
+        _ = try await buy(store, Self.proMonthly, as: "alice", root: root)
+        _ = try await buy(store, Self.proMonthly, as: "bob", root: root)
+        _ = try store.control(
+            TestSubscriptionEventRecord.self, "subscription", "auto-renew", Self.proMonthly, "off", "--customer", "bob")
+        let alices = try store.control(TestSubscriptionsBody.self, "subscriptions", "--customer", "alice")
+        let bobs = try store.control(TestSubscriptionsBody.self, "subscriptions", "--customer", "bob")
+        #expect(alices.subscriptions.map(\.autoRenewStatus) == [1] && bobs.subscriptions.map(\.autoRenewStatus) == [0])
+        #expect(try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions.isEmpty)
+        let nobodys = try store.control("subscription", "renew", Self.proMonthly)
+        #expect(nobodys.status == 1, "the default customer has no subscription: \(nobodys.stderr)")
+    }
+}
+
+extension CustomerBinaryTests {
+    @Test func theTestLibraryAddsCustomersAndActsForOne() async throws {
+        var options = TestStore.Options()
+        options.binary = try Binaries.require("mockstore")
+        options.catalogue = SubscriptionBinaryTests.catalogue
+        let store = try await TestStore.start(options)
+        let alice = try await store.addCustomer("alice", storefront: "GBR")
+        #expect(try await store.customers().map(\.name) == [MockCustomerHeader.defaultCustomer, "alice"])
+        let bought = try await store.acting(as: "alice") { try await store.buy("com.example.coins") }
+        #expect(
+            try await store.acting(as: "alice") { try await store.transactions() }.map(\.transactionId)
+                == [bought.transaction.transactionId])
+        #expect(bought.transaction.storefront == alice.storefront)
+        #expect(try await store.transactions().isEmpty, "the default customer's list")
+        try await store.removeCustomer("alice")
+        await #expect(throws: TestStoreError.self) {
+            try await store.acting(as: "alice") { try await store.settings() }
+        }
+        #expect(await store.stop() == 0)
+    }
+}

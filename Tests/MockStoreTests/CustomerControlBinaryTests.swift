@@ -1,0 +1,128 @@
+import Foundation
+import MockStoreSQLite
+import StoreWire
+import Testing
+
+@testable import MockStoreServer
+
+/// `mockstore control customer …` and `--customer` through the real binary: what each accepts, refuses (exit 1 with
+/// the store's words, 64 for a command-line mistake), and a store made before customers existed.
+@Suite struct CustomerControlBinaryTests {
+    static let pack = "ai.voicedebrief.app.credit.500"
+
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory("mockstore-customer-controls")
+    }
+
+    func start() throws -> MockStoreHarness {
+        try MockStoreHarness(dataDirectory: directory.file("data"))
+    }
+}
+
+extension CustomerControlBinaryTests {
+    @Test func customersAreAddedListedAndRemovedWithClearRefusals() throws {
+        let store = try start()
+        defer { _ = try? store.stop() }
+        let alice = try store.control(TestCustomer.self, "customer", "add", "alice", "--storefront", "FRA")
+        #expect(alice.name == "alice" && alice.storefront == "FRA" && !alice.isDefault)
+        _ = try store.control(TestCustomer.self, "customer", "add", "bob")
+        let listed = try store.control(TestCustomersBody.self, "customer", "list").customers
+        #expect(listed.map(\.name) == [MockCustomerHeader.defaultCustomer, "alice", "bob"])
+        #expect(listed.first?.isDefault == true && Set(listed.map(\.appTransactionId)).count == 3)
+
+        let twice = try store.control("customer", "add", "alice")
+        #expect(twice.status == 1 && twice.stderr.contains("There is a customer called \"alice\" already"))
+        let unknown = try store.control("customer", "remove", "carol")
+        #expect(unknown.status == 1 && unknown.stderr.contains("No customer is called \"carol\""))
+        let theDefault = try store.control("customer", "remove", "default")
+        #expect(theDefault.status == 1 && theDefault.stderr.contains("The default customer cannot be removed"))
+        let storefront = try store.control("customer", "add", "dave", "--storefront", "XXX")
+        #expect(storefront.status == 1 && storefront.stderr.contains("Unknown storefront \"XXX\""))
+
+        // Command-line mistakes: exit 64, nothing sent.
+        for arguments in [
+            ["customer", "add", "bad name"], ["customer", "add"], ["customer", "list", "alice"],
+            ["customer", "rename", "alice"], ["transactions", "--customer", "../x"], ["transactions", "--customer"],
+        ] {
+            let outcome = try MockStoreHarness.run(["control", "--url", store.baseURL] + arguments)
+            #expect(outcome.status == 64, "\(arguments): \(outcome.stderr)")
+        }
+
+        _ = try store.control(TestTransactionBody.self, "buy", Self.pack, "--customer", "bob")
+        _ = try store.control("customer", "remove", "bob")
+        #expect(
+            try store.control(TestCustomersBody.self, "customer", "list").customers.map(\.name) == ["default", "alice"])
+        let gone = try store.control("transactions", "--customer", "bob")
+        #expect(gone.status == 1 && gone.stderr.contains("4040020"), "\(gone.stderr)")
+    }
+
+    @Test func controlsActForTheCustomerTheyNameAndTheDeviceAPIForItsHeader() async throws {
+        let store = try start()
+        defer { _ = try? store.stop() }
+        _ = try store.control(TestCustomer.self, "customer", "add", "alice")
+        let bought = try store.control(TestTransactionBody.self, "buy", Self.pack, "--customer", "alice")
+        let alices = try store.control(TestTransactionsBody.self, "transactions", "--customer", "alice")
+        #expect(alices.transactions.map(\.transactionId) == [bought.transaction.transactionId])
+        #expect(try store.control(TestTransactionsBody.self, "transactions").transactions.isEmpty)
+
+        // A storefront of one customer's own: prices and settings follow for them only.
+        _ = try store.control(TestSettingsBody.self, "storefront", "FRA", "--customer", "alice")
+        #expect(try store.control(TestSettingsBody.self, "settings", "--customer", "alice").currency == "EUR")
+        #expect(try store.control(TestSettingsBody.self, "settings").storefront != "FRA")
+        let products = "/storekit/v1/products?ids=\(Self.pack)"
+        let hers = try await store.request("GET", products, headers: [MockCustomerHeader.name: "alice"])
+        let theirs = try await store.get(products)
+        #expect(try hers.decoded(StoreProductsBody.self).products.first?.currency == "EUR")
+        #expect(try theirs.decoded(StoreProductsBody.self).products.first?.currency != "EUR")
+
+        // The device API: an unknown customer is a 404 in the store's error style, a bad name a 400; another
+        // customer's transaction cannot be finished.
+        try expectError(
+            try await store.request("GET", "/storekit/v1/transactions/unfinished", headers: ["X-Mock-Customer": "zed"]),
+            status: 404, code: StoreErrorCode.customerNotFound)
+        try expectError(
+            try await store.request("GET", "/storekit/v1/transactions/unfinished", headers: ["X-Mock-Customer": "a b"]),
+            status: 400, code: StoreErrorCode.generalBadRequest)
+        let finish = "/storekit/v1/transactions/\(bought.transaction.transactionId)/finish"
+        try expectError(
+            try await store.request("POST", finish), status: 404, code: StoreErrorCode.transactionIdNotFound)
+        let finished = try await store.request("POST", finish, headers: [MockCustomerHeader.name: "alice"])
+        #expect(finished.status == 200)
+    }
+
+    @Test func aStoreMadeBeforeCustomersExistedOpensWithItsDataTheDefaultCustomers() async throws {
+        let data = directory.file("data")
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        do {
+            // Version 3, as the store wrote it before customers: one paid, unfinished transaction.
+            let database = try SQLiteDatabase(path: data + "/mockstore.sqlite")
+            for sql in [TransactionStore.schemaSQL, TransactionStore.version2SQL, TransactionStore.version3SQL] {
+                try database.execute(sql)
+            }
+            try database.execute(
+                """
+                INSERT INTO transactions (id, serial, original_id, product_id, product_type, quantity, price, currency,
+                    storefront, storefront_id, purchase_date, original_purchase_date, transaction_reason, ownership_type,
+                    origin, status, version, change_sequence, order_id)
+                VALUES ('2000000000000007', 7, '2000000000000007', '\(Self.pack)', 'Consumable', 1, 5000, 'GBP', 'GBR',
+                    '143444', 1, 1, 'PURCHASE', 'PURCHASED', 'app', 'purchased', 1, 1, 'MOCK00000007');
+                UPDATE counters SET value = 7 WHERE name = 'transaction_serial';
+                """)
+            #expect(try database.userVersion == 3)
+            try database.close()
+        }
+        let store = try start()
+        defer { _ = try? store.stop() }
+        let unfinished = try await store.get("/storekit/v1/transactions/unfinished").decoded(
+            SignedTransactionsBody.self)
+        #expect(unfinished.signedTransactions.count == 1, "the old purchase is the default customer's")
+        _ = try store.control(TestCustomer.self, "customer", "add", "alice")
+        let hers = try await store.request(
+            "GET", "/storekit/v1/transactions/unfinished", headers: [MockCustomerHeader.name: "alice"])
+        #expect(try hers.decoded(SignedTransactionsBody.self).signedTransactions.isEmpty)
+        let next = try store.control(TestTransactionBody.self, "buy", Self.pack, "--customer", "alice")
+        #expect(next.transaction.transactionId == "2000000000000008", "ids go on from the old store's")
+    }
+}
