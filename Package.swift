@@ -79,25 +79,28 @@ let package = Package(
         // The mock App Store: mockstore -> MockStoreCommand -> MockStoreServer (the store) -> StoreKitCatalogue,
         // MockStoreSQLite, MockStoreHTTP. The HTTP and SQLite targets know nothing of the store; none knows the ledger.
         .target(
-            name: "MockStoreHTTP", dependencies: ["StoreWire", "CMicroHTTPD", "CCurl"], path: "MockStore/MockStoreHTTP"),
-        .target(name: "MockStoreSQLite", dependencies: ["CSQLite"], path: "MockStore/MockStoreSQLite"),
+            name: "MockStoreHTTP", dependencies: ["StoreWire", "CMicroHTTPD", "CCurl", "Platform"],
+            path: "MockStore/MockStoreHTTP"),
+        .target(name: "MockStoreSQLite", dependencies: ["CSQLite", "Platform"], path: "MockStore/MockStoreSQLite"),
         .target(name: "StoreKitCatalogue", path: "MockStore/StoreKitCatalogue", exclude: ["Data"]),
         .target(
             name: "MockStoreServer",
-            dependencies: ["MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue", "Signing", "StoreWire", "Clocks"],
+            dependencies: [
+                "MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue", "Signing", "StoreWire", "Clocks", "Platform",
+            ],
             path: "MockStore/MockStoreServer"
         ),
         .target(
             name: "MockStoreCommand",
             dependencies: [
                 "MockStoreServer", "MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue", "Signing", "StoreWire",
-                "OptionParsing", "DurableFiles", "Clocks",
+                "OptionParsing", "DurableFiles", "Clocks", "Platform",
             ],
             path: "MockStore/MockStoreCommand"
         ),
         // The test library: starts `mockstore` as a child process, typed test controls, waiting for notifications.
         // It knows only the wire types (StoreWire), never the store's code.
-        .target(name: "MockStoreTesting", dependencies: ["StoreWire"], path: "MockStore/MockStoreTesting"),
+        .target(name: "MockStoreTesting", dependencies: ["StoreWire", "Platform"], path: "MockStore/MockStoreTesting"),
         // The GnuTLS functions the static libmicrohttpd refers to, for mockstore, which serves no HTTPS.
         .target(name: "CGnuTLSAbsent", path: "MockStore/CGnuTLSAbsent"),
         // The Swift runtime, Foundation, OpenSSL, SQLite, libmicrohttpd and libstdc++ linked in: a store per test

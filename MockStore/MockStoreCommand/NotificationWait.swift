@@ -1,12 +1,7 @@
 import Foundation
 import MockStoreHTTP
+import Platform
 import StoreWire
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// `mockstore control wait-notification --type TYPE [--subtype S] [--count N] [--timeout SECONDS]`: waits until the
 /// store has recorded `count` notifications of the type (and subtype), then prints them as JSON

@@ -1,10 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// Keeps slow and idle clients from holding the server: every open connection, keyed by its socket, with what it
 /// is doing and since when; a thread closes those past their deadline.
@@ -192,7 +187,7 @@ final class ConnectionDeadlines: @unchecked Sendable {
     private func sendLateAnswer(to socket: Int32) {
         guard !lateAnswer.isEmpty else { return }
         lateAnswer.withUnsafeBytes { bytes in
-            _ = send(socket, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            _ = send(socket, bytes.baseAddress, bytes.count, Platform.sendWithoutSignal | Int32(MSG_DONTWAIT))
         }
     }
 

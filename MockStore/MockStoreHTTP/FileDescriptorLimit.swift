@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// The process's limit on open files (`RLIMIT_NOFILE`): every connection is one, and the usual soft limit (1,024)
 /// is below what a test suite's connection pools hold.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// What an HTTPS ``HTTPServer`` presents: its certificate (chain) and private key, as PEM text.
 public struct TLSIdentity: Equatable, Sendable {

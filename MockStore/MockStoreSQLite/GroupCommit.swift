@@ -1,11 +1,6 @@
 import Dispatch
+import Platform
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// One SQLite connection (an owner's, `Store`), shared by concurrent requests through group commit.
 ///

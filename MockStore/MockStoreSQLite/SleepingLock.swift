@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// A value behind a plain pthread mutex, for ``GroupCommit``'s state: a waiter sleeps in the kernel at once.
 /// (Synchronization's `Mutex` spins before it sleeps, and a priority-inheriting futex is dearer to take: with eight

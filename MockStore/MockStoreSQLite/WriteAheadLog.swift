@@ -1,10 +1,5 @@
+import Platform
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The WAL file of a database, flushed to the disk by ``GroupCommit`` itself, outside the database lock.
 ///
@@ -43,11 +38,7 @@ public final class WriteAheadLog: Sendable {
     ///
     /// - Throws: ``SQLiteError`` (`SQLITE_IOERR_FSYNC`) when the flush fails.
     public func flush() throws {
-        #if canImport(Glibc)
-            let code = fdatasync(descriptor)
-        #else
-            let code = fsync(descriptor)
-        #endif
+        let code = Platform.syncData(descriptor)
         flushCount.add(1, ordering: .relaxed)
         guard code == 0 else {
             throw SQLiteError(

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// A value read by many threads at once and seldom changed, behind a readers–writer lock (`pthread_rwlock_t`).
 ///

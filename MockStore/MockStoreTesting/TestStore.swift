@@ -1,11 +1,6 @@
 import Foundation
+import Platform
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// A `mockstore` for one test, run as a child process: in memory by default (a fresh store, nothing on disk, any
 /// number at once), on a free port of 127.0.0.1, stopped when the test's process goes (`--exit-with-parent`,
