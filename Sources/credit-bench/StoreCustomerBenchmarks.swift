@@ -1,12 +1,7 @@
 import Foundation
 import MockStoreHTTP
+import Platform
 import Signing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The many-customers row (issue 27): Get All Subscription Statuses from a store holding 1,000 customers with 10
 /// subscriptions each (100 with `--quick`), beside the same call on a store of one customer with 10, both started
