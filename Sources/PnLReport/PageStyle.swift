@@ -43,7 +43,7 @@ enum PageStyle {
         .figure{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:12px 14px}
         .figure .what{color:var(--muted);font-size:14px}.figure .amount{font-size:24px;font-weight:700;\
         font-variant-numeric:tabular-nums;overflow-wrap:anywhere}.figure .sub{color:var(--muted);font-size:13px}\
-        .figure .unknown{font-size:14px;font-weight:400;color:var(--muted)}
+        .figure .unknown{display:block;font-size:14px;line-height:1.3;font-weight:400;color:var(--muted)}
         .feature-key{color:var(--muted);font-weight:400;font-family:ui-monospace,Menlo,Consolas,monospace;\
         font-size:12px}
         .since{color:var(--muted);font-weight:400;font-size:15px}

@@ -11,13 +11,14 @@ enum SVGCharts {
         var values: [Int64]
     }
 
-    static let width = 480.0
-    private static let labelWidth = 200.0
+    static let width = 400.0
     /// Where the bars end and the column of their figures starts.
     private static let valuesLeft = width - 84
     private static let barHeight = 14.0
-    /// The longest label drawn whole; a longer one is cut, its whole text in the bar's tooltip.
-    private static let labelCharacters = 30
+    /// Each row's label is a line above its bars, so the bars have the chart's width (and the chart reads on a
+    /// phone); the longest drawn whole, a longer one cut, its whole text in the row's tooltip.
+    private static let labelCharacters = 50
+    private static let labelHeight = 17.0
 
     /// The balance over time as a line, with its lowest and highest figures and the first and last days. One point
     /// (an account with one entry, or a period with no change) is drawn as a level line across the chart with a dot
@@ -61,38 +62,39 @@ enum SVGCharts {
         let low = min(0, values.min()!)
         let high = max(0, values.max()!)
         let range = Double(max(1, high - low))
-        let (left, right) = (labelWidth, valuesLeft - 8)
+        let (left, right) = (4.0, valuesLeft - 8)
         func x(_ value: Int64) -> Double { left + (right - left) * Double(value - low) / range }
-        let rowHeight = barHeight * Double(classes.count) + 10
-        let height = rowHeight * Double(rows.count) + 8
+        let rowHeight = labelHeight + barHeight * Double(classes.count) + 8
+        let height = rowHeight * Double(rows.count) + 4
         var svg = open(height: height, label: caption)
         for (index, row) in rows.enumerated() {
-            let top = 4 + rowHeight * Double(index)
-            svg += label(row, y: top + rowHeight / 2)
+            let top = 2 + rowHeight * Double(index)
+            svg += label(row, y: top + labelHeight / 2 + 1)
             for (series, value) in row.values.enumerated() {
                 let (from, to) = (min(x(0), x(value)), max(x(0), x(value)))
-                let barTop = top + 5 + barHeight * Double(series)
+                let barTop = top + labelHeight + barHeight * Double(series)
                 let kind = value < 0 ? classes[series] + " negative" : classes[series]
                 svg += "<rect class=\"\(kind)\" x=\"\(format(from))\" y=\"\(format(barTop))\" "
                 svg += "width=\"\(format(max(1, to - from)))\" height=\"\(format(barHeight - 2))\"/>"
-                svg +=
-                    "<text class=\"value \(kind)\" x=\"\(format(valuesLeft))\" y=\"\(format(barTop + barHeight / 2))\" "
-                svg +=
-                    "text-anchor=\"start\" dominant-baseline=\"middle\">\(HTMLText.escape(formatValue(value)))</text>"
+                svg += "<text class=\"value \(kind)\" x=\"\(format(valuesLeft))\" "
+                svg += "y=\"\(format(barTop + barHeight / 2 - 1))\" text-anchor=\"start\" dominant-baseline=\"middle\">"
+                svg += HTMLText.escape(formatValue(value)) + "</text>"
             }
+            // The zero line beside the bars only, not through the label above them.
+            let (from, to) = (top + labelHeight - 2, top + labelHeight + barHeight * Double(classes.count))
+            svg += "<line class=\"axis\" x1=\"\(format(x(0)))\" x2=\"\(format(x(0)))\" y1=\"\(format(from))\" "
+            svg += "y2=\"\(format(to))\"/>"
         }
-        svg +=
-            "<line class=\"axis\" x1=\"\(format(x(0)))\" x2=\"\(format(x(0)))\" y1=\"2\" y2=\"\(format(height - 2))\"/>"
         return svg + "</svg>"
     }
 
-    /// A row's label at the left, cut to fit, with its whole text (and hint) as a tooltip.
+    /// A row's label above its bars, cut to fit, with its whole text (and hint) as a tooltip.
     private static func label(_ row: Row, y: Double) -> String {
         let shown =
             row.label.count > labelCharacters ? String(row.label.prefix(labelCharacters - 1)) + "…" : row.label
         let tooltip = row.hint.map { "\(row.label) (\($0))" } ?? row.label
         return
-            "<text class=\"label\" x=\"\(format(labelWidth - 8))\" y=\"\(format(y))\" text-anchor=\"end\" dominant-baseline=\"middle\">"
+            "<text class=\"label\" x=\"4\" y=\"\(format(y))\" text-anchor=\"start\" dominant-baseline=\"middle\">"
             + "<title>\(HTMLText.escape(tooltip))</title>\(HTMLText.escape(shown))</text>"
     }
 
