@@ -88,6 +88,12 @@ extension PriceList {
     /// The item for `key`.
     public func item(for key: String) -> PriceItem? { items.first { $0.key == key } }
 
+    /// Every key's name in the price list's own words, its label (`transcript`: `A transcript`): what the P&L, the
+    /// takings and the page call a feature.
+    public var featureNames: [String: String] {
+        Dictionary(items.map { ($0.key, $0.label) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The price list as people read it, one line per act, except that items beside each other with the same
     /// ``PriceItem/sharedRow`` and price share one line (`Removing a server, a recipient or one of your words`,
     /// `1p each`).

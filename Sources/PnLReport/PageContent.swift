@@ -28,13 +28,21 @@ public struct PnLPageContent: Sendable {
     public var balance: [BalancePoint]
     /// The latest declines, newest first.
     public var recentDeclines: [DeclineNote]
+    /// Each feature key's name in the price list's words (``PriceList/featureNames``); a key not in it is shown as
+    /// it is.
+    public var featureNames: [String: String]
+    /// What was counted, in words, under the headline (`3 accounts counted, from 4 summaries; …`).
+    public var basis: String?
 
     /// The page of one ledger: `report` is its P&L, `entries` its distinct entries (in any order).
-    public init(title: String = "Profit and loss", report: ProfitAndLossReport, entries: some Sequence<LedgerEntry>)
-        throws
-    {
+    public init(
+        title: String = "Profit and loss", report: ProfitAndLossReport, entries: some Sequence<LedgerEntry>,
+        featureNames: [String: String] = [:]
+    ) throws {
         self.title = title
         self.report = report
+        self.featureNames = featureNames
+        basis = nil
         let ordered = entries.sorted { ($0.time, $0.device, $0.sequence) < ($1.time, $1.device, $1.sequence) }
         var running = MicroCredits.zero
         balance = try ordered.map { entry in
@@ -50,13 +58,24 @@ public struct PnLPageContent: Sendable {
             }
     }
 
-    /// The page of summaries totalled (no balance, no declines' words: a summary has neither).
-    public init(title: String = "Profit and loss, all accounts", summaries report: ProfitAndLossReport) {
+    /// The page of summaries totalled (no balance, no declines' words: a summary has neither); `basis` says what
+    /// was counted.
+    public init(
+        title: String = "Profit and loss, all accounts", summaries report: ProfitAndLossReport,
+        featureNames: [String: String] = [:], basis: String? = nil
+    ) {
         self.title = title
         self.report = report
+        self.featureNames = featureNames
+        self.basis = basis
         balance = []
         recentDeclines = []
     }
 
     static let declinesShown = 10
+
+    /// The feature's name in the price list's words, or its key when the list has none (`total`: `Total`).
+    func name(of feature: String) -> String {
+        feature == "total" ? "Total" : featureNames[feature] ?? feature
+    }
 }

@@ -30,7 +30,7 @@ enum PageStyle {
         th,td{padding:6px 7px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
         thead th{color:var(--muted);font-weight:600;white-space:normal;vertical-align:bottom}
         thead th:first-child,tbody th,tfoot th{text-align:left;position:sticky;left:0;background:var(--card)}
-        tbody th,tfoot th{font-weight:600;white-space:normal;min-width:9em}
+        tbody th,tfoot th{font-weight:600;white-space:normal;min-width:11em}
         tbody th .badge{margin:2px 4px 0 0}
         tfoot th,tfoot td{border-top:2px solid var(--ink);font-weight:700}
         tr.loss td,tr.loss th{color:var(--loss)}tr.often-declined td,tr.often-declined th{background:#fdf6e7}
@@ -39,7 +39,18 @@ enum PageStyle {
         .badge.loss{background:var(--loss)}.badge.declined{background:var(--warn)}
         ul.declines{padding-left:18px;margin:0}ul.declines li{margin:4px 0;overflow-wrap:anywhere}
         .when,.subject{color:var(--muted)}
+        .headline{display:grid;grid-template-columns:repeat(auto-fit,minmax(170px,1fr));gap:12px;margin:14px 0}
+        .figure{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:12px 14px}
+        .figure .what{color:var(--muted);font-size:14px}.figure .amount{font-size:24px;font-weight:700;\
+        font-variant-numeric:tabular-nums;overflow-wrap:anywhere}.figure .sub{color:var(--muted);font-size:13px}\
+        .figure .unknown{display:block;font-size:14px;line-height:1.3;font-weight:400;color:var(--muted)}
+        .feature-key{color:var(--muted);font-weight:400;font-family:ui-monospace,Menlo,Consolas,monospace;\
+        font-size:12px}
+        .since{color:var(--muted);font-weight:400;font-size:15px}
+        .money{margin-top:18px}h3{font-size:17px;margin:0 0 8px}h4{font-size:15px;margin:14px 0 6px}
+        svg text.value{font-size:12px;font-weight:600}svg text.label{font-size:13px}svg .point{fill:var(--net)}
         @media (max-width:600px){main{padding:12px}.period{padding:12px;border-radius:10px}h1{font-size:22px}\
+        .headline{grid-template-columns:1fr 1fr}.figure .amount{font-size:19px}\
         table{font-size:12px}th,td{padding:5px 6px}tbody th,tfoot th{min-width:7.5em}}
         """
 }

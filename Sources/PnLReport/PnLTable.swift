@@ -10,15 +10,25 @@ enum PnLTable {
         ("cost", "Cost"), ("margin", "Margin"), ("marginBasisPoints", "Margin %"),
     ]
 
-    static func html(_ period: PeriodProfitAndLoss) -> String {
+    static func html(_ period: PeriodProfitAndLoss, content: PnLPageContent) -> String {
         var html = "<div class=\"table-wrap\"><table>\n<thead><tr><th>Feature</th>"
         html += columns.map { "<th>\($0.title)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
-        for line in period.features { html += row(line, period: period.period, isTotal: false) }
-        html += "</tbody>\n<tfoot>\n" + row(period.total, period: period.period, isTotal: true) + "</tfoot>\n"
+        for line in period.features {
+            html += row(line, period: period.period, name: featureName(line.feature, content: content))
+        }
+        html += "</tbody>\n<tfoot>\n" + row(period.total, period: period.period, name: "Total") + "</tfoot>\n"
         return html + "</table></div>\n"
     }
 
-    private static func row(_ line: FeatureProfitAndLoss, period: String, isTotal: Bool) -> String {
+    /// A feature as a cell shows it: its name in the price list's words with its key beside it (`A transcript
+    /// transcript`, the key set apart), or the key alone when the price list has no name for it.
+    static func featureName(_ key: String, content: PnLPageContent) -> String {
+        let name = content.name(of: key)
+        guard name != key else { return HTMLText.isolated(key) }
+        return HTMLText.isolated(name) + " <span class=\"feature-key\">" + HTMLText.isolated(key) + "</span>"
+    }
+
+    private static func row(_ line: FeatureProfitAndLoss, period: String, name: String) -> String {
         var classes: [String] = []
         var badges: [String] = []
         if line.losesMoney {
@@ -31,8 +41,7 @@ enum PnLTable {
         }
         let feature = HTMLText.escape(line.feature)
         var html = "<tr\(classes.isEmpty ? "" : " class=\"\(classes.joined(separator: " "))\"")>"
-        html +=
-            "<th scope=\"row\">\(isTotal ? "Total" : feature)\(badges.isEmpty ? "" : " " + badges.joined(separator: " "))</th>"
+        html += "<th scope=\"row\">\(name)\(badges.isEmpty ? "" : " " + badges.joined(separator: " "))</th>"
         for column in columns {
             let (value, shown) = figure(line, column.field)
             html += "<td data-period=\"\(period)\" data-feature=\"\(feature)\" data-field=\"\(column.field)\" "

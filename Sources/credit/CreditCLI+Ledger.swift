@@ -140,7 +140,7 @@ extension CreditCLI {
         for line in lines {
             rows.append(
                 [
-                    DisplayText.tableCell(line.feature, width: CreditCLI.featureWidth), String(line.charges),
+                    CreditCLI.featureCell(line.feature), String(line.charges),
                     line.charged.formatted, String(line.declined),
                     line.givenBack.formatted, line.net.formatted,
                 ]
@@ -168,6 +168,19 @@ extension CreditCLI {
     /// Every id the ledger writes fits (a refund step's of a 19-digit transaction, its event and share included).
     static let idWidth = 72
     static let featureWidth = 24
+    /// A feature's name with its key beside it: the longest of the price list's fits (`Adding a vault made
+    /// elsewhere (addVault)`).
+    static let featureCellWidth = 48
+
+    /// Every feature's name in the price list's words, by key.
+    static let featureNames = VoiceDebriefPrices().featureNames
+
+    /// A feature for a table cell: its name in the price list's words with its key beside it (`A transcript
+    /// (transcript)`), or the key alone when the price list has no name for it (a summary from a later app).
+    static func featureCell(_ key: String) -> String {
+        guard let name = featureNames[key] else { return DisplayText.tableCell(key, width: featureCellWidth) }
+        return DisplayText.tableCell("\(name) (\(key))", width: featureCellWidth)
+    }
 
     static func entriesTable(
         _ rows: some Sequence<(entry: LedgerEntry, balanceAfter: MicroCredits)>, style: Style

@@ -18,27 +18,7 @@ extension CreditCLI {
         let report: ProfitAndLossReport
         var counts: String?
         if let directory = args.string("--summaries") {
-            let total: SummaryTotal
-            do {
-                total = try SummaryTotaliser.total(directory: directory)
-            } catch {
-                throw CommandFailure("cannot read the summaries in \(directory): \(PlainWords.describe(error))")
-            }
-            for bad in total.rejected { printError("credit: left out: \(bad.file): \(bad.reason)") }
-            // No summary counted has no as-of and no figures: said, rather than a P&L of nothing as of 1970.
-            guard !total.counted.isEmpty else {
-                throw CommandFailure(
-                    total.rejected.isEmpty
-                        ? "there are no summaries in \(directory) (no .json file): nothing to total"
-                        : "no summary in \(directory) could be counted (each is named above): nothing to total")
-            }
-            report = total.report
-            // Said as analytics/pnl_text.py says it: an account's devices may come in several summaries.
-            counts =
-                "\(CountNoun("account", "accounts")(report.accounts)) counted, from "
-                + "\(CountNoun("summary", "summaries")(total.counted.count)); "
-                + "\(CountNoun("older export", "older exports")(total.superseded.count)) superseded; "
-                + "\(CountNoun("summary", "summaries")(total.rejected.count)) left out (named above)."
+            (report, counts) = try summariesTotal(directory)
             if context.json { printError("credit: note: " + CreditCLI.registryCaveat) }
         } else {
             report = try ledgerReport(context.openLedger(), context)
@@ -49,10 +29,16 @@ extension CreditCLI {
         }
         let name = args.string("--days").map { $0 + "d" } ?? "all"
         guard let period = report.period(name) else { throw CommandFailure("no period \(name) in the P&L") }
-        print(PnLText(report: report, period: period, style: context.style).text)
+        // The summaries' table stays line for line analytics/pnl.sh's, which names features by key (for now).
+        let named = report.source == .ledger
+        print(PnLText(report: report, period: period, style: context.style, namesFeatures: named).text)
         if let money = period.money {
             let title = PnLText.periodTitles[period.period] ?? period.period
-            print(PnLMoneyText(money: money, title: title + ", " + PnLText.scope(report), style: context.style).text)
+            print(
+                PnLMoneyText(
+                    money: money, title: title + ", " + PnLText.scope(report), style: context.style,
+                    namesFeatures: named
+                ).text)
         }
         if let counts {
             print(counts)
@@ -61,17 +47,53 @@ extension CreditCLI {
         return CreditCLI.success
     }
 
+    /// The all-accounts P&L of the summaries in `directory` and what was counted, in words; each summary left out
+    /// is named on standard error. A directory with nothing to count is a failure, said in words: there is no
+    /// as-of to give and nothing to total.
+    private func summariesTotal(_ directory: String) throws -> (ProfitAndLossReport, String) {
+        let total: SummaryTotal
+        do {
+            total = try SummaryTotaliser.total(directory: directory)
+        } catch {
+            throw CommandFailure("cannot read the summaries in \(directory): \(PlainWords.describe(error))")
+        }
+        for bad in total.rejected { printError("credit: left out: \(bad.file): \(bad.reason)") }
+        guard !total.counted.isEmpty else {
+            throw CommandFailure(
+                total.rejected.isEmpty
+                    ? "there are no summaries in \(directory) (no .json file): nothing to total"
+                    : "no summary in \(directory) could be counted (each is named above): nothing to total")
+        }
+        // Said as analytics/pnl_text.py says it: an account's devices may come in several summaries.
+        let counts =
+            "\(CountNoun("account", "accounts")(total.report.accounts)) counted, from "
+            + "\(CountNoun("summary", "summaries")(total.counted.count)); "
+            + "\(CountNoun("older export", "older exports")(total.superseded.count)) superseded; "
+            + "\(CountNoun("summary", "summaries")(total.rejected.count)) left out (named above)."
+        return (total.report, counts)
+    }
+
+    /// `credit report`: this account's page, or with `--summaries DIR` every account's. Written 0644, readable by
+    /// others: it is for sharing (and holds no key, id or token; the data directory's own files stay 0600).
     func writeReport(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         let path = args.string("--out") ?? FileManager.default.currentDirectoryPath + "/credit-report.html"
-        let ledger = try context.openLedger()
-        let report = try ledgerReport(ledger, context)
-        let html = try PnLPage.render(
-            try PnLPageContent(title: "Profit and loss", report: report, entries: ledger.distinctEntriesUnordered))
-        try write(Array(html.utf8), to: path, what: "the page")
+        let names = VoiceDebriefPrices().featureNames
+        let content: PnLPageContent
+        if let directory = args.string("--summaries") {
+            let (report, counts) = try summariesTotal(directory)
+            content = PnLPageContent(summaries: report, featureNames: names, basis: counts)
+        } else {
+            let ledger = try context.openLedger()
+            content = try PnLPageContent(
+                title: "Profit and loss", report: try ledgerReport(ledger, context),
+                entries: ledger.distinctEntriesUnordered, featureNames: names)
+        }
+        try write(Array(try PnLPage.render(content).utf8), to: path, what: "the page", mode: 0o644)
         if context.json {
             try printJSON(LedgerOutputs.Written(written: path))
         } else {
-            print("Wrote the P&L page to \(path) (one self-contained file: open it in a browser).")
+            let whose = content.report.source == .summaries ? "all accounts' P&L page" : "P&L page"
+            print("Wrote the \(whose) to \(path) (one self-contained file: open it in a browser).")
         }
         return CreditCLI.success
     }
@@ -106,10 +128,11 @@ extension CreditCLI {
             money: VoiceDebriefMoney())
     }
 
-    /// Replaces `path` atomically: a reader sees the old file or the new one, never half of one.
-    private func write(_ bytes: [UInt8], to path: String, what: String) throws {
+    /// Replaces `path` atomically: a reader sees the old file or the new one, never half of one. `mode` whatever
+    /// the umask (0600 unless it is for sharing).
+    private func write(_ bytes: [UInt8], to path: String, what: String, mode: mode_t = 0o600) throws {
         do {
-            try Files.replaceAtomically(path, with: bytes)
+            try Files.replaceAtomically(path, with: bytes, mode: mode)
         } catch {
             throw CommandFailure("cannot write \(what) to \(path): \(error)")
         }
@@ -121,6 +144,9 @@ struct PnLText {
     var report: ProfitAndLossReport
     var period: PeriodProfitAndLoss
     var style: Style
+    /// Features named in the price list's words with the key beside them (``CreditCLI/featureCell(_:)``), or by
+    /// key alone.
+    var namesFeatures = true
 
     static let periodTitles = ["all": "all time", "30d": "the last 30 days", "7d": "the last 7 days"]
 
@@ -162,7 +188,8 @@ struct PnLText {
         if line.losesMoney { marks.append(style.bad("LOSES MONEY")) }
         if line.oftenDeclined { marks.append(style.warm("OFTEN DECLINED")) }
         return [
-            line.feature == "total" ? "Total" : line.feature, String(line.charges),
+            line.feature == "total" ? "Total" : namesFeatures ? CreditCLI.featureCell(line.feature) : line.feature,
+            String(line.charges),
             MicroCredits(line.charged).formatted, String(line.declined),
             line.declinedShareBasisPoints.map(PnLText.percent) ?? "-", MicroCredits(line.givenBack).formatted,
             MicroCredits(line.net).formatted, MicroCredits(line.cost).formatted + "*",

@@ -6,6 +6,8 @@ struct PnLMoneyText {
     var money: PeriodMoney
     var title: String
     var style: Style
+    /// Features named as ``PnLText/namesFeatures`` says.
+    var namesFeatures = true
 
     static let headings = [
         "Currency", "Top-ups", "Gross paid", "Tax", "Commission", "Proceeds", "Refunded", "Reinstated", "Kept",
@@ -64,7 +66,8 @@ struct PnLMoneyText {
         var rows = [["Feature", "Credit used", "Proceeds", "Cost*", "Margin*"]]
         for feature in line.features {
             rows.append([
-                feature.feature, pounds(feature.used), amount(feature.proceeds),
+                namesFeatures ? CreditCLI.featureCell(feature.feature) : feature.feature, pounds(feature.used),
+                amount(feature.proceeds),
                 feature.cost.map { pounds($0) + "*" } ?? "-", feature.margin.map { amount($0) + "*" } ?? "-",
             ])
         }

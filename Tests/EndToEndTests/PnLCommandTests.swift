@@ -74,6 +74,42 @@ import Testing
         #expect(embedded != nil && embedded == json, "the page's figures are not those of credit pnl --json")
     }
 
+    /// The page is for sharing: 0644 whatever the umask, while the data directory's own files stay 0600.
+    @Test func theReportIsReadableByOthersAndTheDataDirectoryIsNot() throws {
+        let data = try knownLedger()
+        let out = data.temporary.file("page.html")
+        try data.ok("report", "--out", out)
+        func mode(_ path: String) throws -> Int {
+            try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+        }
+        #expect(try mode(out) == 0o644)
+        #expect(try mode(data.path + "/keys/ledger.key") == 0o600)
+        #expect(try mode(data.path + "/ledger/\(try data.device).jsonl") == 0o600)
+        let html = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(html.contains("As of 29 November 2026, 12:00 UTC"))
+        #expect(html.contains("<bdi>A transcript</bdi> <span class=\"feature-key\"><bdi>transcript</bdi></span>"))
+    }
+
+    /// The price list's words, with the key beside them, in `credit pnl`, `credit takings` and the screen's table.
+    @Test func featuresAreNamedInThePriceListsWordsInTheTables() throws {
+        let data = try knownLedger()
+        let pnl = try data.ok("pnl").stdout
+        #expect(pnl.contains("A transcript (transcript)") && pnl.contains("A clean text (cleanPassage)"), "\(pnl)")
+        let takings = try data.ok("takings").stdout
+        #expect(takings.contains("A debrief (debrief)") && takings.contains("A clean text (cleanPassage)"))
+        let screen = try data.ok("screen").stdout
+        #expect(screen.contains("A transcript (transcript)"), "\(screen)")
+    }
+
+    @Test func theAllAccountsReportOfAnEmptyDirectoryIsExit1InWords() throws {
+        let data = try knownLedger()
+        let empty = data.temporary.file("none")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let result = try data.credit("report", "--summaries", empty, "--out", data.temporary.file("p.html"))
+        #expect(result.status == 1 && result.stderr.contains("nothing to total"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: data.temporary.file("p.html")))
+    }
+
     @Test func theReportGoesToTheCurrentDirectoryByDefault() throws {
         let data = try knownLedger()
         let binary = try Credit.requireBinary()

@@ -74,6 +74,17 @@ import VoiceDebriefCredit
         }
     }
 
+    /// Issue 26: the P&L, the takings and the page name each feature in the note's words, its row's "What" (the
+    /// three removals each by its own part of the shared row).
+    @Test func everyFeatureIsNamedInTheNotesWords() {
+        let names = VoiceDebriefPrices().featureNames
+        #expect(names.count == VoiceDebriefPrices().items.count)
+        for row in Self.rows where row.keys.count == 1 {
+            #expect(names[row.keys[0]] == row.what, "\(row.keys[0])")
+        }
+        #expect(names["removeServer"] == "Removing a server" && names["removeWord"] == "Removing one of your words")
+    }
+
     @Test func theScreenAndTheCommandShowTheRows() {
         // `credit prices` and the screen print `rows`: one line per row of the note, the three removals on one.
         let keys = VoiceDebriefPrices().rows.flatMap(\.keys)
