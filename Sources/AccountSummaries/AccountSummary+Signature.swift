@@ -23,9 +23,12 @@ extension AccountSummary {
         get throws {
             var unsigned = self
             unsigned.signature = ""
+            let prefix = Array((format + "\n").utf8)
+            // The same bytes as the encoder's below, written directly (SummaryCanonicalWriter; tested equal).
+            if let json = SummaryCanonicalWriter.json(of: unsigned) { return prefix + json }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return Array((format + "\n").utf8) + Array(try encoder.encode(unsigned))
+            return prefix + Array(try encoder.encode(unsigned))
         }
     }
 
@@ -46,6 +49,17 @@ extension AccountSummary {
     /// times, keys that are keys, nothing negative or beyond ``SummaryLimits/maximumFigure``). Anything else throws
     /// ``SummaryError``.
     public static func verified(from bytes: [UInt8]) throws -> AccountSummary {
+        // A summary as `credit export --summary` writes it, read directly (SummaryFastReader: the same summary as
+        // the decoder's, tested so); anything else the strict path below reads, and refuses in its own words.
+        if let summary = SummaryFastReader.summary(from: bytes) {
+            try summary.verify()
+            return summary
+        }
+        return try strictlyVerified(from: bytes)
+    }
+
+    /// ``verified(from:)`` without the fast path: the duplicate-member scan, `JSONDecoder`, then ``verify()``.
+    static func strictlyVerified(from bytes: [UInt8]) throws -> AccountSummary {
         if let name = SummaryLimits.duplicateKey(in: bytes) {
             throw SummaryError("\"\(name)\" is given twice in one object: a summary says each thing once")
         }
