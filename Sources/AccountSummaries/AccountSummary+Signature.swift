@@ -204,6 +204,29 @@ extension AccountSummary {
     }
 
     private func isDay(_ text: String) -> Bool {
-        Timestamp(iso8601: text + "T00:00:00.000Z")?.iso8601 == text + "T00:00:00.000Z"
+        // A day of 2000 to 2099 as `YYYY-MM-DD` is checked by its digits (a row's day, every row of every summary);
+        // any other text the timestamp round trip decides, as before.
+        if let known = Self.isDayThisCentury(text) { return known }
+        return Timestamp(iso8601: text + "T00:00:00.000Z")?.iso8601 == text + "T00:00:00.000Z"
+    }
+
+    /// Whether `text` is a real day of 2000 to 2099 written `YYYY-MM-DD`; nil when it is not of that shape at all.
+    static func isDayThisCentury(_ text: String) -> Bool? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[0] == 0x32, bytes[1] == 0x30, bytes[4] == 0x2D, bytes[7] == 0x2D else {
+            return nil
+        }
+        var digits: [Int] = []
+        for index in [2, 3, 5, 6, 8, 9] {
+            guard (0x30...0x39).contains(bytes[index]) else { return nil }
+            digits.append(Int(bytes[index] - 0x30))
+        }
+        let year = 2000 + digits[0] * 10 + digits[1]
+        let month = digits[2] * 10 + digits[3]
+        let day = digits[4] * 10 + digits[5]
+        guard (1...12).contains(month) else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        return (1...lengths[month - 1]).contains(day)
     }
 }

@@ -121,6 +121,22 @@ import VoiceDebriefCredit
         #expect(try summary.signedBytes == Array((summary.format + "\n").utf8) + strictEncoding(unsigned(summary)))
     }
 
+    @Test func aDayOfThisCenturyIsCheckedAsTheTimestampRoundTripChecksIt() throws {
+        var day = Timestamp(iso8601: "2000-01-01T00:00:00.000Z")!
+        while day.iso8601 < "2100" {
+            let text = String(day.iso8601.prefix(10))
+            #expect(AccountSummary.isDayThisCentury(text) == true, "\(text)")
+            day = day.adding(days: 1)
+        }
+        for text in ["2026-02-29", "2026-13-01", "2026-00-10", "2026-04-31", "2026-11-00", "2100-02-29", "2099-02-29"] {
+            let roundTrip = Timestamp(iso8601: text + "T00:00:00.000Z")?.iso8601 == text + "T00:00:00.000Z"
+            #expect(AccountSummary.isDayThisCentury(text) ?? roundTrip == roundTrip, "\(text)")
+        }
+        for text in ["1999-12-31", "2026-1-01", "2026/11/29", "２０26-11-29", "2026-11-29T00:00:00.000Z"] {
+            #expect(AccountSummary.isDayThisCentury(text) == nil, "\(text) is left to the round trip")
+        }
+    }
+
     private func unsigned(_ summary: AccountSummary) -> AccountSummary {
         var copy = summary
         copy.signature = ""
