@@ -1,12 +1,12 @@
-"""The P&L of all accounts, by DuckDB over verified account summaries: the same JSON as `credit pnl --summaries DIR
---json` (SummaryTotaliser in Swift), and without --json the same table as `credit pnl --summaries DIR`. Run through
-pnl.sh, which parses the command line and finds the verified files; pnl.sh calls it as
+"""The P&L of all accounts, by DuckDB (or Spark) over verified account summaries: the same JSON as `credit pnl
+--summaries DIR --json` (SummaryTotaliser in Swift), and without --json the same table as `credit pnl --summaries DIR`.
+Run through pnl.sh, which parses the command line and finds the verified files; pnl.sh calls it as
 
-    python3 analytics/pnl.py --files LIST [--as-of UTC-MS] [--json] [--days 7|30] [--left-out N]
+    python3 analytics/pnl.py --files LIST [--engine duckdb|spark] [--as-of UTC-MS] [--json] [--days 7|30] [--left-out N]
 
-LIST holds one verified summary path a line; --as-of is already UTC with milliseconds (iso_time.py made it);
---left-out is how many files the verifier refused. The SQL is reader.duckdb.sql (the engine's reader) then pnl.sql
-(the P&L, portable). This driver only fills in the window days, runs the statements and writes the rows as the JSON
+LIST holds one verified summary path (or, on a cluster, URI) a line; --as-of is already UTC with milliseconds
+(iso_time.py made it); --left-out is how many files the verifier refused. The SQL is the engine's reader
+(reader.duckdb.sql; reader.spark.sql after pnl_spark.py's read) then pnl.sql (the P&L, the same for both). This driver only fills in the window days, runs the statements and writes the rows as the JSON
 shape or the table; the one arithmetic it does is the shares and margins in basis points, from the SQL's exact
 sums, rounded toward zero as Swift's integer division does.
 """
@@ -16,8 +16,6 @@ import datetime
 import json
 import os
 import sys
-
-import duckdb
 
 import iso_time
 import pnl_money
@@ -69,20 +67,54 @@ def empty_total():
     return line(("total", 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
 
-def run(files, as_of_given):
+class DuckDBEngine:
+    """DuckDB, embedded: reader.duckdb.sql with the files' names filled in, then pnl.sql's statements as written."""
+
+    def __init__(self):
+        import duckdb
+
+        self.connection = duckdb.connect()
+
+    def load(self, files, statements):
+        listed = "[" + ", ".join(sql_string(f) for f in files) + "]"
+        reader = open(os.path.join(HERE, "reader.duckdb.sql"), encoding="utf-8").read().replace("{{files}}", listed)
+        self.connection.execute(reader)
+
+    def execute(self, text, rows):
+        cursor = self.connection.execute(text)
+        return cursor.fetchall() if rows else None
+
+    def close(self):
+        self.connection.close()
+
+
+def engine(name):
+    """The engine called `name`: duckdb or spark."""
+    if name == "spark":
+        import pnl_spark
+
+        return pnl_spark.SparkEngine()
+    return DuckDBEngine()
+
+
+def run(files, as_of_given, engine_name="duckdb"):
     """Runs the SQL over `files` (at least one): the rows of each statement, the as-of and the windows' first days."""
-    connection = duckdb.connect()
-    listed = "[" + ", ".join(sql_string(f) for f in files) + "]"
-    reader = open(os.path.join(HERE, "reader.duckdb.sql"), encoding="utf-8").read().replace("{{files}}", listed)
-    connection.execute(reader)
+    sql = engine(engine_name)
+    try:
+        return run_statements(sql, files, as_of_given)
+    finally:
+        sql.close()
+
+
+def run_statements(sql, files, as_of_given):
+    sql.load(files, statements)
     results, as_of, first_days = {}, None, {}
     for name, text in statements(os.path.join(HERE, "pnl.sql")):
         if name == "windows":
             for days in WINDOWS:
                 first_days[days] = (as_of - datetime.timedelta(days=days)).strftime("%Y-%m-%d")
                 text = text.replace("{{since%d}}" % days, first_days[days])
-        cursor = connection.execute(text)
-        rows = cursor.fetchall() if name not in ("latest", "windows", "money_latest") else None
+        rows = sql.execute(text, name not in ("latest", "windows", "money_latest"))
         if name == "accounts":
             as_of = iso_time.parse(as_of_given or rows[0][1])
             results["accounts"] = rows[0]
@@ -91,9 +123,9 @@ def run(files, as_of_given):
     return results, as_of, first_days
 
 
-def report(files, as_of_given):
+def report(files, as_of_given, engine_name="duckdb"):
     """The P&L in the voicedebrief-pnl-v1 shape, and (files counted, older exports superseded)."""
-    results, as_of, first_days = run(files, as_of_given)
+    results, as_of, first_days = run(files, as_of_given, engine_name)
     periods = []
     for period, days in [("all", None)] + [("%dd" % d, d) for d in WINDOWS]:
         features = [line(row[1:]) for row in results["features"] if row[0] == period]
@@ -116,19 +148,30 @@ def report(files, as_of_given):
     return made, (int(files_counted), int(superseded))
 
 
+def first_line(problem):
+    """An engine's error in one line: Spark's come with a Java stack trace after the message."""
+    text = str(problem).strip() or type(problem).__name__
+    return text.splitlines()[0]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", required=True, help="a file listing the verified summaries, one path a line")
     parser.add_argument("--as-of", help="the end of the windows (UTC, milliseconds); the latest export when not given")
     parser.add_argument("--json", action="store_true", help="write the JSON rather than the table")
     parser.add_argument("--days", choices=["7", "30"], help="the table of the last 7 or 30 days only")
+    parser.add_argument("--engine", choices=["duckdb", "spark"], default="duckdb", help="the SQL engine")
     parser.add_argument("--left-out", type=int, default=0, help="how many files the verifier refused")
     arguments = parser.parse_args()
     files = [path.rstrip("\n") for path in open(arguments.files, encoding="utf-8") if path.strip()]
     if not files:
         sys.stderr.write("pnl.sh: no summary to total\n")
         return 1
-    made, (counted, superseded) = report(files, arguments.as_of)
+    try:
+        made, (counted, superseded) = report(files, arguments.as_of, arguments.engine)
+    except Exception as problem:  # the engine's own error (a Java one for Spark), said in words, not as a traceback
+        sys.stderr.write("pnl.sh: %s could not total the summaries: %s\n" % (arguments.engine, first_line(problem)))
+        return 1
     if arguments.json:
         json.dump(made, sys.stdout, indent=2, sort_keys=True)
         sys.stdout.write("\n")

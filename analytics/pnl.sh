@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
-# The P&L of all accounts by DuckDB: bash analytics/pnl.sh DIR [--json] [--days 7|30] [--as-of ISO8601]
+# The P&L of all accounts by DuckDB or Spark:
+#   bash analytics/pnl.sh DIR [--json] [--days 7|30] [--as-of ISO8601] [--engine duckdb|spark]
 #
 # Counts only the summaries that verify: it asks `credit-summary-verify DIR` (the package's small verifier, the same
 # code as `credit pnl --summaries`) for the verified files and hands DuckDB that list; each file left out is named on
 # standard error. The verifier is $CREDIT_SUMMARY_VERIFY, else the one in .build (debug, then release); build it with
-# `swift build --product credit-summary-verify`. Installs the duckdb Python package when it is missing.
+# `swift build --product credit-summary-verify`. Installs what the engine needs when it is missing: the duckdb
+# Python package; for Spark, Java 17 (Debian's openjdk-17-jre-headless) and the pyspark Python package.
 # Exit 0 done, 1 failed (the message says why; a directory with no summary to count is one), 64 a wrong command line.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
-usage="usage: bash analytics/pnl.sh DIR [--json] [--days 7|30] [--as-of ISO8601]
+usage="usage: bash analytics/pnl.sh DIR [--json] [--days 7|30] [--as-of ISO8601] [--engine duckdb|spark]
 
   DIR             a directory of account summaries (credit export --summary)
   --json          the P&L as JSON (voicedebrief-pnl-v1), every period; without it, a table
   --days 7|30     the table of the last 7 or 30 days only (from midnight UTC)
   --as-of TIME    the end of the windows, ISO 8601 with Z or an offset (2026-11-29T12:00:00Z,
-                  2026-11-29T13:00:00.000+01:00); the latest export counted when not given"
+                  2026-11-29T13:00:00.000+01:00); the latest export counted when not given
+  --engine NAME   duckdb (the default, embedded) or spark (Apache Spark in local mode, local[2]); the same
+                  SQL (analytics/pnl.sql) and the same figures"
 
 mistake() {
   echo "pnl.sh: $1" >&2
@@ -24,20 +28,22 @@ mistake() {
   exit 64
 }
 
-directory="" json=() days=() as_of=""
+directory="" json=() days=() as_of="" engine=duckdb
 while [ $# -gt 0 ]; do
   case "$1" in
     -h | --help) echo "$usage"; exit 0 ;;
     --json) json=(--json) ;;
-    --days | --as-of)
+    --days | --as-of | --engine)
       [ $# -ge 2 ] || mistake "$1 needs a value"
       if [ "$1" = --days ]; then
         case "$2" in 7 | 30) days=(--days "$2") ;; *) mistake "--days takes 7 or 30, not \"$2\"" ;; esac
+      elif [ "$1" = --engine ]; then
+        case "$2" in duckdb | spark) engine="$2" ;; *) mistake "--engine takes duckdb or spark, not \"$2\"" ;; esac
       else
         as_of="$(python3 "$here/iso_time.py" "$2")" || exit 64
       fi
       shift ;;
-    --days=* | --as-of=*) set -- "${1%%=*}" "${1#*=}" "${@:2}"; continue ;;
+    --days=* | --as-of=* | --engine=*) set -- "${1%%=*}" "${1#*=}" "${@:2}"; continue ;;
     -*) mistake "unknown option \"$1\"" ;;
     *) [ -z "$directory" ] || mistake "one directory only, not \"$directory\" and \"$1\""; directory="$1" ;;
   esac
@@ -57,10 +63,12 @@ if [ -z "$verifier" ] || [ ! -x "$verifier" ]; then
   exit 1
 fi
 
-if ! python3 -c "import duckdb" >/dev/null 2>&1; then
-  echo "Installing the Python package duckdb" >&2
-  python3 -m pip install -q --disable-pip-version-check duckdb >&2 2>/dev/null \
-    || python3 -m pip install -q --disable-pip-version-check --break-system-packages duckdb >&2
+# What the engine needs, installed when missing (quietly; what is installed is said on standard error).
+if [ "$engine" = duckdb ]; then
+  bash "$here/install-engine.sh" duckdb >/dev/null || exit 1
+else
+  JAVA_HOME="$(bash "$here/install-engine.sh" spark)" || exit 1
+  export JAVA_HOME
 fi
 
 list="$(mktemp)" refused="$(mktemp)"
@@ -79,4 +87,5 @@ if [ ! -s "$list" ]; then
   fi
   exit 1
 fi
-python3 "$here/pnl.py" --files "$list" ${as_of:+--as-of "$as_of"} "${json[@]}" "${days[@]}" --left-out "$left_out"
+python3 "$here/pnl.py" --files "$list" --engine "$engine" ${as_of:+--as-of "$as_of"} "${json[@]}" "${days[@]}" \
+  --left-out "$left_out"

@@ -98,7 +98,7 @@ SELECT (SELECT COUNT(DISTINCT account) FROM money_latest) AS counted,
 -- name: money_commissions
 SELECT DISTINCT f.commission_name AS name, f.commission_basis_points AS basis_points
 FROM summary_files f WHERE f.file IN (SELECT file FROM money_latest)
-ORDER BY f.commission_name, f.commission_basis_points;
+ORDER BY name, basis_points;
 
 -- name: money_balances
 SELECT COALESCE(SUM(CASE WHEN balance > 0 THEN balance ELSE 0 END), 0) AS outstanding,

@@ -4,6 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/install-deps.sh
+# The P&L's SQL engines for its tests (analytics/pnl.sh): duckdb; Java 17 and pyspark for --engine spark. A failure is
+# said here and fails the Spark test with pnl.sh's reason (it tries again), rather than stopping every other test.
+bash analytics/install-engine.sh duckdb >/dev/null || echo "duckdb could not be installed: the DuckDB tests will fail" >&2
+bash analytics/install-engine.sh spark >/dev/null \
+  || echo "Java 17 or pyspark could not be installed: the Spark test (SparkEngineTests) will fail" >&2
 [ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
 mkdir -p .build
 

@@ -23,9 +23,12 @@ extension AccountSummary {
         get throws {
             var unsigned = self
             unsigned.signature = ""
+            let prefix = Array((format + "\n").utf8)
+            // The same bytes as the encoder's below, written directly (SummaryCanonicalWriter; tested equal).
+            if let json = SummaryCanonicalWriter.json(of: unsigned) { return prefix + json }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return Array((format + "\n").utf8) + Array(try encoder.encode(unsigned))
+            return prefix + Array(try encoder.encode(unsigned))
         }
     }
 
@@ -46,6 +49,17 @@ extension AccountSummary {
     /// times, keys that are keys, nothing negative or beyond ``SummaryLimits/maximumFigure``). Anything else throws
     /// ``SummaryError``.
     public static func verified(from bytes: [UInt8]) throws -> AccountSummary {
+        // A summary as `credit export --summary` writes it, read directly (SummaryFastReader: the same summary as
+        // the decoder's, tested so); anything else the strict path below reads, and refuses in its own words.
+        if let summary = SummaryFastReader.summary(from: bytes) {
+            try summary.verify()
+            return summary
+        }
+        return try strictlyVerified(from: bytes)
+    }
+
+    /// ``verified(from:)`` without the fast path: the duplicate-member scan, `JSONDecoder`, then ``verify()``.
+    static func strictlyVerified(from bytes: [UInt8]) throws -> AccountSummary {
         if let name = SummaryLimits.duplicateKey(in: bytes) {
             throw SummaryError("\"\(name)\" is given twice in one object: a summary says each thing once")
         }
@@ -190,6 +204,29 @@ extension AccountSummary {
     }
 
     private func isDay(_ text: String) -> Bool {
-        Timestamp(iso8601: text + "T00:00:00.000Z")?.iso8601 == text + "T00:00:00.000Z"
+        // A day of 2000 to 2099 as `YYYY-MM-DD` is checked by its digits (a row's day, every row of every summary);
+        // any other text the timestamp round trip decides, as before.
+        if let known = Self.isDayThisCentury(text) { return known }
+        return Timestamp(iso8601: text + "T00:00:00.000Z")?.iso8601 == text + "T00:00:00.000Z"
+    }
+
+    /// Whether `text` is a real day of 2000 to 2099 written `YYYY-MM-DD`; nil when it is not of that shape at all.
+    static func isDayThisCentury(_ text: String) -> Bool? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[0] == 0x32, bytes[1] == 0x30, bytes[4] == 0x2D, bytes[7] == 0x2D else {
+            return nil
+        }
+        var digits: [Int] = []
+        for index in [2, 3, 5, 6, 8, 9] {
+            guard (0x30...0x39).contains(bytes[index]) else { return nil }
+            digits.append(Int(bytes[index] - 0x30))
+        }
+        let year = 2000 + digits[0] * 10 + digits[1]
+        let month = digits[2] * 10 + digits[3]
+        let day = digits[4] * 10 + digits[5]
+        guard (1...12).contains(month) else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        return (1...lengths[month - 1]).contains(day)
     }
 }

@@ -4,16 +4,17 @@ import Platform
 import Signing
 import VoiceDebriefCredit
 
-/// The P&L rows of issue 16: `credit pnl --summaries DIR --json` over the signed summaries of many accounts, every
-/// one verified, beside DuckDB (`bash analytics/pnl.sh DIR --json`, which verifies with `credit-summary-verify`,
-/// then totals in SQL) over the same files in the same run. Both are timed from process start to printed, and
-/// their JSON must be the same.
+/// The P&L rows of issues 16 and 26: `credit pnl --summaries DIR --json` over the signed summaries of many accounts,
+/// every one verified (on both cores), beside DuckDB (`bash analytics/pnl.sh DIR --json`, which verifies with
+/// `credit-summary-verify`, then totals in SQL) and Spark in local mode (`... --engine spark`) over the same files in
+/// the same run. Each is timed from process start to printed, and their JSON must be the same.
 struct PnLBenchmarks {
     let options: BenchOptions
     let work: String
 
-    /// The row's target: issue 16 asks for the rows beside DuckDB and sets no figure, so it is reported.
-    static let target = "report: beside DuckDB in the same run (issue 16 sets no figure)"
+    /// The row's target (issue 26): 100,000 accounts at 10,000 accounts a second or more, beside DuckDB and Spark.
+    static let target = "10,000 accounts/s or more (issue 26; 100,000 accounts)"
+    static let accountsPerSecond = 10_000.0
 
     /// Makes the summaries of `count` accounts in `directory`, each from a ledger of its own made as the app writes
     /// them (charges of the app's keys, declines, top-ups), costed with the app's cost list and signed with a key
@@ -53,16 +54,16 @@ struct PnLBenchmarks {
         let environment = Self.environment(verifier: options.summaryVerifier)
         let ours = try timed(credit, ["pnl", "--summaries", directory, "--json"], environment: environment)
         let runs = "median of \(options.runs)"
+        let met = Double(options.accounts) / ours.time >= Self.accountsPerSecond ? "yes" : "no"
         if let reason = missingForDuckDB {
             table.add(
                 ResultRow(
                     what: what + " (\(runs))", figure: Self.figure(ours.time, accounts: options.accounts),
-                    target: Self.target, baseline: "skipped: \(reason)", met: "-"))
+                    target: Self.target, baseline: "skipped: \(reason)", met: met))
             return
         }
         let duck = try timed("/bin/bash", [options.analytics, directory, "--json"], environment: environment)
-        let same = Self.sameJSON(ours.output, duck.output)
-        if !same {
+        guard Self.sameJSON(ours.output, duck.output) else {
             throw BenchError("credit pnl and DuckDB disagree over the same summaries")
         }
         table.add(
@@ -72,7 +73,8 @@ struct PnLBenchmarks {
                 target: Self.target,
                 baseline:
                     "DuckDB, `bash analytics/pnl.sh DIR --json` (its verifier included) \(Format.duration(duck.time))",
-                ratio: Format.ratio(ours.time, duck.time), met: "-"))
+                ratio: Format.ratio(ours.time, duck.time), met: met))
+        try sparkRow(into: &table, directory: directory, ours: ours, environment: environment)
         // In process, the totaliser alone: what the command's time is made of, without a process start.
         var inProcess: [Double] = []
         for _ in 0..<options.runs {
@@ -84,6 +86,43 @@ struct PnLBenchmarks {
                 what: "P&L of \(size) accounts, in process: read, verify and total (SummaryTotaliser) [extra row]",
                 figure: Self.figure(alone, accounts: options.accounts), target: "report",
                 baseline: "DuckDB \(Format.duration(duck.time))", ratio: Format.ratio(alone, duck.time), met: "-"))
+    }
+
+    /// `credit pnl --summaries` beside Spark in local mode over the same summaries: one run (a Spark session's start
+    /// is a good part of it), and the same JSON.
+    private func sparkRow(
+        into table: inout ResultTable, directory: String, ours: (time: Double, output: String),
+        environment: [String]
+    ) throws {
+        let size = Format.number(Double(options.accounts))
+        let what = "P&L of \(size) accounts, `credit pnl --summaries DIR --json` beside Spark"
+        let target = "report: beside Spark in the same run"
+        guard options.python != nil, Self.sparkInstalled else {
+            table.add(
+                .skipped(
+                    what, target: target, reason: "pyspark is not installed (bash analytics/install-engine.sh spark)"))
+            return
+        }
+        let run = try Measure.run(
+            "/bin/bash", [options.analytics, directory, "--json", "--engine", "spark"], environment: environment)
+        guard run.status == 0 else { throw BenchError("analytics/pnl.sh --engine spark exited \(run.status)") }
+        guard Self.sameJSON(ours.output, run.output) else {
+            throw BenchError("credit pnl and Spark disagree over the same summaries")
+        }
+        table.add(
+            ResultRow(
+                what: what + "; the same JSON as Spark's", figure: Self.figure(ours.time, accounts: options.accounts),
+                target: target,
+                baseline:
+                    "Spark local[2], `bash analytics/pnl.sh DIR --json --engine spark` (its verifier and the JVM's "
+                    + "start included; one run) \(Self.figure(run.wall, accounts: options.accounts))",
+                ratio: Format.ratio(ours.time, run.wall), met: "-"))
+    }
+
+    /// Whether Python can import pyspark (and so `pnl.sh --engine spark` need install nothing).
+    private static var sparkInstalled: Bool {
+        (try? Measure.run("/usr/bin/env", ["python3", "-c", "import pyspark"], environment: environment(verifier: nil)))?
+            .status == 0
     }
 
     /// Why DuckDB cannot run here, or nil.

@@ -124,7 +124,9 @@ do {
         }
     }
     if options.wants("pnl") {
-        log("P&L of \(Format.number(Double(options.accounts))) accounts: credit pnl --summaries beside DuckDB")
+        log(
+            "P&L of \(Format.number(Double(options.accounts))) accounts: credit pnl --summaries beside DuckDB and Spark"
+        )
         attempt("P&L of all accounts", &table) { try PnLBenchmarks(options: options, work: work).rows(into: &$0) }
     }
     table.notes.append(

@@ -22,7 +22,8 @@ import Testing
 
     static let wrongCommandLines: [[String]] = [
         [], ["--bogus"], ["DIR", "--bogus"], ["DIR", "--files", "x"], ["DIR", "--days", "8"], ["DIR", "--as-of"],
-        ["DIR", "DIR"], ["-j", "DIR"],
+        ["DIR", "DIR"], ["-j", "DIR"], ["DIR", "--engine", "sparky"], ["DIR", "--engine"],
+        ["DIR", "--engine=postgres"],
     ]
 
     @Test(arguments: wrongCommandLines)
