@@ -1,6 +1,6 @@
 /// An App Store Server Notifications V2 `notificationType`, typed: each of Apple's values is a static member, so a
 /// misspelt type is a compile error, and a value Apple adds later is kept as sent (`NotificationType("NEW_TYPE")`).
-public struct NotificationType: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct NotificationType: WireString {
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
@@ -33,20 +33,10 @@ public struct NotificationType: RawRepresentable, Hashable, Sendable, Codable, C
     /// Whether Apple documents the type (``NotificationTypes/subtypesByType``).
     public var isKnown: Bool { NotificationTypes.subtypesByType[rawValue] != nil }
 
-    public var description: String { rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// A notification's `subtype`, typed the same way as ``NotificationType``.
-public struct NotificationSubtype: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct NotificationSubtype: WireString {
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
@@ -70,14 +60,24 @@ public struct NotificationSubtype: RawRepresentable, Hashable, Sendable, Codable
     public static let failure = NotificationSubtype("FAILURE")
     public static let unreported = NotificationSubtype("UNREPORTED")
 
-    public var description: String { rawValue }
+}
 
+/// A value Apple sends as a string, typed: its known values are static members, and any other is kept as sent. It is
+/// coded as the bare string.
+public protocol WireString: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible
+where RawValue == String {
+    init(rawValue: String)
+}
+
+extension WireString {
     public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
+        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }
+
+    public var description: String { rawValue }
 }
