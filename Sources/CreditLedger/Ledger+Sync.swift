@@ -164,7 +164,7 @@ extension Ledger {
         let headThere = try? SignedHead.read(in: folder.creditDirectory, device: device)
         if upToDate {
             report.ownFile = .upToDate
-            if let stampThere { memo.ownFile = (stampThere, report.ownSequence) }
+            if let stampThere { memo.ownFile = .init(stamp: stampThere, sequence: report.ownSequence) }
             if let head, head != headThere { try head.write(in: folder.creditDirectory, fileSystem: fileSystem) }
             return
         }
@@ -173,7 +173,7 @@ extension Ledger {
         if let head, head != headThere { try head.write(in: folder.creditDirectory, fileSystem: fileSystem) }
         report.ownFile = .sent
         if let written = try Files.entryStatus(target).map(SyncMemo.Stamp.init) {
-            memo.ownFile = (written, report.ownSequence)
+            memo.ownFile = .init(stamp: written, sequence: report.ownSequence)
             memo.judged[target] = written
         }
     }

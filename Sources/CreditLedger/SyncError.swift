@@ -9,8 +9,6 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The folder is another account's: its `account.json` names `found` (nil: it has none that can be read, and
     /// its devices' files are all another account's); this data directory is `ours`.
     case anotherAccount(folder: String, found: String?, ours: String)
-    /// `account.json` is there but cannot be read (a download not finished, a link).
-    case accountFileUnreadable(path: String, why: String)
     /// There is no ledger in the data directory, and the folder is an account's: a device joins first.
     case notADevice(dataDirectory: String, folder: String)
     /// The ledger was made before signing: nothing in it could be checked by another device.
@@ -28,9 +26,6 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(folder) holds another account's ledger (\(theirs); this data directory is account "
                 + "\(ours)): nothing was synced. To make this a device of that account, run `credit join` on a new "
                 + "data directory with the data directory of one of its devices, then `credit sync` from there"
-        case .accountFileUnreadable(let path, let why):
-            return "\(path) cannot be read (\(why)): nothing was synced; if a sync tool is still copying it, try again "
-                + "when it is done"
         case .notADevice(let dataDirectory, let folder):
             return "there is no ledger in \(dataDirectory), and \(folder) holds an account's ledger: nothing was "
                 + "synced. The folder holds no key, so a new device joins from a device's data directory: run "

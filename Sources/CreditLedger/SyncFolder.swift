@@ -37,29 +37,19 @@ public struct SyncFolder: Sendable, Equatable {
         var account: String
     }
 
-    /// The account the folder is for, as its `account.json` says; nil when there is none yet. A file that is there
-    /// but cannot be read as one (a download not finished, a link) throws ``SyncError/accountFileUnreadable``.
-    public func account() throws -> String? {
-        guard try Self.status(of: root) != nil, try Self.status(of: creditDirectory) != nil,
-            try Self.status(of: accountPath) != nil
-        else { return nil }
-        let bytes: [UInt8]
-        do {
-            bytes = try Files.readAll(accountPath)
-        } catch let error as FileError {
-            throw SyncError.accountFileUnreadable(path: accountPath, why: error.description)
-        }
-        guard let file = try? JSONDecoder().decode(AccountFile.self, from: Data(bytes)),
+    /// The account the folder is for, as its `account.json` says; nil when there is none, or when it cannot be read
+    /// as one (a download not finished, a link: never followed), which the folder's files then decide.
+    public func account() -> String? {
+        guard let bytes = try? Files.readAll(accountPath),
+            let file = try? JSONDecoder().decode(AccountFile.self, from: Data(bytes)),
             file.format == Self.accountFormat, DeviceID.isValid(file.account)
-        else {
-            throw SyncError.accountFileUnreadable(path: accountPath, why: "it is not a sync folder's account file")
-        }
+        else { return nil }
         return file.account
     }
 
     /// Whether the folder holds an account's ledger already: an account file (whole or not), or a device's file.
     public var holdsAnAccount: Bool {
-        if (try? Self.status(of: accountPath)) ?? nil != nil { return true }
+        if case .some(.some) = try? Self.status(of: accountPath) { return true }
         let names = (try? Files.list(ledgerDirectory)) ?? []
         return names.contains { !$0.hasPrefix(".") && $0.contains(".jsonl") }
     }
@@ -90,7 +80,7 @@ public struct SyncFolder: Sendable, Equatable {
                 try fileSystem.syncDirectory(Files.parent(of: directory))
             }
         }
-        guard let found = try? self.account() else { return .missingOrUnreadable }
+        guard let found = self.account() else { return .missingOrUnreadable }
         guard found == account else { throw SyncError.anotherAccount(folder: root, found: found, ours: account) }
         return .matches
     }

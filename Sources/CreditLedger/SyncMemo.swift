@@ -10,15 +10,13 @@ public struct SyncMemo: Sendable, Equatable {
     /// The files judged, as they were then.
     var judged: [String: Stamp] = [:]
     /// This device's file in the folder as this device last wrote or found it, with the sequence it then held.
-    var ownFile: (stamp: Stamp, sequence: Int64)? {
-        get { ownFileStamp.map { ($0, ownFileSequence) } }
-        set {
-            ownFileStamp = newValue?.stamp
-            ownFileSequence = newValue?.sequence ?? 0
-        }
+    var ownFile: OwnFile?
+
+    /// This device's file in the folder at one moment.
+    struct OwnFile: Sendable, Equatable {
+        var stamp: Stamp
+        var sequence: Int64
     }
-    private var ownFileStamp: Stamp?
-    private var ownFileSequence: Int64 = 0
 
     public init() {}
 }
