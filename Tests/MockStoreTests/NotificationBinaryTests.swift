@@ -189,7 +189,9 @@ extension NotificationBinaryTests {
         // on a loaded machine (the first store may retry before it is stopped; it can only fail again).
         let failing = try NotificationReceiver(statuses: Array(repeating: 500, count: 50))
         let receiving = try NotificationReceiver()
-        var store = try start(failing, ["--environment", "production"], retryBase: "1000")
+        // An "hour" of a minute: the first retry is due a minute after the first try, so tries are left for the
+        // restarted store however long this test is held before it stops the first (all six took 157 s at 1 s).
+        var store = try start(failing, ["--environment", "production"], retryBase: "60000")
         _ = try store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500")
         if try await !eventually("the first try fails", { failing.bodies.count >= 1 }) {
             // Say why: the store's records of the notification and what it printed.
@@ -200,7 +202,7 @@ extension NotificationBinaryTests {
         }
         #expect(try store.stop() == 0)
         let triedBefore = failing.bodies.count
-        store = try start(receiving, ["--environment", "production"], retryBase: "1000")
+        store = try start(receiving, ["--environment", "production"], retryBase: "60000")
         try await eventually(timeout: 120, "the retry after the restart") { receiving.bodies.count >= 1 }
         try await eventually("it is delivered") { try await notifications(store).first?.status == "delivered" }
         let record = try #require(try await notifications(store).first)
