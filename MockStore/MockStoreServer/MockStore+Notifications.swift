@@ -43,6 +43,19 @@ extension MockStore {
         return try withDatabase { try $0.dueNotifications(now: now) }
     }
 
+    /// Puts every pending notification that was tried before (by an earlier run of the store) on this run's
+    /// schedule: its next try ``Configuration/retryPolicy``'s delay after its last, or failed when this run allows
+    /// no more tries. So a store restarted with a shorter `--notify-retry-base-ms` sends what is waiting sooner.
+    public func reschedulePendingNotifications() throws(MockStoreError) {
+        guard configuration.isProduction else { return }
+        let policy = configuration.retryPolicy
+        try withDatabase { database in
+            try database.reschedulePendingNotifications { failed, last in
+                policy.delay(afterFailedAttempts: failed).map { last + $0 }
+            }
+        }
+    }
+
     /// Records how one delivery attempt went and schedules the next under ``Configuration/retryPolicy``.
     public func recordDelivery(of notification: StoredNotification, attempt: StoredNotification.Attempt)
         throws(MockStoreError)

@@ -47,6 +47,11 @@ public final class NotificationDispatcher: Sendable {
     private var isRunning: Bool { running.withLock { $0 } }
 
     private func run() {
+        do {
+            try store.reschedulePendingNotifications()
+        } catch {
+            FileHandle.standardError.write(Data("mockstore: notifications: \(error)\n".utf8))
+        }
         while isRunning {
             var wait: Int64 = 1_000
             do {

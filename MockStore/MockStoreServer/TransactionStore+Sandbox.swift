@@ -235,6 +235,25 @@ extension TransactionStore {
         return (due, next)
     }
 
+    /// Moves the next try of every pending notification already tried to `next(failedAttempts, lastAttempt)`,
+    /// or ends it as failed where that is nil.
+    func reschedulePendingNotifications(_ next: (_ failedAttempts: Int, _ lastAttempt: Int64) -> Int64?) throws {
+        try database.inTransaction {
+            let pending = try statement(
+                """
+                SELECT n.id, COUNT(a.id), MAX(a.at) FROM notifications n JOIN notification_attempts a
+                ON a.notification_id = n.id WHERE n.status = 'pending' GROUP BY n.id ORDER BY n.id
+                """
+            ).query([]) { row in (id: row.int64(at: 0), failed: Int(row.int64(at: 1)), last: row.int64(at: 2)) }
+            for notification in pending {
+                let at = next(notification.failed, notification.last)
+                let status: StoredNotification.Status = at == nil ? .failed : .pending
+                try statement("UPDATE notifications SET status = ?2, next_attempt_at = ?3 WHERE id = ?1")
+                    .run([.integer(notification.id), .text(status.rawValue), at.map(SQLiteValue.integer) ?? .null])
+            }
+        }
+    }
+
     /// Records one delivery attempt and what follows: `nextAttemptAt` nil ends the notification as `status`.
     func recordAttempt(
         notificationUUID uuid: String, attempt: StoredNotification.Attempt, status: StoredNotification.Status,
