@@ -22,13 +22,7 @@ public enum MockStoreLauncher {
         let now = clock.now()
         let ephemeralAuthority = options.ephemeral ? Self.authorityJob(data: nil, now: now) : nil
         defer { ephemeralAuthority?.waitUntilDone() }
-        let catalogue: StoreKitConfiguration
-        let cataloguePath = try CatalogueLocator.locate(options.cataloguePath)
-        do {
-            catalogue = try StoreKitConfiguration.load(contentsOf: cataloguePath)
-        } catch {
-            throw StartupError("invalid catalogue: \(error)")
-        }
+        let (catalogue, cataloguePath) = try loadCatalogue(options)
 
         // --ephemeral: no directory, no lock, a CA only in memory, an in-memory database.
         let data = options.ephemeral ? nil : DataDirectory(path: options.dataDirectory)
@@ -58,30 +52,10 @@ public enum MockStoreLauncher {
             throw error
         }
 
-        // Servers' copies are always ES256 by the test CA; the device API's too unless --signing says otherwise
-        // (one signer then: each one prepared checks its key and encodes its header).
-        let serverSigner = JWSTransactionSigner.es256(authority: authority)
-        let signer: any TransactionSigner
-        switch options.signing {
-        case .es256:
-            signer = serverSigner
-        case .hs256:
-            signer = JWSTransactionSigner.hs256(secret: secret ?? [])
-        case .none:
-            signer = JWSTransactionSigner.unsigned
-        }
-
         let store = MockStore(
-            configuration: MockStore.Configuration(
-                catalogue: catalogue, bundleId: options.bundleId, signer: signer,
-                serverSigner: serverSigner,
-                rootCertificateDER: authority.root.derRepresentation, clock: clock, transactionIDs: transactionIDs,
-                environment: options.environment, appAppleId: options.appAppleId, bundleVersion: options.bundleVersion,
-                notificationURL: options.notifyURL,
-                retryPolicy: NotificationRetryPolicy(
-                    baseMilliseconds: options.notifyRetryBaseMilliseconds, maxAttempts: options.notifyMaxAttempts,
-                    timeoutMilliseconds: options.notifyTimeoutMilliseconds),
-                apiKeys: apiKeys),
+            configuration: configuration(
+                options, catalogue: catalogue, authority: authority, secret: secret, apiKeys: apiKeys, clock: clock,
+                transactionIDs: transactionIDs),
             database: database)
 
         let server: HTTPServer
@@ -104,6 +78,45 @@ public enum MockStoreLauncher {
         return RunningMockStore(
             server: server, store: store, catalogue: catalogue, cataloguePath: cataloguePath, dataDirectory: data,
             options: options, lockDescriptor: lock, dispatcher: dispatcher, scheduler: scheduler)
+    }
+
+    /// The catalogue `--catalogue` names (or the one found the usual way), read, and where it was found.
+    static func loadCatalogue(_ options: MockStoreOptions) throws(StartupError) -> (StoreKitConfiguration, String) {
+        let cataloguePath = try CatalogueLocator.locate(options.cataloguePath)
+        do {
+            return (try StoreKitConfiguration.load(contentsOf: cataloguePath), cataloguePath)
+        } catch {
+            throw StartupError("invalid catalogue: \(error)")
+        }
+    }
+
+    /// The store's configuration from its options and what start-up read and made.
+    static func configuration(
+        _ options: MockStoreOptions, catalogue: StoreKitConfiguration, authority: TestCertificateAuthority,
+        secret: [UInt8]?, apiKeys: [String: P256PublicKey], clock: any StoreClock,
+        transactionIDs: any TransactionIDSource
+    ) -> MockStore.Configuration {
+        // Servers' copies are always ES256 by the test CA; the device API's too unless --signing says otherwise
+        // (one signer then: each one prepared checks its key and encodes its header).
+        let serverSigner = JWSTransactionSigner.es256(authority: authority)
+        let signer: any TransactionSigner
+        switch options.signing {
+        case .es256:
+            signer = serverSigner
+        case .hs256:
+            signer = JWSTransactionSigner.hs256(secret: secret ?? [])
+        case .none:
+            signer = JWSTransactionSigner.unsigned
+        }
+        return MockStore.Configuration(
+            catalogue: catalogue, bundleId: options.bundleId, signer: signer, serverSigner: serverSigner,
+            rootCertificateDER: authority.root.derRepresentation, clock: clock, transactionIDs: transactionIDs,
+            environment: options.environment, appAppleId: options.appAppleId, bundleVersion: options.bundleVersion,
+            notificationURL: options.notifyURL,
+            retryPolicy: NotificationRetryPolicy(
+                baseMilliseconds: options.notifyRetryBaseMilliseconds, maxAttempts: options.notifyMaxAttempts,
+                timeoutMilliseconds: options.notifyTimeoutMilliseconds),
+            apiKeys: apiKeys)
     }
 
     /// Starts reading or making the store's test CA: `data`'s (made and written there on first start), or a new one
