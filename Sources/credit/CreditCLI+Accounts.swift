@@ -9,7 +9,7 @@ extension CreditCLI {
     /// Joins before any ledger is opened here: opening would write a new device's opening and keys, and a join is
     /// refused on a data directory that has them.
     func join(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let account = args.positional("DIR") ?? ""
+        let account = args.positional(.dir) ?? ""
         let report: JoinReport
         do {
             report = try Ledger.join(
@@ -56,7 +56,7 @@ extension CreditCLI {
 
     /// Takes each file whole or not at all; a refusal names the file, the line and why, and nothing is written.
     func merge(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let paths = args.positionalList("FILE|DIR")
+        let paths = args.positionalList(.fileOrDir)
         let ledger = try context.openLedger()
         let report: MergeReport
         do {

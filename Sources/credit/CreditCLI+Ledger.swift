@@ -29,8 +29,8 @@ extension CreditCLI {
     /// The act the words of `credit charge` (or a line of `credit run`) describe, as the parser read them.
     static func chargeRequest(_ args: ParsedArguments) -> ChargeRequest {
         ChargeRequest(
-            args.positional("KEY") ?? "", seconds: args.integer("--seconds"), quantity: args.integer("--quantity"),
-            subject: args.string("--subject"), automatic: args.flag("--auto-open"))
+            args.positional(.key) ?? "", seconds: args.integer(.seconds), quantity: args.integer(.quantity),
+            subject: args.string(.subject), automatic: args.flag(.autoOpen))
     }
 
     /// Reads one line of `credit run` with the words of `credit charge`.
@@ -92,9 +92,9 @@ extension CreditCLI {
 
     func decline(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         // The parser has checked that both are given, and that the reason is one of the four.
-        let reasonKey = args.string("--reason") ?? ""
-        let text = args.string("--text")
-        let id = args.positional("ENTRY-ID") ?? ""
+        let reasonKey = args.string(.reason) ?? ""
+        let text = args.string(.text)
+        let id = args.positional(.entryId) ?? ""
         let reason: DeclineReason
         do {
             try InputLimits.validate(text: text)
@@ -123,7 +123,7 @@ extension CreditCLI {
     }
 
     func takings(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let days = args.string("--days").flatMap { Int64($0) }
+        let days = args.string(.days).flatMap { Int64($0) }
         let ledger = try context.openLedger()
         let lines = try days.map { try ledger.takings(lastDays: Int($0)) } ?? ledger.takings()
         if context.json {
@@ -223,7 +223,7 @@ extension CreditCLI {
     }
 
     func runActs(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let source = args.positional("FILE|-") ?? "-"
+        let source = args.positional(.fileOr) ?? "-"
         let text: String
         if source == "-" {
             text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)

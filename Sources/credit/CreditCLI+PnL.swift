@@ -17,7 +17,7 @@ extension CreditCLI {
     func pnl(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         let report: ProfitAndLossReport
         var counts: String?
-        if let directory = args.string("--summaries") {
+        if let directory = args.string(.summaries) {
             (report, counts) = try summariesTotal(directory)
             if context.json { printError("credit: note: " + CreditCLI.registryCaveat) }
         } else {
@@ -27,7 +27,7 @@ extension CreditCLI {
             print(try PnLPage.json(report))
             return CreditCLI.success
         }
-        let name = args.string("--days").map { $0 + "d" } ?? "all"
+        let name = args.string(.days).map { $0 + "d" } ?? "all"
         guard let period = report.period(name) else { throw CommandFailure("no period \(name) in the P&L") }
         // The summaries' table stays line for line analytics/pnl.sh's, which names features by key (for now).
         let named = report.source == .ledger
@@ -76,10 +76,10 @@ extension CreditCLI {
     /// `credit report`: this account's page, or with `--summaries DIR` every account's. Written 0644, readable by
     /// others: it is for sharing (and holds no key, id or token; the data directory's own files stay 0600).
     func writeReport(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let path = args.string("--out") ?? FileManager.default.currentDirectoryPath + "/credit-report.html"
+        let path = args.string(.out) ?? FileManager.default.currentDirectoryPath + "/credit-report.html"
         let names = VoiceDebriefPrices().featureNames
         let content: PnLPageContent
-        if let directory = args.string("--summaries") {
+        if let directory = args.string(.summaries) {
             let (report, counts) = try summariesTotal(directory)
             content = PnLPageContent(summaries: report, featureNames: names, basis: counts)
         } else {
@@ -100,7 +100,7 @@ extension CreditCLI {
 
     func exportSummary(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         // The parser has checked that --summary is given.
-        let path = args.string("--summary") ?? ""
+        let path = args.string(.summary) ?? ""
         let ledger = try context.openLedger()
         let keys: LedgerKeys
         do {

@@ -21,21 +21,21 @@ extension CreditCommandLine {
             them agree), 1 with the table when not.
             """,
         options: [
-            .string("--api-key", "KEYID=FILE", help: "the API key's id and its private key file (.p8 PEM, mode 0600)")
+            .string(.apiKey, "KEYID=FILE", help: "the API key's id and its private key file (.p8 PEM, mode 0600)")
                 .required(),
-            .string("--issuer", "ID", help: "the issuer id of the API key").required(),
-            .string("--transaction", "ID", help: "compare this store transaction only"),
-            .flag("--fix", help: "record what the ledger lacks"),
+            .string(.issuer, "ID", help: "the issuer id of the API key").required(),
+            .string(.transaction, "ID", help: "compare this store transaction only"),
+            .flag(.fix, help: "record what the ledger lacks"),
         ])
 }
 
 extension CreditCLI {
     func reconcile(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
         let (keyID, keyFile) = try CreditCLI.apiKey(args)
-        guard let issuer = args.string("--issuer"), !issuer.isEmpty else {
+        guard let issuer = args.string(.issuer), !issuer.isEmpty else {
             throw UsageError("--issuer needs the API key's issuer id", command: args.path)
         }
-        let only = args.string("--transaction")
+        let only = args.string(.transaction)
         if let only, only.isEmpty || !only.allSatisfy({ $0.isASCII && $0.isNumber }) {
             throw UsageError.invalidValue(
                 "--transaction", only, isNot: "a store transaction id (digits)", command: args.path)
@@ -61,10 +61,10 @@ extension CreditCLI {
                     + "nothing was changed.")
         }
         var findings = reconciliation.compare(transactions, wholeHistory: only == nil)
-        if args.flag("--fix") && !ledger.isReadOnly {
+        if args.flag(.fix) && !ledger.isReadOnly {
             findings = try reconciliation.fix(findings, transactions: transactions)
         }
-        let fixed = args.flag("--fix")
+        let fixed = args.flag(.fix)
         let apart = findings.filter(\.kind.isApart)
         findings.removeAll(where: \.kind.isApart)
         let agree = findings.allSatisfy { fixed && !$0.fixedBy.isEmpty }
@@ -74,7 +74,7 @@ extension CreditCLI {
 
     /// `--api-key KEYID=FILE`, split.
     private static func apiKey(_ args: ParsedArguments) throws -> (String, String) {
-        let value = args.string("--api-key") ?? ""
+        let value = args.string(.apiKey) ?? ""
         guard let equals = value.firstIndex(of: "="), equals != value.startIndex,
             value.index(after: equals) != value.endIndex
         else {

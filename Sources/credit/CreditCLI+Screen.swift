@@ -116,9 +116,12 @@ extension CreditCLI {
             let offers = try await flow.store.products(for: flow.catalogue.credits.keys.sorted())
             return (collectNote, offers, nil)
         } catch let error as CommandFailure {
-            let detail =
-                error.message.hasPrefix("cannot reach the store: ")
-                ? String(error.message.dropFirst("cannot reach the store: ".count)) : error.message
+            let detail: String
+            switch error.storeError {
+            case .networkError(let why)?: detail = why
+            case let storeError?: detail = storeError.description
+            case nil: detail = error.message
+            }
             return (
                 collectNote, [],
                 "The store cannot be reached (\(DisplayText.escaped(CreditCLI.unstopped(detail)))); top-ups wait "
@@ -136,7 +139,7 @@ extension CreditCLI {
     static let screenEntries = 50
 
     func verify(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let files = args.positionalList("FILE")
+        let files = args.positionalList(.file)
         for file in files where !FileManager.default.fileExists(atPath: file) {
             throw CommandFailure("cannot read \(file): no such file")
         }

@@ -40,10 +40,10 @@ extension CreditCLI {
             }
         case "mockstore":
             let url = try CreditCLI.storeURL(args)
-            let rootFile = args.string("--root-certificate")
-            let secretFile = args.string("--secret-file")
-            let bundle = args.string("--bundle-id")
-            let environment: StoreEnvironment = args.string("--environment") == "production" ? .production : .sandbox
+            let rootFile = args.string(.rootCertificate)
+            let secretFile = args.string(.secretFile)
+            let bundle = args.string(.bundleId)
+            let environment: StoreEnvironment = args.string(.environment) == "production" ? .production : .sandbox
             guard (rootFile == nil) != (secretFile == nil) else {
                 throw UsageError(
                     "give exactly one of --root-certificate FILE or --secret-file FILE", command: args.path)
@@ -91,7 +91,7 @@ extension CreditCLI {
 
     /// `--url`, which must be an http:// or https:// URL with a host (anything else is a mistake: exit 64).
     static func storeURL(_ args: ParsedArguments) throws -> String {
-        let url = args.string("--url") ?? ""
+        let url = args.string(.url) ?? ""
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
             ["http", "https"].contains(scheme), parsed.host?.isEmpty == false
         else {
@@ -102,7 +102,7 @@ extension CreditCLI {
     }
 
     func topUp(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
-        let product = args.string("--product") ?? VoiceDebriefStore.packs.defaultProduct
+        let product = args.string(.product) ?? VoiceDebriefStore.packs.defaultProduct
         guard VoiceDebriefStore.packs.credits[product] != nil else {
             let packs = VoiceDebriefStore.packs.credits.keys.sorted().joined(separator: ", ")
             throw UsageError.invalidValue(
@@ -285,7 +285,8 @@ extension CreditCLI {
             // What was credited before the store failed stays credited; the next collect carries on from there.
             throw CommandFailure(
                 "\(error.description)\(error.description.hasSuffix(".") ? "" : ".") Collecting stopped there: "
-                    + "anything credited stays credited, and the next collect carries on, crediting nothing twice.")
+                    + "anything credited stays credited, and the next collect carries on, crediting nothing twice.",
+                storeError: error)
         }
         try CrashPoints.hit("collect.before-cursor")
         if flow.store.takesMoney, report.cursor != configuration.updatesCursor {

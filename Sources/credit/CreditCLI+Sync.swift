@@ -6,9 +6,9 @@ import VoiceDebriefCredit
 /// `credit sync DIR [--watch]`: the ledger in a folder that something else syncs (issue 28).
 extension CreditCLI {
     func sync(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let folder = SyncFolder(args.positional("DIR") ?? "")
-        let watching = args.flag("--watch")
-        if args.integer("--interval") != nil && !watching {
+        let folder = SyncFolder(args.positional(.dir) ?? "")
+        let watching = args.flag(.watch)
+        if args.integer(.interval) != nil && !watching {
             throw UsageError("--interval is for --watch", command: ["credit", "sync"])
         }
         // The folder holds no key: a data directory with no ledger yet cannot become the folder's account's device
@@ -24,7 +24,7 @@ extension CreditCLI {
             try show(report, ledger, context, first: true)
             return CreditCLI.success
         }
-        return try watch(ledger, folder, memo: &memo, interval: .seconds(args.integer("--interval") ?? 2), context)
+        return try watch(ledger, folder, memo: &memo, interval: .seconds(args.integer(.interval) ?? 2), context)
     }
 
     /// One sync, its refusal in plain words.

@@ -24,7 +24,7 @@ struct CreditCLI {
                 print(CreditCommandLine.version)
                 return CreditCLI.success
             case .run(let args):
-                json = args.flag("--json")
+                json = args.flag(.json)
                 return try await run(args)
             }
         } catch {
@@ -126,7 +126,13 @@ extension InputLimits.TooLong: UsageMistake {
 /// A failure the command explains (exit 1).
 struct CommandFailure: Error {
     var message: String
-    init(_ message: String) { self.message = message }
+    /// The store's failure this one says in its own words, when it is one: what a caller tells apart by its case,
+    /// never by the words.
+    var storeError: StoreError?
+    init(_ message: String, storeError: StoreError? = nil) {
+        self.message = message
+        self.storeError = storeError
+    }
 }
 
 func printError(_ text: String) {
