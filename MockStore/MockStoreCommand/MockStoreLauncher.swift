@@ -1,4 +1,5 @@
 import Clocks
+import DurableFiles
 import Foundation
 import MockStoreHTTP
 import MockStoreSQLite
@@ -27,11 +28,8 @@ public enum MockStoreLauncher {
         // --ephemeral: no directory, no lock, a CA only in memory, an in-memory database.
         let data = options.ephemeral ? nil : DataDirectory(path: options.dataDirectory)
         try data?.create()
-        let lock = try data?.lock() ?? -1
-        var keepLock = false
-        defer {
-            if !keepLock && lock >= 0 { close(lock) }
-        }
+        // Released when start-up fails (the lock goes with it), kept by the running store otherwise.
+        let lock = try data?.lock()
         // A data directory's CA is read (or made and written, on first start) under the lock, while the rest of the
         // files are read and the database opened.
         let authorityJob = ephemeralAuthority ?? Self.authorityJob(data: data, now: now)
@@ -67,7 +65,6 @@ public enum MockStoreLauncher {
             try? store.close()
             throw StartupError("\(error)")
         }
-        keepLock = true
         // A data directory may hold mass extensions taken before a restart (an ephemeral store holds none).
         if data != nil { store.resumeMassExtensions() }
         let dispatcher = options.notifyURL.map {
@@ -77,7 +74,7 @@ public enum MockStoreLauncher {
         let scheduler = SubscriptionScheduler(store: store)
         return RunningMockStore(
             server: server, store: store, catalogue: catalogue, cataloguePath: cataloguePath, dataDirectory: data,
-            options: options, lockDescriptor: lock, dispatcher: dispatcher, scheduler: scheduler)
+            options: options, lock: lock, dispatcher: dispatcher, scheduler: scheduler)
     }
 
     /// The catalogue `--catalogue` names (or the one found the usual way), read, and where it was found.

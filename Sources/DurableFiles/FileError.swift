@@ -33,6 +33,9 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
         self.found = Files.kind(of: mode)
     }
 
+    /// Whether a lock was not taken because another holds it (a ``FileLock`` not waiting).
+    public var isHeldElsewhere: Bool { operation == "lock" && errno == EWOULDBLOCK }
+
     /// Whether the call was refused because `path` is a symbolic link (`O_NOFOLLOW`).
     public var isSymbolicLink: Bool { errno == ELOOP }
 
