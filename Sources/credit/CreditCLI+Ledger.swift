@@ -223,7 +223,7 @@ extension CreditCLI {
     }
 
     func runActs(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let source = args.positional(.fileOr) ?? "-"
+        let source = args.positional(.fileOrStdin) ?? "-"
         let text: String
         if source == "-" {
             text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)

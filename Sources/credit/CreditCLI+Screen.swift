@@ -1,4 +1,5 @@
 import CreditLedger
+import DurableFiles
 import Foundation
 import OptionParsing
 import Payments
@@ -151,8 +152,9 @@ extension CreditCLI {
             // A damaged line keeps the ledger from opening: check the files as they are (a line that does not
             // verify is among the problems found, so only an unreadable one is told here).
             if case .corruptLine = error { printError("credit: note: \(error); checking the files as they are") }
-            let device = (try? String(contentsOfFile: context.dataDirectory + "/device", encoding: .utf8))?
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+            // Through the file seam: a link planted at `device` is not followed.
+            let device = (try? Files.readAll(context.dataDirectory + "/device"))
+                .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
             report = try CreditApp.verify(
                 directory: context.dataDirectory, files: files.isEmpty ? nil : files,
                 requiringHeadOf: files.isEmpty ? device : nil)

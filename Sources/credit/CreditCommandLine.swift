@@ -142,7 +142,7 @@ enum CreditCommandLine {
             are skipped. Every line is checked before anything is charged: a line that is wrong (readNote without
             --subject, say) charges nothing at all, and names the line.
             """,
-        positionals: [PositionalSpec(.fileOr, help: "a file of acts, or - for standard input")])
+        positionals: [PositionalSpec(.fileOrStdin, help: "a file of acts, or - for standard input")])
 
     static let verify = CommandSpec(
         "verify", summary: "check the signed ledger, its heads and its receipts",

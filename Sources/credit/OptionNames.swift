@@ -33,7 +33,7 @@ extension PositionalName {
     static let dir = PositionalName("DIR")
     static let entryId = PositionalName("ENTRY-ID")
     static let file = PositionalName("FILE")
-    static let fileOr = PositionalName("FILE|-")
+    static let fileOrStdin = PositionalName("FILE|-")
     static let fileOrDir = PositionalName("FILE|DIR")
     static let key = PositionalName("KEY")
 }
