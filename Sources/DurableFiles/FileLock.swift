@@ -13,7 +13,7 @@ public final class FileLock {
     ///   when not `waiting` and another holds the lock.
     public init(path: String, waiting: Bool = true) throws {
         fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileError(path: path, operation: "open lock file", errno: errno) }
+        guard fd >= 0 else { throw FileError(path: path, operation: .openLockFile, errno: errno) }
         try refuseUnlessRegular(path)
         try lock(path, waiting: waiting)
     }
@@ -28,10 +28,10 @@ public final class FileLock {
         if fd >= 0 {
             try refuseUnlessRegular(path)
         } else {
-            guard errno == ENOENT else { throw FileError(path: path, operation: "open lock file", errno: errno) }
+            guard errno == ENOENT else { throw FileError(path: path, operation: .openLockFile, errno: errno) }
             let directory = Files.parent(of: path)
             fd = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            guard fd >= 0 else { throw FileError(path: directory, operation: "open directory", errno: errno) }
+            guard fd >= 0 else { throw FileError(path: directory, operation: .openDirectory, errno: errno) }
         }
         try lock(path)
     }
@@ -42,7 +42,7 @@ public final class FileLock {
             let mode = info.st_mode
             close(fd)
             fd = -1
-            throw FileError(path: path, operation: "open lock file", notRegularFile: mode)
+            throw FileError(path: path, operation: .openLockFile, notRegularFile: mode)
         }
     }
 
@@ -52,7 +52,7 @@ public final class FileLock {
             let code = errno
             close(fd)
             fd = -1
-            throw FileError(path: path, operation: "lock", errno: code)
+            throw FileError(path: path, operation: .lock, errno: code)
         }
     }
 
