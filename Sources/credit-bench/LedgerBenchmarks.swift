@@ -213,7 +213,7 @@ struct LedgerBenchmarks {
         table.add(
             ResultRow(
                 what: "memory: peak resident for the \(size)-entry load",
-                figure: "\(Format.megabytes(peak)) (getrusage ru_maxrss of the loading process)",
+                figure: "\(Format.megabytes(peak)) (VmHWM of the loading process)",
                 target: "<= 3x the file's size", baseline: "file \(Format.megabytes(file.bytes))",
                 ratio: Format.ratio(Double(peak), Double(file.bytes)),
                 met: Format.yes(Double(peak) <= 3 * Double(file.bytes))))
