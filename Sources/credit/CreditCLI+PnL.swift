@@ -14,7 +14,7 @@ extension CreditCLI {
         "A summary made up under a new key of its own cannot be told from a real account until there is a registry "
         + "of accounts."
 
-    func pnl(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+    static func pnl(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         let report: ProfitAndLossReport
         var counts: String?
         if let directory = args.string(.summaries) {
@@ -50,7 +50,7 @@ extension CreditCLI {
     /// The all-accounts P&L of the summaries in `directory` and what was counted, in words; each summary left out
     /// is named on standard error. A directory with nothing to count is a failure, said in words: there is no
     /// as-of to give and nothing to total.
-    private func summariesTotal(_ directory: String) throws -> (ProfitAndLossReport, String) {
+    private static func summariesTotal(_ directory: String) throws -> (ProfitAndLossReport, String) {
         let total: SummaryTotal
         do {
             total = try SummaryTotaliser.total(directory: directory)
@@ -75,7 +75,7 @@ extension CreditCLI {
 
     /// `credit report`: this account's page, or with `--summaries DIR` every account's. Written 0644, readable by
     /// others: it is for sharing (and holds no key, id or token; the data directory's own files stay 0600).
-    func writeReport(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+    static func writeReport(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         let path = args.string(.out) ?? FileManager.default.currentDirectoryPath + "/credit-report.html"
         let names = VoiceDebriefPrices().featureNames
         let content: PnLPageContent
@@ -98,7 +98,7 @@ extension CreditCLI {
         return CreditCLI.success
     }
 
-    func exportSummary(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+    static func exportSummary(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         // The parser has checked that --summary is given.
         let path = args.string(.summary) ?? ""
         let ledger = try context.openLedger()
@@ -122,7 +122,7 @@ extension CreditCLI {
         return CreditCLI.success
     }
 
-    private func ledgerReport(_ ledger: Ledger, _ context: Context) throws -> ProfitAndLossReport {
+    private static func ledgerReport(_ ledger: Ledger, _ context: Context) throws -> ProfitAndLossReport {
         try ledger.profitAndLoss(
             asOf: context.clock.now(), prices: VoiceDebriefPrices(), costs: VoiceDebriefCosts(),
             money: VoiceDebriefMoney())
@@ -130,7 +130,7 @@ extension CreditCLI {
 
     /// Replaces `path` atomically: a reader sees the old file or the new one, never half of one. `mode` whatever
     /// the umask (0600 unless it is for sharing).
-    private func write(_ bytes: [UInt8], to path: String, what: String, mode: mode_t = 0o600) throws {
+    private static func write(_ bytes: [UInt8], to path: String, what: String, mode: mode_t = 0o600) throws {
         do {
             try Files.replaceAtomically(path, with: bytes, mode: mode)
         } catch {
@@ -188,7 +188,7 @@ struct PnLText {
         if line.losesMoney { marks.append(style.bad("LOSES MONEY")) }
         if line.oftenDeclined { marks.append(style.warm("OFTEN DECLINED")) }
         return [
-            line.feature == "total" ? "Total" : namesFeatures ? CreditCLI.featureCell(line.feature) : line.feature,
+            line.feature == "total" ? "Total" : namesFeatures ? LedgerCommands.featureCell(line.feature) : line.feature,
             String(line.charges),
             MicroCredits(line.charged).formatted, String(line.declined),
             line.declinedShareBasisPoints.map(PnLText.percent) ?? "-", MicroCredits(line.givenBack).formatted,

@@ -21,10 +21,7 @@ enum CreditCommandLine {
             ).inherited(),
             .flag(.json, help: "output for scripts").inherited(),
         ],
-        subcommands: [
-            screen, balance, charge, decline, topUp, collect, reconcile, takings, entries, prices, merge, join,
-            devices, sync, run, verify, upgrade, store, pnl, report, export,
-        ],
+        subcommands: CreditCommands.all.map(\.spec),
         defaultSubcommand: "screen", hasHelpCommand: true,
         epilogue: """
             Exit status: 0 done; 1 failed (the message says why); 64 the command line is wrong. With --json a

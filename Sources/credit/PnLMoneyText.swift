@@ -66,7 +66,7 @@ struct PnLMoneyText {
         var rows = [["Feature", "Credit used", "Proceeds", "Cost*", "Margin*"]]
         for feature in line.features {
             rows.append([
-                namesFeatures ? CreditCLI.featureCell(feature.feature) : feature.feature, pounds(feature.used),
+                namesFeatures ? LedgerCommands.featureCell(feature.feature) : feature.feature, pounds(feature.used),
                 amount(feature.proceeds),
                 feature.cost.map { pounds($0) + "*" } ?? "-", feature.margin.map { amount($0) + "*" } ?? "-",
             ])

@@ -7,8 +7,8 @@ import Signing
 import TopUp
 import VoiceDebriefCredit
 
-extension CreditCLI {
-    func store(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+enum StoreCommands {
+    static func store(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         // `credit store` shows the store; `credit store use simulated|mockstore` chooses it.
         guard args.path.count > 2 else {
             let configuration = try StoreConfiguration.load(from: context.dataDirectory)
@@ -39,7 +39,7 @@ extension CreditCLI {
                 print("Store: simulated. No money is taken.")
             }
         case "mockstore":
-            let url = try CreditCLI.storeURL(args)
+            let url = try StoreCommands.storeURL(args)
             let rootFile = args.string(.rootCertificate)
             let secretFile = args.string(.secretFile)
             let bundle = args.string(.bundleId)
@@ -101,7 +101,7 @@ extension CreditCLI {
         return url
     }
 
-    func topUp(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
+    static func topUp(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
         let product = args.string(.product) ?? VoiceDebriefStore.packs.defaultProduct
         guard VoiceDebriefStore.packs.credits[product] != nil else {
             let packs = VoiceDebriefStore.packs.credits.keys.sorted().joined(separator: ", ")
@@ -109,7 +109,7 @@ extension CreditCLI {
                 "--product", product, isNot: "one of the app's packs (\(packs))", command: args.path)
         }
         let ledger = try context.openLedger()
-        let flow = try CreditCLI.flow(ledger, context)
+        let flow = try StoreCommands.flow(ledger, context)
         let result: TopUpResult
         do {
             result = try await flow.topUp(productID: product)
@@ -157,7 +157,7 @@ extension CreditCLI {
 
     /// Says what a top-up credited; with `finishProblem`, that the store is told of the delivery later (a success:
     /// it was paid and recorded).
-    private func reportTopUp(
+    private static func reportTopUp(
         _ entry: LedgerEntry, again: Bool, finishProblem: String?, _ flow: TopUpFlow, _ ledger: Ledger,
         _ context: Context
     ) throws {
@@ -176,26 +176,26 @@ extension CreditCLI {
         let later = finishProblem == nil ? "" : "; the store will be told it was delivered later"
         print(
             (again ? "Already credited: " : "Topped up ") + "\(entry.amount.formatted) \(how)\(later). "
-                + "Balance \(styledBalance(ledger.balance, context)).")
+                + "Balance \(LedgerCommands.styledBalance(ledger.balance, context)).")
         if let finishProblem {
             printError(
-                "credit: note: telling the store failed (\(DisplayText.escaped(CreditCLI.unstopped(finishProblem)))); "
+                "credit: note: telling the store failed (\(DisplayText.escaped(StoreCommands.unstopped(finishProblem)))); "
                     + "`credit collect` or the credit screen finishes it, with nothing credited again.")
         }
     }
 
-    func collect(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
+    static func collect(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
         let ledger = try context.openLedger()
         // Read-only (the ledger's notice has said so): a purchase collected could not be recorded, so none is.
         guard !ledger.isReadOnly else {
             if context.json {
                 try printJSON(StoreOutputs.NotCollected(balance: ledger.balance.rawValue))
             } else {
-                print("Nothing was collected. Balance \(styledBalance(ledger.balance, context)).")
+                print("Nothing was collected. Balance \(LedgerCommands.styledBalance(ledger.balance, context)).")
             }
             return CreditCLI.success
         }
-        let report = try await CreditCLI.collectAll(ledger, context)
+        let report = try await StoreCommands.collectAll(ledger, context)
         if context.json {
             try printJSON(
                 StoreOutputs.Collected(
@@ -205,7 +205,7 @@ extension CreditCLI {
                     otherAccounts: report.otherAccounts, declined: report.declined, finished: report.finished,
                     balance: ledger.balance.rawValue))
         } else {
-            print(CreditCLI.describe(report) + " Balance \(styledBalance(ledger.balance, context)).")
+            print(describe(report) + " Balance \(LedgerCommands.styledBalance(ledger.balance, context)).")
         }
         return report.refused.isEmpty ? CreditCLI.success : CreditCLI.failure
     }
