@@ -4,6 +4,7 @@ import Foundation
 import OptionParsing
 import Payments
 import Signing
+import StoreWire
 import TopUp
 import VoiceDebriefCredit
 
@@ -43,7 +44,7 @@ extension CreditCLI {
             let rootFile = args.string("--root-certificate")
             let secretFile = args.string("--secret-file")
             let bundle = args.string("--bundle-id")
-            let environment: StoreEnvironment = args.string("--environment") == "production" ? .production : .sandbox
+            let environment: AppStoreEnvironment = args.string("--environment") == "production" ? .production : .sandbox
             guard (rootFile == nil) != (secretFile == nil) else {
                 throw UsageError(
                     "give exactly one of --root-certificate FILE or --secret-file FILE", command: args.path)
