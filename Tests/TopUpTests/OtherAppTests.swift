@@ -76,8 +76,10 @@ import TopUp
 
 extension TopUpFlowTests {
     /// A receipt from another environment than the store's is never credited and never finished, whichever way round.
-    @Test(arguments: [(AppStoreEnvironment.sandbox, "Production"), (AppStoreEnvironment.production, "Sandbox")])
-    func aReceiptFromTheOtherEnvironmentIsRefused(_ expected: AppStoreEnvironment, _ sent: String) async throws {
+    @Test(arguments: [(AppStoreEnvironment.sandbox, AppStoreEnvironment.production), (.production, .sandbox)])
+    func aReceiptFromTheOtherEnvironmentIsRefused(_ expected: AppStoreEnvironment, _ sent: AppStoreEnvironment)
+        async throws
+    {
         let store = FakeStore(signer: .hs256(secret: secret))
         let made = try store.makeTransaction(environment: sent)
         let flow = TopUpFlow(
