@@ -97,10 +97,8 @@ extension SubscriptionSchedulerBinaryTests {
         }
         let weeklyEnd = try #require(weekly.expiresDate)
         let news = told.filter { $0.transaction?.originalTransactionId == weekly.transactionId }
-        #expect(
-            news.map { [$0.payload.notificationType.rawValue, $0.payload.subtype?.rawValue ?? ""] } == [
-                ["DID_FAIL_TO_RENEW", "GRACE_PERIOD"], ["GRACE_PERIOD_EXPIRED", ""], ["EXPIRED", "BILLING_RETRY"],
-            ])
+        #expect(news.map(\.payload.notificationType) == [.didFailToRenew, .gracePeriodExpired, .expired])
+        #expect(news.map(\.payload.subtype) == [.gracePeriod, nil, .billingRetry])
         // At this rate a grace period lasts one renewal (a week, the shortest period) and billing retry two.
         #expect(news.map(\.payload.signedDate) == [weeklyEnd, weeklyEnd + 7 * Self.day, weeklyEnd + 14 * Self.day])
         let pro = told.filter { $0.transaction?.originalTransactionId == monthly.transactionId }
