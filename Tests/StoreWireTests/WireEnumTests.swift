@@ -77,3 +77,29 @@ extension WireEnumTests {
         #expect(try JSONDecoder().decode(RenewalInfoPayload.self, from: encoded) == payload)
     }
 }
+
+extension WireEnumTests {
+    /// The enums change no byte on the wire: a signed transaction encodes Apple's strings and numbers, as the
+    /// `String` and `Int` fields did.
+    @Test func aTransactionEncodesApplesRawValues() throws {
+        var payload = SignedTransactionPayload(
+            transactionId: "1", originalTransactionId: "1", bundleId: "b", productId: "p", purchaseDate: 1,
+            originalPurchaseDate: 1, quantity: 1, type: .autoRenewableSubscription, signedDate: 2, price: 990,
+            revocationDate: 3, revocationReason: .refundedDueToIssue, revocationType: .refundProrated,
+            revocationPercentage: 50_000)
+        payload.offerType = .winBackOffer
+        payload.offerDiscountType = .payAsYouGo
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let text = String(decoding: try encoder.encode(payload), as: UTF8.self)
+        #expect(
+            text == """
+                {"bundleId":"b","currency":"GBP","environment":"Sandbox","inAppOwnershipType":"PURCHASED",\
+                "offerDiscountType":"PAY_AS_YOU_GO","offerType":4,"originalPurchaseDate":1,\
+                "originalTransactionId":"1","price":990,"productId":"p","purchaseDate":1,"quantity":1,\
+                "revocationDate":3,"revocationPercentage":50000,"revocationReason":1,\
+                "revocationType":"REFUND_PRORATED","signedDate":2,"storefront":"GBR","storefrontId":"143444",\
+                "transactionId":"1","transactionReason":"PURCHASE","type":"Auto-Renewable Subscription"}
+                """)
+    }
+}
