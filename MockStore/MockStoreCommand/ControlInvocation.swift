@@ -282,7 +282,7 @@ public struct ControlInvocation: Equatable, Sendable {
             return ("POST", transactions + (try transactionId(args)) + "/" + command, nil)
         case "refund":
             let body = TestRefundBody(
-                revocationReason: args.integer(.reason).map { Int($0) },
+                revocationReason: args.integer(.reason).map { RevocationReason(rawValue: Int($0)) },
                 revocationPercentage: try args.string(.percentage).map { text throws(UsageError) in
                     guard let milli = Self.milliPercent(text) else {
                         throw .invalidValue(
@@ -294,7 +294,8 @@ public struct ControlInvocation: Equatable, Sendable {
             return ("POST", transactions + (try transactionId(args)) + "/refund", json(body))
         case "reverse-refund": return ("POST", transactions + (try transactionId(args)) + "/refund/reverse", nil)
         case "request-refund":
-            let body = TestRefundRequestBody(consumptionRequestReason: args.string(.reason))
+            let body = TestRefundRequestBody(
+                consumptionRequestReason: args.string(.reason).map(ConsumptionRequestReason.init(rawValue:)))
             return ("POST", transactions + (try transactionId(args)) + "/refund-request", json(body))
         case "decline-refund":
             return ("POST", transactions + (try transactionId(args)) + "/refund-request/decline", nil)

@@ -1,5 +1,6 @@
 import MockStoreHTTP
 import OptionParsing
+import StoreWire
 
 /// Parses `mockstore`'s arguments: a pure function of the arguments and environment, tested without a process.
 /// The options are declared in ``spec``; `--help` is generated from it.
@@ -216,7 +217,7 @@ public enum MockStoreCommandLine {
         if let value = args.string(.bundleVersion) { options.bundleVersion = value }
         if let value = args.string(.environment) {
             options.environment =
-                value == "production" ? "Production" : "Sandbox"
+                value == "production" ? .production : .sandbox
         }
         for value in args.strings(.apiKey) {
             guard let equals = value.firstIndex(of: "="), equals != value.startIndex,

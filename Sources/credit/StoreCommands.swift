@@ -4,6 +4,7 @@ import Foundation
 import OptionParsing
 import Payments
 import Signing
+import StoreWire
 import TopUp
 import VoiceDebriefCredit
 
@@ -43,7 +44,7 @@ enum StoreCommands {
             let rootFile = args.string(.rootCertificate)
             let secretFile = args.string(.secretFile)
             let bundle = args.string(.bundleId)
-            let environment: StoreEnvironment = args.string(.environment) == "production" ? .production : .sandbox
+            let environment: AppStoreEnvironment = args.string(.environment) == "production" ? .production : .sandbox
             guard (rootFile == nil) != (secretFile == nil) else {
                 throw UsageError(
                     "give exactly one of --root-certificate FILE or --secret-file FILE", command: args.path)
