@@ -68,7 +68,7 @@ let package = Package(
             name: "credit-bench",
             dependencies: [
                 "CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL", "OptionParsing", "MockStoreHTTP",
-                "AccountSummaries", "Platform",
+                "AccountSummaries", "Platform", "StoreWire",
             ]),
         // The owner's P&L: account summaries (signed, totalled), the self-contained page, a summary verifier.
         .target(name: "AccountSummaries", dependencies: ["CreditLedger", "Signing"]),

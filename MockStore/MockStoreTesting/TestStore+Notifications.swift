@@ -5,7 +5,7 @@ import StoreWire
 extension TestStore {
     /// Every notification the store has made, oldest first, with each try to send it.
     public func notifications() async throws -> [TestNotificationRecord] {
-        try await send("GET", "/test/v1/notifications", as: TestNotificationsBody.self).notifications
+        try await send(TestControls.notifications).notifications
     }
 
     /// Waits until the store has recorded `count` notifications of `type` (and `subtype`, when given), and gives

@@ -7,13 +7,27 @@ import StoreWire
 
 /// One request to the store, JSON both ways: what every control goes through.
 extension TestStore {
-    /// An empty JSON body, for controls that take none.
-    struct NoBody: Codable, Sendable {}
-
-    /// Sends `method path` with `body` (JSON) and decodes the answer as `Answer`; a refusal throws
+    /// Sends `endpoint` with its `parameters` and no body, and decodes the answer; a refusal throws
     /// ``TestStoreError/refused(request:status:message:)`` with the store's own words.
-    func send<Answer: Decodable>(
-        _ method: String, _ path: String, body: (some Encodable)? = NoBody?.none, as: Answer.Type = Answer.self
+    func send<Answer: Decodable>(_ endpoint: Endpoint<NoBody, Answer>, _ parameters: String...) async throws -> Answer {
+        try await decode(
+            Answer.self, endpoint.method.rawValue, endpoint.template.path(parameters), body: NoBody?.none)
+    }
+
+    /// Sends `endpoint` with its `parameters` and `body` (JSON), and decodes the answer.
+    func send<Request: Encodable, Answer: Decodable>(
+        _ endpoint: Endpoint<Request, Answer>, _ parameters: String..., body: Request
+    ) async throws -> Answer {
+        try await decode(Answer.self, endpoint.method.rawValue, endpoint.template.path(parameters), body: body)
+    }
+
+    /// Sends `endpoint` with its `parameters` and no body, and gives the raw answer's bytes (a certificate, say).
+    func exchange<Answer>(_ endpoint: Endpoint<NoBody, Answer>, _ parameters: String...) async throws -> (Data, Int) {
+        try await exchange(endpoint.method.rawValue, endpoint.template.path(parameters))
+    }
+
+    private func decode<Answer: Decodable>(
+        _: Answer.Type, _ method: String, _ path: String, body: (some Encodable)?
     ) async throws -> Answer {
         let (data, status) = try await exchange(method, path, body: body)
         do {
@@ -24,7 +38,7 @@ extension TestStore {
     }
 
     /// Sends `method path` and gives the raw answer's bytes (a certificate, say).
-    func exchange(_ method: String, _ path: String, body: (some Encodable)? = NoBody?.none) async throws -> (
+    private func exchange(_ method: String, _ path: String, body: (some Encodable)? = NoBody?.none) async throws -> (
         Data, Int
     ) {
         var request = URLRequest(url: url.appendingPathComponent(String(path.dropFirst())))

@@ -1,0 +1,31 @@
+/// The device API: what StoreKit does on a phone, under `/storekit/v1/`. Each request acts for the customer its
+/// ``MockCustomerHeader`` names (the default customer without one).
+public enum DeviceAPI {
+    /// `Product.products(for:)`: the products with the ids of the `ids` query (`ids=A,B`).
+    public static let products = Endpoint<NoBody, StoreProductsBody>(.get, "/storekit/v1/products")
+    /// `Product.purchase()`.
+    public static let purchase = Endpoint<PurchaseRequestBody, PurchaseResponseBody>(.post, "/storekit/v1/purchases")
+    /// Where a purchase waiting for Ask to Buy or an interruption stands: `{id}` is the waiting transaction's.
+    public static let purchaseStatus = Endpoint<NoBody, PurchaseStatusBody>(.get, "/storekit/v1/purchases/{id}")
+    /// `Transaction.unfinished`.
+    public static let unfinished = Endpoint<NoBody, SignedTransactionsBody>(
+        .get, "/storekit/v1/transactions/unfinished")
+    /// `Transaction.updates`: a page of changes after the `after` query's cursor.
+    public static let updates = Endpoint<NoBody, TransactionUpdatesBody>(.get, "/storekit/v1/transactions/updates")
+    /// `Transaction.currentEntitlements`.
+    public static let currentEntitlements = Endpoint<NoBody, SignedTransactionsBody>(
+        .get, "/storekit/v1/transactions/current-entitlements")
+    /// `Transaction.finish()`.
+    public static let finish = Endpoint<EmptyBody, EmptyBody>(.post, "/storekit/v1/transactions/{id}/finish")
+    /// `AppTransaction.shared`.
+    public static let appTransaction = Endpoint<NoBody, SignedAppTransactionBody>(
+        .get, "/storekit/v1/app-transaction")
+    /// `Product.SubscriptionInfo.status(for:)`: the statuses in subscription group `{group}`.
+    public static let subscriptionStatus = Endpoint<NoBody, SubscriptionStatusesBody>(
+        .get, "/storekit/v1/subscriptions/{group}/status")
+    /// `isEligibleForIntroOffer(for:)`, for subscription group `{group}`.
+    public static let introOfferEligibility = Endpoint<NoBody, IntroOfferEligibilityBody>(
+        .get, "/storekit/v1/subscriptions/{group}/intro-offer-eligibility")
+    /// `Message.messages`: the messages StoreKit would show (Billing Problem, price increase consent).
+    public static let messages = Endpoint<NoBody, StoreMessagesBody>(.get, "/storekit/v1/messages")
+}

@@ -1,0 +1,60 @@
+/// The test controls: what `SKTestSession` does in Xcode, under `/test/v1/`. A control acts for the customer its
+/// ``MockCustomerHeader`` names, else for the customer of the transaction it names (the default customer when it
+/// names none).
+///
+/// `{id}` is a transaction id; `{ref}` a subscription's transaction id, or a product id of its group.
+public enum TestControls {
+    /// Back to the catalogue's defaults: no transactions, settings or failures.
+    public static let reset = Endpoint<NoBody, EmptyBody>(.post, "/test/v1/reset")
+    /// Removes every transaction (settings stay).
+    public static let clear = Endpoint<NoBody, EmptyBody>(.post, "/test/v1/clear")
+    /// Every transaction, oldest first.
+    public static let transactions = Endpoint<NoBody, TestTransactionsBody>(.get, "/test/v1/transactions")
+    /// Removes one transaction.
+    public static let deleteTransaction = Endpoint<NoBody, EmptyBody>(.delete, "/test/v1/transactions/{id}")
+    /// A purchase made outside the app: it reaches the app as an update.
+    public static let buy = Endpoint<PurchaseRequestBody, TestTransactionBody>(.post, "/test/v1/purchases")
+    /// Approves a purchase waiting for Ask to Buy.
+    public static let approve = Endpoint<NoBody, TestTransactionBody>(.post, "/test/v1/transactions/{id}/approve")
+    /// Declines a purchase waiting for Ask to Buy.
+    public static let decline = Endpoint<NoBody, TestTransactionBody>(.post, "/test/v1/transactions/{id}/decline")
+    /// Completes an interrupted purchase, or ends a subscription's billing issue.
+    public static let resolve = Endpoint<NoBody, TestTransactionBody>(.post, "/test/v1/transactions/{id}/resolve")
+    /// Refunds a transaction, whole or in part (the body is optional).
+    public static let refund = Endpoint<TestRefundBody, TestTransactionBody>(
+        .post, "/test/v1/transactions/{id}/refund")
+    /// Reverses a refund.
+    public static let reverseRefund = Endpoint<NoBody, TestTransactionBody>(
+        .post, "/test/v1/transactions/{id}/refund/reverse")
+    /// The customer asks for a refund: `CONSUMPTION_REQUEST` (the body is optional).
+    public static let requestRefund = Endpoint<TestRefundRequestBody, TestTransactionBody>(
+        .post, "/test/v1/transactions/{id}/refund-request")
+    /// The App Store declines the refund request: `REFUND_DECLINED`.
+    public static let declineRefund = Endpoint<NoBody, TestTransactionBody>(
+        .post, "/test/v1/transactions/{id}/refund-request/decline")
+    /// The settings in force (Ask to Buy, storefront, locale, failures).
+    public static let settings = Endpoint<NoBody, TestSettingsBody>(.get, "/test/v1/settings")
+    /// Changes the settings the update names.
+    public static let updateSettings = Endpoint<TestSettingsUpdate, TestSettingsBody>(.post, "/test/v1/settings")
+    /// The failures in force.
+    public static let failures = Endpoint<NoBody, TestFailuresBody>(.get, "/test/v1/failures")
+    /// Makes a StoreKit API fail, once or until cleared.
+    public static let setFailure = Endpoint<TestFailureRequest, TestFailuresBody>(.post, "/test/v1/failures")
+    /// Clears every failure.
+    public static let clearFailures = Endpoint<NoBody, TestFailuresBody>(.delete, "/test/v1/failures")
+    /// Clears the failure of API `{api}`.
+    public static let clearFailure = Endpoint<NoBody, TestFailuresBody>(.delete, "/test/v1/failures/{api}")
+    /// The consumption information servers sent.
+    public static let consumption = Endpoint<NoBody, TestConsumptionBody>(.get, "/test/v1/consumption")
+    /// Every notification made, with every send attempt.
+    public static let notifications = Endpoint<NoBody, TestNotificationsBody>(.get, "/test/v1/notifications")
+
+    // MARK: Customers
+
+    /// Every customer, the default one first.
+    public static let customers = Endpoint<NoBody, TestCustomersBody>(.get, "/test/v1/customers")
+    /// Adds a customer (a sandbox tester).
+    public static let addCustomer = Endpoint<TestCustomerRequest, TestCustomer>(.post, "/test/v1/customers")
+    /// Removes customer `{name}` with everything that is theirs.
+    public static let removeCustomer = Endpoint<NoBody, EmptyBody>(.delete, "/test/v1/customers/{name}")
+}
