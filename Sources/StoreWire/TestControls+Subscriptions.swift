@@ -24,10 +24,10 @@ extension TestControls {
     // MARK: Billing
 
     /// The billing settings in force.
-    public static let billingSettings = Endpoint<NoBody, TestBillingSettingsBody>(.get, "/test/v1/settings/billing")
+    public static let billingSettings = Endpoint<NoBody, TestBillingSettingsBody>(.get, billingSettingsPath)
     /// Changes the billing settings the update names.
     public static let updateBillingSettings = Endpoint<TestBillingSettingsUpdate, TestBillingSettingsBody>(
-        .post, "/test/v1/settings/billing")
+        .post, billingSettingsPath)
     /// The subscription's billing issue ends: `DID_RENEW BILLING_RECOVERY`.
     public static let recoverBilling = Endpoint<NoBody, TestSubscriptionEventRecord>(
         .post, "/test/v1/subscriptions/{ref}/recover")
@@ -45,13 +45,16 @@ extension TestControls {
 
     /// Registers a subscription offer key.
     public static let registerOfferKey = Endpoint<TestOfferKeyRequest, TestOfferKeysBody>(
-        .post, "/test/v1/offer-keys")
+        .post, offerKeysPath)
     /// The ids of the subscription offer keys registered.
-    public static let offerKeys = Endpoint<NoBody, TestOfferKeysBody>(.get, "/test/v1/offer-keys")
+    public static let offerKeys = Endpoint<NoBody, TestOfferKeysBody>(.get, offerKeysPath)
     /// A family member shares the body's family-shareable subscription with this customer.
     public static let familyShare = Endpoint<PurchaseRequestBody, TestSubscriptionEventRecord>(
         .post, "/test/v1/family-sharing")
     /// Family Sharing of the subscription ends: `REVOKE`.
     public static let familyRevoke = Endpoint<NoBody, TestTransactionBody>(
         .post, "/test/v1/subscriptions/{ref}/family-revoke")
+
+    static let billingSettingsPath: PathTemplate = "/test/v1/settings/billing"
+    static let offerKeysPath: PathTemplate = "/test/v1/offer-keys"
 }

@@ -33,15 +33,15 @@ public enum TestControls {
     public static let declineRefund = Endpoint<NoBody, TestTransactionBody>(
         .post, "/test/v1/transactions/{id}/refund-request/decline")
     /// The settings in force (Ask to Buy, storefront, locale, failures).
-    public static let settings = Endpoint<NoBody, TestSettingsBody>(.get, "/test/v1/settings")
+    public static let settings = Endpoint<NoBody, TestSettingsBody>(.get, settingsPath)
     /// Changes the settings the update names.
-    public static let updateSettings = Endpoint<TestSettingsUpdate, TestSettingsBody>(.post, "/test/v1/settings")
+    public static let updateSettings = Endpoint<TestSettingsUpdate, TestSettingsBody>(.post, settingsPath)
     /// The failures in force.
-    public static let failures = Endpoint<NoBody, TestFailuresBody>(.get, "/test/v1/failures")
+    public static let failures = Endpoint<NoBody, TestFailuresBody>(.get, failuresPath)
     /// Makes a StoreKit API fail, once or until cleared.
-    public static let setFailure = Endpoint<TestFailureRequest, TestFailuresBody>(.post, "/test/v1/failures")
+    public static let setFailure = Endpoint<TestFailureRequest, TestFailuresBody>(.post, failuresPath)
     /// Clears every failure.
-    public static let clearFailures = Endpoint<NoBody, TestFailuresBody>(.delete, "/test/v1/failures")
+    public static let clearFailures = Endpoint<NoBody, TestFailuresBody>(.delete, failuresPath)
     /// Clears the failure of API `{api}`.
     public static let clearFailure = Endpoint<NoBody, TestFailuresBody>(.delete, "/test/v1/failures/{api}")
     /// The consumption information servers sent.
@@ -52,9 +52,15 @@ public enum TestControls {
     // MARK: Customers
 
     /// Every customer, the default one first.
-    public static let customers = Endpoint<NoBody, TestCustomersBody>(.get, "/test/v1/customers")
+    public static let customers = Endpoint<NoBody, TestCustomersBody>(.get, customersPath)
     /// Adds a customer (a sandbox tester).
-    public static let addCustomer = Endpoint<TestCustomerRequest, TestCustomer>(.post, "/test/v1/customers")
+    public static let addCustomer = Endpoint<TestCustomerRequest, TestCustomer>(.post, customersPath)
     /// Removes customer `{name}` with everything that is theirs.
     public static let removeCustomer = Endpoint<NoBody, EmptyBody>(.delete, "/test/v1/customers/{name}")
+
+    // MARK: Paths of more than one endpoint
+
+    static let settingsPath: PathTemplate = "/test/v1/settings"
+    static let failuresPath: PathTemplate = "/test/v1/failures"
+    static let customersPath: PathTemplate = "/test/v1/customers"
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Platform
+import StoreWire
 
 /// The mock store rows of a whole CI suite's load: start to listening (`--ephemeral` and a fresh data directory)
 /// beside `python3 -c 'print(1)'`, and a purchase answered while 100 slow and 1,000 idle connections are open.
@@ -111,7 +112,7 @@ extension StoreBenchmarks {
             let start = Measure.now()
             let client = try LoopbackClient(port: port)
             let bought = try client.request(
-                "POST", "/storekit/v1/purchases", body: Array(#"{"productId":"ai.voicedebrief.app.credit.500"}"#.utf8))
+                DeviceAPI.purchase, body: Array(#"{"productId":"ai.voicedebrief.app.credit.500"}"#.utf8))
             guard bought.status == 200 else { throw BenchError("a purchase answered \(bought.status)") }
             return Measure.now() - start
         }
