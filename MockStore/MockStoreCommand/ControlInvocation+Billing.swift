@@ -1,5 +1,6 @@
 import MockStoreHTTP
 import OptionParsing
+import StoreTestControls
 import StoreWire
 
 /// The billing and price-increase controls of `mockstore control` (SKTestSession's

@@ -2,6 +2,7 @@ import Foundation
 import MockStoreHTTP
 import OptionParsing
 import Signing
+import StoreTestControls
 import StoreWire
 
 /// `mockstore control buy --offer`, `offer-key`, `offer-keys`, `family-share` and `family-revoke`: subscription

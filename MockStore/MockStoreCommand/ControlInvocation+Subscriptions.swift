@@ -1,6 +1,7 @@
 import MockStoreHTTP
 import MockStoreServer
 import OptionParsing
+import StoreTestControls
 import StoreWire
 
 /// `mockstore control clock …` and `control subscription …`: the virtual clock and the subscription controls.

@@ -3,6 +3,7 @@ import MockStoreHTTP
 import OptionParsing
 import Signing
 import StoreKitCatalogue
+import StoreTestControls
 import StoreWire
 
 /// `mockstore control [--url URL] COMMAND [ARGUMENTS]`: one test control sent to a running store. Parsing is a pure

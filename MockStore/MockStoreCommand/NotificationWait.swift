@@ -1,6 +1,7 @@
 import Foundation
 import MockStoreHTTP
 import Platform
+import StoreTestControls
 import StoreWire
 
 /// `mockstore control wait-notification --type TYPE [--subtype S] [--count N] [--timeout SECONDS]`: waits until the

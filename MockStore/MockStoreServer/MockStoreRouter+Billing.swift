@@ -1,3 +1,4 @@
+import StoreTestControls
 import StoreWire
 
 /// The billing and price-increase test controls, under `/test/v1/`.

@@ -1,3 +1,4 @@
+import StoreTestControls
 import StoreWire
 
 /// The test controls (what `SKTestSession` does), under `/test/v1/`.

@@ -1,4 +1,5 @@
 import MockStoreHTTP
+import StoreTestControls
 import StoreWire
 
 /// The customers (`/test/v1/customers`), and which customer a request acts for.

@@ -1,3 +1,4 @@
+import StoreTestControls
 import StoreWire
 
 /// The test controls of subscription offers (the keys promotional offer signatures are checked with) and of Family

@@ -1,3 +1,4 @@
+import StoreTestControls
 import StoreWire
 
 /// Subscription routes: the device API's, the test controls' and the Server API's.

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestControls
 import StoreWire
 
 /// The store's test controls (what `SKTestSession` does, and `mockstore control`), each one typed call.

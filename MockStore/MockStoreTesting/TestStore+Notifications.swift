@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestControls
 import StoreWire
 
 /// Server Notifications V2 as the store recorded them: a test waits for what it needs, then checks.

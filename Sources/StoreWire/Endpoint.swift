@@ -1,9 +1,9 @@
 /// One endpoint of the store's HTTP API, declared once: its method, its path template, and the types of its request
 /// body and its answer.
 ///
-/// The catalogues (``DeviceAPI``, ``ServerAPI``, ``SandboxAPI``, ``TestControls``) hold every endpoint as a static
-/// member; the server registers its handlers by endpoint and every client sends through one, so a misspelt endpoint
-/// does not compile and a path is written once, in its declaration.
+/// The catalogues (``DeviceAPI``, ``ServerAPI``, ``SandboxAPI``, and `TestControls` in the StoreTestControls target)
+/// hold every endpoint as a static member; the server registers its handlers by endpoint and every client sends
+/// through one, so a misspelt endpoint does not compile and a path is written once, in its declaration.
 ///
 /// ```swift
 /// let path = ServerAPI.transactionInfo.path("2000000000000001")  // "/inApps/v1/transactions/2000000000000001"

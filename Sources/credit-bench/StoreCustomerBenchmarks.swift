@@ -2,6 +2,7 @@ import Foundation
 import MockStoreHTTP
 import Platform
 import Signing
+import StoreTestControls
 import StoreWire
 
 /// The many-customers row (issue 27): Get All Subscription Statuses from a store holding 1,000 customers with 10

@@ -2,6 +2,7 @@ import Foundation
 import FoundationNetworking
 import Signing
 import StoreKitCatalogue
+import StoreTestControls
 import StoreWire
 import Testing
 

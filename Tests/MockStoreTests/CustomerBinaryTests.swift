@@ -1,6 +1,7 @@
 import Foundation
 import MockStoreTesting
 import Signing
+import StoreTestControls
 import StoreWire
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import MockStoreSQLite
+import StoreTestControls
 import StoreWire
 import Testing
 

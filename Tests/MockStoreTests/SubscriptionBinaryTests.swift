@@ -2,6 +2,7 @@ import Foundation
 import FoundationNetworking
 import MockStoreTesting
 import Signing
+import StoreTestControls
 import StoreWire
 import Testing
 

@@ -1,3 +1,5 @@
+import StoreWire
+
 /// The test controls: what `SKTestSession` does in Xcode, under `/test/v1/`. A control acts for the customer its
 /// ``MockCustomerHeader`` names, else for the customer of the transaction it names (the default customer when it
 /// names none).

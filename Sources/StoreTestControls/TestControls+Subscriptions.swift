@@ -1,3 +1,5 @@
+import StoreWire
+
 /// The clock, subscription, billing, offer and Family Sharing controls.
 extension TestControls {
     /// The virtual clock: virtual now and rate.
