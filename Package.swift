@@ -127,7 +127,7 @@ let package = Package(
 
         // What more than one test target needs (temporary directories, the built binaries, processes, seeded random,
         // waiting): a regular target on Foundation and Testing only, so it depends on nothing under test.
-        .target(name: "TestSupport", dependencies: ["MockStoreTesting"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["MockStoreTesting", "StoreWire"], path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
 
         .testTarget(name: "DurableFilesTests", dependencies: ["DurableFiles", "TestSupport"]),
@@ -163,8 +163,8 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "CreditLedger", "Signing", "Payments", "TopUp", "VoiceDebriefCredit", "StoreWire", "DurableFiles",
-                "TestSupport",
+                "CreditLedger", "Signing", "Payments", "TopUp", "VoiceDebriefCredit", "StoreWire", "StoreTestControls",
+                "DurableFiles", "TestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

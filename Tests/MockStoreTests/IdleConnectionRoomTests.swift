@@ -1,4 +1,5 @@
 import Foundation
+import StoreWire
 import Testing
 
 #if canImport(Glibc)
@@ -73,7 +74,7 @@ extension IdleConnectionRoomTests {
         #expect(Self.isClosed(idle[0]))
         let newest = try #require(idle.last)
         #expect(!Self.isClosed(newest))
-        RawHTTP.send(newest, RawHTTP.request("GET", "/storekit/v1/products?ids=ai.voicedebrief.app.credit.500"))
+        RawHTTP.send(newest, RawHTTP.request("GET", DeviceAPI.products.path() + "?ids=ai.voicedebrief.app.credit.500"))
         #expect(RawHTTP.parse(RawHTTP.receiveAll(newest))?.status == 200, "the newest idle connection is served")
         #expect(store.stop() == 0)
     }
@@ -104,7 +105,7 @@ extension IdleConnectionRoomTests {
         RawHTTP.send(busy, body)
         let answer = RawHTTP.parse(RawHTTP.receiveAll(busy))
         #expect(answer?.status == 200, "the request under way was not answered: \(answer?.text ?? "nothing")")
-        #expect(try store.request("GET", "/storekit/v1/transactions/unfinished", timeout: 120).status == 200)
+        #expect(try store.request("GET", DeviceAPI.unfinished.path(), timeout: 120).status == 200)
         #expect(store.isRunning)
     }
 }

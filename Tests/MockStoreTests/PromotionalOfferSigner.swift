@@ -60,6 +60,6 @@ extension MockStoreHarness {
         -> Response
     {
         let body = PurchaseRequestBody(productId: product, appAccountToken: appAccountToken, offer: offer)
-        return try await request("POST", "/storekit/v1/purchases", body: Array(try JSONEncoder().encode(body)))
+        return try await request("POST", DeviceAPI.purchase.path(), body: Array(try JSONEncoder().encode(body)))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreWire
 import TestSupport
 import Testing
 
@@ -30,9 +31,9 @@ import Testing
             try Binaries.require("mockstore"), ["--help"], environment: ProcessInfo.processInfo.environment,
             timeout: 60)
         for path in [
-            "/storekit/v1/transactions/current-entitlements", "/storekit/v1/subscriptions/{groupId}/status",
-            "/storekit/v1/messages", "/storekit/v1/purchases/{id}", "/inApps/v1/subscriptions/{transactionId}",
-            "/inApps/v1/subscriptions/extend/mass", "/inApps/v1/subscriptions/extend/{originalTransactionId}",
+            DeviceAPI.currentEntitlements.path(), "/storekit/v1/subscriptions/{groupId}/status",
+            DeviceAPI.messages.path(), "/storekit/v1/purchases/{id}", "/inApps/v1/subscriptions/{transactionId}",
+            ServerAPI.massExtendRenewalDate.path(), "/inApps/v1/subscriptions/extend/{originalTransactionId}",
         ] {
             #expect(help.stdout.contains(path), "\(path) is not in --help")
         }

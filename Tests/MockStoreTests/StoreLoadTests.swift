@@ -1,4 +1,5 @@
 import Foundation
+import StoreWire
 import Synchronization
 import Testing
 
@@ -87,7 +88,8 @@ extension StoreLoadTests {
             #expect(seconds < Self.answerBound, "a purchase took \(seconds) s with 1,100 connections open")
         }
         // The pool's connections are held, not dropped: one of them is still served.
-        RawHTTP.send(sockets[0], RawHTTP.request("GET", "/storekit/v1/products?ids=ai.voicedebrief.app.credit.500"))
+        RawHTTP.send(
+            sockets[0], RawHTTP.request("GET", DeviceAPI.products.path() + "?ids=ai.voicedebrief.app.credit.500"))
         let reply = RawHTTP.parse(RawHTTP.receiveAll(sockets[0]))
         #expect(reply?.status == 200)
     }
@@ -122,7 +124,7 @@ extension StoreLoadTests {
         // A request that is slow but whole within the deadline is answered.
         let steady = try RawHTTP.connect(port: store.port, timeout: 10)
         defer { close(steady) }
-        let request = RawHTTP.request("GET", "/storekit/v1/products?ids=ai.voicedebrief.app.credit.500")
+        let request = RawHTTP.request("GET", DeviceAPI.products.path() + "?ids=ai.voicedebrief.app.credit.500")
         for piece in stride(from: 0, to: request.count, by: max(1, request.count / 5)) {
             RawHTTP.send(steady, Array(request[piece..<min(request.count, piece + max(1, request.count / 5))]))
             usleep(100_000)
