@@ -5,7 +5,7 @@ import StoreWire
 extension MockStoreRouter {
     static let extensionRoutes: [Route] = [
         serverRoute(ServerAPI.extendRenewalDate) { store, request, captures in
-            try store.extendRenewalDate(originalTransactionId: captures["id"] ?? "", body: request.body)
+            try store.extendRenewalDate(originalTransactionId: captures["originalTransactionId"] ?? "", body: request.body)
         },
         serverRoute(ServerAPI.massExtendRenewalDate) { store, request, _ in
             try store.extendRenewalDatesForAll(body: request.body)

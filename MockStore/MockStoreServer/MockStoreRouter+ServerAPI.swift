@@ -7,15 +7,15 @@ import StoreWire
 extension MockStoreRouter {
     static let serverRoutes: [Route] = [
         serverRoute(ServerAPI.transactionInfo) { store, _, captures in
-            try store.transactionInfo(id: captures["id"] ?? "")
+            try store.transactionInfo(id: captures["transactionId"] ?? "")
         },
         serverRoute(ServerAPI.appTransactionInfo) { store, _, captures in
-            try store.appTransactionInfo(id: captures["id"] ?? "")
+            try store.appTransactionInfo(id: captures["transactionId"] ?? "")
         },
         authorized(
             accepted(ServerAPI.setAppAccountToken, status: 200) { store, request, captures in
                 try store.setAppAccountToken(
-                    originalTransactionId: captures["id"] ?? "",
+                    originalTransactionId: captures["originalTransactionId"] ?? "",
                     try decode(UpdateAppAccountTokenRequestBody.self, from: request.body))
             }),
         serverRoute(ServerAPI.notificationHistory) { store, request, _ in
@@ -24,27 +24,27 @@ extension MockStoreRouter {
                 paginationToken: request.queryValues("paginationToken").first)
         },
         serverRoute(ServerAPI.historyV1) { store, request, captures in
-            try store.history(id: captures["id"] ?? "", version: "v1", query: request.query)
+            try store.history(id: captures["transactionId"] ?? "", version: "v1", query: request.query)
         },
         serverRoute(ServerAPI.history) { store, request, captures in
-            try store.history(id: captures["id"] ?? "", version: "v2", query: request.query)
+            try store.history(id: captures["transactionId"] ?? "", version: "v2", query: request.query)
         },
         serverRoute(ServerAPI.refundHistory) { store, request, captures in
-            try store.refundHistory(id: captures["id"] ?? "", revision: request.queryValues("revision").first)
+            try store.refundHistory(id: captures["transactionId"] ?? "", revision: request.queryValues("revision").first)
         },
         serverRoute(ServerAPI.lookUpOrder) { store, _, captures in try store.lookUpOrder(id: captures["orderId"] ?? "")
         },
         authorized(
             accepted(ServerAPI.sendConsumptionV1) { store, request, captures in
-                try store.sendConsumption(id: captures["id"] ?? "", version: "v1", body: request.body)
+                try store.sendConsumption(id: captures["transactionId"] ?? "", version: "v1", body: request.body)
             }),
         authorized(
             accepted(ServerAPI.sendConsumption) { store, request, captures in
-                try store.sendConsumption(id: captures["id"] ?? "", version: "v2", body: request.body)
+                try store.sendConsumption(id: captures["transactionId"] ?? "", version: "v2", body: request.body)
             }),
         authorized(
             accepted(ServerAPI.finishTransaction, status: 200) { store, _, captures in
-                try store.finish(transactionId: captures["id"] ?? "")
+                try store.finish(transactionId: captures["transactionId"] ?? "")
             }),
         serverRoute(ServerAPI.requestTestNotification) { store, _, _ in try store.requestTestNotification() },
         serverRoute(ServerAPI.testNotificationStatus) { store, _, captures in

@@ -101,7 +101,7 @@ public struct MockStoreRouter: HTTPHandler {
             return try store.purchase(try decode(PurchaseRequestBody.self, from: request.body), device: device)
         },
         route(DeviceAPI.purchaseStatus) { store, _, captures in
-            try store.purchaseStatus(transactionId: captures["id"] ?? "")
+            try store.purchaseStatus(transactionId: captures["transactionId"] ?? "")
         },
         route(DeviceAPI.unfinished) { store, request, _ in
             SignedTransactionsBody(signedTransactions: try store.unfinishedTransactions(device: try device(request)))
@@ -113,7 +113,7 @@ public struct MockStoreRouter: HTTPHandler {
             try store.deviceAppTransaction(device: try device(request))
         },
         route(DeviceAPI.finish) { store, _, captures in
-            try store.finish(transactionId: captures["id"] ?? "")
+            try store.finish(transactionId: captures["transactionId"] ?? "")
             return EmptyBody()
         },
     ]

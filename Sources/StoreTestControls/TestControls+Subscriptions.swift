@@ -12,16 +12,16 @@ extension TestControls {
     public static let subscriptions = Endpoint<NoBody, TestSubscriptionsBody>(.get, "/test/v1/subscriptions")
     /// Renews the subscription now: `DID_RENEW`.
     public static let renew = Endpoint<NoBody, TestSubscriptionEventRecord>(
-        .post, "/test/v1/subscriptions/{ref}/renew")
+        .post, "/test/v1/subscriptions/{subscription}/renew")
     /// Expires the subscription now: `EXPIRED VOLUNTARY`.
     public static let expire = Endpoint<NoBody, TestSubscriptionEventRecord>(
-        .post, "/test/v1/subscriptions/{ref}/expire")
+        .post, "/test/v1/subscriptions/{subscription}/expire")
     /// Turns auto-renew on or off: `DID_CHANGE_RENEWAL_STATUS`.
     public static let autoRenew = Endpoint<TestAutoRenewRequest, TestSubscriptionEventRecord>(
-        .post, "/test/v1/subscriptions/{ref}/auto-renew")
+        .post, "/test/v1/subscriptions/{subscription}/auto-renew")
     /// An upgrade, downgrade or crossgrade to the body's product: `DID_CHANGE_RENEWAL_PREF`.
     public static let change = Endpoint<PurchaseRequestBody, TestSubscriptionEventRecord>(
-        .post, "/test/v1/subscriptions/{ref}/change")
+        .post, "/test/v1/subscriptions/{subscription}/change")
 
     // MARK: Billing
 
@@ -32,16 +32,16 @@ extension TestControls {
         .post, billingSettingsPath)
     /// The subscription's billing issue ends: `DID_RENEW BILLING_RECOVERY`.
     public static let recoverBilling = Endpoint<NoBody, TestSubscriptionEventRecord>(
-        .post, "/test/v1/subscriptions/{ref}/recover")
+        .post, "/test/v1/subscriptions/{subscription}/recover")
     /// Raises the price of the subscription's next renewals (the body is optional).
     public static let priceIncrease = Endpoint<TestPriceIncreaseRequest, TestSubscriptionEventRecord>(
-        .post, "/test/v1/subscriptions/{ref}/price-increase")
+        .post, "/test/v1/subscriptions/{subscription}/price-increase")
     /// The customer agrees to the price increase: `PRICE_INCREASE ACCEPTED`.
     public static let consentToPriceIncrease = Endpoint<NoBody, TestSubscriptionEventRecord>(
-        .post, "/test/v1/subscriptions/{ref}/price-increase/consent")
+        .post, "/test/v1/subscriptions/{subscription}/price-increase/consent")
     /// The customer refuses the price increase.
     public static let declinePriceIncrease = Endpoint<NoBody, TestSubscriptionEventRecord>(
-        .post, "/test/v1/subscriptions/{ref}/price-increase/decline")
+        .post, "/test/v1/subscriptions/{subscription}/price-increase/decline")
 
     // MARK: Offers and Family Sharing
 
@@ -55,7 +55,7 @@ extension TestControls {
         .post, "/test/v1/family-sharing")
     /// Family Sharing of the subscription ends: `REVOKE`.
     public static let familyRevoke = Endpoint<NoBody, TestTransactionBody>(
-        .post, "/test/v1/subscriptions/{ref}/family-revoke")
+        .post, "/test/v1/subscriptions/{subscription}/family-revoke")
 
     static let billingSettingsPath: PathTemplate = "/test/v1/settings/billing"
     static let offerKeysPath: PathTemplate = "/test/v1/offer-keys"

@@ -4,7 +4,7 @@ import StoreWire
 /// ``MockCustomerHeader`` names, else for the customer of the transaction it names (the default customer when it
 /// names none).
 ///
-/// `{id}` is a transaction id; `{ref}` a subscription's transaction id, or a product id of its group.
+/// `{subscription}` is a subscription's transaction id, or a product id of its group.
 public enum TestControls {
     /// Back to the catalogue's defaults: no transactions, settings or failures.
     public static let reset = Endpoint<NoBody, EmptyBody>(.post, "/test/v1/reset")
@@ -13,27 +13,27 @@ public enum TestControls {
     /// Every transaction, oldest first.
     public static let transactions = Endpoint<NoBody, TestTransactionsBody>(.get, "/test/v1/transactions")
     /// Removes one transaction.
-    public static let deleteTransaction = Endpoint<NoBody, EmptyBody>(.delete, "/test/v1/transactions/{id}")
+    public static let deleteTransaction = Endpoint<NoBody, EmptyBody>(.delete, "/test/v1/transactions/{transactionId}")
     /// A purchase made outside the app: it reaches the app as an update.
     public static let buy = Endpoint<PurchaseRequestBody, TestTransactionBody>(.post, "/test/v1/purchases")
     /// Approves a purchase waiting for Ask to Buy.
-    public static let approve = Endpoint<NoBody, TestTransactionBody>(.post, "/test/v1/transactions/{id}/approve")
+    public static let approve = Endpoint<NoBody, TestTransactionBody>(.post, "/test/v1/transactions/{transactionId}/approve")
     /// Declines a purchase waiting for Ask to Buy.
-    public static let decline = Endpoint<NoBody, TestTransactionBody>(.post, "/test/v1/transactions/{id}/decline")
+    public static let decline = Endpoint<NoBody, TestTransactionBody>(.post, "/test/v1/transactions/{transactionId}/decline")
     /// Completes an interrupted purchase, or ends a subscription's billing issue.
-    public static let resolve = Endpoint<NoBody, TestTransactionBody>(.post, "/test/v1/transactions/{id}/resolve")
+    public static let resolve = Endpoint<NoBody, TestTransactionBody>(.post, "/test/v1/transactions/{transactionId}/resolve")
     /// Refunds a transaction, whole or in part (the body is optional).
     public static let refund = Endpoint<TestRefundBody, TestTransactionBody>(
-        .post, "/test/v1/transactions/{id}/refund")
+        .post, "/test/v1/transactions/{transactionId}/refund")
     /// Reverses a refund.
     public static let reverseRefund = Endpoint<NoBody, TestTransactionBody>(
-        .post, "/test/v1/transactions/{id}/refund/reverse")
+        .post, "/test/v1/transactions/{transactionId}/refund/reverse")
     /// The customer asks for a refund: `CONSUMPTION_REQUEST` (the body is optional).
     public static let requestRefund = Endpoint<TestRefundRequestBody, TestTransactionBody>(
-        .post, "/test/v1/transactions/{id}/refund-request")
+        .post, "/test/v1/transactions/{transactionId}/refund-request")
     /// The App Store declines the refund request: `REFUND_DECLINED`.
     public static let declineRefund = Endpoint<NoBody, TestTransactionBody>(
-        .post, "/test/v1/transactions/{id}/refund-request/decline")
+        .post, "/test/v1/transactions/{transactionId}/refund-request/decline")
     /// The settings in force (Ask to Buy, storefront, locale, failures).
     public static let settings = Endpoint<NoBody, TestSettingsBody>(.get, settingsPath)
     /// Changes the settings the update names.

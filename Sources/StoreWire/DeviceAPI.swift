@@ -5,8 +5,8 @@ public enum DeviceAPI {
     public static let products = Endpoint<NoBody, StoreProductsBody>(.get, "/storekit/v1/products")
     /// `Product.purchase()`.
     public static let purchase = Endpoint<PurchaseRequestBody, PurchaseResponseBody>(.post, "/storekit/v1/purchases")
-    /// Where a purchase waiting for Ask to Buy or an interruption stands: `{id}` is the waiting transaction's.
-    public static let purchaseStatus = Endpoint<NoBody, PurchaseStatusBody>(.get, "/storekit/v1/purchases/{id}")
+    /// Where a purchase waiting for Ask to Buy or an interruption stands: `{transactionId}` is the waiting transaction's.
+    public static let purchaseStatus = Endpoint<NoBody, PurchaseStatusBody>(.get, "/storekit/v1/purchases/{transactionId}")
     /// `Transaction.unfinished`.
     public static let unfinished = Endpoint<NoBody, SignedTransactionsBody>(
         .get, "/storekit/v1/transactions/unfinished")
@@ -16,16 +16,16 @@ public enum DeviceAPI {
     public static let currentEntitlements = Endpoint<NoBody, SignedTransactionsBody>(
         .get, "/storekit/v1/transactions/current-entitlements")
     /// `Transaction.finish()`.
-    public static let finish = Endpoint<EmptyBody, EmptyBody>(.post, "/storekit/v1/transactions/{id}/finish")
+    public static let finish = Endpoint<EmptyBody, EmptyBody>(.post, "/storekit/v1/transactions/{transactionId}/finish")
     /// `AppTransaction.shared`.
     public static let appTransaction = Endpoint<NoBody, SignedAppTransactionBody>(
         .get, "/storekit/v1/app-transaction")
-    /// `Product.SubscriptionInfo.status(for:)`: the statuses in subscription group `{group}`.
+    /// `Product.SubscriptionInfo.status(for:)`: the statuses in subscription group `{groupId}`.
     public static let subscriptionStatus = Endpoint<NoBody, SubscriptionStatusesBody>(
-        .get, "/storekit/v1/subscriptions/{group}/status")
-    /// `isEligibleForIntroOffer(for:)`, for subscription group `{group}`.
+        .get, "/storekit/v1/subscriptions/{groupId}/status")
+    /// `isEligibleForIntroOffer(for:)`, for subscription group `{groupId}`.
     public static let introOfferEligibility = Endpoint<NoBody, IntroOfferEligibilityBody>(
-        .get, "/storekit/v1/subscriptions/{group}/intro-offer-eligibility")
+        .get, "/storekit/v1/subscriptions/{groupId}/intro-offer-eligibility")
     /// `Message.messages`: the messages StoreKit would show (Billing Problem, price increase consent).
     public static let messages = Endpoint<NoBody, StoreMessagesBody>(.get, "/storekit/v1/messages")
 }

@@ -100,7 +100,7 @@ extension EndpointTests {
             ServerAPI.massExtensionStatus.path("com.example.pro", "a-b_c~d")
                 == "/inApps/v1/subscriptions/extend/mass/com.example.pro/a-b_c~d")
         #expect(DeviceAPI.unfinished.path() == "/storekit/v1/transactions/unfinished")
-        #expect("\(TestControls.refund)" == "POST /test/v1/transactions/{id}/refund")
+        #expect("\(TestControls.refund)" == "POST /test/v1/transactions/{transactionId}/refund")
     }
 
     @Test func aParameterIsAlwaysOneSegment() {
@@ -112,8 +112,8 @@ extension EndpointTests {
 
     @Test func aTemplateMatchesItsPathsOnly() {
         let template = ServerAPI.setAppAccountToken.template
-        #expect(template.parameterNames == ["id"])
-        #expect(template.match(["inApps", "v1", "transactions", "7", "appAccountToken"]) == ["id": "7"])
+        #expect(template.parameterNames == ["originalTransactionId"])
+        #expect(template.match(["inApps", "v1", "transactions", "7", "appAccountToken"]) == ["originalTransactionId": "7"])
         #expect(template.match(["inApps", "v1", "transactions", "", "appAccountToken"]) == nil)
         #expect(template.match(["inApps", "v1", "transactions", "7"]) == nil)
         #expect(template.match(["inApps", "v2", "transactions", "7", "appAccountToken"]) == nil)

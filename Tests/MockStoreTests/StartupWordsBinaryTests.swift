@@ -30,11 +30,7 @@ import Testing
         let help = try ChildProcess.run(
             try Binaries.require("mockstore"), ["--help"], environment: ProcessInfo.processInfo.environment,
             timeout: 60)
-        for path in [
-            DeviceAPI.currentEntitlements.path(), "/storekit/v1/subscriptions/{groupId}/status",
-            DeviceAPI.messages.path(), "/storekit/v1/purchases/{id}", "/inApps/v1/subscriptions/{transactionId}",
-            ServerAPI.massExtendRenewalDate.path(), "/inApps/v1/subscriptions/extend/{originalTransactionId}",
-        ] {
+        for path in EndpointTests.everyEndpoint.map(\.template) {
             #expect(help.stdout.contains(path), "\(path) is not in --help")
         }
     }
