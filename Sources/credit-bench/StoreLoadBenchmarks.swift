@@ -83,8 +83,8 @@ extension StoreBenchmarks {
             Self.sendText(
                 socket,
                 index.isMultiple(of: 2)
-                    ? "POST /storekit/v1/purchases HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
-                    : "POST /storekit/v1/purchases HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{")
+                    ? "POST \(DeviceAPI.purchase.path()) HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+                    : "POST \(DeviceAPI.purchase.path()) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{")
         }
         var loaded: [Double] = []
         var lastDrip = 0.0

@@ -91,7 +91,7 @@ extension IdleConnectionRoomTests {
         defer { close(busy) }
         let body = Array(Self.purchaseJSON.utf8)
         let head =
-            "POST /storekit/v1/purchases HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+            "POST \(DeviceAPI.purchase.path()) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
             + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nExpect: 100-continue\r\n\r\n"
         RawHTTP.send(busy, Array(head.utf8))
         let interim = Self.receive(busy, until: "\r\n\r\n")

@@ -241,7 +241,7 @@ extension MockStoreBinaryTests {
         #expect(String(decoding: garbage, as: UTF8.self).hasPrefix("HTTP/1.1 400"))
         let chunk = String(repeating: "z", count: 40_000)
         let chunked = try RawHTTPClient.send(
-            "POST /storekit/v1/purchases HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+            "POST \(DeviceAPI.purchase.path()) HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
                 + "9C40\r\n\(chunk)\r\n9C40\r\n\(chunk)\r\n0\r\n\r\n",
             port: store.port)
         #expect(chunked.status == 413)

@@ -114,7 +114,8 @@ extension SandboxCommandLineTests {
     @Test func helpListsTheSandbox() {
         for text in [
             "--notify URL", "--notify-retry-base-ms", "--notify-max-attempts", "--api-key KEYID=FILE", "--app-apple-id",
-            DeviceAPI.updates.path(), "/inApps/v2/history/{transactionId}", "/inApps/v1/lookup/{orderId}",
+            DeviceAPI.updates.path(), ServerAPI.history.template.description,
+            ServerAPI.lookUpOrder.template.description,
             ServerAPI.requestTestNotification.path(), TestControls.settings.path(), "mockstore control",
         ] {
             #expect(MockStoreCommandLine.usage.contains(text), "help mentions \(text)")

@@ -75,8 +75,8 @@ extension StoreLoadTests {
             slow.append(socket)
             let head =
                 index.isMultiple(of: 2)
-                ? "POST /storekit/v1/purchases HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
-                : "POST /storekit/v1/purchases HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{"
+                ? "POST \(DeviceAPI.purchase.path()) HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+                : "POST \(DeviceAPI.purchase.path()) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{"
             RawHTTP.send(socket, Array(head.utf8))
         }
         let dribbler = Dribbler(slow, interval: 1)
@@ -103,7 +103,7 @@ extension StoreLoadTests {
         defer { close(slow) }
         let idle = try RawHTTP.connect(port: store.port, timeout: 0.05)
         defer { close(idle) }
-        RawHTTP.send(slow, Array("GET /storekit/v1/products HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8))
+        RawHTTP.send(slow, Array("GET \(DeviceAPI.products.path()) HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8))
 
         let start = Date()
         var slowClosed: Double?

@@ -1,6 +1,7 @@
 import Foundation
 import MockStoreTesting
 import Signing
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -60,7 +61,7 @@ import Testing
             try await store.refund("999999999")
             Issue.record("an unknown transaction cannot be refunded")
         } catch TestStoreError.refused(let request, let status, let message) {
-            #expect(request == "POST /test/v1/transactions/999999999/refund")
+            #expect(request == "POST " + TestControls.refund.path("999999999"))
             #expect(status == 404 && !message.isEmpty)
         }
     }

@@ -242,7 +242,7 @@ extension HostileHTTPTests {
         defer { for fd in slow { close(fd) } }
         for _ in 0..<20 { slow.append(try HTTPProbe.connect(port: store.port, timeout: 5)) }
         let partial = Array(
-            "POST /storekit/v1/purchases HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{\"productId\":".utf8)
+            "POST \(DeviceAPI.purchase.path()) HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{\"productId\":".utf8)
         for round in 0..<6 {
             for fd in slow {
                 let start = min(partial.count, round * 12)
