@@ -63,9 +63,7 @@ public struct AppStoreServerAPIClient: Sendable {
     private func send<Response: Decodable>(
         _ endpoint: Endpoint<NoBody, Response>, _ parameters: String..., query: [URLQueryItem] = []
     ) async throws -> Response {
-        let url = http.url(endpoint.template.path(parameters), query: query)
-        var request = URLRequest(url: url)
-        request.httpMethod = endpoint.method.rawValue
+        var request = http.request(endpoint, parameters, query: query)
         request.setValue("Bearer " + (try token.make()), forHTTPHeaderField: "Authorization")
         let data: Data
         do {
@@ -77,6 +75,6 @@ public struct AppStoreServerAPIClient: Sendable {
                 status: 401, code: 0,
                 message: "the store's Server API refused the API key (check the key id, its file and --issuer)")
         }
-        return try StoreHTTP.decode(data, url)
+        return try StoreHTTP.decode(data, request.url ?? baseURL)
     }
 }

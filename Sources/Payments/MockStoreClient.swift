@@ -125,8 +125,7 @@ public struct MockStoreClient: StoreProvider {
 
     /// The store's test root certificate (DER), to pin it.
     public func rootCertificate() async throws -> Data {
-        let endpoint = SandboxAPI.rootCertificate
-        return try await raw(endpoint.method.rawValue, http.url(endpoint.path()), body: nil)
+        try await raw(http.request(SandboxAPI.rootCertificate, []))
     }
 
     // MARK: HTTP
@@ -135,26 +134,22 @@ public struct MockStoreClient: StoreProvider {
     private func send<Response: Decodable>(
         _ endpoint: Endpoint<NoBody, Response>, _ parameters: String..., query: [URLQueryItem] = []
     ) async throws -> Response {
-        let url = http.url(endpoint.template.path(parameters), query: query)
-        return try StoreHTTP.decode(try await raw(endpoint.method.rawValue, url, body: nil), url)
+        try await decoded(http.request(endpoint, parameters, query: query))
     }
 
     /// Sends `endpoint` with its `parameters` and `body` (JSON), and decodes its answer.
     private func send<Request: Encodable, Response: Decodable>(
         _ endpoint: Endpoint<Request, Response>, _ parameters: String..., body: Request
     ) async throws -> Response {
-        let url = http.url(endpoint.template.path(parameters))
-        let data = try await raw(endpoint.method.rawValue, url, body: try JSONEncoder().encode(body))
-        return try StoreHTTP.decode(data, url)
+        try await decoded(http.request(endpoint, parameters, body: try JSONEncoder().encode(body)))
     }
 
-    private func raw(_ method: String, _ url: URL, body: Data?) async throws -> Data {
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        if let body {
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
+    private func decoded<Response: Decodable>(_ request: URLRequest) async throws -> Response {
+        try StoreHTTP.decode(try await raw(request), request.url ?? baseURL)
+    }
+
+    private func raw(_ request: URLRequest) async throws -> Data {
+        let url = request.url ?? baseURL
         return try await http.data(for: request) { TransportFailure.storeError($0, url: url, timeout: timeout) }
     }
 }

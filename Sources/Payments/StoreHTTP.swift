@@ -45,6 +45,20 @@ struct StoreHTTP: Sendable {
         URL(string: baseURL.absoluteString.trimmingSuffix("/") + path)!
     }
 
+    /// The request of `endpoint`: its method, its path with `parameters` and `query` under the base URL, and `body`
+    /// (JSON) when there is one. What both store clients send.
+    func request<Request, Response>(
+        _ endpoint: Endpoint<Request, Response>, _ parameters: [String], query: [URLQueryItem] = [], body: Data? = nil
+    ) -> URLRequest {
+        var request = URLRequest(url: url(endpoint.template.path(parameters), query: query))
+        request.httpMethod = endpoint.method.rawValue
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        return request
+    }
+
     /// `path` under the base URL with the query `items` (none: no query string).
     func url(_ path: String, query items: [URLQueryItem]) -> URL {
         guard !items.isEmpty else { return url(path) }
