@@ -8,17 +8,17 @@ extension MockStoreRouter {
         route(TestControls.updateBillingSettings) { store, request, _ in
             try store.updateBillingSettings(try decode(TestBillingSettingsUpdate.self, from: request.body))
         },
-        route(TestControls.recoverBilling) { store, _, captures in try store.recoverBilling(captures["subscription"] ?? "") },
+        route(TestControls.recoverBilling) { store, _, captures in try store.recoverBilling(captures["subscription"]) },
         route(TestControls.priceIncrease) { store, request, captures in
             let body = try decodeOptional(
                 TestPriceIncreaseRequest.self, from: request.body, fallback: TestPriceIncreaseRequest())
-            return try store.requestPriceIncrease(captures["subscription"] ?? "", body)
+            return try store.requestPriceIncrease(captures["subscription"], body)
         },
         route(TestControls.consentToPriceIncrease) { store, _, captures in
-            try store.consentToPriceIncrease(captures["subscription"] ?? "")
+            try store.consentToPriceIncrease(captures["subscription"])
         },
         route(TestControls.declinePriceIncrease) { store, _, captures in
-            try store.declinePriceIncrease(captures["subscription"] ?? "")
+            try store.declinePriceIncrease(captures["subscription"])
         },
         route(DeviceAPI.messages) { store, _, _ in try store.messages() },
     ]

@@ -14,27 +14,29 @@ extension MockStoreRouter {
         },
         route(TestControls.transactions) { store, _, _ in try store.testTransactions() },
         route(TestControls.deleteTransaction) { store, _, captures in
-            try store.deleteTransaction(id: captures["transactionId"] ?? "")
+            try store.deleteTransaction(id: captures["transactionId"])
             return EmptyBody()
         },
         route(TestControls.buy) { store, request, _ in
             try store.buyOutside(try decode(PurchaseRequestBody.self, from: request.body))
         },
-        route(TestControls.approve) { store, _, captures in try store.approve(id: captures["transactionId"] ?? "") },
-        route(TestControls.decline) { store, _, captures in try store.decline(id: captures["transactionId"] ?? "") },
-        route(TestControls.resolve) { store, _, captures in try store.resolve(id: captures["transactionId"] ?? "") },
+        route(TestControls.approve) { store, _, captures in try store.approve(id: captures["transactionId"]) },
+        route(TestControls.decline) { store, _, captures in try store.decline(id: captures["transactionId"]) },
+        route(TestControls.resolve) { store, _, captures in try store.resolve(id: captures["transactionId"]) },
         route(TestControls.refund) { store, request, captures in
             let body = try decodeOptional(TestRefundBody.self, from: request.body, fallback: TestRefundBody())
             return try store.refund(
-                id: captures["transactionId"] ?? "", reason: body.revocationReason, percentage: body.revocationPercentage)
+                id: captures["transactionId"], reason: body.revocationReason, percentage: body.revocationPercentage)
         },
-        route(TestControls.reverseRefund) { store, _, captures in try store.reverseRefund(id: captures["transactionId"] ?? "") },
+        route(TestControls.reverseRefund) { store, _, captures in try store.reverseRefund(id: captures["transactionId"])
+        },
         route(TestControls.requestRefund) { store, request, captures in
             let body = try decodeOptional(
                 TestRefundRequestBody.self, from: request.body, fallback: TestRefundRequestBody())
-            return try store.requestRefund(id: captures["transactionId"] ?? "", reason: body.consumptionRequestReason)
+            return try store.requestRefund(id: captures["transactionId"], reason: body.consumptionRequestReason)
         },
-        route(TestControls.declineRefund) { store, _, captures in try store.declineRefund(id: captures["transactionId"] ?? "") },
+        route(TestControls.declineRefund) { store, _, captures in try store.declineRefund(id: captures["transactionId"])
+        },
         route(TestControls.settings) { store, _, _ in try store.settings() },
         route(TestControls.updateSettings) { store, request, _ in
             try store.updateSettings(try decode(TestSettingsUpdate.self, from: request.body))

@@ -10,7 +10,7 @@ extension MockStoreRouter {
             try store.addCustomer(try decode(TestCustomerRequest.self, from: request.body))
         },
         route(TestControls.removeCustomer) { store, _, captures in
-            try store.removeCustomer(named: captures["name"] ?? "")
+            try store.removeCustomer(named: captures["name"])
             return EmptyBody()
         },
     ]

@@ -5,14 +5,14 @@ import StoreWire
 extension MockStoreRouter {
     static let extensionRoutes: [Route] = [
         serverRoute(ServerAPI.extendRenewalDate) { store, request, captures in
-            try store.extendRenewalDate(originalTransactionId: captures["originalTransactionId"] ?? "", body: request.body)
+            try store.extendRenewalDate(originalTransactionId: captures["originalTransactionId"], body: request.body)
         },
         serverRoute(ServerAPI.massExtendRenewalDate) { store, request, _ in
             try store.extendRenewalDatesForAll(body: request.body)
         },
         serverRoute(ServerAPI.massExtensionStatus) { store, _, captures in
             try store.renewalExtensionStatus(
-                productId: captures["productId"] ?? "", requestIdentifier: captures["requestIdentifier"] ?? "")
+                productId: captures["productId"], requestIdentifier: captures["requestIdentifier"])
         },
     ]
 }

@@ -12,6 +12,6 @@ extension MockStoreRouter {
         route(TestControls.familyShare) { store, request, _ in
             try store.shareThroughFamily(productId: try decode(PurchaseRequestBody.self, from: request.body).productId)
         },
-        route(TestControls.familyRevoke) { store, _, captures in try store.endFamilySharing(captures["subscription"] ?? "") },
+        route(TestControls.familyRevoke) { store, _, captures in try store.endFamilySharing(captures["subscription"]) },
     ]
 }

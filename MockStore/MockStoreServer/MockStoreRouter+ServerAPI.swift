@@ -7,15 +7,15 @@ import StoreWire
 extension MockStoreRouter {
     static let serverRoutes: [Route] = [
         serverRoute(ServerAPI.transactionInfo) { store, _, captures in
-            try store.transactionInfo(id: captures["transactionId"] ?? "")
+            try store.transactionInfo(id: captures["transactionId"])
         },
         serverRoute(ServerAPI.appTransactionInfo) { store, _, captures in
-            try store.appTransactionInfo(id: captures["transactionId"] ?? "")
+            try store.appTransactionInfo(id: captures["transactionId"])
         },
         authorized(
             accepted(ServerAPI.setAppAccountToken, status: 200) { store, request, captures in
                 try store.setAppAccountToken(
-                    originalTransactionId: captures["originalTransactionId"] ?? "",
+                    originalTransactionId: captures["originalTransactionId"],
                     try decode(UpdateAppAccountTokenRequestBody.self, from: request.body))
             }),
         serverRoute(ServerAPI.notificationHistory) { store, request, _ in
@@ -24,38 +24,38 @@ extension MockStoreRouter {
                 paginationToken: request.queryValues("paginationToken").first)
         },
         serverRoute(ServerAPI.historyV1) { store, request, captures in
-            try store.history(id: captures["transactionId"] ?? "", version: "v1", query: request.query)
+            try store.history(id: captures["transactionId"], version: "v1", query: request.query)
         },
         serverRoute(ServerAPI.history) { store, request, captures in
-            try store.history(id: captures["transactionId"] ?? "", version: "v2", query: request.query)
+            try store.history(id: captures["transactionId"], version: "v2", query: request.query)
         },
         serverRoute(ServerAPI.refundHistory) { store, request, captures in
-            try store.refundHistory(id: captures["transactionId"] ?? "", revision: request.queryValues("revision").first)
+            try store.refundHistory(id: captures["transactionId"], revision: request.queryValues("revision").first)
         },
-        serverRoute(ServerAPI.lookUpOrder) { store, _, captures in try store.lookUpOrder(id: captures["orderId"] ?? "")
+        serverRoute(ServerAPI.lookUpOrder) { store, _, captures in try store.lookUpOrder(id: captures["orderId"])
         },
         authorized(
             accepted(ServerAPI.sendConsumptionV1) { store, request, captures in
-                try store.sendConsumption(id: captures["transactionId"] ?? "", version: "v1", body: request.body)
+                try store.sendConsumption(id: captures["transactionId"], version: "v1", body: request.body)
             }),
         authorized(
             accepted(ServerAPI.sendConsumption) { store, request, captures in
-                try store.sendConsumption(id: captures["transactionId"] ?? "", version: "v2", body: request.body)
+                try store.sendConsumption(id: captures["transactionId"], version: "v2", body: request.body)
             }),
         authorized(
             accepted(ServerAPI.finishTransaction, status: 200) { store, _, captures in
-                try store.finish(transactionId: captures["transactionId"] ?? "")
+                try store.finish(transactionId: captures["transactionId"])
             }),
         serverRoute(ServerAPI.requestTestNotification) { store, _, _ in try store.requestTestNotification() },
         serverRoute(ServerAPI.testNotificationStatus) { store, _, captures in
-            try store.testNotificationStatus(token: captures["token"] ?? "")
+            try store.testNotificationStatus(token: captures["token"])
         },
     ]
 
     /// The handler of a Server API `endpoint` whose answer is its JSON `Response`, checking the bearer token first.
     static func serverRoute<Request, Response: Encodable>(
         _ endpoint: Endpoint<Request, Response>,
-        _ answer: @escaping @Sendable (MockStore, HTTPRequest, [String: String]) throws -> Response
+        _ answer: @escaping @Sendable (MockStore, HTTPRequest, PathParameters) throws -> Response
     ) -> Route {
         authorized(route(endpoint, answer))
     }
@@ -82,7 +82,7 @@ extension MockStoreRouter {
     /// Information answers, or 200) when `perform` succeeds, else its error.
     static func accepted<Request>(
         _ endpoint: Endpoint<Request, NoBody>, status: Int = 202,
-        _ perform: @escaping @Sendable (MockStore, HTTPRequest, [String: String]) throws -> Void
+        _ perform: @escaping @Sendable (MockStore, HTTPRequest, PathParameters) throws -> Void
     ) -> Route {
         Route(endpoint) { store, request, captures in
             var response = accepted { try perform(store, request, captures) }

@@ -8,10 +8,10 @@ extension MockStoreRouter {
             try store.currentEntitlements(device: try device(request))
         },
         route(DeviceAPI.subscriptionStatus) { store, request, captures in
-            try store.subscriptionStatus(groupId: captures["groupId"] ?? "", device: try device(request))
+            try store.subscriptionStatus(groupId: captures["groupId"], device: try device(request))
         },
         route(DeviceAPI.introOfferEligibility) { store, _, captures in
-            try store.introOfferEligibility(groupId: captures["groupId"] ?? "")
+            try store.introOfferEligibility(groupId: captures["groupId"])
         },
         route(TestControls.clock) { store, _, _ in store.clock() },
         route(TestControls.advanceClock) { store, request, _ in
@@ -21,18 +21,18 @@ extension MockStoreRouter {
             try store.setClockRate(try decode(TestClockRequest.self, from: request.body).rate ?? "")
         },
         route(TestControls.subscriptions) { store, _, _ in try store.testSubscriptions() },
-        route(TestControls.renew) { store, _, captures in try store.forceRenewal(captures["subscription"] ?? "") },
-        route(TestControls.expire) { store, _, captures in try store.expireSubscription(captures["subscription"] ?? "") },
+        route(TestControls.renew) { store, _, captures in try store.forceRenewal(captures["subscription"]) },
+        route(TestControls.expire) { store, _, captures in try store.expireSubscription(captures["subscription"]) },
         route(TestControls.autoRenew) { store, request, captures in
             try store.setAutoRenew(
-                captures["subscription"] ?? "", enabled: try decode(TestAutoRenewRequest.self, from: request.body).enabled)
+                captures["subscription"], enabled: try decode(TestAutoRenewRequest.self, from: request.body).enabled)
         },
         route(TestControls.change) { store, request, captures in
             try store.changeSubscription(
-                captures["subscription"] ?? "", to: try decode(PurchaseRequestBody.self, from: request.body).productId)
+                captures["subscription"], to: try decode(PurchaseRequestBody.self, from: request.body).productId)
         },
         serverRoute(ServerAPI.subscriptionStatuses) { store, request, captures in
-            try store.allSubscriptionStatuses(transactionId: captures["transactionId"] ?? "", query: request.query)
+            try store.allSubscriptionStatuses(transactionId: captures["transactionId"], query: request.query)
         },
     ]
 }

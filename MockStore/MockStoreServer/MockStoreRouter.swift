@@ -14,12 +14,12 @@ public struct MockStoreRouter: HTTPHandler {
     struct Route: Sendable {
         var method: String
         var template: PathTemplate
-        var respond: @Sendable (MockStore, HTTPRequest, [String: String]) -> HTTPResponse
+        var respond: @Sendable (MockStore, HTTPRequest, PathParameters) -> HTTPResponse
 
         /// The handler of `endpoint`: `respond` gets the store, the request and the template's parameters.
         init<Request, Response>(
             _ endpoint: Endpoint<Request, Response>,
-            respond: @escaping @Sendable (MockStore, HTTPRequest, [String: String]) -> HTTPResponse
+            respond: @escaping @Sendable (MockStore, HTTPRequest, PathParameters) -> HTTPResponse
         ) {
             method = endpoint.method.rawValue
             template = endpoint.template
@@ -27,15 +27,15 @@ public struct MockStoreRouter: HTTPHandler {
         }
 
         /// The captured parameters when `segments` matches the template.
-        func match(_ segments: [String]) -> [String: String]? {
-            template.match(segments)
+        func match(_ segments: [String]) -> PathParameters? {
+            template.match(segments).map { PathParameters(template: template, values: $0) }
         }
     }
 
     /// The handler of `endpoint` whose answer is the endpoint's JSON `Response`, or the error it throws.
     static func route<Request, Response: Encodable>(
         _ endpoint: Endpoint<Request, Response>,
-        _ answer: @escaping @Sendable (MockStore, HTTPRequest, [String: String]) throws -> Response
+        _ answer: @escaping @Sendable (MockStore, HTTPRequest, PathParameters) throws -> Response
     ) -> Route {
         Route(endpoint) { store, request, captures in respond { try answer(store, request, captures) } }
     }
@@ -101,7 +101,7 @@ public struct MockStoreRouter: HTTPHandler {
             return try store.purchase(try decode(PurchaseRequestBody.self, from: request.body), device: device)
         },
         route(DeviceAPI.purchaseStatus) { store, _, captures in
-            try store.purchaseStatus(transactionId: captures["transactionId"] ?? "")
+            try store.purchaseStatus(transactionId: captures["transactionId"])
         },
         route(DeviceAPI.unfinished) { store, request, _ in
             SignedTransactionsBody(signedTransactions: try store.unfinishedTransactions(device: try device(request)))
@@ -113,7 +113,7 @@ public struct MockStoreRouter: HTTPHandler {
             try store.deviceAppTransaction(device: try device(request))
         },
         route(DeviceAPI.finish) { store, _, captures in
-            try store.finish(transactionId: captures["transactionId"] ?? "")
+            try store.finish(transactionId: captures["transactionId"])
             return EmptyBody()
         },
     ]
