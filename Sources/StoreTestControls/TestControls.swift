@@ -17,11 +17,14 @@ public enum TestControls {
     /// A purchase made outside the app: it reaches the app as an update.
     public static let buy = Endpoint<PurchaseRequestBody, TestTransactionBody>(.post, "/test/v1/purchases")
     /// Approves a purchase waiting for Ask to Buy.
-    public static let approve = Endpoint<NoBody, TestTransactionBody>(.post, "/test/v1/transactions/{transactionId}/approve")
+    public static let approve = Endpoint<NoBody, TestTransactionBody>(
+        .post, "/test/v1/transactions/{transactionId}/approve")
     /// Declines a purchase waiting for Ask to Buy.
-    public static let decline = Endpoint<NoBody, TestTransactionBody>(.post, "/test/v1/transactions/{transactionId}/decline")
+    public static let decline = Endpoint<NoBody, TestTransactionBody>(
+        .post, "/test/v1/transactions/{transactionId}/decline")
     /// Completes an interrupted purchase, or ends a subscription's billing issue.
-    public static let resolve = Endpoint<NoBody, TestTransactionBody>(.post, "/test/v1/transactions/{transactionId}/resolve")
+    public static let resolve = Endpoint<NoBody, TestTransactionBody>(
+        .post, "/test/v1/transactions/{transactionId}/resolve")
     /// Refunds a transaction, whole or in part (the body is optional).
     public static let refund = Endpoint<TestRefundBody, TestTransactionBody>(
         .post, "/test/v1/transactions/{transactionId}/refund")

@@ -6,7 +6,8 @@ public enum DeviceAPI {
     /// `Product.purchase()`.
     public static let purchase = Endpoint<PurchaseRequestBody, PurchaseResponseBody>(.post, "/storekit/v1/purchases")
     /// Where a purchase waiting for Ask to Buy or an interruption stands: `{transactionId}` is the waiting transaction's.
-    public static let purchaseStatus = Endpoint<NoBody, PurchaseStatusBody>(.get, "/storekit/v1/purchases/{transactionId}")
+    public static let purchaseStatus = Endpoint<NoBody, PurchaseStatusBody>(
+        .get, "/storekit/v1/purchases/{transactionId}")
     /// `Transaction.unfinished`.
     public static let unfinished = Endpoint<NoBody, SignedTransactionsBody>(
         .get, "/storekit/v1/transactions/unfinished")

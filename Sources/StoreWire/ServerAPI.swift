@@ -29,7 +29,8 @@ public enum ServerAPI {
     public static let sendConsumption = Endpoint<JSONValue, NoBody>(
         .put, "/inApps/v2/transactions/consumption/{transactionId}")
     /// Finish a transaction from the server (200 without a body).
-    public static let finishTransaction = Endpoint<NoBody, NoBody>(.post, "/inApps/v1/transactions/{transactionId}/finish")
+    public static let finishTransaction = Endpoint<NoBody, NoBody>(
+        .post, "/inApps/v1/transactions/{transactionId}/finish")
     /// Request a Test Notification.
     public static let requestTestNotification = Endpoint<NoBody, SendTestNotificationResponseBody>(
         .post, "/inApps/v1/notifications/test")

@@ -113,7 +113,8 @@ extension EndpointTests {
     @Test func aTemplateMatchesItsPathsOnly() {
         let template = ServerAPI.setAppAccountToken.template
         #expect(template.parameterNames == ["originalTransactionId"])
-        #expect(template.match(["inApps", "v1", "transactions", "7", "appAccountToken"]) == ["originalTransactionId": "7"])
+        #expect(
+            template.match(["inApps", "v1", "transactions", "7", "appAccountToken"]) == ["originalTransactionId": "7"])
         #expect(template.match(["inApps", "v1", "transactions", "", "appAccountToken"]) == nil)
         #expect(template.match(["inApps", "v1", "transactions", "7"]) == nil)
         #expect(template.match(["inApps", "v2", "transactions", "7", "appAccountToken"]) == nil)
