@@ -14,6 +14,8 @@ public struct MockStoreRouter: HTTPHandler {
     struct Route: Sendable {
         var method: String
         var template: PathTemplate
+        /// Whether the endpoint declares error code `code` (``Endpoint/declares(error:)``).
+        var declares: @Sendable (Int) -> Bool
         var respond: @Sendable (MockStore, HTTPRequest, PathParameters) -> HTTPResponse
 
         /// The handler of `endpoint`: `respond` gets the store, the request and the template's parameters.
@@ -23,6 +25,7 @@ public struct MockStoreRouter: HTTPHandler {
         ) {
             method = endpoint.method.rawValue
             template = endpoint.template
+            declares = { endpoint.declares(error: $0) }
             self.respond = respond
         }
 
@@ -73,7 +76,27 @@ public struct MockStoreRouter: HTTPHandler {
         } catch {
             return error.response
         }
-        return CustomerScope.$name.withValue(customer) { route.respond(store, request, captures) }
+        let response = CustomerScope.$name.withValue(customer) { route.respond(store, request, captures) }
+        #if DEBUG
+            return Self.markedIfUndeclared(response, by: route)
+        #else
+            return response
+        #endif
+    }
+
+    /// The header a debug build adds to an error answer whose code the endpoint does not declare, naming the code:
+    /// the tests' clients fail on it, so the declared contract keeps up with the store.
+    public static let undeclaredErrorHeader = "X-Mock-Undeclared-Error"
+
+    /// `response`, with ``undeclaredErrorHeader`` when it is an error whose code `route`'s endpoint does not declare.
+    static func markedIfUndeclared(_ response: HTTPResponse, by route: Route) -> HTTPResponse {
+        guard response.status >= 400, !response.body.isEmpty,
+            let error = try? JSONDecoder().decode(StoreErrorBody.self, from: Data(response.body)),
+            !route.declares(error.errorCode)
+        else { return response }
+        var marked = response
+        marked.headers.append(HTTPHeader(undeclaredErrorHeader, "\(error.errorCode)"))
+        return marked
     }
 
     public func payloadTooLarge(limit: Int) -> HTTPResponse {

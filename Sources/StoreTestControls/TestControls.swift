@@ -13,30 +13,41 @@ public enum TestControls {
     /// Every transaction, oldest first.
     public static let transactions = Endpoint<NoBody, TestTransactionsBody>(.get, "/test/v1/transactions")
     /// Removes one transaction.
-    public static let deleteTransaction = Endpoint<NoBody, EmptyBody>(.delete, "/test/v1/transactions/{transactionId}")
+    public static let deleteTransaction = Endpoint<NoBody, EmptyBody>(
+        .delete, "/test/v1/transactions/{transactionId}",
+        errors: [StoreErrorCode.invalidTransactionId, StoreErrorCode.transactionIdNotFound, StoreErrorCode.conflict])
     /// A purchase made outside the app: it reaches the app as an update.
-    public static let buy = Endpoint<PurchaseRequestBody, TestTransactionBody>(.post, "/test/v1/purchases")
+    public static let buy = Endpoint<PurchaseRequestBody, TestTransactionBody>(
+        .post, "/test/v1/purchases",
+        errors: [StoreErrorCode.invalidProductId, StoreErrorCode.invalidAppAccountToken, StoreErrorCode.conflict])
     /// Approves a purchase waiting for Ask to Buy.
     public static let approve = Endpoint<NoBody, TestTransactionBody>(
-        .post, "/test/v1/transactions/{transactionId}/approve")
+        .post, "/test/v1/transactions/{transactionId}/approve",
+        errors: [StoreErrorCode.invalidTransactionId, StoreErrorCode.transactionIdNotFound, StoreErrorCode.conflict])
     /// Declines a purchase waiting for Ask to Buy.
     public static let decline = Endpoint<NoBody, TestTransactionBody>(
-        .post, "/test/v1/transactions/{transactionId}/decline")
+        .post, "/test/v1/transactions/{transactionId}/decline",
+        errors: [StoreErrorCode.invalidTransactionId, StoreErrorCode.transactionIdNotFound, StoreErrorCode.conflict])
     /// Completes an interrupted purchase, or ends a subscription's billing issue.
     public static let resolve = Endpoint<NoBody, TestTransactionBody>(
-        .post, "/test/v1/transactions/{transactionId}/resolve")
+        .post, "/test/v1/transactions/{transactionId}/resolve",
+        errors: [StoreErrorCode.invalidTransactionId, StoreErrorCode.transactionIdNotFound, StoreErrorCode.conflict])
     /// Refunds a transaction, whole or in part (the body is optional).
     public static let refund = Endpoint<TestRefundBody, TestTransactionBody>(
-        .post, "/test/v1/transactions/{transactionId}/refund")
+        .post, "/test/v1/transactions/{transactionId}/refund",
+        errors: [StoreErrorCode.invalidTransactionId, StoreErrorCode.transactionIdNotFound, StoreErrorCode.conflict])
     /// Reverses a refund.
     public static let reverseRefund = Endpoint<NoBody, TestTransactionBody>(
-        .post, "/test/v1/transactions/{transactionId}/refund/reverse")
+        .post, "/test/v1/transactions/{transactionId}/refund/reverse",
+        errors: [StoreErrorCode.invalidTransactionId, StoreErrorCode.transactionIdNotFound, StoreErrorCode.conflict])
     /// The customer asks for a refund: `CONSUMPTION_REQUEST` (the body is optional).
     public static let requestRefund = Endpoint<TestRefundRequestBody, TestTransactionBody>(
-        .post, "/test/v1/transactions/{transactionId}/refund-request")
+        .post, "/test/v1/transactions/{transactionId}/refund-request",
+        errors: [StoreErrorCode.invalidTransactionId, StoreErrorCode.transactionIdNotFound, StoreErrorCode.conflict])
     /// The App Store declines the refund request: `REFUND_DECLINED`.
     public static let declineRefund = Endpoint<NoBody, TestTransactionBody>(
-        .post, "/test/v1/transactions/{transactionId}/refund-request/decline")
+        .post, "/test/v1/transactions/{transactionId}/refund-request/decline",
+        errors: [StoreErrorCode.invalidTransactionId, StoreErrorCode.transactionIdNotFound, StoreErrorCode.conflict])
     /// The settings in force (Ask to Buy, storefront, locale, failures).
     public static let settings = Endpoint<NoBody, TestSettingsBody>(.get, settingsPath)
     /// Changes the settings the update names.
@@ -59,9 +70,11 @@ public enum TestControls {
     /// Every customer, the default one first.
     public static let customers = Endpoint<NoBody, TestCustomersBody>(.get, customersPath)
     /// Adds a customer (a sandbox tester).
-    public static let addCustomer = Endpoint<TestCustomerRequest, TestCustomer>(.post, customersPath)
+    public static let addCustomer = Endpoint<TestCustomerRequest, TestCustomer>(
+        .post, customersPath, errors: [StoreErrorCode.conflict])
     /// Removes customer `{name}` with everything that is theirs.
-    public static let removeCustomer = Endpoint<NoBody, EmptyBody>(.delete, "/test/v1/customers/{name}")
+    public static let removeCustomer = Endpoint<NoBody, EmptyBody>(
+        .delete, "/test/v1/customers/{name}", errors: [StoreErrorCode.conflict])
 
     // MARK: Paths of more than one endpoint
 

@@ -16,11 +16,20 @@ public struct Endpoint<Request: Sendable, Response: Sendable>: Sendable, CustomS
     public let method: HTTPMethod
     /// The path, with a `{name}` segment for each parameter.
     public let template: PathTemplate
+    /// The error codes (``StoreErrorCode``) this endpoint answers with besides those any endpoint may
+    /// (``StoreErrorCode/anyEndpoint``). A debug build of the store marks an answer with a code not declared here.
+    public let errors: Set<Int>
 
-    /// An endpoint answering `method` at `template` (`/inApps/v1/transactions/{id}`).
-    public init(_ method: HTTPMethod, _ template: PathTemplate) {
+    /// An endpoint answering `method` at `template` (`/inApps/v1/transactions/{id}`), refusing with `errors`.
+    public init(_ method: HTTPMethod, _ template: PathTemplate, errors: Set<Int> = []) {
         self.method = method
         self.template = template
+        self.errors = errors
+    }
+
+    /// Whether this endpoint may answer with error `code`: one of its own, or one any endpoint may.
+    public func declares(error code: Int) -> Bool {
+        errors.contains(code) || StoreErrorCode.anyEndpoint.contains(code)
     }
 
     /// The path with `parameters` in the template's `{…}` segments, in order, each percent-encoded.
@@ -57,4 +66,14 @@ public struct BinaryBody: Sendable, Equatable {
     public var bytes: [UInt8]
 
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
+}
+
+extension StoreErrorCode {
+    /// What any endpoint may answer: a request it cannot read (a body, a header, a customer's name), a customer
+    /// unknown, a body too large, and the store's own failure.
+    public static let anyEndpoint: Set<Int> = [
+        generalBadRequest, customerNotFound, notFound, methodNotAllowed, payloadTooLarge, generalInternal,
+    ]
+    /// Get All Subscription Statuses: a `status` query item that is not 1 to 5.
+    public static let invalidStatus = 4_000_031
 }

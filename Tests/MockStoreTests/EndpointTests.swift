@@ -3,6 +3,7 @@ import StoreTestControls
 import StoreWire
 import Testing
 
+@testable import MockStoreHTTP
 @testable import MockStoreServer
 
 /// The declared contract: path templates build and match paths, and the router answers every declared endpoint.
@@ -129,5 +130,18 @@ extension EndpointTests {
         #expect(Set(routed).count == routed.count, "an endpoint routed twice")
         #expect(Set(Self.everyEndpoint).count == Self.everyEndpoint.count, "an endpoint declared twice")
         #expect(Set(routed) == Set(Self.everyEndpoint))
+    }
+}
+
+extension EndpointTests {
+    @Test func anErrorTheEndpointDoesNotDeclareIsMarked() throws {
+        let route = MockStoreRouter.Route(TestControls.clear) { _, _, _ in HTTPResponse(status: 200) }
+        let conflict = MockStoreError(status: 409, code: StoreErrorCode.conflict, message: "no").response
+        let marked = MockStoreRouter.markedIfUndeclared(conflict, by: route)
+        #expect(marked.headers.contains(HTTPHeader(MockStoreRouter.undeclaredErrorHeader, "4090000")))
+        let badRequest = MockStoreError.badRequest("no").response
+        #expect(MockStoreRouter.markedIfUndeclared(badRequest, by: route).headers == badRequest.headers)
+        #expect(TestControls.approve.declares(error: StoreErrorCode.conflict))
+        #expect(!DeviceAPI.messages.declares(error: StoreErrorCode.conflict))
     }
 }
