@@ -44,6 +44,9 @@ let package = Package(
         ),
         .target(name: "Signing", dependencies: ["COpenSSL", "DurableFiles", "Platform"]),
         .target(name: "StoreWire"),
+        // The test controls (`/test/v1/`): their endpoints and bodies, for the mock store and its test clients only;
+        // the app's store layer (Payments) never links them.
+        .target(name: "StoreTestControls", dependencies: ["StoreWire"]),
         // The one clock protocol, for the ledger and the mock store; it depends on nothing.
         .target(name: "Clocks"),
         // One declarative option parser for every tool; it depends on nothing.
@@ -68,7 +71,7 @@ let package = Package(
             name: "credit-bench",
             dependencies: [
                 "CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL", "OptionParsing", "MockStoreHTTP",
-                "AccountSummaries", "Platform",
+                "AccountSummaries", "Platform", "StoreWire", "StoreTestControls",
             ]),
         // The owner's P&L: account summaries (signed, totalled), the self-contained page, a summary verifier.
         .target(name: "AccountSummaries", dependencies: ["CreditLedger", "Signing"]),
@@ -88,7 +91,8 @@ let package = Package(
         .target(
             name: "MockStoreServer",
             dependencies: [
-                "MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue", "Signing", "StoreWire", "Clocks", "Platform",
+                "MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue", "Signing", "StoreWire", "StoreTestControls",
+                "Clocks", "Platform",
             ],
             path: "MockStore/MockStoreServer"
         ),
@@ -96,13 +100,15 @@ let package = Package(
             name: "MockStoreCommand",
             dependencies: [
                 "MockStoreServer", "MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue", "Signing", "StoreWire",
-                "OptionParsing", "DurableFiles", "Clocks", "Platform",
+                "StoreTestControls", "OptionParsing", "DurableFiles", "Clocks", "Platform",
             ],
             path: "MockStore/MockStoreCommand"
         ),
         // The test library: starts `mockstore` as a child process, typed test controls, waiting for notifications.
-        // It knows only the wire types (StoreWire), never the store's code.
-        .target(name: "MockStoreTesting", dependencies: ["StoreWire", "Platform"], path: "MockStore/MockStoreTesting"),
+        // It knows only the wire types (StoreWire, StoreTestControls), never the store's code.
+        .target(
+            name: "MockStoreTesting", dependencies: ["StoreWire", "StoreTestControls", "Platform"],
+            path: "MockStore/MockStoreTesting"),
         // The GnuTLS functions the static libmicrohttpd refers to, for mockstore, which serves no HTTPS.
         .target(name: "CGnuTLSAbsent", path: "MockStore/CGnuTLSAbsent"),
         // The Swift runtime, Foundation, OpenSSL, SQLite, libmicrohttpd and libstdc++ linked in: a store per test
@@ -123,7 +129,7 @@ let package = Package(
 
         // What more than one test target needs (temporary directories, the built binaries, processes, seeded random,
         // waiting): a regular target on Foundation and Testing only, so it depends on nothing under test.
-        .target(name: "TestSupport", dependencies: ["MockStoreTesting"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["MockStoreTesting", "StoreWire"], path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
 
         .testTarget(name: "DurableFilesTests", dependencies: ["DurableFiles", "TestSupport"]),
@@ -144,7 +150,7 @@ let package = Package(
             dependencies: [
                 "MockStoreCommand", "MockStoreServer", "MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue",
                 "Signing",
-                "StoreWire", "OptionParsing", "Clocks", "TestSupport", "MockStoreTesting",
+                "StoreWire", "StoreTestControls", "OptionParsing", "Clocks", "TestSupport", "MockStoreTesting",
             ]
         ),
         .testTarget(
@@ -160,8 +166,8 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "CreditLedger", "Signing", "Payments", "TopUp", "VoiceDebriefCredit", "StoreWire", "DurableFiles",
-                "TestSupport",
+                "CreditLedger", "Signing", "Payments", "TopUp", "VoiceDebriefCredit", "StoreWire", "StoreTestControls",
+                "DurableFiles", "TestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import MockStoreHTTP
 import OptionParsing
+import StoreTestControls
 import StoreWire
 
 /// The billing and price-increase controls of `mockstore control` (SKTestSession's
@@ -48,19 +49,18 @@ extension ControlInvocation {
     }()
 
     /// The method, path and body of a billing control, or `nil` when `args` is another command.
-    static func billingRequest(_ args: ParsedArguments) throws(UsageError) -> (String, String, [UInt8]?)? {
-        let settings = "/test/v1/settings/billing"
+    static func billingRequest(_ args: ParsedArguments) throws(UsageError) -> ControlRequest? {
+        let update = TestControls.updateBillingSettings
         let on = ["on", "true"].contains(args.positional(.onOrOff))
         switch args.command {
-        case "billing-retry":
-            return ("POST", settings, billingJSON(TestBillingSettingsUpdate(billingRetryOnRenewal: on)))
-        case "grace-period": return ("POST", settings, billingJSON(TestBillingSettingsUpdate(gracePeriodEnabled: on)))
+        case "billing-retry": return ControlRequest(update, body: TestBillingSettingsUpdate(billingRetryOnRenewal: on))
+        case "grace-period": return ControlRequest(update, body: TestBillingSettingsUpdate(gracePeriodEnabled: on))
         case "billing-issues":
-            return ("POST", settings, billingJSON(TestBillingSettingsUpdate(billingIssueMessagesEnabled: on)))
+            return ControlRequest(update, body: TestBillingSettingsUpdate(billingIssueMessagesEnabled: on))
         case "for-sale":
-            let update = TestBillingSettingsUpdate(productId: args.positional(.product) ?? "", forSale: on)
-            return ("POST", settings, billingJSON(update))
-        case "billing": return ("GET", settings, nil)
+            let body = TestBillingSettingsUpdate(productId: args.positional(.product) ?? "", forSale: on)
+            return ControlRequest(update, body: body)
+        case "billing": return ControlRequest(TestControls.billingSettings)
         case "price-increase":
             let price = try args.string(.price).map { text throws(UsageError) in
                 guard let milli = Self.milliunits(text) else {
@@ -69,20 +69,23 @@ extension ControlInvocation {
                 return milli
             }
             let body = TestPriceIncreaseRequest(price: price, needsConsent: args.flag(.noConsent) ? false : nil)
-            return ("POST", try subscriptionPath(args) + "/price-increase", billingJSON(body))
-        case "recover": return ("POST", try subscriptionPath(args) + "/recover", nil)
-        case "consent-price-increase": return ("POST", try subscriptionPath(args) + "/price-increase/consent", nil)
-        case "decline-price-increase": return ("POST", try subscriptionPath(args) + "/price-increase/decline", nil)
+            return ControlRequest(TestControls.priceIncrease, try subscription(args), body: body)
+        case "recover": return ControlRequest(TestControls.recoverBilling, try subscription(args))
+        case "consent-price-increase":
+            return ControlRequest(TestControls.consentToPriceIncrease, try subscription(args))
+        case "decline-price-increase":
+            return ControlRequest(TestControls.declinePriceIncrease, try subscription(args))
         default: return nil
         }
     }
 
-    private static func subscriptionPath(_ args: ParsedArguments) throws(UsageError) -> String {
+    /// The `SUBSCRIPTION` word: a transaction id or a product id.
+    private static func subscription(_ args: ParsedArguments) throws(UsageError) -> String {
         let reference = args.positional(.subscription) ?? ""
         guard !reference.isEmpty, !reference.contains("/") else {
             throw UsageError("\(quoted(reference)) is not a transaction id or product id", command: args.path)
         }
-        return "/test/v1/subscriptions/" + reference
+        return reference
     }
 
     /// `10.99` → 10990: a price above 0 with at most three decimals, in milliunits; nil for anything else.
@@ -103,9 +106,5 @@ extension ControlInvocation {
         fraction += String(repeating: "0", count: 3 - fraction.count)
         guard let units = Int64(whole), let parts = Int64(fraction) else { return nil }
         return units * 1000 + parts
-    }
-
-    private static func billingJSON<Body: Encodable>(_ body: Body) -> [UInt8] {
-        (try? HTTPResponse.encode(body)) ?? Array("{}".utf8)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import MockStoreHTTP
 import OptionParsing
 import Signing
+import StoreTestControls
 import StoreWire
 
 /// `mockstore control buy --offer`, `offer-key`, `offer-keys`, `family-share` and `family-revoke`: subscription
@@ -52,23 +53,23 @@ extension ControlInvocation {
     }
 
     /// The request of an offer command, or `nil` when `args` is another command.
-    static func offerRequest(_ args: ParsedArguments) throws(UsageError) -> (String, String, [UInt8]?)? {
+    static func offerRequest(_ args: ParsedArguments) throws(UsageError) -> ControlRequest? {
         switch args.command {
-        case "offer-keys": return ("GET", "/test/v1/offer-keys", nil)
+        case "offer-keys": return ControlRequest(TestControls.offerKeys)
         case "family-share":
             let body = PurchaseRequestBody(productId: args.positional(.product) ?? "")
-            return ("POST", "/test/v1/family-sharing", (try? HTTPResponse.encode(body)) ?? [])
+            return ControlRequest(TestControls.familyShare, body: body)
         case "family-revoke":
             let reference = args.positional(.subscription) ?? ""
             guard !reference.isEmpty, !reference.contains("/") else {
                 throw UsageError("\(quoted(reference)) is not a transaction id or product id", command: args.path)
             }
-            return ("POST", "/test/v1/subscriptions/\(reference)/family-revoke", nil)
+            return ControlRequest(TestControls.familyRevoke, reference)
         case "offer-key":
             let id = args.positional(.keyId) ?? ""
             let file = args.positional(.file) ?? ""
             let request = TestOfferKeyRequest(keyId: id, publicKey: try publicKeyPEM(file, args))
-            return ("POST", "/test/v1/offer-keys", (try? HTTPResponse.encode(request)) ?? [])
+            return ControlRequest(TestControls.registerOfferKey, body: request)
         default: return nil
         }
     }

@@ -1,6 +1,7 @@
 import MockStoreHTTP
 import MockStoreServer
 import OptionParsing
+import StoreTestControls
 import StoreWire
 
 /// `mockstore control clock …` and `control subscription …`: the virtual clock and the subscription controls.
@@ -45,28 +46,24 @@ extension ControlInvocation {
             command: ["mockstore", "control", "clock"])
     }
 
-    private static func body<Body: Encodable>(_ body: Body) -> [UInt8] {
-        (try? HTTPResponse.encode(body)) ?? Array("{}".utf8)
-    }
-
     /// The request of a subscription command, or `nil` when `args` is another command.
-    static func subscriptionRequest(_ args: ParsedArguments) throws(UsageError) -> (String, String, [UInt8]?)? {
+    static func subscriptionRequest(_ args: ParsedArguments) throws(UsageError) -> ControlRequest? {
         switch args.command {
         case "clock": return try clockRequest(args)
-        case "subscriptions": return ("GET", "/test/v1/subscriptions", nil)
+        case "subscriptions": return ControlRequest(TestControls.subscriptions)
         case "subscription": return try subscriptionControl(args)
         default: return nil
         }
     }
 
-    private static func clockRequest(_ args: ParsedArguments) throws(UsageError) -> (String, String, [UInt8]?) {
+    private static func clockRequest(_ args: ParsedArguments) throws(UsageError) -> ControlRequest {
         let value = args.positional(.value)
         switch args.positional(.advanceOrRate) {
         case nil:
             guard value == nil else {
                 throw UsageError("clock takes advance DURATION or rate RATE", command: args.path)
             }
-            return ("GET", "/test/v1/clock", nil)
+            return ControlRequest(TestControls.clock)
         case "advance":
             guard let value else {
                 throw UsageError("clock advance needs a duration, such as P1M, P400D or PT90M", command: args.path)
@@ -77,7 +74,7 @@ extension ControlInvocation {
                     ? "the clock only moves forward" : "give a positive ISO 8601 duration such as P1M, P400D or PT90M"
                 throw UsageError("\(quoted(value)) is not a duration the clock can move by: \(why)", command: args.path)
             }
-            return ("POST", "/test/v1/clock/advance", body(TestClockRequest(duration: value)))
+            return ControlRequest(TestControls.advanceClock, body: TestClockRequest(duration: value))
         default:
             guard let value else { throw UsageError("clock rate needs a rate, such as realTime", command: args.path) }
             guard TimeRate(text: value) != nil else {
@@ -86,34 +83,34 @@ extension ControlInvocation {
                         + TimeRate.allCases.map(\.name).joined(separator: ", ") + ", or its _timeRate number)",
                     command: args.path)
             }
-            return ("POST", "/test/v1/clock/rate", body(TestClockRequest(rate: value)))
+            return ControlRequest(TestControls.setClockRate, body: TestClockRequest(rate: value))
         }
     }
 
-    private static func subscriptionControl(_ args: ParsedArguments) throws(UsageError) -> (String, String, [UInt8]?) {
+    private static func subscriptionControl(_ args: ParsedArguments) throws(UsageError) -> ControlRequest {
         let action = args.positional(.renewOrExpireOrAutoRenewOrChange) ?? ""
         let reference = args.positional(.subscription) ?? ""
         let value = args.positional(.value)
         guard !reference.isEmpty, !reference.contains("/") else {
             throw UsageError("\(quoted(reference)) is not a transaction id or product id", command: args.path)
         }
-        let path = "/test/v1/subscriptions/" + reference + "/" + action
         switch action {
         case "auto-renew":
             guard let value, ["on", "off", "true", "false"].contains(value) else {
                 throw UsageError("subscription auto-renew needs on or off", command: args.path)
             }
-            return ("POST", path, body(TestAutoRenewRequest(enabled: value == "on" || value == "true")))
+            let body = TestAutoRenewRequest(enabled: value == "on" || value == "true")
+            return ControlRequest(TestControls.autoRenew, reference, body: body)
         case "change":
             guard let value, !value.isEmpty else {
                 throw UsageError("subscription change needs the product to change to", command: args.path)
             }
-            return ("POST", path, body(PurchaseRequestBody(productId: value)))
+            return ControlRequest(TestControls.change, reference, body: PurchaseRequestBody(productId: value))
         default:
             guard value == nil else {
                 throw UsageError("subscription \(action) takes no more words", command: args.path)
             }
-            return ("POST", path, nil)
+            return ControlRequest(action == "renew" ? TestControls.renew : TestControls.expire, reference)
         }
     }
 }

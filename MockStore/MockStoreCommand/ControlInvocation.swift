@@ -3,6 +3,7 @@ import MockStoreHTTP
 import OptionParsing
 import Signing
 import StoreKitCatalogue
+import StoreTestControls
 import StoreWire
 
 /// `mockstore control [--url URL] COMMAND [ARGUMENTS]`: one test control sent to a running store. Parsing is a pure
@@ -29,6 +30,13 @@ public struct ControlInvocation: Equatable, Sendable {
         case certificatePEM(file: String?)
         /// `wait-notification`: the notifications list asked for again until enough have been recorded.
         case waitNotification(NotificationWait)
+    }
+
+    /// `request` sent to the store at `url`.
+    init(url: String, request: ControlRequest, output: Output = .json, customer: String? = nil) {
+        self.init(
+            url: url, method: request.method, path: request.path, body: request.body, output: output, customer: customer
+        )
     }
 
     public init(
@@ -175,15 +183,14 @@ public struct ControlInvocation: Equatable, Sendable {
         if args.command == "wait-notification" {
             return .control(
                 ControlInvocation(
-                    url: url, method: "GET", path: "/test/v1/notifications",
+                    url: url, request: ControlRequest(TestControls.notifications),
                     output: .waitNotification(try Self.wait(args))))
         }
         let customer = try Self.customerName(args.string(.customer), option: "--customer", args)
         let request = try Self.request(args)
         let output: Output = args.command == "root-certificate" ? .certificatePEM(file: args.string(.out)) : .json
         return .control(
-            ControlInvocation(
-                url: url, method: request.0, path: request.1, body: request.2, output: output, customer: customer))
+            ControlInvocation(url: url, request: request, output: output, customer: customer))
     }
 
     /// `customer add NAME [--storefront S]`, `customer list`, `customer remove NAME`.
@@ -200,20 +207,20 @@ public struct ControlInvocation: Equatable, Sendable {
         ])
 
     /// The request of `customer …`.
-    private static func customerRequest(_ args: ParsedArguments) throws(UsageError) -> (String, String, [UInt8]?) {
+    private static func customerRequest(_ args: ParsedArguments) throws(UsageError) -> ControlRequest {
         let action = args.positional(.addOrListOrRemove) ?? ""
         if action == "list" {
             guard args.positional(.name) == nil else {
                 throw UsageError("customer list takes no name", command: args.path)
             }
-            return ("GET", "/test/v1/customers", nil)
+            return ControlRequest(TestControls.customers)
         }
         guard let name = try customerName(args.positional(.name), option: nil, args) else {
             throw UsageError("customer \(action) needs a NAME", command: args.path)
         }
-        if action == "remove" { return ("DELETE", "/test/v1/customers/" + name, nil) }
+        if action == "remove" { return ControlRequest(TestControls.removeCustomer, name) }
         let storefront = args.string(.storefront)
-        return ("POST", "/test/v1/customers", json(TestCustomerRequest(name: name, storefront: storefront)))
+        return ControlRequest(TestControls.addCustomer, body: TestCustomerRequest(name: name, storefront: storefront))
     }
 
     /// A customer's name as given (`--customer NAME`, `customer add NAME`), checked: one that cannot be a name is a
@@ -239,10 +246,6 @@ public struct ControlInvocation: Equatable, Sendable {
             timeout: TimeInterval(args.integer(.timeout) ?? 30))
     }
 
-    private static func json<Body: Encodable>(_ body: Body) -> [UInt8] {
-        (try? HTTPResponse.encode(body)) ?? Array("{}".utf8)
-    }
-
     private static func transactionId(_ args: ParsedArguments) throws(UsageError) -> String {
         let id = args.positional(.id) ?? ""
         guard !id.isEmpty, id.allSatisfy(\.isNumber) else {
@@ -264,66 +267,43 @@ public struct ControlInvocation: Equatable, Sendable {
     }
 
     /// The method, path and body of the control the parser read.
-    private static func request(_ args: ParsedArguments) throws(UsageError) -> (String, String, [UInt8]?) {
-        let transactions = "/test/v1/transactions/"
+    private static func request(_ args: ParsedArguments) throws(UsageError) -> ControlRequest {
         let command = args.command
         switch command {
-        case "reset": return ("POST", "/test/v1/reset", nil)
+        case "reset": return ControlRequest(TestControls.reset)
         case "customer": return try customerRequest(args)
-        case "clear": return ("POST", "/test/v1/clear", nil)
-        case "transactions": return ("GET", "/test/v1/transactions", nil)
-        case "delete": return ("DELETE", transactions + (try transactionId(args)), nil)
+        case "clear": return ControlRequest(TestControls.clear)
+        case "transactions": return ControlRequest(TestControls.transactions)
+        case "delete": return ControlRequest(TestControls.deleteTransaction, try transactionId(args))
         case "buy":
             let body = PurchaseRequestBody(
                 productId: args.positional(.product) ?? "", quantity: args.integer(.quantity).map { Int($0) },
                 appAccountToken: args.string(.appAccountToken), offer: try offer(args))
-            return ("POST", "/test/v1/purchases", json(body))
-        case "approve", "decline", "resolve":
-            return ("POST", transactions + (try transactionId(args)) + "/" + command, nil)
-        case "refund":
-            let body = TestRefundBody(
-                revocationReason: args.integer(.reason).map { RevocationReason(rawValue: Int($0)) },
-                revocationPercentage: try args.string(.percentage).map { text throws(UsageError) in
-                    guard let milli = Self.milliPercent(text) else {
-                        throw .invalidValue(
-                            "--percentage", text, isNot: "a percentage above 0 and at most 100 (up to 3 decimals)",
-                            command: args.path)
-                    }
-                    return milli
-                })
-            return ("POST", transactions + (try transactionId(args)) + "/refund", json(body))
-        case "reverse-refund": return ("POST", transactions + (try transactionId(args)) + "/refund/reverse", nil)
+            return ControlRequest(TestControls.buy, body: body)
+        case "approve": return ControlRequest(TestControls.approve, try transactionId(args))
+        case "decline": return ControlRequest(TestControls.decline, try transactionId(args))
+        case "resolve": return ControlRequest(TestControls.resolve, try transactionId(args))
+        case "refund": return ControlRequest(TestControls.refund, try transactionId(args), body: try refundBody(args))
+        case "reverse-refund": return ControlRequest(TestControls.reverseRefund, try transactionId(args))
         case "request-refund":
             let body = TestRefundRequestBody(
                 consumptionRequestReason: args.string(.reason).map(ConsumptionRequestReason.init(rawValue:)))
-            return ("POST", transactions + (try transactionId(args)) + "/refund-request", json(body))
-        case "decline-refund":
-            return ("POST", transactions + (try transactionId(args)) + "/refund-request/decline", nil)
-        case "ask-to-buy":
-            return ("POST", "/test/v1/settings", json(TestSettingsUpdate(askToBuyEnabled: onOff(args))))
-        case "interrupted":
-            return ("POST", "/test/v1/settings", json(TestSettingsUpdate(interruptedPurchasesEnabled: onOff(args))))
-        case "storefront":
-            return ("POST", "/test/v1/settings", json(TestSettingsUpdate(storefront: args.positional(.code))))
-        case "locale":
-            let locale = args.positional(.id) ?? ""
-            guard LocaleIdentifier.isWellFormed(locale) else {
-                throw UsageError(
-                    "\(quoted(locale)) is not a locale identifier (e.g. en_GB, fr, zh_Hant_TW)", command: args.path)
-            }
-            return ("POST", "/test/v1/settings", json(TestSettingsUpdate(locale: locale)))
-        case "settings": return ("GET", "/test/v1/settings", nil)
+            return ControlRequest(TestControls.requestRefund, try transactionId(args), body: body)
+        case "decline-refund": return ControlRequest(TestControls.declineRefund, try transactionId(args))
+        case "ask-to-buy", "interrupted", "storefront", "locale":
+            return ControlRequest(TestControls.updateSettings, body: try settingsUpdate(args))
+        case "settings": return ControlRequest(TestControls.settings)
         case "fail":
             let body = TestFailureRequest(
                 api: args.positional(.api) ?? "", error: args.string(.error) ?? "", once: args.flag(.once))
-            return ("POST", "/test/v1/failures", json(body))
+            return ControlRequest(TestControls.setFailure, body: body)
         case "clear-failure":
-            guard let api = args.positional(.api) else { return ("DELETE", "/test/v1/failures", nil) }
-            return ("DELETE", "/test/v1/failures/" + api, nil)
-        case "failures": return ("GET", "/test/v1/failures", nil)
-        case "consumption": return ("GET", "/test/v1/consumption", nil)
-        case "notifications": return ("GET", "/test/v1/notifications", nil)
-        case "root-certificate": return ("GET", "/test/v1/root-certificate", nil)
+            guard let api = args.positional(.api) else { return ControlRequest(TestControls.clearFailures) }
+            return ControlRequest(TestControls.clearFailure, api)
+        case "failures": return ControlRequest(TestControls.failures)
+        case "consumption": return ControlRequest(TestControls.consumption)
+        case "notifications": return ControlRequest(TestControls.notifications)
+        case "root-certificate": return ControlRequest(SandboxAPI.rootCertificate)
         default:
             if let request = try subscriptionRequest(args) { return request }
             if let billing = try billingRequest(args) { return billing }
@@ -331,6 +311,36 @@ public struct ControlInvocation: Equatable, Sendable {
             throw UsageError(
                 kind: .unknownCommand(command), message: "unknown control command \(quoted(command))",
                 command: args.path)
+        }
+    }
+
+    /// `refund`'s body: `--reason` and `--percentage` (in milliunits).
+    private static func refundBody(_ args: ParsedArguments) throws(UsageError) -> TestRefundBody {
+        TestRefundBody(
+            revocationReason: args.integer(.reason).map { RevocationReason(rawValue: Int($0)) },
+            revocationPercentage: try args.string(.percentage).map { text throws(UsageError) in
+                guard let milli = Self.milliPercent(text) else {
+                    throw .invalidValue(
+                        "--percentage", text, isNot: "a percentage above 0 and at most 100 (up to 3 decimals)",
+                        command: args.path)
+                }
+                return milli
+            })
+    }
+
+    /// The settings update of `ask-to-buy`, `interrupted`, `storefront` and `locale`.
+    private static func settingsUpdate(_ args: ParsedArguments) throws(UsageError) -> TestSettingsUpdate {
+        switch args.command {
+        case "ask-to-buy": return TestSettingsUpdate(askToBuyEnabled: onOff(args))
+        case "interrupted": return TestSettingsUpdate(interruptedPurchasesEnabled: onOff(args))
+        case "storefront": return TestSettingsUpdate(storefront: args.positional(.code))
+        default:
+            let locale = args.positional(.id) ?? ""
+            guard LocaleIdentifier.isWellFormed(locale) else {
+                throw UsageError(
+                    "\(quoted(locale)) is not a locale identifier (e.g. en_GB, fr, zh_Hant_TW)", command: args.path)
+            }
+            return TestSettingsUpdate(locale: locale)
         }
     }
 

@@ -105,51 +105,18 @@ public enum MockStoreCommandLine {
         additionalUsage: ["mockstore control [--url URL] COMMAND [ARGUMENTS]     (see mockstore control --help)"],
         epilogue: """
             Device API (StoreKit):
-              GET  /storekit/v1/products?ids=A,B
-              POST /storekit/v1/purchases                  {"productId", "quantity"?, "appAccountToken"?}
-              GET  /storekit/v1/purchases/{id}             what became of a pending purchase (mock addition)
-              GET  /storekit/v1/transactions/unfinished
-              GET  /storekit/v1/transactions/updates?after=CURSOR
-              POST /storekit/v1/transactions/{id}/finish
-              GET  /storekit/v1/app-transaction
-              GET  /storekit/v1/transactions/current-entitlements
-              GET  /storekit/v1/subscriptions/{groupId}/status
-              GET  /storekit/v1/subscriptions/{groupId}/intro-offer-eligibility
-              GET  /storekit/v1/messages                   StoreKit messages waiting (price-increase consent)
+            \(EndpointListing.device)
               (header X-Device-Verification-ID: UUID, for deviceVerification; header X-Mock-Customer: NAME, the
                customer whose device it is, each with their own purchases, subscriptions, eligibility, refunds and
                storefront: without it, the default customer; an unknown name is 404/4040020)
 
             Test controls (SKTestSession), each also a `mockstore control` command:
-              POST /test/v1/reset | /test/v1/clear         GET /test/v1/transactions   DELETE /test/v1/transactions/{id}
-              POST /test/v1/purchases                      {"productId", ...}: a purchase made outside the app
-              POST /test/v1/transactions/{id}/approve | decline | resolve | refund | refund/reverse
-              POST /test/v1/transactions/{id}/refund-request | refund-request/decline
-              GET|POST /test/v1/settings                   {"askToBuyEnabled", "interruptedPurchasesEnabled",
-                                                            "storefront", "locale"}
-              GET|POST|DELETE /test/v1/failures[/{api}]    {"api", "error", "once"}
-              GET  /test/v1/consumption | /test/v1/notifications | /test/v1/root-certificate
-              GET|POST /test/v1/customers                  {"name", "storefront"?}: the customers, a new one
-              DELETE /test/v1/customers/{name}             a customer and everything that is theirs
+            \(EndpointListing.testControls)
               (controls act for X-Mock-Customer's customer, or for the customer of the transaction they name)
 
             App Store Server API (bearer JWT, as Apple checks it; each answer is for the customer of the
             transaction id given, and has no other customer's transactions):
-              GET  /inApps/v1/transactions/{transactionId}            Get Transaction Info
-              GET  /inApps/v1/transactions/appTransactions/{transactionId} Get App Transaction Info
-              PUT  /inApps/v1/transactions/{originalTransactionId}/appAccountToken Set App Account Token
-              POST /inApps/v1/notifications/history                   Get Notification History
-              GET  /inApps/v2/history/{transactionId}                 Get Transaction History (also v1)
-              GET  /inApps/v2/refund/lookup/{transactionId}           Get Refund History
-              GET  /inApps/v1/lookup/{orderId}                        Look Up Order ID
-              PUT  /inApps/v1/transactions/consumption/{transactionId} Send Consumption Information (also v2)
-              POST /inApps/v1/transactions/{transactionId}/finish     finish a transaction from the server
-              POST /inApps/v1/notifications/test                      Request a Test Notification
-              GET  /inApps/v1/notifications/test/{token}              Get Test Notification Status
-              GET  /inApps/v1/subscriptions/{transactionId}           Get All Subscription Statuses
-              PUT  /inApps/v1/subscriptions/extend/{originalTransactionId} Extend a Subscription Renewal Date
-              POST /inApps/v1/subscriptions/extend/mass               Extend Subscription Renewal Dates for All Active
-              GET  /inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier} Get Status of the Mass Extension
+            \(EndpointListing.server)
 
             Load: up to --max-connections connections at once, each on a thread of its own (an idle one sleeps);
             beyond, the connections idle longest are closed (never one whose request is in), so a new connection is

@@ -1,6 +1,7 @@
 import Foundation
 import MockStoreHTTP
 import Platform
+import StoreTestControls
 import StoreWire
 
 /// `mockstore control wait-notification --type TYPE [--subtype S] [--count N] [--timeout SECONDS]`: waits until the
@@ -58,7 +59,7 @@ public struct NotificationWait: Equatable, Sendable {
     }
 
     private func fetch(_ base: String) -> Result<[TestNotificationRecord], FailedControl> {
-        let answer = ControlInvocation(url: base, method: "GET", path: "/test/v1/notifications").run()
+        let answer = ControlInvocation(url: base, request: ControlRequest(TestControls.notifications)).run()
         guard answer.status == 0 else { return .failure(FailedControl(outcome: answer)) }
         guard let body = try? JSONDecoder().decode(TestNotificationsBody.self, from: Data(answer.stdout.utf8)) else {
             return .failure(

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestControls
 import StoreWire
 
 /// Billing of auto-renewable subscriptions: recovery from billing retry (`resolveIssueForTransaction`), refund

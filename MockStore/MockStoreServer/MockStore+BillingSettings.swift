@@ -1,3 +1,4 @@
+import StoreTestControls
 import StoreWire
 
 /// The billing settings in force: the test controls' over the `.storekit` file's `_renewalBillingIssuesEnabled`,

@@ -1,4 +1,5 @@
 import StoreKitCatalogue
+import StoreTestControls
 import StoreWire
 
 /// The store's customers (`control customer add|list|remove`): Apple's sandbox has many testers, and so does the

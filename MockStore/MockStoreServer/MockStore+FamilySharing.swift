@@ -1,4 +1,5 @@
 import StoreKitCatalogue
+import StoreTestControls
 import StoreWire
 
 /// Family Sharing of auto-renewable subscriptions, from the family member's side: the store's customer is the

@@ -1,5 +1,6 @@
 import Signing
 import StoreKitCatalogue
+import StoreTestControls
 import StoreWire
 
 /// Subscription offers redeemed in a purchase (promotional offers, offer codes, win-back offers): OFFER_REDEEMED.

@@ -1,3 +1,4 @@
+import StoreTestControls
 import StoreWire
 
 /// Price increases of auto-renewable subscriptions (`SKTestSession`'s price-increase consent request, consent and

@@ -1,4 +1,5 @@
 import StoreKitCatalogue
+import StoreTestControls
 import StoreWire
 
 /// The settings in force (the test controls' over the catalogue's) and simulated failures.

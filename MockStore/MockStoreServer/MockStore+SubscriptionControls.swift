@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestControls
 import StoreWire
 
 /// The subscription test controls: the virtual clock, and what `SKTestSession` does to a subscription.

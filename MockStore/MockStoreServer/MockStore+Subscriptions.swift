@@ -1,6 +1,7 @@
 import Foundation
 import MockStoreHTTP
 import StoreKitCatalogue
+import StoreTestControls
 import StoreWire
 
 /// Auto-renewable subscriptions: buying one, the events the clock and the controls bring about, and how each

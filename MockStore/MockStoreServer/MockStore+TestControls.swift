@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestControls
 import StoreWire
 
 /// The test controls under `/test/v1/`: what `SKTestSession` does in Xcode, against this store's state.

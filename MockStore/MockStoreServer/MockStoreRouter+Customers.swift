@@ -1,20 +1,17 @@
 import MockStoreHTTP
+import StoreTestControls
 import StoreWire
 
 /// The customers (`/test/v1/customers`), and which customer a request acts for.
 extension MockStoreRouter {
     static let customerRoutes: [Route] = [
-        Route(method: "GET", pattern: ["test", "v1", "customers"]) { store, _, _ in
-            respond { try store.customers() }
+        route(TestControls.customers) { store, _, _ in try store.customers() },
+        route(TestControls.addCustomer) { store, request, _ in
+            try store.addCustomer(try decode(TestCustomerRequest.self, from: request.body))
         },
-        Route(method: "POST", pattern: ["test", "v1", "customers"]) { store, request, _ in
-            respond { try store.addCustomer(try decode(TestCustomerRequest.self, from: request.body)) }
-        },
-        Route(method: "DELETE", pattern: ["test", "v1", "customers", ":name"]) { store, _, captures in
-            respond {
-                try store.removeCustomer(named: captures["name"] ?? "")
-                return EmptyBody()
-            }
+        route(TestControls.removeCustomer) { store, _, captures in
+            try store.removeCustomer(named: captures["name"])
+            return EmptyBody()
         },
     ]
 

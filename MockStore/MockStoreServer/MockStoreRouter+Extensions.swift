@@ -4,18 +4,15 @@ import StoreWire
 /// first).
 extension MockStoreRouter {
     static let extensionRoutes: [Route] = [
-        serverRoute("PUT", ["inApps", "v1", "subscriptions", "extend", ":id"]) { store, request, captures in
-            respond { try store.extendRenewalDate(originalTransactionId: captures["id"] ?? "", body: request.body) }
+        serverRoute(ServerAPI.extendRenewalDate) { store, request, captures in
+            try store.extendRenewalDate(originalTransactionId: captures["originalTransactionId"], body: request.body)
         },
-        serverRoute("POST", ["inApps", "v1", "subscriptions", "extend", "mass"]) { store, request, _ in
-            respond { try store.extendRenewalDatesForAll(body: request.body) }
+        serverRoute(ServerAPI.massExtendRenewalDate) { store, request, _ in
+            try store.extendRenewalDatesForAll(body: request.body)
         },
-        serverRoute("GET", ["inApps", "v1", "subscriptions", "extend", "mass", ":productId", ":requestIdentifier"]) {
-            store, _, captures in
-            respond {
-                try store.renewalExtensionStatus(
-                    productId: captures["productId"] ?? "", requestIdentifier: captures["requestIdentifier"] ?? "")
-            }
+        serverRoute(ServerAPI.massExtensionStatus) { store, _, captures in
+            try store.renewalExtensionStatus(
+                productId: captures["productId"], requestIdentifier: captures["requestIdentifier"])
         },
     ]
 }

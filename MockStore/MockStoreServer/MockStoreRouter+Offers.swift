@@ -1,23 +1,17 @@
+import StoreTestControls
 import StoreWire
 
 /// The test controls of subscription offers (the keys promotional offer signatures are checked with) and of Family
 /// Sharing.
 extension MockStoreRouter {
     static let offerRoutes: [Route] = [
-        Route(method: "POST", pattern: ["test", "v1", "offer-keys"]) { store, request, _ in
-            respond { try store.registerOfferKey(try decode(TestOfferKeyRequest.self, from: request.body)) }
+        route(TestControls.registerOfferKey) { store, request, _ in
+            try store.registerOfferKey(try decode(TestOfferKeyRequest.self, from: request.body))
         },
-        Route(method: "GET", pattern: ["test", "v1", "offer-keys"]) { store, _, _ in
-            respond { store.offerKeys() }
+        route(TestControls.offerKeys) { store, _, _ in store.offerKeys() },
+        route(TestControls.familyShare) { store, request, _ in
+            try store.shareThroughFamily(productId: try decode(PurchaseRequestBody.self, from: request.body).productId)
         },
-        Route(method: "POST", pattern: ["test", "v1", "family-sharing"]) { store, request, _ in
-            respond {
-                try store.shareThroughFamily(
-                    productId: try decode(PurchaseRequestBody.self, from: request.body).productId)
-            }
-        },
-        Route(method: "POST", pattern: ["test", "v1", "subscriptions", ":ref", "family-revoke"]) { store, _, captures in
-            respond { try store.endFamilySharing(captures["ref"] ?? "") }
-        },
+        route(TestControls.familyRevoke) { store, _, captures in try store.endFamilySharing(captures["subscription"]) },
     ]
 }

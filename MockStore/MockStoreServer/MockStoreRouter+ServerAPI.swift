@@ -6,67 +6,65 @@ import StoreWire
 /// one gets a 401 without a body, as Apple answers.
 extension MockStoreRouter {
     static let serverRoutes: [Route] = [
-        serverRoute("GET", ["inApps", "v1", "transactions", ":id"]) { store, _, captures in
-            respond { try store.transactionInfo(id: captures["id"] ?? "") }
+        serverRoute(ServerAPI.transactionInfo) { store, _, captures in
+            try store.transactionInfo(id: captures["transactionId"])
         },
-        serverRoute("GET", ["inApps", "v1", "transactions", "appTransactions", ":id"]) { store, _, captures in
-            respond { try store.appTransactionInfo(id: captures["id"] ?? "") }
+        serverRoute(ServerAPI.appTransactionInfo) { store, _, captures in
+            try store.appTransactionInfo(id: captures["transactionId"])
         },
-        serverRoute("PUT", ["inApps", "v1", "transactions", ":id", "appAccountToken"]) { store, request, captures in
-            var response = accepted {
+        authorized(
+            accepted(ServerAPI.setAppAccountToken, status: 200) { store, request, captures in
                 try store.setAppAccountToken(
-                    originalTransactionId: captures["id"] ?? "",
+                    originalTransactionId: captures["originalTransactionId"],
                     try decode(UpdateAppAccountTokenRequestBody.self, from: request.body))
-            }
-            if response.status == 202 { response.status = 200 }
-            return response
+            }),
+        serverRoute(ServerAPI.notificationHistory) { store, request, _ in
+            try store.notificationHistory(
+                try decode(NotificationHistoryRequestBody.self, from: request.body),
+                paginationToken: request.queryValues("paginationToken").first)
         },
-        serverRoute("POST", ["inApps", "v1", "notifications", "history"]) { store, request, _ in
-            respond {
-                try store.notificationHistory(
-                    try decode(NotificationHistoryRequestBody.self, from: request.body),
-                    paginationToken: request.queryValues("paginationToken").first)
-            }
+        serverRoute(ServerAPI.historyV1) { store, request, captures in
+            try store.history(id: captures["transactionId"], version: "v1", query: request.query)
         },
-        serverRoute("GET", ["inApps", "v1", "history", ":id"]) { store, request, captures in
-            respond { try store.history(id: captures["id"] ?? "", version: "v1", query: request.query) }
+        serverRoute(ServerAPI.history) { store, request, captures in
+            try store.history(id: captures["transactionId"], version: "v2", query: request.query)
         },
-        serverRoute("GET", ["inApps", "v2", "history", ":id"]) { store, request, captures in
-            respond { try store.history(id: captures["id"] ?? "", version: "v2", query: request.query) }
+        serverRoute(ServerAPI.refundHistory) { store, request, captures in
+            try store.refundHistory(id: captures["transactionId"], revision: request.queryValues("revision").first)
         },
-        serverRoute("GET", ["inApps", "v2", "refund", "lookup", ":id"]) { store, request, captures in
-            respond {
-                try store.refundHistory(id: captures["id"] ?? "", revision: request.queryValues("revision").first)
-            }
+        serverRoute(ServerAPI.lookUpOrder) { store, _, captures in try store.lookUpOrder(id: captures["orderId"])
         },
-        serverRoute("GET", ["inApps", "v1", "lookup", ":orderId"]) { store, _, captures in
-            respond { try store.lookUpOrder(id: captures["orderId"] ?? "") }
-        },
-        serverRoute("PUT", ["inApps", "v1", "transactions", "consumption", ":id"]) { store, request, captures in
-            accepted { try store.sendConsumption(id: captures["id"] ?? "", version: "v1", body: request.body) }
-        },
-        serverRoute("PUT", ["inApps", "v2", "transactions", "consumption", ":id"]) { store, request, captures in
-            accepted { try store.sendConsumption(id: captures["id"] ?? "", version: "v2", body: request.body) }
-        },
-        serverRoute("POST", ["inApps", "v1", "transactions", ":id", "finish"]) { store, _, captures in
-            var response = accepted { try store.finish(transactionId: captures["id"] ?? "") }
-            if response.status == 202 { response.status = 200 }
-            return response
-        },
-        serverRoute("POST", ["inApps", "v1", "notifications", "test"]) { store, _, _ in
-            respond { try store.requestTestNotification() }
-        },
-        serverRoute("GET", ["inApps", "v1", "notifications", "test", ":token"]) { store, _, captures in
-            respond { try store.testNotificationStatus(token: captures["token"] ?? "") }
+        authorized(
+            accepted(ServerAPI.sendConsumptionV1) { store, request, captures in
+                try store.sendConsumption(id: captures["transactionId"], version: "v1", body: request.body)
+            }),
+        authorized(
+            accepted(ServerAPI.sendConsumption) { store, request, captures in
+                try store.sendConsumption(id: captures["transactionId"], version: "v2", body: request.body)
+            }),
+        authorized(
+            accepted(ServerAPI.finishTransaction, status: 200) { store, _, captures in
+                try store.finish(transactionId: captures["transactionId"])
+            }),
+        serverRoute(ServerAPI.requestTestNotification) { store, _, _ in try store.requestTestNotification() },
+        serverRoute(ServerAPI.testNotificationStatus) { store, _, captures in
+            try store.testNotificationStatus(token: captures["token"])
         },
     ]
 
-    /// A route that answers only a request whose bearer token passes ``ServerAPIAuthenticator``.
-    static func serverRoute(
-        _ method: String, _ pattern: [String],
-        _ respond: @escaping @Sendable (MockStore, HTTPRequest, [String: String]) -> HTTPResponse
+    /// The handler of a Server API `endpoint` whose answer is its JSON `Response`, checking the bearer token first.
+    static func serverRoute<Request, Response: Encodable>(
+        _ endpoint: Endpoint<Request, Response>,
+        _ answer: @escaping @Sendable (MockStore, HTTPRequest, PathParameters) throws -> Response
     ) -> Route {
-        Route(method: method, pattern: pattern) { store, request, captures in
+        authorized(route(endpoint, answer))
+    }
+
+    /// `route`, answering only a request whose bearer token passes ``ServerAPIAuthenticator`` (a 401 without a body
+    /// otherwise).
+    static func authorized(_ route: Route) -> Route {
+        var checked = route
+        checked.respond = { store, request, captures in
             let authenticator = ServerAPIAuthenticator(
                 bundleId: store.configuration.bundleId, keys: store.configuration.apiKeys)
             do {
@@ -75,7 +73,21 @@ extension MockStoreRouter {
             } catch {
                 return HTTPResponse(status: 401)
             }
-            return respond(store, request, captures)
+            return route.respond(store, request, captures)
+        }
+        return checked
+    }
+
+    /// The handler of an `endpoint` that answers without a body: `status` (202 Accepted, as Send Consumption
+    /// Information answers, or 200) when `perform` succeeds, else its error.
+    static func accepted<Request>(
+        _ endpoint: Endpoint<Request, NoBody>, status: Int = 202,
+        _ perform: @escaping @Sendable (MockStore, HTTPRequest, PathParameters) throws -> Void
+    ) -> Route {
+        Route(endpoint) { store, request, captures in
+            var response = accepted { try perform(store, request, captures) }
+            if response.status == 202 { response.status = status }
+            return response
         }
     }
 

@@ -1,52 +1,38 @@
+import StoreTestControls
 import StoreWire
 
 /// Subscription routes: the device API's, the test controls' and the Server API's.
 extension MockStoreRouter {
     static let subscriptionRoutes: [Route] = [
-        Route(method: "GET", pattern: ["storekit", "v1", "transactions", "current-entitlements"]) { store, request, _ in
-            respond { try store.currentEntitlements(device: try device(request)) }
+        route(DeviceAPI.currentEntitlements) { store, request, _ in
+            try store.currentEntitlements(device: try device(request))
         },
-        Route(method: "GET", pattern: ["storekit", "v1", "subscriptions", ":group", "status"]) {
-            store, request, captures in
-            respond { try store.subscriptionStatus(groupId: captures["group"] ?? "", device: try device(request)) }
+        route(DeviceAPI.subscriptionStatus) { store, request, captures in
+            try store.subscriptionStatus(groupId: captures["groupId"], device: try device(request))
         },
-        Route(method: "GET", pattern: ["storekit", "v1", "subscriptions", ":group", "intro-offer-eligibility"]) {
-            store, _, captures in
-            respond { try store.introOfferEligibility(groupId: captures["group"] ?? "") }
+        route(DeviceAPI.introOfferEligibility) { store, _, captures in
+            try store.introOfferEligibility(groupId: captures["groupId"])
         },
-        Route(method: "GET", pattern: ["test", "v1", "clock"]) { store, _, _ in
-            respond { store.clock() }
+        route(TestControls.clock) { store, _, _ in store.clock() },
+        route(TestControls.advanceClock) { store, request, _ in
+            try store.advanceClock(by: try decode(TestClockRequest.self, from: request.body).duration ?? "")
         },
-        Route(method: "POST", pattern: ["test", "v1", "clock", "advance"]) { store, request, _ in
-            respond { try store.advanceClock(by: try decode(TestClockRequest.self, from: request.body).duration ?? "") }
+        route(TestControls.setClockRate) { store, request, _ in
+            try store.setClockRate(try decode(TestClockRequest.self, from: request.body).rate ?? "")
         },
-        Route(method: "POST", pattern: ["test", "v1", "clock", "rate"]) { store, request, _ in
-            respond { try store.setClockRate(try decode(TestClockRequest.self, from: request.body).rate ?? "") }
+        route(TestControls.subscriptions) { store, _, _ in try store.testSubscriptions() },
+        route(TestControls.renew) { store, _, captures in try store.forceRenewal(captures["subscription"]) },
+        route(TestControls.expire) { store, _, captures in try store.expireSubscription(captures["subscription"]) },
+        route(TestControls.autoRenew) { store, request, captures in
+            try store.setAutoRenew(
+                captures["subscription"], enabled: try decode(TestAutoRenewRequest.self, from: request.body).enabled)
         },
-        Route(method: "GET", pattern: ["test", "v1", "subscriptions"]) { store, _, _ in
-            respond { try store.testSubscriptions() }
+        route(TestControls.change) { store, request, captures in
+            try store.changeSubscription(
+                captures["subscription"], to: try decode(PurchaseRequestBody.self, from: request.body).productId)
         },
-        Route(method: "POST", pattern: ["test", "v1", "subscriptions", ":ref", "renew"]) { store, _, captures in
-            respond { try store.forceRenewal(captures["ref"] ?? "") }
-        },
-        Route(method: "POST", pattern: ["test", "v1", "subscriptions", ":ref", "expire"]) { store, _, captures in
-            respond { try store.expireSubscription(captures["ref"] ?? "") }
-        },
-        Route(method: "POST", pattern: ["test", "v1", "subscriptions", ":ref", "auto-renew"]) {
-            store, request, captures in
-            respond {
-                try store.setAutoRenew(
-                    captures["ref"] ?? "", enabled: try decode(TestAutoRenewRequest.self, from: request.body).enabled)
-            }
-        },
-        Route(method: "POST", pattern: ["test", "v1", "subscriptions", ":ref", "change"]) { store, request, captures in
-            respond {
-                try store.changeSubscription(
-                    captures["ref"] ?? "", to: try decode(PurchaseRequestBody.self, from: request.body).productId)
-            }
-        },
-        serverRoute("GET", ["inApps", "v1", "subscriptions", ":id"]) { store, request, captures in
-            respond { try store.allSubscriptionStatuses(transactionId: captures["id"] ?? "", query: request.query) }
+        serverRoute(ServerAPI.subscriptionStatuses) { store, request, captures in
+            try store.allSubscriptionStatuses(transactionId: captures["transactionId"], query: request.query)
         },
     ]
 }

@@ -10,26 +10,37 @@ import StoreWire
 /// Every failure is `{"errorCode", "errorMessage"}` with `Content-Type: application/json`; nothing a client
 /// sends can make it throw or trap.
 public struct MockStoreRouter: HTTPHandler {
-    /// One endpoint: a method, a path pattern (`:name` segments capture) and what answers it.
+    /// One endpoint's handler: the endpoint's method and path template, and what answers it.
     struct Route: Sendable {
         var method: String
-        var pattern: [String]
-        var respond: @Sendable (MockStore, HTTPRequest, [String: String]) -> HTTPResponse
+        var template: PathTemplate
+        /// Whether the endpoint declares error code `code` (``Endpoint/declares(error:)``).
+        var declares: @Sendable (Int) -> Bool
+        var respond: @Sendable (MockStore, HTTPRequest, PathParameters) -> HTTPResponse
 
-        /// The captured segments when `segments` matches the pattern.
-        func match(_ segments: [String]) -> [String: String]? {
-            guard segments.count == pattern.count else { return nil }
-            var captures: [String: String] = [:]
-            for (expected, actual) in zip(pattern, segments) {
-                if expected.hasPrefix(":") {
-                    guard !actual.isEmpty else { return nil }
-                    captures[String(expected.dropFirst())] = actual
-                } else if expected != actual {
-                    return nil
-                }
-            }
-            return captures
+        /// The handler of `endpoint`: `respond` gets the store, the request and the template's parameters.
+        init<Request, Response>(
+            _ endpoint: Endpoint<Request, Response>,
+            respond: @escaping @Sendable (MockStore, HTTPRequest, PathParameters) -> HTTPResponse
+        ) {
+            method = endpoint.method.rawValue
+            template = endpoint.template
+            declares = { endpoint.declares(error: $0) }
+            self.respond = respond
         }
+
+        /// The captured parameters when `segments` matches the template.
+        func match(_ segments: [String]) -> PathParameters? {
+            template.match(segments).map { PathParameters(template: template, values: $0) }
+        }
+    }
+
+    /// The handler of `endpoint` whose answer is the endpoint's JSON `Response`, or the error it throws.
+    static func route<Request, Response: Encodable>(
+        _ endpoint: Endpoint<Request, Response>,
+        _ answer: @escaping @Sendable (MockStore, HTTPRequest, PathParameters) throws -> Response
+    ) -> Route {
+        Route(endpoint) { store, request, captures in respond { try answer(store, request, captures) } }
     }
 
     public let store: MockStore
@@ -65,7 +76,27 @@ public struct MockStoreRouter: HTTPHandler {
         } catch {
             return error.response
         }
-        return CustomerScope.$name.withValue(customer) { route.respond(store, request, captures) }
+        let response = CustomerScope.$name.withValue(customer) { route.respond(store, request, captures) }
+        #if DEBUG
+            return Self.markedIfUndeclared(response, by: route)
+        #else
+            return response
+        #endif
+    }
+
+    /// The header a debug build adds to an error answer whose code the endpoint does not declare, naming the code:
+    /// the tests' clients fail on it, so the declared contract keeps up with the store.
+    public static let undeclaredErrorHeader = "X-Mock-Undeclared-Error"
+
+    /// `response`, with ``undeclaredErrorHeader`` when it is an error whose code `route`'s endpoint does not declare.
+    static func markedIfUndeclared(_ response: HTTPResponse, by route: Route) -> HTTPResponse {
+        guard response.status >= 400, !response.body.isEmpty,
+            let error = try? JSONDecoder().decode(StoreErrorBody.self, from: Data(response.body)),
+            !route.declares(error.errorCode)
+        else { return response }
+        var marked = response
+        marked.headers.append(HTTPHeader(undeclaredErrorHeader, "\(error.errorCode)"))
+        return marked
     }
 
     public func payloadTooLarge(limit: Int) -> HTTPResponse {
@@ -76,7 +107,7 @@ public struct MockStoreRouter: HTTPHandler {
 
     /// What StoreKit does on a phone, under `/storekit/v1/`.
     static let deviceRoutes: [Route] = [
-        Route(method: "GET", pattern: ["storekit", "v1", "products"]) { store, request, _ in
+        Route(DeviceAPI.products) { store, request, _ in
             // `ids=A,B`, and also `ids=A&ids=B`; blanks between commas are ignored.
             let ids = request.queryValues("ids").flatMap { $0.split(separator: ",") }
                 .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -88,38 +119,31 @@ public struct MockStoreRouter: HTTPHandler {
                 return error.response
             }
         },
-        Route(method: "POST", pattern: ["storekit", "v1", "purchases"]) { store, request, _ in
-            respond {
-                let device = try device(request)
-                return try store.purchase(try decode(PurchaseRequestBody.self, from: request.body), device: device)
-            }
+        route(DeviceAPI.purchase) { store, request, _ in
+            let device = try device(request)
+            return try store.purchase(try decode(PurchaseRequestBody.self, from: request.body), device: device)
         },
-        Route(method: "GET", pattern: ["storekit", "v1", "purchases", ":id"]) { store, _, captures in
-            respond { try store.purchaseStatus(transactionId: captures["id"] ?? "") }
+        route(DeviceAPI.purchaseStatus) { store, _, captures in
+            try store.purchaseStatus(transactionId: captures["transactionId"])
         },
-        Route(method: "GET", pattern: ["storekit", "v1", "transactions", "unfinished"]) { store, request, _ in
-            respond {
-                SignedTransactionsBody(
-                    signedTransactions: try store.unfinishedTransactions(device: try device(request)))
-            }
+        route(DeviceAPI.unfinished) { store, request, _ in
+            SignedTransactionsBody(signedTransactions: try store.unfinishedTransactions(device: try device(request)))
         },
-        Route(method: "GET", pattern: ["storekit", "v1", "transactions", "updates"]) { store, request, _ in
-            respond { try store.updates(after: request.queryValues("after").first, device: try device(request)) }
+        route(DeviceAPI.updates) { store, request, _ in
+            try store.updates(after: request.queryValues("after").first, device: try device(request))
         },
-        Route(method: "GET", pattern: ["storekit", "v1", "app-transaction"]) { store, request, _ in
-            respond { try store.deviceAppTransaction(device: try device(request)) }
+        route(DeviceAPI.appTransaction) { store, request, _ in
+            try store.deviceAppTransaction(device: try device(request))
         },
-        Route(method: "POST", pattern: ["storekit", "v1", "transactions", ":id", "finish"]) { store, _, captures in
-            respond {
-                try store.finish(transactionId: captures["id"] ?? "")
-                return EmptyBody()
-            }
+        route(DeviceAPI.finish) { store, _, captures in
+            try store.finish(transactionId: captures["transactionId"])
+            return EmptyBody()
         },
     ]
 
     /// What SKTestSession does, under `/test/v1/`.
     static let testRoutes: [Route] = [
-        Route(method: "GET", pattern: ["test", "v1", "root-certificate"]) { store, _, _ in
+        Route(SandboxAPI.rootCertificate) { store, _, _ in
             guard let der = store.rootCertificateDER else {
                 return MockStoreError(
                     status: 404, code: StoreErrorCode.notFound,
@@ -136,9 +160,6 @@ public struct MockStoreRouter: HTTPHandler {
     static func device(_ request: HTTPRequest) throws(MockStoreError) -> DeviceVerification {
         try DeviceVerification.from(header: request.header(DeviceVerification.headerName))
     }
-
-    /// `{}`.
-    struct EmptyBody: Encodable {}
 
     /// A JSON body, or `fallback` when the request has none (controls whose body is optional).
     static func decodeOptional<Body: Decodable>(

@@ -1,19 +1,16 @@
 import Foundation
+import StoreTestControls
 import StoreWire
 
 /// The store's test controls (what `SKTestSession` does, and `mockstore control`), each one typed call.
 extension TestStore {
-    private static func transaction(_ id: String) -> String {
-        "/test/v1/transactions/" + (id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? id)
-    }
-
     /// A purchase made outside the app (as a tester buying on the device): its state and signed transaction.
     @discardableResult
     public func buy(_ productID: String, quantity: Int? = nil, appAccountToken: String? = nil) async throws
         -> TestTransactionBody
     {
         try await send(
-            "POST", "/test/v1/purchases",
+            TestControls.buy,
             body: PurchaseRequestBody(productId: productID, quantity: quantity, appAccountToken: appAccountToken))
     }
 
@@ -23,31 +20,31 @@ extension TestStore {
         -> PurchaseResponseBody
     {
         try await send(
-            "POST", "/storekit/v1/purchases",
+            DeviceAPI.purchase,
             body: PurchaseRequestBody(productId: productID, appAccountToken: appAccountToken))
     }
 
     /// Every transaction the store holds, oldest first.
     public func transactions() async throws -> [TestTransaction] {
-        try await send("GET", "/test/v1/transactions", as: TestTransactionsBody.self).transactions
+        try await send(TestControls.transactions).transactions
     }
 
     /// Approves a purchase waiting for Ask to Buy.
     @discardableResult
     public func approve(_ transactionID: String) async throws -> TestTransactionBody {
-        try await send("POST", Self.transaction(transactionID) + "/approve")
+        try await send(TestControls.approve, transactionID)
     }
 
     /// Declines a purchase waiting for Ask to Buy.
     @discardableResult
     public func decline(_ transactionID: String) async throws -> TestTransactionBody {
-        try await send("POST", Self.transaction(transactionID) + "/decline")
+        try await send(TestControls.decline, transactionID)
     }
 
     /// Completes an interrupted purchase.
     @discardableResult
     public func resolve(_ transactionID: String) async throws -> TestTransactionBody {
-        try await send("POST", Self.transaction(transactionID) + "/resolve")
+        try await send(TestControls.resolve, transactionID)
     }
 
     /// Refunds a transaction: `reason` is Apple's `revocationReason`; `percentage` in milliunits (50000 is 50%)
@@ -57,14 +54,14 @@ extension TestStore {
         -> TestTransactionBody
     {
         try await send(
-            "POST", Self.transaction(transactionID) + "/refund",
+            TestControls.refund, transactionID,
             body: TestRefundBody(revocationReason: reason, revocationPercentage: percentage))
     }
 
     /// Reverses a refund.
     @discardableResult
     public func reverseRefund(_ transactionID: String) async throws -> TestTransactionBody {
-        try await send("POST", Self.transaction(transactionID) + "/refund/reverse")
+        try await send(TestControls.reverseRefund, transactionID)
     }
 
     /// The customer asks for a refund (a `CONSUMPTION_REQUEST` follows).
@@ -73,74 +70,73 @@ extension TestStore {
         -> TestTransactionBody
     {
         try await send(
-            "POST", Self.transaction(transactionID) + "/refund-request",
+            TestControls.requestRefund, transactionID,
             body: TestRefundRequestBody(consumptionRequestReason: reason))
     }
 
     /// The App Store declines the refund request (`REFUND_DECLINED`).
     @discardableResult
     public func declineRefund(_ transactionID: String) async throws -> TestTransactionBody {
-        try await send("POST", Self.transaction(transactionID) + "/refund-request/decline")
+        try await send(TestControls.declineRefund, transactionID)
     }
 
     /// Ask to Buy on or off for new purchases.
     public func setAskToBuy(_ enabled: Bool) async throws {
-        _ = try await send(
-            "POST", "/test/v1/settings", body: TestSettingsUpdate(askToBuyEnabled: enabled), as: TestSettingsBody.self)
+        _ = try await send(TestControls.updateSettings, body: TestSettingsUpdate(askToBuyEnabled: enabled))
     }
 
     /// Interrupted purchases on or off.
     public func setInterruptedPurchases(_ enabled: Bool) async throws {
-        _ = try await send(
-            "POST", "/test/v1/settings", body: TestSettingsUpdate(interruptedPurchasesEnabled: enabled),
-            as: TestSettingsBody.self)
+        _ = try await send(TestControls.updateSettings, body: TestSettingsUpdate(interruptedPurchasesEnabled: enabled))
     }
 
     /// The storefront (ISO 3166-1 alpha-3: `GBR`, `USA`) new purchases are made in.
     public func setStorefront(_ storefront: String) async throws {
-        _ = try await send(
-            "POST", "/test/v1/settings", body: TestSettingsUpdate(storefront: storefront), as: TestSettingsBody.self)
+        _ = try await send(TestControls.updateSettings, body: TestSettingsUpdate(storefront: storefront))
     }
 
     /// The settings in force (Ask to Buy, storefront, locale, failures).
     public func settings() async throws -> TestSettingsBody {
-        try await send("GET", "/test/v1/settings")
+        try await send(TestControls.settings)
     }
 
     /// Makes a StoreKit API fail with `error` (as StoreKit names it: `StoreKitError.networkError`), every time or
     /// `once`.
     public func fail(_ api: StoreAPI, with error: String, once: Bool = false) async throws {
         _ = try await send(
-            "POST", "/test/v1/failures", body: TestFailureRequest(api: api.rawValue, error: error, once: once),
-            as: TestFailuresBody.self)
+            TestControls.setFailure, body: TestFailureRequest(api: api.rawValue, error: error, once: once))
     }
 
     /// Clears the failure of `api`, or every failure.
     public func clearFailures(_ api: StoreAPI? = nil) async throws {
-        _ = try await exchange("DELETE", "/test/v1/failures" + (api.map { "/" + $0.rawValue } ?? ""))
+        if let api {
+            _ = try await exchange(TestControls.clearFailure, api.rawValue)
+        } else {
+            _ = try await exchange(TestControls.clearFailures)
+        }
     }
 
     /// Moves the store's clock on (renewals, expiries, grace periods and retries due by then run, with their
     /// notifications); what ran is in the answer's `events`.
     @discardableResult
     public func advanceClock(by step: ClockStep) async throws -> TestClockBody {
-        try await send("POST", "/test/v1/clock/advance", body: TestClockRequest(duration: step.iso8601))
+        try await send(TestControls.advanceClock, body: TestClockRequest(duration: step.iso8601))
     }
 
     /// Sets Xcode's time rate (`monthlyRenewalEveryThirtySeconds`, …): time then runs by itself at that rate.
     @discardableResult
     public func setTimeRate(_ rate: String) async throws -> TestClockBody {
-        try await send("POST", "/test/v1/clock/rate", body: TestClockRequest(rate: rate))
+        try await send(TestControls.setClockRate, body: TestClockRequest(rate: rate))
     }
 
     /// The store's clock.
     public func clock() async throws -> TestClockBody {
-        try await send("GET", "/test/v1/clock")
+        try await send(TestControls.clock)
     }
 
     /// Forgets every transaction and setting (`SKTestSession.resetToDefaultState`).
     public func reset() async throws {
-        _ = try await exchange("POST", "/test/v1/reset")
+        _ = try await exchange(TestControls.reset)
     }
 
     // MARK: Customers
@@ -163,24 +159,22 @@ extension TestStore {
     /// Adds a customer (a sandbox tester), in `storefront` (the catalogue's when nil).
     @discardableResult
     public func addCustomer(_ name: String, storefront: String? = nil) async throws -> TestCustomer {
-        try await send("POST", "/test/v1/customers", body: TestCustomerRequest(name: name, storefront: storefront))
+        try await send(TestControls.addCustomer, body: TestCustomerRequest(name: name, storefront: storefront))
     }
 
     /// Every customer, the default one first.
     public func customers() async throws -> [TestCustomer] {
-        try await send("GET", "/test/v1/customers", as: TestCustomersBody.self).customers
+        try await send(TestControls.customers).customers
     }
 
     /// Removes a customer with everything that is theirs (never the default customer).
     public func removeCustomer(_ name: String) async throws {
-        _ = try await exchange(
-            "DELETE",
-            "/test/v1/customers/" + (name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name))
+        _ = try await exchange(TestControls.removeCustomer, name)
     }
 
     /// The store's test root certificate (DER): what a server under test pins to verify what the store signs.
     public func rootCertificate() async throws -> Data {
-        try await exchange("GET", "/test/v1/root-certificate").0
+        try await exchange(SandboxAPI.rootCertificate).0
     }
 }
 

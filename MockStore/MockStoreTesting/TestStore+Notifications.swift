@@ -1,11 +1,12 @@
 import Foundation
+import StoreTestControls
 import StoreWire
 
 /// Server Notifications V2 as the store recorded them: a test waits for what it needs, then checks.
 extension TestStore {
     /// Every notification the store has made, oldest first, with each try to send it.
     public func notifications() async throws -> [TestNotificationRecord] {
-        try await send("GET", "/test/v1/notifications", as: TestNotificationsBody.self).notifications
+        try await send(TestControls.notifications).notifications
     }
 
     /// Waits until the store has recorded `count` notifications of `type` (and `subtype`, when given), and gives

@@ -5,15 +5,36 @@ import StoreWire
     import FoundationNetworking
 #endif
 
-/// One request to the store, JSON both ways: what every control goes through.
+/// One request to the store, JSON both ways: what every control goes through, and what a test calls an endpoint the
+/// typed controls do not cover with (`try await store.send(DeviceAPI.unfinished)`).
 extension TestStore {
-    /// An empty JSON body, for controls that take none.
-    struct NoBody: Codable, Sendable {}
-
-    /// Sends `method path` with `body` (JSON) and decodes the answer as `Answer`; a refusal throws
+    /// Sends `endpoint` with its `parameters` and no body, and decodes the answer; a refusal throws
     /// ``TestStoreError/refused(request:status:message:)`` with the store's own words.
-    func send<Answer: Decodable>(
-        _ method: String, _ path: String, body: (some Encodable)? = NoBody?.none, as: Answer.Type = Answer.self
+    public func send<Answer: Decodable>(_ endpoint: Endpoint<NoBody, Answer>, _ parameters: String...) async throws
+        -> Answer
+    {
+        try await decode(
+            Answer.self, endpoint.method.rawValue, endpoint.template.path(parameters), body: NoBody?.none)
+    }
+
+    /// Sends `endpoint` with its `parameters` and `body` (JSON), and decodes the answer; a refusal throws
+    /// ``TestStoreError/refused(request:status:message:)``.
+    public func send<Request: Encodable, Answer: Decodable>(
+        _ endpoint: Endpoint<Request, Answer>, _ parameters: String..., body: Request
+    ) async throws -> Answer {
+        try await decode(Answer.self, endpoint.method.rawValue, endpoint.template.path(parameters), body: body)
+    }
+
+    /// Sends `endpoint` with its `parameters` and no body, and gives the raw answer's bytes (a certificate, say) and
+    /// its HTTP status; a refusal throws ``TestStoreError/refused(request:status:message:)``.
+    public func exchange<Answer>(_ endpoint: Endpoint<NoBody, Answer>, _ parameters: String...) async throws -> (
+        Data, Int
+    ) {
+        try await exchange(endpoint.method.rawValue, endpoint.template.path(parameters))
+    }
+
+    private func decode<Answer: Decodable>(
+        _: Answer.Type, _ method: String, _ path: String, body: (some Encodable)?
     ) async throws -> Answer {
         let (data, status) = try await exchange(method, path, body: body)
         do {
@@ -24,10 +45,16 @@ extension TestStore {
     }
 
     /// Sends `method path` and gives the raw answer's bytes (a certificate, say).
-    func exchange(_ method: String, _ path: String, body: (some Encodable)? = NoBody?.none) async throws -> (
+    private func exchange(_ method: String, _ path: String, body: (some Encodable)? = NoBody?.none) async throws -> (
         Data, Int
     ) {
-        var request = URLRequest(url: url.appendingPathComponent(String(path.dropFirst())))
+        // The path as the endpoint built it, percent-encoding and all (appending it as a path component would
+        // encode its `%` again).
+        let base = url.absoluteString.hasSuffix("/") ? String(url.absoluteString.dropLast()) : url.absoluteString
+        guard let target = URL(string: base + path) else {
+            throw TestStoreError.refused(request: "\(method) \(path)", status: 0, message: "the path is not a URL")
+        }
+        var request = URLRequest(url: target)
         request.httpMethod = method
         request.timeoutInterval = 30
         if let body {

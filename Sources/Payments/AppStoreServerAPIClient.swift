@@ -40,12 +40,9 @@ public struct AppStoreServerAPIClient: Sendable {
         var revision: String?
         var seen: Set<String> = []
         for page in 1...max(1, pageLimit) {
-            var components = URLComponents(
-                url: url("/inApps/v2/history/" + Self.escaped(transactionID)), resolvingAgainstBaseURL: false)!
             var query = [URLQueryItem(name: "sort", value: "ASCENDING")]
             if let revision { query.append(URLQueryItem(name: "revision", value: revision)) }
-            components.queryItems = query
-            let body: HistoryResponseBody = try await get(components.url!)
+            let body = try await send(ServerAPI.history, transactionID, query: query)
             transactions += body.signedTransactions.map(SignedTransaction.init(jwsRepresentation:))
             guard body.hasMore else { return transactions }
             guard seen.insert(body.revision).inserted else { throw StoreError.historyDidNotMoveOn(page: page) }
@@ -56,22 +53,17 @@ public struct AppStoreServerAPIClient: Sendable {
 
     /// Get Transaction Info: one transaction, finished or not, refunded or not.
     public func transaction(_ transactionID: String) async throws -> SignedTransaction {
-        let body: TransactionInfoResponseBody = try await get(
-            url("/inApps/v1/transactions/" + Self.escaped(transactionID)))
+        let body = try await send(ServerAPI.transactionInfo, transactionID)
         return SignedTransaction(jwsRepresentation: body.signedTransactionInfo)
     }
 
     // MARK: HTTP
 
-    private static func escaped(_ id: String) -> String {
-        id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? id
-    }
-
-    private func url(_ path: String) -> URL { http.url(path) }
-
-    private func get<Response: Decodable>(_ url: URL) async throws -> Response {
-        var request = URLRequest(url: url)
-        request.httpMethod = "GET"
+    /// Sends `endpoint` with its `parameters` and `query`, with the bearer token, and decodes its answer.
+    private func send<Response: Decodable>(
+        _ endpoint: Endpoint<NoBody, Response>, _ parameters: String..., query: [URLQueryItem] = []
+    ) async throws -> Response {
+        var request = http.request(endpoint, parameters, query: query)
         request.setValue("Bearer " + (try token.make()), forHTTPHeaderField: "Authorization")
         let data: Data
         do {
@@ -83,6 +75,6 @@ public struct AppStoreServerAPIClient: Sendable {
                 status: 401, code: 0,
                 message: "the store's Server API refused the API key (check the key id, its file and --issuer)")
         }
-        return try StoreHTTP.decode(data, url)
+        return try StoreHTTP.decode(data, request.url ?? baseURL)
     }
 }

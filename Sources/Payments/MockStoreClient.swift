@@ -35,9 +35,8 @@ public struct MockStoreClient: StoreProvider {
     }
 
     public func products(for ids: [String]) async throws -> [StoreProduct] {
-        var components = URLComponents(url: url("/storekit/v1/products"), resolvingAgainstBaseURL: false)!
-        components.queryItems = [URLQueryItem(name: "ids", value: ids.joined(separator: ","))]
-        let body: StoreProductsBody = try await send("GET", components.url!)
+        let body = try await send(
+            DeviceAPI.products, query: [URLQueryItem(name: "ids", value: ids.joined(separator: ","))])
         return body.products.map {
             StoreProduct(
                 id: $0.id, type: $0.type, displayName: $0.displayName,
@@ -51,7 +50,7 @@ public struct MockStoreClient: StoreProvider {
             productId: productID, quantity: 1, appAccountToken: appAccountToken?.uuidString.lowercased())
         let body: PurchaseResponseBody
         do {
-            body = try await send("POST", url("/storekit/v1/purchases"), body: request)
+            body = try await send(DeviceAPI.purchase, body: request)
         } catch StoreError.systemError(let detail) {
             // An answer came that cannot be read: the purchase may have been made all the same.
             throw StoreError.noAnswer(detail)
@@ -75,10 +74,9 @@ public struct MockStoreClient: StoreProvider {
     }
 
     public func pendingPurchaseStatus(transactionID: String) async throws -> PendingPurchaseStatus? {
-        let escaped = transactionID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? transactionID
         let body: PurchaseStatusBody
         do {
-            body = try await send("GET", url("/storekit/v1/purchases/\(escaped)"))
+            body = try await send(DeviceAPI.purchaseStatus, transactionID)
         } catch StoreError.storeResponse(status: 404, _, _) {
             // A store without this addition, or a purchase it no longer holds: it cannot say.
             return nil
@@ -92,13 +90,12 @@ public struct MockStoreClient: StoreProvider {
     }
 
     public func unfinished() async throws -> [SignedTransaction] {
-        let body: SignedTransactionsBody = try await send("GET", url("/storekit/v1/transactions/unfinished"))
+        let body = try await send(DeviceAPI.unfinished)
         return body.signedTransactions.map(SignedTransaction.init(jwsRepresentation:))
     }
 
     public func finish(transactionID: String) async throws {
-        let escaped = transactionID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? transactionID
-        let _: EmptyBody = try await send("POST", url("/storekit/v1/transactions/\(escaped)/finish"), body: EmptyBody())
+        _ = try await send(DeviceAPI.finish, transactionID, body: EmptyBody())
     }
 
     public func updates(after cursor: String?) async throws -> (
@@ -111,12 +108,10 @@ public struct MockStoreClient: StoreProvider {
         // `Transaction.updates` does at launch, with the unfinished transactions only.
         var position: String? = cursor ?? "0"
         for _ in 0..<10_000 {
-            var components = URLComponents(
-                url: url("/storekit/v1/transactions/updates"), resolvingAgainstBaseURL: false)!
-            if let position { components.queryItems = [URLQueryItem(name: "after", value: position)] }
             let body: TransactionUpdatesBody
             do {
-                body = try await send("GET", components.url!)
+                body = try await send(
+                    DeviceAPI.updates, query: position.map { [URLQueryItem(name: "after", value: $0)] } ?? [])
             } catch StoreError.storeResponse(status: 404, _, _) {
                 // A store without an updates feed has nothing to say: unfinished transactions still carry everything.
                 return (transactions, position)
@@ -130,32 +125,31 @@ public struct MockStoreClient: StoreProvider {
 
     /// The store's test root certificate (DER), to pin it.
     public func rootCertificate() async throws -> Data {
-        try await raw("GET", url("/test/v1/root-certificate"), body: nil)
+        try await raw(http.request(SandboxAPI.rootCertificate, []))
     }
 
     // MARK: HTTP
 
-    struct EmptyBody: Codable {}
-
-    private func url(_ path: String) -> URL { http.url(path) }
-
-    private func send<Response: Decodable>(_ method: String, _ url: URL) async throws -> Response {
-        try StoreHTTP.decode(try await raw(method, url, body: nil), url)
+    /// Sends `endpoint` with its `parameters` (and `query`), no body, and decodes its answer.
+    private func send<Response: Decodable>(
+        _ endpoint: Endpoint<NoBody, Response>, _ parameters: String..., query: [URLQueryItem] = []
+    ) async throws -> Response {
+        try await decoded(http.request(endpoint, parameters, query: query))
     }
 
-    private func send<Request: Encodable, Response: Decodable>(_ method: String, _ url: URL, body: Request) async throws
-        -> Response
-    {
-        try StoreHTTP.decode(try await raw(method, url, body: try JSONEncoder().encode(body)), url)
+    /// Sends `endpoint` with its `parameters` and `body` (JSON), and decodes its answer.
+    private func send<Request: Encodable, Response: Decodable>(
+        _ endpoint: Endpoint<Request, Response>, _ parameters: String..., body: Request
+    ) async throws -> Response {
+        try await decoded(http.request(endpoint, parameters, body: try JSONEncoder().encode(body)))
     }
 
-    private func raw(_ method: String, _ url: URL, body: Data?) async throws -> Data {
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        if let body {
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
+    private func decoded<Response: Decodable>(_ request: URLRequest) async throws -> Response {
+        try StoreHTTP.decode(try await raw(request), request.url ?? baseURL)
+    }
+
+    private func raw(_ request: URLRequest) async throws -> Data {
+        let url = request.url ?? baseURL
         return try await http.data(for: request) { TransportFailure.storeError($0, url: url, timeout: timeout) }
     }
 }

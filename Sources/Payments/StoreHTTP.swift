@@ -45,6 +45,28 @@ struct StoreHTTP: Sendable {
         URL(string: baseURL.absoluteString.trimmingSuffix("/") + path)!
     }
 
+    /// The request of `endpoint`: its method, its path with `parameters` and `query` under the base URL, and `body`
+    /// (JSON) when there is one. What both store clients send.
+    func request<Request, Response>(
+        _ endpoint: Endpoint<Request, Response>, _ parameters: [String], query: [URLQueryItem] = [], body: Data? = nil
+    ) -> URLRequest {
+        var request = URLRequest(url: url(endpoint.template.path(parameters), query: query))
+        request.httpMethod = endpoint.method.rawValue
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        return request
+    }
+
+    /// `path` under the base URL with the query `items` (none: no query string).
+    func url(_ path: String, query items: [URLQueryItem]) -> URL {
+        guard !items.isEmpty else { return url(path) }
+        var components = URLComponents(url: url(path), resolvingAgainstBaseURL: false)!
+        components.queryItems = items
+        return components.url!
+    }
+
     /// The body of a 2xx answer to `request`. What a request that got no answer at all becomes is the caller's
     /// (`transportFailure`): a purchase that may have gone through is not a page that could not be read. A request
     /// cut off at the deadline or the body limit is ``StoreError/answerTooSlow(place:seconds:)`` or

@@ -1,6 +1,7 @@
 import Foundation
 import MockStoreHTTP
 import Platform
+import StoreWire
 import VoiceDebriefCredit
 
 /// The mock store rows: catalogue requests per second under `wrk` against nginx serving the same bytes, and
@@ -43,7 +44,9 @@ struct StoreBenchmarks {
         let store = try startStore()
         defer { Measure.stop(store.pid, signal: SIGTERM) }
         // The request the credit screen makes: the app's packs.
-        let path = "/storekit/v1/products?ids=" + VoiceDebriefStore.packs.credits.keys.sorted().joined(separator: ",")
+        let path =
+            DeviceAPI.products.path() + "?ids="
+            + VoiceDebriefStore.packs.credits.keys.sorted().joined(separator: ",")
         let client = try LoopbackClient(port: store.port)
         let response = try client.request("GET", path)
         guard response.status == 200, response.body.count > 2 else {
@@ -138,13 +141,13 @@ struct StoreBenchmarks {
                     let client = try LoopbackClient(port: port)
                     while Measure.now() < deadline {
                         let bought = try client.request(
-                            "POST", "/storekit/v1/purchases",
+                            DeviceAPI.purchase,
                             body: Array(#"{"productId":"ai.voicedebrief.app.credit.500"}"#.utf8))
                         guard bought.status == 200, let id = StoreBenchmarks.transactionID(in: bought.body) else {
                             throw BenchError(
                                 "purchase answered \(bought.status): \(String(decoding: bought.body, as: UTF8.self))")
                         }
-                        let finished = try client.request("POST", "/storekit/v1/transactions/\(id)/finish", body: [])
+                        let finished = try client.request(DeviceAPI.finish, id, body: [])
                         guard finished.status == 200 else { throw BenchError("finish answered \(finished.status)") }
                         counter.add()
                     }

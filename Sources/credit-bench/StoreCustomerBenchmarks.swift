@@ -2,6 +2,8 @@ import Foundation
 import MockStoreHTTP
 import Platform
 import Signing
+import StoreTestControls
+import StoreWire
 
 /// The many-customers row (issue 27): Get All Subscription Statuses from a store holding 1,000 customers with 10
 /// subscriptions each (100 with `--quick`), beside the same call on a store of one customer with 10, both started
@@ -29,7 +31,7 @@ extension StoreBenchmarks {
         for index in 0..<customers {
             let name = "customer-\(index)"
             let added = try manyClient.request(
-                "POST", "/test/v1/customers", body: Array(#"{"name": "\#(name)"}"#.utf8))
+                TestControls.addCustomer, body: Array(#"{"name": "\#(name)"}"#.utf8))
             guard added.status == 200 else { throw BenchError("adding a customer answered \(added.status)") }
             ids.append(try subscribeToEveryGroup(manyClient, customer: name))
         }
@@ -77,7 +79,7 @@ extension StoreBenchmarks {
         for group in 0..<Self.benchGroups {
             let body = Array(#"{"productId": "bench.group\#(group).monthly"}"#.utf8)
             let bought = try client.request(
-                "POST", "/storekit/v1/purchases", body: body,
+                DeviceAPI.purchase, body: body,
                 headers: customer.map { [HTTPHeader("X-Mock-Customer", $0)] } ?? [])
             guard bought.status == 200,
                 let answer = try JSONSerialization.jsonObject(with: Data(bought.body)) as? [String: Any],
@@ -95,7 +97,7 @@ extension StoreBenchmarks {
     private func timedStatuses(_ client: LoopbackClient, transactionId: String, token: String) throws -> Double {
         let start = Measure.now()
         let answer = try client.request(
-            "GET", "/inApps/v1/subscriptions/\(transactionId)",
+            ServerAPI.subscriptionStatuses, transactionId,
             headers: [HTTPHeader("Authorization", "Bearer " + token)])
         let seconds = Measure.now() - start
         guard answer.status == 200,

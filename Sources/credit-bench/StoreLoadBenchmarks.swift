@@ -1,5 +1,6 @@
 import Foundation
 import Platform
+import StoreWire
 
 /// The mock store rows of a whole CI suite's load: start to listening (`--ephemeral` and a fresh data directory)
 /// beside `python3 -c 'print(1)'`, and a purchase answered while 100 slow and 1,000 idle connections are open.
@@ -82,8 +83,8 @@ extension StoreBenchmarks {
             Self.sendText(
                 socket,
                 index.isMultiple(of: 2)
-                    ? "POST /storekit/v1/purchases HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
-                    : "POST /storekit/v1/purchases HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{")
+                    ? "POST \(DeviceAPI.purchase.path()) HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+                    : "POST \(DeviceAPI.purchase.path()) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{")
         }
         var loaded: [Double] = []
         var lastDrip = 0.0
@@ -111,7 +112,7 @@ extension StoreBenchmarks {
             let start = Measure.now()
             let client = try LoopbackClient(port: port)
             let bought = try client.request(
-                "POST", "/storekit/v1/purchases", body: Array(#"{"productId":"ai.voicedebrief.app.credit.500"}"#.utf8))
+                DeviceAPI.purchase, body: Array(#"{"productId":"ai.voicedebrief.app.credit.500"}"#.utf8))
             guard bought.status == 200 else { throw BenchError("a purchase answered \(bought.status)") }
             return Measure.now() - start
         }

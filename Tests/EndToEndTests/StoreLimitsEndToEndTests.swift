@@ -1,6 +1,7 @@
 import CreditLedger
 import Foundation
 import Signing
+import StoreWire
 import Testing
 
 /// A store that dribbles, sends without end, or pages for ever does not hold the real `credit` binary (issue 25,
@@ -70,7 +71,7 @@ extension StoreLimitsEndToEndTests {
         #expect(topup.stderr.contains("may have gone through"), "\(topup)")
         #expect(topup.stderr.contains("did not come whole within 1 second"), "\(topup)")
         #expect(topup.stderr.contains("`credit collect` will credit it, once"), "\(topup)")
-        #expect(server.requests.map(\.path) == ["/storekit/v1/purchases"])
+        #expect(server.requests.map(\.path) == [DeviceAPI.purchase.path()])
         #expect(try data.balance() == 5_000_000)
         expectPlainWords(topup)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import FoundationNetworking
 import Signing
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -53,12 +54,12 @@ import Testing
     {
         let headers = device.map { ["X-Device-Verification-ID": $0] } ?? [:]
         return try await store.request(
-            "POST", "/storekit/v1/purchases", body: Array(#"{"productId": "\#(product)"}"#.utf8), headers: headers
+            "POST", DeviceAPI.purchase.path(), body: Array(#"{"productId": "\#(product)"}"#.utf8), headers: headers
         ).decoded(PurchaseResponseBody.self)
     }
 
     func root(_ store: MockStoreHarness) async throws -> Certificate {
-        try Certificate(derRepresentation: try await store.get("/test/v1/root-certificate").body)
+        try Certificate(derRepresentation: try await store.get(SandboxAPI.rootCertificate.path()).body)
     }
 
     func payload(_ jws: String?, root: Certificate) throws -> SignedTransactionPayload {
@@ -66,14 +67,14 @@ import Testing
     }
 
     func notifications(_ store: MockStoreHarness) async throws -> [TestNotificationRecord] {
-        try await store.get("/test/v1/notifications").decoded(TestNotificationsBody.self).notifications
+        try await store.get(TestControls.notifications.path()).decoded(TestNotificationsBody.self).notifications
     }
 
     func history(_ store: MockStoreHarness, _ body: String, token paginationToken: String? = nil) async throws
         -> MockStoreHarness.Response
     {
         let query = paginationToken.map { "?paginationToken=\($0)" } ?? ""
-        return try await api(store, "POST", "/inApps/v1/notifications/history" + query, json: body)
+        return try await api(store, "POST", ServerAPI.notificationHistory.path() + query, json: body)
     }
 
     var now: Int64 { Int64(Date().timeIntervalSince1970 * 1_000) }
@@ -123,7 +124,7 @@ extension AppleFidelityBinaryTests {
         #expect(appTransactionId.count == 18 && appTransactionId.allSatisfy(\.isNumber))
 
         let device = try await store.request(
-            "GET", "/storekit/v1/app-transaction", headers: ["X-Device-Verification-ID": Self.device])
+            "GET", DeviceAPI.appTransaction.path(), headers: ["X-Device-Verification-ID": Self.device])
         #expect(device.status == 200)
         let signed = try device.decoded(SignedAppTransactionBody.self).signedAppTransaction
         let app = try verifiedES256Payload(signed, as: AppTransactionPayload.self, root: root)
@@ -135,16 +136,16 @@ extension AppleFidelityBinaryTests {
         #expect(app.deviceVerificationNonce == nonce.uuidString.lowercased())
         #expect(app.deviceVerification == Self.expectedVerification(nonce: nonce))
 
-        let info = try await api(store, "GET", "/inApps/v1/transactions/appTransactions/\(bought.transactionId)")
+        let info = try await api(store, "GET", ServerAPI.appTransactionInfo.path(bought.transactionId))
         #expect(info.status == 200 && info.contentType == "application/json")
         let server = try verifiedES256Payload(
             info.decoded(AppTransactionInfoResponseBody.self).signedAppTransactionInfo, as: AppTransactionPayload.self,
             root: root)
         #expect(server.appTransactionId == appTransactionId && server.deviceVerification == nil)
         try expectError(
-            try await api(store, "GET", "/inApps/v1/transactions/appTransactions/abc"), status: 400, code: 4_000_006)
+            try await api(store, "GET", ServerAPI.appTransactionInfo.path("abc")), status: 400, code: 4_000_006)
         try expectError(
-            try await api(store, "GET", "/inApps/v1/transactions/appTransactions/2000000000000999"), status: 404,
+            try await api(store, "GET", ServerAPI.appTransactionInfo.path("2000000000000999")), status: 404,
             code: 4_040_010)
         #expect(try store.stop() == 0)
 
@@ -176,14 +177,14 @@ extension AppleFidelityBinaryTests {
         #expect(transaction.deviceVerification == Self.expectedVerification(nonce: nonce))
 
         let unfinished = try await store.request(
-            "GET", "/storekit/v1/transactions/unfinished", headers: ["X-Device-Verification-ID": Self.device]
+            "GET", DeviceAPI.unfinished.path(), headers: ["X-Device-Verification-ID": Self.device]
         ).decoded(SignedTransactionsBody.self).signedTransactions
         let listed = try payload(unfinished.first, root: root)
         #expect(listed.deviceVerificationNonce != transaction.deviceVerificationNonce, "a fresh nonce each time")
         let listedNonce = try #require(listed.deviceVerificationNonce.flatMap(UUID.init(uuidString:)))
         #expect(listed.deviceVerification == Self.expectedVerification(nonce: listedNonce))
 
-        let info = try await api(store, "GET", "/inApps/v1/transactions/\(transaction.transactionId)")
+        let info = try await api(store, "GET", ServerAPI.transactionInfo.path(transaction.transactionId))
             .decoded(TransactionInfoResponseBody.self).signedTransactionInfo
         #expect(try payload(info, root: root).deviceVerification == nil, "the Server API has no device fields")
         try await eventually("the notification arrives") { receiver.bodies.count == 1 }
@@ -195,7 +196,7 @@ extension AppleFidelityBinaryTests {
             #expect(header.map { Set($0.keys) } == ["alg", "x5c"], "header of \(jws.prefix(20))…")
         }
         let bad = try await store.request(
-            "GET", "/storekit/v1/transactions/unfinished", headers: ["X-Device-Verification-ID": "not-a-uuid"])
+            "GET", DeviceAPI.unfinished.path(), headers: ["X-Device-Verification-ID": "not-a-uuid"])
         try expectError(bad, status: 400, code: 4_000_000)
         #expect(try store.stop() == 0)
     }
@@ -210,14 +211,14 @@ extension AppleFidelityBinaryTests {
         let id = try store.control(TestTransactionBody.self, "buy", Self.consumable).transaction.transactionId
         let token = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
         let set = try await api(
-            store, "PUT", "/inApps/v1/transactions/\(id)/appAccountToken", json: #"{"appAccountToken": "\#(token)"}"#)
+            store, "PUT", ServerAPI.setAppAccountToken.path(id), json: #"{"appAccountToken": "\#(token)"}"#)
         #expect(set.status == 200)
-        let info = try await api(store, "GET", "/inApps/v1/transactions/\(id)")
+        let info = try await api(store, "GET", ServerAPI.transactionInfo.path(id))
             .decoded(TransactionInfoResponseBody.self)
         #expect(try payload(info.signedTransactionInfo, root: root).appAccountToken == token)
-        let history = try await api(store, "GET", "/inApps/v2/history/\(id)").decoded(HistoryResponseBody.self)
+        let history = try await api(store, "GET", ServerAPI.history.path(id)).decoded(HistoryResponseBody.self)
         #expect(try payload(history.signedTransactions.first, root: root).appAccountToken == token)
-        let unfinished = try await store.get("/storekit/v1/transactions/unfinished")
+        let unfinished = try await store.get(DeviceAPI.unfinished.path())
             .decoded(SignedTransactionsBody.self)
         #expect(try payload(unfinished.signedTransactions.first, root: root).appAccountToken == token)
         #expect(try store.control(TestTransactionsBody.self, "transactions").transactions[0].appAccountToken == token)
@@ -228,19 +229,19 @@ extension AppleFidelityBinaryTests {
 
         try expectError(
             try await api(
-                store, "PUT", "/inApps/v1/transactions/\(id)/appAccountToken", json: #"{"appAccountToken": "nope"}"#),
+                store, "PUT", ServerAPI.setAppAccountToken.path(id), json: #"{"appAccountToken": "nope"}"#),
             status: 400, code: 4_000_183)
         try expectError(
             try await api(
-                store, "PUT", "/inApps/v1/transactions/abc/appAccountToken", json: #"{"appAccountToken": "\#(token)"}"#),
+                store, "PUT", ServerAPI.setAppAccountToken.path("abc"), json: #"{"appAccountToken": "\#(token)"}"#),
             status: 400, code: 4_000_006)
         try expectError(
             try await api(
-                store, "PUT", "/inApps/v1/transactions/2000000000000999/appAccountToken",
+                store, "PUT", ServerAPI.setAppAccountToken.path("2000000000000999"),
                 json: #"{"appAccountToken": "\#(token)"}"#),
             status: 404, code: 4_040_010)
         try expectError(
-            try await api(store, "PUT", "/inApps/v1/transactions/\(id)/appAccountToken", json: "{"),
+            try await api(store, "PUT", ServerAPI.setAppAccountToken.path(id), json: "{"),
             status: 400, code: 4_000_000)
         #expect(try store.stop() == 0)
     }

@@ -2,6 +2,7 @@ import Foundation
 import FoundationNetworking
 import Signing
 import StoreKitCatalogue
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -87,7 +88,7 @@ extension AppleFidelityBinaryTests {
         let root = try await root(store)
         let bought = try payload(try await purchase(store, Self.consumable).signedTransaction, root: root)
         #expect(bought.environment == .production)
-        let page = try await api(store, "GET", "/inApps/v2/history/\(bought.transactionId)")
+        let page = try await api(store, "GET", ServerAPI.history.path(bought.transactionId))
             .decoded(HistoryResponseBody.self)
         #expect(page.environment == .production && page.appAppleId == 555)
         let record = try #require(try await notifications(store).first)
@@ -95,7 +96,7 @@ extension AppleFidelityBinaryTests {
             try verifiedES256Payload(record.signedPayload, as: NotificationPayload.self, root: root).data)
         #expect(data.environment == .production && data.appAppleId == 555)
         let app = try verifiedES256Payload(
-            try await store.get("/storekit/v1/app-transaction").decoded(SignedAppTransactionBody.self)
+            try await store.get(DeviceAPI.appTransaction.path()).decoded(SignedAppTransactionBody.self)
                 .signedAppTransaction, as: AppTransactionPayload.self, root: root)
         #expect(app.receiptType == .production && app.appAppleId == 555)
         #expect(try store.stop() == 0)
@@ -132,20 +133,20 @@ extension AppleFidelityBinaryTests {
         let coins = try payload(try await purchase(store, Self.consumable).signedTransaction, root: root).transactionId
         let pro = try payload(try await purchase(store, Self.nonConsumable).signedTransaction, root: root)
             .transactionId
-        let before = try await api(store, "GET", "/inApps/v2/history/\(pro)").decoded(HistoryResponseBody.self)
+        let before = try await api(store, "GET", ServerAPI.history.path(pro)).decoded(HistoryResponseBody.self)
         for id in [coins, pro] {
-            #expect(try await store.post("/storekit/v1/transactions/\(id)/finish", json: "{}").status == 200)
+            #expect(try await store.post(DeviceAPI.finish.path(id), json: "{}").status == 200)
         }
-        let v2 = try await api(store, "GET", "/inApps/v2/history/\(pro)").decoded(HistoryResponseBody.self)
+        let v2 = try await api(store, "GET", ServerAPI.history.path(pro)).decoded(HistoryResponseBody.self)
         #expect(try v2.signedTransactions.map { try payload($0, root: root).transactionId } == [coins, pro])
         #expect(v2.revision == before.revision, "a finish changes no place and no revision")
-        let descending = try await api(store, "GET", "/inApps/v2/history/\(pro)?sort=DESCENDING")
+        let descending = try await api(store, "GET", ServerAPI.history.path(pro) + "?sort=DESCENDING")
             .decoded(HistoryResponseBody.self)
         #expect(try descending.signedTransactions.map { try payload($0, root: root).transactionId } == [pro, coins])
-        let since = try await api(store, "GET", "/inApps/v2/history/\(pro)?revision=\(before.revision)")
+        let since = try await api(store, "GET", ServerAPI.history.path(pro) + "?revision=\(before.revision)")
             .decoded(HistoryResponseBody.self)
         #expect(since.signedTransactions.isEmpty, "finishing is not a change the revision returns")
-        let v1 = try await api(store, "GET", "/inApps/v1/history/\(pro)").decoded(HistoryResponseBody.self)
+        let v1 = try await api(store, "GET", ServerAPI.historyV1.path(pro)).decoded(HistoryResponseBody.self)
         #expect(try v1.signedTransactions.map { try payload($0, root: root).transactionId } == [pro])
         #expect(try store.stop() == 0)
     }
@@ -160,7 +161,7 @@ extension AppleFidelityBinaryTests {
             #expect(bought.storefront == code && bought.storefrontId == id && bought.currency == currency)
         }
         let products = try await store.get(
-            "/storekit/v1/products?ids=\(Self.consumable),\(Self.nonConsumable),\(Self.nonRenewing)"
+            DeviceAPI.products.path() + "?ids=\(Self.consumable),\(Self.nonConsumable),\(Self.nonRenewing)"
         ).decoded(StoreProductsBody.self).products
         #expect(products.map(\.isFamilyShareable) == [false, true, false])
         #expect(try store.stop() == 0)
@@ -172,7 +173,7 @@ extension AppleFidelityBinaryTests {
         let kept = try payload(try await purchase(store, Self.consumable).signedTransaction, root: root)
         let finished = try payload(try await purchase(store, Self.nonRenewing).signedTransaction, root: root)
         #expect(
-            try await store.post("/storekit/v1/transactions/\(finished.transactionId)/finish", json: "{}").status == 200
+            try await store.post(DeviceAPI.finish.path(finished.transactionId), json: "{}").status == 200
         )
         _ = try store.control(TestSettingsBody.self, "interrupted", "on")
         let answer = try await purchase(store, Self.consumable)
@@ -184,13 +185,13 @@ extension AppleFidelityBinaryTests {
                 == PurchaseResponseBody(
                     result: "userCancelled", pendingReason: .interrupted, transactionId: interrupted.transactionId))
 
-        let launch = try await store.get("/storekit/v1/transactions/updates").decoded(TransactionUpdatesBody.self)
+        let launch = try await store.get(DeviceAPI.updates.path()).decoded(TransactionUpdatesBody.self)
         #expect(try launch.signedTransactions.map { try payload($0, root: root).transactionId } == [kept.transactionId])
-        let next = try await store.get("/storekit/v1/transactions/updates?after=\(launch.cursor)")
+        let next = try await store.get(DeviceAPI.updates.path() + "?after=\(launch.cursor)")
             .decoded(TransactionUpdatesBody.self)
         #expect(next.signedTransactions.isEmpty, "given once")
         _ = try store.control(TestTransactionBody.self, "resolve", interrupted.transactionId)
-        let resolved = try await store.get("/storekit/v1/transactions/updates?after=\(launch.cursor)")
+        let resolved = try await store.get(DeviceAPI.updates.path() + "?after=\(launch.cursor)")
             .decoded(TransactionUpdatesBody.self)
         #expect(
             try resolved.signedTransactions.map { try payload($0, root: root).transactionId } == [
@@ -207,7 +208,7 @@ extension AppleFidelityBinaryTests {
         let unserved = try store.control("locale", "zz")
         #expect(unserved.status == 1)
         #expect(unserved.stderr.contains("\"zz\"") && unserved.stderr.contains("en_US"), "\(unserved.stderr)")
-        let endpoint = try await store.post("/test/v1/settings", json: #"{"locale": "fr_FR"}"#)
+        let endpoint = try await store.post(TestControls.updateSettings.path(), json: #"{"locale": "fr_FR"}"#)
         try expectError(endpoint, status: 400, code: 4_000_000)
         #expect(try endpoint.decoded(StoreErrorBody.self).errorMessage.contains("\"fr_FR\""))
         #expect(try store.stop() == 0)

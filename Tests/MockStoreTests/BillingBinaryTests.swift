@@ -1,6 +1,7 @@
 import Foundation
 import FoundationNetworking
 import Signing
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -32,7 +33,7 @@ import Testing
     }
 
     func statuses(_ store: MockStoreHarness, _ id: String) async throws -> [SubscriptionStatus] {
-        try await base.server(store, "/inApps/v1/subscriptions/\(id)").decoded(StatusResponseBody.self).data
+        try await base.server(store, ServerAPI.subscriptionStatuses.path(id)).decoded(StatusResponseBody.self).data
             .flatMap(\.lastTransactions).map(\.status)
     }
 
@@ -50,11 +51,11 @@ import Testing
         #expect(fail.renewal?.gracePeriodExpiresDate == nil && fail.payload.signedDate == expires)
         #expect(try await base.entitlements(store, root: root).isEmpty, "no access in billing retry")
         #expect(try await statuses(store, first.transactionId) == [.billingRetry])
-        let messages = try await store.get("/storekit/v1/messages").decoded(StoreMessagesBody.self)
+        let messages = try await store.get(DeviceAPI.messages.path()).decoded(StoreMessagesBody.self)
         #expect(messages.messages.isEmpty, "billing-issue messages are off by default")
         _ = try store.control(TestBillingSettingsBody.self, "billing-issues", "on")
         #expect(
-            try await store.get("/storekit/v1/messages").decoded(StoreMessagesBody.self).messages.map(\.reason) == [
+            try await store.get(DeviceAPI.messages.path()).decoded(StoreMessagesBody.self).messages.map(\.reason) == [
                 "billingIssue"
             ])
 
@@ -113,7 +114,7 @@ import Testing
         var last = try #require(try told(store, root: root).last)
         #expect(last.renewal?.priceIncreaseStatus == .customerHasNotResponded && last.renewal?.renewalPrice == 2_190)
         #expect(
-            try await store.get("/storekit/v1/messages").decoded(StoreMessagesBody.self).messages.map(\.reason) == [
+            try await store.get(DeviceAPI.messages.path()).decoded(StoreMessagesBody.self).messages.map(\.reason) == [
                 "priceIncreaseConsent"
             ])
         let accepted = try store.control(
@@ -172,7 +173,7 @@ import Testing
         let root = try await base.root(store)
         let first = try await base.buy(store, Self.weekly, root: root)
         let expires = try #require(first.expiresDate)
-        let path = "/inApps/v1/subscriptions/extend/\(first.transactionId)"
+        let path = ServerAPI.extendRenewalDate.path(first.transactionId)
         let request = #"{"extendByDays": 10, "extendReasonCode": 3, "requestIdentifier": "outage-1"}"#
         let answer = try await put(store, path, request).decoded(ExtendRenewalDateResponseBody.self)
         #expect(answer.success && answer.effectiveDate == expires + 10 * Self.day)
@@ -197,9 +198,9 @@ import Testing
             try await put(store, path, #"{"extendByDays": 1, "extendReasonCode": 0}"#), status: 400, code: 4_000_011)
         try expectError(try await put(store, path, "{"), status: 400, code: 4_000_000)
         try expectError(
-            try await put(store, "/inApps/v1/subscriptions/extend/abc", request), status: 400, code: 4_000_008)
+            try await put(store, ServerAPI.extendRenewalDate.path("abc"), request), status: 400, code: 4_000_008)
         try expectError(
-            try await put(store, "/inApps/v1/subscriptions/extend/999", request), status: 404, code: 4_040_005)
+            try await put(store, ServerAPI.extendRenewalDate.path("999"), request), status: 404, code: 4_040_005)
         #expect(try await store.request("PUT", path, body: Array(request.utf8)).status == 401)
 
         let second = try await put(
@@ -211,11 +212,11 @@ import Testing
 
         let mass =
             #"{"extendByDays": 3, "extendReasonCode": 0, "requestIdentifier": "9a1e3a8c-4c55-4f0e-9a53-3b0b6f4a1d11", "productId": "\#(Self.weekly)", "storefrontCountryCodes": ["USA"]}"#
-        let taken = try await post(store, "/inApps/v1/subscriptions/extend/mass", mass)
+        let taken = try await post(store, ServerAPI.massExtendRenewalDate.path(), mass)
         #expect(
             try taken.decoded(MassExtendRenewalDateResponseBody.self).requestIdentifier
                 == "9a1e3a8c-4c55-4f0e-9a53-3b0b6f4a1d11")
-        let statusPath = "/inApps/v1/subscriptions/extend/mass/\(Self.weekly)/9a1e3a8c-4c55-4f0e-9a53-3b0b6f4a1d11"
+        let statusPath = ServerAPI.massExtensionStatus.path(Self.weekly, "9a1e3a8c-4c55-4f0e-9a53-3b0b6f4a1d11")
         let pending = try await base.server(store, statusPath).decoded(MassExtendRenewalDateStatusResponseBody.self)
         #expect(!pending.complete && pending.completeDate == nil && pending.succeededCount == nil, "taken, not run")
         #expect(try told(store, root: root).last?.payload.notificationType != .renewalExtension)
@@ -228,16 +229,16 @@ import Testing
         #expect(notices.last?.payload.data == nil && summary.productId == Self.weekly && summary.failedCount == 1)
         #expect(summary.storefrontCountryCodes == ["USA"] && summary.bundleId == "ai.voicedebrief.app")
         try expectError(
-            try await base.server(store, "/inApps/v1/subscriptions/extend/mass/\(Self.weekly)/unknown"),
+            try await base.server(store, ServerAPI.massExtensionStatus.path(Self.weekly, "unknown")),
             status: 404, code: 4_040_009)
         try expectError(
             try await post(
-                store, "/inApps/v1/subscriptions/extend/mass",
+                store, ServerAPI.massExtendRenewalDate.path(),
                 #"{"extendByDays": 3, "extendReasonCode": 0, "requestIdentifier": "r", "productId": "nope"}"#),
             status: 400, code: 4_000_023)
         try expectError(
             try await post(
-                store, "/inApps/v1/subscriptions/extend/mass",
+                store, ServerAPI.massExtendRenewalDate.path(),
                 #"{"extendByDays": 3, "extendReasonCode": 0, "requestIdentifier": "r", "productId": "\#(Self.weekly)", "storefrontCountryCodes": ["ZZZ"]}"#
             ),
             status: 400, code: 4_000_028)
@@ -251,13 +252,13 @@ import Testing
         #expect(trial.offerDiscountType == .freeTrial)
         try expectError(
             try await put(
-                store, "/inApps/v1/subscriptions/extend/\(trial.transactionId)",
+                store, ServerAPI.extendRenewalDate.path(trial.transactionId),
                 #"{"extendByDays": 5, "extendReasonCode": 0, "requestIdentifier": "t"}"#),
             status: 403, code: 4_030_004)
         let weekly = try await base.buy(store, Self.weekly, root: root)
         let mass =
             #"{"extendByDays": 2, "extendReasonCode": 1, "requestIdentifier": "all-1", "productId": "\#(Self.weekly)"}"#
-        #expect(try await post(store, "/inApps/v1/subscriptions/extend/mass", mass).status == 200)
+        #expect(try await post(store, ServerAPI.massExtendRenewalDate.path(), mass).status == 200)
         _ = try store.control(TestClockBody.self, "clock", "advance", "PT1H")
         let notices = try told(store, root: root).suffix(2)
         #expect(notices.map(\.payload.notificationType) == [.renewalExtended, .renewalExtension])
@@ -266,7 +267,7 @@ import Testing
         _ = try store.control(TestSubscriptionEventRecord.self, "subscription", "expire", weekly.transactionId)
         try expectError(
             try await put(
-                store, "/inApps/v1/subscriptions/extend/\(weekly.transactionId)",
+                store, ServerAPI.extendRenewalDate.path(weekly.transactionId),
                 #"{"extendByDays": 5, "extendReasonCode": 0, "requestIdentifier": "late"}"#),
             status: 403, code: 4_030_004)
         #expect(try store.stop() == 0)

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -29,7 +30,7 @@ import Testing
     static func billing(_ router: MockStoreRouter, post body: String? = nil) -> (Int, TestBillingSettingsBody?) {
         let response = router.respond(
             to: HTTPRequest(
-                method: body == nil ? "GET" : "POST", path: "/test/v1/settings/billing",
+                method: body == nil ? "GET" : "POST", path: TestControls.updateBillingSettings.path(),
                 body: Array((body ?? "").utf8)))
         return (response.status, try? JSONDecoder().decode(TestBillingSettingsBody.self, from: Data(response.body)))
     }
@@ -62,7 +63,7 @@ import Testing
         #expect(off?.productsNotForSale == ["com.example.pro.monthly"] && off?.billingRetryOnRenewal == true)
         let (_, back) = Self.billing(router, post: #"{"productId": "com.example.pro.monthly", "forSale": true}"#)
         #expect(back?.productsNotForSale == [])
-        _ = router.respond(to: HTTPRequest(method: "POST", path: "/test/v1/reset"))
+        _ = router.respond(to: HTTPRequest(method: "POST", path: TestControls.reset.path()))
         #expect(
             Self.billing(router).1?.gracePeriodEnabled == true && Self.billing(router).1?.billingRetryOnRenewal == false
         )
@@ -85,21 +86,33 @@ import Testing
 
     @Test func billingControlCommandsMapToTheirRequests() throws {
         let cases: [([String], String, String, String?)] = [
-            (["billing-retry", "on"], "POST", "/test/v1/settings/billing", #"{"billingRetryOnRenewal":true}"#),
-            (["grace-period", "off"], "POST", "/test/v1/settings/billing", #"{"gracePeriodEnabled":false}"#),
-            (["billing-issues", "on"], "POST", "/test/v1/settings/billing", #"{"billingIssueMessagesEnabled":true}"#),
-            (["for-sale", "p", "off"], "POST", "/test/v1/settings/billing", #"{"forSale":false,"productId":"p"}"#),
-            (["billing"], "GET", "/test/v1/settings/billing", nil),
-            (["price-increase", "7"], "POST", "/test/v1/subscriptions/7/price-increase", "{}"),
+            (
+                ["billing-retry", "on"], "POST", TestControls.updateBillingSettings.path(),
+                #"{"billingRetryOnRenewal":true}"#
+            ),
+            (
+                ["grace-period", "off"], "POST", TestControls.updateBillingSettings.path(),
+                #"{"gracePeriodEnabled":false}"#
+            ),
+            (
+                ["billing-issues", "on"], "POST", TestControls.updateBillingSettings.path(),
+                #"{"billingIssueMessagesEnabled":true}"#
+            ),
+            (
+                ["for-sale", "p", "off"], "POST", TestControls.updateBillingSettings.path(),
+                #"{"forSale":false,"productId":"p"}"#
+            ),
+            (["billing"], "GET", TestControls.billingSettings.path(), nil),
+            (["price-increase", "7"], "POST", TestControls.priceIncrease.path("7"), "{}"),
             (
                 ["price-increase", "7", "--price", "10.99", "--no-consent"], "POST",
-                "/test/v1/subscriptions/7/price-increase", #"{"needsConsent":false,"price":10990}"#
+                TestControls.priceIncrease.path("7"), #"{"needsConsent":false,"price":10990}"#
             ),
-            (["consent-price-increase", "7"], "POST", "/test/v1/subscriptions/7/price-increase/consent", nil),
-            (["decline-price-increase", "7"], "POST", "/test/v1/subscriptions/7/price-increase/decline", nil),
+            (["consent-price-increase", "7"], "POST", TestControls.consentToPriceIncrease.path("7"), nil),
+            (["decline-price-increase", "7"], "POST", TestControls.declinePriceIncrease.path("7"), nil),
             (
                 ["recover", "com.example.pro.monthly"], "POST",
-                "/test/v1/subscriptions/com.example.pro.monthly/recover", nil
+                TestControls.recoverBilling.path("com.example.pro.monthly"), nil
             ),
         ]
         for (arguments, method, path, body) in cases {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestControls
 import StoreWire
 import Synchronization
 import Testing
@@ -24,7 +25,7 @@ import Testing
     func products() -> HTTPResponse {
         router.respond(
             to: HTTPRequest(
-                method: "GET", path: "/storekit/v1/products", query: [.init("ids", Self.ids.joined(separator: ","))]))
+                method: "GET", path: DeviceAPI.products.path(), query: [.init("ids", Self.ids.joined(separator: ","))]))
     }
 
     func control(_ method: String, _ path: String, _ body: String = "") -> HTTPResponse {
@@ -55,7 +56,7 @@ extension CatalogueCacheTests {
         #expect(products().body == british)
         #expect(store.productsBodies.count == 1, "the second answer came from the cache")
 
-        #expect(control("POST", "/test/v1/settings", #"{"storefront": "USA"}"#).status == 200)
+        #expect(control("POST", TestControls.updateSettings.path(), #"{"storefront": "USA"}"#).status == 200)
         let american = try expectFresh()
         #expect(american != british)
         #expect(
@@ -63,11 +64,11 @@ extension CatalogueCacheTests {
                 == ["USD", "USD"])
 
         // A locale the catalogue can serve (its products are localized in en_GB): en_US formats prices otherwise.
-        #expect(control("POST", "/test/v1/settings", #"{"locale": "en_US"}"#).status == 200)
+        #expect(control("POST", TestControls.updateSettings.path(), #"{"locale": "en_US"}"#).status == 200)
         let usEnglish = try expectFresh()
         #expect(usEnglish != american)
 
-        #expect(control("POST", "/test/v1/reset").status == 200)
+        #expect(control("POST", TestControls.reset.path()).status == 200)
         #expect(try expectFresh() == british)
     }
 
@@ -75,18 +76,18 @@ extension CatalogueCacheTests {
         try expectFresh()
         #expect(store.productSettingsCache.settings != nil, "the settings were kept")
 
-        let set = control("POST", "/test/v1/failures", #"{"api": "loadProducts", "error": "networkError"}"#)
+        let set = control("POST", TestControls.setFailure.path(), #"{"api": "loadProducts", "error": "networkError"}"#)
         #expect(set.status == 200)
         for _ in 0..<2 {
             let failed = products()
             #expect(failed.status == 503)
             #expect(failed.header("Content-Type") == "application/json")
         }
-        #expect(control("DELETE", "/test/v1/failures/loadProducts").status == 200)
+        #expect(control("DELETE", TestControls.clearFailure.path("loadProducts")).status == 200)
         try expectFresh()
 
         let once = control(
-            "POST", "/test/v1/failures", #"{"api": "loadProducts", "error": "networkError", "once": true}"#)
+            "POST", TestControls.setFailure.path(), #"{"api": "loadProducts", "error": "networkError", "once": true}"#)
         #expect(once.status == 200)
         #expect(products().status == 503)
         try expectFresh()
@@ -121,7 +122,7 @@ extension CatalogueCacheTests {
     @Test func requestsWithHugeIdListsAreAnsweredButNotKept() throws {
         let many = (0..<1_000).map { "id\($0)" }.joined(separator: ",")
         let response = router.respond(
-            to: HTTPRequest(method: "GET", path: "/storekit/v1/products", query: [.init("ids", many)]))
+            to: HTTPRequest(method: "GET", path: DeviceAPI.products.path(), query: [.init("ids", many)]))
         #expect(response.status == 200)
         #expect(store.productsBodies.count == 0)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import MockStoreTesting
 import Signing
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -28,7 +29,7 @@ import Testing
     }
 
     func root(_ store: MockStoreHarness) async throws -> Certificate {
-        try Certificate(derRepresentation: try await store.get("/test/v1/root-certificate").body)
+        try Certificate(derRepresentation: try await store.get(SandboxAPI.rootCertificate.path()).body)
     }
 
     /// A device-API request as `customer`'s device (no header for `nil`).
@@ -45,7 +46,7 @@ import Testing
         -> SignedTransactionPayload
     {
         let response = try await device(
-            store, "POST", "/storekit/v1/purchases", json: #"{"productId": "\#(product)"}"#, as: customer)
+            store, "POST", DeviceAPI.purchase.path(), json: #"{"productId": "\#(product)"}"#, as: customer)
         #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
         let body = try response.decoded(PurchaseResponseBody.self)
         return try verifiedES256Payload(
@@ -63,7 +64,7 @@ import Testing
 
     /// The groups Get All Subscription Statuses answers for `transactionId`.
     func statusGroups(_ store: MockStoreHarness, _ transactionId: String) async throws -> [String] {
-        let response = try await server(store, "/inApps/v1/subscriptions/\(transactionId)")
+        let response = try await server(store, ServerAPI.subscriptionStatuses.path(transactionId))
         #expect(response.status == 200)
         return try response.decoded(StatusResponseBody.self).data.map(\.subscriptionGroupIdentifier)
     }
@@ -72,7 +73,7 @@ import Testing
     func historyProducts(_ store: MockStoreHarness, _ transactionId: String, root: Certificate) async throws
         -> [String]
     {
-        let response = try await server(store, "/inApps/v2/history/\(transactionId)")
+        let response = try await server(store, ServerAPI.history.path(transactionId))
         #expect(response.status == 200)
         let body = try response.decoded(HistoryResponseBody.self)
         return try payloads(body.signedTransactions, root: root).map(\.productId)
@@ -93,17 +94,17 @@ extension CustomerBinaryTests {
 
         // The device API: each customer's own entitlements and subscription status, and nothing for the default one.
         for (customer, product) in [("alice", Self.proMonthly), ("bob@example.com", Self.weekly)] {
-            let body = try await device(store, "GET", "/storekit/v1/transactions/current-entitlements", as: customer)
+            let body = try await device(store, "GET", DeviceAPI.currentEntitlements.path(), as: customer)
                 .decoded(SignedTransactionsBody.self)
             #expect(try payloads(body.signedTransactions, root: root).map(\.productId) == [product])
         }
         let bobsPro = try await device(
-            store, "GET", "/storekit/v1/subscriptions/\(Self.proGroup)/status", as: "bob@example.com")
+            store, "GET", DeviceAPI.subscriptionStatus.path(Self.proGroup), as: "bob@example.com")
         #expect(try bobsPro.decoded(SubscriptionStatusesBody.self).statuses.isEmpty)
         let alicesPro = try await device(
-            store, "GET", "/storekit/v1/subscriptions/\(Self.proGroup)/status", as: "alice")
+            store, "GET", DeviceAPI.subscriptionStatus.path(Self.proGroup), as: "alice")
         #expect(try alicesPro.decoded(SubscriptionStatusesBody.self).statuses.count == 1)
-        let nobody = try await device(store, "GET", "/storekit/v1/transactions/current-entitlements", as: nil)
+        let nobody = try await device(store, "GET", DeviceAPI.currentEntitlements.path(), as: nil)
         #expect(try nobody.decoded(SignedTransactionsBody.self).signedTransactions.isEmpty)
 
         // The Server API answers for the customer of the transaction id given, and by their app transaction id.
@@ -141,9 +142,9 @@ extension CustomerBinaryTests {
         #expect(wrong.status == 1 && wrong.stderr.contains("4040010"), "\(wrong.stderr)")
         _ = try store.control(TestTransactionBody.self, "refund", id, "--customer", "alice")
 
-        let alices = try await server(store, "/inApps/v2/refund/lookup/\(id)").decoded(RefundHistoryResponseBody.self)
+        let alices = try await server(store, ServerAPI.refundHistory.path(id)).decoded(RefundHistoryResponseBody.self)
         #expect(try payloads(alices.signedTransactions, root: root).map(\.transactionId) == [id])
-        let bobsRefunds = try await server(store, "/inApps/v2/refund/lookup/\(bobs.transactionId)")
+        let bobsRefunds = try await server(store, ServerAPI.refundHistory.path(bobs.transactionId))
             .decoded(RefundHistoryResponseBody.self)
         #expect(bobsRefunds.signedTransactions.isEmpty)
 
@@ -167,7 +168,7 @@ extension CustomerBinaryTests {
         let root = try await root(store)
         _ = try store.control(TestCustomer.self, "customer", "add", "alice")
         _ = try store.control(TestCustomer.self, "customer", "add", "bob")
-        let eligibility = "/storekit/v1/subscriptions/\(Self.proGroup)/intro-offer-eligibility"
+        let eligibility = DeviceAPI.introOfferEligibility.path(Self.proGroup)
         let first = try await buy(store, Self.proMonthly, as: "alice", root: root)
         #expect(first.offerType == .introductoryOffer, "alice's first subscription takes the introductory offer")
         let alice = try await device(store, "GET", eligibility, as: "alice").decoded(IntroOfferEligibilityBody.self)
@@ -186,28 +187,28 @@ extension CustomerBinaryTests {
         let root = try await root(store)
         _ = try store.control(TestCustomer.self, "customer", "add", "kid")
         _ = try store.control(TestCustomer.self, "customer", "add", "other")
-        let cursor = try await device(store, "GET", "/storekit/v1/transactions/updates", as: "other")
+        let cursor = try await device(store, "GET", DeviceAPI.updates.path(), as: "other")
             .decoded(TransactionUpdatesBody.self).cursor
         _ = try store.control(TestSettingsBody.self, "ask-to-buy", "on")
         let asked = try await device(
-            store, "POST", "/storekit/v1/purchases", json: #"{"productId": "com.example.coins"}"#, as: "kid"
+            store, "POST", DeviceAPI.purchase.path(), json: #"{"productId": "com.example.coins"}"#, as: "kid"
         ).decoded(PurchaseResponseBody.self)
         #expect(asked.result == "pending")
         let id = try #require(asked.transactionId)
 
         // Another customer's device cannot see it, nor a control naming them approve it.
-        let seen = try await device(store, "GET", "/storekit/v1/purchases/\(id)", as: "other")
+        let seen = try await device(store, "GET", DeviceAPI.purchaseStatus.path(id), as: "other")
         try expectError(seen, status: 404, code: StoreErrorCode.transactionIdNotFound)
-        let theirs = try await device(store, "GET", "/storekit/v1/purchases/\(id)", as: "kid")
+        let theirs = try await device(store, "GET", DeviceAPI.purchaseStatus.path(id), as: "kid")
         #expect(try theirs.decoded(PurchaseStatusBody.self).status == "pending")
         #expect(try store.control("approve", id, "--customer", "other").status == 1)
         _ = try store.control(TestTransactionBody.self, "approve", id)
 
-        let kids = try await device(store, "GET", "/storekit/v1/transactions/updates?after=\(cursor)", as: "kid")
+        let kids = try await device(store, "GET", DeviceAPI.updates.path() + "?after=\(cursor)", as: "kid")
         #expect(
             try payloads(kids.decoded(TransactionUpdatesBody.self).signedTransactions, root: root)
                 .map(\.transactionId) == [id])
-        let others = try await device(store, "GET", "/storekit/v1/transactions/updates?after=\(cursor)", as: "other")
+        let others = try await device(store, "GET", DeviceAPI.updates.path() + "?after=\(cursor)", as: "other")
         #expect(try others.decoded(TransactionUpdatesBody.self).signedTransactions.isEmpty)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MockStoreSQLite
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -71,7 +72,7 @@ extension CustomerControlBinaryTests {
         _ = try store.control(TestSettingsBody.self, "storefront", "FRA", "--customer", "alice")
         #expect(try store.control(TestSettingsBody.self, "settings", "--customer", "alice").currency == "EUR")
         #expect(try store.control(TestSettingsBody.self, "settings").storefront != "FRA")
-        let products = "/storekit/v1/products?ids=\(Self.pack)"
+        let products = DeviceAPI.products.path() + "?ids=\(Self.pack)"
         let hers = try await store.request("GET", products, headers: [MockCustomerHeader.name: "alice"])
         let theirs = try await store.get(products)
         #expect(try hers.decoded(StoreProductsBody.self).products.first?.currency == "EUR")
@@ -80,12 +81,12 @@ extension CustomerControlBinaryTests {
         // The device API: an unknown customer is a 404 in the store's error style, a bad name a 400; another
         // customer's transaction cannot be finished.
         try expectError(
-            try await store.request("GET", "/storekit/v1/transactions/unfinished", headers: ["X-Mock-Customer": "zed"]),
+            try await store.request("GET", DeviceAPI.unfinished.path(), headers: ["X-Mock-Customer": "zed"]),
             status: 404, code: StoreErrorCode.customerNotFound)
         try expectError(
-            try await store.request("GET", "/storekit/v1/transactions/unfinished", headers: ["X-Mock-Customer": "a b"]),
+            try await store.request("GET", DeviceAPI.unfinished.path(), headers: ["X-Mock-Customer": "a b"]),
             status: 400, code: StoreErrorCode.generalBadRequest)
-        let finish = "/storekit/v1/transactions/\(bought.transaction.transactionId)/finish"
+        let finish = DeviceAPI.finish.path(bought.transaction.transactionId)
         try expectError(
             try await store.request("POST", finish), status: 404, code: StoreErrorCode.transactionIdNotFound)
         let finished = try await store.request("POST", finish, headers: [MockCustomerHeader.name: "alice"])
@@ -115,12 +116,12 @@ extension CustomerControlBinaryTests {
         }
         let store = try start()
         defer { _ = try? store.stop() }
-        let unfinished = try await store.get("/storekit/v1/transactions/unfinished").decoded(
+        let unfinished = try await store.get(DeviceAPI.unfinished.path()).decoded(
             SignedTransactionsBody.self)
         #expect(unfinished.signedTransactions.count == 1, "the old purchase is the default customer's")
         _ = try store.control(TestCustomer.self, "customer", "add", "alice")
         let hers = try await store.request(
-            "GET", "/storekit/v1/transactions/unfinished", headers: [MockCustomerHeader.name: "alice"])
+            "GET", DeviceAPI.unfinished.path(), headers: [MockCustomerHeader.name: "alice"])
         #expect(try hers.decoded(SignedTransactionsBody.self).signedTransactions.isEmpty)
         let next = try store.control(TestTransactionBody.self, "buy", Self.pack, "--customer", "alice")
         #expect(next.transaction.transactionId == "2000000000000008", "ids go on from the old store's")

@@ -1,5 +1,6 @@
 import Foundation
 import Signing
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
     let fixedDate = Date(timeIntervalSince1970: 1_764_590_400)
 
     func records(_ router: MockStoreRouter) throws -> [TestNotificationRecord] {
-        let answer = router.respond(to: HTTPRequest(method: "GET", path: "/test/v1/notifications"))
+        let answer = router.respond(to: HTTPRequest(method: "GET", path: TestControls.notifications.path()))
         return try JSONDecoder().decode(TestNotificationsBody.self, from: Data(answer.body)).notifications
     }
 
@@ -35,7 +36,7 @@ import Testing
         let first = try router()
         let bought = first.respond(
             to: HTTPRequest(
-                method: "POST", path: "/storekit/v1/purchases",
+                method: "POST", path: DeviceAPI.purchase.path(),
                 body: Array(#"{"productId": "ai.voicedebrief.app.credit.500"}"#.utf8)))
         #expect(bought.status == 200)
         // Before it is read, the store holds the claims, not a signature.

@@ -1,5 +1,6 @@
 import Foundation
 import MockStoreTesting
+import StoreWire
 import Testing
 
 @testable import MockStoreHTTP
@@ -73,7 +74,8 @@ final class EphemeralMockStore {
     /// A purchase of the 500-credit pack: its status.
     func purchase(timeout: Double = 10) throws -> Int {
         try request(
-            "POST", "/storekit/v1/purchases", json: #"{"productId":"ai.voicedebrief.app.credit.500"}"#, timeout: timeout
+            "POST", DeviceAPI.purchase.path(), json: #"{"productId":"ai.voicedebrief.app.credit.500"}"#,
+            timeout: timeout
         )
         .status
     }

@@ -1,5 +1,7 @@
 import Foundation
 import Signing
+import StoreTestControls
+import StoreWire
 import Testing
 
 #if canImport(Glibc)
@@ -41,13 +43,13 @@ extension EphemeralStoreBinaryTests {
         #expect(try first.purchase() == 200)
         #expect(try first.purchase() == 200)
         #expect(try second.purchase() == 200)
-        let firstList = try first.request("GET", "/test/v1/transactions")
-        let secondList = try second.request("GET", "/test/v1/transactions")
+        let firstList = try first.request("GET", TestControls.transactions.path())
+        let secondList = try second.request("GET", TestControls.transactions.path())
         #expect(firstList.text.components(separatedBy: "\"transactionId\"").count - 1 == 2)
         #expect(secondList.text.components(separatedBy: "\"transactionId\"").count - 1 == 1)
         // A new test CA for each start.
-        let firstRoot = try first.request("GET", "/test/v1/root-certificate").body
-        let secondRoot = try second.request("GET", "/test/v1/root-certificate").body
+        let firstRoot = try first.request("GET", SandboxAPI.rootCertificate.path()).body
+        let secondRoot = try second.request("GET", SandboxAPI.rootCertificate.path()).body
         #expect(!firstRoot.isEmpty && firstRoot != secondRoot)
 
         #expect(first.stop() == 0)
@@ -64,7 +66,7 @@ extension EphemeralStoreBinaryTests {
         #expect(store.stop() == 0)
         let again = try EphemeralMockStore(workingDirectory: work.path)
         defer { again.stop() }
-        #expect(try again.request("GET", "/storekit/v1/transactions/unfinished").text.contains("[]"))
+        #expect(try again.request("GET", DeviceAPI.unfinished.path()).text.contains("[]"))
     }
 
     @Test func ephemeralWithADataDirectoryIsAUsageError() throws {
@@ -79,7 +81,7 @@ extension EphemeralStoreBinaryTests {
         let work = try TemporaryDirectory()
         let store = try EphemeralMockStore(workingDirectory: work.path)
         defer { store.stop() }
-        let der = try store.request("GET", "/test/v1/root-certificate").body
+        let der = try store.request("GET", SandboxAPI.rootCertificate.path()).body
 
         let printed = try Self.control(store, ["root-certificate"])
         #expect(printed.status == 0)

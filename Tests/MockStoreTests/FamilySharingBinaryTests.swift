@@ -1,6 +1,7 @@
 import Foundation
 import FoundationNetworking
 import Signing
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -29,7 +30,7 @@ import Testing
         )
         var entitled = try await base.entitlements(store, root: root)
         #expect(entitled.map(\.inAppOwnershipType) == [.familyShared])
-        let own = try await store.post("/storekit/v1/purchases", json: #"{"productId": "\#(Self.monthly)"}"#)
+        let own = try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.monthly)"}"#)
         #expect(own.status == 409, "one subscription per group: the member's own purchase waits")
 
         let renewed = try store.control(TestClockBody.self, "clock", "advance", "P1Y").events ?? []
@@ -39,7 +40,7 @@ import Testing
             told.transaction.inAppOwnershipType == .familyShared && told.transaction.transactionReason == .renewal)
         #expect(told.transaction.originalTransactionId == shared.originalTransactionId)
         let extend = try await store.request(
-            "PUT", "/inApps/v1/subscriptions/extend/\(shared.originalTransactionId)",
+            "PUT", ServerAPI.extendRenewalDate.path(shared.originalTransactionId),
             body: Array(#"{"extendByDays": 3, "extendReasonCode": 1, "requestIdentifier": "r1"}"#.utf8),
             headers: try base.token.header())
         try expectError(extend, status: 403, code: 4_030_007)
@@ -76,7 +77,7 @@ import Testing
         told = try #require(try base.notifications(store, root: root).last)
         #expect(told.transaction.inAppOwnershipType == .familyShared && told.transaction.revocationDate == nil)
         let history = try await base.server(
-            store, "/inApps/v2/history/\(shared.originalTransactionId)?inAppOwnershipType=FAMILY_SHARED")
+            store, ServerAPI.history.path(shared.originalTransactionId) + "?inAppOwnershipType=FAMILY_SHARED")
         #expect(history.status == 200)
         #expect(try store.control("family-revoke", "nope/x").status == 64)
         #expect(try store.control("family-share", "com.example.none").status == 1)

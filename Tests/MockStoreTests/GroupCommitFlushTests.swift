@@ -1,6 +1,7 @@
 import Foundation
 import MockStoreSQLite
 import Signing
+import StoreWire
 import Testing
 
 @testable import MockStoreHTTP
@@ -36,7 +37,7 @@ import Testing
         #expect(store.database.flushes == 2)
         // Reads flush nothing.
         #expect(
-            router.respond(to: HTTPRequest(method: "GET", path: "/storekit/v1/transactions/unfinished")).status == 200)
+            router.respond(to: HTTPRequest(method: "GET", path: DeviceAPI.unfinished.path())).status == 200)
         #expect(store.database.flushes == 2)
     }
 

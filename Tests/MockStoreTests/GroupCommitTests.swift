@@ -1,5 +1,6 @@
 import Foundation
 import Signing
+import StoreTestControls
 import StoreWire
 import Synchronization
 import Testing
@@ -27,12 +28,12 @@ import Testing
     static func buy(_ router: MockStoreRouter) -> HTTPResponse {
         router.respond(
             to: HTTPRequest(
-                method: "POST", path: "/storekit/v1/purchases",
+                method: "POST", path: DeviceAPI.purchase.path(),
                 body: Array(#"{"productId": "\#(Self.credit500)"}"#.utf8)))
     }
 
     static func finish(_ id: String, _ router: MockStoreRouter) -> HTTPResponse {
-        router.respond(to: HTTPRequest(method: "POST", path: "/storekit/v1/transactions/\(id)/finish"))
+        router.respond(to: HTTPRequest(method: "POST", path: DeviceAPI.finish.path(id)))
     }
 
     /// The transaction id in a successful purchase answer, after checking its signature.
@@ -163,7 +164,7 @@ extension GroupCommitTests {
     }
 
     @Test func readsCommitNothingAndEachWriteWaitsForACommit() throws {
-        for path in ["/storekit/v1/transactions/unfinished", "/storekit/v1/transactions/updates", "/test/v1/settings"] {
+        for path in [DeviceAPI.unfinished.path(), DeviceAPI.updates.path(), TestControls.settings.path()] {
             #expect(router.respond(to: HTTPRequest(method: "GET", path: path)).status == 200)
         }
         #expect(store.commitStatistics == (0, 0), "reads alone commit nothing")

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -85,13 +86,14 @@ final class HTTPSReceiver {
         let store = try MockStoreHarness(
             dataDirectory: directory.file("data"),
             extraArguments: ["--notify", receiver.url, "--notify-ca", caFile, "--notify-retry-base-ms", "20"])
-        let requested = try await store.request("POST", "/inApps/v1/notifications/test", headers: try token.header())
+        let requested = try await store.request(
+            "POST", ServerAPI.requestTestNotification.path(), headers: try token.header())
         #expect(requested.status == 200)
         try await eventually("the TEST notification arrives over https") { receiver.bodies.count == 1 }
         let signed = try JSONDecoder().decode(SignedNotificationBody.self, from: Data(receiver.bodies[0]))
         #expect(!signed.signedPayload.isEmpty)
         try await eventually("it is recorded as delivered") {
-            let records = try await store.get("/test/v1/notifications").decoded(TestNotificationsBody.self)
+            let records = try await store.get(TestControls.notifications.path()).decoded(TestNotificationsBody.self)
             return records.notifications.first?.status == "delivered"
                 && records.notifications.first?.sendAttempts.map(\.sendAttemptResult) == [.success]
         }
@@ -107,14 +109,17 @@ final class HTTPSReceiver {
                 // Retries happen in production only (issue 15).
                 "--environment", "production",
             ])
-        let requested = try await store.request("POST", "/inApps/v1/notifications/test", headers: try token.header())
+        let requested = try await store.request(
+            "POST", ServerAPI.requestTestNotification.path(), headers: try token.header())
         #expect(requested.status == 200)
         try await eventually("the tries run out") {
-            try await store.get("/test/v1/notifications").decoded(TestNotificationsBody.self).notifications.first?
+            try await store.get(TestControls.notifications.path()).decoded(TestNotificationsBody.self).notifications
+                .first?
                 .status == "failed"
         }
         let record = try #require(
-            try await store.get("/test/v1/notifications").decoded(TestNotificationsBody.self).notifications.first)
+            try await store.get(TestControls.notifications.path()).decoded(TestNotificationsBody.self).notifications
+                .first)
         #expect(record.sendAttempts.map(\.sendAttemptResult) == [.tlsIssue, .tlsIssue])
         #expect(receiver.bodies.isEmpty, "nothing was delivered to an untrusted receiver")
         #expect(try store.stop() == 0)

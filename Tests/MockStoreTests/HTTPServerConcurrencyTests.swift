@@ -1,4 +1,5 @@
 import Foundation
+import StoreWire
 import Synchronization
 import Testing
 
@@ -77,7 +78,7 @@ extension HTTPServerConcurrencyTests {
             for cycle in 0..<cycles {
                 let body = Array(#"{"productId": "\#(GroupCommitTests.credit500)"}"#.utf8)
                 let bought = try? RawHTTPClient.send(
-                    "POST /storekit/v1/purchases HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                    "POST \(DeviceAPI.purchase.path()) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
                         + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n",
                     body: body, port: port)
                 guard let bought,
@@ -88,7 +89,7 @@ extension HTTPServerConcurrencyTests {
                     return
                 }
                 let finished = try? RawHTTPClient.send(
-                    "POST /storekit/v1/transactions/\(id)/finish HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                    "POST \(DeviceAPI.finish.path(id)) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
                         + "Content-Length: 0\r\n\r\n", port: port)
                 if finished?.status != 200 || finished?.headers["content-type"] != "application/json" {
                     problems.withLock { $0.append("\(id): finish \(finished?.status ?? -1)") }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreWire
 import Testing
 
 #if canImport(Glibc)
@@ -73,7 +74,7 @@ extension IdleConnectionRoomTests {
         #expect(Self.isClosed(idle[0]))
         let newest = try #require(idle.last)
         #expect(!Self.isClosed(newest))
-        RawHTTP.send(newest, RawHTTP.request("GET", "/storekit/v1/products?ids=ai.voicedebrief.app.credit.500"))
+        RawHTTP.send(newest, RawHTTP.request("GET", DeviceAPI.products.path() + "?ids=ai.voicedebrief.app.credit.500"))
         #expect(RawHTTP.parse(RawHTTP.receiveAll(newest))?.status == 200, "the newest idle connection is served")
         #expect(store.stop() == 0)
     }
@@ -90,7 +91,7 @@ extension IdleConnectionRoomTests {
         defer { close(busy) }
         let body = Array(Self.purchaseJSON.utf8)
         let head =
-            "POST /storekit/v1/purchases HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+            "POST \(DeviceAPI.purchase.path()) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
             + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nExpect: 100-continue\r\n\r\n"
         RawHTTP.send(busy, Array(head.utf8))
         let interim = Self.receive(busy, until: "\r\n\r\n")
@@ -104,7 +105,7 @@ extension IdleConnectionRoomTests {
         RawHTTP.send(busy, body)
         let answer = RawHTTP.parse(RawHTTP.receiveAll(busy))
         #expect(answer?.status == 200, "the request under way was not answered: \(answer?.text ?? "nothing")")
-        #expect(try store.request("GET", "/storekit/v1/transactions/unfinished", timeout: 120).status == 200)
+        #expect(try store.request("GET", DeviceAPI.unfinished.path(), timeout: 120).status == 200)
         #expect(store.isRunning)
     }
 }

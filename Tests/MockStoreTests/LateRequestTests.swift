@@ -1,4 +1,5 @@
 import Foundation
+import StoreWire
 import TestSupport
 import Testing
 
@@ -13,8 +14,8 @@ import Testing
 /// request (half the headers, or the headers and half the body) and wait.
 @Suite(.serialized) struct LateRequestTests {
     @Test(arguments: [
-        "GET /storekit/v1/products HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Half: ",
-        "POST /storekit/v1/purchases HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        "GET \(DeviceAPI.products.path()) HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Half: ",
+        "POST \(DeviceAPI.purchase.path()) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             + "Content-Length: 200\r\n\r\n{\"productId\":",
     ])
     func aHalfRequestIsAnswered408ThenClosed(half: String) throws {

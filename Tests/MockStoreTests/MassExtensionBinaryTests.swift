@@ -1,6 +1,7 @@
 import Foundation
 import FoundationNetworking
 import Signing
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -15,11 +16,11 @@ import Testing
 
     func post(_ store: MockStoreHarness, _ json: String) async throws -> MockStoreHarness.Response {
         try await store.request(
-            "POST", "/inApps/v1/subscriptions/extend/mass", body: Array(json.utf8), headers: try base.token.header())
+            "POST", ServerAPI.massExtendRenewalDate.path(), body: Array(json.utf8), headers: try base.token.header())
     }
 
     func status(_ store: MockStoreHarness, _ id: String) async throws -> MassExtendRenewalDateStatusResponseBody {
-        try await base.server(store, "/inApps/v1/subscriptions/extend/mass/\(Self.weekly)/\(id)")
+        try await base.server(store, ServerAPI.massExtensionStatus.path(Self.weekly, id))
             .decoded(MassExtendRenewalDateStatusResponseBody.self)
     }
 

@@ -33,14 +33,15 @@ import Testing
     }
 
     func rootCertificate(of store: MockStoreHarness) async throws -> Certificate {
-        let response = try await store.get("/test/v1/root-certificate")
+        let response = try await store.get(SandboxAPI.rootCertificate.path())
         #expect(response.status == 200)
         #expect(response.contentType == "application/pkix-cert")
         return try Certificate(derRepresentation: response.body)
     }
 
     func buy(_ store: MockStoreHarness, _ productId: String = credit500, extra: String = "") async throws -> String {
-        let response = try await store.post("/storekit/v1/purchases", json: #"{"productId": "\#(productId)"\#(extra)}"#)
+        let response = try await store.post(
+            DeviceAPI.purchase.path(), json: #"{"productId": "\#(productId)"\#(extra)}"#)
         #expect(response.status == 200)
         #expect(response.contentType == "application/json")
         let body = try response.decoded(PurchaseResponseBody.self)
@@ -119,7 +120,7 @@ extension MockStoreBinaryTests {
         let outcome = try MockStoreHarness.run(["--catalogue", Repository.catalogue, "--data", data, "--port", "0"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("another mockstore is using this data directory"))
-        #expect(try await first.get("/storekit/v1/transactions/unfinished").status == 200, "the first goes on")
+        #expect(try await first.get(DeviceAPI.unfinished.path()).status == 200, "the first goes on")
         #expect(try first.stop() == 0)
     }
 }
@@ -132,7 +133,7 @@ extension MockStoreBinaryTests {
         let store = try MockStoreHarness(dataDirectory: data, catalogue: Repository.twoPackCatalogue)
 
         let products = try await store.get(
-            "/storekit/v1/products?ids=\(Self.credit500),unknown,\(Self.credit1000),\(Self.credit500)")
+            DeviceAPI.products.path() + "?ids=\(Self.credit500),unknown,\(Self.credit1000),\(Self.credit500)")
         #expect(products.status == 200)
         #expect(products.contentType == "application/json")
         let listed = try products.decoded(StoreProductsBody.self).products
@@ -164,23 +165,23 @@ extension MockStoreBinaryTests {
         #expect(payload.purchaseDate >= before && payload.purchaseDate <= Date().millisecondsSince1970)
         #expect(payload.signedDate >= payload.purchaseDate)
 
-        let unfinished = try await store.get("/storekit/v1/transactions/unfinished")
+        let unfinished = try await store.get(DeviceAPI.unfinished.path())
         #expect(unfinished.status == 200)
         #expect(unfinished.contentType == "application/json")
         let signed = try unfinished.decoded(SignedTransactionsBody.self).signedTransactions
         #expect(try signed.map { try verifiedPayload($0, root: root).transactionId } == [payload.transactionId])
 
-        let finish = try await store.post("/storekit/v1/transactions/\(payload.transactionId)/finish", json: "{}")
+        let finish = try await store.post(DeviceAPI.finish.path(payload.transactionId), json: "{}")
         #expect(finish.status == 200)
         #expect(finish.contentType == "application/json")
         #expect(finish.body == Array("{}".utf8))
-        let again = try await store.post("/storekit/v1/transactions/\(payload.transactionId)/finish", json: "{}")
+        let again = try await store.post(DeviceAPI.finish.path(payload.transactionId), json: "{}")
         #expect(again.status == 200, "finish is idempotent")
         #expect(
-            try await store.get("/storekit/v1/transactions/unfinished").decoded(SignedTransactionsBody.self)
+            try await store.get(DeviceAPI.unfinished.path()).decoded(SignedTransactionsBody.self)
                 .signedTransactions.isEmpty)
 
-        let unknown = try await store.post("/storekit/v1/transactions/2000000000000099/finish", json: "{}")
+        let unknown = try await store.post(DeviceAPI.finish.path("2000000000000099"), json: "{}")
         try expectError(unknown, status: 404, code: 4_040_010)
 
         #expect(try store.stop() == 0)
@@ -189,7 +190,7 @@ extension MockStoreBinaryTests {
     @Test func concurrentPurchasesGetDistinctIDs() async throws {
         let store = try MockStoreHarness(dataDirectory: data)
         let root = try await rootCertificate(of: store)
-        let purchases = URL(string: store.baseURL + "/storekit/v1/purchases")
+        let purchases = URL(string: store.baseURL + DeviceAPI.purchase.path())
         let signed = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<8 {
                 group.addTask {
@@ -211,44 +212,46 @@ extension MockStoreBinaryTests {
 
     @Test func badRequestsGet4xxAndTheServerStaysUp() async throws {
         let store = try MockStoreHarness(dataDirectory: data)
-        try expectError(try await store.post("/storekit/v1/purchases", json: "{not json"), status: 400, code: 4_000_000)
-        try expectError(try await store.post("/storekit/v1/purchases", json: "[]"), status: 400, code: 4_000_000)
         try expectError(
-            try await store.post("/storekit/v1/purchases", json: #"{"productId": "nope"}"#), status: 400,
+            try await store.post(DeviceAPI.purchase.path(), json: "{not json"), status: 400, code: 4_000_000)
+        try expectError(try await store.post(DeviceAPI.purchase.path(), json: "[]"), status: 400, code: 4_000_000)
+        try expectError(
+            try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "nope"}"#), status: 400,
             code: 4_000_023)
         try expectError(
             try await store.post(
-                "/storekit/v1/purchases", json: #"{"productId": "\#(Self.credit500)", "quantity": 11}"#),
+                DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.credit500)", "quantity": 11}"#),
             status: 400, code: 4_000_000)
         try expectError(
             try await store.post(
-                "/storekit/v1/purchases", json: #"{"productId": "\#(Self.credit500)", "appAccountToken": "x"}"#),
+                DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.credit500)", "appAccountToken": "x"}"#),
             status: 400, code: 4_000_183)
-        try expectError(try await store.request("DELETE", "/storekit/v1/purchases"), status: 405, code: 4_050_000)
-        try expectError(try await store.get("/storekit/v1/purchases"), status: 405, code: 4_050_000)
+        try expectError(try await store.request("DELETE", DeviceAPI.purchase.path()), status: 405, code: 4_050_000)
+        try expectError(try await store.get(DeviceAPI.purchase.path()), status: 405, code: 4_050_000)
         try expectError(try await store.get("/nowhere"), status: 404, code: 4_040_000)
         try expectError(
-            try await store.post("/storekit/v1/transactions/not-a-number/finish", json: "{}"), status: 400,
+            try await store.post(DeviceAPI.finish.path("not-a-number"), json: "{}"), status: 400,
             code: 4_000_006)
         let oversized = Array(repeating: UInt8(ascii: " "), count: 200 * 1024)
         try expectError(
-            try await store.request("POST", "/storekit/v1/purchases", body: oversized), status: 413, code: 4_130_000)
+            try await store.request("POST", DeviceAPI.purchase.path(), body: oversized), status: 413, code: 4_130_000)
 
         let garbage = try RawHTTPClient.exchange(
             Array("\u{1}\u{2} nonsense\r\n\r\n".utf8), host: "127.0.0.1", port: store.port)
         #expect(String(decoding: garbage, as: UTF8.self).hasPrefix("HTTP/1.1 400"))
         let chunk = String(repeating: "z", count: 40_000)
         let chunked = try RawHTTPClient.send(
-            "POST /storekit/v1/purchases HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+            "POST \(DeviceAPI.purchase.path()) HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
                 + "9C40\r\n\(chunk)\r\n9C40\r\n\(chunk)\r\n0\r\n\r\n",
             port: store.port)
         #expect(chunked.status == 413)
         #expect(chunked.headers["content-type"] == "application/json")
 
         #expect(store.isRunning)
-        #expect(try await store.get("/storekit/v1/products?ids=\(Self.credit500)").status == 200, "still answering")
         #expect(
-            try await store.get("/storekit/v1/transactions/unfinished").decoded(SignedTransactionsBody.self)
+            try await store.get(DeviceAPI.products.path() + "?ids=\(Self.credit500)").status == 200, "still answering")
+        #expect(
+            try await store.get(DeviceAPI.unfinished.path()).decoded(SignedTransactionsBody.self)
                 .signedTransactions.isEmpty, "no bad request recorded anything")
         #expect(try store.stop() == 0)
     }
@@ -264,14 +267,14 @@ extension MockStoreBinaryTests {
         let finished = try verifiedPayload(try await buy(firstRun), root: root)
         let kept = try verifiedPayload(try await buy(firstRun, Self.credit1000), root: root)
         #expect(
-            try await firstRun.post("/storekit/v1/transactions/\(finished.transactionId)/finish", json: "{}").status
+            try await firstRun.post(DeviceAPI.finish.path(finished.transactionId), json: "{}").status
                 == 200)
         #expect(try firstRun.stop() == 0)
 
         let secondRun = try MockStoreHarness(dataDirectory: data, catalogue: Repository.twoPackCatalogue)
         let rootAgain = try await rootCertificate(of: secondRun)
         #expect(rootAgain.derRepresentation == root.derRepresentation, "the test CA is reused, not remade")
-        let unfinished = try await secondRun.get("/storekit/v1/transactions/unfinished")
+        let unfinished = try await secondRun.get(DeviceAPI.unfinished.path())
             .decoded(SignedTransactionsBody.self).signedTransactions
         let payloads = try unfinished.map { try verifiedPayload($0, root: root) }
         #expect(payloads.map(\.transactionId) == [kept.transactionId])
@@ -280,7 +283,7 @@ extension MockStoreBinaryTests {
         let next = try verifiedPayload(try await buy(secondRun), root: root)
         #expect(next.transactionId == "2000000000000003", "ids are never reused after a restart")
         #expect(
-            try await secondRun.post("/storekit/v1/transactions/\(finished.transactionId)/finish", json: "{}")
+            try await secondRun.post(DeviceAPI.finish.path(finished.transactionId), json: "{}")
                 .status == 200, "a finished one stays known")
         #expect(try secondRun.stop() == 0)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MockStoreServer
 import MockStoreTesting
 import StoreWire
 import TestSupport
@@ -94,6 +95,8 @@ final class MockStoreHarness {
         }
         let (data, response) = try await Self.session.data(for: request)
         let http = try #require(response as? HTTPURLResponse)
+        let undeclared = http.value(forHTTPHeaderField: MockStoreRouter.undeclaredErrorHeader)
+        #expect(undeclared == nil, "\(method) \(path) answered error \(undeclared ?? "") its endpoint does not declare")
         return Response(
             status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type"), body: Array(data))
     }

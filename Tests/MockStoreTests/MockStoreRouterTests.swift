@@ -48,7 +48,7 @@ import Testing
     }
 
     func buy(_ body: String) -> HTTPResponse {
-        post("/storekit/v1/purchases", body)
+        post(DeviceAPI.purchase.path(), body)
     }
 
     /// The payload of an HS256 transaction, after checking its signature.
@@ -79,7 +79,7 @@ import Testing
 extension MockStoreRouterTests {
     @Test func productsAreReturnedInOrderAskedEachOnceUnknownLeftOut() {
         let response = get(
-            "/storekit/v1/products",
+            DeviceAPI.products.path(),
             query: [.init("ids", "\(Self.credit1000),nope,\(Self.credit500),\(Self.credit1000)")])
         #expect(response.status == 200)
         #expect(response.header("Content-Type") == "application/json")
@@ -96,14 +96,14 @@ extension MockStoreRouterTests {
 
     @Test func productIDsMayRepeatTheArgument() {
         let response = get(
-            "/storekit/v1/products", query: [.init("ids", Self.credit500), .init("ids", " \(Self.credit1000) ")])
+            DeviceAPI.products.path(), query: [.init("ids", Self.credit500), .init("ids", " \(Self.credit1000) ")])
         #expect(response.decoded(StoreProductsBody.self)?.products.map(\.id) == [Self.credit500, Self.credit1000])
     }
 
     @Test func noIDsOrOnlyUnknownIDsGiveAnEmptyList() {
-        #expect(get("/storekit/v1/products").decoded(StoreProductsBody.self)?.products == [])
+        #expect(get(DeviceAPI.products.path()).decoded(StoreProductsBody.self)?.products == [])
         #expect(
-            get("/storekit/v1/products", query: [.init("ids", "a,,b")]).decoded(StoreProductsBody.self)?.products
+            get(DeviceAPI.products.path(), query: [.init("ids", "a,,b")]).decoded(StoreProductsBody.self)?.products
                 == [])
     }
 
@@ -111,7 +111,7 @@ extension MockStoreRouterTests {
         let router = try MockStoreRouterTests(
             catalogue: StoreKitConfiguration.parse(Data(StoreKitFixtures.version2.utf8), source: "v2"))
         let products = router.get(
-            "/storekit/v1/products", query: [.init("ids", "com.example.coins,com.example.season")]
+            DeviceAPI.products.path(), query: [.init("ids", "com.example.coins,com.example.season")]
         )
         .decoded(StoreProductsBody.self)?.products
         #expect(products?.map(\.displayName) == ["Münzen", "Season"])
@@ -160,7 +160,7 @@ extension MockStoreRouterTests {
     @Test func signedDateIsWhenSignedPurchaseDateStays() throws {
         let bought = buy(#"{"productId": "\#(Self.credit500)"}"#).decoded(PurchaseResponseBody.self)
         clock.advance(by: 60)
-        let unfinished = get("/storekit/v1/transactions/unfinished").decoded(SignedTransactionsBody.self)
+        let unfinished = get(DeviceAPI.unfinished.path()).decoded(SignedTransactionsBody.self)
         let first = try verifiedPayload(bought?.signedTransaction)
         let later = try verifiedPayload(unfinished?.signedTransactions.first)
         #expect(later.transactionId == first.transactionId)
@@ -248,7 +248,7 @@ extension MockStoreRouterTests {
         let response = router.buy(#"{"productId": "com.example.coins"}"#)
         #expect(response.status == 200)
         #expect(
-            router.get("/storekit/v1/transactions/unfinished").decoded(SignedTransactionsBody.self)?
+            router.get(DeviceAPI.unfinished.path()).decoded(SignedTransactionsBody.self)?
                 .signedTransactions == [])
         let pending = try #require(try router.store.allTransactions().first)
         // The pending answer names the waiting transaction (a mock store addition, issue 13).
@@ -257,7 +257,7 @@ extension MockStoreRouterTests {
                 == PurchaseResponseBody(result: "pending", pendingReason: .askToBuy, transactionId: pending.id))
         #expect(pending.status == .pending)
         router.expectError(
-            router.post("/storekit/v1/transactions/\(pending.id)/finish", "{}"), status: 404, code: 4_040_010)
+            router.post(DeviceAPI.finish.path(pending.id), "{}"), status: 404, code: 4_040_010)
     }
 
     @Test func failedSigningRecordsNothing() throws {
@@ -301,7 +301,7 @@ extension MockStoreRouterTests {
         let parsed = try CompactJWS.parse(jws)
         #expect(parsed.header.alg == "ES256")
         #expect(parsed.header.x5c?.count == 3)
-        let root = try Certificate(derRepresentation: router.get("/test/v1/root-certificate").body)
+        let root = try Certificate(derRepresentation: router.get(SandboxAPI.rootCertificate.path()).body)
         try parsed.verifyES256(chain: CertificateChainVerifier(trustedRoot: root), at: fixedDate)
         let stranger = try TestCertificateAuthority.make(validFrom: fixedDate.addingTimeInterval(-86_400))
         #expect(throws: SigningError.self) {
@@ -320,16 +320,16 @@ extension MockStoreRouterTests {
         let b = try verifiedPayload(
             buy(#"{"productId": "\#(Self.credit1000)"}"#)
                 .decoded(PurchaseResponseBody.self)?.signedTransaction)
-        let listed = try #require(get("/storekit/v1/transactions/unfinished").decoded(SignedTransactionsBody.self))
+        let listed = try #require(get(DeviceAPI.unfinished.path()).decoded(SignedTransactionsBody.self))
         #expect(
             try listed.signedTransactions.map { try verifiedPayload($0).transactionId }
                 == [a.transactionId, b.transactionId])
 
-        let finish = post("/storekit/v1/transactions/\(a.transactionId)/finish", "{}")
+        let finish = post(DeviceAPI.finish.path(a.transactionId), "{}")
         #expect(finish.status == 200)
         #expect(finish.header("Content-Type") == "application/json")
         #expect(finish.body == Array("{}".utf8))
-        let after = try #require(get("/storekit/v1/transactions/unfinished").decoded(SignedTransactionsBody.self))
+        let after = try #require(get(DeviceAPI.unfinished.path()).decoded(SignedTransactionsBody.self))
         #expect(try after.signedTransactions.map { try verifiedPayload($0).transactionId } == [b.transactionId])
     }
 
@@ -337,20 +337,20 @@ extension MockStoreRouterTests {
         let a = try verifiedPayload(
             buy(#"{"productId": "\#(Self.credit500)"}"#)
                 .decoded(PurchaseResponseBody.self)?.signedTransaction)
-        #expect(post("/storekit/v1/transactions/\(a.transactionId)/finish", "").status == 200)
-        #expect(post("/storekit/v1/transactions/\(a.transactionId)/finish", "{}").status == 200)
+        #expect(post(DeviceAPI.finish.path(a.transactionId), "").status == 200)
+        #expect(post(DeviceAPI.finish.path(a.transactionId), "{}").status == 200)
         #expect(try store.allTransactions().first?.isFinished == true)
     }
 
     @Test func finishingAnUnknownTransactionIs4040010() {
-        let response = post("/storekit/v1/transactions/2000000000000042/finish", "{}")
+        let response = post(DeviceAPI.finish.path("2000000000000042"), "{}")
         expectError(response, status: 404, code: 4_040_010)
         #expect(response.decoded(StoreErrorBody.self)?.errorMessage == "Transaction id not found.")
     }
 
     @Test(arguments: ["abc", "12a", "-1", String(repeating: "9", count: 33)])
     func finishingANonNumericIDIs4000006(id: String) {
-        expectError(post("/storekit/v1/transactions/\(id)/finish", "{}"), status: 400, code: 4_000_006)
+        expectError(post(DeviceAPI.finish.path(id), "{}"), status: 400, code: 4_000_006)
     }
 }
 
@@ -368,19 +368,19 @@ extension MockStoreRouterTests {
     }
 
     @Test func wrongMethodIs405WithAllow() {
-        let response = router.respond(to: HTTPRequest(method: "DELETE", path: "/storekit/v1/products"))
+        let response = router.respond(to: HTTPRequest(method: "DELETE", path: DeviceAPI.products.path()))
         expectError(response, status: 405, code: 4_050_000)
         #expect(response.header("Allow") == "GET")
-        let getPurchase = get("/storekit/v1/purchases")
+        let getPurchase = get(DeviceAPI.purchase.path())
         expectError(getPurchase, status: 405, code: 4_050_000)
         #expect(getPurchase.header("Allow") == "POST")
         expectError(
-            router.respond(to: HTTPRequest(method: "GET", path: "/storekit/v1/transactions/1/finish")),
+            router.respond(to: HTTPRequest(method: "GET", path: DeviceAPI.finish.path("1"))),
             status: 405, code: 4_050_000)
     }
 
     @Test func headIsAnsweredLikeGet() {
-        let response = router.respond(to: HTTPRequest(method: "HEAD", path: "/storekit/v1/transactions/unfinished"))
+        let response = router.respond(to: HTTPRequest(method: "HEAD", path: DeviceAPI.unfinished.path()))
         #expect(response.status == 200)
     }
 
@@ -389,14 +389,14 @@ extension MockStoreRouterTests {
         let router = try MockStoreRouterTests(
             catalogue: StoreKitConfiguration.load(contentsOf: Repository.catalogue),
             rootCertificateDER: authority.root.derRepresentation)
-        let response = router.get("/test/v1/root-certificate")
+        let response = router.get(SandboxAPI.rootCertificate.path())
         #expect(response.status == 200)
         #expect(response.header("Content-Type") == "application/pkix-cert")
         #expect(response.body == authority.root.derRepresentation)
     }
 
     @Test func rootCertificateIs404WithoutOne() {
-        expectError(get("/test/v1/root-certificate"), status: 404, code: 4_040_000)
+        expectError(get(SandboxAPI.rootCertificate.path()), status: 404, code: 4_040_000)
     }
 
     @Test func payloadTooLargeIsJSON() {
@@ -408,9 +408,9 @@ extension MockStoreRouterTests {
 
     @Test func aClosedStoreAnswers500AndKeepsAnswering() throws {
         try store.close()
-        expectError(get("/storekit/v1/transactions/unfinished"), status: 500, code: 5_000_000)
+        expectError(get(DeviceAPI.unfinished.path()), status: 500, code: 5_000_000)
         expectError(buy(#"{"productId": "\#(Self.credit500)"}"#), status: 500, code: 5_000_000)
         expectError(
-            get("/storekit/v1/products", query: [.init("ids", Self.credit500)]), status: 500, code: 5_000_000)
+            get(DeviceAPI.products.path(), query: [.init("ids", Self.credit500)]), status: 500, code: 5_000_000)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import FoundationNetworking
 import MockStoreTesting
 import Signing
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -28,13 +29,13 @@ import Testing
     }
 
     func root(_ store: MockStoreHarness) async throws -> Certificate {
-        try Certificate(derRepresentation: try await store.get("/test/v1/root-certificate").body)
+        try Certificate(derRepresentation: try await store.get(SandboxAPI.rootCertificate.path()).body)
     }
 
     /// The store's notification records, over HTTP (polled: cheaper than running `mockstore control` each time;
     /// the control itself is tested in SandboxControlBinaryTests).
     func notifications(_ store: MockStoreHarness) async throws -> [TestNotificationRecord] {
-        try await store.get("/test/v1/notifications").decoded(TestNotificationsBody.self).notifications
+        try await store.get(TestControls.notifications.path()).decoded(TestNotificationsBody.self).notifications
     }
 }
 
@@ -46,7 +47,8 @@ extension NotificationBinaryTests {
         // Signed between the request and the reading of it: bounds from this test's own clock, not from a time it
         // hopes a loaded machine keeps to.
         let asked = Date().timeIntervalSince1970
-        let requested = try await store.request("POST", "/inApps/v1/notifications/test", headers: try token.header())
+        let requested = try await store.request(
+            "POST", ServerAPI.requestTestNotification.path(), headers: try token.header())
         #expect(requested.status == 200)
         #expect(requested.contentType == "application/json")
         let testToken = try requested.decoded(SendTestNotificationResponseBody.self).testNotificationToken
@@ -69,7 +71,7 @@ extension NotificationBinaryTests {
             try await notifications(store).first?.sendAttempts.count == 1
         }
         let status = try await store.request(
-            "GET", "/inApps/v1/notifications/test/\(testToken)", headers: try token.header())
+            "GET", ServerAPI.testNotificationStatus.path(testToken), headers: try token.header())
         #expect(status.status == 200)
         let body = try status.decoded(CheckTestNotificationResponseBody.self)
         #expect(body.signedPayload == signed.signedPayload)
@@ -173,13 +175,13 @@ extension NotificationBinaryTests {
                 "production",
             ])
         let requested = try await unreachable.request(
-            "POST", "/inApps/v1/notifications/test", headers: try token.header())
+            "POST", ServerAPI.requestTestNotification.path(), headers: try token.header())
         let testToken = try requested.decoded(SendTestNotificationResponseBody.self).testNotificationToken
         try await eventually("three socket issues") {
             try await notifications(unreachable).last?.status == "failed"
         }
         let status = try await unreachable.request(
-            "GET", "/inApps/v1/notifications/test/\(testToken)", headers: try token.header())
+            "GET", ServerAPI.testNotificationStatus.path(testToken), headers: try token.header())
         #expect(
             try status.decoded(CheckTestNotificationResponseBody.self).sendAttempts.map(\.sendAttemptResult)
                 == [.socketIssue, .socketIssue, .socketIssue])
@@ -197,7 +199,7 @@ extension NotificationBinaryTests {
         _ = try store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500")
         if try await !eventually("the first try fails", { failing.bodies.count >= 1 }) {
             // Say why: the store's records of the notification and what it printed.
-            let records = try await store.get("/test/v1/notifications").body
+            let records = try await store.get(TestControls.notifications.path()).body
             let why: String =
                 "notifications: \(String(decoding: records, as: UTF8.self))\nstderr: \(store.stderr)"
             Issue.record(Comment(rawValue: why))

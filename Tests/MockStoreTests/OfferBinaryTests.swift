@@ -1,6 +1,7 @@
 import Foundation
 import FoundationNetworking
 import Signing
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -23,7 +24,7 @@ import Testing
             return try await store.purchase(product, offer: try signer.option(product: product, offer: id))
         }
         return try await store.post(
-            "/storekit/v1/purchases",
+            DeviceAPI.purchase.path(),
             json: #"{"productId": "\#(product)", "offer": {"type": "\#(type)", "id": "\#(id)"}}"#)
     }
 

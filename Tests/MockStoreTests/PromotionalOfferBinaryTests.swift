@@ -1,6 +1,7 @@
 import Foundation
 import FoundationNetworking
 import Signing
+import StoreTestControls
 import StoreWire
 import Testing
 

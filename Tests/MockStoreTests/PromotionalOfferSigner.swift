@@ -1,5 +1,6 @@
 import Foundation
 import Signing
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -59,6 +60,6 @@ extension MockStoreHarness {
         -> Response
     {
         let body = PurchaseRequestBody(productId: product, appAccountToken: appAccountToken, offer: offer)
-        return try await request("POST", "/storekit/v1/purchases", body: Array(try JSONEncoder().encode(body)))
+        return try await request("POST", DeviceAPI.purchase.path(), body: Array(try JSONEncoder().encode(body)))
     }
 }

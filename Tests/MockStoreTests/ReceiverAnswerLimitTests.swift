@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -69,11 +70,11 @@ extension ReceiverAnswerLimitTests {
 
         // The purchase's ONE_TIME_CHARGE is the notification (the sandbox tries once).
         let bought = try await store.post(
-            "/storekit/v1/purchases", json: #"{"productId":"ai.voicedebrief.app.credit.500"}"#)
+            DeviceAPI.purchase.path(), json: #"{"productId":"ai.voicedebrief.app.credit.500"}"#)
         #expect(bought.status == 200)
         var record: TestNotificationRecord?
         try await eventually(timeout: 120, "the try is recorded") {
-            record = try await store.get("/test/v1/notifications").decoded(TestNotificationsBody.self)
+            record = try await store.get(TestControls.notifications.path()).decoded(TestNotificationsBody.self)
                 .notifications.first
             return record?.sendAttempts.isEmpty == false
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Signing
+import StoreTestControls
 import StoreWire
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -59,29 +60,29 @@ extension SandboxCommandLineTests {
     @Test func controlCommandsMapToTheirRequests() throws {
         let url = ["--url", "http://127.0.0.1:8080"]
         let cases: [([String], String, String)] = [
-            (["reset"], "POST", "/test/v1/reset"),
-            (["clear"], "POST", "/test/v1/clear"),
-            (["transactions"], "GET", "/test/v1/transactions"),
-            (["delete", "2000000000000001"], "DELETE", "/test/v1/transactions/2000000000000001"),
-            (["buy", "p"], "POST", "/test/v1/purchases"),
-            (["approve", "1"], "POST", "/test/v1/transactions/1/approve"),
-            (["decline", "1"], "POST", "/test/v1/transactions/1/decline"),
-            (["resolve", "1"], "POST", "/test/v1/transactions/1/resolve"),
-            (["refund", "1"], "POST", "/test/v1/transactions/1/refund"),
-            (["reverse-refund", "1"], "POST", "/test/v1/transactions/1/refund/reverse"),
-            (["request-refund", "1"], "POST", "/test/v1/transactions/1/refund-request"),
-            (["decline-refund", "1"], "POST", "/test/v1/transactions/1/refund-request/decline"),
-            (["ask-to-buy", "on"], "POST", "/test/v1/settings"),
-            (["interrupted", "off"], "POST", "/test/v1/settings"),
-            (["storefront", "GBR"], "POST", "/test/v1/settings"),
-            (["locale", "en_GB"], "POST", "/test/v1/settings"),
-            (["settings"], "GET", "/test/v1/settings"),
-            (["fail", "purchase", "--error", "x"], "POST", "/test/v1/failures"),
-            (["clear-failure"], "DELETE", "/test/v1/failures"),
-            (["clear-failure", "purchase"], "DELETE", "/test/v1/failures/purchase"),
-            (["failures"], "GET", "/test/v1/failures"),
-            (["consumption"], "GET", "/test/v1/consumption"),
-            (["notifications"], "GET", "/test/v1/notifications"),
+            (["reset"], "POST", TestControls.reset.path()),
+            (["clear"], "POST", TestControls.clear.path()),
+            (["transactions"], "GET", TestControls.transactions.path()),
+            (["delete", "2000000000000001"], "DELETE", TestControls.deleteTransaction.path("2000000000000001")),
+            (["buy", "p"], "POST", TestControls.buy.path()),
+            (["approve", "1"], "POST", TestControls.approve.path("1")),
+            (["decline", "1"], "POST", TestControls.decline.path("1")),
+            (["resolve", "1"], "POST", TestControls.resolve.path("1")),
+            (["refund", "1"], "POST", TestControls.refund.path("1")),
+            (["reverse-refund", "1"], "POST", TestControls.reverseRefund.path("1")),
+            (["request-refund", "1"], "POST", TestControls.requestRefund.path("1")),
+            (["decline-refund", "1"], "POST", TestControls.declineRefund.path("1")),
+            (["ask-to-buy", "on"], "POST", TestControls.updateSettings.path()),
+            (["interrupted", "off"], "POST", TestControls.updateSettings.path()),
+            (["storefront", "GBR"], "POST", TestControls.updateSettings.path()),
+            (["locale", "en_GB"], "POST", TestControls.updateSettings.path()),
+            (["settings"], "GET", TestControls.settings.path()),
+            (["fail", "purchase", "--error", "x"], "POST", TestControls.setFailure.path()),
+            (["clear-failure"], "DELETE", TestControls.clearFailures.path()),
+            (["clear-failure", "purchase"], "DELETE", TestControls.clearFailure.path("purchase")),
+            (["failures"], "GET", TestControls.failures.path()),
+            (["consumption"], "GET", TestControls.consumption.path()),
+            (["notifications"], "GET", TestControls.notifications.path()),
         ]
         for (arguments, method, path) in cases {
             let invocation = try control(url + arguments)
@@ -113,8 +114,9 @@ extension SandboxCommandLineTests {
     @Test func helpListsTheSandbox() {
         for text in [
             "--notify URL", "--notify-retry-base-ms", "--notify-max-attempts", "--api-key KEYID=FILE", "--app-apple-id",
-            "/storekit/v1/transactions/updates", "/inApps/v2/history/{transactionId}", "/inApps/v1/lookup/{orderId}",
-            "/inApps/v1/notifications/test", "/test/v1/settings", "mockstore control",
+            DeviceAPI.updates.path(), ServerAPI.history.template.description,
+            ServerAPI.lookUpOrder.template.description,
+            ServerAPI.requestTestNotification.path(), TestControls.settings.path(), "mockstore control",
         ] {
             #expect(MockStoreCommandLine.usage.contains(text), "help mentions \(text)")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import FoundationNetworking
 import Signing
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -17,13 +18,13 @@ import Testing
     }
 
     func purchase(_ store: MockStoreHarness, _ product: String = credit500) async throws -> PurchaseResponseBody {
-        let response = try await store.post("/storekit/v1/purchases", json: #"{"productId": "\#(product)"}"#)
+        let response = try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "\#(product)"}"#)
         #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
         return try response.decoded(PurchaseResponseBody.self)
     }
 
     func updates(_ store: MockStoreHarness, after cursor: String? = nil) async throws -> TransactionUpdatesBody {
-        let response = try await store.get("/storekit/v1/transactions/updates" + (cursor.map { "?after=\($0)" } ?? ""))
+        let response = try await store.get(DeviceAPI.updates.path() + (cursor.map { "?after=\($0)" } ?? ""))
         #expect(response.status == 200)
         #expect(response.contentType == "application/json")
         return try response.decoded(TransactionUpdatesBody.self)
@@ -34,11 +35,11 @@ import Testing
     }
 
     func root(_ store: MockStoreHarness) async throws -> Certificate {
-        try Certificate(derRepresentation: try await store.get("/test/v1/root-certificate").body)
+        try Certificate(derRepresentation: try await store.get(SandboxAPI.rootCertificate.path()).body)
     }
 
     func unfinishedIDs(_ store: MockStoreHarness, root: Certificate) async throws -> [String] {
-        let body = try await store.get("/storekit/v1/transactions/unfinished").decoded(SignedTransactionsBody.self)
+        let body = try await store.get(DeviceAPI.unfinished.path()).decoded(SignedTransactionsBody.self)
         return try payloads(body.signedTransactions, root: root).map(\.transactionId)
     }
 
@@ -156,7 +157,7 @@ extension SandboxControlBinaryTests {
         let root = try await root(store)
         let signed = try #require(try await purchase(store).signedTransaction)
         let id = try payloads([signed], root: root)[0].transactionId
-        #expect(try await store.post("/storekit/v1/transactions/\(id)/finish", json: "{}").status == 200)
+        #expect(try await store.post(DeviceAPI.finish.path(id), json: "{}").status == 200)
         let cursor = try await updates(store).cursor
 
         let refunded = try store.control(TestTransactionBody.self, "refund", id, "--reason", "1")
@@ -239,7 +240,7 @@ extension SandboxControlBinaryTests {
     @Test func eachAPIFailsWithTheStoreKitErrorOnceOrUntilCleared() async throws {
         let store = try MockStoreHarness(dataDirectory: data)
         let root = try await root(store)
-        let products = "/storekit/v1/products?ids=\(Self.credit500)"
+        let products = DeviceAPI.products.path() + "?ids=\(Self.credit500)"
 
         let set = try store.control(
             TestFailuresBody.self, "fail", "purchase", "--error", "purchaseNotAllowed", "--once")
@@ -250,14 +251,14 @@ extension SandboxControlBinaryTests {
             ])
         let buy = #"{"productId": "\#(Self.credit500)"}"#
         try expectSimulated(
-            try await store.post("/storekit/v1/purchases", json: buy), api: "purchase",
+            try await store.post(DeviceAPI.purchase.path(), json: buy), api: "purchase",
             error: "Product.PurchaseError.purchaseNotAllowed", skErrorCode: 4)
         #expect(try await purchase(store).result == "success", "once: the next call works")
 
         _ = try store.control(TestFailuresBody.self, "fail", "purchase", "--error", "SKError.Code.paymentNotAllowed")
         for _ in 0..<2 {
             try expectSimulated(
-                try await store.post("/storekit/v1/purchases", json: buy), api: "purchase",
+                try await store.post(DeviceAPI.purchase.path(), json: buy), api: "purchase",
                 error: "SKError.Code.paymentNotAllowed", skErrorCode: 4)
         }
         _ = try store.control(TestFailuresBody.self, "fail", "purchase", "--error", "StoreKitError.userCancelled")
@@ -274,20 +275,20 @@ extension SandboxControlBinaryTests {
 
         _ = try store.control(TestFailuresBody.self, "fail", "appStoreSync", "--error", "systemError", "--once")
         try expectSimulated(
-            try await store.get("/storekit/v1/transactions/unfinished"), api: "appStoreSync",
+            try await store.get(DeviceAPI.unfinished.path()), api: "appStoreSync",
             error: "StoreKitError.systemError", skErrorCode: 0)
         _ = try store.control(TestFailuresBody.self, "fail", "appStoreSync", "--error", "notEntitled", "--once")
         try expectSimulated(
-            try await store.get("/storekit/v1/transactions/updates"), api: "appStoreSync",
+            try await store.get(DeviceAPI.updates.path()), api: "appStoreSync",
             error: "StoreKitError.notEntitled", skErrorCode: nil)
         let ids = try await unfinishedIDs(store, root: root)
         #expect(ids.count == 1)
 
         _ = try store.control(TestFailuresBody.self, "fail", "finish", "--error", "unknown", "--once")
         try expectSimulated(
-            try await store.post("/storekit/v1/transactions/\(ids[0])/finish", json: "{}"), api: "finish",
+            try await store.post(DeviceAPI.finish.path(ids[0]), json: "{}"), api: "finish",
             error: "StoreKitError.unknown", skErrorCode: 0)
-        #expect(try await store.post("/storekit/v1/transactions/\(ids[0])/finish", json: "{}").status == 200)
+        #expect(try await store.post(DeviceAPI.finish.path(ids[0]), json: "{}").status == 200)
 
         _ = try store.control(TestFailuresBody.self, "fail", "verification", "--error", "invalidSignature", "--once")
         let tampered = try #require(try await purchase(store).signedTransaction)
@@ -334,16 +335,16 @@ extension SandboxControlBinaryTests {
             ])
         // Each says the catalogue file set it (a test that set nothing knows where to look), never a test control.
         try expectSimulated(
-            try await store.get("/storekit/v1/products?ids=\(Self.credit500)"), api: "loadProducts",
+            try await store.get(DeviceAPI.products.path() + "?ids=\(Self.credit500)"), api: "loadProducts",
             error: "StoreKitError.networkError", skErrorCode: 0,
             setBy: "set by the catalogue file's StoreKit errors, _storeKitErrors")
         try expectSimulated(
-            try await store.post("/storekit/v1/purchases", json: #"{"productId": "\#(Self.credit500)"}"#),
+            try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.credit500)"}"#),
             api: "purchase", error: "SKError.Code.unknown", skErrorCode: 0,
             setBy: "set by the catalogue file's _failTransactionsEnabled")
         _ = try store.control(TestFailuresBody.self, "fail", "purchase", "--error", "networkError", "--once")
         try expectSimulated(
-            try await store.post("/storekit/v1/purchases", json: #"{"productId": "\#(Self.credit500)"}"#),
+            try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.credit500)"}"#),
             api: "purchase", error: "StoreKitError.networkError", skErrorCode: 0, setBy: "set by a test control")
 
         _ = try store.control(TestFailuresBody.self, "clear-failure")
@@ -351,7 +352,7 @@ extension SandboxControlBinaryTests {
         let changed = try store.control(TestSettingsBody.self, "storefront", "gbr")
         #expect(changed.storefront == "GBR" && changed.currency == "GBP")
         #expect(try store.control(TestSettingsBody.self, "locale", "en_GB").locale == "en_GB")
-        let products = try await store.get("/storekit/v1/products?ids=\(Self.credit500)")
+        let products = try await store.get(DeviceAPI.products.path() + "?ids=\(Self.credit500)")
             .decoded(StoreProductsBody.self).products
         #expect(products.map(\.displayPrice) == ["£5.00"])
         #expect(try await purchase(store).result == "success")
@@ -368,7 +369,7 @@ extension SandboxControlBinaryTests {
         let settings = try store.control(TestSettingsBody.self, "storefront", "USA")
         #expect(settings.currency == "USD")
         _ = try store.control(TestSettingsBody.self, "locale", "en_US")
-        let products = try await store.get("/storekit/v1/products?ids=\(Self.credit500)")
+        let products = try await store.get(DeviceAPI.products.path() + "?ids=\(Self.credit500)")
             .decoded(StoreProductsBody.self).products
         #expect(products.map(\.displayPrice) == ["$5.00"])
         #expect(products.map(\.currency) == ["USD"])
@@ -399,7 +400,7 @@ extension SandboxControlBinaryTests {
         #expect(try store.control(TestTransactionsBody.self, "transactions").transactions.isEmpty)
         #expect(try store.control(TestSettingsBody.self, "settings").storefront == "USA", "clear keeps settings")
         #expect(
-            try await store.get("/storekit/v1/transactions/updates").decoded(TransactionUpdatesBody.self)
+            try await store.get(DeviceAPI.updates.path()).decoded(TransactionUpdatesBody.self)
                 .signedTransactions.isEmpty)
         #expect(try store.control("reset").status == 0)
         #expect(
@@ -424,7 +425,7 @@ extension SandboxControlBinaryTests {
         #expect(
             try await updates(store, after: "999999").signedTransactions.count == 2, "a cursor from wiped data restarts"
         )
-        let bad = try await store.get("/storekit/v1/transactions/updates?after=abc")
+        let bad = try await store.get(DeviceAPI.updates.path() + "?after=abc")
         #expect(bad.status == 400)
         #expect(try bad.decoded(StoreErrorBody.self).errorCode == 4_000_000)
         #expect(try store.stop() == 0)

@@ -2,6 +2,7 @@ import Foundation
 import FoundationNetworking
 import MockStoreTesting
 import Signing
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -31,13 +32,13 @@ import Testing
 
     /// An outside purchase, over HTTP (the `buy` control itself is tested in SandboxControlBinaryTests).
     func buy(_ store: MockStoreHarness, _ product: String = credit500) async throws -> String {
-        let response = try await store.post("/test/v1/purchases", json: #"{"productId": "\#(product)"}"#)
+        let response = try await store.post(TestControls.buy.path(), json: #"{"productId": "\#(product)"}"#)
         #expect(response.status == 200)
         return try response.decoded(TestTransactionBody.self).transaction.transactionId
     }
 
     func root(_ store: MockStoreHarness) async throws -> Certificate {
-        try Certificate(derRepresentation: try await store.get("/test/v1/root-certificate").body)
+        try Certificate(derRepresentation: try await store.get(SandboxAPI.rootCertificate.path()).body)
     }
 
     func transactions(_ signed: [String], root: Certificate) throws -> [SignedTransactionPayload] {
@@ -51,7 +52,7 @@ extension ServerAPIBinaryTests {
     @Test func badBearerTokensGet401WithoutABody() async throws {
         let store = try start()
         let id = try await buy(store)
-        let path = "/inApps/v1/transactions/\(id)"
+        let path = ServerAPI.transactionInfo.path(id)
         let stranger = try P256PrivateKey.generate()
         let bad: [(String, String?)] = [
             ("no header", nil),
@@ -89,10 +90,10 @@ extension ServerAPIBinaryTests {
         let id = try await buy(store)
         let stranger = try ServerAPIToken(keyId: "ANYKEY")
         let accepted = try await store.request(
-            "GET", "/inApps/v1/transactions/\(id)", headers: try stranger.header())
+            "GET", ServerAPI.transactionInfo.path(id), headers: try stranger.header())
         #expect(accepted.status == 200)
         let wrongBundle = try await store.request(
-            "GET", "/inApps/v1/transactions/\(id)",
+            "GET", ServerAPI.transactionInfo.path(id),
             headers: ["Authorization": "Bearer " + (try stranger.make(bid: "com.example.other"))])
         #expect(wrongBundle.status == 401, "claims are still checked")
         #expect(store.stderr.contains("no --api-key given: any well-formed ES256 bearer token is accepted"))
@@ -117,8 +118,8 @@ extension ServerAPIBinaryTests {
         let store = try start()
         let root = try await root(store)
         let id = try await buy(store)
-        #expect(try await store.post("/storekit/v1/transactions/\(id)/finish", json: "{}").status == 200)
-        let info = try await api(store, "GET", "/inApps/v1/transactions/\(id)")
+        #expect(try await store.post(DeviceAPI.finish.path(id), json: "{}").status == 200)
+        let info = try await api(store, "GET", ServerAPI.transactionInfo.path(id))
         #expect(info.status == 200)
         #expect(info.contentType == "application/json")
         let payload = try transactions(
@@ -128,20 +129,24 @@ extension ServerAPIBinaryTests {
         try await store.testStore.refund(id)
         let refunded = try transactions(
             [
-                try await api(store, "GET", "/inApps/v1/transactions/\(id)").decoded(TransactionInfoResponseBody.self)
-                    .signedTransactionInfo
+                try await api(store, "GET", ServerAPI.transactionInfo.path(id)).decoded(
+                    TransactionInfoResponseBody.self
+                )
+                .signedTransactionInfo
             ], root: root)[0]
         #expect(refunded.revocationDate != nil)
 
         _ = try store.control(TestSettingsBody.self, "ask-to-buy", "on")
-        _ = try await store.post("/storekit/v1/purchases", json: #"{"productId": "\#(Self.credit500)"}"#)
+        _ = try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.credit500)"}"#)
         let pending = try #require(try store.control(TestTransactionsBody.self, "transactions").transactions.last)
         try expectError(
-            try await api(store, "GET", "/inApps/v1/transactions/\(pending.transactionId)"), status: 404,
+            try await api(store, "GET", ServerAPI.transactionInfo.path(pending.transactionId)), status: 404,
             code: 4_040_010)
         try expectError(
-            try await api(store, "GET", "/inApps/v1/transactions/2000000000000999"), status: 404, code: 4_040_010)
-        try expectError(try await api(store, "GET", "/inApps/v1/transactions/abc"), status: 400, code: 4_000_006)
+            try await api(store, "GET", ServerAPI.transactionInfo.path("2000000000000999")), status: 404,
+            code: 4_040_010)
+        try expectError(
+            try await api(store, "GET", ServerAPI.transactionInfo.path("abc")), status: 400, code: 4_000_006)
         #expect(try store.stop() == 0)
     }
 
@@ -153,7 +158,7 @@ extension ServerAPIBinaryTests {
         for index in 0..<23 {
             ids.append(try await buy(store, index == 22 ? "ai.voicedebrief.app.credit.1000" : Self.credit500))
         }
-        let first = try await api(store, "GET", "/inApps/v2/history/\(ids[0])")
+        let first = try await api(store, "GET", ServerAPI.history.path(ids[0]))
         #expect(first.status == 200)
         let page1 = try first.decoded(HistoryResponseBody.self)
         #expect(page1.hasMore)
@@ -161,59 +166,62 @@ extension ServerAPIBinaryTests {
         #expect(page1.appAppleId == nil, "Apple leaves appAppleId out in the sandbox (issue 15)")
         #expect(page1.environment == .sandbox)
         #expect(try transactions(page1.signedTransactions, root: root).map(\.transactionId) == Array(ids[0..<20]))
-        let page2 = try await api(store, "GET", "/inApps/v2/history/\(ids[5])?revision=\(page1.revision)")
+        let page2 = try await api(store, "GET", ServerAPI.history.path(ids[5]) + "?revision=\(page1.revision)")
             .decoded(HistoryResponseBody.self)
         #expect(!page2.hasMore)
         #expect(try transactions(page2.signedTransactions, root: root).map(\.transactionId) == Array(ids[20...]))
-        let nothingNew = try await api(store, "GET", "/inApps/v2/history/\(ids[0])?revision=\(page2.revision)")
+        let nothingNew = try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revision=\(page2.revision)")
             .decoded(HistoryResponseBody.self)
         #expect(nothingNew.signedTransactions.isEmpty && !nothingNew.hasMore)
 
         try await store.testStore.refund(ids[3])
-        let changed = try await api(store, "GET", "/inApps/v2/history/\(ids[0])?revision=\(page2.revision)")
+        let changed = try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revision=\(page2.revision)")
             .decoded(HistoryResponseBody.self)
         #expect(
             try transactions(changed.signedTransactions, root: root).map(\.transactionId) == [ids[3]], "modified since")
 
-        let descending = try await api(store, "GET", "/inApps/v2/history/\(ids[0])?sort=DESCENDING")
+        let descending = try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?sort=DESCENDING")
             .decoded(HistoryResponseBody.self)
         #expect(try transactions(descending.signedTransactions, root: root).first?.transactionId == ids[3])
-        let revoked = try await api(store, "GET", "/inApps/v2/history/\(ids[0])?revoked=true")
+        let revoked = try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revoked=true")
             .decoded(HistoryResponseBody.self)
         #expect(try transactions(revoked.signedTransactions, root: root).map(\.transactionId) == [ids[3]])
-        let notRevoked = try await api(store, "GET", "/inApps/v2/history/\(ids[0])?revoked=False")
+        let notRevoked = try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revoked=False")
             .decoded(HistoryResponseBody.self)
         #expect(notRevoked.signedTransactions.count == 20 && notRevoked.hasMore)
         let byProduct = try await api(
-            store, "GET", "/inApps/v2/history/\(ids[0])?productId=ai.voicedebrief.app.credit.1000"
+            store, "GET", ServerAPI.history.path(ids[0]) + "?productId=ai.voicedebrief.app.credit.1000"
         ).decoded(HistoryResponseBody.self)
         #expect(try transactions(byProduct.signedTransactions, root: root).map(\.transactionId) == [ids[22]])
-        let nonConsumables = try await api(store, "GET", "/inApps/v2/history/\(ids[0])?productType=NON_CONSUMABLE")
+        let nonConsumables = try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?productType=NON_CONSUMABLE")
             .decoded(HistoryResponseBody.self)
         #expect(nonConsumables.signedTransactions.isEmpty)
         let consumables = try await api(
-            store, "GET", "/inApps/v2/history/\(ids[0])?productType=CONSUMABLE&productType=NON_CONSUMABLE"
+            store, "GET", ServerAPI.history.path(ids[0]) + "?productType=CONSUMABLE&productType=NON_CONSUMABLE"
         )
         .decoded(HistoryResponseBody.self)
         #expect(consumables.signedTransactions.count == 20)
-        let v1 = try await api(store, "GET", "/inApps/v1/history/\(ids[0])")
+        let v1 = try await api(store, "GET", ServerAPI.historyV1.path(ids[0]))
         #expect(v1.status == 200)
 
         try expectError(
-            try await api(store, "GET", "/inApps/v2/history/\(ids[0])?productType=GIFT"), status: 400, code: 4_000_022)
+            try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?productType=GIFT"), status: 400,
+            code: 4_000_022)
         try expectError(
-            try await api(store, "GET", "/inApps/v2/history/\(ids[0])?sort=UP"), status: 400, code: 4_000_021)
+            try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?sort=UP"), status: 400, code: 4_000_021)
         try expectError(
-            try await api(store, "GET", "/inApps/v2/history/\(ids[0])?revision=nonsense"), status: 400, code: 4_000_005)
+            try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revision=nonsense"), status: 400,
+            code: 4_000_005)
         try expectError(
-            try await api(store, "GET", "/inApps/v2/history/\(ids[0])?revoked=maybe"), status: 400, code: 4_000_030)
+            try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revoked=maybe"), status: 400, code: 4_000_030
+        )
         try expectError(
-            try await api(store, "GET", "/inApps/v2/history/\(ids[0])?startDate=x"), status: 400, code: 4_000_015)
+            try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?startDate=x"), status: 400, code: 4_000_015)
         try expectError(
-            try await api(store, "GET", "/inApps/v2/history/\(ids[0])?endDate=-5"), status: 400, code: 4_000_016)
+            try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?endDate=-5"), status: 400, code: 4_000_016)
         try expectError(
-            try await api(store, "GET", "/inApps/v2/history/2000000000000999"), status: 404, code: 4_040_010)
-        try expectError(try await api(store, "GET", "/inApps/v2/history/x1"), status: 400, code: 4_000_006)
+            try await api(store, "GET", ServerAPI.history.path("2000000000000999")), status: 404, code: 4_040_010)
+        try expectError(try await api(store, "GET", ServerAPI.history.path("x1")), status: 400, code: 4_000_006)
         #expect(try store.stop() == 0)
     }
 
@@ -221,26 +229,27 @@ extension ServerAPIBinaryTests {
         let store = try start()
         let root = try await root(store)
         let ids = [try await buy(store), try await buy(store), try await buy(store)]
-        let empty = try await api(store, "GET", "/inApps/v2/refund/lookup/\(ids[0])")
+        let empty = try await api(store, "GET", ServerAPI.refundHistory.path(ids[0]))
         #expect(empty.status == 200)
         #expect(try empty.decoded(RefundHistoryResponseBody.self).signedTransactions.isEmpty)
         try await store.testStore.refund(ids[2])
         try await Task.sleep(for: .milliseconds(5))
         try await store.testStore.refund(ids[0])
-        let history = try await api(store, "GET", "/inApps/v2/refund/lookup/\(ids[1])")
+        let history = try await api(store, "GET", ServerAPI.refundHistory.path(ids[1]))
             .decoded(RefundHistoryResponseBody.self)
         let refunded = try transactions(history.signedTransactions, root: root)
         #expect(refunded.map(\.transactionId) == [ids[2], ids[0]])
         #expect(refunded.allSatisfy { $0.revocationDate != nil })
         #expect(!history.hasMore)
-        let next = try await api(store, "GET", "/inApps/v2/refund/lookup/\(ids[1])?revision=\(history.revision)")
+        let next = try await api(store, "GET", ServerAPI.refundHistory.path(ids[1]) + "?revision=\(history.revision)")
             .decoded(RefundHistoryResponseBody.self)
         #expect(next.signedTransactions.isEmpty)
         try expectError(
-            try await api(store, "GET", "/inApps/v2/refund/lookup/\(ids[1])?revision=zzz"), status: 400, code: 4_000_005
+            try await api(store, "GET", ServerAPI.refundHistory.path(ids[1]) + "?revision=zzz"), status: 400,
+            code: 4_000_005
         )
         try expectError(
-            try await api(store, "GET", "/inApps/v2/refund/lookup/2000000000000999"), status: 404, code: 4_040_010)
+            try await api(store, "GET", ServerAPI.refundHistory.path("2000000000000999")), status: 404, code: 4_040_010)
         #expect(try store.stop() == 0)
     }
 
@@ -251,12 +260,12 @@ extension ServerAPIBinaryTests {
         let order = try #require(try store.control(TestTransactionsBody.self, "transactions").transactions.first)
             .orderId
         #expect(order == "MOCK00000001")
-        let found = try await api(store, "GET", "/inApps/v1/lookup/\(order)")
+        let found = try await api(store, "GET", ServerAPI.lookUpOrder.path(order))
         #expect(found.status == 200)
         let body = try found.decoded(OrderLookupResponseBody.self)
         #expect(body.status == .valid)
         #expect(try transactions(body.signedTransactions, root: root).map(\.transactionId) == [id])
-        let unknown = try await api(store, "GET", "/inApps/v1/lookup/MOCK99999999").decoded(
+        let unknown = try await api(store, "GET", ServerAPI.lookUpOrder.path("MOCK99999999")).decoded(
             OrderLookupResponseBody.self)
         #expect(unknown == OrderLookupResponseBody(status: .invalid, signedTransactions: []))
         #expect(try store.stop() == 0)
@@ -273,7 +282,7 @@ extension ServerAPIBinaryTests {
         let id = try await buy(store)
         let v2 =
             #"{"customerConsented": true, "sampleContentProvided": false, "deliveryStatus": "DELIVERED", "consumptionPercentage": 25000, "refundPreference": "DECLINE"}"#
-        let accepted = try await api(store, "PUT", "/inApps/v2/transactions/consumption/\(id)", json: v2)
+        let accepted = try await api(store, "PUT", ServerAPI.sendConsumption.path(id), json: v2)
         #expect(accepted.status == 202)
         #expect(accepted.body.isEmpty)
         let v1 = """
@@ -281,14 +290,14 @@ extension ServerAPIBinaryTests {
              "deliveryStatus": 0, "appAccountToken": "", "accountTenure": 2, "playTime": 3,
              "lifetimeDollarsRefunded": 1, "lifetimeDollarsPurchased": 2, "userStatus": 1, "refundPreference": 2}
             """
-        #expect(try await api(store, "PUT", "/inApps/v1/transactions/consumption/\(id)", json: v1).status == 202)
+        #expect(try await api(store, "PUT", ServerAPI.sendConsumptionV1.path(id), json: v1).status == 202)
         let recorded = try store.control(TestConsumptionBody.self, "consumption").consumption
         #expect(recorded.map(\.apiVersion) == ["v2", "v1"])
         #expect(recorded.allSatisfy { $0.transactionId == id })
         #expect(recorded[0].request["deliveryStatus"] == .string("DELIVERED"))
         #expect(recorded[1].request["consumptionStatus"] == .number(3))
 
-        let path2 = "/inApps/v2/transactions/consumption/\(id)"
+        let path2 = ServerAPI.sendConsumption.path(id)
         try expectError(
             try await api(
                 store, "PUT", path2,
@@ -300,7 +309,7 @@ extension ServerAPIBinaryTests {
         try expectError(
             try await api(store, "PUT", path2, json: #"{"customerConsented": true, "deliveryStatus": "DELIVERED"}"#),
             status: 400, code: 4_000_041)
-        let path1 = "/inApps/v1/transactions/consumption/\(id)"
+        let path1 = ServerAPI.sendConsumptionV1.path(id)
         try expectError(
             try await api(
                 store, "PUT", path1, json: v1.replacingOccurrences(of: "\"platform\": 1", with: "\"platform\": 9")),
@@ -316,16 +325,16 @@ extension ServerAPIBinaryTests {
             status: 400, code: 4_000_042)
         try expectError(try await api(store, "PUT", path1, json: "{not json"), status: 400, code: 4_000_000)
         try expectError(
-            try await api(store, "PUT", "/inApps/v2/transactions/consumption/2000000000000999", json: v2), status: 404,
+            try await api(store, "PUT", ServerAPI.sendConsumption.path("2000000000000999"), json: v2), status: 404,
             code: 4_040_010)
         // Apple: Send Consumption Information (V2) takes any product type; V1 only consumables and
         // auto-renewable subscriptions (4000043 otherwise).
         let nonConsumable = try await buy(store, "ai.voicedebrief.app.credit.1000")
         try expectError(
-            try await api(store, "PUT", "/inApps/v1/transactions/consumption/\(nonConsumable)", json: v1), status: 400,
+            try await api(store, "PUT", ServerAPI.sendConsumptionV1.path(nonConsumable), json: v1), status: 400,
             code: 4_000_043)
         #expect(
-            try await api(store, "PUT", "/inApps/v2/transactions/consumption/\(nonConsumable)", json: v2).status == 202)
+            try await api(store, "PUT", ServerAPI.sendConsumption.path(nonConsumable), json: v2).status == 202)
         #expect(
             try store.control(TestConsumptionBody.self, "consumption").consumption.count == 3,
             "refusals are not recorded")
@@ -335,12 +344,14 @@ extension ServerAPIBinaryTests {
     @Test func serverFinishAndTestNotificationWithoutAReceiver() async throws {
         let store = try start()
         let id = try await buy(store)
-        let finish = try await api(store, "POST", "/inApps/v1/transactions/\(id)/finish")
+        let finish = try await api(store, "POST", ServerAPI.finishTransaction.path(id))
         #expect(finish.status == 200)
         #expect(try store.control(TestTransactionsBody.self, "transactions").transactions.first?.finished == true)
-        try expectError(try await api(store, "POST", "/inApps/v1/notifications/test"), status: 404, code: 4_040_007)
         try expectError(
-            try await api(store, "GET", "/inApps/v1/notifications/test/nothing_1"), status: 404, code: 4_040_008)
+            try await api(store, "POST", ServerAPI.requestTestNotification.path()), status: 404, code: 4_040_007)
+        try expectError(
+            try await api(store, "GET", ServerAPI.testNotificationStatus.path("nothing_1")), status: 404,
+            code: 4_040_008)
         #expect(try store.stop() == 0)
     }
 }

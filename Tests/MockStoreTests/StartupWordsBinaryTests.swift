@@ -1,4 +1,5 @@
 import Foundation
+import StoreWire
 import TestSupport
 import Testing
 
@@ -29,11 +30,7 @@ import Testing
         let help = try ChildProcess.run(
             try Binaries.require("mockstore"), ["--help"], environment: ProcessInfo.processInfo.environment,
             timeout: 60)
-        for path in [
-            "/storekit/v1/transactions/current-entitlements", "/storekit/v1/subscriptions/{groupId}/status",
-            "/storekit/v1/messages", "/storekit/v1/purchases/{id}", "/inApps/v1/subscriptions/{transactionId}",
-            "/inApps/v1/subscriptions/extend/mass", "/inApps/v1/subscriptions/extend/{originalTransactionId}",
-        ] {
+        for path in EndpointTests.everyEndpoint.map(\.template) {
             #expect(help.stdout.contains(path), "\(path) is not in --help")
         }
     }

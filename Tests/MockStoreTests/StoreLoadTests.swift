@@ -1,4 +1,5 @@
 import Foundation
+import StoreWire
 import Synchronization
 import Testing
 
@@ -74,8 +75,8 @@ extension StoreLoadTests {
             slow.append(socket)
             let head =
                 index.isMultiple(of: 2)
-                ? "POST /storekit/v1/purchases HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
-                : "POST /storekit/v1/purchases HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{"
+                ? "POST \(DeviceAPI.purchase.path()) HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+                : "POST \(DeviceAPI.purchase.path()) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{"
             RawHTTP.send(socket, Array(head.utf8))
         }
         let dribbler = Dribbler(slow, interval: 1)
@@ -87,7 +88,8 @@ extension StoreLoadTests {
             #expect(seconds < Self.answerBound, "a purchase took \(seconds) s with 1,100 connections open")
         }
         // The pool's connections are held, not dropped: one of them is still served.
-        RawHTTP.send(sockets[0], RawHTTP.request("GET", "/storekit/v1/products?ids=ai.voicedebrief.app.credit.500"))
+        RawHTTP.send(
+            sockets[0], RawHTTP.request("GET", DeviceAPI.products.path() + "?ids=ai.voicedebrief.app.credit.500"))
         let reply = RawHTTP.parse(RawHTTP.receiveAll(sockets[0]))
         #expect(reply?.status == 200)
     }
@@ -101,7 +103,7 @@ extension StoreLoadTests {
         defer { close(slow) }
         let idle = try RawHTTP.connect(port: store.port, timeout: 0.05)
         defer { close(idle) }
-        RawHTTP.send(slow, Array("GET /storekit/v1/products HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8))
+        RawHTTP.send(slow, Array("GET \(DeviceAPI.products.path()) HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8))
 
         let start = Date()
         var slowClosed: Double?
@@ -122,7 +124,7 @@ extension StoreLoadTests {
         // A request that is slow but whole within the deadline is answered.
         let steady = try RawHTTP.connect(port: store.port, timeout: 10)
         defer { close(steady) }
-        let request = RawHTTP.request("GET", "/storekit/v1/products?ids=ai.voicedebrief.app.credit.500")
+        let request = RawHTTP.request("GET", DeviceAPI.products.path() + "?ids=ai.voicedebrief.app.credit.500")
         for piece in stride(from: 0, to: request.count, by: max(1, request.count / 5)) {
             RawHTTP.send(steady, Array(request[piece..<min(request.count, piece + max(1, request.count / 5))]))
             usleep(100_000)

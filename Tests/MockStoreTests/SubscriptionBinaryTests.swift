@@ -2,6 +2,7 @@ import Foundation
 import FoundationNetworking
 import MockStoreTesting
 import Signing
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -31,11 +32,11 @@ import Testing
     }
 
     func root(_ store: MockStoreHarness) async throws -> Certificate {
-        try Certificate(derRepresentation: try await store.get("/test/v1/root-certificate").body)
+        try Certificate(derRepresentation: try await store.get(SandboxAPI.rootCertificate.path()).body)
     }
 
     func buy(_ store: MockStoreHarness, _ product: String, root: Certificate) async throws -> SignedTransactionPayload {
-        let response = try await store.post("/storekit/v1/purchases", json: #"{"productId": "\#(product)"}"#)
+        let response = try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "\#(product)"}"#)
         #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
         let body = try response.decoded(PurchaseResponseBody.self)
         #expect(body.result == "success")
@@ -64,7 +65,7 @@ import Testing
     }
 
     func entitlements(_ store: MockStoreHarness, root: Certificate) async throws -> [SignedTransactionPayload] {
-        let body = try await store.get("/storekit/v1/transactions/current-entitlements").decoded(
+        let body = try await store.get(DeviceAPI.currentEntitlements.path()).decoded(
             SignedTransactionsBody.self)
         return try body.signedTransactions.map {
             try verifiedES256Payload($0, as: SignedTransactionPayload.self, root: root)
@@ -124,7 +125,7 @@ extension SubscriptionBinaryTests {
         #expect(again.offerType == nil, "the introductory offer was had in this group")
         let back = try #require(try notifications(store, root: root).last)
         #expect(back.payload.notificationType == .subscribed && back.payload.subtype == .resubscribe)
-        let eligibility = try await store.get("/storekit/v1/subscriptions/\(Self.proGroup)/intro-offer-eligibility")
+        let eligibility = try await store.get(DeviceAPI.introOfferEligibility.path(Self.proGroup))
         #expect(try eligibility.decoded(IntroOfferEligibilityBody.self).isEligibleForIntroOffer == false)
         #expect(try store.stop() == 0)
     }
@@ -140,7 +141,7 @@ extension SubscriptionBinaryTests {
         let upgrade = try #require(try notifications(store, root: root).last)
         #expect(upgrade.payload.notificationType == .didChangeRenewalPref && upgrade.payload.subtype == .upgrade)
         let history = try await server(
-            store, "/inApps/v2/history/\(basic.transactionId)?subscriptionGroupIdentifier=\(Self.proGroup)")
+            store, ServerAPI.history.path(basic.transactionId) + "?subscriptionGroupIdentifier=\(Self.proGroup)")
         let signed = try history.decoded(HistoryResponseBody.self).signedTransactions
         let old = try signed.map { try verifiedES256Payload($0, as: SignedTransactionPayload.self, root: root) }
             .first { $0.transactionId == basic.transactionId }
@@ -175,23 +176,27 @@ extension SubscriptionBinaryTests {
         #expect(disabled.payload.notificationType == .didChangeRenewalStatus, "auto-renew off after a refund")
         #expect(try await entitlements(store, root: root).map(\.productId) == [Self.proYearly])
 
-        let all = try await server(store, "/inApps/v1/subscriptions/\(weekly.transactionId)")
+        let all = try await server(store, ServerAPI.subscriptionStatuses.path(weekly.transactionId))
         #expect(all.status == 200)
         let statuses = try all.decoded(StatusResponseBody.self)
         #expect(statuses.data.count == 2 && statuses.bundleId == "ai.voicedebrief.app")
-        let revoked = try await server(store, "/inApps/v1/subscriptions/\(weekly.transactionId)?status=5")
+        let revoked = try await server(store, ServerAPI.subscriptionStatuses.path(weekly.transactionId) + "?status=5")
         let items = try revoked.decoded(StatusResponseBody.self).data.flatMap(\.lastTransactions)
         #expect(items.map(\.originalTransactionId) == [weekly.transactionId] && items.map(\.status) == [.revoked])
         let info = try verifiedES256Payload(
             try #require(items.first).signedRenewalInfo, as: RenewalInfoPayload.self, root: root)
         #expect(info.productId == Self.weekly && info.autoRenewStatus == .off)
-        let both = try await server(store, "/inApps/v1/subscriptions/\(weekly.transactionId)?status=1&status=2")
+        let both = try await server(
+            store, ServerAPI.subscriptionStatuses.path(weekly.transactionId) + "?status=1&status=2")
         #expect(try both.decoded(StatusResponseBody.self).data.map(\.subscriptionGroupIdentifier) == [Self.proGroup])
         try expectError(
-            try await server(store, "/inApps/v1/subscriptions/\(weekly.transactionId)?status=9"), status: 400,
+            try await server(store, ServerAPI.subscriptionStatuses.path(weekly.transactionId) + "?status=9"),
+            status: 400,
             code: 4_000_031)
-        try expectError(try await server(store, "/inApps/v1/subscriptions/9999999"), status: 404, code: 4_040_010)
-        let byApp = try await server(store, "/inApps/v1/subscriptions/\(try #require(weekly.appTransactionId))")
+        try expectError(
+            try await server(store, ServerAPI.subscriptionStatuses.path("9999999")), status: 404, code: 4_040_010)
+        let byApp = try await server(
+            store, ServerAPI.subscriptionStatuses.path("\(try #require(weekly.appTransactionId))"))
         #expect(try byApp.decoded(StatusResponseBody.self).data.count == 2, "the app transaction id finds the customer")
 
         // A refund request for a subscription: CONSUMPTION_REQUEST with the renewal info and status, then declined.
@@ -207,7 +212,7 @@ extension SubscriptionBinaryTests {
         let expired = try store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.proYearly)
         #expect(expired.notificationType == .expired && expired.subtype == .voluntary)
         #expect(try await entitlements(store, root: root).isEmpty)
-        let status = try await store.get("/storekit/v1/subscriptions/\(Self.proGroup)/status")
+        let status = try await store.get(DeviceAPI.subscriptionStatus.path(Self.proGroup))
         #expect(try status.decoded(SubscriptionStatusesBody.self).statuses.map(\.state) == ["expired"])
         #expect(try store.stop() == 0)
     }
@@ -216,12 +221,12 @@ extension SubscriptionBinaryTests {
         let store = try start()
         let root = try await root(store)
         _ = try store.control(TestSettingsBody.self, "ask-to-buy", "on")
-        let response = try await store.post("/storekit/v1/purchases", json: #"{"productId": "\#(Self.weekly)"}"#)
+        let response = try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.weekly)"}"#)
         let pending = try response.decoded(PurchaseResponseBody.self)
         #expect(pending.result == "pending")
         let nothingYet = try await entitlements(store, root: root)
         #expect(try notifications(store, root: root).isEmpty && nothingYet.isEmpty)
-        let start = try await store.get("/storekit/v1/transactions/updates").decoded(TransactionUpdatesBody.self)
+        let start = try await store.get(DeviceAPI.updates.path()).decoded(TransactionUpdatesBody.self)
         try await store.testStore.advanceClock(by: .days(1))
         let approved = try await store.testStore.approve(try #require(pending.transactionId))
         let payload = try verifiedES256Payload(
@@ -233,7 +238,7 @@ extension SubscriptionBinaryTests {
         let told = try notifications(store, root: root)
         #expect(told.map(\.payload.notificationType) == [.subscribed] && told[0].payload.subtype == .initialBuy)
         #expect(try await entitlements(store, root: root).map(\.transactionId) == [payload.transactionId])
-        let feed = try await store.get("/storekit/v1/transactions/updates?after=\(start.cursor)")
+        let feed = try await store.get(DeviceAPI.updates.path() + "?after=\(start.cursor)")
             .decoded(TransactionUpdatesBody.self)
         #expect(feed.signedTransactions.count == 1, "the approved subscription reaches the app as an update")
         #expect(try store.stop() == 0)

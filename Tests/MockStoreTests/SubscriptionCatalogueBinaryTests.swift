@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestControls
 import StoreWire
 import TestSupport
 import Testing
@@ -19,7 +20,7 @@ import Testing
     ]
 
     func products(_ store: MockStoreHarness) async throws -> [StoreProductInfo] {
-        let reply = try await store.get("/storekit/v1/products?ids=\(Self.ids.joined(separator: ","))")
+        let reply = try await store.get(DeviceAPI.products.path() + "?ids=\(Self.ids.joined(separator: ","))")
         #expect(reply.status == 200)
         return try reply.decoded(StoreProductsBody.self).products
     }
@@ -72,7 +73,7 @@ import Testing
         #expect(weekly.introductoryOffer == nil && weekly.promotionalOffers.isEmpty && weekly.winBackOffers.isEmpty)
 
         // The raw body: StoreKit's field names, offer codes not listed, no subscription key on the consumable.
-        let raw = try await store.get("/storekit/v1/products?ids=com.example.coins,com.example.pro.yearly")
+        let raw = try await store.get(DeviceAPI.products.path() + "?ids=com.example.coins,com.example.pro.yearly")
         let objects = try #require(
             (try JSONSerialization.jsonObject(with: Data(raw.body)) as? [String: Any])?["products"] as? [[String: Any]])
         #expect(objects[0]["subscription"] == nil)

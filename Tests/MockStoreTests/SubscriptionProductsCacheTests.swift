@@ -1,5 +1,6 @@
 import Clocks
 import Foundation
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -29,14 +30,14 @@ import Testing
     func answer() -> HTTPResponse {
         router.respond(
             to: HTTPRequest(
-                method: "GET", path: "/storekit/v1/products", query: [.init("ids", Self.ids.joined(separator: ","))]))
+                method: "GET", path: DeviceAPI.products.path(), query: [.init("ids", Self.ids.joined(separator: ","))]))
     }
 
     @Test func keptBodyIsTheFreshOneInEveryStorefrontAndLocale() throws {
         for (storefront, locale, symbol) in [("USA", "en_US", "$"), ("GBR", "en_GB", "£"), ("JPN", "en_US", "¥")] {
             let settings = #"{"storefront": "\#(storefront)", "locale": "\#(locale)"}"#
             let set = router.respond(
-                to: HTTPRequest(method: "POST", path: "/test/v1/settings", body: Array(settings.utf8)))
+                to: HTTPRequest(method: "POST", path: TestControls.updateSettings.path(), body: Array(settings.utf8)))
             #expect(set.status == 200)
             let first = answer()
             let kept = answer()

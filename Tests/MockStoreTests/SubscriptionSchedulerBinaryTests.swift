@@ -1,5 +1,6 @@
 import Foundation
 import Signing
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -59,7 +60,7 @@ extension SubscriptionSchedulerBinaryTests {
     @Test func aRenewalUnderAMonthlyEveryThirtySecondsRateIsNotifiedWithTheStoreIdle() async throws {
         let receiver = try NotificationReceiver()
         let store = try start(receiver)
-        let root = try Certificate(derRepresentation: try await store.get("/test/v1/root-certificate").body)
+        let root = try Certificate(derRepresentation: try await store.get(SandboxAPI.rootCertificate.path()).body)
         _ = try store.control(TestClockBody.self, "clock", "rate", "monthlyRenewalEveryThirtySeconds")
         // A week lasts a third of the monthly 30 s at this rate: 10 s of real time.
         let first = try buy(store, SubscriptionBinaryTests.weekly, root: root)
@@ -80,7 +81,7 @@ extension SubscriptionSchedulerBinaryTests {
     @Test func aFailedRenewalItsGracePeriodItsRetryAndAnExpiryHappenOnTheirOwn() async throws {
         let receiver = try NotificationReceiver()
         let store = try start(receiver)
-        let root = try Certificate(derRepresentation: try await store.get("/test/v1/root-certificate").body)
+        let root = try Certificate(derRepresentation: try await store.get(SandboxAPI.rootCertificate.path()).body)
         _ = try store.control(TestBillingSettingsBody.self, "billing-retry", "on")
         _ = try store.control(TestBillingSettingsBody.self, "grace-period", "on")
         // Bought at real time, so nothing falls due while the test sets up; then a renewal every 2 s.

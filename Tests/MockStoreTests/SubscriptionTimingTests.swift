@@ -1,3 +1,4 @@
+import StoreTestControls
 import StoreWire
 import Testing
 

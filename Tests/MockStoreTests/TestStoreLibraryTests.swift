@@ -1,6 +1,7 @@
 import Foundation
 import MockStoreTesting
 import Signing
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -60,7 +61,7 @@ import Testing
             try await store.refund("999999999")
             Issue.record("an unknown transaction cannot be refunded")
         } catch TestStoreError.refused(let request, let status, let message) {
-            #expect(request == "POST /test/v1/transactions/999999999/refund")
+            #expect(request == "POST " + TestControls.refund.path("999999999"))
             #expect(status == 404 && !message.isEmpty)
         }
     }
@@ -106,5 +107,28 @@ import Testing
             #expect(store.isRunning && kill(pid, 0) == 0)
         }
         #expect(kill(pid, 0) == -1 && errno == ESRCH, "no process is left behind")
+    }
+}
+
+extension TestStoreLibraryTests {
+    @Test func anyDeclaredEndpointIsSentTyped() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await start(in: directory)
+        #expect(try await store.purchaseOnDevice(Self.credit).result == "success")
+        // Signed again as each device asks (its verification and signing date), so one, not the same bytes.
+        #expect(try await store.send(DeviceAPI.unfinished).signedTransactions.count == 1)
+        let id = try #require(try await store.transactions().first?.transactionId)
+        _ = try await store.send(DeviceAPI.finish, id, body: EmptyBody())
+        #expect(try await store.send(DeviceAPI.unfinished).signedTransactions.isEmpty)
+        #expect(await store.stop() == 0)
+    }
+
+    @Test func aCustomerWhoseNameNeedsEncodingIsRemoved() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await start(in: directory)
+        try await store.addCustomer("tester+1@example.com")
+        try await store.removeCustomer("tester+1@example.com")
+        #expect(try await store.customers().map(\.name) == ["default"])
+        #expect(await store.stop() == 0)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import FoundationNetworking
 import Signing
+import StoreTestControls
 import StoreWire
 import Testing
 
@@ -78,7 +79,7 @@ import Testing
         let store = try base.start()
         let root = try await base.root(store)
         let clock = try store.control(TestClockBody.self, "clock", "advance", "P50Y")
-        let response = try await store.post("/storekit/v1/purchases", json: #"{"productId": "com.example.coins"}"#)
+        let response = try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "com.example.coins"}"#)
         let body = try response.decoded(PurchaseResponseBody.self)
         let parsed = try CompactJWS.parse(try #require(body.signedTransaction))
         let signedAt = Date(timeIntervalSince1970: Double(clock.now) / 1000)

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestControls
 import StoreWire
 import TestSupport
 import Testing

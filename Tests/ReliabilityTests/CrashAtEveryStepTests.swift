@@ -1,5 +1,6 @@
 import CreditLedger
 import Foundation
+import StoreTestControls
 import Testing
 
 /// Crash at every step: the real `credit` binary against a real `mockstore`, killed with SIGKILL at a fault point
@@ -452,7 +453,7 @@ extension CrashAtEveryStepTests {
         var ids: [String] = []
         for _ in 0..<60 {
             let reply = try HTTPProbe.post(
-                "/test/v1/purchases", json: #"{"productId":"ai.voicedebrief.app.credit.500"}"#, port: store.port)
+                TestControls.buy.path(), json: #"{"productId":"ai.voicedebrief.app.credit.500"}"#, port: store.port)
             let object = try #require(
                 (try? JSONSerialization.jsonObject(with: Data(reply.body))) as? [String: Any], "\(reply.text)")
             let id =
@@ -464,7 +465,7 @@ extension CrashAtEveryStepTests {
         #expect(try credit.balance() == 5_000_000 + 60 * 5_000_000)
         // Every one refunded: one collect takes every credit back.
         for id in ids {
-            let reply = try HTTPProbe.post("/test/v1/transactions/\(id)/refund", json: "{}", port: store.port)
+            let reply = try HTTPProbe.post(TestControls.refund.path(id), json: "{}", port: store.port)
             try #require(reply.status == 200, "refund \(id): \(reply.status) \(reply.text)")
         }
         try credit.ok(["collect"])

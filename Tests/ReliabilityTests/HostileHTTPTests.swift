@@ -1,4 +1,5 @@
 import Foundation
+import StoreWire
 import Testing
 
 #if canImport(Glibc)
@@ -14,7 +15,7 @@ import Testing
 /// a client's mistake with a 5xx (but 501 and 505, which say what the client got wrong), and while partial requests
 /// hang it keeps serving others.
 @Suite struct HostileHTTPTests {
-    static let purchase = "/storekit/v1/purchases"
+    static let purchase = DeviceAPI.purchase.path()
 
     /// The hostile requests, by name.
     static func cases() -> [(String, [UInt8])] {
@@ -107,8 +108,8 @@ import Testing
         ]
         for method in ["PUT", "DELETE", "PATCH", "TRACE", "OPTIONS", "CONNECT", "FOO"] {
             for path in [
-                purchase, "/storekit/v1/products", "/storekit/v1/transactions/unfinished",
-                "/storekit/v1/transactions/1/finish", "/test/v1/root-certificate",
+                purchase, DeviceAPI.products.path(), DeviceAPI.unfinished.path(),
+                DeviceAPI.finish.path("1"), SandboxAPI.rootCertificate.path(),
             ] {
                 list.append(
                     ("\(method) \(path)", text("\(method) \(path) HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")))
@@ -190,9 +191,10 @@ extension HostileHTTPTests {
             HTTPProbe.request(
                 "POST", HostileHTTPTests.purchase, body: Array(#"{"productId":"ai.voicedebrief.app.credit.500"}"#.utf8)),
             HTTPProbe.request(
-                "GET", "/storekit/v1/products?ids=ai.voicedebrief.app.credit.500,ai.voicedebrief.app.credit.1000"),
-            HTTPProbe.request("GET", "/storekit/v1/transactions/unfinished"),
-            HTTPProbe.request("POST", "/storekit/v1/transactions/2000000000000001/finish", body: []),
+                "GET", DeviceAPI.products.path() + "?ids=ai.voicedebrief.app.credit.500,ai.voicedebrief.app.credit.1000"
+            ),
+            HTTPProbe.request("GET", DeviceAPI.unfinished.path()),
+            HTTPProbe.request("POST", DeviceAPI.finish.path("2000000000000001"), body: []),
         ]
         for seed in Reliability.seeds("http-mutations", fast: 150, long: 5000) {
             var random = SeededRandom(seed: seed)
@@ -240,7 +242,7 @@ extension HostileHTTPTests {
         defer { for fd in slow { close(fd) } }
         for _ in 0..<20 { slow.append(try HTTPProbe.connect(port: store.port, timeout: 5)) }
         let partial = Array(
-            "POST /storekit/v1/purchases HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{\"productId\":".utf8)
+            "POST \(DeviceAPI.purchase.path()) HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{\"productId\":".utf8)
         for round in 0..<6 {
             for fd in slow {
                 let start = min(partial.count, round * 12)

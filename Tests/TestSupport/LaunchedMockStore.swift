@@ -1,5 +1,6 @@
 import Foundation
 import MockStoreTesting
+import StoreWire
 import Testing
 
 #if canImport(Glibc)
@@ -76,14 +77,14 @@ public final class LaunchedMockStore {
 
     /// The store's test root certificate (DER), saved to `path`.
     public func saveRoot(to path: String) throws {
-        let reply = try get("/test/v1/root-certificate")
+        let reply = try get(SandboxAPI.rootCertificate.path())
         guard reply.status == 200 else { throw SupportFailure("no root certificate: \(reply.status) \(reply.text)") }
         try Data(reply.body).write(to: URL(fileURLWithPath: path))
     }
 
     /// Buys at the store directly, as if the app paid and stopped before recording anything: the signed transaction.
     public func purchase(_ product: String = "ai.voicedebrief.app.credit.500") throws -> String {
-        let reply = try post("/storekit/v1/purchases", json: #"{"productId":"\#(product)"}"#)
+        let reply = try post(DeviceAPI.purchase.path(), json: #"{"productId":"\#(product)"}"#)
         guard let signed = Self.jsonObject(reply)?["signedTransaction"] as? String else {
             throw SupportFailure("no signed transaction: \(reply.status) \(reply.text)")
         }
@@ -92,7 +93,7 @@ public final class LaunchedMockStore {
 
     /// The transactions the store holds unfinished, as signed JWS.
     public func unfinished() throws -> [String] {
-        let reply = try get("/storekit/v1/transactions/unfinished")
+        let reply = try get(DeviceAPI.unfinished.path())
         guard let signed = Self.jsonObject(reply)?["signedTransactions"] as? [String] else {
             throw SupportFailure("no unfinished transactions: \(reply.status) \(reply.text)")
         }

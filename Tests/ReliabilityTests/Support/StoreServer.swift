@@ -1,4 +1,5 @@
 import Foundation
+import StoreWire
 import TestSupport
 import Testing
 
@@ -83,7 +84,7 @@ final class StoreServer {
     func answersNormally(timeout: Double = 5) -> Bool {
         guard
             let reply = try? HTTPProbe.get(
-                "/storekit/v1/products?ids=ai.voicedebrief.app.credit.500", port: port, timeout: timeout)
+                DeviceAPI.products.path() + "?ids=ai.voicedebrief.app.credit.500", port: port, timeout: timeout)
         else {
             return false
         }

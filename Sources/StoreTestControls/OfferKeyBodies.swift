@@ -1,3 +1,5 @@
+import StoreWire
+
 /// `POST /test/v1/offer-keys`: a subscription offer key the store checks promotional offer signatures with (the
 /// key App Store Connect, or Xcode's Subscription Offers Key, gives the developer; only its public part here).
 public struct TestOfferKeyRequest: Codable, Sendable, Equatable {

@@ -1,3 +1,5 @@
+import StoreWire
+
 /// Bodies of the mock store's test controls under `/test/v1/` (what `SKTestSession` does in Xcode).
 
 /// A transaction as the test controls show it: everything the store knows, signed or not.
@@ -264,24 +266,4 @@ public struct TestSendAttempt: Codable, Sendable, Equatable {
 public struct TestNotificationsBody: Codable, Sendable, Equatable {
     public var notifications: [TestNotificationRecord]
     public init(notifications: [TestNotificationRecord]) { self.notifications = notifications }
-}
-
-/// The body of a simulated StoreKit failure: Apple's `errorCode`/`errorMessage`, plus the StoreKit error.
-public struct SimulatedErrorBody: Codable, Sendable, Equatable {
-    public var errorCode: Int
-    public var errorMessage: String
-    /// The API that failed, e.g. `purchase`.
-    public var api: String
-    /// e.g. `Product.PurchaseError.purchaseNotAllowed`.
-    public var storeKitError: String
-    /// The legacy `SKError.Code` raw value that matches, when there is one.
-    public var skErrorCode: Int?
-
-    public init(errorCode: Int, errorMessage: String, api: String, storeKitError: String, skErrorCode: Int?) {
-        self.errorCode = errorCode
-        self.errorMessage = errorMessage
-        self.api = api
-        self.storeKitError = storeKitError
-        self.skErrorCode = skErrorCode
-    }
 }

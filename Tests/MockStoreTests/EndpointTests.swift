@@ -1,0 +1,147 @@
+import Foundation
+import StoreTestControls
+import StoreWire
+import Testing
+
+@testable import MockStoreHTTP
+@testable import MockStoreServer
+
+/// The declared contract: path templates build and match paths, and the router answers every declared endpoint.
+@Suite struct EndpointTests {
+    /// An endpoint's method and template, whatever its body types.
+    struct Declared: Hashable, CustomStringConvertible {
+        var method: String
+        var template: String
+        var description: String { method + " " + template }
+    }
+
+    static func declared<Request, Response>(_ endpoint: Endpoint<Request, Response>) -> Declared {
+        Declared(method: endpoint.method.rawValue, template: endpoint.template.description)
+    }
+
+    /// Every endpoint of the four catalogues.
+    static let everyEndpoint: [Declared] = [
+        declared(DeviceAPI.products),
+        declared(DeviceAPI.purchase),
+        declared(DeviceAPI.purchaseStatus),
+        declared(DeviceAPI.unfinished),
+        declared(DeviceAPI.updates),
+        declared(DeviceAPI.currentEntitlements),
+        declared(DeviceAPI.finish),
+        declared(DeviceAPI.appTransaction),
+        declared(DeviceAPI.subscriptionStatus),
+        declared(DeviceAPI.introOfferEligibility),
+        declared(DeviceAPI.messages),
+        declared(ServerAPI.transactionInfo),
+        declared(ServerAPI.appTransactionInfo),
+        declared(ServerAPI.setAppAccountToken),
+        declared(ServerAPI.notificationHistory),
+        declared(ServerAPI.historyV1),
+        declared(ServerAPI.history),
+        declared(ServerAPI.refundHistory),
+        declared(ServerAPI.lookUpOrder),
+        declared(ServerAPI.sendConsumptionV1),
+        declared(ServerAPI.sendConsumption),
+        declared(ServerAPI.finishTransaction),
+        declared(ServerAPI.requestTestNotification),
+        declared(ServerAPI.testNotificationStatus),
+        declared(ServerAPI.subscriptionStatuses),
+        declared(ServerAPI.extendRenewalDate),
+        declared(ServerAPI.massExtendRenewalDate),
+        declared(ServerAPI.massExtensionStatus),
+        declared(SandboxAPI.rootCertificate),
+        declared(TestControls.reset),
+        declared(TestControls.clear),
+        declared(TestControls.transactions),
+        declared(TestControls.deleteTransaction),
+        declared(TestControls.buy),
+        declared(TestControls.approve),
+        declared(TestControls.decline),
+        declared(TestControls.resolve),
+        declared(TestControls.refund),
+        declared(TestControls.reverseRefund),
+        declared(TestControls.requestRefund),
+        declared(TestControls.declineRefund),
+        declared(TestControls.settings),
+        declared(TestControls.updateSettings),
+        declared(TestControls.failures),
+        declared(TestControls.setFailure),
+        declared(TestControls.clearFailures),
+        declared(TestControls.clearFailure),
+        declared(TestControls.consumption),
+        declared(TestControls.notifications),
+        declared(TestControls.customers),
+        declared(TestControls.addCustomer),
+        declared(TestControls.removeCustomer),
+        declared(TestControls.clock),
+        declared(TestControls.advanceClock),
+        declared(TestControls.setClockRate),
+        declared(TestControls.subscriptions),
+        declared(TestControls.renew),
+        declared(TestControls.expire),
+        declared(TestControls.autoRenew),
+        declared(TestControls.change),
+        declared(TestControls.billingSettings),
+        declared(TestControls.updateBillingSettings),
+        declared(TestControls.recoverBilling),
+        declared(TestControls.priceIncrease),
+        declared(TestControls.consentToPriceIncrease),
+        declared(TestControls.declinePriceIncrease),
+        declared(TestControls.registerOfferKey),
+        declared(TestControls.offerKeys),
+        declared(TestControls.familyShare),
+        declared(TestControls.familyRevoke),
+    ]
+}
+
+extension EndpointTests {
+    @Test func aPathHasItsParametersInPlace() {
+        #expect(ServerAPI.transactionInfo.path("2000000000000001") == "/inApps/v1/transactions/2000000000000001")
+        #expect(
+            ServerAPI.massExtensionStatus.path("com.example.pro", "a-b_c~d")
+                == "/inApps/v1/subscriptions/extend/mass/com.example.pro/a-b_c~d")
+        #expect(DeviceAPI.unfinished.path() == "/storekit/v1/transactions/unfinished")
+        #expect("\(TestControls.refund)" == "POST /test/v1/transactions/{transactionId}/refund")
+    }
+
+    @Test func aParameterIsAlwaysOneSegment() {
+        #expect(TestControls.removeCustomer.path("a/b c") == "/test/v1/customers/a%2Fb%20c")
+        #expect(TestControls.removeCustomer.path("é?") == "/test/v1/customers/%C3%A9%3F")
+        #expect(TestControls.removeCustomer.path("..") == "/test/v1/customers/%2E%2E")
+        #expect(TestControls.removeCustomer.path("a.b") == "/test/v1/customers/a.b")
+    }
+
+    @Test func aTemplateMatchesItsPathsOnly() {
+        let template = ServerAPI.setAppAccountToken.template
+        #expect(template.parameterNames == ["originalTransactionId"])
+        #expect(
+            template.match(["inApps", "v1", "transactions", "7", "appAccountToken"]) == ["originalTransactionId": "7"])
+        #expect(template.match(["inApps", "v1", "transactions", "", "appAccountToken"]) == nil)
+        #expect(template.match(["inApps", "v1", "transactions", "7"]) == nil)
+        #expect(template.match(["inApps", "v2", "transactions", "7", "appAccountToken"]) == nil)
+    }
+
+    @Test func theRouterAnswersEveryDeclaredEndpointAndNoOther() throws {
+        let routes =
+            MockStoreRouter.deviceRoutes + MockStoreRouter.testRoutes + MockStoreRouter.controlRoutes
+            + MockStoreRouter.serverRoutes + MockStoreRouter.subscriptionRoutes + MockStoreRouter.billingRoutes
+            + MockStoreRouter.extensionRoutes + MockStoreRouter.offerRoutes + MockStoreRouter.customerRoutes
+        let routed = routes.map { Declared(method: $0.method, template: $0.template.description) }
+        #expect(Set(routed).count == routed.count, "an endpoint routed twice")
+        #expect(Set(Self.everyEndpoint).count == Self.everyEndpoint.count, "an endpoint declared twice")
+        #expect(Set(routed) == Set(Self.everyEndpoint))
+    }
+}
+
+extension EndpointTests {
+    @Test func anErrorTheEndpointDoesNotDeclareIsMarked() throws {
+        let route = MockStoreRouter.Route(TestControls.clear) { _, _, _ in HTTPResponse(status: 200) }
+        let conflict = MockStoreError(status: 409, code: StoreErrorCode.conflict, message: "no").response
+        let marked = MockStoreRouter.markedIfUndeclared(conflict, by: route)
+        #expect(marked.headers.contains(HTTPHeader(MockStoreRouter.undeclaredErrorHeader, "4090000")))
+        let badRequest = MockStoreError.badRequest("no").response
+        #expect(MockStoreRouter.markedIfUndeclared(badRequest, by: route).headers == badRequest.headers)
+        #expect(TestControls.approve.declares(error: StoreErrorCode.conflict))
+        #expect(!DeviceAPI.messages.declares(error: StoreErrorCode.conflict))
+    }
+}
