@@ -27,7 +27,7 @@ public struct SummaryTotal: Sendable {
 /// Totals account summaries (`credit pnl --summaries DIR`): verifies each, names and leaves out each bad one, keeps
 /// for every account and device the section that covers the most of that device's entries (so exports from any
 /// devices at any time, merged or not, count every entry once; see ``AccountSummary``), and adds up the P&L of all of
-/// them.
+/// them. The verification and the sums run on every core (``SummarySums``); the result is the same as on one.
 ///
 /// A summary made up under a new key of its own verifies and is counted: it cannot be told from a real account until
 /// there is a registry of accounts.
