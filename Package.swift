@@ -56,13 +56,13 @@ let package = Package(
         // The store layer: knows no ledger.
         .target(name: "Payments", dependencies: ["Signing", "StoreWire", "DurableFiles", "Platform"]),
         // What joins a store and a ledger, for any app's packs and bundle id.
-        .target(name: "TopUp", dependencies: ["Payments", "CreditLedger", "DurableFiles"]),
+        .target(name: "TopUp", dependencies: ["Payments", "StoreWire", "CreditLedger", "DurableFiles"]),
         .target(name: "VoiceDebriefCredit", dependencies: ["TopUp", "Payments", "CreditLedger", "Platform"]),
         .executableTarget(
             name: "credit",
             dependencies: [
-                "VoiceDebriefCredit", "TopUp", "Payments", "CreditLedger", "Signing", "OptionParsing", "Clocks",
-                "PnLReport", "AccountSummaries", "DurableFiles", "Platform",
+                "VoiceDebriefCredit", "TopUp", "Payments", "StoreWire", "CreditLedger", "Signing", "OptionParsing",
+                "Clocks", "PnLReport", "AccountSummaries", "DurableFiles", "Platform",
             ]),
         .executableTarget(
             name: "credit-bench",
@@ -82,7 +82,9 @@ let package = Package(
             name: "MockStoreHTTP", dependencies: ["StoreWire", "CMicroHTTPD", "CCurl", "Platform"],
             path: "MockStore/MockStoreHTTP"),
         .target(name: "MockStoreSQLite", dependencies: ["CSQLite", "Platform"], path: "MockStore/MockStoreSQLite"),
-        .target(name: "StoreKitCatalogue", path: "MockStore/StoreKitCatalogue", exclude: ["Data"]),
+        .target(
+            name: "StoreKitCatalogue", dependencies: ["StoreWire"], path: "MockStore/StoreKitCatalogue",
+            exclude: ["Data"]),
         .target(
             name: "MockStoreServer",
             dependencies: [
@@ -126,6 +128,7 @@ let package = Package(
 
         .testTarget(name: "DurableFilesTests", dependencies: ["DurableFiles", "TestSupport"]),
         .testTarget(name: "OptionParsingTests", dependencies: ["OptionParsing"]),
+        .testTarget(name: "StoreWireTests", dependencies: ["StoreWire"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"], resources: [.copy("Vectors")]),
         .testTarget(
             name: "CreditLedgerTests", dependencies: ["CreditLedger", "Signing", "DurableFiles", "TestSupport"]),

@@ -11,7 +11,7 @@ HEADINGS = ["Feature", "Charges", "Charged", "Declined", "Share", "Given back", 
 # Every feature key's name in the price list's words (VoiceDebriefPrices' labels; a test keeps the two the same).
 FEATURE_NAMES = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "feature_names.json"),
                                encoding="utf-8"))
-# The widest a feature's cell is (CreditCLI.featureCellWidth); a longer one ends with "…", as DisplayText.cell cuts.
+# The widest a feature's cell is (LedgerCommands.featureCellWidth); a longer one ends with "…", as DisplayText.cell cuts.
 FEATURE_CELL_WIDTH = 48
 REGISTRY_CAVEAT = ("A summary made up under a new key of its own cannot be told from a real account until there is a "
                    "registry of accounts.")
@@ -40,7 +40,7 @@ def percent(basis_points):
 
 
 def feature_cell(key):
-    """A feature for a table cell, as CreditCLI.featureCell writes it: its name in the price list's words with its key
+    """A feature for a table cell, as LedgerCommands.featureCell writes it: its name in the price list's words with its key
     beside it (`A transcript (transcript)`), or the key alone when the price list has no name for it. A summary's key
     is printable ASCII (verified), so nothing needs escaping and a character is a byte."""
     name = FEATURE_NAMES.get(key)

@@ -7,8 +7,8 @@ import StoreWire
 extension ControlInvocation {
     static let billingCommands: [CommandSpec] = {
         let id = PositionalSpec(
-            "SUBSCRIPTION", help: "a transaction id of the subscription, or a product id of its group")
-        let onOff = PositionalSpec("on|off", choices: ["on", "off", "true", "false"])
+            .subscription, help: "a transaction id of the subscription, or a product id of its group")
+        let onOff = PositionalSpec(.onOrOff, choices: ["on", "off", "true", "false"])
         return [
             CommandSpec(
                 "billing-retry",
@@ -23,7 +23,7 @@ extension ControlInvocation {
                 positionals: [onOff]),
             CommandSpec(
                 "for-sale", summary: "take a subscription off sale (off: it expires instead of renewing) or back",
-                positionals: [PositionalSpec("PRODUCT", help: "a product id"), onOff]),
+                positionals: [PositionalSpec(.product, help: "a product id"), onOff]),
             CommandSpec("billing", summary: "show the billing settings in force"),
             CommandSpec(
                 "recover",
@@ -34,8 +34,8 @@ extension ControlInvocation {
                 summary: "raise the price of the subscription's next renewals: PRICE_INCREASE PENDING (or ACCEPTED "
                     + "with --no-consent)",
                 options: [
-                    .string("--price", "PRICE", help: "the new price, e.g. 10.99 (default: 10% more)"),
-                    .flag("--no-consent", help: "an increase the customer need not agree to"),
+                    .string(.price, "PRICE", help: "the new price, e.g. 10.99 (default: 10% more)"),
+                    .flag(.noConsent, help: "an increase the customer need not agree to"),
                 ], positionals: [id]),
             CommandSpec(
                 "consent-price-increase", summary: "the customer agrees to the price increase: PRICE_INCREASE ACCEPTED",
@@ -50,7 +50,7 @@ extension ControlInvocation {
     /// The method, path and body of a billing control, or `nil` when `args` is another command.
     static func billingRequest(_ args: ParsedArguments) throws(UsageError) -> (String, String, [UInt8]?)? {
         let settings = "/test/v1/settings/billing"
-        let on = ["on", "true"].contains(args.positional("on|off"))
+        let on = ["on", "true"].contains(args.positional(.onOrOff))
         switch args.command {
         case "billing-retry":
             return ("POST", settings, billingJSON(TestBillingSettingsUpdate(billingRetryOnRenewal: on)))
@@ -58,17 +58,17 @@ extension ControlInvocation {
         case "billing-issues":
             return ("POST", settings, billingJSON(TestBillingSettingsUpdate(billingIssueMessagesEnabled: on)))
         case "for-sale":
-            let update = TestBillingSettingsUpdate(productId: args.positional("PRODUCT") ?? "", forSale: on)
+            let update = TestBillingSettingsUpdate(productId: args.positional(.product) ?? "", forSale: on)
             return ("POST", settings, billingJSON(update))
         case "billing": return ("GET", settings, nil)
         case "price-increase":
-            let price = try args.string("--price").map { text throws(UsageError) in
+            let price = try args.string(.price).map { text throws(UsageError) in
                 guard let milli = Self.milliunits(text) else {
                     throw .invalidValue("--price", text, isNot: "a price above 0 such as 10.99", command: args.path)
                 }
                 return milli
             }
-            let body = TestPriceIncreaseRequest(price: price, needsConsent: args.flag("--no-consent") ? false : nil)
+            let body = TestPriceIncreaseRequest(price: price, needsConsent: args.flag(.noConsent) ? false : nil)
             return ("POST", try subscriptionPath(args) + "/price-increase", billingJSON(body))
         case "recover": return ("POST", try subscriptionPath(args) + "/recover", nil)
         case "consent-price-increase": return ("POST", try subscriptionPath(args) + "/price-increase/consent", nil)
@@ -78,7 +78,7 @@ extension ControlInvocation {
     }
 
     private static func subscriptionPath(_ args: ParsedArguments) throws(UsageError) -> String {
-        let reference = args.positional("SUBSCRIPTION") ?? ""
+        let reference = args.positional(.subscription) ?? ""
         guard !reference.isEmpty, !reference.contains("/") else {
             throw UsageError("\(quoted(reference)) is not a transaction id or product id", command: args.path)
         }

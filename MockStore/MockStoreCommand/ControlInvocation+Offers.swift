@@ -9,7 +9,7 @@ import StoreWire
 extension ControlInvocation {
     /// `buy`'s `--offer TYPE:ID`.
     static let offerOption = OptionSpec.string(
-        "--offer", "TYPE:ID",
+        .offer, "TYPE:ID",
         help: "redeem a subscription offer: promotional:OFFER_ID, offerCode:REFERENCE_NAME or winBack:OFFER_ID (as "
             + "SKTestSession's buyProduct with promotionalOffer(id:): no signature needed)")
 
@@ -20,20 +20,20 @@ extension ControlInvocation {
             summary: "register a subscription offer key: promotional offers bought through the device API must be "
                 + "signed with it (FILE: its private key, .p8 PEM as App Store Connect gives it, or its public key)",
             positionals: [
-                PositionalSpec("KEY_ID", help: "the key's id, as signatures name it"),
-                PositionalSpec("FILE", help: "a PEM file: the private key or the public key"),
+                PositionalSpec(.keyId, help: "the key's id, as signatures name it"),
+                PositionalSpec(.file, help: "a PEM file: the private key or the public key"),
             ]),
         CommandSpec("offer-keys", summary: "list the ids of the subscription offer keys registered"),
         CommandSpec(
             "family-share",
             summary: "a family member bought a family-shareable subscription and shares it with this customer: "
                 + "FAMILY_SHARED transactions, SUBSCRIBED, renewals on the clock",
-            positionals: [PositionalSpec("PRODUCT", help: "a family-shareable auto-renewable's product id")]),
+            positionals: [PositionalSpec(.product, help: "a family-shareable auto-renewable's product id")]),
         CommandSpec(
             "family-revoke",
             summary: "Family Sharing of the subscription ends (the purchaser stopped sharing, left the family or was "
                 + "refunded): REVOKE",
-            positionals: [PositionalSpec("SUBSCRIPTION", help: "a transaction id of it, or a product id of its group")]),
+            positionals: [PositionalSpec(.subscription, help: "a transaction id of it, or a product id of its group")]),
     ]
 
     /// The kinds `--offer` takes.
@@ -41,7 +41,7 @@ extension ControlInvocation {
 
     /// `--offer TYPE:ID` as a purchase option; `nil` without one.
     static func offer(_ args: ParsedArguments) throws(UsageError) -> PurchaseOfferOption? {
-        guard let text = args.string("--offer") else { return nil }
+        guard let text = args.string(.offer) else { return nil }
         let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, offerTypes.contains(parts[0]), !parts[1].isEmpty else {
             throw .invalidValue(
@@ -56,17 +56,17 @@ extension ControlInvocation {
         switch args.command {
         case "offer-keys": return ("GET", "/test/v1/offer-keys", nil)
         case "family-share":
-            let body = PurchaseRequestBody(productId: args.positional("PRODUCT") ?? "")
+            let body = PurchaseRequestBody(productId: args.positional(.product) ?? "")
             return ("POST", "/test/v1/family-sharing", (try? HTTPResponse.encode(body)) ?? [])
         case "family-revoke":
-            let reference = args.positional("SUBSCRIPTION") ?? ""
+            let reference = args.positional(.subscription) ?? ""
             guard !reference.isEmpty, !reference.contains("/") else {
                 throw UsageError("\(quoted(reference)) is not a transaction id or product id", command: args.path)
             }
             return ("POST", "/test/v1/subscriptions/\(reference)/family-revoke", nil)
         case "offer-key":
-            let id = args.positional("KEY_ID") ?? ""
-            let file = args.positional("FILE") ?? ""
+            let id = args.positional(.keyId) ?? ""
+            let file = args.positional(.file) ?? ""
             let request = TestOfferKeyRequest(keyId: id, publicKey: try publicKeyPEM(file, args))
             return ("POST", "/test/v1/offer-keys", (try? HTTPResponse.encode(request)) ?? [])
         default: return nil

@@ -17,8 +17,8 @@ extension ControlInvocation {
                 + "oneRenewalEveryMinute, oneRenewalEveryThirtySeconds, oneRenewalEveryTenSeconds, "
                 + "oneRenewalEveryTwoSeconds, or the .storekit _timeRate number)",
             positionals: [
-                PositionalSpec("advance|rate", optional: true, choices: ["advance", "rate"]),
-                PositionalSpec("VALUE", help: "the duration or the rate", optional: true),
+                PositionalSpec(.advanceOrRate, optional: true, choices: ["advance", "rate"]),
+                PositionalSpec(.value, help: "the duration or the rate", optional: true),
             ]),
         CommandSpec("subscriptions", summary: "list every subscription: status, product, renewal info"),
         CommandSpec(
@@ -27,9 +27,10 @@ extension ControlInvocation {
                 + "`expire` now (EXPIRED VOLUNTARY), `auto-renew on|off` (DID_CHANGE_RENEWAL_STATUS), `change PRODUCT` "
                 + "(an upgrade, downgrade or crossgrade: DID_CHANGE_RENEWAL_PREF)",
             positionals: [
-                PositionalSpec("renew|expire|auto-renew|change", choices: ["renew", "expire", "auto-renew", "change"]),
-                PositionalSpec("SUBSCRIPTION", help: "a transaction id or product id"),
-                PositionalSpec("VALUE", help: "on|off, or the product to change to", optional: true),
+                PositionalSpec(
+                    .renewOrExpireOrAutoRenewOrChange, choices: ["renew", "expire", "auto-renew", "change"]),
+                PositionalSpec(.subscription, help: "a transaction id or product id"),
+                PositionalSpec(.value, help: "on|off, or the product to change to", optional: true),
             ]),
     ]
 
@@ -59,8 +60,8 @@ extension ControlInvocation {
     }
 
     private static func clockRequest(_ args: ParsedArguments) throws(UsageError) -> (String, String, [UInt8]?) {
-        let value = args.positional("VALUE")
-        switch args.positional("advance|rate") {
+        let value = args.positional(.value)
+        switch args.positional(.advanceOrRate) {
         case nil:
             guard value == nil else {
                 throw UsageError("clock takes advance DURATION or rate RATE", command: args.path)
@@ -90,9 +91,9 @@ extension ControlInvocation {
     }
 
     private static func subscriptionControl(_ args: ParsedArguments) throws(UsageError) -> (String, String, [UInt8]?) {
-        let action = args.positional("renew|expire|auto-renew|change") ?? ""
-        let reference = args.positional("SUBSCRIPTION") ?? ""
-        let value = args.positional("VALUE")
+        let action = args.positional(.renewOrExpireOrAutoRenewOrChange) ?? ""
+        let reference = args.positional(.subscription) ?? ""
+        let value = args.positional(.value)
         guard !reference.isEmpty, !reference.contains("/") else {
             throw UsageError("\(quoted(reference)) is not a transaction id or product id", command: args.path)
         }

@@ -45,8 +45,8 @@ public struct ControlInvocation: Equatable, Sendable {
 
     /// `mockstore control`, declared: every control command with its words and options.
     public static let spec: CommandSpec = {
-        let id = PositionalSpec("ID", help: "a transaction id")
-        let onOff = PositionalSpec("on|off", choices: ["on", "off", "true", "false"])
+        let id = PositionalSpec(.id, help: "a transaction id")
+        let onOff = PositionalSpec(.onOrOff, choices: ["on", "off", "true", "false"])
         func command(_ name: String, _ summary: String, _ words: [PositionalSpec] = [], _ options: [OptionSpec] = [])
             -> CommandSpec
         {
@@ -59,9 +59,9 @@ public struct ControlInvocation: Equatable, Sendable {
                 prints its JSON answer. What SKTestSession does in Xcode, over HTTP under /test/v1/.
                 """,
             options: [
-                .string("--url", "URL", help: "the store's listening URL (default $MOCKSTORE_URL)").inherited(),
+                .string(.url, "URL", help: "the store's listening URL (default $MOCKSTORE_URL)").inherited(),
                 .string(
-                    "--customer", "NAME",
+                    .customer, "NAME",
                     help: "the customer the control acts for (default: the default customer; a control given a "
                         + "transaction id acts for its customer, and with --customer only on that customer's)"
                 ).inherited(),
@@ -74,10 +74,10 @@ public struct ControlInvocation: Equatable, Sendable {
                 command("delete", "remove one transaction", [id]),
                 command(
                     "buy", "a purchase made outside the app: reaches the app as an update",
-                    [PositionalSpec("PRODUCT", help: "a product id")],
+                    [PositionalSpec(.product, help: "a product id")],
                     [
-                        .integer("--quantity", "N", noun: "a number", help: "how many"),
-                        .string("--app-account-token", "UUID", help: "the app's account token"),
+                        .integer(.quantity, "N", noun: "a number", help: "how many"),
+                        .string(.appAccountToken, "UUID", help: "the app's account token"),
                         offerOption,
                     ]),
                 command("ask-to-buy", "purchases wait for a parent's approval", [onOff]),
@@ -91,9 +91,9 @@ public struct ControlInvocation: Equatable, Sendable {
                         + "--percentage P a partial refund of P% (REFUND_PRORATED, revocationPercentage P × 1000)",
                     [id],
                     [
-                        .integer("--reason", "0|1", noun: "a number", help: "the revocationReason"),
+                        .integer(.reason, "0|1", noun: "a number", help: "the revocationReason"),
                         .string(
-                            "--percentage", "P",
+                            .percentage, "P",
                             help: "the share refunded, as a percentage above 0 and at most 100 with up to three "
                                 + "decimals (50, 33.333): a prorated refund"),
                     ]),
@@ -103,14 +103,14 @@ public struct ControlInvocation: Equatable, Sendable {
                         + "`decline-refund ID` declines it", [id],
                     [
                         .string(
-                            "--reason",
+                            .reason,
                             "UNINTENDED_PURCHASE|FULFILLMENT_ISSUE|UNSATISFIED_WITH_PURCHASE|LEGAL|OTHER",
                             help: "the consumptionRequestReason")
                     ]),
                 command("decline-refund", "decline the refund request: REFUND_DECLINED", [id]),
                 command("reverse-refund", "reverse a refund: REFUND_REVERSED", [id]),
-                command("storefront", "e.g. GBR, USA (ISO 3166-1 alpha-3)", [PositionalSpec("CODE")]),
-                command("locale", "e.g. en_GB", [PositionalSpec("ID")]),
+                command("storefront", "e.g. GBR, USA (ISO 3166-1 alpha-3)", [PositionalSpec(.code)]),
+                command("locale", "e.g. en_GB", [PositionalSpec(.id)]),
                 command("settings", "show the settings in force, failures included"),
                 command(
                     "fail",
@@ -119,13 +119,13 @@ public struct ControlInvocation: Equatable, Sendable {
                         + "NAME as StoreKit names it, e.g. StoreKitError.networkError, "
                         + "Product.PurchaseError.purchaseNotAllowed (or purchaseNotAllowed), "
                         + "SKError.Code.paymentNotAllowed, VerificationError.invalidSignature",
-                    [PositionalSpec("API", help: "loadProducts, purchase, verification, appStoreSync or finish")],
+                    [PositionalSpec(.api, help: "loadProducts, purchase, verification, appStoreSync or finish")],
                     [
-                        .string("--error", "NAME", help: "the StoreKit error").required(),
-                        .flag("--once", help: "only the next call fails"),
+                        .string(.error, "NAME", help: "the StoreKit error").required(),
+                        .flag(.once, help: "only the next call fails"),
                     ]),
                 command(
-                    "clear-failure", "clear one API's failure, or every one", [PositionalSpec("API", optional: true)]),
+                    "clear-failure", "clear one API's failure, or every one", [PositionalSpec(.api, optional: true)]),
                 command("failures", "list the failures in force"),
                 command("consumption", "list the consumption information servers sent"),
                 command("notifications", "list the notifications made, with every send attempt"),
@@ -134,18 +134,18 @@ public struct ControlInvocation: Equatable, Sendable {
                     "wait until the store has recorded notifications of a type, then print them as JSON (exit 1 at "
                         + "the timeout, saying what did arrive)", [],
                     [
-                        .string("--type", "TYPE", help: "Apple's notificationType, e.g. REFUND, ONE_TIME_CHARGE")
+                        .string(.type, "TYPE", help: "Apple's notificationType, e.g. REFUND, ONE_TIME_CHARGE")
                             .required(),
-                        .string("--subtype", "S", help: "its subtype, e.g. INITIAL_BUY"),
-                        .integer("--count", "N", in: 1...100_000, noun: "a number", help: "how many (default 1)"),
+                        .string(.subtype, "S", help: "its subtype, e.g. INITIAL_BUY"),
+                        .integer(.count, "N", in: 1...100_000, noun: "a number", help: "how many (default 1)"),
                         .integer(
-                            "--timeout", "SECONDS", in: 1...3_600, noun: "a number of seconds",
+                            .timeout, "SECONDS", in: 1...3_600, noun: "a number of seconds",
                             help: "how long to wait (default 30)"),
                     ]),
                 command(
                     "root-certificate",
                     "the store's test root certificate, as PEM: the one to trust when checking its signatures", [],
-                    [.string("--out", "FILE", help: "write it to FILE instead of printing it")]),
+                    [.string(.out, "FILE", help: "write it to FILE instead of printing it")]),
             ] + subscriptionCommands + billingCommands + offerCommands,
             subcommandNoun: "control command", commandListShowsOptions: true,
             epilogue: """
@@ -163,7 +163,7 @@ public struct ControlInvocation: Equatable, Sendable {
     {
         try refuseNegativeDuration(arguments)
         guard case .run(let args) = try spec.parse(arguments) else { return .controlHelp }
-        guard let url = args.string("--url") ?? environment["MOCKSTORE_URL"], !url.isEmpty else {
+        guard let url = args.string(.url) ?? environment["MOCKSTORE_URL"], !url.isEmpty else {
             throw UsageError(
                 "mockstore control needs --url URL (or MOCKSTORE_URL): the store's listening URL", command: args.path)
         }
@@ -178,9 +178,9 @@ public struct ControlInvocation: Equatable, Sendable {
                     url: url, method: "GET", path: "/test/v1/notifications",
                     output: .waitNotification(try Self.wait(args))))
         }
-        let customer = try Self.customerName(args.string("--customer"), option: "--customer", args)
+        let customer = try Self.customerName(args.string(.customer), option: "--customer", args)
         let request = try Self.request(args)
-        let output: Output = args.command == "root-certificate" ? .certificatePEM(file: args.string("--out")) : .json
+        let output: Output = args.command == "root-certificate" ? .certificatePEM(file: args.string(.out)) : .json
         return .control(
             ControlInvocation(
                 url: url, method: request.0, path: request.1, body: request.2, output: output, customer: customer))
@@ -193,26 +193,26 @@ public struct ControlInvocation: Equatable, Sendable {
             + "eligibility and storefront: `customer add NAME [--storefront S]`, `customer list`, `customer remove "
             + "NAME` (with everything that is theirs; never the default customer). The device API acts for the one "
             + "its X-Mock-Customer: NAME header names",
-        options: [.string("--storefront", "S", help: "the new customer's storefront (default: the catalogue's)")],
+        options: [.string(.storefront, "S", help: "the new customer's storefront (default: the catalogue's)")],
         positionals: [
-            PositionalSpec("add|list|remove", choices: ["add", "list", "remove"]),
-            PositionalSpec("NAME", help: "the customer's name", optional: true),
+            PositionalSpec(.addOrListOrRemove, choices: ["add", "list", "remove"]),
+            PositionalSpec(.name, help: "the customer's name", optional: true),
         ])
 
     /// The request of `customer …`.
     private static func customerRequest(_ args: ParsedArguments) throws(UsageError) -> (String, String, [UInt8]?) {
-        let action = args.positional("add|list|remove") ?? ""
+        let action = args.positional(.addOrListOrRemove) ?? ""
         if action == "list" {
-            guard args.positional("NAME") == nil else {
+            guard args.positional(.name) == nil else {
                 throw UsageError("customer list takes no name", command: args.path)
             }
             return ("GET", "/test/v1/customers", nil)
         }
-        guard let name = try customerName(args.positional("NAME"), option: nil, args) else {
+        guard let name = try customerName(args.positional(.name), option: nil, args) else {
             throw UsageError("customer \(action) needs a NAME", command: args.path)
         }
         if action == "remove" { return ("DELETE", "/test/v1/customers/" + name, nil) }
-        let storefront = args.string("--storefront")
+        let storefront = args.string(.storefront)
         return ("POST", "/test/v1/customers", json(TestCustomerRequest(name: name, storefront: storefront)))
     }
 
@@ -229,14 +229,14 @@ public struct ControlInvocation: Equatable, Sendable {
 
     /// `wait-notification`'s options, the type and subtype checked against Apple's.
     private static func wait(_ args: ParsedArguments) throws(UsageError) -> NotificationWait {
-        let type = args.string("--type") ?? ""
-        let subtype = args.string("--subtype")
+        let type = args.string(.type) ?? ""
+        let subtype = args.string(.subtype)
         if let problem = NotificationWait.problem(type: type, subtype: subtype) {
             throw UsageError(problem, command: args.path)
         }
         return NotificationWait(
-            type: type, subtype: subtype, count: Int(args.integer("--count") ?? 1),
-            timeout: TimeInterval(args.integer("--timeout") ?? 30))
+            type: type, subtype: subtype, count: Int(args.integer(.count) ?? 1),
+            timeout: TimeInterval(args.integer(.timeout) ?? 30))
     }
 
     private static func json<Body: Encodable>(_ body: Body) -> [UInt8] {
@@ -244,7 +244,7 @@ public struct ControlInvocation: Equatable, Sendable {
     }
 
     private static func transactionId(_ args: ParsedArguments) throws(UsageError) -> String {
-        let id = args.positional("ID") ?? ""
+        let id = args.positional(.id) ?? ""
         guard !id.isEmpty, id.allSatisfy(\.isNumber) else {
             throw UsageError(
                 "\(quoted(id)) is not a transaction id (digits, e.g. 2000000000000001)", command: args.path)
@@ -260,7 +260,7 @@ public struct ControlInvocation: Equatable, Sendable {
     }
 
     private static func onOff(_ args: ParsedArguments) -> Bool {
-        ["on", "true"].contains(args.positional("on|off"))
+        ["on", "true"].contains(args.positional(.onOrOff))
     }
 
     /// The method, path and body of the control the parser read.
@@ -275,15 +275,15 @@ public struct ControlInvocation: Equatable, Sendable {
         case "delete": return ("DELETE", transactions + (try transactionId(args)), nil)
         case "buy":
             let body = PurchaseRequestBody(
-                productId: args.positional("PRODUCT") ?? "", quantity: args.integer("--quantity").map { Int($0) },
-                appAccountToken: args.string("--app-account-token"), offer: try offer(args))
+                productId: args.positional(.product) ?? "", quantity: args.integer(.quantity).map { Int($0) },
+                appAccountToken: args.string(.appAccountToken), offer: try offer(args))
             return ("POST", "/test/v1/purchases", json(body))
         case "approve", "decline", "resolve":
             return ("POST", transactions + (try transactionId(args)) + "/" + command, nil)
         case "refund":
             let body = TestRefundBody(
-                revocationReason: args.integer("--reason").map { Int($0) },
-                revocationPercentage: try args.string("--percentage").map { text throws(UsageError) in
+                revocationReason: args.integer(.reason).map { RevocationReason(rawValue: Int($0)) },
+                revocationPercentage: try args.string(.percentage).map { text throws(UsageError) in
                     guard let milli = Self.milliPercent(text) else {
                         throw .invalidValue(
                             "--percentage", text, isNot: "a percentage above 0 and at most 100 (up to 3 decimals)",
@@ -294,7 +294,8 @@ public struct ControlInvocation: Equatable, Sendable {
             return ("POST", transactions + (try transactionId(args)) + "/refund", json(body))
         case "reverse-refund": return ("POST", transactions + (try transactionId(args)) + "/refund/reverse", nil)
         case "request-refund":
-            let body = TestRefundRequestBody(consumptionRequestReason: args.string("--reason"))
+            let body = TestRefundRequestBody(
+                consumptionRequestReason: args.string(.reason).map(ConsumptionRequestReason.init(rawValue:)))
             return ("POST", transactions + (try transactionId(args)) + "/refund-request", json(body))
         case "decline-refund":
             return ("POST", transactions + (try transactionId(args)) + "/refund-request/decline", nil)
@@ -303,9 +304,9 @@ public struct ControlInvocation: Equatable, Sendable {
         case "interrupted":
             return ("POST", "/test/v1/settings", json(TestSettingsUpdate(interruptedPurchasesEnabled: onOff(args))))
         case "storefront":
-            return ("POST", "/test/v1/settings", json(TestSettingsUpdate(storefront: args.positional("CODE"))))
+            return ("POST", "/test/v1/settings", json(TestSettingsUpdate(storefront: args.positional(.code))))
         case "locale":
-            let locale = args.positional("ID") ?? ""
+            let locale = args.positional(.id) ?? ""
             guard LocaleIdentifier.isWellFormed(locale) else {
                 throw UsageError(
                     "\(quoted(locale)) is not a locale identifier (e.g. en_GB, fr, zh_Hant_TW)", command: args.path)
@@ -314,10 +315,10 @@ public struct ControlInvocation: Equatable, Sendable {
         case "settings": return ("GET", "/test/v1/settings", nil)
         case "fail":
             let body = TestFailureRequest(
-                api: args.positional("API") ?? "", error: args.string("--error") ?? "", once: args.flag("--once"))
+                api: args.positional(.api) ?? "", error: args.string(.error) ?? "", once: args.flag(.once))
             return ("POST", "/test/v1/failures", json(body))
         case "clear-failure":
-            guard let api = args.positional("API") else { return ("DELETE", "/test/v1/failures", nil) }
+            guard let api = args.positional(.api) else { return ("DELETE", "/test/v1/failures", nil) }
             return ("DELETE", "/test/v1/failures/" + api, nil)
         case "failures": return ("GET", "/test/v1/failures", nil)
         case "consumption": return ("GET", "/test/v1/consumption", nil)

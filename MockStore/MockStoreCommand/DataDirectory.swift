@@ -32,22 +32,16 @@ public struct DataDirectory: Sendable {
         }
     }
 
-    /// Takes the directory's lock for the life of the process (released when it exits, however it exits).
-    ///
-    /// - Returns: the open descriptor holding the lock.
-    public func lock() throws(StartupError) -> Int32 {
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else {
-            throw StartupError("cannot open \(lockPath): \(String(cString: strerror(errno)))")
+    /// Takes the directory's lock, without waiting, for as long as the lock returned is kept (the kernel releases
+    /// it when the process exits, however it exits).
+    public func lock() throws(StartupError) -> FileLock {
+        do {
+            return try FileLock(path: lockPath, waiting: false)
+        } catch let error as FileError where error.isHeldElsewhere {
+            throw StartupError("cannot lock \(lockPath): another mockstore is using this data directory")
+        } catch {
+            throw StartupError("cannot lock \(lockPath): \(error)")
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let reason =
-                errno == EWOULDBLOCK
-                ? "another mockstore is using this data directory" : String(cString: strerror(errno))
-            close(descriptor)
-            throw StartupError("cannot lock \(lockPath): \(reason)")
-        }
-        return descriptor
     }
 
     /// The test CA kept in `ca/`, made (valid from a day before `now`, for 10 years) on first start.

@@ -1,5 +1,6 @@
 import MockStoreHTTP
 import OptionParsing
+import StoreWire
 
 /// Parses `mockstore`'s arguments: a pure function of the arguments and environment, tested without a process.
 /// The options are declared in ``spec``; `--help` is generated from it.
@@ -24,81 +25,81 @@ public enum MockStoreCommandLine {
             Prints "mockstore listening on http://HOST:PORT" when ready; stops cleanly on SIGINT and SIGTERM.
             """,
         options: [
-            .string("--host", "ADDRESS", help: "IPv4 or IPv6 address to listen on (default 127.0.0.1)"),
+            .string(.host, "ADDRESS", help: "IPv4 or IPv6 address to listen on (default 127.0.0.1)"),
             .integer(
-                "--port", "N", in: 0...65_535, noun: "a port number",
+                .port, "N", in: 0...65_535, noun: "a port number",
                 help: "port to listen on, 0 for any free port (default 0)"),
             .string(
-                "--catalogue", "FILE",
+                .catalogue, "FILE",
                 help: "StoreKit configuration file, versions 1.x to 5.x (default $MOCKSTORE_CATALOGUE, else "
                     + "Catalogue/Credit.storekit in the working directory, beside mockstore or in a folder above it); "
                     + "its settings (_askToBuyEnabled, _storeKitErrors, _failTransactionsEnabled, _storefront, "
                     + "_locale) are the defaults the test controls start from"),
             .string(
-                "--data", "DIR",
+                .data, "DIR",
                 help: "where transactions and the test CA are kept (default $MOCKSTORE_DATA, else ./mockstore-data); "
                     + "created if missing"),
             .flag(
-                "--exit-with-parent",
+                .exitWithParent,
                 help: "stop (as on SIGTERM) when the process that started this one goes away, so a test runner that "
                     + "dies leaves no store listening; the parent is checked five times a second"),
             .flag(
-                "--ephemeral",
+                .ephemeral,
                 help: "keep everything in memory: the transactions, and a test CA made new at each start; nothing is "
                     + "written to disk (no --data). For a fresh store per test"),
             .integer(
-                "--max-connections", "N", in: 16...1_000_000, noun: "a number",
+                .maxConnections, "N", in: 16...1_000_000, noun: "a number",
                 help: "connections held open at once; beyond, the ones idle longest are closed to make room, so "
                     + "a new connection is always served (default 4096)"),
             .integer(
-                "--idle-timeout", "SECONDS", in: 1...86_400, noun: "a number of seconds",
+                .idleTimeout, "SECONDS", in: 1...86_400, noun: "a number of seconds",
                 help: "a connection that has not begun a request this long after it opened or was last answered is "
                     + "closed (default 30)"),
             .integer(
-                "--request-timeout", "SECONDS", in: 1...3_600, noun: "a number of seconds",
+                .requestTimeout, "SECONDS", in: 1...3_600, noun: "a number of seconds",
                 help: "a request must arrive whole (headers and body) this long after its first line, or it is "
                     + "answered 408 and its connection closed (default 10)"),
 
             .choice(
-                "--signing", SigningMode.allCases.map(\.rawValue), valueName: "MODE",
+                .signing, SigningMode.allCases.map(\.rawValue), valueName: "MODE",
                 help: "how the device API signs: es256: test CA chain, as Apple signs (default); hs256: shared "
                     + "secret; none: unsigned, for negative tests. Server API answers and notifications are always "
                     + "signed by the test CA (ES256)"),
             .string(
-                "--secret-file", "FILE",
+                .secretFile, "FILE",
                 help: "the HS256 shared secret: the file's bytes, exactly (mode 0600; with hs256 only)"),
             .string(
-                "--bundle-id", "ID", help: "the app's bundle id in signed transactions (default ai.voicedebrief.app)"),
+                .bundleId, "ID", help: "the app's bundle id in signed transactions (default ai.voicedebrief.app)"),
             .integer(
-                "--app-apple-id", "N", in: 1...Int64.max, noun: "a positive number",
+                .appAppleId, "N", in: 1...Int64.max, noun: "a positive number",
                 help: "appAppleId in Server API answers and notifications (default 1234567890)"),
-            .string("--bundle-version", "V", help: "bundleVersion in notifications (default 1)"),
+            .string(.bundleVersion, "V", help: "bundleVersion in notifications (default 1)"),
             .choice(
-                "--environment", ["sandbox", "production"], valueName: "ENV",
+                .environment, ["sandbox", "production"], valueName: "ENV",
                 help: "the App Store environment the store plays (default sandbox): environment in everything "
                     + "signed; in production notifications are retried and carry appAppleId, in the sandbox a "
                     + "notification is tried once and appAppleId is left out, as Apple does"),
             .string(
-                "--api-key", "KEYID=FILE",
+                .apiKey, "KEYID=FILE",
                 help: "a key that signs Server API bearer tokens: the kid and its public key (PEM; a PEM private key "
                     + "works too). Repeatable. Without any, every well-formed ES256 token is accepted without "
                     + "checking its signature (said on stderr at start)"
             ).repeatable(),
             .string(
-                "--notify", "URL",
+                .notify, "URL",
                 help: "POST Server Notifications V2 ({\"signedPayload\": JWS}) to this http:// or https:// URL"),
             .integer(
-                "--notify-retry-base-ms", "N", in: 1...3_600_000, noun: "a number of milliseconds",
+                .notifyRetryBaseMs, "N", in: 1...3_600_000, noun: "a number of milliseconds",
                 help: "a failed notification is retried 1, 12, 24, 48 and 72 \"hours\" after the previous try, as "
                     + "Apple does, an hour lasting N ms here (default 1000)"),
             .integer(
-                "--notify-max-attempts", "N", in: 1...6, noun: "a number",
+                .notifyMaxAttempts, "N", in: 1...6, noun: "a number",
                 help: "production: tries in all, the first included (default 6); the sandbox tries once"),
             .integer(
-                "--notify-timeout-ms", "N", in: 1...600_000, noun: "a number of milliseconds",
+                .notifyTimeoutMs, "N", in: 1...600_000, noun: "a number of milliseconds",
                 help: "how long one try waits for the receiver's answer (default 5000)"),
             .string(
-                "--notify-ca", "FILE",
+                .notifyCa, "FILE",
                 help: "trust this CA (PEM) for an https:// --notify receiver, instead of the system's"),
         ],
         additionalUsage: ["mockstore control [--url URL] COMMAND [ARGUMENTS]     (see mockstore control --help)"],
@@ -187,38 +188,38 @@ public enum MockStoreCommandLine {
 
     /// Copies what the parser read into the options, checking what the declarations cannot.
     private static func read(_ args: ParsedArguments, into options: inout MockStoreOptions) throws(UsageError) {
-        if let value = args.string("--host") {
+        if let value = args.string(.host) {
             guard (try? SocketAddress(host: value, port: 0)) != nil else {
                 throw .invalidValue(
                     "--host", value, isNot: "an IPv4 or IPv6 address (or localhost)", command: args.path)
             }
             options.host = value
         }
-        if let port = args.integer("--port") { options.port = UInt16(port) }
-        if let value = args.string("--catalogue") { options.cataloguePath = value }
-        if let value = args.string("--data") { options.dataDirectory = value }
-        options.ephemeral = args.flag("--ephemeral")
-        options.exitWithParent = args.flag("--exit-with-parent")
-        if let value = args.integer("--max-connections") { options.maxConnections = UInt32(value) }
-        if let value = args.integer("--idle-timeout") { options.idleTimeoutSeconds = UInt32(value) }
-        if let value = args.integer("--request-timeout") { options.requestTimeoutSeconds = UInt32(value) }
+        if let port = args.integer(.port) { options.port = UInt16(port) }
+        if let value = args.string(.catalogue) { options.cataloguePath = value }
+        if let value = args.string(.data) { options.dataDirectory = value }
+        options.ephemeral = args.flag(.ephemeral)
+        options.exitWithParent = args.flag(.exitWithParent)
+        if let value = args.integer(.maxConnections) { options.maxConnections = UInt32(value) }
+        if let value = args.integer(.idleTimeout) { options.idleTimeoutSeconds = UInt32(value) }
+        if let value = args.integer(.requestTimeout) { options.requestTimeoutSeconds = UInt32(value) }
 
-        if let value = args.string("--signing"), let mode = SigningMode(rawValue: value) { options.signing = mode }
-        options.secretFile = args.string("--secret-file")
-        if let value = args.string("--bundle-id") {
+        if let value = args.string(.signing), let mode = SigningMode(rawValue: value) { options.signing = mode }
+        options.secretFile = args.string(.secretFile)
+        if let value = args.string(.bundleId) {
             guard value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) else {
                 throw .invalidValue(
                     "--bundle-id", value, isNot: "a bundle id (letters, digits, \".\" and \"-\")", command: args.path)
             }
             options.bundleId = value
         }
-        if let id = args.integer("--app-apple-id") { options.appAppleId = id }
-        if let value = args.string("--bundle-version") { options.bundleVersion = value }
-        if let value = args.string("--environment") {
+        if let id = args.integer(.appAppleId) { options.appAppleId = id }
+        if let value = args.string(.bundleVersion) { options.bundleVersion = value }
+        if let value = args.string(.environment) {
             options.environment =
-                value == "production" ? "Production" : "Sandbox"
+                value == "production" ? .production : .sandbox
         }
-        for value in args.strings("--api-key") {
+        for value in args.strings(.apiKey) {
             guard let equals = value.firstIndex(of: "="), equals != value.startIndex,
                 value.index(after: equals) != value.endIndex
             else {
@@ -231,7 +232,7 @@ public enum MockStoreCommandLine {
             options.apiKeys.append(
                 MockStoreOptions.APIKeyOption(keyId: keyId, path: String(value[value.index(after: equals)...])))
         }
-        if let value = args.string("--notify") {
+        if let value = args.string(.notify) {
             do {
                 _ = try HTTPClient.Target(value)
             } catch {
@@ -239,22 +240,21 @@ public enum MockStoreCommandLine {
             }
             options.notifyURL = value
         }
-        if let value = args.string("--notify-ca") { options.notifyCAFile = value }
-        if let milliseconds = args.integer("--notify-retry-base-ms") {
+        if let value = args.string(.notifyCa) { options.notifyCAFile = value }
+        if let milliseconds = args.integer(.notifyRetryBaseMs) {
             options.notifyRetryBaseMilliseconds = milliseconds
         }
-        if let attempts = args.integer("--notify-max-attempts") { options.notifyMaxAttempts = Int(attempts) }
-        if let milliseconds = args.integer("--notify-timeout-ms") { options.notifyTimeoutMilliseconds = milliseconds }
+        if let attempts = args.integer(.notifyMaxAttempts) { options.notifyMaxAttempts = Int(attempts) }
+        if let milliseconds = args.integer(.notifyTimeoutMs) { options.notifyTimeoutMilliseconds = milliseconds }
     }
 
     /// The rules between options.
     private static func validate(_ options: MockStoreOptions, given args: ParsedArguments) throws(UsageError) {
-        if options.ephemeral && args.flag("--data") {
+        if options.ephemeral && args.flag(.data) {
             throw UsageError("--data is not used with --ephemeral (nothing is written to disk)", command: args.path)
         }
         if options.notifyURL == nil,
-            let orphan = ["--notify-retry-base-ms", "--notify-max-attempts", "--notify-timeout-ms"].first(
-                where: args.flag)
+            let orphan = [OptionName.notifyRetryBaseMs, .notifyMaxAttempts, .notifyTimeoutMs].first(where: args.flag)
         {
             throw UsageError("\(orphan) is only used with --notify URL", command: args.path)
         }

@@ -1,4 +1,5 @@
 import Clocks
+import DurableFiles
 import Foundation
 import MockStoreHTTP
 import MockStoreSQLite
@@ -22,22 +23,13 @@ public enum MockStoreLauncher {
         let now = clock.now()
         let ephemeralAuthority = options.ephemeral ? Self.authorityJob(data: nil, now: now) : nil
         defer { ephemeralAuthority?.waitUntilDone() }
-        let catalogue: StoreKitConfiguration
-        let cataloguePath = try CatalogueLocator.locate(options.cataloguePath)
-        do {
-            catalogue = try StoreKitConfiguration.load(contentsOf: cataloguePath)
-        } catch {
-            throw StartupError("invalid catalogue: \(error)")
-        }
+        let (catalogue, cataloguePath) = try loadCatalogue(options)
 
         // --ephemeral: no directory, no lock, a CA only in memory, an in-memory database.
         let data = options.ephemeral ? nil : DataDirectory(path: options.dataDirectory)
         try data?.create()
-        let lock = try data?.lock() ?? -1
-        var keepLock = false
-        defer {
-            if !keepLock && lock >= 0 { close(lock) }
-        }
+        // Released when start-up fails (the lock goes with it), kept by the running store otherwise.
+        let lock = try data?.lock()
         // A data directory's CA is read (or made and written, on first start) under the lock, while the rest of the
         // files are read and the database opened.
         let authorityJob = ephemeralAuthority ?? Self.authorityJob(data: data, now: now)
@@ -58,6 +50,49 @@ public enum MockStoreLauncher {
             throw error
         }
 
+        let store = MockStore(
+            configuration: configuration(
+                options, catalogue: catalogue, authority: authority, secret: secret, apiKeys: apiKeys, clock: clock,
+                transactionIDs: transactionIDs),
+            database: database)
+
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(
+                host: options.host, port: options.port, limits: options.serverLimits,
+                handler: MockStoreRouter(store: store))
+        } catch {
+            try? store.close()
+            throw StartupError("\(error)")
+        }
+        // A data directory may hold mass extensions taken before a restart (an ephemeral store holds none).
+        if data != nil { store.resumeMassExtensions() }
+        let dispatcher = options.notifyURL.map {
+            NotificationDispatcher(store: store, url: $0, trusting: notifyCertificates)
+        }
+        // Renewals and expiries happen when their time comes, whether or not anyone calls the store.
+        let scheduler = SubscriptionScheduler(store: store)
+        return RunningMockStore(
+            server: server, store: store, catalogue: catalogue, cataloguePath: cataloguePath, dataDirectory: data,
+            options: options, lock: lock, dispatcher: dispatcher, scheduler: scheduler)
+    }
+
+    /// The catalogue `--catalogue` names (or the one found the usual way), read, and where it was found.
+    static func loadCatalogue(_ options: MockStoreOptions) throws(StartupError) -> (StoreKitConfiguration, String) {
+        let cataloguePath = try CatalogueLocator.locate(options.cataloguePath)
+        do {
+            return (try StoreKitConfiguration.load(contentsOf: cataloguePath), cataloguePath)
+        } catch {
+            throw StartupError("invalid catalogue: \(error)")
+        }
+    }
+
+    /// The store's configuration from its options and what start-up read and made.
+    static func configuration(
+        _ options: MockStoreOptions, catalogue: StoreKitConfiguration, authority: TestCertificateAuthority,
+        secret: [UInt8]?, apiKeys: [String: P256PublicKey], clock: any StoreClock,
+        transactionIDs: any TransactionIDSource
+    ) -> MockStore.Configuration {
         // Servers' copies are always ES256 by the test CA; the device API's too unless --signing says otherwise
         // (one signer then: each one prepared checks its key and encodes its header).
         let serverSigner = JWSTransactionSigner.es256(authority: authority)
@@ -70,40 +105,15 @@ public enum MockStoreLauncher {
         case .none:
             signer = JWSTransactionSigner.unsigned
         }
-
-        let store = MockStore(
-            configuration: MockStore.Configuration(
-                catalogue: catalogue, bundleId: options.bundleId, signer: signer,
-                serverSigner: serverSigner,
-                rootCertificateDER: authority.root.derRepresentation, clock: clock, transactionIDs: transactionIDs,
-                environment: options.environment, appAppleId: options.appAppleId, bundleVersion: options.bundleVersion,
-                notificationURL: options.notifyURL,
-                retryPolicy: NotificationRetryPolicy(
-                    baseMilliseconds: options.notifyRetryBaseMilliseconds, maxAttempts: options.notifyMaxAttempts,
-                    timeoutMilliseconds: options.notifyTimeoutMilliseconds),
-                apiKeys: apiKeys),
-            database: database)
-
-        let server: HTTPServer
-        do {
-            server = try HTTPServer(
-                host: options.host, port: options.port, limits: options.serverLimits,
-                handler: MockStoreRouter(store: store))
-        } catch {
-            try? store.close()
-            throw StartupError("\(error)")
-        }
-        keepLock = true
-        // A data directory may hold mass extensions taken before a restart (an ephemeral store holds none).
-        if data != nil { store.resumeMassExtensions() }
-        let dispatcher = options.notifyURL.map {
-            NotificationDispatcher(store: store, url: $0, trusting: notifyCertificates)
-        }
-        // Renewals and expiries happen when their time comes, whether or not anyone calls the store.
-        let scheduler = SubscriptionScheduler(store: store)
-        return RunningMockStore(
-            server: server, store: store, catalogue: catalogue, cataloguePath: cataloguePath, dataDirectory: data,
-            options: options, lockDescriptor: lock, dispatcher: dispatcher, scheduler: scheduler)
+        return MockStore.Configuration(
+            catalogue: catalogue, bundleId: options.bundleId, signer: signer, serverSigner: serverSigner,
+            rootCertificateDER: authority.root.derRepresentation, clock: clock, transactionIDs: transactionIDs,
+            environment: options.environment, appAppleId: options.appAppleId, bundleVersion: options.bundleVersion,
+            notificationURL: options.notifyURL,
+            retryPolicy: NotificationRetryPolicy(
+                baseMilliseconds: options.notifyRetryBaseMilliseconds, maxAttempts: options.notifyMaxAttempts,
+                timeoutMilliseconds: options.notifyTimeoutMilliseconds),
+            apiKeys: apiKeys)
     }
 
     /// Starts reading or making the store's test CA: `data`'s (made and written there on first start), or a new one

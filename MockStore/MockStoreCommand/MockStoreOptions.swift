@@ -1,5 +1,6 @@
 import MockStoreHTTP
 import MockStoreServer
+import StoreWire
 
 /// The `mockstore` command line, parsed and checked.
 public struct MockStoreOptions: Equatable, Sendable {
@@ -26,7 +27,7 @@ public struct MockStoreOptions: Equatable, Sendable {
     public var appAppleId: Int64 = Self.defaultAppAppleId
     public var bundleVersion: String = Self.defaultBundleVersion
     /// `--environment`: `Sandbox` (the default) or `Production`, as Apple writes `environment`.
-    public var environment: String = MockStore.Configuration.sandbox
+    public var environment: AppStoreEnvironment = .sandbox
     /// Where notifications are POSTed (`--notify`).
     public var notifyURL: String?
     /// `--notify-ca`: a PEM file of the CA an `https://` receiver's certificate must chain to.

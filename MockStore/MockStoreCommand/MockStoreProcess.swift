@@ -130,7 +130,7 @@ public enum MockStoreProcess {
             : "mockstore: Server API: bearer tokens checked with the keys \(options.apiKeys.map(\.keyId).joined(separator: ", "))\n"
         let notify =
             options.notifyURL.map {
-                options.environment == MockStore.Configuration.sandbox
+                options.environment == .sandbox
                     // Apple's sandbox sends each notification once, with no retries.
                     ? "mockstore: notifications to \($0) (the sandbox tries each once, no retries)\n"
                     : "mockstore: notifications to \($0) (retries after 1, 12, 24, 48, 72 × "

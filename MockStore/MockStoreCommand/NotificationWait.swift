@@ -8,22 +8,30 @@ import StoreWire
 /// (`{"notifications": [...]}`, as `control notifications` lists them) and exits 0; at the timeout, exits 1 saying
 /// what did arrive. For a test in any language: one command instead of a loop of its own.
 public struct NotificationWait: Equatable, Sendable {
-    public var type: String
-    public var subtype: String?
+    public var type: NotificationType
+    public var subtype: NotificationSubtype?
     public var count: Int
     public var timeout: TimeInterval
+
+    /// A wait for `count` notifications of `type` (and `subtype`), as the command line names them.
+    public init(type: String, subtype: String?, count: Int, timeout: TimeInterval) {
+        self.type = NotificationType(rawValue: type)
+        self.subtype = subtype.map(NotificationSubtype.init(rawValue:))
+        self.count = count
+        self.timeout = timeout
+    }
 
     /// How often the store is asked: a notification is recorded with the change that makes it.
     static let interval: TimeInterval = 0.05
 
     /// Why `type` and `subtype` are not Apple's, or nil.
     static func problem(type: String, subtype: String?) -> String? {
-        guard let subtypes = NotificationTypes.subtypesByType[type] else {
+        guard let subtypes = NotificationTypes.subtypesByType[NotificationType(rawValue: type)] else {
             return "\"\(type)\" is not a notification type (one of "
-                + NotificationTypes.subtypesByType.keys.sorted().joined(separator: ", ") + ")"
+                + NotificationTypes.subtypesByType.keys.map(\.rawValue).sorted().joined(separator: ", ") + ")"
         }
-        if let subtype, !subtypes.contains(subtype) {
-            let known = subtypes.isEmpty ? "it has none" : subtypes.sorted().joined(separator: ", ")
+        if let subtype, !subtypes.contains(NotificationSubtype(rawValue: subtype)) {
+            let known = subtypes.isEmpty ? "it has none" : subtypes.map(\.rawValue).sorted().joined(separator: ", ")
             return "\"\(subtype)\" is not a subtype of \(type) (\(known))"
         }
         return nil

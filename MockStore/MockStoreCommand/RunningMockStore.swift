@@ -1,7 +1,9 @@
+import DurableFiles
 import Foundation
 import MockStoreHTTP
 import MockStoreServer
 import StoreKitCatalogue
+import Synchronization
 
 /// A started mock store: its HTTP server, its state and where they live.
 public final class RunningMockStore: Sendable {
@@ -13,7 +15,8 @@ public final class RunningMockStore: Sendable {
     /// The data directory; nil with `--ephemeral` (everything in memory).
     public let dataDirectory: DataDirectory?
     public let options: MockStoreOptions
-    private let lockDescriptor: Int32
+    /// The data directory's lock, held until ``stop()`` (none with `--ephemeral`).
+    private let lock: Mutex<FileLock?>
     /// Delivers notifications when the store has a `--notify` URL.
     public let dispatcher: NotificationDispatcher?
     /// Runs renewals, expiries and the ends of grace periods and billing retry when they fall due.
@@ -21,7 +24,7 @@ public final class RunningMockStore: Sendable {
 
     init(
         server: HTTPServer, store: MockStore, catalogue: StoreKitConfiguration, cataloguePath: String,
-        dataDirectory: DataDirectory?, options: MockStoreOptions, lockDescriptor: Int32,
+        dataDirectory: DataDirectory?, options: MockStoreOptions, lock: sending FileLock?,
         dispatcher: NotificationDispatcher? = nil, scheduler: SubscriptionScheduler? = nil
     ) {
         self.cataloguePath = cataloguePath
@@ -32,7 +35,7 @@ public final class RunningMockStore: Sendable {
         self.catalogue = catalogue
         self.dataDirectory = dataDirectory
         self.options = options
-        self.lockDescriptor = lockDescriptor
+        self.lock = Mutex(lock)
     }
 
     /// The line printed when the store is ready: `mockstore listening on http://127.0.0.1:PORT`.
@@ -44,7 +47,12 @@ public final class RunningMockStore: Sendable {
         server.stop()
         scheduler?.stop()
         dispatcher?.stop()
-        defer { if lockDescriptor >= 0 { close(lockDescriptor) } }
+        defer {
+            lock.withLock { held in
+                held?.unlock()
+                held = nil
+            }
+        }
         try store.close()
     }
 }

@@ -1,4 +1,5 @@
 import CCurl
+import StoreWire
 
 extension HTTPClient {
     /// Why a request got no usable response, classified as Apple's `sendAttemptResult` values.
@@ -36,15 +37,15 @@ extension HTTPClient {
         public var description: String { detail }
 
         /// Apple's `sendAttemptResult` for this failure.
-        public var sendAttemptResult: String {
+        public var sendAttemptResult: SendAttemptResult {
             switch kind {
-            case .invalidURL, .other: "OTHER"
-            case .socketIssue: "SOCKET_ISSUE"
-            case .sslIssue: "SSL_ISSUE"
-            case .timedOut: "TIMED_OUT"
-            case .noResponse: "NO_RESPONSE"
-            case .prematureClose: "PREMATURE_CLOSE"
-            case .invalidResponse: "INVALID_RESPONSE"
+            case .invalidURL, .other: .other
+            case .socketIssue: .socketIssue
+            case .sslIssue: .tlsIssue
+            case .timedOut: .timedOut
+            case .noResponse: .noResponse
+            case .prematureClose: .prematureClose
+            case .invalidResponse: .invalidResponse
             }
         }
 

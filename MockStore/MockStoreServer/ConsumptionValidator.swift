@@ -3,12 +3,6 @@ import StoreWire
 
 /// Checks a Send Consumption Information body as Apple does, field by field, with Apple's error codes.
 enum ConsumptionValidator {
-    static let deliveryStatuses = [
-        "DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE",
-        "UNDELIVERED_OTHER",
-    ]
-    static let refundPreferences = ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"]
-
     static func validate(_ body: JSONValue, version: String) throws(MockStoreError) {
         func fail(_ code: Int, _ message: String) -> MockStoreError {
             .apiError(400, code, message)
@@ -24,7 +18,9 @@ enum ConsumptionValidator {
                 "Invalid request. The sample content provided field is invalid.")
         }
         if version == "v2" {
-            guard case .string(let status) = body["deliveryStatus"] ?? .null, deliveryStatuses.contains(status) else {
+            guard case .string(let status) = body["deliveryStatus"] ?? .null,
+                DeliveryStatus(rawValue: status).isRecognized
+            else {
                 throw fail(
                     StoreErrorCode.invalidDeliveryStatus, "Invalid request. The delivery status field is invalid.")
             }
@@ -37,7 +33,7 @@ enum ConsumptionValidator {
                 }
             }
             if let preference = body["refundPreference"], preference != .null {
-                guard case .string(let value) = preference, refundPreferences.contains(value) else {
+                guard case .string(let value) = preference, RefundPreference(rawValue: value).isRecognized else {
                     throw fail(
                         StoreErrorCode.generalBadRequest,
                         "Invalid request. refundPreference must be DECLINE, GRANT_FULL or GRANT_PRORATED.")

@@ -8,16 +8,17 @@ struct HistoryQuery {
     var startDate: Int64?
     var endDate: Int64?
     var productIds: [String] = []
-    /// Apple's transaction `type` strings the request keeps.
-    var productTypes: [String] = []
+    /// The transaction types the request keeps.
+    var productTypes: [ProductType] = []
     var ascending = true
     var revoked: Bool?
-    var ownershipType: String?
+    var ownershipType: InAppOwnershipType?
     var subscriptionGroupIds: [String] = []
 
-    static let productTypeNames = [
-        "CONSUMABLE": "Consumable", "NON_CONSUMABLE": "Non-Consumable", "NON_RENEWABLE": "Non-Renewing Subscription",
-        "AUTO_RENEWABLE": "Auto-Renewable Subscription",
+    /// The `productType` query values (Apple's `TransactionHistoryRequest.ProductType`) and the types they keep.
+    static let productTypeNames: [String: ProductType] = [
+        "CONSUMABLE": .consumable, "NON_CONSUMABLE": .nonConsumable, "NON_RENEWABLE": .nonRenewingSubscription,
+        "AUTO_RENEWABLE": .autoRenewableSubscription,
     ]
 
     init(_ query: [HTTPRequest.QueryItem]) throws(MockStoreError) {
@@ -61,11 +62,12 @@ struct HistoryQuery {
                 default: throw .apiError(400, StoreErrorCode.invalidRevoked, "Invalid request revoked.")
                 }
             case "inAppOwnershipType":
-                guard value == "PURCHASED" || value == "FAMILY_SHARED" else {
+                let ownership = InAppOwnershipType(rawValue: value)
+                guard ownership.isRecognized else {
                     throw .apiError(
                         400, StoreErrorCode.invalidInAppOwnershipType, "Invalid request in-app ownership type.")
                 }
-                ownershipType = value
+                ownershipType = ownership
             case "subscriptionGroupIdentifier":
                 subscriptionGroupIds.append(value)
             default:

@@ -49,7 +49,7 @@ extension MockStore {
                     400, StoreErrorCode.transactionIdIsNotOriginalTransactionId,
                     "Invalid request. The transaction ID provided is not an original transaction ID.")
             }
-            guard transaction.inAppOwnershipType != "FAMILY_SHARED" else {
+            guard transaction.inAppOwnershipType != .familyShared else {
                 throw MockStoreError.apiError(
                     400, StoreErrorCode.familyTransactionNotSupported,
                     "Invalid request. Family Sharing transactions aren't supported by this endpoint.")

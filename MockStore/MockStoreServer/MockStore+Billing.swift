@@ -60,7 +60,7 @@ extension MockStore {
         guard let group = transaction.subscription?.subscriptionGroupIdentifier,
             let state = try database.subscriptionState(groupId: group)
         else {
-            try enqueueNotification("REFUND_REVERSED", transaction: transaction, database)
+            try enqueueNotification(.refundReversed, transaction: transaction, database)
             return
         }
         let date = nowMilliseconds
@@ -105,7 +105,9 @@ extension MockStore {
                             reason: "billingIssue", originalTransactionId: state.originalTransactionId,
                             productId: state.productId))
                 }
-                if state.priceIncreaseStatus == 0, state.status != .expired, state.status != .revoked {
+                if state.priceIncreaseStatus == .customerHasNotResponded, state.status != .expired,
+                    state.status != .revoked
+                {
                     messages.append(
                         StoreMessage(
                             reason: "priceIncreaseConsent", originalTransactionId: state.originalTransactionId,

@@ -39,7 +39,7 @@ extension MockStore {
                 throw MockStoreError.apiError(
                     404, StoreErrorCode.originalTransactionIdNotFound, "Original transaction id not found.")
             }
-            guard transaction.inAppOwnershipType != "FAMILY_SHARED" else {
+            guard transaction.inAppOwnershipType != .familyShared else {
                 throw MockStoreError.apiError(
                     403, StoreErrorCode.familySharedSubscriptionExtensionIneligible,
                     "A subscription the customer has through Family Sharing is not eligible for an extension.")
@@ -143,7 +143,7 @@ extension MockStore {
                 .extend(days: request.extendByDays, requestIdentifier: request.requestIdentifier, at: now), to: state)
             extended = true
         } catch {
-            step = SubscriptionStep(state: state, notice: SubscriptionNotice("RENEWAL_EXTENSION", "FAILURE"))
+            step = SubscriptionStep(state: state, notice: SubscriptionNotice(.renewalExtension, .failure))
             extended = false
         }
         _ = try commit(step, date: now, origin: .outside, database)
@@ -198,13 +198,13 @@ extension MockStore {
     private func enqueueSummary(_ summary: RenewalExtensionSummary, date: Int64, _ database: TransactionStore) throws {
         let uuid = UUID().uuidString.lowercased()
         var payload = NotificationPayload(
-            notificationType: "RENEWAL_EXTENSION", subtype: "SUMMARY", notificationUUID: uuid, data: nil,
+            notificationType: .renewalExtension, subtype: .summary, notificationUUID: uuid, data: nil,
             signedDate: date)
         payload.summary = summary
         let signer = configuration.serverSigner ?? configuration.signer
         try database.insertNotification(
             StoredNotification(
-                id: 0, uuid: uuid, type: "RENEWAL_EXTENSION", subtype: "SUMMARY", transactionId: nil, testToken: nil,
+                id: 0, uuid: uuid, type: .renewalExtension, subtype: .summary, transactionId: nil, testToken: nil,
                 signedPayload: try signer.sign(json: try HTTPResponse.encode(payload)), createdAt: date,
                 status: configuration.notificationURL == nil ? .unsent : .pending,
                 nextAttemptAt: configuration.notificationURL == nil ? nil : nowMilliseconds, attempts: []))

@@ -12,9 +12,6 @@ import StoreWire
 /// ends (the purchaser stops sharing or leaves the family, or is refunded) the transaction in force is revoked
 /// (`revocationType` `FAMILY_REVOKE`) and REVOKE goes out.
 extension MockStore {
-    /// `inAppOwnershipType` of a transaction shared through Family Sharing.
-    static let familyShared = "FAMILY_SHARED"
-
     /// A family member shares `productId` with the customer (`control family-share PRODUCT`): SUBSCRIBED
     /// INITIAL_BUY (RESUBSCRIBE when shared before) with a FAMILY_SHARED transaction at the product's price, for
     /// one period from now, without an introductory offer (the purchaser's period is shared, not a new one).
@@ -105,7 +102,10 @@ extension MockStore {
             let updated = try database.update(
                 id: state.latestTransactionId, kind: .revoked, date: now,
                 assignments: "revocation_date = ?2, revocation_reason = ?3, revocation_type = ?4",
-                values: [.integer(now), .integer(0), .text("FAMILY_REVOKE")])
+                values: [
+                    .integer(now), .integer(Int64(RevocationReason.refundedForOtherReason.rawValue)),
+                    .text(RevocationType.familyRevoke.rawValue),
+                ])
         else { throw MockStoreError.transactionNotFound }
         state.status = .revoked
         state.revocationDate = now
@@ -114,7 +114,7 @@ extension MockStore {
         try database.saveSubscription(state, nextEventAt: nil)
         subscriptionRuntime.noteNextEvent(try database.nextSubscriptionEventDate())
         try enqueueSubscriptionNotification(
-            SubscriptionNotice("REVOKE"), transaction: updated, state: state, date: now, database)
+            SubscriptionNotice(.revoke), transaction: updated, state: state, date: now, database)
         return TestTransactionBody(transaction: Self.testTransaction(updated), signedTransaction: try sign(updated))
     }
 

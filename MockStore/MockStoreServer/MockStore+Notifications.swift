@@ -12,7 +12,8 @@ extension MockStore {
     /// `signedPayload`.
     @discardableResult
     func enqueueNotification(
-        _ type: String, transaction: StoredTransaction? = nil, reason: String? = nil, testToken: String? = nil,
+        _ type: NotificationType, transaction: StoredTransaction? = nil, reason: ConsumptionRequestReason? = nil,
+        testToken: String? = nil,
         _ database: TransactionStore
     ) throws -> StoredNotification {
         let now = configuration.clock.now().millisecondsSince1970
@@ -60,7 +61,7 @@ extension MockStore {
     public func recordDelivery(of notification: StoredNotification, attempt: StoredNotification.Attempt)
         throws(MockStoreError)
     {
-        let delivered = attempt.result == "SUCCESS"
+        let delivered = attempt.result == .success
         let failedAttempts = notification.attempts.count + 1
         // Apple retries only in production; in the sandbox a notification is tried once.
         let delay =

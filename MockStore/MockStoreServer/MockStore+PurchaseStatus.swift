@@ -15,6 +15,6 @@ extension MockStore {
         }
         guard let stored else { throw .transactionNotFound }
         return PurchaseStatusBody(
-            transactionId: stored.id, status: stored.status.rawValue, pendingReason: stored.pendingReason?.rawValue)
+            transactionId: stored.id, status: stored.status.rawValue, pendingReason: stored.pendingReason)
     }
 }

@@ -38,7 +38,8 @@ extension MockStore {
         guard let decision, try existing(id, database).refundRequest == .requested else { return false }
         switch decision {
         case .decline: _ = try refuseRefund(id, database)
-        case .grant(let percentage): _ = try revoke(id, reason: 0, percentage: percentage, database)
+        case .grant(let percentage):
+            _ = try revoke(id, reason: .refundedForOtherReason, percentage: percentage, database)
         }
         return true
     }

@@ -32,7 +32,7 @@ extension MockStore {
             }
             var matching = try database.allTransactions().filter {
                 $0.status == .purchased && request.matches($0)
-                    && !(version == "v1" && $0.isFinished && $0.productType == StoreProductType.consumable)
+                    && !(version == "v1" && $0.isFinished && $0.productType == .consumable)
             }
             matching.sort { request.ascending ? key($0) < key($1) : key($0) > key($1) }
             if let revision = request.revision {
@@ -73,11 +73,11 @@ extension MockStore {
         }
     }
 
-    /// Look Up Order ID: status 0 with the order's transactions, or 1 for an order the store does not know.
+    /// Look Up Order ID: valid with the order's transactions, or invalid for an order the store does not know.
     public func lookUpOrder(id orderId: String) throws(MockStoreError) -> OrderLookupResponseBody {
         let transactions = try withDatabase { try $0.transactions(orderId: orderId) }
         return OrderLookupResponseBody(
-            status: transactions.isEmpty ? 1 : 0,
+            status: transactions.isEmpty ? .invalid : .valid,
             signedTransactions: try withDatabase { _ in
                 try transactions.map { try serverSign($0) }
             })
@@ -100,7 +100,7 @@ extension MockStore {
         let decided = try withDatabase { database in
             let transaction = try paid(id, database)
             // Apple: V1 is for consumables and auto-renewable subscriptions; V2 takes any product type.
-            let v1Types = [StoreProductType.consumable, "Auto-Renewable Subscription"]
+            let v1Types: [ProductType] = [.consumable, .autoRenewableSubscription]
             guard version != "v1" || v1Types.contains(transaction.productType) else {
                 throw MockStoreError.apiError(
                     400, StoreErrorCode.invalidTransactionNotConsumable,
@@ -125,7 +125,7 @@ extension MockStore {
         }
         let token = try withDatabase { database in
             let token = UUID().uuidString.lowercased() + "_" + String(configuration.clock.now().millisecondsSince1970)
-            try enqueueNotification("TEST", testToken: token, database)
+            try enqueueNotification(.test, testToken: token, database)
             return token
         }
         notificationsDue.signal()

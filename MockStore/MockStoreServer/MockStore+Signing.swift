@@ -55,7 +55,7 @@ extension MockStore {
             versionExternalIdentifier: configuration.isProduction ? nil : 0, receiptCreationDate: now,
             originalPurchaseDate: customer.originalPurchaseDate,
             originalApplicationVersion: configuration.bundleVersion, appTransactionId: String(customer.id),
-            originalPlatform: "iOS", signedDate: now)
+            originalPlatform: .iOS, signedDate: now)
     }
 
     private func transactionPayload(_ transaction: StoredTransaction) -> SignedTransactionPayload {

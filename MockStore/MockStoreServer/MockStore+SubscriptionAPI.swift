@@ -22,8 +22,8 @@ extension MockStore {
             var seen = Set<String>()
             for transaction in try database.allTransactions().reversed()
             where transaction.status == .purchased && transaction.revocationDate == nil
-                && transaction.subscription == nil && transaction.productType != StoreProductType.consumable
-                && transaction.productType != StoreProductType.autoRenewable
+                && transaction.subscription == nil && transaction.productType != .consumable
+                && transaction.productType != .autoRenewableSubscription
             {
                 if seen.insert(transaction.productId).inserted { entitled.append(transaction) }
             }
@@ -74,7 +74,7 @@ extension MockStore {
         try requireTransactionId(transactionId)
         var wanted = Set<Int>()
         for item in query where item.name == "status" {
-            guard let value = Int(item.value ?? ""), SubscriptionStatus(rawValue: value) != nil else {
+            guard let value = Int(item.value ?? ""), SubscriptionStatus(rawValue: value).isRecognized else {
                 throw .apiError(400, 4_000_031, "Invalid request. The status parameter is invalid.")
             }
             wanted.insert(value)
@@ -100,7 +100,7 @@ extension MockStore {
                         subscriptionGroupIdentifier: state.groupId,
                         lastTransactions: [
                             LastTransactionsItem(
-                                status: state.status.rawValue, originalTransactionId: state.originalTransactionId,
+                                status: state.status, originalTransactionId: state.originalTransactionId,
                                 signedTransactionInfo: try serverSign(latest),
                                 signedRenewalInfo: try signRenewalInfo(state))
                         ]))

@@ -51,11 +51,13 @@ extension MockStore {
                 """,
             values: [
                 .integer(new.purchaseDate), .integer(subscription.originalPurchaseDate ?? new.purchaseDate),
-                .text(subscription.originalTransactionId ?? pending.id), .text(subscription.transactionReason),
+                .text(subscription.originalTransactionId ?? pending.id), .text(subscription.transactionReason.rawValue),
                 .integer(new.price), .text(new.currency), .text(new.storefront), .text(new.storefrontId),
                 .integer(fields.expiresDate), .text(fields.webOrderLineItemId),
-                .text(fields.subscriptionGroupIdentifier), fields.offerType.map { .integer(Int64($0)) } ?? .null,
-                .optional(fields.offerIdentifier), .optional(fields.offerDiscountType), .optional(fields.offerPeriod),
+                .text(fields.subscriptionGroupIdentifier),
+                fields.offerType.map { .integer(Int64($0.rawValue)) } ?? .null,
+                .optional(fields.offerIdentifier), .optional(fields.offerDiscountType?.rawValue),
+                .optional(fields.offerPeriod),
             ])
         guard let updated else { throw MockStoreError.transactionNotFound }
         return updated

@@ -67,7 +67,7 @@ extension MockStore {
                     TestSubscription(
                         originalTransactionId: state.originalTransactionId, subscriptionGroupIdentifier: state.groupId,
                         productId: state.productId, autoRenewProductId: state.autoRenewProductId,
-                        autoRenewStatus: state.autoRenewEnabled ? 1 : 0, status: state.status.rawValue,
+                        autoRenewStatus: state.autoRenewEnabled ? .on : .off, status: state.status,
                         state: state.status.storeKitState, latestTransactionId: state.latestTransactionId,
                         expiresDate: state.expiresDate, expirationIntent: state.expirationIntent,
                         isEntitled: state.isEntitled(at: now), signedRenewalInfo: try signRenewalInfo(state))
@@ -82,7 +82,7 @@ extension MockStore {
 
     /// `expireSubscription(productIdentifier:)`: the period in force ends now (EXPIRED VOLUNTARY).
     public func expireSubscription(_ reference: String) throws(MockStoreError) -> TestSubscriptionEventRecord {
-        try subscriptionControl(reference) { .expire(at: $0, intent: 1) }
+        try subscriptionControl(reference) { .expire(at: $0, intent: .customerCancelled) }
     }
 
     /// `enableAutoRenewForTransaction` / `disableAutoRenewForTransaction`: DID_CHANGE_RENEWAL_STATUS.

@@ -180,12 +180,12 @@ extension MockStore {
         _ draft: SubscriptionTransactionDraft, _ state: SubscriptionState, origin: StoredTransaction.Origin
     ) -> NewTransaction {
         var new = NewTransaction(
-            productId: draft.productId, productType: StoreProductType.autoRenewable, quantity: 1, price: draft.price,
+            productId: draft.productId, productType: .autoRenewableSubscription, quantity: 1, price: draft.price,
             currency: state.currency, storefront: state.storefront, storefrontId: state.storefrontId,
             purchaseDate: draft.purchaseDate, appAccountToken: state.appAccountToken, status: .purchased,
             origin: origin)
         let continues = !state.originalTransactionId.isEmpty
-        if state.isFamilyShared == true { new.inAppOwnershipType = Self.familyShared }
+        if state.isFamilyShared == true { new.inAppOwnershipType = .familyShared }
         new.subscription = NewSubscriptionTransaction(
             fields: TransactionSubscriptionFields(
                 expiresDate: draft.expiresDate, subscriptionGroupIdentifier: state.groupId,
@@ -229,7 +229,7 @@ extension MockStore {
         guard let group = transaction.subscription?.subscriptionGroupIdentifier,
             let state = try database.subscriptionState(groupId: group)
         else {
-            try enqueueNotification("REFUND", transaction: transaction, database)
+            try enqueueNotification(.refund, transaction: transaction, database)
             return
         }
         let date = transaction.revocationDate ?? nowMilliseconds
@@ -281,9 +281,10 @@ extension MockStore {
 
     /// A notification about `transaction`: for a subscription's, with its renewal info and status (as Apple sends
     /// CONSUMPTION_REQUEST and REFUND_DECLINED for subscriptions); else as for a one-time purchase.
-    func announce(_ type: String, transaction: StoredTransaction, reason: String? = nil, _ database: TransactionStore)
-        throws
-    {
+    func announce(
+        _ type: NotificationType, transaction: StoredTransaction, reason: ConsumptionRequestReason? = nil,
+        _ database: TransactionStore
+    ) throws {
         guard let group = transaction.subscription?.subscriptionGroupIdentifier,
             let state = try database.subscriptionState(groupId: group)
         else {
@@ -298,7 +299,7 @@ extension MockStore {
     /// Records a subscription notification: the transaction, the renewal info and the status in its data.
     func enqueueSubscriptionNotification(
         _ notice: SubscriptionNotice, transaction: StoredTransaction, state: SubscriptionState, date: Int64,
-        consumptionRequestReason: String? = nil, _ database: TransactionStore
+        consumptionRequestReason: ConsumptionRequestReason? = nil, _ database: TransactionStore
     ) throws {
         let now = nowMilliseconds
         let uuid = UUID().uuidString.lowercased()
@@ -307,7 +308,7 @@ extension MockStore {
             bundleId: configuration.bundleId, bundleVersion: configuration.bundleVersion,
             signedTransactionInfo: try serverSign(transaction), consumptionRequestReason: consumptionRequestReason)
         data.signedRenewalInfo = try signRenewalInfo(state, signedDate: date)
-        data.status = state.status.rawValue
+        data.status = state.status
         let payload = NotificationPayload(
             notificationType: notice.type, subtype: notice.subtype, notificationUUID: uuid, data: data, signedDate: date
         )
@@ -325,7 +326,7 @@ extension MockStore {
         let offer = state.status == .expired || state.status == .revoked ? nil : state.nextOffer
         var payload = RenewalInfoPayload(
             originalTransactionId: state.originalTransactionId, autoRenewProductId: state.autoRenewProductId,
-            productId: state.productId, autoRenewStatus: state.autoRenewEnabled ? 1 : 0,
+            productId: state.productId, autoRenewStatus: state.autoRenewEnabled ? .on : .off,
             expirationIntent: state.status == .expired || state.status == .billingRetry ? state.expirationIntent : nil,
             isInBillingRetryPeriod: state.isInBillingRetryPeriod, priceIncreaseStatus: state.priceIncreaseStatus,
             gracePeriodExpiresDate: state.gracePeriodExpiresDate, offerType: offer?.offerType,

@@ -4,9 +4,7 @@ import StoreWire
 /// The test controls under `/test/v1/`: what `SKTestSession` does in Xcode, against this store's state.
 extension MockStore {
     /// The reasons a customer may give for a refund request (`consumptionRequestReason`).
-    public static let consumptionRequestReasons = [
-        "UNINTENDED_PURCHASE", "FULFILLMENT_ISSUE", "UNSATISFIED_WITH_PURCHASE", "LEGAL", "OTHER",
-    ]
+    public static let consumptionRequestReasons = ConsumptionRequestReason.knownCases
 
     // MARK: Setup
 
@@ -57,7 +55,7 @@ extension MockStore {
             }
             let new = try newTransaction(product, request, database, status: .purchased, origin: .outside)
             let stored = try database.insert(new, ids: configuration.transactionIDs)
-            try enqueueNotification("ONE_TIME_CHARGE", transaction: stored, database)
+            try enqueueNotification(.oneTimeCharge, transaction: stored, database)
             return TestTransactionBody(transaction: Self.testTransaction(stored), signedTransaction: try sign(stored))
         }
     }
@@ -93,7 +91,7 @@ extension MockStore {
                 throw MockStoreError.conflict(
                     "Cannot \(verb) transaction \(id): it is \(Self.describe(current)), not waiting \(waiting).")
             }
-            if current.productType == StoreProductType.autoRenewable, kind != .declined {
+            if current.productType == .autoRenewableSubscription, kind != .declined {
                 let stored = try settlePendingSubscription(current, kind: kind, database)
                 return TestTransactionBody(
                     transaction: Self.testTransaction(stored), signedTransaction: try sign(stored))
@@ -111,7 +109,7 @@ extension MockStore {
             guard let updated else { throw MockStoreError.transactionNotFound }
             if updated.status == .purchased {
                 // Paid now: the one-time charge happens here.
-                try enqueueNotification("ONE_TIME_CHARGE", transaction: updated, database)
+                try enqueueNotification(.oneTimeCharge, transaction: updated, database)
             }
             return TestTransactionBody(
                 transaction: Self.testTransaction(updated),
@@ -126,10 +124,12 @@ extension MockStore {
     /// `revocationPercentage` 100000, or with `percentage` (milliunits, 1 to 100000) `REFUND_PRORATED` with that
     /// share. Sends REFUND (for a subscription's transaction, then DID_CHANGE_RENEWAL_STATUS AUTO_RENEW_DISABLED
     /// when auto-renew was on) and reaches the app through the updates feed.
-    public func refund(id: String, reason: Int?, percentage: Int? = nil) throws(MockStoreError) -> TestTransactionBody {
+    public func refund(id: String, reason: RevocationReason?, percentage: Int? = nil) throws(MockStoreError)
+        -> TestTransactionBody
+    {
         try requireTransactionId(id)
-        let reason = reason ?? 0
-        guard reason == 0 || reason == 1 else {
+        let reason = reason ?? .refundedForOtherReason
+        guard reason.isRecognized else {
             throw .badRequest("Invalid revocationReason \(reason): 0 (other) or 1 (an issue in the app).")
         }
         if let percentage, !(1...100_000).contains(percentage) {
@@ -145,7 +145,7 @@ extension MockStore {
 
     /// Revokes `id` inside the caller's database work: the refund itself, its REFUND notification and, if a refund
     /// request was open, its granting.
-    func revoke(_ id: String, reason: Int, percentage: Int?, _ database: TransactionStore) throws
+    func revoke(_ id: String, reason: RevocationReason, percentage: Int?, _ database: TransactionStore) throws
         -> TestTransactionBody
     {
         let now = configuration.clock.now().millisecondsSince1970
@@ -154,7 +154,7 @@ extension MockStore {
             throw MockStoreError.conflict("Cannot refund transaction \(id): it is \(Self.describe(current)).")
         }
         // The purchaser is refunded, not the family member: REVOKE (``MockStore+FamilySharing``).
-        if current.inAppOwnershipType == Self.familyShared { return try revokeFamilyShared(current, database) }
+        if current.inAppOwnershipType == .familyShared { return try revokeFamilyShared(current, database) }
         if current.refundRequest == .requested {
             try database.setRefundRequest(id: id, to: .granted)
         }
@@ -165,15 +165,15 @@ extension MockStore {
                     revocation_date = ?2, revocation_reason = ?3, revocation_type = ?4, revocation_percentage = ?5
                     """,
                 values: [
-                    .integer(now), .integer(Int64(reason)),
-                    .text(percentage == nil ? "REFUND_FULL" : "REFUND_PRORATED"),
+                    .integer(now), .integer(Int64(reason.rawValue)),
+                    .text((percentage == nil ? RevocationType.refundFull : .refundProrated).rawValue),
                     .integer(Int64(percentage ?? 100_000)),
                 ])
         else { throw MockStoreError.transactionNotFound }
         if updated.subscription != nil {
             try subscriptionRefunded(updated, database)
         } else {
-            try enqueueNotification("REFUND", transaction: updated, database)
+            try enqueueNotification(.refund, transaction: updated, database)
         }
         return TestTransactionBody(transaction: Self.testTransaction(updated), signedTransaction: try sign(updated))
     }
@@ -181,13 +181,15 @@ extension MockStore {
     /// The customer asks for a refund: the store sends CONSUMPTION_REQUEST (with `reason`) and waits for a test
     /// control to grant it (``refund(id:reason:)``) or decline it (``declineRefund(id:)``). For a subscription's
     /// transaction the App Store also turns auto-renew off (DID_CHANGE_RENEWAL_STATUS AUTO_RENEW_DISABLED).
-    public func requestRefund(id: String, reason: String?) throws(MockStoreError) -> TestTransactionBody {
+    public func requestRefund(id: String, reason: ConsumptionRequestReason?) throws(MockStoreError)
+        -> TestTransactionBody
+    {
         try requireTransactionId(id)
-        let reason = reason ?? "UNINTENDED_PURCHASE"
-        guard Self.consumptionRequestReasons.contains(reason) else {
+        let reason = reason ?? .unintendedPurchase
+        guard reason.isRecognized else {
             throw .badRequest(
                 "Invalid consumptionRequestReason \"\(reason)\" (one of "
-                    + Self.consumptionRequestReasons.joined(separator: ", ") + ").")
+                    + Self.consumptionRequestReasons.map(\.rawValue).joined(separator: ", ") + ").")
         }
         let body = try withDatabase { database in
             let current = try existing(id, database)
@@ -203,7 +205,7 @@ extension MockStore {
             // Apple asks for consumption information only for consumables and auto-renewable subscriptions; a
             // request for another type is decided without it.
             if Self.sendsConsumptionRequest(updated) {
-                try announce("CONSUMPTION_REQUEST", transaction: updated, reason: reason, database)
+                try announce(.consumptionRequest, transaction: updated, reason: reason, database)
             }
             if updated.subscription != nil {
                 try subscriptionRefundRequested(updated, database)
@@ -230,7 +232,7 @@ extension MockStore {
         }
         try database.setRefundRequest(id: id, to: .declined)
         let updated = try existing(id, database)
-        try announce("REFUND_DECLINED", transaction: updated, database)
+        try announce(.refundDeclined, transaction: updated, database)
         return TestTransactionBody(transaction: Self.testTransaction(updated))
     }
 
@@ -255,7 +257,7 @@ extension MockStore {
             if updated.subscription != nil {
                 try subscriptionRefundReversed(updated, database)
             } else {
-                try enqueueNotification("REFUND_REVERSED", transaction: updated, database)
+                try enqueueNotification(.refundReversed, transaction: updated, database)
             }
             return TestTransactionBody(transaction: Self.testTransaction(updated), signedTransaction: try sign(updated))
         }
@@ -285,8 +287,7 @@ extension MockStore {
 
     /// Whether a refund request for `transaction` makes Apple send CONSUMPTION_REQUEST.
     static func sendsConsumptionRequest(_ transaction: StoredTransaction) -> Bool {
-        transaction.productType == StoreProductType.consumable
-            || transaction.productType == StoreProductType.autoRenewable
+        transaction.productType == .consumable || transaction.productType == .autoRenewableSubscription
     }
 
     func requireTransactionId(_ id: String) throws(MockStoreError) {
@@ -317,7 +318,7 @@ extension MockStore {
             quantity: transaction.quantity, price: transaction.price, currency: transaction.currency,
             storefront: transaction.storefront, purchaseDate: transaction.purchaseDate,
             appAccountToken: transaction.appAccountToken, origin: transaction.origin.rawValue,
-            status: transaction.status.rawValue, pendingReason: transaction.pendingReason?.rawValue,
+            status: transaction.status.rawValue, pendingReason: transaction.pendingReason,
             finished: transaction.isFinished, finishedDate: transaction.finishedDate,
             revocationDate: transaction.revocationDate, revocationReason: transaction.revocationReason,
             revocationType: transaction.revocationType, refundRequest: transaction.refundRequest?.rawValue,

@@ -29,8 +29,8 @@ public final class MockStore: Sendable {
         public var rootCertificateDER: [UInt8]?
         public var clock: any StoreClock
         public var transactionIDs: any TransactionIDSource
-        /// `environment` in signed transactions, notifications and Server API answers: `Sandbox` or `Production`.
-        public var environment: String
+        /// `environment` in signed transactions, notifications and Server API answers.
+        public var environment: AppStoreEnvironment
         /// `appAppleId` in Server API answers and notifications (production only: Apple leaves it out in the
         /// sandbox).
         public var appAppleId: Int64?
@@ -44,13 +44,9 @@ public final class MockStore: Sendable {
         public var apiKeys: [String: P256PublicKey]
 
         /// The App Store's production environment: notifications are retried and carry `appAppleId`.
-        public var isProduction: Bool { environment == Self.production }
+        public var isProduction: Bool { environment == .production }
         /// `appAppleId` as answers carry it: left out in the sandbox, as Apple does.
         public var appAppleIdInAnswers: Int64? { isProduction ? appAppleId : nil }
-
-        /// Apple's `environment` values.
-        public static let sandbox = "Sandbox"
-        public static let production = "Production"
 
         /// `appAppleId` when none is given (a mock value; `mockstore`'s `--app-apple-id` defaults to it).
         public static let defaultAppAppleId: Int64 = 1_234_567_890
@@ -61,7 +57,7 @@ public final class MockStore: Sendable {
             catalogue: StoreKitConfiguration, bundleId: String, signer: any TransactionSigner,
             serverSigner: (any TransactionSigner)? = nil, rootCertificateDER: [UInt8]? = nil,
             clock: any StoreClock = SystemClock(), transactionIDs: any TransactionIDSource = SandboxTransactionIDs(),
-            environment: String = "Sandbox", appAppleId: Int64? = Self.defaultAppAppleId,
+            environment: AppStoreEnvironment = .sandbox, appAppleId: Int64? = Self.defaultAppAppleId,
             bundleVersion: String = Self.defaultBundleVersion, notificationURL: String? = nil,
             retryPolicy: NotificationRetryPolicy = NotificationRetryPolicy(), apiKeys: [String: P256PublicKey] = [:]
         ) {
@@ -268,12 +264,12 @@ public final class MockStore: Sendable {
                 // completes later, from a real cancellation.
                 return PurchaseResponseBody(
                     result: pendingReason == .interrupted ? "userCancelled" : "pending",
-                    pendingReason: pendingReason.rawValue, transactionId: stored.id)
+                    pendingReason: pendingReason, transactionId: stored.id)
             }
             let verification = try takeFailure(.verification, database)
             // Recorded, signed and announced in one database transaction: a signing failure records nothing.
             let signed = try database.insert(new, ids: configuration.transactionIDs) { stored in
-                try enqueueNotification("ONE_TIME_CHARGE", transaction: stored, database)
+                try enqueueNotification(.oneTimeCharge, transaction: stored, database)
                 return try sign(stored, verification: verification, device: device)
             }
             return PurchaseResponseBody(result: "success", signedTransaction: signed)
@@ -294,7 +290,7 @@ public final class MockStore: Sendable {
         let allowed = product.type.allowsQuantity ? Self.allowedQuantities : 1...1
         guard allowed.contains(quantity) else {
             throw .badRequest(
-                "Invalid quantity \(quantity): \(product.type.storeKitName) products take \(allowed.lowerBound)"
+                "Invalid quantity \(quantity): \(product.type.storeKitType) products take \(allowed.lowerBound)"
                     + (allowed.count > 1 ? " to \(allowed.upperBound)." : " only."))
         }
         if let token = request.appAccountToken, UUID(uuidString: token) == nil {
@@ -416,7 +412,7 @@ public final class MockStore: Sendable {
     private func info(for product: CatalogueProduct, storefront: Storefront, locale: String) -> StoreProductInfo {
         let localization = product.localization(for: locale)
         return StoreProductInfo(
-            id: product.id, type: product.type.storeKitName,
+            id: product.id, type: product.type.storeKitType,
             displayName: localization?.displayName ?? product.referenceName,
             description: localization?.description ?? "",
             displayPrice: PriceFormatter.displayPrice(

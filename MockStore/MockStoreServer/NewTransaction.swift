@@ -1,7 +1,9 @@
+import StoreWire
+
 /// What the store records when a transaction is made; the store adds the id, serial and change sequence.
 public struct NewTransaction: Equatable, Sendable {
     public var productId: String
-    public var productType: String
+    public var productType: ProductType
     public var quantity: Int
     /// Milliunits for the whole purchase (unit price × quantity).
     public var price: Int64
@@ -17,11 +19,11 @@ public struct NewTransaction: Equatable, Sendable {
     public var pendingReason: StoredTransaction.PendingReason?
     /// Auto-renewable subscriptions only.
     public var subscription: NewSubscriptionTransaction? = nil
-    /// `PURCHASED`, or `FAMILY_SHARED` for a subscription a family member shares.
-    public var inAppOwnershipType = "PURCHASED"
+    /// `familyShared` for a subscription a family member shares.
+    public var inAppOwnershipType = InAppOwnershipType.purchased
 
     public init(
-        productId: String, productType: String, quantity: Int, price: Int64, currency: String, storefront: String,
+        productId: String, productType: ProductType, quantity: Int, price: Int64, currency: String, storefront: String,
         storefrontId: String, purchaseDate: Int64, appAccountToken: String? = nil,
         status: StoredTransaction.Status = .purchased, origin: StoredTransaction.Origin = .app,
         pendingReason: StoredTransaction.PendingReason? = nil

@@ -85,10 +85,10 @@ public final class NotificationDispatcher: Sendable {
             // Apple: any status from 200 to 206 is a successful post.
             guard (200...206).contains(response.status) else {
                 return StoredNotification.Attempt(
-                    date: date, result: "UNSUCCESSFUL_HTTP_RESPONSE_CODE", httpStatus: response.status,
+                    date: date, result: .unsuccessfulHttpResponseCode, httpStatus: response.status,
                     detail: "the receiver answered HTTP \(response.status); only 200 to 206 count as received")
             }
-            return StoredNotification.Attempt(date: date, result: "SUCCESS", httpStatus: response.status)
+            return StoredNotification.Attempt(date: date, result: .success, httpStatus: response.status)
         } catch {
             return StoredNotification.Attempt(date: date, result: error.sendAttemptResult, detail: error.detail)
         }

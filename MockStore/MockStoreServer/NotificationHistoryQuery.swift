@@ -4,8 +4,8 @@ import StoreWire
 struct NotificationHistoryQuery {
     var startDate: Int64
     var endDate: Int64
-    var notificationType: String?
-    var notificationSubtype: String?
+    var notificationType: NotificationType?
+    var notificationSubtype: NotificationSubtype?
     var transactionId: String?
     var onlyFailures: Bool
     /// The row number the page starts after (from `paginationToken`).

@@ -1,3 +1,5 @@
+import StoreWire
+
 /// A server notification as the store keeps it: the signed payload (made once, resent as is) and every try at
 /// delivering it.
 public struct StoredNotification: Equatable, Sendable {
@@ -17,12 +19,12 @@ public struct StoredNotification: Equatable, Sendable {
     public struct Attempt: Equatable, Sendable {
         /// Milliseconds since 1970.
         public var date: Int64
-        /// Apple's `sendAttemptResult`, e.g. `SUCCESS`, `UNSUCCESSFUL_HTTP_RESPONSE_CODE`.
-        public var result: String
+        /// Apple's `sendAttemptResult`.
+        public var result: SendAttemptResult
         public var httpStatus: Int?
         public var detail: String?
 
-        public init(date: Int64, result: String, httpStatus: Int? = nil, detail: String? = nil) {
+        public init(date: Int64, result: SendAttemptResult, httpStatus: Int? = nil, detail: String? = nil) {
             self.date = date
             self.result = result
             self.httpStatus = httpStatus
@@ -34,8 +36,8 @@ public struct StoredNotification: Equatable, Sendable {
     public var id: Int64
     public var uuid: String
     /// `notificationType`.
-    public var type: String
-    public var subtype: String?
+    public var type: NotificationType
+    public var subtype: NotificationSubtype?
     public var transactionId: String?
     /// Set for a notification asked for with Request a Test Notification.
     public var testToken: String?

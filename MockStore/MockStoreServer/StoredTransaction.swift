@@ -22,13 +22,9 @@ public struct StoredTransaction: Equatable, Sendable {
         case outside
     }
 
-    /// What a pending purchase waits for.
-    public enum PendingReason: String, Sendable, CaseIterable {
-        /// A parent's approval (Ask to Buy): approved or declined by a test control.
-        case askToBuy
-        /// The customer must resolve an issue (an interrupted purchase): resolved by a test control.
-        case interrupted
-    }
+    /// What a pending purchase waits for: a parent's approval (Ask to Buy, approved or declined by a test
+    /// control) or an issue the customer must resolve (an interrupted purchase, resolved by a test control).
+    public typealias PendingReason = StoreWire.PendingReason
 
     /// Where a customer's refund request stands (Apple's CONSUMPTION_REQUEST, then REFUND or REFUND_DECLINED).
     public enum RefundRequest: String, Sendable, CaseIterable {
@@ -42,8 +38,7 @@ public struct StoredTransaction: Equatable, Sendable {
     public var serial: Int64
     public var originalTransactionId: String
     public var productId: String
-    /// Apple's type string: `Consumable`, `Non-Consumable`, `Non-Renewing Subscription`, `Auto-Renewable Subscription`.
-    public var productType: String
+    public var productType: ProductType
     public var quantity: Int
     public var price: Int64
     public var currency: String
@@ -52,15 +47,15 @@ public struct StoredTransaction: Equatable, Sendable {
     public var purchaseDate: Int64
     public var originalPurchaseDate: Int64
     public var appAccountToken: String?
-    public var transactionReason: String
-    public var inAppOwnershipType: String
+    public var transactionReason: TransactionReason
+    public var inAppOwnershipType: InAppOwnershipType
     public var origin: Origin
     public var status: Status
     public var isFinished: Bool
     public var finishedDate: Int64?
     public var revocationDate: Int64?
-    public var revocationReason: Int?
-    public var revocationType: String?
+    public var revocationReason: RevocationReason?
+    public var revocationType: RevocationType?
     public var revocationPercentage: Int?
     /// How many times this transaction has changed (1 when created).
     public var version: Int64
@@ -78,7 +73,7 @@ public struct StoredTransaction: Equatable, Sendable {
     public var customerId: Int64 = CustomerContext.defaultId
 
     /// The payload to sign for this transaction, stamped with `signedDate` (milliseconds since 1970).
-    public func signedPayload(bundleId: String, signedDate: Int64, environment: String = "Sandbox")
+    public func signedPayload(bundleId: String, signedDate: Int64, environment: AppStoreEnvironment = .sandbox)
         -> SignedTransactionPayload
     {
         SignedTransactionPayload(

@@ -81,12 +81,12 @@ extension SubscriptionLifecycle {
     public func dueEvent(_ state: SubscriptionState, now: Int64, billing: BillingSettings) -> SubscriptionEvent? {
         switch state.status {
         case .active where state.expiresDate <= now:
-            if state.priceIncreaseStatus == 0 {
-                return .expire(at: state.expiresDate, intent: 3)
+            if state.priceIncreaseStatus == .customerHasNotResponded {
+                return .expire(at: state.expiresDate, intent: .customerDidNotConsentToPriceIncrease)
             }
             guard state.autoRenewEnabled else { break }
             if billing.productsNotForSale.contains(state.autoRenewProductId) {
-                return .expire(at: state.expiresDate, intent: 4)
+                return .expire(at: state.expiresDate, intent: .productNotAvailable)
             }
             if billing.billingRetryOnRenewal {
                 return .billing(.failRenewal(at: state.expiresDate, gracePeriod: billing.gracePeriodEnabled))
@@ -125,37 +125,39 @@ extension SubscriptionLifecycle {
             guard state.status == .billingGracePeriod else { throw .conflict("it is not in a billing grace period") }
             var next = state
             next.status = .billingRetry
-            next.expirationIntent = 2
-            return SubscriptionStep(state: next, notice: SubscriptionNotice("GRACE_PERIOD_EXPIRED"))
+            next.expirationIntent = .billingError
+            return SubscriptionStep(state: next, notice: SubscriptionNotice(.gracePeriodExpired))
         case .recover(let date): return try recover(state, at: date)
         case .retryPeriodEnded(let date):
             guard state.status == .billingRetry || state.status == .billingGracePeriod else {
                 throw .conflict("it is not in billing retry")
             }
             return try lifecycle { () throws(SubscriptionLifecycleError) in
-                var step = try apply(.expire(at: date, intent: 2), to: state)
+                var step = try apply(.expire(at: date, intent: .billingError), to: state)
                 step.state.isInBillingRetryPeriod = false
                 return step
             }
         case .requestPriceIncrease(let price, let needsConsent, _):
             return try requestPriceIncrease(state, price: price, needsConsent: needsConsent)
         case .consentToPriceIncrease:
-            guard state.priceIncreaseStatus == 0, state.increasedPrice != nil, state.status != .expired,
+            guard state.priceIncreaseStatus == .customerHasNotResponded, state.increasedPrice != nil,
+                state.status != .expired,
                 state.status != .revoked
             else { throw .conflict("no price increase is waiting for the customer's consent") }
             var next = state
-            next.priceIncreaseStatus = 1
+            next.priceIncreaseStatus = .customerConsentedOrWasNotifiedWithoutNeedingConsent
             next.autoRenewEnabled = true
-            return SubscriptionStep(state: next, notice: SubscriptionNotice("PRICE_INCREASE", "ACCEPTED"))
+            return SubscriptionStep(state: next, notice: SubscriptionNotice(.priceIncrease, .accepted))
         case .declinePriceIncrease(let date):
-            guard state.priceIncreaseStatus == 0, state.increasedPrice != nil, state.status != .expired,
+            guard state.priceIncreaseStatus == .customerHasNotResponded, state.increasedPrice != nil,
+                state.status != .expired,
                 state.status != .revoked
             else { throw .conflict("no price increase is waiting for the customer's consent") }
             // The customer turns renewal off rather than pay more; the end of the period expires it.
             return try lifecycle { () throws(SubscriptionLifecycleError) in
                 var step = try apply(.setAutoRenew(false, at: date), to: state)
                 if step.notice == nil {
-                    step.notice = SubscriptionNotice("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED")
+                    step.notice = SubscriptionNotice(.didChangeRenewalStatus, .autoRenewDisabled)
                 }
                 return step
             }
@@ -168,9 +170,9 @@ extension SubscriptionLifecycle {
                 next.status = running ? .active : .expired
                 next.revocationDate = nil
                 next.autoRenewEnabled = running
-                next.expirationIntent = running ? nil : state.expirationIntent ?? 1
+                next.expirationIntent = running ? nil : state.expirationIntent ?? .customerCancelled
             }
-            return SubscriptionStep(state: next, notice: SubscriptionNotice("REFUND_REVERSED"))
+            return SubscriptionStep(state: next, notice: SubscriptionNotice(.refundReversed))
         }
     }
 
@@ -190,7 +192,7 @@ extension SubscriptionLifecycle {
     /// What one period of `product` costs for `state`: a price increase's new price once consented.
     static func price(of product: SubscriptionProduct, _ state: SubscriptionState) -> Int64 {
         guard let increased = state.increasedPrice, state.priceIncreaseProductId == product.id,
-            state.priceIncreaseStatus != 0
+            state.priceIncreaseStatus != .customerHasNotResponded
         else { return product.price }
         return increased
     }
@@ -219,10 +221,10 @@ extension SubscriptionLifecycle {
         } else {
             next.status = .billingRetry
             next.gracePeriodExpiresDate = nil
-            next.expirationIntent = 2
+            next.expirationIntent = .billingError
         }
         return SubscriptionStep(
-            state: next, notice: SubscriptionNotice("DID_FAIL_TO_RENEW", gracePeriod ? "GRACE_PERIOD" : nil))
+            state: next, notice: SubscriptionNotice(.didFailToRenew, gracePeriod ? .gracePeriod : nil))
     }
 
     /// A charge that succeeds in billing retry: in the grace period the renewal date stays (no day of service is
@@ -237,7 +239,7 @@ extension SubscriptionLifecycle {
             step.state.isInBillingRetryPeriod = false
             step.state.gracePeriodExpiresDate = nil
             step.state.expirationIntent = nil
-            step.notice = SubscriptionNotice("DID_RENEW", "BILLING_RECOVERY")
+            step.notice = SubscriptionNotice(.didRenew, .billingRecovery)
             return step
         }
     }
@@ -252,10 +254,11 @@ extension SubscriptionLifecycle {
         var next = state
         next.increasedPrice = price
         next.priceIncreaseProductId = state.autoRenewProductId
-        next.priceIncreaseStatus = needsConsent ? 0 : 1
+        next.priceIncreaseStatus =
+            needsConsent ? .customerHasNotResponded : .customerConsentedOrWasNotifiedWithoutNeedingConsent
         if next.nextOffer == nil { next.renewalPrice = price }
         return SubscriptionStep(
-            state: next, notice: SubscriptionNotice("PRICE_INCREASE", needsConsent ? "PENDING" : "ACCEPTED"))
+            state: next, notice: SubscriptionNotice(.priceIncrease, needsConsent ? .pending : .accepted))
     }
 
     /// Apple's rules: an active, paid period (not a free offer, not billing retry, not expired); at most two
@@ -267,7 +270,7 @@ extension SubscriptionLifecycle {
         guard state.status == .active, state.expiresDate > date else {
             throw .extensionIneligible("it is not active (expired, revoked or in billing retry)")
         }
-        guard state.currentOffer?.offerDiscountType != "FREE_TRIAL" else {
+        guard state.currentOffer?.offerDiscountType != .freeTrial else {
             throw .extensionIneligible("it is in a free offer period")
         }
         let earlier = state.renewalExtensions ?? []
@@ -287,6 +290,6 @@ extension SubscriptionLifecycle {
         return SubscriptionStep(
             state: next,
             amendments: [TransactionAmendment(transactionId: state.latestTransactionId, expiresDate: next.expiresDate)],
-            notice: SubscriptionNotice("RENEWAL_EXTENDED"))
+            notice: SubscriptionNotice(.renewalExtended))
     }
 }

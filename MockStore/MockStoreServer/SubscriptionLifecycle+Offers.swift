@@ -1,4 +1,5 @@
 import StoreKitCatalogue
+import StoreWire
 
 extension SubscriptionLifecycle {
     /// A purchase with an offer (promotional, offer code or win-back): OFFER_REDEEMED. With nothing of the group in
@@ -16,16 +17,16 @@ extension SubscriptionLifecycle {
                 var next = existing
                 next.nextOffer = applied
                 next.renewalPrice = applied.price
-                return SubscriptionStep(state: next, notice: SubscriptionNotice("OFFER_REDEEMED"))
+                return SubscriptionStep(state: next, notice: SubscriptionNotice(.offerRedeemed))
             }
             var step = try apply(.changeProduct(to: productId, at: date), to: existing)
             if step.newTransaction != nil {
                 start(&step, under: applied, product: product, at: date)
-                step.notice = SubscriptionNotice("OFFER_REDEEMED", "UPGRADE")
+                step.notice = SubscriptionNotice(.offerRedeemed, .upgrade)
             } else {
                 step.state.nextOffer = applied
                 step.state.renewalPrice = applied.price
-                step.notice = SubscriptionNotice("OFFER_REDEEMED", "DOWNGRADE")
+                step.notice = SubscriptionNotice(.offerRedeemed, .downgrade)
             }
             return step
         }
@@ -33,7 +34,7 @@ extension SubscriptionLifecycle {
         // The offer redeemed takes the place of an introductory offer, which stays unused.
         step.state.usedIntroductoryOffer = existing?.usedIntroductoryOffer ?? false
         start(&step, under: applied, product: product, at: date)
-        step.notice = SubscriptionNotice("OFFER_REDEEMED", existing == nil ? "INITIAL_BUY" : "RESUBSCRIBE")
+        step.notice = SubscriptionNotice(.offerRedeemed, existing == nil ? .initialBuy : .resubscribe)
         return step
     }
 

@@ -1,11 +1,12 @@
 import StoreKitCatalogue
+import StoreWire
 
 /// Something that happens to a subscription. Billing, price increases, offers and extensions are new cases.
 public enum SubscriptionEvent: Equatable, Sendable {
     /// A new period begins at `at` (the end of the last one, or now when forced).
     case renew(at: Int64)
-    /// The subscription ends at `at` with Apple's `expirationIntent` (1: the customer turned auto-renew off).
-    case expire(at: Int64, intent: Int)
+    /// The subscription ends at `at` with Apple's `expirationIntent`.
+    case expire(at: Int64, intent: ExpirationIntent)
     /// The customer turns auto-renew on or off.
     case setAutoRenew(Bool, at: Int64)
     /// The customer picks another product of the group: an upgrade or a crossgrade of the same period takes
@@ -19,10 +20,10 @@ public enum SubscriptionEvent: Equatable, Sendable {
 
 /// A notification a step makes: Apple's `notificationType` and `subtype`.
 public struct SubscriptionNotice: Equatable, Sendable {
-    public var type: String
-    public var subtype: String?
+    public var type: NotificationType
+    public var subtype: NotificationSubtype?
 
-    public init(_ type: String, _ subtype: String? = nil) {
+    public init(_ type: NotificationType, _ subtype: NotificationSubtype? = nil) {
         self.type = type
         self.subtype = subtype
     }
@@ -35,8 +36,7 @@ public struct SubscriptionTransactionDraft: Equatable, Sendable {
     public var expiresDate: Int64
     /// Milliunits.
     public var price: Int64
-    /// `PURCHASE` or `RENEWAL`.
-    public var transactionReason: String
+    public var transactionReason: TransactionReason
     public var offer: AppliedOffer?
 }
 
@@ -145,17 +145,17 @@ public struct SubscriptionLifecycle: Sendable {
             state: state,
             newTransaction: SubscriptionTransactionDraft(
                 productId: product.id, purchaseDate: date, expiresDate: expires, price: price,
-                transactionReason: "PURCHASE", offer: offer),
-            notice: SubscriptionNotice("SUBSCRIBED", previous == nil ? "INITIAL_BUY" : "RESUBSCRIBE"))
+                transactionReason: .purchase, offer: offer),
+            notice: SubscriptionNotice(.subscribed, previous == nil ? .initialBuy : .resubscribe))
     }
 
     /// The event the clock brings about by `now`, if any: the end of the period in force renews it (auto-renew
     /// on) or expires it (off: EXPIRED VOLUNTARY; a product no longer sold: PRODUCT_NOT_FOR_SALE).
     public func dueEvent(_ state: SubscriptionState, now: Int64) -> SubscriptionEvent? {
         guard state.status == .active, state.expiresDate <= now else { return nil }
-        guard state.autoRenewEnabled else { return .expire(at: state.expiresDate, intent: 1) }
+        guard state.autoRenewEnabled else { return .expire(at: state.expiresDate, intent: .customerCancelled) }
         return products[state.autoRenewProductId] == nil
-            ? .expire(at: state.expiresDate, intent: 4) : .renew(at: state.expiresDate)
+            ? .expire(at: state.expiresDate, intent: .productNotAvailable) : .renew(at: state.expiresDate)
     }
 
     /// When the clock next changes this subscription (`nil`: never by itself).
@@ -195,7 +195,9 @@ public struct SubscriptionLifecycle: Sendable {
         let price = Self.price(of: product, state)
         next.renewalPrice = next.nextOffer?.price ?? price
         next.expirationIntent = nil
-        if state.priceIncreaseStatus == 1, state.priceIncreaseProductId == product.id {
+        if state.priceIncreaseStatus == .customerConsentedOrWasNotifiedWithoutNeedingConsent,
+            state.priceIncreaseProductId == product.id
+        {
             next.priceIncreaseStatus = nil  // the consented price is the price now
         }
         if state.expiresDate < date {
@@ -206,11 +208,12 @@ public struct SubscriptionLifecycle: Sendable {
             state: next,
             newTransaction: SubscriptionTransactionDraft(
                 productId: product.id, purchaseDate: date, expiresDate: expires, price: offer?.price ?? price,
-                transactionReason: "RENEWAL", offer: offer),
-            notice: SubscriptionNotice("DID_RENEW"))
+                transactionReason: .renewal, offer: offer),
+            notice: SubscriptionNotice(.didRenew))
     }
 
-    private func expire(_ state: SubscriptionState, at date: Int64, intent: Int) throws(SubscriptionLifecycleError)
+    private func expire(_ state: SubscriptionState, at date: Int64, intent: ExpirationIntent)
+        throws(SubscriptionLifecycleError)
         -> SubscriptionStep
     {
         guard state.status != .expired, state.status != .revoked else { throw .notActive }
@@ -226,18 +229,18 @@ public struct SubscriptionLifecycle: Sendable {
         next.expirationIntent = intent
         next.nextOffer = nil
         next.renewalPrice = products[state.autoRenewProductId]?.price ?? state.renewalPrice
-        next.isInBillingRetryPeriod = intent == 2 ? false : next.isInBillingRetryPeriod
+        next.isInBillingRetryPeriod = intent == .billingError ? false : next.isInBillingRetryPeriod
         return SubscriptionStep(
-            state: next, amendments: amendments, notice: SubscriptionNotice("EXPIRED", Self.expiredSubtype(intent)))
+            state: next, amendments: amendments, notice: SubscriptionNotice(.expired, Self.expiredSubtype(intent)))
     }
 
     /// EXPIRED's subtype for an `expirationIntent`.
-    static func expiredSubtype(_ intent: Int) -> String {
+    static func expiredSubtype(_ intent: ExpirationIntent) -> NotificationSubtype {
         switch intent {
-        case 2: "BILLING_RETRY"
-        case 3: "PRICE_INCREASE"
-        case 4: "PRODUCT_NOT_FOR_SALE"
-        default: "VOLUNTARY"
+        case .billingError: .billingRetry
+        case .customerDidNotConsentToPriceIncrease: .priceIncrease
+        case .productNotAvailable: .productNotForSale
+        default: .voluntary
         }
     }
 
@@ -250,7 +253,7 @@ public struct SubscriptionLifecycle: Sendable {
         next.autoRenewEnabled = on
         return SubscriptionStep(
             state: next,
-            notice: SubscriptionNotice("DID_CHANGE_RENEWAL_STATUS", on ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED"))
+            notice: SubscriptionNotice(.didChangeRenewalStatus, on ? .autoRenewEnabled : .autoRenewDisabled))
     }
 
     private func change(_ state: SubscriptionState, to id: String, at date: Int64) throws(SubscriptionLifecycleError)
@@ -266,7 +269,7 @@ public struct SubscriptionLifecycle: Sendable {
             // Back to the product in force: the downgrade is cancelled (DID_CHANGE_RENEWAL_PREF, no subtype).
             next.autoRenewProductId = current.id
             next.renewalPrice = current.price
-            return SubscriptionStep(state: next, notice: SubscriptionNotice("DID_CHANGE_RENEWAL_PREF"))
+            return SubscriptionStep(state: next, notice: SubscriptionNotice(.didChangeRenewalPref))
         }
         let immediate =
             target.level < current.level || (target.level == current.level && target.period == current.period)
@@ -275,7 +278,7 @@ public struct SubscriptionLifecycle: Sendable {
             next.autoRenewProductId = target.id
             next.nextOffer = nil
             next.renewalPrice = target.price
-            return SubscriptionStep(state: next, notice: SubscriptionNotice("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE"))
+            return SubscriptionStep(state: next, notice: SubscriptionNotice(.didChangeRenewalPref, .downgrade))
         }
         // An upgrade (or a crossgrade of the same period): a new period of the new product starts now; the one
         // replaced is refunded for the time left in it.
@@ -295,13 +298,13 @@ public struct SubscriptionLifecycle: Sendable {
             state: next,
             newTransaction: SubscriptionTransactionDraft(
                 productId: target.id, purchaseDate: date, expiresDate: expires, price: target.price,
-                transactionReason: "PURCHASE", offer: nil),
+                transactionReason: .purchase, offer: nil),
             amendments: [
                 TransactionAmendment(
                     transactionId: state.latestTransactionId, isUpgraded: true, revocationDate: date,
                     revocationPercentage: share > 0 ? share : nil)
             ],
-            notice: SubscriptionNotice("DID_CHANGE_RENEWAL_PREF", "UPGRADE"))
+            notice: SubscriptionNotice(.didChangeRenewalPref, .upgrade))
     }
 
     private func refund(_ state: SubscriptionState, transactionId: String, at date: Int64) -> SubscriptionStep {
@@ -312,7 +315,7 @@ public struct SubscriptionLifecycle: Sendable {
             next.autoRenewEnabled = false
             next.nextOffer = nil
         }
-        return SubscriptionStep(state: next, notice: SubscriptionNotice("REFUND"))
+        return SubscriptionStep(state: next, notice: SubscriptionNotice(.refund))
     }
 
     /// The App Store turns auto-renew off once the customer asks for a refund and after a refund (Apple's
@@ -326,7 +329,7 @@ public struct SubscriptionLifecycle: Sendable {
         var next = after
         next.autoRenewEnabled = false
         return SubscriptionStep(
-            state: next, notice: SubscriptionNotice("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"))
+            state: next, notice: SubscriptionNotice(.didChangeRenewalStatus, .autoRenewDisabled))
     }
 
     // MARK: Dates

@@ -1,14 +1,8 @@
 import StoreKitCatalogue
+import StoreWire
 
-/// Apple's `Status` of an auto-renewable subscription (Get All Subscription Statuses, notifications' `status`).
-public enum SubscriptionStatus: Int, Sendable, Codable, CaseIterable {
-    case active = 1
-    case expired = 2
-    case billingRetry = 3
-    case billingGracePeriod = 4
-    case revoked = 5
-
-    /// StoreKit's `Product.SubscriptionInfo.RenewalState` name.
+extension SubscriptionStatus {
+    /// StoreKit's `Product.SubscriptionInfo.RenewalState` name (an unrecognized status as its number).
     public var storeKitState: String {
         switch self {
         case .active: "subscribed"
@@ -16,6 +10,7 @@ public enum SubscriptionStatus: Int, Sendable, Codable, CaseIterable {
         case .billingRetry: "inBillingRetryPeriod"
         case .billingGracePeriod: "inGracePeriod"
         case .revoked: "revoked"
+        case .unrecognized(let value): String(value)
         }
     }
 }
@@ -54,11 +49,9 @@ public struct SubscriptionProduct: Equatable, Sendable {
 
 /// An offer on a period of a subscription, with Apple's field values.
 public struct AppliedOffer: Equatable, Sendable, Codable {
-    /// Apple's `offerType`: 1 introductory, 2 promotional, 3 offer code, 4 win-back.
-    public var offerType: Int
+    public var offerType: OfferType
     public var offerIdentifier: String?
-    /// `FREE_TRIAL`, `PAY_AS_YOU_GO`, `PAY_UP_FRONT`.
-    public var offerDiscountType: String?
+    public var offerDiscountType: OfferDiscountType?
     /// The whole offer's duration, ISO 8601 (`P1W`, `P3M`).
     public var offerPeriod: String?
     /// What one period under the offer costs, in milliunits.
@@ -69,7 +62,8 @@ public struct AppliedOffer: Equatable, Sendable, Codable {
     public var periodsRemaining: Int
 
     public init(
-        offerType: Int, offerIdentifier: String? = nil, offerDiscountType: String?, offerPeriod: String?,
+        offerType: OfferType, offerIdentifier: String? = nil, offerDiscountType: OfferDiscountType?,
+        offerPeriod: String?,
         price: Int64, period: String, periodsRemaining: Int = 0
     ) {
         self.offerType = offerType
@@ -117,9 +111,8 @@ public struct SubscriptionState: Equatable, Sendable, Codable {
     /// The start of the run of periods the period in force belongs to, lapses of paid service shorter than
     /// ``SubscriptionLifecycle/recentStartLapseLimit`` ignored (Apple's `recentSubscriptionStartDate`).
     public var recentSubscriptionStartDate: Int64
-    /// Apple's `expirationIntent` (1 cancelled, 2 billing error, 3 price increase not consented, 4 product not
-    /// available, 5 other), once expired.
-    public var expirationIntent: Int?
+    /// Apple's `expirationIntent`, once expired.
+    public var expirationIntent: ExpirationIntent?
     /// What the next renewal costs, in milliunits of ``currency``.
     public var renewalPrice: Int64
     public var currency: String
@@ -135,10 +128,10 @@ public struct SubscriptionState: Equatable, Sendable, Codable {
     /// Billing retry (set by the billing events; `nil` until then).
     public var isInBillingRetryPeriod: Bool?
     public var gracePeriodExpiresDate: Int64?
-    /// Apple's `priceIncreaseStatus` (0 not yet consented, 1 consented).
-    public var priceIncreaseStatus: Int?
+    /// Apple's `priceIncreaseStatus`.
+    public var priceIncreaseStatus: PriceIncreaseStatus?
     /// The price a price increase moved the renewals of ``priceIncreaseProductId`` to (milliunits); it applies
-    /// once consented (``priceIncreaseStatus`` 1) and stays for later renewals of that product.
+    /// once consented (``priceIncreaseStatus`` consented) and stays for later renewals of that product.
     public var increasedPrice: Int64?
     public var priceIncreaseProductId: String?
     /// The renewal-date extensions the subscription got (Apple allows two in 365 days, 250 days in all).
@@ -163,7 +156,7 @@ public struct SubscriptionState: Equatable, Sendable, Codable {
         switch status {
         case .active: expiresDate > now
         case .billingGracePeriod: (gracePeriodExpiresDate ?? expiresDate) > now
-        case .expired, .billingRetry, .revoked: false
+        case .expired, .billingRetry, .revoked, .unrecognized: false
         }
     }
 }

@@ -1,4 +1,5 @@
 import MockStoreSQLite
+import StoreWire
 
 /// The test controls', updates feed's, Server API's and notifications' use of the store (issue 5).
 extension TransactionStore {
@@ -201,7 +202,7 @@ extension TransactionStore {
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             """
         ).run([
-            .text(notification.uuid), .text(notification.type), .optional(notification.subtype),
+            .text(notification.uuid), .text(notification.type.rawValue), .optional(notification.subtype?.rawValue),
             .optional(notification.transactionId), .optional(notification.testToken),
             .text(notification.signedPayload), .integer(notification.createdAt), .text(notification.status.rawValue),
             notification.nextAttemptAt.map(SQLiteValue.integer) ?? .null,
@@ -267,7 +268,7 @@ extension TransactionStore {
             try statement(
                 "INSERT INTO notification_attempts (notification_id, at, result, http_status, detail) VALUES (?1, ?2, ?3, ?4, ?5)"
             ).run([
-                .integer(id), .integer(attempt.date), .text(attempt.result),
+                .integer(id), .integer(attempt.date), .text(attempt.result.rawValue),
                 attempt.httpStatus.map { SQLiteValue.integer(Int64($0)) } ?? .null, .optional(attempt.detail),
             ])
             try statement("UPDATE notifications SET status = ?2, next_attempt_at = ?3 WHERE id = ?1")
@@ -286,7 +287,8 @@ extension TransactionStore {
                 operation: "reading a notification")
         }
         return StoredNotification(
-            id: row.int64(at: 0), uuid: row.text(at: 1) ?? "", type: row.text(at: 2) ?? "", subtype: row.text(at: 3),
+            id: row.int64(at: 0), uuid: row.text(at: 1) ?? "", type: NotificationType(rawValue: row.text(at: 2) ?? ""),
+            subtype: row.text(at: 3).map(NotificationSubtype.init(rawValue:)),
             transactionId: row.text(at: 4), testToken: row.text(at: 5), signedPayload: row.text(at: 6) ?? "",
             createdAt: row.int64(at: 7), status: status, nextAttemptAt: row.optionalInt64(at: 9), attempts: [])
     }
@@ -304,7 +306,7 @@ extension TransactionStore {
             "SELECT at, result, http_status, detail FROM notification_attempts WHERE notification_id = ?1 ORDER BY id"
         ).query([.integer(notification.id)]) { row in
             StoredNotification.Attempt(
-                date: row.int64(at: 0), result: row.text(at: 1) ?? "",
+                date: row.int64(at: 0), result: SendAttemptResult(rawValue: row.text(at: 1) ?? ""),
                 httpStatus: row.optionalInt64(at: 2).map { Int($0) }, detail: row.text(at: 3))
         }
         return notification

@@ -1,5 +1,6 @@
 import Foundation
 import MockStoreSQLite
+import StoreWire
 
 /// Subscriptions in SQLite (schema version 3): the subscription columns of `transactions`, the `subscriptions`
 /// table (one row per subscription, its ``SubscriptionState`` as JSON; `customer_subscriptions` from version 4) and
@@ -38,8 +39,9 @@ extension TransactionStore {
         guard let fields else { return [.null, .null, .null, .integer(0), .null, .null, .null, .null] }
         return [
             .integer(fields.expiresDate), .text(fields.webOrderLineItemId), .text(fields.subscriptionGroupIdentifier),
-            .integer(fields.isUpgraded ? 1 : 0), fields.offerType.map { .integer(Int64($0)) } ?? .null,
-            .optional(fields.offerIdentifier), .optional(fields.offerDiscountType), .optional(fields.offerPeriod),
+            .integer(fields.isUpgraded ? 1 : 0), fields.offerType.map { .integer(Int64($0.rawValue)) } ?? .null,
+            .optional(fields.offerIdentifier), .optional(fields.offerDiscountType?.rawValue),
+            .optional(fields.offerPeriod),
         ]
     }
 
@@ -48,8 +50,10 @@ extension TransactionStore {
         return TransactionSubscriptionFields(
             expiresDate: expires, webOrderLineItemId: row.text(at: first + 1) ?? "",
             subscriptionGroupIdentifier: group, isUpgraded: row.int64(at: first + 3) != 0,
-            offerType: row.optionalInt64(at: first + 4).map { Int($0) }, offerIdentifier: row.text(at: first + 5),
-            offerDiscountType: row.text(at: first + 6), offerPeriod: row.text(at: first + 7))
+            offerType: row.optionalInt64(at: first + 4).map { OfferType(rawValue: Int($0)) },
+            offerIdentifier: row.text(at: first + 5),
+            offerDiscountType: row.text(at: first + 6).map(OfferDiscountType.init(rawValue:)),
+            offerPeriod: row.text(at: first + 7))
     }
 
     /// `fields` with the web order line item id of the transaction numbered `serial` (one per period bought).
@@ -133,8 +137,10 @@ extension TransactionStore {
         if amendment.isUpgraded { set("is_upgraded", .integer(1)) }
         if let date = amendment.revocationDate {
             set("revocation_date", .integer(date))
-            set("revocation_reason", .integer(0))
-            set("revocation_type", amendment.revocationPercentage == nil ? .null : .text("REFUND_PRORATED"))
+            set("revocation_reason", .integer(Int64(RevocationReason.refundedForOtherReason.rawValue)))
+            set(
+                "revocation_type",
+                amendment.revocationPercentage == nil ? .null : .text(RevocationType.refundProrated.rawValue))
             set("revocation_percentage", amendment.revocationPercentage.map { .integer(Int64($0)) } ?? .null)
         }
         if let expires = amendment.expiresDate { set("expires_date", .integer(expires)) }

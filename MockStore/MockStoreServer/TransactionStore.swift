@@ -1,4 +1,5 @@
 import MockStoreSQLite
+import StoreWire
 
 /// The mock store's state in SQLite: every transaction (finished or not), the change log that a future
 /// updates feed reads, the counters and the runtime settings.
@@ -70,7 +71,7 @@ public final class TransactionStore: GroupCommitStore {
                 storefront: new.storefront, storefrontId: new.storefrontId, purchaseDate: new.purchaseDate,
                 originalPurchaseDate: new.subscription?.originalPurchaseDate ?? new.purchaseDate,
                 appAccountToken: new.appAccountToken,
-                transactionReason: new.subscription?.transactionReason ?? "PURCHASE",
+                transactionReason: new.subscription?.transactionReason ?? .purchase,
                 inAppOwnershipType: new.inAppOwnershipType,
                 origin: new.origin,
                 status: new.status, isFinished: false, finishedDate: nil, revocationDate: nil, revocationReason: nil,
@@ -81,12 +82,13 @@ public final class TransactionStore: GroupCommitStore {
             try statement(Self.insertSQL).run(
                 [
                     .text(stored.id), .integer(stored.serial), .text(stored.originalTransactionId),
-                    .text(stored.productId), .text(stored.productType), .integer(Int64(stored.quantity)),
+                    .text(stored.productId), .text(stored.productType.rawValue), .integer(Int64(stored.quantity)),
                     .integer(stored.price), .text(stored.currency), .text(stored.storefront),
                     .text(stored.storefrontId),
                     .integer(stored.purchaseDate), .integer(stored.originalPurchaseDate),
-                    .optional(stored.appAccountToken), .text(stored.transactionReason),
-                    .text(stored.inAppOwnershipType), .text(stored.origin.rawValue), .text(stored.status.rawValue),
+                    .optional(stored.appAccountToken), .text(stored.transactionReason.rawValue),
+                    .text(stored.inAppOwnershipType.rawValue), .text(stored.origin.rawValue),
+                    .text(stored.status.rawValue),
                     .integer(stored.version), .integer(stored.changeSequence), .text(stored.orderId),
                     .optional(stored.pendingReason?.rawValue),
                 ] + Self.subscriptionValues(stored.subscription) + [.integer(actingFor.id)])
@@ -380,17 +382,21 @@ public final class TransactionStore: GroupCommitStore {
         }
         return StoredTransaction(
             id: row.text(at: 0) ?? "", serial: row.int64(at: 1), originalTransactionId: row.text(at: 2) ?? "",
-            productId: row.text(at: 3) ?? "", productType: row.text(at: 4) ?? "", quantity: Int(row.int64(at: 5)),
+            productId: row.text(at: 3) ?? "", productType: ProductType(rawValue: row.text(at: 4) ?? ""),
+            quantity: Int(row.int64(at: 5)),
             price: row.int64(at: 6), currency: row.text(at: 7) ?? "", storefront: row.text(at: 8) ?? "",
             storefrontId: row.text(at: 9) ?? "", purchaseDate: row.int64(at: 10),
             originalPurchaseDate: row.int64(at: 11), appAccountToken: row.text(at: 12),
-            transactionReason: row.text(at: 13) ?? "", inAppOwnershipType: row.text(at: 14) ?? "", origin: origin,
+            transactionReason: TransactionReason(rawValue: row.text(at: 13) ?? ""),
+            inAppOwnershipType: InAppOwnershipType(rawValue: row.text(at: 14) ?? ""), origin: origin,
             status: status, isFinished: row.int64(at: 17) != 0, finishedDate: row.optionalInt64(at: 18),
-            revocationDate: row.optionalInt64(at: 19), revocationReason: row.optionalInt64(at: 20).map { Int($0) },
-            revocationType: row.text(at: 21), revocationPercentage: row.optionalInt64(at: 22).map { Int($0) },
+            revocationDate: row.optionalInt64(at: 19),
+            revocationReason: row.optionalInt64(at: 20).map { RevocationReason(rawValue: Int($0)) },
+            revocationType: row.text(at: 21).map(RevocationType.init(rawValue:)),
+            revocationPercentage: row.optionalInt64(at: 22).map { Int($0) },
             version: row.int64(at: 23), changeSequence: row.int64(at: 24),
             orderId: row.text(at: 25) ?? TransactionStore.orderId(forSerial: row.int64(at: 1)),
-            pendingReason: row.text(at: 26).flatMap(StoredTransaction.PendingReason.init(rawValue:)),
+            pendingReason: row.text(at: 26).map(StoredTransaction.PendingReason.init(rawValue:)),
             refundRequest: row.text(at: 27).flatMap(StoredTransaction.RefundRequest.init(rawValue:)),
             subscription: subscriptionFields(row, from: 28), customerId: row.int64(at: 36))
     }

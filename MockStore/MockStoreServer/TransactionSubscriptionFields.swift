@@ -1,3 +1,5 @@
+import StoreWire
+
 /// What only an auto-renewable subscription's transaction has (the `transactions` table's version 3 columns).
 public struct TransactionSubscriptionFields: Equatable, Sendable {
     public var expiresDate: Int64
@@ -5,15 +7,15 @@ public struct TransactionSubscriptionFields: Equatable, Sendable {
     public var webOrderLineItemId: String
     public var subscriptionGroupIdentifier: String
     public var isUpgraded: Bool
-    public var offerType: Int?
+    public var offerType: OfferType?
     public var offerIdentifier: String?
-    public var offerDiscountType: String?
+    public var offerDiscountType: OfferDiscountType?
     public var offerPeriod: String?
 
     public init(
         expiresDate: Int64, webOrderLineItemId: String = "", subscriptionGroupIdentifier: String,
-        isUpgraded: Bool = false, offerType: Int? = nil, offerIdentifier: String? = nil,
-        offerDiscountType: String? = nil, offerPeriod: String? = nil
+        isUpgraded: Bool = false, offerType: OfferType? = nil, offerIdentifier: String? = nil,
+        offerDiscountType: OfferDiscountType? = nil, offerPeriod: String? = nil
     ) {
         self.expiresDate = expiresDate
         self.webOrderLineItemId = webOrderLineItemId
@@ -33,12 +35,11 @@ public struct NewSubscriptionTransaction: Equatable, Sendable {
     /// The subscription's original transaction (`nil`: this one is it).
     public var originalTransactionId: String?
     public var originalPurchaseDate: Int64?
-    /// `PURCHASE` or `RENEWAL`.
-    public var transactionReason: String
+    public var transactionReason: TransactionReason
 
     public init(
         fields: TransactionSubscriptionFields, originalTransactionId: String?, originalPurchaseDate: Int64?,
-        transactionReason: String
+        transactionReason: TransactionReason
     ) {
         self.fields = fields
         self.originalTransactionId = originalTransactionId

@@ -50,10 +50,10 @@ extension TestStore {
         try await send("POST", Self.transaction(transactionID) + "/resolve")
     }
 
-    /// Refunds a transaction: `reason` is Apple's `revocationReason` (0 or 1); `percentage` in milliunits (50000 is
-    /// 50%) makes it a partial refund (`REFUND_PRORATED`).
+    /// Refunds a transaction: `reason` is Apple's `revocationReason`; `percentage` in milliunits (50000 is 50%)
+    /// makes it a partial refund (`REFUND_PRORATED`).
     @discardableResult
-    public func refund(_ transactionID: String, reason: Int? = nil, percentage: Int? = nil) async throws
+    public func refund(_ transactionID: String, reason: RevocationReason? = nil, percentage: Int? = nil) async throws
         -> TestTransactionBody
     {
         try await send(
@@ -69,7 +69,9 @@ extension TestStore {
 
     /// The customer asks for a refund (a `CONSUMPTION_REQUEST` follows).
     @discardableResult
-    public func requestRefund(_ transactionID: String, reason: String? = nil) async throws -> TestTransactionBody {
+    public func requestRefund(_ transactionID: String, reason: ConsumptionRequestReason? = nil) async throws
+        -> TestTransactionBody
+    {
         try await send(
             "POST", Self.transaction(transactionID) + "/refund-request",
             body: TestRefundRequestBody(consumptionRequestReason: reason))

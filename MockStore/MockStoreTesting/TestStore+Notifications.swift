@@ -17,7 +17,7 @@ extension TestStore {
     ) async throws -> [TestNotificationRecord] {
         try await waitForRecords(within: within, waitingFor: Self.words(type, subtype, count)) { records in
             let matching = records.filter {
-                $0.notificationType == type.rawValue && (subtype == nil || $0.subtype == subtype?.rawValue)
+                $0.notificationType == type && (subtype == nil || $0.subtype == subtype)
             }
             return matching.count >= count ? Array(matching.prefix(count)) : nil
         }
@@ -42,7 +42,9 @@ extension TestStore {
             guard ContinuousClock.now < deadline else {
                 var arrived: [String: Int] = [:]
                 for record in records {
-                    arrived[record.notificationType + (record.subtype.map { " " + $0 } ?? ""), default: 0] += 1
+                    arrived[
+                        record.notificationType.rawValue + (record.subtype.map { " " + $0.rawValue } ?? ""), default: 0] +=
+                        1
                 }
                 throw TestStoreError.timedOut(waitingFor: waitingFor, arrived: arrived)
             }

@@ -1,3 +1,5 @@
+import StoreWire
+
 /// The kinds of product a `.storekit` catalogue sells that the mock store can sell.
 public enum CatalogueProductType: String, Sendable, CaseIterable {
     case consumable
@@ -16,23 +18,23 @@ public enum CatalogueProductType: String, Sendable, CaseIterable {
         }
     }
 
-    /// StoreKit 2's `Product.ProductType` raw name, as the device API returns it.
-    public var storeKitName: String {
+    /// StoreKit 2's `Product.ProductType`, as the device API returns it.
+    public var storeKitType: StoreKitProductType {
         switch self {
-        case .consumable: "consumable"
-        case .nonConsumable: "nonConsumable"
-        case .nonRenewingSubscription: "nonRenewable"
-        case .autoRenewable: "autoRenewable"
+        case .consumable: .consumable
+        case .nonConsumable: .nonConsumable
+        case .nonRenewingSubscription: .nonRenewable
+        case .autoRenewable: .autoRenewable
         }
     }
 
-    /// The `type` of a signed transaction for this product (Apple's strings).
-    public var transactionType: String {
+    /// The `type` of a signed transaction for this product.
+    public var transactionType: ProductType {
         switch self {
-        case .consumable: "Consumable"
-        case .nonConsumable: "Non-Consumable"
-        case .nonRenewingSubscription: "Non-Renewing Subscription"
-        case .autoRenewable: "Auto-Renewable Subscription"
+        case .consumable: .consumable
+        case .nonConsumable: .nonConsumable
+        case .nonRenewingSubscription: .nonRenewingSubscription
+        case .autoRenewable: .autoRenewableSubscription
         }
     }
 

@@ -1,3 +1,5 @@
+import StoreWire
+
 /// A length of subscription time, as StoreKit's `Product.SubscriptionPeriod` and a `.storekit` file's
 /// `recurringSubscriptionPeriod` (ISO 8601: `P1W`, `P1M`, `P1Y`, `P3D`) give it.
 public struct SubscriptionPeriod: Equatable, Hashable, Sendable, CustomStringConvertible {
@@ -52,13 +54,12 @@ public enum SubscriptionPaymentMode: String, Sendable, CaseIterable {
 }
 
 extension SubscriptionPaymentMode {
-    /// Apple's `offerDiscountType` in signed transactions and renewal info (`FREE_TRIAL`, `PAY_AS_YOU_GO`,
-    /// `PAY_UP_FRONT`).
-    public var appleDiscountType: String {
+    /// Apple's `offerDiscountType` in signed transactions and renewal info.
+    public var appleDiscountType: OfferDiscountType {
         switch self {
-        case .freeTrial: "FREE_TRIAL"
-        case .payAsYouGo: "PAY_AS_YOU_GO"
-        case .payUpFront: "PAY_UP_FRONT"
+        case .freeTrial: .freeTrial
+        case .payAsYouGo: .payAsYouGo
+        case .payUpFront: .payUpFront
         }
     }
 }
@@ -82,12 +83,12 @@ public enum SubscriptionOfferKind: String, Sendable, CaseIterable {
     case winBack
 
     /// Apple's `offerType` number in signed transactions and renewal info.
-    public var appleOfferType: Int {
+    public var appleOfferType: OfferType {
         switch self {
-        case .introductory: 1
-        case .promotional: 2
-        case .offerCode: 3
-        case .winBack: 4
+        case .introductory: .introductoryOffer
+        case .promotional: .promotionalOffer
+        case .offerCode: .offerCode
+        case .winBack: .winBackOffer
         }
     }
 }

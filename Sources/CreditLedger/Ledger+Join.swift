@@ -85,7 +85,7 @@ extension Ledger {
             if let found = existingLedger(in: directory) {
                 throw JoinError.alreadyHasLedger(directory: directory, found: found)
             }
-            if let refusal = error as? FileError, refusal.operation == "rename",
+            if let refusal = error as? FileError, refusal.operation == .rename,
                 refusal.errno == ENOTEMPTY || refusal.errno == EEXIST
             {
                 throw JoinError.notEmpty(directory: directory)

@@ -102,116 +102,36 @@ struct LedgerState {
     /// before with other content, and a ``LedgerNotice/receiptCountedOnce(id:reference:countedAs:file:line:)`` for
     /// each top-up of a payment reference another top-up already credits (it is not counted). Of several copies of
     /// the opening (one per device that made its own, before devices joined), the earliest counts: the account's
-    /// first device's, which the history starts with. `hashes`, when given, are the ids' hashes, already made. The fields are taken out
-    /// of `self` for the loop, so that the million accesses of a load are plain local ones.
+    /// first device's, which the history starts with. `hashes`, when given, are the ids' hashes, already made.
     mutating func count(from first: Int, file: String, firstLine: Int, hashes known: [UInt64]? = nil)
         -> [LedgerNotice]
     {
-        var notices: [LedgerNotice] = []
-        var index = idIndex
-        var positions = countedPositions
-        var counted = tallies
-        var codes = featureCodes
-        var sum = balance
-        var references = creditedReferences
-        var refundSteps = refundStepReferences
-        var opening = openingSlot
+        // The fields are taken out of `self` for the loop, so that the million accesses of a load are plain local
+        // ones.
+        var counting = LedgerCounting(
+            index: idIndex, positions: countedPositions, tallies: tallies, codes: featureCodes, sum: balance,
+            references: creditedReferences, refundSteps: refundStepReferences, opening: openingSlot,
+            file: file, firstLine: firstLine, first: first)
         idIndex = EntryIDIndex()
         refundStepReferences = [:]
         countedPositions = []
         tallies = []
         defer {
-            idIndex = index
-            countedPositions = positions
-            tallies = counted
-            featureCodes = codes
-            balance = sum
-            creditedReferences = references
-            refundStepReferences = refundSteps
-            openingSlot = opening
+            idIndex = counting.index
+            countedPositions = counting.positions
+            tallies = counting.tallies
+            featureCodes = counting.codes
+            balance = counting.sum
+            creditedReferences = counting.references
+            refundStepReferences = counting.refundSteps
+            openingSlot = counting.opening
         }
         if entries.count - first > 1 {
             // A load: room for all at once. (One append at a time grows as arrays do.)
-            index.reserve(index.count + entries.count - first)
-            positions.reserveCapacity(positions.count + entries.count - first)
-            counted.reserveCapacity(counted.count + entries.count - first)
+            counting.reserve(entries.count - first)
         }
-        entries.withUnsafeBufferPointer { list in
-            // In groups: the hashes first, touching each one's slot so the table's cache misses overlap, then
-            // the inserts, which find their slots in the cache.
-            var hashes:
-                (
-                    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
-                ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            var touched: UInt64 = 0
-            withUnsafeMutableBytes(of: &hashes) { raw in
-                let group = raw.bindMemory(to: UInt64.self)
-                var start = first
-                while start < list.count {
-                    let count = Swift.min(group.count, list.count - start)
-                    for offset in 0..<count {
-                        let hash = known?[start + offset - first] ?? EntryIDIndex.hash(list[start + offset].id)
-                        group[offset] = hash
-                        touched &+= index.slotValue(hash: hash)
-                    }
-                    for offset in 0..<count {
-                        let position = start + offset
-                        if let existing = index.insert(
-                            position, hash: group[offset], matches: { list[$0].id == list[position].id })
-                        {
-                            if !list[existing].hasSameContent(as: list[position]) {
-                                notices.append(
-                                    .conflictingDuplicate(
-                                        id: list[position].id, file: file,
-                                        line: firstLine == 0 ? 0 : firstLine + position - first))
-                            } else if list[position].kind == .opening, let slot = opening,
-                                positions[slot] == UInt32(existing),
-                                LedgerState.isEarlier(list[position], than: list[existing])
-                            {
-                                // An earlier copy of the opening: it is the one that counts (the same amount).
-                                positions[slot] = UInt32(position)
-                                counted[slot].time = list[position].time.milliseconds
-                                index.replace(existing, with: position, hash: group[offset])
-                            }
-                            continue
-                        }
-                        // (A top-up is one entry in thousands: the dictionary is looked at for those alone.)
-                        // (One that refers to another entry, reinstating a reversal, is a step of the transaction with
-                        // its own derived id, not a second credit.)
-                        if list[position].kind == .topup, let reference = list[position].reference,
-                            list[position].refersTo == nil
-                        {
-                            if let other = references[reference] {
-                                notices.append(
-                                    .receiptCountedOnce(
-                                        id: list[position].id, reference: reference, countedAs: list[other].id,
-                                        file: file, line: firstLine == 0 ? 0 : firstLine + position - first))
-                                continue
-                            }
-                            references[reference] = position
-                        } else if list[position].kind == .reversal || list[position].kind == .topup,
-                            let reference = list[position].reference
-                        {
-                            refundSteps[reference, default: []].append(position)
-                        }
-                        if list[position].kind == .opening && opening == nil { opening = positions.count }
-                        positions.append(UInt32(position))
-                        counted.append(
-                            EntryTally(
-                                amount: list[position].amount.rawValue, time: list[position].time.milliseconds,
-                                feature: codes.code(for: list[position].feature), kind: list[position].kind))
-                        // An overflowing ledger is reported by `credit verify`; here the balance stays put rather
-                        // than trap.
-                        let (total, overflow) = sum.rawValue.addingReportingOverflow(list[position].amount.rawValue)
-                        if !overflow { sum = MicroCredits(total) }
-                    }
-                    start += count
-                }
-            }
-            if touched == 1 { index.noteTouched() }  // keeps the touching loads
-        }
-        return notices
+        entries.withUnsafeBufferPointer { list in counting.countInGroups(list, hashes: known) }
+        return counting.notices
     }
 
     // MARK: sums

@@ -103,95 +103,11 @@ public struct LedgerVerifier {
     public func verify(read files: [ReadFile], heads: [String: SignedHead], requireHeads: Set<String> = []) throws
         -> VerificationReport
     {
-        var report = VerificationReport()
-        var crossIndex = VerifierCrossIndex()
-        var balance = MicroCredits.zero
-        var devices: Set<String> = []
-        // The first top-up line crediting each payment reference (top-ups only: a few).
-        var credited: [String: (id: String, place: String)] = [:]
-        var refundSequences = RefundSequenceCheck()
-
-        for (fileNumber, file) in files.enumerated() {
-            let macValid = try LedgerVerifier.checkMACs(of: file, key: macKey)
-            if let whole = LedgerVerifier.wholeFileProblem(file, macValid: macValid) {
-                report.problems.append(whole)
-                if whole.kind == .otherAccount { report.entriesChecked += file.lines.count }
-                continue
-            }
-            let device = LedgerVerifier.device(of: file)
-            devices.insert(device)
-            var problems: [VerificationProblem] = []
-            if let tornAt = file.tornAt {
-                problems.append(
-                    VerificationProblem(
-                        kind: .truncated, file: file.path, line: tornAt,
-                        detail: "the last line is incomplete (no newline): an interrupted write or a cut"))
-            }
-            // An entry in its place in the chain, across files: the first with its id counts (and its receipt is
-            // checked); a copy with other content, or another entry at its (device, sequence), is a problem.
-            func crossCheck(_ index: Int) throws {
-                let verdict = crossIndex.check(line: index, of: file, number: fileNumber, in: files)
-                if let duplicate = verdict.duplicate {
-                    problems.append(duplicate)
-                } else if verdict.isFirstWithID {
-                    if file.lines[index].entry!.kind == .topup, let reference = file.lines[index].entry!.reference,
-                        file.lines[index].entry!.refersTo == nil
-                    {
-                        let id = file.lines[index].entry!.id
-                        if let first = credited[reference] {
-                            problems.append(
-                                VerificationProblem(
-                                    kind: .receiptReplayed, file: file.path, line: file.lines[index].number,
-                                    detail: "top-up \(id) credits store transaction \(reference), which top-up "
-                                        + "\(first.id) at \(first.place) already credits; it is counted once"))
-                            if let fork = verdict.fork { problems.append(fork) }
-                            return
-                        }
-                        credited[reference] = (id, "\(file.path):\(file.lines[index].number)")
-                    }
-                    // The fields are read where they are (copying a whole entry per line is most of the cost).
-                    balance = try balance.adding(file.lines[index].entry!.amount)
-                    if file.lines[index].entry!.kind == .topup || file.lines[index].entry!.kind == .reversal {
-                        refundSequences.note(file.lines[index].entry!, file: file.path, line: file.lines[index].number)
-                    }
-                    if file.lines[index].entry!.kind == .topup,
-                        let detail = receiptProblem(file.lines[index].entry!, report: &report)
-                    {
-                        problems.append(
-                            VerificationProblem(
-                                kind: .receiptInvalid, file: file.path, line: file.lines[index].number, detail: detail))
-                    }
-                }
-                if let fork = verdict.fork { problems.append(fork) }
-            }
-            let end: ChainEnd
-            if let last = LedgerVerifier.cleanChain(of: file, device: device, macValid: macValid) {
-                // A good file: nothing to judge line by line.
-                for index in file.lines.indices { try crossCheck(index) }
-                end = ChainEnd(lastSequence: Int64(file.lines.count), lastMAC: last.hex)
-            } else {
-                var judge = LineJudge(file: file, device: device, macValid: macValid)
-                for index in file.lines.indices {
-                    let verdict = judge.judge(index)
-                    problems.append(contentsOf: verdict.problems)
-                    if verdict.takesItsPlace { try crossCheck(index) }
-                }
-                end = judge.end
-            }
-            // Entries: a cut last line or an unreadable one is a problem, not an entry checked.
-            report.entriesChecked += file.lines.reduce(0) { $0 + ($1.entry == nil ? 0 : 1) }
-            // The head: truncation and rollback show only against it.
-            let head = LedgerVerifier.checkHead(
-                heads[device], required: requireHeads.contains(device), device: device, file: file, end: end,
-                publicKey: headPublicKey)
-            problems.append(contentsOf: head.problems)
-            if let note = head.note { report.notes.append(note) }
-            report.problems.append(contentsOf: problems)
+        var pass = VerificationPass(verifier: self, files: files)
+        for fileNumber in files.indices {
+            try pass.verify(fileNumber: fileNumber, head: { heads[$0] }, requireHeads: requireHeads)
         }
-        report.problems.append(contentsOf: refundSequences.problems())
-        report.devices = devices.sorted()
-        report.balance = balance
-        return report
+        return pass.finished()
     }
 
     /// What is wrong with `file` as a whole, when no line of it can be judged as this account's: not one line is an
@@ -222,22 +138,5 @@ public struct LedgerVerifier {
             return String(name.dropLast(6))
         }
         return file.lines.first?.entry?.device ?? file.path
-    }
-
-    /// Why a top-up's store receipt does not hold, or nil when it does (a simulated top-up has none, and is counted
-    /// as such).
-    private func receiptProblem(_ entry: LedgerEntry, report: inout VerificationReport) -> String? {
-        if entry.receipt == nil {
-            if entry.id.hasPrefix("topup-simulated-") {
-                report.simulatedTopUps += 1
-                return nil
-            }
-            return "top-up \(entry.id) has no store receipt"
-        }
-        guard let receiptCheck else {
-            return "top-up \(entry.id) has a receipt, but no store root or secret is configured to check it"
-        }
-        report.receiptsChecked += 1
-        return receiptCheck(entry).map { "top-up \(entry.id): \($0)" }
     }
 }

@@ -100,7 +100,7 @@ public struct SyncFolder: Sendable, Equatable {
         var info = stat()
         guard stat(path, &info) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw FileError(path: path, operation: "stat", errno: errno)
+            throw FileError(path: path, operation: .stat, errno: errno)
         }
         return info
     }

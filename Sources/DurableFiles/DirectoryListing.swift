@@ -35,11 +35,11 @@ public struct DirectoryListing {
     public mutating func names(of path: String) throws -> [String] {
         guard let info = try Files.entryStatus(path) else {
             stamp = nil
-            throw FileError(path: path, operation: "opendir", errno: ENOENT)
+            throw FileError(path: path, operation: .opendir, errno: ENOENT)
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
             stamp = nil
-            throw FileError(path: path, operation: "opendir", errno: ENOTDIR)
+            throw FileError(path: path, operation: .opendir, errno: ENOTDIR)
         }
         let now = Self.realTimeNanoseconds()
         let current = FileStamp(info)

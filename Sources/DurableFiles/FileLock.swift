@@ -6,15 +6,16 @@ import Platform
 public final class FileLock {
     private var fd: Int32
 
-    /// Opens (creating it, mode 0600, never through a symbolic link) the lock file at `path` and waits for the lock.
-    /// Anything but a regular file at `path` is refused.
+    /// Opens (creating it, mode 0600, never through a symbolic link) the lock file at `path` and waits for the lock,
+    /// or, unless `waiting`, takes it only if no one holds it. Anything but a regular file at `path` is refused.
     ///
-    /// - Throws: ``FileError`` naming the path (`open lock file` or `lock`).
-    public init(path: String) throws {
+    /// - Throws: ``FileError`` naming the path (`open lock file` or `lock`); one whose ``FileError/isHeldElsewhere``
+    ///   when not `waiting` and another holds the lock.
+    public init(path: String, waiting: Bool = true) throws {
         fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileError(path: path, operation: "open lock file", errno: errno) }
+        guard fd >= 0 else { throw FileError(path: path, operation: .openLockFile, errno: errno) }
         try refuseUnlessRegular(path)
-        try lock(path)
+        try lock(path, waiting: waiting)
     }
 
     /// The lock for a reader that may not create anything: the lock file at `path` opened read-only when it is
@@ -27,10 +28,10 @@ public final class FileLock {
         if fd >= 0 {
             try refuseUnlessRegular(path)
         } else {
-            guard errno == ENOENT else { throw FileError(path: path, operation: "open lock file", errno: errno) }
+            guard errno == ENOENT else { throw FileError(path: path, operation: .openLockFile, errno: errno) }
             let directory = Files.parent(of: path)
             fd = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            guard fd >= 0 else { throw FileError(path: directory, operation: "open directory", errno: errno) }
+            guard fd >= 0 else { throw FileError(path: directory, operation: .openDirectory, errno: errno) }
         }
         try lock(path)
     }
@@ -41,17 +42,17 @@ public final class FileLock {
             let mode = info.st_mode
             close(fd)
             fd = -1
-            throw FileError(path: path, operation: "open lock file", notRegularFile: mode)
+            throw FileError(path: path, operation: .openLockFile, notRegularFile: mode)
         }
     }
 
-    private func lock(_ path: String) throws {
-        while flock(fd, LOCK_EX) != 0 {
+    private func lock(_ path: String, waiting: Bool = true) throws {
+        while flock(fd, waiting ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
             if errno == EINTR { continue }
             let code = errno
             close(fd)
             fd = -1
-            throw FileError(path: path, operation: "lock", errno: code)
+            throw FileError(path: path, operation: .lock, errno: code)
         }
     }
 

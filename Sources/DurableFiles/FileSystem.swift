@@ -44,7 +44,7 @@ extension FileSystem {
     /// Removes the empty directory at `path`, as `rmdir` does; a missing one is fine.
     public func removeDirectory(_ path: String) throws {
         guard rmdir(path) == 0 || errno == ENOENT else {
-            throw FileError(path: path, operation: "remove directory", errno: errno)
+            throw FileError(path: path, operation: .removeDirectory, errno: errno)
         }
     }
 

@@ -15,12 +15,12 @@ public enum Files {
     public static func readAll(_ path: String, checkingMode checkMode: (mode_t) throws -> Void) throws -> [UInt8] {
         // O_NONBLOCK: opening a FIFO planted at the name returns at once (and is refused below) instead of waiting.
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileError(path: path, operation: "open", errno: errno) }
+        guard fd >= 0 else { throw FileError(path: path, operation: .open, errno: errno) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileError(path: path, operation: "fstat", errno: errno) }
+        guard fstat(fd, &info) == 0 else { throw FileError(path: path, operation: .fstat, errno: errno) }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            throw FileError(path: path, operation: "read", notRegularFile: info.st_mode)
+            throw FileError(path: path, operation: .read, notRegularFile: info.st_mode)
         }
         try checkMode(info.st_mode & 0o7777)
         return try readAll(fd: fd, path: path, from: 0)
@@ -29,7 +29,7 @@ public enum Files {
     /// What the open file holds from `offset` to its end (as `fstat` gives it now).
     public static func readAll(fd: Int32, path: String, from offset: Int64) throws -> [UInt8] {
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileError(path: path, operation: "fstat", errno: errno) }
+        guard fstat(fd, &info) == 0 else { throw FileError(path: path, operation: .fstat, errno: errno) }
         let size = Int(info.st_size) - Int(offset)
         guard size > 0 else { return [] }
         var buffer = [UInt8](repeating: 0, count: size)
@@ -39,7 +39,7 @@ public enum Files {
                 let n = pread(fd, raw.baseAddress! + done, size - done, off_t(offset) + off_t(done))
                 if n < 0 {
                     if errno == EINTR { continue }
-                    throw FileError(path: path, operation: "read", errno: errno)
+                    throw FileError(path: path, operation: .read, errno: errno)
                 }
                 if n == 0 { break }
                 done += n
@@ -56,7 +56,7 @@ public enum Files {
             let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw FileError(path: path, operation: "write", errno: errno)
+                throw FileError(path: path, operation: .write, errno: errno)
             }
             done += n
         }
@@ -64,15 +64,15 @@ public enum Files {
 
     /// `fdatasync` (on Darwin `F_FULLFSYNC`, since its `fsync` does not reach the platter).
     public static func syncData(fd: Int32, path: String) throws {
-        guard Platform.syncData(fd) == 0 else { throw FileError(path: path, operation: "fdatasync", errno: errno) }
+        guard Platform.syncData(fd) == 0 else { throw FileError(path: path, operation: .fdatasync, errno: errno) }
     }
 
     /// `fsync` of a directory: makes its entries (new files, renames, new directories) durable.
     public static func syncDirectory(_ path: String) throws {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileError(path: path, operation: "open directory", errno: errno) }
+        guard fd >= 0 else { throw FileError(path: path, operation: .openDirectory, errno: errno) }
         defer { close(fd) }
-        guard fsync(fd) == 0 else { throw FileError(path: path, operation: "fsync directory", errno: errno) }
+        guard fsync(fd) == 0 else { throw FileError(path: path, operation: .fsyncDirectory, errno: errno) }
     }
 
     /// What an entry of `mode` (its `st_mode`) is, in words: `a regular file`, `a directory`, `a symbolic link`,
@@ -93,7 +93,7 @@ public enum Files {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             if errno == ENOENT { return nil }
-            throw FileError(path: path, operation: "lstat", errno: errno)
+            throw FileError(path: path, operation: .lstat, errno: errno)
         }
         return info
     }
@@ -101,9 +101,9 @@ public enum Files {
     /// The size of the regular file at `path`, not through a link: anything else there is refused (``FileError``
     /// with ``FileError/found``), and so is a missing file.
     public static func regularFileSize(_ path: String) throws -> Int64 {
-        guard let info = try entryStatus(path) else { throw FileError(path: path, operation: "lstat", errno: ENOENT) }
+        guard let info = try entryStatus(path) else { throw FileError(path: path, operation: .lstat, errno: ENOENT) }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            throw FileError(path: path, operation: "open", notRegularFile: info.st_mode)
+            throw FileError(path: path, operation: .open, notRegularFile: info.st_mode)
         }
         return Int64(info.st_size)
     }
@@ -112,16 +112,16 @@ public enum Files {
     /// but a regular file there is refused (``FileError/found``).
     public static func openRegularForReading(_ path: String) throws -> Int32 {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileError(path: path, operation: "open", errno: errno) }
+        guard fd >= 0 else { throw FileError(path: path, operation: .open, errno: errno) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let code = errno
             close(fd)
-            throw FileError(path: path, operation: "fstat", errno: code)
+            throw FileError(path: path, operation: .fstat, errno: code)
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
             close(fd)
-            throw FileError(path: path, operation: "open", notRegularFile: info.st_mode)
+            throw FileError(path: path, operation: .open, notRegularFile: info.st_mode)
         }
         return fd
     }
@@ -135,7 +135,7 @@ public enum Files {
     /// The size of the file at `path`.
     public static func size(_ path: String) throws -> Int64 {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw FileError(path: path, operation: "stat", errno: errno) }
+        guard stat(path, &info) == 0 else { throw FileError(path: path, operation: .stat, errno: errno) }
         return Int64(info.st_size)
     }
 
@@ -152,7 +152,7 @@ public enum Files {
 
     /// Names in a directory (no dot entries), sorted.
     public static func list(_ path: String) throws -> [String] {
-        guard let dir = opendir(path) else { throw FileError(path: path, operation: "opendir", errno: errno) }
+        guard let dir = opendir(path) else { throw FileError(path: path, operation: .opendir, errno: errno) }
         defer { closedir(dir) }
         var names: [String] = []
         while let item = readdir(dir) {

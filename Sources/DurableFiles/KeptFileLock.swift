@@ -42,7 +42,7 @@ public final class KeptFileLock {
                 if errno == EINTR { continue }
                 let code = errno
                 drop()
-                throw FileError(path: path, operation: "lock", errno: code)
+                throw FileError(path: path, operation: .lock, errno: code)
             }
             if try pathNamesLockedFile() {
                 isHeld = true
@@ -51,7 +51,7 @@ public final class KeptFileLock {
             // Unlocked by the close: the file at the path is opened and locked on the next turn.
             drop()
         }
-        throw FileError(path: path, operation: "lock", errno: EAGAIN)
+        throw FileError(path: path, operation: .lock, errno: EAGAIN)
     }
 
     /// Releases the lock, keeping the descriptor for the next ``lock()``; does nothing when it is not held.
@@ -64,12 +64,12 @@ public final class KeptFileLock {
 
     private func openFile() throws {
         let opened = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o600)
-        guard opened >= 0 else { throw FileError(path: path, operation: "open lock file", errno: errno) }
+        guard opened >= 0 else { throw FileError(path: path, operation: .openLockFile, errno: errno) }
         var info = stat()
         guard fstat(opened, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             let mode = info.st_mode
             close(opened)
-            throw FileError(path: path, operation: "open lock file", notRegularFile: mode)
+            throw FileError(path: path, operation: .openLockFile, notRegularFile: mode)
         }
         fd = opened
         device = UInt64(info.st_dev)
@@ -83,7 +83,7 @@ public final class KeptFileLock {
             if errno == ENOENT { return false }
             let code = errno
             drop()
-            throw FileError(path: path, operation: "open lock file", errno: code)
+            throw FileError(path: path, operation: .openLockFile, errno: code)
         }
         return info.st_mode & S_IFMT == S_IFREG && UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
     }

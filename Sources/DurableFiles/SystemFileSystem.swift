@@ -5,7 +5,7 @@ public final class SystemFileSystem: FileSystem {
     public init() {}
 
     public func open(_ path: String, _ mode: OpenMode, permissions: mode_t) throws -> Int32 {
-        let operation = mode == .append ? "open for append" : "create"
+        let operation: FileError.Operation = mode == .append ? .openForAppend : .create
         // A file this call creates gets `permissions` by fchmod, so the umask can neither widen nor narrow it. To
         // know whether it created the file, a create-or-append first tries to create it exclusively.
         // O_NONBLOCK: a FIFO planted at the name is refused at once instead of waiting for a reader.
@@ -33,18 +33,18 @@ public final class SystemFileSystem: FileSystem {
             let code = errno
             _ = systemClose(fd)
             _ = unlink(path)
-            throw FileError(path: path, operation: "chmod", errno: code)
+            throw FileError(path: path, operation: .chmod, errno: code)
         }
         return fd
     }
 
     /// Closes `fd` and throws unless it is open on a regular file; clears the `O_NONBLOCK` it was opened with.
-    private func refuseUnlessRegular(_ fd: Int32, path: String, operation: String) throws {
+    private func refuseUnlessRegular(_ fd: Int32, path: String, operation: FileError.Operation) throws {
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let code = errno
             _ = systemClose(fd)
-            throw FileError(path: path, operation: "fstat", errno: code)
+            throw FileError(path: path, operation: .fstat, errno: code)
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
             _ = systemClose(fd)
@@ -59,19 +59,19 @@ public final class SystemFileSystem: FileSystem {
             let n = systemWrite(descriptor, bytes.baseAddress!, bytes.count)
             if n >= 0 { return n }
             if errno == EINTR { continue }
-            throw FileError(path: path, operation: "write", errno: errno)
+            throw FileError(path: path, operation: .write, errno: errno)
         }
     }
 
     public func size(_ descriptor: Int32, path: String) throws -> Int64 {
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw FileError(path: path, operation: "fstat", errno: errno) }
+        guard fstat(descriptor, &info) == 0 else { throw FileError(path: path, operation: .fstat, errno: errno) }
         return Int64(info.st_size)
     }
 
     public func truncate(_ descriptor: Int32, to length: Int64, path: String) throws {
         guard ftruncate(descriptor, off_t(length)) == 0 else {
-            throw FileError(path: path, operation: "truncate", errno: errno)
+            throw FileError(path: path, operation: .truncate, errno: errno)
         }
     }
 
@@ -80,7 +80,7 @@ public final class SystemFileSystem: FileSystem {
     }
 
     public func sync(_ descriptor: Int32, path: String) throws {
-        guard fsync(descriptor) == 0 else { throw FileError(path: path, operation: "fsync", errno: errno) }
+        guard fsync(descriptor) == 0 else { throw FileError(path: path, operation: .fsync, errno: errno) }
     }
 
     public func close(_ descriptor: Int32) {
@@ -89,7 +89,7 @@ public final class SystemFileSystem: FileSystem {
 
     public func rename(_ source: String, to target: String) throws {
         guard systemRename(source, target) == 0 else {
-            throw FileError(path: target, operation: "rename", errno: errno)
+            throw FileError(path: target, operation: .rename, errno: errno)
         }
     }
 
@@ -99,11 +99,11 @@ public final class SystemFileSystem: FileSystem {
 
     public func makeDirectory(_ path: String, permissions: mode_t) throws {
         if mkdir(path, permissions) != 0 {
-            guard errno == EEXIST else { throw FileError(path: path, operation: "mkdir", errno: errno) }
+            guard errno == EEXIST else { throw FileError(path: path, operation: .mkdir, errno: errno) }
             return
         }
         // mkdir applies the umask; the directory gets exactly `permissions` (0700 for a data directory).
-        guard chmod(path, permissions) == 0 else { throw FileError(path: path, operation: "chmod", errno: errno) }
+        guard chmod(path, permissions) == 0 else { throw FileError(path: path, operation: .chmod, errno: errno) }
     }
 
     public func syncDirectory(_ path: String) throws {

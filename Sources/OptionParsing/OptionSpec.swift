@@ -33,31 +33,34 @@ public struct OptionSpec: Sendable, Equatable {
     public private(set) var allowsEmpty = false
 
     /// `--name`: present or not.
-    public static func flag(_ name: String, help: String) -> OptionSpec {
-        OptionSpec(name: name, valueName: "", kind: .flag, help: help)
+    public static func flag(_ name: OptionName, help: String) -> OptionSpec {
+        OptionSpec(name: name.text, valueName: "", kind: .flag, help: help)
     }
 
     /// `--name VALUE`: any text (at most `maxBytes` bytes of UTF-8).
-    public static func string(_ name: String, _ valueName: String, maxBytes: Int? = nil, help: String) -> OptionSpec {
-        OptionSpec(name: name, valueName: valueName, kind: .string(maxBytes: maxBytes), help: help)
+    public static func string(_ name: OptionName, _ valueName: String, maxBytes: Int? = nil, help: String)
+        -> OptionSpec
+    {
+        OptionSpec(name: name.text, valueName: valueName, kind: .string(maxBytes: maxBytes), help: help)
     }
 
     /// `--name N`: a whole number in `range`; `noun` names it in messages.
     public static func integer(
-        _ name: String, _ valueName: String, in range: ClosedRange<Int64> = Int64.min...Int64.max,
+        _ name: OptionName, _ valueName: String, in range: ClosedRange<Int64> = Int64.min...Int64.max,
         noun: String = "a whole number", allowsGrouping: Bool = false, help: String
     ) -> OptionSpec {
         OptionSpec(
-            name: name, valueName: valueName, kind: .integer(range: range, noun: noun, allowsGrouping: allowsGrouping),
+            name: name.text, valueName: valueName,
+            kind: .integer(range: range, noun: noun, allowsGrouping: allowsGrouping),
             help: help)
     }
 
     /// `--name WORD`: one of `choices`. The value is shown as `a|b|c` in help unless `valueName` is given.
-    public static func choice(_ name: String, _ choices: [String], valueName: String? = nil, help: String)
+    public static func choice(_ name: OptionName, _ choices: [String], valueName: String? = nil, help: String)
         -> OptionSpec
     {
         OptionSpec(
-            name: name, valueName: valueName ?? choices.joined(separator: "|"), kind: .choice(choices), help: help)
+            name: name.text, valueName: valueName ?? choices.joined(separator: "|"), kind: .choice(choices), help: help)
     }
 
     /// The option may be given more than once.

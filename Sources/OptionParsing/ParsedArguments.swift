@@ -25,26 +25,26 @@ public struct ParsedArguments: Equatable, Sendable {
     public var command: String { path.last ?? "" }
 
     /// Whether the flag (or any option of that name) was given.
-    public func flag(_ name: String) -> Bool { options[name] != nil }
+    public func flag(_ name: OptionName) -> Bool { options[name.text] != nil }
 
     /// The option's value (the last, for a repeatable one), if given: a string or a choice.
-    public func string(_ name: String) -> String? { strings(name).last }
+    public func string(_ name: OptionName) -> String? { strings(name).last }
 
     /// Every value of a repeatable option, in the order given.
-    public func strings(_ name: String) -> [String] {
-        (options[name] ?? []).compactMap { if case .string(let text) = $0 { text } else { nil } }
+    public func strings(_ name: OptionName) -> [String] {
+        (options[name.text] ?? []).compactMap { if case .string(let text) = $0 { text } else { nil } }
     }
 
     /// The option's whole number, if given: already inside its declared range.
-    public func integer(_ name: String) -> Int64? {
-        (options[name] ?? []).compactMap { if case .integer(let number) = $0 { number } else { nil } }.last
+    public func integer(_ name: OptionName) -> Int64? {
+        (options[name.text] ?? []).compactMap { if case .integer(let number) = $0 { number } else { nil } }.last
     }
 
     /// The positional word of that name, if given.
-    public func positional(_ name: String) -> String? { positionals[name]?.first }
+    public func positional(_ name: PositionalName) -> String? { positionals[name.text]?.first }
 
     /// Every word a repeating positional took.
-    public func positionalList(_ name: String) -> [String] { positionals[name] ?? [] }
+    public func positionalList(_ name: PositionalName) -> [String] { positionals[name.text] ?? [] }
 }
 
 /// What a command line asks for.

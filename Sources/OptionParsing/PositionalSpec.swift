@@ -12,9 +12,10 @@ public struct PositionalSpec: Sendable, Equatable {
     public var choices: [String]?
 
     public init(
-        _ name: String, help: String = "", optional: Bool = false, repeating: Bool = false, choices: [String]? = nil
+        _ name: PositionalName, help: String = "", optional: Bool = false, repeating: Bool = false,
+        choices: [String]? = nil
     ) {
-        self.name = name
+        self.name = name.text
         self.help = help
         self.isOptional = optional
         self.isRepeating = repeating

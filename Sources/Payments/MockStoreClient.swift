@@ -40,7 +40,7 @@ public struct MockStoreClient: StoreProvider {
         let body: StoreProductsBody = try await send("GET", components.url!)
         return body.products.map {
             StoreProduct(
-                id: $0.id, type: ProductType(rawValue: $0.type), displayName: $0.displayName,
+                id: $0.id, type: $0.type, displayName: $0.displayName,
                 description: $0.description,
                 displayPrice: $0.displayPrice)
         }
@@ -64,8 +64,8 @@ public struct MockStoreClient: StoreProvider {
             return .success(.signed(SignedTransaction(jwsRepresentation: signed)))
         case "pending":
             return .pending(
-                reason: body.pendingReason.map(PendingReason.init(rawValue:)), transactionID: body.transactionId)
-        case "userCancelled" where body.pendingReason == PendingReason.interrupted.rawValue:
+                reason: body.pendingReason, transactionID: body.transactionId)
+        case "userCancelled" where body.pendingReason == .interrupted:
             // Cancelled as StoreKit 2 reports an interrupted purchase; the mock store says it waits, and it is
             // credited when the issue is resolved.
             return .pending(reason: .interrupted, transactionID: body.transactionId)

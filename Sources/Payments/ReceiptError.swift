@@ -1,4 +1,5 @@
 import Signing
+import StoreWire
 
 /// Why a receipt does not verify, in words for the user (never a source location).
 public enum ReceiptError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -15,7 +16,7 @@ public enum ReceiptError: Error, Sendable, Equatable, CustomStringConvertible {
     case wrongApp(expected: String, found: String)
     /// From another environment than this store's receipts must come from (a Sandbox receipt where Production is
     /// required, or the other way round).
-    case wrongEnvironment(expected: StoreEnvironment, found: StoreEnvironment)
+    case wrongEnvironment(expected: AppStoreEnvironment, found: AppStoreEnvironment)
 
     public var description: String {
         switch self {

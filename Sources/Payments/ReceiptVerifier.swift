@@ -21,13 +21,13 @@ public struct ReceiptVerifier: TransactionVerifier {
     public let methods: [Method]
     public let bundleID: String
     /// The one environment receipts must come from.
-    public let environment: StoreEnvironment
+    public let environment: AppStoreEnvironment
 
-    public init(method: Method, bundleID: String, environment: StoreEnvironment) {
+    public init(method: Method, bundleID: String, environment: AppStoreEnvironment) {
         self.init(methods: [method], bundleID: bundleID, environment: environment)
     }
 
-    public init(methods: [Method], bundleID: String, environment: StoreEnvironment) {
+    public init(methods: [Method], bundleID: String, environment: AppStoreEnvironment) {
         self.methods = methods
         self.bundleID = bundleID
         self.environment = environment
@@ -50,7 +50,7 @@ public struct ReceiptVerifier: TransactionVerifier {
         guard payload.bundleId == bundleID else {
             throw .wrongApp(expected: bundleID, found: payload.bundleId)
         }
-        let found = StoreEnvironment(rawValue: payload.environment)
+        let found = payload.environment
         guard found == environment else {
             throw .wrongEnvironment(expected: environment, found: found)
         }

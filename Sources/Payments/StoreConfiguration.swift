@@ -2,6 +2,7 @@ import DurableFiles
 import Foundation
 import Platform
 import Signing
+import StoreWire
 
 /// Which store top-ups go through, kept in the data directory as `store.json`. The simulated store by default.
 ///
@@ -19,11 +20,11 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
     public var updatesCursor: String?
     /// The one environment its receipts must come from; none (every configuration written before this existed)
     /// means the store's own default, Sandbox for the mock store. See ``receiptEnvironment``.
-    public var environment: StoreEnvironment?
+    public var environment: AppStoreEnvironment?
 
     public init(
         store: StoreKind, url: String? = nil, signing: ReceiptSigning? = nil, bundleId: String? = nil,
-        updatesCursor: String? = nil, environment: StoreEnvironment? = nil
+        updatesCursor: String? = nil, environment: AppStoreEnvironment? = nil
     ) {
         self.store = store
         self.url = url
@@ -37,7 +38,7 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
 
     /// The environment receipts must come from: the one configured, else the store's default
     /// (``StoreKind/defaultReceiptEnvironment``).
-    public var receiptEnvironment: StoreEnvironment { environment ?? store.defaultReceiptEnvironment }
+    public var receiptEnvironment: AppStoreEnvironment { environment ?? store.defaultReceiptEnvironment }
 
     /// The bundle id every transaction must carry: the one configured, else `defaultBundleID` (the app's).
     public func bundleID(default defaultBundleID: String) -> String { bundleId ?? defaultBundleID }
@@ -91,7 +92,7 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
     /// mock store started with `--environment production` signs Production).
     public static func useMockStore(
         url: String, rootCertificate: [UInt8]?, secret: [UInt8]?, bundleID: String,
-        environment: StoreEnvironment = .sandbox, in directory: String
+        environment: AppStoreEnvironment = .sandbox, in directory: String
     ) throws -> StoreConfiguration {
         guard environment == .sandbox || environment == .production else {
             throw StoreConfigurationError.unsupportedEnvironment(environment.rawValue)

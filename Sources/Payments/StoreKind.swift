@@ -1,5 +1,7 @@
+import StoreWire
+
 /// Which store a configuration names (`store` in `store.json`).
-public enum StoreKind: WireEnum {
+public enum StoreKind: WireStringEnum {
     /// No server, no money: the default.
     case simulated
     /// A running `mockstore`.
@@ -7,18 +9,12 @@ public enum StoreKind: WireEnum {
     /// A name this version does not know: refused when the configuration is loaded.
     case unrecognized(String)
 
-    public init(rawValue: String) {
-        switch rawValue {
-        case "simulated": self = .simulated
-        case "mockstore": self = .mockstore
-        default: self = .unrecognized(rawValue)
-        }
-    }
+    public static let knownCases: [Self] = [.simulated, .mockstore]
 
     /// The environment this store's receipts must come from when its configuration names none: Sandbox for the
     /// mock store (and for a configuration written before the field existed). A future App Store provider's is
     /// Production, so that a sandbox receipt, also signed by Apple, never buys real credit.
-    public var defaultReceiptEnvironment: StoreEnvironment {
+    public var defaultReceiptEnvironment: AppStoreEnvironment {
         switch self {
         case .mockstore, .simulated, .unrecognized: return .sandbox
         }
@@ -34,20 +30,15 @@ public enum StoreKind: WireEnum {
 }
 
 /// How a configuration verifies its store's receipts (`signing` in `store.json`).
-public enum ReceiptSigning: WireEnum {
+public enum ReceiptSigning: WireStringEnum {
     /// ES256 with an `x5c` chain to the root pinned in `store-root.der`.
     case es256
     /// HS256 with the shared secret in `store-secret`.
     case hs256
+    /// A name this version does not know: refused when the configuration is loaded.
     case unrecognized(String)
 
-    public init(rawValue: String) {
-        switch rawValue {
-        case "es256": self = .es256
-        case "hs256": self = .hs256
-        default: self = .unrecognized(rawValue)
-        }
-    }
+    public static let knownCases: [Self] = [.es256, .hs256]
 
     public var rawValue: String {
         switch self {

@@ -1,15 +1,16 @@
 import Foundation
+import StoreWire
 
 /// A product a store sells, shaped like StoreKit 2's `Product`.
 public struct StoreProduct: Sendable, Equatable {
     public var id: String
-    public var type: ProductType
+    public var type: StoreKitProductType
     public var displayName: String
     public var description: String
     /// As the store shows it, e.g. `£5.00`.
     public var displayPrice: String
 
-    public init(id: String, type: ProductType, displayName: String, description: String, displayPrice: String) {
+    public init(id: String, type: StoreKitProductType, displayName: String, description: String, displayPrice: String) {
         self.id = id
         self.type = type
         self.displayName = displayName

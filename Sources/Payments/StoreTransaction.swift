@@ -42,13 +42,13 @@ public struct VerifiedTransaction: Sendable, Equatable {
     /// How many of the product were bought.
     public var quantity: Int { payload.quantity }
     /// The server environment it comes from.
-    public var environment: StoreEnvironment { StoreEnvironment(rawValue: payload.environment) }
+    public var environment: AppStoreEnvironment { payload.environment }
     /// When the store refunded it (milliseconds since 1970), or nil.
     public var revocationDate: Int64? { payload.revocationDate }
-    /// Apple's `revocationReason`: 0 for another reason, 1 for a problem in the app.
-    public var revocationReason: Int? { payload.revocationReason }
+    /// Why the store refunded it, with `revocationDate`.
+    public var revocationReason: RevocationReason? { payload.revocationReason }
     /// How it was refunded, with `revocationDate`.
-    public var revocationType: RevocationType? { payload.revocationType.map(RevocationType.init(rawValue:)) }
+    public var revocationType: RevocationType? { payload.revocationType }
 }
 
 /// A purchase in the simulated store: no money, no signature, no JWS; only a reference the store made up.

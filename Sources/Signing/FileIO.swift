@@ -26,7 +26,7 @@ enum FileIO {
             try SystemFileSystem().makeDirectory(path, permissions: mode)
             var status = stat()
             guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
-                throw FileError(path: path, operation: "mkdir", errno: EEXIST)
+                throw FileError(path: path, operation: .mkdir, errno: EEXIST)
             }
         }
     }

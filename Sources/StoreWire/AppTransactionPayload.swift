@@ -1,8 +1,7 @@
 /// The payload of a signed app transaction, with Apple's field names (`JWSAppTransactionDecodedPayload`, StoreKit's
 /// `AppTransaction`): the customer's purchase (download) of the app. Dates are milliseconds since 1970.
 public struct AppTransactionPayload: Codable, Sendable, Equatable {
-    /// `Sandbox` or `Production`.
-    public var receiptType: String
+    public var receiptType: AppStoreEnvironment
     /// Left out in the sandbox, as Apple does.
     public var appAppleId: Int64?
     public var bundleId: String
@@ -19,15 +18,15 @@ public struct AppTransactionPayload: Codable, Sendable, Equatable {
     public var preorderDate: Int64?
     /// The same in every transaction of the customer.
     public var appTransactionId: String
-    /// `iOS`, `macOS`, `tvOS` or `visionOS`.
-    public var originalPlatform: String
+    public var originalPlatform: PurchasePlatform
     public var signedDate: Int64
 
     public init(
-        receiptType: String, appAppleId: Int64?, bundleId: String, applicationVersion: String,
+        receiptType: AppStoreEnvironment, appAppleId: Int64?, bundleId: String, applicationVersion: String,
         versionExternalIdentifier: Int64? = nil, receiptCreationDate: Int64, originalPurchaseDate: Int64,
         originalApplicationVersion: String, deviceVerification: String? = nil, deviceVerificationNonce: String? = nil,
-        preorderDate: Int64? = nil, appTransactionId: String, originalPlatform: String = "iOS", signedDate: Int64
+        preorderDate: Int64? = nil, appTransactionId: String, originalPlatform: PurchasePlatform = .iOS,
+        signedDate: Int64
     ) {
         self.receiptType = receiptType
         self.appAppleId = appAppleId

@@ -6,16 +6,16 @@ public struct NotificationHistoryRequestBody: Codable, Sendable, Equatable {
     /// Milliseconds since 1970.
     public var startDate: Int64?
     public var endDate: Int64?
-    public var notificationType: String?
-    public var notificationSubtype: String?
+    public var notificationType: NotificationType?
+    public var notificationSubtype: NotificationSubtype?
     /// Any transaction of the customer: that customer's notifications.
     public var transactionId: String?
     /// Only notifications that have not reached the server.
     public var onlyFailures: Bool?
 
     public init(
-        startDate: Int64? = nil, endDate: Int64? = nil, notificationType: String? = nil,
-        notificationSubtype: String? = nil, transactionId: String? = nil, onlyFailures: Bool? = nil
+        startDate: Int64? = nil, endDate: Int64? = nil, notificationType: NotificationType? = nil,
+        notificationSubtype: NotificationSubtype? = nil, transactionId: String? = nil, onlyFailures: Bool? = nil
     ) {
         self.startDate = startDate
         self.endDate = endDate

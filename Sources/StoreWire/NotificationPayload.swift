@@ -2,10 +2,9 @@
 ///
 /// The store POSTs `{"signedPayload": JWS}` (``SignedNotificationBody``); the JWS payload is this.
 public struct NotificationPayload: Codable, Sendable, Equatable {
-    /// `ONE_TIME_CHARGE`, `TEST`, `REFUND`, `REFUND_DECLINED`, `REFUND_REVERSED`, `CONSUMPTION_REQUEST`, …
-    public var notificationType: String
-    /// Left out when the type has none (none of the types above has one).
-    public var subtype: String?
+    public var notificationType: NotificationType
+    /// Left out when the type has none.
+    public var subtype: NotificationSubtype?
     public var notificationUUID: String
     public var data: NotificationData?
     /// RENEWAL_EXTENSION SUMMARY only (then there is no `data`).
@@ -16,7 +15,8 @@ public struct NotificationPayload: Codable, Sendable, Equatable {
     public var signedDate: Int64
 
     public init(
-        notificationType: String, subtype: String? = nil, notificationUUID: String, data: NotificationData?,
+        notificationType: NotificationType, subtype: NotificationSubtype? = nil, notificationUUID: String,
+        data: NotificationData?,
         version: String = "2.0", signedDate: Int64
     ) {
         self.notificationType = notificationType
@@ -30,24 +30,22 @@ public struct NotificationPayload: Codable, Sendable, Equatable {
 
 /// The `data` of a notification: the app, the environment and, except for `TEST`, the signed transaction.
 public struct NotificationData: Codable, Sendable, Equatable {
-    /// `Sandbox` or `Production`.
-    public var environment: String
+    public var environment: AppStoreEnvironment
     /// Production only: Apple leaves it out in the sandbox.
     public var appAppleId: Int64?
     public var bundleId: String
     public var bundleVersion: String?
     public var signedTransactionInfo: String?
-    /// `CONSUMPTION_REQUEST` only: `UNINTENDED_PURCHASE`, `FULFILLMENT_ISSUE`, `UNSATISFIED_WITH_PURCHASE`,
-    /// `LEGAL` or `OTHER`.
-    public var consumptionRequestReason: String?
+    /// `CONSUMPTION_REQUEST` only.
+    public var consumptionRequestReason: ConsumptionRequestReason?
     /// Subscription notifications: the renewal info, signed.
     public var signedRenewalInfo: String?
-    /// Subscription notifications: 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
-    public var status: Int?
+    /// Subscription notifications.
+    public var status: SubscriptionStatus?
 
     public init(
-        environment: String, appAppleId: Int64?, bundleId: String, bundleVersion: String? = nil,
-        signedTransactionInfo: String? = nil, consumptionRequestReason: String? = nil
+        environment: AppStoreEnvironment, appAppleId: Int64?, bundleId: String, bundleVersion: String? = nil,
+        signedTransactionInfo: String? = nil, consumptionRequestReason: ConsumptionRequestReason? = nil
     ) {
         self.environment = environment
         self.appAppleId = appAppleId

@@ -227,8 +227,7 @@ extension StoreErrorCode {
 /// A RENEWAL_EXTENSION SUMMARY notification's `summary` (Apple's `Summary`): how a mass extension went.
 public struct RenewalExtensionSummary: Codable, Sendable, Equatable {
     public var requestIdentifier: String
-    /// `Sandbox` or `Production`.
-    public var environment: String
+    public var environment: AppStoreEnvironment
     /// Production only.
     public var appAppleId: Int64?
     public var bundleId: String
@@ -238,7 +237,8 @@ public struct RenewalExtensionSummary: Codable, Sendable, Equatable {
     public var succeededCount: Int64
 
     public init(
-        requestIdentifier: String, environment: String, appAppleId: Int64?, bundleId: String, productId: String,
+        requestIdentifier: String, environment: AppStoreEnvironment, appAppleId: Int64?, bundleId: String,
+        productId: String,
         storefrontCountryCodes: [String]?, failedCount: Int64, succeededCount: Int64
     ) {
         self.requestIdentifier = requestIdentifier

@@ -4,21 +4,18 @@ public struct RenewalInfoPayload: Codable, Sendable, Equatable {
     public var originalTransactionId: String
     public var autoRenewProductId: String
     public var productId: String
-    /// 0 off, 1 on.
-    public var autoRenewStatus: Int
-    /// Once expired: 1 cancelled, 2 billing error, 3 no consent to a price increase, 4 product not available,
-    /// 5 other.
-    public var expirationIntent: Int?
+    public var autoRenewStatus: AutoRenewStatus
+    /// Once expired.
+    public var expirationIntent: ExpirationIntent?
     public var isInBillingRetryPeriod: Bool?
-    public var priceIncreaseStatus: Int?
+    public var priceIncreaseStatus: PriceIncreaseStatus?
     public var gracePeriodExpiresDate: Int64?
-    public var offerType: Int?
+    public var offerType: OfferType?
     public var offerIdentifier: String?
-    public var offerDiscountType: String?
+    public var offerDiscountType: OfferDiscountType?
     public var offerPeriod: String?
     public var signedDate: Int64
-    /// `Sandbox` or `Production`.
-    public var environment: String
+    public var environment: AppStoreEnvironment
     public var recentSubscriptionStartDate: Int64
     public var renewalDate: Int64
     public var currency: String
@@ -29,10 +26,12 @@ public struct RenewalInfoPayload: Codable, Sendable, Equatable {
     public var eligibleWinBackOfferIds: [String]?
 
     public init(
-        originalTransactionId: String, autoRenewProductId: String, productId: String, autoRenewStatus: Int,
-        expirationIntent: Int? = nil, isInBillingRetryPeriod: Bool? = nil, priceIncreaseStatus: Int? = nil,
-        gracePeriodExpiresDate: Int64? = nil, offerType: Int? = nil, offerIdentifier: String? = nil,
-        offerDiscountType: String? = nil, offerPeriod: String? = nil, signedDate: Int64, environment: String,
+        originalTransactionId: String, autoRenewProductId: String, productId: String, autoRenewStatus: AutoRenewStatus,
+        expirationIntent: ExpirationIntent? = nil, isInBillingRetryPeriod: Bool? = nil,
+        priceIncreaseStatus: PriceIncreaseStatus? = nil,
+        gracePeriodExpiresDate: Int64? = nil, offerType: OfferType? = nil, offerIdentifier: String? = nil,
+        offerDiscountType: OfferDiscountType? = nil, offerPeriod: String? = nil, signedDate: Int64,
+        environment: AppStoreEnvironment,
         recentSubscriptionStartDate: Int64, renewalDate: Int64, currency: String, renewalPrice: Int64,
         appAccountToken: String? = nil, appTransactionId: String? = nil
     ) {

@@ -15,12 +15,11 @@ public struct HistoryResponseBody: Codable, Sendable, Equatable {
     public var bundleId: String
     /// Production only: Apple leaves it out in the sandbox.
     public var appAppleId: Int64?
-    /// `Sandbox` or `Production`.
-    public var environment: String
+    public var environment: AppStoreEnvironment
     public var signedTransactions: [String]
 
     public init(
-        revision: String, hasMore: Bool, bundleId: String, appAppleId: Int64?, environment: String,
+        revision: String, hasMore: Bool, bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment,
         signedTransactions: [String]
     ) {
         self.revision = revision
@@ -45,12 +44,12 @@ public struct RefundHistoryResponseBody: Codable, Sendable, Equatable {
     }
 }
 
-/// `GET /inApps/v1/lookup/{orderId}`: `status` 0 (valid, with the order's transactions) or 1 (invalid).
+/// `GET /inApps/v1/lookup/{orderId}`: `status` valid (with the order's transactions) or invalid.
 public struct OrderLookupResponseBody: Codable, Sendable, Equatable {
-    public var status: Int
+    public var status: OrderLookupStatus
     public var signedTransactions: [String]
 
-    public init(status: Int, signedTransactions: [String]) {
+    public init(status: OrderLookupStatus, signedTransactions: [String]) {
         self.status = status
         self.signedTransactions = signedTransactions
     }
@@ -62,14 +61,13 @@ public struct SendTestNotificationResponseBody: Codable, Sendable, Equatable {
     public init(testNotificationToken: String) { self.testNotificationToken = testNotificationToken }
 }
 
-/// One try at delivering a notification: when, and how it went (`SUCCESS`, `TIMED_OUT`, `NO_RESPONSE`,
-/// `SOCKET_ISSUE`, `INVALID_RESPONSE`, `PREMATURE_CLOSE`, `UNSUCCESSFUL_HTTP_RESPONSE_CODE`, `OTHER`, …).
+/// One try at delivering a notification: when, and how it went.
 public struct SendAttemptItem: Codable, Sendable, Equatable {
     /// Milliseconds since 1970.
     public var attemptDate: Int64
-    public var sendAttemptResult: String
+    public var sendAttemptResult: SendAttemptResult
 
-    public init(attemptDate: Int64, sendAttemptResult: String) {
+    public init(attemptDate: Int64, sendAttemptResult: SendAttemptResult) {
         self.attemptDate = attemptDate
         self.sendAttemptResult = sendAttemptResult
     }

@@ -10,20 +10,20 @@ public struct SignedTransactionPayload: Codable, Sendable, Equatable {
     public var purchaseDate: Int64
     public var originalPurchaseDate: Int64
     public var quantity: Int
-    public var type: String
-    public var inAppOwnershipType: String
+    public var type: ProductType
+    public var inAppOwnershipType: InAppOwnershipType
     public var signedDate: Int64
-    public var environment: String
-    public var transactionReason: String
+    public var environment: AppStoreEnvironment
+    public var transactionReason: TransactionReason
     public var storefront: String
     public var storefrontId: String
     public var price: Int64
     public var currency: String
     public var appAccountToken: String?
     public var revocationDate: Int64?
-    public var revocationReason: Int?
-    /// `REFUND_FULL`, `REFUND_PRORATED` or `FAMILY_REVOKE`, with `revocationDate`.
-    public var revocationType: String?
+    public var revocationReason: RevocationReason?
+    /// With `revocationDate`.
+    public var revocationType: RevocationType?
     /// How much was refunded, in milli-percent (100000 for a full refund), with `revocationDate`.
     public var revocationPercentage: Int?
     public var webOrderLineItemId: String?
@@ -40,22 +40,21 @@ public struct SignedTransactionPayload: Codable, Sendable, Equatable {
     public var subscriptionGroupIdentifier: String?
     /// Auto-renewable subscriptions: `true` on a transaction an upgrade replaced.
     public var isUpgraded: Bool?
-    /// 1 introductory, 2 promotional, 3 offer code, 4 win-back.
-    public var offerType: Int?
+    public var offerType: OfferType?
     public var offerIdentifier: String?
-    /// `FREE_TRIAL`, `PAY_AS_YOU_GO`, `PAY_UP_FRONT`, `ONE_TIME`.
-    public var offerDiscountType: String?
+    public var offerDiscountType: OfferDiscountType?
     /// The offer's duration, ISO 8601.
     public var offerPeriod: String?
 
     public init(
         transactionId: String, originalTransactionId: String, bundleId: String, productId: String,
-        purchaseDate: Int64, originalPurchaseDate: Int64, quantity: Int, type: String,
-        inAppOwnershipType: String = "PURCHASED", signedDate: Int64, environment: String = "Sandbox",
-        transactionReason: String = "PURCHASE", storefront: String = "GBR", storefrontId: String = "143444",
+        purchaseDate: Int64, originalPurchaseDate: Int64, quantity: Int, type: ProductType,
+        inAppOwnershipType: InAppOwnershipType = .purchased, signedDate: Int64,
+        environment: AppStoreEnvironment = .sandbox, transactionReason: TransactionReason = .purchase,
+        storefront: String = "GBR", storefrontId: String = "143444",
         price: Int64, currency: String = "GBP", appAccountToken: String? = nil,
-        revocationDate: Int64? = nil, revocationReason: Int? = nil, webOrderLineItemId: String? = nil,
-        revocationType: String? = nil, revocationPercentage: Int? = nil, appTransactionId: String? = nil,
+        revocationDate: Int64? = nil, revocationReason: RevocationReason? = nil, webOrderLineItemId: String? = nil,
+        revocationType: RevocationType? = nil, revocationPercentage: Int? = nil, appTransactionId: String? = nil,
         deviceVerification: String? = nil, deviceVerificationNonce: String? = nil
     ) {
         self.transactionId = transactionId
@@ -84,12 +83,4 @@ public struct SignedTransactionPayload: Codable, Sendable, Equatable {
         self.deviceVerification = deviceVerification
         self.deviceVerificationNonce = deviceVerificationNonce
     }
-}
-
-/// Apple's product type strings as they appear in a signed transaction.
-public enum StoreProductType {
-    public static let consumable = "Consumable"
-    public static let nonConsumable = "Non-Consumable"
-    public static let nonRenewingSubscription = "Non-Renewing Subscription"
-    public static let autoRenewable = "Auto-Renewable Subscription"
 }

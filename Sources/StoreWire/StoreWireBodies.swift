@@ -2,8 +2,7 @@
 public struct StoreProductInfo: Codable, Sendable, Equatable {
     /// The product id, e.g. `ai.voicedebrief.app.credit.500`.
     public var id: String
-    /// `consumable`, `nonConsumable`, `nonRenewable` or `autoRenewable` (StoreKit 2's `Product.ProductType` raw names).
-    public var type: String
+    public var type: StoreKitProductType
     public var displayName: String
     public var description: String
     /// The price as the store shows it, e.g. `£5.00`.
@@ -18,7 +17,8 @@ public struct StoreProductInfo: Codable, Sendable, Equatable {
     public var subscription: StoreSubscriptionInfo?
 
     public init(
-        id: String, type: String, displayName: String, description: String, displayPrice: String, price: String,
+        id: String, type: StoreKitProductType, displayName: String, description: String, displayPrice: String,
+        price: String,
         currency: String, isFamilyShareable: Bool = false, subscription: StoreSubscriptionInfo? = nil
     ) {
         self.id = id
@@ -40,7 +40,7 @@ public struct StoreProductInfo: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
-        type = try container.decode(String.self, forKey: .type)
+        type = try container.decode(StoreKitProductType.self, forKey: .type)
         displayName = try container.decode(String.self, forKey: .displayName)
         description = try container.decode(String.self, forKey: .description)
         displayPrice = try container.decode(String.self, forKey: .displayPrice)
@@ -81,12 +81,13 @@ public struct PurchaseResponseBody: Codable, Sendable, Equatable {
     public var signedTransaction: String?
     /// With `pending`: what the purchase waits for, `askToBuy` (a parent's approval) or `interrupted` (the
     /// customer must resolve an issue, e.g. accept new terms).
-    public var pendingReason: String?
+    public var pendingReason: PendingReason?
     /// With `pending`: the id of the transaction waiting (a mock store addition; StoreKit gives none), so an app can
     /// tell two waiting purchases apart and settle each when it completes.
     public var transactionId: String?
     public init(
-        result: String, signedTransaction: String? = nil, pendingReason: String? = nil, transactionId: String? = nil
+        result: String, signedTransaction: String? = nil, pendingReason: PendingReason? = nil,
+        transactionId: String? = nil
     ) {
         self.result = result
         self.signedTransaction = signedTransaction
@@ -194,10 +195,10 @@ public struct PurchaseStatusBody: Codable, Sendable, Equatable {
     /// `pending` (still waiting), `purchased` (approved or resolved: it reaches the app as an update) or
     /// `declined` (never paid).
     public var status: String
-    /// With `pending`: `askToBuy` or `interrupted`.
-    public var pendingReason: String?
+    /// With `pending`.
+    public var pendingReason: PendingReason?
 
-    public init(transactionId: String, status: String, pendingReason: String? = nil) {
+    public init(transactionId: String, status: String, pendingReason: PendingReason? = nil) {
         self.transactionId = transactionId
         self.status = status
         self.pendingReason = pendingReason

@@ -1,12 +1,14 @@
 /// Get All Subscription Statuses (`StatusResponse`): the customer's subscriptions, by group.
 public struct StatusResponseBody: Codable, Sendable, Equatable {
-    public var environment: String
+    public var environment: AppStoreEnvironment
     /// Production only.
     public var appAppleId: Int64?
     public var bundleId: String
     public var data: [SubscriptionGroupIdentifierItem]
 
-    public init(environment: String, appAppleId: Int64?, bundleId: String, data: [SubscriptionGroupIdentifierItem]) {
+    public init(
+        environment: AppStoreEnvironment, appAppleId: Int64?, bundleId: String, data: [SubscriptionGroupIdentifierItem]
+    ) {
         self.environment = environment
         self.appAppleId = appAppleId
         self.bundleId = bundleId
@@ -25,15 +27,17 @@ public struct SubscriptionGroupIdentifierItem: Codable, Sendable, Equatable {
     }
 }
 
-/// One subscription's status (`LastTransactionsItem`): 1 active, 2 expired, 3 billing retry, 4 grace period,
-/// 5 revoked.
+/// One subscription's status (`LastTransactionsItem`).
 public struct LastTransactionsItem: Codable, Sendable, Equatable {
-    public var status: Int
+    public var status: SubscriptionStatus
     public var originalTransactionId: String
     public var signedTransactionInfo: String
     public var signedRenewalInfo: String
 
-    public init(status: Int, originalTransactionId: String, signedTransactionInfo: String, signedRenewalInfo: String) {
+    public init(
+        status: SubscriptionStatus, originalTransactionId: String, signedTransactionInfo: String,
+        signedRenewalInfo: String
+    ) {
         self.status = status
         self.originalTransactionId = originalTransactionId
         self.signedTransactionInfo = signedTransactionInfo
@@ -116,12 +120,13 @@ public struct TestSubscriptionEventRecord: Codable, Sendable, Equatable {
     public var date: Int64
     public var productId: String
     public var originalTransactionId: String
-    public var notificationType: String?
-    public var subtype: String?
+    public var notificationType: NotificationType?
+    public var subtype: NotificationSubtype?
     public var transactionId: String?
 
     public init(
-        date: Int64, productId: String, originalTransactionId: String, notificationType: String?, subtype: String?,
+        date: Int64, productId: String, originalTransactionId: String, notificationType: NotificationType?,
+        subtype: NotificationSubtype?,
         transactionId: String?
     ) {
         self.date = date
@@ -145,19 +150,20 @@ public struct TestSubscription: Codable, Sendable, Equatable {
     public var subscriptionGroupIdentifier: String
     public var productId: String
     public var autoRenewProductId: String
-    public var autoRenewStatus: Int
-    public var status: Int
+    public var autoRenewStatus: AutoRenewStatus
+    public var status: SubscriptionStatus
     public var state: String
     public var latestTransactionId: String
     public var expiresDate: Int64
-    public var expirationIntent: Int?
+    public var expirationIntent: ExpirationIntent?
     public var isEntitled: Bool
     public var signedRenewalInfo: String?
 
     public init(
         originalTransactionId: String, subscriptionGroupIdentifier: String, productId: String,
-        autoRenewProductId: String, autoRenewStatus: Int, status: Int, state: String, latestTransactionId: String,
-        expiresDate: Int64, expirationIntent: Int?, isEntitled: Bool, signedRenewalInfo: String? = nil
+        autoRenewProductId: String, autoRenewStatus: AutoRenewStatus, status: SubscriptionStatus, state: String,
+        latestTransactionId: String,
+        expiresDate: Int64, expirationIntent: ExpirationIntent?, isEntitled: Bool, signedRenewalInfo: String? = nil
     ) {
         self.originalTransactionId = originalTransactionId
         self.subscriptionGroupIdentifier = subscriptionGroupIdentifier

@@ -7,8 +7,8 @@ public struct TestTransaction: Codable, Sendable, Equatable {
     /// The order the purchase belongs to (`MOCK` + digits), for Look Up Order ID.
     public var orderId: String
     public var productId: String
-    /// Apple's type string, e.g. `Consumable`.
-    public var type: String
+    /// The transaction's `type`.
+    public var type: ProductType
     public var quantity: Int
     public var price: Int64
     public var currency: String
@@ -20,12 +20,12 @@ public struct TestTransaction: Codable, Sendable, Equatable {
     /// `purchased`, `pending` or `declined`.
     public var status: String
     /// With `pending`: `askToBuy` or `interrupted`.
-    public var pendingReason: String?
+    public var pendingReason: PendingReason?
     public var finished: Bool
     public var finishedDate: Int64?
     public var revocationDate: Int64?
-    public var revocationReason: Int?
-    public var revocationType: String?
+    public var revocationReason: RevocationReason?
+    public var revocationType: RevocationType?
     /// With a refund: the share refunded, in milliunits (100000 for a full refund).
     public var revocationPercentage: Int?
     /// `requested` while a refund request waits, then `declined` or `granted`.
@@ -34,10 +34,11 @@ public struct TestTransaction: Codable, Sendable, Equatable {
     public var version: Int64
 
     public init(
-        transactionId: String, originalTransactionId: String, orderId: String, productId: String, type: String,
+        transactionId: String, originalTransactionId: String, orderId: String, productId: String, type: ProductType,
         quantity: Int, price: Int64, currency: String, storefront: String, purchaseDate: Int64,
-        appAccountToken: String?, origin: String, status: String, pendingReason: String?, finished: Bool,
-        finishedDate: Int64?, revocationDate: Int64?, revocationReason: Int?, revocationType: String?,
+        appAccountToken: String?, origin: String, status: String, pendingReason: PendingReason?, finished: Bool,
+        finishedDate: Int64?, revocationDate: Int64?, revocationReason: RevocationReason?,
+        revocationType: RevocationType?,
         refundRequest: String?, version: Int64
     ) {
         self.transactionId = transactionId
@@ -164,9 +165,9 @@ public struct TestSettingsUpdate: Codable, Sendable, Equatable {
 /// (an issue in the app); `revocationPercentage` in milliunits (1 to 100000; 50000 is 50%) for a prorated refund,
 /// none for a full one.
 public struct TestRefundBody: Codable, Sendable, Equatable {
-    public var revocationReason: Int?
+    public var revocationReason: RevocationReason?
     public var revocationPercentage: Int?
-    public init(revocationReason: Int? = nil, revocationPercentage: Int? = nil) {
+    public init(revocationReason: RevocationReason? = nil, revocationPercentage: Int? = nil) {
         self.revocationReason = revocationReason
         self.revocationPercentage = revocationPercentage
     }
@@ -175,8 +176,10 @@ public struct TestRefundBody: Codable, Sendable, Equatable {
 /// `POST /test/v1/transactions/{id}/refund-request` (optional body): why the customer asks, as
 /// `consumptionRequestReason` (default `UNINTENDED_PURCHASE`).
 public struct TestRefundRequestBody: Codable, Sendable, Equatable {
-    public var consumptionRequestReason: String?
-    public init(consumptionRequestReason: String? = nil) { self.consumptionRequestReason = consumptionRequestReason }
+    public var consumptionRequestReason: ConsumptionRequestReason?
+    public init(consumptionRequestReason: ConsumptionRequestReason? = nil) {
+        self.consumptionRequestReason = consumptionRequestReason
+    }
 }
 
 /// Consumption information a server sent (Send Consumption Information), as received.
@@ -206,8 +209,8 @@ public struct TestConsumptionBody: Codable, Sendable, Equatable {
 /// A notification the store made, and every try at delivering it.
 public struct TestNotificationRecord: Codable, Sendable, Equatable {
     public var notificationUUID: String
-    public var notificationType: String
-    public var subtype: String?
+    public var notificationType: NotificationType
+    public var subtype: NotificationSubtype?
     public var transactionId: String?
     /// Set for a notification asked for with Request a Test Notification.
     public var testNotificationToken: String?
@@ -221,7 +224,8 @@ public struct TestNotificationRecord: Codable, Sendable, Equatable {
     public var nextAttemptDate: Int64?
 
     public init(
-        notificationUUID: String, notificationType: String, subtype: String?, transactionId: String?,
+        notificationUUID: String, notificationType: NotificationType, subtype: NotificationSubtype?,
+        transactionId: String?,
         testNotificationToken: String?, signedPayload: String, createdDate: Int64, status: String,
         sendAttempts: [TestSendAttempt], nextAttemptDate: Int64?
     ) {
@@ -241,13 +245,14 @@ public struct TestNotificationRecord: Codable, Sendable, Equatable {
 /// One try at delivering a notification, with what the receiver answered.
 public struct TestSendAttempt: Codable, Sendable, Equatable {
     public var attemptDate: Int64
-    public var sendAttemptResult: String
+    public var sendAttemptResult: SendAttemptResult
     /// The receiver's HTTP status, when it answered.
     public var httpStatus: Int?
     /// What went wrong, in words.
     public var detail: String?
 
-    public init(attemptDate: Int64, sendAttemptResult: String, httpStatus: Int? = nil, detail: String? = nil) {
+    public init(attemptDate: Int64, sendAttemptResult: SendAttemptResult, httpStatus: Int? = nil, detail: String? = nil)
+    {
         self.attemptDate = attemptDate
         self.sendAttemptResult = sendAttemptResult
         self.httpStatus = httpStatus

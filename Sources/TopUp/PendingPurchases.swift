@@ -2,6 +2,7 @@ import CreditLedger
 import DurableFiles
 import Foundation
 import Payments
+import StoreWire
 
 /// Purchases the store answered `pending` (Ask to Buy, an interrupted purchase), kept in the data directory as
 /// `pending.json` so the credit screen can say what each is waiting for until it is credited. Each purchase asked

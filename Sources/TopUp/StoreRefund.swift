@@ -1,5 +1,6 @@
 import CreditLedger
 import Payments
+import StoreWire
 
 /// A store's refund of a transaction, as its signed transaction says: when, and how much of it, in Apple's
 /// milliunits.
@@ -9,9 +10,9 @@ public struct StoreRefund: Sendable, Equatable {
     /// 100000 for a full refund; `revocationPercentage` for a prorated one.
     public var milliPercent: Int
     /// `revocationReason`, if any.
-    public var reason: Int?
+    public var reason: RevocationReason?
 
-    public init(date: Int64, milliPercent: Int, reason: Int? = nil) {
+    public init(date: Int64, milliPercent: Int, reason: RevocationReason? = nil) {
         self.date = date
         self.milliPercent = milliPercent
         self.reason = reason

@@ -1,5 +1,6 @@
 import CreditLedger
 import Payments
+import StoreWire
 
 /// What a top-up did.
 public enum TopUpResult: Sendable, Equatable {

@@ -53,23 +53,23 @@ struct BenchOptions {
             """,
         options: [
             .integer(
-                "--entries", "N", in: 100...Int64.max, noun: "a number of entries", allowsGrouping: true,
+                .entries, "N", in: 100...Int64.max, noun: "a number of entries", allowsGrouping: true,
                 help: "entries in the big ledger (default 1,000,000)"),
-            .flag("--quick", help: "CI smoke size: 20,000 entries, fewer repetitions, 2-second HTTP runs"),
+            .flag(.quick, help: "CI smoke size: 20,000 entries, fewer repetitions, 2-second HTTP runs"),
             .string(
-                "--work", "DIR",
+                .work, "DIR",
                 help: "where the data goes (default: a new directory under $TMPDIR or /tmp, removed after)"),
-            .flag("--keep", help: "keep the data"),
-            .string("--catalogue", "FILE", help: "the mock store's catalogue (default Catalogue/Credit.storekit)"),
+            .flag(.keep, help: "keep the data"),
+            .string(.catalogue, "FILE", help: "the mock store's catalogue (default Catalogue/Credit.storekit)"),
             .integer(
-                "--accounts", "N", in: 1...Int64(Int32.max), noun: "a number of accounts", allowsGrouping: true,
+                .accounts, "N", in: 1...Int64(Int32.max), noun: "a number of accounts", allowsGrouping: true,
                 help: "accounts whose signed summaries the P&L rows total (default 10,000; 1,000 with --quick)"),
             .string(
-                "--only", "ROWS",
+                .only, "ROWS",
                 help: "comma-separated, of: append, append-head, batch, load (cold load and memory), sums, merge, "
                     + "verify, counter, catalogue, purchases, store-start, store-load, store-customers, pnl, sync "
                     + "(default all)"),
-            .string("--load-only", "DIR", help: "(internal) open the ledger in DIR, print what the load took, exit"),
+            .string(.loadOnly, "DIR", help: "(internal) open the ledger in DIR, print what the load took, exit"),
         ],
         epilogue:
             "Exit status: 0 every row ran; 1 the bench could not run; 2 a row failed; 64 the command line is wrong.")
@@ -80,21 +80,21 @@ struct BenchOptions {
     static func parse(_ arguments: [String]) throws(UsageError) -> BenchOptions? {
         guard case .run(let args) = try spec.parse(arguments) else { return nil }
         var options = BenchOptions()
-        if let entries = args.integer("--entries") { options.entries = Int(entries) }
-        options.quick = args.flag("--quick")
-        options.work = args.string("--work")
-        options.keep = args.flag("--keep")
-        options.catalogue = args.string("--catalogue") ?? options.catalogue
-        options.loadOnly = args.string("--load-only")
-        if let only = args.string("--only") {
+        if let entries = args.integer(.entries) { options.entries = Int(entries) }
+        options.quick = args.flag(.quick)
+        options.work = args.string(.work)
+        options.keep = args.flag(.keep)
+        options.catalogue = args.string(.catalogue) ?? options.catalogue
+        options.loadOnly = args.string(.loadOnly)
+        if let only = args.string(.only) {
             options.only = Set(only.split(separator: ",").map(String.init))
             if let unknown = options.only.sorted().first(where: { !rows.contains($0) }) {
                 throw .invalidValue(
                     "--only", unknown, isNot: "a row: " + rows.joined(separator: ", "), command: args.path)
             }
         }
-        if options.quick && args.integer("--entries") == nil { options.entries = 20_000 }
-        if let accounts = args.integer("--accounts") {
+        if options.quick && args.integer(.entries) == nil { options.entries = 20_000 }
+        if let accounts = args.integer(.accounts) {
             options.accounts = Int(accounts)
         } else if options.quick {
             options.accounts = 1_000

@@ -18,8 +18,16 @@ enum Measure {
 
     static func seconds(_ value: timeval) -> Double { Double(value.tv_sec) + Double(value.tv_usec) / 1e6 }
 
-    /// Peak resident memory of this process, in bytes.
+    /// Peak resident memory of this process, in bytes: its own high-water mark (`VmHWM`) on Linux. Not
+    /// `ru_maxrss`, which a process started by posix_spawn (a vfork) inherits from its parent: exec folds the
+    /// parent's memory's high-water mark into it, so a child of a 400 MiB bench would report 400 MiB at least.
     static func peakResidentBytes() -> Int {
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kib = Int(line.dropFirst(6).filter(\.isNumber))
+        {
+            return kib * 1024
+        }
         var usage = rusage()
         getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
         return usage.ru_maxrss * 1024

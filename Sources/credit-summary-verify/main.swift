@@ -15,7 +15,7 @@ let spec = CommandSpec(
         and keys, as `credit pnl --summaries` checks them), one a line; each file that does not is named on standard
         error with the reason ("left out: FILE: why").
         """,
-    positionals: [PositionalSpec("DIR", help: "the directory of summaries (credit export --summary files)")],
+    positionals: [PositionalSpec(.dir, help: "the directory of summaries (credit export --summary files)")],
     epilogue: "Exit status: 0 DIR was read; 1 it could not be; 64 the command line is wrong.")
 
 func fail(_ message: String, _ status: ExitStatus) -> Never {
@@ -30,7 +30,7 @@ do {
         print(spec.helpText)
         exit(ExitStatus.success.rawValue)
     case .run(let args):
-        directory = args.positional("DIR") ?? ""
+        directory = args.positional(.dir) ?? ""
     }
 } catch {
     fail("\(error.message)\nRun `credit-summary-verify --help` for how to use it.", ExitStatus(for: error))

@@ -14,10 +14,10 @@ extension CreditCLI {
         "A summary made up under a new key of its own cannot be told from a real account until there is a registry "
         + "of accounts."
 
-    func pnl(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+    static func pnl(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         let report: ProfitAndLossReport
         var counts: String?
-        if let directory = args.string("--summaries") {
+        if let directory = args.string(.summaries) {
             (report, counts) = try summariesTotal(directory)
             if context.json { printError("credit: note: " + CreditCLI.registryCaveat) }
         } else {
@@ -27,7 +27,7 @@ extension CreditCLI {
             print(try PnLPage.json(report))
             return CreditCLI.success
         }
-        let name = args.string("--days").map { $0 + "d" } ?? "all"
+        let name = args.string(.days).map { $0 + "d" } ?? "all"
         guard let period = report.period(name) else { throw CommandFailure("no period \(name) in the P&L") }
         // Features in the price list's words with the key beside them, from a ledger or from summaries (whose table
         // analytics/pnl_text.py writes line for line, from analytics/feature_names.json).
@@ -46,7 +46,7 @@ extension CreditCLI {
     /// The all-accounts P&L of the summaries in `directory` and what was counted, in words; each summary left out
     /// is named on standard error. A directory with nothing to count is a failure, said in words: there is no
     /// as-of to give and nothing to total.
-    private func summariesTotal(_ directory: String) throws -> (ProfitAndLossReport, String) {
+    private static func summariesTotal(_ directory: String) throws -> (ProfitAndLossReport, String) {
         let total: SummaryTotal
         do {
             total = try SummaryTotaliser.total(directory: directory)
@@ -71,11 +71,11 @@ extension CreditCLI {
 
     /// `credit report`: this account's page, or with `--summaries DIR` every account's. Written 0644, readable by
     /// others: it is for sharing (and holds no key, id or token; the data directory's own files stay 0600).
-    func writeReport(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let path = args.string("--out") ?? FileManager.default.currentDirectoryPath + "/credit-report.html"
+    static func writeReport(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        let path = args.string(.out) ?? FileManager.default.currentDirectoryPath + "/credit-report.html"
         let names = VoiceDebriefPrices().featureNames
         let content: PnLPageContent
-        if let directory = args.string("--summaries") {
+        if let directory = args.string(.summaries) {
             let (report, counts) = try summariesTotal(directory)
             content = PnLPageContent(summaries: report, featureNames: names, basis: counts)
         } else {
@@ -94,9 +94,9 @@ extension CreditCLI {
         return CreditCLI.success
     }
 
-    func exportSummary(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+    static func exportSummary(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         // The parser has checked that --summary is given.
-        let path = args.string("--summary") ?? ""
+        let path = args.string(.summary) ?? ""
         let ledger = try context.openLedger()
         let keys: LedgerKeys
         do {
@@ -118,7 +118,7 @@ extension CreditCLI {
         return CreditCLI.success
     }
 
-    private func ledgerReport(_ ledger: Ledger, _ context: Context) throws -> ProfitAndLossReport {
+    private static func ledgerReport(_ ledger: Ledger, _ context: Context) throws -> ProfitAndLossReport {
         try ledger.profitAndLoss(
             asOf: context.clock.now(), prices: VoiceDebriefPrices(), costs: VoiceDebriefCosts(),
             money: VoiceDebriefMoney())
@@ -126,7 +126,7 @@ extension CreditCLI {
 
     /// Replaces `path` atomically: a reader sees the old file or the new one, never half of one. `mode` whatever
     /// the umask (0600 unless it is for sharing).
-    private func write(_ bytes: [UInt8], to path: String, what: String, mode: mode_t = 0o600) throws {
+    private static func write(_ bytes: [UInt8], to path: String, what: String, mode: mode_t = 0o600) throws {
         do {
             try Files.replaceAtomically(path, with: bytes, mode: mode)
         } catch {
@@ -136,7 +136,7 @@ extension CreditCLI {
 }
 
 /// One period of the P&L as a terminal table: a line per feature (in the price list's words with its key beside it,
-/// ``CreditCLI/featureCell(_:)``), the total, and what stands out said in words.
+/// ``LedgerCommands/featureCell(_:)``), the total, and what stands out said in words.
 struct PnLText {
     var report: ProfitAndLossReport
     var period: PeriodProfitAndLoss
@@ -182,7 +182,7 @@ struct PnLText {
         if line.losesMoney { marks.append(style.bad("LOSES MONEY")) }
         if line.oftenDeclined { marks.append(style.warm("OFTEN DECLINED")) }
         return [
-            line.feature == "total" ? "Total" : CreditCLI.featureCell(line.feature),
+            line.feature == "total" ? "Total" : LedgerCommands.featureCell(line.feature),
             String(line.charges),
             MicroCredits(line.charged).formatted, String(line.declined),
             line.declinedShareBasisPoints.map(PnLText.percent) ?? "-", MicroCredits(line.givenBack).formatted,

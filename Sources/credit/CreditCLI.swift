@@ -24,7 +24,7 @@ struct CreditCLI {
                 print(CreditCommandLine.version)
                 return CreditCLI.success
             case .run(let args):
-                json = args.flag("--json")
+                json = args.flag(.json)
                 return try await run(args)
             }
         } catch {
@@ -84,32 +84,12 @@ struct CreditCLI {
         return status.rawValue
     }
 
-    /// Runs the command the parser chose (`args.path` is `["credit", COMMAND, …]`).
+    /// Runs the command the parser chose (`args.path` is `["credit", COMMAND, …]`): the one declared by that name.
     private func dispatch(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
-        switch args.path.dropFirst().first {
-        case "screen": return try await screen(args, context)
-        case "balance": return try balance(args, context)
-        case "charge": return try charge(args, context)
-        case "decline": return try decline(args, context)
-        case "topup": return try await topUp(args, context)
-        case "collect": return try await collect(args, context)
-        case "reconcile": return try await reconcile(args, context)
-        case "takings": return try takings(args, context)
-        case "entries": return try entries(args, context)
-        case "prices": return try prices(args, context)
-        case "merge": return try merge(args, context)
-        case "join": return try join(args, context)
-        case "devices": return try devices(args, context)
-        case "sync": return try sync(args, context)
-        case "run": return try runActs(args, context)
-        case "verify": return try verify(args, context)
-        case "upgrade": return try upgrade(args, context)
-        case "store": return try store(args, context)
-        case "pnl": return try pnl(args, context)
-        case "report": return try writeReport(args, context)
-        case "export": return try exportSummary(args, context)
-        default: throw UsageError("unknown command \"\(args.command)\"", command: ["credit"])
+        guard let command = CreditCommands.named(args.path.dropFirst().first ?? "") else {
+            throw UsageError("unknown command \"\(args.command)\"", command: ["credit"])
         }
+        return try await command.run(args, context)
     }
 }
 
@@ -126,7 +106,13 @@ extension InputLimits.TooLong: UsageMistake {
 /// A failure the command explains (exit 1).
 struct CommandFailure: Error {
     var message: String
-    init(_ message: String) { self.message = message }
+    /// The store's failure this one says in its own words, when it is one: what a caller tells apart by its case,
+    /// never by the words.
+    var storeError: StoreError?
+    init(_ message: String, storeError: StoreError? = nil) {
+        self.message = message
+        self.storeError = storeError
+    }
 }
 
 func printError(_ text: String) {

@@ -11,7 +11,7 @@ extension CreditCommandLine {
             Refused (exit 1, nothing written) when this data directory already has a ledger. --json prints
             {"device", "devices", "entries", "heads", "balance"}.
             """,
-        positionals: [PositionalSpec("DIR", help: "the account's data directory (another device's)")])
+        positionals: [PositionalSpec(.dir, help: "the account's data directory (another device's)")])
 
     static let devices = CommandSpec(
         "devices", summary: "the account's devices and their signed heads",
@@ -31,7 +31,7 @@ extension CreditCommandLine {
             is written. A second credit of one store transaction is merged, counted once, and reported (exit 1).
             """,
         positionals: [
-            PositionalSpec("FILE|DIR", help: "ledger files, or other devices' data directories", repeating: true)
+            PositionalSpec(.fileOrDir, help: "ledger files, or other devices' data directories", repeating: true)
         ])
 }
 
@@ -52,10 +52,10 @@ extension CreditCommandLine {
             "changedNothing"}: with --watch, one line a round.
             """,
         options: [
-            .flag("--watch", help: "keep syncing as the folder changes, until SIGINT or SIGTERM"),
+            .flag(.watch, help: "keep syncing as the folder changes, until SIGINT or SIGTERM"),
             .integer(
-                "--interval", "SECONDS", in: 1...3600, noun: "a number of seconds",
+                .interval, "SECONDS", in: 1...3600, noun: "a number of seconds",
                 help: "with --watch, how often to look even when no change was signalled (default 2)"),
         ],
-        positionals: [PositionalSpec("DIR", help: "the synced folder")])
+        positionals: [PositionalSpec(.dir, help: "the synced folder")])
 }

@@ -15,16 +15,13 @@ enum CreditCommandLine {
             """,
         options: [
             .string(
-                "--data-dir", "DIR",
+                .dataDir, "DIR",
                 help: "the data directory (default: $CREDIT_DATA_DIR, else $XDG_DATA_HOME/voicedebrief, "
                     + "else $HOME/.local/share/voicedebrief)"
             ).inherited(),
-            .flag("--json", help: "output for scripts").inherited(),
+            .flag(.json, help: "output for scripts").inherited(),
         ],
-        subcommands: [
-            screen, balance, charge, decline, topUp, collect, reconcile, takings, entries, prices, merge, join,
-            devices, sync, run, verify, upgrade, store, pnl, report, export,
-        ],
+        subcommands: CreditCommands.all.map(\.spec),
         defaultSubcommand: "screen", hasHelpCommand: true,
         epilogue: """
             Exit status: 0 done; 1 failed (the message says why); 64 the command line is wrong. With --json a
@@ -66,22 +63,22 @@ enum CreditCommandLine {
             """,
         options: [
             .integer(
-                "--seconds", "S", in: ChargeLimits.seconds, noun: "a number of seconds",
+                .seconds, "S", in: ChargeLimits.seconds, noun: "a number of seconds",
                 // The parser states the range after the help: `(1 to 360,000)`, from ChargeLimits.seconds.
                 help: "audio length, for a transcript (3p a started minute; at most 100 hours)"),
             .integer(
-                "--quantity", "N", in: 0...Int64.max, noun: "a number",
+                .quantity, "N", in: 0...Int64.max, noun: "a number",
                 help: "by key: " + quantityRules
                     + " (files saved, or things moved: 0 moves nothing, no charge); refused for any other key"),
             .string(
-                "--subject", "ID", maxBytes: InputLimits.subjectBytes,
+                .subject, "ID", maxBytes: InputLimits.subjectBytes,
                 help:
                     "the note or vault it was for; readNote needs it "
                     + "(at most \(ChargeLimits.words(Int64(InputLimits.subjectBytes))) bytes)"
             ),
-            .flag("--auto-open", help: "the note opened by itself when a recording stopped: not charged"),
+            .flag(.autoOpen, help: "the note opened by itself when a recording stopped: not charged"),
         ],
-        positionals: [PositionalSpec("KEY", help: "the key of the act to charge (see `credit prices`)")])
+        positionals: [PositionalSpec(.key, help: "the key of the act to charge (see `credit prices`)")])
 
     static let decline = CommandSpec(
         "decline", summary: "decline a charge: it is given back as a new entry",
@@ -90,14 +87,14 @@ enum CreditCommandLine {
             A charge can be declined once. --reason other needs --text with your words.
             """,
         options: [
-            .choice("--reason", ["not-usable", "not-needed", "test", "other"], help: "why it is declined").required(),
+            .choice(.reason, ["not-usable", "not-needed", "test", "other"], help: "why it is declined").required(),
             .string(
-                "--text", "T", maxBytes: InputLimits.textBytes,
+                .text, "T", maxBytes: InputLimits.textBytes,
                 help:
                     "your words, with --reason other (at most \(ChargeLimits.words(Int64(InputLimits.textBytes))) bytes)"
             ),
         ],
-        positionals: [PositionalSpec("ENTRY-ID", help: "the id of the charge to decline (see `credit entries`)")])
+        positionals: [PositionalSpec(.entryId, help: "the id of the charge to decline (see `credit entries`)")])
 
     static let topUp = CommandSpec(
         "topup", summary: "top up through the configured store",
@@ -108,7 +105,7 @@ enum CreditCommandLine {
             (exit 0) and the next collect finishes it. If the purchase gets no answer, it may have gone through
             (exit 1): `credit collect` or the credit screen credits it then, once.
             """,
-        options: [.string("--product", "ID", help: "the pack to buy (default: the £5.00 pack)")])
+        options: [.string(.product, "ID", help: "the pack to buy (default: the £5.00 pack)")])
 
     static let collect = CommandSpec(
         "collect", summary: "collect purchases the store holds unfinished, and updates",
@@ -125,7 +122,7 @@ enum CreditCommandLine {
             net. Over all time, or the last 7 or 30 days.
             --json: [{"feature","charges","charged","declined","givenBack","net"}] (amounts in micro-credits).
             """,
-        options: [.choice("--days", ["7", "30"], help: "the last 7 or 30 days only")])
+        options: [.choice(.days, ["7", "30"], help: "the last 7 or 30 days only")])
 
     static let entries = CommandSpec(
         "entries", summary: "every entry, newest first, with the balance after it",
@@ -142,7 +139,7 @@ enum CreditCommandLine {
             are skipped. Every line is checked before anything is charged: a line that is wrong (readNote without
             --subject, say) charges nothing at all, and names the line.
             """,
-        positionals: [PositionalSpec("FILE|-", help: "a file of acts, or - for standard input")])
+        positionals: [PositionalSpec(.fileOrStdin, help: "a file of acts, or - for standard input")])
 
     static let verify = CommandSpec(
         "verify", summary: "check the signed ledger, its heads and its receipts",
@@ -153,7 +150,7 @@ enum CreditCommandLine {
             """,
         positionals: [
             PositionalSpec(
-                "FILE", help: "ledger files to check instead of the data directory's", optional: true, repeating: true)
+                .file, help: "ledger files to check instead of the data directory's", optional: true, repeating: true)
         ])
 
     static let upgrade = CommandSpec(
@@ -180,12 +177,12 @@ enum CreditCommandLine {
                     CommandSpec(
                         "mockstore", summary: "the mock store (a sandbox for test purchases)",
                         options: [
-                            .string("--url", "URL", help: "the mock store's listening URL").required(),
-                            .string("--root-certificate", "FILE", help: "its test root (DER or PEM), for ES256"),
-                            .string("--secret-file", "FILE", help: "the shared secret, for HS256"),
-                            .string("--bundle-id", "ID", help: "the app's bundle id in its receipts"),
+                            .string(.url, "URL", help: "the mock store's listening URL").required(),
+                            .string(.rootCertificate, "FILE", help: "its test root (DER or PEM), for ES256"),
+                            .string(.secretFile, "FILE", help: "the shared secret, for HS256"),
+                            .string(.bundleId, "ID", help: "the app's bundle id in its receipts"),
                             .choice(
-                                "--environment", ["sandbox", "production"],
+                                .environment, ["sandbox", "production"],
                                 help: "the one environment its receipts must come from (default sandbox)"),
                         ]),
                 ], subcommandNoun: "store")
@@ -220,8 +217,8 @@ enum CreditCommandLine {
             knows days, not moments.
             """,
         options: [
-            .choice("--days", ["7", "30"], help: "the table of the last 7 or 30 days only (from midnight UTC)"),
-            .string("--summaries", "DIR", help: "the P&L of all accounts, from the summaries in DIR"),
+            .choice(.days, ["7", "30"], help: "the table of the last 7 or 30 days only (from midnight UTC)"),
+            .string(.summaries, "DIR", help: "the P&L of all accounts, from the summaries in DIR"),
         ])
 
     static let report = CommandSpec(
@@ -243,8 +240,8 @@ enum CreditCommandLine {
             The file is replaced atomically. Says where it was written.
             """,
         options: [
-            .string("--out", "FILE", help: "where to write it (default: credit-report.html here)"),
-            .string("--summaries", "DIR", help: "the page of all accounts, from the summaries in DIR"),
+            .string(.out, "FILE", help: "where to write it (default: credit-report.html here)"),
+            .string(.summaries, "DIR", help: "the page of all accounts, from the summaries in DIR"),
         ])
 
     static let export = CommandSpec(
@@ -258,5 +255,5 @@ enum CreditCommandLine {
             that is the same in every export of this account, signed with the ledger's head key (its public key
             inside) so an altered summary is refused. The file is replaced atomically.
             """,
-        options: [.string("--summary", "FILE", help: "where to write the summary").required()])
+        options: [.string(.summary, "FILE", help: "where to write the summary").required()])
 }

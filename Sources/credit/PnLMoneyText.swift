@@ -65,7 +65,7 @@ struct PnLMoneyText {
         var rows = [["Feature", "Credit used", "Proceeds", "Cost*", "Margin*"]]
         for feature in line.features {
             rows.append([
-                CreditCLI.featureCell(feature.feature), pounds(feature.used),
+                LedgerCommands.featureCell(feature.feature), pounds(feature.used),
                 amount(feature.proceeds),
                 feature.cost.map { pounds($0) + "*" } ?? "-", feature.margin.map { amount($0) + "*" } ?? "-",
             ])

@@ -46,7 +46,7 @@ extension AtomicReplaceTests {
         try write("old", to: path)
         let disk = FaultyFileSystem()
         disk.failing = (.syncDirectory, EIO)
-        #expect(throws: FileError(path: directory.path, operation: "fsync directory", errno: EIO)) {
+        #expect(throws: FileError(path: directory.path, operation: .fsyncDirectory, errno: EIO)) {
             try disk.replaceAtomically(path, with: Array("new".utf8))
         }
         #expect(contents(of: path) == Array("new".utf8))
@@ -101,7 +101,7 @@ extension AtomicReplaceTests {
             try disk.replaceAtomically(path, with: Array("new".utf8))
             Issue.record("the replace went ahead over \(planted)")
         } catch let error as FileError {
-            #expect(error == FileError(path: temporary, operation: "create", errno: EEXIST), "\(error)")
+            #expect(error == FileError(path: temporary, operation: .create, errno: EEXIST), "\(error)")
         }
         #expect(contents(of: path) == Array("old".utf8))
         #expect(contents(of: victim) == Array("victim".utf8))

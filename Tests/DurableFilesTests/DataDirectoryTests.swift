@@ -99,6 +99,24 @@ import Testing
         reader.unlock()
     }
 
+    /// Not waiting, a lock another holds is said as such at once; released, it is taken.
+    @Test func aLockNotWaitedForIsRefusedWhileHeldAndTakenOnceReleased() throws {
+        let path = directory.file("store.lock")
+        let holder = try FileLock(path: path)
+        do {
+            _ = try FileLock(path: path, waiting: false)
+            Issue.record("a held lock was taken again")
+        } catch let error as FileError {
+            #expect(error.isHeldElsewhere && error.path == path)
+        }
+        holder.unlock()
+        holder.unlock()  // twice is harmless
+        let second = try FileLock(path: path, waiting: false)
+        second.unlock()
+        #expect(symlink(path, directory.file("link.lock")) == 0)
+        #expect(throws: FileError.self) { _ = try FileLock(path: directory.file("link.lock"), waiting: false) }
+    }
+
     @Test func onlyOurTemporaryRegularFilesAreRemoved() throws {
         let victim = directory.file("victim")
         try write("victim", to: victim)

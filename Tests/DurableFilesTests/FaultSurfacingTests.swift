@@ -14,11 +14,11 @@ import Testing
 
 extension FaultSurfacingTests {
     @Test(arguments: [
-        (FaultyFileSystem.Call.write, ENOSPC, "write"), (.sync, EIO, "fsync"), (.rename, EIO, "rename"),
-        (.open, EACCES, "open"),
+        (FaultyFileSystem.Call.write, ENOSPC, FileError.Operation.write), (.sync, EIO, .fsync),
+        (.rename, EIO, .rename), (.open, EACCES, .open),
     ])
     func aFailureInjectedThroughTheProtocolReachesTheCaller(
-        _ call: FaultyFileSystem.Call, _ code: Int32, _ words: String
+        _ call: FaultyFileSystem.Call, _ code: Int32, _ operation: FileError.Operation
     )
         throws
     {
@@ -30,10 +30,11 @@ extension FaultSurfacingTests {
             try disk.replaceAtomically(path, with: Array("new".utf8))
             Issue.record("no error reached the caller")
         } catch let error as FileError {
-            #expect(error.errno == code && error.operation == words, "\(error)")
+            #expect(error.errno == code && error.operation == operation, "\(error)")
             // The temporary's path or the target's, both in the data directory beside `path`.
             #expect(error.path.hasPrefix(directory.path + "/") && error.path.contains("head.json"), "\(error)")
-            #expect(error.description == "\(error.path): \(words) failed: \(String(cString: strerror(code)))")
+            #expect(
+                error.description == "\(error.path): \(operation.rawValue) failed: \(String(cString: strerror(code)))")
         }
     }
 
@@ -41,7 +42,7 @@ extension FaultSurfacingTests {
         let directory = try ScratchDirectory()
         let disk = FaultyFileSystem()
         disk.failing = (.makeDirectory, EROFS)
-        #expect(throws: FileError(path: directory.file("ledger"), operation: "mkdir", errno: EROFS)) {
+        #expect(throws: FileError(path: directory.file("ledger"), operation: .mkdir, errno: EROFS)) {
             try disk.makeDirectories(directory.file("ledger/heads"))
         }
     }
@@ -49,17 +50,17 @@ extension FaultSurfacingTests {
     @Test func realFailuresNameThePathAndTheCall() throws {
         let directory = try ScratchDirectory()
         let missing = directory.file("no/such/file")
-        #expect(throws: FileError(path: missing, operation: "open", errno: ENOENT)) { _ = try Files.readAll(missing) }
-        #expect(throws: FileError(path: missing, operation: "open for append", errno: ENOENT)) {
+        #expect(throws: FileError(path: missing, operation: .open, errno: ENOENT)) { _ = try Files.readAll(missing) }
+        #expect(throws: FileError(path: missing, operation: .openForAppend, errno: ENOENT)) {
             _ = try SystemFileSystem().open(missing, .append, permissions: 0o600)
         }
         let temporaryError = #expect(throws: FileError.self) {
             try Files.replaceAtomically(missing, with: [1])
         }
-        #expect(temporaryError?.operation == "create" && temporaryError?.errno == ENOENT)
+        #expect(temporaryError?.operation == .create && temporaryError?.errno == ENOENT)
         #expect(temporaryError?.path.hasPrefix(directory.file("no/such/.file.tmp-")) == true)
         #expect(
-            FileError(path: "/d/f", operation: "write", errno: ENOSPC).description
+            FileError(path: "/d/f", operation: .write, errno: ENOSPC).description
                 == "/d/f: write failed: \(String(cString: strerror(ENOSPC)))")
     }
 

@@ -70,12 +70,12 @@ extension SymbolicLinkTests {
 
     @Test func aDirectoryOrAFIFOIsNotReadAsAFile() throws {
         // Refused as what it is (EISDIR, EINVAL), and the message says what was found.
-        let directoryError = FileError(path: directory.path, operation: "read", notRegularFile: S_IFDIR)
+        let directoryError = FileError(path: directory.path, operation: .read, notRegularFile: S_IFDIR)
         #expect(directoryError.errno == EISDIR && directoryError.found == "a directory")
         #expect(throws: directoryError) { _ = try Files.readAll(directory.path) }
         let fifo = directory.file("fifo")
         try #require(mkfifo(fifo, 0o600) == 0)
-        let fifoError = FileError(path: fifo, operation: "read", notRegularFile: S_IFIFO)
+        let fifoError = FileError(path: fifo, operation: .read, notRegularFile: S_IFIFO)
         #expect(fifoError.errno == EINVAL && fifoError.description.contains("a named pipe (FIFO)"))
         #expect(throws: fifoError) { _ = try Files.readAll(fifo) }
     }

@@ -73,48 +73,48 @@ final class FaultyFileSystem: FileSystem {
     private(set) var opened: [(path: String, mode: OpenMode)] = []
     private(set) var removed: [String] = []
 
-    private func check(_ call: Call, _ path: String, _ operation: String) throws {
+    private func check(_ call: Call, _ path: String, _ operation: FileError.Operation) throws {
         if let failing, failing.call == call {
             throw FileError(path: path, operation: operation, errno: failing.errno)
         }
     }
 
     func open(_ path: String, _ mode: OpenMode, permissions: mode_t) throws -> Int32 {
-        try check(.open, path, "open")
+        try check(.open, path, .open)
         beforeOpen?(path, mode)
         opened.append((path, mode))
         return try system.open(path, mode, permissions: permissions)
     }
 
     func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws -> Int {
-        try check(.write, path, "write")
+        try check(.write, path, .write)
         return try system.write(descriptor, bytes, path: path)
     }
 
     func size(_ descriptor: Int32, path: String) throws -> Int64 {
-        try check(.size, path, "fstat")
+        try check(.size, path, .fstat)
         return try system.size(descriptor, path: path)
     }
 
     func truncate(_ descriptor: Int32, to length: Int64, path: String) throws {
-        try check(.truncate, path, "truncate")
+        try check(.truncate, path, .truncate)
         try system.truncate(descriptor, to: length, path: path)
     }
 
     func syncData(_ descriptor: Int32, path: String) throws {
-        try check(.syncData, path, "fdatasync")
+        try check(.syncData, path, .fdatasync)
         try system.syncData(descriptor, path: path)
     }
 
     func sync(_ descriptor: Int32, path: String) throws {
-        try check(.sync, path, "fsync")
+        try check(.sync, path, .fsync)
         try system.sync(descriptor, path: path)
     }
 
     func close(_ descriptor: Int32) { system.close(descriptor) }
 
     func rename(_ source: String, to target: String) throws {
-        try check(.rename, target, "rename")
+        try check(.rename, target, .rename)
         try system.rename(source, to: target)
     }
 
@@ -124,12 +124,12 @@ final class FaultyFileSystem: FileSystem {
     }
 
     func makeDirectory(_ path: String, permissions: mode_t) throws {
-        try check(.makeDirectory, path, "mkdir")
+        try check(.makeDirectory, path, .mkdir)
         try system.makeDirectory(path, permissions: permissions)
     }
 
     func syncDirectory(_ path: String) throws {
-        try check(.syncDirectory, path, "fsync directory")
+        try check(.syncDirectory, path, .fsyncDirectory)
         try system.syncDirectory(path)
     }
 }

@@ -102,13 +102,13 @@ extension AppleFidelityBinaryTests {
         ids.append(outside)
 
         let records = try await notifications(store)
-        #expect(records.map(\.notificationType) == Array(repeating: "ONE_TIME_CHARGE", count: 5))
+        #expect(records.map(\.notificationType) == Array(repeating: .oneTimeCharge, count: 5))
         #expect(records.map(\.transactionId) == ids)
         for record in records {
             let notification = try verifiedES256Payload(record.signedPayload, as: NotificationPayload.self, root: root)
             #expect(notification.subtype == nil)
             let data = try #require(notification.data)
-            #expect(data.environment == "Sandbox" && data.appAppleId == nil && data.bundleVersion == "1")
+            #expect(data.environment == .sandbox && data.appAppleId == nil && data.bundleVersion == "1")
             #expect(try payload(data.signedTransactionInfo, root: root).transactionId == record.transactionId)
         }
         #expect(try store.stop() == 0)
@@ -128,8 +128,8 @@ extension AppleFidelityBinaryTests {
         let signed = try device.decoded(SignedAppTransactionBody.self).signedAppTransaction
         let app = try verifiedES256Payload(signed, as: AppTransactionPayload.self, root: root)
         #expect(app.appTransactionId == appTransactionId)
-        #expect(app.receiptType == "Sandbox" && app.appAppleId == nil && app.bundleId == "ai.voicedebrief.app")
-        #expect(app.applicationVersion == "1" && app.originalApplicationVersion == "1" && app.originalPlatform == "iOS")
+        #expect(app.receiptType == .sandbox && app.appAppleId == nil && app.bundleId == "ai.voicedebrief.app")
+        #expect(app.applicationVersion == "1" && app.originalApplicationVersion == "1" && app.originalPlatform == .iOS)
         #expect(app.originalPurchaseDate <= app.receiptCreationDate && app.signedDate > 0)
         let nonce = try #require(app.deviceVerificationNonce.flatMap(UUID.init(uuidString:)))
         #expect(app.deviceVerificationNonce == nonce.uuidString.lowercased())

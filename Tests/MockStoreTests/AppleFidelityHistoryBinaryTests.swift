@@ -27,7 +27,7 @@ extension AppleFidelityBinaryTests {
         let types = try (page1.notificationHistory + page2.notificationHistory).map {
             try verifiedES256Payload($0.signedPayload, as: NotificationPayload.self, root: root).notificationType
         }
-        #expect(types == Array(repeating: "ONE_TIME_CHARGE", count: 21) + ["REFUND"])
+        #expect(types == Array(repeating: .oneTimeCharge, count: 21) + [.refund])
         #expect(page1.notificationHistory.allSatisfy { $0.sendAttempts.isEmpty }, "no --notify: never tried")
 
         let refunds = try await history(store, #"{\#(lastHour), "notificationType": "REFUND"}"#)
@@ -78,7 +78,7 @@ extension AppleFidelityBinaryTests {
             .decoded(NotificationHistoryResponseBody.self)
         #expect(
             failures.notificationHistory.map { $0.sendAttempts.map(\.sendAttemptResult) }
-                == [["UNSUCCESSFUL_HTTP_RESPONSE_CODE"]])
+                == [[.unsuccessfulHttpResponseCode]])
         #expect(try store.stop() == 0)
     }
 
@@ -86,18 +86,18 @@ extension AppleFidelityBinaryTests {
         let store = try start(["--environment", "production", "--app-apple-id", "555"])
         let root = try await root(store)
         let bought = try payload(try await purchase(store, Self.consumable).signedTransaction, root: root)
-        #expect(bought.environment == "Production")
+        #expect(bought.environment == .production)
         let page = try await api(store, "GET", "/inApps/v2/history/\(bought.transactionId)")
             .decoded(HistoryResponseBody.self)
-        #expect(page.environment == "Production" && page.appAppleId == 555)
+        #expect(page.environment == .production && page.appAppleId == 555)
         let record = try #require(try await notifications(store).first)
         let data = try #require(
             try verifiedES256Payload(record.signedPayload, as: NotificationPayload.self, root: root).data)
-        #expect(data.environment == "Production" && data.appAppleId == 555)
+        #expect(data.environment == .production && data.appAppleId == 555)
         let app = try verifiedES256Payload(
             try await store.get("/storekit/v1/app-transaction").decoded(SignedAppTransactionBody.self)
                 .signedAppTransaction, as: AppTransactionPayload.self, root: root)
-        #expect(app.receiptType == "Production" && app.appAppleId == 555)
+        #expect(app.receiptType == .production && app.appAppleId == 555)
         #expect(try store.stop() == 0)
         #expect(try MockStoreHarness.run(["--environment", "staging"]).status == 64)
     }
@@ -112,7 +112,7 @@ extension AppleFidelityBinaryTests {
                 try store.control(TestTransactionBody.self, "request-refund", id).transaction.refundRequest
                     == "requested")
         }
-        let requests = try await notifications(store).filter { $0.notificationType == "CONSUMPTION_REQUEST" }
+        let requests = try await notifications(store).filter { $0.notificationType == .consumptionRequest }
         #expect(requests.map(\.transactionId) == [coins])
         // The others are decided without it.
         #expect(try store.control(TestTransactionBody.self, "refund", pro).transaction.revocationDate != nil)
@@ -177,12 +177,12 @@ extension AppleFidelityBinaryTests {
         _ = try store.control(TestSettingsBody.self, "interrupted", "on")
         let answer = try await purchase(store, Self.consumable)
         let interrupted = try #require(try store.control(TestTransactionsBody.self, "transactions").transactions.last)
-        #expect(interrupted.pendingReason == "interrupted")
+        #expect(interrupted.pendingReason == .interrupted)
         // StoreKit's result, with the mock store's own addition beside it: what it waits for and its id.
         #expect(
             answer
                 == PurchaseResponseBody(
-                    result: "userCancelled", pendingReason: "interrupted", transactionId: interrupted.transactionId))
+                    result: "userCancelled", pendingReason: .interrupted, transactionId: interrupted.transactionId))
 
         let launch = try await store.get("/storekit/v1/transactions/updates").decoded(TransactionUpdatesBody.self)
         #expect(try launch.signedTransactions.map { try payload($0, root: root).transactionId } == [kept.transactionId])

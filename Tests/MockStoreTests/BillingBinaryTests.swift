@@ -31,7 +31,7 @@ import Testing
         }
     }
 
-    func statuses(_ store: MockStoreHarness, _ id: String) async throws -> [Int] {
+    func statuses(_ store: MockStoreHarness, _ id: String) async throws -> [SubscriptionStatus] {
         try await base.server(store, "/inApps/v1/subscriptions/\(id)").decoded(StatusResponseBody.self).data
             .flatMap(\.lastTransactions).map(\.status)
     }
@@ -43,13 +43,13 @@ import Testing
         let expires = try #require(first.expiresDate)
         _ = try store.control(TestBillingSettingsBody.self, "billing-retry", "on")
         let failed = try store.control(TestClockBody.self, "clock", "advance", "P8D")
-        #expect(failed.events?.map(\.notificationType) == ["DID_FAIL_TO_RENEW"] && failed.events?[0].subtype == nil)
+        #expect(failed.events?.map(\.notificationType) == [.didFailToRenew] && failed.events?[0].subtype == nil)
         let fail = try #require(try told(store, root: root).last)
-        #expect(fail.payload.notificationType == "DID_FAIL_TO_RENEW" && fail.payload.subtype == nil)
-        #expect(fail.payload.data?.status == 3 && fail.renewal?.isInBillingRetryPeriod == true)
+        #expect(fail.payload.notificationType == .didFailToRenew && fail.payload.subtype == nil)
+        #expect(fail.payload.data?.status == .billingRetry && fail.renewal?.isInBillingRetryPeriod == true)
         #expect(fail.renewal?.gracePeriodExpiresDate == nil && fail.payload.signedDate == expires)
         #expect(try await base.entitlements(store, root: root).isEmpty, "no access in billing retry")
-        #expect(try await statuses(store, first.transactionId) == [3])
+        #expect(try await statuses(store, first.transactionId) == [.billingRetry])
         let messages = try await store.get("/storekit/v1/messages").decoded(StoreMessagesBody.self)
         #expect(messages.messages.isEmpty, "billing-issue messages are off by default")
         _ = try store.control(TestBillingSettingsBody.self, "billing-issues", "on")
@@ -61,12 +61,12 @@ import Testing
         _ = try store.control(TestBillingSettingsBody.self, "billing-retry", "off")
         let resolved = try store.control(TestTransactionBody.self, "resolve", first.transactionId)
         let recovery = try #require(try told(store, root: root).last)
-        #expect(recovery.payload.notificationType == "DID_RENEW" && recovery.payload.subtype == "BILLING_RECOVERY")
+        #expect(recovery.payload.notificationType == .didRenew && recovery.payload.subtype == .billingRecovery)
         #expect(
-            recovery.transaction?.transactionReason == "RENEWAL"
+            recovery.transaction?.transactionReason == .renewal
                 && recovery.transaction?.transactionId == resolved.transaction.transactionId)
         #expect((recovery.transaction?.purchaseDate ?? 0) > expires, "after the grace-less retry the period starts now")
-        #expect(recovery.renewal?.isInBillingRetryPeriod == false && recovery.payload.data?.status == 1)
+        #expect(recovery.renewal?.isInBillingRetryPeriod == false && recovery.payload.data?.status == .active)
         #expect(
             try await base.entitlements(store, root: root).map(\.transactionId) == [resolved.transaction.transactionId])
         let resolveAgain = try store.control("recover", first.transactionId)
@@ -83,22 +83,22 @@ import Testing
         let expires = try #require(first.expiresDate)
         _ = try store.control(TestClockBody.self, "clock", "advance", "P8D")
         let grace = try #require(try told(store, root: root).last)
-        #expect(grace.payload.notificationType == "DID_FAIL_TO_RENEW" && grace.payload.subtype == "GRACE_PERIOD")
-        #expect(grace.payload.data?.status == 4 && grace.renewal?.isInBillingRetryPeriod == true)
+        #expect(grace.payload.notificationType == .didFailToRenew && grace.payload.subtype == .gracePeriod)
+        #expect(grace.payload.data?.status == .billingGracePeriod && grace.renewal?.isInBillingRetryPeriod == true)
         #expect(grace.renewal?.gracePeriodExpiresDate == expires + 6 * Self.day, "a weekly subscription: 6 days")
         #expect(try await base.entitlements(store, root: root).map(\.transactionId) == [first.transactionId])
-        #expect(try await statuses(store, first.transactionId) == [4])
+        #expect(try await statuses(store, first.transactionId) == [.billingGracePeriod])
 
         let over = try store.control(TestClockBody.self, "clock", "advance", "P7D")
-        #expect(over.events?.map(\.notificationType) == ["GRACE_PERIOD_EXPIRED"])
-        #expect(try told(store, root: root).last?.payload.data?.status == 3)
+        #expect(over.events?.map(\.notificationType) == [.gracePeriodExpired])
+        #expect(try told(store, root: root).last?.payload.data?.status == .billingRetry)
         #expect(try await base.entitlements(store, root: root).isEmpty)
 
         let end = try store.control(TestClockBody.self, "clock", "advance", "P60D")
-        #expect(end.events?.map(\.notificationType) == ["EXPIRED"] && end.events?[0].subtype == "BILLING_RETRY")
+        #expect(end.events?.map(\.notificationType) == [.expired] && end.events?[0].subtype == .billingRetry)
         let expired = try #require(try told(store, root: root).last)
         #expect(expired.payload.signedDate == expires + 60 * Self.day, "Apple retries for 60 days")
-        #expect(expired.payload.data?.status == 2 && expired.renewal?.expirationIntent == 2)
+        #expect(expired.payload.data?.status == .expired && expired.renewal?.expirationIntent == .billingError)
         #expect(expired.renewal?.isInBillingRetryPeriod == false)
         #expect(try store.stop() == 0)
     }
@@ -109,29 +109,31 @@ import Testing
         let first = try await base.buy(store, Self.weekly, root: root)
         #expect(first.price == 1_990)
         let pending = try store.control(TestSubscriptionEventRecord.self, "price-increase", first.transactionId)
-        #expect(pending.notificationType == "PRICE_INCREASE" && pending.subtype == "PENDING")
+        #expect(pending.notificationType == .priceIncrease && pending.subtype == .pending)
         var last = try #require(try told(store, root: root).last)
-        #expect(last.renewal?.priceIncreaseStatus == 0 && last.renewal?.renewalPrice == 2_190)
+        #expect(last.renewal?.priceIncreaseStatus == .customerHasNotResponded && last.renewal?.renewalPrice == 2_190)
         #expect(
             try await store.get("/storekit/v1/messages").decoded(StoreMessagesBody.self).messages.map(\.reason) == [
                 "priceIncreaseConsent"
             ])
         let accepted = try store.control(
             TestSubscriptionEventRecord.self, "consent-price-increase", first.transactionId)
-        #expect(accepted.notificationType == "PRICE_INCREASE" && accepted.subtype == "ACCEPTED")
-        #expect(try told(store, root: root).last?.renewal?.priceIncreaseStatus == 1)
+        #expect(accepted.notificationType == .priceIncrease && accepted.subtype == .accepted)
+        #expect(
+            try told(store, root: root).last?.renewal?.priceIncreaseStatus
+                == .customerConsentedOrWasNotifiedWithoutNeedingConsent)
         _ = try store.control(TestClockBody.self, "clock", "advance", "P8D")
         last = try #require(try told(store, root: root).last)
-        #expect(last.payload.notificationType == "DID_RENEW" && last.transaction?.price == 2_190, "the new price")
+        #expect(last.payload.notificationType == .didRenew && last.transaction?.price == 2_190, "the new price")
 
         let again = try store.control(
             TestSubscriptionEventRecord.self, "price-increase", Self.weekly, "--price", "2.99")
-        #expect(again.subtype == "PENDING")
+        #expect(again.subtype == .pending)
         let declined = try store.control(TestSubscriptionEventRecord.self, "decline-price-increase", Self.weekly)
-        #expect(declined.notificationType == "DID_CHANGE_RENEWAL_STATUS" && declined.subtype == "AUTO_RENEW_DISABLED")
+        #expect(declined.notificationType == .didChangeRenewalStatus && declined.subtype == .autoRenewDisabled)
         let ended = try store.control(TestClockBody.self, "clock", "advance", "P8D")
-        #expect(ended.events?.map(\.notificationType) == ["EXPIRED"] && ended.events?[0].subtype == "PRICE_INCREASE")
-        #expect(try told(store, root: root).last?.renewal?.expirationIntent == 3)
+        #expect(ended.events?.map(\.notificationType) == [.expired] && ended.events?[0].subtype == .priceIncrease)
+        #expect(try told(store, root: root).last?.renewal?.expirationIntent == .customerDidNotConsentToPriceIncrease)
         #expect(try store.control("consent-price-increase", first.transactionId).status == 1)
         #expect(try store.stop() == 0)
     }
@@ -141,19 +143,19 @@ import Testing
         let root = try await base.root(store)
         let first = try await base.buy(store, Self.weekly, root: root)
         _ = try store.control(TestTransactionBody.self, "refund", first.transactionId)
-        #expect(try told(store, root: root).last?.payload.data?.status == 5)
+        #expect(try told(store, root: root).last?.payload.data?.status == .revoked)
         #expect(try await base.entitlements(store, root: root).isEmpty)
         _ = try store.control(TestTransactionBody.self, "reverse-refund", first.transactionId)
         let reversed = try #require(try told(store, root: root).last)
-        #expect(reversed.payload.notificationType == "REFUND_REVERSED" && reversed.payload.data?.status == 1)
-        #expect(reversed.transaction?.revocationDate == nil && reversed.renewal?.autoRenewStatus == 1)
+        #expect(reversed.payload.notificationType == .refundReversed && reversed.payload.data?.status == .active)
+        #expect(reversed.transaction?.revocationDate == nil && reversed.renewal?.autoRenewStatus == .on)
         #expect(try await base.entitlements(store, root: root).map(\.transactionId) == [first.transactionId])
 
         _ = try store.control(TestBillingSettingsBody.self, "for-sale", Self.weekly, "off")
         let ended = try store.control(TestClockBody.self, "clock", "advance", "P8D")
         #expect(
-            ended.events?.map(\.notificationType) == ["EXPIRED"] && ended.events?[0].subtype == "PRODUCT_NOT_FOR_SALE")
-        #expect(try told(store, root: root).last?.renewal?.expirationIntent == 4)
+            ended.events?.map(\.notificationType) == [.expired] && ended.events?[0].subtype == .productNotForSale)
+        #expect(try told(store, root: root).last?.renewal?.expirationIntent == .productNotAvailable)
         #expect(try store.stop() == 0)
     }
 
@@ -179,7 +181,7 @@ import Testing
         )
         let extended = try #require(try told(store, root: root).last)
         #expect(
-            extended.payload.notificationType == "RENEWAL_EXTENDED"
+            extended.payload.notificationType == .renewalExtended
                 && extended.transaction?.expiresDate == answer.effectiveDate)
         #expect(extended.renewal?.renewalDate == answer.effectiveDate)
         let same = try await put(store, path, request).decoded(ExtendRenewalDateResponseBody.self)
@@ -216,12 +218,12 @@ import Testing
         let statusPath = "/inApps/v1/subscriptions/extend/mass/\(Self.weekly)/9a1e3a8c-4c55-4f0e-9a53-3b0b6f4a1d11"
         let pending = try await base.server(store, statusPath).decoded(MassExtendRenewalDateStatusResponseBody.self)
         #expect(!pending.complete && pending.completeDate == nil && pending.succeededCount == nil, "taken, not run")
-        #expect(try told(store, root: root).last?.payload.notificationType != "RENEWAL_EXTENSION")
+        #expect(try told(store, root: root).last?.payload.notificationType != .renewalExtension)
         _ = try store.control(TestClockBody.self, "clock", "advance", "PT1H")
         let status = try await base.server(store, statusPath).decoded(MassExtendRenewalDateStatusResponseBody.self)
         #expect(status.complete && status.succeededCount == 0 && status.failedCount == 1, "two extensions this year")
         let notices = try told(store, root: root).suffix(2)
-        #expect(notices.map(\.payload.subtype) == ["FAILURE", "SUMMARY"])
+        #expect(notices.map(\.payload.subtype) == [.failure, .summary])
         let summary = try #require(notices.last?.payload.summary)
         #expect(notices.last?.payload.data == nil && summary.productId == Self.weekly && summary.failedCount == 1)
         #expect(summary.storefrontCountryCodes == ["USA"] && summary.bundleId == "ai.voicedebrief.app")
@@ -246,7 +248,7 @@ import Testing
         let store = try base.start()
         let root = try await base.root(store)
         let trial = try await base.buy(store, SubscriptionBinaryTests.proYearly, root: root)
-        #expect(trial.offerDiscountType == "FREE_TRIAL")
+        #expect(trial.offerDiscountType == .freeTrial)
         try expectError(
             try await put(
                 store, "/inApps/v1/subscriptions/extend/\(trial.transactionId)",
@@ -258,7 +260,7 @@ import Testing
         #expect(try await post(store, "/inApps/v1/subscriptions/extend/mass", mass).status == 200)
         _ = try store.control(TestClockBody.self, "clock", "advance", "PT1H")
         let notices = try told(store, root: root).suffix(2)
-        #expect(notices.map(\.payload.notificationType) == ["RENEWAL_EXTENDED", "RENEWAL_EXTENSION"])
+        #expect(notices.map(\.payload.notificationType) == [.renewalExtended, .renewalExtension])
         #expect(notices.first?.transaction?.expiresDate == (weekly.expiresDate ?? 0) + 2 * Self.day)
         #expect(notices.last?.payload.summary?.succeededCount == 1)
         _ = try store.control(TestSubscriptionEventRecord.self, "subscription", "expire", weekly.transactionId)

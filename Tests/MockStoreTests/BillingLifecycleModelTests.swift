@@ -49,7 +49,7 @@ import Testing
                 state.latestTransactionId = "t\(serial)"
             }
             if let notice = step.notice {
-                let name = notice.type + (notice.subtype.map { "/" + $0 } ?? "")
+                let name = notice.type.rawValue + (notice.subtype.map { "/" + $0.rawValue } ?? "")
                 #expect(Self.notices.contains(name) || name.hasPrefix("SUBSCRIBED"), "\(name)")
             }
             return state
@@ -70,7 +70,7 @@ import Testing
                 {
                     state = record(step)
                     #expect(state.expiresDate == before.expiresDate + Int64(days) * Self.day)
-                    #expect(before.status == .active && before.currentOffer?.offerDiscountType != "FREE_TRIAL")
+                    #expect(before.status == .active && before.currentOffer?.offerDiscountType != .freeTrial)
                 }
             case 4:
                 let event = BillingEvent.requestPriceIncrease(price: 2_490, needsConsent: random.next(2) == 0, at: now)

@@ -151,7 +151,7 @@ extension CustomerBinaryTests {
         let records = try store.control(TestNotificationsBody.self, "notifications").notifications
         let refund = try #require(
             try records.map { try verifiedES256Payload($0.signedPayload, as: NotificationPayload.self, root: root) }
-                .first { $0.notificationType == "REFUND" })
+                .first { $0.notificationType == .refund })
         let signed = try #require(refund.data?.signedTransactionInfo)
         let transaction = try verifiedES256Payload(signed, as: SignedTransactionPayload.self, root: root)
         #expect(transaction.appAccountToken == token && transaction.originalTransactionId == id)
@@ -169,12 +169,12 @@ extension CustomerBinaryTests {
         _ = try store.control(TestCustomer.self, "customer", "add", "bob")
         let eligibility = "/storekit/v1/subscriptions/\(Self.proGroup)/intro-offer-eligibility"
         let first = try await buy(store, Self.proMonthly, as: "alice", root: root)
-        #expect(first.offerType == 1, "alice's first subscription takes the introductory offer")
+        #expect(first.offerType == .introductoryOffer, "alice's first subscription takes the introductory offer")
         let alice = try await device(store, "GET", eligibility, as: "alice").decoded(IntroOfferEligibilityBody.self)
         let bob = try await device(store, "GET", eligibility, as: "bob").decoded(IntroOfferEligibilityBody.self)
         #expect(!alice.isEligibleForIntroOffer && bob.isEligibleForIntroOffer)
         let bobs = try await buy(store, Self.proMonthly, as: "bob", root: root)
-        #expect(bobs.offerType == 1, "bob's first subscription takes it too")
+        #expect(bobs.offerType == .introductoryOffer, "bob's first subscription takes it too")
         #expect(bobs.originalTransactionId != first.originalTransactionId)
     }
 }
@@ -223,7 +223,8 @@ extension CustomerBinaryTests {
             TestSubscriptionEventRecord.self, "subscription", "auto-renew", Self.proMonthly, "off", "--customer", "bob")
         let alices = try store.control(TestSubscriptionsBody.self, "subscriptions", "--customer", "alice")
         let bobs = try store.control(TestSubscriptionsBody.self, "subscriptions", "--customer", "bob")
-        #expect(alices.subscriptions.map(\.autoRenewStatus) == [1] && bobs.subscriptions.map(\.autoRenewStatus) == [0])
+        #expect(
+            alices.subscriptions.map(\.autoRenewStatus) == [.on] && bobs.subscriptions.map(\.autoRenewStatus) == [.off])
         #expect(try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions.isEmpty)
         let nobodys = try store.control("subscription", "renew", Self.proMonthly)
         #expect(nobodys.status == 1, "the default customer has no subscription: \(nobodys.stderr)")

@@ -19,22 +19,24 @@ import Testing
         let refused = try store.control("family-share", Self.monthly)
         #expect(refused.status == 1 && refused.stderr.contains("not family shareable"))
         let shared = try store.control(TestSubscriptionEventRecord.self, "family-share", Self.yearly)
-        #expect(shared.notificationType == "SUBSCRIBED" && shared.subtype == "INITIAL_BUY")
+        #expect(shared.notificationType == .subscribed && shared.subtype == .initialBuy)
         var told = try #require(try base.notifications(store, root: root).last)
-        #expect(told.transaction.inAppOwnershipType == "FAMILY_SHARED" && told.transaction.productId == Self.yearly)
+        #expect(told.transaction.inAppOwnershipType == .familyShared && told.transaction.productId == Self.yearly)
         #expect(told.transaction.offerType == nil && told.transaction.price == 99_990, "the purchaser's full period")
         #expect(told.transaction.originalTransactionId == told.transaction.transactionId, "ids of the member's own")
-        #expect(told.renewal.originalTransactionId == told.transaction.transactionId && told.payload.data?.status == 1)
+        #expect(
+            told.renewal.originalTransactionId == told.transaction.transactionId && told.payload.data?.status == .active
+        )
         var entitled = try await base.entitlements(store, root: root)
-        #expect(entitled.map(\.inAppOwnershipType) == ["FAMILY_SHARED"])
+        #expect(entitled.map(\.inAppOwnershipType) == [.familyShared])
         let own = try await store.post("/storekit/v1/purchases", json: #"{"productId": "\#(Self.monthly)"}"#)
         #expect(own.status == 409, "one subscription per group: the member's own purchase waits")
 
         let renewed = try store.control(TestClockBody.self, "clock", "advance", "P1Y").events ?? []
-        #expect(renewed.map(\.notificationType) == ["DID_RENEW"])
+        #expect(renewed.map(\.notificationType) == [.didRenew])
         told = try #require(try base.notifications(store, root: root).last)
         #expect(
-            told.transaction.inAppOwnershipType == "FAMILY_SHARED" && told.transaction.transactionReason == "RENEWAL")
+            told.transaction.inAppOwnershipType == .familyShared && told.transaction.transactionReason == .renewal)
         #expect(told.transaction.originalTransactionId == shared.originalTransactionId)
         let extend = try await store.request(
             "PUT", "/inApps/v1/subscriptions/extend/\(shared.originalTransactionId)",
@@ -44,19 +46,19 @@ import Testing
 
         let revoked = try store.control(
             TestTransactionBody.self, "refund", try #require(told.transaction.transactionId))
-        #expect(revoked.transaction.revocationType == "FAMILY_REVOKE")
+        #expect(revoked.transaction.revocationType == .familyRevoke)
         told = try #require(try base.notifications(store, root: root).last)
-        #expect(told.payload.notificationType == "REVOKE" && told.payload.subtype == nil)
-        #expect(told.transaction.revocationType == "FAMILY_REVOKE" && told.transaction.revocationDate != nil)
-        #expect(told.payload.data?.status == 5 && told.renewal.autoRenewStatus == 0)
+        #expect(told.payload.notificationType == .revoke && told.payload.subtype == nil)
+        #expect(told.transaction.revocationType == .familyRevoke && told.transaction.revocationDate != nil)
+        #expect(told.payload.data?.status == .revoked && told.renewal.autoRenewStatus == .off)
         entitled = try await base.entitlements(store, root: root)
         #expect(entitled.isEmpty, "no access once sharing is revoked")
         #expect(try store.control("family-revoke", Self.yearly).status == 1, "revoked already")
 
         let bought = try await base.buy(store, Self.monthly, root: root)
-        #expect(bought.inAppOwnershipType == "PURCHASED" && bought.originalTransactionId == bought.transactionId)
+        #expect(bought.inAppOwnershipType == .purchased && bought.originalTransactionId == bought.transactionId)
         told = try #require(try base.notifications(store, root: root).last)
-        #expect(told.payload.notificationType == "SUBSCRIBED" && told.payload.subtype == "INITIAL_BUY")
+        #expect(told.payload.notificationType == .subscribed && told.payload.subtype == .initialBuy)
         #expect(try store.stop() == 0)
     }
 
@@ -68,11 +70,11 @@ import Testing
         let ended = try store.control(TestTransactionBody.self, "family-revoke", Self.yearly)
         #expect(ended.transaction.transactionId == shared.transactionId && ended.transaction.revocationDate != nil)
         var told = try #require(try base.notifications(store, root: root).last)
-        #expect(told.payload.notificationType == "REVOKE" && told.transaction.inAppOwnershipType == "FAMILY_SHARED")
+        #expect(told.payload.notificationType == .revoke && told.transaction.inAppOwnershipType == .familyShared)
         let again = try store.control(TestSubscriptionEventRecord.self, "family-share", Self.yearly)
-        #expect(again.subtype == "RESUBSCRIBE" && again.originalTransactionId == shared.originalTransactionId)
+        #expect(again.subtype == .resubscribe && again.originalTransactionId == shared.originalTransactionId)
         told = try #require(try base.notifications(store, root: root).last)
-        #expect(told.transaction.inAppOwnershipType == "FAMILY_SHARED" && told.transaction.revocationDate == nil)
+        #expect(told.transaction.inAppOwnershipType == .familyShared && told.transaction.revocationDate == nil)
         let history = try await base.server(
             store, "/inApps/v2/history/\(shared.originalTransactionId)?inAppOwnershipType=FAMILY_SHARED")
         #expect(history.status == 200)

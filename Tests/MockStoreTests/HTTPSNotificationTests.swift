@@ -63,7 +63,7 @@ final class HTTPSReceiver {
             _ = try HTTPClient.send("POST", receiver.url, body: Array("again".utf8))
             Issue.record("an untrusted certificate was accepted")
         } catch {
-            #expect(error.sendAttemptResult == "SSL_ISSUE")
+            #expect(error.sendAttemptResult == .tlsIssue)
         }
         #expect(receiver.bodies.count == 1)
     }
@@ -93,7 +93,7 @@ final class HTTPSReceiver {
         try await eventually("it is recorded as delivered") {
             let records = try await store.get("/test/v1/notifications").decoded(TestNotificationsBody.self)
             return records.notifications.first?.status == "delivered"
-                && records.notifications.first?.sendAttempts.map(\.sendAttemptResult) == ["SUCCESS"]
+                && records.notifications.first?.sendAttempts.map(\.sendAttemptResult) == [.success]
         }
         #expect(try store.stop() == 0)
     }
@@ -115,7 +115,7 @@ final class HTTPSReceiver {
         }
         let record = try #require(
             try await store.get("/test/v1/notifications").decoded(TestNotificationsBody.self).notifications.first)
-        #expect(record.sendAttempts.map(\.sendAttemptResult) == ["SSL_ISSUE", "SSL_ISSUE"])
+        #expect(record.sendAttempts.map(\.sendAttemptResult) == [.tlsIssue, .tlsIssue])
         #expect(receiver.bodies.isEmpty, "nothing was delivered to an untrusted receiver")
         #expect(try store.stop() == 0)
     }

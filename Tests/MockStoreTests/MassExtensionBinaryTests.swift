@@ -25,7 +25,7 @@ import Testing
 
     func kinds(_ store: MockStoreHarness) throws -> [String] {
         try store.control(TestNotificationsBody.self, "notifications").notifications.map {
-            $0.notificationType + ($0.subtype.map { " " + $0 } ?? "")
+            $0.notificationType.rawValue + ($0.subtype.map { " " + $0.rawValue } ?? "")
         }
     }
 

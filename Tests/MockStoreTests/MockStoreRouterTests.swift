@@ -88,7 +88,7 @@ extension MockStoreRouterTests {
         #expect(
             products?.last
                 == StoreProductInfo(
-                    id: Self.credit500, type: "consumable", displayName: "£5 of credit",
+                    id: Self.credit500, type: .consumable, displayName: "£5 of credit",
                     description: "£5 of credit to spend in VoiceDebrief", displayPrice: "£5.00", price: "5.00",
                     currency: "GBP"))
         #expect(products?.first?.displayPrice == "£10.00")
@@ -115,7 +115,7 @@ extension MockStoreRouterTests {
         )
         .decoded(StoreProductsBody.self)?.products
         #expect(products?.map(\.displayName) == ["Münzen", "Season"])
-        #expect(products?.map(\.type) == ["consumable", "nonRenewable"])
+        #expect(products?.map(\.type) == [.consumable, .nonRenewable])
         #expect(products?.map(\.currency) == ["USD", "USD"])
         #expect(products?.first?.price == "0.5")
         #expect(products?.first?.displayPrice.contains("0,50") == true, "German formatting of a dollar price")
@@ -142,9 +142,9 @@ extension MockStoreRouterTests {
                 == SignedTransactionPayload(
                     transactionId: "2000000000000001", originalTransactionId: "2000000000000001",
                     bundleId: "ai.voicedebrief.app", productId: Self.credit500, purchaseDate: 1_760_000_000_000,
-                    originalPurchaseDate: 1_760_000_000_000, quantity: 1, type: "Consumable",
-                    inAppOwnershipType: "PURCHASED",
-                    signedDate: 1_760_000_000_000, environment: "Sandbox", transactionReason: "PURCHASE",
+                    originalPurchaseDate: 1_760_000_000_000, quantity: 1, type: .consumable,
+                    inAppOwnershipType: .purchased,
+                    signedDate: 1_760_000_000_000, environment: .sandbox, transactionReason: .purchase,
                     storefront: "GBR",
                     storefrontId: "143444", price: 5_000, currency: "GBP", appAccountToken: Self.token))
     }
@@ -231,7 +231,7 @@ extension MockStoreRouterTests {
         let again = try router.verifiedPayload(
             router.buy(#"{"productId": "com.example.lifetime"}"#)
                 .decoded(PurchaseResponseBody.self)?.signedTransaction)
-        #expect(first.type == "Non-Consumable")
+        #expect(first.type == .nonConsumable)
         #expect(first.price == 199_990)
         #expect(first.currency == "USD")
         #expect(first.storefront == "USA")
@@ -254,7 +254,7 @@ extension MockStoreRouterTests {
         // The pending answer names the waiting transaction (a mock store addition, issue 13).
         #expect(
             response.decoded(PurchaseResponseBody.self)
-                == PurchaseResponseBody(result: "pending", pendingReason: "askToBuy", transactionId: pending.id))
+                == PurchaseResponseBody(result: "pending", pendingReason: .askToBuy, transactionId: pending.id))
         #expect(pending.status == .pending)
         router.expectError(
             router.post("/storekit/v1/transactions/\(pending.id)/finish", "{}"), status: 404, code: 4_040_010)

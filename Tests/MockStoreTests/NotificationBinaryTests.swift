@@ -54,13 +54,13 @@ extension NotificationBinaryTests {
         let signed = try JSONDecoder().decode(
             SignedNotificationBody.self, from: Data(try #require(receiver.bodies.first)))
         let payload = try verifiedES256Payload(signed.signedPayload, as: NotificationPayload.self, root: root)
-        #expect(payload.notificationType == "TEST")
+        #expect(payload.notificationType == .test)
         #expect(payload.subtype == nil)
         #expect(payload.version == "2.0")
         #expect(UUID(uuidString: payload.notificationUUID) != nil)
         #expect(
             payload.data
-                == NotificationData(environment: "Sandbox", appAppleId: nil, bundleId: "ai.voicedebrief.app"),
+                == NotificationData(environment: .sandbox, appAppleId: nil, bundleId: "ai.voicedebrief.app"),
             "Apple leaves appAppleId out in the sandbox (issue 15)")
         let signedAt = Double(payload.signedDate) / 1_000
         #expect(signedAt >= asked - 1 && signedAt <= Date().timeIntervalSince1970 + 1, "signed at \(signedAt)")
@@ -73,7 +73,7 @@ extension NotificationBinaryTests {
         #expect(status.status == 200)
         let body = try status.decoded(CheckTestNotificationResponseBody.self)
         #expect(body.signedPayload == signed.signedPayload)
-        #expect(body.sendAttempts.map(\.sendAttemptResult) == ["SUCCESS"])
+        #expect(body.sendAttempts.map(\.sendAttemptResult) == [.success])
         #expect(try await notifications(store).first?.status == "delivered")
         #expect(try store.stop() == 0)
     }
@@ -85,10 +85,10 @@ extension NotificationBinaryTests {
         let root = try await root(store)
         let shop = store.testStore
         let id = try await shop.buy("ai.voicedebrief.app.credit.500").transaction.transactionId
-        try await shop.requestRefund(id, reason: "UNSATISFIED_WITH_PURCHASE")
+        try await shop.requestRefund(id, reason: .unsatisfiedWithPurchase)
         try await shop.declineRefund(id)
         try await shop.requestRefund(id)
-        try await shop.refund(id, reason: 1)
+        try await shop.refund(id, reason: .refundedDueToIssue)
         try await shop.reverseRefund(id)
         // What the store records, then every try settled: the receiver's count is final then.
         _ = try await shop.notifications(of: .refundReversed, within: .seconds(300))
@@ -101,17 +101,17 @@ extension NotificationBinaryTests {
         }
         #expect(
             payloads.map(\.notificationType) == [
-                "ONE_TIME_CHARGE", "CONSUMPTION_REQUEST", "REFUND_DECLINED", "CONSUMPTION_REQUEST", "REFUND",
-                "REFUND_REVERSED",
+                .oneTimeCharge, .consumptionRequest, .refundDeclined, .consumptionRequest, .refund,
+                .refundReversed,
             ])
         #expect(
             payloads.map { $0.data?.consumptionRequestReason } == [
-                nil, "UNSATISFIED_WITH_PURCHASE", nil, "UNINTENDED_PURCHASE", nil, nil,
+                nil, .unsatisfiedWithPurchase, nil, .unintendedPurchase, nil, nil,
             ])
         #expect(Set(payloads.map(\.notificationUUID)).count == 6)
         for payload in payloads {
             let data = try #require(payload.data)
-            #expect(data.environment == "Production" && data.bundleId == "ai.voicedebrief.app")
+            #expect(data.environment == .production && data.bundleId == "ai.voicedebrief.app")
             #expect(data.appAppleId == 987_654_321 && data.bundleVersion == "42")
             #expect(payload.version == "2.0")
         }
@@ -121,11 +121,13 @@ extension NotificationBinaryTests {
         }
         #expect(infos.allSatisfy { $0.transactionId == id })
         #expect(infos[0].revocationDate == nil, "ONE_TIME_CHARGE carries the purchase")
-        #expect(infos[4].revocationDate != nil && infos[4].revocationReason == 1, "REFUND carries the revocation")
-        #expect(infos[5].revocationDate == nil, "REFUND_REVERSED carries the reinstated transaction")
-        #expect(infos.allSatisfy { $0.environment == "Production" && $0.deviceVerification == nil })
         #expect(
-            records.allSatisfy { $0.status == "delivered" && $0.sendAttempts.map(\.sendAttemptResult) == ["SUCCESS"] })
+            infos[4].revocationDate != nil && infos[4].revocationReason == .refundedDueToIssue,
+            "REFUND carries the revocation")
+        #expect(infos[5].revocationDate == nil, "REFUND_REVERSED carries the reinstated transaction")
+        #expect(infos.allSatisfy { $0.environment == .production && $0.deviceVerification == nil })
+        #expect(
+            records.allSatisfy { $0.status == "delivered" && $0.sendAttempts.map(\.sendAttemptResult) == [.success] })
         #expect(try store.stop() == 0)
     }
 
@@ -140,7 +142,7 @@ extension NotificationBinaryTests {
         let record = try #require(try await notifications(store).first)
         #expect(
             record.sendAttempts.map(\.sendAttemptResult) == [
-                "UNSUCCESSFUL_HTTP_RESPONSE_CODE", "UNSUCCESSFUL_HTTP_RESPONSE_CODE", "SUCCESS",
+                .unsuccessfulHttpResponseCode, .unsuccessfulHttpResponseCode, .success,
             ])
         #expect(record.sendAttempts.map(\.httpStatus) == [500, 503, 200])
         let dates = record.sendAttempts.map(\.attemptDate)
@@ -180,7 +182,7 @@ extension NotificationBinaryTests {
             "GET", "/inApps/v1/notifications/test/\(testToken)", headers: try token.header())
         #expect(
             try status.decoded(CheckTestNotificationResponseBody.self).sendAttempts.map(\.sendAttemptResult)
-                == ["SOCKET_ISSUE", "SOCKET_ISSUE", "SOCKET_ISSUE"])
+                == [.socketIssue, .socketIssue, .socketIssue])
         #expect(try unreachable.stop() == 0)
     }
 
@@ -209,8 +211,8 @@ extension NotificationBinaryTests {
         try await eventually("it is delivered") { try await notifications(store).first?.status == "delivered" }
         let record = try #require(try await notifications(store).first)
         #expect(record.sendAttempts.count == triedBefore + 1, "every try before the restart, then the delivery")
-        #expect(record.sendAttempts.first?.sendAttemptResult == "UNSUCCESSFUL_HTTP_RESPONSE_CODE")
-        #expect(record.sendAttempts.last?.sendAttemptResult == "SUCCESS")
+        #expect(record.sendAttempts.first?.sendAttemptResult == .unsuccessfulHttpResponseCode)
+        #expect(record.sendAttempts.last?.sendAttemptResult == .success)
         let dates = record.sendAttempts.map(\.attemptDate)
         #expect(dates.count < 2 || dates[dates.count - 1] - dates[dates.count - 2] < 60_000, "on the new schedule")
         #expect(receiving.bodies.count == 1, "delivered once")
@@ -239,7 +241,7 @@ extension NotificationBinaryTests {
             _ = try HTTPClient.send("GET", url, timeout: 2)
             Issue.record("a stopped server answered")
         } catch {
-            #expect(error.sendAttemptResult == "SOCKET_ISSUE")
+            #expect(error.sendAttemptResult == .socketIssue)
         }
     }
 }

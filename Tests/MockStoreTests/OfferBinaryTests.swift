@@ -40,24 +40,29 @@ import Testing
         let promo = try await buy(store, Self.pro, "promotional", "pro.monthly.half")
         #expect(promo.status == 200)
         var (payload, transaction, renewal) = try last(store, root: root)
-        #expect(payload.notificationType == "OFFER_REDEEMED" && payload.subtype == "INITIAL_BUY")
-        #expect(transaction.offerType == 2 && transaction.offerIdentifier == "pro.monthly.half")
-        #expect(transaction.offerDiscountType == "PAY_AS_YOU_GO" && transaction.offerPeriod == "P2M")
+        #expect(payload.notificationType == .offerRedeemed && payload.subtype == .initialBuy)
+        #expect(transaction.offerType == .promotionalOffer && transaction.offerIdentifier == "pro.monthly.half")
+        #expect(transaction.offerDiscountType == .payAsYouGo && transaction.offerPeriod == "P2M")
         #expect(transaction.price == 4_990)
-        #expect(renewal.offerType == 2 && renewal.renewalPrice == 4_990, "the second period is under the offer too")
+        #expect(
+            renewal.offerType == .promotionalOffer && renewal.renewalPrice == 4_990,
+            "the second period is under the offer too")
 
         #expect(try await buy(store, Self.pro, "winBack", "pro.monthly.winback.free").status == 400, "not lapsed")
         #expect(try await buy(store, Self.pro, "promotional", "nope").status == 400)
         #expect(try await buy(store, Self.pro, "offerCode", "PRO-MONTH-99").status == 200)
         (payload, transaction, renewal) = try last(store, root: root)
-        #expect(payload.notificationType == "OFFER_REDEEMED" && payload.subtype == nil, "an active subscriber")
-        #expect(renewal.offerType == 3 && renewal.offerIdentifier == "PRO-MONTH-99" && renewal.renewalPrice == 990)
+        #expect(payload.notificationType == .offerRedeemed && payload.subtype == nil, "an active subscriber")
+        #expect(
+            renewal.offerType == .offerCode && renewal.offerIdentifier == "PRO-MONTH-99" && renewal.renewalPrice == 990)
 
         _ = try store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.pro)
         #expect(try await buy(store, Self.pro, "winBack", "pro.monthly.winback.free").status == 200)
         (payload, transaction, renewal) = try last(store, root: root)
-        #expect(payload.notificationType == "OFFER_REDEEMED" && payload.subtype == "RESUBSCRIBE")
-        #expect(transaction.offerType == 4 && transaction.offerDiscountType == "FREE_TRIAL" && transaction.price == 0)
+        #expect(payload.notificationType == .offerRedeemed && payload.subtype == .resubscribe)
+        #expect(
+            transaction.offerType == .winBackOffer && transaction.offerDiscountType == .freeTrial
+                && transaction.price == 0)
         #expect(try store.stop() == 0)
     }
 
@@ -67,8 +72,10 @@ import Testing
         _ = try await base.buy(store, SubscriptionBinaryTests.basic, root: root)
         #expect(try await buy(store, Self.pro, "promotional", "pro.monthly.half").status == 200)
         let (payload, transaction, _) = try last(store, root: root)
-        #expect(payload.notificationType == "OFFER_REDEEMED" && payload.subtype == "UPGRADE")
-        #expect(transaction.productId == Self.pro && transaction.offerType == 2 && transaction.price == 4_990)
+        #expect(payload.notificationType == .offerRedeemed && payload.subtype == .upgrade)
+        #expect(
+            transaction.productId == Self.pro && transaction.offerType == .promotionalOffer
+                && transaction.price == 4_990)
         #expect(try await buy(store, SubscriptionBinaryTests.basic, "promotional", "x").status == 400)
         #expect(try store.stop() == 0)
 
@@ -78,8 +85,8 @@ import Testing
         _ = try await other.buy(second, SubscriptionBinaryTests.proYearly, root: secondRoot)
         #expect(try await buy(second, Self.pro, "promotional", "pro.monthly.half").status == 200)
         let told = try #require(try other.notifications(second, root: secondRoot).last)
-        #expect(told.payload.notificationType == "OFFER_REDEEMED" && told.payload.subtype == "DOWNGRADE")
-        #expect(told.renewal.autoRenewProductId == Self.pro && told.renewal.offerType == 2)
+        #expect(told.payload.notificationType == .offerRedeemed && told.payload.subtype == .downgrade)
+        #expect(told.renewal.autoRenewProductId == Self.pro && told.renewal.offerType == .promotionalOffer)
         #expect(told.renewal.offerIdentifier == "pro.monthly.half" && told.renewal.renewalPrice == 4_990)
         #expect(try second.stop() == 0)
     }

@@ -79,7 +79,7 @@ extension ReceiverAnswerLimitTests {
         }
         let attempts = try #require(record).sendAttempts
         #expect(record?.status == "delivered")
-        #expect(attempts.map(\.sendAttemptResult) == ["SUCCESS"], "\(attempts.map { $0.detail ?? "" })")
+        #expect(attempts.map(\.sendAttemptResult) == [.success], "\(attempts.map { $0.detail ?? "" })")
         #expect(attempts.map(\.httpStatus) == [200])
 
         let after = try Self.peakMemory(of: pid)

@@ -45,27 +45,27 @@ import Testing
     }
 
     /// The notifications about refunds (every purchase also sends its ONE_TIME_CHARGE).
-    private func notificationTypes() throws -> [String] {
-        try store.notificationRecords().notifications.map(\.notificationType).filter { $0 != "ONE_TIME_CHARGE" }
+    private func notificationTypes() throws -> [NotificationType] {
+        try store.notificationRecords().notifications.map(\.notificationType).filter { $0 != .oneTimeCharge }
     }
 }
 
 extension RefundDecisionTests {
     @Test func aRefundWithAPercentageIsProrated() throws {
         let id = try bought()
-        let answer = try store.refund(id: id, reason: 1, percentage: 33_333)
+        let answer = try store.refund(id: id, reason: .refundedDueToIssue, percentage: 33_333)
         let signed = try payload(answer.signedTransaction)
-        #expect(signed.revocationType == "REFUND_PRORATED")
+        #expect(signed.revocationType == .refundProrated)
         #expect(signed.revocationPercentage == 33_333)
-        #expect(signed.revocationReason == 1)
+        #expect(signed.revocationReason == .refundedDueToIssue)
         #expect(try latest(id).revocationPercentage == 33_333)
-        #expect(try notificationTypes() == ["REFUND"])
+        #expect(try notificationTypes() == [.refund])
     }
 
     @Test func aRefundWithoutAPercentageIsFull() throws {
         let id = try bought()
         let signed = try payload(try store.refund(id: id, reason: nil).signedTransaction)
-        #expect(signed.revocationType == "REFUND_FULL" && signed.revocationPercentage == 100_000)
+        #expect(signed.revocationType == .refundFull && signed.revocationPercentage == 100_000)
     }
 
     @Test(arguments: [0, 100_001, -5]) func aPercentageOutOfRangeIsRefused(_ percentage: Int) throws {
@@ -80,9 +80,9 @@ extension RefundDecisionTests {
             #"{"customerConsented":true,"sampleContentProvided":false,"deliveryStatus":"DELIVERED","#
                 + #""consumptionPercentage":25000,"refundPreference":"GRANT_PRORATED"}"#, for: id)
         let now = try latest(id)
-        #expect(now.revocationType == "REFUND_PRORATED" && now.revocationPercentage == 75_000)
+        #expect(now.revocationType == .refundProrated && now.revocationPercentage == 75_000)
         #expect(now.refundRequest == "granted")
-        #expect(try notificationTypes() == ["CONSUMPTION_REQUEST", "REFUND"])
+        #expect(try notificationTypes() == [.consumptionRequest, .refund])
     }
 
     @Test func grantFullAndDeclineDecideTheRequest() throws {
@@ -91,7 +91,7 @@ extension RefundDecisionTests {
         try consumption(
             #"{"customerConsented":true,"sampleContentProvided":false,"deliveryStatus":"DELIVERED","#
                 + #""refundPreference":"GRANT_FULL"}"#, for: full)
-        #expect(try latest(full).revocationType == "REFUND_FULL")
+        #expect(try latest(full).revocationType == .refundFull)
         let declined = try bought()
         _ = try store.requestRefund(id: declined, reason: nil)
         try consumption(
@@ -99,7 +99,7 @@ extension RefundDecisionTests {
                 + #""refundPreference":"DECLINE"}"#, for: declined)
         #expect(try latest(declined).revocationDate == nil)
         #expect(try latest(declined).refundRequest == "declined")
-        #expect(try notificationTypes().suffix(2) == ["CONSUMPTION_REQUEST", "REFUND_DECLINED"])
+        #expect(try notificationTypes().suffix(2) == [.consumptionRequest, .refundDeclined])
     }
 
     @Test func withoutAnOpenRequestConsumptionInformationDecidesNothing() throws {

@@ -65,10 +65,10 @@ extension SandboxControlBinaryTests {
         #expect(
             first
                 == PurchaseResponseBody(
-                    result: "pending", pendingReason: "askToBuy", transactionId: listed.first?.transactionId))
+                    result: "pending", pendingReason: .askToBuy, transactionId: listed.first?.transactionId))
         #expect(second.transactionId == listed.last?.transactionId && second.transactionId != first.transactionId)
         #expect(listed.map(\.status) == ["pending", "pending"])
-        #expect(listed.map(\.pendingReason) == ["askToBuy", "askToBuy"])
+        #expect(listed.map(\.pendingReason) == [.askToBuy, .askToBuy])
         #expect(listed.map(\.orderId) == ["MOCK00000001", "MOCK00000002"])
         let (approvedID, declinedID) = (listed[0].transactionId, listed[1].transactionId)
         #expect(try await unfinishedIDs(store, root: root).isEmpty, "pending purchases are not the app's yet")
@@ -109,7 +109,7 @@ extension SandboxControlBinaryTests {
         let id = try #require(try store.control(TestTransactionsBody.self, "transactions").transactions.first)
             .transactionId
         #expect(
-            answer == PurchaseResponseBody(result: "userCancelled", pendingReason: "interrupted", transactionId: id))
+            answer == PurchaseResponseBody(result: "userCancelled", pendingReason: .interrupted, transactionId: id))
         let cursor = try await updates(store).cursor
         expectRefused(try store.control("approve", id), "not waiting for Ask to Buy approval")
         let resolved = try store.control(TestTransactionBody.self, "resolve", id)
@@ -160,15 +160,15 @@ extension SandboxControlBinaryTests {
         let cursor = try await updates(store).cursor
 
         let refunded = try store.control(TestTransactionBody.self, "refund", id, "--reason", "1")
-        #expect(refunded.transaction.revocationReason == 1)
-        #expect(refunded.transaction.revocationType == "REFUND_FULL")
+        #expect(refunded.transaction.revocationReason == .refundedDueToIssue)
+        #expect(refunded.transaction.revocationType == .refundFull)
         let feed = try await updates(store, after: cursor)
         let revoked = try #require(try payloads(feed.signedTransactions, root: root).first)
         #expect(revoked.transactionId == id)
         #expect(revoked.revocationDate != nil)
         #expect(revoked.revocationDate == refunded.transaction.revocationDate)
-        #expect(revoked.revocationReason == 1)
-        #expect(revoked.revocationType == "REFUND_FULL")
+        #expect(revoked.revocationReason == .refundedDueToIssue)
+        #expect(revoked.revocationType == .refundFull)
         #expect(revoked.revocationPercentage == 100_000)
         expectRefused(try store.control("refund", id), "it is refunded")
 
@@ -201,12 +201,12 @@ extension SandboxControlBinaryTests {
         _ = try store.control(TestTransactionBody.self, "request-refund", id)
         let granted = try store.control(TestTransactionBody.self, "refund", id)
         #expect(granted.transaction.refundRequest == "granted")
-        #expect(granted.transaction.revocationReason == 0)
+        #expect(granted.transaction.revocationReason == .refundedForOtherReason)
         expectRefused(try store.control("request-refund", id, "--reason", "BORED"), "Invalid consumptionRequestReason")
         let kinds = try store.control(TestNotificationsBody.self, "notifications").notifications.map(\.notificationType)
         // The purchase itself is announced by ONE_TIME_CHARGE (issue 15).
         #expect(
-            kinds == ["ONE_TIME_CHARGE", "CONSUMPTION_REQUEST", "REFUND_DECLINED", "CONSUMPTION_REQUEST", "REFUND"])
+            kinds == [.oneTimeCharge, .consumptionRequest, .refundDeclined, .consumptionRequest, .refund])
         #expect(
             try store.control(TestNotificationsBody.self, "notifications").notifications.allSatisfy {
                 $0.status == "unsent" && $0.sendAttempts.isEmpty

@@ -124,7 +124,7 @@ extension ServerAPIBinaryTests {
         let payload = try transactions(
             [try info.decoded(TransactionInfoResponseBody.self).signedTransactionInfo], root: root)[0]
         #expect(payload.transactionId == id)
-        #expect(payload.environment == "Sandbox")
+        #expect(payload.environment == .sandbox)
         try await store.testStore.refund(id)
         let refunded = try transactions(
             [
@@ -159,7 +159,7 @@ extension ServerAPIBinaryTests {
         #expect(page1.hasMore)
         #expect(page1.bundleId == "ai.voicedebrief.app")
         #expect(page1.appAppleId == nil, "Apple leaves appAppleId out in the sandbox (issue 15)")
-        #expect(page1.environment == "Sandbox")
+        #expect(page1.environment == .sandbox)
         #expect(try transactions(page1.signedTransactions, root: root).map(\.transactionId) == Array(ids[0..<20]))
         let page2 = try await api(store, "GET", "/inApps/v2/history/\(ids[5])?revision=\(page1.revision)")
             .decoded(HistoryResponseBody.self)
@@ -254,11 +254,11 @@ extension ServerAPIBinaryTests {
         let found = try await api(store, "GET", "/inApps/v1/lookup/\(order)")
         #expect(found.status == 200)
         let body = try found.decoded(OrderLookupResponseBody.self)
-        #expect(body.status == 0)
+        #expect(body.status == .valid)
         #expect(try transactions(body.signedTransactions, root: root).map(\.transactionId) == [id])
         let unknown = try await api(store, "GET", "/inApps/v1/lookup/MOCK99999999").decoded(
             OrderLookupResponseBody.self)
-        #expect(unknown == OrderLookupResponseBody(status: 1, signedTransactions: []))
+        #expect(unknown == OrderLookupResponseBody(status: .invalid, signedTransactions: []))
         #expect(try store.stop() == 0)
     }
 

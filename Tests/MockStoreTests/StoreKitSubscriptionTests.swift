@@ -96,7 +96,7 @@ extension StoreKitSubscriptionTests {
         #expect(monthly.offerCodes.map(\.paymentMode) == [.payAsYouGo])
         #expect(monthly.offerCodes.first?.codeEligibility == Set(OfferCodeEligibility.allCases))
         #expect(monthly.introductoryOffer?.duration == .init(value: 3, unit: .month), "P1M × 3")
-        #expect(monthly.introductoryOffer?.paymentMode.appleDiscountType == "PAY_AS_YOU_GO")
+        #expect(monthly.introductoryOffer?.paymentMode.appleDiscountType == .payAsYouGo)
         let basic = try #require(catalogue.product(id: "com.example.basic.monthly")?.subscription)
         #expect(basic.introductoryOffer?.paymentMode == .payUpFront)
         #expect(basic.introductoryOffer?.period == .init(value: 3, unit: .month))

@@ -62,7 +62,7 @@ import Testing
             case "buy" where !inForce:
                 _ = try store.purchase(PurchaseRequestBody(productId: Self.product))
                 let intro = !model.usedIntro && history.details(Self.product).introductoryOffer != nil
-                expected = [.init(type: "SUBSCRIBED", subtype: model.bought ? "RESUBSCRIBE" : "INITIAL_BUY")]
+                expected = [.init(type: .subscribed, subtype: model.bought ? .resubscribe : .initialBuy)]
                 model = Model(
                     bought: true, usedIntro: model.usedIntro || intro, status: .active,
                     expires: history.firstEnd(Self.product, at: now, intro: intro), retryOn: model.retryOn,
@@ -83,23 +83,23 @@ import Testing
                     continue
                 }
                 _ = try store.recoverBilling(Self.product)
-                expected = [.init(type: "DID_RENEW", subtype: "BILLING_RECOVERY")]
+                expected = [.init(type: .didRenew, subtype: .billingRecovery)]
                 // In the grace period the renewal date stays; after it, the new period starts now.
                 model.expires = (model.status == .grace ? model.expires : now) + Self.week
                 model.status = .active
                 model.graceEnd = nil
             case "increase" where inForce:
                 _ = try store.requestPriceIncrease(Self.product, TestPriceIncreaseRequest(needsConsent: true))
-                expected = [.init(type: "PRICE_INCREASE", subtype: "PENDING")]
+                expected = [.init(type: .priceIncrease, subtype: .pending)]
                 model.pricePending = true
             case "consent" where inForce && model.pricePending:
                 _ = try store.consentToPriceIncrease(Self.product)
-                expected = [.init(type: "PRICE_INCREASE", subtype: "ACCEPTED")]
+                expected = [.init(type: .priceIncrease, subtype: .accepted)]
                 model.pricePending = false
                 model.autoRenew = true
             case "decline" where inForce && model.pricePending:
                 _ = try store.declinePriceIncrease(Self.product)
-                expected = [.init(type: "DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_DISABLED")]
+                expected = [.init(type: .didChangeRenewalStatus, subtype: .autoRenewDisabled)]
                 model.autoRenew = false
             case "auto" where model.status == .active:
                 let on = random.chance(0.5)
@@ -107,8 +107,8 @@ import Testing
                 if on != model.autoRenew {
                     expected = [
                         .init(
-                            type: "DID_CHANGE_RENEWAL_STATUS",
-                            subtype: on ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED")
+                            type: .didChangeRenewalStatus,
+                            subtype: on ? .autoRenewEnabled : .autoRenewDisabled)
                     ]
                     model.autoRenew = on
                 }
@@ -133,24 +133,24 @@ import Testing
             switch model.status {
             case .active where model.expires <= target:
                 if model.pricePending {
-                    events.append(.init(type: "EXPIRED", subtype: "PRICE_INCREASE"))
+                    events.append(.init(type: .expired, subtype: .priceIncrease))
                     model.status = .expired
                 } else if !model.autoRenew {
-                    events.append(.init(type: "EXPIRED", subtype: "VOLUNTARY"))
+                    events.append(.init(type: .expired, subtype: .voluntary))
                     model.status = .expired
                 } else if model.retryOn {
-                    events.append(.init(type: "DID_FAIL_TO_RENEW", subtype: model.graceOn ? "GRACE_PERIOD" : nil))
+                    events.append(.init(type: .didFailToRenew, subtype: model.graceOn ? .gracePeriod : nil))
                     model.status = model.graceOn ? .grace : .retry
                     model.graceEnd = model.graceOn ? model.expires + 6 * day : nil
                 } else {
-                    events.append(.init(type: "DID_RENEW", subtype: nil))
+                    events.append(.init(type: .didRenew, subtype: nil))
                     model.expires += week
                 }
             case .grace where (model.graceEnd ?? .max) <= target:
-                events.append(.init(type: "GRACE_PERIOD_EXPIRED", subtype: nil))
+                events.append(.init(type: .gracePeriodExpired, subtype: nil))
                 model.status = .retry
             case .retry where model.expires + 60 * day <= target:
-                events.append(.init(type: "EXPIRED", subtype: "BILLING_RETRY"))
+                events.append(.init(type: .expired, subtype: .billingRetry))
                 model.status = .expired
             default:
                 return events
@@ -165,11 +165,11 @@ import Testing
         let shouldBeEntitled = model.status == .active && model.expires > now || model.status == .grace
         #expect(entitled.map(\.productId) == (shouldBeEntitled ? [Self.product] : []), "\(context): entitlement")
         if let state = states.first {
-            #expect(state.status == model.status.rawValue, "\(context): status")
+            #expect(state.status.rawValue == model.status.rawValue, "\(context): status")
             #expect(state.isEntitled == shouldBeEntitled, "\(context): isEntitled")
             if model.status != .expired {
                 #expect(state.expiresDate == model.expires, "\(context): expires")
-                #expect(state.autoRenewStatus == (model.autoRenew ? 1 : 0), "\(context): auto-renew")
+                #expect(state.autoRenewStatus == (model.autoRenew ? .on : .off), "\(context): auto-renew")
             }
             let renewal = try SubscriptionHistoryModelTests.decode(
                 try #require(state.signedRenewalInfo), as: RenewalInfoPayload.self)
@@ -178,7 +178,9 @@ import Testing
                 "\(context): isInBillingRetryPeriod")
             if model.status == .grace { #expect(renewal.gracePeriodExpiresDate == model.graceEnd, "\(context)") }
             if model.status != .expired {
-                #expect((renewal.priceIncreaseStatus == 0) == model.pricePending, "\(context): priceIncreaseStatus")
+                #expect(
+                    (renewal.priceIncreaseStatus == .customerHasNotResponded) == model.pricePending,
+                    "\(context): priceIncreaseStatus")
             }
             let page = try store.history(id: state.latestTransactionId, query: [.init("sort", "DESCENDING")])
             let latest = try page.signedTransactions.first.map(SubscriptionHistoryModelTests.payload)

@@ -29,7 +29,7 @@ import Testing
         let listed = try await products(store)
         #expect(listed.map(\.id) == Self.ids)
         #expect(
-            listed.map(\.type) == ["consumable", "autoRenewable", "autoRenewable", "autoRenewable", "autoRenewable"])
+            listed.map(\.type) == [.consumable, .autoRenewable, .autoRenewable, .autoRenewable, .autoRenewable])
         #expect(listed[0].subscription == nil, "a consumable has no subscription info")
         #expect(listed.map(\.isFamilyShareable) == [false, true, false, false, false])
         #expect(listed.map(\.displayPrice) == ["$0.99", "$99.99", "$9.99", "$4.99", "$1.99"])

@@ -28,13 +28,15 @@ import Testing
     }
 
     struct Told: Equatable, CustomStringConvertible {
-        var type: String
-        var subtype: String?
-        var status: Int?
-        var autoRenewStatus: Int
+        var type: NotificationType
+        var subtype: NotificationSubtype?
+        var status: SubscriptionStatus?
+        var autoRenewStatus: AutoRenewStatus
         var transactionId: String
 
-        var description: String { "\(type) \(subtype ?? "-") status \(status ?? 0) autoRenew \(autoRenewStatus)" }
+        var description: String {
+            "\(type) \(subtype?.rawValue ?? "-") status \(status?.rawValue ?? 0) autoRenew \(autoRenewStatus)"
+        }
     }
 
     /// Lapses the subscription of `product` (expired now), moves the clock on by `lapse`, buys it again and
@@ -43,11 +45,11 @@ import Testing
         purchase: SignedTransactionPayload, recentStart: Int64
     ) {
         let expired = try store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.weekly)
-        #expect(expired.notificationType == "EXPIRED")
+        #expect(expired.notificationType == .expired)
         _ = try store.control(TestClockBody.self, "clock", "advance", lapse)
         let again = try await base.buy(store, Self.weekly, root: root)
         let back = try #require(try base.notifications(store, root: root).last)
-        #expect(back.payload.notificationType == "SUBSCRIBED" && back.payload.subtype == "RESUBSCRIBE")
+        #expect(back.payload.notificationType == .subscribed && back.payload.subtype == .resubscribe)
         return (again, back.renewal.recentSubscriptionStartDate)
     }
 }
@@ -67,7 +69,7 @@ extension SubscriptionFidelityBinaryTests {
         let kept = try await resubscribe(store, after: short, root: root)
         #expect(kept.recentStart == first.purchaseDate, "\(environment): a lapse of \(short) is ignored")
         let renewed = try store.control(TestClockBody.self, "clock", "advance", "P8D")
-        #expect(renewed.events?.map(\.notificationType) == ["DID_RENEW"])
+        #expect(renewed.events?.map(\.notificationType) == [.didRenew])
         #expect(
             try base.notifications(store, root: root).last?.renewal.recentSubscriptionStartDate == first.purchaseDate)
         let reset = try await resubscribe(store, after: long, root: root)
@@ -85,7 +87,7 @@ extension SubscriptionFidelityBinaryTests {
         _ = try store.control(TestClockBody.self, "clock", "advance", "PT10M")
         let again = try await base.buy(store, Self.weekly, root: root)
         let back = try #require(try base.notifications(store, root: root).last)
-        #expect(back.payload.subtype == "RESUBSCRIBE")
+        #expect(back.payload.subtype == .resubscribe)
         #expect(back.renewal.recentSubscriptionStartDate == again.purchaseDate)
         #expect(try store.stop() == 0)
     }
@@ -101,44 +103,46 @@ extension SubscriptionFidelityBinaryTests {
             defer { count = (try? base.notifications(store, root: root).count) ?? count }
             return try told(store, root: root, after: count)
         }
-        let disabled = { (status: Int) in
+        let disabled = { (status: SubscriptionStatus) in
             Told(
-                type: "DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_DISABLED", status: status, autoRenewStatus: 0,
+                type: .didChangeRenewalStatus, subtype: .autoRenewDisabled, status: status, autoRenewStatus: .off,
                 transactionId: renewal)
         }
 
         _ = try store.control(TestTransactionBody.self, "request-refund", first.transactionId)
         var seen = try next()
-        #expect(seen.map(\.type) == ["CONSUMPTION_REQUEST", "DID_CHANGE_RENEWAL_STATUS"], "\(seen)")
-        #expect(seen.last == disabled(1), "about the latest transaction, still active")
+        #expect(seen.map(\.type) == [.consumptionRequest, .didChangeRenewalStatus], "\(seen)")
+        #expect(seen.last == disabled(.active), "about the latest transaction, still active")
         _ = try store.control(TestTransactionBody.self, "decline-refund", first.transactionId)
-        #expect(try next().map(\.type) == ["REFUND_DECLINED"], "auto-renew stays off")
+        #expect(try next().map(\.type) == [.refundDeclined], "auto-renew stays off")
         _ = try store.control(TestSubscriptionEventRecord.self, "subscription", "auto-renew", Self.weekly, "on")
-        #expect(try next().map(\.subtype) == ["AUTO_RENEW_ENABLED"])
+        #expect(try next().map(\.subtype) == [.autoRenewEnabled])
 
         // A refund of a period no longer in force, without a request: still active, auto-renew off.
         _ = try store.control(TestTransactionBody.self, "refund", first.transactionId)
         seen = try next()
-        #expect(seen.map(\.type) == ["REFUND", "DID_CHANGE_RENEWAL_STATUS"] && seen.last == disabled(1), "\(seen)")
+        #expect(seen.map(\.type) == [.refund, .didChangeRenewalStatus] && seen.last == disabled(.active), "\(seen)")
         let subscription = try #require(
             try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions.first)
-        #expect(subscription.autoRenewStatus == 0 && subscription.status == 1)
+        #expect(subscription.autoRenewStatus == .off && subscription.status == .active)
 
         // Off already: a request and its refund say nothing more of it.
         _ = try store.control(TestTransactionBody.self, "request-refund", renewal)
-        #expect(try next().map(\.type) == ["CONSUMPTION_REQUEST"])
+        #expect(try next().map(\.type) == [.consumptionRequest])
         _ = try store.control(TestTransactionBody.self, "refund", renewal)
         seen = try next()
-        #expect(seen.map(\.type) == ["REFUND"] && seen.first?.status == 5, "\(seen)")
+        #expect(seen.map(\.type) == [.refund] && seen.first?.status == .revoked, "\(seen)")
 
         // The period in force refunded with auto-renew on: revoked, then auto-renew off.
         let monthly = try await base.buy(store, Self.proMonthly, root: root)
         count = try base.notifications(store, root: root).count
         _ = try store.control(TestTransactionBody.self, "refund", monthly.transactionId)
         seen = try next()
-        #expect(seen.map(\.type) == ["REFUND", "DID_CHANGE_RENEWAL_STATUS"], "\(seen)")
+        #expect(seen.map(\.type) == [.refund, .didChangeRenewalStatus], "\(seen)")
         #expect(
-            seen.allSatisfy { $0.status == 5 && $0.autoRenewStatus == 0 && $0.transactionId == monthly.transactionId })
+            seen.allSatisfy {
+                $0.status == .revoked && $0.autoRenewStatus == .off && $0.transactionId == monthly.transactionId
+            })
         #expect(try store.stop() == 0)
     }
 }

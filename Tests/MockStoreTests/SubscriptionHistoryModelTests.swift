@@ -26,9 +26,9 @@ import Testing
     }
 
     struct Expected: Equatable, CustomStringConvertible {
-        var type: String
-        var subtype: String?
-        var description: String { type + (subtype.map { "/" + $0 } ?? "") }
+        var type: NotificationType
+        var subtype: NotificationSubtype?
+        var description: String { type.rawValue + (subtype.map { "/" + $0.rawValue } ?? "") }
     }
 
     let catalogue: StoreKitConfiguration
@@ -126,7 +126,7 @@ import Testing
                 if !model.active {
                     let intro = !model.usedIntro && details(productId).introductoryOffer != nil
                     expected[group] = [
-                        Expected(type: "SUBSCRIBED", subtype: model.everSubscribed ? "RESUBSCRIBE" : "INITIAL_BUY")
+                        Expected(type: .subscribed, subtype: model.everSubscribed ? .resubscribe : .initialBuy)
                     ]
                     model = GroupModel(
                         everSubscribed: true, active: true, productId: productId, autoRenewProductId: productId,
@@ -134,20 +134,20 @@ import Testing
                         usedIntro: model.usedIntro || intro)
                 } else if productId == model.productId {
                     if model.autoRenewProductId != productId {
-                        expected[group] = [Expected(type: "DID_CHANGE_RENEWAL_PREF", subtype: nil)]
+                        expected[group] = [Expected(type: .didChangeRenewalPref, subtype: nil)]
                         model.autoRenewProductId = productId
                     }
                 } else if productId != model.autoRenewProductId {
                     let (old, new) = (details(model.productId), details(productId))
                     if new.groupLevel < old.groupLevel || (new.groupLevel == old.groupLevel && new.period == old.period)
                     {
-                        expected[group] = [Expected(type: "DID_CHANGE_RENEWAL_PREF", subtype: "UPGRADE")]
+                        expected[group] = [Expected(type: .didChangeRenewalPref, subtype: .upgrade)]
                         model.productId = productId
                         model.autoRenewProductId = productId
                         model.autoRenew = true
                         model.expires = Self.add(new.period, to: now)
                     } else {
-                        expected[group] = [Expected(type: "DID_CHANGE_RENEWAL_PREF", subtype: "DOWNGRADE")]
+                        expected[group] = [Expected(type: .didChangeRenewalPref, subtype: .downgrade)]
                         model.autoRenewProductId = productId
                     }
                 }
@@ -162,7 +162,7 @@ import Testing
                 switch action {
                 case "renew":
                     _ = try store.forceRenewal(productId)
-                    expected[group] = [Expected(type: "DID_RENEW", subtype: nil)]
+                    expected[group] = [Expected(type: .didRenew, subtype: nil)]
                     model.productId = model.autoRenewProductId
                     model.expires = Self.add(details(model.productId).period, to: now)
                 case "auto":
@@ -171,8 +171,8 @@ import Testing
                     if on != model.autoRenew {
                         expected[group] = [
                             Expected(
-                                type: "DID_CHANGE_RENEWAL_STATUS",
-                                subtype: on ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED")
+                                type: .didChangeRenewalStatus,
+                                subtype: on ? .autoRenewEnabled : .autoRenewDisabled)
                         ]
                         model.autoRenew = on
                     }
@@ -180,16 +180,16 @@ import Testing
                     let latest = try store.testSubscriptions().subscriptions.first {
                         $0.subscriptionGroupIdentifier == group
                     }
-                    _ = try store.refund(id: try #require(latest?.latestTransactionId), reason: 0)
+                    _ = try store.refund(id: try #require(latest?.latestTransactionId), reason: .refundedForOtherReason)
                     // After a refund the App Store turns auto-renew off, and says so when it was on.
                     expected[group] =
-                        [Expected(type: "REFUND", subtype: nil)]
+                        [Expected(type: .refund, subtype: nil)]
                         + (model.autoRenew
-                            ? [Expected(type: "DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_DISABLED")] : [])
+                            ? [Expected(type: .didChangeRenewalStatus, subtype: .autoRenewDisabled)] : [])
                     model.active = false
                 default:
                     _ = try store.expireSubscription(productId)
-                    expected[group] = [Expected(type: "EXPIRED", subtype: "VOLUNTARY")]
+                    expected[group] = [Expected(type: .expired, subtype: .voluntary)]
                     model.active = false
                 }
             case "advance":
@@ -234,9 +234,9 @@ import Testing
             if model.active {
                 #expect(state.expiresDate == model.expires, "\(context): \(group) expires")
                 #expect(state.productId == model.productId && state.autoRenewProductId == model.autoRenewProductId)
-                #expect(state.autoRenewStatus == (model.autoRenew ? 1 : 0), "\(context)")
+                #expect(state.autoRenewStatus == (model.autoRenew ? .on : .off), "\(context)")
             } else {
-                #expect(state.status == 2 || state.status == 5, "\(context): \(group) ended")
+                #expect(state.status == .expired || state.status == .revoked, "\(context): \(group) ended")
             }
         }
         // The history (Server API, every page) holds each subscription's latest transaction, newest per subscription.
@@ -261,7 +261,7 @@ import Testing
                 #expect(
                     own.allSatisfy {
                         $0.subscriptionGroupIdentifier == state.subscriptionGroupIdentifier
-                            && $0.type == "Auto-Renewable Subscription"
+                            && $0.type == .autoRenewableSubscription
                     })
             }
             let byGroup = Dictionary(grouping: history, by: { $0.subscriptionGroupIdentifier ?? "" })
@@ -306,11 +306,11 @@ import Testing
             var events: [Expected] = []
             while each.active && each.expires <= target {
                 if each.autoRenew {
-                    events.append(Expected(type: "DID_RENEW", subtype: nil))
+                    events.append(Expected(type: .didRenew, subtype: nil))
                     each.productId = each.autoRenewProductId
                     each.expires = add(details(each.productId).period, to: each.expires)
                 } else {
-                    events.append(Expected(type: "EXPIRED", subtype: "VOLUNTARY"))
+                    events.append(Expected(type: .expired, subtype: .voluntary))
                     each.active = false
                 }
             }

@@ -36,8 +36,8 @@ import Testing
 
     @Test func aFirstPurchaseIsAnInitialBuyForOneCalendarPeriod() throws {
         let step = try lifecycle.subscribe("monthly", previous: nil, at: start, context: context)
-        #expect(step.notice == SubscriptionNotice("SUBSCRIBED", "INITIAL_BUY"))
-        #expect(step.newTransaction?.transactionReason == "PURCHASE")
+        #expect(step.notice == SubscriptionNotice(.subscribed, .initialBuy))
+        #expect(step.newTransaction?.transactionReason == .purchase)
         // 31 January plus one calendar month is 28 February.
         #expect(step.newTransaction?.expiresDate == 1_740_700_800_000)
         #expect(step.state.status == .active && step.state.autoRenewEnabled)
@@ -50,20 +50,20 @@ import Testing
         let due = try #require(lifecycle.dueEvent(state, now: state.expiresDate))
         #expect(due == .renew(at: state.expiresDate))
         let renewed = try lifecycle.apply(due, to: state)
-        #expect(renewed.notice == SubscriptionNotice("DID_RENEW"))
-        #expect(renewed.newTransaction?.transactionReason == "RENEWAL")
+        #expect(renewed.notice == SubscriptionNotice(.didRenew))
+        #expect(renewed.newTransaction?.transactionReason == .renewal)
         #expect(renewed.newTransaction?.purchaseDate == state.expiresDate)
         #expect(renewed.state.recentSubscriptionStartDate == start)
         let off = try lifecycle.apply(.setAutoRenew(false, at: start), to: renewed.state)
-        #expect(off.notice == SubscriptionNotice("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"))
+        #expect(off.notice == SubscriptionNotice(.didChangeRenewalStatus, .autoRenewDisabled))
         #expect(try lifecycle.apply(.setAutoRenew(false, at: start), to: off.state).notice == nil)
         let end = try #require(lifecycle.dueEvent(off.state, now: .max))
         let expired = try lifecycle.apply(end, to: off.state)
-        #expect(expired.notice == SubscriptionNotice("EXPIRED", "VOLUNTARY"))
-        #expect(expired.state.status == .expired && expired.state.expirationIntent == 1)
+        #expect(expired.notice == SubscriptionNotice(.expired, .voluntary))
+        #expect(expired.state.status == .expired && expired.state.expirationIntent == .customerCancelled)
         #expect(!expired.state.isEntitled(at: expired.state.expiresDate - 1))
         let again = try lifecycle.subscribe("basic", previous: expired.state, at: .max / 2, context: context)
-        #expect(again.notice == SubscriptionNotice("SUBSCRIBED", "RESUBSCRIBE"))
+        #expect(again.notice == SubscriptionNotice(.subscribed, .resubscribe))
         #expect(again.state.originalTransactionId == "1")
     }
 
@@ -72,15 +72,15 @@ import Testing
         var smaller = lifecycle
         smaller.products["monthly"] = nil
         let due = try #require(smaller.dueEvent(state, now: state.expiresDate))
-        #expect(due == .expire(at: state.expiresDate, intent: 4))
-        #expect(try smaller.apply(due, to: state).notice == SubscriptionNotice("EXPIRED", "PRODUCT_NOT_FOR_SALE"))
+        #expect(due == .expire(at: state.expiresDate, intent: .productNotAvailable))
+        #expect(try smaller.apply(due, to: state).notice == SubscriptionNotice(.expired, .productNotForSale))
     }
 
     @Test func anUpgradeIsImmediateAndRefundsThePeriodLeft() throws {
         let state = try subscribed()
         let half = state.currentPeriodStart + (state.expiresDate - state.currentPeriodStart) / 2
         let step = try lifecycle.apply(.changeProduct(to: "yearly", at: half), to: state)
-        #expect(step.notice == SubscriptionNotice("DID_CHANGE_RENEWAL_PREF", "UPGRADE"))
+        #expect(step.notice == SubscriptionNotice(.didChangeRenewalPref, .upgrade))
         #expect(step.newTransaction?.purchaseDate == half && step.newTransaction?.productId == "yearly")
         let amendment = try #require(step.amendments.first)
         #expect(amendment.isUpgraded && amendment.revocationDate == half)
@@ -91,11 +91,11 @@ import Testing
     @Test func aDowngradeWaitsForTheRenewalAndCanBeCancelled() throws {
         let state = try subscribed()
         let step = try lifecycle.apply(.changeProduct(to: "basic", at: start + 1), to: state)
-        #expect(step.notice == SubscriptionNotice("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE"))
+        #expect(step.notice == SubscriptionNotice(.didChangeRenewalPref, .downgrade))
         #expect(step.newTransaction == nil && step.state.productId == "monthly")
         #expect(step.state.autoRenewProductId == "basic" && step.state.renewalPrice == 4_990)
         let cancelled = try lifecycle.apply(.changeProduct(to: "monthly", at: start + 2), to: step.state)
-        #expect(cancelled.notice == SubscriptionNotice("DID_CHANGE_RENEWAL_PREF", nil))
+        #expect(cancelled.notice == SubscriptionNotice(.didChangeRenewalPref, nil))
         #expect(cancelled.state.autoRenewProductId == "monthly")
         let renewed = try lifecycle.apply(.renew(at: step.state.expiresDate), to: step.state)
         #expect(renewed.newTransaction?.productId == "basic" && renewed.state.productId == "basic")
@@ -103,14 +103,14 @@ import Testing
 
     @Test func aCrossgradeOfTheSamePeriodIsImmediate() throws {
         let step = try lifecycle.apply(.changeProduct(to: "sideways", at: start + 1), to: try subscribed())
-        #expect(step.notice == SubscriptionNotice("DID_CHANGE_RENEWAL_PREF", "UPGRADE"))
+        #expect(step.notice == SubscriptionNotice(.didChangeRenewalPref, .upgrade))
         #expect(step.newTransaction?.productId == "sideways")
     }
 
     @Test func refundingThePeriodInForceRevokesTheSubscription() throws {
         let state = try subscribed()
         let older = try lifecycle.apply(.refund(transactionId: "0", at: start), to: state)
-        #expect(older.state.status == .active && older.notice == SubscriptionNotice("REFUND"))
+        #expect(older.state.status == .active && older.notice == SubscriptionNotice(.refund))
         let step = try lifecycle.apply(.refund(transactionId: "1", at: start), to: state)
         #expect(step.state.status == .revoked && !step.state.isEntitled(at: start))
         #expect(throws: SubscriptionLifecycleError.notActive) {
@@ -121,12 +121,12 @@ import Testing
     @Test func theIntroductoryOfferIsForTheFirstSubscriptionOfTheGroupOnly() throws {
         let first = try lifecycle.subscribe("trial", previous: nil, at: start, context: context)
         #expect(first.newTransaction?.price == 0)
-        #expect(first.newTransaction?.offer?.offerType == 1)
-        #expect(first.newTransaction?.offer?.offerDiscountType == "FREE_TRIAL")
+        #expect(first.newTransaction?.offer?.offerType == .introductoryOffer)
+        #expect(first.newTransaction?.offer?.offerDiscountType == .freeTrial)
         #expect(first.newTransaction?.offer?.offerPeriod == "P1W")
         #expect(first.newTransaction?.expiresDate == start + 7 * 86_400_000)
         #expect(first.state.renewalPrice == 5_000 && first.state.usedIntroductoryOffer)
-        var expired = try lifecycle.apply(.expire(at: start + 1, intent: 1), to: first.state).state
+        var expired = try lifecycle.apply(.expire(at: start + 1, intent: .customerCancelled), to: first.state).state
         expired.originalTransactionId = "9"
         let again = try lifecycle.subscribe("trial", previous: expired, at: start + 2, context: context)
         #expect(again.newTransaction?.price == 5_000 && again.newTransaction?.offer == nil)
@@ -203,11 +203,11 @@ import Testing
         #expect(migrated.orderId == "MOCK00000003" && migrated.subscription == nil)
         #expect(try store.subscriptionStates().isEmpty && store.clockState() == nil)
         var new = NewTransaction(
-            productId: "s", productType: "Auto-Renewable Subscription", quantity: 1, price: 1, currency: "GBP",
+            productId: "s", productType: .autoRenewableSubscription, quantity: 1, price: 1, currency: "GBP",
             storefront: "GBR", storefrontId: "143444", purchaseDate: 2)
         new.subscription = NewSubscriptionTransaction(
             fields: TransactionSubscriptionFields(expiresDate: 9, subscriptionGroupIdentifier: "G"),
-            originalTransactionId: nil, originalPurchaseDate: nil, transactionReason: "PURCHASE")
+            originalTransactionId: nil, originalPurchaseDate: nil, transactionReason: .purchase)
         let stored = try store.insert(new, ids: SandboxTransactionIDs())
         #expect(stored.subscription?.expiresDate == 9 && stored.subscription?.webOrderLineItemId.isEmpty == false)
         #expect(try store.transaction(id: stored.id) == stored)
@@ -220,7 +220,8 @@ extension SubscriptionLifecycleTests {
         var lifecycle = self.lifecycle
         lifecycle.recentStartLapseLimit = limit
         let off = try lifecycle.apply(.setAutoRenew(false, at: start), to: try subscribed())
-        let expired = try lifecycle.apply(.expire(at: off.state.expiresDate, intent: 1), to: off.state).state
+        let expired = try lifecycle.apply(.expire(at: off.state.expiresDate, intent: .customerCancelled), to: off.state)
+            .state
         let ended = expired.expiresDate
         let kept = try lifecycle.subscribe("monthly", previous: expired, at: ended + limit - 1, context: context)
         #expect(kept.state.recentSubscriptionStartDate == start, "a lapse 1 ms shorter than the limit is ignored")
@@ -236,7 +237,7 @@ extension SubscriptionLifecycleTests {
     @Test func theAppStoreTurnsAutoRenewOffOnlyWhenItIsOnAndTheSubscriptionInForce() throws {
         let state = try subscribed()
         let step = try #require(lifecycle.autoRenewDisabledByTheStore(before: state, after: state))
-        #expect(step.notice == SubscriptionNotice("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"))
+        #expect(step.notice == SubscriptionNotice(.didChangeRenewalStatus, .autoRenewDisabled))
         #expect(!step.state.autoRenewEnabled && step.state.status == .active)
         #expect(lifecycle.autoRenewDisabledByTheStore(before: step.state, after: step.state) == nil, "off already")
         let revoked = try lifecycle.apply(.refund(transactionId: "1", at: start), to: state).state

@@ -43,11 +43,11 @@ import Testing
 
     /// Waits, making no request to the store, until the receiver has a notification of `type` (and `subtype`).
     func idleUntil(
-        _ receiver: NotificationReceiver, gets type: String, _ subtype: String? = nil,
+        _ receiver: NotificationReceiver, gets type: NotificationType, _ subtype: NotificationSubtype? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         try await eventually(
-            timeout: 180, "the receiver gets \(type) \(subtype ?? "") with the store idle",
+            timeout: 180, "the receiver gets \(type) \(subtype?.rawValue ?? "") with the store idle",
             sourceLocation: sourceLocation
         ) {
             try receiver.payloads().contains { $0.notificationType == type && $0.subtype == subtype }
@@ -66,14 +66,14 @@ extension SubscriptionSchedulerBinaryTests {
         let expires = try #require(first.expiresDate)
         #expect(expires - first.purchaseDate == 10 * Self.day)
 
-        try await idleUntil(receiver, gets: "DID_RENEW")
+        try await idleUntil(receiver, gets: .didRenew)
         let renewal = try #require(
-            try received(receiver, root: root).first { $0.payload.notificationType == "DID_RENEW" })
+            try received(receiver, root: root).first { $0.payload.notificationType == .didRenew })
         let transaction = try #require(renewal.transaction)
         #expect(renewal.payload.signedDate == expires, "dated when it fell due, not when someone asked")
-        #expect(transaction.transactionReason == "RENEWAL" && transaction.purchaseDate == expires)
+        #expect(transaction.transactionReason == .renewal && transaction.purchaseDate == expires)
         #expect(transaction.originalTransactionId == first.transactionId)
-        #expect(renewal.payload.data?.status == 1)
+        #expect(renewal.payload.data?.status == .active)
         #expect(try store.stop() == 0)
     }
 
@@ -90,21 +90,19 @@ extension SubscriptionSchedulerBinaryTests {
             TestSubscriptionEventRecord.self, "subscription", "auto-renew", monthly.transactionId, "off")
         _ = try store.control(TestClockBody.self, "clock", "rate", "oneRenewalEveryTwoSeconds")
 
-        try await idleUntil(receiver, gets: "EXPIRED", "BILLING_RETRY")
-        try await idleUntil(receiver, gets: "EXPIRED", "VOLUNTARY")
+        try await idleUntil(receiver, gets: .expired, .billingRetry)
+        try await idleUntil(receiver, gets: .expired, .voluntary)
         let told = try received(receiver, root: root).filter {
-            ["DID_FAIL_TO_RENEW", "GRACE_PERIOD_EXPIRED", "EXPIRED"].contains($0.payload.notificationType)
+            [.didFailToRenew, .gracePeriodExpired, .expired].contains($0.payload.notificationType)
         }
         let weeklyEnd = try #require(weekly.expiresDate)
         let news = told.filter { $0.transaction?.originalTransactionId == weekly.transactionId }
-        #expect(
-            news.map { [$0.payload.notificationType, $0.payload.subtype ?? ""] } == [
-                ["DID_FAIL_TO_RENEW", "GRACE_PERIOD"], ["GRACE_PERIOD_EXPIRED", ""], ["EXPIRED", "BILLING_RETRY"],
-            ])
+        #expect(news.map(\.payload.notificationType) == [.didFailToRenew, .gracePeriodExpired, .expired])
+        #expect(news.map(\.payload.subtype) == [.gracePeriod, nil, .billingRetry])
         // At this rate a grace period lasts one renewal (a week, the shortest period) and billing retry two.
         #expect(news.map(\.payload.signedDate) == [weeklyEnd, weeklyEnd + 7 * Self.day, weeklyEnd + 14 * Self.day])
         let pro = told.filter { $0.transaction?.originalTransactionId == monthly.transactionId }
-        #expect(pro.map(\.payload.subtype) == ["VOLUNTARY"])
+        #expect(pro.map(\.payload.subtype) == [.voluntary])
         #expect(pro.first?.payload.signedDate == monthly.expiresDate, "the monthly expired at its end")
         #expect(try store.stop() == 0)
     }

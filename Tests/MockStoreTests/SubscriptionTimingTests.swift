@@ -86,13 +86,13 @@ import Testing
         _ = try store.updateBillingSettings(TestBillingSettingsUpdate(billingRetryOnRenewal: true))
         _ = try store.advanceClock(by: "P8D")
         store.runDueSubscriptionEvents()
-        #expect(try store.notificationRecords().notifications.last?.notificationType == "DID_FAIL_TO_RENEW")
+        #expect(try store.notificationRecords().notifications.last?.notificationType == .didFailToRenew)
         // At two seconds a renewal, billing retry lasts four seconds (14 days of the clock), not 60 days.
         _ = try store.setClockRate("oneRenewalEveryTwoSeconds")
         base.advance(by: 4.1)
         store.runDueSubscriptionEvents()
         let last = try store.notificationRecords().notifications.last
-        #expect(last?.notificationType == "EXPIRED" && last?.subtype == "BILLING_RETRY")
+        #expect(last?.notificationType == .expired && last?.subtype == .billingRetry)
     }
 }
 

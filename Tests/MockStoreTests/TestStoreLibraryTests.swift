@@ -34,7 +34,7 @@ import Testing
         #expect(bought.signedTransaction?.split(separator: ".").count == 3, "a JWS")
         try await store.refund(id)
         let refunds = try await store.notifications(of: .refund, count: 1, within: .seconds(300))
-        #expect(refunds.count == 1 && refunds[0].transactionId == id && refunds[0].notificationType == "REFUND")
+        #expect(refunds.count == 1 && refunds[0].transactionId == id && refunds[0].notificationType == .refund)
         #expect(try await store.transactions().first?.revocationDate != nil)
         #expect(await store.stop() == 0)
     }
@@ -71,7 +71,7 @@ import Testing
         try await store.setAskToBuy(true)
         #expect(try await store.settings().askToBuyEnabled)
         let asked = try await store.purchaseOnDevice(Self.credit)
-        #expect(asked.result == "pending" && asked.pendingReason == "askToBuy" && asked.signedTransaction == nil)
+        #expect(asked.result == "pending" && asked.pendingReason == .askToBuy && asked.signedTransaction == nil)
         let approved = try await store.approve(try #require(asked.transactionId))
         #expect(approved.transaction.status != "pending" && approved.signedTransaction != nil)
     }
@@ -83,7 +83,7 @@ import Testing
         try await store.buy(monthly)
         _ = try await store.notifications(of: .subscribed, subtype: .initialBuy, within: .seconds(300))
         let clock = try await store.advanceClock(by: .months(1))
-        #expect(clock.events?.map(\.notificationType) == ["DID_RENEW"])
+        #expect(clock.events?.map(\.notificationType) == [.didRenew])
         let renewals = try await store.notifications(of: .didRenew, within: .seconds(300))
         #expect(renewals.count == 1)
     }

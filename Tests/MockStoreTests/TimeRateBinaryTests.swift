@@ -38,7 +38,7 @@ import Testing
             #expect(state.expiresDate >= (each.expiresDate ?? 0) + 7 * Self.day, "\(each.productId) renewed in 2 s")
         }
         let kinds = try base.notifications(store, root: root).map(\.payload.notificationType)
-        #expect(kinds.filter { $0 == "DID_RENEW" }.count >= 2, "\(kinds)")
+        #expect(kinds.filter { $0 == .didRenew }.count >= 2, "\(kinds)")
         #expect(try store.stop() == 0)
     }
 
@@ -52,13 +52,13 @@ import Testing
         let expires = try #require(first.expiresDate)
         #expect(expires - first.purchaseDate == 7 * Self.day, "a monthly lasts one renewal too")
         let failed = try store.control(TestClockBody.self, "clock", "advance", "P7D")
-        #expect(failed.events?.map(\.notificationType) == ["DID_FAIL_TO_RENEW"])
+        #expect(failed.events?.map(\.notificationType) == [.didFailToRenew])
         let fail = try #require(try base.notifications(store, root: root).last)
-        #expect(fail.payload.subtype == "GRACE_PERIOD" && fail.renewal.gracePeriodExpiresDate == expires + 7 * Self.day)
+        #expect(fail.payload.subtype == .gracePeriod && fail.renewal.gracePeriodExpiresDate == expires + 7 * Self.day)
         let graceOver = try store.control(TestClockBody.self, "clock", "advance", "P7D")
-        #expect(graceOver.events?.map(\.notificationType) == ["GRACE_PERIOD_EXPIRED"])
+        #expect(graceOver.events?.map(\.notificationType) == [.gracePeriodExpired])
         let over = try store.control(TestClockBody.self, "clock", "advance", "P7D")
-        #expect(over.events?.map(\.notificationType) == ["EXPIRED"] && over.events?.first?.subtype == "BILLING_RETRY")
+        #expect(over.events?.map(\.notificationType) == [.expired] && over.events?.first?.subtype == .billingRetry)
         #expect(over.events?.first?.date == expires + 14 * Self.day, "billing retry lasts two renewals")
         #expect(try store.stop() == 0)
     }

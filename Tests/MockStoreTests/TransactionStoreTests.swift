@@ -18,7 +18,7 @@ import Testing
         token: String? = nil, status: StoredTransaction.Status = .purchased
     ) -> NewTransaction {
         NewTransaction(
-            productId: productId, productType: "Consumable", quantity: quantity, price: 5_000 * Int64(quantity),
+            productId: productId, productType: .consumable, quantity: quantity, price: 5_000 * Int64(quantity),
             currency: "GBP", storefront: "GBR", storefrontId: "143444", purchaseDate: date, appAccountToken: token,
             status: status)
     }

@@ -25,7 +25,7 @@ import Testing
         let waited = waiting.wait(timeout: 180)
         #expect(waited.status == 0, "\(waited)")
         let body = try JSONDecoder().decode(TestNotificationsBody.self, from: Data(waited.stdout.utf8))
-        #expect(body.notifications.map(\.notificationType) == ["ONE_TIME_CHARGE"])
+        #expect(body.notifications.map(\.notificationType) == [.oneTimeCharge])
 
         let none = try control(store.url, "wait-notification", "--type", "REFUND", "--count", "2", "--timeout", "1")
         #expect(none.status == 1, "\(none)")

@@ -6,18 +6,18 @@ enum Tool {
     static let charge = CommandSpec(
         "charge", summary: "charge one act",
         options: [
-            .integer("--seconds", "S", in: 1...360_000, help: "length of the audio"),
-            .integer("--quantity", "N", in: 0...Int64.max, help: "how many"),
-            .string("--subject", "ID", maxBytes: 8, help: "what it was for"),
-            .flag("--auto-open", help: "opened by itself"),
+            .integer(.seconds, "S", in: 1...360_000, help: "length of the audio"),
+            .integer(.quantity, "N", in: 0...Int64.max, help: "how many"),
+            .string(.subject, "ID", maxBytes: 8, help: "what it was for"),
+            .flag(.autoOpen, help: "opened by itself"),
         ],
-        positionals: [PositionalSpec("KEY", help: "the key of the act")])
+        positionals: [PositionalSpec(.key, help: "the key of the act")])
 
     static let spec = CommandSpec(
         "tool", summary: "a tool for tests.", discussion: "It does little.",
         options: [
-            .string("--data-dir", "DIR", help: "the data directory").inherited(),
-            .flag("--json", help: "output for scripts").inherited(),
+            .string(.dataDir, "DIR", help: "the data directory").inherited(),
+            .flag(.json, help: "output for scripts").inherited(),
         ],
         subcommands: [
             CommandSpec("screen", summary: "the screen"),
@@ -25,17 +25,17 @@ enum Tool {
             CommandSpec(
                 "decline", summary: "decline a charge",
                 options: [
-                    .choice("--reason", ["not-usable", "test", "other"], help: "why").required(),
-                    .string("--text", "T", help: "your words").allowingEmpty(),
+                    .choice(.reason, ["not-usable", "test", "other"], help: "why").required(),
+                    .string(.text, "T", help: "your words").allowingEmpty(),
                 ],
-                positionals: [PositionalSpec("ENTRY-ID")]),
+                positionals: [PositionalSpec(.entryId)]),
             CommandSpec(
-                "merge", summary: "merge files", positionals: [PositionalSpec("FILE", help: "files", repeating: true)]),
+                "merge", summary: "merge files", positionals: [PositionalSpec(.file, help: "files", repeating: true)]),
             CommandSpec(
                 "verify", summary: "verify",
-                positionals: [PositionalSpec("FILE", optional: true, repeating: true)]),
+                positionals: [PositionalSpec(.file, optional: true, repeating: true)]),
             CommandSpec(
-                "switch", summary: "on or off", positionals: [PositionalSpec("on|off", choices: ["on", "off"])]),
+                "switch", summary: "on or off", positionals: [PositionalSpec(.onOrOff, choices: ["on", "off"])]),
             CommandSpec(
                 "store", summary: "show or choose the store",
                 subcommands: [
@@ -46,8 +46,8 @@ enum Tool {
                             CommandSpec(
                                 "mockstore", summary: "the mock store",
                                 options: [
-                                    .string("--url", "URL", help: "where").required(),
-                                    .string("--key", "K=FILE", help: "a key").repeatable(),
+                                    .string(.url, "URL", help: "where").required(),
+                                    .string(.key, "K=FILE", help: "a key").repeatable(),
                                 ]),
                         ], subcommandNoun: "store")
                 ], runsWithoutSubcommand: true, subcommandNoun: "store command", usageListsSubcommands: true),

@@ -48,9 +48,9 @@ extension HelpTextTests {
     }
 
     @Test func longLinesAreWrapped() {
-        let options = (1...12).map { OptionSpec.string("--option-\($0)", "VALUE", help: "") }
+        let options = (1...12).map { OptionSpec.string(OptionName("--option-\($0)"), "VALUE", help: "") }
         let long = String(repeating: "word ", count: 40)
-        let spec = CommandSpec("wide", options: options + [.flag("--very-long-option-name-indeed", help: long)])
+        let spec = CommandSpec("wide", options: options + [.flag(.veryLongOptionNameIndeed, help: long)])
         let help = spec.helpText
         for line in help.split(separator: "\n") { #expect(line.count <= 116, "\(line)") }
         let column = String(repeating: " ", count: 2 + "--option-10 VALUE".count + 2)

@@ -10,42 +10,42 @@ extension ParsingTests {
             "--auto-open", "--json")
         #expect(parsed.path == ["tool", "charge"])
         #expect(parsed.command == "charge")
-        #expect(parsed.string("--data-dir") == "/d")
-        #expect(parsed.integer("--seconds") == 76)
-        #expect(parsed.integer("--quantity") == 0)
-        #expect(parsed.string("--subject") == "n1")
-        #expect(parsed.flag("--auto-open") && parsed.flag("--json"))
-        #expect(parsed.positional("KEY") == "transcript")
-        #expect(!parsed.flag("--nothing") && parsed.string("--nothing") == nil)
+        #expect(parsed.string(.dataDir) == "/d")
+        #expect(parsed.integer(.seconds) == 76)
+        #expect(parsed.integer(.quantity) == 0)
+        #expect(parsed.string(.subject) == "n1")
+        #expect(parsed.flag(.autoOpen) && parsed.flag(.json))
+        #expect(parsed.positional(.key) == "transcript")
+        #expect(!parsed.flag(.nothing) && parsed.string(.nothing) == nil)
     }
 
     @Test func inheritedOptionsGoAnywhereAndTheDefaultCommandRuns() throws {
         #expect(try Tool.run("--json").path == ["tool", "screen"])
         #expect(try Tool.run().path == ["tool", "screen"])
-        #expect(try Tool.run("charge", "--data-dir=/x", "k").string("--data-dir") == "/x")
+        #expect(try Tool.run("charge", "--data-dir=/x", "k").string(.dataDir) == "/x")
         #expect(try Tool.run("store").path == ["tool", "store"], "a command that runs without a subcommand")
         let nested = try Tool.run("store", "use", "mockstore", "--url", "http://x", "--json")
         #expect(nested.path == ["tool", "store", "use", "mockstore"])
-        #expect(nested.flag("--json"))
+        #expect(nested.flag(.json))
     }
 
     @Test func valuesMayStartWithOneDashAndDoubleDashEndsOptions() throws {
-        #expect(try Tool.run("decline", "--reason", "other", "--text", "-", "id").string("--text") == "-")
-        #expect(try Tool.run("decline", "--reason", "other", "--text", "", "id").string("--text") == "")
-        #expect(try Tool.run("merge", "--", "--odd-name", "-h").positionalList("FILE") == ["--odd-name", "-h"])
+        #expect(try Tool.run("decline", "--reason", "other", "--text", "-", "id").string(.text) == "-")
+        #expect(try Tool.run("decline", "--reason", "other", "--text", "", "id").string(.text) == "")
+        #expect(try Tool.run("merge", "--", "--odd-name", "-h").positionalList(.file) == ["--odd-name", "-h"])
     }
 
     @Test func repeatablePositionalsAndOptionsKeepTheirOrder() throws {
-        #expect(try Tool.run("merge", "a", "b", "c").positionalList("FILE") == ["a", "b", "c"])
-        #expect(try Tool.run("verify").positionalList("FILE") == [])
+        #expect(try Tool.run("merge", "a", "b", "c").positionalList(.file) == ["a", "b", "c"])
+        #expect(try Tool.run("verify").positionalList(.file) == [])
         let keys = try Tool.run("store", "use", "mockstore", "--url", "u", "--key", "a=1", "--key=b=2")
-        #expect(keys.strings("--key") == ["a=1", "b=2"])
-        #expect(keys.string("--key") == "b=2")
+        #expect(keys.strings(.key) == ["a=1", "b=2"])
+        #expect(keys.string(.key) == "b=2")
     }
 
     @Test func rangesAreInclusive() throws {
-        #expect(try Tool.run("charge", "t", "--seconds", "1").integer("--seconds") == 1)
-        #expect(try Tool.run("charge", "t", "--seconds", "360000").integer("--seconds") == 360_000)
+        #expect(try Tool.run("charge", "t", "--seconds", "1").integer(.seconds) == 1)
+        #expect(try Tool.run("charge", "t", "--seconds", "360000").integer(.seconds) == 360_000)
         #expect(
             Tool.mistake(["charge", "t", "--seconds", "360001"])?.kind
                 == .outOfRange(option: "--seconds", value: "360001"))

@@ -87,7 +87,7 @@ extension UsageErrorTests {
     @Test func groupedDigitsAreReadWhenDeclared() throws {
         let spec = CommandSpec(
             "bench",
-            options: [.integer("--entries", "N", in: 100...Int64.max, noun: "a number", allowsGrouping: true, help: "")]
+            options: [.integer(.entries, "N", in: 100...Int64.max, noun: "a number", allowsGrouping: true, help: "")]
         )
         #expect(
             try spec.parse(["--entries", "1,000,000"])

@@ -7,12 +7,12 @@ import Testing
 @Suite struct ReceiptVerifierTests {
     func signed(
         by authority: TestCertificateAuthority, bundle: String = "ai.voicedebrief.app",
-        environment: String = "Sandbox"
+        environment: AppStoreEnvironment = .sandbox
     ) throws -> SignedTransaction {
         let payload = SignedTransactionPayload(
             transactionId: "2000000000000042", originalTransactionId: "2000000000000042", bundleId: bundle,
             productId: "ai.voicedebrief.app.credit.500", purchaseDate: 1_764_400_000_000,
-            originalPurchaseDate: 1_764_400_000_000, quantity: 1, type: "Consumable", signedDate: 1_764_400_000_000,
+            originalPurchaseDate: 1_764_400_000_000, quantity: 1, type: .consumable, signedDate: 1_764_400_000_000,
             environment: environment, price: 5000)
         let jws = try CompactJWS.sign(
             payload: Array(try JSONEncoder().encode(payload)),
@@ -51,7 +51,7 @@ extension ReceiptVerifierTests {
         let verifier = ReceiptVerifier(
             method: .es256(root: ca.root), bundleID: "ai.voicedebrief.app", environment: .sandbox)
         #expect(throws: ReceiptError.self) { try verifier.verify(try signed(by: ca, bundle: "com.example")) }
-        #expect(throws: ReceiptError.self) { try verifier.verify(try signed(by: ca, environment: "Xcode")) }
+        #expect(throws: ReceiptError.self) { try verifier.verify(try signed(by: ca, environment: .xcode)) }
         #expect(try verifier.verify(try signed(by: ca)).bundleID == "ai.voicedebrief.app")
     }
 
@@ -69,8 +69,8 @@ extension ReceiptVerifierTests {
             method: .es256(root: ca.root), bundleID: "ai.voicedebrief.app", environment: .sandbox)
         let production = ReceiptVerifier(
             method: .es256(root: ca.root), bundleID: "ai.voicedebrief.app", environment: .production)
-        let sandboxReceipt = try signed(by: ca, environment: "Sandbox")
-        let productionReceipt = try signed(by: ca, environment: "Production")
+        let sandboxReceipt = try signed(by: ca, environment: .sandbox)
+        let productionReceipt = try signed(by: ca, environment: .production)
         #expect(throws: ReceiptError.wrongEnvironment(expected: .sandbox, found: .production)) {
             try sandbox.verify(productionReceipt)
         }

@@ -33,7 +33,7 @@ import Testing
             """
         let decoded = try JSONDecoder().decode(StoreProductsBody.self, from: Data(body.utf8))
         let product = try #require(decoded.products.first)
-        #expect(ProductType(rawValue: product.type) == .unrecognized("autoRenewableV2"))
+        #expect(product.type == .unrecognized("autoRenewableV2"))
         let info = try #require(product.subscription)
         #expect(info.subscriptionPeriod.unit == "fortnight")
         #expect(info.introductoryOffer?.paymentMode == "halfOff")

@@ -39,7 +39,7 @@ final class ModelStore: StoreProvider {
             let payload = SignedTransactionPayload(
                 transactionId: id, originalTransactionId: id, bundleId: ModelStore.bundleID, productId: productID,
                 purchaseDate: 1_795_953_600_000, originalPurchaseDate: 1_795_953_600_000, quantity: 1,
-                type: StoreProductType.consumable, signedDate: 1_795_953_600_000, price: 4990, currency: "GBP")
+                type: ProductType.consumable, signedDate: 1_795_953_600_000, price: 4990, currency: "GBP")
             let json = try JSONEncoder().encode(payload)
             let signed = SignedTransaction(
                 jwsRepresentation: try CompactJWS.sign(payload: Array(json), with: .hs256(secret: ModelStore.secret)))

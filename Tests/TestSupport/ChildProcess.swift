@@ -17,6 +17,8 @@ public final class ChildProcess {
     private let scratch: TemporaryDirectory
     /// How it ended, once collected by ``hasExited`` or ``wait(timeout:)``.
     public private(set) var result: ProcessResult?
+    /// The most resident memory it has held, as last read from `/proc` while it ran (Linux).
+    private var highWater: Int?
 
     /// Starts `executable` (a path, not looked up in PATH) with `arguments` and exactly `environment`, `input` on its
     /// standard input.
@@ -44,6 +46,7 @@ public final class ChildProcess {
     /// Whether it has exited (collecting its status if so).
     public var hasExited: Bool {
         if result != nil { return true }
+        noteHighWater()
         var status: Int32 = 0
         var usage = rusage()
         if wait4(pid, &status, WNOHANG, &usage) == pid {
@@ -91,11 +94,26 @@ public final class ChildProcess {
         let code = signaled ? status & 0x7F : (status >> 8) & 0xFF
         result = ProcessResult(
             status: code, signaled: signaled, stdout: stdoutSoFar, stderr: stderrSoFar, timedOut: timedOut)
-        // ru_maxrss is in KiB on Linux, in bytes on Darwin.
+        // ru_maxrss is in KiB on Linux, in bytes on Darwin. On Linux it is not the child's own: posix_spawn starts
+        // the child in the parent's memory (vfork), and exec folds that memory's high-water mark into the child's
+        // ru_maxrss, so a test runner of 200 MiB reports every child at 200 MiB or more. The child's own high-water
+        // mark (VmHWM, polled while it runs) is used instead when there is one.
         #if canImport(Glibc)
-            result?.peakResidentBytes = Int(usage.ru_maxrss) * 1024
+            result?.peakResidentBytes = highWater ?? Int(usage.ru_maxrss) * 1024
         #else
             result?.peakResidentBytes = Int(usage.ru_maxrss)
+        #endif
+    }
+
+    /// Reads the child's resident high-water mark (`VmHWM` in `/proc/PID/status`, KiB), which only grows while it
+    /// runs; a child that has exited has none, and the last one read stands.
+    private func noteHighWater() {
+        #if canImport(Glibc)
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                let kib = Int(line.dropFirst(6).filter(\.isNumber))
+            else { return }
+            highWater = max(highWater ?? 0, kib * 1024)
         #endif
     }
 

@@ -11,6 +11,19 @@ import Testing
 @Suite struct ChildProcessTests {
     let environment = ["PATH": "/usr/bin:/bin"]
 
+    /// The child's own peak, not the test runner's: a runner holding 300 MiB does not make `sleep` look large.
+    @Test func peakMemoryIsTheChildsOwnNotTheRunnersItWasSpawnedFrom() throws {
+        let held = 300 << 20
+        let ballast = UnsafeMutableRawPointer.allocate(byteCount: held, alignment: 4096)
+        defer { ballast.deallocate() }
+        memset(ballast, 1, held)  // resident, in the runner
+        let result = try ChildProcess.run("/bin/sleep", ["0.3"], environment: environment, timeout: 30)
+        let peak = try #require(result.peakResidentBytes)
+        #expect(peak < 100 << 20, "sleep reported at \(peak >> 20) MiB")
+        #expect(peak > 0)
+        #expect(ballast.load(as: UInt8.self) == 1)
+    }
+
     @Test func capturesOutputExitStatusAndInput() throws {
         let result = try ChildProcess.run(
             "/bin/sh", ["-c", "cat; echo out; echo err >&2; exit 3"], environment: environment, input: "in\n",

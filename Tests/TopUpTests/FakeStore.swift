@@ -37,7 +37,7 @@ final class FakeStore: StoreProvider, Sendable {
     /// Makes and keeps an unfinished transaction, as a store does when it has been paid.
     func makeTransaction(
         product: String = "ai.voicedebrief.app.credit.500", bundle: String? = nil,
-        signer other: JWSSigner? = nil, quantity: Int = 1, environment: String = "Sandbox"
+        signer other: JWSSigner? = nil, quantity: Int = 1, environment: AppStoreEnvironment = .sandbox
     ) throws -> (id: String, jws: SignedTransaction) {
         let id = state.withLock { state -> String in
             defer { state.next += 1 }
@@ -46,7 +46,7 @@ final class FakeStore: StoreProvider, Sendable {
         let payload = SignedTransactionPayload(
             transactionId: id, originalTransactionId: id, bundleId: bundle ?? bundleID, productId: product,
             purchaseDate: 1_764_400_000_000, originalPurchaseDate: 1_764_400_000_000, quantity: quantity,
-            type: "Consumable", signedDate: 1_764_400_000_000, environment: environment, price: 5000)
+            type: .consumable, signedDate: 1_764_400_000_000, environment: environment, price: 5000)
         let jws = try sign(payload, with: other ?? signer)
         state.withLock {
             $0.unfinished[id] = jws
@@ -81,8 +81,8 @@ final class FakeStore: StoreProvider, Sendable {
     func refund(_ id: String, milliPercent: Int? = nil, date: Int64 = 1_764_500_000_000) throws -> SignedTransaction {
         guard var payload = state.withLock({ $0.payloads[id] }) else { throw StoreError.unknown("no \(id)") }
         payload.revocationDate = date
-        payload.revocationReason = 0
-        payload.revocationType = milliPercent == nil ? "REFUND_FULL" : "REFUND_PRORATED"
+        payload.revocationReason = .refundedForOtherReason
+        payload.revocationType = milliPercent == nil ? .refundFull : .refundProrated
         payload.revocationPercentage = milliPercent ?? 100_000
         let jws = try sign(payload, with: signer)
         state.withLock { $0.updates.append(jws) }

@@ -2,6 +2,7 @@ import CreditLedger
 import Foundation
 import Payments
 import Signing
+import StoreWire
 import Testing
 import TopUp
 
@@ -75,8 +76,10 @@ import TopUp
 
 extension TopUpFlowTests {
     /// A receipt from another environment than the store's is never credited and never finished, whichever way round.
-    @Test(arguments: [(StoreEnvironment.sandbox, "Production"), (StoreEnvironment.production, "Sandbox")])
-    func aReceiptFromTheOtherEnvironmentIsRefused(_ expected: StoreEnvironment, _ sent: String) async throws {
+    @Test(arguments: [(AppStoreEnvironment.sandbox, AppStoreEnvironment.production), (.production, .sandbox)])
+    func aReceiptFromTheOtherEnvironmentIsRefused(_ expected: AppStoreEnvironment, _ sent: AppStoreEnvironment)
+        async throws
+    {
         let store = FakeStore(signer: .hs256(secret: secret))
         let made = try store.makeTransaction(environment: sent)
         let flow = TopUpFlow(

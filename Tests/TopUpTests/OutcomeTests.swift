@@ -130,7 +130,7 @@ extension OutcomeTests {
     @Test func aProductionReceiptIsRefusedBySandbox() async throws {
         let authority = try TestCertificateAuthority.make(validFrom: Date(timeIntervalSince1970: 1_700_000_000))
         let fake = FakeStore(signer: .es256(key: authority.leafKey, x5c: authority.chain, keyID: nil))
-        let made = try fake.makeTransaction(environment: "Production")
+        let made = try fake.makeTransaction(environment: .production)
         let sandbox = ReceiptVerifier(
             method: .es256(root: authority.root), bundleID: "ai.voicedebrief.app", environment: .sandbox)
         let report = try await flow(fake, verifier: sandbox).collect()

@@ -165,14 +165,14 @@ final class SimulatedDisk: FileSystem {
         return response
     }
 
-    private func failure(_ path: String, _ operation: String, _ code: Int32) -> FileError {
+    private func failure(_ path: String, _ operation: FileError.Operation, _ code: Int32) -> FileError {
         FileError(path: path, operation: operation, errno: code)
     }
 
     // MARK: FileSystem
 
     func open(_ path: String, _ mode: OpenMode, permissions: mode_t) throws -> Int32 {
-        if case .fail(let code) = try begin(.open, path) { throw failure(path, "open", code) }
+        if case .fail(let code) = try begin(.open, path) { throw failure(path, .open, code) }
         let existed = FileManager.default.fileExists(atPath: path)
         if existed && volatileNames[path] == nil { adopt(path) }
         let flags: Int32
@@ -182,7 +182,7 @@ final class SimulatedDisk: FileSystem {
         case .replace: flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
         }
         let fd = systemOpen(path, flags, permissions)
-        guard fd >= 0 else { throw failure(path, "open", errno) }
+        guard fd >= 0 else { throw failure(path, .open, errno) }
         if !existed {
             let inode = nextInode
             nextInode += 1
@@ -197,12 +197,12 @@ final class SimulatedDisk: FileSystem {
         var count = bytes.count
         switch try begin(.write, path, count: bytes.count) {
         case .proceed: break
-        case .fail(let code): throw failure(path, "write", code)
+        case .fail(let code): throw failure(path, .write, code)
         case .writeOnly(let limit): count = max(0, min(limit, bytes.count))
         }
         guard count > 0 else { return 0 }
         let written = systemWrite(descriptor, bytes.baseAddress!, count)
-        guard written >= 0 else { throw failure(path, "write", errno) }
+        guard written >= 0 else { throw failure(path, .write, errno) }
         return written
     }
 
@@ -210,22 +210,22 @@ final class SimulatedDisk: FileSystem {
         if isDead { throw PowerLoss(operation: operations) }
         if processIsDead { throw ProcessKilled(operation: operations) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw failure(path, "fstat", errno) }
+        guard fstat(descriptor, &info) == 0 else { throw failure(path, .fstat, errno) }
         return Int64(info.st_size)
     }
 
     func truncate(_ descriptor: Int32, to length: Int64, path: String) throws {
-        if case .fail(let code) = try begin(.truncate, path) { throw failure(path, "truncate", code) }
-        guard ftruncate(descriptor, off_t(length)) == 0 else { throw failure(path, "truncate", errno) }
+        if case .fail(let code) = try begin(.truncate, path) { throw failure(path, .truncate, code) }
+        guard ftruncate(descriptor, off_t(length)) == 0 else { throw failure(path, .truncate, errno) }
     }
 
     func syncData(_ descriptor: Int32, path: String) throws {
-        if case .fail(let code) = try begin(.syncData, path) { throw failure(path, "fdatasync", code) }
+        if case .fail(let code) = try begin(.syncData, path) { throw failure(path, .fdatasync, code) }
         persist(descriptor)
     }
 
     func sync(_ descriptor: Int32, path: String) throws {
-        if case .fail(let code) = try begin(.sync, path) { throw failure(path, "fsync", code) }
+        if case .fail(let code) = try begin(.sync, path) { throw failure(path, .fsync, code) }
         persist(descriptor)
     }
 
@@ -243,10 +243,10 @@ final class SimulatedDisk: FileSystem {
     }
 
     func rename(_ source: String, to target: String) throws {
-        if case .fail(let code) = try begin(.rename, target) { throw failure(target, "rename", code) }
+        if case .fail(let code) = try begin(.rename, target) { throw failure(target, .rename, code) }
         if volatileNames[source] == nil && FileManager.default.fileExists(atPath: source) { adopt(source) }
         if volatileNames[target] == nil && FileManager.default.fileExists(atPath: target) { adopt(target) }
-        guard systemRename(source, target) == 0 else { throw failure(target, "rename", errno) }
+        guard systemRename(source, target) == 0 else { throw failure(target, .rename, errno) }
         volatileNames[target] = volatileNames[source]
         volatileNames[source] = nil
     }
@@ -259,9 +259,9 @@ final class SimulatedDisk: FileSystem {
     }
 
     func makeDirectory(_ path: String, permissions: mode_t) throws {
-        if case .fail(let code) = try begin(.makeDirectory, path) { throw failure(path, "mkdir", code) }
+        if case .fail(let code) = try begin(.makeDirectory, path) { throw failure(path, .mkdir, code) }
         if mkdir(path, permissions) != 0 {
-            guard errno == EEXIST else { throw failure(path, "mkdir", errno) }
+            guard errno == EEXIST else { throw failure(path, .mkdir, errno) }
             if !volatileDirectories.contains(path) {
                 volatileDirectories.insert(path)
                 durableDirectories.insert(path)
@@ -272,7 +272,7 @@ final class SimulatedDisk: FileSystem {
     }
 
     func syncDirectory(_ path: String) throws {
-        if case .fail(let code) = try begin(.syncDirectory, path) { throw failure(path, "fsync directory", code) }
+        if case .fail(let code) = try begin(.syncDirectory, path) { throw failure(path, .fsyncDirectory, code) }
         for (name, inode) in volatileNames where parent(name) == path { durableNames[name] = inode }
         for name in durableNames.keys where parent(name) == path && volatileNames[name] == nil {
             durableNames[name] = nil

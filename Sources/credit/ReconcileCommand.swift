@@ -21,34 +21,35 @@ extension CreditCommandLine {
             them agree), 1 with the table when not.
             """,
         options: [
-            .string("--api-key", "KEYID=FILE", help: "the API key's id and its private key file (.p8 PEM, mode 0600)")
+            .string(.apiKey, "KEYID=FILE", help: "the API key's id and its private key file (.p8 PEM, mode 0600)")
                 .required(),
-            .string("--issuer", "ID", help: "the issuer id of the API key").required(),
-            .string("--transaction", "ID", help: "compare this store transaction only"),
-            .flag("--fix", help: "record what the ledger lacks"),
+            .string(.issuer, "ID", help: "the issuer id of the API key").required(),
+            .string(.transaction, "ID", help: "compare this store transaction only"),
+            .flag(.fix, help: "record what the ledger lacks"),
         ])
 }
 
-extension CreditCLI {
-    func reconcile(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
-        let (keyID, keyFile) = try CreditCLI.apiKey(args)
-        guard let issuer = args.string("--issuer"), !issuer.isEmpty else {
+enum ReconcileCommand {
+    static func reconcile(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
+        let (keyID, keyFile) = try ReconcileCommand.apiKey(args)
+        guard let issuer = args.string(.issuer), !issuer.isEmpty else {
             throw UsageError("--issuer needs the API key's issuer id", command: args.path)
         }
-        let only = args.string("--transaction")
+        let only = args.string(.transaction)
         if let only, only.isEmpty || !only.allSatisfy({ $0.isASCII && $0.isNumber }) {
             throw UsageError.invalidValue(
                 "--transaction", only, isNot: "a store transaction id (digits)", command: args.path)
         }
         let ledger = try context.openLedger()
-        let (reconciliation, client) = try CreditCLI.reconciliation(
+        let (reconciliation, client) = try ReconcileCommand.reconciliation(
             ledger, context, keyID: keyID, keyFile: keyFile, issuer: issuer)
         let transactions: [SignedTransaction]
         do {
             if let only {
                 transactions = [try await client.transaction(only)]
             } else {
-                guard let newest = CreditCLI.newestReference(in: ledger, store: reconciliation.flow.store.name) else {
+                guard let newest = ReconcileCommand.newestReference(in: ledger, store: reconciliation.flow.store.name)
+                else {
                     throw CommandFailure(
                         "the ledger holds no purchase through the mock store to look the store's history up by: "
                             + "give --transaction ID (the id of any of your purchases)")
@@ -61,10 +62,10 @@ extension CreditCLI {
                     + "nothing was changed.")
         }
         var findings = reconciliation.compare(transactions, wholeHistory: only == nil)
-        if args.flag("--fix") && !ledger.isReadOnly {
+        if args.flag(.fix) && !ledger.isReadOnly {
             findings = try reconciliation.fix(findings, transactions: transactions)
         }
-        let fixed = args.flag("--fix")
+        let fixed = args.flag(.fix)
         let apart = findings.filter(\.kind.isApart)
         findings.removeAll(where: \.kind.isApart)
         let agree = findings.allSatisfy { fixed && !$0.fixedBy.isEmpty }
@@ -74,7 +75,7 @@ extension CreditCLI {
 
     /// `--api-key KEYID=FILE`, split.
     private static func apiKey(_ args: ParsedArguments) throws -> (String, String) {
-        let value = args.string("--api-key") ?? ""
+        let value = args.string(.apiKey) ?? ""
         guard let equals = value.firstIndex(of: "="), equals != value.startIndex,
             value.index(after: equals) != value.endIndex
         else {
@@ -108,7 +109,7 @@ extension CreditCLI {
             }
             let bundle = configuration.bundleID(default: VoiceDebriefStore.bundleID)
             // CREDIT_STORE_TIMEOUT bounds every Server API request as it bounds the device calls.
-            let timeout = try storeTimeout() ?? MockStoreClient.defaultTimeout
+            let timeout = try StoreCommands.storeTimeout() ?? MockStoreClient.defaultTimeout
             let flow = TopUpFlow(
                 ledger: ledger,
                 store: try configuration.provider(
@@ -129,7 +130,7 @@ extension CreditCLI {
         return ledger.distinctEntries.last { $0.kind == .topup && $0.id.hasPrefix(prefix) }?.reference
     }
 
-    private func show(
+    private static func show(
         _ findings: [StoreReconciliation.Finding], apart: [StoreReconciliation.Finding], compared: Int, fixed: Bool,
         agree: Bool, _ ledger: Ledger, _ context: Context
     ) throws {
@@ -149,15 +150,15 @@ extension CreditCLI {
         for kind in [StoreReconciliation.Kind.anotherAccount, .outsideTheApp] {
             let ids = apart.filter { $0.kind == kind }.map(\.transactionID)
             guard !ids.isEmpty else { continue }
-            print("Apart, \(CreditCLI.words(kind)): \(ids.joined(separator: ", ")).")
+            print("Apart, \(ReconcileCommand.words(kind)): \(ids.joined(separator: ", ")).")
         }
         guard !findings.isEmpty else {
             print(
                 "The store and the ledger agree: \(compared) store transaction\(compared == 1 ? "" : "s") compared. "
-                    + "Balance \(styledBalance(ledger.balance, context)).")
+                    + "Balance \(LedgerCommands.styledBalance(ledger.balance, context)).")
             return
         }
-        print(CreditCLI.table(findings))
+        print(ReconcileCommand.table(findings))
         for finding in findings {
             for entry in finding.fixedBy {
                 print(
@@ -171,14 +172,14 @@ extension CreditCLI {
         if !fixed && findings.contains(where: \.fixable) {
             print("`credit reconcile --fix` records what the ledger lacks.")
         }
-        print("Balance \(styledBalance(ledger.balance, context)).")
+        print("Balance \(LedgerCommands.styledBalance(ledger.balance, context)).")
     }
 
     /// The findings as a table: transaction, the store's side, the ledger's, and what it is.
     private static func table(_ findings: [StoreReconciliation.Finding]) -> String {
         let rows =
             [["TRANSACTION", "STORE", "LEDGER", "FINDING"]]
-            + findings.map { [$0.transactionID, $0.store, $0.ledger, CreditCLI.words($0.kind)] }
+            + findings.map { [$0.transactionID, $0.store, $0.ledger, ReconcileCommand.words($0.kind)] }
         let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { column, cell in

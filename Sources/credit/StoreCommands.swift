@@ -4,11 +4,12 @@ import Foundation
 import OptionParsing
 import Payments
 import Signing
+import StoreWire
 import TopUp
 import VoiceDebriefCredit
 
-extension CreditCLI {
-    func store(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+enum StoreCommands {
+    static func store(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         // `credit store` shows the store; `credit store use simulated|mockstore` chooses it.
         guard args.path.count > 2 else {
             let configuration = try StoreConfiguration.load(from: context.dataDirectory)
@@ -39,11 +40,11 @@ extension CreditCLI {
                 print("Store: simulated. No money is taken.")
             }
         case "mockstore":
-            let url = try CreditCLI.storeURL(args)
-            let rootFile = args.string("--root-certificate")
-            let secretFile = args.string("--secret-file")
-            let bundle = args.string("--bundle-id")
-            let environment: StoreEnvironment = args.string("--environment") == "production" ? .production : .sandbox
+            let url = try StoreCommands.storeURL(args)
+            let rootFile = args.string(.rootCertificate)
+            let secretFile = args.string(.secretFile)
+            let bundle = args.string(.bundleId)
+            let environment: AppStoreEnvironment = args.string(.environment) == "production" ? .production : .sandbox
             guard (rootFile == nil) != (secretFile == nil) else {
                 throw UsageError(
                     "give exactly one of --root-certificate FILE or --secret-file FILE", command: args.path)
@@ -91,7 +92,7 @@ extension CreditCLI {
 
     /// `--url`, which must be an http:// or https:// URL with a host (anything else is a mistake: exit 64).
     static func storeURL(_ args: ParsedArguments) throws -> String {
-        let url = args.string("--url") ?? ""
+        let url = args.string(.url) ?? ""
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
             ["http", "https"].contains(scheme), parsed.host?.isEmpty == false
         else {
@@ -101,15 +102,15 @@ extension CreditCLI {
         return url
     }
 
-    func topUp(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
-        let product = args.string("--product") ?? VoiceDebriefStore.packs.defaultProduct
+    static func topUp(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
+        let product = args.string(.product) ?? VoiceDebriefStore.packs.defaultProduct
         guard VoiceDebriefStore.packs.credits[product] != nil else {
             let packs = VoiceDebriefStore.packs.credits.keys.sorted().joined(separator: ", ")
             throw UsageError.invalidValue(
                 "--product", product, isNot: "one of the app's packs (\(packs))", command: args.path)
         }
         let ledger = try context.openLedger()
-        let flow = try CreditCLI.flow(ledger, context)
+        let flow = try StoreCommands.flow(ledger, context)
         let result: TopUpResult
         do {
             result = try await flow.topUp(productID: product)
@@ -157,7 +158,7 @@ extension CreditCLI {
 
     /// Says what a top-up credited; with `finishProblem`, that the store is told of the delivery later (a success:
     /// it was paid and recorded).
-    private func reportTopUp(
+    private static func reportTopUp(
         _ entry: LedgerEntry, again: Bool, finishProblem: String?, _ flow: TopUpFlow, _ ledger: Ledger,
         _ context: Context
     ) throws {
@@ -176,26 +177,26 @@ extension CreditCLI {
         let later = finishProblem == nil ? "" : "; the store will be told it was delivered later"
         print(
             (again ? "Already credited: " : "Topped up ") + "\(entry.amount.formatted) \(how)\(later). "
-                + "Balance \(styledBalance(ledger.balance, context)).")
+                + "Balance \(LedgerCommands.styledBalance(ledger.balance, context)).")
         if let finishProblem {
             printError(
-                "credit: note: telling the store failed (\(DisplayText.escaped(CreditCLI.unstopped(finishProblem)))); "
+                "credit: note: telling the store failed (\(DisplayText.escaped(StoreCommands.unstopped(finishProblem)))); "
                     + "`credit collect` or the credit screen finishes it, with nothing credited again.")
         }
     }
 
-    func collect(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
+    static func collect(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
         let ledger = try context.openLedger()
         // Read-only (the ledger's notice has said so): a purchase collected could not be recorded, so none is.
         guard !ledger.isReadOnly else {
             if context.json {
                 try printJSON(StoreOutputs.NotCollected(balance: ledger.balance.rawValue))
             } else {
-                print("Nothing was collected. Balance \(styledBalance(ledger.balance, context)).")
+                print("Nothing was collected. Balance \(LedgerCommands.styledBalance(ledger.balance, context)).")
             }
             return CreditCLI.success
         }
-        let report = try await CreditCLI.collectAll(ledger, context)
+        let report = try await StoreCommands.collectAll(ledger, context)
         if context.json {
             try printJSON(
                 StoreOutputs.Collected(
@@ -205,7 +206,7 @@ extension CreditCLI {
                     otherAccounts: report.otherAccounts, declined: report.declined, finished: report.finished,
                     balance: ledger.balance.rawValue))
         } else {
-            print(CreditCLI.describe(report) + " Balance \(styledBalance(ledger.balance, context)).")
+            print(describe(report) + " Balance \(LedgerCommands.styledBalance(ledger.balance, context)).")
         }
         return report.refused.isEmpty ? CreditCLI.success : CreditCLI.failure
     }
@@ -285,7 +286,8 @@ extension CreditCLI {
             // What was credited before the store failed stays credited; the next collect carries on from there.
             throw CommandFailure(
                 "\(error.description)\(error.description.hasSuffix(".") ? "" : ".") Collecting stopped there: "
-                    + "anything credited stays credited, and the next collect carries on, crediting nothing twice.")
+                    + "anything credited stays credited, and the next collect carries on, crediting nothing twice.",
+                storeError: error)
         }
         try CrashPoints.hit("collect.before-cursor")
         if flow.store.takesMoney, report.cursor != configuration.updatesCursor {

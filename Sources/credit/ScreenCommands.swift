@@ -1,20 +1,21 @@
 import CreditLedger
+import DurableFiles
 import Foundation
 import OptionParsing
 import Payments
 import TopUp
 import VoiceDebriefCredit
 
-extension CreditCLI {
-    func screen(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
+enum ScreenCommands {
+    static func screen(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
         let ledger = try context.openLedger()
-        let flow = try CreditCLI.flow(ledger, context)
-        let (collectNote, offers, storeNote) = try await CreditCLI.collectForScreen(ledger, flow, context)
+        let flow = try StoreCommands.flow(ledger, context)
+        let (collectNote, offers, storeNote) = try await ScreenCommands.collectForScreen(ledger, flow, context)
         let pending = PendingPurchases.load(from: context.dataDirectory)
         let model = try CreditScreen(ledger: ledger, prices: VoiceDebriefPrices())
         if context.json {
             var object = ScreenOutput(model, offers: offers, takesMoney: flow.store.takesMoney)
-            object.pending = CreditCLI.pendingJSON(pending, at: context.clock.now())
+            object.pending = ScreenCommands.pendingJSON(pending, at: context.clock.now())
             object.collected = collectNote
             object.storeProblem = storeNote
             try printJSON(object)
@@ -50,8 +51,8 @@ extension CreditCLI {
                 table(
                     sortedOffers.map { offer in
                         [
-                            DisplayText.tableCell(offer.displayName, width: CreditCLI.whatWidth),
-                            DisplayText.tableCell(offer.displayPrice, width: CreditCLI.featureWidth),
+                            DisplayText.tableCell(offer.displayName, width: LedgerCommands.whatWidth),
+                            DisplayText.tableCell(offer.displayPrice, width: LedgerCommands.featureWidth),
                             offer.id == flow.catalogue.defaultProduct
                                 ? "credit topup" : "credit topup --product \(DisplayText.escaped(offer.id))",
                         ]
@@ -68,19 +69,20 @@ extension CreditCLI {
         } else {
             let net7 = Dictionary(uniqueKeysWithValues: model.takings7Days.map { ($0.feature, $0.net) })
             let net30 = Dictionary(uniqueKeysWithValues: model.takings30Days.map { ($0.feature, $0.net) })
-            out.append(CreditCLI.takingsTable(model.takingsAllTime, extra: [("Net 7d", net7), ("Net 30d", net30)]))
+            out.append(
+                LedgerCommands.takingsTable(model.takingsAllTime, extra: [("Net 7d", net7), ("Net 30d", net30)]))
         }
         out.append("")
         out.append(style.bold("Entries") + ", newest first")
-        out.append(CreditCLI.entriesTable(model.entries.prefix(CreditCLI.screenEntries), style: style))
-        if model.entries.count > CreditCLI.screenEntries {
-            let older = model.entries.count - CreditCLI.screenEntries
+        out.append(LedgerCommands.entriesTable(model.entries.prefix(ScreenCommands.screenEntries), style: style))
+        if model.entries.count > ScreenCommands.screenEntries {
+            let older = model.entries.count - ScreenCommands.screenEntries
             out.append(
-                "  The newest \(CreditCLI.screenEntries) of \(model.entries.count) entries; "
+                "  The newest \(ScreenCommands.screenEntries) of \(model.entries.count) entries; "
                     + "\(CountNoun("older one", "older ones")(older)): `credit entries` shows every entry.")
         }
         out.append("")
-        out.append(CreditCLI.pricesText(VoiceDebriefPrices(), style: style))
+        out.append(LedgerCommands.pricesText(VoiceDebriefPrices(), style: style))
         print(out.joined(separator: "\n"))
         return CreditCLI.success
     }
@@ -106,22 +108,25 @@ extension CreditCLI {
         do {
             // Read-only, nothing is collected (the ledger's notice says so): what was collected could not be kept.
             if !ledger.isReadOnly {
-                let report = try await CreditCLI.collect(with: flow, context)
+                let report = try await StoreCommands.collect(with: flow, context)
                 if !report.credited.isEmpty || !report.refused.isEmpty || !report.reversed.isEmpty
                     || !report.declined.isEmpty
                 {
-                    collectNote = DisplayText.escaped(CreditCLI.describe(report))
+                    collectNote = DisplayText.escaped(StoreCommands.describe(report))
                 }
             }
             let offers = try await flow.store.products(for: flow.catalogue.credits.keys.sorted())
             return (collectNote, offers, nil)
         } catch let error as CommandFailure {
-            let detail =
-                error.message.hasPrefix("cannot reach the store: ")
-                ? String(error.message.dropFirst("cannot reach the store: ".count)) : error.message
+            let detail: String
+            switch error.storeError {
+            case .networkError(let why)?: detail = why
+            case let storeError?: detail = storeError.description
+            case nil: detail = error.message
+            }
             return (
                 collectNote, [],
-                "The store cannot be reached (\(DisplayText.escaped(CreditCLI.unstopped(detail)))); top-ups wait "
+                "The store cannot be reached (\(DisplayText.escaped(StoreCommands.unstopped(detail)))); top-ups wait "
                     + "until it can."
             )
         } catch let error as StoreError {
@@ -135,8 +140,8 @@ extension CreditCLI {
     /// How many entries the credit screen shows, the newest (`credit entries` shows them all).
     static let screenEntries = 50
 
-    func verify(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let files = args.positionalList("FILE")
+    static func verify(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        let files = args.positionalList(.file)
         for file in files where !FileManager.default.fileExists(atPath: file) {
             throw CommandFailure("cannot read \(file): no such file")
         }
@@ -148,8 +153,9 @@ extension CreditCLI {
             // A damaged line keeps the ledger from opening: check the files as they are (a line that does not
             // verify is among the problems found, so only an unreadable one is told here).
             if case .corruptLine = error { printError("credit: note: \(error); checking the files as they are") }
-            let device = (try? String(contentsOfFile: context.dataDirectory + "/device", encoding: .utf8))?
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+            // Through the file seam: a link planted at `device` is not followed.
+            let device = (try? Files.readAll(context.dataDirectory + "/device"))
+                .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
             report = try CreditApp.verify(
                 directory: context.dataDirectory, files: files.isEmpty ? nil : files,
                 requiringHeadOf: files.isEmpty ? device : nil)
@@ -184,7 +190,7 @@ extension CreditCLI {
         return report.isClean ? CreditCLI.success : CreditCLI.failure
     }
 
-    func upgrade(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+    static func upgrade(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         let ledger = try context.openLedger()
         guard !ledger.isSigned else {
             if context.json {

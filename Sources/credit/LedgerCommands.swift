@@ -4,8 +4,8 @@ import OptionParsing
 import Payments
 import VoiceDebriefCredit
 
-extension CreditCLI {
-    func balance(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+enum LedgerCommands {
+    static func balance(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         // An unchanged ledger's balance comes from its signed checkpoint; anything else is a full load.
         let balance: MicroCredits
         if let checkpointed = try Ledger.checkpointedBalance(directory: context.dataDirectory) {
@@ -29,8 +29,8 @@ extension CreditCLI {
     /// The act the words of `credit charge` (or a line of `credit run`) describe, as the parser read them.
     static func chargeRequest(_ args: ParsedArguments) -> ChargeRequest {
         ChargeRequest(
-            args.positional("KEY") ?? "", seconds: args.integer("--seconds"), quantity: args.integer("--quantity"),
-            subject: args.string("--subject"), automatic: args.flag("--auto-open"))
+            args.positional(.key) ?? "", seconds: args.integer(.seconds), quantity: args.integer(.quantity),
+            subject: args.string(.subject), automatic: args.flag(.autoOpen))
     }
 
     /// Reads one line of `credit run` with the words of `credit charge`.
@@ -56,9 +56,9 @@ extension CreditCLI {
         }
     }
 
-    func charge(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let request = CreditCLI.chargeRequest(args)
-        try CreditCLI.check(request, command: args.path)
+    static func charge(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        let request = LedgerCommands.chargeRequest(args)
+        try LedgerCommands.check(request, command: args.path)
         return try context.withLedger { ledger in
             let meter = CreditApp.meter(for: ledger, ids: context.ids)
             let outcome = try meter.charge(request)
@@ -67,7 +67,7 @@ extension CreditCLI {
         }
     }
 
-    private func report(_ outcome: ChargeOutcome, request: ChargeRequest, ledger: Ledger, context: Context) {
+    private static func report(_ outcome: ChargeOutcome, request: ChargeRequest, ledger: Ledger, context: Context) {
         switch outcome {
         case .charged(let entry):
             if context.json {
@@ -90,11 +90,11 @@ extension CreditCLI {
         }
     }
 
-    func decline(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+    static func decline(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         // The parser has checked that both are given, and that the reason is one of the four.
-        let reasonKey = args.string("--reason") ?? ""
-        let text = args.string("--text")
-        let id = args.positional("ENTRY-ID") ?? ""
+        let reasonKey = args.string(.reason) ?? ""
+        let text = args.string(.text)
+        let id = args.positional(.entryId) ?? ""
         let reason: DeclineReason
         do {
             try InputLimits.validate(text: text)
@@ -122,8 +122,8 @@ extension CreditCLI {
         }
     }
 
-    func takings(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let days = args.string("--days").flatMap { Int64($0) }
+    static func takings(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        let days = args.string(.days).flatMap { Int64($0) }
         let ledger = try context.openLedger()
         let lines = try days.map { try ledger.takings(lastDays: Int($0)) } ?? ledger.takings()
         if context.json {
@@ -131,7 +131,7 @@ extension CreditCLI {
             return CreditCLI.success
         }
         print(context.style.bold("Takings by feature, " + (days.map { "the last \($0) days" } ?? "all time")))
-        print(lines.isEmpty ? "  Nothing charged yet." : CreditCLI.takingsTable(lines))
+        print(lines.isEmpty ? "  Nothing charged yet." : LedgerCommands.takingsTable(lines))
         return CreditCLI.success
     }
 
@@ -140,7 +140,7 @@ extension CreditCLI {
         for line in lines {
             rows.append(
                 [
-                    CreditCLI.featureCell(line.feature), String(line.charges),
+                    LedgerCommands.featureCell(line.feature), String(line.charges),
                     line.charged.formatted, String(line.declined),
                     line.givenBack.formatted, line.net.formatted,
                 ]
@@ -149,13 +149,13 @@ extension CreditCLI {
         return table(rows, rightAligned: Set(1..<(6 + extra.count)))
     }
 
-    func entries(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+    static func entries(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         let ledger = try context.openLedger()
         let screen = try CreditScreen(ledger: ledger, prices: VoiceDebriefPrices())
         if context.json {
             try printJSON(screen.entries.map { EntryJSON($0.entry, balanceAfter: $0.balanceAfter) })
         } else {
-            print(CreditCLI.entriesTable(screen.entries, style: context.style))
+            print(LedgerCommands.entriesTable(screen.entries, style: context.style))
         }
         return CreditCLI.success
     }
@@ -198,7 +198,7 @@ extension CreditCLI {
         return table(lines, rightAligned: [2, 3])
     }
 
-    func prices(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+    static func prices(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         let prices = VoiceDebriefPrices()
         if context.json {
             try printJSON(
@@ -208,7 +208,7 @@ extension CreditCLI {
                         unit: item.priceDescription, placeholder: item.isPlaceholder)
                 })
         } else {
-            print(CreditCLI.pricesText(prices, style: context.style))
+            print(LedgerCommands.pricesText(prices, style: context.style))
         }
         return CreditCLI.success
     }
@@ -222,8 +222,8 @@ extension CreditCLI {
             + "\n  the settings, diagnostics and the credit screen."
     }
 
-    func runActs(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let source = args.positional("FILE|-") ?? "-"
+    static func runActs(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        let source = args.positional(.fileOrStdin) ?? "-"
         let text: String
         if source == "-" {
             text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
@@ -240,9 +240,9 @@ extension CreditCLI {
             do {
                 var words = try splitWords(line)
                 if words.first == "charge" { words.removeFirst() }
-                let request = try CreditCLI.chargeRequest(line: words)
+                let request = try LedgerCommands.chargeRequest(line: words)
                 // Every act is checked before the ledger is opened: a mistake on any line charges nothing.
-                try CreditCLI.check(request, command: args.path)
+                try LedgerCommands.check(request, command: args.path)
                 requests.append((index + 1, request))
             } catch let error as UsageError {
                 throw UsageError(
@@ -280,7 +280,7 @@ extension CreditCLI {
         return CreditCLI.success
     }
 
-    func styledBalance(_ balance: MicroCredits, _ context: Context) -> String {
+    static func styledBalance(_ balance: MicroCredits, _ context: Context) -> String {
         balance < .zero ? context.style.warm(balance.formatted) : balance.formatted
     }
 }

@@ -5,11 +5,11 @@ import Payments
 import VoiceDebriefCredit
 
 /// One account across devices (issue 12): `credit join`, `credit devices`, `credit merge`.
-extension CreditCLI {
+enum AccountCommands {
     /// Joins before any ledger is opened here: opening would write a new device's opening and keys, and a join is
     /// refused on a data directory that has them.
-    func join(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let account = args.positional("DIR") ?? ""
+    static func join(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        let account = args.positional(.dir) ?? ""
         let report: JoinReport
         do {
             report = try Ledger.join(
@@ -31,12 +31,12 @@ extension CreditCLI {
                     + "\(CountNoun("entry", "entries")(report.entries)) of "
                     + "\(CountNoun("device", "devices")(report.devices.count))\(others) and "
                     + "\(CountNoun("signed head", "signed heads")(report.heads)). "
-                    + "Balance \(styledBalance(report.balance, context)).")
+                    + "Balance \(LedgerCommands.styledBalance(report.balance, context)).")
         }
         return CreditCLI.success
     }
 
-    func devices(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+    static func devices(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         let devices = try context.openLedger().devices()
         if context.json {
             try printJSON(devices.map(AccountOutputs.Device.init))
@@ -55,8 +55,8 @@ extension CreditCLI {
     }
 
     /// Takes each file whole or not at all; a refusal names the file, the line and why, and nothing is written.
-    func merge(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let paths = args.positionalList("FILE|DIR")
+    static func merge(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        let paths = args.positionalList(.fileOrDir)
         let ledger = try context.openLedger()
         let report: MergeReport
         do {
@@ -77,7 +77,7 @@ extension CreditCLI {
                 "Merged \(CountNoun("new entry", "new entries")(report.addedCount))"
                     + (devices.isEmpty ? "" : " (\(devices))")
                     + "; \(report.alreadyPresent) \(report.alreadyPresent == 1 ? "was" : "were") already here. "
-                    + "Balance \(styledBalance(ledger.balance, context))."
+                    + "Balance \(LedgerCommands.styledBalance(ledger.balance, context))."
             )
             for problem in report.problems { print(context.style.bad("Problem: ") + DisplayText.escaped(problem)) }
         }

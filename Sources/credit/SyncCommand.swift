@@ -4,11 +4,11 @@ import OptionParsing
 import VoiceDebriefCredit
 
 /// `credit sync DIR [--watch]`: the ledger in a folder that something else syncs (issue 28).
-extension CreditCLI {
-    func sync(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let folder = SyncFolder(args.positional("DIR") ?? "")
-        let watching = args.flag("--watch")
-        if args.integer("--interval") != nil && !watching {
+enum SyncCommand {
+    static func sync(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        let folder = SyncFolder(args.positional(.dir) ?? "")
+        let watching = args.flag(.watch)
+        if args.integer(.interval) != nil && !watching {
             throw UsageError("--interval is for --watch", command: ["credit", "sync"])
         }
         // The folder holds no key: a data directory with no ledger yet cannot become the folder's account's device
@@ -24,11 +24,11 @@ extension CreditCLI {
             try show(report, ledger, context, first: true)
             return CreditCLI.success
         }
-        return try watch(ledger, folder, memo: &memo, interval: .seconds(args.integer("--interval") ?? 2), context)
+        return try watch(ledger, folder, memo: &memo, interval: .seconds(args.integer(.interval) ?? 2), context)
     }
 
     /// One sync, its refusal in plain words.
-    private func syncOnce(_ ledger: Ledger, _ folder: SyncFolder, _ memo: inout SyncMemo) throws -> SyncReport {
+    private static func syncOnce(_ ledger: Ledger, _ folder: SyncFolder, _ memo: inout SyncMemo) throws -> SyncReport {
         do {
             return try ledger.sync(through: folder, memo: &memo)
         } catch let error as SyncError {
@@ -38,7 +38,7 @@ extension CreditCLI {
 
     /// Syncs, then again each time the folder (or this device's ledger) changes, until SIGINT or SIGTERM. A folder
     /// that is not there for a moment, or an account file still being copied, is said once and waited out.
-    private func watch(
+    private static func watch(
         _ ledger: Ledger, _ folder: SyncFolder, memo: inout SyncMemo, interval: Duration, _ context: Context
     ) throws -> Int32 {
         let watcher = FolderWatcher(
@@ -71,7 +71,7 @@ extension CreditCLI {
     }
 
     /// Prints what a sync did: always the first time, and then only when it did something or named something.
-    private func show(_ report: SyncReport, _ ledger: Ledger, _ context: Context, first: Bool) throws {
+    private static func show(_ report: SyncReport, _ ledger: Ledger, _ context: Context, first: Bool) throws {
         guard first || !report.changedNothing || !report.leftAlone.isEmpty else { return }
         // A watching sync's output goes to a log or a pipe: each round is seen when it happens.
         defer { fflush(nil) }
@@ -85,7 +85,7 @@ extension CreditCLI {
         for receipt in report.receiptsCountedOnce {
             print("Note: " + DisplayText.escaped(receipt) + ".")
         }
-        print(Self.syncWords(report, balance: styledBalance(ledger.balance, context)))
+        print(Self.syncWords(report, balance: LedgerCommands.styledBalance(ledger.balance, context)))
     }
 
     /// The sync in one sentence: "Took 2 entries from 1 other device (b); sent this device's file (#12);

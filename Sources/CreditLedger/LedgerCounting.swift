@@ -1,0 +1,119 @@
+/// What ``LedgerState/count(from:file:firstLine:hashes:)`` works on, taken out of the state for the loop: the id
+/// index, the entries that count and their tallies, the balance, the payment references credited and refund steps,
+/// the opening's slot, and the notices so far, with where the entries were read from.
+struct LedgerCounting {
+    var index: EntryIDIndex
+    var positions: [UInt32]
+    var tallies: [EntryTally]
+    var codes: FeatureCodes
+    var sum: MicroCredits
+    var references: [String: Int]
+    var refundSteps: [String: [Int]]
+    var opening: Int?
+    let file: String
+    /// The line of the entry at `first`, 0 when not known.
+    let firstLine: Int
+    /// The position of the first entry being counted.
+    let first: Int
+    var notices: [LedgerNotice] = []
+
+    /// Makes room for `count` more entries that count.
+    mutating func reserve(_ count: Int) {
+        index.reserve(index.count + count)
+        positions.reserveCapacity(positions.count + count)
+        tallies.reserveCapacity(tallies.count + count)
+    }
+
+    /// Counts `list[first...]` in groups: the hashes first, touching each one's slot so the table's cache misses
+    /// overlap, then the inserts, which find their slots in the cache. `known` are the ids' hashes, already made.
+    mutating func countInGroups(_ list: UnsafeBufferPointer<LedgerEntry>, hashes known: [UInt64]?) {
+        var hashes:
+            (
+                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var touched: UInt64 = 0
+        withUnsafeMutableBytes(of: &hashes) { raw in
+            let group = raw.bindMemory(to: UInt64.self)
+            var start = first
+            while start < list.count {
+                let count = Swift.min(group.count, list.count - start)
+                for offset in 0..<count {
+                    let hash = known?[start + offset - first] ?? EntryIDIndex.hash(list[start + offset].id)
+                    group[offset] = hash
+                    touched &+= index.slotValue(hash: hash)
+                }
+                for offset in 0..<count { countOne(at: start + offset, hash: group[offset], in: list) }
+                start += count
+            }
+        }
+        if touched == 1 { index.noteTouched() }  // keeps the touching loads
+    }
+
+    /// Counts the entry at `position`, unless its id is counted already.
+    @inline(__always)
+    private mutating func countOne(at position: Int, hash: UInt64, in list: UnsafeBufferPointer<LedgerEntry>) {
+        if let existing = index.insert(position, hash: hash, matches: { list[$0].id == list[position].id }) {
+            sameID(at: position, as: existing, hash: hash, in: list)
+            return
+        }
+        let entry = list[position]
+        // (A top-up is one entry in thousands: the dictionary is looked at for those alone.)
+        if entry.kind == .topup || entry.kind == .reversal, let reference = entry.reference {
+            guard noteReference(reference, at: position, in: list) else { return }
+        }
+        if entry.kind == .opening && opening == nil { opening = positions.count }
+        positions.append(UInt32(position))
+        tallies.append(
+            EntryTally(
+                amount: entry.amount.rawValue, time: entry.time.milliseconds, feature: codes.code(for: entry.feature),
+                kind: entry.kind))
+        // An overflowing ledger is reported by `credit verify`; here the balance stays put rather than trap.
+        let (total, overflow) = sum.rawValue.addingReportingOverflow(entry.amount.rawValue)
+        if !overflow { sum = MicroCredits(total) }
+    }
+
+    /// The entry at `position` has the id of the one at `existing`, which counts: a conflict when its content
+    /// differs; when it is an earlier copy of the opening, it counts instead (the same amount).
+    private mutating func sameID(
+        at position: Int, as existing: Int, hash: UInt64, in list: UnsafeBufferPointer<LedgerEntry>
+    ) {
+        if !list[existing].hasSameContent(as: list[position]) {
+            notices.append(.conflictingDuplicate(id: list[position].id, file: file, line: line(of: position)))
+        } else if list[position].kind == .opening, let slot = opening, positions[slot] == UInt32(existing),
+            LedgerState.isEarlier(list[position], than: list[existing])
+        {
+            positions[slot] = UInt32(position)
+            tallies[slot].time = list[position].time.milliseconds
+            index.replace(existing, with: position, hash: hash)
+        }
+    }
+
+    /// Notes the top-up or reversal at `position` under its payment `reference`; false when it is a second top-up
+    /// of a reference another already credits (reported, not counted). A top-up that refers to another entry
+    /// (reinstating a reversal) is a step of the transaction with its own derived id, not a second credit.
+    private mutating func noteReference(
+        _ reference: String, at position: Int, in list: UnsafeBufferPointer<LedgerEntry>
+    )
+        -> Bool
+    {
+        guard list[position].kind == .topup, list[position].refersTo == nil else {
+            refundSteps[reference, default: []].append(position)
+            return true
+        }
+        if let other = references[reference] {
+            notices.append(
+                .receiptCountedOnce(
+                    id: list[position].id, reference: reference, countedAs: list[other].id, file: file,
+                    line: line(of: position)))
+            return false
+        }
+        references[reference] = position
+        return true
+    }
+
+    /// The line the entry at `position` was read from, 0 when not known.
+    private func line(of position: Int) -> Int {
+        firstLine == 0 ? 0 : firstLine + position - first
+    }
+}
