@@ -2,9 +2,17 @@
 Sources/credit/CreditCLI+PnL.swift), from the voicedebrief-pnl-v1 shape pnl.py makes. No colour: pnl.sh's output is
 for logs and pipes as much as for a terminal."""
 
+import json
+import os
+
 TITLES = {"all": "all time", "30d": "the last 30 days", "7d": "the last 7 days"}
 HEADINGS = ["Feature", "Charges", "Charged", "Declined", "Share", "Given back", "Net", "Cost*", "Margin*", "Margin %",
             "Stands out"]
+# Every feature key's name in the price list's words (VoiceDebriefPrices' labels; a test keeps the two the same).
+FEATURE_NAMES = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "feature_names.json"),
+                               encoding="utf-8"))
+# The widest a feature's cell is (LedgerCommands.featureCellWidth); a longer one ends with "…", as DisplayText.cell cuts.
+FEATURE_CELL_WIDTH = 48
 REGISTRY_CAVEAT = ("A summary made up under a new key of its own cannot be told from a real account until there is a "
                    "registry of accounts.")
 
@@ -31,14 +39,23 @@ def percent(basis_points):
     return sign + str(whole) + ("." + decimals if decimals else "") + "%"
 
 
+def feature_cell(key):
+    """A feature for a table cell, as LedgerCommands.featureCell writes it: its name in the price list's words with its key
+    beside it (`A transcript (transcript)`), or the key alone when the price list has no name for it. A summary's key
+    is printable ASCII (verified), so nothing needs escaping and a character is a byte."""
+    name = FEATURE_NAMES.get(key)
+    text = key if name is None else "%s (%s)" % (name, key)
+    return text if len(text) <= FEATURE_CELL_WIDTH else text[:FEATURE_CELL_WIDTH - 1] + "\u2026"
+
+
 def row(line):
     marks = (["LOSES MONEY"] if line["losesMoney"] else []) + (["OFTEN DECLINED"] if line["oftenDeclined"] else [])
     share, margin = line["declinedShareBasisPoints"], line["marginBasisPoints"]
     return [
-        "Total" if line["feature"] == "total" else line["feature"], str(line["charges"]), money(line["charged"]),
-        str(line["declined"]), "-" if share is None else percent(share), money(line["givenBack"]), money(line["net"]),
-        money(line["cost"]) + "*", money(line["margin"]) + "*", "-" if margin is None else percent(margin),
-        ", ".join(marks),
+        "Total" if line["feature"] == "total" else feature_cell(line["feature"]), str(line["charges"]),
+        money(line["charged"]), str(line["declined"]), "-" if share is None else percent(share),
+        money(line["givenBack"]), money(line["net"]), money(line["cost"]) + "*", money(line["margin"]) + "*",
+        "-" if margin is None else percent(margin), ", ".join(marks),
     ]
 
 
@@ -113,7 +130,7 @@ def money_features(line):
     rows = [["Feature", "Credit used", "Proceeds", "Cost*", "Margin*"]]
     for feature in line["features"]:
         rows.append([
-            feature["feature"], money(feature["used"]), amount(feature["proceeds"], currency),
+            feature_cell(feature["feature"]), money(feature["used"]), amount(feature["proceeds"], currency),
             "-" if feature["cost"] is None else money(feature["cost"]) + "*",
             "-" if feature["margin"] is None else amount(feature["margin"], currency) + "*",
         ])

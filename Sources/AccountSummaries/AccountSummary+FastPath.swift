@@ -16,11 +16,14 @@ import CreditLedger
 enum SummaryFastReader {
     /// The summary in `bytes`, or nil when the strict path is to read it.
     static func summary(from bytes: [UInt8]) -> AccountSummary? {
-        bytes.withUnsafeBufferPointer { buffer in
-            var cursor = JSONCursor(buffer)
-            guard let summary = try? cursor.summary(), cursor.atEnd() else { return nil }
-            return summary
-        }
+        bytes.withUnsafeBufferPointer { summary(from: $0) }
+    }
+
+    /// The summary in `bytes`, or nil when the strict path is to read it.
+    static func summary(from bytes: UnsafeBufferPointer<UInt8>) -> AccountSummary? {
+        var cursor = JSONCursor(bytes)
+        guard let summary = try? cursor.summary(), cursor.atEnd() else { return nil }
+        return summary
     }
 }
 
@@ -96,7 +99,7 @@ struct JSONCursor {
             index += 1
         }
         guard index > start, bytes[start] != 0x30 || index == start + 1 else { throw FastPathDeclined() }
-        if index < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) {
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e") {
             throw FastPathDeclined()
         }
         if negative {
@@ -109,10 +112,13 @@ struct JSONCursor {
 
     mutating func bool() throws(FastPathDeclined) -> Bool {
         skipSpace()
-        for (word, value) in [(Self.trueWord, true), (Self.falseWord, false)]
-        where bytes.count - index >= word.count && bytes[index..<(index + word.count)].elementsEqual(word) {
-            index += word.count
-            return value
+        if bytes.count - index >= 4, bytes[index..<(index + 4)].elementsEqual(Self.trueWord) {
+            index += 4
+            return true
+        }
+        if bytes.count - index >= 5, bytes[index..<(index + 5)].elementsEqual(Self.falseWord) {
+            index += 5
+            return false
         }
         throw FastPathDeclined()
     }
@@ -120,16 +126,14 @@ struct JSONCursor {
     private static let trueWord = Array("true".utf8)
     private static let falseWord = Array("false".utf8)
 
-    /// Reads an object, calling `member` with each member's name (at its value); a name given twice declines.
+    /// Reads an object, calling `member` with each member's name (at its value). `member` reads each value into its
+    /// slot with ``fill(_:_:)``, so that a name given twice declines.
     mutating func object(_ member: (inout JSONCursor, String) throws(FastPathDeclined) -> Void) throws(FastPathDeclined)
     {
         try take(UInt8(ascii: "{"))
         if taking(UInt8(ascii: "}")) { return }
-        var seen: [String] = []
         repeat {
             let name = try string()
-            guard !seen.contains(name) else { throw FastPathDeclined() }
-            seen.append(name)
             try take(UInt8(ascii: ":"))
             try member(&self, name)
         } while taking(UInt8(ascii: ","))
@@ -149,6 +153,13 @@ struct JSONCursor {
     }
 }
 
+/// `value` into `slot`, which must still be empty: a member given twice declines (the strict path refuses it by name).
+@inline(__always)
+func fill<Value>(_ slot: inout Value?, _ value: Value) throws(FastPathDeclined) {
+    guard slot == nil else { throw FastPathDeclined() }
+    slot = value
+}
+
 extension JSONCursor {
     mutating func summary() throws(FastPathDeclined) -> AccountSummary {
         var format: String?
@@ -164,17 +175,17 @@ extension JSONCursor {
         var signature: String?
         try object { (cursor, name) throws(FastPathDeclined) in
             switch name {
-            case "format": format = try cursor.string()
-            case "account": account = try cursor.string()
-            case "exportedAt": exportedAt = try cursor.string()
-            case "publicKey": publicKey = try cursor.string()
-            case "costsArePlaceholders": placeholders = try cursor.bool()
-            case "commission": commission = try cursor.commission()
-            case "moneyArePlaceholders": moneyPlaceholders = try cursor.bool()
-            case "devices": devices = try cursor.array { (c) throws(FastPathDeclined) in try c.device() }
-            case "days": days = try cursor.array { (c) throws(FastPathDeclined) in try c.day() }
-            case "declines": declines = try cursor.array { (c) throws(FastPathDeclined) in try c.decline() }
-            case "signature": signature = try cursor.string()
+            case "format": try fill(&format, try cursor.string())
+            case "account": try fill(&account, try cursor.string())
+            case "exportedAt": try fill(&exportedAt, try cursor.string())
+            case "publicKey": try fill(&publicKey, try cursor.string())
+            case "costsArePlaceholders": try fill(&placeholders, try cursor.bool())
+            case "commission": try fill(&commission, try cursor.commission())
+            case "moneyArePlaceholders": try fill(&moneyPlaceholders, try cursor.bool())
+            case "devices": try fill(&devices, try cursor.array { (c) throws(FastPathDeclined) in try c.device() })
+            case "days": try fill(&days, try cursor.array { (c) throws(FastPathDeclined) in try c.day() })
+            case "declines": try fill(&declines, try cursor.array { (c) throws(FastPathDeclined) in try c.decline() })
+            case "signature": try fill(&signature, try cursor.string())
             default: throw FastPathDeclined()
             }
         }
@@ -198,8 +209,8 @@ extension JSONCursor {
         var basisPoints: Int64?
         try object { (cursor, member) throws(FastPathDeclined) in
             switch member {
-            case "name": name = try cursor.string()
-            case "basisPoints": basisPoints = try cursor.integer()
+            case "name": try fill(&name, try cursor.string())
+            case "basisPoints": try fill(&basisPoints, try cursor.integer())
             default: throw FastPathDeclined()
             }
         }
@@ -216,12 +227,12 @@ extension JSONCursor {
         var money: [SummaryMoney]?
         try object { (cursor, name) throws(FastPathDeclined) in
             switch name {
-            case "device": device = try cursor.string()
-            case "head": head = try cursor.integer()
-            case "days": days = try cursor.array { (c) throws(FastPathDeclined) in try c.day() }
-            case "declines": declines = try cursor.array { (c) throws(FastPathDeclined) in try c.decline() }
-            case "credit": credit = try cursor.array { (c) throws(FastPathDeclined) in try c.credit() }
-            case "money": money = try cursor.array { (c) throws(FastPathDeclined) in try c.money() }
+            case "device": try fill(&device, try cursor.string())
+            case "head": try fill(&head, try cursor.integer())
+            case "days": try fill(&days, try cursor.array { (c) throws(FastPathDeclined) in try c.day() })
+            case "declines": try fill(&declines, try cursor.array { (c) throws(FastPathDeclined) in try c.decline() })
+            case "credit": try fill(&credit, try cursor.array { (c) throws(FastPathDeclined) in try c.credit() })
+            case "money": try fill(&money, try cursor.array { (c) throws(FastPathDeclined) in try c.money() })
             default: throw FastPathDeclined()
             }
         }
@@ -232,22 +243,26 @@ extension JSONCursor {
     mutating func day() throws(FastPathDeclined) -> SummaryDay {
         var day: String?
         var feature: String?
-        var figures = [Int64?](repeating: nil, count: 5)
+        var charges: Int64?
+        var charged: Int64?
+        var declined: Int64?
+        var givenBack: Int64?
+        var cost: Int64?
         try object { (cursor, name) throws(FastPathDeclined) in
             switch name {
-            case "day": day = try cursor.string()
-            case "feature": feature = try cursor.string()
-            case "charges": figures[0] = try cursor.integer()
-            case "charged": figures[1] = try cursor.integer()
-            case "declined": figures[2] = try cursor.integer()
-            case "givenBack": figures[3] = try cursor.integer()
-            case "cost": figures[4] = try cursor.integer()
+            case "day": try fill(&day, try cursor.string())
+            case "feature": try fill(&feature, try cursor.string())
+            case "charges": try fill(&charges, try cursor.integer())
+            case "charged": try fill(&charged, try cursor.integer())
+            case "declined": try fill(&declined, try cursor.integer())
+            case "givenBack": try fill(&givenBack, try cursor.integer())
+            case "cost": try fill(&cost, try cursor.integer())
             default: throw FastPathDeclined()
             }
         }
-        guard let day, let feature, let charges = figures[0], let charged = figures[1], let declined = figures[2],
-            let givenBack = figures[3], let cost = figures[4]
-        else { throw FastPathDeclined() }
+        guard let day, let feature, let charges, let charged, let declined, let givenBack, let cost else {
+            throw FastPathDeclined()
+        }
         return SummaryDay(
             day: day, feature: feature, charges: charges, charged: charged, declined: declined, givenBack: givenBack,
             cost: cost)
@@ -261,11 +276,11 @@ extension JSONCursor {
         var givenBack: Int64?
         try object { (cursor, name) throws(FastPathDeclined) in
             switch name {
-            case "day": day = try cursor.string()
-            case "feature": feature = try cursor.string()
-            case "reason": reason = try cursor.string()
-            case "count": count = try cursor.integer()
-            case "givenBack": givenBack = try cursor.integer()
+            case "day": try fill(&day, try cursor.string())
+            case "feature": try fill(&feature, try cursor.string())
+            case "reason": try fill(&reason, try cursor.string())
+            case "count": try fill(&count, try cursor.integer())
+            case "givenBack": try fill(&givenBack, try cursor.integer())
             default: throw FastPathDeclined()
             }
         }
@@ -280,10 +295,10 @@ extension JSONCursor {
         var amount: Int64?
         try object { (cursor, name) throws(FastPathDeclined) in
             switch name {
-            case "day": day = try cursor.string()
-            case "kind": kind = try cursor.string()
-            case "count": count = try cursor.integer()
-            case "amount": amount = try cursor.integer()
+            case "day": try fill(&day, try cursor.string())
+            case "kind": try fill(&kind, try cursor.string())
+            case "count": try fill(&count, try cursor.integer())
+            case "amount": try fill(&amount, try cursor.integer())
             default: throw FastPathDeclined()
             }
         }
@@ -292,27 +307,33 @@ extension JSONCursor {
     }
 
     mutating func money() throws(FastPathDeclined) -> SummaryMoney {
-        var texts = [String?](repeating: nil, count: 4)
+        var day: String?
+        var kind: String?
+        var currency: String?
+        var storefront: String?
         var taxKnown: Bool?
-        var figures = [Int64?](repeating: nil, count: 5)
+        var count: Int64?
+        var gross: Int64?
+        var tax: Int64?
+        var commission: Int64?
+        var proceeds: Int64?
         try object { (cursor, name) throws(FastPathDeclined) in
             switch name {
-            case "day": texts[0] = try cursor.string()
-            case "kind": texts[1] = try cursor.string()
-            case "currency": texts[2] = try cursor.string()
-            case "storefront": texts[3] = try cursor.string()
-            case "taxKnown": taxKnown = try cursor.bool()
-            case "count": figures[0] = try cursor.integer()
-            case "gross": figures[1] = try cursor.integer()
-            case "tax": figures[2] = try cursor.integer()
-            case "commission": figures[3] = try cursor.integer()
-            case "proceeds": figures[4] = try cursor.integer()
+            case "day": try fill(&day, try cursor.string())
+            case "kind": try fill(&kind, try cursor.string())
+            case "currency": try fill(&currency, try cursor.string())
+            case "storefront": try fill(&storefront, try cursor.string())
+            case "taxKnown": try fill(&taxKnown, try cursor.bool())
+            case "count": try fill(&count, try cursor.integer())
+            case "gross": try fill(&gross, try cursor.integer())
+            case "tax": try fill(&tax, try cursor.integer())
+            case "commission": try fill(&commission, try cursor.integer())
+            case "proceeds": try fill(&proceeds, try cursor.integer())
             default: throw FastPathDeclined()
             }
         }
-        guard let day = texts[0], let kind = texts[1], let currency = texts[2], let storefront = texts[3],
-            let taxKnown, let count = figures[0], let gross = figures[1], let tax = figures[2],
-            let commission = figures[3], let proceeds = figures[4]
+        guard let day, let kind, let currency, let storefront, let taxKnown, let count, let gross, let tax,
+            let commission, let proceeds
         else { throw FastPathDeclined() }
         return SummaryMoney(
             day: day, kind: kind, currency: currency, storefront: storefront, taxKnown: taxKnown, count: count,
@@ -322,8 +343,9 @@ extension JSONCursor {
 
 /// The signed bytes' JSON as `JSONEncoder` writes it (sorted keys, no spaces, `/` unescaped), or nil.
 enum SummaryCanonicalWriter {
-    static func json(of summary: AccountSummary) -> [UInt8]? {
+    static func json(of summary: AccountSummary, after prefix: [UInt8] = []) -> [UInt8]? {
         var writer = Writer()
+        writer.bytes.append(contentsOf: prefix)
         writer.summary(summary)
         return writer.plain ? writer.bytes : nil
     }
@@ -335,7 +357,10 @@ enum SummaryCanonicalWriter {
         var plain = true
         private var first: [Bool] = []
 
-        init() { bytes.reserveCapacity(4096) }
+        init() {
+            bytes.reserveCapacity(8192)
+            first.reserveCapacity(8)
+        }
 
         mutating func open(_ byte: UInt8) {
             bytes.append(byte)
@@ -371,13 +396,29 @@ enum SummaryCanonicalWriter {
             bytes.append(UInt8(ascii: "\""))
         }
 
+        /// The decimal digits of `value`, as `String(value)` writes them.
         mutating func integer<Number: BinaryInteger>(_ value: Number) {
-            bytes.append(contentsOf: String(value).utf8)
+            let number = Int64(exactly: value)
+            guard let number else {
+                bytes.append(contentsOf: String(value).utf8)
+                return
+            }
+            if number < 0 { bytes.append(UInt8(ascii: "-")) }
+            var magnitude = number.magnitude
+            let start = bytes.count
+            repeat {
+                bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+                magnitude /= 10
+            } while magnitude > 0
+            bytes[start...].reverse()
         }
 
         mutating func bool(_ value: Bool) {
-            bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+            bytes.append(contentsOf: value ? Writer.trueWord : Writer.falseWord)
         }
+
+        private static let trueWord = Array("true".utf8)
+        private static let falseWord = Array("false".utf8)
 
         mutating func summary(_ s: AccountSummary) {
             open(UInt8(ascii: "{"))

@@ -12,8 +12,13 @@ extension AccountSummary {
     /// The account id of the account whose head-signing public key is `publicKey`: the first 128 bits of
     /// SHA-256("voicedebrief-account-id-v1\n" || DER SubjectPublicKeyInfo), in lowercase hex.
     public static func accountID(for publicKey: P256PublicKey) -> String {
+        accountID(forDER: publicKey.derRepresentation)
+    }
+
+    /// ``accountID(for:)`` of the key whose DER SubjectPublicKeyInfo is `der`.
+    static func accountID(forDER der: [UInt8]) -> String {
         let label = Array("voicedebrief-account-id-v1\n".utf8)
-        return Hex.encode(Array(SHA256.hash(label + publicKey.derRepresentation).prefix(16)))
+        return Hex.encode(Array(SHA256.hash(label + der).prefix(16)))
     }
 
     /// The exact bytes signed: the format's name and a newline, then every field but the signature as JSON with
@@ -25,7 +30,7 @@ extension AccountSummary {
             unsigned.signature = ""
             let prefix = Array((format + "\n").utf8)
             // The same bytes as the encoder's below, written directly (SummaryCanonicalWriter; tested equal).
-            if let json = SummaryCanonicalWriter.json(of: unsigned) { return prefix + json }
+            if let bytes = SummaryCanonicalWriter.json(of: unsigned, after: prefix) { return bytes }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             return prefix + Array(try encoder.encode(unsigned))
@@ -49,13 +54,18 @@ extension AccountSummary {
     /// times, keys that are keys, nothing negative or beyond ``SummaryLimits/maximumFigure``). Anything else throws
     /// ``SummaryError``.
     public static func verified(from bytes: [UInt8]) throws -> AccountSummary {
+        try bytes.withUnsafeBufferPointer { try verified(from: $0) }
+    }
+
+    /// ``verified(from:)`` of bytes in place (a file's, read into memory once).
+    static func verified(from bytes: UnsafeBufferPointer<UInt8>) throws -> AccountSummary {
         // A summary as `credit export --summary` writes it, read directly (SummaryFastReader: the same summary as
         // the decoder's, tested so); anything else the strict path below reads, and refuses in its own words.
         if let summary = SummaryFastReader.summary(from: bytes) {
             try summary.verify()
             return summary
         }
-        return try strictlyVerified(from: bytes)
+        return try strictlyVerified(from: Array(bytes))
     }
 
     /// ``verified(from:)`` without the fast path: the duplicate-member scan, `JSONDecoder`, then ``verify()``.
@@ -79,10 +89,10 @@ extension AccountSummary {
             AccountSummary.formatName, AccountSummary.deviceSectionsFormatName, AccountSummary.wholeAccountFormatName,
         ]
         guard formats.contains(format) else { throw SummaryError("unknown format \"\(format)\"") }
-        guard let der = Base64URL.decode(publicKey), let key = try? P256PublicKey(derRepresentation: der) else {
+        guard let der = Base64URL.decode(publicKey), let key = SummaryKey(der: der) else {
             throw SummaryError("the public key is not a P-256 key")
         }
-        guard account == AccountSummary.accountID(for: key) else {
+        guard account == AccountSummary.accountID(forDER: key.der) else {
             throw SummaryError("the account id is not the one of its public key")
         }
         guard let raw = Base64URL.decode(signature), key.isValidSignature(raw, for: try signedBytes) else {
@@ -185,9 +195,11 @@ extension AccountSummary {
             if let problem = SummaryLimits.problem(withKey: row.feature) {
                 throw SummaryError("a day row's feature is not a key: \(problem)")
             }
-            guard isDay(row.day),
-                [row.charges, row.charged, row.declined, row.givenBack, row.cost].allSatisfy(SummaryLimits.isFigure)
-            else {
+            let figures =
+                SummaryLimits.isFigure(row.charges) && SummaryLimits.isFigure(row.charged)
+                && SummaryLimits.isFigure(row.declined) && SummaryLimits.isFigure(row.givenBack)
+                && SummaryLimits.isFigure(row.cost)
+            guard isDay(row.day), figures else {
                 throw SummaryError(
                     "a day row is malformed (\(row.day) \(row.feature)): a day, and figures from 0 to "
                         + "\(SummaryLimits.maximumFigure)")
@@ -212,21 +224,68 @@ extension AccountSummary {
 
     /// Whether `text` is a real day of 2000 to 2099 written `YYYY-MM-DD`; nil when it is not of that shape at all.
     static func isDayThisCentury(_ text: String) -> Bool? {
-        let bytes = Array(text.utf8)
+        // A row's day is a small string, read in place: no copy is made.
+        let shape =
+            text.utf8.withContiguousStorageIfAvailable(dayShape) ?? Array(text.utf8).withUnsafeBufferPointer(dayShape)
+        guard let (year, month, day) = shape else { return nil }
+        guard (1...12).contains(month) else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let length =
+            switch month {
+            case 2: leap ? 29 : 28
+            case 4, 6, 9, 11: 30
+            default: 31
+            }
+        return (1...length).contains(day)
+    }
+
+    /// The year, month and day of `bytes` when they are `20YY-MM-DD`, digits where digits go; nil otherwise.
+    private static func dayShape(_ bytes: UnsafeBufferPointer<UInt8>) -> (year: Int, month: Int, day: Int)? {
         guard bytes.count == 10, bytes[0] == 0x32, bytes[1] == 0x30, bytes[4] == 0x2D, bytes[7] == 0x2D else {
             return nil
         }
-        var digits: [Int] = []
-        for index in [2, 3, 5, 6, 8, 9] {
-            guard (0x30...0x39).contains(bytes[index]) else { return nil }
-            digits.append(Int(bytes[index] - 0x30))
+        func digits(_ at: Int) -> Int? {
+            let (tens, units) = (bytes[at], bytes[at + 1])
+            guard (0x30...0x39).contains(tens), (0x30...0x39).contains(units) else { return nil }
+            return Int(tens - 0x30) * 10 + Int(units - 0x30)
         }
-        let year = 2000 + digits[0] * 10 + digits[1]
-        let month = digits[2] * 10 + digits[3]
-        let day = digits[4] * 10 + digits[5]
-        guard (1...12).contains(month) else { return false }
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        return (1...lengths[month - 1]).contains(day)
+        guard let year = digits(2), let month = digits(5), let day = digits(8) else { return nil }
+        return (2000 + year, month, day)
+    }
+}
+
+/// A summary's public key, as it verifies: the point of the one form this package writes (``P256PointKey``, a fraction
+/// of the cost of a key imported by OpenSSL's provider, once for every summary), any other form as
+/// ``P256PublicKey`` reads it. Both verify the same signatures.
+private enum SummaryKey {
+    case point(P256PointKey, der: [UInt8])
+    case imported(P256PublicKey)
+
+    /// Nil when `der` is not a P-256 key.
+    init?(der: [UInt8]) {
+        do {
+            if let point = try P256PointKey(derRepresentation: der) {
+                self = .point(point, der: der)
+            } else {
+                self = .imported(try P256PublicKey(derRepresentation: der))
+            }
+        } catch {
+            return nil
+        }
+    }
+
+    /// The DER SubjectPublicKeyInfo the account id is of.
+    var der: [UInt8] {
+        switch self {
+        case .point(_, let der): der
+        case .imported(let key): key.derRepresentation
+        }
+    }
+
+    func isValidSignature(_ raw: [UInt8], for message: [UInt8]) -> Bool {
+        switch self {
+        case .point(let key, _): key.isValidSignature(raw, for: message)
+        case .imported(let key): key.isValidSignature(raw, for: message)
+        }
     }
 }

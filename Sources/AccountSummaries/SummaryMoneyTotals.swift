@@ -32,6 +32,16 @@ struct SummaryMoneyTotals {
         accountsCounted += 1
     }
 
+    /// Adds the totals of other accounts, added apart (on another core): the same as adding those accounts here.
+    mutating func merge(_ other: SummaryMoneyTotals) throws {
+        for index in tallies.indices { try tallies[index].merge(other.tallies[index]) }
+        try balances.merge(other.balances)
+        commissions.formUnion(other.commissions)
+        placeholders = placeholders || other.placeholders
+        accountsCounted += other.accountsCounted
+        accountsWithoutMoney += other.accountsWithoutMoney
+    }
+
     /// Adds a section's rows to the periods they fall in; its part of the account's balance (all time).
     private mutating func add(_ section: SummaryDevice, startDays: [String]) throws -> MicroCredits {
         var balance = MicroCredits.zero

@@ -27,7 +27,7 @@ public struct SummaryTotal: Sendable {
 /// Totals account summaries (`credit pnl --summaries DIR`): verifies each, names and leaves out each bad one, keeps
 /// for every account and device the section that covers the most of that device's entries (so exports from any
 /// devices at any time, merged or not, count every entry once; see ``AccountSummary``), and adds up the P&L of all of
-/// them.
+/// them. The verification and the sums run on every core (``SummarySums``); the result is the same as on one.
 ///
 /// A summary made up under a new key of its own verifies and is counted: it cannot be told from a real account until
 /// there is a registry of accounts.
@@ -48,7 +48,7 @@ public enum SummaryTotaliser {
         verified: [(file: String, summary: AccountSummary)], rejected: [RejectedSummary]
     ) {
         let files = try files(in: directory)
-        let outcomes = Outcomes(count: files.count)
+        let outcomes = ConcurrentSlots<Result<AccountSummary, any Error>>(count: files.count)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             outcomes.set(index, Result { try verifiedSummary(at: files[index]) })
         }
@@ -67,7 +67,8 @@ public enum SummaryTotaliser {
     /// The summary in `file` if it verifies.
     public static func verifiedSummary(at file: String) throws -> AccountSummary {
         guard let data = FileManager.default.contents(atPath: file) else { throw SummaryError("cannot be read") }
-        return try AccountSummary.verified(from: Array(data))
+        // Read in place: the file's bytes are not copied again.
+        return try data.withUnsafeBytes { try AccountSummary.verified(from: $0.bindMemory(to: UInt8.self)) }
     }
 
     /// The all-accounts P&L of the summaries in `directory` as of `asOf` (the latest export counted when nil).
@@ -102,84 +103,18 @@ public enum SummaryTotaliser {
         let startDays = ProfitAndLossReport.windows.map {
             String(ProfitAndLossReport.windowStart(asOf: asOf, days: $0).iso8601.prefix(10))
         }
-        var tallies = [ProfitAndLossTally](repeating: ProfitAndLossTally(), count: 1 + startDays.count)
-        var money = SummaryMoneyTotals(periods: tallies.count)
-        var leftOut: [RejectedSummary] = []
-        var accounts = 0
-        var placeholders = false
-        for sections in selection.byAccount {
-            do {
-                var added = tallies
-                for item in sections { try add(item.section, to: &added, startDays: startDays) }
-                let touched = Set(sections.flatMap { $0.section.days.map(\.feature) })
-                for tally in added { try tally.check(touched: touched) }
-                var addedMoney = money
-                try addedMoney.add(account: sections, startDays: startDays)
-                _ = try addedMoney.periods()
-                tallies = added
-                money = addedMoney
-                accounts += 1
-                placeholders = placeholders || sections.contains { $0.summary.costsArePlaceholders }
-            } catch LedgerError.overflow {
-                for file in Set(sections.map(\.file)).sorted() {
-                    leftOut.append(
-                        RejectedSummary(
-                            file: file, reason: "its figures would make a total too large to count, so it was left out"
-                        ))
-                }
-            }
-        }
-        var periods = [try tallies[0].period("all", days: nil, since: nil, oftenDeclinedBasisPoints: threshold)]
+        let sums = try SummarySums.of(selection.byAccount, startDays: startDays)
+        var periods = [try sums.tallies[0].period("all", days: nil, since: nil, oftenDeclinedBasisPoints: threshold)]
         for (index, days) in ProfitAndLossReport.windows.enumerated() {
             periods.append(
-                try tallies[index + 1].period(
+                try sums.tallies[index + 1].period(
                     "\(days)d", days: days, since: startDays[index] + "T00:00:00.000Z",
                     oftenDeclinedBasisPoints: threshold))
         }
-        for (index, section) in try money.periods().enumerated() { periods[index].money = section }
+        for (index, section) in try sums.money.periods().enumerated() { periods[index].money = section }
         let report = ProfitAndLossReport(
-            source: .summaries, asOf: asOf.iso8601, accounts: accounts, costsArePlaceholders: placeholders,
+            source: .summaries, asOf: asOf.iso8601, accounts: sums.accounts, costsArePlaceholders: sums.placeholders,
             oftenDeclinedBasisPoints: threshold, periods: periods)
-        return (report, leftOut)
-    }
-
-    /// Adds every row of `section` to `tallies` (all time, then each window from its first day).
-    private static func add(_ section: SummaryDevice, to tallies: inout [ProfitAndLossTally], startDays: [String])
-        throws
-    {
-        for row in section.days {
-            for index in tallies.indices where index == 0 || row.day >= startDays[index - 1] {
-                try tallies[index].addCharges(
-                    feature: row.feature, count: row.charges, charged: MicroCredits(row.charged),
-                    cost: MicroCredits(row.cost))
-                try tallies[index].addDeclines(
-                    feature: row.feature, count: row.declined, givenBack: MicroCredits(row.givenBack))
-            }
-        }
-        for row in section.declines {
-            for index in tallies.indices where index == 0 || row.day >= startDays[index - 1] {
-                try tallies[index].addReason(row.reason, count: row.count, givenBack: MicroCredits(row.givenBack))
-            }
-        }
-    }
-}
-
-/// One slot per file for the verifying threads; each thread writes only its own index, under a lock.
-private final class Outcomes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [Result<AccountSummary, any Error>?]
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ outcome: Result<AccountSummary, any Error>) {
-        lock.lock()
-        slots[index] = outcome
-        lock.unlock()
-    }
-
-    var values: [Result<AccountSummary, any Error>?] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots
+        return (report, sums.leftOut)
     }
 }

@@ -93,4 +93,57 @@ static inline void COpenSSL_sk_X509_free(STACK_OF(X509) *stack) {
     sk_X509_free(stack);
 }
 
+/// The P-256 group, made once and shared: each key of COpenSSL_P256_point_key copies it (a copy costs far less than
+/// making a group from its parameters, as EVP_PKEY_fromdata does for every key). NULL on failure.
+static inline EC_GROUP *COpenSSL_P256_group_new(void) {
+    return EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
+}
+
+/// A P-256 key for verifying only, on a copy of `group` (COpenSSL_P256_group_new), from its uncompressed point
+/// (65 bytes). NULL if the point is not on the curve (EC_POINT_oct2point checks it) or on failure. The deprecated
+/// EC_KEY calls stay in these functions: a legacy key verifies without the provider's fetches and key import, which
+/// cost as much as the verification itself when every key is used once (`credit pnl --summaries`).
+static inline EC_KEY *COpenSSL_P256_point_key(const EC_GROUP *group, const unsigned char *point, size_t length) {
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wdeprecated-declarations"
+    EC_KEY *key = EC_KEY_new();
+    if (key == NULL) {
+        return NULL;
+    }
+    if (EC_KEY_set_group(key, group) != 1 || EC_KEY_oct2key(key, point, length, NULL) != 1) {
+        EC_KEY_free(key);
+        return NULL;
+    }
+    return key;
+#pragma clang diagnostic pop
+}
+
+static inline void COpenSSL_P256_point_key_free(EC_KEY *key) {
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wdeprecated-declarations"
+    EC_KEY_free(key);
+#pragma clang diagnostic pop
+}
+
+/// Whether (r, s), 32 big-endian bytes each, is an ECDSA signature by `key` of the 32-byte `digest`: 1 valid, 0 not
+/// (r or s zero or not below the group order included), -1 on failure.
+static inline int COpenSSL_P256_verify_digest(
+    const EC_KEY *key, const unsigned char *digest, const unsigned char *r, const unsigned char *s) {
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wdeprecated-declarations"
+    ECDSA_SIG *signature = ECDSA_SIG_new();
+    BIGNUM *bigR = BN_bin2bn(r, 32, NULL);
+    BIGNUM *bigS = BN_bin2bn(s, 32, NULL);
+    if (signature == NULL || bigR == NULL || bigS == NULL || ECDSA_SIG_set0(signature, bigR, bigS) != 1) {
+        BN_free(bigR);
+        BN_free(bigS);
+        ECDSA_SIG_free(signature);
+        return -1;
+    }
+    int status = ECDSA_do_verify(digest, 32, signature, (EC_KEY *)key);
+    ECDSA_SIG_free(signature);
+    return status;
+#pragma clang diagnostic pop
+}
+
 #endif

@@ -15,4 +15,11 @@ public struct MoneyBalances: Sendable, Equatable {
             accountsBelowZero += 1
         }
     }
+
+    /// Adds the balances of other accounts, added apart (on another core).
+    public mutating func merge(_ other: MoneyBalances) throws {
+        outstanding = try MicroCredits(outstanding).adding(MicroCredits(other.outstanding)).rawValue
+        belowZero = try MicroCredits(belowZero).adding(MicroCredits(other.belowZero)).rawValue
+        accountsBelowZero += other.accountsBelowZero
+    }
 }

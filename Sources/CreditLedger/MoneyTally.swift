@@ -69,6 +69,31 @@ public struct MoneyTally: Sendable {
         used[feature] = (try Self.sum(held.used, net), try Self.sum(held.cost, cost))
     }
 
+    /// Adds every sum of `other` (another part of the same period's rows, added apart, on another core): the same
+    /// sums as adding its rows here, in any order; an overflow throws ``LedgerError/overflow(_:)``.
+    public mutating func merge(_ other: MoneyTally) throws {
+        for (kind, amount) in other.creditSums { creditSums[kind] = try Self.sum(creditSums[kind] ?? 0, amount) }
+        simulatedTopUpCount = try Self.sum(simulatedTopUpCount, other.simulatedTopUpCount)
+        for (currency, theirs) in other.currencySums {
+            var sums = currencySums[currency] ?? CurrencyFigures()
+            for (kind, count) in theirs.counts { sums.counts[kind] = try Self.sum(sums.counts[kind] ?? 0, count) }
+            for (kind, split) in theirs.splits {
+                let held = sums.split(kind)
+                sums.splits[kind] = MoneySplit(
+                    gross: try Self.sum(held.gross, split.gross), tax: try Self.sum(held.tax, split.tax),
+                    commission: try Self.sum(held.commission, split.commission),
+                    proceeds: try Self.sum(held.proceeds, split.proceeds))
+            }
+            sums.taxUnknownTopUps = try Self.sum(sums.taxUnknownTopUps, theirs.taxUnknownTopUps)
+            sums.taxUnknownGross = try Self.sum(sums.taxUnknownGross, theirs.taxUnknownGross)
+            currencySums[currency] = sums
+        }
+        for (feature, theirs) in other.used {
+            let held = used[feature] ?? (0, 0)
+            used[feature] = (try Self.sum(held.used, theirs.used), try Self.sum(held.cost, theirs.cost))
+        }
+    }
+
     /// Adds one ledger entry's credit and money (a charge's or decline's use is added with ``addUse``).
     public mutating func add(_ money: EntryMoney) throws {
         switch money {

@@ -60,6 +60,29 @@ public struct ProfitAndLossTally: Sendable {
         reasons[reason] = sums
     }
 
+    /// Adds every sum of `other` (another part of the same period's rows, added apart, on another core): the same
+    /// sums as adding its rows here, in any order; an overflow throws ``LedgerError/overflow(_:)``.
+    public mutating func merge(_ other: ProfitAndLossTally) throws {
+        for (feature, theirs) in other.features { features[feature] = try Self.merged(features[feature], theirs) }
+        grand = try Self.merged(grand, other.grand)
+        for (reason, theirs) in other.reasons {
+            var sums = reasons[reason] ?? ReasonSums()
+            sums.count = try Self.sum(sums.count, theirs.count)
+            sums.givenBack = try sums.givenBack.adding(theirs.givenBack)
+            reasons[reason] = sums
+        }
+    }
+
+    private static func merged(_ ours: Sums?, _ theirs: Sums) throws -> Sums {
+        var sums = ours ?? Sums()
+        sums.charges = try sum(sums.charges, theirs.charges)
+        sums.charged = try sums.charged.adding(theirs.charged)
+        sums.declined = try sum(sums.declined, theirs.declined)
+        sums.givenBack = try sums.givenBack.adding(theirs.givenBack)
+        sums.cost = try sums.cost.adding(theirs.cost)
+        return sums
+    }
+
     /// The period's P&L: the features with a charge or a decline (most charged first, then by key), their total,
     /// and the declines by reason (most first, then by key).
     public func period(

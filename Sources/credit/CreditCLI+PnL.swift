@@ -29,16 +29,12 @@ extension CreditCLI {
         }
         let name = args.string(.days).map { $0 + "d" } ?? "all"
         guard let period = report.period(name) else { throw CommandFailure("no period \(name) in the P&L") }
-        // The summaries' table stays line for line analytics/pnl.sh's, which names features by key (for now).
-        let named = report.source == .ledger
-        print(PnLText(report: report, period: period, style: context.style, namesFeatures: named).text)
+        // Features in the price list's words with the key beside them, from a ledger or from summaries (whose table
+        // analytics/pnl_text.py writes line for line, from analytics/feature_names.json).
+        print(PnLText(report: report, period: period, style: context.style).text)
         if let money = period.money {
             let title = PnLText.periodTitles[period.period] ?? period.period
-            print(
-                PnLMoneyText(
-                    money: money, title: title + ", " + PnLText.scope(report), style: context.style,
-                    namesFeatures: named
-                ).text)
+            print(PnLMoneyText(money: money, title: title + ", " + PnLText.scope(report), style: context.style).text)
         }
         if let counts {
             print(counts)
@@ -139,14 +135,12 @@ extension CreditCLI {
     }
 }
 
-/// One period of the P&L as a terminal table: a line per feature, the total, and what stands out said in words.
+/// One period of the P&L as a terminal table: a line per feature (in the price list's words with its key beside it,
+/// ``LedgerCommands/featureCell(_:)``), the total, and what stands out said in words.
 struct PnLText {
     var report: ProfitAndLossReport
     var period: PeriodProfitAndLoss
     var style: Style
-    /// Features named in the price list's words with the key beside them (``CreditCLI/featureCell(_:)``), or by
-    /// key alone.
-    var namesFeatures = true
 
     static let periodTitles = ["all": "all time", "30d": "the last 30 days", "7d": "the last 7 days"]
 
@@ -188,7 +182,7 @@ struct PnLText {
         if line.losesMoney { marks.append(style.bad("LOSES MONEY")) }
         if line.oftenDeclined { marks.append(style.warm("OFTEN DECLINED")) }
         return [
-            line.feature == "total" ? "Total" : namesFeatures ? LedgerCommands.featureCell(line.feature) : line.feature,
+            line.feature == "total" ? "Total" : LedgerCommands.featureCell(line.feature),
             String(line.charges),
             MicroCredits(line.charged).formatted, String(line.declined),
             line.declinedShareBasisPoints.map(PnLText.percent) ?? "-", MicroCredits(line.givenBack).formatted,

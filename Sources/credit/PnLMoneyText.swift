@@ -1,13 +1,12 @@
 import CreditLedger
 
 /// One period of the P&L in money as a terminal table (after ``PnLText``'s): a line per currency, the credit, and
-/// each feature's share of the proceeds beside its cost and margin. `analytics/pnl_text.py` writes the same words.
+/// each feature's share of the proceeds beside its cost and margin, features named as ``PnLText`` names them.
+/// `analytics/pnl_text.py` writes the same words.
 struct PnLMoneyText {
     var money: PeriodMoney
     var title: String
     var style: Style
-    /// Features named as ``PnLText/namesFeatures`` says.
-    var namesFeatures = true
 
     static let headings = [
         "Currency", "Top-ups", "Gross paid", "Tax", "Commission", "Proceeds", "Refunded", "Reinstated", "Kept",
@@ -66,7 +65,7 @@ struct PnLMoneyText {
         var rows = [["Feature", "Credit used", "Proceeds", "Cost*", "Margin*"]]
         for feature in line.features {
             rows.append([
-                namesFeatures ? LedgerCommands.featureCell(feature.feature) : feature.feature, pounds(feature.used),
+                LedgerCommands.featureCell(feature.feature), pounds(feature.used),
                 amount(feature.proceeds),
                 feature.cost.map { pounds($0) + "*" } ?? "-", feature.margin.map { amount($0) + "*" } ?? "-",
             ])
