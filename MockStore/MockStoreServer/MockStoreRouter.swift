@@ -35,23 +35,18 @@ public struct MockStoreRouter: HTTPHandler {
         }
     }
 
-    /// The handler of `endpoint` whose answer is the endpoint's JSON `Response`, or the error it throws.
-    static func route<Request, Response: Encodable>(
-        _ endpoint: Endpoint<Request, Response>,
-        _ answer: @escaping @Sendable (MockStore, HTTPRequest, PathParameters) throws -> Response
-    ) -> Route {
-        Route(endpoint) { store, request, captures in respond { try answer(store, request, captures) } }
-    }
-
     public let store: MockStore
     let routes: [Route]
 
     public init(store: MockStore) {
         self.store = store
-        self.routes =
-            Self.deviceRoutes + Self.testRoutes + Self.controlRoutes + Self.serverRoutes + Self.subscriptionRoutes
-            + Self.billingRoutes + Self.extensionRoutes + Self.offerRoutes + Self.customerRoutes
+        self.routes = Self.allRoutes
     }
+
+    /// Every handler, in the order requests are matched against them (which decides a 405's `Allow` list).
+    static let allRoutes: [Route] =
+        DeviceRoutes.routes + ControlRoutes.routes + ServerAPIRoutes.routes + SubscriptionRoutes.routes
+        + BillingRoutes.routes + ExtensionRoutes.routes + OfferRoutes.routes + CustomerRoutes.routes
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         // Renewals and expiries that fell due on the virtual clock happen before anything is answered.
@@ -72,7 +67,7 @@ public struct MockStoreRouter: HTTPHandler {
         }
         let customer: String?
         do throws(MockStoreError) {
-            customer = try Self.customerName(for: request, segments: segments)
+            customer = try CustomerRoutes.customerName(for: request, segments: segments)
         } catch {
             return error.response
         }
@@ -101,103 +96,6 @@ public struct MockStoreRouter: HTTPHandler {
 
     public func payloadTooLarge(limit: Int) -> HTTPResponse {
         MockStoreError.payloadTooLarge(limit: limit).response
-    }
-
-    // MARK: Routes
-
-    /// What StoreKit does on a phone, under `/storekit/v1/`.
-    static let deviceRoutes: [Route] = [
-        Route(DeviceAPI.products) { store, request, _ in
-            // `ids=A,B`, and also `ids=A&ids=B`; blanks between commas are ignored.
-            let ids = request.queryValues("ids").flatMap { $0.split(separator: ",") }
-                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            do throws(MockStoreError) {
-                return HTTPResponse(
-                    status: 200, headers: [HTTPHeader("Content-Type", HTTPResponse.jsonContentType)],
-                    body: try store.productsBody(ids: ids))
-            } catch {
-                return error.response
-            }
-        },
-        route(DeviceAPI.purchase) { store, request, _ in
-            let device = try device(request)
-            return try store.purchase(try decode(PurchaseRequestBody.self, from: request.body), device: device)
-        },
-        route(DeviceAPI.purchaseStatus) { store, _, captures in
-            try store.purchaseStatus(transactionId: captures["transactionId"])
-        },
-        route(DeviceAPI.unfinished) { store, request, _ in
-            SignedTransactionsBody(signedTransactions: try store.unfinishedTransactions(device: try device(request)))
-        },
-        route(DeviceAPI.updates) { store, request, _ in
-            try store.updates(after: request.queryValues("after").first, device: try device(request))
-        },
-        route(DeviceAPI.appTransaction) { store, request, _ in
-            try store.deviceAppTransaction(device: try device(request))
-        },
-        route(DeviceAPI.finish) { store, _, captures in
-            try store.finish(transactionId: captures["transactionId"])
-            return EmptyBody()
-        },
-    ]
-
-    /// What SKTestSession does, under `/test/v1/`.
-    static let testRoutes: [Route] = [
-        Route(SandboxAPI.rootCertificate) { store, _, _ in
-            guard let der = store.rootCertificateDER else {
-                return MockStoreError(
-                    status: 404, code: StoreErrorCode.notFound,
-                    message: "This store has no test root certificate."
-                ).response
-            }
-            return HTTPResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/pkix-cert")], body: der)
-        }
-    ]
-
-    // MARK: Helpers
-
-    /// The device a device-API request names (``DeviceVerification/headerName``), or the default one.
-    static func device(_ request: HTTPRequest) throws(MockStoreError) -> DeviceVerification {
-        try DeviceVerification.from(header: request.header(DeviceVerification.headerName))
-    }
-
-    /// A JSON body, or `fallback` when the request has none (controls whose body is optional).
-    static func decodeOptional<Body: Decodable>(
-        _ type: Body.Type, from bytes: [UInt8], fallback: Body
-    ) throws(MockStoreError) -> Body {
-        let isBlank = bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
-        return isBlank ? fallback : try decode(type, from: bytes)
-    }
-
-    /// The JSON of `body()`, or the error it throws as an error response.
-    static func respond<Body: Encodable>(_ body: () throws -> Body) -> HTTPResponse {
-        do {
-            return .json(try body())
-        } catch let error as MockStoreError {
-            return error.response
-        } catch {
-            return MockStoreError.internalError(error).response
-        }
-    }
-
-    /// Decodes a JSON request body, turning every way it can be wrong into a 400 that says how.
-    static func decode<Body: Decodable>(_ type: Body.Type, from bytes: [UInt8]) throws(MockStoreError) -> Body {
-        guard !bytes.isEmpty else { throw .badRequest("A JSON request body is required.") }
-        do {
-            return try JSONDecoder().decode(type, from: Data(bytes))
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw .badRequest("Missing field \"\(fieldPath(context.codingPath + [key]))\".")
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw .badRequest("Wrong type for \"\(fieldPath(context.codingPath))\": \(context.debugDescription)")
-        } catch let DecodingError.valueNotFound(_, context) {
-            throw .badRequest("Field \"\(fieldPath(context.codingPath))\" must not be null.")
-        } catch {
-            throw .badRequest("Malformed JSON body.")
-        }
-    }
-
-    private static func fieldPath(_ codingPath: [any CodingKey]) -> String {
-        StoreKitFileReader.path(codingPath)
     }
 
     /// `/a/b/` → `["a", "b", ""]`: a trailing slash is a different path, as on Apple's servers.

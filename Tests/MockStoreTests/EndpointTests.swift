@@ -123,9 +123,7 @@ extension EndpointTests {
 
     @Test func theRouterAnswersEveryDeclaredEndpointAndNoOther() throws {
         let routes =
-            MockStoreRouter.deviceRoutes + MockStoreRouter.testRoutes + MockStoreRouter.controlRoutes
-            + MockStoreRouter.serverRoutes + MockStoreRouter.subscriptionRoutes + MockStoreRouter.billingRoutes
-            + MockStoreRouter.extensionRoutes + MockStoreRouter.offerRoutes + MockStoreRouter.customerRoutes
+            MockStoreRouter.allRoutes
         let routed = routes.map { Declared(method: $0.method, template: $0.template.description) }
         #expect(Set(routed).count == routed.count, "an endpoint routed twice")
         #expect(Set(Self.everyEndpoint).count == Self.everyEndpoint.count, "an endpoint declared twice")

@@ -2,8 +2,8 @@ import StoreTestControls
 import StoreWire
 
 /// The test controls (what `SKTestSession` does), under `/test/v1/`.
-extension MockStoreRouter {
-    static let controlRoutes: [Route] = [
+enum ControlRoutes: RouteTable {
+    static let routes: [Route] = [
         route(TestControls.reset) { store, _, _ in
             try store.reset()
             return EmptyBody()

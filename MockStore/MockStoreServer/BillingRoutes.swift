@@ -2,8 +2,8 @@ import StoreTestControls
 import StoreWire
 
 /// The billing and price-increase test controls, under `/test/v1/`.
-extension MockStoreRouter {
-    static let billingRoutes: [Route] = [
+enum BillingRoutes: RouteTable {
+    static let routes: [Route] = [
         route(TestControls.billingSettings) { store, _, _ in try store.billingSettingsBody() },
         route(TestControls.updateBillingSettings) { store, request, _ in
             try store.updateBillingSettings(try decode(TestBillingSettingsUpdate.self, from: request.body))

@@ -3,8 +3,8 @@ import StoreWire
 
 /// The test controls of subscription offers (the keys promotional offer signatures are checked with) and of Family
 /// Sharing.
-extension MockStoreRouter {
-    static let offerRoutes: [Route] = [
+enum OfferRoutes: RouteTable {
+    static let routes: [Route] = [
         route(TestControls.registerOfferKey) { store, request, _ in
             try store.registerOfferKey(try decode(TestOfferKeyRequest.self, from: request.body))
         },

@@ -3,8 +3,8 @@ import StoreTestControls
 import StoreWire
 
 /// The customers (`/test/v1/customers`), and which customer a request acts for.
-extension MockStoreRouter {
-    static let customerRoutes: [Route] = [
+enum CustomerRoutes: RouteTable {
+    static let routes: [Route] = [
         route(TestControls.customers) { store, _, _ in try store.customers() },
         route(TestControls.addCustomer) { store, request, _ in
             try store.addCustomer(try decode(TestCustomerRequest.self, from: request.body))

@@ -2,8 +2,8 @@ import StoreWire
 
 /// The renewal-date extension endpoints of the App Store Server API, at Apple's paths (bearer token checked
 /// first).
-extension MockStoreRouter {
-    static let extensionRoutes: [Route] = [
+enum ExtensionRoutes: RouteTable {
+    static let routes: [Route] = [
         serverRoute(ServerAPI.extendRenewalDate) { store, request, captures in
             try store.extendRenewalDate(originalTransactionId: captures["originalTransactionId"], body: request.body)
         },

@@ -2,8 +2,8 @@ import StoreTestControls
 import StoreWire
 
 /// Subscription routes: the device API's, the test controls' and the Server API's.
-extension MockStoreRouter {
-    static let subscriptionRoutes: [Route] = [
+enum SubscriptionRoutes: RouteTable {
+    static let routes: [Route] = [
         route(DeviceAPI.currentEntitlements) { store, request, _ in
             try store.currentEntitlements(device: try device(request))
         },

@@ -1,0 +1,58 @@
+import Foundation
+import MockStoreHTTP
+import StoreKitCatalogue
+import StoreWire
+
+/// What StoreKit does on a phone, under `/storekit/v1/`, and the sandbox's root certificate.
+enum DeviceRoutes: RouteTable {
+    static let routes: [Route] = deviceRoutes + sandboxRoutes
+
+    /// What StoreKit does on a phone, under `/storekit/v1/`.
+    static let deviceRoutes: [Route] = [
+        Route(DeviceAPI.products) { store, request, _ in
+            // `ids=A,B`, and also `ids=A&ids=B`; blanks between commas are ignored.
+            let ids = request.queryValues("ids").flatMap { $0.split(separator: ",") }
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            do throws(MockStoreError) {
+                return HTTPResponse(
+                    status: 200, headers: [HTTPHeader("Content-Type", HTTPResponse.jsonContentType)],
+                    body: try store.productsBody(ids: ids))
+            } catch {
+                return error.response
+            }
+        },
+        route(DeviceAPI.purchase) { store, request, _ in
+            let device = try device(request)
+            return try store.purchase(try decode(PurchaseRequestBody.self, from: request.body), device: device)
+        },
+        route(DeviceAPI.purchaseStatus) { store, _, captures in
+            try store.purchaseStatus(transactionId: captures["transactionId"])
+        },
+        route(DeviceAPI.unfinished) { store, request, _ in
+            SignedTransactionsBody(signedTransactions: try store.unfinishedTransactions(device: try device(request)))
+        },
+        route(DeviceAPI.updates) { store, request, _ in
+            try store.updates(after: request.queryValues("after").first, device: try device(request))
+        },
+        route(DeviceAPI.appTransaction) { store, request, _ in
+            try store.deviceAppTransaction(device: try device(request))
+        },
+        route(DeviceAPI.finish) { store, _, captures in
+            try store.finish(transactionId: captures["transactionId"])
+            return EmptyBody()
+        },
+    ]
+
+    /// What SKTestSession does, under `/test/v1/`.
+    static let sandboxRoutes: [Route] = [
+        Route(SandboxAPI.rootCertificate) { store, _, _ in
+            guard let der = store.rootCertificateDER else {
+                return MockStoreError(
+                    status: 404, code: StoreErrorCode.notFound,
+                    message: "This store has no test root certificate."
+                ).response
+            }
+            return HTTPResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/pkix-cert")], body: der)
+        }
+    ]
+}
