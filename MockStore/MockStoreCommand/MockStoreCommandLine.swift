@@ -15,6 +15,10 @@ public enum MockStoreCommandLine {
         case controlHelp
     }
 
+    /// The word that makes the command line a control (`mockstore control …`, declared in ``ControlInvocation``)
+    /// rather than a store to start.
+    public static let controlWord = "control"
+
     /// The options of `mockstore` (the server); `mockstore control` is declared in ``ControlInvocation``.
     public static let spec = CommandSpec(
         "mockstore",
@@ -137,7 +141,7 @@ public enum MockStoreCommandLine {
     public static func parse(
         _ arguments: [String], environment: [String: String] = [:]
     ) throws(UsageError) -> Command {
-        if arguments.first == "control" {
+        if arguments.first == controlWord {
             return try ControlInvocation.parse(Array(arguments.dropFirst()), environment: environment)
         }
         guard case .run(let args) = try spec.parse(arguments) else { return .help }

@@ -37,7 +37,8 @@ public enum MockStoreProcess {
                 exit(outcome.status)
             }
         } catch {
-            let help = arguments.first == "control" ? "mockstore control --help" : "mockstore --help"
+            let help =
+                arguments.first == MockStoreCommandLine.controlWord ? "mockstore control --help" : "mockstore --help"
             write("mockstore: error: \(error.message)\nRun \(help) for usage.\n", to: STDERR_FILENO)
             exit(ExitStatus.usage)
         }

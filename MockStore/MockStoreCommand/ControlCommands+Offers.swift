@@ -1,5 +1,4 @@
 import Foundation
-import MockStoreHTTP
 import OptionParsing
 import Signing
 import StoreTestControls
@@ -7,15 +6,17 @@ import StoreWire
 
 /// `mockstore control buy --offer`, `offer-key`, `offer-keys`, `family-share` and `family-revoke`: subscription
 /// offers and Family Sharing from the command line.
-extension ControlInvocation {
+extension ControlCommands {
     /// `buy`'s `--offer TYPE:ID`.
     static let offerOption = OptionSpec.string(
         .offer, "TYPE:ID",
         help: "redeem a subscription offer: promotional:OFFER_ID, offerCode:REFERENCE_NAME or winBack:OFFER_ID (as "
             + "SKTestSession's buyProduct with promotionalOffer(id:): no signature needed)")
 
-    /// The offer controls of `mockstore control`.
-    static let offerCommands: [CommandSpec] = [
+    /// The kinds `--offer` takes.
+    static let offerTypes = ["promotional", "offerCode", "winBack"]
+
+    static let offerKey = ControlCommand(
         CommandSpec(
             "offer-key",
             summary: "register a subscription offer key: promotional offers bought through the device API must be "
@@ -23,22 +24,34 @@ extension ControlInvocation {
             positionals: [
                 PositionalSpec(.keyId, help: "the key's id, as signatures name it"),
                 PositionalSpec(.file, help: "a PEM file: the private key or the public key"),
-            ]),
+            ])
+    ) { args throws(UsageError) in
+        let request = TestOfferKeyRequest(
+            keyId: args.positional(.keyId) ?? "", publicKey: try publicKeyPEM(args.positional(.file) ?? "", args))
+        return ControlRequest(TestControls.registerOfferKey, body: request)
+    }
+
+    static let offerKeys = ControlCommand(
         CommandSpec("offer-keys", summary: "list the ids of the subscription offer keys registered"),
+        sends: ControlRequest(TestControls.offerKeys))
+
+    static let familyShare = ControlCommand(
         CommandSpec(
             "family-share",
             summary: "a family member bought a family-shareable subscription and shares it with this customer: "
                 + "FAMILY_SHARED transactions, SUBSCRIBED, renewals on the clock",
-            positionals: [PositionalSpec(.product, help: "a family-shareable auto-renewable's product id")]),
+            positionals: [PositionalSpec(.product, help: "a family-shareable auto-renewable's product id")])
+    ) { args throws(UsageError) in
+        ControlRequest(TestControls.familyShare, body: PurchaseRequestBody(productId: args.positional(.product) ?? ""))
+    }
+
+    static let familyRevoke = ControlCommand(
         CommandSpec(
             "family-revoke",
             summary: "Family Sharing of the subscription ends (the purchaser stopped sharing, left the family or was "
                 + "refunded): REVOKE",
-            positionals: [PositionalSpec(.subscription, help: "a transaction id of it, or a product id of its group")]),
-    ]
-
-    /// The kinds `--offer` takes.
-    static let offerTypes = ["promotional", "offerCode", "winBack"]
+            positionals: [PositionalSpec(.subscription, help: "a transaction id of it, or a product id of its group")])
+    ) { args throws(UsageError) in ControlRequest(TestControls.familyRevoke, try args.subscriptionReference()) }
 
     /// `--offer TYPE:ID` as a purchase option; `nil` without one.
     static func offer(_ args: ParsedArguments) throws(UsageError) -> PurchaseOfferOption? {
@@ -50,28 +63,6 @@ extension ControlInvocation {
                 command: args.path)
         }
         return PurchaseOfferOption(type: parts[0], id: parts[1])
-    }
-
-    /// The request of an offer command, or `nil` when `args` is another command.
-    static func offerRequest(_ args: ParsedArguments) throws(UsageError) -> ControlRequest? {
-        switch args.command {
-        case "offer-keys": return ControlRequest(TestControls.offerKeys)
-        case "family-share":
-            let body = PurchaseRequestBody(productId: args.positional(.product) ?? "")
-            return ControlRequest(TestControls.familyShare, body: body)
-        case "family-revoke":
-            let reference = args.positional(.subscription) ?? ""
-            guard !reference.isEmpty, !reference.contains("/") else {
-                throw UsageError("\(quoted(reference)) is not a transaction id or product id", command: args.path)
-            }
-            return ControlRequest(TestControls.familyRevoke, reference)
-        case "offer-key":
-            let id = args.positional(.keyId) ?? ""
-            let file = args.positional(.file) ?? ""
-            let request = TestOfferKeyRequest(keyId: id, publicKey: try publicKeyPEM(file, args))
-            return ControlRequest(TestControls.registerOfferKey, body: request)
-        default: return nil
-        }
     }
 
     /// The public key of the PEM in `file` (a private key's derived), as PEM.

@@ -1,13 +1,24 @@
-import MockStoreHTTP
 import MockStoreServer
 import OptionParsing
 import StoreTestControls
 import StoreWire
 
-/// `mockstore control clock …` and `control subscription …`: the virtual clock and the subscription controls.
-extension ControlInvocation {
-    /// The subscription commands of `mockstore control`.
-    static let subscriptionCommands: [CommandSpec] = [
+/// `mockstore control clock …`, `subscriptions` and `subscription …`: the virtual clock and the subscription
+/// controls.
+extension ControlCommands {
+    /// What `clock` does, by its first word (none: show the clock).
+    enum ClockAction: String, CaseIterable {
+        case advance, rate
+    }
+
+    /// What `subscription` does, by its first word.
+    enum SubscriptionAction: String, CaseIterable {
+        case renew, expire
+        case autoRenew = "auto-renew"
+        case change
+    }
+
+    static let clock = ControlCommand(
         CommandSpec(
             "clock",
             summary: "show the virtual clock (virtual now, rate); `clock advance DURATION` moves it on by an ISO 8601 "
@@ -18,10 +29,16 @@ extension ControlInvocation {
                 + "oneRenewalEveryMinute, oneRenewalEveryThirtySeconds, oneRenewalEveryTenSeconds, "
                 + "oneRenewalEveryTwoSeconds, or the .storekit _timeRate number)",
             positionals: [
-                PositionalSpec(.advanceOrRate, optional: true, choices: ["advance", "rate"]),
+                PositionalSpec(.advanceOrRate, optional: true, choices: ClockAction.allCases.map(\.rawValue)),
                 PositionalSpec(.value, help: "the duration or the rate", optional: true),
             ]),
+        request: clockRequest)
+
+    static let subscriptions = ControlCommand(
         CommandSpec("subscriptions", summary: "list every subscription: status, product, renewal info"),
+        sends: ControlRequest(TestControls.subscriptions))
+
+    static let subscription = ControlCommand(
         CommandSpec(
             "subscription",
             summary: "a subscription (a transaction id of it, or a product id of its group): `renew` now (DID_RENEW), "
@@ -29,42 +46,33 @@ extension ControlInvocation {
                 + "(an upgrade, downgrade or crossgrade: DID_CHANGE_RENEWAL_PREF)",
             positionals: [
                 PositionalSpec(
-                    .renewOrExpireOrAutoRenewOrChange, choices: ["renew", "expire", "auto-renew", "change"]),
+                    .renewOrExpireOrAutoRenewOrChange, choices: SubscriptionAction.allCases.map(\.rawValue)),
                 PositionalSpec(.subscription, help: "a transaction id or product id"),
                 PositionalSpec(.value, help: "on|off, or the product to change to", optional: true),
             ]),
-    ]
+        request: subscriptionRequest)
 
     /// `clock advance -P1M`: said in words before the option parser takes `-P1M` for an option.
     static func refuseNegativeDuration(_ arguments: [String]) throws(UsageError) {
-        guard let clock = arguments.firstIndex(of: "clock"), clock + 2 < arguments.count,
-            arguments[clock + 1] == "advance", arguments[clock + 2].hasPrefix("-"), arguments[clock + 2].count > 1,
-            !arguments[clock + 2].hasPrefix("--")
+        guard let word = arguments.firstIndex(of: clock.spec.name), word + 2 < arguments.count,
+            arguments[word + 1] == ClockAction.advance.rawValue
         else { return }
+        let duration = arguments[word + 2]
+        guard duration.hasPrefix("-"), duration.count > 1, !duration.hasPrefix("--") else { return }
         throw UsageError(
-            "\(quoted(arguments[clock + 2])) is a negative duration: the clock only moves forward",
-            command: ["mockstore", "control", "clock"])
-    }
-
-    /// The request of a subscription command, or `nil` when `args` is another command.
-    static func subscriptionRequest(_ args: ParsedArguments) throws(UsageError) -> ControlRequest? {
-        switch args.command {
-        case "clock": return try clockRequest(args)
-        case "subscriptions": return ControlRequest(TestControls.subscriptions)
-        case "subscription": return try subscriptionControl(args)
-        default: return nil
-        }
+            "\(quoted(duration)) is a negative duration: the clock only moves forward",
+            command: ["mockstore", MockStoreCommandLine.controlWord, clock.spec.name])
     }
 
     private static func clockRequest(_ args: ParsedArguments) throws(UsageError) -> ControlRequest {
         let value = args.positional(.value)
-        switch args.positional(.advanceOrRate) {
+        switch args.positional(.advanceOrRate).flatMap(ClockAction.init(rawValue:)) {
         case nil:
             guard value == nil else {
                 throw UsageError("clock takes advance DURATION or rate RATE", command: args.path)
             }
             return ControlRequest(TestControls.clock)
-        case "advance":
+        case .advance:
             guard let value else {
                 throw UsageError("clock advance needs a duration, such as P1M, P400D or PT90M", command: args.path)
             }
@@ -75,7 +83,7 @@ extension ControlInvocation {
                 throw UsageError("\(quoted(value)) is not a duration the clock can move by: \(why)", command: args.path)
             }
             return ControlRequest(TestControls.advanceClock, body: TestClockRequest(duration: value))
-        default:
+        case .rate:
             guard let value else { throw UsageError("clock rate needs a rate, such as realTime", command: args.path) }
             guard TimeRate(text: value) != nil else {
                 throw UsageError(
@@ -87,30 +95,28 @@ extension ControlInvocation {
         }
     }
 
-    private static func subscriptionControl(_ args: ParsedArguments) throws(UsageError) -> ControlRequest {
-        let action = args.positional(.renewOrExpireOrAutoRenewOrChange) ?? ""
-        let reference = args.positional(.subscription) ?? ""
+    private static func subscriptionRequest(_ args: ParsedArguments) throws(UsageError) -> ControlRequest {
+        // The parser took only the declared words.
+        let action = SubscriptionAction(rawValue: args.positional(.renewOrExpireOrAutoRenewOrChange) ?? "") ?? .renew
+        let reference = try args.subscriptionReference()
         let value = args.positional(.value)
-        guard !reference.isEmpty, !reference.contains("/") else {
-            throw UsageError("\(quoted(reference)) is not a transaction id or product id", command: args.path)
-        }
         switch action {
-        case "auto-renew":
-            guard let value, ["on", "off", "true", "false"].contains(value) else {
+        case .autoRenew:
+            guard let value, OnOff.words.contains(value) else {
                 throw UsageError("subscription auto-renew needs on or off", command: args.path)
             }
-            let body = TestAutoRenewRequest(enabled: value == "on" || value == "true")
+            let body = TestAutoRenewRequest(enabled: OnOff.isOn(value))
             return ControlRequest(TestControls.autoRenew, reference, body: body)
-        case "change":
+        case .change:
             guard let value, !value.isEmpty else {
                 throw UsageError("subscription change needs the product to change to", command: args.path)
             }
             return ControlRequest(TestControls.change, reference, body: PurchaseRequestBody(productId: value))
-        default:
+        case .renew, .expire:
             guard value == nil else {
-                throw UsageError("subscription \(action) takes no more words", command: args.path)
+                throw UsageError("subscription \(action.rawValue) takes no more words", command: args.path)
             }
-            return ControlRequest(action == "renew" ? TestControls.renew : TestControls.expire, reference)
+            return ControlRequest(action == .renew ? TestControls.renew : TestControls.expire, reference)
         }
     }
 }
