@@ -42,12 +42,17 @@ enum EndpointListing {
     static func text(_ lines: [Line]) -> String {
         let pathColumn = 44
         return lines.map { line in
-            var text = "  " + line.method.padding(toLength: 5) + " " + line.path
+            var text = "  " + padded(line.method, to: 5) + " " + line.path
             if !line.words.isEmpty {
-                text = text.padding(toLength: 2 + 6 + pathColumn) + " " + line.words
+                text = padded(text, to: 2 + 6 + pathColumn) + " " + line.words
             }
             return text
         }.joined(separator: "\n")
+    }
+
+    /// `text` with spaces after it up to `length` characters (unchanged when it is that long already).
+    static func padded(_ text: String, to length: Int) -> String {
+        text.count >= length ? text : text + String(repeating: " ", count: length - text.count)
     }
 
     /// The device API's lines.
@@ -116,11 +121,4 @@ enum EndpointListing {
         line(ServerAPI.massExtendRenewalDate, "Extend Subscription Renewal Dates for All Active Subscribers"),
         line(ServerAPI.massExtensionStatus, "Get Status of Renewal Date Extensions"),
     ])
-}
-
-extension String {
-    /// The string with spaces after it up to `length` characters (unchanged when it is that long already).
-    fileprivate func padding(toLength length: Int) -> String {
-        count >= length ? self : self + String(repeating: " ", count: length - count)
-    }
 }
