@@ -42,8 +42,7 @@ public final class Certificate: @unchecked Sendable, Equatable {
     public convenience init(derRepresentation: [UInt8]) throws {
         let certificate = try DER.decode(
             derRepresentation,
-            what: "X.509 certificate",
-            code: .invalidCertificate,
+            failure: { .invalidCertificate(.der($0), openSSLReason: $1) },
             decoder: { cursor, length in d2i_X509(nil, cursor, length) },
             free: { X509_free($0) }
         )
@@ -54,7 +53,7 @@ public final class Certificate: @unchecked Sendable, Equatable {
     public convenience init(pemRepresentation: String) throws {
         let certificate = try MemoryBIO.reading(pemRepresentation) { bio in
             guard let certificate = PEM_read_bio_X509(bio, nil, nil, nil) else {
-                throw SigningError.openSSL(.invalidCertificate, "no CERTIFICATE PEM block could be read")
+                throw SigningError.invalidCertificate(.noPEM, openSSLReason: OpenSSLErrorQueue.drain())
             }
             return certificate
         }
@@ -79,7 +78,8 @@ public final class Certificate: @unchecked Sendable, Equatable {
     /// - Throws: ``SigningError`` (`invalidKey`) if the key is of another type or curve.
     public func publicKey() throws -> P256PublicKey {
         guard let key = X509_get0_pubkey(certificate) else {
-            throw SigningError.openSSL(.invalidKey, "cannot read the public key of certificate \(name)")
+            throw SigningError.invalidKey(
+                .unreadableCertificateKey(certificate: name), openSSLReason: OpenSSLErrorQueue.drain())
         }
         let der = try DER.encode("certificate public key") { i2d_PUBKEY(key, $0) }
         return try P256PublicKey(derRepresentation: der)
@@ -138,7 +138,8 @@ public final class Certificate: @unchecked Sendable, Equatable {
     private static func date(_ time: UnsafePointer<ASN1_TIME>?, what: String) throws -> Date {
         var components = tm()
         guard let time, ASN1_TIME_to_tm(time, &components) == 1 else {
-            throw SigningError.openSSL(.invalidCertificate, "certificate \(what) time cannot be read")
+            throw SigningError.invalidCertificate(
+                .unreadableTime(which: what), openSSLReason: OpenSSLErrorQueue.drain())
         }
         return Date(timeIntervalSince1970: TimeInterval(timegm(&components)))
     }
@@ -157,7 +158,7 @@ public final class Certificate: @unchecked Sendable, Equatable {
         var utf8: UnsafeMutablePointer<UInt8>?
         let length = ASN1_STRING_to_UTF8(&utf8, data)
         guard length >= 0, let utf8 else {
-            throw SigningError.openSSL(.invalidCertificate, "certificate subject common name is not valid text")
+            throw SigningError.invalidCertificate(.commonNameNotText, openSSLReason: OpenSSLErrorQueue.drain())
         }
         defer { COpenSSL_OPENSSL_free(utf8) }
         return String(decoding: UnsafeBufferPointer(start: utf8, count: Int(length)), as: UTF8.self)

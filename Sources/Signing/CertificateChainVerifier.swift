@@ -28,60 +28,48 @@ public struct CertificateChainVerifier: Sendable {
     /// - Throws: ``SigningError`` (`invalidChain`) saying which check failed and on which certificate.
     public func verify(_ chain: [Certificate], at date: Date) throws {
         guard chain.count == 3 else {
-            throw SigningError(
-                code: .invalidChain,
-                message: "certificate chain must have exactly 3 certificates [leaf, intermediate, root], "
-                    + "got \(chain.count)"
-            )
+            throw SigningError.invalidChain(.certificateCount(chain.count))
         }
         try verifyPath(leaf: chain[0], intermediate: chain[1], at: date)
         if requireAppleMarkers {
             guard chain[1].hasExtension(oid: AppleOID.intermediateMarker) else {
-                throw SigningError(
-                    code: .invalidChain,
-                    message: "intermediate certificate \(chain[1].name) lacks the Apple intermediate marker "
-                        + "extension \(AppleOID.intermediateMarker)"
-                )
+                throw SigningError.invalidChain(.missingIntermediateMarker(certificate: chain[1].name))
             }
             guard chain[0].hasExtension(oid: AppleOID.leafMarker) else {
-                throw SigningError(
-                    code: .invalidChain,
-                    message: "leaf certificate \(chain[0].name) lacks the Apple leaf marker extension "
-                        + "\(AppleOID.leafMarker)"
-                )
+                throw SigningError.invalidChain(.missingLeafMarker(certificate: chain[0].name))
             }
         }
     }
 
     private func verifyPath(leaf: Certificate, intermediate: Certificate, at date: Date) throws {
         guard let store = X509_STORE_new() else {
-            throw SigningError.openSSL("X509_STORE_new failed")
+            throw SigningError.failedCall("X509_STORE_new")
         }
         defer { X509_STORE_free(store) }
         // X509_STORE_add_cert takes its own reference; the Certificate keeps its own.
         guard X509_STORE_add_cert(store, trustedRoot.certificate) == 1 else {
-            throw SigningError.openSSL("X509_STORE_add_cert(pinned root) failed")
+            throw SigningError.failedCall("X509_STORE_add_cert(pinned root)")
         }
         guard let untrusted = COpenSSL_sk_X509_new_null() else {
-            throw SigningError.openSSL("sk_X509_new_null failed")
+            throw SigningError.failedCall("sk_X509_new_null")
         }
         // Frees the stack only: the intermediate stays owned by its Certificate, which outlives this call.
         defer { COpenSSL_sk_X509_free(untrusted) }
         guard COpenSSL_sk_X509_push(untrusted, intermediate.certificate) > 0 else {
-            throw SigningError.openSSL("sk_X509_push(intermediate) failed")
+            throw SigningError.failedCall("sk_X509_push(intermediate)")
         }
         guard let context = X509_STORE_CTX_new() else {
-            throw SigningError.openSSL("X509_STORE_CTX_new failed")
+            throw SigningError.failedCall("X509_STORE_CTX_new")
         }
         defer { X509_STORE_CTX_free(context) }
         guard X509_STORE_CTX_init(context, store, leaf.certificate, untrusted) == 1 else {
-            throw SigningError.openSSL("X509_STORE_CTX_init failed")
+            throw SigningError.failedCall("X509_STORE_CTX_init")
         }
         guard let parameters = X509_STORE_CTX_get0_param(context) else {
-            throw SigningError.openSSL("X509_STORE_CTX_get0_param failed")
+            throw SigningError.failedCall("X509_STORE_CTX_get0_param")
         }
         guard X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_X509_STRICT)) == 1 else {
-            throw SigningError.openSSL("X509_VERIFY_PARAM_set_flags(X509_STRICT) failed")
+            throw SigningError.failedCall("X509_VERIFY_PARAM_set_flags(X509_STRICT)")
         }
         // Sets X509_V_FLAG_USE_CHECK_TIME too; whole seconds, rounded down, as certificate times are.
         X509_VERIFY_PARAM_set_time(parameters, time_t(date.timeIntervalSince1970.rounded(.down)))
@@ -92,22 +80,10 @@ public struct CertificateChainVerifier: Sendable {
             let reason = X509_verify_cert_error_string(Int(error)).map { String(cString: $0) } ?? "unknown"
             let failing = X509_STORE_CTX_get_current_cert(context).flatMap { try? Self.commonName(of: $0) } ?? nil
             OpenSSLErrorQueue.clear()
-            throw SigningError(
-                code: .invalidChain,
-                message: "certificate chain does not verify against the pinned root \(trustedRoot.name) at "
-                    + "\(Self.format(date)): \(reason), at depth \(depth) "
-                    + "(the \(Self.position(depth))\(failing.map { " \"\($0)\"" } ?? ""))",
-                openSSLReason: "X509_V_ERR \(error)"
-            )
-        }
-    }
-
-    private static func position(_ depth: Int32) -> String {
-        switch depth {
-        case 0: return "leaf"
-        case 1: return "intermediate"
-        case 2: return "root"
-        default: return "certificate \(depth)"
+            throw SigningError.invalidChain(
+                .doesNotVerify(
+                    root: trustedRoot.name, date: date, reason: reason, errorNumber: Int(error), depth: Int(depth),
+                    failing: failing))
         }
     }
 
@@ -117,9 +93,5 @@ public struct CertificateChainVerifier: Sendable {
             return nil
         }
         return try Certificate(taking: certificate).subjectCommonName
-    }
-
-    private static func format(_ date: Date) -> String {
-        date.formatted(.iso8601)
     }
 }

@@ -8,11 +8,11 @@ extension CompactJWS {
     public func verifyHS256(secret: [UInt8]) throws {
         try requireAlgorithm("HS256")
         guard !secret.isEmpty else {
-            throw SigningError(code: .invalidArgument, message: "HS256 verification needs a non-empty secret")
+            throw SigningError.invalidArgument(.emptyVerificationSecret)
         }
         let expected = try HMACSHA256.authenticationCode(for: signingInput, key: secret)
         guard ConstantTime.equals(expected, signature) else {
-            throw SigningError(code: .invalidSignature, message: "HS256 signature does not match the secret")
+            throw SigningError.invalidSignature(.hs256Mismatch)
         }
     }
 
@@ -23,14 +23,10 @@ extension CompactJWS {
     public func verifyES256(publicKey: P256PublicKey) throws {
         try requireAlgorithm("ES256")
         guard signature.count == ECDSASignatureFormat.rawByteCount else {
-            throw SigningError(
-                code: .invalidSignature,
-                message: "ES256 signature must be \(ECDSASignatureFormat.rawByteCount) bytes (r || s), "
-                    + "got \(signature.count)"
-            )
+            throw SigningError.invalidSignature(.es256Length(bytes: signature.count))
         }
         guard publicKey.isValidSignature(signature, for: signingInput) else {
-            throw SigningError(code: .invalidSignature, message: "ES256 signature does not verify with the key")
+            throw SigningError.invalidSignature(.es256Mismatch)
         }
     }
 
@@ -44,27 +40,20 @@ extension CompactJWS {
     public func verifyES256(chain verifier: CertificateChainVerifier, at date: Date) throws {
         try requireAlgorithm("ES256")
         guard let x5c = header.x5c, !x5c.isEmpty else {
-            throw SigningError(code: .malformedJWS, message: "ES256 JWS has no x5c certificate chain in its header")
+            throw SigningError.malformedJWS(.noX5C)
         }
         guard x5c.count == 3 else {
-            throw SigningError(
-                code: .invalidChain,
-                message: "x5c must have exactly 3 certificates [leaf, intermediate, root], got \(x5c.count)"
-            )
+            throw SigningError.invalidChain(.x5cCount(x5c.count))
         }
         var certificates: [Certificate] = []
         for (index, entry) in x5c.enumerated() {
             guard let der = Data(base64Encoded: entry) else {
-                throw SigningError(code: .malformedJWS, message: "x5c[\(index)] is not standard base64")
+                throw SigningError.malformedJWS(.x5cNotBase64(index: index))
             }
             do {
                 certificates.append(try Certificate(derRepresentation: Array(der)))
             } catch let error as SigningError {
-                throw SigningError(
-                    code: error.code,
-                    message: "x5c[\(index)] is not a DER certificate: \(error.message)",
-                    openSSLReason: error.openSSLReason
-                )
+                throw SigningError.chainCertificate(index: index, error)
             }
         }
         try verifier.verify(certificates, at: date)
@@ -73,11 +62,7 @@ extension CompactJWS {
 
     private func requireAlgorithm(_ expected: String) throws {
         guard header.alg == expected else {
-            let note = header.alg == "none" ? "; unsecured JWS are never accepted" : ""
-            throw SigningError(
-                code: .algorithmMismatch,
-                message: "JWS alg is \"\(header.alg)\" but \(expected) is required\(note)"
-            )
+            throw SigningError.algorithmMismatch(found: header.alg, required: expected)
         }
     }
 }

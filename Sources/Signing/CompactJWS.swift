@@ -28,27 +28,26 @@ public struct CompactJWS: Sendable {
     public static func parse(_ compact: String) throws -> CompactJWS {
         let bytes = Array(compact.utf8)
         guard !bytes.isEmpty else {
-            throw malformed("the JWS is empty")
+            throw SigningError.malformedJWS(.empty)
         }
         guard bytes.count <= maximumLength else {
-            throw malformed("the JWS is \(bytes.count) bytes; the limit is \(maximumLength)")
+            throw SigningError.malformedJWS(.tooLong(bytes: bytes.count, limit: maximumLength))
         }
         let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 3 else {
-            let hint = parts.count == 5 ? " (5 parts is a JWE, which is not supported)" : ""
-            throw malformed("a compact JWS has 3 parts separated by \".\", found \(parts.count)\(hint)")
+            throw SigningError.malformedJWS(.partCount(parts.count))
         }
         guard !parts[0].isEmpty else {
-            throw malformed("the header (part 1 of 3) is empty")
+            throw SigningError.malformedJWS(.emptyHeader)
         }
         guard let headerBytes = Base64URL.decode(utf8: Array(parts[0])) else {
-            throw malformed("the header (part 1 of 3) is not unpadded base64url")
+            throw SigningError.malformedJWS(.notBase64URL(.header))
         }
         guard let payload = Base64URL.decode(utf8: Array(parts[1])) else {
-            throw malformed("the payload (part 2 of 3) is not unpadded base64url")
+            throw SigningError.malformedJWS(.notBase64URL(.payload))
         }
         guard let signature = Base64URL.decode(utf8: Array(parts[2])) else {
-            throw malformed("the signature (part 3 of 3) is not unpadded base64url")
+            throw SigningError.malformedJWS(.notBase64URL(.signature))
         }
         let header = try decodeHeader(headerBytes)
         return CompactJWS(
@@ -78,25 +77,21 @@ public struct CompactJWS: Sendable {
         do {
             header = try JSONDecoder().decode(JWSHeader.self, from: Data(bytes))
         } catch {
-            throw malformed("the header (part 1 of 3) is not a JSON object with a string \"alg\"")
+            throw SigningError.malformedJWS(.headerWithoutAlg)
         }
         guard let names = JSONMemberNames.of(bytes) else {
-            throw malformed("the header (part 1 of 3) is not a JSON object")
+            throw SigningError.malformedJWS(.headerNotObject)
         }
         var seen = Set<String>()
         for name in names where !seen.insert(name).inserted {
-            throw malformed("the header (part 1 of 3) has the member \"\(name)\" more than once")
+            throw SigningError.malformedJWS(.duplicateHeaderMember(name))
         }
         guard !seen.contains("crit") else {
-            throw malformed("the header (part 1 of 3) has \"crit\"; no critical extensions are supported")
+            throw SigningError.malformedJWS(.criticalHeader)
         }
         guard !header.alg.isEmpty else {
-            throw malformed("the header (part 1 of 3) has an empty \"alg\"")
+            throw SigningError.malformedJWS(.emptyAlg)
         }
         return header
-    }
-
-    private static func malformed(_ message: String, fileID: String = #fileID, line: Int = #line) -> SigningError {
-        SigningError(code: .malformedJWS, message: "malformed compact JWS: \(message)", fileID: fileID, line: line)
     }
 }

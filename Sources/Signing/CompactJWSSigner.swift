@@ -19,16 +19,13 @@ public struct CompactJWSSigner: Sendable {
         switch signer {
         case .hs256(let secret):
             guard !secret.isEmpty else {
-                throw SigningError(code: .invalidArgument, message: "HS256 needs a non-empty secret")
+                throw SigningError.invalidArgument(.emptySigningSecret)
             }
             header = JWSHeader(alg: "HS256", typ: typ)
         case .es256(let key, let x5c, let keyID):
             if let leaf = x5c?.first {
                 guard try leaf.publicKey().derRepresentation == key.publicKey.derRepresentation else {
-                    throw SigningError(
-                        code: .invalidArgument,
-                        message: "x5c[0] (\(leaf.name)) does not hold the public key of the ES256 signing key"
-                    )
+                    throw SigningError.invalidArgument(.leafDoesNotHoldSigningKey(leaf: leaf.name))
                 }
             }
             let chain = x5c?.map { Data($0.derRepresentation).base64EncodedString() }

@@ -9,7 +9,7 @@ enum DER {
     static func encode(_ what: String, _ encoder: (OutputCursor) -> Int32) throws -> [UInt8] {
         let length = encoder(nil)
         guard length > 0 else {
-            throw SigningError.openSSL("DER encoding of \(what) failed (length query)")
+            throw SigningError.failedCall("DER encoding of \(what) (length query)")
         }
         var bytes = [UInt8](repeating: 0, count: Int(length))
         let written = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
@@ -17,7 +17,7 @@ enum DER {
             return encoder(&cursor)
         }
         guard written == length else {
-            throw SigningError.openSSL("DER encoding of \(what) failed (wrote \(written) of \(length) bytes)")
+            throw SigningError.failedCall("DER encoding of \(what) (wrote \(written) of \(length) bytes)")
         }
         return bytes
     }
@@ -26,31 +26,28 @@ enum DER {
     ///
     /// Trailing bytes after a valid object are rejected, so one DER value cannot carry hidden extra data.
     /// - Parameters:
+    ///   - failure: the error of bytes that are not the value (OpenSSL's reason given when it has one).
     ///   - decoder: calls the `d2i_*` function with the cursor and length.
     ///   - free: frees a decoded object that is rejected for trailing bytes.
     /// - Returns: the owned object; the caller must free it.
     static func decode(
         _ bytes: [UInt8],
-        what: String,
-        code: SigningError.Code,
+        failure: (SigningError.DERProblem, _ openSSLReason: String?) -> SigningError,
         decoder: (UnsafeMutablePointer<UnsafePointer<UInt8>?>, Int) -> OpaquePointer?,
         free: (OpaquePointer) -> Void
     ) throws -> OpaquePointer {
         guard !bytes.isEmpty else {
-            throw SigningError(code: code, message: "\(what): no bytes to decode")
+            throw failure(.empty, nil)
         }
         return try bytes.withUnsafeBufferPointer { buffer in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
             guard let object = decoder(&cursor, buffer.count) else {
-                throw SigningError.openSSL(code, "\(what): not valid DER")
+                throw failure(.invalid, OpenSSLErrorQueue.drain())
             }
             let consumed = cursor.map { $0 - buffer.baseAddress! } ?? 0
             guard consumed == buffer.count else {
                 free(object)
-                throw SigningError(
-                    code: code,
-                    message: "\(what): \(buffer.count - consumed) unexpected bytes after the DER value"
-                )
+                throw failure(.trailingBytes(buffer.count - consumed), nil)
             }
             return object
         }

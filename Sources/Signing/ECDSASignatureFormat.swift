@@ -17,8 +17,7 @@ public enum ECDSASignatureFormat {
     public static func raw(fromDER der: [UInt8]) throws -> [UInt8] {
         let signature = try DER.decode(
             der,
-            what: "ECDSA signature",
-            code: .invalidSignature,
+            failure: { .invalidSignature(.der($0), openSSLReason: $1) },
             decoder: { cursor, length in d2i_ECDSA_SIG(nil, cursor, length) },
             free: { ECDSA_SIG_free($0) }
         )
@@ -28,17 +27,17 @@ public enum ECDSASignatureFormat {
         // OpenSSL's parser tolerates, so each signature has one encoding.
         let canonical = try DER.encode("ECDSA signature") { i2d_ECDSA_SIG(signature, $0) }
         guard canonical == der else {
-            throw SigningError(code: .invalidSignature, message: "ECDSA signature is not in canonical DER")
+            throw SigningError.invalidSignature(.notCanonicalDER)
         }
 
         var r: OpaquePointer?
         var s: OpaquePointer?
         ECDSA_SIG_get0(signature, &r, &s)
         guard let r, let s else {
-            throw SigningError.openSSL(.invalidSignature, "ECDSA_SIG_get0 returned no r or s")
+            throw SigningError.invalidSignature(.missingScalars, openSSLReason: OpenSSLErrorQueue.drain())
         }
         guard BN_is_negative(r) == 0, BN_is_negative(s) == 0 else {
-            throw SigningError(code: .invalidSignature, message: "ECDSA signature has a negative r or s")
+            throw SigningError.invalidSignature(.negativeScalar)
         }
         var raw = [UInt8](repeating: 0, count: rawByteCount)
         let written = raw.withUnsafeMutableBufferPointer { buffer in
@@ -48,7 +47,7 @@ public enum ECDSASignatureFormat {
             )
         }
         guard written.0 == Int32(scalarByteCount), written.1 == Int32(scalarByteCount) else {
-            throw SigningError(code: .invalidSignature, message: "ECDSA signature r or s is longer than 32 bytes")
+            throw SigningError.invalidSignature(.scalarTooLong)
         }
         return raw
     }
@@ -59,13 +58,10 @@ public enum ECDSASignatureFormat {
     /// - Throws: ``SigningError`` (`invalidSignature`) if `raw` is not 64 bytes.
     public static func der(fromRaw raw: [UInt8]) throws -> [UInt8] {
         guard raw.count == rawByteCount else {
-            throw SigningError(
-                code: .invalidSignature,
-                message: "raw P-256 signature must be \(rawByteCount) bytes (r || s), got \(raw.count)"
-            )
+            throw SigningError.invalidSignature(.rawLength(bytes: raw.count))
         }
         guard let signature = ECDSA_SIG_new() else {
-            throw SigningError.openSSL("ECDSA_SIG_new failed")
+            throw SigningError.failedCall("ECDSA_SIG_new")
         }
         defer { ECDSA_SIG_free(signature) }
 
@@ -78,13 +74,13 @@ public enum ECDSASignatureFormat {
         guard let r = scalars.0, let s = scalars.1 else {
             BN_free(scalars.0)
             BN_free(scalars.1)
-            throw SigningError.openSSL("BN_bin2bn failed")
+            throw SigningError.failedCall("BN_bin2bn")
         }
         // On success ECDSA_SIG_set0 takes ownership of r and s; on failure they are still ours.
         guard ECDSA_SIG_set0(signature, r, s) == 1 else {
             BN_free(r)
             BN_free(s)
-            throw SigningError.openSSL("ECDSA_SIG_set0 failed")
+            throw SigningError.failedCall("ECDSA_SIG_set0")
         }
         return try DER.encode("ECDSA signature") { i2d_ECDSA_SIG(signature, $0) }
     }

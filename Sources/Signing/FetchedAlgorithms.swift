@@ -25,11 +25,11 @@ final class FetchedAlgorithms: @unchecked Sendable {
 
     private init() throws {
         guard let sha256 = EVP_MD_fetch(nil, "SHA256", nil) else {
-            throw SigningError.openSSL("EVP_MD_fetch(SHA256) failed")
+            throw SigningError.failedCall("EVP_MD_fetch(SHA256)")
         }
         guard let hmac = EVP_MAC_fetch(nil, "HMAC", nil) else {
             EVP_MD_free(sha256)
-            throw SigningError.openSSL("EVP_MAC_fetch(HMAC) failed")
+            throw SigningError.failedCall("EVP_MAC_fetch(HMAC)")
         }
         self.sha256 = sha256
         self.hmac = hmac

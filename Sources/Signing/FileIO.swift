@@ -31,16 +31,12 @@ enum FileIO {
         }
     }
 
-    /// Runs `body`, turning a ``FileError`` into a `fileSystem` ``SigningError`` carrying its words (the number is
-    /// kept for diagnostics only).
-    private static func signingErrors<T>(
-        fileID: String = #fileID, line: Int = #line, _ body: () throws -> T
-    ) throws -> T {
+    /// Runs `body`, turning a ``FileError`` into a `fileSystem` ``SigningError`` carrying it.
+    private static func signingErrors<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as FileError {
-            throw SigningError(
-                code: .fileSystem, message: "\(error)", openSSLReason: nil, fileID: fileID, line: line)
+            throw SigningError.fileSystem(error)
         }
     }
 }

@@ -20,7 +20,7 @@ public final class HMACSHA256 {
     /// - Throws: ``SigningError`` with OpenSSL's reason if OpenSSL cannot set up the context.
     public init(key: [UInt8]) throws {
         guard let context = EVP_MAC_CTX_new(FetchedAlgorithms.shared.hmac) else {
-            throw SigningError.openSSL("EVP_MAC_CTX_new(HMAC) failed")
+            throw SigningError.failedCall("EVP_MAC_CTX_new(HMAC)")
         }
         // From here on, deinit frees the context if init throws.
         self.context = context
@@ -40,7 +40,7 @@ public final class HMACSHA256 {
             }
         }
         guard status == 1 else {
-            throw SigningError.openSSL("EVP_MAC_init(HMAC-SHA256) with the key failed")
+            throw SigningError.failedCall("EVP_MAC_init(HMAC-SHA256) with the key")
         }
     }
 
@@ -66,7 +66,7 @@ public final class HMACSHA256 {
                 EVP_MAC_final(context, output.baseAddress, &length, Self.byteCount) == 1,
                 length == Self.byteCount
             else {
-                fatalError("\(SigningError.openSSL("HMAC-SHA256 over \(message.count) bytes failed"))")
+                fatalError("\(SigningError.failedCall("HMAC-SHA256 over \(message.count) bytes"))")
             }
             initializedCount = Self.byteCount
         }
@@ -84,7 +84,7 @@ public final class HMACSHA256 {
             EVP_MAC_final(context, target, &length, Self.byteCount) == 1,
             length == Self.byteCount
         else {
-            fatalError("\(SigningError.openSSL("HMAC-SHA256 over \(message.count) bytes failed"))")
+            fatalError("\(SigningError.failedCall("HMAC-SHA256 over \(message.count) bytes"))")
         }
     }
 

@@ -19,17 +19,8 @@ public enum KeyFile {
     public static func read(_ path: String) throws -> [UInt8] {
         try FileIO.readFile(path) { mode in
             guard mode & 0o077 == 0 else {
-                throw SigningError(
-                    code: .insecureKeyFile,
-                    message: "key file \(path) has mode \(octal(mode)), so group or others can use it; "
-                        + "refusing to read it. Fix: chmod 600 \(path)"
-                )
+                throw SigningError.insecureKeyFile(path: path, mode: UInt32(mode))
             }
         }
-    }
-
-    private static func octal(_ mode: mode_t) -> String {
-        let digits = String(mode, radix: 8)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }

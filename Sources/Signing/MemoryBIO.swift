@@ -7,7 +7,7 @@ final class MemoryBIO {
     /// An empty, writable memory BIO.
     init() throws {
         guard let method = BIO_s_mem(), let pointer = BIO_new(method) else {
-            throw SigningError.openSSL("BIO_new(BIO_s_mem()) failed")
+            throw SigningError.failedCall("BIO_new(BIO_s_mem())")
         }
         self.pointer = pointer
     }
@@ -21,7 +21,7 @@ final class MemoryBIO {
         var data: UnsafeMutablePointer<CChar>?
         let length = COpenSSL_BIO_get_mem_data(pointer, &data)
         guard length >= 0 else {
-            throw SigningError.openSSL("BIO_get_mem_data failed")
+            throw SigningError.failedCall("BIO_get_mem_data")
         }
         guard length > 0, let data else {
             return []
@@ -33,11 +33,11 @@ final class MemoryBIO {
     static func reading<Result>(_ text: String, _ body: (OpaquePointer) throws -> Result) throws -> Result {
         let bytes = Array(text.utf8)
         guard bytes.count <= Int(Int32.max) else {
-            throw SigningError(code: .invalidArgument, message: "PEM text of \(bytes.count) bytes is too large")
+            throw SigningError.invalidArgument(.pemTooLarge(bytes: bytes.count))
         }
         return try bytes.withUnsafeBytes { buffer in
             guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else {
-                throw SigningError.openSSL("BIO_new_mem_buf failed")
+                throw SigningError.failedCall("BIO_new_mem_buf")
             }
             defer { BIO_free(bio) }
             return try body(bio)

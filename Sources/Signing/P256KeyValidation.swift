@@ -5,22 +5,19 @@ enum P256KeyValidation {
     /// Throws ``SigningError`` (`invalidKey`) unless `key` is a named-curve P-256 EC key.
     static func requireP256(_ key: OpaquePointer, what: String) throws {
         guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC else {
-            throw SigningError(code: .invalidKey, message: "\(what) is not an EC key (P-256 is required)")
+            throw SigningError.invalidKey(.notEC(what: what))
         }
         guard let group = stringParameter(key, OSSL_PKEY_PARAM_GROUP_NAME) else {
-            throw SigningError.openSSL(.invalidKey, "\(what): cannot read the EC group name")
+            throw SigningError.invalidKey(.unreadableCurve(what: what), openSSLReason: OpenSSLErrorQueue.drain())
         }
         // OpenSSL names P-256 "prime256v1" (its X9.62 name); accept the NIST alias too.
         guard group == "prime256v1" || group == "P-256" else {
-            throw SigningError(code: .invalidKey, message: "\(what) is on curve \(group), not P-256")
+            throw SigningError.invalidKey(.wrongCurve(what: what, curve: group))
         }
         // Explicit curve parameters are a classic attack surface and are forbidden in strict X.509.
         let encoding = stringParameter(key, OSSL_PKEY_PARAM_EC_ENCODING) ?? "named_curve"
         guard encoding == "named_curve" else {
-            throw SigningError(
-                code: .invalidKey,
-                message: "\(what) uses \(encoding) curve parameters; a named curve is required"
-            )
+            throw SigningError.invalidKey(.explicitCurveParameters(what: what, encoding: encoding))
         }
     }
 

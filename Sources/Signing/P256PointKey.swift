@@ -28,7 +28,7 @@ public final class P256PointKey: @unchecked Sendable {
         }
         guard let made else {
             OpenSSLErrorQueue.clear()
-            throw SigningError(code: .invalidKey, message: "the P-256 public key's point is not on the curve")
+            throw SigningError.invalidKey(.pointNotOnCurve)
         }
         key = made
     }
@@ -75,7 +75,7 @@ private final class P256Group: @unchecked Sendable {
 
     var group: OpaquePointer {
         get throws {
-            guard let made else { throw SigningError.openSSL("EC_GROUP_new_by_curve_name(P-256) failed") }
+            guard let made else { throw SigningError.failedCall("EC_GROUP_new_by_curve_name(P-256)") }
             return made
         }
     }

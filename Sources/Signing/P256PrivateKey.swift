@@ -30,7 +30,7 @@ public final class P256PrivateKey: @unchecked Sendable {
     /// Generates a new random key with OpenSSL's DRBG.
     public static func generate() throws -> P256PrivateKey {
         guard let key = COpenSSL_EVP_EC_gen_P256() else {
-            throw SigningError.openSSL("P-256 key generation (EVP_PKEY_Q_keygen) failed")
+            throw SigningError.failedCall("P-256 key generation (EVP_PKEY_Q_keygen)")
         }
         return try P256PrivateKey(taking: key)
     }
@@ -43,10 +43,8 @@ public final class P256PrivateKey: @unchecked Sendable {
         let key = try MemoryBIO.reading(pemRepresentation) { bio in
             // Without a callback OpenSSL would ask the terminal for a passphrase; this one supplies none.
             guard let key = PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil) else {
-                throw SigningError.openSSL(
-                    .invalidKey,
-                    "no unencrypted PRIVATE KEY or EC PRIVATE KEY PEM block could be read"
-                )
+                throw SigningError.invalidKey(
+                    .noPEM(kind: "unencrypted PRIVATE KEY or EC PRIVATE KEY"), openSSLReason: OpenSSLErrorQueue.drain())
             }
             return key
         }
@@ -60,7 +58,7 @@ public final class P256PrivateKey: @unchecked Sendable {
         do {
             let bio = try MemoryBIO()
             guard PEM_write_bio_PrivateKey(bio.pointer, key, nil, nil, 0, nil, nil) == 1 else {
-                throw SigningError.openSSL("PEM_write_bio_PrivateKey failed")
+                throw SigningError.failedCall("PEM_write_bio_PrivateKey")
             }
             return String(decoding: try bio.contents(), as: UTF8.self)
         } catch {
@@ -78,15 +76,15 @@ public final class P256PrivateKey: @unchecked Sendable {
     /// Signs SHA-256(`message`) and returns the DER signature (as X.509 and OpenSSL use it).
     public func derSignature(for message: [UInt8]) throws -> [UInt8] {
         guard let context = EVP_MD_CTX_new() else {
-            throw SigningError.openSSL("EVP_MD_CTX_new failed")
+            throw SigningError.failedCall("EVP_MD_CTX_new")
         }
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestSignInit(context, nil, FetchedAlgorithms.shared.sha256, nil, key) == 1 else {
-            throw SigningError.openSSL("EVP_DigestSignInit(ECDSA P-256, SHA-256) failed")
+            throw SigningError.failedCall("EVP_DigestSignInit(ECDSA P-256, SHA-256)")
         }
         let maximumLength = Int(EVP_PKEY_get_size(key))
         guard maximumLength > 0 else {
-            throw SigningError.openSSL("EVP_PKEY_get_size failed")
+            throw SigningError.failedCall("EVP_PKEY_get_size")
         }
         var signature = [UInt8](repeating: 0, count: maximumLength)
         var length = maximumLength
@@ -99,7 +97,7 @@ public final class P256PrivateKey: @unchecked Sendable {
             }
         }
         guard status == 1, length > 0, length <= maximumLength else {
-            throw SigningError.openSSL("EVP_DigestSign(ECDSA P-256, SHA-256) failed")
+            throw SigningError.failedCall("EVP_DigestSign(ECDSA P-256, SHA-256)")
         }
         signature.removeLast(maximumLength - length)
         return signature

@@ -69,15 +69,14 @@ public final class P256PublicKey: @unchecked Sendable {
             guard let key = point.withUnsafeBufferPointer({ COpenSSL_P256_public_key_from_point($0.baseAddress, 65) })
             else {
                 OpenSSLErrorQueue.clear()
-                throw SigningError(code: .invalidKey, message: "the P-256 public key's point is not on the curve")
+                throw SigningError.invalidKey(.pointNotOnCurve)
             }
             try self.init(taking: key, derRepresentation: derRepresentation)
             return
         }
         let key = try DER.decode(
             derRepresentation,
-            what: "P-256 public key (SubjectPublicKeyInfo)",
-            code: .invalidKey,
+            failure: { .invalidKey(.der($0), openSSLReason: $1) },
             decoder: { cursor, length in d2i_PUBKEY(nil, cursor, length) },
             free: { EVP_PKEY_free($0) }
         )
@@ -88,7 +87,7 @@ public final class P256PublicKey: @unchecked Sendable {
     public convenience init(pemRepresentation: String) throws {
         let key = try MemoryBIO.reading(pemRepresentation) { bio in
             guard let key = PEM_read_bio_PUBKEY(bio, nil, nil, nil) else {
-                throw SigningError.openSSL(.invalidKey, "no PUBLIC KEY PEM block could be read")
+                throw SigningError.invalidKey(.noPEM(kind: "PUBLIC KEY"), openSSLReason: OpenSSLErrorQueue.drain())
             }
             return key
         }
@@ -98,10 +97,7 @@ public final class P256PublicKey: @unchecked Sendable {
     /// Creates a key from the uncompressed X9.63 point `04 || x || y` (65 bytes), as a JWK's `x` and `y` give it.
     public convenience init(x963Representation: [UInt8]) throws {
         guard x963Representation.count == 65, x963Representation.first == 0x04 else {
-            throw SigningError(
-                code: .invalidKey,
-                message: "an uncompressed P-256 point is 65 bytes starting 0x04, got \(x963Representation.count) bytes"
-            )
+            throw SigningError.invalidKey(.badPoint(bytes: x963Representation.count))
         }
         try self.init(derRepresentation: Self.spkiPrefix + x963Representation)
     }

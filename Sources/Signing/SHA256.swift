@@ -23,7 +23,7 @@ public enum SHA256 {
             guard EVP_Digest(input, bytes.count, output.baseAddress, &length, digest, nil) == 1,
                 Int(length) == byteCount
             else {
-                fatalError("\(SigningError.openSSL("EVP_Digest(SHA256) failed"))")
+                fatalError("\(SigningError.failedCall("EVP_Digest(SHA256)"))")
             }
             initializedCount = byteCount
         }

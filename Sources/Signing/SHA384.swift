@@ -14,7 +14,7 @@ public enum SHA384 {
                 guard EVP_Digest(input, buffer.count, output.baseAddress, &length, EVP_sha384(), nil) == 1,
                     Int(length) == byteCount
                 else {
-                    fatalError("\(SigningError.openSSL("EVP_Digest(SHA384) failed"))")
+                    fatalError("\(SigningError.failedCall("EVP_Digest(SHA384)"))")
                 }
                 initializedCount = byteCount
             }

@@ -14,7 +14,7 @@ public enum SecureRandom {
         precondition(count <= Int(Int32.max), "SecureRandom.bytes: count \(count) is larger than RAND_bytes accepts")
         return [UInt8](unsafeUninitializedCapacity: count) { buffer, initializedCount in
             guard RAND_bytes(buffer.baseAddress, Int32(count)) == 1 else {
-                fatalError("\(SigningError.openSSL("RAND_bytes(\(count)) failed"))")
+                fatalError("\(SigningError.failedCall("RAND_bytes(\(count))"))")
             }
             initializedCount = count
         }

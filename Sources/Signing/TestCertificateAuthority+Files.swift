@@ -58,20 +58,15 @@ extension TestCertificateAuthority {
             let filePath = path(directory, name)
             let key = try P256PrivateKey(pemRepresentation: String(decoding: try KeyFile.read(filePath), as: UTF8.self))
             guard try key.publicKey.derRepresentation == certificate.publicKey().derRepresentation else {
-                throw SigningError(
-                    code: .invalidKey,
-                    message: "key \(filePath) does not belong to certificate \(certificate.name)"
-                )
+                throw SigningError.invalidKey(.notTheCertificatesKey(keyFile: filePath, certificate: certificate.name))
             }
             return key
         }
         let root = try certificate(FileName.rootPEM)
         let rootDERPath = path(directory, FileName.rootDER)
         guard try FileIO.readFile(rootDERPath) == root.derRepresentation else {
-            throw SigningError(
-                code: .invalidCertificate,
-                message: "\(rootDERPath) is not the same certificate as \(path(directory, FileName.rootPEM))"
-            )
+            throw SigningError.invalidCertificate(
+                .rootCopiesDiffer(derFile: rootDERPath, pemFile: path(directory, FileName.rootPEM)))
         }
         let intermediate = try certificate(FileName.intermediatePEM)
         let leaf = try certificate(FileName.leafPEM)

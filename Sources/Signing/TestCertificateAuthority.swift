@@ -188,7 +188,7 @@ public struct TestCertificateAuthority: Sendable {
 
     private static func validUntil(_ start: Date, years: Int) throws -> Date {
         guard years >= 1 else {
-            throw SigningError(code: .invalidArgument, message: "CA validity must be at least 1 year, got \(years)")
+            throw SigningError.invalidArgument(.validityTooShort(years: years))
         }
         // The same moment `years` later in UTC, 29 February becoming 28 February, as the Gregorian calendar adds
         // years. With the C library, not Foundation's Calendar: loading its time-zone data was a tenth of a new
@@ -198,7 +198,7 @@ public struct TestCertificateAuthority: Sendable {
         guard var seconds = time_t(exactly: whole), gmtime_r(&seconds, &parts) != nil,
             let added = Int32(exactly: years), case (let shifted, false) = parts.tm_year.addingReportingOverflow(added)
         else {
-            throw SigningError(code: .invalidArgument, message: "\(years) years after \(start) is not a valid date")
+            throw SigningError.invalidArgument(.validityPastCalendar(years: years, start: start))
         }
         parts.tm_year = shifted
         if parts.tm_mon == 1 && parts.tm_mday == 29 && !isLeapYear(Int(shifted) + 1900) {

@@ -134,7 +134,6 @@ extension P256KeyTests {
         }
         #expect(keyError?.openSSLReason?.hasPrefix("error:") == true, "\(String(describing: keyError))")
         #expect(error?.diagnosticDescription.contains("OpenSSL: ") == true)
-        #expect(error?.location.hasPrefix("Signing/") == true, "\(String(describing: error?.location))")
     }
 
     /// A failure's reasons are drained into its error, so the next error does not repeat them.
