@@ -102,7 +102,8 @@ extension CreditCLI {
         do {
             keys = try LedgerKeys.load(from: context.dataDirectory)
         } catch {
-            throw CommandFailure("cannot load this ledger's head key to sign the summary: \(error)")
+            throw CommandFailure(
+                "cannot load this ledger's head key to sign the summary: \(PlainWords.describe(error))")
         }
         let summary = try AccountSummary.make(
             ledger: ledger, keys: keys, exportedAt: context.clock.now(), prices: VoiceDebriefPrices(),
@@ -130,7 +131,7 @@ extension CreditCLI {
         do {
             try Files.replaceAtomically(path, with: bytes, mode: mode)
         } catch {
-            throw CommandFailure("cannot write \(what) to \(path): \(error)")
+            throw CommandFailure("cannot write \(what) to \(path): \(PlainWords.describe(error))")
         }
     }
 }
