@@ -74,7 +74,7 @@ let package = Package(
                 "AccountSummaries", "Platform", "StoreWire", "StoreTestControls",
             ]),
         // The owner's P&L: account summaries (signed, totalled), the self-contained page, a summary verifier.
-        .target(name: "AccountSummaries", dependencies: ["CreditLedger", "Signing"]),
+        .target(name: "AccountSummaries", dependencies: ["CreditLedger", "DurableFiles", "Signing"]),
         .target(name: "PnLReport", dependencies: ["CreditLedger"]),
         .executableTarget(
             name: "credit-summary-verify", dependencies: ["AccountSummaries", "OptionParsing", "Platform"]),

@@ -4,9 +4,11 @@ Run through pnl.sh, which parses the command line and finds the verified files; 
 
     python3 analytics/pnl.py --files LIST [--engine duckdb|spark] [--as-of UTC-MS] [--json] [--days 7|30] [--left-out N]
 
-LIST holds one verified summary path (or, on a cluster, URI) a line; --as-of is already UTC with milliseconds
-(iso_time.py made it); --left-out is how many files the verifier refused. The SQL is the engine's reader
-(reader.duckdb.sql; reader.spark.sql after pnl_spark.py's read) then pnl.sql (the P&L, the same for both). This driver only fills in the window days, runs the statements and writes the rows as the JSON
+LIST holds one verified summary path a line, which this driver joins into one newline-delimited file (a line a
+summary, `{"file": PATH, "summary": ITS JSON}`) that the engine reads; on a cluster, `--joined URI` names summaries
+already joined that way. --as-of is already UTC with milliseconds (iso_time.py made it); --left-out is how many files
+the verifier refused. The SQL is the engine's reader (reader.duckdb.sql; reader.spark.sql after pnl_spark.py's read)
+then pnl.sql (the P&L, the same for both). This driver only fills in the window days, runs the statements and writes the rows as the JSON
 shape or the table; the one arithmetic it does is the shares and margins in basis points, from the SQL's exact
 sums, rounded toward zero as Swift's integer division does.
 """
@@ -16,6 +18,7 @@ import datetime
 import json
 import os
 import sys
+import tempfile
 
 import iso_time
 import pnl_money
@@ -63,6 +66,29 @@ def line(row):
     }
 
 
+def joined_line(path):
+    """The summary at `path` as one line of the joined file: `{"file": PATH, "summary": ITS JSON}`. A JSON text holds
+    a line break only between tokens (never inside a string), so each becomes a space; the summary's bytes are the
+    ones the verifier passed, read again (never through a link, as the verifier read them), never re-encoded."""
+    with os.fdopen(os.open(path, os.O_RDONLY | os.O_NOFOLLOW), "rb") as summary:
+        text = summary.read().replace(b"\r", b" ").replace(b"\n", b" ")
+    return b'{"file": ' + json.dumps(path).encode("utf-8") + b', "summary": ' + text + b"}\n"
+
+
+def write_joined(files):
+    """The verified `files` joined into one newline-delimited temporary file (its path): what both engines read. One
+    file is read as fast as an engine can read; a hundred thousand small ones each cost an engine a file's overhead
+    (DuckDB held gigabytes a thousand of them, Spark took minutes)."""
+    with tempfile.NamedTemporaryFile(prefix="pnl-", suffix=".ndjson", delete=False) as out:
+        try:
+            for path in files:
+                out.write(joined_line(path))
+        except BaseException:
+            os.unlink(out.name)
+            raise
+        return out.name
+
+
 def empty_total():
     return line(("total", 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
@@ -75,10 +101,14 @@ class DuckDBEngine:
 
         self.connection = duckdb.connect()
 
-    def load(self, files, statements):
-        listed = "[" + ", ".join(sql_string(f) for f in files) + "]"
-        reader = open(os.path.join(HERE, "reader.duckdb.sql"), encoding="utf-8").read().replace("{{files}}", listed)
-        self.connection.execute(reader)
+    def load(self, joined, expected, statements):
+        """Reads the joined summaries (a path, or a glob of them) into the reader's six tables; `expected`, when
+        known, is how many summaries they hold, and a different count is an error, never a smaller total."""
+        reader = open(os.path.join(HERE, "reader.duckdb.sql"), encoding="utf-8").read()
+        self.connection.execute(reader.replace("{{joined}}", sql_string(joined)))
+        read = self.connection.execute("SELECT COUNT(*) FROM summary_files").fetchall()[0][0]
+        if expected is not None and read != expected:
+            raise RuntimeError("DuckDB read %d of the %d verified summaries" % (read, expected))
 
     def execute(self, text, rows):
         cursor = self.connection.execute(text)
@@ -97,17 +127,24 @@ def engine(name):
     return DuckDBEngine()
 
 
-def run(files, as_of_given, engine_name="duckdb"):
-    """Runs the SQL over `files` (at least one): the rows of each statement, the as-of and the windows' first days."""
-    sql = engine(engine_name)
+def run(source, as_of_given, engine_name="duckdb"):
+    """Runs the SQL over `source`: a list of verified files (at least one), joined here first, or the path of
+    summaries already joined (`--joined`). The rows of each statement, the as-of and the windows' first days."""
+    made = write_joined(source) if isinstance(source, list) else None
     try:
-        return run_statements(sql, files, as_of_given)
+        sql = engine(engine_name)
+        try:
+            expected = len(source) if made else None
+            return run_statements(sql, made or source, expected, as_of_given)
+        finally:
+            sql.close()
     finally:
-        sql.close()
+        if made:
+            os.unlink(made)
 
 
-def run_statements(sql, files, as_of_given):
-    sql.load(files, statements)
+def run_statements(sql, joined, expected, as_of_given):
+    sql.load(joined, expected, statements)
     results, as_of, first_days = {}, None, {}
     for name, text in statements(os.path.join(HERE, "pnl.sql")):
         if name == "windows":
@@ -123,9 +160,10 @@ def run_statements(sql, files, as_of_given):
     return results, as_of, first_days
 
 
-def report(files, as_of_given, engine_name="duckdb"):
-    """The P&L in the voicedebrief-pnl-v1 shape, and (files counted, older exports superseded)."""
-    results, as_of, first_days = run(files, as_of_given, engine_name)
+def report(source, as_of_given, engine_name="duckdb"):
+    """The P&L in the voicedebrief-pnl-v1 shape, and (files counted, older exports superseded), of `source` (see
+    `run`)."""
+    results, as_of, first_days = run(source, as_of_given, engine_name)
     periods = []
     for period, days in [("all", None)] + [("%dd" % d, d) for d in WINDOWS]:
         features = [line(row[1:]) for row in results["features"] if row[0] == period]
@@ -156,19 +194,25 @@ def first_line(problem):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--files", required=True, help="a file listing the verified summaries, one path a line")
+    given = parser.add_mutually_exclusive_group(required=True)
+    given.add_argument("--files", help="a file listing the verified summaries, one path a line")
+    given.add_argument(
+        "--joined", help="verified summaries already joined, a line each ({\"file\": PATH, \"summary\": ...}): a "
+        "path, a glob or (Spark) a URI, as a cluster's compaction writes them")
     parser.add_argument("--as-of", help="the end of the windows (UTC, milliseconds); the latest export when not given")
     parser.add_argument("--json", action="store_true", help="write the JSON rather than the table")
     parser.add_argument("--days", choices=["7", "30"], help="the table of the last 7 or 30 days only")
     parser.add_argument("--engine", choices=["duckdb", "spark"], default="duckdb", help="the SQL engine")
     parser.add_argument("--left-out", type=int, default=0, help="how many files the verifier refused")
     arguments = parser.parse_args()
-    files = [path.rstrip("\n") for path in open(arguments.files, encoding="utf-8") if path.strip()]
-    if not files:
-        sys.stderr.write("pnl.sh: no summary to total\n")
-        return 1
+    source = arguments.joined
+    if arguments.files is not None:
+        source = [path.rstrip("\n") for path in open(arguments.files, encoding="utf-8") if path.strip()]
+        if not source:
+            sys.stderr.write("pnl.sh: no summary to total\n")
+            return 1
     try:
-        made, (counted, superseded) = report(files, arguments.as_of, arguments.engine)
+        made, (counted, superseded) = report(source, arguments.as_of, arguments.engine)
     except Exception as problem:  # the engine's own error (a Java one for Spark), said in words, not as a traceback
         sys.stderr.write("pnl.sh: %s could not total the summaries: %s\n" % (arguments.engine, first_line(problem)))
         return 1

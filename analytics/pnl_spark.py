@@ -2,10 +2,9 @@
 (`local[2]`, or $PNL_SPARK_MASTER), on a cluster when pnl.py is run by `spark-submit --master ...` (README.md, "On a
 cluster"). It runs the same pnl.sql as DuckDB; what differs is here and in reader.spark.sql, and nowhere else:
 
-- Reading: PySpark's JSON reader with the schema below (the same columns as reader.duckdb.sql's `columns`), one JSON
-  object a file (`multiLine`), each row's file name from Spark's own (`_metadata.file_path`, a URI), joined against
-  the verifier's list so that the `file` column holds the path as the verifier printed it, as in DuckDB (it breaks
-  ties between sections). A verified file Spark did not read is an error, never a smaller total.
+- Reading: PySpark's JSON reader with the schema below (the same columns as reader.duckdb.sql's `columns`) over the
+  joined summaries pnl.py wrote (a line a summary: its path, as the verifier printed it, and its JSON), or a
+  cluster's compacted ones (`--joined`). A verified summary Spark did not read is an error, never a smaller total.
 - `CREATE OR REPLACE TEMP TABLE name AS` in pnl.sql is run as `CACHE TABLE name AS` (Spark has no temporary table;
   a cached view, worked out once when made, is one): the one textual change, made by `shimmed`.
 - Sums of BIGINT are BIGINT in Spark (DuckDB widens them to HUGEINT); under ANSI mode, Spark 4's default, a sum
@@ -21,15 +20,16 @@ DECLINE = "STRUCT<day: STRING, feature: STRING, reason: STRING, count: BIGINT, g
 CREDIT = "STRUCT<day: STRING, kind: STRING, count: BIGINT, amount: BIGINT>"
 MONEY = ("STRUCT<day: STRING, kind: STRING, currency: STRING, storefront: STRING, taxKnown: BOOLEAN, count: BIGINT, "
          "gross: BIGINT, tax: BIGINT, commission: BIGINT, proceeds: BIGINT>")
-SCHEMA = (
-    "format STRING, account STRING, exportedAt STRING, signature STRING, costsArePlaceholders BOOLEAN, "
-    "commission STRUCT<name: STRING, basisPoints: BIGINT>, moneyArePlaceholders BOOLEAN, "
-    f"days ARRAY<{DAY}>, declines ARRAY<{DECLINE}>, "
-    f"devices ARRAY<STRUCT<device: STRING, head: BIGINT, days: ARRAY<{DAY}>, declines: ARRAY<{DECLINE}>, "
-    f"credit: ARRAY<{CREDIT}>, money: ARRAY<{MONEY}>>>"
+SUMMARY = (
+    "STRUCT<format: STRING, account: STRING, exportedAt: STRING, signature: STRING, costsArePlaceholders: BOOLEAN, "
+    "commission: STRUCT<name: STRING, basisPoints: BIGINT>, moneyArePlaceholders: BOOLEAN, "
+    f"days: ARRAY<{DAY}>, declines: ARRAY<{DECLINE}>, "
+    f"devices: ARRAY<STRUCT<device: STRING, head: BIGINT, days: ARRAY<{DAY}>, declines: ARRAY<{DECLINE}>, "
+    f"credit: ARRAY<{CREDIT}>, money: ARRAY<{MONEY}>>>>"
 )
+# A line of the joined summaries: the path the verifier printed, and the summary.
+JOINED_SCHEMA = f"file STRING, summary {SUMMARY}"
 TEMP_TABLE = re.compile(r"CREATE OR REPLACE TEMP TABLE (\w+) AS")
-SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -58,11 +58,6 @@ def started(builder):
 def shimmed(text):
     """A pnl.sql statement as Spark SQL runs it: a temporary table is a cached view."""
     return TEMP_TABLE.sub(r"CACHE TABLE \1 AS", text)
-
-
-def key(path):
-    """The name Spark gives a file, decoded: an absolute path for a local file, the URI itself otherwise."""
-    return path if SCHEME.match(path) else os.path.abspath(path)
 
 
 class SparkEngine:
@@ -99,28 +94,21 @@ class SparkEngine:
         self.spark = started(builder)
         self.spark.sparkContext.setLogLevel("ERROR")
 
-    def load(self, files, statements):
-        """Reads `files` (paths or URIs, each verified) into `summary_json`, then runs reader.spark.sql (`statements`
-        is pnl.py's reading of a SQL file's `-- name:` statements)."""
-        from pyspark.sql import functions
-
+    def load(self, joined, expected, statements):
+        """Reads the joined summaries (`joined`: a path, a glob or a URI; a line a summary, `{"file": PATH, "summary":
+        ITS JSON}`) into `summary_json`, then runs reader.spark.sql (`statements` is pnl.py's reading of a SQL file's
+        `-- name:` statements). `expected`, when known, is how many summaries they hold: a different count is an
+        error, never a smaller total."""
         spark = self.spark
-        raw = spark.read.schema(SCHEMA).option("multiLine", "true").option("mode", "FAILFAST").json(files)
-        # Spark names a file by its URI (file:/tmp/a%20b.json): decoded ('+' is a plus in a path, not a space).
-        uri = functions.expr("url_decode(replace(_metadata.file_path, '+', '%2B'))")
-        local = functions.regexp_replace(uri, "^file:(//)?", "")
-        named = raw.withColumn("spark_file", functions.when(uri.startswith("file:"), local).otherwise(uri))
-        listed = spark.createDataFrame([(key(f), f) for f in files], "spark_file STRING, file STRING")
-        joined = named.join(functions.broadcast(listed), "spark_file").drop("spark_file")
-        joined.createOrReplaceTempView("summary_files_read")
+        raw = spark.read.schema(JOINED_SCHEMA).option("mode", "FAILFAST").json(joined)
+        raw.select("file", "summary.*").createOrReplaceTempView("summary_files_read")
         # Read once: every table of the reader comes from it.
         spark.sql("CACHE TABLE summary_json AS SELECT * FROM summary_files_read")
         for _, text in statements(os.path.join(HERE, "reader.spark.sql")):
             spark.sql(text)
         read = spark.sql("SELECT COUNT(*) FROM summary_files").collect()[0][0]
-        if read != len(files):
-            raise SparkFailed(
-                "Spark read %d of the %d verified summaries under the names the verifier gave them" % (read, len(files)))
+        if expected is not None and read != expected:
+            raise SparkFailed("Spark read %d of the %d verified summaries" % (read, expected))
 
     def execute(self, text, rows):
         """Runs one statement; its rows as tuples when `rows`, else None."""

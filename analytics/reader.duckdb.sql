@@ -1,5 +1,6 @@
 -- The reader, for DuckDB: the only part of the P&L that depends on the engine. It turns the verified summary files
--- (their paths replace {{files}}, a list of string literals) into six flat tables that pnl.sql reads:
+-- (joined by pnl.py into one newline-delimited file, a line a summary: `{"file": PATH, "summary": ITS JSON}`; that
+-- file's path replaces {{joined}}) into six flat tables that pnl.sql reads:
 --   summary_files    (file, format, account, exported_at, signature, placeholders, commission_name,
 --                     commission_basis_points, money_placeholders)                     one row a summary
 --   summary_sections (file, device, head)                                             one row a device's section
@@ -12,19 +13,17 @@
 -- (days at the top, no devices) is one section of the whole account, device '*' and head 0, which no pseudonym can be.
 -- For Spark SQL or BigQuery, see README.md: only this file changes.
 CREATE OR REPLACE TEMP TABLE summary_json AS
-SELECT filename AS file, format, account, exportedAt, signature, costsArePlaceholders, commission,
-       moneyArePlaceholders, days, declines, devices
+SELECT file, summary.format AS format, summary.account AS account, summary.exportedAt AS exportedAt,
+       summary.signature AS signature, summary.costsArePlaceholders AS costsArePlaceholders,
+       summary.commission AS commission, summary.moneyArePlaceholders AS moneyArePlaceholders,
+       summary.days AS days, summary.declines AS declines, summary.devices AS devices
 FROM read_json(
-    {{files}},
-    format = 'unstructured',
-    filename = true,
+    {{joined}},
+    format = 'newline_delimited',
+    maximum_object_size = 1073741824,
     columns = {
-        'format': 'VARCHAR', 'account': 'VARCHAR', 'exportedAt': 'VARCHAR', 'signature': 'VARCHAR',
-        'costsArePlaceholders': 'BOOLEAN',
-        'commission': 'STRUCT(name VARCHAR, basisPoints BIGINT)', 'moneyArePlaceholders': 'BOOLEAN',
-        'days': 'STRUCT(day VARCHAR, feature VARCHAR, charges BIGINT, charged BIGINT, declined BIGINT, givenBack BIGINT, cost BIGINT)[]',
-        'declines': 'STRUCT(day VARCHAR, feature VARCHAR, reason VARCHAR, count BIGINT, givenBack BIGINT)[]',
-        'devices': 'STRUCT(device VARCHAR, head BIGINT, days STRUCT(day VARCHAR, feature VARCHAR, charges BIGINT, charged BIGINT, declined BIGINT, givenBack BIGINT, cost BIGINT)[], declines STRUCT(day VARCHAR, feature VARCHAR, reason VARCHAR, count BIGINT, givenBack BIGINT)[], credit STRUCT(day VARCHAR, kind VARCHAR, count BIGINT, amount BIGINT)[], money STRUCT(day VARCHAR, kind VARCHAR, currency VARCHAR, storefront VARCHAR, taxKnown BOOLEAN, count BIGINT, gross BIGINT, tax BIGINT, commission BIGINT, proceeds BIGINT)[])[]'
+        'file': 'VARCHAR',
+        'summary': 'STRUCT(format VARCHAR, account VARCHAR, exportedAt VARCHAR, signature VARCHAR, costsArePlaceholders BOOLEAN, commission STRUCT(name VARCHAR, basisPoints BIGINT), moneyArePlaceholders BOOLEAN, days STRUCT(day VARCHAR, feature VARCHAR, charges BIGINT, charged BIGINT, declined BIGINT, givenBack BIGINT, cost BIGINT)[], declines STRUCT(day VARCHAR, feature VARCHAR, reason VARCHAR, count BIGINT, givenBack BIGINT)[], devices STRUCT(device VARCHAR, head BIGINT, days STRUCT(day VARCHAR, feature VARCHAR, charges BIGINT, charged BIGINT, declined BIGINT, givenBack BIGINT, cost BIGINT)[], declines STRUCT(day VARCHAR, feature VARCHAR, reason VARCHAR, count BIGINT, givenBack BIGINT)[], credit STRUCT(day VARCHAR, kind VARCHAR, count BIGINT, amount BIGINT)[], money STRUCT(day VARCHAR, kind VARCHAR, currency VARCHAR, storefront VARCHAR, taxKnown BOOLEAN, count BIGINT, gross BIGINT, tax BIGINT, commission BIGINT, proceeds BIGINT)[])[])'
     }
 );
 

@@ -1,7 +1,6 @@
 -- The reader, for Spark SQL: the same six flat tables as reader.duckdb.sql, from the view `summary_json` that
--- pnl_spark.py makes first (Spark reads the verified files with the schema below, each file one JSON object,
--- `multiLine`, and its name in `file`: the one step done through PySpark's reader rather than in SQL, because the
--- verified files are a list that SQL has no literal for at a million files).
+-- pnl_spark.py makes first (Spark reads the joined summaries, a line each with its path in `file`, with the schema
+-- in pnl_spark.py: the one step done through PySpark's reader rather than in SQL).
 --   summary_files    (file, format, account, exported_at, signature, placeholders, commission_name,
 --                     commission_basis_points, money_placeholders)                     one row a summary
 --   summary_sections (file, device, head)                                             one row a device's section

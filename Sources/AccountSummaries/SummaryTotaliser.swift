@@ -1,4 +1,5 @@
 import CreditLedger
+import DurableFiles
 import Foundation
 
 /// A summary file that was left out, and why.
@@ -64,11 +65,24 @@ public enum SummaryTotaliser {
         return (verified, rejected)
     }
 
-    /// The summary in `file` if it verifies.
+    /// The summary in `file` if it verifies. The file is read through the file seam: a link, a directory or a pipe
+    /// named `.json` is refused, never followed or waited on.
     public static func verifiedSummary(at file: String) throws -> AccountSummary {
-        guard let data = FileManager.default.contents(atPath: file) else { throw SummaryError("cannot be read") }
+        let bytes: [UInt8]
+        do {
+            bytes = try Files.readAll(file)
+        } catch let error as FileError {
+            throw SummaryError(unreadable(error))
+        }
         // Read in place: the file's bytes are not copied again.
-        return try data.withUnsafeBytes { try AccountSummary.verified(from: $0.bindMemory(to: UInt8.self)) }
+        return try bytes.withUnsafeBufferPointer { try AccountSummary.verified(from: $0) }
+    }
+
+    /// Why a summary file could not be read, in words that follow its name.
+    static func unreadable(_ error: FileError) -> String {
+        if error.isSymbolicLink { return "is a symbolic link, and links are not followed" }
+        if let found = error.found { return "is \(found), not a file" }
+        return "cannot be read (\(String(cString: strerror(error.errno))))"
     }
 
     /// The all-accounts P&L of the summaries in `directory` as of `asOf` (the latest export counted when nil).

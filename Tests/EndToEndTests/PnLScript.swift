@@ -13,6 +13,16 @@ enum PnLScript {
         return CommandResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
+    /// `python3 analytics/pnl.py arguments` (the driver alone, as `spark-submit` runs it on a cluster).
+    static func driver(_ arguments: [String]) throws -> CommandResult {
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        let result = try ChildProcess.run(
+            "/usr/bin/env", ["python3", Repository.root + "/analytics/pnl.py"] + arguments, environment: environment,
+            timeout: 300)
+        return CommandResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
+    }
+
     /// A directory holding copies of `files`, each under its own name.
     static func directory(of files: [String]) throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()

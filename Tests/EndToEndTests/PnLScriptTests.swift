@@ -121,4 +121,40 @@ import Testing
         let credit = try Credit.run(["pnl", "--summaries", empty.path], dataDirectory: data.path)
         #expect(credit.status == 1 && credit.stderr.contains("could be counted"), "\(credit)")
     }
+
+    /// A link named `.json` in the directory (to a summary that verifies, elsewhere) is left out and named by both
+    /// tools, never followed: the directory is input, and a link in it is not trusted.
+    @Test func aLinkInTheDirectoryIsLeftOutNotFollowed() throws {
+        let (data, directory) = try summaries()
+        let elsewhere = try TemporaryDirectory()
+        try FileManager.default.moveItem(atPath: directory + "/mine.json", toPath: elsewhere.file("mine.json"))
+        try FileManager.default.createSymbolicLink(
+            atPath: directory + "/linked.json", withDestinationPath: elsewhere.file("mine.json"))
+        let script = try PnLScript.run([directory, "--json"])
+        #expect(script.status == 1 && script.stderr.contains("left out: \(directory)/linked.json"), "\(script)")
+        #expect(script.stderr.contains("symbolic link"), "\(script)")
+        let credit = try Credit.run(["pnl", "--summaries", directory, "--json"], dataDirectory: data.path)
+        #expect(credit.status == 1 && credit.stderr.contains("linked.json"), "\(credit)")
+        #expect(credit.stderr.contains("symbolic link") && credit.stdout.isEmpty, "\(credit)")
+    }
+
+    /// The joined summaries a cluster's compaction writes (`{"file": PATH, "summary": ITS JSON}` a line, as pnl.py
+    /// joins local files) are read with `--joined` to the same JSON as `pnl.sh` and `credit pnl --summaries`.
+    @Test func summariesAlreadyJoinedGiveTheSameJSON() throws {
+        let (data, directory) = try summaries()
+        let path = directory + "/mine.json"
+        let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\n", with: " ")
+        let file = String(decoding: try JSONEncoder().encode(path), as: UTF8.self)
+        let joined = data.temporary.file("joined.ndjson")
+        try Data("{\"file\": \(file), \"summary\": \(text)}\n".utf8).write(to: URL(fileURLWithPath: joined))
+        let driver = try PnLScript.driver(["--joined", joined, "--json"])
+        #expect(driver.status == 0, "\(driver)")
+        let script = try PnLScript.run([directory, "--json"])
+        let credit = try Credit.run(["pnl", "--summaries", directory, "--json"], dataDirectory: data.path)
+        #expect(script.status == 0 && credit.status == 0, "\(script)\n\(credit)")
+        let figures = try [driver, script, credit].map {
+            try JSONSerialization.jsonObject(with: Data($0.stdout.utf8)) as? NSDictionary
+        }
+        #expect(figures[0] != nil && figures[0] == figures[1] && figures[1] == figures[2], "\(driver.stdout)")
+    }
 }
