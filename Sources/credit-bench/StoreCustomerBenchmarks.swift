@@ -82,13 +82,11 @@ extension StoreBenchmarks {
                 DeviceAPI.purchase, body: body,
                 headers: customer.map { [HTTPHeader("X-Mock-Customer", $0)] } ?? [])
             guard bought.status == 200,
-                let answer = try JSONSerialization.jsonObject(with: Data(bought.body)) as? [String: Any],
-                let signed = answer["signedTransaction"] as? String,
-                let claims = try JSONSerialization.jsonObject(with: Data(try CompactJWS.parse(signed).payload))
-                    as? [String: Any],
-                let id = claims["transactionId"] as? String
+                let answer = try? JSONDecoder().decode(BoughtAnswer.self, from: Data(bought.body)),
+                let claims = try? JSONDecoder().decode(
+                    TransactionClaims.self, from: Data(try CompactJWS.parse(answer.signedTransaction).payload))
             else { throw BenchError("a subscription purchase answered \(bought.status)") }
-            last = id
+            last = claims.transactionId
         }
         return last
     }
@@ -101,19 +99,20 @@ extension StoreBenchmarks {
             headers: [HTTPHeader("Authorization", "Bearer " + token)])
         let seconds = Measure.now() - start
         guard answer.status == 200,
-            let body = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any],
-            (body["data"] as? [Any])?.count == Self.benchGroups
+            let body = try? JSONDecoder().decode(StatusesAnswer.self, from: Data(answer.body)),
+            body.data.count == Self.benchGroups
         else { throw BenchError("Get All Subscription Statuses answered \(answer.status) without every group") }
         return seconds
     }
 
     /// A bearer token as Apple's libraries make one (the store, started without `--api-key`, checks its form only).
     private static func serverToken() throws -> String {
-        let claims: [String: Any] = [
-            "iss": "bench-issuer", "aud": "appstoreconnect-v1", "bid": "ai.voicedebrief.app",
-            "exp": Int(Date().timeIntervalSince1970) + 3_000,
-        ]
-        let payload = Array(try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys]))
+        let claims = TokenClaims(
+            iss: "bench-issuer", aud: "appstoreconnect-v1", bid: "ai.voicedebrief.app",
+            exp: Int(Date().timeIntervalSince1970) + 3_000)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let payload = Array(try encoder.encode(claims))
         return try CompactJWS.sign(
             payload: payload, typ: "JWT", with: .es256(key: try P256PrivateKey.generate(), x5c: nil, keyID: "BENCH"))
     }
@@ -136,4 +135,28 @@ extension StoreBenchmarks {
              "subscriptionGroups": [\(groups.joined(separator: ",\n"))]}
             """
     }
+}
+
+/// What the bench reads of a purchase's answer: the signed transaction.
+private struct BoughtAnswer: Decodable {
+    var signedTransaction: String
+}
+
+/// What the bench reads of a signed transaction: its id.
+private struct TransactionClaims: Decodable {
+    var transactionId: String
+}
+
+/// What the bench counts in Get All Subscription Statuses: one item a subscription group.
+private struct StatusesAnswer: Decodable {
+    struct Group: Decodable {}
+    var data: [Group]
+}
+
+/// The claims of the bench's Server API bearer token, as Apple's libraries put them.
+private struct TokenClaims: Encodable {
+    var iss: String
+    var aud: String
+    var bid: String
+    var exp: Int
 }
