@@ -135,7 +135,7 @@ import Testing
         #expect(script.stderr.contains("symbolic link"), "\(script)")
         let credit = try Credit.run(["pnl", "--summaries", directory, "--json"], dataDirectory: data.path)
         #expect(credit.status == 1 && credit.stderr.contains("linked.json"), "\(credit)")
-        #expect(credit.stderr.contains("symbolic link") && credit.stdout.isEmpty, "\(credit)")
+        #expect(credit.stderr.contains("symbolic link") && credit.stdout.contains("could be counted"), "\(credit)")
     }
 
     /// The joined summaries a cluster's compaction writes (`{"file": PATH, "summary": ITS JSON}` a line, as pnl.py
