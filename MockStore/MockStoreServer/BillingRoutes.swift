@@ -6,9 +6,12 @@ enum BillingRoutes: RouteTable {
     static let routes: [Route] = [
         route(TestControls.billingSettings) { store, _, _ in try store.billingSettings.billingSettingsBody() },
         route(TestControls.updateBillingSettings) { store, request, _ in
-            try store.billingSettings.updateBillingSettings(try decode(TestBillingSettingsUpdate.self, from: request.body))
+            try store.billingSettings.updateBillingSettings(
+                try decode(TestBillingSettingsUpdate.self, from: request.body))
         },
-        route(TestControls.recoverBilling) { store, _, captures in try store.billing.recoverBilling(captures["subscription"]) },
+        route(TestControls.recoverBilling) { store, _, captures in
+            try store.billing.recoverBilling(captures["subscription"])
+        },
         route(TestControls.priceIncrease) { store, request, captures in
             let body = try decodeOptional(
                 TestPriceIncreaseRequest.self, from: request.body, fallback: TestPriceIncreaseRequest())

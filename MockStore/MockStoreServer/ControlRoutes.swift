@@ -28,14 +28,16 @@ enum ControlRoutes: RouteTable {
             return try store.refunds.refund(
                 id: captures["transactionId"], reason: body.revocationReason, percentage: body.revocationPercentage)
         },
-        route(TestControls.reverseRefund) { store, _, captures in try store.refunds.reverseRefund(id: captures["transactionId"])
+        route(TestControls.reverseRefund) { store, _, captures in
+            try store.refunds.reverseRefund(id: captures["transactionId"])
         },
         route(TestControls.requestRefund) { store, request, captures in
             let body = try decodeOptional(
                 TestRefundRequestBody.self, from: request.body, fallback: TestRefundRequestBody())
             return try store.refunds.requestRefund(id: captures["transactionId"], reason: body.consumptionRequestReason)
         },
-        route(TestControls.declineRefund) { store, _, captures in try store.refunds.declineRefund(id: captures["transactionId"])
+        route(TestControls.declineRefund) { store, _, captures in
+            try store.refunds.declineRefund(id: captures["transactionId"])
         },
         route(TestControls.settings) { store, _, _ in try store.settings.current() },
         route(TestControls.updateSettings) { store, request, _ in
@@ -46,7 +48,8 @@ enum ControlRoutes: RouteTable {
             try store.settings.setFailure(try decode(TestFailureRequest.self, from: request.body))
         },
         route(TestControls.clearFailures) { store, _, _ in try store.settings.clearFailure(api: nil) },
-        route(TestControls.clearFailure) { store, _, captures in try store.settings.clearFailure(api: captures["api"]) },
+        route(TestControls.clearFailure) { store, _, captures in try store.settings.clearFailure(api: captures["api"])
+        },
         route(TestControls.consumption) { store, _, _ in try store.controls.consumptionRecords() },
         route(TestControls.notifications) { store, _, _ in try store.notifications.notificationRecords() },
     ]

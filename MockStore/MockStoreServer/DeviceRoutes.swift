@@ -23,13 +23,15 @@ enum DeviceRoutes: RouteTable {
         },
         route(DeviceAPI.purchase) { store, request, _ in
             let device = try device(request)
-            return try store.purchases.purchase(try decode(PurchaseRequestBody.self, from: request.body), device: device)
+            return try store.purchases.purchase(
+                try decode(PurchaseRequestBody.self, from: request.body), device: device)
         },
         route(DeviceAPI.purchaseStatus) { store, _, captures in
             try store.purchases.purchaseStatus(transactionId: captures["transactionId"])
         },
         route(DeviceAPI.unfinished) { store, request, _ in
-            SignedTransactionsBody(signedTransactions: try store.purchases.unfinishedTransactions(device: try device(request)))
+            SignedTransactionsBody(
+                signedTransactions: try store.purchases.unfinishedTransactions(device: try device(request)))
         },
         route(DeviceAPI.updates) { store, request, _ in
             try store.purchases.updates(after: request.queryValues("after").first, device: try device(request))

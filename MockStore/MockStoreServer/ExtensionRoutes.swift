@@ -5,7 +5,8 @@ import StoreWire
 enum ExtensionRoutes: RouteTable {
     static let routes: [Route] = [
         serverRoute(ServerAPI.extendRenewalDate) { store, request, captures in
-            try store.extensions.extendRenewalDate(originalTransactionId: captures["originalTransactionId"], body: request.body)
+            try store.extensions.extendRenewalDate(
+                originalTransactionId: captures["originalTransactionId"], body: request.body)
         },
         serverRoute(ServerAPI.massExtendRenewalDate) { store, request, _ in
             try store.extensions.extendRenewalDatesForAll(body: request.body)

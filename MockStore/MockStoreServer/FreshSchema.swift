@@ -14,7 +14,10 @@ enum FreshSchema {
     /// copies (`INSERT … SELECT`) of rows a new file does not have, the tables a later version drops (with their
     /// indexes and the `DROP`), and the versions in between.
     static let sql: String = {
-        let statements = [TransactionStore.schemaSQL, TransactionStore.version2SQL, TransactionStore.version3SQL, TransactionStore.version4SQL].flatMap(sqlStatements)
+        let statements = [
+            TransactionStore.schemaSQL, TransactionStore.version2SQL, TransactionStore.version3SQL,
+            TransactionStore.version4SQL,
+        ].flatMap(sqlStatements)
         let addedColumns = statements.filter { $0.hasPrefix(addColumn) }.map { String($0.dropFirst(addColumn.count)) }
         let dropped = statements.filter { $0.hasPrefix("DROP TABLE ") }.map { String($0.dropFirst(11)) }
         func isDropped(_ statement: String) -> Bool {

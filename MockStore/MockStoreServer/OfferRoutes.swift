@@ -10,8 +10,11 @@ enum OfferRoutes: RouteTable {
         },
         route(TestControls.offerKeys) { store, _, _ in store.offers.offerKeys() },
         route(TestControls.familyShare) { store, request, _ in
-            try store.familySharing.shareThroughFamily(productId: try decode(PurchaseRequestBody.self, from: request.body).productId)
+            try store.familySharing.shareThroughFamily(
+                productId: try decode(PurchaseRequestBody.self, from: request.body).productId)
         },
-        route(TestControls.familyRevoke) { store, _, captures in try store.familySharing.endFamilySharing(captures["subscription"]) },
+        route(TestControls.familyRevoke) { store, _, captures in
+            try store.familySharing.endFamilySharing(captures["subscription"])
+        },
     ]
 }

@@ -30,9 +30,11 @@ enum ServerAPIRoutes: RouteTable {
             try store.serverAPI.history(id: captures["transactionId"], version: "v2", query: request.query)
         },
         serverRoute(ServerAPI.refundHistory) { store, request, captures in
-            try store.serverAPI.refundHistory(id: captures["transactionId"], revision: request.queryValues("revision").first)
+            try store.serverAPI.refundHistory(
+                id: captures["transactionId"], revision: request.queryValues("revision").first)
         },
-        serverRoute(ServerAPI.lookUpOrder) { store, _, captures in try store.serverAPI.lookUpOrder(id: captures["orderId"])
+        serverRoute(ServerAPI.lookUpOrder) { store, _, captures in
+            try store.serverAPI.lookUpOrder(id: captures["orderId"])
         },
         authorized(
             accepted(ServerAPI.sendConsumptionV1) { store, request, captures in

@@ -53,7 +53,8 @@ public struct StoreBilling: SubscriptionStorePart {
             }
             try database.adopt(transaction)
             return TestTransactionBody(
-                transaction: TestControlBodies.testTransaction(transaction), signedTransaction: try signing.sign(transaction))
+                transaction: TestControlBodies.testTransaction(transaction),
+                signedTransaction: try signing.sign(transaction))
         }
     }
 

@@ -64,7 +64,8 @@ public struct StoreControls: StorePart {
             let new = try catalogue.newTransaction(product, request, database, status: .purchased, origin: .outside)
             let stored = try database.insert(new, ids: configuration.transactionIDs)
             try notifications.enqueueNotification(.oneTimeCharge, transaction: stored, database)
-            return TestTransactionBody(transaction: TestControlBodies.testTransaction(stored), signedTransaction: try signing.sign(stored))
+            return TestTransactionBody(
+                transaction: TestControlBodies.testTransaction(stored), signedTransaction: try signing.sign(stored))
         }
     }
 
@@ -97,7 +98,8 @@ public struct StoreControls: StorePart {
             guard current.status == .pending, current.pendingReason == reason else {
                 let waiting = reason == .askToBuy ? "for Ask to Buy approval" : "as an interrupted purchase"
                 throw MockStoreError.conflict(
-                    "Cannot \(verb) transaction \(id): it is \(TestControlBodies.describe(current)), not waiting \(waiting).")
+                    "Cannot \(verb) transaction \(id): it is \(TestControlBodies.describe(current)), not waiting \(waiting)."
+                )
             }
             if current.productType == .autoRenewableSubscription, kind != .declined {
                 let stored = try subscriptions.settlePendingSubscription(current, kind: kind, database)

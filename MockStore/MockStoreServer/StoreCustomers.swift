@@ -18,7 +18,9 @@ public struct StoreCustomers: StorePart {
     ///   taken.
     public func addCustomer(_ request: TestCustomerRequest) throws(MockStoreError) -> TestCustomer {
         guard MockCustomerHeader.isValidName(request.name) else { throw .invalidCustomerName(request.name) }
-        let storefront = try request.storefront.map { code throws(MockStoreError) in try StoreSettings.knownStorefront(code) }
+        let storefront = try request.storefront.map { code throws(MockStoreError) in
+            try StoreSettings.knownStorefront(code)
+        }
         let now = nowMilliseconds
         return try withDatabase { database in
             guard let added = try database.addCustomer(named: request.name, now: now) else {

@@ -7,7 +7,7 @@ import StoreWire
 /// Renewal-date extensions (App Store Server API): Extend a Subscription Renewal Date, Extend Subscription Renewal
 /// Dates for All Active Subscribers and Get Status of Subscription Renewal Date Extensions. Apple runs a mass
 /// extension later (its status incomplete until then); this store runs it ``massExtensionDelay`` of virtual time
-/// after it is taken (`MockStore+MassExtension.swift`).
+/// after it is taken (`StoreExtensions+Mass.swift`).
 public final class StoreExtensions: SubscriptionStorePart {
     let configuration: MockStore.Configuration
     let database: GroupCommit<TransactionStore>

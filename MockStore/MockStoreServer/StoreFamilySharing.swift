@@ -110,7 +110,8 @@ public struct StoreFamilySharing: SubscriptionStorePart {
         runtime.noteNextEvent(try database.nextSubscriptionEventDate())
         try notifications.enqueueSubscriptionNotification(
             SubscriptionNotice(.revoke), transaction: updated, state: state, date: now, database)
-        return TestTransactionBody(transaction: TestControlBodies.testTransaction(updated), signedTransaction: try signing.sign(updated))
+        return TestTransactionBody(
+            transaction: TestControlBodies.testTransaction(updated), signedTransaction: try signing.sign(updated))
     }
 
     /// The shared period is a full one at the product's price: no introductory offer.

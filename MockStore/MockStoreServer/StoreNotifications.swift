@@ -111,7 +111,8 @@ public struct StoreNotifications: StorePart {
         var data = NotificationData(
             environment: configuration.environment, appAppleId: configuration.appAppleIdInAnswers,
             bundleId: configuration.bundleId, bundleVersion: configuration.bundleVersion,
-            signedTransactionInfo: try signing.serverSign(transaction), consumptionRequestReason: consumptionRequestReason)
+            signedTransactionInfo: try signing.serverSign(transaction),
+            consumptionRequestReason: consumptionRequestReason)
         data.signedRenewalInfo = try signing.signRenewalInfo(state, signedDate: date)
         data.status = state.status
         let payload = NotificationPayload(

@@ -44,7 +44,8 @@ public struct StorePurchases: StorePart {
                 let verification = try settings.takeFailure(.verification, database)
                 let stored = try subscriptions.subscribeOrChange(product, request, database, origin: .app)
                 return PurchaseResponseBody(
-                    result: "success", signedTransaction: try signing.sign(stored, verification: verification, device: device))
+                    result: "success",
+                    signedTransaction: try signing.sign(stored, verification: verification, device: device))
             }
             if product.type == .nonConsumable, let owned = try database.latestActivePurchase(productId: product.id) {
                 // As StoreKit does: an owned non-consumable is given back, not sold twice.

@@ -48,10 +48,13 @@ public struct StoreRefunds: StorePart {
         let now = configuration.clock.now().millisecondsSince1970
         let current = try existing(id, database)
         guard current.status == .purchased, current.revocationDate == nil else {
-            throw MockStoreError.conflict("Cannot refund transaction \(id): it is \(TestControlBodies.describe(current)).")
+            throw MockStoreError.conflict(
+                "Cannot refund transaction \(id): it is \(TestControlBodies.describe(current)).")
         }
-        // The purchaser is refunded, not the family member: REVOKE (``MockStore+FamilySharing``).
-        if current.inAppOwnershipType == .familyShared { return try familySharing.revokeFamilyShared(current, database) }
+        // The purchaser is refunded, not the family member: REVOKE (``StoreFamilySharing``).
+        if current.inAppOwnershipType == .familyShared {
+            return try familySharing.revokeFamilyShared(current, database)
+        }
         if current.refundRequest == .requested {
             try database.setRefundRequest(id: id, to: .granted)
         }
@@ -72,7 +75,8 @@ public struct StoreRefunds: StorePart {
         } else {
             try notifications.enqueueNotification(.refund, transaction: updated, database)
         }
-        return TestTransactionBody(transaction: TestControlBodies.testTransaction(updated), signedTransaction: try signing.sign(updated))
+        return TestTransactionBody(
+            transaction: TestControlBodies.testTransaction(updated), signedTransaction: try signing.sign(updated))
     }
 
     /// The customer asks for a refund: the store sends CONSUMPTION_REQUEST (with `reason`) and waits for a test
@@ -156,7 +160,8 @@ public struct StoreRefunds: StorePart {
             } else {
                 try notifications.enqueueNotification(.refundReversed, transaction: updated, database)
             }
-            return TestTransactionBody(transaction: TestControlBodies.testTransaction(updated), signedTransaction: try signing.sign(updated))
+            return TestTransactionBody(
+                transaction: TestControlBodies.testTransaction(updated), signedTransaction: try signing.sign(updated))
         }
         notifications.due.signal()
         return body

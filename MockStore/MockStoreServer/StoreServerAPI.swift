@@ -75,7 +75,8 @@ public struct StoreServerAPI: StorePart {
             let page = Array(refunded.prefix(Self.historyPageSize))
             let key = page.last.map { ($0.revocationDate ?? 0, $0.serial) } ?? after ?? (0, 0)
             return RefundHistoryResponseBody(
-                signedTransactions: try page.map { try signing.serverSign($0) }, revision: HistoryQuery.refundToken(key),
+                signedTransactions: try page.map { try signing.serverSign($0) },
+                revision: HistoryQuery.refundToken(key),
                 hasMore: refunded.count > page.count)
         }
     }

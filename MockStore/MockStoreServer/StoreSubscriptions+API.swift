@@ -34,7 +34,9 @@ extension StoreSubscriptions {
             }
             entitled.sort { $0.serial < $1.serial }
             return SignedTransactionsBody(
-                signedTransactions: try entitled.map { try signing.sign($0, verification: verification, device: device) })
+                signedTransactions: try entitled.map {
+                    try signing.sign($0, verification: verification, device: device)
+                })
         }
     }
 

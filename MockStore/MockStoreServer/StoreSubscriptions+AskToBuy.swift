@@ -15,7 +15,9 @@ extension StoreSubscriptions {
     /// Whether a purchase of `product` waits (Ask to Buy or an interrupted purchase) rather than subscribing now:
     /// only a new subscription waits; a change of plan in a group in force happens at once.
     func subscriptionPurchaseWaits(groupId: String?, _ database: TransactionStore) throws -> Bool {
-        guard try settings.askToBuyEnabled(database) || settings.interruptedPurchasesEnabled(database) else { return false }
+        guard try settings.askToBuyEnabled(database) || settings.interruptedPurchasesEnabled(database) else {
+            return false
+        }
         guard let groupId, let state = try database.subscriptionState(groupId: groupId) else { return true }
         return !(state.status == .active || state.status == .billingGracePeriod)
     }

@@ -154,13 +154,15 @@ public struct StoreSubscriptions: SubscriptionStorePart {
             latest = stored
         }
         try database.saveSubscription(
-            state, nextEventAt: subscriptionLifecycle.nextEventDate(state, billing: try billingSettings.inForce(database)))
+            state,
+            nextEventAt: subscriptionLifecycle.nextEventDate(state, billing: try billingSettings.inForce(database)))
         runtime.noteNextEvent(try database.nextSubscriptionEventDate())
         guard let transaction = try latest ?? database.transaction(id: state.latestTransactionId) else {
             return (state, nil)
         }
         if let notice = step.notice {
-            try notifications.enqueueSubscriptionNotification(notice, transaction: transaction, state: state, date: date, database)
+            try notifications.enqueueSubscriptionNotification(
+                notice, transaction: transaction, state: state, date: date, database)
         }
         return (state, transaction)
     }
@@ -243,7 +245,8 @@ public struct StoreSubscriptions: SubscriptionStorePart {
     {
         try database.saveSubscription(
             step.state,
-            nextEventAt: subscriptionLifecycle.nextEventDate(step.state, billing: try billingSettings.inForce(database)))
+            nextEventAt: subscriptionLifecycle.nextEventDate(step.state, billing: try billingSettings.inForce(database))
+        )
         runtime.noteNextEvent(try database.nextSubscriptionEventDate())
         if let notice = step.notice {
             try notifications.enqueueSubscriptionNotification(

@@ -15,14 +15,18 @@ enum SubscriptionRoutes: RouteTable {
         },
         route(TestControls.clock) { store, _, _ in store.clockControls.clock() },
         route(TestControls.advanceClock) { store, request, _ in
-            try store.clockControls.advanceClock(by: try decode(TestClockRequest.self, from: request.body).duration ?? "")
+            try store.clockControls.advanceClock(
+                by: try decode(TestClockRequest.self, from: request.body).duration ?? "")
         },
         route(TestControls.setClockRate) { store, request, _ in
             try store.clockControls.setClockRate(try decode(TestClockRequest.self, from: request.body).rate ?? "")
         },
         route(TestControls.subscriptions) { store, _, _ in try store.subscriptions.testSubscriptions() },
-        route(TestControls.renew) { store, _, captures in try store.subscriptions.forceRenewal(captures["subscription"]) },
-        route(TestControls.expire) { store, _, captures in try store.subscriptions.expireSubscription(captures["subscription"]) },
+        route(TestControls.renew) { store, _, captures in try store.subscriptions.forceRenewal(captures["subscription"])
+        },
+        route(TestControls.expire) { store, _, captures in
+            try store.subscriptions.expireSubscription(captures["subscription"])
+        },
         route(TestControls.autoRenew) { store, request, captures in
             try store.subscriptions.setAutoRenew(
                 captures["subscription"], enabled: try decode(TestAutoRenewRequest.self, from: request.body).enabled)
@@ -32,7 +36,8 @@ enum SubscriptionRoutes: RouteTable {
                 captures["subscription"], to: try decode(PurchaseRequestBody.self, from: request.body).productId)
         },
         serverRoute(ServerAPI.subscriptionStatuses) { store, request, captures in
-            try store.subscriptions.allSubscriptionStatuses(transactionId: captures["transactionId"], query: request.query)
+            try store.subscriptions.allSubscriptionStatuses(
+                transactionId: captures["transactionId"], query: request.query)
         },
     ]
 }

@@ -47,7 +47,9 @@ import Testing
 
     /// The notifications about refunds (every purchase also sends its ONE_TIME_CHARGE).
     private func notificationTypes() throws -> [NotificationType] {
-        try store.notifications.notificationRecords().notifications.map(\.notificationType).filter { $0 != .oneTimeCharge }
+        try store.notifications.notificationRecords().notifications.map(\.notificationType).filter {
+            $0 != .oneTimeCharge
+        }
     }
 }
 

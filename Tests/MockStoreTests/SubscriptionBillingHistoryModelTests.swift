@@ -79,7 +79,9 @@ import Testing
             case "recover":
                 guard model.status == .grace || model.status == .retry else {
                     if model.bought {
-                        #expect(throws: MockStoreError.self, "\(context)") { try store.billing.recoverBilling(Self.product) }
+                        #expect(throws: MockStoreError.self, "\(context)") {
+                            try store.billing.recoverBilling(Self.product)
+                        }
                     }
                     continue
                 }
@@ -162,7 +164,8 @@ import Testing
     func check(_ store: MockStore, _ model: Model, expected: [Expected], since before: Int, context: String) throws {
         let now = store.nowMilliseconds
         let states = try store.subscriptions.testSubscriptions().subscriptions
-        let entitled = try store.subscriptions.currentEntitlements().signedTransactions.map(SubscriptionHistoryModelTests.payload)
+        let entitled = try store.subscriptions.currentEntitlements().signedTransactions.map(
+            SubscriptionHistoryModelTests.payload)
         let shouldBeEntitled = model.status == .active && model.expires > now || model.status == .grace
         #expect(entitled.map(\.productId) == (shouldBeEntitled ? [Self.product] : []), "\(context): entitlement")
         if let state = states.first {

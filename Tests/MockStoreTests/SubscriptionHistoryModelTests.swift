@@ -82,7 +82,9 @@ import Testing
                 database: try TransactionStore(path: directory.file("store.sqlite")))
         }
         var store = try open()
-        #expect(store.clockControls.clock().rate == "monthlyRenewalEveryFiveMinutes" && store.clockControls.clock().factor == 30 * 86_400 / 300)
+        #expect(
+            store.clockControls.clock().rate == "monthlyRenewalEveryFiveMinutes"
+                && store.clockControls.clock().factor == 30 * 86_400 / 300)
         _ = try store.purchases.purchase(PurchaseRequestBody(productId: "com.example.news.weekly"))
         let expires = try #require(try store.subscriptions.testSubscriptions().subscriptions.first?.expiresDate)
         // At a monthly renewal every five minutes Apple renews a weekly subscription every three: 180 s.
@@ -155,7 +157,9 @@ import Testing
                 guard model.active else {
                     // Nothing in force: the controls refuse (expired or never bought).
                     if action == "renew" && model.everSubscribed {
-                        #expect(throws: MockStoreError.self, "\(context)") { try store.subscriptions.forceRenewal(productId) }
+                        #expect(throws: MockStoreError.self, "\(context)") {
+                            try store.subscriptions.forceRenewal(productId)
+                        }
                     }
                     continue
                 }
@@ -180,7 +184,8 @@ import Testing
                     let latest = try store.subscriptions.testSubscriptions().subscriptions.first {
                         $0.subscriptionGroupIdentifier == group
                     }
-                    _ = try store.refunds.refund(id: try #require(latest?.latestTransactionId), reason: .refundedForOtherReason)
+                    _ = try store.refunds.refund(
+                        id: try #require(latest?.latestTransactionId), reason: .refundedForOtherReason)
                     // After a refund the App Store turns auto-renew off, and says so when it was on.
                     expected[group] =
                         [Expected(type: .refund, subtype: nil)]
