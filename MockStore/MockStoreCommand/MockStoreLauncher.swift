@@ -66,7 +66,7 @@ public enum MockStoreLauncher {
             throw StartupError("\(error)")
         }
         // A data directory may hold mass extensions taken before a restart (an ephemeral store holds none).
-        if data != nil { store.resumeMassExtensions() }
+        if data != nil { store.extensions.resumeMassExtensions() }
         let dispatcher = options.notifyURL.map {
             NotificationDispatcher(store: store, url: $0, trusting: notifyCertificates)
         }

@@ -5,49 +5,52 @@ import StoreWire
 enum ControlRoutes: RouteTable {
     static let routes: [Route] = [
         route(TestControls.reset) { store, _, _ in
-            try store.reset()
+            try store.controls.reset()
             return EmptyBody()
         },
         route(TestControls.clear) { store, _, _ in
-            try store.clearTransactions()
+            try store.controls.clearTransactions()
             return EmptyBody()
         },
-        route(TestControls.transactions) { store, _, _ in try store.testTransactions() },
+        route(TestControls.transactions) { store, _, _ in try store.controls.testTransactions() },
         route(TestControls.deleteTransaction) { store, _, captures in
-            try store.deleteTransaction(id: captures["transactionId"])
+            try store.controls.deleteTransaction(id: captures["transactionId"])
             return EmptyBody()
         },
         route(TestControls.buy) { store, request, _ in
-            try store.buyOutside(try decode(PurchaseRequestBody.self, from: request.body))
+            try store.controls.buyOutside(try decode(PurchaseRequestBody.self, from: request.body))
         },
-        route(TestControls.approve) { store, _, captures in try store.approve(id: captures["transactionId"]) },
-        route(TestControls.decline) { store, _, captures in try store.decline(id: captures["transactionId"]) },
-        route(TestControls.resolve) { store, _, captures in try store.resolve(id: captures["transactionId"]) },
+        route(TestControls.approve) { store, _, captures in try store.controls.approve(id: captures["transactionId"]) },
+        route(TestControls.decline) { store, _, captures in try store.controls.decline(id: captures["transactionId"]) },
+        route(TestControls.resolve) { store, _, captures in try store.controls.resolve(id: captures["transactionId"]) },
         route(TestControls.refund) { store, request, captures in
             let body = try decodeOptional(TestRefundBody.self, from: request.body, fallback: TestRefundBody())
-            return try store.refund(
+            return try store.refunds.refund(
                 id: captures["transactionId"], reason: body.revocationReason, percentage: body.revocationPercentage)
         },
-        route(TestControls.reverseRefund) { store, _, captures in try store.reverseRefund(id: captures["transactionId"])
+        route(TestControls.reverseRefund) { store, _, captures in
+            try store.refunds.reverseRefund(id: captures["transactionId"])
         },
         route(TestControls.requestRefund) { store, request, captures in
             let body = try decodeOptional(
                 TestRefundRequestBody.self, from: request.body, fallback: TestRefundRequestBody())
-            return try store.requestRefund(id: captures["transactionId"], reason: body.consumptionRequestReason)
+            return try store.refunds.requestRefund(id: captures["transactionId"], reason: body.consumptionRequestReason)
         },
-        route(TestControls.declineRefund) { store, _, captures in try store.declineRefund(id: captures["transactionId"])
+        route(TestControls.declineRefund) { store, _, captures in
+            try store.refunds.declineRefund(id: captures["transactionId"])
         },
-        route(TestControls.settings) { store, _, _ in try store.settings() },
+        route(TestControls.settings) { store, _, _ in try store.settings.current() },
         route(TestControls.updateSettings) { store, request, _ in
-            try store.updateSettings(try decode(TestSettingsUpdate.self, from: request.body))
+            try store.settings.updateSettings(try decode(TestSettingsUpdate.self, from: request.body))
         },
-        route(TestControls.failures) { store, _, _ in try store.failures() },
+        route(TestControls.failures) { store, _, _ in try store.settings.failures() },
         route(TestControls.setFailure) { store, request, _ in
-            try store.setFailure(try decode(TestFailureRequest.self, from: request.body))
+            try store.settings.setFailure(try decode(TestFailureRequest.self, from: request.body))
         },
-        route(TestControls.clearFailures) { store, _, _ in try store.clearFailure(api: nil) },
-        route(TestControls.clearFailure) { store, _, captures in try store.clearFailure(api: captures["api"]) },
-        route(TestControls.consumption) { store, _, _ in try store.consumptionRecords() },
-        route(TestControls.notifications) { store, _, _ in try store.notificationRecords() },
+        route(TestControls.clearFailures) { store, _, _ in try store.settings.clearFailure(api: nil) },
+        route(TestControls.clearFailure) { store, _, captures in try store.settings.clearFailure(api: captures["api"])
+        },
+        route(TestControls.consumption) { store, _, _ in try store.controls.consumptionRecords() },
+        route(TestControls.notifications) { store, _, _ in try store.notifications.notificationRecords() },
     ]
 }

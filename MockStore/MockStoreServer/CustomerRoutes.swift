@@ -5,12 +5,12 @@ import StoreWire
 /// The customers (`/test/v1/customers`), and which customer a request acts for.
 enum CustomerRoutes: RouteTable {
     static let routes: [Route] = [
-        route(TestControls.customers) { store, _, _ in try store.customers() },
+        route(TestControls.customers) { store, _, _ in try store.customers.list() },
         route(TestControls.addCustomer) { store, request, _ in
-            try store.addCustomer(try decode(TestCustomerRequest.self, from: request.body))
+            try store.customers.addCustomer(try decode(TestCustomerRequest.self, from: request.body))
         },
         route(TestControls.removeCustomer) { store, _, captures in
-            try store.removeCustomer(named: captures["name"])
+            try store.customers.removeCustomer(named: captures["name"])
             return EmptyBody()
         },
     ]

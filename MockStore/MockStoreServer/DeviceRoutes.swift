@@ -16,29 +16,31 @@ enum DeviceRoutes: RouteTable {
             do throws(MockStoreError) {
                 return HTTPResponse(
                     status: 200, headers: [HTTPHeader("Content-Type", HTTPResponse.jsonContentType)],
-                    body: try store.productsBody(ids: ids))
+                    body: try store.catalogue.productsBody(ids: ids))
             } catch {
                 return error.response
             }
         },
         route(DeviceAPI.purchase) { store, request, _ in
             let device = try device(request)
-            return try store.purchase(try decode(PurchaseRequestBody.self, from: request.body), device: device)
+            return try store.purchases.purchase(
+                try decode(PurchaseRequestBody.self, from: request.body), device: device)
         },
         route(DeviceAPI.purchaseStatus) { store, _, captures in
-            try store.purchaseStatus(transactionId: captures["transactionId"])
+            try store.purchases.purchaseStatus(transactionId: captures["transactionId"])
         },
         route(DeviceAPI.unfinished) { store, request, _ in
-            SignedTransactionsBody(signedTransactions: try store.unfinishedTransactions(device: try device(request)))
+            SignedTransactionsBody(
+                signedTransactions: try store.purchases.unfinishedTransactions(device: try device(request)))
         },
         route(DeviceAPI.updates) { store, request, _ in
-            try store.updates(after: request.queryValues("after").first, device: try device(request))
+            try store.purchases.updates(after: request.queryValues("after").first, device: try device(request))
         },
         route(DeviceAPI.appTransaction) { store, request, _ in
-            try store.deviceAppTransaction(device: try device(request))
+            try store.purchases.deviceAppTransaction(device: try device(request))
         },
         route(DeviceAPI.finish) { store, _, captures in
-            try store.finish(transactionId: captures["transactionId"])
+            try store.purchases.finish(transactionId: captures["transactionId"])
             return EmptyBody()
         },
     ]

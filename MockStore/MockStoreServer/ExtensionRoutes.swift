@@ -5,13 +5,14 @@ import StoreWire
 enum ExtensionRoutes: RouteTable {
     static let routes: [Route] = [
         serverRoute(ServerAPI.extendRenewalDate) { store, request, captures in
-            try store.extendRenewalDate(originalTransactionId: captures["originalTransactionId"], body: request.body)
+            try store.extensions.extendRenewalDate(
+                originalTransactionId: captures["originalTransactionId"], body: request.body)
         },
         serverRoute(ServerAPI.massExtendRenewalDate) { store, request, _ in
-            try store.extendRenewalDatesForAll(body: request.body)
+            try store.extensions.extendRenewalDatesForAll(body: request.body)
         },
         serverRoute(ServerAPI.massExtensionStatus) { store, _, captures in
-            try store.renewalExtensionStatus(
+            try store.extensions.renewalExtensionStatus(
                 productId: captures["productId"], requestIdentifier: captures["requestIdentifier"])
         },
     ]

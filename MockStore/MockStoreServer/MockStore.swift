@@ -8,13 +8,15 @@ import StoreKitCatalogue
 import StoreWire
 import Synchronization
 
-/// The mock App Store: the catalogue, the transactions in SQLite and the signer.
+/// The mock App Store: a thin composition of parts, each with one job and its own state (``StorePurchases``,
+/// ``StoreSubscriptions``, ``StoreOffers``, ``StoreNotifications``, ...), over the catalogue, the transactions in
+/// SQLite and the signer.
 ///
-/// Each method is one device-API call (what StoreKit does on a phone); ``MockStoreRouter`` maps them to
-/// HTTP. They are called concurrently, on the HTTP server's connection threads: the database is used under one
-/// lock, and the writes of concurrent calls are committed together (``GroupCommit``), each call returning only
-/// once what it did is durable. Everything else the store holds is immutable or behind its own lock.
-public final class MockStore: Sendable {
+/// ``MockStoreRouter``'s route tables call the parts. Calls come concurrently, on the HTTP server's connection
+/// threads: the database is used under one lock, and the writes of concurrent calls are committed together
+/// (``GroupCommit``), each call returning only once what it did is durable. Everything else the parts hold is
+/// immutable or behind its own lock.
+public final class MockStore: StorePart {
     /// Everything the store is made of apart from its database.
     public struct Configuration: Sendable {
         public var catalogue: StoreKitConfiguration
@@ -89,29 +91,44 @@ public final class MockStore: Sendable {
         public static let locale = "locale"
     }
 
-    /// The quantities one purchase may buy (StoreKit's `quantity` purchase option).
-    public static let allowedQuantities = 1...10
-
-    /// How many transactions one page of the updates feed carries.
-    public static let updatesPageSize = 50
-
     public let configuration: Configuration
     /// The database, shared by concurrent calls through group commit.
     let database: GroupCommit<TransactionStore>
-    /// Encoded product lists, by what they depend on.
-    let productsBodies = ProductsBodyCache()
-    /// The settings products are shown with, kept while no setting or failure changes.
-    let productSettingsCache = ProductSettingsCache()
-    /// Signalled when a notification is due now; the ``NotificationDispatcher`` waits on it.
-    public let notificationsDue = DispatchSemaphore(value: 0)
-    /// The default customer's app transaction: its id and when the app was first got (kept in the database).
-    let appTransaction: TransactionStore.AppTransactionRecord
-    /// The app transaction of the customer each call acts for, for the signing code.
-    let customerAppTransactions: CustomerAppTransactions
-    /// The virtual clock and the subscription lifecycle (``MockStore+Subscriptions``).
+    /// The virtual clock and the subscription lifecycle over it.
     let subscriptionRuntime: SubscriptionRuntime
-    /// The subscription offer keys promotional offers are checked with (``MockStore+Offers``).
-    let promotionalOfferKeys = PromotionalOfferKeys()
+
+    /// The settings in force and simulated failures.
+    public let settings: StoreSettings
+    /// Signs transactions, app transactions and renewal info.
+    public let signing: StoreSigning
+    /// Notifications: made, delivered with their retries, and their history.
+    public let notifications: StoreNotifications
+    /// The products and the caches of their answers.
+    public let catalogue: StoreCatalogue
+    /// The billing settings (billing retry, grace period, products off sale).
+    public let billingSettings: StoreBillingSettings
+    /// Subscription offers and the keys promotional offers are checked with.
+    public let offers: StoreOffers
+    /// Auto-renewable subscriptions: the lifecycle's steps applied, recorded and announced.
+    public let subscriptions: StoreSubscriptions
+    /// Billing recovery, price increases and StoreKit's messages.
+    public let billing: StoreBilling
+    /// Subscriptions shared through Family Sharing.
+    public let familySharing: StoreFamilySharing
+    /// Renewal-date extensions, one and all.
+    public let extensions: StoreExtensions
+    /// Refunds, refund requests and reversals.
+    public let refunds: StoreRefunds
+    /// The device API's transactions.
+    public let purchases: StorePurchases
+    /// The App Store Server API.
+    public let serverAPI: StoreServerAPI
+    /// The test controls of transactions.
+    public let controls: StoreControls
+    /// The virtual clock's test controls.
+    public let clockControls: StoreClockControls
+    /// The store's customers.
+    public let customers: StoreCustomers
 
     /// A store over `database`, which it owns from now on (and closes in ``close()``).
     public init(configuration: Configuration, database: sending TransactionStore) {
@@ -123,270 +140,82 @@ public final class MockStore: Sendable {
         configuration.clock = runtime.clock
         subscriptionRuntime = runtime
         self.configuration = configuration
-        let productSettingsCache = self.productSettingsCache
+        let productSettingsCache = ProductSettingsCache()
         database.settingsMayHaveChanged = { productSettingsCache.invalidate() }
         let notificationSigner = configuration.serverSigner ?? configuration.signer
         database.sealNotification = { try DeferredNotification.seal($0, signer: notificationSigner) }
-        let now = configuration.clock.now().millisecondsSince1970
-        // Made on first start and kept: a database that cannot give it fails every later call anyway.
-        appTransaction =
+        let appTransactions = Self.customerAppTransactions(database, now: configuration.clock.now())
+        database.appTransactions = appTransactions
+        let shared = GroupCommit(store: database)
+        self.database = shared
+        settings = StoreSettings(configuration: configuration, database: shared)
+        signing = StoreSigning(configuration: configuration, customerAppTransactions: appTransactions)
+        notifications = StoreNotifications(configuration: configuration, database: shared, signing: signing)
+        catalogue = StoreCatalogue(
+            configuration: configuration, database: shared, settings: settings, productsBodies: ProductsBodyCache(),
+            productSettingsCache: productSettingsCache)
+        billingSettings = StoreBillingSettings(configuration: configuration, database: shared, runtime: runtime)
+        offers = StoreOffers(
+            configuration: configuration, database: shared, runtime: runtime, settings: settings,
+            customerAppTransactions: appTransactions)
+        subscriptions = StoreSubscriptions(
+            configuration: configuration, database: shared, runtime: runtime, settings: settings,
+            billingSettings: billingSettings, signing: signing, notifications: notifications, offers: offers)
+        billing = StoreBilling(
+            configuration: configuration, database: shared, runtime: runtime, subscriptions: subscriptions,
+            billingSettings: billingSettings, signing: signing, notifications: notifications)
+        familySharing = StoreFamilySharing(
+            configuration: configuration, database: shared, runtime: runtime, subscriptions: subscriptions,
+            settings: settings, signing: signing, notifications: notifications)
+        extensions = StoreExtensions(
+            configuration: configuration, database: shared, runtime: runtime, subscriptions: subscriptions,
+            notifications: notifications)
+        refunds = StoreRefunds(
+            configuration: configuration, database: shared, subscriptions: subscriptions,
+            familySharing: familySharing, signing: signing, notifications: notifications)
+        purchases = StorePurchases(
+            configuration: configuration, database: shared, catalogue: catalogue, settings: settings,
+            subscriptions: subscriptions, signing: signing, notifications: notifications)
+        serverAPI = StoreServerAPI(
+            configuration: configuration, database: shared, signing: signing, notifications: notifications,
+            refunds: refunds)
+        controls = StoreControls(
+            configuration: configuration, database: shared, catalogue: catalogue, subscriptions: subscriptions,
+            billing: billing, signing: signing, notifications: notifications)
+        clockControls = StoreClockControls(
+            configuration: configuration, database: shared, runtime: runtime, subscriptions: subscriptions,
+            billingSettings: billingSettings, extensions: extensions, notifications: notifications)
+        customers = StoreCustomers(
+            configuration: configuration, database: shared, customerAppTransactions: appTransactions)
+    }
+
+    /// Every customer's app transaction, the default customer's made on first start and kept (a database that cannot
+    /// give it fails every later call anyway), so a transaction is signed with its own customer's whatever the call
+    /// acts for.
+    private static func customerAppTransactions(_ database: TransactionStore, now: Date) -> CustomerAppTransactions {
+        let now = now.millisecondsSince1970
+        let appTransaction =
             (try? database.appTransactionRecord(now: now))
             ?? TransactionStore.AppTransactionRecord(
                 id: TransactionStore.newAppTransactionId(), originalPurchaseDate: now)
-        customerAppTransactions = CustomerAppTransactions(defaultCustomer: appTransaction)
-        // Every customer's, so a transaction is signed with its own customer's whatever the call acts for.
+        let appTransactions = CustomerAppTransactions(defaultCustomer: appTransaction)
         for customer in (try? database.allCustomers()) ?? [] {
-            customerAppTransactions.learn(customer)
+            appTransactions.learn(customer)
         }
-        database.appTransactions = customerAppTransactions
-        self.database = GroupCommit(store: database)
+        return appTransactions
     }
+
+    /// The lifecycle over the catalogue, at the clock's rate now.
+    public var subscriptionLifecycle: SubscriptionLifecycle { subscriptionRuntime.timedLifecycle }
+
+    /// The virtual clock every date of the store comes from.
+    public var virtualClock: VirtualClock { subscriptionRuntime.clock }
+
+    /// Real time (bearer tokens are checked against it, not the virtual clock).
+    public var realClock: any StoreClock { subscriptionRuntime.clock.base }
 
     /// The test root certificate (DER), if the store signs with a chain.
     public var rootCertificateDER: [UInt8]? { configuration.rootCertificateDER }
-
-    // MARK: Device API
-
-    /// The products with these ids, in the order asked, each once; unknown ids are left out.
-    ///
-    /// - Throws: ``MockStoreError`` for a simulated `loadProducts` failure, or a failure of the store.
-    public func products(ids: [String]) throws(MockStoreError) -> [StoreProductInfo] {
-        let (inForce, localeInForce) = try productSettings()
-        return products(ids: ids, storefront: inForce, locale: localeInForce)
-    }
-
-    /// The JSON body answering a products request (`{"products": [...]}` of ``products(ids:)``), encoded once for
-    /// each list of ids, currency and locale and then kept (``ProductsBodyCache``): the storefront and locale in
-    /// force are read on every call, so a test control that changes them changes the next answer.
-    ///
-    /// - Throws: ``MockStoreError`` for a simulated `loadProducts` failure, or a failure of the store.
-    public func productsBody(ids: [String]) throws(MockStoreError) -> [UInt8] {
-        let (inForce, localeInForce) = try productSettings()
-        let key = ProductsBodyCache.Key(ids: ids, currency: inForce.currency, locale: localeInForce)
-        if let kept = productsBodies.body(for: key) { return kept }
-        let body: [UInt8]
-        do {
-            body = try HTTPResponse.encode(
-                StoreProductsBody(products: products(ids: ids, storefront: inForce, locale: localeInForce)))
-        } catch {
-            throw .internalError(error)
-        }
-        productsBodies.keep(body, for: key)
-        return body
-    }
-
-    /// The storefront and locale products are shown in, after a simulated `loadProducts` failure is checked: from
-    /// ``ProductSettingsCache`` when it has them, else from the database (and then kept).
-    private func productSettings() throws(MockStoreError) -> (Storefront, String) {
-        let settings: ProductSettingsCache.Settings
-        // The cache holds the default customer's storefront; another customer's is read each time.
-        let isDefaultCustomer =
-            (CustomerScope.name ?? MockCustomerHeader.defaultCustomer) == MockCustomerHeader.defaultCustomer
-        if isDefaultCustomer, let kept = productSettingsCache.settings {
-            settings = kept
-        } else {
-            let (read, generation, isKeepable) = try withDatabase { database in
-                // Invalidations happen under this lock too, so this generation is the one the reads below see.
-                let generation = productSettingsCache.generation
-                let once = try failureInForce(.loadProducts, database)?.once ?? false
-                let read = ProductSettingsCache.Settings(
-                    storefront: try self.storefront(database), locale: try self.locale(database),
-                    failure: try takeSimulatedFailure(.loadProducts, database))
-                return (read, generation, !once)
-            }
-            // Committed by now: what was read is durable.
-            if isKeepable && isDefaultCustomer {
-                productSettingsCache.keep(read, readAt: generation)
-            }
-            settings = read
-        }
-        if let failure = settings.failure {
-            throw .simulated(failure)
-        }
-        return (settings.storefront, settings.locale)
-    }
-
-    private func products(ids: [String], storefront: Storefront, locale: String) -> [StoreProductInfo] {
-        var seen = Set<String>()
-        let catalogue = configuration.catalogue
-        return ids.compactMap { id in
-            guard seen.insert(id).inserted, let product = catalogue.product(id: id) else { return nil }
-            return info(for: product, storefront: storefront, locale: locale)
-        }
-    }
-
-    /// Buys a product: success with the signed transaction (and a ONE_TIME_CHARGE notification), pending when Ask
-    /// to Buy is on, or `userCancelled` for an interrupted purchase (as StoreKit 2 reports one: the transaction
-    /// reaches the app through the updates feed once the issue is resolved), with `pendingReason: "interrupted"`
-    /// and its `transactionId` beside it, which StoreKit does not give.
-    ///
-    /// - Throws: ``MockStoreError`` for an unknown product (4000023), a bad quantity (4000000), an
-    ///   `appAccountToken` that is not a UUID (4000183), or a failure of the store (500).
-    public func purchase(_ request: PurchaseRequestBody, device: DeviceVerification = DeviceVerification())
-        throws(MockStoreError) -> PurchaseResponseBody
-    {
-        // Checked outside the lock, reported after a simulated failure (which comes first, as before).
-        let checked = Swift.Result { () throws(MockStoreError) in try catalogueProduct(request) }
-        // One call of the database, so a purchase waits for one commit.
-        let response = try withDatabase { database in
-            if let simulated = try takeSimulatedFailure(.purchase, database) {
-                // StoreKit reports a cancellation as a purchase result, not an error.
-                if simulated.failure.isUserCancellation { return PurchaseResponseBody(result: "userCancelled") }
-                throw MockStoreError.simulated(simulated)
-            }
-            let product = try checked.get()
-            try refuseWaitingOffer(request, product, database)
-            if product.type == .autoRenewable,
-                try !subscriptionPurchaseWaits(groupId: product.subscription?.groupID, database)
-            {
-                let verification = try takeFailure(.verification, database)
-                let stored = try subscribeOrChange(product, request, database, origin: .app)
-                return PurchaseResponseBody(
-                    result: "success", signedTransaction: try sign(stored, verification: verification, device: device))
-            }
-            if product.type == .nonConsumable, let owned = try database.latestActivePurchase(productId: product.id) {
-                // As StoreKit does: an owned non-consumable is given back, not sold twice.
-                return PurchaseResponseBody(
-                    result: "success",
-                    signedTransaction: try sign(
-                        owned, verification: try takeFailure(.verification, database), device: device))
-            }
-            let pendingReason: StoredTransaction.PendingReason? =
-                try askToBuyEnabled(database)
-                ? .askToBuy : try interruptedPurchasesEnabled(database) ? .interrupted : nil
-            let new = try newTransaction(
-                product, request, database, status: pendingReason == nil ? .purchased : .pending, origin: .app,
-                pendingReason: pendingReason)
-            if let pendingReason {
-                let stored = try database.insert(new, ids: configuration.transactionIDs)
-                // StoreKit 2 reports an interrupted purchase as cancelled; Ask to Buy as pending. The reason and
-                // the id go with both (a mock store addition), so an app can tell an interrupted purchase, which
-                // completes later, from a real cancellation.
-                return PurchaseResponseBody(
-                    result: pendingReason == .interrupted ? "userCancelled" : "pending",
-                    pendingReason: pendingReason, transactionId: stored.id)
-            }
-            let verification = try takeFailure(.verification, database)
-            // Recorded, signed and announced in one database transaction: a signing failure records nothing.
-            let signed = try database.insert(new, ids: configuration.transactionIDs) { stored in
-                try enqueueNotification(.oneTimeCharge, transaction: stored, database)
-                return try sign(stored, verification: verification, device: device)
-            }
-            return PurchaseResponseBody(result: "success", signedTransaction: signed)
-        }
-        if response.signedTransaction != nil { notificationsDue.signal() }
-        return response
-    }
-
-    /// The catalogue product a purchase asks for, after checking the request.
-    ///
-    /// - Throws: ``MockStoreError``: 4000023 for an unknown product, 4000000 for a bad quantity, 4000183 for an
-    ///   `appAccountToken` that is not a UUID.
-    func catalogueProduct(_ request: PurchaseRequestBody) throws(MockStoreError) -> CatalogueProduct {
-        guard let product = configuration.catalogue.product(id: request.productId) else {
-            throw .invalidProductId(request.productId)
-        }
-        let quantity = request.quantity ?? 1
-        let allowed = product.type.allowsQuantity ? Self.allowedQuantities : 1...1
-        guard allowed.contains(quantity) else {
-            throw .badRequest(
-                "Invalid quantity \(quantity): \(product.type.storeKitType) products take \(allowed.lowerBound)"
-                    + (allowed.count > 1 ? " to \(allowed.upperBound)." : " only."))
-        }
-        if let token = request.appAccountToken, UUID(uuidString: token) == nil {
-            throw .invalidAppAccountToken(token)
-        }
-        return product
-    }
-
-    /// A new transaction for `product` as `request` asks, priced in the storefront now in force.
-    func newTransaction(
-        _ product: CatalogueProduct, _ request: PurchaseRequestBody, _ database: TransactionStore,
-        status: StoredTransaction.Status, origin: StoredTransaction.Origin,
-        pendingReason: StoredTransaction.PendingReason? = nil
-    ) throws -> NewTransaction {
-        let storefront = try storefront(database)
-        let quantity = request.quantity ?? 1
-        return NewTransaction(
-            productId: product.id, productType: product.type.transactionType, quantity: quantity,
-            price: product.priceMilliunits * Int64(quantity), currency: storefront.currency,
-            storefront: storefront.code, storefrontId: storefront.storefrontId,
-            purchaseDate: configuration.clock.now().millisecondsSince1970, appAccountToken: request.appAccountToken,
-            status: status, origin: origin, pendingReason: pendingReason)
-    }
-
-    /// Every paid transaction the app has not finished, signed now, oldest first.
-    public func unfinishedTransactions(device: DeviceVerification = DeviceVerification()) throws(MockStoreError)
-        -> [String]
-    {
-        try withDatabase { database in
-            if let simulated = try takeSimulatedFailure(.appStoreSync, database) {
-                throw MockStoreError.simulated(simulated)
-            }
-            let verification = try takeFailure(.verification, database)
-            return try database.unfinishedTransactions().map {
-                try sign($0, verification: verification, device: device)
-            }
-        }
-    }
-
-    /// The transactions created or changed outside a purchase call after `cursor` (an approved Ask to Buy, a
-    /// resolved interrupted purchase, an outside purchase, a refund or its reversal), each once in its latest
-    /// state, signed now; and the cursor to resume from. No cursor, as `Transaction.updates` at launch: every
-    /// unfinished transaction, once, and the cursor of now. A cursor beyond anything this store has numbered (its
-    /// data was wiped) is treated as none.
-    ///
-    /// - Throws: ``MockStoreError``: 4000000 for a cursor that is not a number, a simulated `appStoreSync`
-    ///   failure, a failure of the store.
-    public func updates(after cursor: String?, device: DeviceVerification = DeviceVerification())
-        throws(MockStoreError) -> TransactionUpdatesBody
-    {
-        var after: Int64 = -1
-        if let cursor {
-            guard let value = Int64(cursor), value >= 0 else {
-                throw .badRequest("Invalid cursor \"\(cursor)\": give back the cursor of an earlier answer.")
-            }
-            after = value
-        }
-        return try withDatabase { database in
-            if let simulated = try takeSimulatedFailure(.appStoreSync, database) {
-                throw MockStoreError.simulated(simulated)
-            }
-            let highWater = try database.changeSequenceHighWater()
-            let verification = try takeFailure(.verification, database)
-            if after < 0 || after > highWater {
-                let unfinished = try database.unfinishedTransactions().map {
-                    try sign($0, verification: verification, device: device)
-                }
-                return TransactionUpdatesBody(signedTransactions: unfinished, cursor: String(highWater), hasMore: false)
-            }
-            let page = try database.updates(after: after, limit: Self.updatesPageSize)
-            let signed = try page.updates.map { try sign($0.0, verification: verification, device: device) }
-            let cursor = page.hasMore ? (page.updates.last?.1 ?? after) : highWater
-            return TransactionUpdatesBody(signedTransactions: signed, cursor: String(cursor), hasMore: page.hasMore)
-        }
-    }
-
-    /// Finishes a transaction; finishing one twice is fine.
-    ///
-    /// - Throws: ``MockStoreError``: 4000006 for an id that is not numeric, 4040010 for an unknown one.
-    public func finish(transactionId: String) throws(MockStoreError) {
-        guard Self.isTransactionId(transactionId) else { throw .invalidTransactionId(transactionId) }
-        // Committed, not waiting for the flush: a finish lost in a power cut is harmless (the transaction shows up
-        // unfinished again, and finishing is idempotent); the next purchase's flush makes it durable.
-        let outcome = try withDatabase(durability: .committed) { database in
-            if let simulated = try takeSimulatedFailure(.finish, database) {
-                throw MockStoreError.simulated(simulated)
-            }
-            if let transaction = try database.transaction(id: transactionId) {
-                try database.adopt(transaction)
-            }
-            return try database.finish(id: transactionId, at: configuration.clock.now().millisecondsSince1970)
-        }
-        if outcome == .notFound {
-            throw .transactionNotFound
-        }
-    }
 
     // MARK: Lifecycle
 
@@ -405,46 +234,5 @@ public final class MockStore: Sendable {
     /// Every transaction, for inspection (tests, future test controls).
     public func allTransactions() throws(MockStoreError) -> [StoredTransaction] {
         try withDatabase { try $0.allTransactions() }
-    }
-
-    // MARK: Internals
-
-    private func info(for product: CatalogueProduct, storefront: Storefront, locale: String) -> StoreProductInfo {
-        let localization = product.localization(for: locale)
-        return StoreProductInfo(
-            id: product.id, type: product.type.storeKitType,
-            displayName: localization?.displayName ?? product.referenceName,
-            description: localization?.description ?? "",
-            displayPrice: PriceFormatter.displayPrice(
-                product.displayPrice, currency: storefront.currency, locale: locale),
-            price: product.displayPrice, currency: storefront.currency, isFamilyShareable: product.familyShareable,
-            subscription: configuration.catalogue.subscriptionInfo(of: product, storefront: storefront, locale: locale))
-    }
-
-    /// Runs `body` under the database lock, in the shared transaction of the moment, and returns once that is
-    /// committed and, unless `durability` says otherwise, on the disk (``GroupCommit/perform(durability:_:)``);
-    /// any error that is not already a ``MockStoreError`` (a failed commit among them) becomes a 500. The body acts
-    /// for the customer the request names (``CustomerScope``), the default customer when it names none.
-    func withDatabase<Result: Sendable>(
-        durability: GroupCommit<TransactionStore>.Durability = .flushed,
-        _ body: (inout sending TransactionStore) throws -> Result
-    ) throws(MockStoreError) -> Result {
-        let named = CustomerScope.name
-        do {
-            return try database.perform(durability: durability) { database in
-                try database.actFor(customerNamed: named)
-                return try body(&database)
-            }
-        } catch let error as MockStoreError {
-            throw error
-        } catch {
-            throw .internalError(error)
-        }
-    }
-
-    /// Apple's transaction ids are decimal numbers (`2000000376851165`).
-    static func isTransactionId(_ text: String) -> Bool {
-        (1...32).contains(text.utf8.count)
-            && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 }

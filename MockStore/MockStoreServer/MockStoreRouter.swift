@@ -50,7 +50,7 @@ public struct MockStoreRouter: HTTPHandler {
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         // Renewals and expiries that fell due on the virtual clock happen before anything is answered.
-        store.runDueSubscriptionEvents()
+        store.subscriptions.runDueSubscriptionEvents()
         let segments = Self.segments(of: request.path)
         let matching = routes.compactMap { route in route.match(segments).map { (route, $0) } }
         guard !matching.isEmpty else {

@@ -12,7 +12,7 @@ public final class NotificationDispatcher: Sendable {
     /// say) can neither grow the store nor hold the delivery thread, and its status still decides.
     public static let answerBodyLimit = 64 * 1024
 
-    private let store: MockStore
+    private let notifications: StoreNotifications
     private let url: String
     /// The CAs an `https://` receiver's certificate must chain to (`--notify-ca`); the system's when nil.
     private let certificates: HTTPClient.TrustedCertificates?
@@ -22,7 +22,7 @@ public final class NotificationDispatcher: Sendable {
     /// Starts delivering `store`'s notifications to `url` (any already due, e.g. from before a restart, too),
     /// trusting `certificates` for an `https://` receiver.
     public init(store: MockStore, url: String, trusting certificates: HTTPClient.TrustedCertificates? = nil) {
-        self.store = store
+        notifications = store.notifications
         self.url = url
         self.certificates = certificates
         let thread = Thread { [self] in
@@ -40,7 +40,7 @@ public final class NotificationDispatcher: Sendable {
             return running
         }
         guard wasRunning else { return }
-        store.notificationsDue.signal()
+        notifications.due.signal()
         finished.wait()
     }
 
@@ -48,36 +48,36 @@ public final class NotificationDispatcher: Sendable {
 
     private func run() {
         do {
-            try store.reschedulePendingNotifications()
+            try notifications.reschedulePendingNotifications()
         } catch {
             FileHandle.standardError.write(Data("mockstore: notifications: \(error)\n".utf8))
         }
         while isRunning {
             var wait: Int64 = 1_000
             do {
-                let (due, nextDue) = try store.dueNotifications()
+                let (due, nextDue) = try notifications.dueNotifications()
                 for notification in due {
                     guard isRunning else { return }
                     let attempt = deliver(notification)
-                    try store.recordDelivery(of: notification, attempt: attempt)
+                    try notifications.recordDelivery(of: notification, attempt: attempt)
                 }
                 if !due.isEmpty { continue }  // delivering took time: look again before sleeping
                 if let nextDue {
-                    wait = max(1, min(wait, nextDue - store.configuration.clock.now().millisecondsSince1970))
+                    wait = max(1, min(wait, nextDue - notifications.configuration.clock.now().millisecondsSince1970))
                 }
             } catch {
                 // The database is closing or failing: wait and look again (stop() ends the loop).
                 FileHandle.standardError.write(Data("mockstore: notifications: \(error)\n".utf8))
             }
-            _ = store.notificationsDue.wait(timeout: .now() + .milliseconds(Int(wait)))
+            _ = notifications.due.wait(timeout: .now() + .milliseconds(Int(wait)))
         }
     }
 
     /// One POST of `notification`, classified as Apple's `sendAttemptResult`.
     private func deliver(_ notification: StoredNotification) -> StoredNotification.Attempt {
-        let date = store.configuration.clock.now().millisecondsSince1970
+        let date = notifications.configuration.clock.now().millisecondsSince1970
         let body = (try? HTTPResponse.encode(SignedNotificationBody(signedPayload: notification.signedPayload))) ?? []
-        let timeout = Double(store.configuration.retryPolicy.timeoutMilliseconds) / 1_000
+        let timeout = Double(notifications.configuration.retryPolicy.timeoutMilliseconds) / 1_000
         do {
             let response = try HTTPClient.send(
                 "POST", url, headers: [HTTPHeader("Content-Type", "application/json")], body: body, timeout: timeout,

@@ -6,12 +6,15 @@ import StoreWire
 enum OfferRoutes: RouteTable {
     static let routes: [Route] = [
         route(TestControls.registerOfferKey) { store, request, _ in
-            try store.registerOfferKey(try decode(TestOfferKeyRequest.self, from: request.body))
+            try store.offers.registerOfferKey(try decode(TestOfferKeyRequest.self, from: request.body))
         },
-        route(TestControls.offerKeys) { store, _, _ in store.offerKeys() },
+        route(TestControls.offerKeys) { store, _, _ in store.offers.offerKeys() },
         route(TestControls.familyShare) { store, request, _ in
-            try store.shareThroughFamily(productId: try decode(PurchaseRequestBody.self, from: request.body).productId)
+            try store.familySharing.shareThroughFamily(
+                productId: try decode(PurchaseRequestBody.self, from: request.body).productId)
         },
-        route(TestControls.familyRevoke) { store, _, captures in try store.endFamilySharing(captures["subscription"]) },
+        route(TestControls.familyRevoke) { store, _, captures in
+            try store.familySharing.endFamilySharing(captures["subscription"])
+        },
     ]
 }

@@ -7,48 +7,50 @@ import StoreWire
 enum ServerAPIRoutes: RouteTable {
     static let routes: [Route] = [
         serverRoute(ServerAPI.transactionInfo) { store, _, captures in
-            try store.transactionInfo(id: captures["transactionId"])
+            try store.serverAPI.transactionInfo(id: captures["transactionId"])
         },
         serverRoute(ServerAPI.appTransactionInfo) { store, _, captures in
-            try store.appTransactionInfo(id: captures["transactionId"])
+            try store.serverAPI.appTransactionInfo(id: captures["transactionId"])
         },
         authorized(
             accepted(ServerAPI.setAppAccountToken, status: 200) { store, request, captures in
-                try store.setAppAccountToken(
+                try store.serverAPI.setAppAccountToken(
                     originalTransactionId: captures["originalTransactionId"],
                     try decode(UpdateAppAccountTokenRequestBody.self, from: request.body))
             }),
         serverRoute(ServerAPI.notificationHistory) { store, request, _ in
-            try store.notificationHistory(
+            try store.notifications.notificationHistory(
                 try decode(NotificationHistoryRequestBody.self, from: request.body),
                 paginationToken: request.queryValues("paginationToken").first)
         },
         serverRoute(ServerAPI.historyV1) { store, request, captures in
-            try store.history(id: captures["transactionId"], version: "v1", query: request.query)
+            try store.serverAPI.history(id: captures["transactionId"], version: "v1", query: request.query)
         },
         serverRoute(ServerAPI.history) { store, request, captures in
-            try store.history(id: captures["transactionId"], version: "v2", query: request.query)
+            try store.serverAPI.history(id: captures["transactionId"], version: "v2", query: request.query)
         },
         serverRoute(ServerAPI.refundHistory) { store, request, captures in
-            try store.refundHistory(id: captures["transactionId"], revision: request.queryValues("revision").first)
+            try store.serverAPI.refundHistory(
+                id: captures["transactionId"], revision: request.queryValues("revision").first)
         },
-        serverRoute(ServerAPI.lookUpOrder) { store, _, captures in try store.lookUpOrder(id: captures["orderId"])
+        serverRoute(ServerAPI.lookUpOrder) { store, _, captures in
+            try store.serverAPI.lookUpOrder(id: captures["orderId"])
         },
         authorized(
             accepted(ServerAPI.sendConsumptionV1) { store, request, captures in
-                try store.sendConsumption(id: captures["transactionId"], version: "v1", body: request.body)
+                try store.serverAPI.sendConsumption(id: captures["transactionId"], version: "v1", body: request.body)
             }),
         authorized(
             accepted(ServerAPI.sendConsumption) { store, request, captures in
-                try store.sendConsumption(id: captures["transactionId"], version: "v2", body: request.body)
+                try store.serverAPI.sendConsumption(id: captures["transactionId"], version: "v2", body: request.body)
             }),
         authorized(
             accepted(ServerAPI.finishTransaction, status: 200) { store, _, captures in
-                try store.finish(transactionId: captures["transactionId"])
+                try store.purchases.finish(transactionId: captures["transactionId"])
             }),
-        serverRoute(ServerAPI.requestTestNotification) { store, _, _ in try store.requestTestNotification() },
+        serverRoute(ServerAPI.requestTestNotification) { store, _, _ in try store.serverAPI.requestTestNotification() },
         serverRoute(ServerAPI.testNotificationStatus) { store, _, captures in
-            try store.testNotificationStatus(token: captures["token"])
+            try store.serverAPI.testNotificationStatus(token: captures["token"])
         },
     ]
 }

@@ -15,14 +15,14 @@ public final class SubscriptionScheduler: Sendable {
     /// The longest it sleeps without looking, in real milliseconds.
     public static let longestWait: Int64 = 60_000
 
-    private let store: MockStore
+    private let subscriptions: StoreSubscriptions
     private let running = Mutex(true)
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts running `store`'s subscription events as they fall due (any due already, from before a restart,
     /// at once).
     public init(store: MockStore) {
-        self.store = store
+        subscriptions = store.subscriptions
         let thread = Thread { [self] in
             run()
             finished.signal()
@@ -38,7 +38,7 @@ public final class SubscriptionScheduler: Sendable {
             return running
         }
         guard wasRunning else { return }
-        store.subscriptionRuntime.scheduleChanged.signal()
+        subscriptions.runtime.scheduleChanged.signal()
         finished.wait()
     }
 
@@ -47,8 +47,8 @@ public final class SubscriptionScheduler: Sendable {
     private func run() {
         var pause = Self.firstPause
         while isRunning {
-            let ran = store.runDueSubscriptionEvents()
-            var wait = store.realMillisecondsUntilNextSubscriptionEvent() ?? Self.longestWait
+            let ran = subscriptions.runDueSubscriptionEvents()
+            var wait = subscriptions.realMillisecondsUntilNextSubscriptionEvent() ?? Self.longestWait
             if wait <= 0 && (ran ?? 0) == 0 {
                 // Due, yet nothing ran (the database failed, or the next date it keeps is stale): look again after
                 // a pause that doubles each time, rather than spin.
@@ -57,7 +57,7 @@ public final class SubscriptionScheduler: Sendable {
             } else {
                 pause = Self.firstPause
             }
-            _ = store.subscriptionRuntime.scheduleChanged.wait(
+            _ = subscriptions.runtime.scheduleChanged.wait(
                 timeout: .now() + .milliseconds(Int(min(max(wait, 0), Self.longestWait))))
         }
     }

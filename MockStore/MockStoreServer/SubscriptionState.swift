@@ -136,7 +136,7 @@ public struct SubscriptionState: Equatable, Sendable, Codable {
     public var priceIncreaseProductId: String?
     /// The renewal-date extensions the subscription got (Apple allows two in 365 days, 250 days in all).
     public var renewalExtensions: [RenewalExtensionRecord]?
-    /// Shared with the customer through Family Sharing by the family member who bought it (``MockStore+FamilySharing``):
+    /// Shared with the customer through Family Sharing by the family member who bought it (``StoreFamilySharing``):
     /// its transactions are `FAMILY_SHARED`.
     public var isFamilyShared: Bool? = nil
     /// When the subscription was revoked (a refund of its period in force, or the end of Family Sharing): where

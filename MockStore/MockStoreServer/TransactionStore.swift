@@ -243,7 +243,7 @@ public final class TransactionStore: GroupCommitStore {
         try database.inTransaction {
             // A new file: the current version in one pass (TransactionStore+FreshSchema.swift).
             if version == 0 {
-                try Self.createFreshSchema(in: database)
+                try FreshSchema.create(in: database)
             } else {
                 if version < 2 {
                     try database.execute(Self.version2SQL)

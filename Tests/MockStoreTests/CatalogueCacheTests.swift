@@ -34,8 +34,8 @@ import Testing
 
     /// The body encoded now, from the database, without any cache.
     func freshBody() throws -> [UInt8] {
-        store.productSettingsCache.invalidate()
-        return try HTTPResponse.encode(StoreProductsBody(products: store.products(ids: Self.ids)))
+        store.catalogue.productSettingsCache.invalidate()
+        return try HTTPResponse.encode(StoreProductsBody(products: store.catalogue.products(ids: Self.ids)))
     }
 
     /// Checks that the products answer is a 200 whose body is the fresh encoding; returns the body.
@@ -54,7 +54,7 @@ extension CatalogueCacheTests {
     @Test func theKeptBodyIsTheFreshEncodingAndFollowsStorefrontAndLocale() throws {
         let british = try expectFresh()
         #expect(products().body == british)
-        #expect(store.productsBodies.count == 1, "the second answer came from the cache")
+        #expect(store.catalogue.productsBodies.count == 1, "the second answer came from the cache")
 
         #expect(control("POST", TestControls.updateSettings.path(), #"{"storefront": "USA"}"#).status == 200)
         let american = try expectFresh()
@@ -74,7 +74,7 @@ extension CatalogueCacheTests {
 
     @Test func simulatedLoadProductsFailuresAreSeenThoughTheSettingsAreKept() throws {
         try expectFresh()
-        #expect(store.productSettingsCache.settings != nil, "the settings were kept")
+        #expect(store.catalogue.productSettingsCache.settings != nil, "the settings were kept")
 
         let set = control("POST", TestControls.setFailure.path(), #"{"api": "loadProducts", "error": "networkError"}"#)
         #expect(set.status == 200)
@@ -124,6 +124,6 @@ extension CatalogueCacheTests {
         let response = router.respond(
             to: HTTPRequest(method: "GET", path: DeviceAPI.products.path(), query: [.init("ids", many)]))
         #expect(response.status == 200)
-        #expect(store.productsBodies.count == 0)
+        #expect(store.catalogue.productsBodies.count == 0)
     }
 }

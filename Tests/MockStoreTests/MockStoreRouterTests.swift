@@ -224,7 +224,7 @@ extension MockStoreRouterTests {
         let router = try MockStoreRouterTests(
             catalogue: StoreKitConfiguration.parse(Data(StoreKitFixtures.version5.utf8), source: "v5"))
         // The fixture's _storeKitErrors makes purchases fail (see catalogueStoreKitErrorsMakePurchasesFail).
-        _ = try router.store.clearFailure(api: "purchase")
+        _ = try router.store.settings.clearFailure(api: "purchase")
         let first = try router.verifiedPayload(
             router.buy(#"{"productId": "com.example.lifetime"}"#)
                 .decoded(PurchaseResponseBody.self)?.signedTransaction)

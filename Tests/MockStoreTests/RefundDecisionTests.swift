@@ -28,8 +28,8 @@ import Testing
     }
 
     private func bought() throws -> String {
-        _ = try store.purchase(PurchaseRequestBody(productId: "ai.voicedebrief.app.credit.500"))
-        return try store.testTransactions().transactions.last!.transactionId
+        _ = try store.purchases.purchase(PurchaseRequestBody(productId: "ai.voicedebrief.app.credit.500"))
+        return try store.controls.testTransactions().transactions.last!.transactionId
     }
 
     private func payload(_ jws: String?) throws -> SignedTransactionPayload {
@@ -38,23 +38,25 @@ import Testing
     }
 
     private func consumption(_ body: String, for id: String) throws {
-        try store.sendConsumption(id: id, version: "v2", body: Array(body.utf8))
+        try store.serverAPI.sendConsumption(id: id, version: "v2", body: Array(body.utf8))
     }
 
     private func latest(_ id: String) throws -> TestTransaction {
-        try store.testTransactions().transactions.first { $0.transactionId == id }!
+        try store.controls.testTransactions().transactions.first { $0.transactionId == id }!
     }
 
     /// The notifications about refunds (every purchase also sends its ONE_TIME_CHARGE).
     private func notificationTypes() throws -> [NotificationType] {
-        try store.notificationRecords().notifications.map(\.notificationType).filter { $0 != .oneTimeCharge }
+        try store.notifications.notificationRecords().notifications.map(\.notificationType).filter {
+            $0 != .oneTimeCharge
+        }
     }
 }
 
 extension RefundDecisionTests {
     @Test func aRefundWithAPercentageIsProrated() throws {
         let id = try bought()
-        let answer = try store.refund(id: id, reason: .refundedDueToIssue, percentage: 33_333)
+        let answer = try store.refunds.refund(id: id, reason: .refundedDueToIssue, percentage: 33_333)
         let signed = try payload(answer.signedTransaction)
         #expect(signed.revocationType == .refundProrated)
         #expect(signed.revocationPercentage == 33_333)
@@ -65,18 +67,18 @@ extension RefundDecisionTests {
 
     @Test func aRefundWithoutAPercentageIsFull() throws {
         let id = try bought()
-        let signed = try payload(try store.refund(id: id, reason: nil).signedTransaction)
+        let signed = try payload(try store.refunds.refund(id: id, reason: nil).signedTransaction)
         #expect(signed.revocationType == .refundFull && signed.revocationPercentage == 100_000)
     }
 
     @Test(arguments: [0, 100_001, -5]) func aPercentageOutOfRangeIsRefused(_ percentage: Int) throws {
         let id = try bought()
-        #expect(throws: MockStoreError.self) { try store.refund(id: id, reason: nil, percentage: percentage) }
+        #expect(throws: MockStoreError.self) { try store.refunds.refund(id: id, reason: nil, percentage: percentage) }
     }
 
     @Test func grantProratedRefundsTheShareNotConsumed() throws {
         let id = try bought()
-        _ = try store.requestRefund(id: id, reason: nil)
+        _ = try store.refunds.requestRefund(id: id, reason: nil)
         try consumption(
             #"{"customerConsented":true,"sampleContentProvided":false,"deliveryStatus":"DELIVERED","#
                 + #""consumptionPercentage":25000,"refundPreference":"GRANT_PRORATED"}"#, for: id)
@@ -88,13 +90,13 @@ extension RefundDecisionTests {
 
     @Test func grantFullAndDeclineDecideTheRequest() throws {
         let full = try bought()
-        _ = try store.requestRefund(id: full, reason: nil)
+        _ = try store.refunds.requestRefund(id: full, reason: nil)
         try consumption(
             #"{"customerConsented":true,"sampleContentProvided":false,"deliveryStatus":"DELIVERED","#
                 + #""refundPreference":"GRANT_FULL"}"#, for: full)
         #expect(try latest(full).revocationType == .refundFull)
         let declined = try bought()
-        _ = try store.requestRefund(id: declined, reason: nil)
+        _ = try store.refunds.requestRefund(id: declined, reason: nil)
         try consumption(
             #"{"customerConsented":true,"sampleContentProvided":false,"deliveryStatus":"DELIVERED","#
                 + #""refundPreference":"DECLINE"}"#, for: declined)
@@ -114,7 +116,7 @@ extension RefundDecisionTests {
 
     @Test func grantProratedWithoutAConsumptionPercentageIsABadRequest() throws {
         let id = try bought()
-        _ = try store.requestRefund(id: id, reason: nil)
+        _ = try store.refunds.requestRefund(id: id, reason: nil)
         #expect(throws: MockStoreError.self) {
             try consumption(
                 #"{"customerConsented":true,"sampleContentProvided":false,"deliveryStatus":"DELIVERED","#

@@ -39,15 +39,15 @@ import Testing
 
 extension SandboxStoreTests {
     @Test func changesToOneTransactionAreCoalescedIntoItsLatestState() throws {
-        _ = try store.updateSettings(TestSettingsUpdate(askToBuyEnabled: true))
-        _ = try store.purchase(PurchaseRequestBody(productId: Self.credit500))
-        let id = try store.testTransactions().transactions[0].transactionId
-        let start = try store.updates(after: nil)
+        _ = try store.settings.updateSettings(TestSettingsUpdate(askToBuyEnabled: true))
+        _ = try store.purchases.purchase(PurchaseRequestBody(productId: Self.credit500))
+        let id = try store.controls.testTransactions().transactions[0].transactionId
+        let start = try store.purchases.updates(after: nil)
         clock.advance(by: 60)
-        _ = try store.approve(id: id)
+        _ = try store.controls.approve(id: id)
         clock.advance(by: 60)
-        _ = try store.refund(id: id, reason: nil)
-        let feed = try store.updates(after: start.cursor)
+        _ = try store.refunds.refund(id: id, reason: nil)
+        let feed = try store.purchases.updates(after: start.cursor)
         #expect(try ids(feed) == [id], "approved and refunded: delivered once")
         let payload = try JSONDecoder().decode(
             SignedTransactionPayload.self, from: Data(try CompactJWS.parse(feed.signedTransactions[0]).payload))
@@ -56,28 +56,28 @@ extension SandboxStoreTests {
     }
 
     @Test func theFeedPagesAndTheCursorResumes() throws {
-        for _ in 0..<(MockStore.updatesPageSize + 7) {
-            _ = try store.buyOutside(PurchaseRequestBody(productId: Self.credit500))
+        for _ in 0..<(StorePurchases.updatesPageSize + 7) {
+            _ = try store.controls.buyOutside(PurchaseRequestBody(productId: Self.credit500))
         }
         // "0": from the first change (no cursor now gives the unfinished transactions, as at launch; issue 15).
-        let first = try store.updates(after: "0")
-        #expect(first.signedTransactions.count == MockStore.updatesPageSize)
+        let first = try store.purchases.updates(after: "0")
+        #expect(first.signedTransactions.count == StorePurchases.updatesPageSize)
         #expect(first.hasMore == true)
-        let second = try store.updates(after: first.cursor)
+        let second = try store.purchases.updates(after: first.cursor)
         #expect(second.signedTransactions.count == 7)
         #expect(second.hasMore == false)
         #expect(Set(try ids(first)).isDisjoint(with: try ids(second)))
-        #expect(try store.updates(after: second.cursor).signedTransactions.isEmpty)
-        #expect(throws: MockStoreError.self) { try store.updates(after: "-1") }
+        #expect(try store.purchases.updates(after: second.cursor).signedTransactions.isEmpty)
+        #expect(throws: MockStoreError.self) { try store.purchases.updates(after: "-1") }
     }
 
     @Test func finishingAndAppPurchasesAreNotUpdates() throws {
-        let start = try store.updates(after: nil)
-        let bought = try store.purchase(PurchaseRequestBody(productId: Self.credit500))
-        let id = try store.testTransactions().transactions[0].transactionId
+        let start = try store.purchases.updates(after: nil)
+        let bought = try store.purchases.purchase(PurchaseRequestBody(productId: Self.credit500))
+        let id = try store.controls.testTransactions().transactions[0].transactionId
         #expect(bought.result == "success")
-        try store.finish(transactionId: id)
-        #expect(try store.updates(after: start.cursor).signedTransactions.isEmpty)
+        try store.purchases.finish(transactionId: id)
+        #expect(try store.purchases.updates(after: start.cursor).signedTransactions.isEmpty)
     }
 
     @Test func aVersion1DatabaseIsMigrated() throws {

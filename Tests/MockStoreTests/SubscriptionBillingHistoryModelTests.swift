@@ -50,7 +50,7 @@ import Testing
         var model = Model()
         var kinds: Set<String> = []
         for step in 0..<Self.steps {
-            let before = try store.notificationRecords().notifications.count
+            let before = try store.notifications.notificationRecords().notifications.count
             let now = store.nowMilliseconds
             let action = random.pick([
                 "buy", "retry", "retry", "grace", "recover", "recover", "increase", "consent", "decline", "auto",
@@ -61,7 +61,7 @@ import Testing
             let inForce = [.active, .grace, .retry].contains(model.status)
             switch action {
             case "buy" where !inForce:
-                _ = try store.purchase(PurchaseRequestBody(productId: Self.product))
+                _ = try store.purchases.purchase(PurchaseRequestBody(productId: Self.product))
                 let intro = !model.usedIntro && history.details(Self.product).introductoryOffer != nil
                 expected = [.init(type: .subscribed, subtype: model.bought ? .resubscribe : .initialBuy)]
                 model = Model(
@@ -74,37 +74,39 @@ import Testing
                     action == "retry"
                     ? TestBillingSettingsUpdate(billingRetryOnRenewal: on)
                     : TestBillingSettingsUpdate(gracePeriodEnabled: on)
-                _ = try store.updateBillingSettings(update)
+                _ = try store.billingSettings.updateBillingSettings(update)
                 if action == "retry" { model.retryOn = on } else { model.graceOn = on }
             case "recover":
                 guard model.status == .grace || model.status == .retry else {
                     if model.bought {
-                        #expect(throws: MockStoreError.self, "\(context)") { try store.recoverBilling(Self.product) }
+                        #expect(throws: MockStoreError.self, "\(context)") {
+                            try store.billing.recoverBilling(Self.product)
+                        }
                     }
                     continue
                 }
-                _ = try store.recoverBilling(Self.product)
+                _ = try store.billing.recoverBilling(Self.product)
                 expected = [.init(type: .didRenew, subtype: .billingRecovery)]
                 // In the grace period the renewal date stays; after it, the new period starts now.
                 model.expires = (model.status == .grace ? model.expires : now) + Self.week
                 model.status = .active
                 model.graceEnd = nil
             case "increase" where inForce:
-                _ = try store.requestPriceIncrease(Self.product, TestPriceIncreaseRequest(needsConsent: true))
+                _ = try store.billing.requestPriceIncrease(Self.product, TestPriceIncreaseRequest(needsConsent: true))
                 expected = [.init(type: .priceIncrease, subtype: .pending)]
                 model.pricePending = true
             case "consent" where inForce && model.pricePending:
-                _ = try store.consentToPriceIncrease(Self.product)
+                _ = try store.billing.consentToPriceIncrease(Self.product)
                 expected = [.init(type: .priceIncrease, subtype: .accepted)]
                 model.pricePending = false
                 model.autoRenew = true
             case "decline" where inForce && model.pricePending:
-                _ = try store.declinePriceIncrease(Self.product)
+                _ = try store.billing.declinePriceIncrease(Self.product)
                 expected = [.init(type: .didChangeRenewalStatus, subtype: .autoRenewDisabled)]
                 model.autoRenew = false
             case "auto" where model.status == .active:
                 let on = random.chance(0.5)
-                _ = try store.setAutoRenew(Self.product, enabled: on)
+                _ = try store.subscriptions.setAutoRenew(Self.product, enabled: on)
                 if on != model.autoRenew {
                     expected = [
                         .init(
@@ -116,7 +118,7 @@ import Testing
             case "advance":
                 let duration = random.pick(["P3D", "P5D", "P1W", "P10D", "P1M", "P2M"])
                 let target = try #require(ClockDuration(iso8601: duration)?.added(to: now))
-                _ = try store.advanceClock(by: duration)
+                _ = try store.clockControls.advanceClock(by: duration)
                 expected = Self.simulate(&model, until: target)
             default:
                 continue
@@ -161,8 +163,9 @@ import Testing
 
     func check(_ store: MockStore, _ model: Model, expected: [Expected], since before: Int, context: String) throws {
         let now = store.nowMilliseconds
-        let states = try store.testSubscriptions().subscriptions
-        let entitled = try store.currentEntitlements().signedTransactions.map(SubscriptionHistoryModelTests.payload)
+        let states = try store.subscriptions.testSubscriptions().subscriptions
+        let entitled = try store.subscriptions.currentEntitlements().signedTransactions.map(
+            SubscriptionHistoryModelTests.payload)
         let shouldBeEntitled = model.status == .active && model.expires > now || model.status == .grace
         #expect(entitled.map(\.productId) == (shouldBeEntitled ? [Self.product] : []), "\(context): entitlement")
         if let state = states.first {
@@ -183,13 +186,13 @@ import Testing
                     (renewal.priceIncreaseStatus == .customerHasNotResponded) == model.pricePending,
                     "\(context): priceIncreaseStatus")
             }
-            let page = try store.history(id: state.latestTransactionId, query: [.init("sort", "DESCENDING")])
+            let page = try store.serverAPI.history(id: state.latestTransactionId, query: [.init("sort", "DESCENDING")])
             let latest = try page.signedTransactions.first.map(SubscriptionHistoryModelTests.payload)
             #expect(latest?.transactionId == state.latestTransactionId, "\(context): history's latest")
         } else {
             #expect(!model.bought, "\(context): a subscription bought is listed")
         }
-        let made = Array(try store.notificationRecords().notifications.dropFirst(before))
+        let made = Array(try store.notifications.notificationRecords().notifications.dropFirst(before))
         let seen = try made.map { record in
             let payload = try SubscriptionHistoryModelTests.decode(record.signedPayload, as: NotificationPayload.self)
             return Expected(type: payload.notificationType, subtype: payload.subtype)

@@ -82,20 +82,22 @@ import Testing
                 database: try TransactionStore(path: directory.file("store.sqlite")))
         }
         var store = try open()
-        #expect(store.clock().rate == "monthlyRenewalEveryFiveMinutes" && store.clock().factor == 30 * 86_400 / 300)
-        _ = try store.purchase(PurchaseRequestBody(productId: "com.example.news.weekly"))
-        let expires = try #require(try store.testSubscriptions().subscriptions.first?.expiresDate)
+        #expect(
+            store.clockControls.clock().rate == "monthlyRenewalEveryFiveMinutes"
+                && store.clockControls.clock().factor == 30 * 86_400 / 300)
+        _ = try store.purchases.purchase(PurchaseRequestBody(productId: "com.example.news.weekly"))
+        let expires = try #require(try store.subscriptions.testSubscriptions().subscriptions.first?.expiresDate)
         // At a monthly renewal every five minutes Apple renews a weekly subscription every three: 180 s.
         base.advance(by: 181)
-        _ = try store.setClockRate("realTime")
+        _ = try store.clockControls.setClockRate("realTime")
         try store.close()
         store = try open()
         defer { try? store.close() }
-        #expect(store.clock().rate == "realTime", "the rate set is kept, not the catalogue's")
+        #expect(store.clockControls.clock().rate == "realTime", "the rate set is kept, not the catalogue's")
         #expect(store.nowMilliseconds >= expires)
-        let renewed = try store.testSubscriptions().subscriptions.first
+        let renewed = try store.subscriptions.testSubscriptions().subscriptions.first
         #expect((renewed?.expiresDate ?? 0) > expires, "the renewal that fell due ran at the first call")
-        let feed = try store.updates(after: "0")
+        let feed = try store.purchases.updates(after: "0")
         #expect(feed.signedTransactions.count == 1, "the renewal reaches the app through the updates feed")
     }
 
@@ -112,7 +114,7 @@ import Testing
         var groups: [String: GroupModel] = [:]
         let ids = products.keys.sorted()
         for step in 0..<Self.steps {
-            let before = try store.notificationRecords().notifications.count
+            let before = try store.notifications.notificationRecords().notifications.count
             var expected: [String: [Expected]] = [:]  // by group
             let now = store.nowMilliseconds
             let action = random.pick(["buy", "buy", "renew", "auto", "refund", "expire", "advance", "advance", "wait"])
@@ -122,7 +124,7 @@ import Testing
             let context = "seed \(seed.seedText) step \(step) \(action) \(productId)"
             switch action {
             case "buy":
-                _ = try store.purchase(PurchaseRequestBody(productId: productId))
+                _ = try store.purchases.purchase(PurchaseRequestBody(productId: productId))
                 if !model.active {
                     let intro = !model.usedIntro && details(productId).introductoryOffer != nil
                     expected[group] = [
@@ -155,19 +157,21 @@ import Testing
                 guard model.active else {
                     // Nothing in force: the controls refuse (expired or never bought).
                     if action == "renew" && model.everSubscribed {
-                        #expect(throws: MockStoreError.self, "\(context)") { try store.forceRenewal(productId) }
+                        #expect(throws: MockStoreError.self, "\(context)") {
+                            try store.subscriptions.forceRenewal(productId)
+                        }
                     }
                     continue
                 }
                 switch action {
                 case "renew":
-                    _ = try store.forceRenewal(productId)
+                    _ = try store.subscriptions.forceRenewal(productId)
                     expected[group] = [Expected(type: .didRenew, subtype: nil)]
                     model.productId = model.autoRenewProductId
                     model.expires = Self.add(details(model.productId).period, to: now)
                 case "auto":
                     let on = random.chance(0.5)
-                    _ = try store.setAutoRenew(productId, enabled: on)
+                    _ = try store.subscriptions.setAutoRenew(productId, enabled: on)
                     if on != model.autoRenew {
                         expected[group] = [
                             Expected(
@@ -177,10 +181,11 @@ import Testing
                         model.autoRenew = on
                     }
                 case "refund":
-                    let latest = try store.testSubscriptions().subscriptions.first {
+                    let latest = try store.subscriptions.testSubscriptions().subscriptions.first {
                         $0.subscriptionGroupIdentifier == group
                     }
-                    _ = try store.refund(id: try #require(latest?.latestTransactionId), reason: .refundedForOtherReason)
+                    _ = try store.refunds.refund(
+                        id: try #require(latest?.latestTransactionId), reason: .refundedForOtherReason)
                     // After a refund the App Store turns auto-renew off, and says so when it was on.
                     expected[group] =
                         [Expected(type: .refund, subtype: nil)]
@@ -188,14 +193,14 @@ import Testing
                             ? [Expected(type: .didChangeRenewalStatus, subtype: .autoRenewDisabled)] : [])
                     model.active = false
                 default:
-                    _ = try store.expireSubscription(productId)
+                    _ = try store.subscriptions.expireSubscription(productId)
                     expected[group] = [Expected(type: .expired, subtype: .voluntary)]
                     model.active = false
                 }
             case "advance":
                 let duration = random.pick(["PT12H", "P3D", "P1W", "P1M", "P2M"])
                 let target = try #require(ClockDuration(iso8601: duration)?.added(to: now))
-                let answer = try store.advanceClock(by: duration)
+                let answer = try store.clockControls.advanceClock(by: duration)
                 #expect(answer.now == target, "\(context)")
                 expected = Self.simulate(&groups, until: target, details: details)
                 let dates = (answer.events ?? []).map(\.date)
@@ -209,7 +214,7 @@ import Testing
             try check(store, groups, expected: expected, since: before, context: context)
         }
         // Not a vacuous run: the seed made a history with notifications of several kinds.
-        let kinds = Set(try store.notificationRecords().notifications.map(\.notificationType))
+        let kinds = Set(try store.notifications.notificationRecords().notifications.map(\.notificationType))
         #expect(kinds.count >= 3, "seed \(seed.seedText): \(kinds)")
     }
 
@@ -220,8 +225,8 @@ import Testing
         context: String
     ) throws {
         let now = store.nowMilliseconds
-        let states = try store.testSubscriptions().subscriptions
-        let entitled = try store.currentEntitlements().signedTransactions.map(Self.payload)
+        let states = try store.subscriptions.testSubscriptions().subscriptions
+        let entitled = try store.subscriptions.currentEntitlements().signedTransactions.map(Self.payload)
         let expectedProducts = groups.values.filter { $0.active && $0.expires > now }.map(\.productId).sorted()
         #expect(entitled.map(\.productId).sorted() == expectedProducts, "\(context): entitlements")
         for transaction in entitled {
@@ -244,7 +249,7 @@ import Testing
             var history: [SignedTransactionPayload] = []
             var revision: String?
             repeat {
-                let page = try store.history(
+                let page = try store.serverAPI.history(
                     id: anyId,
                     query: [.init("productType", "AUTO_RENEWABLE")] + (revision.map { [.init("revision", $0)] } ?? []))
                 history += try page.signedTransactions.map(Self.payload)
@@ -265,14 +270,14 @@ import Testing
                     })
             }
             let byGroup = Dictionary(grouping: history, by: { $0.subscriptionGroupIdentifier ?? "" })
-            let groupsFiltered = try store.history(
+            let groupsFiltered = try store.serverAPI.history(
                 id: anyId, query: [.init("subscriptionGroupIdentifier", states[0].subscriptionGroupIdentifier)])
             #expect(
                 groupsFiltered.signedTransactions.count
                     == min(20, byGroup[states[0].subscriptionGroupIdentifier]?.count ?? 0), "\(context): group filter")
         }
         // The notifications of this step.
-        let made = Array(try store.notificationRecords().notifications.dropFirst(before))
+        let made = Array(try store.notifications.notificationRecords().notifications.dropFirst(before))
         var seen: [String: [Expected]] = [:]
         for record in made {
             let payload = try Self.decode(record.signedPayload, as: NotificationPayload.self)

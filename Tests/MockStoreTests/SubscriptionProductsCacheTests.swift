@@ -43,7 +43,7 @@ import Testing
             let kept = answer()
             #expect(first.status == 200)
             #expect(kept.body == first.body)
-            let fresh = try store.products(ids: Self.ids)
+            let fresh = try store.catalogue.products(ids: Self.ids)
             #expect(try HTTPResponse.encode(StoreProductsBody(products: fresh)) == first.body)
             #expect(fresh.map(\.id) == Self.ids)
             let yearly = try #require(fresh.first?.subscription)

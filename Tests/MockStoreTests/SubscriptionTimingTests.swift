@@ -83,16 +83,16 @@ import Testing
                 signer: JWSTransactionSigner.hs256(secret: SubscriptionHistoryModelTests.secret), clock: base),
             database: try TransactionStore(path: directory.file("store.sqlite")))
         defer { try? store.close() }
-        _ = try store.purchase(PurchaseRequestBody(productId: "com.example.news.weekly"))
-        _ = try store.updateBillingSettings(TestBillingSettingsUpdate(billingRetryOnRenewal: true))
-        _ = try store.advanceClock(by: "P8D")
-        store.runDueSubscriptionEvents()
-        #expect(try store.notificationRecords().notifications.last?.notificationType == .didFailToRenew)
+        _ = try store.purchases.purchase(PurchaseRequestBody(productId: "com.example.news.weekly"))
+        _ = try store.billingSettings.updateBillingSettings(TestBillingSettingsUpdate(billingRetryOnRenewal: true))
+        _ = try store.clockControls.advanceClock(by: "P8D")
+        store.subscriptions.runDueSubscriptionEvents()
+        #expect(try store.notifications.notificationRecords().notifications.last?.notificationType == .didFailToRenew)
         // At two seconds a renewal, billing retry lasts four seconds (14 days of the clock), not 60 days.
-        _ = try store.setClockRate("oneRenewalEveryTwoSeconds")
+        _ = try store.clockControls.setClockRate("oneRenewalEveryTwoSeconds")
         base.advance(by: 4.1)
-        store.runDueSubscriptionEvents()
-        let last = try store.notificationRecords().notifications.last
+        store.subscriptions.runDueSubscriptionEvents()
+        let last = try store.notifications.notificationRecords().notifications.last
         #expect(last?.notificationType == .expired && last?.subtype == .billingRetry)
     }
 }

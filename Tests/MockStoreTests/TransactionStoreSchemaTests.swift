@@ -4,7 +4,7 @@ import Testing
 @testable import MockStoreSQLite
 @testable import MockStoreServer
 
-/// A new database gets the current schema in one pass (``TransactionStore/freshSchemaSQL``); an old file is migrated.
+/// A new database gets the current schema in one pass (``FreshSchema/sql``); an old file is migrated.
 /// Both must end with the same schema, statement by statement, or a fresh store and a migrated one would differ.
 @Suite struct TransactionStoreSchemaTests {
     /// Every table and index of `database` (name, type, table, and its SQL without whitespace, which migrations'

@@ -3,7 +3,13 @@ import StoreWire
 
 /// How the store signs what it hands out: the device API's transactions and app transaction (with the device's
 /// verification fields, as StoreKit's `jwsRepresentation` has them), and servers' copies (without them).
-extension MockStore {
+public struct StoreSigning: Sendable {
+    let configuration: MockStore.Configuration
+    /// The app transaction of each customer, for `appTransactionId` in what is signed.
+    let customerAppTransactions: CustomerAppTransactions
+
+    private var nowMilliseconds: Int64 { configuration.clock.now().millisecondsSince1970 }
+
     /// `transaction` signed now for the device API: with `device`'s verification fields (none for a test control,
     /// `device` nil); a simulated verification failure makes it unverifiable.
     func sign(
@@ -64,5 +70,40 @@ extension MockStore {
             environment: configuration.environment)
         payload.appTransactionId = String(customerAppTransactions.record(for: transaction.customerId).id)
         return payload
+    }
+
+    // MARK: Renewal info
+
+    /// Apple's `JWSRenewalInfoDecodedPayload` for `state`.
+    public func renewalInfoPayload(_ state: SubscriptionState, signedDate: Int64) -> RenewalInfoPayload {
+        let offer = state.status == .expired || state.status == .revoked ? nil : state.nextOffer
+        var payload = RenewalInfoPayload(
+            originalTransactionId: state.originalTransactionId, autoRenewProductId: state.autoRenewProductId,
+            productId: state.productId, autoRenewStatus: state.autoRenewEnabled ? .on : .off,
+            expirationIntent: state.status == .expired || state.status == .billingRetry ? state.expirationIntent : nil,
+            isInBillingRetryPeriod: state.isInBillingRetryPeriod, priceIncreaseStatus: state.priceIncreaseStatus,
+            gracePeriodExpiresDate: state.gracePeriodExpiresDate, offerType: offer?.offerType,
+            offerIdentifier: offer?.offerIdentifier, offerDiscountType: offer?.offerDiscountType,
+            offerPeriod: offer?.offerPeriod, signedDate: signedDate, environment: configuration.environment,
+            recentSubscriptionStartDate: state.recentSubscriptionStartDate, renewalDate: state.expiresDate,
+            currency: state.currency, renewalPrice: state.renewalPrice, appAccountToken: state.appAccountToken,
+            appTransactionId: String(customerAppTransactions.current.id))
+        payload.eligibleWinBackOfferIds = eligibleWinBackOfferIds(state)
+        return payload
+    }
+
+    /// The renewal info signed for a server (`device` false) or for the device API.
+    func signRenewalInfo(_ state: SubscriptionState, signedDate: Int64? = nil, device: Bool = false) throws -> String {
+        let payload = renewalInfoPayload(state, signedDate: signedDate ?? nowMilliseconds)
+        let signer = device ? configuration.signer : (configuration.serverSigner ?? configuration.signer)
+        return try signer.sign(json: try HTTPResponse.encode(payload))
+    }
+
+    /// Renewal info's `eligibleWinBackOfferIds`: the win-back offers of the lapsed subscription's product, in the
+    /// catalogue's order; none while it is in force, in a grace period or billing retry, or was shared.
+    func eligibleWinBackOfferIds(_ state: SubscriptionState) -> [String]? {
+        guard state.status == .expired || state.status == .revoked, state.isFamilyShared != true else { return nil }
+        let ids = configuration.catalogue.product(id: state.productId)?.subscription?.winBackOffers.compactMap(\.id)
+        return ids?.isEmpty == false ? ids : nil
     }
 }

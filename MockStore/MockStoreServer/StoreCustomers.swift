@@ -1,3 +1,4 @@
+import MockStoreSQLite
 import StoreKitCatalogue
 import StoreTestControls
 import StoreWire
@@ -5,14 +6,21 @@ import StoreWire
 /// The store's customers (`control customer add|list|remove`): Apple's sandbox has many testers, and so does the
 /// mock store. Each has their own app transaction, transactions, subscriptions, Ask to Buy requests, eligibility,
 /// refunds and storefront; the default customer acts when a request names none.
-extension MockStore {
+public struct StoreCustomers: StorePart {
+    let configuration: MockStore.Configuration
+    let database: GroupCommit<TransactionStore>
+    /// Each customer's app transaction, learnt as a customer is added.
+    let customerAppTransactions: CustomerAppTransactions
+
     /// Adds a customer, in `storefront` (the catalogue's when none is given).
     ///
     /// - Throws: ``MockStoreError`` 400 for a name that cannot be one or an unknown storefront, 409 for a name
     ///   taken.
     public func addCustomer(_ request: TestCustomerRequest) throws(MockStoreError) -> TestCustomer {
         guard MockCustomerHeader.isValidName(request.name) else { throw .invalidCustomerName(request.name) }
-        let storefront = try request.storefront.map { code throws(MockStoreError) in try Self.knownStorefront(code) }
+        let storefront = try request.storefront.map { code throws(MockStoreError) in
+            try StoreSettings.knownStorefront(code)
+        }
         let now = nowMilliseconds
         return try withDatabase { database in
             guard let added = try database.addCustomer(named: request.name, now: now) else {
@@ -28,7 +36,7 @@ extension MockStore {
     }
 
     /// Every customer, the default one first, then in the order they were added.
-    public func customers() throws(MockStoreError) -> TestCustomersBody {
+    public func list() throws(MockStoreError) -> TestCustomersBody {
         try withDatabase { database in
             TestCustomersBody(customers: try database.allCustomers().map { try testCustomer($0, database) })
         }
@@ -51,16 +59,6 @@ extension MockStore {
             }
             try database.removeCustomer(customer)
         }
-    }
-
-    /// The storefront called `code`, or a 400 that says what a storefront is.
-    static func knownStorefront(_ code: String) throws(MockStoreError) -> Storefront {
-        guard let storefront = Storefront.named(code) else {
-            throw .badRequest(
-                "Unknown storefront \"\(code)\": give an App Store storefront's ISO 3166-1 alpha-3 code, "
-                    + "such as GBR or USA (\(Storefront.known.count) are known).")
-        }
-        return storefront
     }
 
     private func testCustomer(_ customer: StoreCustomer, _ database: TransactionStore) throws -> TestCustomer {

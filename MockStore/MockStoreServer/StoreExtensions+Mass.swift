@@ -22,7 +22,7 @@ struct PendingMassExtension: Codable, Sendable, Equatable {
 /// When mass extensions run. Apple takes a mass extension and processes it later (Get Status of Subscription
 /// Renewal Date Extensions says `complete: false` until then); here it runs once an hour of virtual time or a
 /// five seconds of real time have passed, whichever comes first (`clock advance PT1H` runs it at once).
-extension MockStore {
+extension StoreExtensions {
     /// Virtual time after which a mass extension runs.
     public static let massExtensionDelay: Int64 = 3_600_000
     /// Real time after which a mass extension runs whatever the clock's rate.
@@ -63,7 +63,7 @@ extension MockStore {
             }
         }
         guard !due.isEmpty else { return 0 }
-        _ = try runDueEvents(until: now, database)
+        _ = try subscriptions.runDueEvents(until: now, database)
         for each in due { try complete(each, at: now, database) }
         try database.setSetting(
             Self.pendingKey,
@@ -74,7 +74,7 @@ extension MockStore {
     /// Runs the mass extensions that fell due and sends their notifications (the timer's and the controls' call).
     public func completeDueMassExtensions() {
         let ran = (try? withDatabase { database in try completeDueMassExtensions(database) }) ?? 0
-        if ran > 0 { notificationsDue.signal() }
+        if ran > 0 { notifications.due.signal() }
     }
 
     /// After a restart: runs the mass extensions taken before it that are due, and looks again once the real delay

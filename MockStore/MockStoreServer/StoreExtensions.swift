@@ -1,13 +1,31 @@
 import Foundation
 import MockStoreHTTP
+import MockStoreSQLite
 import StoreKitCatalogue
 import StoreWire
 
 /// Renewal-date extensions (App Store Server API): Extend a Subscription Renewal Date, Extend Subscription Renewal
 /// Dates for All Active Subscribers and Get Status of Subscription Renewal Date Extensions. Apple runs a mass
 /// extension later (its status incomplete until then); this store runs it ``massExtensionDelay`` of virtual time
-/// after it is taken (`MockStore+MassExtension.swift`).
-extension MockStore {
+/// after it is taken (`StoreExtensions+Mass.swift`).
+public final class StoreExtensions: SubscriptionStorePart {
+    let configuration: MockStore.Configuration
+    let database: GroupCommit<TransactionStore>
+    let runtime: SubscriptionRuntime
+    let subscriptions: StoreSubscriptions
+    let notifications: StoreNotifications
+
+    init(
+        configuration: MockStore.Configuration, database: GroupCommit<TransactionStore>, runtime: SubscriptionRuntime,
+        subscriptions: StoreSubscriptions, notifications: StoreNotifications
+    ) {
+        self.configuration = configuration
+        self.database = database
+        self.runtime = runtime
+        self.subscriptions = subscriptions
+        self.notifications = notifications
+    }
+
     /// Extend a Subscription Renewal Date: the subscription whose original transaction id is `id` renews
     /// `extendByDays` later (RENEWAL_EXTENDED). The same `requestIdentifier` again extends nothing more.
     ///
@@ -28,7 +46,7 @@ extension MockStore {
         }
         let now = nowMilliseconds
         let answer = try withDatabase { database in
-            _ = try runDueEvents(until: now, database)
+            _ = try subscriptions.runDueEvents(until: now, database)
             let found = try database.transaction(id: id)
             // The Server API answers for the customer of the transaction it is given.
             try found.map(database.adopt)
@@ -47,12 +65,12 @@ extension MockStore {
             if (state.renewalExtensions ?? []).contains(where: { $0.requestIdentifier == request.requestIdentifier }) {
                 return try extensionAnswer(state, database)
             }
-            let step = try billingStep(
+            let step = try subscriptions.billingStep(
                 .extend(days: request.extendByDays, requestIdentifier: request.requestIdentifier, at: now), state)
-            let (saved, _) = try commit(step, date: now, origin: .outside, database)
+            let (saved, _) = try subscriptions.commit(step, date: now, origin: .outside, database)
             return try extensionAnswer(saved, database)
         }
-        notificationsDue.signal()
+        notifications.due.signal()
         return answer
     }
 
@@ -87,7 +105,7 @@ extension MockStore {
         let now = nowMilliseconds
         let key = Self.massExtensionKey(productId: request.productId, requestIdentifier: request.requestIdentifier)
         let taken = try withDatabase { database in
-            _ = try runDueEvents(until: now, database)
+            _ = try subscriptions.runDueEvents(until: now, database)
             guard try database.setting(key) == nil else { return false }
             let status = MassExtendRenewalDateStatusResponseBody(
                 requestIdentifier: request.requestIdentifier, complete: false, completeDate: nil,
@@ -146,7 +164,7 @@ extension MockStore {
             step = SubscriptionStep(state: state, notice: SubscriptionNotice(.renewalExtension, .failure))
             extended = false
         }
-        _ = try commit(step, date: now, origin: .outside, database)
+        _ = try subscriptions.commit(step, date: now, origin: .outside, database)
         return extended
     }
 
@@ -160,7 +178,7 @@ extension MockStore {
         let (ran, stored) = try withDatabase { database in
             (try completeDueMassExtensions(database), try database.setting(key))
         }
-        if ran > 0 { notificationsDue.signal() }
+        if ran > 0 { notifications.due.signal() }
         guard let stored,
             let status = try? JSONDecoder().decode(
                 MassExtendRenewalDateStatusResponseBody.self, from: Data(stored.utf8))

@@ -1,10 +1,17 @@
 import Foundation
 import MockStoreHTTP
+import MockStoreSQLite
 import Signing
 import StoreWire
 
 /// The App Store Server API subset, at Apple's paths (the router checks the bearer token first).
-extension MockStore {
+public struct StoreServerAPI: StorePart {
+    let configuration: MockStore.Configuration
+    let database: GroupCommit<TransactionStore>
+    let signing: StoreSigning
+    let notifications: StoreNotifications
+    let refunds: StoreRefunds
+
     /// Transactions a history page carries (Apple: 20).
     public static let historyPageSize = 20
 
@@ -12,7 +19,7 @@ extension MockStore {
     public func transactionInfo(id: String) throws(MockStoreError) -> TransactionInfoResponseBody {
         try requireTransactionId(id)
         return try withDatabase { database in
-            TransactionInfoResponseBody(signedTransactionInfo: try serverSign(try paid(id, database)))
+            TransactionInfoResponseBody(signedTransactionInfo: try signing.serverSign(try paid(id, database)))
         }
     }
 
@@ -45,7 +52,7 @@ extension MockStore {
                 revision: HistoryQuery.revisionToken(last),
                 hasMore: matching.count > page.count, bundleId: configuration.bundleId,
                 appAppleId: configuration.appAppleIdInAnswers, environment: configuration.environment,
-                signedTransactions: try page.map { try serverSign($0) })
+                signedTransactions: try page.map { try signing.serverSign($0) })
         }
     }
 
@@ -68,7 +75,8 @@ extension MockStore {
             let page = Array(refunded.prefix(Self.historyPageSize))
             let key = page.last.map { ($0.revocationDate ?? 0, $0.serial) } ?? after ?? (0, 0)
             return RefundHistoryResponseBody(
-                signedTransactions: try page.map { try serverSign($0) }, revision: HistoryQuery.refundToken(key),
+                signedTransactions: try page.map { try signing.serverSign($0) },
+                revision: HistoryQuery.refundToken(key),
                 hasMore: refunded.count > page.count)
         }
     }
@@ -79,7 +87,7 @@ extension MockStore {
         return OrderLookupResponseBody(
             status: transactions.isEmpty ? .invalid : .valid,
             signedTransactions: try withDatabase { _ in
-                try transactions.map { try serverSign($0) }
+                try transactions.map { try signing.serverSign($0) }
             })
     }
 
@@ -95,7 +103,7 @@ extension MockStore {
         }
         guard case .object = request else { throw .badRequest("The body must be a JSON object.") }
         try ConsumptionValidator.validate(request, version: version)
-        let decision = try Self.refundDecision(request, version: version)
+        let decision = try StoreRefunds.refundDecision(request, version: version)
         let now = configuration.clock.now().millisecondsSince1970
         let decided = try withDatabase { database in
             let transaction = try paid(id, database)
@@ -109,9 +117,9 @@ extension MockStore {
             try database.recordConsumption(
                 transactionId: id, apiVersion: version, receivedAt: now,
                 body: String(decoding: try HTTPResponse.encode(request), as: UTF8.self))
-            return try decideRefund(id, decision, database)
+            return try refunds.decideRefund(id, decision, database)
         }
-        if decided { notificationsDue.signal() }
+        if decided { notifications.due.signal() }
     }
 
     /// Request a Test Notification: a TEST notification is made and sent; its token finds it again.
@@ -125,10 +133,10 @@ extension MockStore {
         }
         let token = try withDatabase { database in
             let token = UUID().uuidString.lowercased() + "_" + String(configuration.clock.now().millisecondsSince1970)
-            try enqueueNotification(.test, testToken: token, database)
+            try notifications.enqueueNotification(.test, testToken: token, database)
             return token
         }
-        notificationsDue.signal()
+        notifications.due.signal()
         return SendTestNotificationResponseBody(testNotificationToken: token)
     }
 
@@ -142,16 +150,5 @@ extension MockStore {
             sendAttempts: notification.attempts.map {
                 SendAttemptItem(attemptDate: $0.date, sendAttemptResult: $0.result)
             })
-    }
-
-    /// A paid transaction (pending and declined purchases do not exist for the Server API), whose customer the
-    /// database acts for from now on.
-    func paid(_ id: String, _ database: TransactionStore) throws -> StoredTransaction {
-        guard let transaction = try database.transaction(id: id), transaction.status == .purchased else {
-            throw MockStoreError.transactionNotFound
-        }
-        // The Server API answers for the customer of the transaction it is given.
-        try database.adopt(transaction)
-        return transaction
     }
 }

@@ -1,10 +1,17 @@
 import Foundation
 import MockStoreHTTP
+import MockStoreSQLite
 import StoreWire
 
 /// App Store Server Notifications V2: made by the controls and the Server API, delivered by a
 /// ``NotificationDispatcher``.
-extension MockStore {
+public struct StoreNotifications: StorePart {
+    let configuration: MockStore.Configuration
+    let database: GroupCommit<TransactionStore>
+    let signing: StoreSigning
+    /// Signalled when a notification is due now; the ``NotificationDispatcher`` waits on it.
+    public let due = DispatchSemaphore(value: 0)
+
     /// Records a notification of `type` about `transaction` (none for TEST), its claims made now; due at once when
     /// the store has a `--notify` URL, else kept as `unsent`. The caller signals ``notificationsDue`` after the
     /// lock. It is signed when first read from the store (``DeferredNotification``): every read through
@@ -28,7 +35,7 @@ extension MockStore {
             notificationType: type, notificationUUID: uuid, data: data, signedDate: now)
         let deferred = DeferredNotification(
             payload: String(decoding: try HTTPResponse.encode(payload), as: UTF8.self),
-            transaction: try transaction.map { String(decoding: try serverClaims($0), as: UTF8.self) })
+            transaction: try transaction.map { String(decoding: try signing.serverClaims($0), as: UTF8.self) })
         let notification = StoredNotification(
             id: 0, uuid: uuid, type: type, subtype: nil, transactionId: transaction?.id, testToken: testToken,
             signedPayload: deferred.stored(), createdAt: now,
@@ -73,5 +80,50 @@ extension MockStore {
                 notificationUUID: notification.uuid, attempt: attempt, status: status,
                 nextAttemptAt: delay.map { attempt.date + $0 })
         }
+    }
+
+    // MARK: Subscriptions
+
+    /// A notification about `transaction`: for a subscription's, with its renewal info and status (as Apple sends
+    /// CONSUMPTION_REQUEST and REFUND_DECLINED for subscriptions); else as for a one-time purchase.
+    func announce(
+        _ type: NotificationType, transaction: StoredTransaction, reason: ConsumptionRequestReason? = nil,
+        _ database: TransactionStore
+    ) throws {
+        guard let group = transaction.subscription?.subscriptionGroupIdentifier,
+            let state = try database.subscriptionState(groupId: group)
+        else {
+            try enqueueNotification(type, transaction: transaction, reason: reason, database)
+            return
+        }
+        try enqueueSubscriptionNotification(
+            SubscriptionNotice(type), transaction: transaction, state: state, date: nowMilliseconds,
+            consumptionRequestReason: reason, database)
+    }
+
+    /// Records a subscription notification: the transaction, the renewal info and the status in its data.
+    func enqueueSubscriptionNotification(
+        _ notice: SubscriptionNotice, transaction: StoredTransaction, state: SubscriptionState, date: Int64,
+        consumptionRequestReason: ConsumptionRequestReason? = nil, _ database: TransactionStore
+    ) throws {
+        let now = nowMilliseconds
+        let uuid = UUID().uuidString.lowercased()
+        var data = NotificationData(
+            environment: configuration.environment, appAppleId: configuration.appAppleIdInAnswers,
+            bundleId: configuration.bundleId, bundleVersion: configuration.bundleVersion,
+            signedTransactionInfo: try signing.serverSign(transaction),
+            consumptionRequestReason: consumptionRequestReason)
+        data.signedRenewalInfo = try signing.signRenewalInfo(state, signedDate: date)
+        data.status = state.status
+        let payload = NotificationPayload(
+            notificationType: notice.type, subtype: notice.subtype, notificationUUID: uuid, data: data, signedDate: date
+        )
+        let signer = configuration.serverSigner ?? configuration.signer
+        try database.insertNotification(
+            StoredNotification(
+                id: 0, uuid: uuid, type: notice.type, subtype: notice.subtype, transactionId: transaction.id,
+                testToken: nil, signedPayload: try signer.sign(json: try HTTPResponse.encode(payload)),
+                createdAt: date, status: configuration.notificationURL == nil ? .unsent : .pending,
+                nextAttemptAt: configuration.notificationURL == nil ? nil : now, attempts: []))
     }
 }

@@ -1,11 +1,16 @@
+import MockStoreSQLite
 import StoreKitCatalogue
 import StoreTestControls
 import StoreWire
 
-/// The settings in force (the test controls' over the catalogue's) and simulated failures.
-extension MockStore {
+/// The settings part: the settings in force (the test controls' over the catalogue's, kept in the database) and
+/// simulated failures, with their test controls.
+public struct StoreSettings: StorePart {
+    let configuration: MockStore.Configuration
+    let database: GroupCommit<TransactionStore>
+
     func askToBuyEnabled(_ database: TransactionStore) throws -> Bool {
-        if let stored = try database.setting(SettingKey.askToBuyEnabled) {
+        if let stored = try database.setting(MockStore.SettingKey.askToBuyEnabled) {
             return stored == "true"
         }
         return configuration.catalogue.settings.askToBuyEnabled ?? false
@@ -13,7 +18,7 @@ extension MockStore {
 
     /// Xcode keeps this in its test session, not in the `.storekit` file: off unless a test control turns it on.
     func interruptedPurchasesEnabled(_ database: TransactionStore) throws -> Bool {
-        try database.setting(SettingKey.interruptedPurchasesEnabled) == "true"
+        try database.setting(MockStore.SettingKey.interruptedPurchasesEnabled) == "true"
     }
 
     func storefront(_ database: TransactionStore) throws -> Storefront {
@@ -26,7 +31,7 @@ extension MockStore {
     }
 
     func locale(_ database: TransactionStore) throws -> String {
-        try database.setting(SettingKey.locale) ?? configuration.catalogue.locale
+        try database.setting(MockStore.SettingKey.locale) ?? configuration.catalogue.locale
     }
 
     /// The failure in force for `api`; a `once` failure set by a control is used up by this call.
@@ -69,10 +74,30 @@ extension MockStore {
         return nil
     }
 
+    /// What a new subscription is bought with: the storefront in force and the purchase's token.
+    func purchaseContext(appAccountToken: String?, _ database: TransactionStore) throws
+        -> SubscriptionPurchaseContext
+    {
+        let storefront = try storefront(database)
+        return SubscriptionPurchaseContext(
+            currency: storefront.currency, storefront: storefront.code, storefrontId: storefront.storefrontId,
+            appAccountToken: appAccountToken)
+    }
+
+    /// The storefront called `code`, or a 400 that says what a storefront is.
+    static func knownStorefront(_ code: String) throws(MockStoreError) -> Storefront {
+        guard let storefront = Storefront.named(code) else {
+            throw .badRequest(
+                "Unknown storefront \"\(code)\": give an App Store storefront's ISO 3166-1 alpha-3 code, "
+                    + "such as GBR or USA (\(Storefront.known.count) are known).")
+        }
+        return storefront
+    }
+
     // MARK: Controls
 
     /// What the store runs with now.
-    public func settings() throws(MockStoreError) -> TestSettingsBody {
+    public func current() throws(MockStoreError) -> TestSettingsBody {
         try withDatabase { try settingsBody($0) }
     }
 
@@ -83,7 +108,7 @@ extension MockStore {
     public func updateSettings(_ update: TestSettingsUpdate) throws(MockStoreError) -> TestSettingsBody {
         var storefrontCode: String?
         if let code = update.storefront {
-            storefrontCode = try Self.knownStorefront(code).code
+            storefrontCode = try StoreSettings.knownStorefront(code).code
         }
         if let locale = update.locale {
             guard LocaleIdentifier.isWellFormed(locale) else {
@@ -98,16 +123,16 @@ extension MockStore {
         }
         return try withDatabase { database in
             if let value = update.askToBuyEnabled {
-                try database.setSetting(SettingKey.askToBuyEnabled, to: value ? "true" : "false")
+                try database.setSetting(MockStore.SettingKey.askToBuyEnabled, to: value ? "true" : "false")
             }
             if let value = update.interruptedPurchasesEnabled {
-                try database.setSetting(SettingKey.interruptedPurchasesEnabled, to: value ? "true" : "false")
+                try database.setSetting(MockStore.SettingKey.interruptedPurchasesEnabled, to: value ? "true" : "false")
             }
             if let storefrontCode {
                 try database.setSetting(database.actingFor.storefrontSettingKey, to: storefrontCode)
             }
             if let locale = update.locale {
-                try database.setSetting(SettingKey.locale, to: locale)
+                try database.setSetting(MockStore.SettingKey.locale, to: locale)
             }
             return try settingsBody(database)
         }

@@ -1,7 +1,8 @@
+import StoreTestControls
 import StoreWire
 
 /// Get Notification History: every notification the store made, as Apple's endpoint lists them.
-extension MockStore {
+extension StoreNotifications {
     /// Notifications a history page carries (Apple: up to 20).
     public static let notificationHistoryPageSize = 20
 
@@ -40,5 +41,12 @@ extension MockStore {
             },
             hasMore: hasMore,
             paginationToken: hasMore ? page.last.map { NotificationHistoryQuery.token(after: $0.id) } : nil)
+    }
+
+    // MARK: Records
+
+    /// Every notification the store made, oldest first, with each delivery attempt.
+    public func notificationRecords() throws(MockStoreError) -> TestNotificationsBody {
+        TestNotificationsBody(notifications: try withDatabase { try $0.notifications() }.map(TestControlBodies.record))
     }
 }

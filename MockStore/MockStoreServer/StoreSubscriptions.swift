@@ -1,22 +1,21 @@
 import Foundation
 import MockStoreHTTP
+import MockStoreSQLite
 import StoreKitCatalogue
 import StoreTestControls
 import StoreWire
 
 /// Auto-renewable subscriptions: buying one, the events the clock and the controls bring about, and how each
 /// step is recorded, signed and announced. The rules are ``SubscriptionLifecycle``'s; this applies its steps.
-extension MockStore {
-    /// The lifecycle over the catalogue.
-    public var subscriptionLifecycle: SubscriptionLifecycle { subscriptionRuntime.timedLifecycle }
-
-    /// The virtual clock every date of the store comes from.
-    public var virtualClock: VirtualClock { subscriptionRuntime.clock }
-
-    /// Real time (bearer tokens are checked against it, not the virtual clock).
-    public var realClock: any StoreClock { subscriptionRuntime.clock.base }
-
-    var nowMilliseconds: Int64 { configuration.clock.now().millisecondsSince1970 }
+public struct StoreSubscriptions: SubscriptionStorePart {
+    let configuration: MockStore.Configuration
+    let database: GroupCommit<TransactionStore>
+    let runtime: SubscriptionRuntime
+    let settings: StoreSettings
+    let billingSettings: StoreBillingSettings
+    let signing: StoreSigning
+    let notifications: StoreNotifications
+    let offers: StoreOffers
 
     // MARK: Buying
 
@@ -35,13 +34,13 @@ extension MockStore {
         let existing = try ownSubscription(groupId: subscription.groupId, database)
         let step: SubscriptionStep
         if let option = request.offer {
-            step = try redeemStep(option, product, existing, request, at: now, signed: origin == .app, database)
+            step = try offers.redeemStep(option, product, existing, request, at: now, signed: origin == .app, database)
         } else if let existing, existing.status == .active || existing.status == .billingGracePeriod {
             step = try lifecycleStep { () throws(SubscriptionLifecycleError) in
                 try subscriptionLifecycle.apply(.changeProduct(to: subscription.id, at: now), to: existing)
             }
         } else {
-            let context = try purchaseContext(appAccountToken: request.appAccountToken, database)
+            let context = try settings.purchaseContext(appAccountToken: request.appAccountToken, database)
             step = try lifecycleStep { () throws(SubscriptionLifecycleError) in
                 try subscriptionLifecycle.subscribe(subscription.id, previous: existing, at: now, context: context)
             }
@@ -62,7 +61,7 @@ extension MockStore {
     func runDueEvents(until date: Int64, _ database: TransactionStore) throws -> [TestSubscriptionEventRecord] {
         var records: [TestSubscriptionEventRecord] = []
         // Only test controls change the billing settings, never an event: read them once for the run.
-        let billing = try billingSettings(database)
+        let billing = try billingSettings.inForce(database)
         // The clock runs for every customer; each event acts for its subscription's, then the call's own again.
         let actingFor = database.actingFor
         while records.count < Self.maximumEventsPerRun {
@@ -80,17 +79,6 @@ extension MockStore {
         return records
     }
 
-    /// Works out again when each subscription of every customer next changes (the rate or a billing setting
-    /// changed), so the due index (``TransactionStore/dueSubscriptionStates(until:)``) finds each at its time.
-    func rescheduleEverySubscription(_ database: TransactionStore) throws {
-        let billing = try billingSettings(database)
-        // An existing row keeps its customer: the save only changes its state and next date.
-        for (_, state) in try database.everyCustomersSubscriptionStates() {
-            try database.saveSubscription(
-                state, nextEventAt: subscriptionLifecycle.nextEventDate(state, billing: billing))
-        }
-    }
-
     /// At most this many subscription events run in one call (a daily subscription over `P100Y` would be 36,500).
     public static let maximumEventsPerRun = 5_000
 
@@ -100,21 +88,21 @@ extension MockStore {
     @discardableResult
     public func runDueSubscriptionEvents() -> Int? {
         let now = nowMilliseconds
-        guard subscriptionRuntime.mayBeDue(now: now) else { return 0 }
+        guard runtime.mayBeDue(now: now) else { return 0 }
         let result = try? withDatabase { database in
             let records = try runDueEvents(until: now, database)
             return (records.count, try database.nextSubscriptionEventDate())
         }
         guard let (count, next) = result else { return nil }
-        subscriptionRuntime.noteNextEvent(next)
-        if count > 0 { notificationsDue.signal() }
+        runtime.noteNextEvent(next)
+        if count > 0 { notifications.due.signal() }
         return count
     }
 
     /// The real milliseconds until the next subscription event falls due at the rate in force (0: due now), or
     /// `nil` when none is scheduled or the store has not looked yet (``SubscriptionScheduler``'s wait).
     func realMillisecondsUntilNextSubscriptionEvent() -> Int64? {
-        subscriptionRuntime.nextEventDate.map { virtualClock.realMilliseconds(until: $0) }
+        runtime.nextEventDate.map { virtualClock.realMilliseconds(until: $0) }
     }
 
     /// Applies `event` to `state` and records the step.
@@ -166,13 +154,15 @@ extension MockStore {
             latest = stored
         }
         try database.saveSubscription(
-            state, nextEventAt: subscriptionLifecycle.nextEventDate(state, billing: try billingSettings(database)))
-        subscriptionRuntime.noteNextEvent(try database.nextSubscriptionEventDate())
+            state,
+            nextEventAt: subscriptionLifecycle.nextEventDate(state, billing: try billingSettings.inForce(database)))
+        runtime.noteNextEvent(try database.nextSubscriptionEventDate())
         guard let transaction = try latest ?? database.transaction(id: state.latestTransactionId) else {
             return (state, nil)
         }
         if let notice = step.notice {
-            try enqueueSubscriptionNotification(notice, transaction: transaction, state: state, date: date, database)
+            try notifications.enqueueSubscriptionNotification(
+                notice, transaction: transaction, state: state, date: date, database)
         }
         return (state, transaction)
     }
@@ -198,21 +188,6 @@ extension MockStore {
         return new
     }
 
-    /// The lifecycle's answer, its refusals as the store's errors.
-    func lifecycleStep(_ body: () throws(SubscriptionLifecycleError) -> SubscriptionStep) throws(MockStoreError)
-        -> SubscriptionStep
-    {
-        do {
-            return try body()
-        } catch .unknownProduct(let id) {
-            throw .invalidProductId(id)
-        } catch .otherGroup(let id) {
-            throw .conflict("\(id) is in another subscription group.")
-        } catch {
-            throw .conflict("The subscription is not in force (expired or revoked).")
-        }
-    }
-
     static func date(of event: SubscriptionEvent) -> Int64 {
         switch event {
         case .renew(let date), .expire(let date, _), .setAutoRenew(_, let date), .changeProduct(_, let date),
@@ -230,7 +205,7 @@ extension MockStore {
         guard let group = transaction.subscription?.subscriptionGroupIdentifier,
             let state = try database.subscriptionState(groupId: group)
         else {
-            try enqueueNotification(.refund, transaction: transaction, database)
+            try notifications.enqueueNotification(.refund, transaction: transaction, database)
             return
         }
         let date = transaction.revocationDate ?? nowMilliseconds
@@ -270,80 +245,71 @@ extension MockStore {
     {
         try database.saveSubscription(
             step.state,
-            nextEventAt: subscriptionLifecycle.nextEventDate(step.state, billing: try billingSettings(database)))
-        subscriptionRuntime.noteNextEvent(try database.nextSubscriptionEventDate())
+            nextEventAt: subscriptionLifecycle.nextEventDate(step.state, billing: try billingSettings.inForce(database))
+        )
+        runtime.noteNextEvent(try database.nextSubscriptionEventDate())
         if let notice = step.notice {
-            try enqueueSubscriptionNotification(
+            try notifications.enqueueSubscriptionNotification(
                 notice, transaction: transaction, state: step.state, date: date, database)
         }
     }
 
-    // MARK: Notifications and renewal info
+    // MARK: Family Sharing
 
-    /// A notification about `transaction`: for a subscription's, with its renewal info and status (as Apple sends
-    /// CONSUMPTION_REQUEST and REFUND_DECLINED for subscriptions); else as for a one-time purchase.
-    func announce(
-        _ type: NotificationType, transaction: StoredTransaction, reason: ConsumptionRequestReason? = nil,
-        _ database: TransactionStore
-    ) throws {
+    /// The customer's subscription in a group, for a purchase of their own: a lapsed family-shared one is
+    /// forgotten (their own purchase starts a subscription of their own, INITIAL_BUY); one in force is refused,
+    /// as the store keeps one subscription per group.
+    func ownSubscription(groupId: String, _ database: TransactionStore) throws -> SubscriptionState? {
+        guard let state = try database.subscriptionState(groupId: groupId) else { return nil }
+        guard state.isFamilyShared == true else { return state }
+        guard state.status == .expired || state.status == .revoked else {
+            throw MockStoreError.conflict(
+                "The customer has this group through Family Sharing: the store keeps one subscription per group, so "
+                    + "a purchase of their own waits until sharing ends (control family-revoke).")
+        }
+        try database.deleteSubscription(originalTransactionId: state.originalTransactionId)
+        return nil
+    }
+
+    // MARK: Billing
+
+    /// The lifecycle's billing answer, its refusals as the store's errors.
+    func billingStep(_ event: BillingEvent, _ state: SubscriptionState) throws(MockStoreError) -> SubscriptionStep {
+        do throws(BillingRefusal) {
+            return try subscriptionLifecycle.applyBilling(event, to: state)
+        } catch {
+            throw StoreSubscriptions.storeError(error, state)
+        }
+    }
+
+    static func storeError(_ refusal: BillingRefusal, _ state: SubscriptionState) -> MockStoreError {
+        switch refusal {
+        case .lifecycle(.unknownProduct(let id)): .invalidProductId(id)
+        case .lifecycle(.otherGroup(let id)): .conflict("\(id) is in another subscription group.")
+        case .lifecycle: .conflict("The subscription is not in force (expired or revoked).")
+        case .conflict(let why): .conflict("Cannot do that to subscription \(state.originalTransactionId): \(why).")
+        case .extensionIneligible(let why):
+            .apiError(
+                403, StoreErrorCode.subscriptionExtensionIneligible,
+                "The subscription is not eligible for a renewal date extension: \(why).")
+        case .extensionLimit(let why):
+            .apiError(
+                403, StoreErrorCode.subscriptionMaxExtension,
+                "The subscription has had the most renewal date extensions Apple allows: \(why).")
+        }
+    }
+
+    /// A reversed refund of a subscription transaction: the lifecycle learns of it (the period in force: access
+    /// again, while it runs) and REFUND_REVERSED goes out with the renewal info and status.
+    func subscriptionRefundReversed(_ transaction: StoredTransaction, _ database: TransactionStore) throws {
         guard let group = transaction.subscription?.subscriptionGroupIdentifier,
             let state = try database.subscriptionState(groupId: group)
         else {
-            try enqueueNotification(type, transaction: transaction, reason: reason, database)
+            try notifications.enqueueNotification(.refundReversed, transaction: transaction, database)
             return
         }
-        try enqueueSubscriptionNotification(
-            SubscriptionNotice(type), transaction: transaction, state: state, date: nowMilliseconds,
-            consumptionRequestReason: reason, database)
-    }
-
-    /// Records a subscription notification: the transaction, the renewal info and the status in its data.
-    func enqueueSubscriptionNotification(
-        _ notice: SubscriptionNotice, transaction: StoredTransaction, state: SubscriptionState, date: Int64,
-        consumptionRequestReason: ConsumptionRequestReason? = nil, _ database: TransactionStore
-    ) throws {
-        let now = nowMilliseconds
-        let uuid = UUID().uuidString.lowercased()
-        var data = NotificationData(
-            environment: configuration.environment, appAppleId: configuration.appAppleIdInAnswers,
-            bundleId: configuration.bundleId, bundleVersion: configuration.bundleVersion,
-            signedTransactionInfo: try serverSign(transaction), consumptionRequestReason: consumptionRequestReason)
-        data.signedRenewalInfo = try signRenewalInfo(state, signedDate: date)
-        data.status = state.status
-        let payload = NotificationPayload(
-            notificationType: notice.type, subtype: notice.subtype, notificationUUID: uuid, data: data, signedDate: date
-        )
-        let signer = configuration.serverSigner ?? configuration.signer
-        try database.insertNotification(
-            StoredNotification(
-                id: 0, uuid: uuid, type: notice.type, subtype: notice.subtype, transactionId: transaction.id,
-                testToken: nil, signedPayload: try signer.sign(json: try HTTPResponse.encode(payload)),
-                createdAt: date, status: configuration.notificationURL == nil ? .unsent : .pending,
-                nextAttemptAt: configuration.notificationURL == nil ? nil : now, attempts: []))
-    }
-
-    /// Apple's `JWSRenewalInfoDecodedPayload` for `state`.
-    public func renewalInfoPayload(_ state: SubscriptionState, signedDate: Int64) -> RenewalInfoPayload {
-        let offer = state.status == .expired || state.status == .revoked ? nil : state.nextOffer
-        var payload = RenewalInfoPayload(
-            originalTransactionId: state.originalTransactionId, autoRenewProductId: state.autoRenewProductId,
-            productId: state.productId, autoRenewStatus: state.autoRenewEnabled ? .on : .off,
-            expirationIntent: state.status == .expired || state.status == .billingRetry ? state.expirationIntent : nil,
-            isInBillingRetryPeriod: state.isInBillingRetryPeriod, priceIncreaseStatus: state.priceIncreaseStatus,
-            gracePeriodExpiresDate: state.gracePeriodExpiresDate, offerType: offer?.offerType,
-            offerIdentifier: offer?.offerIdentifier, offerDiscountType: offer?.offerDiscountType,
-            offerPeriod: offer?.offerPeriod, signedDate: signedDate, environment: configuration.environment,
-            recentSubscriptionStartDate: state.recentSubscriptionStartDate, renewalDate: state.expiresDate,
-            currency: state.currency, renewalPrice: state.renewalPrice, appAccountToken: state.appAccountToken,
-            appTransactionId: String(customerAppTransactions.current.id))
-        payload.eligibleWinBackOfferIds = eligibleWinBackOfferIds(state)
-        return payload
-    }
-
-    /// The renewal info signed for a server (`device` false) or for the device API.
-    func signRenewalInfo(_ state: SubscriptionState, signedDate: Int64? = nil, device: Bool = false) throws -> String {
-        let payload = renewalInfoPayload(state, signedDate: signedDate ?? nowMilliseconds)
-        let signer = device ? configuration.signer : (configuration.serverSigner ?? configuration.signer)
-        return try signer.sign(json: try HTTPResponse.encode(payload))
+        let date = nowMilliseconds
+        let step = try billingStep(.reverseRefund(transactionId: transaction.id, at: date), state)
+        try save(step, about: transaction, date: date, database)
     }
 }

@@ -5,7 +5,7 @@ import StoreWire
 /// declines it (REFUND_DECLINED), `GRANT_FULL` refunds it all (REFUND, `REFUND_FULL`), and `GRANT_PRORATED` refunds
 /// the share not consumed: `revocationPercentage` = 100000 − `consumptionPercentage` (REFUND, `REFUND_PRORATED`).
 /// Without an open request, or without a preference (or with v1's numeric one), the information is only recorded.
-extension MockStore {
+extension StoreRefunds {
     /// What the consumption information `request` (v2) asks of an open refund request.
     enum RefundDecision: Equatable {
         case decline

@@ -1,3 +1,4 @@
+import MockStoreSQLite
 import Signing
 import StoreKitCatalogue
 import StoreTestControls
@@ -5,7 +6,16 @@ import StoreWire
 
 /// Subscription offers redeemed in a purchase (promotional offers, offer codes, win-back offers): OFFER_REDEEMED.
 /// Introductory offers need no option: the first purchase in a group has one when the product offers it.
-extension MockStore {
+public struct StoreOffers: SubscriptionStorePart {
+    let configuration: MockStore.Configuration
+    let database: GroupCommit<TransactionStore>
+    let runtime: SubscriptionRuntime
+    let settings: StoreSettings
+    /// Each customer's app transaction (a promotional offer's signature may name the customer's).
+    let customerAppTransactions: CustomerAppTransactions
+    /// The subscription offer keys promotional offers are checked with, registered by a test control.
+    let promotionalOfferKeys = PromotionalOfferKeys()
+
     /// The step of a purchase that redeems `option` for `product`. A promotional offer bought through the device
     /// API (`signed`) needs the developer's signature, checked with a registered key; a test control's purchase
     /// (SKTestSession's `buyProduct` with `promotionalOffer(id:)`) needs none, but one it carries is checked.
@@ -31,29 +41,11 @@ extension MockStore {
         if kind == .promotional, signed || Self.carriesSignature(option) {
             try checkSignature(option, product: product, request: request, database)
         }
-        let context = try purchaseContext(appAccountToken: request.appAccountToken, database)
+        let context = try settings.purchaseContext(appAccountToken: request.appAccountToken, database)
         return try lifecycleStep { () throws(SubscriptionLifecycleError) in
             try subscriptionLifecycle.redeem(
                 offer, productId: product.id, existing: existing, at: now, context: context)
         }
-    }
-
-    /// What a new subscription is bought with: the storefront in force and the purchase's token.
-    func purchaseContext(appAccountToken: String?, _ database: TransactionStore) throws
-        -> SubscriptionPurchaseContext
-    {
-        let storefront = try storefront(database)
-        return SubscriptionPurchaseContext(
-            currency: storefront.currency, storefront: storefront.code, storefrontId: storefront.storefrontId,
-            appAccountToken: appAccountToken)
-    }
-
-    /// Renewal info's `eligibleWinBackOfferIds`: the win-back offers of the lapsed subscription's product, in the
-    /// catalogue's order; none while it is in force, in a grace period or billing retry, or was shared.
-    func eligibleWinBackOfferIds(_ state: SubscriptionState) -> [String]? {
-        guard state.status == .expired || state.status == .revoked, state.isFamilyShared != true else { return nil }
-        let ids = configuration.catalogue.product(id: state.productId)?.subscription?.winBackOffers.compactMap(\.id)
-        return ids?.isEmpty == false ? ids : nil
     }
 
     /// Only auto-renewable subscriptions have offers: an offer with any other product is refused, not ignored.
@@ -62,20 +54,6 @@ extension MockStore {
         throw MockStoreError.badRequest(
             "Invalid offer (Product.PurchaseError.invalidOfferIdentifier): \(product.id) is not an auto-renewable "
                 + "subscription; only those have offers.")
-    }
-
-    /// A purchase redeeming an offer does not wait for Ask to Buy or as an interrupted purchase here (the waiting
-    /// row keeps no offer): refused rather than bought without it.
-    func refuseWaitingOffer(
-        _ request: PurchaseRequestBody, _ product: CatalogueProduct, _ database: TransactionStore
-    ) throws {
-        guard request.offer != nil else { return }
-        try Self.refuseOfferOnOtherProducts(request, product)
-        if try subscriptionPurchaseWaits(groupId: product.subscription?.groupID, database) {
-            throw MockStoreError.conflict(
-                "A purchase redeeming an offer cannot wait for Ask to Buy or an interruption in this store: turn "
-                    + "ask-to-buy and interrupted off to redeem it.")
-        }
     }
 
     /// The kind of customer `existing` makes them for an offer code: never subscribed in the group (new),

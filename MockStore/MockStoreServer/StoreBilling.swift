@@ -1,10 +1,19 @@
 import Foundation
+import MockStoreSQLite
 import StoreTestControls
 import StoreWire
 
 /// Billing of auto-renewable subscriptions: recovery from billing retry (`resolveIssueForTransaction`), refund
 /// reversals, StoreKit's messages. The clock brings about the failures themselves (``BillingSettings``).
-extension MockStore {
+public struct StoreBilling: SubscriptionStorePart {
+    let configuration: MockStore.Configuration
+    let database: GroupCommit<TransactionStore>
+    let runtime: SubscriptionRuntime
+    let subscriptions: StoreSubscriptions
+    let billingSettings: StoreBillingSettings
+    let signing: StoreSigning
+    let notifications: StoreNotifications
+
     /// Ends a subscription's billing issue (`SKTestSession.resolveIssueForTransaction` on a subscription in
     /// billing retry): the charge succeeds now, DID_RENEW BILLING_RECOVERY. In the grace period the renewal date
     /// stays; after it, the new period starts now.
@@ -20,53 +29,13 @@ extension MockStore {
     {
         let now = nowMilliseconds
         let record = try withDatabase { database in
-            _ = try runDueEvents(until: now, database)
-            let state = try subscription(reference, database)
-            let step = try billingStep(event(now, state), state)
-            return try committedRecord(step, date: now, origin: .outside, database)
+            _ = try subscriptions.runDueEvents(until: now, database)
+            let state = try subscriptions.subscription(reference, database)
+            let step = try subscriptions.billingStep(event(now, state), state)
+            return try subscriptions.committedRecord(step, date: now, origin: .outside, database)
         }
-        notificationsDue.signal()
+        notifications.due.signal()
         return record
-    }
-
-    /// The lifecycle's billing answer, its refusals as the store's errors.
-    func billingStep(_ event: BillingEvent, _ state: SubscriptionState) throws(MockStoreError) -> SubscriptionStep {
-        do throws(BillingRefusal) {
-            return try subscriptionLifecycle.applyBilling(event, to: state)
-        } catch {
-            throw Self.storeError(error, state)
-        }
-    }
-
-    static func storeError(_ refusal: BillingRefusal, _ state: SubscriptionState) -> MockStoreError {
-        switch refusal {
-        case .lifecycle(.unknownProduct(let id)): .invalidProductId(id)
-        case .lifecycle(.otherGroup(let id)): .conflict("\(id) is in another subscription group.")
-        case .lifecycle: .conflict("The subscription is not in force (expired or revoked).")
-        case .conflict(let why): .conflict("Cannot do that to subscription \(state.originalTransactionId): \(why).")
-        case .extensionIneligible(let why):
-            .apiError(
-                403, StoreErrorCode.subscriptionExtensionIneligible,
-                "The subscription is not eligible for a renewal date extension: \(why).")
-        case .extensionLimit(let why):
-            .apiError(
-                403, StoreErrorCode.subscriptionMaxExtension,
-                "The subscription has had the most renewal date extensions Apple allows: \(why).")
-        }
-    }
-
-    /// A reversed refund of a subscription transaction: the lifecycle learns of it (the period in force: access
-    /// again, while it runs) and REFUND_REVERSED goes out with the renewal info and status.
-    func subscriptionRefundReversed(_ transaction: StoredTransaction, _ database: TransactionStore) throws {
-        guard let group = transaction.subscription?.subscriptionGroupIdentifier,
-            let state = try database.subscriptionState(groupId: group)
-        else {
-            try enqueueNotification(.refundReversed, transaction: transaction, database)
-            return
-        }
-        let date = nowMilliseconds
-        let step = try billingStep(.reverseRefund(transactionId: transaction.id, at: date), state)
-        try save(step, about: transaction, date: date, database)
     }
 
     /// Whether `id` is a subscription's transaction (`resolve` then ends a billing issue).
@@ -84,7 +53,8 @@ extension MockStore {
             }
             try database.adopt(transaction)
             return TestTransactionBody(
-                transaction: Self.testTransaction(transaction), signedTransaction: try sign(transaction))
+                transaction: TestControlBodies.testTransaction(transaction),
+                signedTransaction: try signing.sign(transaction))
         }
     }
 
@@ -95,8 +65,8 @@ extension MockStore {
     public func messages() throws(MockStoreError) -> StoreMessagesBody {
         let now = nowMilliseconds
         return try withDatabase { database in
-            _ = try runDueEvents(until: now, database)
-            let billingIssues = try billingIssueMessagesEnabled(database)
+            _ = try subscriptions.runDueEvents(until: now, database)
+            let billingIssues = try billingSettings.billingIssueMessagesEnabled(database)
             var messages: [StoreMessage] = []
             for state in try database.subscriptionStates() {
                 let inRetry = state.status == .billingRetry || state.status == .billingGracePeriod

@@ -1,10 +1,11 @@
 import MockStoreSQLite
+import StoreKitCatalogue
 import StoreWire
 
 /// Ask to Buy and interrupted purchases of subscriptions: the purchase waits as any other does (a pending row,
 /// not signed); approving or resolving it makes that row the subscription's first transaction, as the lifecycle
 /// says (SUBSCRIBED, dated then), and it reaches the app through the updates feed.
-extension MockStore {
+extension StoreSubscriptions {
     /// A waiting purchase being settled: its row and the change it is logged as.
     struct PendingSettlement {
         var id: String
@@ -14,7 +15,9 @@ extension MockStore {
     /// Whether a purchase of `product` waits (Ask to Buy or an interrupted purchase) rather than subscribing now:
     /// only a new subscription waits; a change of plan in a group in force happens at once.
     func subscriptionPurchaseWaits(groupId: String?, _ database: TransactionStore) throws -> Bool {
-        guard try askToBuyEnabled(database) || interruptedPurchasesEnabled(database) else { return false }
+        guard try settings.askToBuyEnabled(database) || settings.interruptedPurchasesEnabled(database) else {
+            return false
+        }
         guard let groupId, let state = try database.subscriptionState(groupId: groupId) else { return true }
         return !(state.status == .active || state.status == .billingGracePeriod)
     }
@@ -61,5 +64,19 @@ extension MockStore {
             ])
         guard let updated else { throw MockStoreError.transactionNotFound }
         return updated
+    }
+
+    /// A purchase redeeming an offer does not wait for Ask to Buy or as an interrupted purchase here (the waiting
+    /// row keeps no offer): refused rather than bought without it.
+    func refuseWaitingOffer(
+        _ request: PurchaseRequestBody, _ product: CatalogueProduct, _ database: TransactionStore
+    ) throws {
+        guard request.offer != nil else { return }
+        try StoreOffers.refuseOfferOnOtherProducts(request, product)
+        if try subscriptionPurchaseWaits(groupId: product.subscription?.groupID, database) {
+            throw MockStoreError.conflict(
+                "A purchase redeeming an offer cannot wait for Ask to Buy or an interruption in this store: turn "
+                    + "ask-to-buy and interrupted off to redeem it.")
+        }
     }
 }

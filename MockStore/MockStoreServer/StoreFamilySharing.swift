@@ -1,3 +1,4 @@
+import MockStoreSQLite
 import StoreKitCatalogue
 import StoreTestControls
 import StoreWire
@@ -12,7 +13,15 @@ import StoreWire
 /// step announced by the same notifications as a purchase, carrying the FAMILY_SHARED transaction. When sharing
 /// ends (the purchaser stops sharing or leaves the family, or is refunded) the transaction in force is revoked
 /// (`revocationType` `FAMILY_REVOKE`) and REVOKE goes out.
-extension MockStore {
+public struct StoreFamilySharing: SubscriptionStorePart {
+    let configuration: MockStore.Configuration
+    let database: GroupCommit<TransactionStore>
+    let runtime: SubscriptionRuntime
+    let subscriptions: StoreSubscriptions
+    let settings: StoreSettings
+    let signing: StoreSigning
+    let notifications: StoreNotifications
+
     /// A family member shares `productId` with the customer (`control family-share PRODUCT`): SUBSCRIBED
     /// INITIAL_BUY (RESUBSCRIBE when shared before) with a FAMILY_SHARED transaction at the product's price, for
     /// one period from now, without an introductory offer (the purchaser's period is shared, not a new one).
@@ -29,14 +38,14 @@ extension MockStore {
         }
         let now = nowMilliseconds
         let record = try withDatabase { database in
-            _ = try runDueEvents(until: now, database)
+            _ = try subscriptions.runDueEvents(until: now, database)
             let existing = try database.subscriptionState(groupId: subscription.groupId)
             if let existing, existing.status != .expired, existing.status != .revoked {
                 throw MockStoreError.conflict(
                     "The customer has a subscription in force in this group: the store keeps one subscription per "
                         + "group, so a shared one starts only once it has lapsed.")
             }
-            let context = try purchaseContext(appAccountToken: nil, database)
+            let context = try settings.purchaseContext(appAccountToken: nil, database)
             let previous = existing?.isFamilyShared == true ? existing : nil
             var step = try lifecycleStep { () throws(SubscriptionLifecycleError) in
                 try subscriptionLifecycle.subscribe(subscription.id, previous: previous, at: now, context: context)
@@ -48,9 +57,9 @@ extension MockStore {
                 // The customer's own lapsed subscription gives way (one subscription per group).
                 try database.deleteSubscription(originalTransactionId: existing.originalTransactionId)
             }
-            return try committedRecord(step, date: now, origin: .outside, database)
+            return try subscriptions.committedRecord(step, date: now, origin: .outside, database)
         }
-        notificationsDue.signal()
+        notifications.due.signal()
         return record
     }
 
@@ -59,31 +68,16 @@ extension MockStore {
     public func endFamilySharing(_ reference: String) throws(MockStoreError) -> TestTransactionBody {
         let now = nowMilliseconds
         let body = try withDatabase { database in
-            _ = try runDueEvents(until: now, database)
-            let state = try subscription(reference, database)
+            _ = try subscriptions.runDueEvents(until: now, database)
+            let state = try subscriptions.subscription(reference, database)
             guard state.isFamilyShared == true, let latest = try database.transaction(id: state.latestTransactionId)
             else {
                 throw MockStoreError.conflict("\(reference) is not a subscription shared through Family Sharing.")
             }
             return try revokeFamilyShared(latest, database)
         }
-        notificationsDue.signal()
+        notifications.due.signal()
         return body
-    }
-
-    /// The customer's subscription in a group, for a purchase of their own: a lapsed family-shared one is
-    /// forgotten (their own purchase starts a subscription of their own, INITIAL_BUY); one in force is refused,
-    /// as the store keeps one subscription per group.
-    func ownSubscription(groupId: String, _ database: TransactionStore) throws -> SubscriptionState? {
-        guard let state = try database.subscriptionState(groupId: groupId) else { return nil }
-        guard state.isFamilyShared == true else { return state }
-        guard state.status == .expired || state.status == .revoked else {
-            throw MockStoreError.conflict(
-                "The customer has this group through Family Sharing: the store keeps one subscription per group, so "
-                    + "a purchase of their own waits until sharing ends (control family-revoke).")
-        }
-        try database.deleteSubscription(originalTransactionId: state.originalTransactionId)
-        return nil
     }
 
     /// Revokes the family-shared subscription of `transaction`: its period in force is revoked now
@@ -113,10 +107,11 @@ extension MockStore {
         state.autoRenewEnabled = false
         state.nextOffer = nil
         try database.saveSubscription(state, nextEventAt: nil)
-        subscriptionRuntime.noteNextEvent(try database.nextSubscriptionEventDate())
-        try enqueueSubscriptionNotification(
+        runtime.noteNextEvent(try database.nextSubscriptionEventDate())
+        try notifications.enqueueSubscriptionNotification(
             SubscriptionNotice(.revoke), transaction: updated, state: state, date: now, database)
-        return TestTransactionBody(transaction: Self.testTransaction(updated), signedTransaction: try sign(updated))
+        return TestTransactionBody(
+            transaction: TestControlBodies.testTransaction(updated), signedTransaction: try signing.sign(updated))
     }
 
     /// The shared period is a full one at the product's price: no introductory offer.

@@ -5,7 +5,7 @@ import StoreWire
 
 /// Subscriptions in the device API (entitlements, status, intro-offer eligibility) and the Server API (Get All
 /// Subscription Statuses).
-extension MockStore {
+extension StoreSubscriptions {
     // MARK: Device API
 
     /// `Transaction.currentEntitlements` now, on the virtual clock: each non-consumable and non-renewing
@@ -17,7 +17,7 @@ extension MockStore {
         let now = nowMilliseconds
         return try withDatabase { database in
             _ = try runDueEvents(until: now, database)
-            let verification = try takeFailure(.verification, database)
+            let verification = try settings.takeFailure(.verification, database)
             var entitled: [StoredTransaction] = []
             var seen = Set<String>()
             for transaction in try database.allTransactions().reversed()
@@ -34,7 +34,9 @@ extension MockStore {
             }
             entitled.sort { $0.serial < $1.serial }
             return SignedTransactionsBody(
-                signedTransactions: try entitled.map { try sign($0, verification: verification, device: device) })
+                signedTransactions: try entitled.map {
+                    try signing.sign($0, verification: verification, device: device)
+                })
         }
     }
 
@@ -51,8 +53,8 @@ extension MockStore {
             else { return SubscriptionStatusesBody(statuses: []) }
             return SubscriptionStatusesBody(statuses: [
                 SubscriptionStatusItem(
-                    state: state.status.storeKitState, signedTransaction: try sign(latest, device: device),
-                    signedRenewalInfo: try signRenewalInfo(state, device: true))
+                    state: state.status.storeKitState, signedTransaction: try signing.sign(latest, device: device),
+                    signedRenewalInfo: try signing.signRenewalInfo(state, device: true))
             ])
         }
     }
@@ -101,8 +103,8 @@ extension MockStore {
                         lastTransactions: [
                             LastTransactionsItem(
                                 status: state.status, originalTransactionId: state.originalTransactionId,
-                                signedTransactionInfo: try serverSign(latest),
-                                signedRenewalInfo: try signRenewalInfo(state))
+                                signedTransactionInfo: try signing.serverSign(latest),
+                                signedRenewalInfo: try signing.signRenewalInfo(state))
                         ]))
             }
             return StatusResponseBody(

@@ -1,12 +1,11 @@
 import Foundation
 import MockStoreSQLite
 
-/// A new database's schema in one pass: what versions 1 to 4 (``schemaSQL``, ``version2SQL``, ``version3SQL``,
-/// ``version4SQL``) leave, without their `ALTER TABLE`s. Each `ALTER TABLE` makes SQLite parse the whole schema again,
+/// A new database's schema in one pass: what versions 1 to 4 (``TransactionStore/schemaSQL`` and its successors) leave, without their `ALTER TABLE`s. Each `ALTER TABLE` makes SQLite parse the whole schema again,
 /// which was half the time of making the in-memory database of an `--ephemeral` start. Composed from the migrations
 /// themselves, so there is one text of each table; `TransactionStoreSchemaTests` checks that both ways give the same
 /// schema, statement by statement, and the same rows.
-extension TransactionStore {
+enum FreshSchema {
     /// What an added column's statement starts with.
     private static let addColumn = "ALTER TABLE transactions ADD COLUMN "
 
@@ -14,8 +13,11 @@ extension TransactionStore {
     /// the later versions add, then every other statement of the versions but the `ALTER TABLE`s, the `UPDATE`s and
     /// copies (`INSERT … SELECT`) of rows a new file does not have, the tables a later version drops (with their
     /// indexes and the `DROP`), and the versions in between.
-    static let freshSchemaSQL: String = {
-        let statements = [schemaSQL, version2SQL, version3SQL, version4SQL].flatMap(sqlStatements)
+    static let sql: String = {
+        let statements = [
+            TransactionStore.schemaSQL, TransactionStore.version2SQL, TransactionStore.version3SQL,
+            TransactionStore.version4SQL,
+        ].flatMap(sqlStatements)
         let addedColumns = statements.filter { $0.hasPrefix(addColumn) }.map { String($0.dropFirst(addColumn.count)) }
         let dropped = statements.filter { $0.hasPrefix("DROP TABLE ") }.map { String($0.dropFirst(11)) }
         func isDropped(_ statement: String) -> Bool {
@@ -37,7 +39,7 @@ extension TransactionStore {
                 fresh.append(statement)
             }
         }
-        return (fresh + ["PRAGMA user_version = \(schemaVersion)"]).joined(separator: ";\n") + ";"
+        return (fresh + ["PRAGMA user_version = \(TransactionStore.schemaVersion)"]).joined(separator: ";\n") + ";"
     }()
 
     /// The statements of `sql`, trimmed (the migrations' texts hold no `;` inside a statement).
@@ -46,8 +48,8 @@ extension TransactionStore {
     }
 
     /// Creates the current schema in `database`, which has none: one pass for a new file (``migrate()`` runs the
-    /// migrations for an old one).
-    static func createFreshSchema(in database: SQLiteDatabase) throws {
-        try database.execute(freshSchemaSQL)
+    /// migrations for an old one, ``TransactionStore``).
+    static func create(in database: SQLiteDatabase) throws {
+        try database.execute(sql)
     }
 }

@@ -1,6 +1,6 @@
 import StoreWire
 
-extension MockStore {
+extension StorePurchases {
     /// What became of the purchase `transactionId` the store answered pending (a mock store addition: StoreKit tells
     /// an app neither a decline nor a lapse), so an app can stop showing a declined Ask to Buy request as waiting.
     ///

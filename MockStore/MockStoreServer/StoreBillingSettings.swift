@@ -1,10 +1,15 @@
+import MockStoreSQLite
 import StoreTestControls
 import StoreWire
 
 /// The billing settings in force: the test controls' over the `.storekit` file's `_renewalBillingIssuesEnabled`,
 /// `_billingGracePeriodEnabled` and `_billingIssuesEnabled` (Xcode's Editor menu: Enable Billing Retry on Renewal,
 /// Enable Billing Grace Period, and the Billing Problem message), and the products taken off sale.
-extension MockStore {
+public struct StoreBillingSettings: SubscriptionStorePart {
+    let configuration: MockStore.Configuration
+    let database: GroupCommit<TransactionStore>
+    let runtime: SubscriptionRuntime
+
     /// Keys of the billing settings in the `settings` table (`reset` removes them: the catalogue's come back).
     enum BillingSettingKey {
         static let billingRetryOnRenewal = "billingRetryOnRenewal"
@@ -15,7 +20,7 @@ extension MockStore {
     }
 
     /// What renewals are billed with now.
-    func billingSettings(_ database: TransactionStore) throws -> BillingSettings {
+    func inForce(_ database: TransactionStore) throws -> BillingSettings {
         let catalogue = configuration.catalogue.settings
         return BillingSettings(
             billingRetryOnRenewal: try flag(
@@ -39,6 +44,17 @@ extension MockStore {
 
     private func productsNotForSale(_ database: TransactionStore) throws -> [String] {
         (try database.setting(BillingSettingKey.productsNotForSale) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// Works out again when each subscription of every customer next changes (the rate or a billing setting
+    /// changed), so the due index (``TransactionStore/dueSubscriptionStates(until:)``) finds each at its time.
+    func rescheduleEverySubscription(_ database: TransactionStore) throws {
+        let billing = try inForce(database)
+        // An existing row keeps its customer: the save only changes its state and next date.
+        for (_, state) in try database.everyCustomersSubscriptionStates() {
+            try database.saveSubscription(
+                state, nextEventAt: subscriptionLifecycle.nextEventDate(state, billing: billing))
+        }
     }
 
     // MARK: Controls
@@ -85,7 +101,7 @@ extension MockStore {
     }
 
     private func billingBody(_ database: TransactionStore) throws -> TestBillingSettingsBody {
-        let settings = try billingSettings(database)
+        let settings = try inForce(database)
         return TestBillingSettingsBody(
             billingRetryOnRenewal: settings.billingRetryOnRenewal, gracePeriodEnabled: settings.gracePeriodEnabled,
             billingIssueMessagesEnabled: try billingIssueMessagesEnabled(database),

@@ -3,7 +3,7 @@ import StoreWire
 
 /// Price increases of auto-renewable subscriptions (`SKTestSession`'s price-increase consent request, consent and
 /// decline): PRICE_INCREASE PENDING, then ACCEPTED; `priceIncreaseStatus` in the renewal info.
-extension MockStore {
+extension StoreBilling {
     /// The developer raises the price of the subscription's next renewals: PRICE_INCREASE PENDING (the customer
     /// must consent, `priceIncreaseStatus` 0), or ACCEPTED at once when it needs no consent. Default price: 10% more
     /// than now, to the cent.

@@ -1,21 +1,8 @@
 import Foundation
 import StoreWire
 
-/// The app transaction (StoreKit's `AppTransaction`, the Server API's Get App Transaction Info) and Set App
-/// Account Token.
-extension MockStore {
-    /// `AppTransaction.shared` for the device API: signed now with `device`'s verification fields. A simulated
-    /// `verification` failure makes it unverifiable, as it does every JWS the device API hands out.
-    public func deviceAppTransaction(device: DeviceVerification = DeviceVerification()) throws(MockStoreError)
-        -> SignedAppTransactionBody
-    {
-        try withDatabase { database in
-            let verification = try takeFailure(.verification, database)
-            return SignedAppTransactionBody(
-                signedAppTransaction: try signAppTransaction(device: device, verification: verification))
-        }
-    }
-
+/// The Server API's Get App Transaction Info and Set App Account Token.
+extension StoreServerAPI {
     /// Get App Transaction Info: the app transaction of the customer who has transaction `id`, signed by the test CA.
     ///
     /// - Throws: ``MockStoreError`` 4000006 for an id that is not numeric, 4040010 for one the store does not have.
@@ -23,7 +10,7 @@ extension MockStore {
         try requireTransactionId(id)
         return try withDatabase { database in
             _ = try paid(id, database)
-            return AppTransactionInfoResponseBody(signedAppTransactionInfo: try signAppTransaction(device: nil))
+            return AppTransactionInfoResponseBody(signedAppTransactionInfo: try signing.signAppTransaction(device: nil))
         }
     }
 
