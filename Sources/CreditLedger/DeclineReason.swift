@@ -42,7 +42,7 @@ public enum DeclineReason: Sendable, Equatable {
         case "not-needed": self = .notNeeded
         case "test": self = .test
         case "other":
-            guard let text, !text.trimmingWhitespace.isEmpty else {
+            guard let text, !Whitespace.trimmed(text).isEmpty else {
                 throw LedgerError.invalid("the reason `other` needs the user's words (--text)")
             }
             self = .other(text)

@@ -60,7 +60,7 @@ final class DeviceFileWriter {
             // A new file is durable only once its directory entry is. Whoever made it may have been killed before
             // syncing its directory, so the first append of each open syncs it too (once; then it is known).
             if creating || !fileIsDurable {
-                try fileSystem.syncDirectory(path.parentPath)
+                try fileSystem.syncDirectory(Files.parent(of: path))
                 if creating { try ensureDurableDirectory(ledgerDirectory) }
                 fileIsDurable = true
             }
@@ -170,7 +170,7 @@ final class DeviceFileWriter {
         guard !durableDirectories.contains(path) else { return }
         if Files.exists(path) {
             try fileSystem.syncDirectory(path)
-            try fileSystem.syncDirectory(path.parentPath)
+            try fileSystem.syncDirectory(Files.parent(of: path))
         } else {
             try fileSystem.makeDirectories(path)
         }

@@ -35,19 +35,23 @@ public struct DeviceSummary: Sendable, Equatable, Codable {
     public var isThisDevice: Bool
 }
 
-extension Ledger {
-    /// The account's devices: every device with a ledger file or a signed head here, and this one, by id.
-    public func devices() throws -> [DeviceSummary] {
-        try withLock { try refreshLocked() }
+extension DeviceSummary {
+    /// The account's devices as `ledger` sees them (read again first): every device with a ledger file or a signed
+    /// head there, and this one, by id.
+    public static func list(in ledger: Ledger) throws -> [DeviceSummary] {
+        try ledger.refresh()
+        let directory = ledger.directory
+        let files = ledger.files
         let publicKey = try? LedgerKeys.load(from: directory).headKey.publicKey
         let headNames = ((try? Files.list(directory + "/heads")) ?? []).filter { $0.hasSuffix(".json") }
         var ids = Set(files.keys).union(headNames.map { String($0.dropLast(5)) })
-        if !device.isEmpty { ids.insert(device) }
+        if !ledger.device.isEmpty { ids.insert(ledger.device) }
         return try ids.sorted().map { id in
             let file = files[id].flatMap { $0.lines > 0 ? $0 : nil }
             var summary = DeviceSummary(
                 id: id, entries: file?.lines ?? 0, lastSequence: file?.lastSequence ?? 0, hasFile: file != nil,
-                headPresent: false, headAgrees: false, head: .missing, headSequence: nil, isThisDevice: id == device)
+                headPresent: false, headAgrees: false, head: .missing, headSequence: nil,
+                isThisDevice: id == ledger.device)
             let head: SignedHead?
             do {
                 head = try SignedHead.read(in: directory, device: id)
@@ -62,7 +66,7 @@ extension Ledger {
             summary.headSequence = head.sequence
             let signed = head.device == id && (publicKey.map(head.isValid(for:)) ?? true)
             if signed, let file, head.sequence <= file.lastSequence,
-                entry(device: id, sequence: head.sequence)?.mac == head.mac
+                ledger.entry(device: id, sequence: head.sequence)?.mac == head.mac
             {
                 summary.head = head.sequence == file.lastSequence ? .agrees : .behind
                 summary.headAgrees = true

@@ -1,5 +1,6 @@
 import Clocks
 import DurableFiles
+import Foundation
 import Platform
 import Signing
 
@@ -20,15 +21,15 @@ extension Ledger {
     /// with it under the same lock: a command that opens the ledger, changes it and exits takes the `flock` once.
     /// What `body` does through this ledger (appends, declines, a merge) runs under that lock without taking it
     /// again. Nothing else may take the lock of `directory` inside `body` (another ledger opened on it,
-    /// ``checkpointedBalance(directory:)``): it would wait for ever.
+    /// ``LedgerCheckpoint/balance(directory:)``): it would wait for ever.
     public static func openSigned<T>(
         directory: String, clock: any LedgerClock = SystemClock(), ids: any IDSource = RandomIDs(),
         fileSystem: any FileSystem = SystemFileSystem(), whileLocked body: (Ledger) throws -> T
     ) throws -> T {
         // Nothing is read through, or made in, a data directory that is a link, another user's, or others may write.
-        try checkDataDirectory(directory)
+        try LedgerDirectory.check(directory)
         let keys =
-            try cannotWrite(directory)
+            try LedgerDirectory.cannotWrite(directory)
             ? readOnlyKeys(directory) : LedgerKeys.loadOrCreate(in: directory, fileSystem: fileSystem)
         let ledger = try Ledger(
             unopened: directory, clock: clock, ids: ids, authenticator: try keys.makeAuthenticator(),
@@ -41,11 +42,12 @@ extension Ledger {
             try ledger.openLocked(create: true, openingCredit: Ledger.defaultOpeningCredit)
             // Read-only: read as it is; no head brought up, no checkpoint written (the notice says so).
             if ledger.isReadOnly { return try body(ledger) }
-            ledger.headUpkeep = HeadUpkeep(key: keys.headKey)
+            let upkeep = HeadUpkeep(key: keys.headKey)
+            ledger.headUpkeep = upkeep
             ledger.keepsCheckpoint = true
-            try ledger.bringHeadUpToDateLocked(key: keys.headKey)
+            try upkeep.bringUpToDate(in: ledger)
             // So that the next `credit balance` need not read every entry again.
-            ledger.writeCheckpointLocked()
+            LedgerCheckpoint.writeLocked(for: ledger)
             return try body(ledger)
         }
     }
@@ -118,57 +120,30 @@ extension Ledger {
 
     /// Verifies this data directory's ledger files (or `files`), with its keys and heads.
     public func verify(files: [String]? = nil, receiptCheck: ((LedgerEntry) -> String?)?) throws -> VerificationReport {
-        try Ledger.verify(
+        try LedgerVerifier.verify(
             directory: directory, files: files, requiringHeadOf: files == nil && isSigned ? device : nil,
             receiptCheck: receiptCheck)
     }
 
-    /// Verifies the ledger files in `directory` (or `files`) with its keys and heads, without opening the ledger, so
-    /// that a ledger with a damaged line, which will not open, can still be checked. `device`'s head must be there.
-    public static func verify(
-        directory: String, files: [String]? = nil, requiringHeadOf device: String?,
-        receiptCheck: ((LedgerEntry) -> String?)?
-    ) throws -> VerificationReport {
-        let keys = try LedgerKeys.load(from: directory)
-        let publicKey = keys.headKey.publicKey
-        // Every device file there now, not only those an open ledger has read.
-        let ledgerDirectory = directory + "/ledger"
-        let paths =
-            try files
-            ?? Files.list(ledgerDirectory).filter { $0.hasSuffix(".jsonl") }.map { ledgerDirectory + "/" + $0 }
-        var heads: [String: SignedHead] = [:]
-        var unreadable: [VerificationProblem] = []
-        var unreadableOwners: Set<String> = []
-        let names = (try? Files.list(directory + "/heads")) ?? []
-        for name in names where name.hasSuffix(".json") {
-            let owner = String(name.dropLast(5))
-            do {
-                if let head = try SignedHead.read(in: directory, device: owner) { heads[owner] = head }
-            } catch {
-                // Damaged heads are reported like forged ones, and do not stop the other checks.
-                unreadableOwners.insert(owner)
-                unreadable.append(
-                    VerificationProblem(
-                        kind: .headInvalid, file: SignedHead.path(in: directory, device: owner), line: nil,
-                        detail: "the signed head of \(owner) cannot be read (\(error))"))
-            }
-        }
-        let required = Set(device.map { [$0] } ?? []).subtracting(unreadableOwners)
-        let verifier = LedgerVerifier(macKey: keys.macKey, headPublicKey: publicKey, receiptCheck: receiptCheck)
-        var report = try verifier.verify(files: paths, heads: heads, requireHeads: required)
-        report.problems.append(contentsOf: unreadable)
-        if files == nil {
-            // A head whose device's file is gone: nothing else would show that the file was there.
-            let present = Set(paths.map { String($0.lastPathComponent.dropLast(6)) })
-            for owner in (heads.keys.sorted() + unreadableOwners.sorted()) where !present.contains(owner) {
-                report.problems.append(
-                    VerificationProblem(
-                        kind: .headOrphaned, file: SignedHead.path(in: directory, device: owner), line: nil,
-                        detail: "there is a signed head for device \(owner) but no ledger file \(owner).jsonl: "
-                            + "the device's file was removed\(heads[owner].map { " (its head is at #\($0.sequence))" } ?? "")"
-                    ))
-            }
-        }
-        return report
+    // MARK: the account token
+
+    /// This account's `appAccountToken`: the UUID sent with every purchase, by which the store's record says whose
+    /// purchase it is. It is made from the account's ledger key (HMAC-SHA256 of a fixed label, cut to a version 4
+    /// UUID), so every device of the account has the same one without keeping another file, an account made before
+    /// tokens existed has one too, and nobody can work the key out from it. Nil for a ledger made before signing.
+    public var accountToken: UUID? {
+        guard let authenticator else { return nil }
+        var bytes = Array(authenticator.authenticationCode(for: Array(Ledger.accountTokenLabel.utf8)).prefix(16))
+        guard bytes.count == 16 else { return nil }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
+
+    /// What the account token is the MAC of.
+    static let accountTokenLabel = "voicedebrief-credit appAccountToken v1"
 }

@@ -93,8 +93,8 @@ public final class Ledger {
         writer = DeviceFileWriter(fileSystem: fileSystem, ledgerDirectory: directory + "/ledger")
         // The data directory is hostile input: a link, another user's directory or one others may write in is
         // refused before anything is read through it or made in it.
-        try Ledger.checkDataDirectory(directory)
-        if Ledger.cannotWrite(directory) {
+        try LedgerDirectory.check(directory)
+        if LedgerDirectory.cannotWrite(directory) {
             isReadOnly = true
         } else {
             try fileSystem.makeDirectories(ledgerDirectory)
@@ -105,7 +105,7 @@ public final class Ledger {
 
     public var ledgerDirectory: String { directory + "/ledger" }
     var lockPath: String { ledgerDirectory + "/.lock" }
-    var devicePath: String { directory + "/device" }
+    var devicePath: String { LedgerDirectory.devicePath(in: directory) }
     var tornDirectory: String { directory + "/torn" }
 
     /// The file holding `device`'s entries.
@@ -116,7 +116,8 @@ public final class Ledger {
 
     /// The size read of each device file, by file name.
     var loadedFiles: [String: Int64] {
-        Dictionary(files.values.map { ($0.path.lastPathComponent, $0.size) }, uniquingKeysWith: { first, _ in first })
+        Dictionary(
+            files.values.map { (Files.lastComponent(of: $0.path), $0.size) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Whether this device's file carries MACs.
@@ -165,6 +166,12 @@ public final class Ledger {
         return displayOrder.map { entries[$0] }
     }
 
+    /// The entries that count, one per id, in no particular order.
+    public var distinctEntriesUnordered: some Sequence<LedgerEntry> {
+        let entries = state.entries
+        return state.countedPositions.lazy.map { entries[Int($0)] }
+    }
+
     /// Re-reads what other processes appended since the last look.
     public func refresh() throws {
         try withLock { try refreshLocked() }
@@ -203,13 +210,13 @@ public final class Ledger {
         if isReadOnly {
             note(.readOnly(directory: directory))
         } else {
-            keepDataDirectoryLocked()
+            LedgerDirectory.keepLocked(directory)
         }
         // A link, a directory or a FIFO at `device` is refused (a missing one is a new ledger).
-        if let saved = try readDeviceID() { device = saved }
+        if let saved = try LedgerDirectory.deviceID(in: directory) { device = saved }
         try refreshLocked()
         // A device file without one whole entry (the first write was interrupted) is no ledger yet: make it again.
-        // A device that joined an account (``Ledger/join(directory:account:ids:fileSystem:)``) has the account's
+        // A device that joined an account (``AccountSync/join(directory:account:carrying:ids:fileSystem:)``) has the account's
         // entries and none of its own yet, and writes no opening: its file is made by its first append.
         if !device.isEmpty && (files[device]?.lines ?? 0) == 0 && !state.entries.isEmpty {
             if files[device] == nil { files[device] = DeviceFile(path: path(forDevice: device)) }
@@ -395,12 +402,12 @@ public final class Ledger {
     private func keepUpLocked(after written: [LedgerEntry], madeFile: Bool) {
         if let last = written.last, headUpkeep != nil, last.macField != nil {
             do {
-                try keepHeadLocked(after: last, madeFile: madeFile)
+                try headUpkeep?.keep(after: last, madeFile: madeFile, in: self)
             } catch {
                 note(.followUpFailed(id: last.id, reason: "\(error)"))
             }
         }
-        if keepsCheckpoint { writeCheckpointLocked() }
+        if keepsCheckpoint { LedgerCheckpoint.writeLocked(for: self) }
         for observer in observers {
             for entry in written {
                 do {
@@ -412,6 +419,11 @@ public final class Ledger {
         }
     }
 
+    /// Makes this device's file as read durable, data and directory entry, before a signed head vouches for it.
+    func syncOwnFile() throws {
+        try writer.syncFile(path(forDevice: device))
+    }
+
     func note(_ notice: LedgerNotice) {
         notices.append(notice)
         onNotice?(notice)
@@ -419,14 +431,5 @@ public final class Ledger {
 
     func noteAll(_ found: [LedgerNotice]) {
         for notice in found { note(notice) }
-    }
-}
-
-extension String {
-    var trimmingWhitespace: String {
-        var text = Substring(self)
-        while let first = text.first, first.isWhitespace { text.removeFirst() }
-        while let last = text.last, last.isWhitespace { text.removeLast() }
-        return String(text)
     }
 }

@@ -10,7 +10,7 @@ import Signing
 /// It is a cache and nothing more: written after the ledger is durable and without an fsync of its own, checked
 /// with HMAC-SHA256 under the ledger key, and anything missing, changed, unreadable or not verifying means a full
 /// load. It never decides a balance on its own and is never used to write.
-struct LedgerCheckpoint: Equatable {
+public struct LedgerCheckpoint: Equatable {
     /// What identifies one file's content at one moment. Any write changes the size or the change time (which no
     /// program can set back); a file put in its place changes the inode.
     struct Stamp: Equatable {
@@ -136,47 +136,49 @@ struct LedgerCheckpoint: Equatable {
     }
 }
 
-extension Ledger {
+extension LedgerCheckpoint {
     /// The balance of the ledger in `directory` from its signed checkpoint, when the checkpoint verifies under the
     /// ledger key and every ledger file, and this device's head, is exactly as it was when the checkpoint was
     /// written; nil otherwise (open the ledger then: a full load, which also writes a new checkpoint). Reads a
     /// few small files and changes nothing.
-    public static func checkpointedBalance(directory: String) -> MicroCredits? {
+    public static func balance(directory: String) -> MicroCredits? {
         let ledger = directory + "/ledger"
         // A directory that is not safe to read is for the full open to refuse, by name. The lock is taken for
         // reading: nothing is made, so a read-only data directory is read too.
-        guard (try? Ledger.checkDataDirectory(directory)) != nil, Files.exists(ledger + "/.lock"),
+        guard (try? LedgerDirectory.check(directory)) != nil, Files.exists(ledger + "/.lock"),
             let lock = try? FileLock(readingPath: ledger + "/.lock")
         else {
             return nil
         }
         defer { lock.unlock() }
-        guard let saved = try? Files.readAll(directory + "/device"),
-            let device = String(validating: saved, as: UTF8.self)?.trimmingWhitespace, !device.isEmpty,
+        guard let device = try? LedgerDirectory.deviceID(in: directory),
             let macKey = try? KeyFile.read(LedgerKeys.macKeyPath(in: directory)), macKey.count >= 16,
-            let bytes = try? Files.readAll(LedgerCheckpoint.path(in: directory)),
-            let checkpoint = LedgerCheckpoint.decode(bytes, macKey: macKey), checkpoint.device == device,
-            let now = LedgerCheckpoint.currentStamps(in: directory, device: device),
+            let bytes = try? Files.readAll(path(in: directory)),
+            let checkpoint = decode(bytes, macKey: macKey), checkpoint.device == device,
+            let now = currentStamps(in: directory, device: device),
             now.files == checkpoint.files, now.head == checkpoint.head
         else { return nil }
         return MicroCredits(checkpoint.balance)
     }
 
-    /// Writes the checkpoint for what is loaded now, if it is worth one: a signed ledger, everything on disk read,
-    /// and nothing a full load would have to say (a conflicting duplicate). Must hold the lock. Never fails: a
-    /// checkpoint not written only means a full load next time.
-    func writeCheckpointLocked() {
-        guard isSigned, let authenticator, LedgerCheckpoint.isPlain(device),
-            !notices.contains(where: { if case .conflictingDuplicate = $0 { return true } else { return false } }),
-            let now = LedgerCheckpoint.currentStamps(in: directory, device: device),
+    /// Writes the checkpoint for what `ledger` has loaded now, if it is worth one: a signed ledger, everything on
+    /// disk read, and nothing a full load would have to say (a conflicting duplicate). Must hold the ledger's lock.
+    /// Never fails: a checkpoint not written only means a full load next time.
+    static func writeLocked(for ledger: Ledger) {
+        let device = ledger.device
+        let loadedFiles = ledger.loadedFiles
+        guard ledger.isSigned, let authenticator = ledger.authenticator, isPlain(device),
+            !ledger.notices.contains(where: { if case .conflictingDuplicate = $0 { true } else { false } }),
+            let now = currentStamps(in: ledger.directory, device: device),
             now.files.count == loadedFiles.count,
             now.files.allSatisfy({ loadedFiles[$0.name] == $0.size })
         else {
             return
         }
-        let checkpoint = LedgerCheckpoint(device: device, balance: balance.rawValue, files: now.files, head: now.head)
+        let checkpoint = LedgerCheckpoint(
+            device: device, balance: ledger.balance.rawValue, files: now.files, head: now.head)
         let bytes = checkpoint.encoded { authenticator.authenticationCode(for: $0) }
-        let path = LedgerCheckpoint.path(in: directory)
+        let path = path(in: ledger.directory)
         if let existing = try? Files.readAll(path), existing == bytes { return }
         // Through the seam's replace (an exclusively made temporary, renamed over the old one: a link, a hard link
         // or a FIFO planted at `checkpoint` is replaced, never written through), without an fsync: after a crash a

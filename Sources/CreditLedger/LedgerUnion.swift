@@ -5,7 +5,7 @@ import Dispatch
 /// Entries are taken one device at a time, in sequence order: an entry already here at the same (device,
 /// sequence) is already present; a different one there is a fork; a missing sequence is a gap; an id already
 /// here with other content is a conflict. Each of those three is reported, and that device's later entries do not
-/// join. The balance is the sum over distinct ids, whatever the order. ``Ledger/merge(files:)`` runs every merge
+/// join. The balance is the sum over distinct ids, whatever the order. ``AccountSync/merge(files:)`` runs every merge
 /// through this type and then writes what joined; it touches no file itself.
 ///
 /// Entries are not copied: the union keeps the arrays it was given and refers to their elements by position.

@@ -130,10 +130,10 @@ public struct LedgerVerifier {
 
     /// The device a file holds: named by its file name (`<device>.jsonl`), else by its first entry, else its path.
     static func device(of file: ReadFile) -> String {
-        let name = file.path.lastPathComponent
+        let name = Files.lastComponent(of: file.path)
         // In a data directory's `ledger/`, the file's name says whose it is (an entry of another device in it is a
         // problem); a copy given by path elsewhere is its entries' device's, whatever it was named.
-        let inLedgerDirectory = Files.parent(of: file.path).lastPathComponent == "ledger"
+        let inLedgerDirectory = Files.lastComponent(of: Files.parent(of: file.path)) == "ledger"
         if name.hasSuffix(".jsonl") && (inLedgerDirectory || file.lines.first?.entry == nil) {
             return String(name.dropLast(6))
         }

@@ -79,14 +79,13 @@ extension MoneyTally {
     }
 }
 
-extension Ledger {
-    /// This ledger's P&L as of `asOf` (the caller's clock: the command's now), from its distinct entries, in money
+extension ProfitAndLossReport {
+    /// `ledger`'s P&L as of `asOf` (the caller's clock: the command's now), from its distinct entries, in money
     /// under `money`.
-    public func profitAndLoss(
-        asOf: Timestamp, prices: some PriceList, costs: some CostList,
+    public static func make(
+        ledger: Ledger, asOf: Timestamp, prices: some PriceList, costs: some CostList,
         money: any MoneySettings = UnstatedMoneySettings()
     ) throws -> ProfitAndLossReport {
-        try ProfitAndLossReport.make(
-            entries: distinctEntriesUnordered, asOf: asOf, prices: prices, costs: costs, money: money)
+        try make(entries: ledger.distinctEntriesUnordered, asOf: asOf, prices: prices, costs: costs, money: money)
     }
 }

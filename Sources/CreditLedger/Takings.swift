@@ -34,25 +34,20 @@ public struct LedgerTotals: Sendable, Equatable {
     public var opening: MicroCredits = .zero
 }
 
-extension Ledger {
-    /// Takings by feature over the distinct entries written at or after `since` (all time when nil), most charged
-    /// first.
-    public func takings(since: Timestamp? = nil) throws -> [FeatureTakings] {
-        try state.takings(fromMilliseconds: since?.milliseconds ?? .min)
+extension FeatureTakings {
+    /// Takings by feature over `ledger`'s distinct entries written at or after `since` (all time when nil), most
+    /// charged first.
+    public static func list(in ledger: Ledger, since: Timestamp? = nil) throws -> [FeatureTakings] {
+        try ledger.state.takings(fromMilliseconds: since?.milliseconds ?? .min)
     }
 
-    /// Takings over the last `days` days before the ledger clock's now.
-    public func takings(lastDays days: Int) throws -> [FeatureTakings] {
-        try takings(since: clock.now().adding(days: -Int64(days)))
+    /// Takings by feature in `ledger` over the last `days` days before the ledger clock's now.
+    public static func list(in ledger: Ledger, lastDays days: Int) throws -> [FeatureTakings] {
+        try list(in: ledger, since: ledger.clock.now().adding(days: -Int64(days)))
     }
 
-    /// The credit screen's totals.
-    public func totals() throws -> LedgerTotals {
-        try state.totals()
-    }
-
-    /// Takings over `entries` (already distinct by id).
-    public static func takings(of entries: some Sequence<LedgerEntry>, since: Timestamp?) throws -> [FeatureTakings] {
+    /// Takings by feature over `entries` (already distinct by id) written at or after `since` (all time when nil).
+    public static func list(of entries: some Sequence<LedgerEntry>, since: Timestamp?) throws -> [FeatureTakings] {
         var codes = FeatureCodes()
         var table = TakingsTable(lines: 0)
         for entry in entries {
@@ -62,11 +57,12 @@ extension Ledger {
         }
         return try table.sorted(names: codes.names)
     }
+}
 
-    /// The entries that count, one per id, in no particular order.
-    public var distinctEntriesUnordered: some Sequence<LedgerEntry> {
-        let entries = state.entries
-        return state.countedPositions.lazy.map { entries[Int($0)] }
+extension LedgerTotals {
+    /// The credit screen's totals over `ledger`'s distinct entries.
+    public init(of ledger: Ledger) throws {
+        self = try ledger.state.totals()
     }
 }
 

@@ -225,7 +225,7 @@ private struct ArgumentScanner {
         if let missing = chain.visibleOptions.first(where: { $0.isRequired && values[$0.name] == nil }) {
             throw error(
                 .missingOption(missing.name),
-                "\(current.name) needs \(missing.name) \(missing.valueName)".trimmingTrailingSpaces)
+                HelpFormat.trimmingTrailingSpaces("\(current.name) needs \(missing.name) \(missing.valueName)"))
         }
         return ParsedArguments(path: chain.names, options: values, positionals: positionals)
     }

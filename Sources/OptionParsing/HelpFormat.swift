@@ -4,6 +4,13 @@ enum HelpFormat {
     /// The widest left column of a list; a longer entry puts its text on the next line.
     static let maximumLeftColumn = 24
 
+    /// `text` without the spaces at its end (a column left empty).
+    static func trimmingTrailingSpaces(_ text: String) -> String {
+        var text = text
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text
+    }
+
     /// A range as messages say it (`from 1 to 360,000`, `of at least 100`), or nil for any number at all.
     static func describe(_ range: ClosedRange<Int64>) -> String? {
         switch (range.lowerBound, range.upperBound) {
@@ -79,18 +86,10 @@ enum HelpFormat {
                 lines += wrapped.filter { !$0.isEmpty }.map { pad + $0 }
             } else {
                 let first = "  " + name + String(repeating: " ", count: left - name.count + 2) + (wrapped.first ?? "")
-                lines.append(first.trimmingTrailingSpaces)
+                lines.append(HelpFormat.trimmingTrailingSpaces(first))
                 lines += wrapped.dropFirst().map { pad + $0 }
             }
         }
         return lines.joined(separator: "\n")
-    }
-}
-
-extension String {
-    var trimmingTrailingSpaces: String {
-        var text = self
-        while text.hasSuffix(" ") { text.removeLast() }
-        return text
     }
 }

@@ -42,7 +42,8 @@ struct StoreHTTP: Sendable {
 
     /// `path` under the base URL (one slash between them).
     func url(_ path: String) -> URL {
-        URL(string: baseURL.absoluteString.trimmingSuffix("/") + path)!
+        let base = baseURL.absoluteString
+        return URL(string: (base.hasSuffix("/") ? String(base.dropLast()) : base) + path)!
     }
 
     /// The request of `endpoint`: its method, its path with `parameters` and `query` under the base URL, and `body`
@@ -108,11 +109,5 @@ struct StoreHTTP: Sendable {
             return .storeResponse(status: status, code: error.errorCode, message: error.errorMessage)
         }
         return .storeResponse(status: status, code: 0, message: "\(url.path) failed (HTTP status \(status))")
-    }
-}
-
-extension String {
-    func trimmingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }

@@ -49,24 +49,24 @@ enum HTMLText {
     /// inside strings, where the escape means the same), so nothing can close the block; and the colon of a
     /// `http:`/`https:` inside a string as `\u003a`, so the page holds no network reference.
     static func scriptJSON(_ json: String) -> String {
-        var out = json.replacingEvery("<", with: "\\u003c").replacingEvery(">", with: "\\u003e")
-            .replacingEvery("&", with: "\\u0026")
-        for scheme in ["http:", "https:"] { out = out.replacingCaseInsensitive(scheme) }
+        var out = replacingEvery("<", in: json, with: "\\u003c")
+        out = replacingEvery(">", in: out, with: "\\u003e")
+        out = replacingEvery("&", in: out, with: "\\u0026")
+        for scheme in ["http:", "https:"] { out = escapingColon(ofEvery: scheme, in: out) }
         return out
     }
-}
 
-extension String {
-    fileprivate func replacingEvery(_ target: Character, with replacement: String) -> String {
+    /// `text` with every `target` as `replacement`.
+    private static func replacingEvery(_ target: Character, in text: String, with replacement: String) -> String {
         var out = ""
-        for character in self { if character == target { out += replacement } else { out.append(character) } }
+        for character in text { if character == target { out += replacement } else { out.append(character) } }
         return out
     }
 
-    /// Every `scheme` (any case, ending in `:`) with its colon as `\u003a`.
-    fileprivate func replacingCaseInsensitive(_ scheme: String) -> String {
+    /// `text` with every `scheme` (any case, ending in `:`) with its colon as `\u003a`.
+    private static func escapingColon(ofEvery scheme: String, in text: String) -> String {
         let pattern = Array(scheme.lowercased().utf8)
-        let bytes = Array(utf8)
+        let bytes = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = 0
@@ -85,5 +85,5 @@ extension String {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private func lower(_ byte: UInt8) -> UInt8 { (byte >= 65 && byte <= 90) ? byte + 32 : byte }
+    private static func lower(_ byte: UInt8) -> UInt8 { (byte >= 65 && byte <= 90) ? byte + 32 : byte }
 }

@@ -29,24 +29,21 @@ public enum ServerAPI {
             StoreErrorCode.invalidPaginationToken, StoreErrorCode.invalidStartDate, StoreErrorCode.invalidEndDate,
             StoreErrorCode.invalidNotificationType, StoreErrorCode.multipleFiltersSupplied,
         ])
+    /// The errors of Get Transaction History, the same in v1 and v2 (the same query).
+    private static let historyErrors: Set<Int> = [
+        StoreErrorCode.invalidTransactionId, StoreErrorCode.transactionIdNotFound,
+        StoreErrorCode.invalidRequestRevision, StoreErrorCode.invalidStartDate, StoreErrorCode.invalidEndDate,
+        StoreErrorCode.invalidSort, StoreErrorCode.invalidProductType, StoreErrorCode.invalidProductId,
+        StoreErrorCode.invalidInAppOwnershipType, StoreErrorCode.invalidRevoked,
+    ]
     /// Get Transaction History v1 (deprecated by Apple; the query as v2's).
     public static let historyV1 = Endpoint<NoBody, HistoryResponseBody>(
         .get, "/inApps/v1/history/{transactionId}",
-        errors: [
-            StoreErrorCode.invalidTransactionId, StoreErrorCode.transactionIdNotFound,
-            StoreErrorCode.invalidRequestRevision, StoreErrorCode.invalidStartDate, StoreErrorCode.invalidEndDate,
-            StoreErrorCode.invalidSort, StoreErrorCode.invalidProductType, StoreErrorCode.invalidProductId,
-            StoreErrorCode.invalidInAppOwnershipType, StoreErrorCode.invalidRevoked,
-        ])
+        errors: historyErrors)
     /// Get Transaction History (v2): `revision`, `sort` and the filters as query items.
     public static let history = Endpoint<NoBody, HistoryResponseBody>(
         .get, "/inApps/v2/history/{transactionId}",
-        errors: [
-            StoreErrorCode.invalidTransactionId, StoreErrorCode.transactionIdNotFound,
-            StoreErrorCode.invalidRequestRevision, StoreErrorCode.invalidStartDate, StoreErrorCode.invalidEndDate,
-            StoreErrorCode.invalidSort, StoreErrorCode.invalidProductType, StoreErrorCode.invalidProductId,
-            StoreErrorCode.invalidInAppOwnershipType, StoreErrorCode.invalidRevoked,
-        ])
+        errors: historyErrors)
     /// Get Refund History (the `revision` query for the next page).
     public static let refundHistory = Endpoint<NoBody, RefundHistoryResponseBody>(
         .get, "/inApps/v2/refund/lookup/{transactionId}",

@@ -49,7 +49,7 @@ public enum CreditApp {
         -> VerificationReport
     {
         let audit = try receiptAudit(in: directory)
-        return try Ledger.verify(
+        return try LedgerVerifier.verify(
             directory: directory, files: files, requiringHeadOf: device,
             receiptCheck: audit.map { audit in { audit.problem(with: $0) } })
     }

@@ -28,12 +28,12 @@ public struct CreditScreen: Sendable {
 
     public init(ledger: Ledger, prices: any PriceList) throws {
         balance = ledger.balance
-        let totals = try ledger.totals()
+        let totals = try LedgerTotals(of: ledger)
         used = totals.used
         toppedUp = totals.toppedUp
-        takingsAllTime = try ledger.takings()
-        takings7Days = try ledger.takings(lastDays: 7)
-        takings30Days = try ledger.takings(lastDays: 30)
+        takingsAllTime = try FeatureTakings.list(in: ledger)
+        takings7Days = try FeatureTakings.list(in: ledger, lastDays: 7)
+        takings30Days = try FeatureTakings.list(in: ledger, lastDays: 30)
         entries = try CreditScreenRows(entries: ledger.entries, oldestFirst: ledger.displayOrder)
         self.prices = prices.items
     }

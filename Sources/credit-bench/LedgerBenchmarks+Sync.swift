@@ -41,12 +41,12 @@ extension LedgerBenchmarks {
         for run in 0..<options.runs {
             merges.append(
                 try timed(copyOf: template, as: base + "/merge-\(run)", expecting: devices * fresh) {
-                    try $0.merge(files: files).addedCount
+                    try AccountSync($0).merge(files: files).addedCount
                 })
             syncs.append(
                 try timed(copyOf: template, as: base + "/sync-\(run)", expecting: devices * fresh) {
                     var memo = SyncMemo()
-                    return try $0.sync(through: folder, memo: &memo).takenCount
+                    return try AccountSync($0).sync(through: folder, memo: &memo).takenCount
                 })
             LedgerData.remove(folder.ledgerDirectory + "/\(own.device).jsonl")
         }

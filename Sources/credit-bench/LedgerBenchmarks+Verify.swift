@@ -140,7 +140,7 @@ extension LedgerBenchmarks {
             ResultRow(
                 what:
                     "counter on a \(size)-entry ledger, `credit balance` start to printed (median of \(options.processRuns))",
-                figure: "\(Format.duration(time)) (\(first.output.trimmingCharacters()))",
+                figure: "\(Format.duration(time)) (\(Format.trimmed(first.output)))",
                 target: "within 2x of baseline",
                 baseline: "python3 -c 'print(1)' \(Format.duration(baseline))", ratio: Format.ratio(time, baseline),
                 met: Format.yes(time <= 2 * baseline)))
@@ -179,14 +179,5 @@ extension LedgerBenchmarks {
         let tail = readBytes(fd, from: start, to: size)
         guard let newline = tail.dropLast().lastIndex(of: 0x0A) else { return tail }
         return Array(tail[(newline + 1)...])
-    }
-}
-
-extension String {
-    func trimmingCharacters() -> String {
-        var text = Substring(self)
-        while let last = text.last, last.isWhitespace { text.removeLast() }
-        while let first = text.first, first.isWhitespace { text.removeFirst() }
-        return String(text)
     }
 }

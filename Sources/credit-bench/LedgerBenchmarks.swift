@@ -268,15 +268,15 @@ struct LedgerBenchmarks {
     // MARK: in memory
 
     /// The credit screen's sums over the loaded ledger: the balance recomputed from the entries (opening +
-    /// top-ups - used, by `totals()`) and takings by feature (`takings()`), over every distinct entry.
+    /// top-ups - used, by `LedgerTotals(of:)`) and takings by feature (`FeatureTakings.list(in:)`), over every distinct entry.
     func balanceAndTakings(directory: String, into table: inout ResultTable) throws {
         let ledger = try Ledger(directory: directory, create: false)
         var times: [Double] = []
         var cpus: [Double] = []
         for _ in 0..<max(5, options.runs) {
             let timed = try Measure.time { () throws -> Int in
-                let totals = try ledger.totals()
-                let takings = try ledger.takings()
+                let totals = try LedgerTotals(of: ledger)
+                let takings = try FeatureTakings.list(in: ledger)
                 let recomputed = try totals.opening.adding(totals.toppedUp).subtracting(totals.used)
                 guard recomputed == ledger.balance else {
                     throw BenchError("the recomputed balance \(recomputed) is not the ledger's \(ledger.balance)")

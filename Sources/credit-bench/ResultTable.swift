@@ -50,6 +50,14 @@ struct ResultTable {
 
 /// Formatting for the table.
 enum Format {
+    /// `text` without the whitespace (newlines too) at its ends: a child process's output, as a figure.
+    static func trimmed(_ text: String) -> String {
+        var text = Substring(text)
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        while let first = text.first, first.isWhitespace { text.removeFirst() }
+        return String(text)
+    }
+
     static func number(_ value: Double, decimals: Int = 0) -> String {
         guard value.isFinite else { return "n/a" }
         var scale = 1.0

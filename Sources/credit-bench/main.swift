@@ -161,7 +161,7 @@ func resolvePython() -> String? {
     guard let shim = Measure.which("python3"),
         let run = try? Measure.run(shim, ["-c", "import sys; print(sys.executable)"]), run.status == 0
     else { return nil }
-    let path = run.output.trimmingCharacters()
+    let path = Format.trimmed(run.output)
     return path.isEmpty ? shim : path
 }
 

@@ -12,7 +12,7 @@ enum AccountCommands {
         let account = args.positional(.dir) ?? ""
         let report: JoinReport
         do {
-            report = try Ledger.join(
+            report = try AccountSync.join(
                 directory: context.dataDirectory, account: account, carrying: StoreConfiguration.fileNames,
                 ids: context.ids)
         } catch let error as JoinError {
@@ -37,7 +37,7 @@ enum AccountCommands {
     }
 
     static func devices(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let devices = try context.openLedger().devices()
+        let devices = try DeviceSummary.list(in: context.openLedger())
         if context.json {
             try printJSON(devices.map(AccountOutputs.Device.init))
             return CreditCLI.success
@@ -60,7 +60,7 @@ enum AccountCommands {
         let ledger = try context.openLedger()
         let report: MergeReport
         do {
-            report = try ledger.merge(files: paths)
+            report = try AccountSync(ledger).merge(files: paths)
         } catch let refusal as MergeRefusal {
             throw CommandFailure(refusal.description)
         }

@@ -120,7 +120,8 @@ extension CreditCLI {
     }
 
     private static func ledgerReport(_ ledger: Ledger, _ context: Context) throws -> ProfitAndLossReport {
-        try ledger.profitAndLoss(
+        try ProfitAndLossReport.make(
+            ledger: ledger,
             asOf: context.clock.now(), prices: VoiceDebriefPrices(), costs: VoiceDebriefCosts(),
             money: VoiceDebriefMoney())
     }

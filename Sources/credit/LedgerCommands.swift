@@ -8,10 +8,10 @@ enum LedgerCommands {
     static func balance(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         // An unchanged ledger's balance comes from its signed checkpoint; anything else is a full load.
         let balance: MicroCredits
-        if let checkpointed = try Ledger.checkpointedBalance(directory: context.dataDirectory) {
+        if let checkpointed = try LedgerCheckpoint.balance(directory: context.dataDirectory) {
             balance = checkpointed
             // The fast path opens no ledger, so no ledger notice says it: say it here.
-            if Ledger.cannotWrite(context.dataDirectory) {
+            if LedgerDirectory.cannotWrite(context.dataDirectory) {
                 printError("credit: note: \(LedgerNotice.readOnly(directory: context.dataDirectory))")
             }
         } else {
@@ -125,7 +125,8 @@ enum LedgerCommands {
     static func takings(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
         let days = args.string(.days).flatMap { Int64($0) }
         let ledger = try context.openLedger()
-        let lines = try days.map { try ledger.takings(lastDays: Int($0)) } ?? ledger.takings()
+        let lines =
+            try days.map { try FeatureTakings.list(in: ledger, lastDays: Int($0)) } ?? FeatureTakings.list(in: ledger)
         if context.json {
             try printJSON(lines.map(LedgerOutputs.Takings.init))
             return CreditCLI.success

@@ -153,9 +153,8 @@ enum ScreenCommands {
             // A damaged line keeps the ledger from opening: check the files as they are (a line that does not
             // verify is among the problems found, so only an unreadable one is told here).
             if case .corruptLine = error { printError("credit: note: \(error); checking the files as they are") }
-            // Through the file seam: a link planted at `device` is not followed.
-            let device = (try? Files.readAll(context.dataDirectory + "/device"))
-                .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+            // The one reader of `device`: a link planted there is not followed.
+            let device = try? LedgerDirectory.deviceID(in: context.dataDirectory)
             report = try CreditApp.verify(
                 directory: context.dataDirectory, files: files.isEmpty ? nil : files,
                 requiringHeadOf: files.isEmpty ? device : nil)

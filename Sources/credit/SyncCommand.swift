@@ -30,7 +30,7 @@ enum SyncCommand {
     /// One sync, its refusal in plain words.
     private static func syncOnce(_ ledger: Ledger, _ folder: SyncFolder, _ memo: inout SyncMemo) throws -> SyncReport {
         do {
-            return try ledger.sync(through: folder, memo: &memo)
+            return try AccountSync(ledger).sync(through: folder, memo: &memo)
         } catch let error as SyncError {
             throw CommandFailure(error.description)
         }
@@ -51,7 +51,7 @@ enum SyncCommand {
         var waitingFor: SyncError?
         while true {
             do {
-                let report = try ledger.sync(through: folder, memo: &memo)
+                let report = try AccountSync(ledger).sync(through: folder, memo: &memo)
                 waitingFor = nil
                 try show(report, ledger, context, first: first)
                 first = false

@@ -26,7 +26,7 @@ import Testing
         let ledgerA = try a.openSigned()
         for index in 1...3 { try ledgerA.append(chargeDraft("a-c\(index)", pence: Int64(index))) }
         let b = try LedgerFixture(prefix: "b")
-        let report = try Ledger.join(directory: b.directory, account: a.directory, ids: b.ids)
+        let report = try AccountSync.join(directory: b.directory, account: a.directory, ids: b.ids)
         return (a, ledgerA, b, report)
     }
 
@@ -68,8 +68,8 @@ import Testing
         #expect(ledgerB.notices.isEmpty, "\(ledgerB.notices)")
         #expect(try ledgerB.verify(receiptCheck: nil).problems == [])
         // Merged both ways (directories), the same balance, verify clean on both.
-        _ = try ledgerA.merge(files: [b.directory])
-        _ = try ledgerB.merge(files: [a.directory])
+        _ = try AccountSync(ledgerA).merge(files: [b.directory])
+        _ = try AccountSync(ledgerB).merge(files: [a.directory])
         #expect(ledgerA.balance == ledgerB.balance)
         #expect(ledgerA.balance == MicroCredits(5_000_000 - 60_000 - 100_000))
         #expect(try ledgerA.verify(receiptCheck: nil).problems == [])
@@ -80,7 +80,7 @@ import Testing
         let (a, _, b, _) = try joined()
         let before = try snapshot(b.directory)
         do {
-            try Ledger.join(directory: b.directory, account: a.directory)
+            try AccountSync.join(directory: b.directory, account: a.directory)
             Issue.record("a second join was accepted")
         } catch let error as JoinError {
             guard case .alreadyHasLedger = error else { throw error }
@@ -91,7 +91,7 @@ import Testing
         let c = try LedgerFixture(prefix: "c")
         _ = try c.openSigned()
         let beforeC = try snapshot(c.directory)
-        #expect(throws: JoinError.self) { try Ledger.join(directory: c.directory, account: a.directory) }
+        #expect(throws: JoinError.self) { try AccountSync.join(directory: c.directory, account: a.directory) }
         #expect(try snapshot(c.directory) == beforeC)
     }
 
@@ -99,7 +99,7 @@ import Testing
         let empty = try TemporaryDirectory()
         let b = try LedgerFixture(prefix: "b")
         do {
-            try Ledger.join(directory: b.directory, account: empty.path)
+            try AccountSync.join(directory: b.directory, account: empty.path)
             Issue.record("joined nothing")
         } catch let error as JoinError {
             guard case .notAnAccount = error else { throw error }
@@ -110,14 +110,14 @@ import Testing
     @Test func devicesListsEveryDeviceItsHeadAndWhichIsThisOne() throws {
         let (a, ledgerA, b, _) = try joined()
         let ledgerB = try b.openSigned()
-        let before = try ledgerB.devices()
+        let before = try DeviceSummary.list(in: ledgerB)
         #expect(before.map(\.id) == ["a-0001", "b-0001"])
         #expect(before[0].entries == 4 && before[0].lastSequence == 4 && before[0].head == .agrees)
         #expect(before[0].headPresent && before[0].headAgrees && !before[0].isThisDevice)
         #expect(before[1].isThisDevice && before[1].entries == 0 && !before[1].hasFile && before[1].head == .missing)
         try ledgerB.append(chargeDraft("b-c1", pence: 1))
-        _ = try ledgerA.merge(files: [b.directory])
-        let after = try ledgerA.devices()
+        _ = try AccountSync(ledgerA).merge(files: [b.directory])
+        let after = try DeviceSummary.list(in: ledgerA)
         #expect(after.map(\.head) == [.agrees, .agrees])
         #expect(after[0].isThisDevice && !after[1].isThisDevice)
         let json = try JSONEncoder().encode(after)
@@ -134,13 +134,13 @@ import Testing
         let ledgerO = try other.openSigned()
         try ledgerO.append(chargeDraft("o-c1", pence: 3))
         let before = try snapshot(a.directory)
-        let refused = refusal { _ = try ledgerA.merge(files: [other.file(of: ledgerO)]) }
+        let refused = refusal { _ = try AccountSync(ledgerA).merge(files: [other.file(of: ledgerO)]) }
         #expect(refused?.reason == .otherAccount)
         #expect(refused?.line == 1 && refused?.file == other.file(of: ledgerO))
         #expect(refused?.description.contains("credit join") == true)
         #expect(try snapshot(a.directory) == before)
         // Its whole directory too.
-        #expect(refusal { _ = try ledgerA.merge(files: [other.directory]) }?.reason == .otherAccount)
+        #expect(refusal { _ = try AccountSync(ledgerA).merge(files: [other.directory]) }?.reason == .otherAccount)
         #expect(try snapshot(a.directory) == before)
         #expect(ledgerA.balance == Ledger.defaultOpeningCredit)
     }
@@ -156,7 +156,7 @@ import Testing
         bLines[1] = Array(text.utf8)
         try writeLines(bLines, to: copies.file("b-0001.jsonl"))
         let before = try snapshot(a.directory)
-        let refused = refusal { _ = try ledgerA.merge(files: [copies.file("b-0001.jsonl")]) }
+        let refused = refusal { _ = try AccountSync(ledgerA).merge(files: [copies.file("b-0001.jsonl")]) }
         #expect(refused?.line == 2)
         if case .forged = refused?.reason {
         } else {
@@ -172,12 +172,14 @@ import Testing
             return Array(text.utf8)
         }
         try writeLines(made, to: copies.file("made-up.jsonl"))
-        #expect(refusal { _ = try ledgerA.merge(files: [copies.file("made-up.jsonl")]) }?.reason == .otherAccount)
+        #expect(
+            refusal { _ = try AccountSync(ledgerA).merge(files: [copies.file("made-up.jsonl")]) }?.reason
+                == .otherAccount)
         // A gapped chain.
         var gapped = try lines(of: b.file(of: ledgerB))
         gapped.remove(at: 1)
         try writeLines(gapped, to: copies.file("gapped.jsonl"))
-        let gap = refusal { _ = try ledgerA.merge(files: [copies.file("gapped.jsonl")]) }
+        let gap = refusal { _ = try AccountSync(ledgerA).merge(files: [copies.file("gapped.jsonl")]) }
         if case .chain = gap?.reason {} else { Issue.record("expected chain, got \(String(describing: gap))") }
         #expect(try snapshot(a.directory) == before)
     }
@@ -186,7 +188,7 @@ import Testing
         let (a, ledgerA, b, _) = try joined()
         let ledgerB = try b.openSigned()
         try ledgerB.append(chargeDraft("b-c1", pence: 2))
-        _ = try ledgerA.merge(files: [b.directory])
+        _ = try AccountSync(ledgerA).merge(files: [b.directory])
         // A restored copy of B goes its own way.
         let backup = try TemporaryDirectory()
         try copyItem(b.directory, to: backup.path + "/b")
@@ -194,9 +196,9 @@ import Testing
         let fork = try Ledger.openSigned(
             directory: backup.path + "/b", clock: FixedClock(day(3)), ids: SequentialIDs(prefix: "f"))
         try fork.append(chargeDraft("f-c2", pence: 9))
-        _ = try ledgerA.merge(files: [b.directory])
+        _ = try AccountSync(ledgerA).merge(files: [b.directory])
         let before = try snapshot(a.directory)
-        let refused = refusal { _ = try ledgerA.merge(files: [fork.path(forDevice: fork.device)]) }
+        let refused = refusal { _ = try AccountSync(ledgerA).merge(files: [fork.path(forDevice: fork.device)]) }
         if case .disagrees(let detail) = refused?.reason {
             #expect(detail.hasPrefix("fork:"))
         } else {
@@ -214,7 +216,7 @@ import Testing
         bLines.removeLast()
         try writeLines(bLines, to: b.file(of: ledgerB))
         let before = try snapshot(a.directory)
-        let refused = refusal { _ = try ledgerA.merge(files: [b.directory]) }
+        let refused = refusal { _ = try AccountSync(ledgerA).merge(files: [b.directory]) }
         if case .head = refused?.reason {} else { Issue.record("expected head, got \(String(describing: refused))") }
         #expect(try snapshot(a.directory) == before)
     }
@@ -226,18 +228,20 @@ import Testing
         let ledgerB = try b.openSigned()
         for index in 1...3 { try ledgerB.append(chargeDraft("b-c\(index)", pence: 2)) }
         // A bare file: the head is signed here for what verified.
-        let report = try ledgerA.merge(files: [b.file(of: ledgerB)])
+        let report = try AccountSync(ledgerA).merge(files: [b.file(of: ledgerB)])
         #expect(report.headsKept == ["b-0001"])
         #expect(try ledgerA.verify(receiptCheck: nil).problems == [])
         // Later merges keep it up.
         try ledgerB.append(chargeDraft("b-c4", pence: 2))
-        _ = try ledgerA.merge(files: [b.directory])
-        #expect(try ledgerA.devices().first { $0.id == "b-0001" }?.headSequence == 4)
+        _ = try AccountSync(ledgerA).merge(files: [b.directory])
+        #expect(try DeviceSummary.list(in: ledgerA).first { $0.id == "b-0001" }?.headSequence == 4)
         var merged = try lines(of: a.directory + "/ledger/b-0001.jsonl")
         merged.removeLast(2)
         try writeLines(merged, to: a.directory + "/ledger/b-0001.jsonl")
-        let problems = try Ledger.verify(directory: a.directory, requiringHeadOf: ledgerA.device, receiptCheck: nil)
-            .problems
+        let problems = try LedgerVerifier.verify(
+            directory: a.directory, requiringHeadOf: ledgerA.device, receiptCheck: nil
+        )
+        .problems
         #expect(problems.map(\.kind) == [.truncated], "\(problems)")
         #expect(problems.first?.file.hasSuffix("b-0001.jsonl") == true)
     }
@@ -270,7 +274,7 @@ import Testing
         let ledgerNew = try Ledger.openSigned(
             directory: new.directory, clock: FixedClock(day(10), step: 1000), ids: new.ids)
         try ledgerNew.append(chargeDraft("a-c1", pence: 30))
-        _ = try ledgerNew.merge(files: [old.directory])
+        _ = try AccountSync(ledgerNew).merge(files: [old.directory])
         let history = ledgerNew.distinctEntries
         #expect(history.first?.kind == .opening && history.first?.device == "z-0001")
         #expect(history.filter { $0.kind == .opening }.count == 1)
@@ -283,7 +287,7 @@ import Testing
         #expect(ledgerNew.balance == MicroCredits(5_000_000 - 4_000_000 - 300_000))
         // Read again from the start, and in the other direction: the same.
         #expect(try new.openSigned().distinctEntries.map(\.id) == history.map(\.id))
-        _ = try ledgerOld.merge(files: [new.directory])
+        _ = try AccountSync(ledgerOld).merge(files: [new.directory])
         #expect(ledgerOld.distinctEntries.first?.device == "z-0001")
         #expect(ledgerOld.balance == ledgerNew.balance)
         let union = LedgerUnion.union(ledgerNew.entries.filter { $0.device == "a-0001" }, ledgerOld.entries)
@@ -313,12 +317,12 @@ import Testing
         // B, not knowing A's, credits the same store transaction under another id.
         try ledgerB.append(topUp("topup-simulated-replay-T1", reference: "T1"))
         let balance = ledgerA.balance
-        let totals = try ledgerA.totals()
-        let report = try ledgerA.merge(files: [b.directory])
+        let totals = try LedgerTotals(of: ledgerA)
+        let report = try AccountSync(ledgerA).merge(files: [b.directory])
         #expect(report.problems.count == 1 && report.problems[0].hasPrefix("receipt:"), "\(report.problems)")
         #expect(report.receiptsCountedOnce.count == 1)
         #expect(ledgerA.balance == balance)
-        #expect(try ledgerA.totals() == totals)
+        #expect(try LedgerTotals(of: ledgerA) == totals)
         #expect(ledgerA.distinctEntries.filter { $0.kind == .topup }.count == 1)
         #expect(ledgerA.notices.contains { if case .receiptCountedOnce = $0 { true } else { false } })
         let reread = try a.openSigned()
@@ -327,7 +331,7 @@ import Testing
         #expect(verification.problems.map(\.kind) == [.receiptReplayed], "\(verification.problems)")
         #expect(verification.balance == balance)
         // And on B after merging back: the same balance.
-        _ = try ledgerB.merge(files: [a.directory])
+        _ = try AccountSync(ledgerB).merge(files: [a.directory])
         #expect(ledgerB.balance == balance)
         #expect(LedgerUnion.union(ledgerA.entries, ledgerB.entries).balance == balance)
     }

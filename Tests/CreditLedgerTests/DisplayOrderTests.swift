@@ -21,13 +21,13 @@ import Testing
         let ledgerA = try a.openSigned()
         for index in 0..<before { try ledgerA.append(chargeDraft("\(first)-c\(index)", pence: Int64(index + 1))) }
         let b = try LedgerFixture(prefix: second, step: 0)
-        _ = try Ledger.join(directory: b.directory, account: a.directory, ids: b.ids)
+        _ = try AccountSync.join(directory: b.directory, account: a.directory, ids: b.ids)
         let ledgerB = try Ledger.openSigned(directory: b.directory, clock: b.clock, ids: b.ids)
         try ledgerB.append(chargeDraft("\(second)-c1", pence: 10))
         try ledgerB.append(chargeDraft("\(second)-c2", pence: 20))
         for index in 0..<after { try ledgerA.append(chargeDraft("\(first)-d\(index)", pence: 3)) }
-        _ = try ledgerA.merge(files: [b.directory])
-        _ = try ledgerB.merge(files: [a.directory])
+        _ = try AccountSync(ledgerA).merge(files: [b.directory])
+        _ = try AccountSync(ledgerB).merge(files: [a.directory])
         return (ledgerA, ledgerB)
     }
 
@@ -70,11 +70,11 @@ import Testing
         let a = try LedgerFixture(prefix: "a", step: 0)
         let ledgerA = try a.openSigned()
         let b = try LedgerFixture(prefix: "b", step: 0)
-        _ = try Ledger.join(directory: b.directory, account: a.directory, ids: b.ids)
+        _ = try AccountSync.join(directory: b.directory, account: a.directory, ids: b.ids)
         let early = FixedClock(Timestamp(milliseconds: testStart.milliseconds - 86_400_000))
         let ledgerB = try Ledger.openSigned(directory: b.directory, clock: early, ids: b.ids)
         try ledgerB.append(chargeDraft("b-c1", pence: 10))
-        _ = try ledgerA.merge(files: [b.directory])
+        _ = try AccountSync(ledgerA).merge(files: [b.directory])
         let history = ledgerA.distinctEntries
         #expect(history.map(\.id) == ["opening", "b-c1"])
         #expect(try running(history) == history.map(\.balanceAfter))

@@ -201,7 +201,7 @@ import Testing
         for index in 1...30 { try ledgerB.append(chargeDraft("b-\(index)", pence: 2)) }
         try ledgerB.decline("b-3", reason: .test)
         let union = LedgerUnion.union(ledgerA.entries, ledgerB.entries)
-        let report = try ledgerA.merge(files: [b.file(of: ledgerB)])
+        let report = try AccountSync(ledgerA).merge(files: [b.file(of: ledgerB)])
         #expect(union.report == report)
         #expect(union.balance == ledgerA.balance)
         #expect(union.distinctEntries.map(\.id) == ledgerA.distinctEntries.map(\.id))
@@ -237,11 +237,11 @@ import Testing
         let fixture = try LedgerFixture(prefix: "cp")
         let ledger = try fixture.openSigned()
         for index in 1...10 { try ledger.append(chargeDraft("cp-\(index)", pence: Int64(index))) }
-        #expect(Ledger.checkpointedBalance(directory: fixture.directory) == ledger.balance)
+        #expect(LedgerCheckpoint.balance(directory: fixture.directory) == ledger.balance)
         // Another process's append keeps it current.
         let other = try fixture.openSigned()
         try other.append(chargeDraft("cp-other", pence: 3))
-        #expect(Ledger.checkpointedBalance(directory: fixture.directory) == other.balance)
+        #expect(LedgerCheckpoint.balance(directory: fixture.directory) == other.balance)
         try ledger.refresh()
         #expect(ledger.balance == other.balance)
     }
@@ -252,17 +252,17 @@ import Testing
         try ledger.append(chargeDraft("cp-1", pence: 1))
         let path = fixture.file(of: ledger)
         let checkpoint = fixture.directory + "/checkpoint"
-        #expect(Ledger.checkpointedBalance(directory: fixture.directory) == ledger.balance)
+        #expect(LedgerCheckpoint.balance(directory: fixture.directory) == ledger.balance)
 
         // A line added behind the ledger's back (a copy, an editor, an unfinished write).
         let original = try readBytes(path)
         try appendBytes(Array("{\"id\":".utf8), to: path)
-        #expect(Ledger.checkpointedBalance(directory: fixture.directory) == nil)
+        #expect(LedgerCheckpoint.balance(directory: fixture.directory) == nil)
         try writeBytes(original, to: path)
-        #expect(Ledger.checkpointedBalance(directory: fixture.directory) == nil, "rewritten: the change time moved")
+        #expect(LedgerCheckpoint.balance(directory: fixture.directory) == nil, "rewritten: the change time moved")
         // A full load writes a new one.
         let reopened = try fixture.openSigned()
-        #expect(Ledger.checkpointedBalance(directory: fixture.directory) == reopened.balance)
+        #expect(LedgerCheckpoint.balance(directory: fixture.directory) == reopened.balance)
 
         // The checkpoint itself changed: its MAC fails.
         var bytes = try readBytes(checkpoint)
@@ -270,13 +270,13 @@ import Testing
         let balanceLine = try #require(text.split(separator: "\n").first { $0.hasPrefix("balance ") })
         bytes = Array(text.replacingOccurrences(of: String(balanceLine), with: "balance 999999999").utf8)
         try writeBytes(bytes, to: checkpoint)
-        #expect(Ledger.checkpointedBalance(directory: fixture.directory) == nil)
+        #expect(LedgerCheckpoint.balance(directory: fixture.directory) == nil)
 
         // Another device's file arrives.
         _ = try fixture.openSigned()
-        #expect(Ledger.checkpointedBalance(directory: fixture.directory) != nil)
+        #expect(LedgerCheckpoint.balance(directory: fixture.directory) != nil)
         try writeBytes([], to: fixture.directory + "/ledger/other.jsonl")
-        #expect(Ledger.checkpointedBalance(directory: fixture.directory) == nil)
+        #expect(LedgerCheckpoint.balance(directory: fixture.directory) == nil)
         try FileManager.default.removeItem(atPath: fixture.directory + "/ledger/other.jsonl")
 
         // The head replaced.
@@ -285,12 +285,12 @@ import Testing
         try writeBytes(try readBytes(headPath), to: headPath + ".copy")
         try FileManager.default.removeItem(atPath: headPath)
         try FileManager.default.moveItem(atPath: headPath + ".copy", toPath: headPath)
-        #expect(Ledger.checkpointedBalance(directory: fixture.directory) == nil)
+        #expect(LedgerCheckpoint.balance(directory: fixture.directory) == nil)
 
         // No key, no checkpoint.
         _ = try fixture.openSigned()
         try FileManager.default.removeItem(atPath: LedgerKeys.macKeyPath(in: fixture.directory))
-        #expect(Ledger.checkpointedBalance(directory: fixture.directory) == nil)
+        #expect(LedgerCheckpoint.balance(directory: fixture.directory) == nil)
     }
 
     @Test func noCheckpointWhenALoadHasSomethingToSay() throws {
@@ -305,11 +305,11 @@ import Testing
         try writeBytes(line, to: fixture.directory + "/ledger/zz-other.jsonl")
         let reopened = try fixture.openSigned()
         #expect(reopened.notices.contains { if case .conflictingDuplicate = $0 { return true } else { return false } })
-        #expect(Ledger.checkpointedBalance(directory: fixture.directory) == nil)
+        #expect(LedgerCheckpoint.balance(directory: fixture.directory) == nil)
         // And an unsigned ledger has none.
         let unsigned = try LedgerFixture(prefix: "u")
         _ = try unsigned.open()
-        #expect(Ledger.checkpointedBalance(directory: unsigned.directory) == nil)
+        #expect(LedgerCheckpoint.balance(directory: unsigned.directory) == nil)
     }
 
     // MARK: verifier

@@ -56,7 +56,7 @@ import Testing
         let before = Self.snapshot(world.directory)
         expectRefused(world.ledgerFile, "symbolic link") { _ = try world.fixture.openSigned() }
         expectRefused(world.ledgerFile, "symbolic link") { _ = try world.fixture.open() }
-        #expect(Ledger.checkpointedBalance(directory: world.directory) == nil, "the cache does not vouch for a link")
+        #expect(LedgerCheckpoint.balance(directory: world.directory) == nil, "the cache does not vouch for a link")
         try world.victimIsUntouched()
         #expect(!exists(world.directory + "/torn"), "nothing was set aside from the link's target")
         #expect(Self.snapshot(world.directory) == before)
@@ -101,7 +101,7 @@ import Testing
         try world.victimIsUntouched()
         var info = stat()
         #expect(lstat(checkpoint, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_nlink == 1)
-        #expect(Ledger.checkpointedBalance(directory: world.directory) == ledger.balance)
+        #expect(LedgerCheckpoint.balance(directory: world.directory) == ledger.balance)
     }
 
     @Test func temporaryFilesAKilledProcessLeftAreRemovedAndNothingElse() throws {
@@ -140,7 +140,7 @@ import Testing
         #expect(chmod(path, 0o770) == 0)
         expectRefused(path, "group or others can write") { _ = try world.fixture.open() }
         #expect(Self.snapshot(world.directory).count == before.count)
-        #expect(Ledger.checkpointedBalance(directory: world.directory) == nil)
+        #expect(LedgerCheckpoint.balance(directory: world.directory) == nil)
     }
 
     @Test(.enabled(if: geteuid() == 0, "chown needs root"))
@@ -154,7 +154,7 @@ import Testing
         } catch let error as DataDirectoryError {
             #expect(error == .ownedByAnotherUser(path: world.directory, owner: 65534, user: 0))
         }
-        #expect(Ledger.checkpointedBalance(directory: world.directory) == nil)
+        #expect(LedgerCheckpoint.balance(directory: world.directory) == nil)
         #expect(Self.snapshot(world.directory) == before, "nothing read through it was written")
     }
 

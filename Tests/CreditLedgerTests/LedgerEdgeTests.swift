@@ -57,7 +57,7 @@ import Testing
         try Data(try forgedChain(device: "../../elsewhere/victim", key: keys.macKey)).write(
             to: URL(fileURLWithPath: evil))
         let before = DirectorySnapshot.take(a.directory)
-        #expect(throws: MergeRefusal.self) { try ledger.merge(files: [evil]) }
+        #expect(throws: MergeRefusal.self) { try AccountSync(ledger).merge(files: [evil]) }
         #expect(!FileManager.default.fileExists(atPath: outside))
         #expect(DirectorySnapshot.take(a.directory) == before)
     }
@@ -70,11 +70,13 @@ import Testing
         try Data(try forgedChain(device: "../../../elsewhere/victim", key: keys.macKey)).write(
             to: URL(fileURLWithPath: a.directory + "/ledger/zz.jsonl"))
         let b = try LedgerFixture(prefix: "b")
-        #expect(throws: JoinError.self) { try Ledger.join(directory: b.directory, account: a.directory, ids: b.ids) }
+        #expect(throws: JoinError.self) {
+            try AccountSync.join(directory: b.directory, account: a.directory, ids: b.ids)
+        }
         #expect(!FileManager.default.fileExists(atPath: b.directory))
         #expect(!FileManager.default.fileExists(atPath: b.temporary.path + "/elsewhere"))
         #expect(!FileManager.default.fileExists(atPath: a.temporary.path + "/elsewhere"))
-        #expect(!FileManager.default.fileExists(atPath: Ledger.stagingPath(for: b.directory)))
+        #expect(!FileManager.default.fileExists(atPath: AccountSync.stagingPath(for: b.directory)))
     }
 
     @Test func aDeviceFileThatIsAPathIsRefused() throws {
@@ -98,10 +100,10 @@ import Testing
         try ledgerA.append(chargeDraft("a-c1", pence: 3))
         let b = try LedgerFixture(prefix: "b")
         // What a join killed before its rename leaves: a staging directory beside the data directory.
-        let staging = Ledger.stagingPath(for: b.directory)
+        let staging = AccountSync.stagingPath(for: b.directory)
         try FileManager.default.createDirectory(atPath: staging + "/keys", withIntermediateDirectories: true)
         try Data("half".utf8).write(to: URL(fileURLWithPath: staging + "/keys/ledger.key"))
-        let report = try Ledger.join(directory: b.directory, account: a.directory, ids: b.ids)
+        let report = try AccountSync.join(directory: b.directory, account: a.directory, ids: b.ids)
         #expect(report.balance == ledgerA.balance)
         #expect(!FileManager.default.fileExists(atPath: staging))
         let ledgerB = try b.openSigned()
@@ -117,10 +119,10 @@ import Testing
         try Data("mine".utf8).write(to: URL(fileURLWithPath: b.directory + "/notes.txt"))
         let before = DirectorySnapshot.take(b.directory)
         #expect(throws: JoinError.notEmpty(directory: b.directory)) {
-            try Ledger.join(directory: b.directory, account: a.directory, ids: b.ids)
+            try AccountSync.join(directory: b.directory, account: a.directory, ids: b.ids)
         }
         #expect(DirectorySnapshot.take(b.directory) == before)
-        #expect(!FileManager.default.fileExists(atPath: Ledger.stagingPath(for: b.directory)))
+        #expect(!FileManager.default.fileExists(atPath: AccountSync.stagingPath(for: b.directory)))
     }
 
     @Test func aJoinTakesTheFilesTheAppNames() throws {
@@ -130,7 +132,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: a.directory + "/store-roots", withIntermediateDirectories: true)
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: a.directory + "/store-roots/old.der"))
         let b = try LedgerFixture(prefix: "b")
-        try Ledger.join(
+        try AccountSync.join(
             directory: b.directory, account: a.directory, carrying: ["store.json", "store-roots", "store-secret"],
             ids: b.ids)
         #expect(try readBytes(b.directory + "/store.json") == (try readBytes(a.directory + "/store.json")))
@@ -156,7 +158,7 @@ import Testing
             #expect(file == path && line == 3)
         }
         #expect(try readBytes(path) == before, "nothing appended after it")
-        #expect(Ledger.checkpointedBalance(directory: a.directory) == nil, "no checkpoint vouches for it")
+        #expect(LedgerCheckpoint.balance(directory: a.directory) == nil, "no checkpoint vouches for it")
     }
 
     @Test func aLineTakenOutOfTheMiddleStopsTheOpen() throws {

@@ -38,7 +38,7 @@ import Testing
         #expect(head.sequence == entry.sequence && head.mac == entry.mac, "the head was kept in the same lock")
         let reopened = try fixture.openSigned()
         #expect(reopened.entry(id: "c1") == entry)
-        #expect(Ledger.checkpointedBalance(directory: fixture.directory) == reopened.balance)
+        #expect(LedgerCheckpoint.balance(directory: fixture.directory) == reopened.balance)
     }
 
     @Test func aPlainChangeTakesTheLockAndLetsItGo() throws {

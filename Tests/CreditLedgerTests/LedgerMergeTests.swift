@@ -22,7 +22,7 @@ import Testing
     @Test func mergeIsTheUnionByIdAndCountsTheOpeningOnce() throws {
         let (a, ledgerA, b, ledgerB) = try twoDevices()
         #expect(ledgerA.device == "a-0001" && ledgerB.device == "b-0001")
-        let report = try ledgerA.merge(files: [b.file(of: ledgerB)])
+        let report = try AccountSync(ledgerA).merge(files: [b.file(of: ledgerB)])
         #expect(report.problems == [])
         #expect(report.added == ["b-0001": 4])
         #expect(report.alreadyPresent == 0)
@@ -40,11 +40,11 @@ import Testing
 
     @Test func mergingTwiceAddsNothing() throws {
         let (a, ledgerA, b, ledgerB) = try twoDevices()
-        _ = try ledgerA.merge(files: [b.file(of: ledgerB)])
+        _ = try AccountSync(ledgerA).merge(files: [b.file(of: ledgerB)])
         let balance = ledgerA.balance
         let bytesA = try readBytes(a.file(of: ledgerA))
         let bytesB = try readBytes(a.directory + "/ledger/b-0001.jsonl")
-        let again = try ledgerA.merge(files: [b.file(of: ledgerB), b.file(of: ledgerB)])
+        let again = try AccountSync(ledgerA).merge(files: [b.file(of: ledgerB), b.file(of: ledgerB)])
         #expect(again.addedCount == 0)
         #expect(again.alreadyPresent == 8)
         #expect(again.problems == [])
@@ -52,7 +52,7 @@ import Testing
         #expect(try readBytes(a.file(of: ledgerA)) == bytesA)
         #expect(try readBytes(a.directory + "/ledger/b-0001.jsonl") == bytesB)
         // Merging a device's own file into itself adds nothing either.
-        let own = try ledgerA.merge(files: [a.file(of: ledgerA)])
+        let own = try AccountSync(ledgerA).merge(files: [a.file(of: ledgerA)])
         #expect(own.addedCount == 0 && own.problems.isEmpty)
     }
 
@@ -61,8 +61,8 @@ import Testing
         let copies = try TemporaryDirectory()
         try copyItem(a.file(of: ledgerA), to: copies.file("a.jsonl"))
         try copyItem(b.file(of: ledgerB), to: copies.file("b.jsonl"))
-        _ = try ledgerA.merge(files: [copies.file("b.jsonl")])
-        _ = try ledgerB.merge(files: [copies.file("a.jsonl")])
+        _ = try AccountSync(ledgerA).merge(files: [copies.file("b.jsonl")])
+        _ = try AccountSync(ledgerB).merge(files: [copies.file("a.jsonl")])
         #expect(ledgerA.balance == ledgerB.balance)
         #expect(ledgerA.balance == MicroCredits(4_920_000))
         #expect(Set(ledgerA.distinctEntries.map(\.id)) == Set(ledgerB.distinctEntries.map(\.id)))
@@ -85,10 +85,10 @@ import Testing
         let d = try LedgerFixture(prefix: "d")
         let ledgerD = try d.open()
         // A takes B then C; D takes C and B at once, in the other order.
-        _ = try ledgerA.merge(files: [b.file(of: ledgerB)])
-        _ = try ledgerA.merge(files: [c.file(of: ledgerC)])
-        _ = try ledgerD.merge(files: [c.file(of: ledgerC), b.file(of: ledgerB)])
-        _ = try ledgerD.merge(files: [a_file(ledgerA)])
+        _ = try AccountSync(ledgerA).merge(files: [b.file(of: ledgerB)])
+        _ = try AccountSync(ledgerA).merge(files: [c.file(of: ledgerC)])
+        _ = try AccountSync(ledgerD).merge(files: [c.file(of: ledgerC), b.file(of: ledgerB)])
+        _ = try AccountSync(ledgerD).merge(files: [a_file(ledgerA)])
         #expect(ledgerA.balance == MicroCredits(5_000_000 - 60_000 - 20_000 - 40_000))
         #expect(ledgerD.balance == ledgerA.balance)
         #expect(Set(ledgerD.distinctEntries.map(\.id)) == Set(ledgerA.distinctEntries.map(\.id)))
@@ -98,7 +98,7 @@ import Testing
 
     @Test func aForkIsReportedAndNothingFromItMerged() throws {
         let (a, ledgerA, b, ledgerB) = try twoDevices()
-        _ = try ledgerA.merge(files: [b.file(of: ledgerB)])
+        _ = try AccountSync(ledgerA).merge(files: [b.file(of: ledgerB)])
         // A copy of B's data directory (a restored backup) goes its own way from #5 on, and so does B.
         let backup = try TemporaryDirectory()
         let forkDirectory = backup.path + "/b-restored"
@@ -108,11 +108,11 @@ import Testing
         try fork.append(chargeDraft("f-c1", pence: 7))
         try fork.append(chargeDraft("f-c2", pence: 8))
         try ledgerB.append(chargeDraft("b-c3", pence: 1))
-        _ = try ledgerA.merge(files: [b.file(of: ledgerB)])
+        _ = try AccountSync(ledgerA).merge(files: [b.file(of: ledgerB)])
         let balance = ledgerA.balance
         let bytesB = try readBytes(a.directory + "/ledger/b-0001.jsonl")
 
-        let report = try ledgerA.merge(files: [fork.path(forDevice: fork.device)])
+        let report = try AccountSync(ledgerA).merge(files: [fork.path(forDevice: fork.device)])
         #expect(report.addedCount == 0)
         #expect(report.alreadyPresent == 4)
         #expect(report.problems.count == 1)
@@ -133,7 +133,7 @@ import Testing
         try ledgerC.append(chargeDraft("c-before", pence: 1))
         try ledgerC.append(chargeDraft("shared", pence: 7))
         try ledgerC.append(chargeDraft("c-after", pence: 1))
-        let report = try ledgerA.merge(files: [c.file(of: ledgerC)])
+        let report = try AccountSync(ledgerA).merge(files: [c.file(of: ledgerC)])
         #expect(report.added == ["c-0001": 2])
         #expect(report.problems.count == 1)
         let problem = try #require(report.problems.first)
@@ -153,7 +153,7 @@ import Testing
         bLines.remove(at: 2)
         try writeLines(bLines, to: copies.file("b-0001.jsonl"))
         let balance = ledgerA.balance
-        let report = try ledgerA.merge(files: [copies.file("b-0001.jsonl")])
+        let report = try AccountSync(ledgerA).merge(files: [copies.file("b-0001.jsonl")])
         #expect(report.added == ["b-0001": 2])
         #expect(report.problems.count == 1)
         let problem = try #require(report.problems.first)
@@ -171,7 +171,7 @@ import Testing
         var bLines = try lines(of: b.file(of: ledgerB))
         bLines[2] = Array("{\"id\":1.5}".utf8)
         try writeLines(bLines, to: copies.file("b.jsonl"))
-        let error = expectAnyLedgerError { _ = try ledgerA.merge(files: [copies.file("b.jsonl")]) }
+        let error = expectAnyLedgerError { _ = try AccountSync(ledgerA).merge(files: [copies.file("b.jsonl")]) }
         guard case .corruptLine(let file, let line, _) = error else {
             Issue.record("expected corruptLine, got \(String(describing: error))")
             return
@@ -184,13 +184,13 @@ import Testing
 
     @Test func declinesOfTheSameChargeOnTwoDevicesCountOnce() throws {
         let (a, ledgerA, b, ledgerB) = try twoDevices()
-        _ = try ledgerA.merge(files: [b.file(of: ledgerB)])
-        _ = try ledgerB.merge(files: [a.file(of: ledgerA)])
+        _ = try AccountSync(ledgerA).merge(files: [b.file(of: ledgerB)])
+        _ = try AccountSync(ledgerB).merge(files: [a.file(of: ledgerA)])
         // Both decline a-c1 before syncing again.
         try ledgerA.decline("a-c1", reason: .test)
         try ledgerB.decline("a-c1", reason: .notNeeded)
-        _ = try ledgerA.merge(files: [b.file(of: ledgerB)])
-        _ = try ledgerB.merge(files: [a.file(of: ledgerA)])
+        _ = try AccountSync(ledgerA).merge(files: [b.file(of: ledgerB)])
+        _ = try AccountSync(ledgerB).merge(files: [a.file(of: ledgerA)])
         #expect(ledgerA.balance == ledgerB.balance)
         #expect(ledgerA.balance == MicroCredits(5_000_000 - 10_000 - 20_000))
         #expect(ledgerA.entries.filter { $0.id == "refund-a-c1" }.count == 2, "both refunds are kept")

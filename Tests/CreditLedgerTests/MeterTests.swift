@@ -34,9 +34,11 @@ import Testing
         #expect(ledger.balance == MicroCredits(4_980_000))
         try meter.charge(ChargeRequest("push", quantity: 4))
         try meter.charge(ChargeRequest("clone", quantity: 3))
-        #expect(try ledger.takings().map(\.feature) == ["clone", "push", "commit"])
+        #expect(try FeatureTakings.list(in: ledger).map(\.feature) == ["clone", "push", "commit"])
         #expect(
-            try ledger.takings().map(\.charged) == [MicroCredits(30_000), MicroCredits(30_000), MicroCredits(20_000)])
+            try FeatureTakings.list(in: ledger).map(\.charged) == [
+                MicroCredits(30_000), MicroCredits(30_000), MicroCredits(20_000),
+            ])
     }
 
     @Test func aPushThatMovedNothingCostsNothing() throws {

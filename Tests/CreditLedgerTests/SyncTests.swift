@@ -14,7 +14,7 @@ import Testing
         let ledgerA = try a.openSigned()
         _ = try ledgerA.append(chargeDraft("a-charge-1", pence: 10))
         let b = try LedgerFixture(prefix: "b")
-        _ = try Ledger.join(directory: b.directory, account: a.directory, ids: b.ids)
+        _ = try AccountSync.join(directory: b.directory, account: a.directory, ids: b.ids)
         let temporary = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: temporary.path + "/vault", withIntermediateDirectories: true)
         return (a, b, SyncFolder(temporary.path + "/vault"), temporary)
@@ -22,7 +22,7 @@ import Testing
 
     private func sync(_ ledger: Ledger, _ folder: SyncFolder) throws -> SyncReport {
         var memo = SyncMemo()
-        return try ledger.sync(through: folder, memo: &memo)
+        return try AccountSync(ledger).sync(through: folder, memo: &memo)
     }
 
     private func ids(_ ledger: Ledger) -> [String] { ledger.entries.map(\.id).sorted() }
@@ -93,7 +93,7 @@ import Testing
         _ = FileManager.default.createFile(atPath: folder.ledgerDirectory + "/notes.txt", contents: Data("hi\n".utf8))
         let balance = ledgerA.balance
         var memo = SyncMemo()
-        let report = try ledgerA.sync(through: folder, memo: &memo)
+        let report = try AccountSync(ledgerA).sync(through: folder, memo: &memo)
         let kinds = Dictionary(report.leftAlone.map { (URL(fileURLWithPath: $0.file).lastPathComponent, $0.kind) }) {
             first, _ in first
         }
@@ -104,11 +104,11 @@ import Testing
         #expect(kinds["notes.txt"] == "not-a-ledger-name")
         #expect(report.taken.isEmpty && ledgerA.balance == balance, "nothing taken from what is not whole")
         // Named once: the same files, unchanged, are not named again by a device that keeps syncing.
-        let again = try ledgerA.sync(through: folder, memo: &memo)
+        let again = try AccountSync(ledgerA).sync(through: folder, memo: &memo)
         #expect(again.leftAlone.isEmpty, "\(again.leftAlone)")
         // The download finishes: taken, every entry once, and the link still not followed.
         try Data(whole).write(to: URL(fileURLWithPath: target))
-        let done = try ledgerA.sync(through: folder, memo: &memo)
+        let done = try AccountSync(ledgerA).sync(through: folder, memo: &memo)
         #expect(done.taken == [ledgerB.device: 3])
         #expect(ledgerA.balance == MicroCredits(balance.rawValue - 30_000))
         #expect(ids(ledgerA) == ids(ledgerB))

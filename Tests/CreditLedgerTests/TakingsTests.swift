@@ -43,7 +43,7 @@ import Testing
     @Test func allTimeTakingsByFeature() throws {
         let (fixture, ledger) = try spreadLedger()
         defer { withExtendedLifetime(fixture) {} }
-        let takings = try ledger.takings()
+        let takings = try FeatureTakings.list(in: ledger)
         #expect(
             takings == [
                 line("debrief", 3, 15, 2, 10),
@@ -56,19 +56,20 @@ import Testing
         let (fixture, ledger) = try spreadLedger()
         defer { withExtendedLifetime(fixture) {} }
         #expect(
-            try ledger.takings(lastDays: 30) == [
+            try FeatureTakings.list(in: ledger, lastDays: 30) == [
                 line("debrief", 2, 10, 1, 5),
                 line("readNote", 2, 2, 0, 0),
                 line("send", 2, 2, 0, 0),
             ])
-        #expect(try ledger.takings(lastDays: 30) == (try ledger.takings(since: day(-30))))
+        #expect(
+            try FeatureTakings.list(in: ledger, lastDays: 30) == (try FeatureTakings.list(in: ledger, since: day(-30))))
     }
 
     @Test func theLastSevenDays() throws {
         let (fixture, ledger) = try spreadLedger()
         defer { withExtendedLifetime(fixture) {} }
         #expect(
-            try ledger.takings(lastDays: 7) == [
+            try FeatureTakings.list(in: ledger, lastDays: 7) == [
                 line("debrief", 1, 5, 1, 5),
                 line("readNote", 1, 1, 0, 0),
                 line("send", 1, 1, 0, 0),
@@ -78,21 +79,24 @@ import Testing
     @Test func theWindowMovesWithTheClock() throws {
         let (fixture, ledger) = try spreadLedger()
         fixture.clock.set(day(25))
-        #expect(try ledger.takings(lastDays: 7) == [])
-        #expect(try ledger.takings(lastDays: 30) == [line("debrief", 1, 5, 1, 5), line("send", 1, 1, 0, 0)])
+        #expect(try FeatureTakings.list(in: ledger, lastDays: 7) == [])
+        #expect(
+            try FeatureTakings.list(in: ledger, lastDays: 30) == [
+                line("debrief", 1, 5, 1, 5), line("send", 1, 1, 0, 0),
+            ])
     }
 
     @Test func netIsChargedLessGivenBackAndCanBeNegativeInAWindow() throws {
         let (fixture, ledger) = try spreadLedger()
         defer { withExtendedLifetime(fixture) {} }
         // From day -36: d-old's refund is inside, its charge is not.
-        let takings = try ledger.takings(since: day(-36))
+        let takings = try FeatureTakings.list(in: ledger, since: day(-36))
         let debrief = try #require(takings.first { $0.feature == "debrief" })
         #expect(debrief.charges == 2 && debrief.declined == 2)
         #expect(debrief.net == MicroCredits(0))
-        let fromDay35 = try ledger.takings(since: day(-35))
+        let fromDay35 = try FeatureTakings.list(in: ledger, since: day(-35))
         #expect(fromDay35.first { $0.feature == "debrief" }?.net == MicroCredits(0))
-        let narrow = try ledger.takings(since: day(-2))
+        let narrow = try FeatureTakings.list(in: ledger, since: day(-2))
         #expect(narrow.first { $0.feature == "debrief" } == line("debrief", 0, 0, 1, 5))
         #expect(narrow.first { $0.feature == "debrief" }?.net == MicroCredits(-50_000))
     }
@@ -106,7 +110,7 @@ import Testing
             """
         try writeBytes(Array(copy.utf8), to: fixture.directory + "/ledger/other.jsonl")
         try ledger.refresh()
-        #expect(try ledger.takings().first { $0.feature == "debrief" } == line("debrief", 3, 15, 2, 10))
+        #expect(try FeatureTakings.list(in: ledger).first { $0.feature == "debrief" } == line("debrief", 3, 15, 2, 10))
     }
 
     /// The sums are kept beside the entries as they are counted; they must agree with sums made from the distinct
@@ -118,11 +122,11 @@ import Testing
         {
             for since in [nil, day(-30), day(-7), day(-2)] {
                 #expect(
-                    try ledger.takings(since: since)
-                        == (try Ledger.takings(of: ledger.distinctEntriesUnordered, since: since)),
+                    try FeatureTakings.list(in: ledger, since: since)
+                        == (try FeatureTakings.list(of: ledger.distinctEntriesUnordered, since: since)),
                     "\(what), since \(since.map(\.description) ?? "ever")", sourceLocation: sourceLocation)
             }
-            let totals = try ledger.totals()
+            let totals = try LedgerTotals(of: ledger)
             let distinct = Array(ledger.distinctEntriesUnordered)
             func sum(_ kinds: Set<EntryKind>) -> Int64 {
                 distinct.filter { kinds.contains($0.kind) }.reduce(0) { $0 + $1.amount.rawValue }
@@ -144,19 +148,19 @@ import Testing
         try writeBytes(Array(other.utf8), to: otherPath)
         try ledger.refresh()
         try expectAgreement("after another device's file", ledger)
-        #expect(try ledger.takings().contains { $0.feature == "addServer" })
+        #expect(try FeatureTakings.list(in: ledger).contains { $0.feature == "addServer" })
         // Cut back under the ledger: everything is read again from the start.
         try writeBytes(Array((other.split(separator: "\n")[0] + "\n").utf8), to: otherPath)
         try ledger.refresh()
         try expectAgreement("after a file was cut back", ledger)
-        #expect(try !ledger.takings().contains { $0.feature == "addServer" })
+        #expect(try !FeatureTakings.list(in: ledger).contains { $0.feature == "addServer" })
         try expectAgreement("reopened", try fixture.open())
     }
 
     @Test func totalsForTheCreditScreen() throws {
         let (fixture, ledger) = try spreadLedger()
         defer { withExtendedLifetime(fixture) {} }
-        let totals = try ledger.totals()
+        let totals = try LedgerTotals(of: ledger)
         #expect(totals.opening == MicroCredits(5_000_000))
         #expect(totals.used == MicroCredits(190_000 - 100_000))
         #expect(totals.toppedUp == MicroCredits(5_000_000))

@@ -81,7 +81,7 @@ import Testing
         for index in 1...9 { try ledgerB.append(chargeDraft("b-c\(index)", pence: 2)) }
         try ledgerB.decline("b-c4", reason: .notNeeded)
 
-        let report = try a.ledger.merge(files: [b.file(of: ledgerB)])
+        let report = try AccountSync(a.ledger).merge(files: [b.file(of: ledgerB)])
         #expect(report.problems == [])
         #expect(report.addedCount == 11)
         let verification = try a.ledger.verify(receiptCheck: nil)
@@ -90,7 +90,7 @@ import Testing
         #expect(verification.devices == [a.device, ledgerB.device].sorted())
         #expect(verification.balance == a.ledger.balance)
         // And the other way round.
-        _ = try ledgerB.merge(files: [a.path])
+        _ = try AccountSync(ledgerB).merge(files: [a.path])
         let other = try ledgerB.verify(receiptCheck: nil)
         #expect(other.problems == [])
         #expect(other.balance == verification.balance)
@@ -387,7 +387,7 @@ import Testing
         let after = try signed.verify()
         #expect(!after.problems.isEmpty, "\(coverUp) then \(appends) append(s) verifies clean: covered up")
         // `credit verify`'s way: the data directory as it is, nothing opened.
-        let asTheCommandDoes = try Ledger.verify(
+        let asTheCommandDoes = try LedgerVerifier.verify(
             directory: signed.fixture.directory, requiringHeadOf: signed.device, receiptCheck: nil)
         #expect(!asTheCommandDoes.problems.isEmpty, "\(coverUp) then \(appends) append(s): covered up")
         if coverUp == .breakTheHead {

@@ -131,7 +131,8 @@ private struct Expected {
         }
         try meter.charge(ChargeRequest("debrief", subject: "note"))
         _ = try ledger.decline(transcript.id, reason: .notUsable)
-        let report = try ledger.profitAndLoss(
+        let report = try ProfitAndLossReport.make(
+            ledger: ledger,
             asOf: clock.now(), prices: VoiceDebriefPrices(), costs: VoiceDebriefCosts())
         let all = try #require(report.period("all"))
         // 76 seconds is two started minutes: 6p charged, 2 × 4,800 to serve, all given back.

@@ -156,7 +156,7 @@ import Testing
                 guard let newcomer = devices.first(where: { $0.ledger == nil }) else { continue }
                 let source = random.pick(joined)
                 log.append("\(newcomer.name): join from \(source.name)")
-                try Ledger.join(directory: newcomer.directory, account: source.directory, ids: newcomer.ids)
+                try AccountSync.join(directory: newcomer.directory, account: source.directory, ids: newcomer.ids)
                 try newcomer.open()
                 newcomer.known = source.known
                 joined.append(newcomer)
@@ -164,7 +164,7 @@ import Testing
             case 64..<88:
                 guard let other = others.randomElement(using: &random) else { continue }
                 log.append("\(device.name): merge \(other.name)'s directory")
-                _ = try ledger.merge(files: [other.directory])
+                _ = try AccountSync(ledger).merge(files: [other.directory])
                 for (id, entry) in other.known where device.known[id] == nil { device.known[id] = entry }
             default:
                 guard let other = others.randomElement(using: &random),
@@ -184,7 +184,7 @@ import Testing
                 faults += 1
                 let before = try snapshot(device.directory)
                 do {
-                    _ = try ledger.merge(files: [copy])
+                    _ = try AccountSync(ledger).merge(files: [copy])
                     throw ModelFailure(description: "a tampered file was merged")
                 } catch is MergeRefusal {}
                 if try snapshot(device.directory) != before {
@@ -197,7 +197,7 @@ import Testing
         for _ in 0..<2 {
             for device in joined {
                 for other in joined where other !== device {
-                    _ = try device.current.merge(files: [other.directory])
+                    _ = try AccountSync(device.current).merge(files: [other.directory])
                     for (id, entry) in other.known where device.known[id] == nil { device.known[id] = entry }
                 }
                 checked += try check(device)

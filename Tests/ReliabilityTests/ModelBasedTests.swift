@@ -319,7 +319,7 @@ extension ModelBasedTests {
                 log.append("\(device.name): merge from \(other.name)")
                 let otherLedger = try other.current
                 let files = otherLedger.devicePaths.values.sorted()
-                let report = try ledger.merge(files: files)
+                let report = try AccountSync(ledger).merge(files: files)
                 if !report.problems.isEmpty { throw ModelFailure(description: "merge problems: \(report.problems)") }
                 for (id, entry) in other.known where device.known[id] == nil { device.known[id] = entry }
             }
@@ -329,7 +329,7 @@ extension ModelBasedTests {
         for (device, other) in [(devices[0], devices[1]), (devices[1], devices[0])] {
             if device.ledger == nil { try device.open() }
             if other.ledger == nil { try other.open() }
-            let report = try device.current.merge(files: try other.current.devicePaths.values.sorted())
+            let report = try AccountSync(device.current).merge(files: try other.current.devicePaths.values.sorted())
             if !report.problems.isEmpty { throw ModelFailure(description: "final merge problems: \(report.problems)") }
             for (id, entry) in other.known where device.known[id] == nil { device.known[id] = entry }
             log.append("\(device.name): final merge from \(other.name)")
@@ -341,7 +341,7 @@ extension ModelBasedTests {
             throw ModelFailure(description: "after merging both ways the devices differ")
         }
         // Merging again changes nothing.
-        let again = try devices[0].current.merge(files: try devices[1].current.devicePaths.values.sorted())
+        let again = try AccountSync(devices[0].current).merge(files: try devices[1].current.devicePaths.values.sorted())
         if again.addedCount != 0 { throw ModelFailure(description: "a second merge added \(again.addedCount)") }
         // Every purchase was credited, each once.
         let credited = Set(devices[0].known.values.filter { $0.kind == .topup }.compactMap(\.reference))
@@ -395,9 +395,9 @@ extension ModelBasedTests {
             case .opening: break
             }
         }
-        let actual = Dictionary(uniqueKeysWithValues: try ledger.takings().map { ($0.feature, $0) })
+        let actual = Dictionary(uniqueKeysWithValues: try FeatureTakings.list(in: ledger).map { ($0.feature, $0) })
         if actual != takings { throw ModelFailure(description: "\(device.name): takings \(actual), model \(takings)") }
-        let totals = try ledger.totals()
+        let totals = try LedgerTotals(of: ledger)
         if totals.used.rawValue != used || totals.toppedUp.rawValue != toppedUp {
             throw ModelFailure(
                 description: "\(device.name): totals \(totals), model used \(used) topped up \(toppedUp)")

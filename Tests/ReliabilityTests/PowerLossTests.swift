@@ -192,7 +192,7 @@ func makeScript(seed: UInt64) -> [ScriptStep] {
             merged = true
             steps.append(
                 ScriptStep(name: "merge another device", writes: OtherDevice.ids) { world in
-                    let report = try world.current.merge(files: [world.otherFile])
+                    let report = try AccountSync(world.current).merge(files: [world.otherFile])
                     try #require(report.problems.isEmpty, "merge: \(report.problems)")
                 })
         default:

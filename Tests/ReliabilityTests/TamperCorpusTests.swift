@@ -41,7 +41,7 @@ import VoiceDebriefCredit
             try ledger.decline("a-1", reason: try DeclineReason(key: "not-needed", text: nil))
             try other.append(charge("b-0", pence: 4, feature: "send"))
             try other.append(charge("b-1", pence: 6, feature: "debrief"))
-            _ = try ledger.merge(files: [other.path(forDevice: other.device)])
+            _ = try AccountSync(ledger).merge(files: [other.path(forDevice: other.device)])
             let store = ModelStore()
             let flow = TopUpFlow(
                 ledger: ledger, store: store,
@@ -342,7 +342,7 @@ extension TamperCorpusTests {
             figures.faults += 1
             let report =
                 sample.wholeDirectory
-                ? try Ledger.verify(
+                ? try LedgerVerifier.verify(
                     directory: directory, requiringHeadOf: base.device, receiptCheck: TamperCorpusTests.receiptCheck)
                 : try TamperCorpusTests.verify(
                     directory, device: base.device, extraFiles: sample.extraFiles, otherKey: sample.otherKey)

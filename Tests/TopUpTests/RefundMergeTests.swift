@@ -12,7 +12,7 @@ extension TopUpFlowTests {
     /// A second device of this account, joined now: its ledger and a flow on it.
     private func joinedDevice(_ store: FakeStore) throws -> (ledger: Ledger, directory: String, flow: TopUpFlow) {
         let other = directory + "-b"
-        _ = try Ledger.join(directory: other, account: directory, ids: SequentialIDs(prefix: "b"))
+        _ = try AccountSync.join(directory: other, account: directory, ids: SequentialIDs(prefix: "b"))
         let joined = try Ledger.openSigned(
             directory: other, clock: FixedClock(Timestamp(milliseconds: 1_764_400_000_000), step: 1000),
             ids: SequentialIDs(prefix: "b"))
@@ -68,9 +68,9 @@ extension TopUpFlowTests {
         #expect(union.report.problems.isEmpty, "\(union.report.problems)")
         #expect(union.balance == right)
         #expect(LedgerUnion.union(b.ledger.entries, ledger.entries).balance == right)
-        let intoA = try ledger.merge(files: [b.directory])
+        let intoA = try AccountSync(ledger).merge(files: [b.directory])
         #expect(intoA.problems.isEmpty, "\(intoA.problems)")
-        let intoB = try b.ledger.merge(files: [directory])
+        let intoB = try AccountSync(b.ledger).merge(files: [directory])
         #expect(intoB.problems.isEmpty, "\(intoB.problems)")
         #expect(ledger.balance == right && b.ledger.balance == right)
         for device in [ledger, b.ledger] {

@@ -44,7 +44,7 @@ public struct JoinReport: Sendable, Equatable, Codable {
     public var balance: MicroCredits
 }
 
-extension Ledger {
+extension AccountSync {
     /// Makes the new data directory `directory` another device of the account whose data directory is `account` (a
     /// synced vault folder, a copy): its keys (the ledger key and the head-signing key pair, kept 0600) and every
     /// ledger file and head are taken, after every file verifies under those keys whole (as a merge checks it), with
@@ -113,7 +113,7 @@ extension Ledger {
         if let file = names.first(where: { $0.hasSuffix(".jsonl") }) { return "ledger/" + file }
         for path in [LedgerKeys.macKeyPath(in: directory), LedgerKeys.headKeyPath(in: directory)]
         where Files.exists(path) {
-            return "keys/" + path.lastPathComponent
+            return "keys/" + Files.lastComponent(of: path)
         }
         return nil
     }

@@ -1,7 +1,7 @@
 import DurableFiles
 import Signing
 
-extension Ledger {
+extension AccountSync {
     /// Keeps this device in step with the account's other devices through a folder that something else syncs.
     ///
     /// Every other device's file found in the folder is taken the way ``merge(files:)`` takes a file: whole, only
@@ -15,10 +15,10 @@ extension Ledger {
     /// Throws a ``SyncError`` when the folder is not one to sync through now (not there, another account's), and
     /// nothing is written anywhere.
     public func sync(through folder: SyncFolder, memo: inout SyncMemo) throws -> SyncReport {
-        guard isSigned else { throw SyncError.unsigned }
-        let keys = try LedgerKeys.load(from: directory)
+        guard ledger.isSigned else { throw SyncError.unsigned }
+        let keys = try LedgerKeys.load(from: ledger.directory)
         let account = SyncFolder.accountID(for: keys.headKey.publicKey)
-        let accountFile = try folder.prepare(account: account, fileSystem: fileSystem)
+        let accountFile = try folder.prepare(account: account, fileSystem: ledger.fileSystem)
         var report = SyncReport(folder: folder.root)
         var inputs: [MergeInput] = []
         var ownCopy: MergeInput?
@@ -44,10 +44,10 @@ extension Ledger {
             if strangers && inputs.isEmpty {
                 throw SyncError.anotherAccount(folder: folder.root, found: nil, ours: account)
             }
-            try folder.writeAccountFile(account, fileSystem: fileSystem)
+            try folder.writeAccountFile(account, fileSystem: ledger.fileSystem)
         }
-        try withLock {
-            try refreshLocked()
+        try ledger.withLock {
+            try ledger.refreshLocked()
             let disagreeing = try takeLocked(inputs, keys: keys, into: &report)
             for (input, detail) in disagreeing {
                 memo.judged[input.path] = nil
@@ -59,7 +59,7 @@ extension Ledger {
             try publishLocked(
                 to: folder, copyThere: ownCopy, heldBack: ownCopyDisagrees, memo: &memo, report: &report)
         }
-        report.balance = balance.rawValue
+        report.balance = ledger.balance.rawValue
         return report
     }
 
@@ -109,7 +109,7 @@ extension Ledger {
     private func takeLocked(_ inputs: [MergeInput], keys: LedgerKeys, into report: inout SyncReport) throws
         -> [(MergeInput, String)]
     {
-        var union = LedgerUnion(existing: entries)
+        var union = LedgerUnion(existing: ledger.entries)
         var writes: [(device: String, bytes: [UInt8])] = []
         var left: [(MergeInput, String)] = []
         var kept: [MergeInput] = []
@@ -141,7 +141,7 @@ extension Ledger {
         to folder: SyncFolder, copyThere: MergeInput?, heldBack: Bool, memo: inout SyncMemo,
         report: inout SyncReport
     ) throws {
-        let last = lastEntry(of: device)
+        let last = ledger.lastEntry(of: device)
         report.ownSequence = last?.sequence ?? 0
         if heldBack {
             report.ownFile = .heldBack
@@ -160,17 +160,17 @@ extension Ledger {
         } else {
             upToDate = false
         }
-        let head = try SignedHead.read(in: directory, device: device)
+        let head = try SignedHead.read(in: ledger.directory, device: device)
         let headThere = try? SignedHead.read(in: folder.creditDirectory, device: device)
         if upToDate {
             report.ownFile = .upToDate
             if let stampThere { memo.ownFile = .init(stamp: stampThere, sequence: report.ownSequence) }
-            if let head, head != headThere { try head.write(in: folder.creditDirectory, fileSystem: fileSystem) }
+            if let head, head != headThere { try head.write(in: folder.creditDirectory, fileSystem: ledger.fileSystem) }
             return
         }
-        let bytes = try fileSystem.readFile(path(forDevice: device))
-        try fileSystem.replaceAtomically(target, with: bytes, mode: 0o600, syncingDirectory: true)
-        if let head, head != headThere { try head.write(in: folder.creditDirectory, fileSystem: fileSystem) }
+        let bytes = try ledger.fileSystem.readFile(ledger.path(forDevice: device))
+        try ledger.fileSystem.replaceAtomically(target, with: bytes, mode: 0o600, syncingDirectory: true)
+        if let head, head != headThere { try head.write(in: folder.creditDirectory, fileSystem: ledger.fileSystem) }
         report.ownFile = .sent
         if let written = try Files.entryStatus(target).map(SyncMemo.Stamp.init) {
             memo.ownFile = .init(stamp: written, sequence: report.ownSequence)

@@ -19,7 +19,22 @@ public struct MergeReport: Sendable, Equatable {
     public var addedCount: Int { added.values.reduce(0, +) }
 }
 
-extension Ledger {
+/// The account operations on one device's ledger: other devices' files merged into it (given by hand, or found
+/// in a folder something else syncs), and a new data directory made another device of the account
+/// (``join(directory:account:carrying:ids:fileSystem:)``). It keeps no state of its own beyond the ledger it works
+/// on: everything it writes goes through that ledger's lock, writer and file system.
+public struct AccountSync {
+    /// The ledger merged into.
+    public let ledger: Ledger
+
+    /// The account operations on `ledger`.
+    public init(_ ledger: Ledger) {
+        self.ledger = ledger
+    }
+
+    /// The ledger's own device.
+    var device: String { ledger.device }
+
     /// Merges other devices' ledger files (or data directories: their `ledger/*.jsonl` with `heads/`) into this
     /// data directory: union by id, each device's lines copied byte for byte into that device's file here.
     ///
@@ -27,15 +42,15 @@ extension Ledger {
     /// over the exact bytes, the chain, sequences from 1), a head given with it must verify and agree, and the file
     /// must agree with what is here (no fork, no id with other content). Anything else throws a ``MergeRefusal``
     /// naming the file, the line and why, and nothing is written. Every merged device's signed head is then kept
-    /// (the one given, or one signed here for the entries verified), so `credit verify` sees truncation of any
+    /// (the one given, or one signed here for the ledger.entries verified), so `credit verify` sees truncation of any
     /// device's file. A top-up crediting a store transaction another top-up already credits is merged, counted
     /// once, and reported in ``MergeReport/problems``.
     ///
     /// An unsigned ledger merges as it always has: a fork, an id with other content or a missing sequence is
-    /// reported and that device's later entries are not merged; an unreadable line is an error and nothing merges.
+    /// reported and that device's later ledger.entries are not merged; an unreadable line is an error and nothing merges.
     public func merge(files paths: [String]) throws -> MergeReport {
-        guard isSigned || authenticator != nil else { return try mergeUnsigned(files: paths) }
-        let keys = try LedgerKeys.load(from: directory)
+        guard ledger.isSigned || ledger.authenticator != nil else { return try mergeUnsigned(files: paths) }
+        let keys = try LedgerKeys.load(from: ledger.directory)
         var inputs: [MergeInput] = []
         for found in try MergeInput.read(paths) {
             inputs.append(
@@ -43,9 +58,9 @@ extension Ledger {
                     path: found.path, head: found.head, headPath: found.headPath, macKey: keys.macKey,
                     publicKey: keys.headKey.publicKey))
         }
-        return try withLock {
-            try refreshLocked()
-            var union = LedgerUnion(existing: entries)
+        return try ledger.withLock {
+            try ledger.refreshLocked()
+            var union = LedgerUnion(existing: ledger.entries)
             var writes: [(device: String, bytes: [UInt8])] = []
             for input in inputs {
                 guard let device = input.device else { continue }
@@ -71,14 +86,15 @@ extension Ledger {
     /// the ledger again.
     func appendJoinedLocked(_ writes: [(device: String, bytes: [UInt8])]) throws {
         for write in writes {
-            try writer.appendForeignLines(write.bytes, to: path(forDevice: write.device), lostTrack: rereadLocked)
+            try ledger.writer.appendForeignLines(
+                write.bytes, to: ledger.path(forDevice: write.device), lostTrack: ledger.rereadLocked)
         }
-        try refreshLocked()
+        try ledger.refreshLocked()
     }
 
     /// Keeps each merged device's signed head (not this device's own, which appending keeps): the head that came
     /// with its file when it signs the device's last entry here, else one signed here for that entry. A head here
-    /// that this directory's copy no longer bears out is evidence for `credit verify`, and is left as it is.
+    /// that this ledger.directory's copy no longer bears out is evidence for `credit verify`, and is left as it is.
     func keepMergedHeadsLocked(_ inputs: [MergeInput], key: P256PrivateKey) throws -> [String] {
         var kept: [String] = []
         var given: [String: SignedHead] = [:]
@@ -87,12 +103,12 @@ extension Ledger {
             if head.sequence > (given[device]?.sequence ?? 0) { given[device] = head }
         }
         for device in Set(inputs.compactMap(\.device)).sorted() where device != self.device {
-            guard let last = lastEntry(of: device), last.mac != nil else { continue }
-            let current = try? SignedHead.read(in: directory, device: device)
+            guard let last = ledger.lastEntry(of: device), last.mac != nil else { continue }
+            let current = try? SignedHead.read(in: ledger.directory, device: device)
             if let current {
                 if current.sequence == last.sequence && current.mac == last.mac { continue }
                 guard current.isValid(for: key.publicKey), current.sequence < last.sequence,
-                    entry(device: device, sequence: current.sequence)?.mac == current.mac
+                    ledger.entry(device: device, sequence: current.sequence)?.mac == current.mac
                 else { continue }
             }
             let head: SignedHead
@@ -101,8 +117,8 @@ extension Ledger {
             } else {
                 head = try SignedHead.make(for: last, key: key)
             }
-            try writer.ensureDurableDirectory(directory + "/heads")
-            try head.write(in: directory, fileSystem: fileSystem)
+            try ledger.writer.ensureDurableDirectory(ledger.directory + "/heads")
+            try head.write(in: ledger.directory, fileSystem: ledger.fileSystem)
             kept.append(device)
         }
         return kept
@@ -141,11 +157,11 @@ extension Ledger {
             }
         }
 
-        return try withLock {
-            try refreshLocked()
+        return try ledger.withLock {
+            try ledger.refreshLocked()
             // What joins is decided in memory, by the same union a merge of two in-memory ledgers uses; then each
             // device's joining lines are written as they were read, one write and one fdatasync per device.
-            var union = LedgerUnion(existing: entries)
+            var union = LedgerUnion(existing: ledger.entries)
             for group in incoming {
                 let joined = union.add(
                     device: group.device, incoming: group.lines.map(\.entry), lines: group.lines.map(\.line),
@@ -153,9 +169,10 @@ extension Ledger {
                 guard !joined.isEmpty else { continue }
                 var batch: [UInt8] = []
                 for item in joined { batch.append(contentsOf: group.lines[item].bytes) }
-                try writer.appendForeignLines(batch, to: path(forDevice: group.device), lostTrack: rereadLocked)
+                try ledger.writer.appendForeignLines(
+                    batch, to: ledger.path(forDevice: group.device), lostTrack: ledger.rereadLocked)
             }
-            try refreshLocked()
+            try ledger.refreshLocked()
             return union.report
         }
     }

@@ -1,9 +1,10 @@
 import DurableFiles
 import Platform
 
-/// The data directory as hostile input: checked before the ledger reads anything through it, kept narrow (0700
-/// directories, 0600 files whatever the umask) and cleared of a killed process's temporary files at each open.
-extension Ledger {
+/// A ledger's data directory as hostile input: checked before the ledger reads anything through it, kept narrow
+/// (0700 directories, 0600 files whatever the umask) and cleared of a killed process's temporary files at each
+/// open; and the one reader of its `device` file.
+public enum LedgerDirectory {
     /// The directories of a data directory, each checked as the data directory itself is.
     public static let subdirectories = ["ledger", "keys", "heads", "torn", "store-roots"]
 
@@ -11,11 +12,14 @@ extension Ledger {
     /// by others already), not quietly made private.
     static let secretNames: Set<String> = ["store-secret", "ledger.key", "head-signing.pem"]
 
+    /// The file holding this device's id.
+    static func devicePath(in directory: String) -> String { directory + "/device" }
+
     /// Refuses a data directory (or a directory in it) that is a symbolic link, not a directory, owned by another
     /// user, or writable by group or others, with the command that makes it safe; a missing one passes.
     ///
     /// - Throws: ``DataDirectoryError``.
-    public static func checkDataDirectory(_ directory: String) throws {
+    public static func check(_ directory: String) throws {
         try DataDirectory.check(directory, subdirectories: subdirectories)
     }
 
@@ -33,10 +37,10 @@ extension Ledger {
     /// and the files in them to 0600 (secrets aside), and removes the temporary files a killed process left. Every
     /// writer of `ledger/`, `heads/`, `torn/`, `device` and `checkpoint` holds this lock, so any temporary there is
     /// a leftover; other temporaries at the top (the store's files) only once they are ten minutes old.
-    func keepDataDirectoryLocked() {
-        let narrowable: (String) -> Bool = { !Ledger.secretNames.contains($0) }
+    static func keepLocked(_ directory: String) {
+        let narrowable: (String) -> Bool = { !secretNames.contains($0) }
         DataDirectory.narrow(directory, files: narrowable)
-        for name in Ledger.subdirectories { DataDirectory.narrow(directory + "/" + name, files: narrowable) }
+        for name in subdirectories { DataDirectory.narrow(directory + "/" + name, files: narrowable) }
         let ours = ["device", "checkpoint"]
         DataDirectory.removeTemporaries(in: directory) { name, age in
             age >= 600 || ours.contains { name.hasPrefix("." + $0 + ".tmp-") || name.hasPrefix($0 + ".tmp-") }
@@ -46,21 +50,24 @@ extension Ledger {
         }
     }
 
-    /// This device's id as its file says, or nil when there is none; anything but a regular file there, or a file that
-    /// does not hold a device id, is refused.
-    func readDeviceID() throws -> String? {
+    /// This device's id as the `device` file of `directory` says, or nil when there is none (or it is empty: a
+    /// first write was interrupted); anything but a regular file there (a link is not followed), or a file that
+    /// does not hold a device id, is refused. Every reader of the file goes through here: the ledger's open, the
+    /// checkpoint's check and `credit verify` of a ledger that will not open.
+    public static func deviceID(in directory: String) throws -> String? {
+        let path = devicePath(in: directory)
         let bytes: [UInt8]
         do {
-            bytes = try Files.readAll(devicePath)
+            bytes = try Files.readAll(path)
         } catch let error as FileError where error.errno == ENOENT {
             return nil
         }
-        let name = (String(validating: bytes, as: UTF8.self) ?? String(decoding: bytes, as: UTF8.self))
-            .trimmingWhitespace
+        let name = Whitespace.trimmed(
+            String(validating: bytes, as: UTF8.self) ?? String(decoding: bytes, as: UTF8.self))
         // An empty file is a device id never written (the first write was interrupted): a new ledger.
         guard !name.isEmpty else { return nil }
         if let problem = DeviceID.problem(with: name) {
-            throw LedgerError.invalid("\(devicePath) does not hold this device's id: \(problem)")
+            throw LedgerError.invalid("\(path) does not hold this device's id: \(problem)")
         }
         return name
     }
