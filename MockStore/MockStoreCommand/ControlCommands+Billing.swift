@@ -4,7 +4,8 @@ import StoreWire
 
 /// The billing and price-increase controls of `mockstore control` (SKTestSession's
 /// `shouldEnterBillingRetryOnRenewal`, `billingGracePeriodIsEnabled`, price-increase consent).
-extension ControlCommands {
+/// The `mockstore control` commands of one area (see ``ControlCommands``).
+enum BillingControls {
     /// The `SUBSCRIPTION` word of a billing control.
     static let subscriptionWord = PositionalSpec(
         .subscription, help: "a transaction id of the subscription, or a product id of its group")

@@ -3,7 +3,8 @@ import StoreTestControls
 
 /// `mockstore control customer add NAME [--storefront S]`, `customer list`, `customer remove NAME`: the store's
 /// customers (Apple's sandbox testers).
-extension ControlCommands {
+/// The `mockstore control` commands of one area (see ``ControlCommands``).
+enum CustomerControls {
     /// What `customer` does, by its first word.
     enum CustomerAction: String, CaseIterable {
         case add, list, remove

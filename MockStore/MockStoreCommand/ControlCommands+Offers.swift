@@ -6,7 +6,8 @@ import StoreWire
 
 /// `mockstore control buy --offer`, `offer-key`, `offer-keys`, `family-share` and `family-revoke`: subscription
 /// offers and Family Sharing from the command line.
-extension ControlCommands {
+/// The `mockstore control` commands of one area (see ``ControlCommands``).
+enum OfferControls {
     /// `buy`'s `--offer TYPE:ID`.
     static let offerOption = OptionSpec.string(
         .offer, "TYPE:ID",

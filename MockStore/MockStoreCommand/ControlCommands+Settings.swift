@@ -6,7 +6,8 @@ import StoreWire
 
 /// The settings, failures and lists of `mockstore control`: SKTestSession's switches, storefront and locale, its
 /// simulated errors, and what the store recorded (consumption information, notifications, its root certificate).
-extension ControlCommands {
+/// The `mockstore control` commands of one area (see ``ControlCommands``).
+enum SettingsControls {
     static let askToBuy = ControlCommand(
         CommandSpec(
             "ask-to-buy", summary: "purchases wait for a parent's approval", positionals: [OnOff.positional])

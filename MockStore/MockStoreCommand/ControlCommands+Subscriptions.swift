@@ -5,7 +5,8 @@ import StoreWire
 
 /// `mockstore control clock …`, `subscriptions` and `subscription …`: the virtual clock and the subscription
 /// controls.
-extension ControlCommands {
+/// The `mockstore control` commands of one area (see ``ControlCommands``).
+enum SubscriptionControls {
     /// What `clock` does, by its first word (none: show the clock).
     enum ClockAction: String, CaseIterable {
         case advance, rate

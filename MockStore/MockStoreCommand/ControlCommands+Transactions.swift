@@ -4,7 +4,8 @@ import StoreWire
 
 /// The transaction controls of `mockstore control`: SKTestSession's purchases, Ask to Buy, interrupted purchases and
 /// refunds.
-extension ControlCommands {
+/// The `mockstore control` commands of one area (see ``ControlCommands``).
+enum TransactionControls {
     /// The `ID` word of a control about one transaction.
     static let transactionWord = PositionalSpec(.id, help: "a transaction id")
 
@@ -30,7 +31,7 @@ extension ControlCommands {
             options: [
                 .integer(.quantity, "N", noun: "a number", help: "how many"),
                 .string(.appAccountToken, "UUID", help: "the app's account token"),
-                offerOption,
+                OfferControls.offerOption,
             ],
             positionals: [PositionalSpec(.product, help: "a product id")]),
         request: buyRequest)
@@ -98,7 +99,7 @@ extension ControlCommands {
     private static func buyRequest(_ args: ParsedArguments) throws(UsageError) -> ControlRequest {
         let body = PurchaseRequestBody(
             productId: args.positional(.product) ?? "", quantity: args.integer(.quantity).map { Int($0) },
-            appAccountToken: args.string(.appAccountToken), offer: try offer(args))
+            appAccountToken: args.string(.appAccountToken), offer: try OfferControls.offer(args))
         return ControlRequest(TestControls.buy, body: body)
     }
 

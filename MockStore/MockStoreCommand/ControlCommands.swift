@@ -4,14 +4,29 @@ import OptionParsing
 /// what it sends (one file an area: transactions, settings, customers, subscriptions, billing, offers).
 enum ControlCommands {
     static let all: [ControlCommand] =
-        [reset, customer, clear, transactions, delete, buy, askToBuy, approve, decline, interrupted, resolve]
-        + [refund, requestRefund, declineRefund, reverseRefund]
-        + [storefront, locale, settings, fail, clearFailure, failures, consumption, notifications]
-        + [waitNotification, rootCertificate]
-        + [clock, subscriptions, subscription]
-        + [billingRetry, gracePeriod, billingIssues, forSale, billing, recover, priceIncrease]
-        + [consentToPriceIncrease, declinePriceIncrease]
-        + [offerKey, offerKeys, familyShare, familyRevoke]
+        [
+            TransactionControls.reset, CustomerControls.customer, TransactionControls.clear,
+            TransactionControls.transactions, TransactionControls.delete, TransactionControls.buy,
+            SettingsControls.askToBuy, TransactionControls.approve, TransactionControls.decline,
+            SettingsControls.interrupted, TransactionControls.resolve,
+        ]
+        + [
+            TransactionControls.refund, TransactionControls.requestRefund, TransactionControls.declineRefund,
+            TransactionControls.reverseRefund,
+        ]
+        + [
+            SettingsControls.storefront, SettingsControls.locale, SettingsControls.settings, SettingsControls.fail,
+            SettingsControls.clearFailure, SettingsControls.failures, SettingsControls.consumption,
+            SettingsControls.notifications,
+        ]
+        + [SettingsControls.waitNotification, SettingsControls.rootCertificate]
+        + [SubscriptionControls.clock, SubscriptionControls.subscriptions, SubscriptionControls.subscription]
+        + [
+            BillingControls.billingRetry, BillingControls.gracePeriod, BillingControls.billingIssues,
+            BillingControls.forSale, BillingControls.billing, BillingControls.recover, BillingControls.priceIncrease,
+        ]
+        + [BillingControls.consentToPriceIncrease, BillingControls.declinePriceIncrease]
+        + [OfferControls.offerKey, OfferControls.offerKeys, OfferControls.familyShare, OfferControls.familyRevoke]
 
     /// The command declared as `name`, if any.
     static func named(_ name: String) -> ControlCommand? {

@@ -80,7 +80,7 @@ public struct ControlInvocation: Equatable, Sendable {
     static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError)
         -> MockStoreCommandLine.Command
     {
-        try ControlCommands.refuseNegativeDuration(arguments)
+        try SubscriptionControls.refuseNegativeDuration(arguments)
         guard case .run(let args) = try spec.parse(arguments) else { return .controlHelp }
         guard let url = args.string(.url) ?? environment["MOCKSTORE_URL"], !url.isEmpty else {
             throw UsageError(
