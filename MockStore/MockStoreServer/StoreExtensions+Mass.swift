@@ -11,12 +11,6 @@ struct PendingMassExtension: Codable, Sendable, Equatable {
     var requestedAt: Int64
     /// Real milliseconds (the clock under the virtual one).
     var requestedReal: Int64
-
-    init(request: MassExtendRenewalDateRequestBody, requestedAt: Int64, requestedReal: Int64) {
-        self.request = request
-        self.requestedAt = requestedAt
-        self.requestedReal = requestedReal
-    }
 }
 
 /// When mass extensions run. Apple takes a mass extension and processes it later (Get Status of Subscription
