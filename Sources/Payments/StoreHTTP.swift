@@ -30,9 +30,10 @@ struct StoreHTTP: Sendable {
         deadline = timeout
         self.bodyLimit = bodyLimit
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        // A backstop a second after the client's own deadline, which comes first with its own words. Foundation on
-        // Linux keeps this value and does not act on it; the deadline there is StoreSessionDelegate's alone.
+        // Backstops a second after the client's own deadline, which comes first with its own words: a silence as
+        // long as the whole deadline has passed the deadline already. Foundation on Linux acts on the first (an idle
+        // timeout) and keeps the second without acting on it; the deadline there is StoreSessionDelegate's.
+        configuration.timeoutIntervalForRequest = timeout + 1
         configuration.timeoutIntervalForResource = timeout + 1
         configuration.urlCache = nil
         delegate = StoreSessionDelegate()

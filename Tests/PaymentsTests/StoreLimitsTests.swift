@@ -5,8 +5,8 @@ import Testing
 
 /// The store clients' limits (issue 25, item 6), against a scripted loopback server: a deadline for the whole request
 /// that a body sent a byte at a time cannot stretch, a body limit that refuses a huge answer while it streams, and a
-/// page limit (with a revision that must move on) for the Server API's transaction history. Time bounds are generous:
-/// they prove nothing hangs, not how fast it is.
+/// page limit (with a revision that must move on) for the Server API's transaction history. Which limit stopped a
+/// request is read from its error, never from a clock (a deadline far off where only the body limit may stop it).
 @Suite struct StoreLimitsTests {
     static let unfinished = #"{"signedTransactions":[]}"#
 
@@ -60,11 +60,9 @@ extension StoreLimitsTests {
         }
         defer { server.stop() }
         let client = try client(server, timeout: 1)
-        let started = Date()
+        // The error says the deadline cut it off (the dribble would take a minute and then be read). No clock is
+        // checked here: the test process may wait minutes for a thread on a loaded machine.
         let error = await storeError { _ = try await client.unfinished() }
-        // The error says the deadline cut it off (the dribble would take a minute); the clock only shows it did not hang
-        // (generous: the test process may wait minutes for a thread on a loaded machine).
-        #expect(Date().timeIntervalSince(started) < 300, "not cut off at its deadline")
         #expect(error == .answerTooSlow(place: "127.0.0.1:\(server.port)", seconds: 1))
         #expect(error?.mayHaveReachedTheStore == true)
         #expect(
@@ -89,9 +87,7 @@ extension StoreLimitsTests {
         defer { server.stop() }
         // A deadline far off: only the body limit can stop this one.
         let client = try client(server, timeout: 120)
-        let started = Date()
         let error = await storeError { _ = try await client.unfinished() }
-        #expect(Date().timeIntervalSince(started) < 300, "it did not hang")
         #expect(error == .answerTooLarge(place: "127.0.0.1:\(server.port)", limit: 16 << 20))
         #expect(
             error?.description
@@ -103,9 +99,7 @@ extension StoreLimitsTests {
         let server = try ScriptedHTTPServer { _ in .declared(1 << 30) }
         defer { server.stop() }
         let client = try client(server, timeout: 120)
-        let started = Date()
         let error = await storeError { _ = try await client.unfinished() }
-        #expect(Date().timeIntervalSince(started) < 300, "it did not hang")
         #expect(error == .answerTooLarge(place: "127.0.0.1:\(server.port)", limit: 16 << 20))
     }
 
@@ -163,9 +157,7 @@ extension StoreLimitsTests {
     @Test func theServerAPIClientHasTheWholeRequestDeadlineToo() async throws {
         let server = try ScriptedHTTPServer { _ in .dribble(body: String(repeating: " ", count: 300), every: 0.2) }
         defer { server.stop() }
-        let started = Date()
         let error = await storeError { _ = try await serverAPI(server, timeout: 1).history(through: "1") }
-        #expect(Date().timeIntervalSince(started) < 300, "it did not hang")
         #expect(error == .answerTooSlow(place: "127.0.0.1:\(server.port)", seconds: 1))
     }
 }

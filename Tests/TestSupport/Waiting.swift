@@ -41,8 +41,11 @@ public func eventually(
     _ condition: () async throws -> Bool
 ) async throws -> Bool {
     let deadline = Deadline(seconds: timeout)
-    while !deadline.hasPassed {
+    while true {
+        // Checked once more after the deadline: a task held off its thread past the deadline still looks.
+        let passed = deadline.hasPassed
         if try await condition() { return true }
+        if passed { break }
         try await Task.sleep(for: .milliseconds(20))
     }
     Issue.record("timed out waiting until \(what)", sourceLocation: sourceLocation)
