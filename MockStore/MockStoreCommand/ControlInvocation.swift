@@ -157,13 +157,13 @@ public struct ControlInvocation: Equatable, Sendable {
         return Outcome(status: 0, stdout: "", stderr: "")
     }
 
-    /// The JSON answer indented, keys sorted, one value per line.
+    /// The JSON answer indented, keys sorted, one value per line (an answer that is not JSON as it came).
     static func pretty(_ body: [UInt8]) -> String {
         guard !body.isEmpty else { return "" }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed]),
-            let data = try? JSONSerialization.data(
-                withJSONObject: object,
-                options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(body)),
+            let data = try? encoder.encode(value)
         else { return String(decoding: body, as: UTF8.self) + "\n" }
         return String(decoding: data, as: UTF8.self) + "\n"
     }

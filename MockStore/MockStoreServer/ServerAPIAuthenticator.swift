@@ -1,5 +1,6 @@
 import Foundation
 import Signing
+import StoreWire
 
 /// Checks the bearer token of an App Store Server API request as Apple does: an ES256 JWT with a `kid`, whose
 /// claims carry `iss`, `aud` `appstoreconnect-v1`, `bid` (the store's bundle id) and an `exp` in the future (at most
@@ -51,21 +52,20 @@ public struct ServerAPIAuthenticator: Sendable {
                 throw Refusal(reason: "the signature does not verify with key \(kid)")
             }
         }
-        guard let claims = try? JSONSerialization.jsonObject(with: Data(jws.payload)) as? [String: Any] else {
+        guard case .object(let claims)? = try? JSONDecoder().decode(JSONValue.self, from: Data(jws.payload)) else {
             throw Refusal(reason: "the claims are not a JSON object")
         }
-        guard let issuer = claims["iss"] as? String, !issuer.isEmpty else { throw Refusal(reason: "no iss") }
-        let audience = claims["aud"]
-        guard audience as? String == Self.audience || (audience as? [String]) == [Self.audience] else {
+        guard case .string(let issuer)? = claims["iss"], !issuer.isEmpty else { throw Refusal(reason: "no iss") }
+        guard claims["aud"] == .string(Self.audience) || claims["aud"] == .array([.string(Self.audience)]) else {
             throw Refusal(reason: "aud is not \(Self.audience)")
         }
-        guard let bid = claims["bid"] as? String else { throw Refusal(reason: "no bid") }
+        guard case .string(let bid)? = claims["bid"] else { throw Refusal(reason: "no bid") }
         guard bid == bundleId else { throw Refusal(reason: "bid \(bid) is not this store's bundle id \(bundleId)") }
-        guard let expires = Self.seconds(claims["exp"]) else { throw Refusal(reason: "no numeric exp") }
+        guard case .number(let expires)? = claims["exp"] else { throw Refusal(reason: "no numeric exp") }
         let current = now.timeIntervalSince1970
         guard expires > current else { throw Refusal(reason: "the token expired") }
         if let issuedAt = claims["iat"] {
-            guard let issued = Self.seconds(issuedAt) else { throw Refusal(reason: "iat is not a number") }
+            guard case .number(let issued) = issuedAt else { throw Refusal(reason: "iat is not a number") }
             guard issued <= current + 60 else { throw Refusal(reason: "iat is in the future") }
             guard expires - issued <= Self.maximumLifetime else {
                 throw Refusal(reason: "exp is more than an hour after iat")
@@ -75,10 +75,5 @@ public struct ServerAPIAuthenticator: Sendable {
                 throw Refusal(reason: "exp is more than an hour away")
             }
         }
-    }
-
-    private static func seconds(_ value: Any?) -> TimeInterval? {
-        guard let number = value as? NSNumber, !(value is Bool) else { return nil }
-        return number.doubleValue
     }
 }

@@ -2,9 +2,9 @@ import Foundation
 
 /// Turns `.storekit` JSON into a ``StoreKitConfiguration``, with errors that name the place in the file.
 ///
-/// Two passes: `JSONSerialization` first, because it reports where the JSON syntax breaks (as a character
-/// offset, turned into a line and column); then `JSONDecoder` on the file's shape, whose coding path names
-/// the field that is missing or of the wrong type. The checks that JSON types cannot express follow.
+/// Two passes: ``JSONSyntax`` first, which says where the JSON syntax breaks (a byte offset, turned into a line and
+/// column); then `JSONDecoder` on the file's shape, whose coding path names the field that is missing or of the
+/// wrong type. The checks that JSON types cannot express follow.
 public struct StoreKitFileReader {
     let source: String
 
@@ -28,25 +28,20 @@ public struct StoreKitFileReader {
             throw CatalogueError(
                 file: source, problem: "the file is empty (a StoreKit configuration JSON object was expected)")
         }
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: data)
-        } catch {
+        switch JSONSyntax.check(Array(data)) {
+        case .failure(let broken):
             throw CatalogueError(
-                file: source, location: syntaxLocation(of: error, in: data) ?? "",
-                problem: "not valid JSON (\(Self.debugDescription(of: error)))")
-        }
-        guard object is [String: Any] else {
+                file: source, location: Self.lineAndColumn(of: broken.offset, in: data),
+                problem: "not valid JSON (\(broken.problem))")
+        case .success(.other):
             throw CatalogueError(file: source, problem: "the top level is not a JSON object")
+        case .success(.object):
+            return
         }
     }
 
-    /// `line L, column C` from Foundation's "… around character N." message.
-    private func syntaxLocation(of error: Error, in data: Data) -> String? {
-        let message = Self.debugDescription(of: error)
-        guard let range = message.range(of: "character ") else { return nil }
-        let digits = message[range.upperBound...].prefix { $0.isNumber }
-        guard let offset = Int(digits) else { return nil }
+    /// `line L, column C` of the byte at `offset` (columns count characters, not UTF-8 bytes).
+    static func lineAndColumn(of offset: Int, in data: Data) -> String {
         var line = 1
         var column = 1
         for byte in data.prefix(offset) {
@@ -58,10 +53,6 @@ public struct StoreKitFileReader {
             }
         }
         return "line \(line), column \(column)"
-    }
-
-    private static func debugDescription(of error: Error) -> String {
-        (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
     }
 
     // MARK: Shape

@@ -134,3 +134,19 @@ extension SandboxCommandLineTests {
         #expect(StoreKitFailure(domain: .purchaseError, name: "productUnavailable").skErrorCode == 5)
     }
 }
+
+/// What `mockstore control` prints of the store's answer.
+@Suite struct ControlAnswerTests {
+    @Test func aJSONAnswerIsIndentedWithItsKeysSorted() {
+        let answer = #"{"b":1796239257843,"a":[true,null,"x/y"],"c":0.5}"#
+        #expect(
+            ControlInvocation.pretty(Array(answer.utf8))
+                == "{\n  \"a\" : [\n    true,\n    null,\n    \"x/y\"\n  ],\n  \"b\" : 1796239257843,\n  \"c\" : 0.5\n}\n"
+        )
+    }
+
+    @Test func anAnswerThatIsNotJSONIsPrintedAsItCame() {
+        #expect(ControlInvocation.pretty(Array("not json {".utf8)) == "not json {\n")
+        #expect(ControlInvocation.pretty([]) == "")
+    }
+}

@@ -146,4 +146,26 @@ extension SandboxStoreTests {
             try authenticator.check(authorization: nil, now: Date())
         }
     }
+
+    /// Claims of the wrong JSON type are refused by name, however the rest of the token holds.
+    @Test func claimsOfTheWrongTypeAreNamed() throws {
+        let exp = Int(Date().timeIntervalSince1970) + 300
+        let good = #""iss":"i","aud":"appstoreconnect-v1","bid":"\#(ServerAPIToken.bundleId)""#
+        let cases: [(String, String?)] = [
+            ("{\(good),\"exp\":\(exp)}", nil),
+            (#"{"iss":"i","aud":["appstoreconnect-v1"],"bid":"\#(ServerAPIToken.bundleId)","exp":\#(exp)}"#, nil),
+            ("{\(good),\"exp\":true}", "no numeric exp"),
+            ("{\(good),\"exp\":\"\(exp)\"}", "no numeric exp"),
+            ("{\(good),\"exp\":\(exp),\"iat\":\"now\"}", "iat is not a number"),
+            ("{\(good),\"exp\":\(exp),\"iat\":null}", "iat is not a number"),
+            (#"{"iss":7,"aud":"appstoreconnect-v1","bid":"b","exp":\#(exp)}"#, "no iss"),
+            (#"{"iss":"i","aud":["appstoreconnect-v1","x"],"bid":"b","exp":\#(exp)}"#, "aud is not appstoreconnect-v1"),
+            (#"{"iss":"i","aud":"appstoreconnect-v1","bid":false,"exp":\#(exp)}"#, "no bid"),
+            (#"["iss"]"#, "the claims are not a JSON object"),
+            (#"{"iss":"i""#, "the claims are not a JSON object"),
+        ]
+        for (claims, refusal) in cases {
+            #expect(check(try token.make(claimsJSON: claims)) == refusal, "\(claims)")
+        }
+    }
 }

@@ -41,6 +41,11 @@ struct ServerAPIToken {
             payload: payload, typ: "JWT", with: .es256(key: other ?? key, x5c: nil, keyID: keyID))
     }
 
+    /// A token whose claims are `json` as written (to send claims of the wrong JSON type).
+    func make(claimsJSON json: String) throws -> String {
+        try CompactJWS.sign(payload: Array(json.utf8), typ: "JWT", with: .es256(key: key, x5c: nil, keyID: keyId))
+    }
+
     /// `Authorization: Bearer …` for a good token.
     func header() throws -> [String: String] {
         ["Authorization": "Bearer " + (try make())]
