@@ -31,12 +31,14 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The C library's calls that Swift cannot make (a variadic prctl), for the platform seam only.
+        .systemLibrary(name: "CPlatform"),
 
         // Arrows point one way: credit -> VoiceDebriefCredit -> TopUp -> (Payments, CreditLedger);
         // Payments -> (StoreWire, Signing); CreditLedger -> (Signing, DurableFiles); Signing -> (COpenSSL, DurableFiles).
         // The one file-system seam, under Signing, CreditLedger and Payments; it depends on nothing.
         // The one platform seam: the C library exported, and the calls that differ between Linux and Darwin.
-        .target(name: "Platform"),
+        .target(name: "Platform", dependencies: ["CPlatform"]),
         .target(
             name: "DurableFiles", dependencies: ["Platform"],
             // Crash points for the reliability suites exist in debug (test) builds only.

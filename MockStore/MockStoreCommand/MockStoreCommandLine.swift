@@ -46,7 +46,7 @@ public enum MockStoreCommandLine {
             .flag(
                 .exitWithParent,
                 help: "stop (as on SIGTERM) when the process that started this one goes away, so a test runner that "
-                    + "dies leaves no store listening; the parent is checked five times a second"),
+                    + "dies leaves no store listening; told at once on Linux, checked five times a second besides"),
             .flag(
                 .ephemeral,
                 help: "keep everything in memory: the transactions, and a test CA made new at each start; nothing is "

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import MockStoreServer
 import OptionParsing
+import Platform
 
 /// The `mockstore` process: parse, start, print the listening line, serve until SIGINT or SIGTERM, stop.
 ///
@@ -53,7 +54,13 @@ public enum MockStoreProcess {
         sigemptyset(&stopSignals)
         sigaddset(&stopSignals, SIGINT)
         sigaddset(&stopSignals, SIGTERM)
+        if options.exitWithParent { sigaddset(&stopSignals, parentEnded) }
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        // Linux tells us at once when the starting thread ends; a parent gone before we asked is caught here.
+        if options.exitWithParent, Platform.signalWhenParentEnds(parentEnded), getppid() != parent {
+            write("mockstore: the process that started it is gone\n", to: STDERR_FILENO)
+            exit(ExitStatus.success)
+        }
 
         let running: RunningMockStore
         do {
@@ -73,7 +80,7 @@ public enum MockStoreProcess {
             return source
         }
 
-        let watcher = options.exitWithParent ? watchParent(parent, running, on: queue) : nil
+        let watcher = options.exitWithParent ? watchParent(parent, running, on: queue) : []
         write(describe(running), to: STDERR_FILENO)
         write(running.listeningLine + "\n", to: STDOUT_FILENO)
         // Not dispatchMain(): on Linux it waits in sigsuspend with every signal unblocked, so a stop signal
@@ -83,20 +90,29 @@ public enum MockStoreProcess {
         }
     }
 
+    /// The signal Linux sends (`PR_SET_PDEATHSIG`) when the thread that started the store ends.
+    private static let parentEnded = SIGUSR1
+
     /// Stops the store, as SIGTERM does, once `parent` is no longer this process's parent (it died: the process
-    /// was handed to init or a subreaper). A poll, five times a second, works wherever `getppid` does.
+    /// was handed to init or a subreaper). On Linux the kernel says so at once (``parentEnded``, sent too when only
+    /// the starting thread ends, so `getppid` decides); a poll five times a second is the net, and the only way
+    /// where there is no such signal.
     private static func watchParent(_ parent: pid_t, _ running: RunningMockStore, on queue: DispatchQueue)
-        -> any DispatchSourceTimer
+        -> [any DispatchSourceProtocol]
     {
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now(), repeating: .milliseconds(200))
-        timer.setEventHandler {
+        let check = {
             guard getppid() != parent else { return }
             write("mockstore: the process that started it is gone\n", to: STDERR_FILENO)
             stop(running, signal: SIGTERM)
         }
+        let signal = DispatchSource.makeSignalSource(signal: parentEnded, queue: queue)
+        signal.setEventHandler(handler: check)
+        signal.resume()
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now(), repeating: .milliseconds(200))
+        timer.setEventHandler(handler: check)
         timer.resume()
-        return timer
+        return [signal, timer]
     }
 
     private static func stop(_ running: RunningMockStore, signal number: Int32) -> Never {

@@ -1,5 +1,7 @@
 // The one place the platform differences are: the C library (Glibc on Linux, Darwin on Apple's systems), exported
 // so that a file needs `import Platform` and nothing else, and the calls that differ between them.
+import CPlatform
+
 #if canImport(Glibc)
     @_exported import Glibc
 #elseif canImport(Darwin)
@@ -43,6 +45,17 @@ public enum Platform {
         #if canImport(Darwin)
             var on: Int32 = 1
             _ = setsockopt(socket, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+    }
+
+    /// Asks the kernel to send `signal` to this process when the thread that started it ends (Linux's
+    /// `PR_SET_PDEATHSIG`; that thread's process may live on, so the receiver checks `getppid`). False where there is
+    /// no such call (Darwin: a caller polls `getppid` instead) or it failed.
+    public static func signalWhenParentEnds(_ signal: Int32) -> Bool {
+        #if canImport(Glibc)
+            CPlatform_setParentDeathSignal(signal) == 0
+        #else
+            false
         #endif
     }
 }
