@@ -79,7 +79,7 @@ let package = Package(
         .target(name: "AccountSummaries", dependencies: ["CreditLedger", "DurableFiles", "Signing"]),
         .target(name: "PnLReport", dependencies: ["CreditLedger"]),
         .executableTarget(
-            name: "credit-summary-verify", dependencies: ["AccountSummaries", "OptionParsing", "Platform"]),
+            name: "credit-summary-verify", dependencies: ["AccountSummaries", "DurableFiles", "OptionParsing", "Platform"]),
 
         // The mock App Store: mockstore -> MockStoreCommand -> MockStoreServer (the store) -> StoreKitCatalogue,
         // MockStoreSQLite, MockStoreHTTP. The HTTP and SQLite targets know nothing of the store; none knows the ledger.

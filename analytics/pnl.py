@@ -1,16 +1,19 @@
 """The P&L of all accounts, by DuckDB (or Spark) over verified account summaries: the same JSON as `credit pnl
 --summaries DIR --json` (SummaryTotaliser in Swift), and without --json the same table as `credit pnl --summaries DIR`.
-Run through pnl.sh, which parses the command line and finds the verified files; pnl.sh calls it as
+Run through pnl.sh, which parses the command line and has the summaries verified; pnl.sh calls it as
 
-    python3 analytics/pnl.py --files LIST [--engine duckdb|spark] [--as-of UTC-MS] [--json] [--days 7|30] [--left-out N]
+    python3 analytics/pnl.py --joined FILE --expect N [--engine duckdb|spark] [--as-of UTC-MS] [--json] [--days 7|30]
+        [--left-out N]
 
-LIST holds one verified summary path a line, which this driver joins into one newline-delimited file (a line a
-summary, `{"file": PATH, "summary": ITS JSON}`) that the engine reads; on a cluster, `--joined URI` names summaries
-already joined that way. --as-of is already UTC with milliseconds (iso_time.py made it); --left-out is how many files
-the verifier refused. The SQL is the engine's reader (reader.duckdb.sql; reader.spark.sql after pnl_spark.py's read)
-then pnl.sql (the P&L, the same for both). This driver only fills in the window days, runs the statements and writes the rows as the JSON
-shape or the table; the one arithmetic it does is the shares and margins in basis points, from the SQL's exact
-sums, rounded toward zero as Swift's integer division does.
+FILE holds the verified summaries joined, a line each (`{"file": PATH, "summary": ITS JSON}`), as
+`credit-summary-verify DIR --joined FILE` wrote them: the very bytes it checked, so nothing is read again after its
+check; N is how many it verified, and the engine must read that many. On a cluster, `--joined URI` (a path, a glob or a
+URI) names summaries joined that way at ingest. `--files LIST` (a verified path a line) joins the files here instead,
+reading them again: for a list made by hand. --as-of is already UTC with milliseconds (iso_time.py made it);
+--left-out is how many files the verifier refused. The SQL is the engine's reader (reader.duckdb.sql; reader.spark.sql
+after pnl_spark.py's read) then pnl.sql (the P&L, the same for both). This driver only fills in the window days, runs
+the statements and writes the rows as the JSON shape or the table; the one arithmetic it does is the shares and
+margins in basis points, from the SQL's exact sums, rounded toward zero as Swift's integer division does.
 """
 
 import argparse
@@ -127,14 +130,15 @@ def engine(name):
     return DuckDBEngine()
 
 
-def run(source, as_of_given, engine_name="duckdb"):
+def run(source, as_of_given, engine_name="duckdb", expected_given=None):
     """Runs the SQL over `source`: a list of verified files (at least one), joined here first, or the path of
-    summaries already joined (`--joined`). The rows of each statement, the as-of and the windows' first days."""
+    summaries already joined (`--joined`, of which `expected_given` are expected when given). The rows of each
+    statement, the as-of and the windows' first days."""
     made = write_joined(source) if isinstance(source, list) else None
     try:
         sql = engine(engine_name)
         try:
-            expected = len(source) if made else None
+            expected = len(source) if made else expected_given
             return run_statements(sql, made or source, expected, as_of_given)
         finally:
             sql.close()
@@ -160,10 +164,10 @@ def run_statements(sql, joined, expected, as_of_given):
     return results, as_of, first_days
 
 
-def report(source, as_of_given, engine_name="duckdb"):
+def report(source, as_of_given, engine_name="duckdb", expected=None):
     """The P&L in the voicedebrief-pnl-v1 shape, and (files counted, older exports superseded), of `source` (see
     `run`)."""
-    results, as_of, first_days = run(source, as_of_given, engine_name)
+    results, as_of, first_days = run(source, as_of_given, engine_name, expected)
     periods = []
     for period, days in [("all", None)] + [("%dd" % d, d) for d in WINDOWS]:
         features = [line(row[1:]) for row in results["features"] if row[0] == period]
@@ -204,6 +208,8 @@ def main():
     parser.add_argument("--days", choices=["7", "30"], help="the table of the last 7 or 30 days only")
     parser.add_argument("--engine", choices=["duckdb", "spark"], default="duckdb", help="the SQL engine")
     parser.add_argument("--left-out", type=int, default=0, help="how many files the verifier refused")
+    parser.add_argument(
+        "--expect", type=int, help="with --joined: how many summaries it holds (the verifier's count), checked")
     arguments = parser.parse_args()
     source = arguments.joined
     if arguments.files is not None:
@@ -212,7 +218,7 @@ def main():
             sys.stderr.write("pnl.sh: no summary to total\n")
             return 1
     try:
-        made, (counted, superseded) = report(source, arguments.as_of, arguments.engine)
+        made, (counted, superseded) = report(source, arguments.as_of, arguments.engine, arguments.expect)
     except Exception as problem:  # the engine's own error (a Java one for Spark), said in words, not as a traceback
         sys.stderr.write("pnl.sh: %s could not total the summaries: %s\n" % (arguments.engine, first_line(problem)))
         return 1

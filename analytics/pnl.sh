@@ -71,10 +71,12 @@ else
   export JAVA_HOME
 fi
 
-list="$(mktemp)" refused="$(mktemp)"
-trap 'rm -f "$list" "$refused"' EXIT
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+list="$scratch/verified" refused="$scratch/refused" joined="$scratch/joined.ndjson"
 status=0
-"$verifier" "$directory" >"$list" 2>"$refused" || status=$?
+# The verifier writes the bytes it checked into one joined file: the engine totals those, never the files read again.
+"$verifier" "$directory" --joined "$joined" >"$list" 2>"$refused" || status=$?
 cat "$refused" >&2
 [ "$status" -eq 0 ] || exit 1
 left_out="$(grep -c '^left out: ' "$refused" || true)"
@@ -87,5 +89,5 @@ if [ ! -s "$list" ]; then
   fi
   exit 1
 fi
-python3 "$here/pnl.py" --files "$list" --engine "$engine" ${as_of:+--as-of "$as_of"} "${json[@]}" "${days[@]}" \
+python3 "$here/pnl.py" --joined "$joined" --expect "$(grep -c . "$list")" --engine "$engine" ${as_of:+--as-of "$as_of"} "${json[@]}" "${days[@]}" \
   --left-out "$left_out"

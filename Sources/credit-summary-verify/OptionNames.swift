@@ -4,3 +4,8 @@ import OptionParsing
 extension PositionalName {
     static let dir = PositionalName("DIR")
 }
+
+/// The options this program declares, by name.
+extension OptionName {
+    static let joined = OptionName("--joined")
+}
