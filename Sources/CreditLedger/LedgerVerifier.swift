@@ -119,7 +119,8 @@ public struct LedgerVerifier {
                 kind: .notALedger, file: file.path, line: nil,
                 detail: "no line of it is a ledger entry: this is not a ledger file")
         }
-        if file.lines.allSatisfy({ $0.entry?.mac != nil }) && !macValid.contains(true) {
+        // The MACs first: one that verifies settles it at once, where a look at every line's MAC would not.
+        if !macValid.contains(true) && file.lines.allSatisfy({ $0.entry?.mac != nil }) {
             return VerificationProblem(
                 kind: .otherAccount, file: file.path, line: nil,
                 detail: "another account's ledger: not one of its MACs verifies with this account's key (a device "

@@ -73,7 +73,7 @@ extension ReceiverAnswerLimitTests {
             DeviceAPI.purchase.path(), json: #"{"productId":"ai.voicedebrief.app.credit.500"}"#)
         #expect(bought.status == 200)
         var record: TestNotificationRecord?
-        try await eventually(timeout: 120, "the try is recorded") {
+        try await eventually("the try is recorded") {
             record = try await store.get(TestControls.notifications.path()).decoded(TestNotificationsBody.self)
                 .notifications.first
             return record?.sendAttempts.isEmpty == false

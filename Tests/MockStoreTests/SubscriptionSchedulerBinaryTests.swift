@@ -48,7 +48,7 @@ import Testing
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         try await eventually(
-            timeout: 180, "the receiver gets \(type) \(subtype?.rawValue ?? "") with the store idle",
+            timeout: 300, "the receiver gets \(type) \(subtype?.rawValue ?? "") with the store idle",
             sourceLocation: sourceLocation
         ) {
             try receiver.payloads().contains { $0.notificationType == type && $0.subtype == subtype }
