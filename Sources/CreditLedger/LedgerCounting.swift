@@ -57,19 +57,23 @@ struct LedgerCounting {
             sameID(at: position, as: existing, hash: hash, in: list)
             return
         }
-        let entry = list[position]
+        // The fields are read in place: a copy of the whole entry (its strings retained and released) per line was
+        // a good part of the count's time.
+        let kind = list[position].kind
+        let amount = list[position].amount.rawValue
         // (A top-up is one entry in thousands: the dictionary is looked at for those alone.)
-        if entry.kind == .topup || entry.kind == .reversal, let reference = entry.reference {
+        if kind == .topup || kind == .reversal, let reference = list[position].reference {
             guard noteReference(reference, at: position, in: list) else { return }
         }
-        if entry.kind == .opening && opening == nil { opening = positions.count }
+        if kind == .opening && opening == nil { opening = positions.count }
         positions.append(UInt32(position))
         tallies.append(
             EntryTally(
-                amount: entry.amount.rawValue, time: entry.time.milliseconds, feature: codes.code(for: entry.feature),
-                kind: entry.kind))
+                amount: amount, time: list[position].time.milliseconds,
+                feature: codes.code(for: list[position].feature),
+                kind: kind))
         // An overflowing ledger is reported by `credit verify`; here the balance stays put rather than trap.
-        let (total, overflow) = sum.rawValue.addingReportingOverflow(entry.amount.rawValue)
+        let (total, overflow) = sum.rawValue.addingReportingOverflow(amount)
         if !overflow { sum = MicroCredits(total) }
     }
 

@@ -83,10 +83,19 @@ struct EntryTally {
 struct FeatureCodes {
     private(set) var names: [String] = []
     private var slots = [Int32](repeating: -1, count: 64)
+    /// The feature asked for last and its code: runs of one feature are common, and a short key compares in a step.
+    private var last: (feature: String, code: UInt32)?
 
     /// The code of `feature` (1 + its place in ``names``), numbering it if it is new; 0 for none.
     mutating func code(for feature: String?) -> UInt32 {
         guard let feature else { return 0 }
+        if let last, last.feature == feature { return last.code }
+        let code = lookUp(feature)
+        last = (feature, code)
+        return code
+    }
+
+    private mutating func lookUp(_ feature: String) -> UInt32 {
         if names.count * 2 >= slots.count { grow() }
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: FeatureCodes.hash(feature)) & mask
@@ -114,9 +123,13 @@ struct FeatureCodes {
 
     /// FNV-1a over the bytes: feature keys are a dozen bytes or so.
     private static func hash(_ feature: String) -> UInt64 {
-        var value: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in feature.utf8 { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return value ^ (value >> 29)
+        func fnv(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+            var value: UInt64 = 0xCBF2_9CE4_8422_2325
+            for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            return value ^ (value >> 29)
+        }
+        // A native string's bytes are read in place; any other is copied once.
+        return feature.utf8.withContiguousStorageIfAvailable(fnv) ?? Array(feature.utf8).withUnsafeBufferPointer(fnv)
     }
 }
 
