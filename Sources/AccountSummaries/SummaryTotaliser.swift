@@ -38,9 +38,19 @@ public struct SummaryTotal: Sendable {
 /// from that exact moment; a summary has days, not moments.) `analytics/pnl.sql` counts the same way.
 public enum SummaryTotaliser {
     /// The summary files of `directory`: its entries ending in `.json`, by name, as `directory/name`.
+    /// A directory that cannot be listed is a ``SummaryError`` in words ("there is no such directory").
     public static func files(in directory: String) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }.sorted()
-            .map { directory + "/" + $0 }
+        let names: [String]
+        do {
+            names = try Files.list(directory)
+        } catch let error as FileError {
+            switch error.errno {
+            case ENOENT: throw SummaryError("there is no such directory")
+            case ENOTDIR: throw SummaryError("it is not a directory")
+            default: throw SummaryError("it cannot be listed (\(String(cString: strerror(error.errno)).lowercased()))")
+            }
+        }
+        return names.filter { $0.hasSuffix(".json") }.map { directory + "/" + $0 }
     }
 
     /// Every summary file of `directory` verified (on every core: a signature check and a JSON parse each): those

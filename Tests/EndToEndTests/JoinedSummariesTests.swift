@@ -83,6 +83,23 @@ import Testing
         #expect(verified.stdout.isEmpty)
     }
 
+    /// A directory that is not there, or a file given for one, is said in words by the three tools, exit 1.
+    @Test(arguments: [(false, "there is no such directory"), (true, "it is not a directory")])
+    func aDirectoryThatCannotBeListedIsSaidInWords(_ isFile: Bool, _ words: String) throws {
+        let (data, directory) = try summaries()
+        let path = isFile ? directory + "/mine.json" : data.temporary.file("not-there")
+        let verified = try verify([path])
+        #expect(verified.status == 1 && verified.stderr == "credit-summary-verify: cannot read \(path): \(words)\n")
+        let script = try PnLScript.run([path, "--json"])
+        #expect(script.status == 1 && script.stderr.contains("cannot read \(path): \(words)"), "\(script)")
+        let credit = try Credit.run(["pnl", "--summaries", path], dataDirectory: data.path)
+        #expect(credit.status == 1, "\(credit)")
+        #expect(credit.stderr.contains("cannot read the summaries in \(path): \(words)"), "\(credit)")
+        for result in [verified, script, credit] {
+            #expect(!(result.stdout + result.stderr).contains("Error Domain"), "\(result)")
+        }
+    }
+
     @Test func theVerifierSaysItsNewOptionInItsHelp() throws {
         let help = try verify(["--help"])
         #expect(help.status == 0 && help.stdout.contains("--joined FILE"), "\(help)")
