@@ -38,14 +38,14 @@ public struct SummaryTotal: Sendable {
 /// from that exact moment; a summary has days, not moments.) `analytics/pnl.sql` counts the same way.
 public enum SummaryTotaliser {
     /// The summary files of `directory`: its entries ending in `.json`, by name, as `directory/name`.
-    /// A directory that cannot be listed is a ``SummaryError`` in words ("there is no such directory").
+    /// A directory that cannot be listed is a ``SummaryError`` in words ("there is no such file or directory").
     public static func files(in directory: String) throws -> [String] {
         let names: [String]
         do {
             names = try Files.list(directory)
         } catch let error as FileError {
             switch error.errno {
-            case ENOENT: throw SummaryError("there is no such directory")
+            case ENOENT: throw SummaryError("there is no such file or directory")
             case ENOTDIR: throw SummaryError("it is not a directory")
             default: throw SummaryError("it cannot be listed (\(String(cString: strerror(error.errno)).lowercased()))")
             }

@@ -84,7 +84,7 @@ import Testing
     }
 
     /// A directory that is not there, or a file given for one, is said in words by the three tools, exit 1.
-    @Test(arguments: [(false, "there is no such directory"), (true, "it is not a directory")])
+    @Test(arguments: [(false, "there is no such file or directory"), (true, "it is not a directory")])
     func aDirectoryThatCannotBeListedIsSaidInWords(_ isFile: Bool, _ words: String) throws {
         let (data, directory) = try summaries()
         let path = isFile ? directory + "/mine.json" : data.temporary.file("not-there")
