@@ -27,19 +27,22 @@ public final class JoinedSummaries {
         if !closed { files.close(descriptor) }
     }
 
-    /// The line of `bytes`, the summary in `file`.
-    public static func line(file: String, bytes: [UInt8]) -> [UInt8] {
-        let name = (try? JSONEncoder().encode(file)).map(Array.init) ?? Array("\"\"".utf8)
-        var line = Array(#"{"file": "#.utf8) + name + Array(#", "summary": "#.utf8)
-        line.reserveCapacity(line.count + bytes.count + 2)
-        for byte in bytes { line.append(byte == 0x0A || byte == 0x0D ? 0x20 : byte) }
-        return line + Array("}\n".utf8)
+    /// Adds the summary in `file`, whose bytes are `bytes`, as its line.
+    public func append(file: String, bytes: [UInt8]) throws {
+        Self.appendLine(file: file, bytes: bytes, to: &buffer)
+        if buffer.count >= 1 << 20 { try flush() }
     }
 
-    /// Adds the summary in `file`, whose bytes are `bytes`.
-    public func append(file: String, bytes: [UInt8]) throws {
-        buffer += Self.line(file: file, bytes: bytes)
-        if buffer.count >= 1 << 20 { try flush() }
+    /// Appends to `out` the line of `bytes`, the summary in `file`.
+    private static func appendLine(file: String, bytes: [UInt8], to out: inout [UInt8]) {
+        // A string always encodes as JSON.
+        let name = (try? JSONEncoder().encode(file)) ?? Data("\"\"".utf8)
+        out.reserveCapacity(out.count + name.count + bytes.count + 32)
+        out += #"{"file": "#.utf8
+        out += name
+        out += #", "summary": "#.utf8
+        for byte in bytes { out.append(byte == 0x0A || byte == 0x0D ? 0x20 : byte) }
+        out += "}\n".utf8
     }
 
     /// Writes what is held, makes it durable and closes the file.

@@ -59,17 +59,12 @@ public enum SummaryTotaliser {
         verified: [(file: String, summary: AccountSummary)], rejected: [RejectedSummary]
     ) {
         let files = try files(in: directory)
-        let outcomes = ConcurrentSlots<Result<AccountSummary, any Error>>(count: files.count)
-        DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            outcomes.set(index, Result { try verifiedSummary(at: files[index]) })
-        }
         var verified: [(file: String, summary: AccountSummary)] = []
         var rejected: [RejectedSummary] = []
-        for (file, outcome) in zip(files, outcomes.values) {
+        for (file, outcome) in zip(files, outcomes(of: files, verifiedSummary)) {
             switch outcome {
             case .success(let summary): verified.append((file, summary))
             case .failure(let error): rejected.append(RejectedSummary(file: file, reason: "\(error)"))
-            case nil: rejected.append(RejectedSummary(file: file, reason: "not verified"))
             }
         }
         return (verified, rejected)
@@ -86,21 +81,27 @@ public enum SummaryTotaliser {
         var rejected: [RejectedSummary] = []
         for start in stride(from: 0, to: files.count, by: batch) {
             let part = Array(files[start..<min(start + batch, files.count)])
-            let outcomes = ConcurrentSlots<Result<[UInt8], any Error>>(count: part.count)
-            DispatchQueue.concurrentPerform(iterations: part.count) { index in
-                outcomes.set(index, Result { try verifiedBytes(at: part[index]) })
-            }
-            for (file, outcome) in zip(part, outcomes.values) {
+            for (file, outcome) in zip(part, outcomes(of: part, verifiedBytes)) {
                 switch outcome {
                 case .success(let bytes):
                     try take(file, bytes)
                     verified.append(file)
                 case .failure(let error): rejected.append(RejectedSummary(file: file, reason: "\(error)"))
-                case nil: rejected.append(RejectedSummary(file: file, reason: "not verified"))
                 }
             }
         }
         return (verified, rejected)
+    }
+
+    /// `check` of each of `files`, on every core, in the files' order.
+    private static func outcomes<Value>(of files: [String], _ check: @Sendable (String) throws -> Value)
+        -> [Result<Value, any Error>]
+    {
+        let slots = ConcurrentSlots<Result<Value, any Error>>(count: files.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            slots.set(index, Result { try check(files[index]) })
+        }
+        return slots.values.map { $0 ?? .failure(SummaryError("not verified")) }
     }
 
     /// How many files ``verify(directory:handing:)`` holds at once: enough to keep every core busy.

@@ -73,14 +73,7 @@ final class StoreExchange: @unchecked Sendable {
     /// on a loaded machine) the deadline has passed too, and the exchange ends as the deadline would have ended it.
     func completed(_ error: (any Error)?) {
         guard let error else { return _ = end(lock.withLock { .answered(response, body) }) }
-        _ = end(Self.timedOut(error) ? .cut(.deadline) : .failed(error))
-    }
-
-    /// Whether `error` is URLSession's timeout (Foundation on Linux hands over a `URLError` or an `NSError`).
-    static func timedOut(_ error: any Error) -> Bool {
-        if let url = error as? URLError { return url.code == .timedOut }
-        let ns = error as NSError
-        return ns.domain == NSURLErrorDomain && ns.code == URLError.Code.timedOut.rawValue
+        _ = end(TransportFailure.code(of: error) == .timedOut ? .cut(.deadline) : .failed(error))
     }
 
     /// Ends the exchange with `outcome` unless it has ended already (true when this ended it), and hands it to the

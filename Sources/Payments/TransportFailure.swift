@@ -10,7 +10,7 @@ enum TransportFailure {
     /// The ``StoreError`` for `error`, thrown by a request to `url` that waited at most `timeout` seconds.
     static func storeError(_ error: any Error, url: URL, timeout: TimeInterval) -> StoreError {
         let place = Self.place(of: url)
-        guard let code = (error as? URLError)?.code ?? nsCode(error) else {
+        guard let code = code(of: error) else {
             return .noAnswer("the connection to \(place) failed before an answer came")
         }
         switch code {
@@ -39,8 +39,10 @@ enum TransportFailure {
         }
     }
 
-    /// The URL error code of an `NSError` in the URL domain (Foundation on Linux sometimes hands one over).
-    private static func nsCode(_ error: any Error) -> URLError.Code? {
+    /// The URL error code of `error`: a `URLError`'s, or an `NSError`'s in the URL domain (Foundation on Linux
+    /// sometimes hands one over); nil for any other error.
+    static func code(of error: any Error) -> URLError.Code? {
+        if let url = error as? URLError { return url.code }
         let ns = error as NSError
         guard ns.domain == NSURLErrorDomain else { return nil }
         return URLError.Code(rawValue: ns.code)

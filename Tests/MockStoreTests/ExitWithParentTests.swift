@@ -28,13 +28,6 @@ import Testing
         return (shell, try #require(pid, "the shell did not say the store's pid"))
     }
 
-    private func isRunning(_ pid: pid_t) -> Bool {
-        // A zombie is gone as far as listening goes: only a live process counts.
-        guard kill(pid, 0) == 0 else { return false }
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        return !status.contains("State:\tZ")
-    }
-
     @Test func aStoreWhoseParentIsKilledStopsOnItsOwn() throws {
         let scratch = try TemporaryDirectory()
         let output = scratch.file("store.out")
@@ -46,10 +39,10 @@ import Testing
         #expect(listening, "the store started")
         shell.send(SIGKILL)
         _ = shell.wait(timeout: 30)
-        let stopped = waitUntil(timeout: 120) { !isRunning(store) }
+        let stopped = waitUntil(timeout: 120) { !ChildProcess.isLive(store) }
         let status = (try? String(contentsOfFile: "/proc/\(store)/status", encoding: .utf8)) ?? "gone"
         #expect(stopped, "pid \(store) still running after its parent died: \(status.prefix(300))")
-        if isRunning(store) { kill(store, SIGKILL) }
+        if ChildProcess.isLive(store) { kill(store, SIGKILL) }
     }
 
     /// Linux signals the store when the thread that started it ends (PR_SET_PDEATHSIG), though its process lives on:
@@ -65,7 +58,7 @@ import Testing
         #expect(store.stdoutSoFar.contains("mockstore listening on"), "\(store.stderrSoFar)")
         // Gone from this process's threads: the kernel has reparented the store and sent its signal by then.
         #expect(waitUntil(timeout: 120) { !FileManager.default.fileExists(atPath: "/proc/self/task/\(tid)") })
-        let stoppedEarly = waitUntil(timeout: 1) { !isRunning(store.pid) }
+        let stoppedEarly = waitUntil(timeout: 1) { !ChildProcess.isLive(store.pid) }
         #expect(!stoppedEarly, "the store stopped though its parent process lives: \(store.stderrSoFar)")
         #expect(!store.stderrSoFar.contains("is gone"), "\(store.stderrSoFar)")
         store.send(SIGTERM)

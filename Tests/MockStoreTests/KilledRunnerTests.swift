@@ -45,18 +45,12 @@ import Testing
         }
         let pid = try #require(
             store, "the runner did not start a store: \(started) \(runner.stderrSoFar.suffix(2_000))")
-        #expect(isRunning(pid), "the store was running while its runner was")
+        #expect(ChildProcess.isLive(pid), "the store was running while its runner was")
         runner.send(SIGKILL)
         #expect(runner.wait(timeout: 60).signaled)
-        let gone = waitUntil(timeout: 120) { !isRunning(pid) }
+        let gone = waitUntil(timeout: 120) { !ChildProcess.isLive(pid) }
         #expect(gone, "store pid \(pid) still running after its runner was killed")
         if !gone { kill(pid, SIGKILL) }
     }
 
-    private func isRunning(_ pid: pid_t) -> Bool {
-        // A zombie is gone as far as listening goes: only a live process counts.
-        guard kill(pid, 0) == 0 else { return false }
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        return !status.contains("State:\tZ")
-    }
 }

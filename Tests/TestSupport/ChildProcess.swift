@@ -74,6 +74,13 @@ public final class ChildProcess {
         if result == nil { sendSignal(pid, signal) }
     }
 
+    /// Whether process `pid` (any, not only a child) is alive: a zombie is gone as far as listening goes.
+    public static func isLive(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        return !status.contains("State:\tZ")
+    }
+
     /// What it has written to standard output so far.
     public var stdoutSoFar: String { Self.text(of: stdoutPath) }
 
