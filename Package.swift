@@ -17,6 +17,10 @@ let package = Package(
         .library(name: "Payments", targets: ["Payments"]),
         .library(name: "TopUp", targets: ["TopUp"]),
         .library(name: "Signing", targets: ["Signing"]),
+        // StoreKit 2's API on Linux, over a running mockstore: `#if canImport(StoreKit) import StoreKit #else import
+        // MockStoreKit #endif`.
+        .library(name: "MockStoreKit", targets: ["MockStoreKit"]),
+        .library(name: "AppStorePayments", targets: ["AppStorePayments"]),
         // For any Swift test suite (a server's, say) that tests against the mock store: `TestStore`.
         .library(name: "MockStoreTesting", targets: ["MockStoreTesting"]),
         .executable(name: "credit", targets: ["credit"]),
@@ -59,10 +63,27 @@ let package = Package(
             swiftSettings: [.define("CREDIT_FAULTS", .when(configuration: .debug))]
         ),
         // The store layer: knows no ledger.
-        .target(name: "Payments", dependencies: ["Signing", "StoreWire", "DurableFiles", "Platform"]),
+        .target(name: "Payments", dependencies: ["Signing", "StoreWire", "StoreTransport", "DurableFiles", "Platform"]),
+        // The one HTTP path of the store clients (URLSession, a whole-request deadline, a bounded body), and the
+        // store errors shaped like StoreKit's: under Payments and MockStoreKit.
+        .target(name: "StoreTransport", dependencies: ["StoreWire"]),
+        // StoreKit 2's API over a running mockstore, for Linux: any team's StoreKit 2 code with its import changed.
+        .target(name: "MockStoreKit", dependencies: ["StoreWire", "StoreTransport", "Signing"]),
+        // The app's App Store provider, written once against StoreKit 2's API: Apple's StoreKit on Apple platforms,
+        // MockStoreKit on Linux.
+        .target(
+            name: "AppStorePayments",
+            dependencies: [
+                "Payments", "StoreWire", .target(name: "MockStoreKit", condition: .when(platforms: [.linux])),
+            ]),
         // What joins a store and a ledger, for any app's packs and bundle id.
         .target(name: "TopUp", dependencies: ["Payments", "StoreWire", "CreditLedger", "DurableFiles"]),
-        .target(name: "VoiceDebriefCredit", dependencies: ["TopUp", "Payments", "CreditLedger", "Platform"]),
+        .target(
+            name: "VoiceDebriefCredit",
+            dependencies: [
+                "TopUp", "Payments", "CreditLedger", "Platform", "AppStorePayments",
+                .target(name: "MockStoreKit", condition: .when(platforms: [.linux])),
+            ]),
         .executableTarget(
             name: "credit",
             dependencies: [

@@ -33,6 +33,12 @@ enum DeviceRoutes: RouteTable {
             SignedTransactionsBody(
                 signedTransactions: try store.purchases.unfinishedTransactions(device: try device(request)))
         },
+        route(DeviceAPI.all) { store, request, _ in
+            SignedTransactionsBody(
+                signedTransactions: try store.purchases.everyTransaction(
+                    includingConsumableHistory: request.queryValues("includeConsumableHistory").first == "true",
+                    device: try device(request)))
+        },
         route(DeviceAPI.updates) { store, request, _ in
             try store.purchases.updates(after: request.queryValues("after").first, device: try device(request))
         },

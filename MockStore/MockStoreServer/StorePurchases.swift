@@ -96,6 +96,27 @@ public struct StorePurchases: StorePart {
         }
     }
 
+    /// `Transaction.all`: every paid transaction of the customer, signed now, oldest first; a finished consumable
+    /// that was not refunded only with `includingConsumableHistory` (as Info.plist's
+    /// `SKIncludeConsumableInAppPurchaseHistory`).
+    public func everyTransaction(
+        includingConsumableHistory: Bool = false, device: DeviceVerification = DeviceVerification()
+    ) throws(MockStoreError) -> [String] {
+        try withDatabase { database in
+            if let simulated = try settings.takeSimulatedFailure(.appStoreSync, database) {
+                throw MockStoreError.simulated(simulated)
+            }
+            let verification = try settings.takeFailure(.verification, database)
+            return try database.allTransactions().filter { transaction in
+                guard transaction.status == .purchased else { return false }
+                let settled = transaction.productType == .consumable && transaction.isFinished
+                return includingConsumableHistory || !settled || transaction.revocationDate != nil
+            }.map {
+                try signing.sign($0, verification: verification, device: device)
+            }
+        }
+    }
+
     /// The transactions created or changed outside a purchase call after `cursor` (an approved Ask to Buy, a
     /// resolved interrupted purchase, an outside purchase, a refund or its reversal), each once in its latest
     /// state, signed now; and the cursor to resume from. No cursor, as `Transaction.updates` at launch: every

@@ -17,14 +17,17 @@ public struct AppStoreServerAPIClient: Sendable {
     public let pageLimit: Int
     private let http: StoreHTTP
 
+    /// The most bytes of an answer's body read: 16 MiB, far above any page of the Server API.
+    public static let defaultBodyLimit = 16 << 20
+
     /// The default ``pageLimit``: 1,000 pages of 20 transactions, far more than anyone buys credit packs.
     public static let defaultPageLimit = 1_000
 
     /// A client of the Server API at `baseURL`. Each request may take `timeout` seconds, whole (connecting, the
-    /// header and the body), and read `bodyLimit` bytes of body, as ``MockStoreClient``'s do.
+    /// header and the body), and read `bodyLimit` bytes of body, as the device API's client does.
     public init(
-        baseURL: URL, token: ServerAPIToken, timeout: TimeInterval = MockStoreClient.defaultTimeout,
-        bodyLimit: Int = MockStoreClient.defaultBodyLimit, pageLimit: Int = AppStoreServerAPIClient.defaultPageLimit
+        baseURL: URL, token: ServerAPIToken, timeout: TimeInterval = StoreConfiguration.defaultRequestTimeout,
+        bodyLimit: Int = AppStoreServerAPIClient.defaultBodyLimit, pageLimit: Int = AppStoreServerAPIClient.defaultPageLimit
     ) {
         self.baseURL = baseURL
         self.token = token

@@ -142,18 +142,13 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
             mode: 0o644)
     }
 
-    /// The provider this configuration names; the simulated store sells `simulatedPack`. A store over the network
-    /// waits `requestTimeout` seconds for each answer (``MockStoreClient/defaultTimeout`` when nil).
-    public func provider(simulatedPack: StoreProduct, requestTimeout: TimeInterval? = nil)
-        throws(StoreConfigurationError) -> any StoreProvider
-    {
-        switch store {
-        case .mockstore:
-            guard let url, let parsed = URL(string: url) else { throw .missingURL }
-            return MockStoreClient(baseURL: parsed, timeout: requestTimeout ?? MockStoreClient.defaultTimeout)
-        default:
-            return SimulatedStore(pack: simulatedPack)
-        }
+    /// How long a store over the network may take to answer one request, whole, when nothing says otherwise: 10
+    /// seconds.
+    public static let defaultRequestTimeout: TimeInterval = 10
+
+    /// The DER of the root certificate pinned in `directory`, or nil when none is (a store verified by a secret).
+    public static func pinnedRootCertificate(in directory: String) throws -> [UInt8]? {
+        try readIfPresent(rootPath(in: directory))
     }
 
     /// The verifier for this store's receipts (nil for the simulated store, which has none), for the app

@@ -1,4 +1,5 @@
 import Foundation
+@_exported import StoreTransport
 import StoreWire
 
 /// A product a store sells, shaped like StoreKit 2's `Product`.

@@ -21,6 +21,11 @@ public enum DeviceAPI {
     /// `Transaction.updates`: a page of changes after the `after` query's cursor.
     public static let updates = Endpoint<NoBody, TransactionUpdatesBody>(
         .get, "/storekit/v1/transactions/updates", errors: [StoreErrorCode.simulatedStoreKitError])
+    /// `Transaction.all`: every paid transaction of the customer, oldest first, each in its latest state (refunded
+    /// ones with their revocation), finished consumables among them (as with Info.plist's
+    /// `SKIncludeConsumableInAppPurchaseHistory`).
+    public static let all = Endpoint<NoBody, SignedTransactionsBody>(
+        .get, "/storekit/v1/transactions/all", errors: [StoreErrorCode.simulatedStoreKitError])
     /// `Transaction.currentEntitlements`.
     public static let currentEntitlements = Endpoint<NoBody, SignedTransactionsBody>(
         .get, "/storekit/v1/transactions/current-entitlements", errors: [StoreErrorCode.simulatedStoreKitError])

@@ -30,8 +30,7 @@ public enum CreditApp {
     ) throws(StoreConfigurationError) -> TopUpFlow {
         TopUpFlow(
             ledger: ledger,
-            store: try configuration.provider(
-                simulatedPack: VoiceDebriefStore.simulatedPack, requestTimeout: requestTimeout),
+            store: try provider(configuration, directory: directory, requestTimeout: requestTimeout),
             verifier: try configuration.verifier(in: directory, defaultBundleID: VoiceDebriefStore.bundleID),
             catalogue: VoiceDebriefStore.packs, bundleID: configuration.bundleID(default: VoiceDebriefStore.bundleID))
     }

@@ -109,11 +109,10 @@ enum ReconcileCommand {
             }
             let bundle = configuration.bundleID(default: VoiceDebriefStore.bundleID)
             // CREDIT_STORE_TIMEOUT bounds every Server API request as it bounds the device calls.
-            let timeout = try StoreCommands.storeTimeout() ?? MockStoreClient.defaultTimeout
+            let timeout = try StoreCommands.storeTimeout() ?? StoreConfiguration.defaultRequestTimeout
             let flow = TopUpFlow(
                 ledger: ledger,
-                store: try configuration.provider(
-                    simulatedPack: VoiceDebriefStore.simulatedPack, requestTimeout: timeout),
+                store: try CreditApp.provider(configuration, directory: context.dataDirectory, requestTimeout: timeout),
                 verifier: verifier, catalogue: VoiceDebriefStore.packs, bundleID: bundle)
             let token = ServerAPIToken(keyID: keyID, issuerID: issuer, bundleID: bundle, key: key)
             return (

@@ -6,9 +6,9 @@ import Foundation
 
 /// A URLSession failure in plain words, and whether the request may have reached the store: never a framework
 /// error code (`NSURLErrorDomain error -1001`) in what a user reads.
-enum TransportFailure {
+package enum TransportFailure {
     /// The ``StoreError`` for `error`, thrown by a request to `url` that waited at most `timeout` seconds.
-    static func storeError(_ error: any Error, url: URL, timeout: TimeInterval) -> StoreError {
+    package static func storeError(_ error: any Error, url: URL, timeout: TimeInterval) -> StoreError {
         let place = Self.place(of: url)
         guard let code = code(of: error) else {
             return .noAnswer("the connection to \(place) failed before an answer came")
@@ -41,7 +41,7 @@ enum TransportFailure {
 
     /// The URL error code of `error`: a `URLError`'s, or an `NSError`'s in the URL domain (Foundation on Linux
     /// sometimes hands one over); nil for any other error.
-    static func code(of error: any Error) -> URLError.Code? {
+    package static func code(of error: any Error) -> URLError.Code? {
         if let url = error as? URLError { return url.code }
         let ns = error as NSError
         guard ns.domain == NSURLErrorDomain else { return nil }
@@ -49,12 +49,12 @@ enum TransportFailure {
     }
 
     /// Where `url` points, as the words name it: host and port ("127.0.0.1:8080"), else the whole URL.
-    static func place(of url: URL) -> String {
+    package static func place(of url: URL) -> String {
         url.host.map { host in url.port.map { "\(host):\($0)" } ?? host } ?? url.absoluteString
     }
 
     /// `timeout` in words: "1 second", "10 seconds", "0.5 seconds".
-    static func seconds(_ timeout: TimeInterval) -> String {
+    package static func seconds(_ timeout: TimeInterval) -> String {
         let whole = timeout.rounded()
         let text = whole == timeout ? String(Int(whole)) : String(timeout)
         return text + (timeout == 1 ? " second" : " seconds")

@@ -35,6 +35,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// The store answered the request with a StoreKit error (`StoreKitError.networkError` and the like, as the mock
     /// store simulates them): it did nothing with it. The reason in words.
     case refused(String)
+    /// The mock store answered with a StoreKit error a test control told it to simulate: `storeKitError` names it as
+    /// StoreKit does (`StoreKitError.networkError`, `Product.PurchaseError.purchaseNotAllowed`). It did nothing.
+    case simulated(storeKitError: String)
 
     public var description: String {
         switch self {
@@ -59,6 +62,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .invalidQuantity: return "the quantity is not allowed"
         case .storeResponse(_, _, let message): return "the store said: \(message)"
         case .refused(let reason): return "the store refused the request with \(reason)"
+        case .simulated(let name):
+            return StoreError(storeKitError: name)?.description ?? "the store refused the request with \(name)"
         }
     }
 

@@ -5,28 +5,34 @@ import StoreWire
     import FoundationNetworking
 #endif
 
-/// The one HTTP path of the store clients (``MockStoreClient``, ``AppStoreServerAPIClient``): URLSession with a
+/// The one HTTP path of the store clients (MockStoreKit's device client, Payments' `AppStoreServerAPIClient`): URLSession with a
 /// deadline for the whole request and a limit on the answer's body, JSON answers, and an answer outside 2xx turned
 /// into ``StoreError`` (with the store's `{errorCode, errorMessage}` when it sent one).
 ///
 /// The deadline covers connecting, the header and the body together: URLSession's request timeout on Linux is an
 /// idle timeout, which a store sending a byte a second never trips. The body is read piece by piece and refused as
 /// soon as it passes the limit, so a huge answer never grows the process.
-struct StoreHTTP: Sendable {
+package struct StoreHTTP: Sendable {
     /// The most of an answer's body a store client reads: 16 MiB, far above any answer of the device API or the
     /// Server API (a history page holds 20 signed transactions, a few KiB each).
-    static let defaultBodyLimit = 16 << 20
+    package static let defaultBodyLimit = 16 << 20
 
-    let baseURL: URL
+    package let baseURL: URL
     /// Seconds a request may take, whole.
-    let deadline: TimeInterval
+    package let deadline: TimeInterval
     /// Bytes of body read at most.
-    let bodyLimit: Int
+    package let bodyLimit: Int
+    /// Headers every request carries (the mock store's customer header, for one).
+    package let headers: [String: String]
     private let session: URLSession
     private let delegate: StoreSessionDelegate
 
-    init(baseURL: URL, timeout: TimeInterval, bodyLimit: Int = StoreHTTP.defaultBodyLimit) {
+    package init(
+        baseURL: URL, timeout: TimeInterval, bodyLimit: Int = StoreHTTP.defaultBodyLimit,
+        headers: [String: String] = [:]
+    ) {
         self.baseURL = baseURL
+        self.headers = headers
         deadline = timeout
         self.bodyLimit = bodyLimit
         let configuration = URLSessionConfiguration.ephemeral
@@ -42,18 +48,19 @@ struct StoreHTTP: Sendable {
     }
 
     /// `path` under the base URL (one slash between them).
-    func url(_ path: String) -> URL {
+    package func url(_ path: String) -> URL {
         let base = baseURL.absoluteString
         return URL(string: (base.hasSuffix("/") ? String(base.dropLast()) : base) + path)!
     }
 
     /// The request of `endpoint`: its method, its path with `parameters` and `query` under the base URL, and `body`
     /// (JSON) when there is one. What both store clients send.
-    func request<Request, Response>(
+    package func request<Request, Response>(
         _ endpoint: Endpoint<Request, Response>, _ parameters: [String], query: [URLQueryItem] = [], body: Data? = nil
     ) -> URLRequest {
         var request = URLRequest(url: url(endpoint.template.path(parameters), query: query))
         request.httpMethod = endpoint.method.rawValue
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -62,7 +69,7 @@ struct StoreHTTP: Sendable {
     }
 
     /// `path` under the base URL with the query `items` (none: no query string).
-    func url(_ path: String, query items: [URLQueryItem]) -> URL {
+    package func url(_ path: String, query items: [URLQueryItem]) -> URL {
         guard !items.isEmpty else { return url(path) }
         var components = URLComponents(url: url(path), resolvingAgainstBaseURL: false)!
         components.queryItems = items
@@ -73,7 +80,7 @@ struct StoreHTTP: Sendable {
     /// (`transportFailure`): a purchase that may have gone through is not a page that could not be read. A request
     /// cut off at the deadline or the body limit is ``StoreError/answerTooSlow(place:seconds:)`` or
     /// ``StoreError/answerTooLarge(place:limit:)``.
-    func data(for request: URLRequest, transportFailure: (any Error) -> any Error) async throws -> Data {
+    package func data(for request: URLRequest, transportFailure: (any Error) -> any Error) async throws -> Data {
         let url = request.url ?? baseURL
         let data: Data
         let response: URLResponse?
@@ -91,7 +98,7 @@ struct StoreHTTP: Sendable {
     }
 
     /// `data` decoded as `Response`.
-    static func decode<Response: Decodable>(_ data: Data, _ url: URL) throws -> Response {
+    package static func decode<Response: Decodable>(_ data: Data, _ url: URL) throws -> Response {
         do {
             return try JSONDecoder().decode(Response.self, from: data)
         } catch {
@@ -101,10 +108,8 @@ struct StoreHTTP: Sendable {
 
     private static func failure(_ status: Int, _ data: Data, _ url: URL) -> StoreError {
         // A StoreKit error the store was told to simulate: thrown as StoreKit would throw it.
-        if let simulated = try? JSONDecoder().decode(SimulatedErrorBody.self, from: data),
-            let error = StoreError(storeKitError: simulated.storeKitError)
-        {
-            return error
+        if let simulated = try? JSONDecoder().decode(SimulatedErrorBody.self, from: data) {
+            return .simulated(storeKitError: simulated.storeKitError)
         }
         if let error = try? JSONDecoder().decode(StoreErrorBody.self, from: data) {
             return .storeResponse(status: status, code: error.errorCode, message: error.errorMessage)

@@ -1,0 +1,89 @@
+import Foundation
+internal import StoreTransport
+internal import StoreWire
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A failure of the store, in words, inside ``StoreKitError/systemError(_:)``.
+struct StoreProblem: Error, CustomStringConvertible, Sendable {
+    let description: String
+}
+
+/// What a failed device-API call throws: the error StoreKit would throw for it.
+enum DeviceFailure {
+    /// A failure of any call but a purchase.
+    static func storeKitError(_ error: any Error) -> StoreKitError {
+        guard let failure = error as? StoreError else { return .systemError(StoreProblem(description: "\(error)")) }
+        switch failure {
+        case .networkError(let words): return .networkError(urlError(.cannotConnectToHost, words))
+        case .noAnswer(let words): return .networkError(urlError(.timedOut, words))
+        case .answerTooSlow: return .networkError(urlError(.timedOut, failure.unansweredDetail ?? ""))
+        case .answerTooLarge: return .networkError(urlError(.dataLengthExceedsMaximum, failure.unansweredDetail ?? ""))
+        case .simulated(let name): return simulated(name)
+        case .storeResponse(_, _, let message): return .systemError(StoreProblem(description: message))
+        default: return .systemError(StoreProblem(description: failure.description))
+        }
+    }
+
+    /// A failure of a purchase: the store's refusals as `Product.PurchaseError`; an answer that cannot be read as
+    /// no answer (the purchase may have been made).
+    static func purchaseError(_ error: any Error) -> any Error {
+        guard let failure = error as? StoreError else { return storeKitError(error) }
+        switch failure {
+        case .systemError(let words): return StoreKitError.networkError(urlError(.cannotParseResponse, words))
+        case .storeResponse(_, StoreErrorCode.invalidProductId, _): return Product.PurchaseError.productUnavailable
+        case .storeResponse(400, StoreErrorCode.generalBadRequest, _): return Product.PurchaseError.invalidQuantity
+        case .simulated(let name) where name.hasPrefix("Product.PurchaseError."):
+            return purchase(String(name.dropFirst("Product.PurchaseError.".count))) ?? StoreKitError.unknown
+        case .simulated(let name) where name.hasPrefix("SKError."):
+            return legacy(name) ?? StoreKitError.unknown
+        default: return storeKitError(error)
+        }
+    }
+
+    /// A `URLError` of `code` whose description is `words`.
+    static func urlError(_ code: URLError.Code, _ words: String) -> URLError {
+        URLError(code, userInfo: [NSLocalizedDescriptionKey: words])
+    }
+
+    /// The StoreKit error the store was told to simulate (`StoreKitError.networkError`).
+    private static func simulated(_ name: String) -> StoreKitError {
+        switch name {
+        case "StoreKitError.networkError":
+            return .networkError(urlError(.notConnectedToInternet, "the store simulated a network error"))
+        case "StoreKitError.systemError": return .systemError(StoreProblem(description: "a simulated system error"))
+        case "StoreKitError.userCancelled": return .userCancelled
+        case "StoreKitError.notAvailableInStorefront": return .notAvailableInStorefront
+        case "StoreKitError.notEntitled": return .notEntitled
+        case "StoreKitError.unsupported": return .unsupported
+        default: return .unknown
+        }
+    }
+
+    private static func purchase(_ name: String) -> Product.PurchaseError? {
+        let all: [Product.PurchaseError] = [
+            .invalidQuantity, .productUnavailable, .purchaseNotAllowed, .ineligibleForOffer, .invalidOfferIdentifier,
+            .invalidOfferPrice, .invalidOfferSignature, .missingOfferParameters,
+        ]
+        return all.first { "\($0)" == name }
+    }
+
+    /// A legacy `SKError` name, as StoreKit 2 reports the failure it stands for.
+    private static func legacy(_ name: String) -> (any Error)? {
+        let code = name.split(separator: ".").last.map(String.init) ?? ""
+        switch code {
+        case "paymentNotAllowed": return Product.PurchaseError.purchaseNotAllowed
+        case "storeProductNotAvailable": return Product.PurchaseError.productUnavailable
+        case "paymentInvalid": return Product.PurchaseError.invalidQuantity
+        case "invalidOfferIdentifier": return Product.PurchaseError.invalidOfferIdentifier
+        case "invalidSignature": return Product.PurchaseError.invalidOfferSignature
+        case "missingOfferParams": return Product.PurchaseError.missingOfferParameters
+        case "invalidOfferPrice": return Product.PurchaseError.invalidOfferPrice
+        case "paymentCancelled": return StoreKitError.userCancelled
+        case "clientInvalid": return StoreKitError.notEntitled
+        default: return StoreKitError.unknown
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Synchronization
+internal import Signing
+internal import StoreTransport
+internal import StoreWire
+
+/// One launch of the app against one store: the device's client, the root its signed data must chain to, and
+/// whether ``Transaction/updates`` has handed out the unfinished transactions yet.
+final class MockStoreKitSession: Sendable {
+    let configuration: MockStoreKitConfiguration
+    let client: DeviceClient
+    private let root: Certificate?
+    /// Set once the first ``Transaction/updates`` iterator has taken the unfinished transactions of this launch.
+    private let launchDelivered = Mutex(false)
+
+    private static let current = Mutex<MockStoreKitSession?>(nil)
+
+    init(_ configuration: MockStoreKitConfiguration) {
+        self.configuration = configuration
+        client = DeviceClient(configuration)
+        root = configuration.rootCertificate.flatMap { try? Certificate(derRepresentation: $0) }
+    }
+
+    static func install(_ session: MockStoreKitSession) {
+        current.withLock { $0 = session }
+    }
+
+    /// The session every call uses: the configured one, else one made from the environment.
+    static func shared() throws(StoreKitError) -> MockStoreKitSession {
+        let made: Result<MockStoreKitSession, MockStoreKitConfigurationError> = current.withLock { current in
+            if let current { return .success(current) }
+            do throws(MockStoreKitConfigurationError) {
+                let session = MockStoreKitSession(try MockStoreKitConfiguration.fromEnvironment())
+                current = session
+                return .success(session)
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch made {
+        case .success(let session): return session
+        case .failure(let error): throw .systemError(error)
+        }
+    }
+
+    /// Whether this call is the launch's first look at the updates (it then takes the unfinished transactions).
+    func takeLaunch() -> Bool {
+        launchDelivered.withLock { delivered in
+            defer { delivered = true }
+            return !delivered
+        }
+    }
+
+    /// `jws` checked as StoreKit checks what the App Store signs: its chain to the configured root (at its
+    /// `signedDate`), its signature, and its payload decoded by `decode` (given the payload and the JWS). Nil when
+    /// the payload cannot be decoded at all.
+    func verify<SignedType>(_ jws: String, decode: (Data, String) throws -> SignedType)
+        -> VerificationResult<SignedType>?
+    {
+        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let payloadBytes = Base64URL.decode(String(parts[1])) else { return nil }
+        let payload = Data(payloadBytes)
+        guard let value = try? decode(payload, jws) else { return nil }
+        guard let parsed = try? CompactJWS.parse(jws) else { return .unverified(value, .invalidEncoding) }
+        guard let root, parsed.header.alg == "ES256", let chain = parsed.header.x5c, chain.count == 3 else {
+            return .unverified(value, .invalidCertificateChain)
+        }
+        let certificates = chain.compactMap { text in
+            Data(base64Encoded: text).flatMap { try? Certificate(derRepresentation: Array($0)) }
+        }
+        guard certificates.count == 3 else { return .unverified(value, .invalidEncoding) }
+        let signed = (try? JSONDecoder().decode(SignedDateField.self, from: payload))?.signedDate ?? 0
+        do {
+            try CertificateChainVerifier(trustedRoot: root)
+                .verify(certificates, at: Date(timeIntervalSince1970: TimeInterval(signed) / 1000))
+        } catch {
+            return .unverified(value, .invalidCertificateChain)
+        }
+        do {
+            try parsed.verifyES256(publicKey: certificates[0].publicKey())
+        } catch {
+            return .unverified(value, .invalidSignature)
+        }
+        return .verified(value)
+    }
+
+    /// A transaction's JWS verified, or nil when its payload is not a transaction.
+    func transaction(_ jws: String) -> VerificationResult<Transaction>? {
+        verify(jws) { data, jws in
+            try Transaction(try JSONDecoder().decode(SignedTransactionPayload.self, from: data), json: data, jws: jws)
+        }
+    }
+
+    /// Renewal info's JWS verified, or nil when its payload is not renewal info.
+    func renewalInfo(_ jws: String) -> VerificationResult<Product.SubscriptionInfo.RenewalInfo>? {
+        verify(jws) { data, jws in
+            try Product.SubscriptionInfo.RenewalInfo(
+                try JSONDecoder().decode(RenewalInfoPayload.self, from: data), json: data, jws: jws)
+        }
+    }
+}
+
+/// The one field the chain is checked at.
+private struct SignedDateField: Decodable {
+    var signedDate: Int64
+}

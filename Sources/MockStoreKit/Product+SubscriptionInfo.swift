@@ -1,0 +1,224 @@
+import Foundation
+internal import StoreWire
+
+extension Product {
+    /// StoreKit 2's `Product.SubscriptionInfo`: an auto-renewable subscription's group, period and offers.
+    public struct SubscriptionInfo: Equatable, Hashable, Sendable {
+        public let introductoryOffer: Product.SubscriptionOffer?
+        public let promotionalOffers: [Product.SubscriptionOffer]
+        public let winBackOffers: [Product.SubscriptionOffer]
+        public let subscriptionGroupID: String
+        public let subscriptionPeriod: Product.SubscriptionPeriod
+        /// 1 is the highest level of service in the group.
+        public let groupLevel: Int
+        public let groupDisplayName: String
+
+        init(_ info: StoreSubscriptionInfo) {
+            introductoryOffer = info.introductoryOffer.map(Product.SubscriptionOffer.init)
+            promotionalOffers = info.promotionalOffers.map(Product.SubscriptionOffer.init)
+            winBackOffers = info.winBackOffers.map(Product.SubscriptionOffer.init)
+            subscriptionGroupID = info.subscriptionGroupID
+            subscriptionPeriod = Product.SubscriptionPeriod(info.subscriptionPeriod)
+            groupLevel = info.groupLevel
+            groupDisplayName = info.groupDisplayName
+        }
+
+        /// Whether the customer may still have this group's introductory offer.
+        public var isEligibleForIntroOffer: Bool {
+            get async { await Self.isEligibleForIntroOffer(for: subscriptionGroupID) }
+        }
+
+        /// Whether the customer may still have the introductory offer of group `groupID` (false when the store
+        /// cannot be asked).
+        public static func isEligibleForIntroOffer(for groupID: String) async -> Bool {
+            guard let session = try? MockStoreKitSession.shared() else { return false }
+            return (try? await session.client.isEligibleForIntroOffer(group: groupID)) ?? false
+        }
+
+        /// The customer's subscriptions in this group, each with its state, latest transaction and renewal info.
+        public var status: [Product.SubscriptionInfo.Status] {
+            get async throws { try await Self.status(for: subscriptionGroupID) }
+        }
+
+        /// The customer's subscriptions in group `groupID`.
+        public static func status(for groupID: String) async throws -> [Product.SubscriptionInfo.Status] {
+            let session = try MockStoreKitSession.shared()
+            return try await session.client.subscriptionStatuses(group: groupID).compactMap { item in
+                guard let transaction = session.transaction(item.signedTransaction),
+                    let renewalInfo = session.renewalInfo(item.signedRenewalInfo)
+                else { return nil }
+                return Status(
+                    state: RenewalState(storeKitName: item.state), transaction: transaction, renewalInfo: renewalInfo)
+            }
+        }
+    }
+
+    /// StoreKit 2's `Product.SubscriptionPeriod`.
+    public struct SubscriptionPeriod: Equatable, Hashable, Sendable {
+        public let unit: Product.SubscriptionPeriod.Unit
+        public let value: Int
+
+        init(_ period: StoreSubscriptionPeriod) {
+            unit = Unit(rawName: period.unit)
+            value = period.value
+        }
+
+        /// StoreKit 2's `Product.SubscriptionPeriod.Unit`.
+        public enum Unit: Equatable, Hashable, Sendable {
+            case day
+            case week
+            case month
+            case year
+
+            init(rawName: String) {
+                switch rawName {
+                case "day": self = .day
+                case "week": self = .week
+                case "year": self = .year
+                default: self = .month
+                }
+            }
+        }
+    }
+
+    /// StoreKit 2's `Product.SubscriptionOffer`.
+    public struct SubscriptionOffer: Equatable, Hashable, Sendable {
+        /// Nil for an introductory offer.
+        public let id: String?
+        public let type: Product.SubscriptionOffer.OfferType
+        public let price: Decimal
+        public let displayPrice: String
+        public let period: Product.SubscriptionPeriod
+        public let periodCount: Int
+        public let paymentMode: Product.SubscriptionOffer.PaymentMode
+
+        init(_ offer: StoreSubscriptionOffer) {
+            id = offer.id
+            type = OfferType(rawValue: offer.type)
+            price = Decimal(string: offer.price, locale: Locale(identifier: "en_US_POSIX")) ?? 0
+            displayPrice = offer.displayPrice
+            period = Product.SubscriptionPeriod(offer.period)
+            periodCount = offer.periodCount
+            paymentMode = PaymentMode(rawValue: offer.paymentMode)
+        }
+
+        /// StoreKit 2's `Product.SubscriptionOffer.OfferType`.
+        public struct OfferType: RawRepresentable, Equatable, Hashable, Sendable {
+            public let rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+
+            public static let introductory = OfferType(rawValue: "introductory")
+            public static let promotional = OfferType(rawValue: "promotional")
+            public static let winBack = OfferType(rawValue: "winBack")
+        }
+
+        /// StoreKit 2's `Product.SubscriptionOffer.PaymentMode`.
+        public struct PaymentMode: RawRepresentable, Equatable, Hashable, Sendable {
+            public let rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+
+            public static let freeTrial = PaymentMode(rawValue: "freeTrial")
+            public static let payAsYouGo = PaymentMode(rawValue: "payAsYouGo")
+            public static let payUpFront = PaymentMode(rawValue: "payUpFront")
+        }
+    }
+}
+
+extension Product.SubscriptionInfo {
+    /// StoreKit 2's `Product.SubscriptionInfo.Status`.
+    public struct Status: Equatable, Hashable, Sendable {
+        public let state: Product.SubscriptionInfo.RenewalState
+        public let transaction: VerificationResult<Transaction>
+        public let renewalInfo: VerificationResult<Product.SubscriptionInfo.RenewalInfo>
+    }
+
+    /// StoreKit 2's `Product.SubscriptionInfo.RenewalState`: a struct of static values, not an enum.
+    public struct RenewalState: RawRepresentable, Equatable, Hashable, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        public static let subscribed = RenewalState(rawValue: 1)
+        public static let expired = RenewalState(rawValue: 2)
+        public static let inBillingRetryPeriod = RenewalState(rawValue: 3)
+        public static let inGracePeriod = RenewalState(rawValue: 4)
+        public static let revoked = RenewalState(rawValue: 5)
+
+        /// The state the device API names (`subscribed`), or its number.
+        init(storeKitName name: String) {
+            let known: [String: RenewalState] = [
+                "subscribed": .subscribed, "expired": .expired, "inBillingRetryPeriod": .inBillingRetryPeriod,
+                "inGracePeriod": .inGracePeriod, "revoked": .revoked,
+            ]
+            self = known[name] ?? RenewalState(rawValue: Int(name) ?? 0)
+        }
+    }
+
+    /// StoreKit 2's `Product.SubscriptionInfo.RenewalInfo`: what happens at the subscription's next renewal.
+    public struct RenewalInfo: Equatable, Hashable, Sendable {
+        public let originalTransactionID: UInt64
+        public let currentProductID: String
+        public let willAutoRenew: Bool
+        /// The product it renews to, when the customer chose another in the group.
+        public let autoRenewPreference: String?
+        public let expirationReason: Product.SubscriptionInfo.RenewalInfo.ExpirationReason?
+        public let gracePeriodExpirationDate: Date?
+        public let isInBillingRetry: Bool
+        public let priceIncreaseStatus: Product.SubscriptionInfo.RenewalInfo.PriceIncreaseStatus
+        public let renewalDate: Date?
+        public let signedDate: Date
+        public let environment: AppStore.Environment
+        public let jsonRepresentation: Data
+        let jws: String
+
+        init(_ payload: RenewalInfoPayload, json: Data, jws: String) throws {
+            guard let original = UInt64(payload.originalTransactionId) else {
+                throw StoreProblem(description: "an original transaction id that is not a number")
+            }
+            originalTransactionID = original
+            currentProductID = payload.productId
+            willAutoRenew = payload.autoRenewStatus == .on
+            autoRenewPreference = payload.autoRenewProductId
+            expirationReason = payload.expirationIntent.map { ExpirationReason(rawValue: $0.rawValue) }
+            gracePeriodExpirationDate = payload.gracePeriodExpiresDate.map(Self.date)
+            isInBillingRetry = payload.isInBillingRetryPeriod ?? false
+            priceIncreaseStatus =
+                switch payload.priceIncreaseStatus {
+                case .none: .noIncreasePending
+                case .customerHasNotResponded: .pending
+                default: .agreed
+                }
+            renewalDate = Self.date(payload.renewalDate)
+            signedDate = Self.date(payload.signedDate)
+            environment = AppStore.Environment(rawValue: payload.environment.rawValue)
+            jsonRepresentation = json
+            self.jws = jws
+        }
+
+        private static func date(_ milliseconds: Int64) -> Date {
+            Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
+        }
+
+        /// StoreKit 2's `RenewalInfo.ExpirationReason`.
+        public struct ExpirationReason: RawRepresentable, Equatable, Hashable, Sendable {
+            public let rawValue: Int
+            public init(rawValue: Int) { self.rawValue = rawValue }
+
+            public static let autoRenewDisabled = ExpirationReason(rawValue: 1)
+            public static let billingError = ExpirationReason(rawValue: 2)
+            public static let didNotConsentToPriceIncrease = ExpirationReason(rawValue: 3)
+            public static let productUnavailable = ExpirationReason(rawValue: 4)
+            public static let unknown = ExpirationReason(rawValue: 5)
+        }
+
+        /// StoreKit 2's `RenewalInfo.PriceIncreaseStatus`.
+        public enum PriceIncreaseStatus: Equatable, Hashable, Sendable {
+            case noIncreasePending
+            case pending
+            case agreed
+        }
+    }
+}
+
+extension Product.SubscriptionInfo.RenewalInfo: SignedByStore {
+    var signedDateValue: Date { signedDate }
+}

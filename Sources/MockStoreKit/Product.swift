@@ -1,0 +1,131 @@
+import Foundation
+internal import StoreWire
+
+/// StoreKit 2's `Product` (https://developer.apple.com/documentation/storekit/product): a product the store sells,
+/// as the mock store's catalogue describes it.
+public struct Product: Identifiable, Equatable, Hashable, Sendable {
+    /// The product identifier, as in App Store Connect (here: the `.storekit` file).
+    public let id: String
+    /// Consumable, non-consumable, non-renewing or auto-renewable.
+    public let type: Product.ProductType
+    /// The localized name.
+    public let displayName: String
+    /// The localized description.
+    public let description: String
+    /// The price in the storefront's currency.
+    public let price: Decimal
+    /// The price as the store shows it, e.g. `£5.00`.
+    public let displayPrice: String
+    /// Whether Family Sharing shares it.
+    public let isFamilyShareable: Bool
+    /// An auto-renewable subscription's details; nil for any other product.
+    public let subscription: Product.SubscriptionInfo?
+    /// The product as the store described it, JSON.
+    public let jsonRepresentation: Data
+
+    init(_ info: StoreProductInfo) {
+        id = info.id
+        type = Product.ProductType(rawValue: info.type.rawValue)
+        displayName = info.displayName
+        description = info.description
+        price = Decimal(string: info.price, locale: Locale(identifier: "en_US_POSIX")) ?? 0
+        displayPrice = info.displayPrice
+        isFamilyShareable = info.isFamilyShareable
+        subscription = info.subscription.map(Product.SubscriptionInfo.init)
+        jsonRepresentation = (try? JSONEncoder().encode(info)) ?? Data()
+    }
+
+    /// The products with these identifiers: duplicates once, unknown identifiers left out (never an error).
+    public static func products<Identifiers>(for identifiers: Identifiers) async throws -> [Product]
+    where Identifiers: Collection, Identifiers.Element == String {
+        var seen: Set<String> = []
+        let unique = identifiers.filter { seen.insert($0).inserted }
+        guard !unique.isEmpty else { return [] }
+        let session = try MockStoreKitSession.shared()
+        return try await session.client.products(Array(unique)).map(Product.init)
+    }
+
+    /// Buys the product: success with the signed transaction (verified or not), pending (Ask to Buy), or cancelled
+    /// (also an interrupted purchase, which completes later through ``Transaction/updates``).
+    public func purchase(options: Set<Product.PurchaseOption> = []) async throws -> Product.PurchaseResult {
+        let session = try MockStoreKitSession.shared()
+        var request = PurchaseRequestBody(productId: id)
+        for option in options {
+            switch option.kind {
+            case .appAccountToken(let token): request.appAccountToken = token.uuidString.lowercased()
+            case .quantity(let quantity):
+                guard quantity >= 1 else { throw Product.PurchaseError.invalidQuantity }
+                request.quantity = quantity
+            case .promotionalOffer(let offerID, let keyID, let nonce, let signature, let timestamp):
+                request.offer = PurchaseOfferOption(
+                    type: "promotional", id: offerID, keyID: keyID, nonce: nonce.uuidString.lowercased(),
+                    timestamp: Int64(timestamp), signature: signature.base64EncodedString())
+            }
+        }
+        let answer = try await session.client.purchase(request)
+        return try Product.PurchaseResult(answer, session)
+    }
+}
+
+extension Product {
+    /// StoreKit 2's `Product.ProductType`: a struct of static values, not an enum.
+    public struct ProductType: RawRepresentable, Equatable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        public static let consumable = ProductType(rawValue: "consumable")
+        public static let nonConsumable = ProductType(rawValue: "nonConsumable")
+        public static let nonRenewable = ProductType(rawValue: "nonRenewable")
+        public static let autoRenewable = ProductType(rawValue: "autoRenewable")
+    }
+
+    /// StoreKit 2's `Product.PurchaseResult`.
+    public enum PurchaseResult: Equatable, Sendable {
+        /// Paid: the signed transaction, verified or not. Deliver it, then call ``Transaction/finish()``.
+        case success(VerificationResult<Transaction>)
+        /// The user cancelled.
+        case userCancelled
+        /// Waiting for approval (Ask to Buy): it arrives through ``Transaction/updates`` if it completes.
+        case pending
+
+        init(_ answer: PurchaseResponseBody, _ session: MockStoreKitSession) throws {
+            switch answer.result {
+            case "success":
+                guard let jws = answer.signedTransaction, let result = session.transaction(jws) else {
+                    throw StoreKitError.systemError(
+                        StoreProblem(description: "the store said the purchase succeeded but sent no transaction"))
+                }
+                self = .success(result)
+            case "pending": self = .pending
+            case "userCancelled": self = .userCancelled
+            default: throw StoreKitError.unknown
+            }
+        }
+    }
+
+    /// StoreKit 2's `Product.PurchaseOption`.
+    public struct PurchaseOption: Equatable, Hashable, Sendable {
+        enum Kind: Equatable, Hashable, Sendable {
+            case appAccountToken(UUID)
+            case quantity(Int)
+            case promotionalOffer(offerID: String, keyID: String, nonce: UUID, signature: Data, timestamp: Int)
+        }
+
+        let kind: Kind
+
+        /// The account the purchase is for: it comes back as the transaction's ``Transaction/appAccountToken``.
+        public static func appAccountToken(_ token: UUID) -> Product.PurchaseOption { .init(kind: .appAccountToken(token)) }
+
+        /// How many to buy (consumables).
+        public static func quantity(_ quantity: Int) -> Product.PurchaseOption { .init(kind: .quantity(quantity)) }
+
+        /// A promotional offer, signed by the developer's subscription offer key.
+        public static func promotionalOffer(
+            offerID: String, keyID: String, nonce: UUID, signature: Data, timestamp: Int
+        ) -> Product.PurchaseOption {
+            .init(
+                kind: .promotionalOffer(
+                    offerID: offerID, keyID: keyID, nonce: nonce, signature: signature, timestamp: timestamp))
+        }
+    }
+}

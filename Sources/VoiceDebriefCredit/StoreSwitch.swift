@@ -1,0 +1,48 @@
+import AppStorePayments
+import Foundation
+import Payments
+
+#if !canImport(StoreKit)
+    import MockStoreKit
+#endif
+
+extension VoiceDebriefStore {
+    /// The owner's switch (`Payments.appStoreIsOn` in the owner's note): off until the product exists in App Store
+    /// Connect. Off, a data directory with no store configured tops up through the simulated store; on, through the
+    /// App Store (Apple's on an Apple build, so the credit screen offers what it returns; on Linux, the mockstore
+    /// that `MOCKSTORE_URL` names).
+    public static let appStoreIsOn = false
+}
+
+extension CreditApp {
+    /// The store `configuration` names: the App Store provider for `mockstore` (over `MockStoreKit` on Linux,
+    /// configured with the store's URL and pinned root), else the simulated store, or the App Store when
+    /// `appStoreIsOn`. A store over the network waits `requestTimeout` seconds for each answer (10 when nil).
+    public static func provider(
+        _ configuration: StoreConfiguration, directory: String, requestTimeout: TimeInterval? = nil,
+        appStoreIsOn: Bool = VoiceDebriefStore.appStoreIsOn
+    ) throws(StoreConfigurationError) -> any StoreProvider {
+        switch configuration.store {
+        case .mockstore:
+            #if !canImport(StoreKit)
+                guard let text = configuration.url, let url = URL(string: text) else { throw .missingURL }
+                let root: [UInt8]?
+                do {
+                    root = try StoreConfiguration.pinnedRootCertificate(in: directory)
+                } catch {
+                    throw (error as? StoreConfigurationError) ?? .fileSystem("\(error)")
+                }
+                MockStoreKitConfiguration.configure(
+                    MockStoreKitConfiguration(
+                        url: url, rootCertificate: root,
+                        customer: ProcessInfo.processInfo.environment["MOCKSTORE_CUSTOMER"],
+                        // The ledger takes every consumable's latest state (a refund reversed after it was finished).
+                        includesConsumableInAppPurchaseHistory: true,
+                        timeout: requestTimeout ?? StoreConfiguration.defaultRequestTimeout))
+            #endif
+            return AppStoreProvider()
+        default:
+            return appStoreIsOn ? AppStoreProvider() : VoiceDebriefStore.simulatedStore()
+        }
+    }
+}
