@@ -161,7 +161,14 @@ let package = Package(
         .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"], resources: [.copy("Vectors")]),
         .testTarget(
             name: "CreditLedgerTests", dependencies: ["CreditLedger", "Signing", "DurableFiles", "TestSupport"]),
-        .testTarget(name: "PaymentsTests", dependencies: ["Payments", "Signing", "StoreWire", "TestSupport"]),
+        .testTarget(
+            name: "PaymentsTests", dependencies: ["Payments", "Signing", "StoreWire", "StoreTransport", "TestSupport"]),
+        .testTarget(
+            name: "MockStoreKitTests",
+            dependencies: [
+                "MockStoreKit", "AppStorePayments", "Payments", "StoreWire", "Signing", "TestSupport", "MockStoreTesting",
+                "StoreTestControls",
+            ]),
         .testTarget(
             name: "TopUpTests",
             dependencies: ["TopUp", "Payments", "CreditLedger", "Signing", "StoreWire", "TestSupport"]),

@@ -23,6 +23,16 @@ enum AppStoreErrors {
         }
     }
 
+    /// `body`, a step before anything is sent to buy (the product's lookup): whatever its failure, nothing was bought,
+    /// so one the store may have received is said as one that never reached it.
+    static func beforeSending<Value>(_ body: () async throws -> Value) async throws -> Value {
+        do {
+            return try await mapped(body)
+        } catch let error as StoreError where error.mayHaveReachedTheStore {
+            throw StoreError.networkError(error.unansweredDetail ?? error.description)
+        }
+    }
+
     /// The ``StoreError`` for what StoreKit threw; `productID` names the product a purchase was for.
     static func storeError(_ error: any Error, productID: String?) -> any Error {
         if let failure = error as? StoreKitError { return storeError(failure) }

@@ -42,7 +42,7 @@ public struct AppStoreProvider: StoreProvider {
     }
 
     public func purchase(_ productID: String, appAccountToken: UUID?) async throws -> PurchaseOutcome {
-        guard let product = try await AppStoreErrors.mapped({ try await Product.products(for: [productID]).first })
+        guard let product = try await AppStoreErrors.beforeSending({ try await Product.products(for: [productID]).first })
         else { throw StoreError.productUnavailable(productID) }
         let result: Product.PurchaseResult
         do {
@@ -70,15 +70,24 @@ public struct AppStoreProvider: StoreProvider {
         await signed(Transaction.unfinished)
     }
 
-    /// Tells the store `transactionID` was delivered; one it no longer holds unfinished is finished already.
+    /// Tells the store `transactionID` was delivered, then looks: StoreKit's `finish()` never says whether the store
+    /// heard it, so one still unfinished afterwards is a finish that failed (the next collect finishes it).
     public func finish(transactionID: String) async throws {
         if let transaction = seen.transaction(id: transactionID) {
             await transaction.finish()
-            return
+        } else {
+            for await result in Transaction.unfinished where String(result.unsafePayloadValue.id) == transactionID {
+                await result.unsafePayloadValue.finish()
+            }
         }
         for await result in Transaction.unfinished where String(result.unsafePayloadValue.id) == transactionID {
-            await result.unsafePayloadValue.finish()
+            throw StoreError.unknown("the store still holds transaction \(transactionID) unfinished")
         }
+    }
+
+    /// `AppStore.sync()`: the user asked to bring purchases up to date.
+    public func sync() async throws {
+        try await AppStoreErrors.mapped { try await AppStore.sync() }
     }
 
     /// StoreKit keeps no cursor: every transaction of the customer in its latest state (`Transaction.all`, finished
@@ -94,7 +103,7 @@ public struct AppStoreProvider: StoreProvider {
     /// launch's unfinished ones first, goes to `deliver`, until the task is cancelled.
     public func listen(_ deliver: @escaping @Sendable (SignedTransaction) async -> Void) -> Task<Void, Never> {
         let seen = seen
-        return Task.detached {
+        return Task {
             for await result in Transaction.updates {
                 seen.remember(result.unsafePayloadValue)
                 await deliver(SignedTransaction(jwsRepresentation: result.jwsRepresentation))

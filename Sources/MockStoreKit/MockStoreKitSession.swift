@@ -4,9 +4,14 @@ internal import Signing
 internal import StoreTransport
 internal import StoreWire
 
-/// One launch of the app against one store: the device's client, the root its signed data must chain to, and
-/// whether ``Transaction/updates`` has handed out the unfinished transactions yet.
-final class MockStoreKitSession: Sendable {
+/// One launch of the app against one store (Linux only; Apple's StoreKit has no such type): the device's client, the
+/// root its signed data must chain to, and whether ``Transaction/updates`` has handed out the launch's unfinished
+/// transactions yet.
+///
+/// ``MockStoreKitConfiguration/configure(_:)`` makes one the process's; ``run(_:)`` makes one the store of every
+/// StoreKit call in a piece of work (and the tasks it starts), so tests in one process each talk to a store of their
+/// own, side by side.
+public final class MockStoreKitSession: Sendable {
     let configuration: MockStoreKitConfiguration
     let client: DeviceClient
     private let root: Certificate?
@@ -14,8 +19,10 @@ final class MockStoreKitSession: Sendable {
     private let launchDelivered = Mutex(false)
 
     private static let current = Mutex<MockStoreKitSession?>(nil)
+    @TaskLocal private static var scoped: MockStoreKitSession?
 
-    init(_ configuration: MockStoreKitConfiguration) {
+    /// A new launch of the app against the store `configuration` names.
+    public init(_ configuration: MockStoreKitConfiguration) {
         self.configuration = configuration
         client = DeviceClient(configuration)
         root = configuration.rootCertificate.flatMap { try? Certificate(derRepresentation: $0) }
@@ -25,8 +32,15 @@ final class MockStoreKitSession: Sendable {
         current.withLock { $0 = session }
     }
 
-    /// The session every call uses: the configured one, else one made from the environment.
+    /// Runs `operation` with this launch's store for every StoreKit call in it, and in the tasks it starts (not
+    /// detached ones), whatever the process is configured with.
+    public func run<Value>(_ operation: () async throws -> Value) async rethrows -> Value {
+        try await Self.$scoped.withValue(self) { try await operation() }
+    }
+
+    /// The session a call uses: the one ``run(_:)`` gave, else the configured one, else one from the environment.
     static func shared() throws(StoreKitError) -> MockStoreKitSession {
+        if let scoped { return scoped }
         let made: Result<MockStoreKitSession, MockStoreKitConfigurationError> = current.withLock { current in
             if let current { return .success(current) }
             do throws(MockStoreKitConfigurationError) {

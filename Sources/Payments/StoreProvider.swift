@@ -47,22 +47,12 @@ public protocol StoreProvider: Sendable {
     func finish(transactionID: String) async throws
     /// Transactions created or changed outside a purchase call since `cursor`, and the cursor to resume from.
     func updates(after cursor: String?) async throws -> (signedTransactions: [SignedTransaction], cursor: String?)
-    /// What became of the purchase `transactionID` the store answered pending, when the store can say: StoreKit
-    /// cannot (nil, the default), the mock store can.
-    func pendingPurchaseStatus(transactionID: String) async throws -> PendingPurchaseStatus?
+    /// Brings the device's record of purchases up to date with the store, when the user asks (StoreKit's
+    /// `AppStore.sync()`); throws when the store cannot be reached. Nothing to do for a store with no server.
+    func sync() async throws
 }
 
 extension StoreProvider {
-    /// A store that cannot say what became of a pending purchase (StoreKit's own case).
-    public func pendingPurchaseStatus(transactionID: String) async throws -> PendingPurchaseStatus? { nil }
-}
-
-/// What became of a purchase the store answered pending.
-public enum PendingPurchaseStatus: Sendable, Equatable {
-    /// Still waiting (for a parent's approval, or an issue to be resolved).
-    case waiting
-    /// Approved or resolved: it reaches the app as an update, and is credited from there.
-    case completed
-    /// Declined: never paid, and never will be.
-    case declined
+    /// A store with nothing to bring up to date.
+    public func sync() async throws {}
 }

@@ -78,29 +78,6 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
         }
     }
 
-    /// Removes each pending purchase the store says was declined (one whose id the store gave, asked of a store
-    /// that can say: the mock store), and returns them, so each decline is told once.
-    public mutating func settleDeclined(asking store: any StoreProvider) async throws -> [Purchase] {
-        var declined: [Purchase] = []
-        var kept: [Purchase] = []
-        for purchase in purchases {
-            if let id = purchase.transactionId, try await store.pendingPurchaseStatus(transactionID: id) == .declined {
-                declined.append(purchase)
-            } else {
-                kept.append(purchase)
-            }
-        }
-        purchases = kept
-        return declined
-    }
-
-    /// What is said once of a declined purchase.
-    public static func describeDeclined(_ purchase: Purchase) -> String {
-        let when = String(purchase.since.prefix(16)).replacingOccurrences(of: "T", with: " ")
-        let which = purchase.transactionId.map { " (transaction \($0))" } ?? ""
-        return "The purchase of \(purchase.product)\(which) asked for on \(when) UTC was declined: nothing was bought."
-    }
-
     /// Whether `purchase`, at `now`, is an Ask to Buy request that has had no answer for over a day.
     public static func hasLapsed(_ purchase: Purchase, at now: Timestamp) -> Bool {
         guard purchase.reason == .askToBuy, let since = Timestamp(iso8601: purchase.since) else { return false }
@@ -134,7 +111,9 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
         case .interrupted:
             return "waiting for an issue with the purchase to be resolved in the App Store (an interrupted purchase)"
         default:
-            return "waiting for the store: for approval (Ask to Buy) or for an issue with the purchase to be resolved"
+            // StoreKit's `.pending` says neither: both, in the words the screen uses for each.
+            return "waiting for a parent or guardian to approve it (Ask to Buy), or for an issue with the purchase "
+                + "to be resolved in the App Store"
         }
     }
 }

@@ -19,8 +19,6 @@ extension TopUpFlow {
         /// Purchases of another account on the same store (their account token is not this account's): left for
         /// it, neither credited nor finished here, and no failure.
         public var otherAccounts: [String] = []
-        /// Pending purchases the store says were declined, in words, each told once (then no longer pending).
-        public var declined: [String] = []
 
         /// Notes a refusal: another account's purchase apart, anything else as refused.
         mutating func note(_ refused: RefusedTransaction) {
@@ -102,9 +100,15 @@ extension TopUpFlow {
                 return
             }
             try applyRefundState(transaction, refund: refund, into: &report)
-            // A refunded purchase is finished either way: there is nothing left to deliver.
-            try await store.finish(transactionID: transaction.transactionID)
+            // A refunded purchase is finished either way: there is nothing left to deliver (one finished already is
+            // left alone).
+            if waiting?.contains(transaction.transactionID) != false {
+                try await store.finish(transactionID: transaction.transactionID)
+            }
         } catch let refused as RefusedTransaction {
+            // Another account's purchase is said by the pass over unfinished ones while it waits for that account;
+            // a store whose updates are its whole history (StoreKit's) would otherwise name it at every collect.
+            if refused.isAnotherAccounts && waiting != nil { return }
             report.note(refused)
         }
     }

@@ -32,17 +32,55 @@ extension CreditApp {
                 } catch {
                     throw (error as? StoreConfigurationError) ?? .fileSystem("\(error)")
                 }
-                MockStoreKitConfiguration.configure(
+                let session = MockStoreKitSession(
                     MockStoreKitConfiguration(
                         url: url, rootCertificate: root,
                         customer: ProcessInfo.processInfo.environment["MOCKSTORE_CUSTOMER"],
                         // The ledger takes every consumable's latest state (a refund reversed after it was finished).
                         includesConsumableInAppPurchaseHistory: true,
                         timeout: requestTimeout ?? StoreConfiguration.defaultRequestTimeout))
+                return MockStoreKitLaunch(session: session, provider: AppStoreProvider())
+            #else
+                return AppStoreProvider()
             #endif
-            return AppStoreProvider()
         default:
             return appStoreIsOn ? AppStoreProvider() : VoiceDebriefStore.simulatedStore()
         }
     }
 }
+
+#if !canImport(StoreKit)
+    /// The App Store provider over one launch of MockStoreKit: each call runs with this data directory's store, so
+    /// two in one process never share one.
+    struct MockStoreKitLaunch: StoreProvider {
+        let session: MockStoreKitSession
+        let provider: AppStoreProvider
+
+        var name: String { provider.name }
+        var takesMoney: Bool { provider.takesMoney }
+
+        func products(for ids: [String]) async throws -> [StoreProduct] {
+            try await session.run { try await provider.products(for: ids) }
+        }
+
+        func purchase(_ productID: String, appAccountToken: UUID?) async throws -> PurchaseOutcome {
+            try await session.run { try await provider.purchase(productID, appAccountToken: appAccountToken) }
+        }
+
+        func unfinished() async throws -> [SignedTransaction] {
+            try await session.run { try await provider.unfinished() }
+        }
+
+        func finish(transactionID: String) async throws {
+            try await session.run { try await provider.finish(transactionID: transactionID) }
+        }
+
+        func sync() async throws {
+            try await session.run { try await provider.sync() }
+        }
+
+        func updates(after cursor: String?) async throws -> (signedTransactions: [SignedTransaction], cursor: String?) {
+            try await session.run { try await provider.updates(after: cursor) }
+        }
+    }
+#endif

@@ -109,32 +109,29 @@ enum ScreenCommands {
             // Read-only, nothing is collected (the ledger's notice says so): what was collected could not be kept.
             if !ledger.isReadOnly {
                 let report = try await StoreCommands.collect(with: flow, context)
-                if !report.credited.isEmpty || !report.refused.isEmpty || !report.reversed.isEmpty
-                    || !report.declined.isEmpty
-                {
+                if !report.credited.isEmpty || !report.refused.isEmpty || !report.reversed.isEmpty {
                     collectNote = DisplayText.escaped(StoreCommands.describe(report))
                 }
             }
             let offers = try await flow.store.products(for: flow.catalogue.credits.keys.sorted())
             return (collectNote, offers, nil)
         } catch let error as CommandFailure {
-            let detail: String
-            switch error.storeError {
-            case .networkError(let why)?: detail = why
-            case let storeError?: detail = storeError.description
-            case nil: detail = error.message
-            }
-            return (
-                collectNote, [],
-                "The store cannot be reached (\(DisplayText.escaped(StoreCommands.unstopped(detail)))); top-ups wait "
-                    + "until it can."
-            )
+            return (collectNote, [], storeProblem(error.storeError, otherwise: error.message))
         } catch let error as StoreError {
-            return (
-                collectNote, [],
-                "The store cannot be reached (\(DisplayText.escaped("\(error)"))); top-ups wait until it can."
-            )
+            return (collectNote, [], storeProblem(error, otherwise: error.description))
         }
+    }
+
+    /// Why the store could not be reached, once: the network's own failure, else what the store said.
+    private static func storeProblem(_ error: StoreError?, otherwise words: String) -> String {
+        let detail: String
+        switch error {
+        case .networkError(let why)?: detail = why
+        case let storeError?: detail = storeError.description
+        case nil: detail = words
+        }
+        return "The store cannot be reached (\(DisplayText.escaped(StoreCommands.unstopped(detail)))); top-ups wait "
+            + "until it can."
     }
 
     /// How many entries the credit screen shows, the newest (`credit entries` shows them all).

@@ -150,7 +150,11 @@ enum StoreCommands {
             if context.json {
                 try printJSON(StoreOutputs.Purchase(result: "userCancelled"))
             } else {
-                print("Cancelled. Nothing was bought.")
+                // StoreKit answers an interrupted purchase (new terms to accept, a payment method) as cancelled too.
+                print(
+                    "Cancelled. Nothing was bought. If the App Store asked you to resolve something first (new terms, "
+                        + "a payment method), the purchase is credited when it completes; `credit collect` or the "
+                        + "credit screen picks it up.")
             }
         }
         return CreditCLI.success
@@ -196,14 +200,14 @@ enum StoreCommands {
             }
             return CreditCLI.success
         }
-        let report = try await StoreCommands.collectAll(ledger, context)
+        let report = try await StoreCommands.collectAll(ledger, context, syncing: true)
         if context.json {
             try printJSON(
                 StoreOutputs.Collected(
                     credited: report.credited.map { EntryJSON($0) }, reversed: report.reversed.map { EntryJSON($0) },
                     alreadyCredited: report.alreadyCredited.count,
                     refused: report.refused.map { .init(transactionId: $0.transactionID ?? "", reason: $0.reason) },
-                    otherAccounts: report.otherAccounts, declined: report.declined, finished: report.finished,
+                    otherAccounts: report.otherAccounts, finished: report.finished,
                     balance: ledger.balance.rawValue))
         } else {
             print(describe(report) + " Balance \(LedgerCommands.styledBalance(ledger.balance, context)).")
@@ -213,10 +217,9 @@ enum StoreCommands {
 
     static func describe(_ report: TopUpFlow.CollectReport) -> String {
         var parts: [String] = []
-        if report.credited.isEmpty && report.refused.isEmpty && report.reversed.isEmpty && report.declined.isEmpty {
+        if report.credited.isEmpty && report.refused.isEmpty && report.reversed.isEmpty {
             parts.append("Nothing to collect.")
         }
-        parts += report.declined
         for entry in report.credited {
             parts.append(
                 entry.refersTo == nil
@@ -272,15 +275,22 @@ enum StoreCommands {
     }
 
     /// Collects unfinished transactions and updates, keeps the updates cursor and settles pending purchases.
-    static func collectAll(_ ledger: Ledger, _ context: Context) async throws -> TopUpFlow.CollectReport {
+    /// `syncing`: the user asked (`credit collect`), so the store's record is brought up to date first, and a store
+    /// that cannot be reached is said (StoreKit's own lists never fail).
+    static func collectAll(_ ledger: Ledger, _ context: Context, syncing: Bool = false) async throws
+        -> TopUpFlow.CollectReport
+    {
         let flow = try flow(ledger, context)
-        return try await collect(with: flow, context)
+        return try await collect(with: flow, context, syncing: syncing)
     }
 
-    static func collect(with flow: TopUpFlow, _ context: Context) async throws -> TopUpFlow.CollectReport {
+    static func collect(with flow: TopUpFlow, _ context: Context, syncing: Bool = false) async throws
+        -> TopUpFlow.CollectReport
+    {
         var configuration = try StoreConfiguration.load(from: context.dataDirectory)
-        var report: TopUpFlow.CollectReport
+        let report: TopUpFlow.CollectReport
         do {
+            if syncing { try await flow.store.sync() }
             report = try await flow.collect(updatesAfter: configuration.updatesCursor)
         } catch let error as StoreError {
             // What was credited before the store failed stays credited; the next collect carries on from there.
@@ -298,9 +308,6 @@ enum StoreCommands {
         guard !before.purchases.isEmpty else { return report }
         var pending = before
         pending.settle(credited: report.credited)
-        // A declined one is said once, and goes: it will never complete.
-        let declined = (try? await pending.settleDeclined(asking: flow.store)) ?? []
-        report.declined = declined.map(PendingPurchases.describeDeclined)
         if pending != before { try pending.save(to: context.dataDirectory) }
         return report
     }

@@ -38,7 +38,6 @@ enum StoreOutputs {
         var alreadyCredited: Int
         var refused: [Refused]
         var otherAccounts: [String]
-        var declined: [String]
         var finished: Int
         var balance: Int64
     }

@@ -62,7 +62,10 @@ import Testing
 extension StoreLimitsEndToEndTests {
     @Test func aTopUpAgainstADribblingStoreStopsAtTheDeadlineAndMayHaveGoneThrough() throws {
         // A minute of answer, a byte every 200 ms: an idle timeout of 1 s never fires.
-        let server = try ScriptedHTTPServer { _ in .dribble(body: String(repeating: " ", count: 300), every: 0.2) }
+        let server = try ScriptedHTTPServer { request in
+            ScriptedStoreAnswers.afterTheProductList(
+                request, .dribble(body: String(repeating: " ", count: 300), every: 0.2))
+        }
         defer { server.stop() }
         try use(server)
         let (topup, seconds) = try run(["topup"], timeout: "1")
@@ -71,13 +74,13 @@ extension StoreLimitsEndToEndTests {
         #expect(topup.stderr.contains("may have gone through"), "\(topup)")
         #expect(topup.stderr.contains("did not come whole within 1 second"), "\(topup)")
         #expect(topup.stderr.contains("`credit collect` will credit it, once"), "\(topup)")
-        #expect(server.requests.map(\.path) == [DeviceAPI.purchase.path()])
+        #expect(server.requests.map(\.path) == [DeviceAPI.products.path(), DeviceAPI.purchase.path()])
         #expect(try data.balance() == 5_000_000)
         expectPlainWords(topup)
     }
 
     @Test func aTopUpAgainstAnEndlessAnswerIsRefusedAtTheBodyLimitInLittleMemory() throws {
-        let server = try ScriptedHTTPServer { _ in .endless }
+        let server = try ScriptedHTTPServer { request in ScriptedStoreAnswers.afterTheProductList(request, .endless) }
         defer { server.stop() }
         try use(server)
         // A deadline far off: only the body limit can stop this one.

@@ -26,6 +26,7 @@ import Testing
         declared(DeviceAPI.purchaseStatus),
         declared(DeviceAPI.unfinished),
         declared(DeviceAPI.updates),
+        declared(DeviceAPI.all),
         declared(DeviceAPI.currentEntitlements),
         declared(DeviceAPI.finish),
         declared(DeviceAPI.appTransaction),

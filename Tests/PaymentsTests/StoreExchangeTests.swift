@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Payments
+@testable import StoreTransport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

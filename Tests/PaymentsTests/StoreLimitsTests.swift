@@ -1,7 +1,36 @@
 import Foundation
 import Payments
 import Signing
+import StoreTransport
+import StoreWire
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Two calls of the device API over the store clients' one HTTP path (what MockStoreKit sends them through).
+struct DeviceProbe {
+    let http: StoreHTTP
+    let timeout: TimeInterval
+
+    func unfinished() async throws -> [String] {
+        let request = http.request(DeviceAPI.unfinished, [])
+        let body: SignedTransactionsBody = try await decoded(request)
+        return body.signedTransactions
+    }
+
+    func purchase(_ productID: String, appAccountToken: UUID?) async throws -> PurchaseResponseBody {
+        let body = try JSONEncoder().encode(PurchaseRequestBody(productId: productID))
+        return try await decoded(http.request(DeviceAPI.purchase, [], body: body))
+    }
+
+    private func decoded<Response: Decodable>(_ request: URLRequest) async throws -> Response {
+        let url = request.url ?? http.baseURL
+        let data = try await http.data(for: request) { TransportFailure.storeError($0, url: url, timeout: timeout) }
+        return try StoreHTTP.decode(data, url)
+    }
+}
 
 /// The store clients' limits (issue 25, item 6), against a scripted loopback server: a deadline for the whole request
 /// that a body sent a byte at a time cannot stretch, a body limit that refuses a huge answer while it streams, and a
@@ -11,11 +40,13 @@ import Testing
     static let unfinished = #"{"signedTransactions":[]}"#
 
     func client(_ server: ScriptedHTTPServer, timeout: TimeInterval = 1, bodyLimit: Int? = nil) throws
-        -> MockStoreClient
+        -> DeviceProbe
     {
-        MockStoreClient(
-            baseURL: try #require(URL(string: server.url)), timeout: timeout,
-            bodyLimit: bodyLimit ?? MockStoreClient.defaultBodyLimit)
+        DeviceProbe(
+            http: StoreHTTP(
+                baseURL: try #require(URL(string: server.url)), timeout: timeout,
+                bodyLimit: bodyLimit ?? StoreHTTP.defaultBodyLimit),
+            timeout: timeout)
     }
 
     func serverAPI(_ server: ScriptedHTTPServer, timeout: TimeInterval = 10, pageLimit: Int = 1_000) throws

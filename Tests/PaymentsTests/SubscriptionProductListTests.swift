@@ -3,23 +3,9 @@ import Payments
 import StoreWire
 import Testing
 
-/// The credit app's store client reads a product list that holds auto-renewable subscriptions (the app sells
+/// The device API's product list that holds auto-renewable subscriptions (the app sells
 /// consumables, but a shared catalogue may sell more), keeping values it does not know.
 @Suite struct SubscriptionProductListTests {
-    @Test func mockStoreClientReadsAListWithSubscriptionsFromTheRealStore() async throws {
-        let directory = try TemporaryDirectory()
-        let store = try LaunchedMockStore(
-            dataDirectory: directory.file("data"), catalogue: Repository.subscriptionCatalogue)
-        let client = MockStoreClient(baseURL: try #require(URL(string: store.url)))
-        let products = try await client.products(for: [
-            "com.example.coins", "com.example.pro.yearly", "com.example.news.weekly",
-        ])
-        #expect(products.map(\.id) == ["com.example.coins", "com.example.pro.yearly", "com.example.news.weekly"])
-        #expect(products.map(\.type) == [.consumable, .autoRenewable, .autoRenewable])
-        #expect(products.map(\.displayPrice) == ["$0.99", "$99.99", "$1.99"])
-        #expect(try store.stop() == 0)
-    }
-
     @Test func unknownValuesInASubscriptionAreKept() throws {
         let body = """
             {"products": [{"id": "s", "type": "autoRenewableV2", "displayName": "S", "description": "",

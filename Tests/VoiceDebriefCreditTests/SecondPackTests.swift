@@ -47,7 +47,9 @@ import VoiceDebriefCredit
             directory: directory.file("data"), clock: FixedClock(Timestamp(milliseconds: 1_795_953_600_000)),
             ids: SequentialIDs(prefix: "e"))
         let flow = TopUpFlow(
-            ledger: ledger, store: MockStoreClient(baseURL: try #require(URL(string: store.url))),
+            ledger: ledger,
+            store: try CreditApp.provider(
+                StoreConfiguration(store: .mockstore, url: store.url, signing: .hs256), directory: directory.path),
             verifier: ReceiptVerifier(
                 method: .hs256(secret: Array(secret.utf8)), bundleID: VoiceDebriefStore.bundleID,
                 environment: .sandbox),

@@ -1,0 +1,121 @@
+import Foundation
+import MockStoreKit
+import MockStoreTesting
+import Signing
+import StoreWire
+import TestSupport
+import Testing
+
+/// The products the suites buy.
+enum ProductID {
+    /// The app's one pack: a consumable, £5.00 (`Repository.catalogue`).
+    static let credit = "ai.voicedebrief.app.credit.500"
+    /// A consumable of `Repository.subscriptionCatalogue`.
+    static let coins = "com.example.coins"
+    /// An auto-renewable subscription of `Repository.subscriptionCatalogue`, group "Pro" (`21C0FFEE`).
+    static let proYearly = "com.example.pro.yearly"
+}
+
+/// A mock store for one test (in memory, a port of its own), with the root it signs under, and the app's launches
+/// on it: each ``launch(_:)`` is a new ``MockStoreKitSession``, so tests run side by side, each with its own store.
+struct StoreKitFixture: Sendable {
+    let store: TestStore
+    /// The DER of the store's test root: what a launch trusts unless told otherwise.
+    let root: [UInt8]
+
+    /// Starts a store selling `catalogue`'s products and reads its root.
+    static func start(catalogue: String = Repository.catalogue) async throws -> StoreKitFixture {
+        var options = TestStore.Options()
+        options.catalogue = catalogue
+        options.binary = try Binaries.require("mockstore")
+        let store = try await TestStore.start(options)
+        return StoreKitFixture(store: store, root: Array(try await store.rootCertificate()))
+    }
+
+    /// A new launch of the app on this store, trusting its root; `adjust` changes the configuration first.
+    func launch(_ adjust: (inout MockStoreKitConfiguration) -> Void = { _ in }) -> MockStoreKitSession {
+        var configuration = MockStoreKitConfiguration(url: store.url, rootCertificate: root, updatesInterval: 0.02)
+        adjust(&configuration)
+        return MockStoreKitSession(configuration)
+    }
+
+    /// The transaction the store holds with `id`, as its test controls list it.
+    func storedTransaction(_ id: UInt64) async throws -> TestTransaction? {
+        try await store.transactions().first { $0.transactionId == String(id) }
+    }
+}
+
+/// A test certificate authority the mock store has never heard of: its root is not the store's.
+func foreignRoot() throws -> Certificate {
+    try TestCertificateAuthority.make(commonNamePrefix: "Not The Store", validFrom: Date(timeIntervalSinceNow: -3600))
+        .root
+}
+
+/// The one product with `id`, as StoreKit loads it.
+func product(_ id: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Product {
+    try #require(try await Product.products(for: [id]).first, "the store sells no \(id)", sourceLocation: sourceLocation)
+}
+
+/// Buys `id` and gives the verified transaction; records an issue (and throws) for any other result.
+func buyVerified(
+    _ id: String, options: Set<Product.PurchaseOption> = [], sourceLocation: SourceLocation = #_sourceLocation
+) async throws -> Transaction {
+    let result = try await product(id, sourceLocation: sourceLocation).purchase(options: options)
+    guard case .success(.verified(let transaction)) = result else {
+        Issue.record("buying \(id) gave \(result), not a verified success", sourceLocation: sourceLocation)
+        throw FixtureFailure.unexpected("\(result)")
+    }
+    return transaction
+}
+
+/// The ids of the transactions in `sequence` (a sequence that ends), in order.
+func ids(_ sequence: Transaction.Transactions) async -> [UInt64] {
+    var found: [UInt64] = []
+    for await result in sequence { found.append(result.unsafePayloadValue.id) }
+    return found
+}
+
+/// Every result of `sequence` (a sequence that ends), in order.
+func results(_ sequence: Transaction.Transactions) async -> [VerificationResult<Transaction>] {
+    var found: [VerificationResult<Transaction>] = []
+    for await result in sequence { found.append(result) }
+    return found
+}
+
+/// The store's id of a transaction a test control made.
+func transactionID(_ body: TestTransactionBody, sourceLocation: SourceLocation = #_sourceLocation) throws -> UInt64 {
+    try #require(UInt64(body.transaction.transactionId), sourceLocation: sourceLocation)
+}
+
+/// What a fixture throws after recording an issue, so the test stops there.
+enum FixtureFailure: Error {
+    case unexpected(String)
+    case timedOut(seconds: Int)
+}
+
+/// Runs `body`, failing the test when it has not finished within `seconds`. Only a bound on a hang: `body` waits on
+/// events (the next transaction update, the store's answer), and a test that works ends long before it.
+func withinTimeLimit<Value: Sendable>(
+    seconds: Int = 30, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping @Sendable () async throws -> Value
+) async throws -> Value {
+    try await withThrowingTaskGroup(of: TimeLimitOutcome<Value>.self) { group in
+        group.addTask { .finished(try await body()) }
+        group.addTask {
+            try await Task.sleep(for: .seconds(seconds))
+            return .timedOut
+        }
+        defer { group.cancelAll() }
+        guard case .finished(let value) = try await group.next() else {
+            Issue.record("the test hung: not done within \(seconds) s", sourceLocation: sourceLocation)
+            throw FixtureFailure.timedOut(seconds: seconds)
+        }
+        return value
+    }
+}
+
+/// Which of ``withinTimeLimit(seconds:sourceLocation:_:)``'s two tasks ended first.
+private enum TimeLimitOutcome<Value: Sendable>: Sendable {
+    case finished(Value)
+    case timedOut
+}

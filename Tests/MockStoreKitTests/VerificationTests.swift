@@ -1,0 +1,108 @@
+import Foundation
+import MockStoreKit
+import MockStoreTesting
+import Signing
+import Testing
+
+/// `VerificationResult`: verified only under the configured root and with a good signature, as StoreKit checks what
+/// the App Store signs.
+@Suite struct VerificationTests {}
+
+typealias TransactionVerificationError = VerificationResult<Transaction>.VerificationError
+
+extension VerificationTests {
+    @Test func aRootThatIsNotTheStoresVerifiesNothing() async throws {
+        let shop = try await StoreKitFixture.start()
+        let foreign = try foreignRoot().derRepresentation
+        try await expectEveryResultUnverified(shop, root: foreign)
+    }
+
+    @Test func noRootVerifiesNothing() async throws {
+        let shop = try await StoreKitFixture.start()
+        try await expectEveryResultUnverified(shop, root: nil)
+    }
+
+    @Test func aSecondStoresRootDoesNotVerifyTheFirstStoresTransactions() async throws {
+        let shop = try await StoreKitFixture.start()
+        let other = try await StoreKitFixture.start()
+        #expect(other.root != shop.root, "every ephemeral store makes its own test CA")
+        try await expectEveryResultUnverified(shop, root: other.root)
+    }
+
+    @Test func aSimulatedBadSignatureIsAnInvalidSignature() async throws {
+        let shop = try await StoreKitFixture.start()
+        try await shop.store.fail(.verification, with: "VerificationError.invalidSignature")
+        let session = shop.launch()
+        let result = try await session.run { try await product(ProductID.credit).purchase() }
+        guard case .success(.unverified(let transaction, .invalidSignature)) = result else {
+            Issue.record("not unverified with invalidSignature: \(result)")
+            return
+        }
+        #expect(transaction.productID == ProductID.credit, "an unverified result still holds the claimed payload")
+        let unfinished = await session.run { await results(Transaction.unfinished) }
+        #expect(unfinished.map(\.unsafePayloadValue.id) == [transaction.id])
+        #expect(unfinished.map(\.verificationError) == [.invalidSignature])
+        try await shop.store.clearFailures()
+        let cleared = await session.run { await results(Transaction.unfinished) }
+        #expect(cleared.map(\.unsafePayloadValue.id) == [transaction.id])
+        #expect(cleared.map(\.verificationError) == [nil], "the same transaction, signed well again")
+    }
+
+    /// The store garbles the payload itself: no transaction can be read from it, so StoreKit has none to hand over,
+    /// verified or not. The purchase was made all the same; it is unfinished, and comes back once it can be read.
+    @Test func aSimulatedGarbledPayloadLeavesNoTransactionToHandOver() async throws {
+        let shop = try await StoreKitFixture.start()
+        try await shop.store.fail(.verification, with: "VerificationError.invalidEncoding")
+        let session = shop.launch()
+        let error = await #expect(throws: StoreKitError.self) {
+            try await session.run { try await product(ProductID.credit).purchase() }
+        }
+        guard case .systemError = error else {
+            Issue.record("not a system error: \(String(describing: error))")
+            return
+        }
+        let made = try await shop.store.transactions()
+        #expect(made.map(\.status) == ["purchased"], "the store made the purchase")
+        #expect(await session.run { await ids(Transaction.unfinished) } == [], "none can be read")
+        try await shop.store.clearFailures()
+        let readable = await session.run { await ids(Transaction.unfinished) }
+        #expect(readable.map(String.init) == made.map(\.transactionId))
+    }
+
+    /// A purchase, the unfinished list, `Transaction.all` and `latest(for:)` under `root`: each result
+    /// `.unverified(_, .invalidCertificateChain)`, and its `payloadValue` throws.
+    private func expectEveryResultUnverified(
+        _ shop: StoreKitFixture, root: [UInt8]?, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let session = shop.launch { $0.rootCertificate = root }
+        let (purchase, unfinished, all, latest) = try await session.run {
+            let result = try await product(ProductID.credit).purchase()
+            guard case .success(let verification) = result else { throw FixtureFailure.unexpected("\(result)") }
+            return (
+                verification, await results(Transaction.unfinished), await results(Transaction.all),
+                await Transaction.latest(for: ProductID.credit)
+            )
+        }
+        let everyResult = [purchase] + unfinished + all + [latest].compactMap { $0 }
+        #expect(everyResult.count == 4, sourceLocation: sourceLocation)
+        for result in everyResult {
+            guard case .unverified(let transaction, let error) = result else {
+                Issue.record("verified under a root that is not the store's", sourceLocation: sourceLocation)
+                continue
+            }
+            #expect(error == .invalidCertificateChain, sourceLocation: sourceLocation)
+            #expect(transaction.productID == ProductID.credit, sourceLocation: sourceLocation)
+            #expect(throws: TransactionVerificationError.invalidCertificateChain, sourceLocation: sourceLocation) {
+                try result.payloadValue
+            }
+        }
+    }
+}
+
+extension VerificationResult {
+    /// Why it did not verify; nil when it did.
+    var verificationError: VerificationError? {
+        guard case .unverified(_, let error) = self else { return nil }
+        return error
+    }
+}
