@@ -94,7 +94,7 @@ let package = Package(
             name: "credit-bench",
             dependencies: [
                 "CreditLedger", "Signing", "VoiceDebriefCredit", "COpenSSL", "OptionParsing", "MockStoreHTTP",
-                "AccountSummaries", "Platform", "StoreWire", "StoreTestControls",
+                "AccountSummaries", "Platform", "StoreWire", "StoreTestControls", "MockStoreKit",
             ]),
         // The owner's P&L: account summaries (signed, totalled), the self-contained page, a summary verifier.
         .target(name: "AccountSummaries", dependencies: ["CreditLedger", "DurableFiles", "Signing"]),

@@ -15,6 +15,8 @@ public final class MockStoreKitSession: Sendable {
     let configuration: MockStoreKitConfiguration
     let client: DeviceClient
     private let root: Certificate?
+    /// Chains verified before: the store signs everything with one, so each is checked once.
+    private let chains = VerifiedChains()
     /// Set once the first ``Transaction/updates`` iterator has taken the unfinished transactions of this launch.
     private let launchDelivered = Mutex(false)
 
@@ -68,30 +70,24 @@ public final class MockStoreKitSession: Sendable {
     /// `jws` checked as StoreKit checks what the App Store signs: its chain to the configured root (at its
     /// `signedDate`), its signature, and its payload decoded by `decode` (given the payload and the JWS). Nil when
     /// the payload cannot be decoded at all.
-    func verify<SignedType>(_ jws: String, decode: (Data, String) throws -> SignedType)
+    func verify<SignedType: SignedByStore>(_ jws: String, decode: (Data, String) throws -> SignedType)
         -> VerificationResult<SignedType>?
     {
         let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let payloadBytes = Base64URL.decode(String(parts[1])) else { return nil }
-        let payload = Data(payloadBytes)
-        guard let value = try? decode(payload, jws) else { return nil }
+        guard let value = try? decode(Data(payloadBytes), jws) else { return nil }
         guard let parsed = try? CompactJWS.parse(jws) else { return .unverified(value, .invalidEncoding) }
         guard let root, parsed.header.alg == "ES256", let chain = parsed.header.x5c, chain.count == 3 else {
             return .unverified(value, .invalidCertificateChain)
         }
-        let certificates = chain.compactMap { text in
-            Data(base64Encoded: text).flatMap { try? Certificate(derRepresentation: Array($0)) }
-        }
-        guard certificates.count == 3 else { return .unverified(value, .invalidEncoding) }
-        let signed = (try? JSONDecoder().decode(SignedDateField.self, from: payload))?.signedDate ?? 0
-        do {
-            try CertificateChainVerifier(trustedRoot: root)
-                .verify(certificates, at: Date(timeIntervalSince1970: TimeInterval(signed) / 1000))
-        } catch {
-            return .unverified(value, .invalidCertificateChain)
+        let leaf: P256PublicKey
+        switch chains.leafKey(chain, root: root, at: value.signedDateValue) {
+        case .success(let key): leaf = key
+        case .failure(.chain): return .unverified(value, .invalidCertificateChain)
+        case .failure(.encoding): return .unverified(value, .invalidEncoding)
         }
         do {
-            try parsed.verifyES256(publicKey: certificates[0].publicKey())
+            try parsed.verifyES256(publicKey: leaf)
         } catch {
             return .unverified(value, .invalidSignature)
         }
@@ -112,9 +108,4 @@ public final class MockStoreKitSession: Sendable {
                 try JSONDecoder().decode(RenewalInfoPayload.self, from: data), json: data, jws: jws)
         }
     }
-}
-
-/// The one field the chain is checked at.
-private struct SignedDateField: Decodable {
-    var signedDate: Int64
 }

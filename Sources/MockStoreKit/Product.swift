@@ -77,6 +77,17 @@ extension Product {
         public static let nonConsumable = ProductType(rawValue: "nonConsumable")
         public static let nonRenewable = ProductType(rawValue: "nonRenewable")
         public static let autoRenewable = ProductType(rawValue: "autoRenewable")
+
+        /// The type in words.
+        public var localizedDescription: String {
+            switch self {
+            case .consumable: return "Consumable"
+            case .nonConsumable: return "Non-Consumable"
+            case .nonRenewable: return "Non-Renewing Subscription"
+            case .autoRenewable: return "Auto-Renewable Subscription"
+            default: return rawValue
+            }
+        }
     }
 
     /// StoreKit 2's `Product.PurchaseResult`.

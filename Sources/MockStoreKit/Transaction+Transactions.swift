@@ -78,6 +78,12 @@ extension Transaction {
         Transactions(source: .currentEntitlementsFor(productID))
     }
 
+    /// The customer's current entitlement to `productID`, or nil when there is none (deprecated in StoreKit for
+    /// ``currentEntitlements(for:)``, and kept as StoreKit keeps it).
+    public static func currentEntitlement(for productID: String) async -> VerificationResult<Transaction>? {
+        await TransactionSource.currentEntitlementsFor(productID).fetch().last
+    }
+
     /// The customer's latest transaction for `productID`, or nil when there is none.
     public static func latest(for productID: String) async -> VerificationResult<Transaction>? {
         await TransactionSource.all.fetch().filter { $0.unsafePayloadValue.productID == productID }

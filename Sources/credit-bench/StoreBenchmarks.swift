@@ -125,7 +125,8 @@ struct StoreBenchmarks {
 
     /// Purchase + finish cycles per second: eight clients, each on its own keep-alive connection, each cycle a
     /// purchase (the store records and signs a transaction) and the finish of that transaction.
-    func purchases(into table: inout ResultTable) throws {
+    @discardableResult
+    func purchases(into table: inout ResultTable) throws -> Double {
         let store = try startStore()
         defer { Measure.stop(store.pid, signal: SIGTERM) }
         let clients = 8
@@ -169,6 +170,7 @@ struct StoreBenchmarks {
                 figure:
                     "\(Format.number(rate)) cycles/s (\(counter.cycles) in \(Format.number(elapsed, decimals: 1)) s)",
                 target: "report, >= 1,000/s", met: Format.yes(rate >= 1_000)))
+        return rate
     }
 
     /// The `transactionId` inside the signed transaction of a purchase response. Read straight from the bytes

@@ -107,7 +107,10 @@ do {
             }
             if options.wants("purchases") {
                 log("mock store: purchases")
-                attempt("mock store: purchases", &table) { try store.purchases(into: &$0) }
+                var raw: Double?
+                attempt("mock store: purchases", &table) { raw = try store.purchases(into: &$0) }
+                log("MockStoreKit: purchases")
+                attempt("MockStoreKit: purchases", &table) { try store.storeKitPurchases(baseline: raw, into: &$0) }
             }
             if options.wants("store-start") {
                 log("mock store: start to listening")
