@@ -55,6 +55,16 @@ extension StorePart {
         return transaction
     }
 
+    /// Acts for the customer `id` names: any paid transaction of theirs, or their `appTransactionId` (Apple's
+    /// `anyTransactionId`, App Store Server API 1.20). An id that is neither is 4040010.
+    func actForCustomer(ofAny id: String, _ database: TransactionStore) throws {
+        if let appTransactionId = Int64(id), let customer = try database.customer(appTransactionId: appTransactionId) {
+            try database.actFor(customerId: customer.id)
+        } else {
+            _ = try paid(id, database)
+        }
+    }
+
     /// A paid transaction (pending and declined purchases do not exist for the Server API), whose customer the
     /// database acts for from now on.
     func paid(_ id: String, _ database: TransactionStore) throws -> StoredTransaction {

@@ -17,9 +17,11 @@ extension StoreServerAPI {
     /// Set App Account Token: sets (or replaces) the `appAccountToken` of the purchase with this original
     /// transaction id; every transaction signed afterwards (device API, Server API, notifications) carries it.
     ///
+    /// Its subscription's later renewals carry it too.
+    ///
     /// - Throws: ``MockStoreError``: 4000006 for an id that is not numeric, 4000183 for a token that is not a UUID,
-    ///   4040010 for an unknown transaction, 4000187 for an id that is not an original transaction id, 4000185 for
-    ///   a purchase shared through Family Sharing.
+    ///   400 4000048 for an `appTransactionId`, 404 4040005 for an unknown original transaction, 4000187 for an id
+    ///   that is not an original transaction id, 4000185 for a purchase shared through Family Sharing.
     public func setAppAccountToken(originalTransactionId id: String, _ request: UpdateAppAccountTokenRequestBody)
         throws(MockStoreError)
     {
@@ -30,7 +32,16 @@ extension StoreServerAPI {
                 "Invalid request. The app account token field must be a valid UUID.")
         }
         try withDatabase { database in
-            let transaction = try paid(id, database)
+            if let appTransactionId = Int64(id), try database.customer(appTransactionId: appTransactionId) != nil {
+                throw MockStoreError.apiError(
+                    400, StoreErrorCode.appTransactionIdNotSupported,
+                    "Invalid request. An app transaction ID is not supported by this endpoint.")
+            }
+            guard let transaction = try database.transaction(id: id), transaction.status == .purchased else {
+                throw MockStoreError.apiError(
+                    404, StoreErrorCode.originalTransactionIdNotFound, "Original transaction id not found.")
+            }
+            try database.adopt(transaction)
             guard transaction.originalTransactionId == transaction.id else {
                 throw MockStoreError.apiError(
                     400, StoreErrorCode.transactionIdIsNotOriginalTransactionId,
@@ -42,6 +53,8 @@ extension StoreServerAPI {
                     "Invalid request. Family Sharing transactions aren't supported by this endpoint.")
             }
             try database.setAppAccountToken(id: id, to: request.appAccountToken)
+            // Its later renewals carry the token too (the renewal info's among them).
+            try database.setSubscriptionAppAccountToken(originalTransactionId: id, to: request.appAccountToken)
         }
     }
 }

@@ -23,8 +23,8 @@ public struct StoreServerAPI: StorePart {
         }
     }
 
-    /// Get Transaction History (`version` `v1` or `v2`): every paid transaction of the customer who has transaction
-    /// `id`, filtered, in order of last modification (a finish is not one), 20 a page; `revision` resumes. Version 1
+    /// Get Transaction History (`version` `v1` or `v2`): every paid transaction of the customer `id` names (any of
+    /// their transactions, or their `appTransactionId`), filtered, in order of last modification (a finish is not one), 20 a page; `revision` resumes. Version 1
     /// leaves out finished consumables, as Apple's does; version 2 keeps them.
     public func history(id: String, version: String = "v2", query: [HTTPRequest.QueryItem]) throws(MockStoreError)
         -> HistoryResponseBody
@@ -32,7 +32,7 @@ public struct StoreServerAPI: StorePart {
         try requireTransactionId(id)
         let request = try HistoryQuery(query)
         return try withDatabase { database in
-            _ = try paid(id, database)
+            try actForCustomer(ofAny: id, database)
             let sequences = try database.historySequences()
             func key(_ transaction: StoredTransaction) -> Int64 {
                 sequences[transaction.id] ?? transaction.changeSequence
@@ -56,7 +56,8 @@ public struct StoreServerAPI: StorePart {
         }
     }
 
-    /// Get Refund History: the customer's refunded transactions, oldest refund first, 20 a page.
+    /// Get Refund History: the refunded transactions of the customer `id` names (any of their transactions, or their
+    /// `appTransactionId`), oldest refund first, 20 a page.
     public func refundHistory(id: String, revision: String?) throws(MockStoreError) -> RefundHistoryResponseBody {
         try requireTransactionId(id)
         let after = try revision.map { text throws(MockStoreError) -> (Int64, Int64) in
@@ -66,7 +67,7 @@ public struct StoreServerAPI: StorePart {
             return key
         }
         return try withDatabase { database in
-            _ = try paid(id, database)
+            try actForCustomer(ofAny: id, database)
             var refunded = try database.allTransactions().filter { $0.status == .purchased && $0.revocationDate != nil }
             refunded.sort { ($0.revocationDate ?? 0, $0.serial) < ($1.revocationDate ?? 0, $1.serial) }
             if let after {

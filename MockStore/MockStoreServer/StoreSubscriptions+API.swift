@@ -86,13 +86,7 @@ extension StoreSubscriptions {
             _ = try runDueEvents(until: now, database)
             // Any transaction id of the customer, or their app transaction id (as Apple takes): the answer is that
             // customer's, and only theirs.
-            if let appTransactionId = Int64(transactionId),
-                let customer = try database.customer(appTransactionId: appTransactionId)
-            {
-                try database.actFor(customerId: customer.id)
-            } else {
-                _ = try paid(transactionId, database)
-            }
+            try actForCustomer(ofAny: transactionId, database)
             var groups: [SubscriptionGroupIdentifierItem] = []
             for state in try database.subscriptionStates()
             where wanted.isEmpty || wanted.contains(state.status.rawValue) {

@@ -113,6 +113,19 @@ extension TransactionStore {
         ])
     }
 
+    /// Sets the `appAccountToken` the subscription `originalTransactionId` renews with (Set App Account Token), its
+    /// next event left as it is; nothing for a purchase that is no subscription.
+    func setSubscriptionAppAccountToken(originalTransactionId: String, to token: String) throws {
+        let rows = try statement(
+            "SELECT state, next_event_at FROM customer_subscriptions WHERE original_transaction_id = ?1"
+        ).query([.text(originalTransactionId)]) { row in
+            (try Self.decodeState(row.text(at: 0) ?? ""), row.optionalInt64(at: 1))
+        }
+        guard var (state, nextEventAt) = rows.first else { return }
+        state.appAccountToken = token
+        try saveSubscription(state, nextEventAt: nextEventAt)
+    }
+
     /// The earliest date the clock changes a subscription, any customer's.
     public func nextSubscriptionEventDate() throws -> Int64? {
         try statement("SELECT MIN(next_event_at) FROM customer_subscriptions").query { $0.optionalInt64(at: 0) }

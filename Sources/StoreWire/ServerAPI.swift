@@ -16,9 +16,9 @@ public enum ServerAPI {
     public static let setAppAccountToken = Endpoint<UpdateAppAccountTokenRequestBody, NoBody>(
         .put, "/inApps/v1/transactions/{originalTransactionId}/appAccountToken",
         errors: [
-            StoreErrorCode.invalidTransactionId, StoreErrorCode.transactionIdNotFound,
-            StoreErrorCode.invalidAppAccountToken, StoreErrorCode.familyTransactionNotSupported,
-            StoreErrorCode.transactionIdIsNotOriginalTransactionId,
+            StoreErrorCode.invalidTransactionId, StoreErrorCode.originalTransactionIdNotFound,
+            StoreErrorCode.appTransactionIdNotSupported, StoreErrorCode.invalidAppAccountToken,
+            StoreErrorCode.familyTransactionNotSupported, StoreErrorCode.transactionIdIsNotOriginalTransactionId,
         ])
     /// Get Notification History (the `paginationToken` query for the next page).
     public static let notificationHistory = Endpoint<NotificationHistoryRequestBody, NotificationHistoryResponseBody>(

@@ -162,6 +162,8 @@ public enum StoreErrorCode {
     public static let invalidSampleContentProvided = 4_000_041
     public static let invalidUserStatus = 4_000_042
     public static let invalidTransactionNotConsumable = 4_000_043
+    /// Set App Account Token: an `appTransactionId` was given (`AppTransactionIdNotSupportedError`).
+    public static let appTransactionIdNotSupported = 4_000_048
     /// The `appAccountToken` is not a UUID.
     public static let invalidAppAccountToken = 4_000_183
     /// Set App Account Token: the transaction came through Family Sharing.

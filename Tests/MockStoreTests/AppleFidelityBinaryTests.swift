@@ -239,7 +239,7 @@ extension AppleFidelityBinaryTests {
             try await api(
                 store, "PUT", ServerAPI.setAppAccountToken.path("2000000000000999"),
                 json: #"{"appAccountToken": "\#(token)"}"#),
-            status: 404, code: 4_040_010)
+            status: 404, code: 4_040_005)
         try expectError(
             try await api(store, "PUT", ServerAPI.setAppAccountToken.path(id), json: "{"),
             status: 400, code: 4_000_000)
