@@ -26,7 +26,11 @@ struct DeviceClient: Sendable {
 
     /// A purchase: a simulated `Product.PurchaseError` comes as one.
     func purchase(_ request: PurchaseRequestBody) async throws -> PurchaseResponseBody {
-        try await send(DeviceAPI.purchase, body: request)
+        do {
+            return try await sendRaw(DeviceAPI.purchase, body: request)
+        } catch {
+            throw DeviceFailure.purchaseError(error)
+        }
     }
 
     func unfinished() async throws(StoreKitError) -> [String] {
@@ -48,8 +52,12 @@ struct DeviceClient: Sendable {
         try await send(DeviceAPI.updates, query: cursor.map { [URLQueryItem(name: "after", value: $0)] } ?? [])
     }
 
-    func finish(_ transactionID: String) async throws {
-        _ = try await send(DeviceAPI.finish, [transactionID], body: EmptyBody())
+    func finish(_ transactionID: String) async throws(StoreKitError) {
+        do {
+            _ = try await sendRaw(DeviceAPI.finish, [transactionID], body: EmptyBody())
+        } catch {
+            throw DeviceFailure.storeKitError(error)
+        }
     }
 
     func subscriptionStatuses(group: String) async throws(StoreKitError) -> [SubscriptionStatusItem] {
@@ -62,6 +70,7 @@ struct DeviceClient: Sendable {
 
     // MARK: HTTP
 
+    /// `endpoint` sent with no body; a failure as the StoreKit error it stands for.
     private func send<Response: Decodable>(
         _ endpoint: Endpoint<NoBody, Response>, _ parameters: [String] = [], query: [URLQueryItem] = []
     ) async throws(StoreKitError) -> Response {
@@ -72,15 +81,11 @@ struct DeviceClient: Sendable {
         }
     }
 
-    private func send<Request: Encodable, Response: Decodable>(
+    /// `endpoint` sent with `body` (JSON); a failure as it comes (``DeviceFailure`` says what it stands for).
+    private func sendRaw<Request: Encodable, Response: Decodable>(
         _ endpoint: Endpoint<Request, Response>, _ parameters: [String] = [], body: Request
     ) async throws -> Response {
-        do {
-            return try await decoded(http.request(endpoint, parameters, body: try JSONEncoder().encode(body)))
-        } catch {
-            throw Request.self == PurchaseRequestBody.self
-                ? DeviceFailure.purchaseError(error) : DeviceFailure.storeKitError(error)
-        }
+        try await decoded(http.request(endpoint, parameters, body: try JSONEncoder().encode(body)))
     }
 
     private func decoded<Response: Decodable>(_ request: URLRequest) async throws -> Response {

@@ -43,6 +43,14 @@ enum DeviceFailure {
         }
     }
 
+    /// A purchase the store answered as made, with no transaction that can be read from its answer: as any answer
+    /// to a purchase that cannot be read, no answer (the purchase was made, and comes back as unfinished).
+    static func unreadablePurchase() -> StoreKitError {
+        .networkError(
+            urlError(
+                .cannotParseResponse, "the store said the purchase was made but sent no transaction that can be read"))
+    }
+
     /// A `URLError` of `code` whose description is `words`.
     static func urlError(_ code: URLError.Code, _ words: String) -> URLError {
         URLError(code, userInfo: [NSLocalizedDescriptionKey: words])

@@ -103,8 +103,7 @@ extension Product {
             switch answer.result {
             case "success":
                 guard let jws = answer.signedTransaction, let result = session.transaction(jws) else {
-                    throw StoreKitError.systemError(
-                        StoreProblem(description: "the store said the purchase succeeded but sent no transaction"))
+                    throw DeviceFailure.unreadablePurchase()
                 }
                 self = .success(result)
             case "pending": self = .pending

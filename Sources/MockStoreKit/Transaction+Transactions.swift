@@ -84,10 +84,14 @@ extension Transaction {
         await TransactionSource.currentEntitlementsFor(productID).fetch().last
     }
 
-    /// The customer's latest transaction for `productID`, or nil when there is none.
+    /// The customer's latest transaction for `productID`, or nil when there is none. Of two bought in the same
+    /// millisecond, the one with the higher id (the store numbers its transactions in order).
     public static func latest(for productID: String) async -> VerificationResult<Transaction>? {
         await TransactionSource.all.fetch().filter { $0.unsafePayloadValue.productID == productID }
-            .max { $0.unsafePayloadValue.purchaseDate < $1.unsafePayloadValue.purchaseDate }
+            .max {
+                ($0.unsafePayloadValue.purchaseDate, $0.unsafePayloadValue.id)
+                    < ($1.unsafePayloadValue.purchaseDate, $1.unsafePayloadValue.id)
+            }
     }
 }
 

@@ -78,9 +78,11 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
         }
     }
 
-    /// Whether `purchase`, at `now`, is an Ask to Buy request that has had no answer for over a day.
+    /// Whether `purchase`, at `now`, is an Ask to Buy request (or one whose reason the store did not say) that has had
+    /// no answer for over a day.
     public static func hasLapsed(_ purchase: Purchase, at now: Timestamp) -> Bool {
-        guard purchase.reason == .askToBuy, let since = Timestamp(iso8601: purchase.since) else { return false }
+        // StoreKit's `.pending` names no reason: a purchase waiting that long is an Ask to Buy request that lapsed.
+        guard purchase.reason != .interrupted, let since = Timestamp(iso8601: purchase.since) else { return false }
         return now.milliseconds - since.milliseconds > askToBuyLapse
     }
 

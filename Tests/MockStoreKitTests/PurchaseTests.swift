@@ -24,7 +24,7 @@ extension PurchaseTests {
         #expect(transaction.productID == ProductID.credit)
         #expect(transaction.purchasedQuantity == 2)
         #expect(transaction.appAccountToken == token)
-        #expect(transaction.price == Decimal(string: "5.00"))
+        #expect(transaction.price == Decimal(string: "10.00"), "the whole purchase: £5.00 twice")
         #expect(transaction.currency?.identifier == "GBP")
         #expect(transaction.environment == .sandbox)
         #expect(transaction.productType == .consumable)

@@ -2,6 +2,7 @@ import Foundation
 import MockStoreKit
 import MockStoreTesting
 import Signing
+import StoreTestControls
 import StoreWire
 import TestSupport
 import Testing
@@ -53,7 +54,8 @@ func foreignRoot() throws -> Certificate {
 
 /// The one product with `id`, as StoreKit loads it.
 func product(_ id: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Product {
-    try #require(try await Product.products(for: [id]).first, "the store sells no \(id)", sourceLocation: sourceLocation)
+    try #require(
+        try await Product.products(for: [id]).first, "the store sells no \(id)", sourceLocation: sourceLocation)
 }
 
 /// Buys `id` and gives the verified transaction; records an issue (and throws) for any other result.
@@ -66,6 +68,14 @@ func buyVerified(
         throw FixtureFailure.unexpected("\(result)")
     }
     return transaction
+}
+
+extension VerificationResult {
+    /// Why it did not verify; nil when it did.
+    var verificationError: VerificationError? {
+        guard case .unverified(_, let error) = self else { return nil }
+        return error
+    }
 }
 
 /// The ids of the transactions in `sequence` (a sequence that ends), in order.
