@@ -91,7 +91,15 @@ public final class MockStoreKitSession: Sendable {
         } catch {
             return .unverified(value, .invalidSignature)
         }
+        if let stamp = value.deviceStamp, !isThisDevice(stamp) { return .unverified(value, .invalidDeviceVerification) }
         return .verified(value)
+    }
+
+    /// Whether `stamp` was made for this device, as Apple documents it: the SHA-384 of the nonce's lowercased string
+    /// followed by the device's verification id, lowercased.
+    private func isThisDevice(_ stamp: (verification: Data, nonce: UUID)) -> Bool {
+        let text = stamp.nonce.uuidString.lowercased() + configuration.deviceVerificationID.uuidString.lowercased()
+        return ConstantTime.equals(SHA384.hash(Array(text.utf8)), Array(stamp.verification))
     }
 
     /// A transaction's JWS verified, or nil when its payload is not a transaction.

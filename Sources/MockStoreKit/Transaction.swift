@@ -90,6 +90,9 @@ public struct Transaction: Identifiable, Equatable, Hashable, Sendable {
 
 extension Transaction: SignedByStore {
     var signedDateValue: Date { signedDate }
+    var deviceStamp: (verification: Data, nonce: UUID)? {
+        deviceVerification.isEmpty ? nil : (deviceVerification, deviceVerificationNonce)
+    }
 }
 
 extension Transaction {

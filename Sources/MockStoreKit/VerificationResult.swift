@@ -87,4 +87,10 @@ extension VerificationResult {
 protocol SignedByStore: Sendable {
     var jws: String { get }
     var signedDateValue: Date { get }
+    /// The device verification it carries (`deviceVerification`, `deviceVerificationNonce`), when it carries one.
+    var deviceStamp: (verification: Data, nonce: UUID)? { get }
+}
+
+extension SignedByStore {
+    var deviceStamp: (verification: Data, nonce: UUID)? { nil }
 }

@@ -2,6 +2,7 @@ import Foundation
 import MockStoreKit
 import MockStoreTesting
 import Signing
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -103,5 +104,39 @@ extension VerificationTests {
                 try result.payloadValue
             }
         }
+    }
+}
+
+extension VerificationTests {
+    /// A transaction stamped for another device (its `deviceVerification` made with another id) is
+    /// `.invalidDeviceVerification`, as StoreKit checks it; the device it was made for verifies it. A scripted store
+    /// hands the real store's JWS, stamped for one device, to both.
+    @Test func aTransactionStampedForAnotherDeviceIsAnInvalidDeviceVerification() async throws {
+        let shop = try await StoreKitFixture.start()
+        let mine = UUID()
+        let bought = try await shop.launch { $0.deviceVerificationID = mine }.run {
+            try await product(ProductID.credit).purchase()
+        }
+        guard case .success(let result) = bought else {
+            Issue.record("not bought: \(bought)")
+            return
+        }
+        let body = #"{"signedTransactions":["\#(result.jwsRepresentation)"]}"#
+        let scripted = try ScriptedHTTPServer { _ in .whole(status: 200, body: body) }
+        defer { scripted.stop() }
+        let url = try #require(URL(string: scripted.url))
+        func unfinished(on device: UUID) async -> [VerificationResult<Transaction>] {
+            let session = MockStoreKitSession(
+                MockStoreKitConfiguration(url: url, rootCertificate: shop.root, deviceVerificationID: device))
+            return await session.run {
+                var found: [VerificationResult<Transaction>] = []
+                for await result in Transaction.unfinished { found.append(result) }
+                return found
+            }
+        }
+        let elsewhere = await unfinished(on: UUID())
+        #expect(elsewhere.count == 1 && elsewhere.first?.verificationError == .invalidDeviceVerification)
+        let here = await unfinished(on: mine)
+        #expect(here.count == 1 && here.first?.verificationError == nil, "the device it was stamped for")
     }
 }
