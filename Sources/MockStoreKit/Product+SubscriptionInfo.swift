@@ -78,6 +78,16 @@ extension Product {
                 default: self = .month
                 }
             }
+
+            /// The unit in words.
+            public var localizedDescription: String {
+                switch self {
+                case .day: return "Day"
+                case .week: return "Week"
+                case .month: return "Month"
+                case .year: return "Year"
+                }
+            }
         }
     }
 

@@ -501,15 +501,26 @@ def run_app_transaction_and_token_checks(client, verifier, transaction_id, apple
     expect(str(updated.appAccountToken) == token,
            "set_app_account_token sets the token; get_transaction_info then carries it")
     for bad, wanted, status in ((transaction_id, APIError.INVALID_APP_ACCOUNT_TOKEN_UUID_ERROR, 400),
-                                ("2000000999999999", APIError.TRANSACTION_ID_NOT_FOUND, 404)):
+                                ("2000000999999999", APIError.ORIGINAL_TRANSACTION_ID_NOT_FOUND, 404),
+                                (str(app.appTransactionId), APIError.APP_TRANSACTION_ID_NOT_SUPPORTED_ERROR, 400)):
         try:
             client.set_app_account_token(bad, UpdateAppAccountTokenRequest(
-                appAccountToken="not-a-uuid" if status == 400 else token))
+                appAccountToken="not-a-uuid" if bad == transaction_id else token))
         except APIException as error:
             expect(error.api_error == wanted and error.http_status_code == status,
                    f"set_app_account_token refuses with APIError.{wanted.name} (got {error.raw_api_error})")
         else:
             raise CheckFailed(f"set_app_account_token accepted what Apple refuses with {wanted.name}")
+
+    from appstoreserverlibrary.api_client import GetTransactionHistoryVersion
+    from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
+    by_app = client.get_transaction_history(str(app.appTransactionId), None, TransactionHistoryRequest(),
+                                            GetTransactionHistoryVersion.V2)
+    listed = [verifier.verify_and_decode_signed_transaction(t).transactionId for t in by_app.signedTransactions]
+    expect(transaction_id in listed,
+           "get_transaction_history takes the appTransactionId (anyTransactionId) and lists the customer's")
+    refunds = client.get_refund_history(str(app.appTransactionId), None)
+    expect(refunds.signedTransactions is not None, "get_refund_history takes the appTransactionId too")
 
 
 def run_notification_history_checks(client, verifier, transaction_id):
