@@ -29,6 +29,12 @@ if [ "$status" -ne 0 ]; then
   exit 1
 fi
 
+echo "== a StoreKit 2 store (Examples/StoreKit2Store) against mockstore"
+if ! MOCKSTORE_BINARY="$PWD/.build/debug/mockstore" bash Examples/StoreKit2Store/run.sh; then
+  echo "the StoreKit 2 example failed" >&2
+  exit 1
+fi
+
 echo "== interop with Apple's app-store-server-library"
 python3 Tests/Interop/verify_transactions.py --mockstore .build/debug/mockstore
 python3 Tests/Interop/verify_prorated_refund.py --mockstore .build/debug/mockstore

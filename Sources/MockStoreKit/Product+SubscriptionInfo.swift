@@ -140,6 +140,40 @@ extension Product.SubscriptionInfo {
         public let state: Product.SubscriptionInfo.RenewalState
         public let transaction: VerificationResult<Transaction>
         public let renewalInfo: VerificationResult<Product.SubscriptionInfo.RenewalInfo>
+
+        /// The status of a subscription each time it changes (a renewal, an upgrade, a refund, a resubscription)
+        /// while the app runs; it never ends.
+        public static var updates: Product.SubscriptionInfo.Status.Statuses { Statuses() }
+
+        /// StoreKit 2's `Product.SubscriptionInfo.Status.Statuses`: an asynchronous sequence of statuses.
+        public struct Statuses: AsyncSequence, Sendable {
+            public typealias Element = Product.SubscriptionInfo.Status
+
+            public func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
+
+            /// Waits for the next subscription transaction that changes and gives its subscription's status.
+            public struct AsyncIterator: AsyncIteratorProtocol {
+                var changes = Transaction.Transactions.AsyncIterator(source: .updates, takesLaunch: false)
+
+                /// Takes the store's position now, so every later change is handed over (for tests).
+                mutating func takePosition() async -> Bool { await changes.takePosition() }
+
+                public mutating func next() async -> Product.SubscriptionInfo.Status? {
+                    while let change = await changes.next() {
+                        let transaction = change.unsafePayloadValue
+                        guard transaction.productType == .autoRenewable, let group = transaction.subscriptionGroupID,
+                            let statuses = try? await Product.SubscriptionInfo.status(for: group)
+                        else { continue }
+                        if let status = statuses.first(where: {
+                            $0.transaction.unsafePayloadValue.originalID == transaction.originalID
+                        }) {
+                            return status
+                        }
+                    }
+                    return nil
+                }
+            }
+        }
     }
 
     /// StoreKit 2's `Product.SubscriptionInfo.RenewalState`: a struct of static values, not an enum.

@@ -45,6 +45,19 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable {
         return try await session.client.products(Array(unique)).map(Product.init)
     }
 
+    /// The customer's latest transaction for this product, or nil.
+    public var latestTransaction: VerificationResult<Transaction>? {
+        get async { await Transaction.latest(for: id) }
+    }
+
+    /// The customer's current entitlement to this product, or nil.
+    public var currentEntitlement: VerificationResult<Transaction>? {
+        get async { await Transaction.currentEntitlement(for: id) }
+    }
+
+    /// The customer's current entitlements to this product.
+    public var currentEntitlements: Transaction.Transactions { Transaction.currentEntitlements(for: id) }
+
     /// Buys the product: success with the signed transaction (verified or not), pending (Ask to Buy), or cancelled
     /// (also an interrupted purchase, which completes later through ``Transaction/updates``).
     public func purchase(options: Set<Product.PurchaseOption> = []) async throws -> Product.PurchaseResult {

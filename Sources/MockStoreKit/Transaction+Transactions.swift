@@ -20,7 +20,11 @@ extension Transaction {
             /// Whether this iterator is the launch's first look at the updates (taken once, on its first page).
             var isLaunch: Bool?
 
-            init(source: TransactionSource) { self.source = source }
+            init(source: TransactionSource, takesLaunch: Bool = true) {
+                self.source = source
+                // A listener that is not the app's own (subscription statuses) never takes the launch's transactions.
+                if !takesLaunch { isLaunch = false }
+            }
 
             public mutating func next() async -> VerificationResult<Transaction>? {
                 if case .updates = source { return await nextUpdate() }
@@ -50,6 +54,17 @@ extension Transaction {
                     }
                 }
                 return buffer.removeFirst()
+            }
+
+            /// Takes the store's position now (not the launch's transactions), so every change after this call is
+            /// handed over; false when the store cannot be reached. For tests, which must know a listener is in place.
+            mutating func takePosition() async -> Bool {
+                guard cursor == nil, let session = try? MockStoreKitSession.shared(),
+                    let page = try? await session.client.updates(after: nil)
+                else { return cursor != nil }
+                if isLaunch == nil { isLaunch = false }
+                cursor = page.cursor
+                return true
             }
 
             private func wait(_ session: MockStoreKitSession) async throws {

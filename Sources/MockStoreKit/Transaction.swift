@@ -27,6 +27,12 @@ public struct Transaction: Identifiable, Equatable, Hashable, Sendable {
     /// The price paid, in the storefront's currency (the signed `price` is in milliunits).
     public let price: Decimal?
     public let currency: Locale.Currency?
+    /// The offer the purchase redeemed (an introductory offer, a promotional offer, an offer code, a win-back), or nil.
+    public let offer: Transaction.Offer?
+    /// The redeemed offer's type (StoreKit keeps it beside ``offer``, deprecated).
+    public var offerType: Transaction.OfferType? { offer?.type }
+    /// The redeemed offer's identifier (StoreKit keeps it beside ``offer``, deprecated).
+    public var offerID: String? { offer?.id }
     public let deviceVerification: Data
     public let deviceVerificationNonce: UUID
     /// The transaction's payload as the store signed it, JSON.
@@ -59,6 +65,11 @@ public struct Transaction: Identifiable, Equatable, Hashable, Sendable {
         storefront = Storefront(countryCode: payload.storefront, id: payload.storefrontId)
         price = Decimal(payload.price) / 1000
         currency = Locale.Currency(payload.currency)
+        offer = payload.offerType.map { type in
+            Transaction.Offer(
+                id: payload.offerIdentifier, type: Transaction.OfferType(rawValue: type.rawValue),
+                paymentMode: payload.offerDiscountType.map { Transaction.Offer.PaymentMode(rawValue: $0.rawValue) })
+        }
         deviceVerification = payload.deviceVerification.flatMap { Data(base64Encoded: $0) } ?? Data()
         deviceVerificationNonce = payload.deviceVerificationNonce.flatMap(UUID.init(uuidString:)) ?? UUID()
         jsonRepresentation = json
@@ -114,6 +125,35 @@ extension Transaction {
         public static let developerIssue = RevocationReason(rawValue: 1)
         /// Refunded for another reason.
         public static let other = RevocationReason(rawValue: 0)
+    }
+
+    /// StoreKit 2's `Transaction.OfferType`.
+    public struct OfferType: RawRepresentable, Equatable, Hashable, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        public static let introductory = OfferType(rawValue: 1)
+        public static let promotional = OfferType(rawValue: 2)
+        public static let code = OfferType(rawValue: 3)
+        public static let winBack = OfferType(rawValue: 4)
+    }
+
+    /// StoreKit 2's `Transaction.Offer`: the offer a purchase redeemed.
+    public struct Offer: Equatable, Hashable, Sendable {
+        /// The offer's identifier; nil for an introductory offer.
+        public let id: String?
+        public let type: Transaction.OfferType
+        public let paymentMode: Transaction.Offer.PaymentMode?
+
+        /// StoreKit 2's `Transaction.Offer.PaymentMode`.
+        public struct PaymentMode: RawRepresentable, Equatable, Hashable, Sendable {
+            public let rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+
+            public static let freeTrial = PaymentMode(rawValue: "FREE_TRIAL")
+            public static let payAsYouGo = PaymentMode(rawValue: "PAY_AS_YOU_GO")
+            public static let payUpFront = PaymentMode(rawValue: "PAY_UP_FRONT")
+        }
     }
 
     /// StoreKit 2's `Transaction.Reason`.
