@@ -63,7 +63,12 @@ if [ -z "$verifier" ] || [ ! -x "$verifier" ]; then
   exit 1
 fi
 
+# Spark takes a minute or more to start and total: it says what it is doing, on standard error.
+say() { if [ "$engine" = spark ]; then echo "pnl.sh: $*" >&2; fi; }
+started=$SECONDS
+
 # What the engine needs, installed when missing (quietly; what is installed is said on standard error).
+say "making sure Java 17 and pyspark are installed"
 if [ "$engine" = duckdb ]; then
   bash "$here/install-engine.sh" duckdb >/dev/null || exit 1
 else
@@ -76,6 +81,7 @@ trap 'rm -rf "$scratch"' EXIT
 list="$scratch/verified" refused="$scratch/refused" joined="$scratch/joined.ndjson"
 status=0
 # The verifier writes the bytes it checked into one joined file: the engine totals those, never the files read again.
+say "checking the signature of every summary in $directory"
 "$verifier" "$directory" --joined "$joined" >"$list" 2>"$refused" || status=$?
 cat "$refused" >&2
 [ "$status" -eq 0 ] || exit 1
@@ -89,5 +95,7 @@ if [ ! -s "$list" ]; then
   fi
   exit 1
 fi
+say "$(grep -c . "$list") summaries verified; starting Spark in local mode to total them (a minute or two)"
 python3 "$here/pnl.py" --joined "$joined" --expect "$(grep -c . "$list")" --engine "$engine" ${as_of:+--as-of "$as_of"} "${json[@]}" "${days[@]}" \
   --left-out "$left_out"
+say "done in $((SECONDS - started)) s"

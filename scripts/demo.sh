@@ -7,9 +7,20 @@ cd "$(dirname "$0")/.."
 SKIP_PYTHON=1 source scripts/install-deps.sh
 [ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
 
-echo "== building"
-if ! swift build >.build-demo.log 2>&1; then tail -n 40 .build-demo.log; exit 1; fi
+began=$SECONDS
+echo "== building (the first build takes a few minutes; later ones, seconds)"
+# At most one line of the build's own progress every 5 seconds, so it shows it is moving.
+if ! swift build 2>&1 | tee .build-demo.log | {
+  last=-5
+  while IFS= read -r line; do
+    if ((SECONDS - last >= 5)); then echo "   $line"; last=$SECONDS; fi
+  done
+}; then
+  tail -n 40 .build-demo.log
+  exit 1
+fi
 rm -f .build-demo.log
+echo "-- built in $((SECONDS - began)) s"
 bin=$(swift build --show-bin-path)
 
 work=$(mktemp -d)
@@ -49,3 +60,4 @@ credit screen
 echo; echo "== verifying the signed ledger and its receipts"
 credit verify
 echo; echo "Data directory kept at $data"
+echo "-- the demo took $((SECONDS - began)) s"

@@ -1,8 +1,50 @@
 #!/usr/bin/env bash
 # Runs every test: installs what is missing, builds everything, runs the Swift test suites (which start the real
-# `credit` and `mockstore` binaries on free ports), then the interop tests with Apple's Python library.
+# `credit` and `mockstore` binaries on free ports), a StoreKit 2 store against mockstore, the slow engines (Spark,
+# DuckDB over many accounts, headless Chromium) in a stage of their own, then the interop tests with Apple's Python
+# library, the quick bench and a bounded reliability run. Each stage says when it starts and how long it took, and
+# long stages say how far they are every few seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+began=$SECONDS
+stage_began=$SECONDS
+stage_name=""
+
+# Says the stage starting, and how long the one before took.
+stage() {
+  [ -n "$stage_name" ] && echo "-- $stage_name: $((SECONDS - stage_began)) s"
+  stage_name="$1"
+  stage_began=$SECONDS
+  echo "== $1"
+}
+
+# Passes on at most one line in 5 seconds of what it reads, so a long step shows it is moving.
+progress() {
+  local last=-5 line
+  while IFS= read -r line; do
+    if ((SECONDS - last >= 5)); then
+      echo "   $line"
+      last=$SECONDS
+    fi
+  done
+}
+
+# A running count of the tests that passed, every few seconds.
+test_progress() {
+  local passed=0 failed=0 last=$SECONDS line
+  while IFS= read -r line; do
+    case "$line" in
+      "✔ Test "*" passed"*) passed=$((passed + 1)) ;;
+      "✘ Test "*" failed"*) failed=$((failed + 1)) ;;
+    esac
+    if ((SECONDS - last >= 10)); then
+      echo "   $passed tests passed, $failed failed, $((SECONDS - stage_began)) s"
+      last=$SECONDS
+    fi
+  done
+}
+
+stage "installing what is missing (Debian and PyPI packages)"
 source scripts/install-deps.sh
 # The P&L's SQL engines for its tests (analytics/pnl.sh): duckdb; Java 17 and pyspark for --engine spark. A failure is
 # said here and fails the Spark test with pnl.sh's reason (it tries again), rather than stopping every other test.
@@ -12,39 +54,51 @@ bash analytics/install-engine.sh spark >/dev/null \
 [ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
 mkdir -p .build
 
-echo "== build (with tests)"
-if ! swift build --build-tests >.build/build.log 2>&1; then
+stage "build (with tests)"
+if ! swift build --build-tests 2>&1 | tee .build/build.log | progress; then
   tail -n 60 .build/build.log
   echo "the build failed" >&2
   exit 1
 fi
 tail -n 1 .build/build.log
 
-echo "== swift tests"
+stage "swift tests (the slow engines' tests are skipped here and run in their own stage below)"
 status=0
-swift test --skip-build >.build/test.log 2>&1 || status=$?
+swift test --skip-build 2>&1 | tee .build/test.log | test_progress || status=$?
 grep -E "✘|error:|Test run with" .build/test.log | tail -n 60 || true
 if [ "$status" -ne 0 ]; then
   echo "swift tests failed (full log: .build/test.log)" >&2
   exit 1
 fi
 
-echo "== a StoreKit 2 store (Examples/StoreKit2Store) against mockstore"
+stage "the slow engines: Spark, DuckDB over 10,000 accounts, headless Chromium"
+status=0
+CREDIT_SLOW_STAGE=1 swift test --skip-build \
+  --filter 'oneThousandAccountsBySwiftDuckDBAndSparkAreTheSameFieldByField|tenThousandAccountsBySwiftAndByDuckDB|chromiumRendersThePageAtALaptopsAndAPhonesWidth|chromiumDrawsTheAllAccountsPageAtALaptopsAndAPhonesWidth' \
+  2>&1 | tee .build/slow-test.log | test_progress || status=$?
+grep -E "✘|error:|Test run with" .build/slow-test.log | tail -n 30 || true
+if [ "$status" -ne 0 ]; then
+  echo "the slow engines' tests failed (full log: .build/slow-test.log)" >&2
+  exit 1
+fi
+
+stage "a StoreKit 2 store (Examples/StoreKit2Store) against mockstore"
 if ! MOCKSTORE_BINARY="$PWD/.build/debug/mockstore" bash Examples/StoreKit2Store/run.sh; then
   echo "the StoreKit 2 example failed" >&2
   exit 1
 fi
 
-echo "== interop with Apple's app-store-server-library"
+stage "interop with Apple's app-store-server-library"
 python3 Tests/Interop/verify_transactions.py --mockstore .build/debug/mockstore
 python3 Tests/Interop/verify_prorated_refund.py --mockstore .build/debug/mockstore
 python3 Tests/Interop/verify_subscriptions.py --mockstore .build/debug/mockstore
 python3 Tests/Interop/verify_offers.py --mockstore .build/debug/mockstore
 
-echo "== credit-bench, once, at the CI smoke size (figures are printed, not asserted; see BENCHMARKS.md)"
+stage "credit-bench, once, at the CI smoke size (figures are printed, not asserted; see BENCHMARKS.md)"
 bash scripts/bench.sh --quick
 
-echo "== reliability, a bounded run with fresh seeds (the long runs: bash scripts/reliability.sh; see RELIABILITY.md)"
+stage "reliability, a bounded run with fresh seeds (the long runs: bash scripts/reliability.sh; see RELIABILITY.md)"
 SKIP_BUILD=1 bash scripts/reliability.sh --bounded
 
-echo "== all tests passed"
+stage "done"
+echo "== all tests passed in $((SECONDS - began)) s"

@@ -92,7 +92,8 @@ import VoiceDebriefCredit
 
     /// 10,000 generated accounts (and an altered and an older summary among them), totalled by the Swift totaliser
     /// and by DuckDB over analytics/: the same JSON to the micro-credit.
-    @Test(.timeLimit(.minutes(8))) func tenThousandAccountsBySwiftAndByDuckDB() throws {
+    @Test(.enabled(if: SlowStage.isOn, SlowStage.reason), .timeLimit(.minutes(8)))
+    func tenThousandAccountsBySwiftAndByDuckDB() throws {
         let directory = try TemporaryDirectory()
         let clock = ContinuousClock()
         let started = clock.now

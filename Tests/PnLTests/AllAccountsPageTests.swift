@@ -93,7 +93,8 @@ import VoiceDebriefCredit
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
-    @Test(.timeLimit(.minutes(4))) func chromiumDrawsTheAllAccountsPageAtALaptopsAndAPhonesWidth() throws {
+    @Test(.enabled(if: SlowStage.isOn, SlowStage.reason), .timeLimit(.minutes(4)))
+    func chromiumDrawsTheAllAccountsPageAtALaptopsAndAPhonesWidth() throws {
         let directory = try summaries()
         let (_, path, _) = try report(directory)
         try PageScreenshots.expectDrawn(path, name: "all-accounts", in: directory)

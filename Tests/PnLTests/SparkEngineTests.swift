@@ -42,7 +42,8 @@ import Testing
         return try ChildProcess.run(executable, arguments, environment: environment, timeout: 900)
     }
 
-    @Test(.timeLimit(.minutes(15))) func oneThousandAccountsBySwiftDuckDBAndSparkAreTheSameFieldByField() throws {
+    @Test(.enabled(if: SlowStage.isOn, SlowStage.reason), .timeLimit(.minutes(15)))
+    func oneThousandAccountsBySwiftDuckDBAndSparkAreTheSameFieldByField() throws {
         let directory = try directory()
         let data = try TemporaryDirectory()
         let script = Repository.root + "/analytics/pnl.sh"
