@@ -169,37 +169,13 @@ extension OutcomeEndToEndTests {
         expectNoInternals()
     }
 
-    /// A port on 127.0.0.1 that this process holds bound and not listening for as long as the descriptor is open:
-    /// a connection to it is refused, and no other server can take it meanwhile (a store's port, once stopped,
-    /// may be given to another test's server at once).
-    func heldPort() throws -> (descriptor: Int32, port: UInt16) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw SupportFailure("socket failed") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else {
-            close(fd)
-            throw SupportFailure("bind failed")
-        }
-        return (fd, UInt16(bigEndian: address.sin_port))
-    }
-
     @Test func aStoreThatIsDownIsSaidInPlainWords() async throws {
         let store = try startStore()
         let root = home.file("down-root.der")
         try await store.saveRoot(to: root)
         store.stop()
-        let held = try heldPort()
-        defer { close(held.descriptor) }
-        let down = "http://127.0.0.1:\(held.port)"
+        let held = try HeldPort()
+        let down = held.url
         #expect(try run(["store", "use", "mockstore", "--url", down, "--root-certificate", root]).status == 0)
         let topup = try run(["topup"])
         #expect(topup.status == 1)
@@ -211,7 +187,9 @@ extension OutcomeEndToEndTests {
         // Why, once: the network's failure, not "cannot reach the store" again nor collect's own sentence.
         #expect(!screen.stdout.contains("cannot reach the store"), "\(screen)")
         #expect(!screen.stdout.contains("Collecting stopped there"), "\(screen)")
-        _ = try run(["collect"])
+        let collect = try run(["collect"])
+        #expect(collect.status == 1 && collect.stderr.contains("cannot reach the store"), "\(collect)")
+        withExtendedLifetime(held) {}
         expectNoInternals()
     }
 

@@ -158,9 +158,9 @@ extension NotificationBinaryTests {
 
     @Test func triesRunOutAndAnUnreachableReceiverIsASocketIssue() async throws {
         let receiver = try NotificationReceiver(statuses: [500, 500, 500, 500])
-        let closed = try HTTPServer(host: "127.0.0.1", port: 0, handler: receiver.recorder)
-        let closedURL = closed.baseURL + "/gone"
-        closed.stop()
+        // Held bound and not listening: refused, and no other test's server can take the port meanwhile.
+        let closed = try HeldPort()
+        let closedURL = closed.url + "/gone"
         let store = try start(receiver, ["--notify-max-attempts", "2", "--environment", "production"])
         _ = try store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500")
         try await eventually("the tries run out") { try await notifications(store).first?.status == "failed" }
@@ -182,10 +182,10 @@ extension NotificationBinaryTests {
         }
         let status = try await unreachable.request(
             "GET", ServerAPI.testNotificationStatus.path(testToken), headers: try token.header())
-        #expect(
-            try status.decoded(CheckTestNotificationResponseBody.self).sendAttempts.map(\.sendAttemptResult)
-                == [.socketIssue, .socketIssue, .socketIssue])
+        let results = try status.decoded(CheckTestNotificationResponseBody.self).sendAttempts.map(\.sendAttemptResult)
+        #expect(results == [.socketIssue, .socketIssue, .socketIssue], "\(results)")
         #expect(try unreachable.stop() == 0)
+        withExtendedLifetime(closed) {}
     }
 
     @Test func pendingNotificationsAreSentAfterARestart() async throws {
