@@ -42,6 +42,9 @@ package struct StoreHTTP: Sendable {
         configuration.timeoutIntervalForRequest = timeout + 1
         configuration.timeoutIntervalForResource = timeout + 1
         configuration.urlCache = nil
+        // A client's requests side by side (a listener, a purchase, a finish) each keep a connection of their own:
+        // URLSession's default of 6 a host would queue the seventh behind the others.
+        configuration.httpMaximumConnectionsPerHost = 32
         delegate = StoreSessionDelegate()
         session = URLSession(
             configuration: configuration, delegate: delegate, delegateQueue: StoreSessionDelegate.queue())
