@@ -73,10 +73,15 @@ public final class MockStoreKitSession: Sendable {
     func verify<SignedType: SignedByStore>(_ jws: String, decode: (Data, String) throws -> SignedType)
         -> VerificationResult<SignedType>?
     {
-        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let payloadBytes = Base64URL.decode(String(parts[1])) else { return nil }
-        guard let value = try? decode(Data(payloadBytes), jws) else { return nil }
-        guard let parsed = try? CompactJWS.parse(jws) else { return .unverified(value, .invalidEncoding) }
+        guard let parsed = try? CompactJWS.parse(jws) else {
+            // Not a JWS that can be read: its payload, when there is one to decode, is handed over unverified.
+            let parts = Array(jws.utf8).split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            guard parts.count == 3, let payload = Base64URL.decode(String(decoding: parts[1], as: UTF8.self)),
+                let value = try? decode(Data(payload), jws)
+            else { return nil }
+            return .unverified(value, .invalidEncoding)
+        }
+        guard let value = try? decode(Data(parsed.payload), jws) else { return nil }
         guard let root, parsed.header.alg == "ES256", let chain = parsed.header.x5c, chain.count == 3 else {
             return .unverified(value, .invalidCertificateChain)
         }

@@ -64,7 +64,9 @@ extension VerificationResult {
     public var signatureData: Data { part(2) }
     /// What the signature covers: the header and payload as they appear in the JWS, joined by a dot.
     public var signedData: Data {
-        Data(jwsRepresentation.split(separator: ".", omittingEmptySubsequences: false).prefix(2).joined(separator: ".").utf8)
+        let bytes = Array(jwsRepresentation.utf8)
+        let dots = bytes.indices.filter { bytes[$0] == UInt8(ascii: ".") }
+        return dots.count == 2 ? Data(bytes[..<dots[1]]) : Data()
     }
     /// When the store signed it.
     public var signedDate: Date { signed.signedDateValue }
@@ -77,9 +79,9 @@ extension VerificationResult {
     }
 
     private func part(_ index: Int) -> Data {
-        let parts = jwsRepresentation.split(separator: ".", omittingEmptySubsequences: false)
+        let parts = Array(jwsRepresentation.utf8).split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 3 else { return Data() }
-        return Base64URL.decode(String(parts[index])).map { Data($0) } ?? Data()
+        return Base64URL.decode(String(decoding: parts[index], as: UTF8.self)).map { Data($0) } ?? Data()
     }
 }
 
