@@ -68,7 +68,7 @@ let package = Package(
         // store errors shaped like StoreKit's: under Payments and MockStoreKit.
         .target(name: "StoreTransport", dependencies: ["StoreWire"]),
         // StoreKit 2's API over a running mockstore, for Linux: any team's StoreKit 2 code with its import changed.
-        .target(name: "MockStoreKit", dependencies: ["StoreWire", "StoreTransport", "Signing"]),
+        .target(name: "MockStoreKit", dependencies: ["StoreWire", "StoreTransport", "Signing", "MockStoreHTTP"]),
         // The app's App Store provider, written once against StoreKit 2's API: Apple's StoreKit on Apple platforms,
         // MockStoreKit on Linux.
         .target(

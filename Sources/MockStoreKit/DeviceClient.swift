@@ -9,14 +9,14 @@ internal import StoreWire
 /// The mock store's device API (what StoreKit asks the App Store on a phone), over the one HTTP path of the store
 /// clients; every failure as StoreKit throws it.
 struct DeviceClient: Sendable {
-    private let http: StoreHTTP
-    private let timeout: TimeInterval
+    private let transport: CurlTransport
+    private let baseURL: URL
 
     init(_ configuration: MockStoreKitConfiguration) {
         var headers = ["X-Device-Verification-ID": configuration.deviceVerificationID.uuidString.lowercased()]
         if let customer = configuration.customer { headers[MockCustomerHeader.name] = customer }
-        timeout = configuration.timeout
-        http = StoreHTTP(baseURL: configuration.url, timeout: configuration.timeout, headers: headers)
+        baseURL = configuration.url
+        transport = CurlTransport(baseURL: configuration.url, timeout: configuration.timeout, headers: headers)
     }
 
     func products(_ ids: [String]) async throws(StoreKitError) -> [StoreProductInfo] {
@@ -75,7 +75,7 @@ struct DeviceClient: Sendable {
         _ endpoint: Endpoint<NoBody, Response>, _ parameters: [String] = [], query: [URLQueryItem] = []
     ) async throws(StoreKitError) -> Response {
         do {
-            return try await decoded(http.request(endpoint, parameters, query: query))
+            return try await exchange(endpoint, parameters, query: query, body: nil)
         } catch {
             throw DeviceFailure.storeKitError(error)
         }
@@ -85,12 +85,15 @@ struct DeviceClient: Sendable {
     private func sendRaw<Request: Encodable, Response: Decodable>(
         _ endpoint: Endpoint<Request, Response>, _ parameters: [String] = [], body: Request
     ) async throws -> Response {
-        try await decoded(http.request(endpoint, parameters, body: try JSONEncoder().encode(body)))
+        try await exchange(endpoint, parameters, query: [], body: try JSONEncoder().encode(body))
     }
 
-    private func decoded<Response: Decodable>(_ request: URLRequest) async throws -> Response {
-        let url = request.url ?? http.baseURL
-        let data = try await http.data(for: request) { TransportFailure.storeError($0, url: url, timeout: timeout) }
-        return try StoreHTTP.decode(data, url)
+    /// `endpoint`'s answer to `parameters`, `query` and `body`, decoded.
+    private func exchange<Request, Response: Decodable>(
+        _ endpoint: Endpoint<Request, Response>, _ parameters: [String], query: [URLQueryItem], body: Data?
+    ) async throws -> Response {
+        let path = endpoint.template.path(parameters)
+        let data = try await transport.send(endpoint.method.rawValue, path, query: query, body: body)
+        return try StoreHTTP.decode(data, baseURL.appendingPathComponent(path))
     }
 }

@@ -22,6 +22,8 @@ final class FetchedAlgorithms: @unchecked Sendable {
     let sha256: OpaquePointer
     /// The HMAC `EVP_MAC`.
     let hmac: OpaquePointer
+    /// The SHA-384 `EVP_MD` (StoreKit's device stamp).
+    let sha384: OpaquePointer
 
     private init() throws {
         guard let sha256 = EVP_MD_fetch(nil, "SHA256", nil) else {
@@ -31,12 +33,19 @@ final class FetchedAlgorithms: @unchecked Sendable {
             EVP_MD_free(sha256)
             throw SigningError.failedCall("EVP_MAC_fetch(HMAC)")
         }
+        guard let sha384 = EVP_MD_fetch(nil, "SHA384", nil) else {
+            EVP_MD_free(sha256)
+            EVP_MAC_free(hmac)
+            throw SigningError.failedCall("EVP_MD_fetch(SHA384)")
+        }
         self.sha256 = sha256
         self.hmac = hmac
+        self.sha384 = sha384
     }
 
     deinit {
         EVP_MD_free(sha256)
         EVP_MAC_free(hmac)
+        EVP_MD_free(sha384)
     }
 }

@@ -1,6 +1,7 @@
 import COpenSSL
 
-/// SHA-384 (FIPS 180-4) through OpenSSL: StoreKit's device verification hashes with it.
+/// SHA-384 (FIPS 180-4) through OpenSSL, with the `EVP_MD` fetched once per process: StoreKit's device verification
+/// hashes with it.
 public enum SHA384 {
     /// The digest length in bytes.
     public static let byteCount = 48
@@ -11,7 +12,8 @@ public enum SHA384 {
             [UInt8](unsafeUninitializedCapacity: byteCount) { output, initializedCount in
                 var length: UInt32 = 0
                 let input = buffer.baseAddress ?? UnsafeRawPointer(output.baseAddress!)
-                guard EVP_Digest(input, buffer.count, output.baseAddress, &length, EVP_sha384(), nil) == 1,
+                guard EVP_Digest(
+                    input, buffer.count, output.baseAddress, &length, FetchedAlgorithms.shared.sha384, nil) == 1,
                     Int(length) == byteCount
                 else {
                     fatalError("\(SigningError.failedCall("EVP_Digest(SHA384)"))")

@@ -109,7 +109,7 @@ package struct StoreHTTP: Sendable {
         }
     }
 
-    private static func failure(_ status: Int, _ data: Data, _ url: URL) -> StoreError {
+    package static func failure(_ status: Int, _ data: Data, _ url: URL) -> StoreError {
         // A StoreKit error the store was told to simulate: thrown as StoreKit would throw it.
         if let simulated = try? JSONDecoder().decode(SimulatedErrorBody.self, from: data) {
             return .simulated(storeKitError: simulated.storeKitError)

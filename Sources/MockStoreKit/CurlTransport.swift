@@ -1,0 +1,96 @@
+import Dispatch
+import Foundation
+import MockStoreHTTP
+import Synchronization
+internal import StoreTransport
+
+/// The device's requests to the mock store over libcurl, each connection kept open between requests (as a phone keeps
+/// its connection to the App Store): far lighter than URLSession, whose queues cost the device more than the store's
+/// own work. A request runs on a thread of its own from the dispatch pool, never one of Swift's cooperative pool,
+/// with a whole-request deadline and a bounded body; its failures are the store clients' ``StoreError``.
+final class CurlTransport: Sendable {
+    private let baseURL: URL
+    private let deadline: TimeInterval
+    private let bodyLimit: Int
+    private let headers: [HTTPHeader]
+    /// Connections not in use, kept for the next request.
+    private let idle = Mutex<[ConnectionBox]>([])
+    private static let queue = DispatchQueue(label: "MockStoreKit.requests", attributes: .concurrent)
+
+    init(baseURL: URL, timeout: TimeInterval, bodyLimit: Int = 16 << 20, headers: [String: String]) {
+        self.baseURL = baseURL
+        deadline = timeout
+        self.bodyLimit = bodyLimit
+        self.headers = headers.sorted { $0.key < $1.key }.map { HTTPHeader($0.key, $0.value) }
+    }
+
+    /// The body of a 2xx answer to `method` `path` (with `query` and `body`), or the ``StoreError`` saying why not.
+    func send(_ method: String, _ path: String, query: [URLQueryItem], body: Data?) async throws -> Data {
+        let url = Self.url(baseURL, path, query)
+        let answer: Result<HTTPClient.Response, HTTPClient.Failure> = await withCheckedContinuation { done in
+            Self.queue.async { done.resume(returning: self.perform(method, url, body)) }
+        }
+        let place = TransportFailure.place(of: url)
+        switch answer {
+        case .failure(let failure): throw Self.storeError(failure, place: place, seconds: deadline)
+        case .success(let response) where response.isBodyCut:
+            throw StoreError.answerTooLarge(place: place, limit: bodyLimit)
+        case .success(let response) where !(200..<300).contains(response.status):
+            throw StoreHTTP.failure(response.status, Data(response.body), url)
+        case .success(let response): return Data(response.body)
+        }
+    }
+
+    /// One request on a connection of the pool (made when none is idle), given back after.
+    private func perform(_ method: String, _ url: URL, _ body: Data?) -> Result<HTTPClient.Response, HTTPClient.Failure> {
+        let box: ConnectionBox
+        if let kept = idle.withLock({ $0.popLast() }) {
+            box = kept
+        } else {
+            do {
+                box = ConnectionBox(try HTTPConnection())
+            } catch {
+                return .failure(error)
+            }
+        }
+        var lines = headers
+        if body != nil { lines.append(HTTPHeader("Content-Type", "application/json")) }
+        let result = Result { () throws(HTTPClient.Failure) in
+            try box.connection.send(
+                method, url.absoluteString, headers: lines, body: body.map { Array($0) } ?? [], timeout: deadline,
+                maxBodyBytes: bodyLimit)
+        }
+        idle.withLock { $0.append(box) }
+        return result
+    }
+
+    /// `path` under `base`, with `query` (none: no query string).
+    private static func url(_ base: URL, _ path: String, _ query: [URLQueryItem]) -> URL {
+        let text = base.absoluteString
+        let joined = URL(string: (text.hasSuffix("/") ? String(text.dropLast()) : text) + path)!
+        guard !query.isEmpty, var components = URLComponents(url: joined, resolvingAgainstBaseURL: false) else {
+            return joined
+        }
+        components.queryItems = query
+        return components.url ?? joined
+    }
+
+    /// libcurl's failure in the store clients' words: whether the request may have reached the store, and where.
+    static func storeError(_ failure: HTTPClient.Failure, place: String, seconds: TimeInterval) -> StoreError {
+        switch failure.kind {
+        case .socketIssue: return .networkError("nothing answers at \(place); is the store running?")
+        case .invalidURL: return .networkError("\(place) is not a place the store can be reached at")
+        case .sslIssue: return .networkError("a secure connection to \(place) cannot be made")
+        case .timedOut: return .answerTooSlow(place: place, seconds: seconds)
+        case .noResponse, .prematureClose: return .noAnswer("the connection to \(place) was lost before it answered")
+        case .invalidResponse: return .noAnswer("\(place) sent an answer that cannot be read")
+        case .other: return .noAnswer("the connection to \(place) failed before an answer came")
+        }
+    }
+}
+
+/// A libcurl connection, used by one request at a time (the pool hands it to one thread, then takes it back).
+private final class ConnectionBox: @unchecked Sendable {
+    let connection: HTTPConnection
+    init(_ connection: HTTPConnection) { self.connection = connection }
+}
