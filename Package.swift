@@ -63,7 +63,8 @@ let package = Package(
             swiftSettings: [.define("CREDIT_FAULTS", .when(configuration: .debug))]
         ),
         // The store layer: knows no ledger.
-        .target(name: "Payments", dependencies: ["Signing", "StoreWire", "StoreTransport", "DurableFiles", "Platform"]),
+        .target(
+            name: "Payments", dependencies: ["Signing", "StoreWire", "StoreTransport", "DurableFiles", "Platform"]),
         // The one HTTP path of the store clients (URLSession, a whole-request deadline, a bounded body), and the
         // store errors shaped like StoreKit's: under Payments and MockStoreKit.
         .target(name: "StoreTransport", dependencies: ["StoreWire"]),
@@ -100,7 +101,8 @@ let package = Package(
         .target(name: "AccountSummaries", dependencies: ["CreditLedger", "DurableFiles", "Signing"]),
         .target(name: "PnLReport", dependencies: ["CreditLedger"]),
         .executableTarget(
-            name: "credit-summary-verify", dependencies: ["AccountSummaries", "DurableFiles", "OptionParsing", "Platform"]),
+            name: "credit-summary-verify",
+            dependencies: ["AccountSummaries", "DurableFiles", "OptionParsing", "Platform"]),
 
         // The mock App Store: mockstore -> MockStoreCommand -> MockStoreServer (the store) -> StoreKitCatalogue,
         // MockStoreSQLite, MockStoreHTTP. The HTTP and SQLite targets know nothing of the store; none knows the ledger.
@@ -166,7 +168,8 @@ let package = Package(
         .testTarget(
             name: "MockStoreKitTests",
             dependencies: [
-                "MockStoreKit", "AppStorePayments", "Payments", "StoreWire", "Signing", "TestSupport", "MockStoreTesting",
+                "MockStoreKit", "AppStorePayments", "Payments", "StoreWire", "Signing", "TestSupport",
+                "MockStoreTesting",
                 "StoreTestControls",
             ]),
         .testTarget(

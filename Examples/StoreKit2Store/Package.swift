@@ -15,7 +15,7 @@ let package = Package(
     // names no `.v15`, hence the string).
     platforms: [.macOS("15.0"), .iOS(.v17)],
     dependencies: [
-        .package(path: "../.."),
+        .package(path: "../..")
     ],
     targets: [
         // A store written as Apple's documentation shows it: Apple's StoreKit on Apple platforms, MockStoreKit (the
@@ -23,7 +23,7 @@ let package = Package(
         .target(
             name: "StoreKit2Store",
             dependencies: [
-                .product(name: "MockStoreKit", package: rootIdentity, condition: .when(platforms: [.linux])),
+                .product(name: "MockStoreKit", package: rootIdentity, condition: .when(platforms: [.linux]))
             ]),
         .testTarget(
             name: "StoreKit2StoreTests",

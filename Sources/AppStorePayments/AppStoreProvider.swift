@@ -42,7 +42,8 @@ public struct AppStoreProvider: StoreProvider {
     }
 
     public func purchase(_ productID: String, appAccountToken: UUID?) async throws -> PurchaseOutcome {
-        guard let product = try await AppStoreErrors.beforeSending({ try await Product.products(for: [productID]).first })
+        guard
+            let product = try await AppStoreErrors.beforeSending({ try await Product.products(for: [productID]).first })
         else { throw StoreError.productUnavailable(productID) }
         let result: Product.PurchaseResult
         do {

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import MockStoreHTTP
-import Synchronization
 internal import StoreTransport
+import Synchronization
 
 /// The device's requests to the mock store over libcurl, each connection kept open between requests (as a phone keeps
 /// its connection to the App Store): far lighter than URLSession, whose queues cost the device more than the store's
@@ -42,7 +42,8 @@ final class CurlTransport: Sendable {
     }
 
     /// One request on a connection of the pool (made when none is idle), given back after.
-    private func perform(_ method: String, _ url: URL, _ body: Data?) -> Result<HTTPClient.Response, HTTPClient.Failure> {
+    private func perform(_ method: String, _ url: URL, _ body: Data?) -> Result<HTTPClient.Response, HTTPClient.Failure>
+    {
         let box: ConnectionBox
         if let kept = idle.withLock({ $0.popLast() }) {
             box = kept

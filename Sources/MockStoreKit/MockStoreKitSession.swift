@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 internal import Signing
 internal import StoreTransport
 internal import StoreWire
+import Synchronization
 
 /// One launch of the app against one store (Linux only; Apple's StoreKit has no such type): the device's client, the
 /// root its signed data must chain to, and whether ``Transaction/updates`` has handed out the launch's unfinished

@@ -137,7 +137,9 @@ extension Product {
         let kind: Kind
 
         /// The account the purchase is for: it comes back as the transaction's ``Transaction/appAccountToken``.
-        public static func appAccountToken(_ token: UUID) -> Product.PurchaseOption { .init(kind: .appAccountToken(token)) }
+        public static func appAccountToken(_ token: UUID) -> Product.PurchaseOption {
+            .init(kind: .appAccountToken(token))
+        }
 
         /// How many to buy (consumables).
         public static func quantity(_ quantity: Int) -> Product.PurchaseOption { .init(kind: .quantity(quantity)) }

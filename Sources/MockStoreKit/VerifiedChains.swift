@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 internal import Signing
+import Synchronization
 
 /// The `x5c` chains a session has verified to its root, each with its leaf's key and the dates all three
 /// certificates are valid: a JWS presenting one of them again needs only its date checked and its signature.

@@ -27,7 +27,8 @@ public struct AppStoreServerAPIClient: Sendable {
     /// header and the body), and read `bodyLimit` bytes of body, as the device API's client does.
     public init(
         baseURL: URL, token: ServerAPIToken, timeout: TimeInterval = StoreConfiguration.defaultRequestTimeout,
-        bodyLimit: Int = AppStoreServerAPIClient.defaultBodyLimit, pageLimit: Int = AppStoreServerAPIClient.defaultPageLimit
+        bodyLimit: Int = AppStoreServerAPIClient.defaultBodyLimit,
+        pageLimit: Int = AppStoreServerAPIClient.defaultPageLimit
     ) {
         self.baseURL = baseURL
         self.token = token

@@ -12,8 +12,9 @@ public enum SHA384 {
             [UInt8](unsafeUninitializedCapacity: byteCount) { output, initializedCount in
                 var length: UInt32 = 0
                 let input = buffer.baseAddress ?? UnsafeRawPointer(output.baseAddress!)
-                guard EVP_Digest(
-                    input, buffer.count, output.baseAddress, &length, FetchedAlgorithms.shared.sha384, nil) == 1,
+                guard
+                    EVP_Digest(
+                        input, buffer.count, output.baseAddress, &length, FetchedAlgorithms.shared.sha384, nil) == 1,
                     Int(length) == byteCount
                 else {
                     fatalError("\(SigningError.failedCall("EVP_Digest(SHA384)"))")

@@ -86,8 +86,9 @@ extension AnyTransactionIdTests {
             try store.serverAPI.setAppAccountToken(originalTransactionId: "2000000000999999", token)
         }
         #expect(unknown?.status == 404 && unknown?.code == 4_040_005)
-        #expect(refusal { try store.serverAPI.setAppAccountToken(originalTransactionId: bought.transactionId, token) }
-            == nil)
+        #expect(
+            refusal { try store.serverAPI.setAppAccountToken(originalTransactionId: bought.transactionId, token) }
+                == nil)
     }
 
     @Test func aTokenSetOnASubscriptionReachesItsNextRenewal() throws {

@@ -18,7 +18,8 @@ import VoiceDebriefCredit
 
     @Test func onTheDefaultStoreIsTheAppStore() throws {
         let directory = try TemporaryDirectory()
-        let store = try CreditApp.provider(StoreConfiguration(store: .simulated), directory: directory.path, appStoreIsOn: true)
+        let store = try CreditApp.provider(
+            StoreConfiguration(store: .simulated), directory: directory.path, appStoreIsOn: true)
         #expect(!(store is SimulatedStore))
         // On Linux the App Store is the mock store: its top-ups keep the ids the mock store's always had.
         #expect(store.name == "mockstore" && store.takesMoney)

@@ -12,9 +12,9 @@ import Foundation
 import Observation
 
 #if canImport(StoreKit)
-import StoreKit
+    import StoreKit
 #else
-import MockStoreKit
+    import MockStoreKit
 #endif
 
 typealias RenewalInfo = Product.SubscriptionInfo.RenewalInfo

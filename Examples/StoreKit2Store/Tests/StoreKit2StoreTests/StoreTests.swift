@@ -5,9 +5,9 @@ import Testing
 @testable import StoreKit2Store
 
 #if canImport(StoreKit)
-import StoreKit
+    import StoreKit
 #else
-import MockStoreKit
+    import MockStoreKit
 #endif
 
 /// The example's `Store`, unchanged from Apple's pattern, against a running mockstore: products, the three kinds of
