@@ -32,7 +32,7 @@ final class CurlTransport: Sendable {
         }
         let place = TransportFailure.place(of: url)
         switch answer {
-        case .failure(let failure): throw Self.storeError(failure, place: place, seconds: deadline)
+        case .failure(let failure): throw Self.storeError(failure, url: url, seconds: deadline)
         case .success(let response) where response.isBodyCut:
             throw StoreError.answerTooLarge(place: place, limit: bodyLimit)
         case .success(let response) where !(200..<300).contains(response.status):
@@ -76,17 +76,21 @@ final class CurlTransport: Sendable {
         return components.url ?? joined
     }
 
-    /// libcurl's failure in the store clients' words: whether the request may have reached the store, and where.
-    static func storeError(_ failure: HTTPClient.Failure, place: String, seconds: TimeInterval) -> StoreError {
+    /// libcurl's failure in the store clients' words (``TransportFailure``'s, for the URL error it stands for):
+    /// whether the request may have reached the store, and where. libcurl's timeout covers the whole request, so a
+    /// timeout is an answer that did not come whole.
+    static func storeError(_ failure: HTTPClient.Failure, url: URL, seconds: TimeInterval) -> StoreError {
+        let code: URLError.Code
         switch failure.kind {
-        case .socketIssue: return .networkError("nothing answers at \(place); is the store running?")
-        case .invalidURL: return .networkError("\(place) is not a place the store can be reached at")
-        case .sslIssue: return .networkError("a secure connection to \(place) cannot be made")
-        case .timedOut: return .answerTooSlow(place: place, seconds: seconds)
-        case .noResponse, .prematureClose: return .noAnswer("the connection to \(place) was lost before it answered")
-        case .invalidResponse: return .noAnswer("\(place) sent an answer that cannot be read")
-        case .other: return .noAnswer("the connection to \(place) failed before an answer came")
+        case .timedOut: return .answerTooSlow(place: TransportFailure.place(of: url), seconds: seconds)
+        case .socketIssue: code = .cannotConnectToHost
+        case .invalidURL: code = .badURL
+        case .sslIssue: code = .secureConnectionFailed
+        case .noResponse, .prematureClose: code = .networkConnectionLost
+        case .invalidResponse: code = .cannotParseResponse
+        case .other: code = .unknown
         }
+        return TransportFailure.storeError(URLError(code), url: url, timeout: seconds)
     }
 }
 

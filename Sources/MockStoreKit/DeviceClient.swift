@@ -6,8 +6,8 @@ internal import StoreWire
     import FoundationNetworking
 #endif
 
-/// The mock store's device API (what StoreKit asks the App Store on a phone), over the one HTTP path of the store
-/// clients; every failure as StoreKit throws it.
+/// The mock store's device API (what StoreKit asks the App Store on a phone), over libcurl (``CurlTransport``); every
+/// failure as StoreKit throws it.
 struct DeviceClient: Sendable {
     private let transport: CurlTransport
     private let baseURL: URL

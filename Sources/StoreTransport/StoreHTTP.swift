@@ -5,8 +5,8 @@ import StoreWire
     import FoundationNetworking
 #endif
 
-/// The one HTTP path of the store clients (MockStoreKit's device client, Payments' `AppStoreServerAPIClient`): URLSession with a
-/// deadline for the whole request and a limit on the answer's body, JSON answers, and an answer outside 2xx turned
+/// The HTTP path of the app's store clients (Payments' `AppStoreServerAPIClient`): URLSession with a deadline for
+/// the whole request and a limit on the answer's body, JSON answers, and an answer outside 2xx turned
 /// into ``StoreError`` (with the store's `{errorCode, errorMessage}` when it sent one).
 ///
 /// The deadline covers connecting, the header and the body together: URLSession's request timeout on Linux is an
@@ -22,17 +22,11 @@ package struct StoreHTTP: Sendable {
     package let deadline: TimeInterval
     /// Bytes of body read at most.
     package let bodyLimit: Int
-    /// Headers every request carries (the mock store's customer header, for one).
-    package let headers: [String: String]
     private let session: URLSession
     private let delegate: StoreSessionDelegate
 
-    package init(
-        baseURL: URL, timeout: TimeInterval, bodyLimit: Int = StoreHTTP.defaultBodyLimit,
-        headers: [String: String] = [:]
-    ) {
+    package init(baseURL: URL, timeout: TimeInterval, bodyLimit: Int = StoreHTTP.defaultBodyLimit) {
         self.baseURL = baseURL
-        self.headers = headers
         deadline = timeout
         self.bodyLimit = bodyLimit
         let configuration = URLSessionConfiguration.ephemeral
@@ -42,9 +36,6 @@ package struct StoreHTTP: Sendable {
         configuration.timeoutIntervalForRequest = timeout + 1
         configuration.timeoutIntervalForResource = timeout + 1
         configuration.urlCache = nil
-        // A client's requests side by side (a listener, a purchase, a finish) each keep a connection of their own:
-        // URLSession's default of 6 a host would queue the seventh behind the others.
-        configuration.httpMaximumConnectionsPerHost = 32
         delegate = StoreSessionDelegate()
         session = URLSession(
             configuration: configuration, delegate: delegate, delegateQueue: StoreSessionDelegate.queue())
@@ -63,7 +54,6 @@ package struct StoreHTTP: Sendable {
     ) -> URLRequest {
         var request = URLRequest(url: url(endpoint.template.path(parameters), query: query))
         request.httpMethod = endpoint.method.rawValue
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")

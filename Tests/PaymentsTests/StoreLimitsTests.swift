@@ -9,7 +9,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Two calls of the device API over the store clients' one HTTP path (what MockStoreKit sends them through).
+/// Two calls of the device API over the app's store clients' HTTP path (URLSession, as the Server API client sends).
 struct DeviceProbe {
     let http: StoreHTTP
     let timeout: TimeInterval
