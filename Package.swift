@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "AppStorePayments", targets: ["AppStorePayments"]),
         // For any Swift test suite (a server's, say) that tests against the mock store: `TestStore`.
         .library(name: "MockStoreTesting", targets: ["MockStoreTesting"]),
+        // The `credit` command, run in process: `CreditTool.run(arguments:environment:…)`.
+        .library(name: "CreditTool", targets: ["CreditTool"]),
         .executable(name: "credit", targets: ["credit"]),
         .executable(name: "mockstore", targets: ["mockstore"]),
         .executable(name: "credit-bench", targets: ["credit-bench"]),
@@ -85,12 +87,15 @@ let package = Package(
                 "TopUp", "Payments", "CreditLedger", "Platform", "AppStorePayments",
                 .target(name: "MockStoreKit", condition: .when(platforms: [.linux])),
             ]),
-        .executableTarget(
-            name: "credit",
+        // The `credit` command as a library (one entry point: arguments, environment, data directory, streams in;
+        // the exit status out), so a test suite runs its commands in process; `credit` is a thin `main` over it.
+        .target(
+            name: "CreditTool",
             dependencies: [
                 "VoiceDebriefCredit", "TopUp", "Payments", "StoreWire", "CreditLedger", "Signing", "OptionParsing",
                 "Clocks", "PnLReport", "AccountSummaries", "DurableFiles", "Platform",
             ]),
+        .executableTarget(name: "credit", dependencies: ["CreditTool", "Platform"]),
         .executableTarget(
             name: "credit-bench",
             dependencies: [
@@ -195,12 +200,12 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["Signing", "StoreWire", "CreditLedger", "TestSupport", "MockStoreTesting"]),
+            dependencies: ["Signing", "StoreWire", "CreditLedger", "TestSupport", "MockStoreTesting", "CreditTool"]),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
                 "CreditLedger", "Signing", "Payments", "TopUp", "VoiceDebriefCredit", "StoreWire", "StoreTestControls",
-                "DurableFiles", "TestSupport",
+                "DurableFiles", "TestSupport", "CreditTool",
             ]),
     ],
     swiftLanguageModes: [.v6]

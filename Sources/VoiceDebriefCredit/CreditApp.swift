@@ -26,11 +26,12 @@ public enum CreditApp {
     /// The top-up flow for the store configured in `directory`, with the app's packs and bundle id; a store over
     /// the network waits `requestTimeout` seconds for each answer (its default when nil).
     public static func topUpFlow(
-        ledger: Ledger, configuration: StoreConfiguration, directory: String, requestTimeout: TimeInterval? = nil
+        ledger: Ledger, configuration: StoreConfiguration, directory: String, requestTimeout: TimeInterval? = nil,
+        customer: String? = ProcessInfo.processInfo.environment["MOCKSTORE_CUSTOMER"]
     ) throws(StoreConfigurationError) -> TopUpFlow {
         TopUpFlow(
             ledger: ledger,
-            store: try provider(configuration, directory: directory, requestTimeout: requestTimeout),
+            store: try provider(configuration, directory: directory, requestTimeout: requestTimeout, customer: customer),
             verifier: try configuration.verifier(in: directory, defaultBundleID: VoiceDebriefStore.bundleID),
             catalogue: VoiceDebriefStore.packs, bundleID: configuration.bundleID(default: VoiceDebriefStore.bundleID))
     }

@@ -17,10 +17,12 @@ extension VoiceDebriefStore {
 extension CreditApp {
     /// The store `configuration` names: the App Store provider for `mockstore` (over `MockStoreKit` on Linux,
     /// configured with the store's URL and pinned root), else the simulated store, or the App Store when
-    /// `appStoreIsOn`. A store over the network waits `requestTimeout` seconds for each answer (10 when nil).
+    /// `appStoreIsOn`. A store over the network waits `requestTimeout` seconds for each answer (10 when nil); on
+    /// Linux the mock store's device is `customer`'s (`MOCKSTORE_CUSTOMER`).
     public static func provider(
         _ configuration: StoreConfiguration, directory: String, requestTimeout: TimeInterval? = nil,
-        appStoreIsOn: Bool = VoiceDebriefStore.appStoreIsOn
+        appStoreIsOn: Bool = VoiceDebriefStore.appStoreIsOn,
+        customer: String? = ProcessInfo.processInfo.environment["MOCKSTORE_CUSTOMER"]
     ) throws(StoreConfigurationError) -> any StoreProvider {
         switch configuration.store {
         case .mockstore:
@@ -35,7 +37,7 @@ extension CreditApp {
                 let session = MockStoreKitSession(
                     MockStoreKitConfiguration(
                         url: url, rootCertificate: root,
-                        customer: ProcessInfo.processInfo.environment["MOCKSTORE_CUSTOMER"],
+                        customer: customer,
                         // The ledger takes every consumable's latest state (a refund reversed after it was finished).
                         includesConsumableInAppPurchaseHistory: true,
                         timeout: requestTimeout ?? StoreConfiguration.defaultRequestTimeout))

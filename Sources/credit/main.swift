@@ -1,4 +1,4 @@
+import CreditTool
 import Platform
 
-let status = await CreditCLI(arguments: Array(CommandLine.arguments.dropFirst())).run()
-exit(status)
+exit(await CreditTool.runAsProcess())

@@ -23,9 +23,9 @@ import Testing
             "--url is given more than once"
         ),
     ])
-    func aMistakeIsExit64AndNamesTheOptionAndValue(_ arguments: [String], _ words: String) throws {
+    func aMistakeIsExit64AndNamesTheOptionAndValue(_ arguments: [String], _ words: String) async throws {
         let data = try DataDirectory()
-        let result = try Credit.run(arguments, dataDirectory: data.path)
+        let result = try await Credit.run(arguments, dataDirectory: data.path)
         #expect(result.status == 64, "credit \(arguments.prefix(6).joined(separator: " ")): \(result)")
         #expect(result.stderr.hasPrefix("credit: "))
         #expect(result.stderr.contains(words), "\(result.stderr)")
@@ -34,43 +34,43 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: data.path), "nothing is written")
     }
 
-    @Test func declineTextHasALimit() throws {
+    @Test func declineTextHasALimit() async throws {
         let data = try DataDirectory()
-        let id = try #require(try data.ok("charge", "send", "--json").jsonObject()["id"] as? String)
+        let id = try await #require(try data.ok("charge", "send", "--json").jsonObject()["id"] as? String)
         let before = try data.bytes(try data.ledgerFile)
-        let long = try data.credit("decline", id, "--reason", "other", "--text", String(repeating: "w", count: 1_001))
+        let long = try await data.credit("decline", id, "--reason", "other", "--text", String(repeating: "w", count: 1_001))
         #expect(long.status == 64)
         #expect(long.stderr.contains("--text") && long.stderr.contains("at most 1000"))
         #expect(try data.bytes(try data.ledgerFile) == before)
-        try data.ok("decline", id, "--reason", "other", "--text", String(repeating: "w", count: 1_000))
+        try await data.ok("decline", id, "--reason", "other", "--text", String(repeating: "w", count: 1_000))
     }
 
-    @Test func aCommandNameIsNotTakenForTheDataDirectory() throws {
+    @Test func aCommandNameIsNotTakenForTheDataDirectory() async throws {
         let scratch = try TemporaryDirectory()
-        let result = try Credit.run(["--data-dir", "balance"], dataDirectory: nil)
+        let result = try await Credit.run(["--data-dir", "balance"], dataDirectory: nil)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("--data-dir needs a value (DIR), not the command \"balance\""))
         #expect(result.stderr.contains("--data-dir=balance"), "says how to mean a directory of that name")
         #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/balance/device"))
-        let meant = try Credit.run(["--data-dir=" + scratch.file("balance"), "balance"], dataDirectory: nil)
+        let meant = try await Credit.run(["--data-dir=" + scratch.file("balance"), "balance"], dataDirectory: nil)
         #expect(meant.status == 0 && meant.stdout == "£5.00\n", "the = form takes any word")
     }
 
-    @Test func helpWinsOverAMistakeInTheOptionsButNotInTheCommand() throws {
+    @Test func helpWinsOverAMistakeInTheOptionsButNotInTheCommand() async throws {
         let data = try DataDirectory()
-        let help = try Credit.run(["charge", "--seconds", "abc", "--help"], dataDirectory: data.path)
+        let help = try await Credit.run(["charge", "--seconds", "abc", "--help"], dataDirectory: data.path)
         #expect(help.status == 0)
         #expect(help.stdout.contains("Usage: credit charge KEY"))
         #expect(help.stdout.contains("--seconds S") && help.stdout.contains("1 to 360,000"), "the range is stated")
-        let unknown = try Credit.run(["frobnicate", "--help"], dataDirectory: data.path)
+        let unknown = try await Credit.run(["frobnicate", "--help"], dataDirectory: data.path)
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("unknown command \"frobnicate\""))
         #expect(!FileManager.default.fileExists(atPath: data.path))
     }
 
-    @Test func controlCharactersInAValueAreShownEscaped() throws {
+    @Test func controlCharactersInAValueAreShownEscaped() async throws {
         let data = try DataDirectory()
-        let result = try Credit.run(["takings", "--days", "\u{1B}[2J"], dataDirectory: data.path)
+        let result = try await Credit.run(["takings", "--days", "\u{1B}[2J"], dataDirectory: data.path)
         #expect(result.status == 64)
         #expect(!result.stderr.contains("\u{1B}"))
         #expect(result.stderr.contains(#"--days "\u{1B}[2J" is not one of 7, 30"#))

@@ -1,3 +1,4 @@
+import CreditTool
 import Foundation
 import TestSupport
 import Testing
@@ -26,9 +27,10 @@ struct CommandResult: CustomStringConvertible {
     }
 }
 
-/// Runs the built `credit` binary, found beside the test bundle (the build folder; see ``Binaries``).
+/// Runs `credit`: in process through ``CreditTool`` (the library the binary is a thin `main` over), or, where a test
+/// is about the binary itself (its exit on a signal, a fault that kills it, its memory), the built binary.
 enum Credit {
-    /// How long one command may take before it is killed and counts as a hang.
+    /// How long one run of the binary may take before it is killed and counts as a hang.
     static let timeout: TimeInterval = 120
 
     /// The binary, or nil when it was not built.
@@ -39,12 +41,12 @@ enum Credit {
     }
 
     /// Runs `credit` with `arguments` (the data directory first when given), `NO_COLOR=1`, a fixed `CREDIT_NOW`
-    /// when given, and a HOME of its own so nothing outside the test's directories is touched.
+    /// when given, and a HOME of its own so nothing outside the test's directories is touched: in process, unless
+    /// `binary` (or a `CREDIT_FAULT`, which only a process can die of) asks for the real one.
     static func run(
         _ arguments: [String], dataDirectory: String?, now: String? = nil, environment: [String: String] = [:],
-        input: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> CommandResult {
-        let binary = try requireBinary(sourceLocation: sourceLocation)
+        input: String? = nil, binary: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> CommandResult {
         let home = try TemporaryDirectory(prefix: "credit-run")
         var env = ProcessInfo.processInfo.environment
         for name in ["CREDIT_DATA_DIR", "XDG_DATA_HOME", "CREDIT_NOW", "CREDIT_FAULT", "TERM"] { env[name] = nil }
@@ -52,9 +54,30 @@ enum Credit {
         env["HOME"] = home.path
         if let now { env["CREDIT_NOW"] = now }
         for (name, value) in environment { env[name] = value }
-        let result = try ChildProcess.run(
-            binary, (dataDirectory.map { ["--data-dir", $0] } ?? []) + arguments, environment: env, input: input,
-            timeout: timeout)
+        let all = (dataDirectory.map { ["--data-dir", $0] } ?? []) + arguments
+        if binary || env["CREDIT_FAULT"] != nil {
+            return try await runBinary(all, environment: env, input: input, sourceLocation: sourceLocation)
+        }
+        let output = CapturedOutput()
+        let errors = CapturedOutput()
+        // On a thread of its own: a command's writes wait for the disk (fdatasync), and the cooperative pool is
+        // what the rest of the suite resumes on.
+        let commandEnvironment = env
+        let status = await OwnThreadExecutor.run {
+            await CreditTool.run(
+                arguments: all, environment: commandEnvironment, input: .text(input ?? ""), output: output.output,
+                errors: errors.output)
+        }
+        return CommandResult(status: status, stdout: output.written, stderr: errors.written)
+    }
+
+    /// Runs the built binary with exactly `environment`.
+    private static func runBinary(
+        _ arguments: [String], environment: [String: String], input: String?, sourceLocation: SourceLocation
+    ) async throws -> CommandResult {
+        let path = try requireBinary(sourceLocation: sourceLocation)
+        let result = try await ChildProcess.run(
+            path, arguments, environment: environment, input: input, timeout: timeout)
         let note = result.timedOut ? "\n[killed: still running after \(timeout) s]\n" : ""
         return CommandResult(
             status: result.status, stdout: result.stdout, stderr: result.stderr + note,
@@ -76,8 +99,8 @@ final class DataDirectory {
     func credit(
         _ arguments: String..., now: String? = "2026-11-29T12:00:00.000Z", input: String? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> CommandResult {
-        try Credit.run(arguments, dataDirectory: path, now: now, input: input, sourceLocation: sourceLocation)
+    ) async throws -> CommandResult {
+        try await Credit.run(arguments, dataDirectory: path, now: now, input: input, sourceLocation: sourceLocation)
     }
 
     /// Runs `credit` and expects exit 0, returning what it printed.
@@ -85,8 +108,8 @@ final class DataDirectory {
     func ok(
         _ arguments: String..., now: String? = "2026-11-29T12:00:00.000Z", input: String? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> CommandResult {
-        let result = try Credit.run(
+    ) async throws -> CommandResult {
+        let result = try await Credit.run(
             arguments, dataDirectory: path, now: now, input: input, sourceLocation: sourceLocation)
         #expect(
             result.status == 0, "credit \(arguments.joined(separator: " ")) failed: \(result)",
@@ -108,10 +131,11 @@ final class DataDirectory {
     }
 
     /// The balance, through `credit balance --json`.
-    func balance(sourceLocation: SourceLocation = #_sourceLocation) throws -> Int64 {
-        let object = try ok("balance", "--json", sourceLocation: sourceLocation).jsonObject()
+    func balance(sourceLocation: SourceLocation = #_sourceLocation) async throws -> Int64 {
+        let object = try await ok("balance", "--json", sourceLocation: sourceLocation).jsonObject()
         return try #require((object["balance"] as? NSNumber)?.int64Value, sourceLocation: sourceLocation)
     }
 }
 
 func int64(_ value: Any?) -> Int64? { (value as? NSNumber)?.int64Value }
+

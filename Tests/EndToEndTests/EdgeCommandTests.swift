@@ -14,30 +14,30 @@ import Testing
         } + ["join.before-rename"]
 
     @Test(arguments: joinFaults)
-    func aJoinKilledAtAnyStepLeavesTheDirectoryUntouchedAndJoinAgainCompletesIt(_ fault: String) throws {
+    func aJoinKilledAtAnyStepLeavesTheDirectoryUntouchedAndJoinAgainCompletesIt(_ fault: String) async throws {
         let a = try DataDirectory()
-        try a.ok("charge", "debrief")
+        try await a.ok("charge", "debrief")
         let b = try DataDirectory()
-        let killed = try Credit.run(["join", a.path], dataDirectory: b.path, environment: ["CREDIT_FAULT": fault])
+        let killed = try await Credit.run(["join", a.path], dataDirectory: b.path, environment: ["CREDIT_FAULT": fault])
         #expect(killed.status != 0, "the fault point was reached: \(killed)")
         #expect(!FileManager.default.fileExists(atPath: b.path), "untouched: no part of a device in it")
-        let again = try b.ok("join", a.path)
+        let again = try await b.ok("join", a.path)
         #expect(again.stdout.contains("Joined the account"), "\(again)")
-        #expect(try b.balance() == (try a.balance()))
-        try b.ok("charge", "send")
-        try a.ok("charge", "createVault")
-        try a.ok("merge", b.path)
-        try b.ok("merge", a.path)
-        #expect(try a.balance() == 5_000_000 - 50_000 - 10_000 - 100_000)
-        #expect(try b.balance() == (try a.balance()))
-        for device in [a, b] { #expect(try device.ok("verify").stdout.contains("All holds")) }
-        let openings = try b.ok("entries", "--json").jsonArray().filter { $0["kind"] as? String == "opening" }
+        await #expect(try b.balance() == (try a.balance()))
+        try await b.ok("charge", "send")
+        try await a.ok("charge", "createVault")
+        try await a.ok("merge", b.path)
+        try await b.ok("merge", a.path)
+        await #expect(try a.balance() == 5_000_000 - 50_000 - 10_000 - 100_000)
+        await #expect(try b.balance() == (try a.balance()))
+        for device in [a, b] { await #expect(try device.ok("verify").stdout.contains("All holds")) }
+        let openings = try await b.ok("entries", "--json").jsonArray().filter { $0["kind"] as? String == "opening" }
         #expect(openings.count == 1, "one opening for the account")
     }
 
-    @Test func aTamperedAmountStopsEveryCommandThatReadsAndNothingIsAppended() throws {
+    @Test func aTamperedAmountStopsEveryCommandThatReadsAndNothingIsAppended() async throws {
         let a = try DataDirectory()
-        for _ in 1...3 { try a.ok("charge", "debrief") }
+        for _ in 1...3 { try await a.ok("charge", "debrief") }
         let file = try a.ledgerFile
         let text = String(decoding: try a.bytes(file), as: UTF8.self)
         var lines = text.split(separator: "\n").map(String.init)
@@ -45,56 +45,56 @@ import Testing
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
         let before = try a.bytes(file)
         for command in [["balance"], ["charge", "debrief"], ["screen"], ["entries"], ["takings"]] {
-            let result = try Credit.run(command, dataDirectory: a.path, now: "2026-11-29T12:00:00.000Z")
+            let result = try await Credit.run(command, dataDirectory: a.path, now: "2026-11-29T12:00:00.000Z")
             #expect(result.status == 1, "\(command): \(result)")
             #expect(result.stderr.contains("line 3 does not verify"), "\(command): \(result)")
             #expect(result.stderr.contains("credit verify"), "\(command): \(result)")
             #expect(result.stderr.contains(file), "the file is named: \(result)")
         }
         #expect(try a.bytes(file) == before, "nothing appended after a changed line")
-        let verify = try a.credit("verify")
+        let verify = try await a.credit("verify")
         #expect(verify.status == 1)
         #expect(verify.stdout.contains(":3: changed"), "\(verify)")
     }
 
-    @Test func verifyOfAnotherAccountsFileSaysSoAndOfAFileThatIsNoLedgerToo() throws {
+    @Test func verifyOfAnotherAccountsFileSaysSoAndOfAFileThatIsNoLedgerToo() async throws {
         let a = try DataDirectory()
-        try a.ok("charge", "debrief")
+        try await a.ok("charge", "debrief")
         let other = try DataDirectory()
-        try other.ok("charge", "send")
-        let foreign = try a.credit("verify", try other.ledgerFile)
+        try await other.ok("charge", "send")
+        let foreign = try await a.credit("verify", try other.ledgerFile)
         #expect(foreign.status == 1)
         #expect(foreign.stdout.contains("another account's ledger"), "\(foreign)")
         #expect(!foreign.stdout.contains("changed"), "\(foreign)")
         let notes = a.temporary.path + "/notes.txt"
         try Data("milk\neggs\n".utf8).write(to: URL(fileURLWithPath: notes))
-        let plain = try a.credit("verify", notes)
+        let plain = try await a.credit("verify", notes)
         #expect(plain.status == 1)
         #expect(plain.stdout.contains("not a ledger file"), "\(plain)")
     }
 
-    @Test func aJoinedDeviceTakesTheStoreConfiguration() throws {
+    @Test func aJoinedDeviceTakesTheStoreConfiguration() async throws {
         let a = try DataDirectory()
-        try a.ok("charge", "debrief")
+        try await a.ok("charge", "debrief")
         let secret = a.temporary.path + "/secret"
         try Data("a shared secret of some length".utf8).write(to: URL(fileURLWithPath: secret))
         #expect(chmod(secret, 0o600) == 0)
-        try a.ok("store", "use", "mockstore", "--url", "http://127.0.0.1:9", "--secret-file", secret)
+        try await a.ok("store", "use", "mockstore", "--url", "http://127.0.0.1:9", "--secret-file", secret)
         let b = try DataDirectory()
-        try b.ok("join", a.path)
-        let shown = try b.ok("store")
+        try await b.ok("join", a.path)
+        let shown = try await b.ok("store")
         #expect(shown.stdout.contains("127.0.0.1:9"), "\(shown)")
         #expect(try b.bytes(b.path + "/store-secret") == (try a.bytes(a.path + "/store-secret")))
     }
 
-    @Test func theStoreConfigurationIsNeverReadThroughALink() throws {
+    @Test func theStoreConfigurationIsNeverReadThroughALink() async throws {
         let a = try DataDirectory()
-        try a.ok("charge", "debrief")
+        try await a.ok("charge", "debrief")
         let elsewhere = a.temporary.path + "/elsewhere.json"
         try Data("{\"store\":\"mockstore\",\"url\":\"http://127.0.0.1:9\",\"signing\":\"hs256\"}\n".utf8).write(
             to: URL(fileURLWithPath: elsewhere))
         try FileManager.default.createSymbolicLink(atPath: a.path + "/store.json", withDestinationPath: elsewhere)
-        let result = try a.credit("store")
+        let result = try await a.credit("store")
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("symbolic link"), "\(result)")
     }
@@ -104,22 +104,22 @@ import Testing
 /// none behind, and a data directory this user cannot write (its lock file included) is read as it is.
 @Suite struct NewAndReadOnlyDirectoryTests {
     @Test(arguments: ["balance", "screen", "entries", "takings", "pnl", "devices", "verify"])
-    func aReadingCommandOnADirectoryThatIsNotThereShowsANewAccountAndMakesNothing(_ command: String) throws {
+    func aReadingCommandOnADirectoryThatIsNotThereShowsANewAccountAndMakesNothing(_ command: String) async throws {
         let temporary = try TemporaryDirectory()
         let missing = temporary.path + "/not-yet/data"
-        let result = try Credit.run([command], dataDirectory: missing, now: "2026-11-29T12:00:00.000Z")
+        let result = try await Credit.run([command], dataDirectory: missing, now: "2026-11-29T12:00:00.000Z")
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.contains("no account exists in \(missing) yet"), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: temporary.path + "/not-yet"), "nothing was made")
         if command == "balance" { #expect(result.stdout.contains("£5.00")) }
     }
 
-    @Test func aMergeThatFailsIntoANewDirectoryLeavesNothingBehind() throws {
+    @Test func aMergeThatFailsIntoANewDirectoryLeavesNothingBehind() async throws {
         let other = try DataDirectory()
-        try other.ok("charge", "debrief")
+        try await other.ok("charge", "debrief")
         let temporary = try TemporaryDirectory()
         let missing = temporary.path + "/new/data"
-        let result = try Credit.run(["merge", other.path], dataDirectory: missing, now: "2026-11-29T12:00:00.000Z")
+        let result = try await Credit.run(["merge", other.path], dataDirectory: missing, now: "2026-11-29T12:00:00.000Z")
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("another account's ledger"), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: temporary.path + "/new"), "a command that fails makes nothing")
@@ -127,7 +127,7 @@ import Testing
 
     /// As another user (`nobody`, through setpriv), since root may write anything: a data directory whose lock file
     /// cannot be written is read, and a charge says it cannot write.
-    @Test func aDataDirectoryWhoseLockFileCannotBeWrittenIsRead() throws {
+    @Test func aDataDirectoryWhoseLockFileCannotBeWrittenIsRead() async throws {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
             let nobody = getpwnam("nobody")
         else { return }
@@ -136,13 +136,13 @@ import Testing
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         // Copied by another process: a copy open in this one could be inherited by a child another test spawns
         // meanwhile, and running it would then fail as "text file busy".
-        let copied = try ChildProcess.run(
+        let copied = try await ChildProcess.run(
             "/bin/cp", [try Credit.requireBinary(), home + "/credit"], environment: [:], timeout: 60)
         #expect(copied.status == 0, "\(copied)")
         #expect(chown(home, nobody.pointee.pw_uid, nobody.pointee.pw_gid) == 0)
         #expect(chmod(temporary.path, 0o755) == 0)
-        func asNobody(_ script: String) throws -> ProcessResult {
-            try ChildProcess.run(
+        func asNobody(_ script: String) async throws -> ProcessResult {
+            try await ChildProcess.run(
                 "/usr/bin/setpriv",
                 ["--reuid=nobody", "--regid=\(nobody.pointee.pw_gid)", "--clear-groups", "/bin/sh", "-c", script],
                 environment: [
@@ -150,13 +150,13 @@ import Testing
                 ],
                 timeout: 60)
         }
-        let made = try asNobody("cd \(home) && ./credit --data-dir d charge debrief && chmod a-w d/ledger/.lock")
+        let made = try await asNobody("cd \(home) && ./credit --data-dir d charge debrief && chmod a-w d/ledger/.lock")
         #expect(made.status == 0, "\(made)")
-        let balance = try asNobody("cd \(home) && ./credit --data-dir d balance")
+        let balance = try await asNobody("cd \(home) && ./credit --data-dir d balance")
         #expect(balance.status == 0, "\(balance)")
         #expect(balance.stdout.contains("£4.95"), "\(balance)")
         #expect(!balance.stderr.contains("Permission denied"), "\(balance)")
-        let charge = try asNobody("cd \(home) && ./credit --data-dir d charge debrief")
+        let charge = try await asNobody("cd \(home) && ./credit --data-dir d charge debrief")
         #expect(charge.status == 1, "\(charge)")
         #expect(charge.stderr.contains("cannot be written"), "\(charge)")
     }
@@ -165,9 +165,9 @@ import Testing
 /// Issue 25 items 11, 14 and 15: mistakes are usage errors that name what is wrong, what a file holds is shown
 /// escaped, and the words read as sentences.
 @Suite struct EdgeWordsTests {
-    @Test func aProductThatIsNotTheAppsPackIsAUsageErrorNamingThePack() throws {
+    @Test func aProductThatIsNotTheAppsPackIsAUsageErrorNamingThePack() async throws {
         let data = try DataDirectory()
-        let result = try data.credit("topup", "--product", "com.example.other")
+        let result = try await data.credit("topup", "--product", "com.example.other")
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("ai.voicedebrief.app.credit.500"), "\(result)")
         #expect(!result.stderr.contains("(unreadable)"), "\(result)")
@@ -175,53 +175,53 @@ import Testing
     }
 
     @Test(arguments: ["ftp://x", "x", "http://", "file:///etc/passwd"])
-    func aStoreURLThatIsNotHTTPIsAUsageError(_ url: String) throws {
+    func aStoreURLThatIsNotHTTPIsAUsageError(_ url: String) async throws {
         let data = try DataDirectory()
-        let result = try data.credit("store", "use", "mockstore", "--url", url, "--secret-file", "/nonexistent")
+        let result = try await data.credit("store", "use", "mockstore", "--url", url, "--secret-file", "/nonexistent")
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("--url"), "\(result)")
     }
 
-    @Test func amountsOfAThousandPoundsOrMoreHaveSeparators() throws {
+    @Test func amountsOfAThousandPoundsOrMoreHaveSeparators() async throws {
         let data = try DataDirectory()
-        for _ in 1...200 { try data.ok("topup") }
-        #expect(try data.ok("balance").stdout == "£1,005.00\n")
-        let screen = try data.ok("screen").stdout
+        for _ in 1...200 { try await data.ok("topup") }
+        await #expect(try data.ok("balance").stdout == "£1,005.00\n")
+        let screen = try await data.ok("screen").stdout
         #expect(screen.contains("£1,005.00"), "\(screen)")
         // The screen shows the newest 50 entries and says where the rest are.
         #expect(screen.contains("The newest 50 of 201 entries"), "\(screen)")
         #expect(screen.contains("`credit entries` shows every entry"), "\(screen)")
-        let all = try data.ok("entries").stdout.split(separator: "\n")
+        let all = try await data.ok("entries").stdout.split(separator: "\n")
         #expect(all.count == 202, "every entry and the heading")
     }
 
-    @Test func verifyShowsAForeignFilesIdsEscaped() throws {
+    @Test func verifyShowsAForeignFilesIdsEscaped() async throws {
         let data = try DataDirectory()
-        try data.ok("charge", "debrief")
+        try await data.ok("charge", "debrief")
         let other = try DataDirectory()
-        try other.ok("charge", "debrief")
+        try await other.ok("charge", "debrief")
         // Another account's file with an entry id that would clear the screen.
         let file = try other.ledgerFile
         var text = String(decoding: try other.bytes(file), as: UTF8.self)
         text = text.replacingOccurrences(of: "\"id\":\"opening\"", with: "\"id\":\"open\\u001b[2Jing\"")
         let copy = data.temporary.path + "/copy.jsonl"
         try Data(text.utf8).write(to: URL(fileURLWithPath: copy))
-        let result = try data.credit("verify", copy)
+        let result = try await data.credit("verify", copy)
         #expect(result.status == 1)
         #expect(!result.stdout.contains("\u{1B}"), "no control character reaches the terminal: \(result)")
     }
 
     /// Item 12: what a summary or a directory lacks is said in words, never as Foundation or Swift describe it.
-    @Test func summariesThatCannotBeReadAreSaidInWords() throws {
+    @Test func summariesThatCannotBeReadAreSaidInWords() async throws {
         let data = try DataDirectory()
-        try data.ok("charge", "debrief")
-        let missing = try data.credit("pnl", "--summaries", data.temporary.path + "/no-such-dir")
+        try await data.ok("charge", "debrief")
+        let missing = try await data.credit("pnl", "--summaries", data.temporary.path + "/no-such-dir")
         #expect(missing.status == 1, "\(missing)")
         #expect(missing.stderr.contains("there is no such file or directory"), "\(missing)")
         let folder = data.temporary.path + "/summaries"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data("{\"x\":1}".utf8).write(to: URL(fileURLWithPath: folder + "/a.json"))
-        let bad = try data.credit("pnl", "--summaries", folder)
+        let bad = try await data.credit("pnl", "--summaries", folder)
         #expect(bad.stderr.contains("\"format\" is missing"), "\(bad)")
         for leak in ["NSCocoaErrorDomain", "Error Domain=", "DecodingError", "CodingKeys", "keyNotFound"] {
             #expect(!(missing.stderr + bad.stderr).contains(leak), "\(leak)")
@@ -230,13 +230,13 @@ import Testing
 
     /// Item 15: a cut last line is a problem, not an entry checked; a copy of a device's file, named anything, is
     /// judged as that device's.
-    @Test func verifyCountsACutLineAsAProblemAndACopyAsItsDevicesFile() throws {
+    @Test func verifyCountsACutLineAsAProblemAndACopyAsItsDevicesFile() async throws {
         let data = try DataDirectory()
-        for _ in 1...3 { try data.ok("charge", "debrief") }
+        for _ in 1...3 { try await data.ok("charge", "debrief") }
         let bytes = try data.bytes(try data.ledgerFile)
         let copy = data.temporary.path + "/backup-copy.jsonl"
         try Data(bytes.dropLast(100)).write(to: URL(fileURLWithPath: copy))
-        let result = try data.credit("verify", copy)
+        let result = try await data.credit("verify", copy)
         #expect(result.status == 1)
         #expect(result.stdout.hasPrefix("Checked 3 entries from 1 device"), "\(result)")
         #expect(result.stdout.contains(":4: truncated: the last line is incomplete"), "\(result)")

@@ -7,27 +7,27 @@ import Testing
 @Suite struct HostileCommandLineTests {
     static let escape = "\u{1B}[2J\u{202E}x\nnext"
 
-    @Test func aSubjectIsDrawnEscapedAndKeptExactInJSON() throws {
+    @Test func aSubjectIsDrawnEscapedAndKeptExactInJSON() async throws {
         let data = try DataDirectory()
-        let charged = try data.ok("charge", "debrief", "--subject", Self.escape)
+        let charged = try await data.ok("charge", "debrief", "--subject", Self.escape)
         #expect(!charged.stdout.contains("\u{1B}") && charged.stdout.contains(#"\u{1B}[2J\u{202E}x\nnext"#))
         for command in [["entries"], ["screen"]] {
-            let result = try Credit.run(command, dataDirectory: data.path, now: "2026-11-29T12:00:00.000Z")
+            let result = try await Credit.run(command, dataDirectory: data.path, now: "2026-11-29T12:00:00.000Z")
             #expect(result.status == 0, "\(result)")
             #expect(!result.stdout.contains("\u{1B}") && !result.stdout.contains("\u{202E}"), "\(command)")
             #expect(result.stdout.contains(#"\u{1B}[2J"#), "\(command): \(result)")
         }
-        let json = try data.ok("entries", "--json").jsonArray()
+        let json = try await data.ok("entries", "--json").jsonArray()
         #expect(json.contains { $0["subject"] as? String == Self.escape }, "exact in --json")
     }
 
-    @Test func aLongSubjectIsCutAndATooLongOneRefused() throws {
+    @Test func aLongSubjectIsCutAndATooLongOneRefused() async throws {
         let data = try DataDirectory()
-        try data.ok("charge", "debrief", "--subject", String(repeating: "s", count: 250))
-        let table = try data.ok("entries").stdout
+        try await data.ok("charge", "debrief", "--subject", String(repeating: "s", count: 250))
+        let table = try await data.ok("entries").stdout
         #expect(table.contains("…"))
         for line in table.split(separator: "\n") { #expect(line.count < 160, "one long value widens nothing") }
-        let huge = try data.credit("charge", "debrief", "--subject", String(repeating: "s", count: 10_000))
+        let huge = try await data.credit("charge", "debrief", "--subject", String(repeating: "s", count: 10_000))
         #expect(huge.status == 64 && huge.stderr.contains("--subject"), "\(huge)")
     }
 
@@ -37,50 +37,50 @@ import Testing
         ["charge", "debrief", "--seconds", "60"], ["charge", "transcript", "--seconds", "9223372036854775749"],
         ["charge", "transcript", "--seconds", "100000000000000"], ["charge", "transcript"],
     ])
-    func aMistakeInTheActIsExit64AndOpensNothing(_ arguments: [String]) throws {
+    func aMistakeInTheActIsExit64AndOpensNothing(_ arguments: [String]) async throws {
         let data = try DataDirectory()
-        let result = try Credit.run(arguments, dataDirectory: data.path)
+        let result = try await Credit.run(arguments, dataDirectory: data.path)
         #expect(result.status == 64, "\(arguments): \(result)")
         #expect(result.stderr.hasPrefix("credit: ") && !result.stderr.contains("Fatal"))
         #expect(!FileManager.default.fileExists(atPath: data.path), "nothing is made")
-        let json = try Credit.run(arguments + ["--json"], dataDirectory: data.path)
+        let json = try await Credit.run(arguments + ["--json"], dataDirectory: data.path)
         #expect(json.status == 64)
         let error = try #require(try json.jsonObject()["error"] as? [String: Any], "\(json)")
         #expect(error["kind"] as? String == "usage" && (error["message"] as? String)?.isEmpty == false)
     }
 
-    @Test func aRunLineWithAMistakeIsExit64AndNothingIsCharged() throws {
+    @Test func aRunLineWithAMistakeIsExit64AndNothingIsCharged() async throws {
         let data = try DataDirectory()
-        try data.ok("charge", "send")
+        try await data.ok("charge", "send")
         let before = try data.bytes(try data.ledgerFile)
-        let result = try data.credit("run", "-", input: "debrief\ntranscript --quantity 99\n")
+        let result = try await data.credit("run", "-", input: "debrief\ntranscript --quantity 99\n")
         #expect(result.status == 64 && result.stderr.contains("line 2"), "\(result)")
         #expect(try data.bytes(try data.ledgerFile) == before)
     }
 
-    @Test func aNeverChargedActStaysExit1WithJSON() throws {
+    @Test func aNeverChargedActStaysExit1WithJSON() async throws {
         let data = try DataDirectory()
-        let result = try data.credit("charge", "record", "--json")
+        let result = try await data.credit("charge", "record", "--json")
         #expect(result.status == 1, "\(result)")
         let error = try #require(try result.jsonObject()["error"] as? [String: Any])
         #expect(error["kind"] as? String == "failure")
         #expect((error["message"] as? String)?.contains("never charged") == true)
     }
 
-    @Test func homeIsHonoured() throws {
+    @Test func homeIsHonoured() async throws {
         let home = try TemporaryDirectory(prefix: "credit-home")
-        let result = try Credit.run(["charge", "send"], dataDirectory: nil, environment: ["HOME": home.path])
+        let result = try await Credit.run(["charge", "send"], dataDirectory: nil, environment: ["HOME": home.path])
         #expect(result.status == 0, "\(result)")
         #expect(FileManager.default.fileExists(atPath: home.path + "/.local/share/voicedebrief/device"))
     }
 
-    @Test func versionIsExit0() throws {
-        let result = try Credit.run(["--version"], dataDirectory: nil)
+    @Test func versionIsExit0() async throws {
+        let result = try await Credit.run(["--version"], dataDirectory: nil)
         #expect(result.status == 0 && result.stdout == CreditVersion.expected + "\n", "\(result)")
     }
 
-    @Test func helpStatesTheRanges() throws {
-        let help = try Credit.run(["charge", "--help"], dataDirectory: nil).stdout
+    @Test func helpStatesTheRanges() async throws {
+        let help = try await Credit.run(["charge", "--help"], dataDirectory: nil).stdout
         #expect(help.contains("1 to 360,000") && help.contains("saveToVault 1 to 4"), "\(help)")
     }
 }
@@ -118,9 +118,9 @@ enum CreditVersion { static let expected = "credit 0.9.0" }
         return words
     }
 
-    @Test func randomCommandLinesExitCleanly() throws {
+    @Test func randomCommandLinesExitCleanly() async throws {
         let data = try DataDirectory()
-        try data.ok("charge", "send")
+        try await data.ok("charge", "send")
         // The same 240 runs every time; RELIABILITY.md's longer runs set HOSTILE_CLI_RUNS and HOSTILE_CLI_SEED.
         let environment = ProcessInfo.processInfo.environment
         let wanted = environment["HOSTILE_CLI_RUNS"].flatMap { Int($0) } ?? 240
@@ -133,7 +133,7 @@ enum CreditVersion { static let expected = "credit 0.9.0" }
             runs += 1
             let arguments = Self.randomArguments(&rng)
             // A store that cannot be reached fails fast; stdin is empty for `run -`.
-            let result = try Credit.run(
+            let result = try await Credit.run(
                 arguments, dataDirectory: data.path, now: "2026-11-29T12:00:00.000Z", input: "")
             let shown = arguments.map { quoted($0) }.joined(separator: " ")
             #expect([0, 1, 64].contains(result.status), "credit \(shown): \(result)")
@@ -156,13 +156,13 @@ enum CreditVersion { static let expected = "credit 0.9.0" }
 /// A read-only data directory (mode 0500, read as user `nobody`): the screen and `collect` collect nothing and say so.
 @Suite(.enabled(if: HostileCommand.canSwitchUsers, "needs root and setpriv"))
 struct ReadOnlyScreenCommandTests {
-    @Test func theScreenAndCollectSayNothingWasCollected() throws {
+    @Test func theScreenAndCollectSayNothingWasCollected() async throws {
         let scratch = try HostileDataDirectoryCommandTests.Scratch(nobody: true)
-        try HostileCommand.expectOK(try HostileCommand.run(["charge", "debrief"], data: scratch.data, asNobody: true))
+        try await HostileCommand.expectOK(try HostileCommand.run(["charge", "debrief"], data: scratch.data, asNobody: true))
         #expect(chmod(scratch.data, 0o500) == 0)
         let before = HostileCommand.snapshot(scratch.data)
         for command in [["screen"], ["collect"], ["balance"]] {
-            let result = try HostileCommand.run(command, data: scratch.data, asNobody: true)
+            let result = try await HostileCommand.run(command, data: scratch.data, asNobody: true)
             #expect(result.status == 0, "\(command): \(result)")
             #expect(result.stderr.contains("nothing was collected or written"), "\(command): \(result)")
         }

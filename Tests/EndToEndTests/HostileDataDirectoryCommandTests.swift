@@ -28,39 +28,39 @@ struct HostileDataDirectoryCommandTests {
         }
     }
 
-    @Test func aDataDirectoryOfAnotherUserIsRefusedEitherWay() throws {
+    @Test func aDataDirectoryOfAnotherUserIsRefusedEitherWay() async throws {
         // Made by root, used by nobody.
         let scratch = try Scratch()
-        try HostileCommand.expectOK(try HostileCommand.run(["charge", "debrief"], data: scratch.data))
+        try await HostileCommand.expectOK(try HostileCommand.run(["charge", "debrief"], data: scratch.data))
         var before = HostileCommand.snapshot(scratch.data)
-        var result = try HostileCommand.run(["entries"], data: scratch.data, asNobody: true)
+        var result = try await HostileCommand.run(["entries"], data: scratch.data, asNobody: true)
         #expect(result.status != 0 && result.stderr.contains("owned by another user"), "\(result)")
         #expect(result.stderr.contains("chown -R 65534 \(scratch.data)"), "\(result)")
         #expect(HostileCommand.snapshot(scratch.data) == before)
         // Made by nobody, used by root: refused too (as git refuses), nothing written as root.
         let other = try Scratch(nobody: true)
-        try HostileCommand.expectOK(try HostileCommand.run(["charge", "send"], data: other.data, asNobody: true))
+        try await HostileCommand.expectOK(try HostileCommand.run(["charge", "send"], data: other.data, asNobody: true))
         before = HostileCommand.snapshot(other.data)
-        result = try HostileCommand.run(["charge", "debrief"], data: other.data)
+        result = try await HostileCommand.run(["charge", "debrief"], data: other.data)
         #expect(result.status != 0 && result.stderr.contains("chown -R 0 \(other.data)"), "\(result)")
-        result = try HostileCommand.run(["verify"], data: other.data)
+        result = try await HostileCommand.run(["verify"], data: other.data)
         #expect(result.status != 0 && !result.stdout.contains("All holds"), "\(result)")
         #expect(HostileCommand.snapshot(other.data) == before)
     }
 
-    @Test func aWorldWritableDataDirectoryIsRefusedWithTheFix() throws {
+    @Test func aWorldWritableDataDirectoryIsRefusedWithTheFix() async throws {
         let scratch = try Scratch(nobody: true)
-        try HostileCommand.expectOK(try HostileCommand.run(["charge", "send"], data: scratch.data, asNobody: true))
+        try await HostileCommand.expectOK(try HostileCommand.run(["charge", "send"], data: scratch.data, asNobody: true))
         #expect(chmod(scratch.data, 0o777) == 0)
         let before = HostileCommand.snapshot(scratch.data)
-        let result = try HostileCommand.run(["charge", "debrief"], data: scratch.data, asNobody: true)
+        let result = try await HostileCommand.run(["charge", "debrief"], data: scratch.data, asNobody: true)
         #expect(result.status != 0 && result.stderr.contains("chmod 700 \(scratch.data)"), "\(result)")
         #expect(HostileCommand.snapshot(scratch.data) == before)
     }
 
-    @Test func aReadOnlyDataDirectoryIsReadAndNothingIsWritten() throws {
+    @Test func aReadOnlyDataDirectoryIsReadAndNothingIsWritten() async throws {
         let scratch = try Scratch(nobody: true)
-        try HostileCommand.expectOK(try HostileCommand.run(["charge", "debrief"], data: scratch.data, asNobody: true))
+        try await HostileCommand.expectOK(try HostileCommand.run(["charge", "debrief"], data: scratch.data, asNobody: true))
         // A torn tail too: read-only, it is not counted and not moved aside.
         let file = try HostileCommand.ledgerFile(scratch.data)
         let handle = try #require(FileHandle(forWritingAtPath: file))
@@ -70,7 +70,7 @@ struct HostileDataDirectoryCommandTests {
         #expect(chmod(scratch.data, 0o500) == 0)
         let before = HostileCommand.snapshot(scratch.data)
         for command in [["entries"], ["balance"], ["verify"], ["entries", "--json"]] {
-            let result = try HostileCommand.run(command, data: scratch.data, asNobody: true)
+            let result = try await HostileCommand.run(command, data: scratch.data, asNobody: true)
             #expect(result.status == 0 || command == ["verify"], "\(command): \(result)")
             #expect(!result.stderr.contains(".lock"), "\(command): \(result)")
             if command == ["entries"] {
@@ -78,18 +78,18 @@ struct HostileDataDirectoryCommandTests {
                     result.stderr.contains("cannot be written") && result.stderr.contains("nothing was"), "\(result)")
             }
         }
-        let charge = try HostileCommand.run(["charge", "send"], data: scratch.data, asNobody: true)
+        let charge = try await HostileCommand.run(["charge", "send"], data: scratch.data, asNobody: true)
         #expect(charge.status != 0 && charge.stderr.contains("cannot be written"), "\(charge)")
         #expect(HostileCommand.snapshot(scratch.data) == before, "nothing was written")
     }
 
-    @Test func aReadOnlyBindMountIsReadAndNothingIsWritten() throws {
+    @Test func aReadOnlyBindMountIsReadAndNothingIsWritten() async throws {
         let scratch = try Scratch()
-        try HostileCommand.expectOK(try HostileCommand.run(["charge", "debrief"], data: scratch.data))
+        try await HostileCommand.expectOK(try HostileCommand.run(["charge", "debrief"], data: scratch.data))
         let before = HostileCommand.snapshot(scratch.data)
         let binary = try Credit.requireBinary()
         let script = "mount --bind -o ro \"$1\" \"$1\" && exec \"$2\" --data-dir \"$1\" entries"
-        let result = try ChildProcess.run(
+        let result = try await ChildProcess.run(
             "/usr/bin/unshare", ["-m", "/bin/sh", "-c", script, "sh", scratch.data, binary],
             environment: HostileCommand.environment(scratch.temporary.path), timeout: 120)
         // Only where this process may make a mount namespace (root, as CI runs); elsewhere there is nothing to see.
@@ -99,10 +99,10 @@ struct HostileDataDirectoryCommandTests {
         #expect(HostileCommand.snapshot(scratch.data) == before)
     }
 
-    @Test func underUmask000EverythingIsTheOwnersOnly() throws {
+    @Test func underUmask000EverythingIsTheOwnersOnly() async throws {
         let scratch = try Scratch()
         let binary = try Credit.requireBinary()
-        let result = try ChildProcess.run(
+        let result = try await ChildProcess.run(
             "/bin/sh", ["-c", "umask 000 && exec \"$0\" \"$@\"", binary, "--data-dir", scratch.data, "charge", "send"],
             environment: HostileCommand.environment(scratch.temporary.path), timeout: 120)
         try HostileCommand.expectOK(result)
@@ -112,22 +112,22 @@ struct HostileDataDirectoryCommandTests {
         }
     }
 
-    @Test func linksAtTheLedgerFileAndCheckpointAreNeverFollowed() throws {
+    @Test func linksAtTheLedgerFileAndCheckpointAreNeverFollowed() async throws {
         let scratch = try Scratch()
-        try HostileCommand.expectOK(try HostileCommand.run(["charge", "debrief"], data: scratch.data))
+        try await HostileCommand.expectOK(try HostileCommand.run(["charge", "debrief"], data: scratch.data))
         let victim = scratch.temporary.path + "/victim"
         try Data("precious\n".utf8).write(to: URL(fileURLWithPath: victim))
         // The checkpoint: replaced, never written through.
         let checkpoint = scratch.data + "/checkpoint"
         #expect(unlink(checkpoint) == 0 && symlink(victim, checkpoint) == 0)
-        try HostileCommand.expectOK(try HostileCommand.run(["charge", "send"], data: scratch.data))
+        try await HostileCommand.expectOK(try HostileCommand.run(["charge", "send"], data: scratch.data))
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
         // The ledger file: refused by name, for reading and for charging.
         let file = try HostileCommand.ledgerFile(scratch.data)
         #expect(unlink(file) == 0 && symlink(victim, file) == 0)
         let before = HostileCommand.snapshot(scratch.data)
         for command in [["entries"], ["charge", "debrief"]] {
-            let result = try HostileCommand.run(command, data: scratch.data)
+            let result = try await HostileCommand.run(command, data: scratch.data)
             #expect(result.status != 0 && result.stderr.contains(file), "\(command): \(result)")
             #expect(result.stderr.contains("symbolic link"), "\(command): \(result)")
         }
@@ -135,15 +135,15 @@ struct HostileDataDirectoryCommandTests {
         #expect(HostileCommand.snapshot(scratch.data) == before)
     }
 
-    @Test func aKilledProcesssTemporaryIsRemovedAtTheNextOpen() throws {
+    @Test func aKilledProcesssTemporaryIsRemovedAtTheNextOpen() async throws {
         let scratch = try Scratch()
-        try HostileCommand.expectOK(try HostileCommand.run(["charge", "debrief"], data: scratch.data))
-        let killed = try HostileCommand.run(
+        try await HostileCommand.expectOK(try HostileCommand.run(["charge", "debrief"], data: scratch.data))
+        let killed = try await HostileCommand.run(
             ["charge", "send"], data: scratch.data, environment: ["CREDIT_FAULT": "replace.before-rename"])
         #expect(killed.status != 0, "\(killed)")
         let left = HostileCommand.snapshot(scratch.data).keys.filter { $0.contains(".tmp-") }
         #expect(!left.isEmpty, "the kill left a temporary")
-        try HostileCommand.expectOK(try HostileCommand.run(["entries"], data: scratch.data))
+        try await HostileCommand.expectOK(try HostileCommand.run(["entries"], data: scratch.data))
         let after = HostileCommand.snapshot(scratch.data).keys.filter { $0.contains(".tmp-") }
         #expect(after.isEmpty, "\(after)")
     }
@@ -165,17 +165,17 @@ enum HostileCommand {
 
     static func run(
         _ arguments: [String], data: String, asNobody: Bool = false, environment extra: [String: String] = [:]
-    ) throws -> ProcessResult {
+    ) async throws -> ProcessResult {
         let binary = try Credit.requireBinary()
         var environment = environment((data as NSString).deletingLastPathComponent)
         for (name, value) in extra { environment[name] = value }
         let command = ["--data-dir", data] + arguments
         if asNobody {
-            return try ChildProcess.run(
+            return try await ChildProcess.run(
                 "/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", binary] + command,
                 environment: environment, timeout: 120)
         }
-        return try ChildProcess.run(binary, command, environment: environment, timeout: 120)
+        return try await ChildProcess.run(binary, command, environment: environment, timeout: 120)
     }
 
     static func expectOK(_ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation) throws {

@@ -6,18 +6,18 @@ import Testing
 /// changed after its check changes nothing counted.
 @Suite struct JoinedSummariesTests {
     /// A directory with one account's summary, and a data directory to run `credit` in.
-    private func summaries() throws -> (data: DataDirectory, directory: String) {
+    private func summaries() async throws -> (data: DataDirectory, directory: String) {
         let data = try DataDirectory()
-        try data.ok("charge", "transcript", "--seconds", "76", "--subject", "note-1", now: "2026-11-20T09:00:00.000Z")
-        try data.ok("charge", "debrief", "--subject", "note-1", now: "2026-11-28T09:00:00.000Z")
+        try await data.ok("charge", "transcript", "--seconds", "76", "--subject", "note-1", now: "2026-11-20T09:00:00.000Z")
+        try await data.ok("charge", "debrief", "--subject", "note-1", now: "2026-11-28T09:00:00.000Z")
         let directory = data.temporary.file("summaries")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try data.ok("export", "--summary", directory + "/mine.json", now: "2026-11-29T11:00:00.000Z")
+        try await data.ok("export", "--summary", directory + "/mine.json", now: "2026-11-29T11:00:00.000Z")
         return (data, directory)
     }
 
-    private func verify(_ arguments: [String]) throws -> CommandResult {
-        let result = try ChildProcess.run(
+    private func verify(_ arguments: [String]) async throws -> CommandResult {
+        let result = try await ChildProcess.run(
             try Binaries.require("credit-summary-verify"), arguments,
             environment: ProcessInfo.processInfo.environment, timeout: 300)
         return CommandResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
@@ -27,15 +27,15 @@ import Testing
         (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? NSDictionary
     }
 
-    @Test func theJoinedFileHoldsTheBytesCheckedAndTheEngineReadsOnlyIt() throws {
-        let (data, directory) = try summaries()
+    @Test func theJoinedFileHoldsTheBytesCheckedAndTheEngineReadsOnlyIt() async throws {
+        let (data, directory) = try await summaries()
         let original = try String(contentsOfFile: directory + "/mine.json", encoding: .utf8)
         // A copy with one figure changed: it does not verify, so it is named and not joined.
         try original.replacingOccurrences(of: "\"charges\" : 1,", with: "\"charges\" : 2,")
             .write(toFile: directory + "/altered.json", atomically: true, encoding: .utf8)
-        let before = try Credit.run(["pnl", "--summaries", directory, "--json"], dataDirectory: data.path)
+        let before = try await Credit.run(["pnl", "--summaries", directory, "--json"], dataDirectory: data.path)
         let joined = data.temporary.file("joined.ndjson")
-        let verified = try verify([directory, "--joined", joined])
+        let verified = try await verify([directory, "--joined", joined])
         #expect(verified.status == 0, "\(verified)")
         #expect(verified.stdout == directory + "/mine.json\n")
         #expect(verified.stderr.contains("left out: \(directory)/altered.json: the signature does not verify"))
@@ -51,16 +51,16 @@ import Testing
         // checked, as `credit pnl --summaries` did before the change.
         try FileManager.default.removeItem(atPath: directory + "/mine.json")
         try FileManager.default.moveItem(atPath: directory + "/altered.json", toPath: directory + "/mine.json")
-        let engine = try PnLScript.driver(["--joined", joined, "--expect", "1", "--json"])
+        let engine = try await PnLScript.driver(["--joined", joined, "--expect", "1", "--json"])
         #expect(engine.status == 0, "\(engine)")
         #expect(json(engine.stdout) != nil && json(engine.stdout) == json(before.stdout), "\(engine.stdout)")
     }
 
-    @Test func aCountThatIsNotTheVerifiersIsAnErrorNotASmallerTotal() throws {
-        let (data, directory) = try summaries()
+    @Test func aCountThatIsNotTheVerifiersIsAnErrorNotASmallerTotal() async throws {
+        let (data, directory) = try await summaries()
         let joined = data.temporary.file("joined.ndjson")
-        #expect(try verify([directory, "--joined", joined]).status == 0)
-        let engine = try PnLScript.driver(["--joined", joined, "--expect", "2", "--json"])
+        await #expect(try verify([directory, "--joined", joined]).status == 0)
+        let engine = try await PnLScript.driver(["--joined", joined, "--expect", "2", "--json"])
         #expect(engine.status == 1, "\(engine)")
         #expect(engine.stderr.contains("DuckDB read 1 of the 2 verified summaries"), "\(engine)")
         #expect(engine.stdout.isEmpty)
@@ -68,13 +68,13 @@ import Testing
 
     /// The joined file is new: a file already there, or a link planted where it goes, is refused and left as it was.
     @Test(arguments: [false, true])
-    func theJoinedFileIsNeverOneAlreadyThere(_ planted: Bool) throws {
-        let (data, directory) = try summaries()
+    func theJoinedFileIsNeverOneAlreadyThere(_ planted: Bool) async throws {
+        let (data, directory) = try await summaries()
         let target = data.temporary.file("kept.txt")
         try "kept\n".write(toFile: target, atomically: true, encoding: .utf8)
         let joined = planted ? data.temporary.file("joined.ndjson") : target
         if planted { try FileManager.default.createSymbolicLink(atPath: joined, withDestinationPath: target) }
-        let verified = try verify([directory, "--joined", joined])
+        let verified = try await verify([directory, "--joined", joined])
         #expect(verified.status == 1, "\(verified)")
         #expect(
             verified.stderr
@@ -85,14 +85,14 @@ import Testing
 
     /// A directory that is not there, or a file given for one, is said in words by the three tools, exit 1.
     @Test(arguments: [(false, "there is no such file or directory"), (true, "it is not a directory")])
-    func aDirectoryThatCannotBeListedIsSaidInWords(_ isFile: Bool, _ words: String) throws {
-        let (data, directory) = try summaries()
+    func aDirectoryThatCannotBeListedIsSaidInWords(_ isFile: Bool, _ words: String) async throws {
+        let (data, directory) = try await summaries()
         let path = isFile ? directory + "/mine.json" : data.temporary.file("not-there")
-        let verified = try verify([path])
+        let verified = try await verify([path])
         #expect(verified.status == 1 && verified.stderr == "credit-summary-verify: cannot read \(path): \(words)\n")
-        let script = try PnLScript.run([path, "--json"])
+        let script = try await PnLScript.run([path, "--json"])
         #expect(script.status == 1 && script.stderr.contains("cannot read \(path): \(words)"), "\(script)")
-        let credit = try Credit.run(["pnl", "--summaries", path], dataDirectory: data.path)
+        let credit = try await Credit.run(["pnl", "--summaries", path], dataDirectory: data.path)
         #expect(credit.status == 1, "\(credit)")
         #expect(credit.stderr.contains("cannot read the summaries in \(path): \(words)"), "\(credit)")
         for result in [verified, script, credit] {
@@ -100,9 +100,9 @@ import Testing
         }
     }
 
-    @Test func theVerifierSaysItsNewOptionInItsHelp() throws {
-        let help = try verify(["--help"])
+    @Test func theVerifierSaysItsNewOptionInItsHelp() async throws {
+        let help = try await verify(["--help"])
         #expect(help.status == 0 && help.stdout.contains("--joined FILE"), "\(help)")
-        #expect(try verify(["DIR", "--joined"]).status == 64)
+        await #expect(try verify(["DIR", "--joined"]).status == 64)
     }
 }

@@ -5,14 +5,14 @@ import Testing
 /// beside `credit pnl --summaries`.
 @Suite struct PnLCommandTests {
     /// A known ledger: a 76-second transcript (2 started minutes), a debrief, and a clean passage declined.
-    private func knownLedger() throws -> DataDirectory {
+    private func knownLedger() async throws -> DataDirectory {
         let data = try DataDirectory()
-        try data.ok("charge", "transcript", "--seconds", "76", "--subject", "note-1", now: "2026-11-20T09:00:00.000Z")
-        try data.ok("charge", "debrief", "--subject", "note-1", now: "2026-11-28T09:00:00.000Z")
-        let id = try #require(
+        try await data.ok("charge", "transcript", "--seconds", "76", "--subject", "note-1", now: "2026-11-20T09:00:00.000Z")
+        try await data.ok("charge", "debrief", "--subject", "note-1", now: "2026-11-28T09:00:00.000Z")
+        let id = try await #require(
             try data.ok("charge", "cleanPassage", "--json", now: "2026-11-29T10:00:00.000Z").jsonObject()["id"]
                 as? String)
-        try data.ok("decline", id, "--reason", "not-usable", now: "2026-11-29T10:01:00.000Z")
+        try await data.ok("decline", id, "--reason", "not-usable", now: "2026-11-29T10:01:00.000Z")
         return data
     }
 
@@ -27,9 +27,9 @@ import Testing
         return try #require(features.first { $0["feature"] as? String == feature }, "no line for \(feature)")
     }
 
-    @Test func pnlOfAKnownLedgerToTheMicroCredit() throws {
-        let data = try knownLedger()
-        let report = try data.ok("pnl", "--json").jsonObject()
+    @Test func pnlOfAKnownLedgerToTheMicroCredit() async throws {
+        let data = try await knownLedger()
+        let report = try await data.ok("pnl", "--json").jsonObject()
         #expect(report["format"] as? String == "voicedebrief-pnl-v1")
         #expect(report["source"] as? String == "ledger")
         #expect(report["costsArePlaceholders"] as? Bool == true)
@@ -51,17 +51,17 @@ import Testing
         let week = try line(try period(report, "7d"), "total")
         #expect(int64(week["charges"]) == 2 && int64(week["charged"]) == 60_000)
 
-        let text = try data.ok("pnl").stdout
+        let text = try await data.ok("pnl").stdout
         #expect(text.contains("cleanPassage") && text.contains("LOSES MONEY") && text.contains("OFTEN DECLINED"))
         #expect(text.contains("£0.0096*") && text.contains("placeholder"))
-        let days7 = try data.ok("pnl", "--days", "7").stdout
+        let days7 = try await data.ok("pnl", "--days", "7").stdout
         #expect(days7.contains("last 7 days") && !days7.contains("transcript"))
     }
 
-    @Test func theReportPageHasNoNetworkReferenceAndTheFiguresOfPnlJSON() throws {
-        let data = try knownLedger()
+    @Test func theReportPageHasNoNetworkReferenceAndTheFiguresOfPnlJSON() async throws {
+        let data = try await knownLedger()
         let out = data.temporary.file("page.html")
-        let written = try data.ok("report", "--out", out)
+        let written = try await data.ok("report", "--out", out)
         #expect(written.stdout.contains(out))
         let html = try String(contentsOfFile: out, encoding: .utf8)
         #expect(html.hasPrefix("<!DOCTYPE html>"))
@@ -70,15 +70,15 @@ import Testing
         let start = try #require(html.range(of: open)).upperBound
         let end = try #require(html.range(of: "</script>", range: start..<html.endIndex)).lowerBound
         let embedded = try JSONSerialization.jsonObject(with: Data(html[start..<end].utf8)) as? NSDictionary
-        let json = try data.ok("pnl", "--json").json() as? NSDictionary
+        let json = try await data.ok("pnl", "--json").json() as? NSDictionary
         #expect(embedded != nil && embedded == json, "the page's figures are not those of credit pnl --json")
     }
 
     /// The page is for sharing: 0644 whatever the umask, while the data directory's own files stay 0600.
-    @Test func theReportIsReadableByOthersAndTheDataDirectoryIsNot() throws {
-        let data = try knownLedger()
+    @Test func theReportIsReadableByOthersAndTheDataDirectoryIsNot() async throws {
+        let data = try await knownLedger()
         let out = data.temporary.file("page.html")
-        try data.ok("report", "--out", out)
+        try await data.ok("report", "--out", out)
         func mode(_ path: String) throws -> Int {
             try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
         }
@@ -91,34 +91,34 @@ import Testing
     }
 
     /// The price list's words, with the key beside them, in `credit pnl`, `credit takings` and the screen's table.
-    @Test func featuresAreNamedInThePriceListsWordsInTheTables() throws {
-        let data = try knownLedger()
-        let pnl = try data.ok("pnl").stdout
+    @Test func featuresAreNamedInThePriceListsWordsInTheTables() async throws {
+        let data = try await knownLedger()
+        let pnl = try await data.ok("pnl").stdout
         #expect(pnl.contains("A transcript (transcript)") && pnl.contains("A clean text (cleanPassage)"), "\(pnl)")
-        let takings = try data.ok("takings").stdout
+        let takings = try await data.ok("takings").stdout
         #expect(takings.contains("A debrief (debrief)") && takings.contains("A clean text (cleanPassage)"))
-        let screen = try data.ok("screen").stdout
+        let screen = try await data.ok("screen").stdout
         #expect(screen.contains("A transcript (transcript)"), "\(screen)")
     }
 
-    @Test func theAllAccountsReportOfAnEmptyDirectoryIsExit1InWords() throws {
-        let data = try knownLedger()
+    @Test func theAllAccountsReportOfAnEmptyDirectoryIsExit1InWords() async throws {
+        let data = try await knownLedger()
         let empty = data.temporary.file("none")
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
-        let result = try data.credit("report", "--summaries", empty, "--out", data.temporary.file("p.html"))
+        let result = try await data.credit("report", "--summaries", empty, "--out", data.temporary.file("p.html"))
         #expect(result.status == 1 && result.stderr.contains("nothing to total"), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: data.temporary.file("p.html")))
     }
 
-    @Test func theReportGoesToTheCurrentDirectoryByDefault() throws {
-        let data = try knownLedger()
+    @Test func theReportGoesToTheCurrentDirectoryByDefault() async throws {
+        let data = try await knownLedger()
         let binary = try Credit.requireBinary()
         let here = data.temporary.file("here")
         try FileManager.default.createDirectory(atPath: here, withIntermediateDirectories: true)
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         environment["CREDIT_NOW"] = "2026-11-29T12:00:00.000Z"
-        let result = try ChildProcess.run(
+        let result = try await ChildProcess.run(
             "/bin/sh", ["-c", "cd \"$1\" && exec \"$2\" --data-dir \"$3\" report", "sh", here, binary, data.path],
             environment: environment, timeout: Credit.timeout)
         #expect(result.succeeded, "\(result)")
@@ -126,17 +126,17 @@ import Testing
         #expect(result.stdout.contains("credit-report.html"))
     }
 
-    @Test func anExportedSummaryIsTotalledAndAnAlteredOneIsNamedAndLeftOut() throws {
-        let data = try knownLedger()
+    @Test func anExportedSummaryIsTotalledAndAnAlteredOneIsNamedAndLeftOut() async throws {
+        let data = try await knownLedger()
         let summaries = data.temporary.file("summaries")
         try FileManager.default.createDirectory(atPath: summaries, withIntermediateDirectories: true)
         let file = summaries + "/mine.json"
-        try data.ok("export", "--summary", file)
+        try await data.ok("export", "--summary", file)
         let text = try String(contentsOfFile: file, encoding: .utf8)
         let device = try data.device
         #expect(!text.contains("note-1") && !text.contains(device), "no subject, no device id")
-        let ledger = try line(try period(try data.ok("pnl", "--json").jsonObject(), "all"), "total")
-        let totalled = try data.ok("pnl", "--summaries", summaries, "--json")
+        let ledger = try await line(try period(try data.ok("pnl", "--json").jsonObject(), "all"), "total")
+        let totalled = try await data.ok("pnl", "--summaries", summaries, "--json")
         let report = try totalled.jsonObject()
         #expect(report["source"] as? String == "summaries" && int64(report["accounts"]) == 1)
         let total = try line(try period(report, "all"), "total")
@@ -155,16 +155,16 @@ import Testing
         let altered = summaries + "/altered.json"
         try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).write(
             to: URL(fileURLWithPath: altered))
-        let again = try data.ok("pnl", "--summaries", summaries, "--json")
+        let again = try await data.ok("pnl", "--summaries", summaries, "--json")
         #expect(again.stderr.contains("left out: \(altered)"), "\(again)")
         #expect(int64(try again.jsonObject()["accounts"]) == 1)
         #expect(int64(try line(try period(try again.jsonObject(), "all"), "total")["givenBack"]) == 10_000)
-        let table = try data.ok("pnl", "--summaries", summaries)
+        let table = try await data.ok("pnl", "--summaries", summaries)
         #expect(table.stderr.contains("altered.json"))
         #expect(table.stdout.contains("registry of accounts"))
     }
 
-    @Test func duckDBPrintsTheSameJSONAsCreditPnlSummaries() throws {
+    @Test func duckDBPrintsTheSameJSONAsCreditPnlSummaries() async throws {
         let directory = try TemporaryDirectory()
         let summaries = directory.file("summaries")
         try FileManager.default.createDirectory(atPath: summaries, withIntermediateDirectories: true)
@@ -175,15 +175,15 @@ import Testing
             let data = try DataDirectory()
             for (index, act) in acts.enumerated() where (index + account) % 3 != 0 {
                 let day = String(format: "2026-11-%02d", 2 + 6 * index + account)
-                let run = try Credit.run(
+                let run = try await Credit.run(
                     ["charge"] + act + ["--json"], dataDirectory: data.path, now: day + "T09:00:00.000Z")
                 #expect(run.status == 0, "\(run)")
                 let charged = try run.jsonObject()
                 if (index + account) % 2 == 0, let id = charged["id"] as? String {
-                    try data.ok("decline", id, "--reason", "not-needed", now: day + "T09:05:00.000Z")
+                    try await data.ok("decline", id, "--reason", "not-needed", now: day + "T09:05:00.000Z")
                 }
             }
-            try data.ok("export", "--summary", summaries + "/account-\(account).json")
+            try await data.ok("export", "--summary", summaries + "/account-\(account).json")
         }
         // An altered summary, left out by both.
         let first = try Data(contentsOf: URL(fileURLWithPath: summaries + "/account-0.json"))
@@ -197,10 +197,10 @@ import Testing
             to: URL(fileURLWithPath: summaries + "/altered.json"))
 
         let data = try DataDirectory()
-        let credit = try data.ok("pnl", "--summaries", summaries, "--json")
+        let credit = try await data.ok("pnl", "--summaries", summaries, "--json")
         var environment = ProcessInfo.processInfo.environment
         environment["CREDIT_SUMMARY_VERIFY"] = try Binaries.require("credit-summary-verify")
-        let duck = try ChildProcess.run(
+        let duck = try await ChildProcess.run(
             "/bin/bash", [Repository.root + "/analytics/pnl.sh", summaries, "--json"], environment: environment,
             timeout: 300)
         #expect(duck.succeeded, "\(duck)")
@@ -212,18 +212,18 @@ import Testing
     }
 
     @Test(arguments: [["pnl"], ["report"], ["export"], ["help", "pnl"]])
-    func helpOnTheOwnersCommands(_ command: [String]) throws {
+    func helpOnTheOwnersCommands(_ command: [String]) async throws {
         let data = try DataDirectory()
         let arguments = command.first == "help" ? command : command + ["--help"]
-        let result = try Credit.run(arguments, dataDirectory: data.path)
+        let result = try await Credit.run(arguments, dataDirectory: data.path)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("Usage") && result.stdout.contains("credit \(command.last!)"))
         #expect(!FileManager.default.fileExists(atPath: data.path), "asking for help creates no ledger")
     }
 
-    @Test func exportWithoutAFileIsAUsageError() throws {
+    @Test func exportWithoutAFileIsAUsageError() async throws {
         let data = try DataDirectory()
-        let result = try Credit.run(["export"], dataDirectory: data.path)
+        let result = try await Credit.run(["export"], dataDirectory: data.path)
         #expect(result.status == 64, "\(result)")
     }
 }

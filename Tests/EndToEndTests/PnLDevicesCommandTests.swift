@@ -17,44 +17,44 @@ import Testing
 
     /// Device A charges (and declines one), B joins, charges, declines its own charge and one of A's, A charges
     /// again; each exports at moments along the way; then each merges the other and exports again.
-    private func twoDevices() throws -> Account {
+    private func twoDevices() async throws -> Account {
         let a = try DataDirectory()
         let b = try DataDirectory()
         let out = try TemporaryDirectory()
         var exports: [String: String] = [:]
-        func export(_ data: DataDirectory, _ name: String, at now: String) throws {
+        func export(_ data: DataDirectory, _ name: String, at now: String) async throws {
             exports[name] = out.file(name + ".json")
-            try data.ok("export", "--summary", out.file(name + ".json"), now: now)
+            try await data.ok("export", "--summary", out.file(name + ".json"), now: now)
         }
-        func charge(_ data: DataDirectory, _ arguments: String..., at now: String) throws -> String {
-            let run = try Credit.run(["charge"] + arguments + ["--json"], dataDirectory: data.path, now: now)
+        func charge(_ data: DataDirectory, _ arguments: String..., at now: String) async throws -> String {
+            let run = try await Credit.run(["charge"] + arguments + ["--json"], dataDirectory: data.path, now: now)
             #expect(run.status == 0, "\(run)")
             let made = try run.jsonObject()
             return try #require(made["id"] as? String, "the charge's id")
         }
-        _ = try charge(a, "transcript", "--seconds", "76", "--subject", "note-1", at: "2026-10-25T09:00:00.000Z")
-        let debrief = try charge(a, "debrief", "--subject", "note-1", at: "2026-11-20T09:00:00.000Z")
-        try a.ok("decline", debrief, "--reason", "not-usable", now: "2026-11-20T09:05:00.000Z")
-        let save = try charge(a, "saveToVault", "--quantity", "4", at: "2026-11-20T10:00:00.000Z")
-        try export(a, "a-early", at: "2026-11-20T12:00:00.000Z")
-        try b.ok("join", a.path, now: "2026-11-21T09:00:00.000Z")
-        let clean = try charge(b, "cleanPassage", at: "2026-11-22T09:00:00.000Z")
-        try export(b, "b-early", at: "2026-11-22T12:00:00.000Z")
-        try b.ok("decline", clean, "--reason", "test", now: "2026-11-22T13:00:00.000Z")
-        try b.ok("decline", save, "--reason", "not-needed", now: "2026-11-24T09:00:00.000Z")
-        _ = try charge(b, "send", at: "2026-11-28T09:00:00.000Z")
-        _ = try charge(a, "pushVault", "--quantity", "3", at: "2026-11-26T09:00:00.000Z")
-        try export(a, "a-unmerged", at: "2026-11-29T07:00:00.000Z")
-        try export(b, "b-unmerged", at: "2026-11-29T08:00:00.000Z")
+        _ = try await charge(a, "transcript", "--seconds", "76", "--subject", "note-1", at: "2026-10-25T09:00:00.000Z")
+        let debrief = try await charge(a, "debrief", "--subject", "note-1", at: "2026-11-20T09:00:00.000Z")
+        try await a.ok("decline", debrief, "--reason", "not-usable", now: "2026-11-20T09:05:00.000Z")
+        let save = try await charge(a, "saveToVault", "--quantity", "4", at: "2026-11-20T10:00:00.000Z")
+        try await export(a, "a-early", at: "2026-11-20T12:00:00.000Z")
+        try await b.ok("join", a.path, now: "2026-11-21T09:00:00.000Z")
+        let clean = try await charge(b, "cleanPassage", at: "2026-11-22T09:00:00.000Z")
+        try await export(b, "b-early", at: "2026-11-22T12:00:00.000Z")
+        try await b.ok("decline", clean, "--reason", "test", now: "2026-11-22T13:00:00.000Z")
+        try await b.ok("decline", save, "--reason", "not-needed", now: "2026-11-24T09:00:00.000Z")
+        _ = try await charge(b, "send", at: "2026-11-28T09:00:00.000Z")
+        _ = try await charge(a, "pushVault", "--quantity", "3", at: "2026-11-26T09:00:00.000Z")
+        try await export(a, "a-unmerged", at: "2026-11-29T07:00:00.000Z")
+        try await export(b, "b-unmerged", at: "2026-11-29T08:00:00.000Z")
         var views: [String: [String: Any]] = [:]
-        views["a-unmerged"] = try a.ok("pnl", "--json", now: "2026-11-29T12:00:00.000Z").jsonObject()
-        views["b-unmerged"] = try b.ok("pnl", "--json", now: "2026-11-29T12:00:00.000Z").jsonObject()
-        try a.ok("merge", b.path, now: "2026-11-29T09:00:00.000Z")
-        try export(a, "a-merged", at: "2026-11-29T09:30:00.000Z")
-        try b.ok("merge", a.path, now: "2026-11-29T10:00:00.000Z")
-        try export(b, "b-merged", at: "2026-11-29T10:30:00.000Z")
-        let merged = try a.ok("pnl", "--json", now: "2026-11-29T12:00:00.000Z").jsonObject()
-        let other = try b.ok("pnl", "--json", now: "2026-11-29T12:00:00.000Z").jsonObject()
+        views["a-unmerged"] = try await a.ok("pnl", "--json", now: "2026-11-29T12:00:00.000Z").jsonObject()
+        views["b-unmerged"] = try await b.ok("pnl", "--json", now: "2026-11-29T12:00:00.000Z").jsonObject()
+        try await a.ok("merge", b.path, now: "2026-11-29T09:00:00.000Z")
+        try await export(a, "a-merged", at: "2026-11-29T09:30:00.000Z")
+        try await b.ok("merge", a.path, now: "2026-11-29T10:00:00.000Z")
+        try await export(b, "b-merged", at: "2026-11-29T10:30:00.000Z")
+        let merged = try await a.ok("pnl", "--json", now: "2026-11-29T12:00:00.000Z").jsonObject()
+        let other = try await b.ok("pnl", "--json", now: "2026-11-29T12:00:00.000Z").jsonObject()
         #expect(NSArray(array: periods(merged)) == NSArray(array: periods(other)), "the two merged devices agree")
         return Account(directories: [a, b], out: out, exports: exports, merged: merged, views: views)
     }
@@ -68,17 +68,17 @@ import Testing
         ["a-early", "b-early", "a-unmerged", "b-unmerged", "a-merged", "b-merged"],
     ]
 
-    @Test func everySplitOfExportsGivesTheMergedAccountsPnLInBothTools() throws {
-        let account = try twoDevices()
+    @Test func everySplitOfExportsGivesTheMergedAccountsPnLInBothTools() async throws {
+        let account = try await twoDevices()
         var cases: [([String], [String: Any])] = PnLDevicesCommandTests.splits.map { ($0, account.merged) }
         // One device's export alone is that device's own P&L as it was then: nothing lost, nothing added.
         for (name, view) in account.views { cases.append(([name], view)) }
         let data = try DataDirectory()
         for (names, expected) in cases {
             let directory = try PnLScript.directory(of: names.map { account.exports[$0]! })
-            let credit = try data.ok("pnl", "--summaries", directory.path, "--json")
+            let credit = try await data.ok("pnl", "--summaries", directory.path, "--json")
             let swift = try credit.jsonObject()
-            let duck = try PnLScript.run([directory.path, "--json"])
+            let duck = try await PnLScript.run([directory.path, "--json"])
             #expect(duck.status == 0, "\(names): \(duck)")
             let sql = try duck.jsonObject()
             let want = NSArray(array: periods(expected))
@@ -90,12 +90,12 @@ import Testing
     }
 
     /// What the issue saw: both devices exported, nothing merged, and only B's figures counted.
-    @Test func twoUnmergedExportsAreNoLongerOneSuperseded() throws {
-        let account = try twoDevices()
+    @Test func twoUnmergedExportsAreNoLongerOneSuperseded() async throws {
+        let account = try await twoDevices()
         let directory = try PnLScript.directory(of: [account.exports["a-unmerged"]!, account.exports["b-unmerged"]!])
-        let text = try DataDirectory().ok("pnl", "--summaries", directory.path)
+        let text = try await DataDirectory().ok("pnl", "--summaries", directory.path)
         #expect(text.stdout.contains("1 account counted, from 2 summaries; 0 older exports superseded"), "\(text)")
-        let script = try PnLScript.run([directory.path])
+        let script = try await PnLScript.run([directory.path])
         #expect(script.stdout == text.stdout, "pnl.sh's table is credit's: \(script)")
     }
 }

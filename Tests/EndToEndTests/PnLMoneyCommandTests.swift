@@ -19,20 +19,20 @@ import Testing
         let store = try StoreProcess(dataDirectory: home.file("store"))
         let root = home.file("root.der")
         try await store.saveRoot(to: root)
-        try data.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", root)
-        try store.control("storefront", "GBR")
-        let bought = try data.ok("topup", "--json", now: "2026-11-20T09:00:00.000Z").jsonObject()
+        try await data.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", root)
+        try await store.control("storefront", "GBR")
+        let bought = try await data.ok("topup", "--json", now: "2026-11-20T09:00:00.000Z").jsonObject()
         let id = try #require(bought["reference"] as? String)
-        try data.ok("charge", "transcript", "--seconds", "76", "--subject", "note-1", now: "2026-11-25T09:00:00.000Z")
-        try data.ok("charge", "debrief", "--subject", "note-1", now: "2026-11-26T09:00:00.000Z")
-        try store.control("refund", id, "--percentage", "50")
-        try data.ok("collect", now: "2026-11-27T09:00:00.000Z")
-        try store.control("storefront", "FRA")
-        try data.ok("topup", now: "2026-11-28T09:00:00.000Z")
-        let ledger = try data.ok("pnl", "--json").jsonObject()
+        try await data.ok("charge", "transcript", "--seconds", "76", "--subject", "note-1", now: "2026-11-25T09:00:00.000Z")
+        try await data.ok("charge", "debrief", "--subject", "note-1", now: "2026-11-26T09:00:00.000Z")
+        try await store.control("refund", id, "--percentage", "50")
+        try await data.ok("collect", now: "2026-11-27T09:00:00.000Z")
+        try await store.control("storefront", "FRA")
+        try await data.ok("topup", now: "2026-11-28T09:00:00.000Z")
+        let ledger = try await data.ok("pnl", "--json").jsonObject()
         let directory = home.file("summaries")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try data.ok("export", "--summary", directory + "/mine.json")
+        try await data.ok("export", "--summary", directory + "/mine.json")
         return (ledger, directory, store)
     }
 
@@ -73,8 +73,8 @@ extension PnLMoneyCommandTests {
         #expect(int64(credit["sold"]) == 10_000_000 && int64(credit["givenFree"]) == 5_000_000)
         #expect(int64(credit["takenBack"]) == 2_500_000 && int64(credit["used"]) == 110_000)
         #expect(int64(credit["outstanding"]) == 12_390_000 && int64(credit["belowZero"]) == 0)
-        #expect(try data.balance() == 12_390_000, "outstanding is the counter's balance")
-        let text = try data.ok("pnl").stdout
+        await #expect(try data.balance() == 12_390_000, "outstanding is the counter's balance")
+        let text = try await data.ok("pnl").stdout
         #expect(text.contains("Money, all time, this account"), "\(text)")
         #expect(text.contains("£0.833333") && text.contains("£0.625") && text.contains("£3.541667"), "\(text)")
         #expect(text.contains("EUR "), "euros are written as euros: \(text)")
@@ -91,29 +91,29 @@ extension PnLMoneyCommandTests {
         for secret in ["topup-", "reversal-", "eyJ", "appAccountToken", "transactionId"] {
             #expect(!summary.contains(secret), "\(secret) is not in a summary")
         }
-        let swift = try data.ok("pnl", "--summaries", directory, "--json").jsonObject()
-        let script = try PnLScript.run([directory, "--json"])
+        let swift = try await data.ok("pnl", "--summaries", directory, "--json").jsonObject()
+        let script = try await PnLScript.run([directory, "--json"])
         #expect(script.status == 0, "\(script)")
         let duck = try script.jsonObject()
         for period in ["all", "30d", "7d"] {
             #expect(try money(swift, period) == money(ledger, period), "credit pnl --summaries, \(period)")
             #expect(try money(duck, period) == money(ledger, period), "analytics/pnl.sh, \(period)")
         }
-        let table = try data.ok("pnl", "--summaries", directory).stdout
-        let scriptTable = try PnLScript.run([directory])
+        let table = try await data.ok("pnl", "--summaries", directory).stdout
+        let scriptTable = try await PnLScript.run([directory])
         #expect(scriptTable.stdout == table, "the same table:\n\(table)\n---\n\(scriptTable.stdout)")
         #expect(table.contains("Money, all time, 1 account") && table.contains("£3.541667"))
     }
 
     /// A simulated top-up is no money taken, and said so.
-    @Test func aSimulatedTopUpIsNoMoneyTaken() throws {
-        try data.ok("topup")
-        let section = try money(try data.ok("pnl", "--json").jsonObject())
+    @Test func aSimulatedTopUpIsNoMoneyTaken() async throws {
+        try await data.ok("topup")
+        let section = try await money(try data.ok("pnl", "--json").jsonObject())
         #expect(int64(section["simulatedTopUps"]) == 1)
         #expect((section["currencies"] as? [Any])?.isEmpty == true)
         let credit = try #require(section["credit"] as? [String: Any])
         #expect(int64(credit["simulated"]) == 5_000_000 && int64(credit["sold"]) == 0)
-        let text = try data.ok("pnl").stdout
+        let text = try await data.ok("pnl").stdout
         #expect(text.contains("No money taken.") && text.contains("Top-ups with no money taken (simulated): 1."))
     }
 }

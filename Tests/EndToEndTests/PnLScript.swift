@@ -3,21 +3,21 @@ import Testing
 
 /// `bash analytics/pnl.sh` as the tests run it: the package's own verifier, no colour, what it printed and its exit.
 enum PnLScript {
-    static func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
+    static func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> CommandResult {
         var environment = ProcessInfo.processInfo.environment
         environment["CREDIT_SUMMARY_VERIFY"] = try Binaries.require(
             "credit-summary-verify", sourceLocation: sourceLocation)
         environment["NO_COLOR"] = "1"
-        let result = try ChildProcess.run(
+        let result = try await ChildProcess.run(
             "/bin/bash", [Repository.root + "/analytics/pnl.sh"] + arguments, environment: environment, timeout: 300)
         return CommandResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
     /// `python3 analytics/pnl.py arguments` (the driver alone, as `spark-submit` runs it on a cluster).
-    static func driver(_ arguments: [String]) throws -> CommandResult {
+    static func driver(_ arguments: [String]) async throws -> CommandResult {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
-        let result = try ChildProcess.run(
+        let result = try await ChildProcess.run(
             "/usr/bin/env", ["python3", Repository.root + "/analytics/pnl.py"] + arguments, environment: environment,
             timeout: 300)
         return CommandResult(status: result.status, stdout: result.stdout, stderr: result.stderr)

@@ -7,16 +7,16 @@ import Testing
 @Suite struct PnLScriptTests {
     /// A directory with one account's summary: a transcript on the 20th, a debrief on the 28th, a declined clean
     /// passage on the 29th.
-    private func summaries() throws -> (data: DataDirectory, directory: String) {
+    private func summaries() async throws -> (data: DataDirectory, directory: String) {
         let data = try DataDirectory()
-        try data.ok("charge", "transcript", "--seconds", "76", "--subject", "note-1", now: "2026-11-20T09:00:00.000Z")
-        try data.ok("charge", "debrief", "--subject", "note-1", now: "2026-11-28T09:00:00.000Z")
-        let made = try data.ok("charge", "cleanPassage", "--json", now: "2026-11-29T10:00:00.000Z").jsonObject()
+        try await data.ok("charge", "transcript", "--seconds", "76", "--subject", "note-1", now: "2026-11-20T09:00:00.000Z")
+        try await data.ok("charge", "debrief", "--subject", "note-1", now: "2026-11-28T09:00:00.000Z")
+        let made = try await data.ok("charge", "cleanPassage", "--json", now: "2026-11-29T10:00:00.000Z").jsonObject()
         let id = try #require(made["id"] as? String)
-        try data.ok("decline", id, "--reason", "not-usable", now: "2026-11-29T10:01:00.000Z")
+        try await data.ok("decline", id, "--reason", "not-usable", now: "2026-11-29T10:01:00.000Z")
         let directory = data.temporary.file("summaries")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try data.ok("export", "--summary", directory + "/mine.json", now: "2026-11-29T11:00:00.000Z")
+        try await data.ok("export", "--summary", directory + "/mine.json", now: "2026-11-29T11:00:00.000Z")
         return (data, directory)
     }
 
@@ -27,9 +27,9 @@ import Testing
     ]
 
     @Test(arguments: wrongCommandLines)
-    func aWrongCommandLineIsExit64WithItsOwnUsage(_ arguments: [String]) throws {
+    func aWrongCommandLineIsExit64WithItsOwnUsage(_ arguments: [String]) async throws {
         let directory = try TemporaryDirectory()
-        let result = try PnLScript.run(arguments.map { $0 == "DIR" ? directory.path : $0 })
+        let result = try await PnLScript.run(arguments.map { $0 == "DIR" ? directory.path : $0 })
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("usage: bash analytics/pnl.sh DIR [--json]"), "\(result)")
         #expect(
@@ -37,8 +37,8 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
-    @Test func helpIsTheUsageAndExit0() throws {
-        let result = try PnLScript.run(["--help"])
+    @Test func helpIsTheUsageAndExit0() async throws {
+        let result = try await PnLScript.run(["--help"])
         #expect(result.status == 0 && result.stdout.contains("usage: bash analytics/pnl.sh DIR"), "\(result)")
         #expect(result.stdout.contains("--as-of TIME"))
     }
@@ -55,17 +55,17 @@ import Testing
     ]
 
     @Test(arguments: times)
-    func asOfTakesISO8601WithOrWithoutAFractionWithZOrAnOffset(_ time: (String, String, String)) throws {
+    func asOfTakesISO8601WithOrWithoutAFractionWithZOrAnOffset(_ time: (String, String, String)) async throws {
         // Held to the end: the directory goes with it.
-        let fixture = try summaries()
+        let fixture = try await summaries()
         let directory = fixture.directory
-        let result = try PnLScript.run([directory, "--json", "--as-of", time.0])
+        let result = try await PnLScript.run([directory, "--json", "--as-of", time.0])
         #expect(result.status == 0, "\(result)")
         let report = try result.jsonObject()
         #expect(report["asOf"] as? String == time.1, "\(time.0)")
         let periods = try #require(report["periods"] as? [[String: Any]])
         #expect(periods.first { $0["period"] as? String == "7d" }?["since"] as? String == time.2 + "T00:00:00.000Z")
-        let equals = try PnLScript.run([directory, "--json", "--as-of=" + time.0])
+        let equals = try await PnLScript.run([directory, "--json", "--as-of=" + time.0])
         #expect(equals.stdout == result.stdout, "--as-of=TIME is the same")
         withExtendedLifetime(fixture.data) {}
     }
@@ -77,9 +77,9 @@ import Testing
     ]
 
     @Test(arguments: notTimes)
-    func anAsOfThatIsNotATimeIsRefusedInPlainWords(_ text: String) throws {
+    func anAsOfThatIsNotATimeIsRefusedInPlainWords(_ text: String) async throws {
         let directory = try TemporaryDirectory()
-        let result = try PnLScript.run([directory.path, "--as-of", text])
+        let result = try await PnLScript.run([directory.path, "--as-of", text])
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.hasPrefix("pnl.sh: --as-of \"\(text)\" "), "\(result)")
         #expect(
@@ -91,11 +91,11 @@ import Testing
 
     /// Without --json, the table `credit pnl --summaries` prints, line for line (and --days the same).
     @Test(arguments: [[], ["--days", "7"], ["--days", "30"]])
-    func theTableUnlessJSONAsCreditPrintsIt(_ days: [String]) throws {
-        let (data, directory) = try summaries()
-        let script = try PnLScript.run([directory] + days)
+    func theTableUnlessJSONAsCreditPrintsIt(_ days: [String]) async throws {
+        let (data, directory) = try await summaries()
+        let script = try await PnLScript.run([directory] + days)
         #expect(script.status == 0, "\(script)")
-        let credit = try Credit.run(["pnl", "--summaries", directory] + days, dataDirectory: data.path)
+        let credit = try await Credit.run(["pnl", "--summaries", directory] + days, dataDirectory: data.path)
         #expect(credit.status == 0, "\(credit)")
         #expect(script.stdout == credit.stdout, "pnl.sh:\n\(script.stdout)\ncredit:\n\(credit.stdout)")
         // Features in the price list's words, the key beside them, as `credit pnl` on one account names them.
@@ -103,54 +103,54 @@ import Testing
         #expect(script.stdout.contains("1 account counted, from 1 summary") && !script.stdout.contains("{"))
     }
 
-    @Test func aDirectoryWithNothingToCountSaysSoInBothTools() throws {
+    @Test func aDirectoryWithNothingToCountSaysSoInBothTools() async throws {
         let empty = try TemporaryDirectory()
         let data = try DataDirectory()
         for json in [[], ["--json"]] {
-            let script = try PnLScript.run([empty.path] + json)
+            let script = try await PnLScript.run([empty.path] + json)
             #expect(script.status == 1 && script.stdout.isEmpty, "\(script)")
             #expect(script.stderr.contains("there are no summaries in \(empty.path)"), "\(script)")
-            let credit = try Credit.run(["pnl", "--summaries", empty.path] + json, dataDirectory: data.path)
+            let credit = try await Credit.run(["pnl", "--summaries", empty.path] + json, dataDirectory: data.path)
             #expect(credit.status == 1 && credit.stderr.contains("there are no summaries in"), "\(credit)")
             #expect(!(script.stdout + script.stderr + credit.stdout).contains("1970"))
         }
         try Data("{ not a summary".utf8).write(to: URL(fileURLWithPath: empty.file("bad.json")))
-        let script = try PnLScript.run([empty.path, "--json"])
+        let script = try await PnLScript.run([empty.path, "--json"])
         #expect(script.status == 1 && script.stderr.contains("left out: \(empty.file("bad.json"))"), "\(script)")
         #expect(script.stderr.contains("no summary in \(empty.path) could be counted"), "\(script)")
-        let credit = try Credit.run(["pnl", "--summaries", empty.path], dataDirectory: data.path)
+        let credit = try await Credit.run(["pnl", "--summaries", empty.path], dataDirectory: data.path)
         #expect(credit.status == 1 && credit.stderr.contains("could be counted"), "\(credit)")
     }
 
     /// A link named `.json` in the directory (to a summary that verifies, elsewhere) is left out and named by both
     /// tools, never followed: the directory is input, and a link in it is not trusted.
-    @Test func aLinkInTheDirectoryIsLeftOutNotFollowed() throws {
-        let (data, directory) = try summaries()
+    @Test func aLinkInTheDirectoryIsLeftOutNotFollowed() async throws {
+        let (data, directory) = try await summaries()
         let elsewhere = try TemporaryDirectory()
         try FileManager.default.moveItem(atPath: directory + "/mine.json", toPath: elsewhere.file("mine.json"))
         try FileManager.default.createSymbolicLink(
             atPath: directory + "/linked.json", withDestinationPath: elsewhere.file("mine.json"))
-        let script = try PnLScript.run([directory, "--json"])
+        let script = try await PnLScript.run([directory, "--json"])
         #expect(script.status == 1 && script.stderr.contains("left out: \(directory)/linked.json"), "\(script)")
         #expect(script.stderr.contains("symbolic link"), "\(script)")
-        let credit = try Credit.run(["pnl", "--summaries", directory, "--json"], dataDirectory: data.path)
+        let credit = try await Credit.run(["pnl", "--summaries", directory, "--json"], dataDirectory: data.path)
         #expect(credit.status == 1 && credit.stderr.contains("linked.json"), "\(credit)")
         #expect(credit.stderr.contains("symbolic link") && credit.stdout.contains("could be counted"), "\(credit)")
     }
 
     /// The joined summaries a cluster's compaction writes (`{"file": PATH, "summary": ITS JSON}` a line, as pnl.py
     /// joins local files) are read with `--joined` to the same JSON as `pnl.sh` and `credit pnl --summaries`.
-    @Test func summariesAlreadyJoinedGiveTheSameJSON() throws {
-        let (data, directory) = try summaries()
+    @Test func summariesAlreadyJoinedGiveTheSameJSON() async throws {
+        let (data, directory) = try await summaries()
         let path = directory + "/mine.json"
         let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\n", with: " ")
         let file = String(decoding: try JSONEncoder().encode(path), as: UTF8.self)
         let joined = data.temporary.file("joined.ndjson")
         try Data("{\"file\": \(file), \"summary\": \(text)}\n".utf8).write(to: URL(fileURLWithPath: joined))
-        let driver = try PnLScript.driver(["--joined", joined, "--json"])
+        let driver = try await PnLScript.driver(["--joined", joined, "--json"])
         #expect(driver.status == 0, "\(driver)")
-        let script = try PnLScript.run([directory, "--json"])
-        let credit = try Credit.run(["pnl", "--summaries", directory, "--json"], dataDirectory: data.path)
+        let script = try await PnLScript.run([directory, "--json"])
+        let credit = try await Credit.run(["pnl", "--summaries", directory, "--json"], dataDirectory: data.path)
         #expect(script.status == 0 && credit.status == 0, "\(script)\n\(credit)")
         let figures = try [driver, script, credit].map {
             try JSONSerialization.jsonObject(with: Data($0.stdout.utf8)) as? NSDictionary

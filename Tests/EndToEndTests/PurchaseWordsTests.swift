@@ -16,13 +16,13 @@ import Testing
         let store = try StoreProcess(dataDirectory: home.file("store"))
         let root = home.file("root.der")
         try await store.saveRoot(to: root)
-        try data.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", root)
+        try await data.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", root)
         return store
     }
 
     /// The ids of the store's transactions, oldest first.
-    private func transactionIDs(_ store: StoreProcess) throws -> [String] {
-        let object = try JSONSerialization.jsonObject(with: Data(try store.control("transactions").utf8))
+    private func transactionIDs(_ store: StoreProcess) async throws -> [String] {
+        let object = try await JSONSerialization.jsonObject(with: Data(try store.control("transactions").utf8))
         let transactions = (object as? [String: Any])?["transactions"] as? [[String: Any]] ?? []
         return transactions.compactMap { $0["transactionId"] as? String }
     }
@@ -31,33 +31,33 @@ import Testing
     /// the words say it may still complete, and it is credited once it does.
     @Test func anInterruptedPurchaseIsCreditedWhenItCompletes() async throws {
         let store = try await started()
-        try store.control("interrupted", "on")
-        let asked = try data.ok("topup")
+        try await store.control("interrupted", "on")
+        let asked = try await data.ok("topup")
         #expect(asked.stdout.contains("Nothing was bought"), "\(asked)")
         #expect(asked.stdout.contains("resolve something first"), "\(asked)")
         #expect(asked.stdout.contains("credited when it completes"), "\(asked)")
-        let json = try data.ok("topup", "--json").jsonObject()
+        let json = try await data.ok("topup", "--json").jsonObject()
         #expect(json["result"] as? String == "userCancelled", "\(json)")
-        let ids = try transactionIDs(store)
+        let ids = try await transactionIDs(store)
         #expect(ids.count == 2, "each interrupted purchase is a transaction of its own at the store: \(ids)")
         let id = try #require(ids.first)
-        try store.control("interrupted", "off")
-        try store.control("resolve", id)
-        let collected = try data.ok("collect")
+        try await store.control("interrupted", "off")
+        try await store.control("resolve", id)
+        let collected = try await data.ok("collect")
         #expect(collected.stdout.contains("Collected £5.00 from transaction \(id)"), "\(collected)")
-        #expect(try data.balance() == 10_000_000)
-        let again = try data.ok("collect")
+        await #expect(try data.balance() == 10_000_000)
+        let again = try await data.ok("collect")
         #expect(!again.stdout.contains("Collected"), "credited once: \(again)")
-        #expect(try data.balance() == 10_000_000)
+        await #expect(try data.balance() == 10_000_000)
         store.stop()
     }
 
     /// Item 15: the top-up's entry reads as words.
     @Test func aTopUpThroughTheMockStoreIsNamedInWords() async throws {
         let store = try await started()
-        let bought = try data.ok("topup", "--json").jsonObject()
+        let bought = try await data.ok("topup", "--json").jsonObject()
         #expect(bought["text"] as? String == "Top-up through the mock store", "\(bought)")
-        let entries = try data.ok("entries", "--json").jsonArray()
+        let entries = try await data.ok("entries", "--json").jsonArray()
         #expect(entries.first?["text"] as? String == "Top-up through the mock store", "\(entries)")
         store.stop()
     }
@@ -66,14 +66,14 @@ import Testing
     @Test(arguments: ["networkError", "systemError", "unknown", "notAvailableInStorefront"])
     func aStoreKitErrorIsSaidInWordsAndThatNothingWasBought(_ name: String) async throws {
         let store = try await started()
-        try store.control("fail", "purchase", "--error", name, "--once")
-        let result = try data.credit("topup")
+        try await store.control("fail", "purchase", "--error", name, "--once")
+        let result = try await data.credit("topup")
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("Nothing was bought."), "\(result)")
         for leak in ["StoreKitError", "Simulated", "test control", "5030000", ".swift:"] {
             #expect(!result.stderr.contains(leak), "\(leak): \(result)")
         }
-        #expect(try data.balance() == 5_000_000)
+        await #expect(try data.balance() == 5_000_000)
         store.stop()
     }
 
@@ -81,17 +81,17 @@ import Testing
     /// simply never completes), so nothing is credited and the request is shown waiting until it lapses.
     @Test func aDeclinedAskToBuyCreditsNothingAndLapses() async throws {
         let store = try await started()
-        try store.control("ask-to-buy", "on")
-        let asked = try data.ok("topup", "--json").jsonObject()
+        try await store.control("ask-to-buy", "on")
+        let asked = try await data.ok("topup", "--json").jsonObject()
         #expect(asked["result"] as? String == "pending", "\(asked)")
-        let before = try data.ok("screen", "--json").jsonObject()
+        let before = try await data.ok("screen", "--json").jsonObject()
         #expect((before["pending"] as? [[String: Any]])?.count == 1, "\(before)")
-        let id = try #require(try transactionIDs(store).first)
-        try store.control("decline", id)
-        let collected = try data.ok("collect")
+        let id = try await #require(try transactionIDs(store).first)
+        try await store.control("decline", id)
+        let collected = try await data.ok("collect")
         #expect(collected.stdout.contains("Nothing to collect."), "\(collected)")
-        #expect(try data.balance() == 5_000_000)
-        let later = try Credit.run(["screen"], dataDirectory: data.path, now: "2026-12-01T12:00:00.000Z")
+        await #expect(try data.balance() == 5_000_000)
+        let later = try await Credit.run(["screen"], dataDirectory: data.path, now: "2026-12-01T12:00:00.000Z")
         #expect(later.stdout.contains("had no answer within a day"), "\(later)")
         store.stop()
     }

@@ -18,7 +18,7 @@ import Testing
         let store = try StoreProcess(dataDirectory: home.file("store"), arguments: arguments)
         let root = home.file("root.der")
         try await store.saveRoot(to: root)
-        try data.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", root)
+        try await data.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", root)
         return store
     }
 
@@ -40,8 +40,8 @@ import Testing
     }
 
     /// Tops up once and returns the store's transaction id.
-    func toppedUp() throws -> String {
-        let result = try data.ok("topup", "--json").jsonObject()
+    func toppedUp() async throws -> String {
+        let result = try await data.ok("topup", "--json").jsonObject()
         return try #require(result["reference"] as? String)
     }
 
@@ -56,25 +56,25 @@ import Testing
 extension RefundEndToEndTests {
     @Test func threeRefundCyclesEachReflectedOnce() async throws {
         let store = try await started()
-        let id = try toppedUp()
-        #expect(try data.balance() == 10_000_000)
+        let id = try await toppedUp()
+        await #expect(try data.balance() == 10_000_000)
         for cycle in 1...3 {
             try control(store, "refund", id)
-            let taken = try data.ok("collect")
+            let taken = try await data.ok("collect")
             #expect(taken.stdout.contains("The store refunded transaction \(id)"), "cycle \(cycle): \(taken)")
-            #expect(try data.balance() == 5_000_000, "refunded, cycle \(cycle)")
+            await #expect(try data.balance() == 5_000_000, "refunded, cycle \(cycle)")
             try control(store, "reverse-refund", id)
-            try data.ok("collect")
-            #expect(try data.balance() == 10_000_000, "reversed, cycle \(cycle)")
+            try await data.ok("collect")
+            await #expect(try data.balance() == 10_000_000, "reversed, cycle \(cycle)")
         }
-        let again = try data.ok("collect")
+        let again = try await data.ok("collect")
         #expect(again.stdout.contains("Nothing to collect."), "\(again)")
-        #expect(try data.balance() == 10_000_000)
-        let steps = try data.ok("entries", "--json").jsonArray().filter {
+        await #expect(try data.balance() == 10_000_000)
+        let steps = try await data.ok("entries", "--json").jsonArray().filter {
             ($0["kind"] as? String == "reversal") || ($0["refersTo"] as? String)?.hasPrefix("reversal-") == true
         }
         #expect(steps.count == 6)
-        let verify = try data.ok("verify", "--json").jsonObject()
+        let verify = try await data.ok("verify", "--json").jsonObject()
         #expect(verify["ok"] as? Bool == true, "\(verify)")
         store.stop()
     }
@@ -82,26 +82,26 @@ extension RefundEndToEndTests {
     @Test(arguments: [("50", Int64(2_500_000)), ("33.333", Int64(1_666_650))])
     func aPartialRefundTakesBackExactlyItsShare(_ percentage: String, _ taken: Int64) async throws {
         let store = try await started()
-        let id = try toppedUp()
+        let id = try await toppedUp()
         try control(store, "refund", id, "--percentage", percentage)
-        let collect = try data.ok("collect", "--json").jsonObject()
+        let collect = try await data.ok("collect", "--json").jsonObject()
         let reversed = try #require((collect["reversed"] as? [[String: Any]])?.first)
         #expect(int64(reversed["amount"]) == -taken)
-        #expect(try data.balance() == 10_000_000 - taken)
-        try data.ok("collect")
-        #expect(try data.balance() == 10_000_000 - taken, "taken once")
+        await #expect(try data.balance() == 10_000_000 - taken)
+        try await data.ok("collect")
+        await #expect(try data.balance() == 10_000_000 - taken, "taken once")
         try control(store, "reverse-refund", id)
-        try data.ok("collect")
-        #expect(try data.balance() == 10_000_000)
-        #expect(try data.ok("verify", "--json").jsonObject()["ok"] as? Bool == true)
+        try await data.ok("collect")
+        await #expect(try data.balance() == 10_000_000)
+        await #expect(try data.ok("verify", "--json").jsonObject()["ok"] as? Bool == true)
         store.stop()
     }
 
     @Test func anImpossibleRefundSequenceIsReportedByVerify() async throws {
         let store = try await started()
-        let id = try toppedUp()
+        let id = try await toppedUp()
         try control(store, "refund", id)
-        try data.ok("collect")
+        try await data.ok("collect")
         store.stop()
         // A second reversal with nothing giving the first back, of a refund the store never made, written with the
         // account's own key.
@@ -114,7 +114,7 @@ extension RefundEndToEndTests {
             EntryDraft(
                 id: forged.id, kind: .reversal, amount: MicroCredits(-5_000_000), refersTo: forged.refersTo,
                 reference: id, product: "ai.voicedebrief.app.credit.500"))
-        let verify = try data.credit("verify")
+        let verify = try await data.credit("verify")
         #expect(verify.status == 1, "\(verify)")
         #expect(verify.stdout.contains("refund-sequence") || verify.stderr.contains("refund-sequence"), "\(verify)")
         #expect((verify.stdout + verify.stderr).contains("back at once, and it bought £5.00"), "\(verify)")
@@ -124,32 +124,32 @@ extension RefundEndToEndTests {
         let key = try apiKey()
         let store = try await started(["--api-key", "TESTKEY001=\(key)"])
         let arguments = ["reconcile", "--api-key", "TESTKEY001=\(key)", "--issuer", "issuer-1"]
-        _ = try toppedUp()
+        _ = try await toppedUp()
         let backup = home.file("backup")
         try FileManager.default.copyItem(atPath: data.path, toPath: backup)
-        let lost = try toppedUp()
-        #expect(try data.balance() == 15_000_000)
+        let lost = try await toppedUp()
+        await #expect(try data.balance() == 15_000_000)
         try FileManager.default.removeItem(atPath: data.path)
         try FileManager.default.moveItem(atPath: backup, toPath: data.path)
-        #expect(try data.balance() == 10_000_000, "the backup predates the second top-up")
+        await #expect(try data.balance() == 10_000_000, "the backup predates the second top-up")
 
-        let found = try Credit.run(arguments, dataDirectory: data.path)
+        let found = try await Credit.run(arguments, dataDirectory: data.path)
         #expect(found.status == 1, "\(found)")
         #expect(found.stdout.contains(lost) && found.stdout.contains("paid and never credited"), "\(found)")
-        let json = try Credit.run(arguments + ["--json"], dataDirectory: data.path).jsonObject()
+        let json = try await Credit.run(arguments + ["--json"], dataDirectory: data.path).jsonObject()
         let findings = try #require(json["findings"] as? [[String: Any]])
         #expect(findings.map { $0["finding"] as? String } == ["paid-not-credited"])
 
-        let fixed = try Credit.run(arguments + ["--fix"], dataDirectory: data.path)
+        let fixed = try await Credit.run(arguments + ["--fix"], dataDirectory: data.path)
         #expect(fixed.status == 0, "\(fixed)")
-        #expect(try data.balance() == 15_000_000)
-        let agreed = try Credit.run(arguments, dataDirectory: data.path)
+        await #expect(try data.balance() == 15_000_000)
+        let agreed = try await Credit.run(arguments, dataDirectory: data.path)
         #expect(agreed.status == 0, "\(agreed)")
         #expect(agreed.stdout.contains("agree"), "\(agreed)")
-        try data.ok("collect")
-        _ = try Credit.run(arguments + ["--fix"], dataDirectory: data.path)
-        #expect(try data.balance() == 15_000_000, "credited once, whatever runs again")
-        #expect(try data.ok("verify", "--json").jsonObject()["ok"] as? Bool == true)
+        try await data.ok("collect")
+        _ = try await Credit.run(arguments + ["--fix"], dataDirectory: data.path)
+        await #expect(try data.balance() == 15_000_000, "credited once, whatever runs again")
+        await #expect(try data.ok("verify", "--json").jsonObject()["ok"] as? Bool == true)
         store.stop()
     }
 
@@ -157,17 +157,17 @@ extension RefundEndToEndTests {
         let key = try apiKey()
         let store = try await started(["--api-key", "TESTKEY001=\(key)"])
         let arguments = ["reconcile", "--api-key", "TESTKEY001=\(key)", "--issuer", "issuer-1"]
-        let id = try toppedUp()
+        let id = try await toppedUp()
         try control(store, "refund", id, "--percentage", "50")
-        let found = try Credit.run(arguments + ["--transaction", id, "--json"], dataDirectory: data.path)
+        let found = try await Credit.run(arguments + ["--transaction", id, "--json"], dataDirectory: data.path)
         #expect(found.status == 1, "\(found)")
         let findings = try #require(try found.jsonObject()["findings"] as? [[String: Any]])
         #expect(findings.map { $0["finding"] as? String } == ["refunded-not-reversed"])
-        #expect(try Credit.run(arguments + ["--fix"], dataDirectory: data.path).status == 0)
-        #expect(try data.balance() == 7_500_000)
+        await #expect(try Credit.run(arguments + ["--fix"], dataDirectory: data.path).status == 0)
+        await #expect(try data.balance() == 7_500_000)
         // The updates feed brings the same refund: the step exists, nothing more is taken.
-        try data.ok("collect")
-        #expect(try data.balance() == 7_500_000)
+        try await data.ok("collect")
+        await #expect(try data.balance() == 7_500_000)
         store.stop()
     }
 
@@ -178,10 +178,10 @@ extension RefundEndToEndTests {
             ["reconcile", "--api-key", "K=\(key)"],
             ["reconcile", "--api-key", "K=\(key)", "--issuer", "i", "--transaction", "abc"],
         ] {
-            let result = try Credit.run(arguments, dataDirectory: data.path)
+            let result = try await Credit.run(arguments, dataDirectory: data.path)
             #expect(result.status == 64, "\(arguments): \(result)")
         }
-        let help = try data.ok("reconcile", "--help")
+        let help = try await data.ok("reconcile", "--help")
         #expect(help.stdout.contains("--api-key") && help.stdout.contains("--fix"))
     }
 }

@@ -7,8 +7,8 @@ import Testing
 extension RefundEndToEndTests {
     /// The ids of the refund steps of transaction `id` in `directory`, in the order `entries` lists them (newest
     /// first).
-    func refundSteps(_ directory: DataDirectory, _ id: String) throws -> [String] {
-        try directory.ok("entries", "--json").jsonArray().compactMap { $0["id"] as? String }.filter {
+    func refundSteps(_ directory: DataDirectory, _ id: String) async throws -> [String] {
+        try await directory.ok("entries", "--json").jsonArray().compactMap { $0["id"] as? String }.filter {
             ($0.hasPrefix("reversal-") || $0.hasPrefix("reinstated-")) && $0.contains(id)
         }
     }
@@ -18,53 +18,53 @@ extension RefundEndToEndTests {
         let store = try await started(["--api-key", "TESTKEY001=\(key)"])
         let reconcile = ["reconcile", "--api-key", "TESTKEY001=\(key)", "--issuer", "issuer-1"]
         let a = data
-        let id = try toppedUp()
+        let id = try await toppedUp()
         let b = try DataDirectory()
-        try b.ok("join", a.path)
-        try b.ok("collect")
+        try await b.ok("join", a.path)
+        try await b.ok("collect")
         // A sees every state: 50% refunded, the refund reversed, then 25% refunded.
         try control(store, "refund", id, "--percentage", "50")
-        try a.ok("collect")
-        #expect(try a.balance() == 7_500_000)
+        try await a.ok("collect")
+        await #expect(try a.balance() == 7_500_000)
         try control(store, "reverse-refund", id)
-        try a.ok("collect")
-        #expect(try a.balance() == 10_000_000)
+        try await a.ok("collect")
+        await #expect(try a.balance() == 10_000_000)
         try control(store, "refund", id, "--percentage", "25")
         // B sees only the last one; then A.
-        let onB = try b.ok("collect", "--json").jsonObject()
+        let onB = try await b.ok("collect", "--json").jsonObject()
         let reversedOnB = try #require(onB["reversed"] as? [[String: Any]], "\(onB)")
         #expect(reversedOnB.map { int64($0["amount"]) } == [-1_250_000], "\(onB)")
-        try a.ok("collect")
-        try b.ok("charge", "debrief")
+        try await a.ok("collect")
+        try await b.ok("charge", "debrief")
 
-        let stepsOnA = try refundSteps(a, id)
-        let stepsOnB = try refundSteps(b, id)
+        let stepsOnA = try await refundSteps(a, id)
+        let stepsOnB = try await refundSteps(b, id)
         #expect(stepsOnA.count == 3, "\(stepsOnA)")
         #expect(stepsOnB.count == 1 && stepsOnA.first == stepsOnB.first, "A: \(stepsOnA), B: \(stepsOnB)")
         #expect(stepsOnB.first?.hasSuffix("-25000") == true, "a prorated refund's id names its share: \(stepsOnB)")
 
-        let intoA = try a.credit("merge", b.path)
+        let intoA = try await a.credit("merge", b.path)
         #expect(intoA.status == 0, "\(intoA)")
-        let intoB = try b.credit("merge", a.path)
+        let intoB = try await b.credit("merge", a.path)
         #expect(intoB.status == 0, "\(intoB)")
         // £5.00 opening + £5.00 bought − 25% of it (£1.25) − B's debrief (£0.05).
         let right: Int64 = 5_000_000 + 5_000_000 - 1_250_000 - 50_000
-        #expect(try a.balance() == right)
-        #expect(try b.balance() == right)
+        await #expect(try a.balance() == right)
+        await #expect(try b.balance() == right)
         for device in [a, b] {
-            let verify = try device.ok("verify", "--json").jsonObject()
+            let verify = try await device.ok("verify", "--json").jsonObject()
             #expect(verify["ok"] as? Bool == true, "\(verify)")
         }
 
         // Replays: each collects again, reconcile finds nothing to fix, --fix writes nothing.
         for device in [a, b] {
-            let again = try device.ok("collect")
+            let again = try await device.ok("collect")
             #expect(again.stdout.contains("Nothing to collect."), "\(again)")
-            let found = try Credit.run(reconcile, dataDirectory: device.path)
+            let found = try await Credit.run(reconcile, dataDirectory: device.path)
             #expect(found.status == 0 && found.stdout.contains("agree"), "\(found)")
-            #expect(try Credit.run(reconcile + ["--fix"], dataDirectory: device.path).status == 0)
-            #expect(try device.balance() == right)
-            #expect(try refundSteps(device, id).count == 3)
+            await #expect(try Credit.run(reconcile + ["--fix"], dataDirectory: device.path).status == 0)
+            await #expect(try device.balance() == right)
+            await #expect(try refundSteps(device, id).count == 3)
         }
         store.stop()
     }

@@ -18,24 +18,25 @@ import Testing
     }
 
     /// Points `credit` at `server` as its mock store (receipts checked with a shared secret; none will come).
-    func use(_ server: ScriptedHTTPServer) throws {
+    func use(_ server: ScriptedHTTPServer) async throws {
         let secret = home.file("secret-\(UUID().uuidString)")
         try KeyFile.write(Array("a shared secret".utf8), to: secret)
-        try data.ok("store", "use", "mockstore", "--url", server.url, "--secret-file", secret)
+        try await data.ok("store", "use", "mockstore", "--url", server.url, "--secret-file", secret)
     }
 
-    /// Runs `credit` with `CREDIT_STORE_TIMEOUT=timeout`, and how long it took.
-    func run(_ arguments: [String], timeout: String) throws -> (CommandResult, TimeInterval) {
+    /// Runs the `credit` binary with `CREDIT_STORE_TIMEOUT=timeout`, and how long it took: the binary, so its time
+    /// and memory are its own, not a shared test process's.
+    func run(_ arguments: [String], timeout: String) async throws -> (CommandResult, TimeInterval) {
         let started = Date()
-        let result = try Credit.run(
+        let result = try await Credit.run(
             arguments, dataDirectory: data.path, now: "2026-11-29T12:00:00.000Z",
-            environment: ["CREDIT_STORE_TIMEOUT": timeout])
+            environment: ["CREDIT_STORE_TIMEOUT": timeout], binary: true)
         return (result, Date().timeIntervalSince(started))
     }
 
     /// A top-up through the mock store already in the ledger, for `reconcile` to look the history up by.
-    func ledgerWithATopUp() throws {
-        try data.ok("balance")
+    func ledgerWithATopUp() async throws {
+        try await data.ok("balance")
         let ledger = try Ledger.openSigned(directory: data.path)
         try ledger.append(
             EntryDraft(
@@ -60,31 +61,31 @@ import Testing
 }
 
 extension StoreLimitsEndToEndTests {
-    @Test func aTopUpAgainstADribblingStoreStopsAtTheDeadlineAndMayHaveGoneThrough() throws {
+    @Test func aTopUpAgainstADribblingStoreStopsAtTheDeadlineAndMayHaveGoneThrough() async throws {
         // A minute of answer, a byte every 200 ms: an idle timeout of 1 s never fires.
         let server = try ScriptedHTTPServer { request in
             ScriptedStoreAnswers.afterTheProductList(
                 request, .dribble(body: String(repeating: " ", count: 300), every: 0.2))
         }
         defer { server.stop() }
-        try use(server)
-        let (topup, seconds) = try run(["topup"], timeout: "1")
+        try await use(server)
+        let (topup, seconds) = try await run(["topup"], timeout: "1")
         #expect(seconds < 50, "still waiting after \(seconds) s: \(topup)")
         #expect(topup.status == 1, "\(topup)")
         #expect(topup.stderr.contains("may have gone through"), "\(topup)")
         #expect(topup.stderr.contains("did not come whole within 1 second"), "\(topup)")
         #expect(topup.stderr.contains("`credit collect` will credit it, once"), "\(topup)")
         #expect(server.requests.map(\.path) == [DeviceAPI.products.path(), DeviceAPI.purchase.path()])
-        #expect(try data.balance() == 5_000_000)
+        await #expect(try data.balance() == 5_000_000)
         expectPlainWords(topup)
     }
 
-    @Test func aTopUpAgainstAnEndlessAnswerIsRefusedAtTheBodyLimitInLittleMemory() throws {
+    @Test func aTopUpAgainstAnEndlessAnswerIsRefusedAtTheBodyLimitInLittleMemory() async throws {
         let server = try ScriptedHTTPServer { request in ScriptedStoreAnswers.afterTheProductList(request, .endless) }
         defer { server.stop() }
-        try use(server)
+        try await use(server)
         // A deadline far off: only the body limit can stop this one.
-        let (topup, seconds) = try run(["topup"], timeout: "100")
+        let (topup, seconds) = try await run(["topup"], timeout: "100")
         #expect(seconds < 60, "still reading after \(seconds) s: \(topup)")
         #expect(topup.status == 1, "\(topup)")
         #expect(topup.stderr.contains("may have gone through"), "\(topup)")
@@ -96,20 +97,20 @@ extension StoreLimitsEndToEndTests {
         expectPlainWords(topup)
     }
 
-    @Test func aCollectAgainstAHugeAnswerSaysSoAndCreditsNothing() throws {
+    @Test func aCollectAgainstAHugeAnswerSaysSoAndCreditsNothing() async throws {
         let server = try ScriptedHTTPServer { _ in .declared(1 << 30) }
         defer { server.stop() }
-        try use(server)
-        let (collect, _) = try run(["collect"], timeout: "100")
+        try await use(server)
+        let (collect, _) = try await run(["collect"], timeout: "100")
         #expect(collect.status == 1, "\(collect)")
         #expect(
             collect.stderr.contains("was larger than 16 MiB, so it was not read. Collecting stopped there"),
             "\(collect)")
-        #expect(try data.balance() == 5_000_000)
+        await #expect(try data.balance() == 5_000_000)
         expectPlainWords(collect)
     }
 
-    @Test func reconcileStopsAtThePageLimitOfAnEndlessHistory() throws {
+    @Test func reconcileStopsAtThePageLimitOfAnEndlessHistory() async throws {
         let server = try ScriptedHTTPServer { request in
             let page = Int(request.query["revision"] ?? "0") ?? 0
             return .whole(
@@ -118,9 +119,9 @@ extension StoreLimitsEndToEndTests {
                     + #""environment":"Sandbox"}"#)
         }
         defer { server.stop() }
-        try use(server)
-        try ledgerWithATopUp()
-        let (reconcile, seconds) = try run(try reconcileArguments(), timeout: "5")
+        try await use(server)
+        try await ledgerWithATopUp()
+        let (reconcile, seconds) = try await run(try reconcileArguments(), timeout: "5")
         #expect(seconds < 100, "\(reconcile)")
         #expect(reconcile.status == 1, "\(reconcile)")
         #expect(
@@ -132,16 +133,16 @@ extension StoreLimitsEndToEndTests {
         expectPlainWords(reconcile)
     }
 
-    @Test func reconcileHasTheStoreTimeoutToo() throws {
+    @Test func reconcileHasTheStoreTimeoutToo() async throws {
         let server = try ScriptedHTTPServer { _ in .dribble(body: String(repeating: " ", count: 300), every: 0.2) }
         defer { server.stop() }
-        try use(server)
-        try ledgerWithATopUp()
-        let (reconcile, seconds) = try run(try reconcileArguments() + ["--fix"], timeout: "1")
+        try await use(server)
+        try await ledgerWithATopUp()
+        let (reconcile, seconds) = try await run(try reconcileArguments() + ["--fix"], timeout: "1")
         #expect(seconds < 50, "still waiting after \(seconds) s: \(reconcile)")
         #expect(reconcile.status == 1, "\(reconcile)")
         #expect(reconcile.stderr.contains("did not come whole within 1 second"), "\(reconcile)")
-        #expect(try data.balance() == 10_000_000, "nothing fixed")
+        await #expect(try data.balance() == 10_000_000, "nothing fixed")
         expectPlainWords(reconcile)
     }
 }

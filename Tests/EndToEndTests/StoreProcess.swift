@@ -35,8 +35,8 @@ final class StoreProcess {
 
     /// `mockstore control --url <this store> arguments`, which must succeed; what it printed.
     @discardableResult
-    func control(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let result = try ChildProcess.run(
+    func control(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+        let result = try await ChildProcess.run(
             try StoreProcess.binary, ["control", "--url", url] + arguments,
             environment: ProcessInfo.processInfo.environment, timeout: 60)
         #expect(result.status == 0, "mockstore control \(arguments): \(result)", sourceLocation: sourceLocation)

@@ -17,42 +17,42 @@ import Testing
         let scratch: TemporaryDirectory
         var folder: String { scratch.path + "/vault" }
 
-        init() throws {
+        init() async throws {
             a = try DataDirectory()
             b = try DataDirectory()
             scratch = try TemporaryDirectory(prefix: "vault")
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try a.ok("charge", "debrief")
-            try b.ok("join", a.path)
-            try b.ok("charge", "send")
+            try await a.ok("charge", "debrief")
+            try await b.ok("join", a.path)
+            try await b.ok("charge", "send")
         }
     }
 
-    @Test func twoDevicesSyncInWordsAndAgainWithNothingNewSaysSo() throws {
-        let account = try Account()
-        let first = try account.a.ok("sync", account.folder)
+    @Test func twoDevicesSyncInWordsAndAgainWithNothingNewSaysSo() async throws {
+        let account = try await Account()
+        let first = try await account.a.ok("sync", account.folder)
         #expect(first.stdout.contains("sent this device's file to the folder"), "\(first)")
-        let second = try account.b.ok("sync", account.folder)
+        let second = try await account.b.ok("sync", account.folder)
         #expect(second.stdout.contains("Nothing new from other devices"), "\(second)")
-        let third = try account.a.ok("sync", account.folder)
+        let third = try await account.a.ok("sync", account.folder)
         #expect(
             third.stdout.contains("Took 1 entry from 1 other device (\(try account.b.device))")
                 && third.stdout.contains("balance £4.94."), "\(third)")
-        let again = try account.a.ok("sync", account.folder)
+        let again = try await account.a.ok("sync", account.folder)
         #expect(
             again.stdout == "Nothing new: this device and the folder were already in step; balance £4.94.\n",
             "\(again)")
-        #expect(try account.a.balance() == account.b.balance())
-        #expect(try account.a.ok("verify").stdout.contains("All holds"))
+        await #expect(try account.a.balance() == account.b.balance())
+        await #expect(try account.a.ok("verify").stdout.contains("All holds"))
     }
 
-    @Test func jsonSaysWhatWasTakenAndWhatWasLeftAlone() throws {
-        let account = try Account()
-        try account.b.ok("sync", account.folder)
+    @Test func jsonSaysWhatWasTakenAndWhatWasLeftAlone() async throws {
+        let account = try await Account()
+        try await account.b.ok("sync", account.folder)
         let copy = account.folder + "/credit/ledger/\(try account.b.device) (conflicted copy).jsonl"
         try FileManager.default.copyItem(
             atPath: account.folder + "/credit/ledger/\(try account.b.device).jsonl", toPath: copy)
-        let result = try account.a.ok("sync", account.folder, "--json")
+        let result = try await account.a.ok("sync", account.folder, "--json")
         let object = try result.jsonObject()
         #expect(int64(object["takenCount"]) == 1)
         #expect((object["taken"] as? [String: Any])?[try account.b.device] as? Int == 1)
@@ -63,34 +63,34 @@ import Testing
         #expect(left.count == 1 && left[0]["kind"] as? String == "copy" && left[0]["file"] as? String == copy)
     }
 
-    @Test func aNewDataDirectoryIsToldToJoinAndNothingIsMade() throws {
-        let account = try Account()
-        try account.a.ok("sync", account.folder)
+    @Test func aNewDataDirectoryIsToldToJoinAndNothingIsMade() async throws {
+        let account = try await Account()
+        try await account.a.ok("sync", account.folder)
         let fresh = try DataDirectory()
         let before = DirectorySnapshot.take(account.folder)
-        let result = try fresh.credit("sync", account.folder)
+        let result = try await fresh.credit("sync", account.folder)
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("join") && result.stderr.contains("holds no key"), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: fresh.path), "no data directory made")
         #expect(DirectorySnapshot.take(account.folder) == before)
     }
 
-    @Test func anotherAccountsDataDirectoryIsRefusedAndNothingIsWritten() throws {
-        let account = try Account()
-        try account.a.ok("sync", account.folder)
+    @Test func anotherAccountsDataDirectoryIsRefusedAndNothingIsWritten() async throws {
+        let account = try await Account()
+        try await account.a.ok("sync", account.folder)
         let stranger = try DataDirectory()
-        try stranger.ok("charge", "send")
+        try await stranger.ok("charge", "send")
         let before = DirectorySnapshot.take(account.folder)
-        let result = try stranger.credit("sync", account.folder)
+        let result = try await stranger.credit("sync", account.folder)
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("another account's ledger") && result.stderr.contains("credit join"))
         #expect(DirectorySnapshot.take(account.folder) == before)
     }
 
-    @Test func aFolderThatIsNotThereIsExitOneAndIsNotMade() throws {
-        let account = try Account()
+    @Test func aFolderThatIsNotThereIsExitOneAndIsNotMade() async throws {
+        let account = try await Account()
         let missing = account.scratch.path + "/not-mounted"
-        let result = try account.a.credit("sync", missing)
+        let result = try await account.a.credit("sync", missing)
         #expect(result.status == 1 && result.stderr.contains("is not there"), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: missing))
     }
@@ -98,21 +98,21 @@ import Testing
     @Test(arguments: [
         ["sync"], ["sync", "a", "b"], ["sync", "x", "--interval", "5"], ["sync", "x", "--watch", "--interval", "0"],
     ])
-    func commandLineMistakesAreExit64(_ arguments: [String]) throws {
+    func commandLineMistakesAreExit64(_ arguments: [String]) async throws {
         let data = try DataDirectory()
-        let result = try Credit.run(arguments, dataDirectory: data.path)
+        let result = try await Credit.run(arguments, dataDirectory: data.path)
         #expect(result.status == 64, "\(result)")
     }
 
-    @Test func helpSaysWhatSyncDoes() throws {
-        let result = try Credit.run(["sync", "--help"], dataDirectory: nil)
+    @Test func helpSaysWhatSyncDoes() async throws {
+        let result = try await Credit.run(["sync", "--help"], dataDirectory: nil)
         #expect(result.status == 0)
         #expect(result.stdout.contains("--watch") && result.stdout.contains("never holds a key"), "\(result)")
     }
 
-    @Test func watchTakesChangesAsTheyComeAndStopsCleanlyOnSIGTERM() throws {
-        let account = try Account()
-        try account.a.ok("sync", account.folder)
+    @Test func watchTakesChangesAsTheyComeAndStopsCleanlyOnSIGTERM() async throws {
+        let account = try await Account()
+        try await account.a.ok("sync", account.folder)
         let binary = try Credit.requireBinary()
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
@@ -126,11 +126,11 @@ import Testing
         // Its first round: b sends its own file.
         #expect(waitUntil(timeout: 120) { printed().contains("sent this device's file") }, "\(printed())")
         // a charges and syncs: b's watcher takes it without being asked (inotify, not its 60 s look).
-        try account.a.ok("charge", "send")
-        try account.a.ok("sync", account.folder)
+        try await account.a.ok("charge", "send")
+        try await account.a.ok("sync", account.folder)
         #expect(waitUntil(timeout: 120) { printed().contains("Took 1 entry") }, "\(printed())")
         // b charges: the watcher sends b's file to the folder.
-        try account.b.ok("charge", "createVault")
+        try await account.b.ok("charge", "createVault")
         let bFile = account.folder + "/credit/ledger/\(try account.b.device).jsonl"
         #expect(
             waitUntil(timeout: 120) {
@@ -138,10 +138,10 @@ import Testing
                     .split(separator: "\n").count == 2
             })
         sendSignal(watcher.pid, SIGTERM)
-        let result = watcher.wait(timeout: 120)
+        let result = await watcher.wait(timeout: 120)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("Stopped syncing through"), "\(result)")
-        try account.a.ok("sync", account.folder)
-        #expect(try account.a.balance() == account.b.balance())
+        try await account.a.ok("sync", account.folder)
+        await #expect(try account.a.balance() == account.b.balance())
     }
 }

@@ -20,15 +20,15 @@ import Testing
     func useStore(_ store: StoreProcess, rootFrom rootStore: StoreProcess? = nil) async throws {
         let root = home.file("root-\(UUID().uuidString).der")
         try await (rootStore ?? store).saveRoot(to: root)
-        try data.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", root)
+        try await data.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", root)
     }
 
-    func run(_ arguments: [String], fault: String? = nil) throws -> CommandResult {
-        try Credit.run(arguments, dataDirectory: data.path, environment: fault.map { ["CREDIT_FAULT": $0] } ?? [:])
+    func run(_ arguments: [String], fault: String? = nil) async throws -> CommandResult {
+        try await Credit.run(arguments, dataDirectory: data.path, environment: fault.map { ["CREDIT_FAULT": $0] } ?? [:])
     }
 
-    func topUps() throws -> [[String: Any]] {
-        try data.ok("entries", "--json").jsonArray().filter { $0["kind"] as? String == "topup" }
+    func topUps() async throws -> [[String: Any]] {
+        try await data.ok("entries", "--json").jsonArray().filter { $0["kind"] as? String == "topup" }
     }
 }
 
@@ -36,48 +36,48 @@ extension TopUpEndToEndTests {
     @Test func aTopUpCreditsFivePoundsOnceWithTheReceiptVerified() async throws {
         let store = try startStore()
         try await useStore(store)
-        let result = try data.ok("topup", "--json").jsonObject()
+        let result = try await data.ok("topup", "--json").jsonObject()
         #expect(result["result"] as? String == "credited")
         #expect(int64(result["amount"]) == 5_000_000)
         #expect((result["receipt"] as? String)?.split(separator: ".").count == 3)
-        #expect(try data.balance() == 10_000_000)
+        await #expect(try data.balance() == 10_000_000)
         #expect(try await store.unfinishedCount() == 0)
-        let verify = try data.ok("verify", "--json").jsonObject()
+        let verify = try await data.ok("verify", "--json").jsonObject()
         #expect(verify["ok"] as? Bool == true)
         #expect(int64(verify["receiptsChecked"]) == 1)
-        #expect(try data.ok("store").stdout.contains("mock store"))
+        await #expect(try data.ok("store").stdout.contains("mock store"))
     }
 
     @Test func theSameTransactionDeliveredAgainIsNeverCreditedTwice() async throws {
         let store = try startStore()
         try await useStore(store)
         // The app records the top-up, then dies before finishing: the store delivers it again.
-        let crashed = try run(["topup"], fault: "topup.after-record")
+        let crashed = try await run(["topup"], fault: "topup.after-record")
         #expect(crashed.status != 0)
         #expect(try await store.unfinishedCount() == 1)
-        #expect(try data.balance() == 10_000_000)
-        let collect = try data.ok("collect", "--json").jsonObject()
+        await #expect(try data.balance() == 10_000_000)
+        let collect = try await data.ok("collect", "--json").jsonObject()
         #expect(int64(collect["alreadyCredited"]) == 1)
         #expect((collect["credited"] as? [Any])?.isEmpty == true)
-        try data.ok("collect")
+        try await data.ok("collect")
         #expect(try await store.unfinishedCount() == 0)
-        #expect(try data.balance() == 10_000_000)
-        #expect(try topUps().count == 1)
+        await #expect(try data.balance() == 10_000_000)
+        await #expect(try topUps().count == 1)
     }
 
     @Test func aPurchaseNeverRecordedIsCreditedWhenTheScreenOpens() async throws {
         let store = try startStore()
         try await useStore(store)
-        let crashed = try run(["topup"], fault: "topup.after-purchase")
+        let crashed = try await run(["topup"], fault: "topup.after-purchase")
         #expect(crashed.status != 0)
-        #expect(try data.balance() == 5_000_000)
+        await #expect(try data.balance() == 5_000_000)
         #expect(try await store.unfinishedCount() == 1)
-        let screen = try data.ok("screen")
+        let screen = try await data.ok("screen")
         #expect(screen.stdout.contains("Collected £5.00"))
-        #expect(try data.balance() == 10_000_000)
+        await #expect(try data.balance() == 10_000_000)
         #expect(try await store.unfinishedCount() == 0)
-        try data.ok("screen")
-        #expect(try data.balance() == 10_000_000)
+        try await data.ok("screen")
+        await #expect(try data.balance() == 10_000_000)
     }
 
     @Test func aTransactionWithABadSignatureIsRefusedAndNotFinished() async throws {
@@ -85,26 +85,26 @@ extension TopUpEndToEndTests {
         let other = try startStore(name: "other")
         try await useStore(store, rootFrom: other)  // pins another store's root
         _ = try await store.purchase()
-        let collect = try run(["collect"])
+        let collect = try await run(["collect"])
         #expect(collect.status == 1)
         #expect(collect.stdout.contains("Refused"))
         #expect(try await store.unfinishedCount() == 1)
-        #expect(try data.balance() == 5_000_000)
-        let topup = try run(["topup"])
+        await #expect(try data.balance() == 5_000_000)
+        let topup = try await run(["topup"])
         #expect(topup.status == 1)
         #expect(topup.stderr.contains("not credited and not finished"))
-        #expect(try data.balance() == 5_000_000)
+        await #expect(try data.balance() == 5_000_000)
     }
 
     @Test func aTransactionForAnotherAppIsRefusedAndNotFinished() async throws {
         let store = try startStore(["--bundle-id", "com.example.other"])
         try await useStore(store)
         _ = try await store.purchase()
-        let collect = try run(["collect", "--json"])
+        let collect = try await run(["collect", "--json"])
         #expect(collect.status == 1)
         #expect(collect.stdout.contains("com.example.other"))
         #expect(try await store.unfinishedCount() == 1)
-        #expect(try data.balance() == 5_000_000)
+        await #expect(try data.balance() == 5_000_000)
     }
 
     @Test func aTransactionForAnUnknownProductIsRefusedAndNotFinished() async throws {
@@ -112,11 +112,11 @@ extension TopUpEndToEndTests {
         let store = try startStore(catalogue: Repository.twoPackCatalogue)
         try await useStore(store)
         _ = try await store.purchase("ai.voicedebrief.app.credit.1000")
-        let collect = try run(["collect"])
+        let collect = try await run(["collect"])
         #expect(collect.status == 1)
         #expect(collect.stdout.contains("not one of the app's packs"))
         #expect(try await store.unfinishedCount() == 1)
-        #expect(try data.balance() == 5_000_000)
+        await #expect(try data.balance() == 5_000_000)
     }
 
     @Test func restartingTheStoreKeepsUnfinishedTransactions() async throws {
@@ -128,46 +128,46 @@ extension TopUpEndToEndTests {
         // The port changed: point the app at the restarted store.
         try await useStore(store)
         #expect(try await store.unfinishedCount() == 1)
-        try data.ok("collect")
-        #expect(try data.balance() == 10_000_000)
+        try await data.ok("collect")
+        await #expect(try data.balance() == 10_000_000)
     }
 
-    @Test func aSimulatedTopUpStillWorksWithTheStoreOff() throws {
-        try data.ok("store", "use", "simulated")
-        let result = try data.ok("topup", "--json").jsonObject()
+    @Test func aSimulatedTopUpStillWorksWithTheStoreOff() async throws {
+        try await data.ok("store", "use", "simulated")
+        let result = try await data.ok("topup", "--json").jsonObject()
         #expect(result["text"] as? String == "Top-up (simulated, no money taken)")
-        #expect(try data.balance() == 10_000_000)
-        #expect(try data.ok("verify", "--json").jsonObject()["simulatedTopUps"] as? Int == 1)
+        await #expect(try data.balance() == 10_000_000)
+        await #expect(try data.ok("verify", "--json").jsonObject()["simulatedTopUps"] as? Int == 1)
     }
 
     /// Issue 18: the owner's note says "One pack of £5.00"; with the mock store on, the screen offers exactly that.
     @Test func theScreenWithTheMockStoreOffersExactlyOnePack() async throws {
         let store = try startStore()
         try await useStore(store)
-        let screen = try data.ok("screen", "--json").jsonObject()
+        let screen = try await data.ok("screen", "--json").jsonObject()
         let offers = try #require(screen["offers"] as? [[String: Any]])
         #expect(offers.count == 1, "\(offers)")
         #expect(offers.first?["id"] as? String == "ai.voicedebrief.app.credit.500")
         #expect(offers.first?["displayPrice"] as? String == "£5.00")
-        let text = try data.ok("screen").stdout
+        let text = try await data.ok("screen").stdout
         #expect(text.contains("£5 of credit") && text.contains("credit topup"))
         #expect(!text.contains("£10") && !text.contains("--product"), "no second pack on the screen: \(text)")
-        try data.ok("topup")
-        #expect(try data.balance() == 10_000_000)
-        #expect(try data.ok("verify").status == 0)
+        try await data.ok("topup")
+        await #expect(try data.balance() == 10_000_000)
+        await #expect(try data.ok("verify").status == 0)
     }
 
     /// A store that sells a second product does not make it the app's: it is not offered and cannot be bought.
     @Test func aProductTheStoreSellsAndTheAppDoesNotIsNotOffered() async throws {
         let store = try startStore(catalogue: Repository.twoPackCatalogue)
         try await useStore(store)
-        let screen = try data.ok("screen", "--json").jsonObject()
+        let screen = try await data.ok("screen", "--json").jsonObject()
         let offers = try #require(screen["offers"] as? [[String: Any]])
         #expect(offers.compactMap { $0["id"] as? String } == ["ai.voicedebrief.app.credit.500"])
-        let refused = try data.credit("topup", "--product", "ai.voicedebrief.app.credit.1000")
+        let refused = try await data.credit("topup", "--product", "ai.voicedebrief.app.credit.1000")
         #expect(refused.status != 0, "\(refused)")
         #expect(refused.stderr.contains("not one of the app's packs"), "\(refused)")
-        #expect(try data.balance() == 5_000_000)
+        await #expect(try data.balance() == 5_000_000)
         #expect(try await store.unfinishedCount() == 0, "nothing was bought")
     }
 }

@@ -24,7 +24,7 @@ import Testing
         let root = home.file("root.der")
         try await store.saveRoot(to: root)
         for account in [x, y] {
-            try account.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", root)
+            try await account.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", root)
         }
         return store
     }
@@ -37,8 +37,8 @@ import Testing
     }
 
     /// Every transaction the store holds, as its test controls list them.
-    private func transactions(_ store: StoreProcess) throws -> [[String: Any]] {
-        let listing = try store.control("transactions")
+    private func transactions(_ store: StoreProcess) async throws -> [[String: Any]] {
+        let listing = try await store.control("transactions")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [String: Any])
         return try #require(object["transactions"] as? [[String: Any]], "\(listing)")
     }
@@ -49,51 +49,51 @@ import Testing
 
     @Test func anotherAccountsPurchaseIsNeverCreditedHere() async throws {
         let store = try await started()
-        let bought = try x.ok("topup", "--json").jsonObject()
+        let bought = try await x.ok("topup", "--json").jsonObject()
         let id = try #require(bought["reference"] as? String)
-        #expect(try x.balance() == 10_000_000)
-        try y.ok("charge", "debrief")
-        let before = try y.balance()
+        await #expect(try x.balance() == 10_000_000)
+        try await y.ok("charge", "debrief")
+        let before = try await y.balance()
 
-        let collected = try y.ok("collect")
-        #expect(try y.balance() == before, "collect on another account credits nothing: \(collected)")
+        let collected = try await y.ok("collect")
+        await #expect(try y.balance() == before, "collect on another account credits nothing: \(collected)")
 
-        let one = try Credit.run(reconcile + ["--transaction", id, "--fix"], dataDirectory: y.path)
-        #expect(try y.balance() == before, "reconcile --transaction --fix credits nothing: \(one)")
+        let one = try await Credit.run(reconcile + ["--transaction", id, "--fix"], dataDirectory: y.path)
+        await #expect(try y.balance() == before, "reconcile --transaction --fix credits nothing: \(one)")
         #expect(one.stdout.contains("another account"), "\(one)")
         #expect(!one.stdout.contains("paid and never credited"), "\(one)")
 
-        let json = try Credit.run(reconcile + ["--transaction", id, "--json"], dataDirectory: y.path).jsonObject()
+        let json = try await Credit.run(reconcile + ["--transaction", id, "--json"], dataDirectory: y.path).jsonObject()
         let findings = try #require(json["findings"] as? [[String: Any]])
         #expect(findings.isEmpty, "another account's purchase is no finding here: \(json)")
         let apart = try #require(json["apart"] as? [[String: Any]])
         #expect(apart.map { $0["kind"] as? String } == ["another-account"], "\(json)")
 
         // X's own reconcile finds nothing to fix: it is X's, credited once.
-        let own = try Credit.run(reconcile, dataDirectory: x.path)
+        let own = try await Credit.run(reconcile, dataDirectory: x.path)
         #expect(own.status == 0, "\(own)")
-        #expect(try x.balance() == 10_000_000)
+        await #expect(try x.balance() == 10_000_000)
         store.stop()
     }
 
     @Test func aPurchaseCarriesTheAccountsTokenTheSameOnEveryDevice() async throws {
         let store = try await started()
-        try x.ok("charge", "debrief")
+        try await x.ok("charge", "debrief")
         let joined = try DataDirectory()
-        try joined.ok("join", x.path)
-        let first = try x.ok("topup", "--json").jsonObject()
-        let second = try joined.ok("topup", "--json").jsonObject()
+        try await joined.ok("join", x.path)
+        let first = try await x.ok("topup", "--json").jsonObject()
+        let second = try await joined.ok("topup", "--json").jsonObject()
         let ids = [first["reference"] as? String, second["reference"] as? String].compactMap { $0 }
         #expect(ids.count == 2)
-        let objects = try transactions(store)
+        let objects = try await transactions(store)
         let tokens = Set(
             objects.filter { ids.contains($0["transactionId"] as? String ?? "") }
                 .compactMap { $0["appAccountToken"] as? String })
         #expect(tokens.count == 1, "one token for the account's two devices: \(objects)")
         #expect(tokens.allSatisfy { UUID(uuidString: $0) != nil })
         // The other account's purchase carries another token.
-        let third = try y.ok("topup", "--json").jsonObject()
-        let again = try transactions(store)
+        let third = try await y.ok("topup", "--json").jsonObject()
+        let again = try await transactions(store)
         let yToken =
             again.first { ($0["transactionId"] as? String) == (third["reference"] as? String) }?["appAccountToken"]
             as? String
@@ -103,21 +103,21 @@ import Testing
 
     @Test func aPurchaseMadeOutsideTheAppIsCreditedOnceByTheFirstAccountThatCollectsIt() async throws {
         let store = try await started()
-        try x.ok("charge", "debrief")
-        try y.ok("charge", "debrief")
-        _ = try store.control("buy", "ai.voicedebrief.app.credit.500")
-        try x.ok("collect")
-        #expect(try x.balance() == 4_950_000 + 5_000_000, "the first account to collect it credits it")
-        try y.ok("collect")
-        #expect(try y.balance() == 4_950_000, "and no other")
-        let fixed = try Credit.run(reconcile + ["--fix"], dataDirectory: y.path)
-        #expect(try y.balance() == 4_950_000, "reconcile --fix does not credit it either: \(fixed)")
+        try await x.ok("charge", "debrief")
+        try await y.ok("charge", "debrief")
+        _ = try await store.control("buy", "ai.voicedebrief.app.credit.500")
+        try await x.ok("collect")
+        await #expect(try x.balance() == 4_950_000 + 5_000_000, "the first account to collect it credits it")
+        try await y.ok("collect")
+        await #expect(try y.balance() == 4_950_000, "and no other")
+        let fixed = try await Credit.run(reconcile + ["--fix"], dataDirectory: y.path)
+        await #expect(try y.balance() == 4_950_000, "reconcile --fix does not credit it either: \(fixed)")
         #expect(!fixed.stdout.contains("paid and never credited"), "\(fixed)")
         // A third account, new, reads the whole updates feed: the purchase was collected, so not again.
         let z = try DataDirectory()
-        try z.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", home.file("root.der"))
-        try z.ok("collect")
-        #expect(try z.balance() == 5_000_000)
+        try await z.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", home.file("root.der"))
+        try await z.ok("collect")
+        await #expect(try z.balance() == 5_000_000)
         store.stop()
     }
 }

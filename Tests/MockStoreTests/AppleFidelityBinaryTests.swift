@@ -93,13 +93,13 @@ extension AppleFidelityBinaryTests {
         }
         // An owned non-consumable is given back, not sold again: no second charge.
         #expect(try await purchase(store, Self.nonConsumable).result == "success")
-        _ = try store.control(TestSettingsBody.self, "ask-to-buy", "on")
+        _ = try await store.control(TestSettingsBody.self, "ask-to-buy", "on")
         #expect(try await purchase(store, Self.consumable).result == "pending")
-        let waiting = try #require(try store.control(TestTransactionsBody.self, "transactions").transactions.last)
+        let waiting = try await #require(try store.control(TestTransactionsBody.self, "transactions").transactions.last)
         #expect(try await notifications(store).count == 3, "a pending purchase is not charged")
-        _ = try store.control(TestTransactionBody.self, "approve", waiting.transactionId)
+        _ = try await store.control(TestTransactionBody.self, "approve", waiting.transactionId)
         ids.append(waiting.transactionId)
-        let outside = try store.control(TestTransactionBody.self, "buy", Self.consumable).transaction.transactionId
+        let outside = try await store.control(TestTransactionBody.self, "buy", Self.consumable).transaction.transactionId
         ids.append(outside)
 
         let records = try await notifications(store)
@@ -151,7 +151,7 @@ extension AppleFidelityBinaryTests {
 
         // The same customer after a restart and a reset: the same appTransactionId.
         let again = try start()
-        _ = try again.control("reset")
+        _ = try await again.control("reset")
         let later = try payload(try await purchase(again, Self.consumable).signedTransaction, root: root)
         #expect(later.appTransactionId == appTransactionId)
         #expect(try again.stop() == 0)
@@ -208,7 +208,7 @@ extension AppleFidelityBinaryTests {
     @Test func setAppAccountTokenSetsItEverywhere() async throws {
         let store = try start()
         let root = try await root(store)
-        let id = try store.control(TestTransactionBody.self, "buy", Self.consumable).transaction.transactionId
+        let id = try await store.control(TestTransactionBody.self, "buy", Self.consumable).transaction.transactionId
         let token = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
         let set = try await api(
             store, "PUT", ServerAPI.setAppAccountToken.path(id), json: #"{"appAccountToken": "\#(token)"}"#)
@@ -221,8 +221,8 @@ extension AppleFidelityBinaryTests {
         let unfinished = try await store.get(DeviceAPI.unfinished.path())
             .decoded(SignedTransactionsBody.self)
         #expect(try payload(unfinished.signedTransactions.first, root: root).appAccountToken == token)
-        #expect(try store.control(TestTransactionsBody.self, "transactions").transactions[0].appAccountToken == token)
-        _ = try store.control(TestTransactionBody.self, "refund", id)
+        await #expect(try store.control(TestTransactionsBody.self, "transactions").transactions[0].appAccountToken == token)
+        _ = try await store.control(TestTransactionBody.self, "refund", id)
         let refund = try #require(try await notifications(store).last)
         let refunded = try verifiedES256Payload(refund.signedPayload, as: NotificationPayload.self, root: root)
         #expect(try payload(refunded.data?.signedTransactionInfo, root: root).appAccountToken == token)

@@ -14,9 +14,9 @@ extension AppleFidelityBinaryTests {
         let root = try await root(store)
         var ids: [String] = []
         for _ in 0..<21 {
-            ids.append(try store.control(TestTransactionBody.self, "buy", Self.consumable).transaction.transactionId)
+            await ids.append(try store.control(TestTransactionBody.self, "buy", Self.consumable).transaction.transactionId)
         }
-        _ = try store.control(TestTransactionBody.self, "refund", ids[0])
+        _ = try await store.control(TestTransactionBody.self, "refund", ids[0])
         let first = try await history(store, "{\(lastHour)}")
         #expect(first.status == 200 && first.contentType == "application/json")
         let page1 = try first.decoded(NotificationHistoryResponseBody.self)
@@ -67,7 +67,7 @@ extension AppleFidelityBinaryTests {
         let receiver = try NotificationReceiver(statuses: [206, 500, 202])
         let store = try start(["--notify", receiver.url, "--notify-retry-base-ms", "10"])
         for _ in 0..<3 {
-            _ = try store.control(TestTransactionBody.self, "buy", Self.consumable)
+            _ = try await store.control(TestTransactionBody.self, "buy", Self.consumable)
         }
         try await eventually("three tries") {
             try await notifications(store).allSatisfy { $0.status != "pending" } && receiver.bodies.count == 3
@@ -100,24 +100,24 @@ extension AppleFidelityBinaryTests {
                 .signedAppTransaction, as: AppTransactionPayload.self, root: root)
         #expect(app.receiptType == .production && app.appAppleId == 555)
         #expect(try store.stop() == 0)
-        #expect(try MockStoreHarness.run(["--environment", "staging"]).status == 64)
+        await #expect(try MockStoreHarness.run(["--environment", "staging"]).status == 64)
     }
 
     @Test func consumptionRequestIsSentForConsumablesOnly() async throws {
         let store = try start()
-        let coins = try store.control(TestTransactionBody.self, "buy", Self.consumable).transaction.transactionId
-        let pro = try store.control(TestTransactionBody.self, "buy", Self.nonConsumable).transaction.transactionId
-        let season = try store.control(TestTransactionBody.self, "buy", Self.nonRenewing).transaction.transactionId
+        let coins = try await store.control(TestTransactionBody.self, "buy", Self.consumable).transaction.transactionId
+        let pro = try await store.control(TestTransactionBody.self, "buy", Self.nonConsumable).transaction.transactionId
+        let season = try await store.control(TestTransactionBody.self, "buy", Self.nonRenewing).transaction.transactionId
         for id in [coins, pro, season] {
-            #expect(
+            await #expect(
                 try store.control(TestTransactionBody.self, "request-refund", id).transaction.refundRequest
                     == "requested")
         }
         let requests = try await notifications(store).filter { $0.notificationType == .consumptionRequest }
         #expect(requests.map(\.transactionId) == [coins])
         // The others are decided without it.
-        #expect(try store.control(TestTransactionBody.self, "refund", pro).transaction.revocationDate != nil)
-        #expect(
+        await #expect(try store.control(TestTransactionBody.self, "refund", pro).transaction.revocationDate != nil)
+        await #expect(
             try store.control(TestTransactionBody.self, "decline-refund", season).transaction.refundRequest
                 == "declined")
         #expect(try store.stop() == 0)
@@ -154,7 +154,7 @@ extension AppleFidelityBinaryTests {
     @Test func everyStorefrontIsKnownAndProductsSayIfTheyAreFamilyShareable() async throws {
         let store = try start()
         for (code, currency, id) in [("IND", "INR", "143467"), ("BRA", "BRL", "143503"), ("NGA", "NGN", "143561")] {
-            let settings = try store.control(TestSettingsBody.self, "storefront", code)
+            let settings = try await store.control(TestSettingsBody.self, "storefront", code)
             #expect(settings.currency == currency)
             let root = try await root(store)
             let bought = try payload(try await purchase(store, Self.consumable).signedTransaction, root: root)
@@ -175,9 +175,9 @@ extension AppleFidelityBinaryTests {
         #expect(
             try await store.post(DeviceAPI.finish.path(finished.transactionId), json: "{}").status == 200
         )
-        _ = try store.control(TestSettingsBody.self, "interrupted", "on")
+        _ = try await store.control(TestSettingsBody.self, "interrupted", "on")
         let answer = try await purchase(store, Self.consumable)
-        let interrupted = try #require(try store.control(TestTransactionsBody.self, "transactions").transactions.last)
+        let interrupted = try await #require(try store.control(TestTransactionsBody.self, "transactions").transactions.last)
         #expect(interrupted.pendingReason == .interrupted)
         // StoreKit's result, with the mock store's own addition beside it: what it waits for and its id.
         #expect(
@@ -190,7 +190,7 @@ extension AppleFidelityBinaryTests {
         let next = try await store.get(DeviceAPI.updates.path() + "?after=\(launch.cursor)")
             .decoded(TransactionUpdatesBody.self)
         #expect(next.signedTransactions.isEmpty, "given once")
-        _ = try store.control(TestTransactionBody.self, "resolve", interrupted.transactionId)
+        _ = try await store.control(TestTransactionBody.self, "resolve", interrupted.transactionId)
         let resolved = try await store.get(DeviceAPI.updates.path() + "?after=\(launch.cursor)")
             .decoded(TransactionUpdatesBody.self)
         #expect(
@@ -202,10 +202,10 @@ extension AppleFidelityBinaryTests {
 
     @Test func localeMustBeOneTheCatalogueCanServe() async throws {
         let store = try start()
-        #expect(try store.control(TestSettingsBody.self, "locale", "en_GB").locale == "en_GB")
-        let malformed = try store.control("locale", "en GB!")
+        await #expect(try store.control(TestSettingsBody.self, "locale", "en_GB").locale == "en_GB")
+        let malformed = try await store.control("locale", "en GB!")
         #expect(malformed.status == 64 && malformed.stderr.contains("\"en GB!\""))
-        let unserved = try store.control("locale", "zz")
+        let unserved = try await store.control("locale", "zz")
         #expect(unserved.status == 1)
         #expect(unserved.stderr.contains("\"zz\"") && unserved.stderr.contains("en_US"), "\(unserved.stderr)")
         let endpoint = try await store.post(TestControls.updateSettings.path(), json: #"{"locale": "fr_FR"}"#)

@@ -15,10 +15,10 @@ import Testing
     init() throws { base = try SubscriptionBinaryTests() }
 
     /// The notifications made so far, verified: payload, and the transaction and renewal info when it has data.
-    func told(_ store: MockStoreHarness, root: Certificate) throws -> [(
+    func told(_ store: MockStoreHarness, root: Certificate) async throws -> [(
         payload: NotificationPayload, transaction: SignedTransactionPayload?, renewal: RenewalInfoPayload?
     )] {
-        try store.control(TestNotificationsBody.self, "notifications").notifications.map { record in
+        try await store.control(TestNotificationsBody.self, "notifications").notifications.map { record in
             let payload = try verifiedES256Payload(record.signedPayload, as: NotificationPayload.self, root: root)
             return (
                 payload,
@@ -42,10 +42,10 @@ import Testing
         let root = try await base.root(store)
         let first = try await base.buy(store, Self.weekly, root: root)
         let expires = try #require(first.expiresDate)
-        _ = try store.control(TestBillingSettingsBody.self, "billing-retry", "on")
-        let failed = try store.control(TestClockBody.self, "clock", "advance", "P8D")
+        _ = try await store.control(TestBillingSettingsBody.self, "billing-retry", "on")
+        let failed = try await store.control(TestClockBody.self, "clock", "advance", "P8D")
         #expect(failed.events?.map(\.notificationType) == [.didFailToRenew] && failed.events?[0].subtype == nil)
-        let fail = try #require(try told(store, root: root).last)
+        let fail = try await #require(try told(store, root: root).last)
         #expect(fail.payload.notificationType == .didFailToRenew && fail.payload.subtype == nil)
         #expect(fail.payload.data?.status == .billingRetry && fail.renewal?.isInBillingRetryPeriod == true)
         #expect(fail.renewal?.gracePeriodExpiresDate == nil && fail.payload.signedDate == expires)
@@ -53,15 +53,15 @@ import Testing
         #expect(try await statuses(store, first.transactionId) == [.billingRetry])
         let messages = try await store.get(DeviceAPI.messages.path()).decoded(StoreMessagesBody.self)
         #expect(messages.messages.isEmpty, "billing-issue messages are off by default")
-        _ = try store.control(TestBillingSettingsBody.self, "billing-issues", "on")
+        _ = try await store.control(TestBillingSettingsBody.self, "billing-issues", "on")
         #expect(
             try await store.get(DeviceAPI.messages.path()).decoded(StoreMessagesBody.self).messages.map(\.reason) == [
                 "billingIssue"
             ])
 
-        _ = try store.control(TestBillingSettingsBody.self, "billing-retry", "off")
-        let resolved = try store.control(TestTransactionBody.self, "resolve", first.transactionId)
-        let recovery = try #require(try told(store, root: root).last)
+        _ = try await store.control(TestBillingSettingsBody.self, "billing-retry", "off")
+        let resolved = try await store.control(TestTransactionBody.self, "resolve", first.transactionId)
+        let recovery = try await #require(try told(store, root: root).last)
         #expect(recovery.payload.notificationType == .didRenew && recovery.payload.subtype == .billingRecovery)
         #expect(
             recovery.transaction?.transactionReason == .renewal
@@ -70,7 +70,7 @@ import Testing
         #expect(recovery.renewal?.isInBillingRetryPeriod == false && recovery.payload.data?.status == .active)
         #expect(
             try await base.entitlements(store, root: root).map(\.transactionId) == [resolved.transaction.transactionId])
-        let resolveAgain = try store.control("recover", first.transactionId)
+        let resolveAgain = try await store.control("recover", first.transactionId)
         #expect(resolveAgain.status == 1, "nothing to recover any more")
         #expect(try store.stop() == 0)
     }
@@ -78,26 +78,26 @@ import Testing
     @Test func aGracePeriodKeepsAccessThenExpiresThenBillingRetryGivesUpAfter60Days() async throws {
         let store = try base.start()
         let root = try await base.root(store)
-        _ = try store.control(TestBillingSettingsBody.self, "billing-retry", "on")
-        _ = try store.control(TestBillingSettingsBody.self, "grace-period", "on")
+        _ = try await store.control(TestBillingSettingsBody.self, "billing-retry", "on")
+        _ = try await store.control(TestBillingSettingsBody.self, "grace-period", "on")
         let first = try await base.buy(store, Self.weekly, root: root)
         let expires = try #require(first.expiresDate)
-        _ = try store.control(TestClockBody.self, "clock", "advance", "P8D")
-        let grace = try #require(try told(store, root: root).last)
+        _ = try await store.control(TestClockBody.self, "clock", "advance", "P8D")
+        let grace = try await #require(try told(store, root: root).last)
         #expect(grace.payload.notificationType == .didFailToRenew && grace.payload.subtype == .gracePeriod)
         #expect(grace.payload.data?.status == .billingGracePeriod && grace.renewal?.isInBillingRetryPeriod == true)
         #expect(grace.renewal?.gracePeriodExpiresDate == expires + 6 * Self.day, "a weekly subscription: 6 days")
         #expect(try await base.entitlements(store, root: root).map(\.transactionId) == [first.transactionId])
         #expect(try await statuses(store, first.transactionId) == [.billingGracePeriod])
 
-        let over = try store.control(TestClockBody.self, "clock", "advance", "P7D")
+        let over = try await store.control(TestClockBody.self, "clock", "advance", "P7D")
         #expect(over.events?.map(\.notificationType) == [.gracePeriodExpired])
-        #expect(try told(store, root: root).last?.payload.data?.status == .billingRetry)
+        await #expect(try told(store, root: root).last?.payload.data?.status == .billingRetry)
         #expect(try await base.entitlements(store, root: root).isEmpty)
 
-        let end = try store.control(TestClockBody.self, "clock", "advance", "P60D")
+        let end = try await store.control(TestClockBody.self, "clock", "advance", "P60D")
         #expect(end.events?.map(\.notificationType) == [.expired] && end.events?[0].subtype == .billingRetry)
-        let expired = try #require(try told(store, root: root).last)
+        let expired = try await #require(try told(store, root: root).last)
         #expect(expired.payload.signedDate == expires + 60 * Self.day, "Apple retries for 60 days")
         #expect(expired.payload.data?.status == .expired && expired.renewal?.expirationIntent == .billingError)
         #expect(expired.renewal?.isInBillingRetryPeriod == false)
@@ -109,33 +109,33 @@ import Testing
         let root = try await base.root(store)
         let first = try await base.buy(store, Self.weekly, root: root)
         #expect(first.price == 1_990)
-        let pending = try store.control(TestSubscriptionEventRecord.self, "price-increase", first.transactionId)
+        let pending = try await store.control(TestSubscriptionEventRecord.self, "price-increase", first.transactionId)
         #expect(pending.notificationType == .priceIncrease && pending.subtype == .pending)
-        var last = try #require(try told(store, root: root).last)
+        var last = try await #require(try told(store, root: root).last)
         #expect(last.renewal?.priceIncreaseStatus == .customerHasNotResponded && last.renewal?.renewalPrice == 2_190)
         #expect(
             try await store.get(DeviceAPI.messages.path()).decoded(StoreMessagesBody.self).messages.map(\.reason) == [
                 "priceIncreaseConsent"
             ])
-        let accepted = try store.control(
+        let accepted = try await store.control(
             TestSubscriptionEventRecord.self, "consent-price-increase", first.transactionId)
         #expect(accepted.notificationType == .priceIncrease && accepted.subtype == .accepted)
-        #expect(
+        await #expect(
             try told(store, root: root).last?.renewal?.priceIncreaseStatus
                 == .customerConsentedOrWasNotifiedWithoutNeedingConsent)
-        _ = try store.control(TestClockBody.self, "clock", "advance", "P8D")
-        last = try #require(try told(store, root: root).last)
+        _ = try await store.control(TestClockBody.self, "clock", "advance", "P8D")
+        last = try await #require(try told(store, root: root).last)
         #expect(last.payload.notificationType == .didRenew && last.transaction?.price == 2_190, "the new price")
 
-        let again = try store.control(
+        let again = try await store.control(
             TestSubscriptionEventRecord.self, "price-increase", Self.weekly, "--price", "2.99")
         #expect(again.subtype == .pending)
-        let declined = try store.control(TestSubscriptionEventRecord.self, "decline-price-increase", Self.weekly)
+        let declined = try await store.control(TestSubscriptionEventRecord.self, "decline-price-increase", Self.weekly)
         #expect(declined.notificationType == .didChangeRenewalStatus && declined.subtype == .autoRenewDisabled)
-        let ended = try store.control(TestClockBody.self, "clock", "advance", "P8D")
+        let ended = try await store.control(TestClockBody.self, "clock", "advance", "P8D")
         #expect(ended.events?.map(\.notificationType) == [.expired] && ended.events?[0].subtype == .priceIncrease)
-        #expect(try told(store, root: root).last?.renewal?.expirationIntent == .customerDidNotConsentToPriceIncrease)
-        #expect(try store.control("consent-price-increase", first.transactionId).status == 1)
+        await #expect(try told(store, root: root).last?.renewal?.expirationIntent == .customerDidNotConsentToPriceIncrease)
+        await #expect(try store.control("consent-price-increase", first.transactionId).status == 1)
         #expect(try store.stop() == 0)
     }
 
@@ -143,20 +143,20 @@ import Testing
         let store = try base.start()
         let root = try await base.root(store)
         let first = try await base.buy(store, Self.weekly, root: root)
-        _ = try store.control(TestTransactionBody.self, "refund", first.transactionId)
-        #expect(try told(store, root: root).last?.payload.data?.status == .revoked)
+        _ = try await store.control(TestTransactionBody.self, "refund", first.transactionId)
+        await #expect(try told(store, root: root).last?.payload.data?.status == .revoked)
         #expect(try await base.entitlements(store, root: root).isEmpty)
-        _ = try store.control(TestTransactionBody.self, "reverse-refund", first.transactionId)
-        let reversed = try #require(try told(store, root: root).last)
+        _ = try await store.control(TestTransactionBody.self, "reverse-refund", first.transactionId)
+        let reversed = try await #require(try told(store, root: root).last)
         #expect(reversed.payload.notificationType == .refundReversed && reversed.payload.data?.status == .active)
         #expect(reversed.transaction?.revocationDate == nil && reversed.renewal?.autoRenewStatus == .on)
         #expect(try await base.entitlements(store, root: root).map(\.transactionId) == [first.transactionId])
 
-        _ = try store.control(TestBillingSettingsBody.self, "for-sale", Self.weekly, "off")
-        let ended = try store.control(TestClockBody.self, "clock", "advance", "P8D")
+        _ = try await store.control(TestBillingSettingsBody.self, "for-sale", Self.weekly, "off")
+        let ended = try await store.control(TestClockBody.self, "clock", "advance", "P8D")
         #expect(
             ended.events?.map(\.notificationType) == [.expired] && ended.events?[0].subtype == .productNotForSale)
-        #expect(try told(store, root: root).last?.renewal?.expirationIntent == .productNotAvailable)
+        await #expect(try told(store, root: root).last?.renewal?.expirationIntent == .productNotAvailable)
         #expect(try store.stop() == 0)
     }
 
@@ -180,7 +180,7 @@ import Testing
         #expect(
             answer.originalTransactionId == first.transactionId && answer.webOrderLineItemId == first.webOrderLineItemId
         )
-        let extended = try #require(try told(store, root: root).last)
+        let extended = try await #require(try told(store, root: root).last)
         #expect(
             extended.payload.notificationType == .renewalExtended
                 && extended.transaction?.expiresDate == answer.effectiveDate)
@@ -219,11 +219,11 @@ import Testing
         let statusPath = ServerAPI.massExtensionStatus.path(Self.weekly, "9a1e3a8c-4c55-4f0e-9a53-3b0b6f4a1d11")
         let pending = try await base.server(store, statusPath).decoded(MassExtendRenewalDateStatusResponseBody.self)
         #expect(!pending.complete && pending.completeDate == nil && pending.succeededCount == nil, "taken, not run")
-        #expect(try told(store, root: root).last?.payload.notificationType != .renewalExtension)
-        _ = try store.control(TestClockBody.self, "clock", "advance", "PT1H")
+        await #expect(try told(store, root: root).last?.payload.notificationType != .renewalExtension)
+        _ = try await store.control(TestClockBody.self, "clock", "advance", "PT1H")
         let status = try await base.server(store, statusPath).decoded(MassExtendRenewalDateStatusResponseBody.self)
         #expect(status.complete && status.succeededCount == 0 && status.failedCount == 1, "two extensions this year")
-        let notices = try told(store, root: root).suffix(2)
+        let notices = try await told(store, root: root).suffix(2)
         #expect(notices.map(\.payload.subtype) == [.failure, .summary])
         let summary = try #require(notices.last?.payload.summary)
         #expect(notices.last?.payload.data == nil && summary.productId == Self.weekly && summary.failedCount == 1)
@@ -259,12 +259,12 @@ import Testing
         let mass =
             #"{"extendByDays": 2, "extendReasonCode": 1, "requestIdentifier": "all-1", "productId": "\#(Self.weekly)"}"#
         #expect(try await post(store, ServerAPI.massExtendRenewalDate.path(), mass).status == 200)
-        _ = try store.control(TestClockBody.self, "clock", "advance", "PT1H")
-        let notices = try told(store, root: root).suffix(2)
+        _ = try await store.control(TestClockBody.self, "clock", "advance", "PT1H")
+        let notices = try await told(store, root: root).suffix(2)
         #expect(notices.map(\.payload.notificationType) == [.renewalExtended, .renewalExtension])
         #expect(notices.first?.transaction?.expiresDate == (weekly.expiresDate ?? 0) + 2 * Self.day)
         #expect(notices.last?.payload.summary?.succeededCount == 1)
-        _ = try store.control(TestSubscriptionEventRecord.self, "subscription", "expire", weekly.transactionId)
+        _ = try await store.control(TestSubscriptionEventRecord.self, "subscription", "expire", weekly.transactionId)
         try expectError(
             try await put(
                 store, ServerAPI.extendRenewalDate.path(weekly.transactionId),

@@ -10,16 +10,16 @@ import Testing
         (["buy", "p", "--quantity", "1", "--quantity", "2"], "--quantity is given more than once"),
         (["ask-to-buy", "maybe"], "\"maybe\" is not one of on, off"),
     ])
-    func mistakesAreExit64BeforeAnythingIsSent(_ arguments: [String], _ words: String) throws {
+    func mistakesAreExit64BeforeAnythingIsSent(_ arguments: [String], _ words: String) async throws {
         // Port 9 (discard): nothing listens, so a control that was sent would fail with exit 1 instead.
-        let result = try MockStoreHarness.run(["control", "--url", "http://127.0.0.1:9"] + arguments)
+        let result = try await MockStoreHarness.run(["control", "--url", "http://127.0.0.1:9"] + arguments)
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.contains(words), "\(result.stderr)")
         #expect(result.stderr.contains("mockstore control --help"))
     }
 
-    @Test func aCommandNameIsNotTakenForTheURL() throws {
-        let result = try MockStoreHarness.run(["control", "--url", "transactions"])
+    @Test func aCommandNameIsNotTakenForTheURL() async throws {
+        let result = try await MockStoreHarness.run(["control", "--url", "transactions"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("--url needs a value (URL), not the command \"transactions\""))
     }

@@ -85,8 +85,8 @@ extension CustomerBinaryTests {
         let store = try start()
         defer { _ = try? store.stop() }
         let root = try await root(store)
-        let added = try store.control(TestCustomer.self, "customer", "add", "alice")
-        _ = try store.control(TestCustomer.self, "customer", "add", "bob@example.com")
+        let added = try await store.control(TestCustomer.self, "customer", "add", "alice")
+        _ = try await store.control(TestCustomer.self, "customer", "add", "bob@example.com")
         let alice = try await buy(store, Self.proMonthly, as: "alice", root: root)
         let bob = try await buy(store, Self.weekly, as: "bob@example.com", root: root)
         #expect(alice.appTransactionId == added.appTransactionId)
@@ -115,12 +115,12 @@ extension CustomerBinaryTests {
         #expect(try await historyProducts(store, bob.transactionId, root: root) == [Self.weekly])
 
         // The clock runs for every customer: both renew, each in their own history.
-        _ = try store.control(TestClockBody.self, "clock", "advance", "P1M")
+        _ = try await store.control(TestClockBody.self, "clock", "advance", "P1M")
         let alicesHistory = try await historyProducts(store, alice.transactionId, root: root)
         #expect(alicesHistory.count >= 2 && alicesHistory.allSatisfy { $0 == Self.proMonthly })
         let bobsHistory = try await historyProducts(store, bob.transactionId, root: root)
         #expect(bobsHistory.count >= 4 && bobsHistory.allSatisfy { $0 == Self.weekly })
-        let renewed = try store.control(TestTransactionsBody.self, "transactions", "--customer", "alice")
+        let renewed = try await store.control(TestTransactionsBody.self, "transactions", "--customer", "alice")
         #expect(Set(renewed.transactions.map(\.originalTransactionId)) == [alice.transactionId])
     }
 
@@ -128,19 +128,19 @@ extension CustomerBinaryTests {
         let store = try start()
         defer { _ = try? store.stop() }
         let root = try await root(store)
-        _ = try store.control(TestCustomer.self, "customer", "add", "alice")
-        _ = try store.control(TestCustomer.self, "customer", "add", "bob")
+        _ = try await store.control(TestCustomer.self, "customer", "add", "alice")
+        _ = try await store.control(TestCustomer.self, "customer", "add", "bob")
         let token = UUID().uuidString.lowercased()
-        let bought = try store.control(
+        let bought = try await store.control(
             TestTransactionBody.self, "buy", "com.example.coins", "--app-account-token", token,
             "--customer", "alice")
         let bobs = try await buy(store, "com.example.coins", as: "bob", root: root)
         let id = bought.transaction.transactionId
 
         // A control naming another customer does not reach alice's transaction.
-        let wrong = try store.control("refund", id, "--customer", "bob")
+        let wrong = try await store.control("refund", id, "--customer", "bob")
         #expect(wrong.status == 1 && wrong.stderr.contains("4040010"), "\(wrong.stderr)")
-        _ = try store.control(TestTransactionBody.self, "refund", id, "--customer", "alice")
+        _ = try await store.control(TestTransactionBody.self, "refund", id, "--customer", "alice")
 
         let alices = try await server(store, ServerAPI.refundHistory.path(id)).decoded(RefundHistoryResponseBody.self)
         #expect(try payloads(alices.signedTransactions, root: root).map(\.transactionId) == [id])
@@ -149,7 +149,7 @@ extension CustomerBinaryTests {
         #expect(bobsRefunds.signedTransactions.isEmpty)
 
         // The REFUND notification says whose it is through appAccountToken and originalTransactionId only.
-        let records = try store.control(TestNotificationsBody.self, "notifications").notifications
+        let records = try await store.control(TestNotificationsBody.self, "notifications").notifications
         let refund = try #require(
             try records.map { try verifiedES256Payload($0.signedPayload, as: NotificationPayload.self, root: root) }
                 .first { $0.notificationType == .refund })
@@ -166,8 +166,8 @@ extension CustomerBinaryTests {
         let store = try start()
         defer { _ = try? store.stop() }
         let root = try await root(store)
-        _ = try store.control(TestCustomer.self, "customer", "add", "alice")
-        _ = try store.control(TestCustomer.self, "customer", "add", "bob")
+        _ = try await store.control(TestCustomer.self, "customer", "add", "alice")
+        _ = try await store.control(TestCustomer.self, "customer", "add", "bob")
         let eligibility = DeviceAPI.introOfferEligibility.path(Self.proGroup)
         let first = try await buy(store, Self.proMonthly, as: "alice", root: root)
         #expect(first.offerType == .introductoryOffer, "alice's first subscription takes the introductory offer")
@@ -185,11 +185,11 @@ extension CustomerBinaryTests {
         let store = try start()
         defer { _ = try? store.stop() }
         let root = try await root(store)
-        _ = try store.control(TestCustomer.self, "customer", "add", "kid")
-        _ = try store.control(TestCustomer.self, "customer", "add", "other")
+        _ = try await store.control(TestCustomer.self, "customer", "add", "kid")
+        _ = try await store.control(TestCustomer.self, "customer", "add", "other")
         let cursor = try await device(store, "GET", DeviceAPI.updates.path(), as: "other")
             .decoded(TransactionUpdatesBody.self).cursor
-        _ = try store.control(TestSettingsBody.self, "ask-to-buy", "on")
+        _ = try await store.control(TestSettingsBody.self, "ask-to-buy", "on")
         let asked = try await device(
             store, "POST", DeviceAPI.purchase.path(), json: #"{"productId": "com.example.coins"}"#, as: "kid"
         ).decoded(PurchaseResponseBody.self)
@@ -201,8 +201,8 @@ extension CustomerBinaryTests {
         try expectError(seen, status: 404, code: StoreErrorCode.transactionIdNotFound)
         let theirs = try await device(store, "GET", DeviceAPI.purchaseStatus.path(id), as: "kid")
         #expect(try theirs.decoded(PurchaseStatusBody.self).status == "pending")
-        #expect(try store.control("approve", id, "--customer", "other").status == 1)
-        _ = try store.control(TestTransactionBody.self, "approve", id)
+        await #expect(try store.control("approve", id, "--customer", "other").status == 1)
+        _ = try await store.control(TestTransactionBody.self, "approve", id)
 
         let kids = try await device(store, "GET", DeviceAPI.updates.path() + "?after=\(cursor)", as: "kid")
         #expect(
@@ -216,18 +216,18 @@ extension CustomerBinaryTests {
         let store = try start()
         defer { _ = try? store.stop() }
         let root = try await root(store)
-        _ = try store.control(TestCustomer.self, "customer", "add", "alice")
-        _ = try store.control(TestCustomer.self, "customer", "add", "bob")
+        _ = try await store.control(TestCustomer.self, "customer", "add", "alice")
+        _ = try await store.control(TestCustomer.self, "customer", "add", "bob")
         _ = try await buy(store, Self.proMonthly, as: "alice", root: root)
         _ = try await buy(store, Self.proMonthly, as: "bob", root: root)
-        _ = try store.control(
+        _ = try await store.control(
             TestSubscriptionEventRecord.self, "subscription", "auto-renew", Self.proMonthly, "off", "--customer", "bob")
-        let alices = try store.control(TestSubscriptionsBody.self, "subscriptions", "--customer", "alice")
-        let bobs = try store.control(TestSubscriptionsBody.self, "subscriptions", "--customer", "bob")
+        let alices = try await store.control(TestSubscriptionsBody.self, "subscriptions", "--customer", "alice")
+        let bobs = try await store.control(TestSubscriptionsBody.self, "subscriptions", "--customer", "bob")
         #expect(
             alices.subscriptions.map(\.autoRenewStatus) == [.on] && bobs.subscriptions.map(\.autoRenewStatus) == [.off])
-        #expect(try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions.isEmpty)
-        let nobodys = try store.control("subscription", "renew", Self.proMonthly)
+        await #expect(try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions.isEmpty)
+        let nobodys = try await store.control("subscription", "renew", Self.proMonthly)
         #expect(nobodys.status == 1, "the default customer has no subscription: \(nobodys.stderr)")
     }
 }

@@ -23,23 +23,23 @@ import Testing
 }
 
 extension CustomerControlBinaryTests {
-    @Test func customersAreAddedListedAndRemovedWithClearRefusals() throws {
+    @Test func customersAreAddedListedAndRemovedWithClearRefusals() async throws {
         let store = try start()
         defer { _ = try? store.stop() }
-        let alice = try store.control(TestCustomer.self, "customer", "add", "alice", "--storefront", "FRA")
+        let alice = try await store.control(TestCustomer.self, "customer", "add", "alice", "--storefront", "FRA")
         #expect(alice.name == "alice" && alice.storefront == "FRA" && !alice.isDefault)
-        _ = try store.control(TestCustomer.self, "customer", "add", "bob")
-        let listed = try store.control(TestCustomersBody.self, "customer", "list").customers
+        _ = try await store.control(TestCustomer.self, "customer", "add", "bob")
+        let listed = try await store.control(TestCustomersBody.self, "customer", "list").customers
         #expect(listed.map(\.name) == [MockCustomerHeader.defaultCustomer, "alice", "bob"])
         #expect(listed.first?.isDefault == true && Set(listed.map(\.appTransactionId)).count == 3)
 
-        let twice = try store.control("customer", "add", "alice")
+        let twice = try await store.control("customer", "add", "alice")
         #expect(twice.status == 1 && twice.stderr.contains("There is a customer called \"alice\" already"))
-        let unknown = try store.control("customer", "remove", "carol")
+        let unknown = try await store.control("customer", "remove", "carol")
         #expect(unknown.status == 1 && unknown.stderr.contains("No customer is called \"carol\""))
-        let theDefault = try store.control("customer", "remove", "default")
+        let theDefault = try await store.control("customer", "remove", "default")
         #expect(theDefault.status == 1 && theDefault.stderr.contains("The default customer cannot be removed"))
-        let storefront = try store.control("customer", "add", "dave", "--storefront", "XXX")
+        let storefront = try await store.control("customer", "add", "dave", "--storefront", "XXX")
         #expect(storefront.status == 1 && storefront.stderr.contains("Unknown storefront \"XXX\""))
 
         // Command-line mistakes: exit 64, nothing sent.
@@ -47,31 +47,31 @@ extension CustomerControlBinaryTests {
             ["customer", "add", "bad name"], ["customer", "add"], ["customer", "list", "alice"],
             ["customer", "rename", "alice"], ["transactions", "--customer", "../x"], ["transactions", "--customer"],
         ] {
-            let outcome = try MockStoreHarness.run(["control", "--url", store.baseURL] + arguments)
+            let outcome = try await MockStoreHarness.run(["control", "--url", store.baseURL] + arguments)
             #expect(outcome.status == 64, "\(arguments): \(outcome.stderr)")
         }
 
-        _ = try store.control(TestTransactionBody.self, "buy", Self.pack, "--customer", "bob")
-        _ = try store.control("customer", "remove", "bob")
-        #expect(
+        _ = try await store.control(TestTransactionBody.self, "buy", Self.pack, "--customer", "bob")
+        _ = try await store.control("customer", "remove", "bob")
+        await #expect(
             try store.control(TestCustomersBody.self, "customer", "list").customers.map(\.name) == ["default", "alice"])
-        let gone = try store.control("transactions", "--customer", "bob")
+        let gone = try await store.control("transactions", "--customer", "bob")
         #expect(gone.status == 1 && gone.stderr.contains("4040020"), "\(gone.stderr)")
     }
 
     @Test func controlsActForTheCustomerTheyNameAndTheDeviceAPIForItsHeader() async throws {
         let store = try start()
         defer { _ = try? store.stop() }
-        _ = try store.control(TestCustomer.self, "customer", "add", "alice")
-        let bought = try store.control(TestTransactionBody.self, "buy", Self.pack, "--customer", "alice")
-        let alices = try store.control(TestTransactionsBody.self, "transactions", "--customer", "alice")
+        _ = try await store.control(TestCustomer.self, "customer", "add", "alice")
+        let bought = try await store.control(TestTransactionBody.self, "buy", Self.pack, "--customer", "alice")
+        let alices = try await store.control(TestTransactionsBody.self, "transactions", "--customer", "alice")
         #expect(alices.transactions.map(\.transactionId) == [bought.transaction.transactionId])
-        #expect(try store.control(TestTransactionsBody.self, "transactions").transactions.isEmpty)
+        await #expect(try store.control(TestTransactionsBody.self, "transactions").transactions.isEmpty)
 
         // A storefront of one customer's own: prices and settings follow for them only.
-        _ = try store.control(TestSettingsBody.self, "storefront", "FRA", "--customer", "alice")
-        #expect(try store.control(TestSettingsBody.self, "settings", "--customer", "alice").currency == "EUR")
-        #expect(try store.control(TestSettingsBody.self, "settings").storefront != "FRA")
+        _ = try await store.control(TestSettingsBody.self, "storefront", "FRA", "--customer", "alice")
+        await #expect(try store.control(TestSettingsBody.self, "settings", "--customer", "alice").currency == "EUR")
+        await #expect(try store.control(TestSettingsBody.self, "settings").storefront != "FRA")
         let products = DeviceAPI.products.path() + "?ids=\(Self.pack)"
         let hers = try await store.request("GET", products, headers: [MockCustomerHeader.name: "alice"])
         let theirs = try await store.get(products)
@@ -119,11 +119,11 @@ extension CustomerControlBinaryTests {
         let unfinished = try await store.get(DeviceAPI.unfinished.path()).decoded(
             SignedTransactionsBody.self)
         #expect(unfinished.signedTransactions.count == 1, "the old purchase is the default customer's")
-        _ = try store.control(TestCustomer.self, "customer", "add", "alice")
+        _ = try await store.control(TestCustomer.self, "customer", "add", "alice")
         let hers = try await store.request(
             "GET", DeviceAPI.unfinished.path(), headers: [MockCustomerHeader.name: "alice"])
         #expect(try hers.decoded(SignedTransactionsBody.self).signedTransactions.isEmpty)
-        let next = try store.control(TestTransactionBody.self, "buy", Self.pack, "--customer", "alice")
+        let next = try await store.control(TestTransactionBody.self, "buy", Self.pack, "--customer", "alice")
         #expect(next.transaction.transactionId == "2000000000000008", "ids go on from the old store's")
     }
 }

@@ -19,8 +19,8 @@ import Testing
     }
 
     /// `mockstore control ARGUMENTS` against `store`.
-    static func control(_ store: EphemeralMockStore, _ arguments: [String]) throws -> ProcessResult {
-        try ChildProcess.run(
+    static func control(_ store: EphemeralMockStore, _ arguments: [String]) async throws -> ProcessResult {
+        try await ChildProcess.run(
             try Binaries.require("mockstore"), ["control", "--url", store.url] + arguments,
             environment: EphemeralMockStore.environment, timeout: 30)
     }
@@ -69,42 +69,42 @@ extension EphemeralStoreBinaryTests {
         #expect(try again.request("GET", DeviceAPI.unfinished.path()).text.contains("[]"))
     }
 
-    @Test func ephemeralWithADataDirectoryIsAUsageError() throws {
-        let result = try ChildProcess.run(
+    @Test func ephemeralWithADataDirectoryIsAUsageError() async throws {
+        let result = try await ChildProcess.run(
             try Binaries.require("mockstore"), ["--ephemeral", "--data", "somewhere"],
             environment: EphemeralMockStore.environment, timeout: 30)
         #expect(result.status == 64)
         #expect(result.stderr.contains("--data is not used with --ephemeral"))
     }
 
-    @Test func rootCertificateIsPrintedAndWrittenAsPEM() throws {
+    @Test func rootCertificateIsPrintedAndWrittenAsPEM() async throws {
         let work = try TemporaryDirectory()
         let store = try EphemeralMockStore(workingDirectory: work.path)
         defer { store.stop() }
         let der = try store.request("GET", SandboxAPI.rootCertificate.path()).body
 
-        let printed = try Self.control(store, ["root-certificate"])
+        let printed = try await Self.control(store, ["root-certificate"])
         #expect(printed.status == 0)
         #expect(printed.stdout.hasPrefix("-----BEGIN CERTIFICATE-----\n"))
         #expect(try Certificate(pemRepresentation: printed.stdout).derRepresentation == der)
 
         let file = work.file("root.pem")
-        let written = try Self.control(store, ["root-certificate", "--out", file])
+        let written = try await Self.control(store, ["root-certificate", "--out", file])
         #expect(written.status == 0)
         #expect(written.stdout == "")
         let text = try String(contentsOfFile: file, encoding: .utf8)
         #expect(text == printed.stdout)
 
-        let unwritable = try Self.control(store, ["root-certificate", "--out", work.file("missing/root.pem")])
+        let unwritable = try await Self.control(store, ["root-certificate", "--out", work.file("missing/root.pem")])
         #expect(unwritable.status == 1)
         #expect(unwritable.stderr.contains("cannot write"))
     }
 
-    @Test func aPortInUseIsSaidOnceInTheStoresOwnWords() throws {
+    @Test func aPortInUseIsSaidOnceInTheStoresOwnWords() async throws {
         let work = try TemporaryDirectory()
         let first = try EphemeralMockStore(workingDirectory: work.path)
         defer { first.stop() }
-        let second = try ChildProcess.run(
+        let second = try await ChildProcess.run(
             try Binaries.require("mockstore"), ["--ephemeral", "--port", "\(first.port)"],
             environment: EphemeralMockStore.environment, timeout: 30)
         #expect(second.status == 1)
@@ -113,11 +113,11 @@ extension EphemeralStoreBinaryTests {
         #expect(!second.stderr.contains("Failed to bind"))
     }
 
-    @Test func theCatalogueNamedByTheEnvironmentIsUsed() throws {
+    @Test func theCatalogueNamedByTheEnvironmentIsUsed() async throws {
         let work = try TemporaryDirectory()
         var environment = EphemeralMockStore.environment
         environment["MOCKSTORE_CATALOGUE"] = work.file("nowhere.storekit")
-        let result = try ChildProcess.run(
+        let result = try await ChildProcess.run(
             try Binaries.require("mockstore"), ["--ephemeral"], environment: environment, timeout: 30)
         #expect(result.status == 1)
         #expect(result.stderr.contains(work.file("nowhere.storekit")))

@@ -28,7 +28,7 @@ import Testing
         return (shell, try #require(pid, "the shell did not say the store's pid"))
     }
 
-    @Test func aStoreWhoseParentIsKilledStopsOnItsOwn() throws {
+    @Test func aStoreWhoseParentIsKilledStopsOnItsOwn() async throws {
         let scratch = try TemporaryDirectory()
         let output = scratch.file("store.out")
         let (shell, store) = try storeUnderAShell(["--exit-with-parent"], output: output)
@@ -38,7 +38,7 @@ import Testing
         }
         #expect(listening, "the store started")
         shell.send(SIGKILL)
-        _ = shell.wait(timeout: 30)
+        _ = await shell.wait(timeout: 30)
         let stopped = waitUntil(timeout: 120) { !ChildProcess.isLive(store) }
         let status = (try? String(contentsOfFile: "/proc/\(store)/status", encoding: .utf8)) ?? "gone"
         #expect(stopped, "pid \(store) still running after its parent died: \(status.prefix(300))")
@@ -48,7 +48,7 @@ import Testing
     /// Linux signals the store when the thread that started it ends (PR_SET_PDEATHSIG), though its process lives on:
     /// the store checks and keeps serving. A test library starting stores from a pool thread that then goes idle
     /// and ends must not lose them.
-    @Test func aStoreOutlivesTheThreadThatStartedItWhileItsProcessLives() throws {
+    @Test func aStoreOutlivesTheThreadThatStartedItWhileItsProcessLives() async throws {
         let binary = try Binaries.require("mockstore")
         let starter = StarterThread(binary)
         starter.start()
@@ -62,7 +62,7 @@ import Testing
         #expect(!stoppedEarly, "the store stopped though its parent process lives: \(store.stderrSoFar)")
         #expect(!store.stderrSoFar.contains("is gone"), "\(store.stderrSoFar)")
         store.send(SIGTERM)
-        #expect(store.wait(timeout: 60).status == 0)
+        await #expect(store.wait(timeout: 60).status == 0)
     }
 }
 

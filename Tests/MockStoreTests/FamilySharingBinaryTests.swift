@@ -17,11 +17,11 @@ import Testing
     @Test func aSharedSubscriptionIsTheMembersOwnFamilySharedTransactionsUntilTheRefundRevokesIt() async throws {
         let store = try base.start()
         let root = try await base.root(store)
-        let refused = try store.control("family-share", Self.monthly)
+        let refused = try await store.control("family-share", Self.monthly)
         #expect(refused.status == 1 && refused.stderr.contains("not family shareable"))
-        let shared = try store.control(TestSubscriptionEventRecord.self, "family-share", Self.yearly)
+        let shared = try await store.control(TestSubscriptionEventRecord.self, "family-share", Self.yearly)
         #expect(shared.notificationType == .subscribed && shared.subtype == .initialBuy)
-        var told = try #require(try base.notifications(store, root: root).last)
+        var told = try await #require(try base.notifications(store, root: root).last)
         #expect(told.transaction.inAppOwnershipType == .familyShared && told.transaction.productId == Self.yearly)
         #expect(told.transaction.offerType == nil && told.transaction.price == 99_990, "the purchaser's full period")
         #expect(told.transaction.originalTransactionId == told.transaction.transactionId, "ids of the member's own")
@@ -33,9 +33,9 @@ import Testing
         let own = try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.monthly)"}"#)
         #expect(own.status == 409, "one subscription per group: the member's own purchase waits")
 
-        let renewed = try store.control(TestClockBody.self, "clock", "advance", "P1Y").events ?? []
+        let renewed = try await store.control(TestClockBody.self, "clock", "advance", "P1Y").events ?? []
         #expect(renewed.map(\.notificationType) == [.didRenew])
-        told = try #require(try base.notifications(store, root: root).last)
+        told = try await #require(try base.notifications(store, root: root).last)
         #expect(
             told.transaction.inAppOwnershipType == .familyShared && told.transaction.transactionReason == .renewal)
         #expect(told.transaction.originalTransactionId == shared.originalTransactionId)
@@ -45,20 +45,20 @@ import Testing
             headers: try base.token.header())
         try expectError(extend, status: 403, code: 4_030_007)
 
-        let revoked = try store.control(
+        let revoked = try await store.control(
             TestTransactionBody.self, "refund", try #require(told.transaction.transactionId))
         #expect(revoked.transaction.revocationType == .familyRevoke)
-        told = try #require(try base.notifications(store, root: root).last)
+        told = try await #require(try base.notifications(store, root: root).last)
         #expect(told.payload.notificationType == .revoke && told.payload.subtype == nil)
         #expect(told.transaction.revocationType == .familyRevoke && told.transaction.revocationDate != nil)
         #expect(told.payload.data?.status == .revoked && told.renewal.autoRenewStatus == .off)
         entitled = try await base.entitlements(store, root: root)
         #expect(entitled.isEmpty, "no access once sharing is revoked")
-        #expect(try store.control("family-revoke", Self.yearly).status == 1, "revoked already")
+        await #expect(try store.control("family-revoke", Self.yearly).status == 1, "revoked already")
 
         let bought = try await base.buy(store, Self.monthly, root: root)
         #expect(bought.inAppOwnershipType == .purchased && bought.originalTransactionId == bought.transactionId)
-        told = try #require(try base.notifications(store, root: root).last)
+        told = try await #require(try base.notifications(store, root: root).last)
         #expect(told.payload.notificationType == .subscribed && told.payload.subtype == .initialBuy)
         #expect(try store.stop() == 0)
     }
@@ -66,21 +66,21 @@ import Testing
     @Test func sharingEndsByTheControlAndStartsAgainAsAResubscription() async throws {
         let store = try base.start()
         let root = try await base.root(store)
-        let shared = try store.control(TestSubscriptionEventRecord.self, "family-share", Self.yearly)
-        #expect(try store.control("family-share", Self.yearly).status == 1, "in force already")
-        let ended = try store.control(TestTransactionBody.self, "family-revoke", Self.yearly)
+        let shared = try await store.control(TestSubscriptionEventRecord.self, "family-share", Self.yearly)
+        await #expect(try store.control("family-share", Self.yearly).status == 1, "in force already")
+        let ended = try await store.control(TestTransactionBody.self, "family-revoke", Self.yearly)
         #expect(ended.transaction.transactionId == shared.transactionId && ended.transaction.revocationDate != nil)
-        var told = try #require(try base.notifications(store, root: root).last)
+        var told = try await #require(try base.notifications(store, root: root).last)
         #expect(told.payload.notificationType == .revoke && told.transaction.inAppOwnershipType == .familyShared)
-        let again = try store.control(TestSubscriptionEventRecord.self, "family-share", Self.yearly)
+        let again = try await store.control(TestSubscriptionEventRecord.self, "family-share", Self.yearly)
         #expect(again.subtype == .resubscribe && again.originalTransactionId == shared.originalTransactionId)
-        told = try #require(try base.notifications(store, root: root).last)
+        told = try await #require(try base.notifications(store, root: root).last)
         #expect(told.transaction.inAppOwnershipType == .familyShared && told.transaction.revocationDate == nil)
         let history = try await base.server(
             store, ServerAPI.history.path(shared.originalTransactionId) + "?inAppOwnershipType=FAMILY_SHARED")
         #expect(history.status == 200)
-        #expect(try store.control("family-revoke", "nope/x").status == 64)
-        #expect(try store.control("family-share", "com.example.none").status == 1)
+        await #expect(try store.control("family-revoke", "nope/x").status == 64)
+        await #expect(try store.control("family-share", "com.example.none").status == 1)
         #expect(try store.stop() == 0)
     }
 }

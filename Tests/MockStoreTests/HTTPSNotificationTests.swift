@@ -125,7 +125,7 @@ final class HTTPSReceiver {
         #expect(try store.stop() == 0)
     }
 
-    @Test func notifyCAIsCheckedBeforeTheStoreStarts() throws {
+    @Test func notifyCAIsCheckedBeforeTheStoreStarts() async throws {
         // The usage errors are in SandboxCommandLineTests; here what only a start can tell.
         guard case .run(let options) = try MockStoreCommandLine.parse(["--notify", "https://h/", "--notify-ca", "/c"])
         else {
@@ -136,7 +136,7 @@ final class HTTPSReceiver {
         let notPEM = directory.file("not.pem")
         try Data("hello".utf8).write(to: URL(fileURLWithPath: notPEM))
         for (file, message) in [(notPEM, "holds no PEM certificate"), (directory.file("missing.pem"), "cannot read")] {
-            let outcome = try MockStoreHarness.run([
+            let outcome = try await MockStoreHarness.run([
                 "--data", directory.file("data"), "--catalogue", Repository.catalogue, "--notify",
                 "https://127.0.0.1:9/hook", "--notify-ca", file,
             ])

@@ -27,7 +27,7 @@ import Testing
         while true { try await Task.sleep(for: .seconds(1)) }
     }
 
-    @Test func aRunnerKilledWithSIGKILLLeavesNoStore() throws {
+    @Test func aRunnerKilledWithSIGKILLLeavesNoStore() async throws {
         let scratch = try TemporaryDirectory()
         let said = scratch.file("store.pid")
         var environment = ProcessInfo.processInfo.environment
@@ -47,7 +47,7 @@ import Testing
             store, "the runner did not start a store: \(started) \(runner.stderrSoFar.suffix(2_000))")
         #expect(ChildProcess.isLive(pid), "the store was running while its runner was")
         runner.send(SIGKILL)
-        #expect(runner.wait(timeout: 60).signaled)
+        await #expect(runner.wait(timeout: 60).signaled)
         let gone = waitUntil(timeout: 120) { !ChildProcess.isLive(pid) }
         #expect(gone, "store pid \(pid) still running after its runner was killed")
         if !gone { kill(pid, SIGKILL) }

@@ -24,8 +24,8 @@ import Testing
             .decoded(MassExtendRenewalDateStatusResponseBody.self)
     }
 
-    func kinds(_ store: MockStoreHarness) throws -> [String] {
-        try store.control(TestNotificationsBody.self, "notifications").notifications.map {
+    func kinds(_ store: MockStoreHarness) async throws -> [String] {
+        try await store.control(TestNotificationsBody.self, "notifications").notifications.map {
             $0.notificationType.rawValue + ($0.subtype.map { " " + $0.rawValue } ?? "")
         }
     }
@@ -34,7 +34,7 @@ import Testing
     /// asking for the status, which would run the extension).
     func kindsOnceSummarised(_ store: MockStoreHarness) async throws -> [String] {
         _ = try await store.testStore.notifications(of: .renewalExtension, subtype: .summary, within: .seconds(300))
-        return try kinds(store)
+        return try await kinds(store)
     }
 
     @Test func aMassExtensionRunsOnItsOwnAFewSecondsLaterAndSendsItsSummary() async throws {
@@ -59,7 +59,7 @@ import Testing
         #expect(seen.suffix(2) == ["RENEWAL_EXTENDED", "RENEWAL_EXTENSION SUMMARY"], "\(seen)")
         let done = try await status(store, "later")
         #expect(done.complete && done.succeededCount == 1 && done.failedCount == 0 && done.completeDate != nil)
-        let state = try #require(try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions.first)
+        let state = try await #require(try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions.first)
         #expect(state.expiresDate == (weekly.expiresDate ?? 0) + 4 * Self.day, "extended once")
         #expect(try store.stop() == 0)
     }
@@ -78,10 +78,10 @@ import Testing
 
     @Test func aMassExtensionTakenBeforeARestartRunsAfterIt() async throws {
         let store = try await restartedWithPendingMassExtension("kept")
-        _ = try store.control(TestClockBody.self, "clock", "advance", "PT1H")
+        _ = try await store.control(TestClockBody.self, "clock", "advance", "PT1H")
         let done = try await status(store, "kept")
         #expect(done.complete && done.succeededCount == 1, "run after the restart")
-        #expect(try kinds(store).last == "RENEWAL_EXTENSION SUMMARY")
+        await #expect(try kinds(store).last == "RENEWAL_EXTENSION SUMMARY")
         #expect(try store.stop() == 0)
     }
 

@@ -53,42 +53,42 @@ import Testing
 // MARK: Command line
 
 extension MockStoreBinaryTests {
-    @Test func helpPrintsUsageAndExits0() throws {
-        let outcome = try MockStoreHarness.run(["--help"])
+    @Test func helpPrintsUsageAndExits0() async throws {
+        let outcome = try await MockStoreHarness.run(["--help"])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.hasPrefix("Usage: mockstore"))
         #expect(outcome.stderr.isEmpty)
     }
 
-    @Test func usageErrorExits64AndSaysWhat() throws {
-        let outcome = try MockStoreHarness.run(["--port", "http"])
+    @Test func usageErrorExits64AndSaysWhat() async throws {
+        let outcome = try await MockStoreHarness.run(["--port", "http"])
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("--port \"http\" is not a port number"))
         #expect(outcome.stdout.isEmpty)
     }
 
-    @Test func missingCatalogueExits1NamingTheFile() throws {
+    @Test func missingCatalogueExits1NamingTheFile() async throws {
         let missing = directory.file("nowhere.storekit")
-        let outcome = try MockStoreHarness.run(["--catalogue", missing, "--data", data])
+        let outcome = try await MockStoreHarness.run(["--catalogue", missing, "--data", data])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains(missing))
         #expect(outcome.stderr.contains("no such file"))
         #expect(outcome.stdout.isEmpty, "never says it is listening")
     }
 
-    @Test func invalidCatalogueExits1SayingWhere() throws {
+    @Test func invalidCatalogueExits1SayingWhere() async throws {
         let path = try directory.write(
             #"{"products": [{"productID": "x", "type": "Gift", "displayPrice": "1"}], "#
                 + #""version": {"major": 3, "minor": 0}}"#,
             to: "bad.storekit")
-        let outcome = try MockStoreHarness.run(["--catalogue", path, "--data", data])
+        let outcome = try await MockStoreHarness.run(["--catalogue", path, "--data", data])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("\(path): products[0].type: type \"Gift\""))
     }
 
-    @Test func insecureSecretFileExits1() throws {
+    @Test func insecureSecretFileExits1() async throws {
         let secret = try directory.write("shared secret", to: "secret", mode: 0o644)
-        let outcome = try MockStoreHarness.run(
+        let outcome = try await MockStoreHarness.run(
             ["--catalogue", Repository.catalogue, "--data", data, "--signing", "hs256", "--secret-file", secret])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains(secret))
@@ -101,23 +101,23 @@ extension MockStoreBinaryTests {
         let key = data + "/ca/leaf.key"
         let before = try Data(contentsOf: URL(fileURLWithPath: key))
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: key)
-        let outcome = try MockStoreHarness.run(["--catalogue", Repository.catalogue, "--data", data])
+        let outcome = try await MockStoreHarness.run(["--catalogue", Repository.catalogue, "--data", data])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("cannot read the test CA in \(data)/ca"))
         #expect(outcome.stderr.contains(key))
         #expect(try Data(contentsOf: URL(fileURLWithPath: key)) == before, "the CA is left as it was")
     }
 
-    @Test func dataPathThatIsAFileExits1() throws {
+    @Test func dataPathThatIsAFileExits1() async throws {
         let file = try directory.write("not a directory", to: "data-file")
-        let outcome = try MockStoreHarness.run(["--catalogue", Repository.catalogue, "--data", file])
+        let outcome = try await MockStoreHarness.run(["--catalogue", Repository.catalogue, "--data", file])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("data directory \(file) exists but is not a directory"))
     }
 
     @Test func secondStoreOnTheSameDataIsRefused() async throws {
         let first = try MockStoreHarness(dataDirectory: data)
-        let outcome = try MockStoreHarness.run(["--catalogue", Repository.catalogue, "--data", data, "--port", "0"])
+        let outcome = try await MockStoreHarness.run(["--catalogue", Repository.catalogue, "--data", data, "--port", "0"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("another mockstore is using this data directory"))
         #expect(try await first.get(DeviceAPI.unfinished.path()).status == 200, "the first goes on")

@@ -49,8 +49,8 @@ final class MockStoreHarness {
     var isRunning: Bool { store.isRunning }
 
     /// Runs `mockstore arguments` to completion (for usage and start-up failures).
-    static func run(_ arguments: [String], timeout: TimeInterval = 30) throws -> Outcome {
-        let outcome = try ChildProcess.run(
+    static func run(_ arguments: [String], timeout: TimeInterval = 30) async throws -> Outcome {
+        let outcome = try await ChildProcess.run(
             try binaryPath(), arguments, environment: ProcessInfo.processInfo.environment, timeout: timeout)
         if outcome.timedOut {
             throw Failure(description: "mockstore \(arguments) did not exit within \(timeout) s; killed")
@@ -110,15 +110,15 @@ final class MockStoreHarness {
     }
 
     /// Runs `mockstore control --url <this store> arguments` to completion.
-    func control(_ arguments: String...) throws -> Outcome {
-        try Self.run(["control", "--url", baseURL] + arguments)
+    func control(_ arguments: String...) async throws -> Outcome {
+        try await Self.run(["control", "--url", baseURL] + arguments)
     }
 
     /// Runs a control that must succeed and decodes its JSON answer.
     func control<Body: Decodable>(
         _ type: Body.Type, _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> Body {
-        let outcome = try Self.run(["control", "--url", baseURL] + arguments)
+    ) async throws -> Body {
+        let outcome = try await Self.run(["control", "--url", baseURL] + arguments)
         #expect(outcome.status == 0, "control \(arguments) failed: \(outcome.stderr)", sourceLocation: sourceLocation)
         do {
             return try JSONDecoder().decode(type, from: Data(outcome.stdout.utf8))

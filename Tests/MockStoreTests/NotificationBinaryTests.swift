@@ -137,7 +137,7 @@ extension NotificationBinaryTests {
         let receiver = try NotificationReceiver(statuses: [500, 503])
         // Retries happen in production only (issue 15); the purchase's ONE_TIME_CHARGE is the notification.
         let store = try start(receiver, ["--environment", "production"])
-        _ = try store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500")
+        _ = try await store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500")
         try await eventually("the third try succeeds") {
             try await notifications(store).first?.status == "delivered"
         }
@@ -162,7 +162,7 @@ extension NotificationBinaryTests {
         let closed = try HeldPort()
         let closedURL = closed.url + "/gone"
         let store = try start(receiver, ["--notify-max-attempts", "2", "--environment", "production"])
-        _ = try store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500")
+        _ = try await store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500")
         try await eventually("the tries run out") { try await notifications(store).first?.status == "failed" }
         #expect(try await notifications(store).first?.sendAttempts.count == 2)
         #expect(receiver.bodies.count == 2)
@@ -196,7 +196,7 @@ extension NotificationBinaryTests {
         // An "hour" of an hour: the first store's next try is due an hour after its first, so it makes no other
         // however long this test is held, and only the restarted store's own schedule can send it within the test.
         var store = try start(failing, ["--environment", "production"], retryBase: "3600000")
-        _ = try store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500")
+        _ = try await store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500")
         if try await !eventually("the first try fails", { failing.bodies.count >= 1 }) {
             // Say why: the store's records of the notification and what it printed.
             let records = try await store.get(TestControls.notifications.path()).body

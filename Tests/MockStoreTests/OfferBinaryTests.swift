@@ -20,7 +20,7 @@ import Testing
     {
         if type == "promotional" {
             let signer = try PromotionalOfferSigner()
-            try signer.register(with: store, in: base.directory)
+            try await signer.register(with: store, in: base.directory)
             return try await store.purchase(product, offer: try signer.option(product: product, offer: id))
         }
         return try await store.post(
@@ -28,10 +28,10 @@ import Testing
             json: #"{"productId": "\#(product)", "offer": {"type": "\#(type)", "id": "\#(id)"}}"#)
     }
 
-    func last(_ store: MockStoreHarness, root: Certificate) throws -> (
+    func last(_ store: MockStoreHarness, root: Certificate) async throws -> (
         NotificationPayload, SignedTransactionPayload, RenewalInfoPayload
     ) {
-        let told = try #require(try base.notifications(store, root: root).last)
+        let told = try await #require(try base.notifications(store, root: root).last)
         return (told.payload, told.transaction, told.renewal)
     }
 
@@ -40,7 +40,7 @@ import Testing
         let root = try await base.root(store)
         let promo = try await buy(store, Self.pro, "promotional", "pro.monthly.half")
         #expect(promo.status == 200)
-        var (payload, transaction, renewal) = try last(store, root: root)
+        var (payload, transaction, renewal) = try await last(store, root: root)
         #expect(payload.notificationType == .offerRedeemed && payload.subtype == .initialBuy)
         #expect(transaction.offerType == .promotionalOffer && transaction.offerIdentifier == "pro.monthly.half")
         #expect(transaction.offerDiscountType == .payAsYouGo && transaction.offerPeriod == "P2M")
@@ -52,14 +52,14 @@ import Testing
         #expect(try await buy(store, Self.pro, "winBack", "pro.monthly.winback.free").status == 400, "not lapsed")
         #expect(try await buy(store, Self.pro, "promotional", "nope").status == 400)
         #expect(try await buy(store, Self.pro, "offerCode", "PRO-MONTH-99").status == 200)
-        (payload, transaction, renewal) = try last(store, root: root)
+        (payload, transaction, renewal) = try await last(store, root: root)
         #expect(payload.notificationType == .offerRedeemed && payload.subtype == nil, "an active subscriber")
         #expect(
             renewal.offerType == .offerCode && renewal.offerIdentifier == "PRO-MONTH-99" && renewal.renewalPrice == 990)
 
-        _ = try store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.pro)
+        _ = try await store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.pro)
         #expect(try await buy(store, Self.pro, "winBack", "pro.monthly.winback.free").status == 200)
-        (payload, transaction, renewal) = try last(store, root: root)
+        (payload, transaction, renewal) = try await last(store, root: root)
         #expect(payload.notificationType == .offerRedeemed && payload.subtype == .resubscribe)
         #expect(
             transaction.offerType == .winBackOffer && transaction.offerDiscountType == .freeTrial
@@ -72,7 +72,7 @@ import Testing
         let root = try await base.root(store)
         _ = try await base.buy(store, SubscriptionBinaryTests.basic, root: root)
         #expect(try await buy(store, Self.pro, "promotional", "pro.monthly.half").status == 200)
-        let (payload, transaction, _) = try last(store, root: root)
+        let (payload, transaction, _) = try await last(store, root: root)
         #expect(payload.notificationType == .offerRedeemed && payload.subtype == .upgrade)
         #expect(
             transaction.productId == Self.pro && transaction.offerType == .promotionalOffer
@@ -85,7 +85,7 @@ import Testing
         let secondRoot = try await other.root(second)
         _ = try await other.buy(second, SubscriptionBinaryTests.proYearly, root: secondRoot)
         #expect(try await buy(second, Self.pro, "promotional", "pro.monthly.half").status == 200)
-        let told = try #require(try other.notifications(second, root: secondRoot).last)
+        let told = try await #require(try other.notifications(second, root: secondRoot).last)
         #expect(told.payload.notificationType == .offerRedeemed && told.payload.subtype == .downgrade)
         #expect(told.renewal.autoRenewProductId == Self.pro && told.renewal.offerType == .promotionalOffer)
         #expect(told.renewal.offerIdentifier == "pro.monthly.half" && told.renewal.renewalPrice == 4_990)

@@ -17,10 +17,10 @@ struct PromotionalOfferSigner {
     }
 
     /// Writes the private key (.p8 PEM) under `directory` and registers it with `store`.
-    func register(with store: MockStoreHarness, in directory: TemporaryDirectory) throws {
+    func register(with store: MockStoreHarness, in directory: TemporaryDirectory) async throws {
         let file = directory.file("offer-key-\(keyID).p8")
         try Data(key.pemRepresentation.utf8).write(to: URL(fileURLWithPath: file))
-        _ = try store.control(TestOfferKeysBody.self, "offer-key", keyID, file)
+        _ = try await store.control(TestOfferKeysBody.self, "offer-key", keyID, file)
     }
 
     /// The first form: keyID, nonce, timestamp and the base64 DER signature over Apple's payload.

@@ -57,11 +57,11 @@ extension SandboxControlBinaryTests {
     @Test func askToBuyApprovedReachesTheFeedOnceAndDeclinedNever() async throws {
         let store = try MockStoreHarness(dataDirectory: data)
         let root = try await root(store)
-        #expect(try store.control(TestSettingsBody.self, "ask-to-buy", "on").askToBuyEnabled)
+        await #expect(try store.control(TestSettingsBody.self, "ask-to-buy", "on").askToBuyEnabled)
         let first = try await purchase(store)
         let second = try await purchase(store)
         #expect(second.result == "pending")
-        let listed = try store.control(TestTransactionsBody.self, "transactions").transactions
+        let listed = try await store.control(TestTransactionsBody.self, "transactions").transactions
         // Each pending answer names its own waiting transaction (a mock store addition, issue 13).
         #expect(
             first
@@ -76,11 +76,11 @@ extension SandboxControlBinaryTests {
         let before = try await updates(store)
         #expect(before.signedTransactions.isEmpty)
 
-        let approved = try store.control(TestTransactionBody.self, "approve", approvedID)
+        let approved = try await store.control(TestTransactionBody.self, "approve", approvedID)
         #expect(approved.transaction.status == "purchased")
         let approvedJWS = try #require(approved.signedTransaction)
         #expect(try payloads([approvedJWS], root: root).first?.transactionId == approvedID)
-        let declined = try store.control(TestTransactionBody.self, "decline", declinedID)
+        let declined = try await store.control(TestTransactionBody.self, "decline", declinedID)
         #expect(declined.transaction.status == "declined")
         #expect(declined.signedTransaction == nil)
 
@@ -90,10 +90,10 @@ extension SandboxControlBinaryTests {
         #expect(try await updates(store, after: feed.cursor).signedTransactions.isEmpty, "delivered once")
         #expect(try await unfinishedIDs(store, root: root) == [approvedID], "the declined one is never the app's")
 
-        expectRefused(try store.control("approve", approvedID), "Cannot approve transaction \(approvedID)")
-        expectRefused(try store.control("decline", declinedID), "it is declined")
-        expectRefused(try store.control("approve", "2000000000000099"), "Transaction id not found.")
-        #expect(try !store.control(TestSettingsBody.self, "ask-to-buy", "off").askToBuyEnabled)
+        await expectRefused(try store.control("approve", approvedID), "Cannot approve transaction \(approvedID)")
+        await expectRefused(try store.control("decline", declinedID), "it is declined")
+        await expectRefused(try store.control("approve", "2000000000000099"), "Transaction id not found.")
+        await #expect(try !store.control(TestSettingsBody.self, "ask-to-buy", "off").askToBuyEnabled)
         #expect(try await purchase(store).result == "success")
         #expect(try store.stop() == 0)
     }
@@ -101,25 +101,25 @@ extension SandboxControlBinaryTests {
     @Test func interruptedPurchaseIsResolvedIntoTheFeed() async throws {
         let store = try MockStoreHarness(dataDirectory: data)
         let root = try await root(store)
-        #expect(try store.control(TestSettingsBody.self, "interrupted", "on").interruptedPurchasesEnabled)
+        await #expect(try store.control(TestSettingsBody.self, "interrupted", "on").interruptedPurchasesEnabled)
         // StoreKit 2 reports an interrupted purchase as cancelled (issue 15; it was "pending" before); the
         // transaction reaches the app through the feed once the issue is resolved.
         // Beside it, as a mock store addition, what it waits for and its id: an app can tell it from a real
         // cancellation, and credit it when it completes.
         let answer = try await purchase(store)
-        let id = try #require(try store.control(TestTransactionsBody.self, "transactions").transactions.first)
+        let id = try await #require(try store.control(TestTransactionsBody.self, "transactions").transactions.first)
             .transactionId
         #expect(
             answer == PurchaseResponseBody(result: "userCancelled", pendingReason: .interrupted, transactionId: id))
         let cursor = try await updates(store).cursor
-        expectRefused(try store.control("approve", id), "not waiting for Ask to Buy approval")
-        let resolved = try store.control(TestTransactionBody.self, "resolve", id)
+        await expectRefused(try store.control("approve", id), "not waiting for Ask to Buy approval")
+        let resolved = try await store.control(TestTransactionBody.self, "resolve", id)
         #expect(resolved.transaction.status == "purchased")
         #expect(
             try payloads(try await updates(store, after: cursor).signedTransactions, root: root).map(\.transactionId)
                 == [id])
-        expectRefused(try store.control("resolve", id), "Cannot resolve")
-        _ = try store.control(TestSettingsBody.self, "interrupted", "off")
+        await expectRefused(try store.control("resolve", id), "Cannot resolve")
+        _ = try await store.control(TestSettingsBody.self, "interrupted", "off")
         #expect(try await purchase(store).result == "success")
         #expect(try store.stop() == 0)
     }
@@ -129,8 +129,8 @@ extension SandboxControlBinaryTests {
         let store = try MockStoreHarness(dataDirectory: data, catalogue: Repository.twoPackCatalogue)
         let root = try await root(store)
         let token = UUID().uuidString.lowercased()
-        _ = try store.control(TestSettingsBody.self, "ask-to-buy", "on")
-        let bought = try store.control(
+        _ = try await store.control(TestSettingsBody.self, "ask-to-buy", "on")
+        let bought = try await store.control(
             TestTransactionBody.self, "buy", Self.credit1000, "--quantity", "2", "--app-account-token", token)
         #expect(bought.transaction.origin == "outside")
         #expect(bought.transaction.status == "purchased", "an outside purchase does not wait for Ask to Buy")
@@ -144,7 +144,7 @@ extension SandboxControlBinaryTests {
                 payload.transactionId
             ])
         #expect(try await unfinishedIDs(store, root: root) == [payload.transactionId])
-        expectRefused(try store.control("buy", "no.such.product"), "not in the catalogue")
+        await expectRefused(try store.control("buy", "no.such.product"), "not in the catalogue")
         #expect(try store.stop() == 0)
     }
 }
@@ -160,7 +160,7 @@ extension SandboxControlBinaryTests {
         #expect(try await store.post(DeviceAPI.finish.path(id), json: "{}").status == 200)
         let cursor = try await updates(store).cursor
 
-        let refunded = try store.control(TestTransactionBody.self, "refund", id, "--reason", "1")
+        let refunded = try await store.control(TestTransactionBody.self, "refund", id, "--reason", "1")
         #expect(refunded.transaction.revocationReason == .refundedDueToIssue)
         #expect(refunded.transaction.revocationType == .refundFull)
         let feed = try await updates(store, after: cursor)
@@ -171,44 +171,44 @@ extension SandboxControlBinaryTests {
         #expect(revoked.revocationReason == .refundedDueToIssue)
         #expect(revoked.revocationType == .refundFull)
         #expect(revoked.revocationPercentage == 100_000)
-        expectRefused(try store.control("refund", id), "it is refunded")
+        await expectRefused(try store.control("refund", id), "it is refunded")
 
-        let reinstated = try store.control(TestTransactionBody.self, "reverse-refund", id)
+        let reinstated = try await store.control(TestTransactionBody.self, "reverse-refund", id)
         #expect(reinstated.transaction.revocationDate == nil)
         let again = try #require(
             try payloads(try await updates(store, after: feed.cursor).signedTransactions, root: root).first)
         #expect(again.transactionId == id)
         #expect(again.revocationDate == nil && again.revocationReason == nil)
-        expectRefused(try store.control("reverse-refund", id), "it is not refunded")
-        expectRefused(try store.control("refund", id, "--reason", "7"), "Invalid revocationReason 7")
+        await expectRefused(try store.control("reverse-refund", id), "it is not refunded")
+        await expectRefused(try store.control("refund", id, "--reason", "7"), "Invalid revocationReason 7")
         #expect(try store.stop() == 0)
     }
 
     @Test func refundRequestIsDeclinedOrGranted() async throws {
         let store = try MockStoreHarness(dataDirectory: data)
         _ = try await purchase(store)
-        let id = try #require(try store.control(TestTransactionsBody.self, "transactions").transactions.first)
+        let id = try await #require(try store.control(TestTransactionsBody.self, "transactions").transactions.first)
             .transactionId
-        expectRefused(try store.control("decline-refund", id), "No refund of transaction \(id) is waiting")
-        let requested = try store.control(
+        await expectRefused(try store.control("decline-refund", id), "No refund of transaction \(id) is waiting")
+        let requested = try await store.control(
             TestTransactionBody.self, "request-refund", id, "--reason", "FULFILLMENT_ISSUE")
         #expect(requested.transaction.refundRequest == "requested")
-        expectRefused(try store.control("request-refund", id), "already requested")
-        #expect(
+        await expectRefused(try store.control("request-refund", id), "already requested")
+        await #expect(
             try store.control(TestTransactionBody.self, "decline-refund", id).transaction.refundRequest == "declined")
-        #expect(
+        await #expect(
             try store.control(TestTransactionsBody.self, "transactions").transactions.first?.revocationDate == nil,
             "a declined refund request leaves the transaction paid")
-        _ = try store.control(TestTransactionBody.self, "request-refund", id)
-        let granted = try store.control(TestTransactionBody.self, "refund", id)
+        _ = try await store.control(TestTransactionBody.self, "request-refund", id)
+        let granted = try await store.control(TestTransactionBody.self, "refund", id)
         #expect(granted.transaction.refundRequest == "granted")
         #expect(granted.transaction.revocationReason == .refundedForOtherReason)
-        expectRefused(try store.control("request-refund", id, "--reason", "BORED"), "Invalid consumptionRequestReason")
-        let kinds = try store.control(TestNotificationsBody.self, "notifications").notifications.map(\.notificationType)
+        await expectRefused(try store.control("request-refund", id, "--reason", "BORED"), "Invalid consumptionRequestReason")
+        let kinds = try await store.control(TestNotificationsBody.self, "notifications").notifications.map(\.notificationType)
         // The purchase itself is announced by ONE_TIME_CHARGE (issue 15).
         #expect(
             kinds == [.oneTimeCharge, .consumptionRequest, .refundDeclined, .consumptionRequest, .refund])
-        #expect(
+        await #expect(
             try store.control(TestNotificationsBody.self, "notifications").notifications.allSatisfy {
                 $0.status == "unsent" && $0.sendAttempts.isEmpty
             }, "no --notify: recorded, not sent")
@@ -242,7 +242,7 @@ extension SandboxControlBinaryTests {
         let root = try await root(store)
         let products = DeviceAPI.products.path() + "?ids=\(Self.credit500)"
 
-        let set = try store.control(
+        let set = try await store.control(
             TestFailuresBody.self, "fail", "purchase", "--error", "purchaseNotAllowed", "--once")
         #expect(
             set.failures == [
@@ -255,57 +255,57 @@ extension SandboxControlBinaryTests {
             error: "Product.PurchaseError.purchaseNotAllowed", skErrorCode: 4)
         #expect(try await purchase(store).result == "success", "once: the next call works")
 
-        _ = try store.control(TestFailuresBody.self, "fail", "purchase", "--error", "SKError.Code.paymentNotAllowed")
+        _ = try await store.control(TestFailuresBody.self, "fail", "purchase", "--error", "SKError.Code.paymentNotAllowed")
         for _ in 0..<2 {
             try expectSimulated(
                 try await store.post(DeviceAPI.purchase.path(), json: buy), api: "purchase",
                 error: "SKError.Code.paymentNotAllowed", skErrorCode: 4)
         }
-        _ = try store.control(TestFailuresBody.self, "fail", "purchase", "--error", "StoreKitError.userCancelled")
+        _ = try await store.control(TestFailuresBody.self, "fail", "purchase", "--error", "StoreKitError.userCancelled")
         #expect(try await purchase(store) == PurchaseResponseBody(result: "userCancelled"), "a result, not an error")
-        _ = try store.control(TestFailuresBody.self, "clear-failure", "purchase")
+        _ = try await store.control(TestFailuresBody.self, "clear-failure", "purchase")
 
-        _ = try store.control(TestFailuresBody.self, "fail", "loadProducts", "--error", "StoreKitError.networkError")
+        _ = try await store.control(TestFailuresBody.self, "fail", "loadProducts", "--error", "StoreKitError.networkError")
         try expectSimulated(
             try await store.get(products), api: "loadProducts", error: "StoreKitError.networkError", skErrorCode: 0)
         try expectSimulated(
             try await store.get(products), api: "loadProducts", error: "StoreKitError.networkError", skErrorCode: 0)
-        _ = try store.control(TestFailuresBody.self, "clear-failure", "loadProducts")
+        _ = try await store.control(TestFailuresBody.self, "clear-failure", "loadProducts")
         #expect(try await store.get(products).status == 200)
 
-        _ = try store.control(TestFailuresBody.self, "fail", "appStoreSync", "--error", "systemError", "--once")
+        _ = try await store.control(TestFailuresBody.self, "fail", "appStoreSync", "--error", "systemError", "--once")
         try expectSimulated(
             try await store.get(DeviceAPI.unfinished.path()), api: "appStoreSync",
             error: "StoreKitError.systemError", skErrorCode: 0)
-        _ = try store.control(TestFailuresBody.self, "fail", "appStoreSync", "--error", "notEntitled", "--once")
+        _ = try await store.control(TestFailuresBody.self, "fail", "appStoreSync", "--error", "notEntitled", "--once")
         try expectSimulated(
             try await store.get(DeviceAPI.updates.path()), api: "appStoreSync",
             error: "StoreKitError.notEntitled", skErrorCode: nil)
         let ids = try await unfinishedIDs(store, root: root)
         #expect(ids.count == 1)
 
-        _ = try store.control(TestFailuresBody.self, "fail", "finish", "--error", "unknown", "--once")
+        _ = try await store.control(TestFailuresBody.self, "fail", "finish", "--error", "unknown", "--once")
         try expectSimulated(
             try await store.post(DeviceAPI.finish.path(ids[0]), json: "{}"), api: "finish",
             error: "StoreKitError.unknown", skErrorCode: 0)
         #expect(try await store.post(DeviceAPI.finish.path(ids[0]), json: "{}").status == 200)
 
-        _ = try store.control(TestFailuresBody.self, "fail", "verification", "--error", "invalidSignature", "--once")
+        _ = try await store.control(TestFailuresBody.self, "fail", "verification", "--error", "invalidSignature", "--once")
         let tampered = try #require(try await purchase(store).signedTransaction)
         #expect(throws: SigningError.self) { try payloads([tampered], root: root) }
         _ = try payloads([try #require(try await purchase(store).signedTransaction)], root: root)
-        _ = try store.control(TestFailuresBody.self, "fail", "verification", "--error", "invalidEncoding", "--once")
+        _ = try await store.control(TestFailuresBody.self, "fail", "verification", "--error", "invalidEncoding", "--once")
         let garbled = try #require(try await purchase(store).signedTransaction)
         #expect(throws: SigningError.self) { try CompactJWS.parse(garbled) }
 
-        expectRefused(
+        await expectRefused(
             try store.control("fail", "purchase", "--error", "invalidCertificateChain"),
             "purchase cannot fail with \"invalidCertificateChain\"")
-        expectRefused(try store.control("fail", "checkout", "--error", "unknown"), "Unknown API \"checkout\"")
-        _ = try store.control(TestFailuresBody.self, "fail", "loadProducts", "--error", "unsupported")
-        _ = try store.control(TestFailuresBody.self, "fail", "finish", "--error", "notAvailableInStorefront")
-        #expect(try store.control(TestFailuresBody.self, "failures").failures.map(\.api) == ["loadProducts", "finish"])
-        #expect(try store.control(TestFailuresBody.self, "clear-failure").failures.isEmpty)
+        await expectRefused(try store.control("fail", "checkout", "--error", "unknown"), "Unknown API \"checkout\"")
+        _ = try await store.control(TestFailuresBody.self, "fail", "loadProducts", "--error", "unsupported")
+        _ = try await store.control(TestFailuresBody.self, "fail", "finish", "--error", "notAvailableInStorefront")
+        await #expect(try store.control(TestFailuresBody.self, "failures").failures.map(\.api) == ["loadProducts", "finish"])
+        await #expect(try store.control(TestFailuresBody.self, "clear-failure").failures.isEmpty)
         #expect(try await store.get(products).status == 200)
         #expect(try store.stop() == 0)
     }
@@ -324,7 +324,7 @@ extension SandboxControlBinaryTests {
         let catalogue = try directory.write(text, to: "settings.storekit")
         let store = try MockStoreHarness(dataDirectory: data, catalogue: catalogue)
 
-        let defaults = try store.control(TestSettingsBody.self, "settings")
+        let defaults = try await store.control(TestSettingsBody.self, "settings")
         #expect(defaults.askToBuyEnabled)
         #expect(!defaults.interruptedPurchasesEnabled)
         #expect(defaults.storefront == "USA" && defaults.currency == "USD" && defaults.locale == "en_US")
@@ -342,42 +342,42 @@ extension SandboxControlBinaryTests {
             try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.credit500)"}"#),
             api: "purchase", error: "SKError.Code.unknown", skErrorCode: 0,
             setBy: "set by the catalogue file's _failTransactionsEnabled")
-        _ = try store.control(TestFailuresBody.self, "fail", "purchase", "--error", "networkError", "--once")
+        _ = try await store.control(TestFailuresBody.self, "fail", "purchase", "--error", "networkError", "--once")
         try expectSimulated(
             try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.credit500)"}"#),
             api: "purchase", error: "StoreKitError.networkError", skErrorCode: 0, setBy: "set by a test control")
 
-        _ = try store.control(TestFailuresBody.self, "clear-failure")
-        _ = try store.control(TestSettingsBody.self, "ask-to-buy", "off")
-        let changed = try store.control(TestSettingsBody.self, "storefront", "gbr")
+        _ = try await store.control(TestFailuresBody.self, "clear-failure")
+        _ = try await store.control(TestSettingsBody.self, "ask-to-buy", "off")
+        let changed = try await store.control(TestSettingsBody.self, "storefront", "gbr")
         #expect(changed.storefront == "GBR" && changed.currency == "GBP")
-        #expect(try store.control(TestSettingsBody.self, "locale", "en_GB").locale == "en_GB")
+        await #expect(try store.control(TestSettingsBody.self, "locale", "en_GB").locale == "en_GB")
         let products = try await store.get(DeviceAPI.products.path() + "?ids=\(Self.credit500)")
             .decoded(StoreProductsBody.self).products
         #expect(products.map(\.displayPrice) == ["£5.00"])
         #expect(try await purchase(store).result == "success")
 
-        #expect(try store.control("reset").status == 0)
-        #expect(try store.control(TestSettingsBody.self, "settings") == defaults, "back to the catalogue's")
-        #expect(try store.control(TestTransactionsBody.self, "transactions").transactions.isEmpty)
+        await #expect(try store.control("reset").status == 0)
+        await #expect(try store.control(TestSettingsBody.self, "settings") == defaults, "back to the catalogue's")
+        await #expect(try store.control(TestTransactionsBody.self, "transactions").transactions.isEmpty)
         #expect(try store.stop() == 0)
     }
 
     @Test func storefrontAndLocaleChangePricesAndNewTransactions() async throws {
         let store = try MockStoreHarness(dataDirectory: data)
         let root = try await root(store)
-        let settings = try store.control(TestSettingsBody.self, "storefront", "USA")
+        let settings = try await store.control(TestSettingsBody.self, "storefront", "USA")
         #expect(settings.currency == "USD")
-        _ = try store.control(TestSettingsBody.self, "locale", "en_US")
+        _ = try await store.control(TestSettingsBody.self, "locale", "en_US")
         let products = try await store.get(DeviceAPI.products.path() + "?ids=\(Self.credit500)")
             .decoded(StoreProductsBody.self).products
         #expect(products.map(\.displayPrice) == ["$5.00"])
         #expect(products.map(\.currency) == ["USD"])
         let payload = try payloads([try #require(try await purchase(store).signedTransaction)], root: root)[0]
         #expect(payload.storefront == "USA" && payload.storefrontId == "143441" && payload.currency == "USD")
-        expectRefused(try store.control("storefront", "XYZ"), "Unknown storefront \"XYZ\"")
-        #expect(try store.control("locale", "en GB!").status == 64, "a malformed locale is a usage error")
-        expectRefused(try store.control("locale", "zz"), "cannot serve locale \"zz\"")
+        await expectRefused(try store.control("storefront", "XYZ"), "Unknown storefront \"XYZ\"")
+        await #expect(try store.control("locale", "en GB!").status == 64, "a malformed locale is a usage error")
+        await expectRefused(try store.control("locale", "zz"), "cannot serve locale \"zz\"")
         #expect(try store.stop() == 0)
     }
 }
@@ -389,24 +389,24 @@ extension SandboxControlBinaryTests {
         let store = try MockStoreHarness(dataDirectory: data)
         _ = try await purchase(store)
         _ = try await purchase(store)
-        let ids = try store.control(TestTransactionsBody.self, "transactions").transactions.map(\.transactionId)
+        let ids = try await store.control(TestTransactionsBody.self, "transactions").transactions.map(\.transactionId)
         #expect(ids == ["2000000000000001", "2000000000000002"])
-        #expect(try store.control("delete", ids[0]).status == 0)
-        #expect(
+        await #expect(try store.control("delete", ids[0]).status == 0)
+        await #expect(
             try store.control(TestTransactionsBody.self, "transactions").transactions.map(\.transactionId) == [ids[1]])
-        expectRefused(try store.control("delete", ids[0]), "Transaction id not found.")
-        _ = try store.control(TestSettingsBody.self, "storefront", "USA")
-        #expect(try store.control("clear").status == 0)
-        #expect(try store.control(TestTransactionsBody.self, "transactions").transactions.isEmpty)
-        #expect(try store.control(TestSettingsBody.self, "settings").storefront == "USA", "clear keeps settings")
+        await expectRefused(try store.control("delete", ids[0]), "Transaction id not found.")
+        _ = try await store.control(TestSettingsBody.self, "storefront", "USA")
+        await #expect(try store.control("clear").status == 0)
+        await #expect(try store.control(TestTransactionsBody.self, "transactions").transactions.isEmpty)
+        await #expect(try store.control(TestSettingsBody.self, "settings").storefront == "USA", "clear keeps settings")
         #expect(
             try await store.get(DeviceAPI.updates.path()).decoded(TransactionUpdatesBody.self)
                 .signedTransactions.isEmpty)
-        #expect(try store.control("reset").status == 0)
-        #expect(
+        await #expect(try store.control("reset").status == 0)
+        await #expect(
             try store.control(TestSettingsBody.self, "settings").storefront == "GBR", "reset restores the catalogue's")
         _ = try await purchase(store)
-        let after = try store.control(TestTransactionsBody.self, "transactions").transactions
+        let after = try await store.control(TestTransactionsBody.self, "transactions").transactions
         #expect(after.map(\.transactionId) == ["2000000000000003"], "ids are never reused")
         #expect(after.map(\.orderId) == ["MOCK00000003"])
         #expect(try store.stop() == 0)
@@ -414,13 +414,13 @@ extension SandboxControlBinaryTests {
 
     @Test func updatesCursorIsStrictAndSurvivesARestart() async throws {
         var store = try MockStoreHarness(dataDirectory: data)
-        _ = try store.control(TestTransactionBody.self, "buy", Self.credit500)
+        _ = try await store.control(TestTransactionBody.self, "buy", Self.credit500)
         let first = try await updates(store)
         #expect(first.signedTransactions.count == 1)
         #expect(try store.stop() == 0)
         store = try MockStoreHarness(dataDirectory: data)
         #expect(try await updates(store, after: first.cursor).signedTransactions.isEmpty)
-        _ = try store.control(TestTransactionBody.self, "buy", Self.credit500)
+        _ = try await store.control(TestTransactionBody.self, "buy", Self.credit500)
         #expect(try await updates(store, after: first.cursor).signedTransactions.count == 1)
         #expect(
             try await updates(store, after: "999999").signedTransactions.count == 2, "a cursor from wiped data restarts"
@@ -431,19 +431,19 @@ extension SandboxControlBinaryTests {
         #expect(try store.stop() == 0)
     }
 
-    @Test func controlCommandUsageErrorsAndUnreachableStore() throws {
-        let noURL = try MockStoreHarness.run(["control", "transactions"])
+    @Test func controlCommandUsageErrorsAndUnreachableStore() async throws {
+        let noURL = try await MockStoreHarness.run(["control", "transactions"])
         #expect(noURL.status == 64)
         #expect(noURL.stderr.contains("needs --url URL"))
-        let unknown = try MockStoreHarness.run(["control", "--url", "http://127.0.0.1:9", "explode"])
+        let unknown = try await MockStoreHarness.run(["control", "--url", "http://127.0.0.1:9", "explode"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("unknown control command \"explode\""))
-        let badId = try MockStoreHarness.run(["control", "--url", "http://127.0.0.1:9", "refund", "12ab"])
+        let badId = try await MockStoreHarness.run(["control", "--url", "http://127.0.0.1:9", "refund", "12ab"])
         #expect(badId.status == 64)
-        let down = try MockStoreHarness.run(["control", "--url", "http://127.0.0.1:9", "transactions"])
+        let down = try await MockStoreHarness.run(["control", "--url", "http://127.0.0.1:9", "transactions"])
         #expect(down.status == 1)
         #expect(down.stderr.contains("cannot reach the store"))
-        let help = try MockStoreHarness.run(["control", "--help"])
+        let help = try await MockStoreHarness.run(["control", "--help"])
         #expect(help.status == 0)
         for command in [
             "reset", "clear", "transactions", "delete", "buy", "ask-to-buy", "approve", "decline", "interrupted",

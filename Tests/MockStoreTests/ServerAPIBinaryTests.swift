@@ -100,13 +100,13 @@ extension ServerAPIBinaryTests {
         #expect(try store.stop() == 0)
     }
 
-    @Test func unreadableAPIKeyStopsTheStart() throws {
+    @Test func unreadableAPIKeyStopsTheStart() async throws {
         let junk = try directory.write("not a key", to: "junk.pem")
-        let outcome = try MockStoreHarness.run(
+        let outcome = try await MockStoreHarness.run(
             ["--catalogue", Repository.catalogue, "--data", data, "--api-key", "K1=\(junk)"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("--api-key K1: \(junk) holds no P-256 public key"))
-        let usage = try MockStoreHarness.run(["--api-key", "nokey"])
+        let usage = try await MockStoreHarness.run(["--api-key", "nokey"])
         #expect(usage.status == 64)
     }
 }
@@ -136,9 +136,9 @@ extension ServerAPIBinaryTests {
             ], root: root)[0]
         #expect(refunded.revocationDate != nil)
 
-        _ = try store.control(TestSettingsBody.self, "ask-to-buy", "on")
+        _ = try await store.control(TestSettingsBody.self, "ask-to-buy", "on")
         _ = try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.credit500)"}"#)
-        let pending = try #require(try store.control(TestTransactionsBody.self, "transactions").transactions.last)
+        let pending = try await #require(try store.control(TestTransactionsBody.self, "transactions").transactions.last)
         try expectError(
             try await api(store, "GET", ServerAPI.transactionInfo.path(pending.transactionId)), status: 404,
             code: 4_040_010)
@@ -257,7 +257,7 @@ extension ServerAPIBinaryTests {
         let store = try start()
         let root = try await root(store)
         let id = try await buy(store)
-        let order = try #require(try store.control(TestTransactionsBody.self, "transactions").transactions.first)
+        let order = try await #require(try store.control(TestTransactionsBody.self, "transactions").transactions.first)
             .orderId
         #expect(order == "MOCK00000001")
         let found = try await api(store, "GET", ServerAPI.lookUpOrder.path(order))
@@ -291,7 +291,7 @@ extension ServerAPIBinaryTests {
              "lifetimeDollarsRefunded": 1, "lifetimeDollarsPurchased": 2, "userStatus": 1, "refundPreference": 2}
             """
         #expect(try await api(store, "PUT", ServerAPI.sendConsumptionV1.path(id), json: v1).status == 202)
-        let recorded = try store.control(TestConsumptionBody.self, "consumption").consumption
+        let recorded = try await store.control(TestConsumptionBody.self, "consumption").consumption
         #expect(recorded.map(\.apiVersion) == ["v2", "v1"])
         #expect(recorded.allSatisfy { $0.transactionId == id })
         #expect(recorded[0].request["deliveryStatus"] == .string("DELIVERED"))
@@ -335,7 +335,7 @@ extension ServerAPIBinaryTests {
             code: 4_000_043)
         #expect(
             try await api(store, "PUT", ServerAPI.sendConsumption.path(nonConsumable), json: v2).status == 202)
-        #expect(
+        await #expect(
             try store.control(TestConsumptionBody.self, "consumption").consumption.count == 3,
             "refusals are not recorded")
         #expect(try store.stop() == 0)
@@ -346,7 +346,7 @@ extension ServerAPIBinaryTests {
         let id = try await buy(store)
         let finish = try await api(store, "POST", ServerAPI.finishTransaction.path(id))
         #expect(finish.status == 200)
-        #expect(try store.control(TestTransactionsBody.self, "transactions").transactions.first?.finished == true)
+        await #expect(try store.control(TestTransactionsBody.self, "transactions").transactions.first?.finished == true)
         try expectError(
             try await api(store, "POST", ServerAPI.requestTestNotification.path()), status: 404, code: 4_040_007)
         try expectError(

@@ -26,8 +26,8 @@ import Testing
         #expect(production.contains("retries after 1, 12, 24, 48, 72"), "\(production)")
     }
 
-    @Test func helpListsEveryEndpointTheStoreServes() throws {
-        let help = try ChildProcess.run(
+    @Test func helpListsEveryEndpointTheStoreServes() async throws {
+        let help = try await ChildProcess.run(
             try Binaries.require("mockstore"), ["--help"], environment: ProcessInfo.processInfo.environment,
             timeout: 60)
         for path in EndpointTests.everyEndpoint.map(\.template) {

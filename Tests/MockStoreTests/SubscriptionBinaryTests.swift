@@ -51,8 +51,8 @@ import Testing
     }
 
     /// The notifications made so far, decoded and verified.
-    func notifications(_ store: MockStoreHarness, root: Certificate) throws -> [Told] {
-        try store.control(TestNotificationsBody.self, "notifications").notifications.map { record in
+    func notifications(_ store: MockStoreHarness, root: Certificate) async throws -> [Told] {
+        try await store.control(TestNotificationsBody.self, "notifications").notifications.map { record in
             let payload = try verifiedES256Payload(record.signedPayload, as: NotificationPayload.self, root: root)
             let data = try #require(payload.data)
             return Told(
@@ -89,7 +89,7 @@ extension SubscriptionBinaryTests {
             first.offerType == .introductoryOffer && first.offerDiscountType == .payAsYouGo, "the introductory offer")
         let expires = try #require(first.expiresDate)
         #expect(expires > first.purchaseDate + 27 * Self.day && expires <= first.purchaseDate + 31 * Self.day)
-        var told = try notifications(store, root: root)
+        var told = try await notifications(store, root: root)
         #expect(told.map(\.payload.notificationType) == [.subscribed] && told[0].payload.subtype == .initialBuy)
         #expect(told[0].payload.data?.status == .active)
         #expect(told[0].renewal.autoRenewStatus == .on && told[0].renewal.renewalDate == expires)
@@ -100,7 +100,7 @@ extension SubscriptionBinaryTests {
 
         let clock = try await store.testStore.advanceClock(by: .months(1))
         #expect(clock.events?.map(\.notificationType) == [.didRenew])
-        told = try notifications(store, root: root)
+        told = try await notifications(store, root: root)
         let renewal = try #require(told.last)
         #expect(renewal.payload.notificationType == .didRenew && renewal.payload.subtype == nil)
         #expect(renewal.transaction.transactionReason == .renewal)
@@ -110,20 +110,20 @@ extension SubscriptionBinaryTests {
         #expect((renewal.transaction.expiresDate ?? 0) > expires + 27 * Self.day)
         #expect(renewal.payload.signedDate == expires, "dated when it happened")
 
-        let off = try store.control(
+        let off = try await store.control(
             TestSubscriptionEventRecord.self, "subscription", "auto-renew", first.transactionId, "off")
         #expect(off.notificationType == .didChangeRenewalStatus && off.subtype == .autoRenewDisabled)
-        #expect(try notifications(store, root: root).last?.renewal.autoRenewStatus == .off)
+        await #expect(try notifications(store, root: root).last?.renewal.autoRenewStatus == .off)
         let ended = try await store.testStore.advanceClock(by: .months(2))
         #expect(ended.events?.map(\.notificationType) == [.expired] && ended.events?.first?.subtype == .voluntary)
-        let expiry = try #require(try notifications(store, root: root).last)
+        let expiry = try await #require(try notifications(store, root: root).last)
         #expect(expiry.payload.data?.status == .expired && expiry.renewal.expirationIntent == .customerCancelled)
         #expect(try await entitlements(store, root: root).isEmpty)
 
         let again = try await buy(store, Self.proYearly, root: root)
         #expect(again.originalTransactionId == first.transactionId)
         #expect(again.offerType == nil, "the introductory offer was had in this group")
-        let back = try #require(try notifications(store, root: root).last)
+        let back = try await #require(try notifications(store, root: root).last)
         #expect(back.payload.notificationType == .subscribed && back.payload.subtype == .resubscribe)
         let eligibility = try await store.get(DeviceAPI.introOfferEligibility.path(Self.proGroup))
         #expect(try eligibility.decoded(IntroOfferEligibilityBody.self).isEligibleForIntroOffer == false)
@@ -138,7 +138,7 @@ extension SubscriptionBinaryTests {
         let upgraded = try await buy(store, Self.proMonthly, root: root)
         #expect(upgraded.originalTransactionId == basic.transactionId && upgraded.productId == Self.proMonthly)
         #expect(upgraded.offerType == nil)
-        let upgrade = try #require(try notifications(store, root: root).last)
+        let upgrade = try await #require(try notifications(store, root: root).last)
         #expect(upgrade.payload.notificationType == .didChangeRenewalPref && upgrade.payload.subtype == .upgrade)
         let history = try await server(
             store, ServerAPI.history.path(basic.transactionId) + "?subscriptionGroupIdentifier=\(Self.proGroup)")
@@ -148,14 +148,14 @@ extension SubscriptionBinaryTests {
         #expect(old?.isUpgraded == true && old?.revocationDate != nil, "the replaced period is revoked")
         #expect(try await entitlements(store, root: root).map(\.productId) == [Self.proMonthly])
 
-        let downgrade = try store.control(
+        let downgrade = try await store.control(
             TestSubscriptionEventRecord.self, "subscription", "change", Self.proMonthly, Self.basic)
         #expect(downgrade.notificationType == .didChangeRenewalPref && downgrade.subtype == .downgrade)
-        let pending = try #require(try notifications(store, root: root).last)
+        let pending = try await #require(try notifications(store, root: root).last)
         #expect(pending.renewal.autoRenewProductId == Self.basic && pending.renewal.productId == Self.proMonthly)
         #expect(try await entitlements(store, root: root).map(\.productId) == [Self.proMonthly], "not yet")
         try await store.testStore.advanceClock(by: .months(1))
-        let renewed = try #require(try notifications(store, root: root).last)
+        let renewed = try await #require(try notifications(store, root: root).last)
         #expect(renewed.payload.notificationType == .didRenew && renewed.transaction.productId == Self.basic)
         #expect(try await entitlements(store, root: root).map(\.productId) == [Self.basic])
         #expect(try store.stop() == 0)
@@ -166,13 +166,13 @@ extension SubscriptionBinaryTests {
         let root = try await root(store)
         let weekly = try await buy(store, Self.weekly, root: root)
         _ = try await buy(store, Self.proYearly, root: root)
-        let renewed = try store.control(TestSubscriptionEventRecord.self, "subscription", "renew", Self.weekly)
+        let renewed = try await store.control(TestSubscriptionEventRecord.self, "subscription", "renew", Self.weekly)
         #expect(renewed.notificationType == .didRenew)
         let latest = try #require(renewed.transactionId)
         try await store.testStore.refund(latest)
-        let refund = try #require(try notifications(store, root: root).dropLast().last)
+        let refund = try await #require(try notifications(store, root: root).dropLast().last)
         #expect(refund.payload.notificationType == .refund && refund.payload.data?.status == .revoked)
-        let disabled = try #require(try notifications(store, root: root).last)
+        let disabled = try await #require(try notifications(store, root: root).last)
         #expect(disabled.payload.notificationType == .didChangeRenewalStatus, "auto-renew off after a refund")
         #expect(try await entitlements(store, root: root).map(\.productId) == [Self.proYearly])
 
@@ -200,16 +200,16 @@ extension SubscriptionBinaryTests {
         #expect(try byApp.decoded(StatusResponseBody.self).data.count == 2, "the app transaction id finds the customer")
 
         // A refund request for a subscription: CONSUMPTION_REQUEST with the renewal info and status, then declined.
-        let subscriptions = try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions
+        let subscriptions = try await store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions
         let yearly = try #require(subscriptions.first { $0.productId == Self.proYearly }?.latestTransactionId)
         try await store.testStore.requestRefund(yearly)
-        let request = try #require(try notifications(store, root: root).dropLast().last)
+        let request = try await #require(try notifications(store, root: root).dropLast().last)
         #expect(request.payload.notificationType == .consumptionRequest && request.payload.data?.status == .active)
         #expect(request.payload.data?.consumptionRequestReason == .unintendedPurchase)
         try await store.testStore.declineRefund(yearly)
-        #expect(try notifications(store, root: root).last?.payload.notificationType == .refundDeclined)
+        await #expect(try notifications(store, root: root).last?.payload.notificationType == .refundDeclined)
 
-        let expired = try store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.proYearly)
+        let expired = try await store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.proYearly)
         #expect(expired.notificationType == .expired && expired.subtype == .voluntary)
         #expect(try await entitlements(store, root: root).isEmpty)
         let status = try await store.get(DeviceAPI.subscriptionStatus.path(Self.proGroup))
@@ -220,12 +220,12 @@ extension SubscriptionBinaryTests {
     @Test func anApprovedAskToBuySubscriptionIsSubscribedThenAndReachesTheFeed() async throws {
         let store = try start()
         let root = try await root(store)
-        _ = try store.control(TestSettingsBody.self, "ask-to-buy", "on")
+        _ = try await store.control(TestSettingsBody.self, "ask-to-buy", "on")
         let response = try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.weekly)"}"#)
         let pending = try response.decoded(PurchaseResponseBody.self)
         #expect(pending.result == "pending")
         let nothingYet = try await entitlements(store, root: root)
-        #expect(try notifications(store, root: root).isEmpty && nothingYet.isEmpty)
+        await #expect(try notifications(store, root: root).isEmpty && nothingYet.isEmpty)
         let start = try await store.get(DeviceAPI.updates.path()).decoded(TransactionUpdatesBody.self)
         try await store.testStore.advanceClock(by: .days(1))
         let approved = try await store.testStore.approve(try #require(pending.transactionId))
@@ -235,7 +235,7 @@ extension SubscriptionBinaryTests {
             payload.transactionId == pending.transactionId && payload.originalTransactionId == pending.transactionId)
         #expect(
             payload.expiresDate == payload.purchaseDate + 7 * Self.day && payload.subscriptionGroupIdentifier != nil)
-        let told = try notifications(store, root: root)
+        let told = try await notifications(store, root: root)
         #expect(told.map(\.payload.notificationType) == [.subscribed] && told[0].payload.subtype == .initialBuy)
         #expect(try await entitlements(store, root: root).map(\.transactionId) == [payload.transactionId])
         let feed = try await store.get(DeviceAPI.updates.path() + "?after=\(start.cursor)")
@@ -246,21 +246,21 @@ extension SubscriptionBinaryTests {
 
     @Test func theClockIsShownMovedAndRatedAndARestartKeepsIt() async throws {
         var store = try start()
-        let shown = try store.control(TestClockBody.self, "clock")
+        let shown = try await store.control(TestClockBody.self, "clock")
         #expect(shown.rate == "realTime" && shown.timeRate == 0 && shown.factor == 1)
-        let moved = try store.control(TestClockBody.self, "clock", "advance", "P400D")
+        let moved = try await store.control(TestClockBody.self, "clock", "advance", "P400D")
         #expect(moved.now >= shown.now + 400 * Self.day)
-        let rated = try store.control(TestClockBody.self, "clock", "rate", "monthlyRenewalEveryHour")
+        let rated = try await store.control(TestClockBody.self, "clock", "rate", "monthlyRenewalEveryHour")
         #expect(rated.rate == "monthlyRenewalEveryHour" && rated.timeRate == 10 && rated.factor == 720)
-        #expect(try store.control(TestClockBody.self, "clock", "rate", "1005").rate == "oneRenewalEveryTwoSeconds")
+        await #expect(try store.control(TestClockBody.self, "clock", "rate", "1005").rate == "oneRenewalEveryTwoSeconds")
         for bad in [["advance", "-P1M"], ["advance", "garbage"], ["advance", "P0D"], ["rate", "fast"], ["advance"]] {
-            let outcome = try MockStoreHarness.run(["control", "--url", store.baseURL, "clock"] + bad)
+            let outcome = try await MockStoreHarness.run(["control", "--url", store.baseURL, "clock"] + bad)
             #expect(outcome.status == 64, "\(bad): \(outcome.stderr)")
             #expect(!outcome.stderr.isEmpty && !outcome.stderr.contains("Error"), "\(outcome.stderr)")
         }
         #expect(try store.stop() == 0)
         store = try start()
-        let after = try store.control(TestClockBody.self, "clock")
+        let after = try await store.control(TestClockBody.self, "clock")
         #expect(after.rate == "oneRenewalEveryTwoSeconds" && after.now >= moved.now)
         #expect(try store.stop() == 0)
     }

@@ -86,8 +86,8 @@ import Testing
         #expect(!String(decoding: raw.body, as: UTF8.self).contains("PRO-3MONTHS"))
 
         // Another storefront: the same prices shown in its currency, offers included; another locale's group name.
-        _ = try store.control(TestSettingsBody.self, "storefront", "GBR")
-        _ = try store.control(TestSettingsBody.self, "locale", "en_GB")
+        _ = try await store.control(TestSettingsBody.self, "storefront", "GBR")
+        _ = try await store.control(TestSettingsBody.self, "locale", "en_GB")
         let british = try await products(store)
         #expect(british.map(\.displayPrice) == ["£0.99", "£99.99", "£9.99", "£4.99", "£1.99"])
         #expect(british.allSatisfy { $0.currency == "GBP" })
@@ -110,12 +110,12 @@ import Testing
         #expect(try store.stop() == 0)
     }
 
-    @Test func badSubscriptionCatalogueStopsTheStoreWithThePlace() throws {
+    @Test func badSubscriptionCatalogueStopsTheStoreWithThePlace() async throws {
         let text = try String(contentsOfFile: Repository.subscriptionCatalogue, encoding: .utf8)
             .replacingOccurrences(
                 of: "\"recurringSubscriptionPeriod\" : \"P1M\"", with: "\"recurringSubscriptionPeriod\" : \"P5D\"")
         let path = try directory.write(text, to: "bad.storekit")
-        let outcome = try MockStoreHarness.run(["--port", "0", "--data", data, "--catalogue", path])
+        let outcome = try await MockStoreHarness.run(["--port", "0", "--data", data, "--catalogue", path])
         #expect(outcome.status != 0)
         #expect(outcome.stderr.contains("subscriptionGroups[0].subscriptions[1].recurringSubscriptionPeriod"))
         #expect(outcome.stderr.contains("\"P5D\""))

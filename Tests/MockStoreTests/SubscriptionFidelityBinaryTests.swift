@@ -20,8 +20,8 @@ import Testing
     }
 
     /// The notifications made since the first `count`, as (type, subtype, status, autoRenewStatus).
-    func told(_ store: MockStoreHarness, root: Certificate, after count: Int) throws -> [Told] {
-        try base.notifications(store, root: root).dropFirst(count).map {
+    func told(_ store: MockStoreHarness, root: Certificate, after count: Int) async throws -> [Told] {
+        try await base.notifications(store, root: root).dropFirst(count).map {
             Told(
                 type: $0.payload.notificationType, subtype: $0.payload.subtype, status: $0.payload.data?.status,
                 autoRenewStatus: $0.renewal.autoRenewStatus, transactionId: $0.transaction.transactionId)
@@ -45,11 +45,11 @@ import Testing
     func resubscribe(_ store: MockStoreHarness, after lapse: String, root: Certificate) async throws -> (
         purchase: SignedTransactionPayload, recentStart: Int64
     ) {
-        let expired = try store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.weekly)
+        let expired = try await store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.weekly)
         #expect(expired.notificationType == .expired)
-        _ = try store.control(TestClockBody.self, "clock", "advance", lapse)
+        _ = try await store.control(TestClockBody.self, "clock", "advance", lapse)
         let again = try await base.buy(store, Self.weekly, root: root)
-        let back = try #require(try base.notifications(store, root: root).last)
+        let back = try await #require(try base.notifications(store, root: root).last)
         #expect(back.payload.notificationType == .subscribed && back.payload.subtype == .resubscribe)
         return (again, back.renewal.recentSubscriptionStartDate)
     }
@@ -69,9 +69,9 @@ extension SubscriptionFidelityBinaryTests {
         let first = try await base.buy(store, Self.weekly, root: root)
         let kept = try await resubscribe(store, after: short, root: root)
         #expect(kept.recentStart == first.purchaseDate, "\(environment): a lapse of \(short) is ignored")
-        let renewed = try store.control(TestClockBody.self, "clock", "advance", "P8D")
+        let renewed = try await store.control(TestClockBody.self, "clock", "advance", "P8D")
         #expect(renewed.events?.map(\.notificationType) == [.didRenew])
-        #expect(
+        await #expect(
             try base.notifications(store, root: root).last?.renewal.recentSubscriptionStartDate == first.purchaseDate)
         let reset = try await resubscribe(store, after: long, root: root)
         #expect(reset.recentStart == reset.purchase.purchaseDate, "\(environment): a lapse of \(long) starts a new run")
@@ -83,11 +83,11 @@ extension SubscriptionFidelityBinaryTests {
         let store = try start()
         let root = try await base.root(store)
         let first = try await base.buy(store, Self.weekly, root: root)
-        _ = try store.control(TestTransactionBody.self, "refund", first.transactionId)
+        _ = try await store.control(TestTransactionBody.self, "refund", first.transactionId)
         // The week bought runs for days yet: the lapse counts from the refund, not from the end of the period.
-        _ = try store.control(TestClockBody.self, "clock", "advance", "PT10M")
+        _ = try await store.control(TestClockBody.self, "clock", "advance", "PT10M")
         let again = try await base.buy(store, Self.weekly, root: root)
-        let back = try #require(try base.notifications(store, root: root).last)
+        let back = try await #require(try base.notifications(store, root: root).last)
         #expect(back.payload.subtype == .resubscribe)
         #expect(back.renewal.recentSubscriptionStartDate == again.purchaseDate)
         #expect(try store.stop() == 0)
@@ -97,12 +97,13 @@ extension SubscriptionFidelityBinaryTests {
         let store = try start()
         let root = try await base.root(store)
         let first = try await base.buy(store, Self.weekly, root: root)
-        let renewal = try #require(
+        let renewal = try await #require(
             try store.control(TestClockBody.self, "clock", "advance", "P8D").events?.first?.transactionId)
-        var count = try base.notifications(store, root: root).count
-        func next() throws -> [Told] {
-            defer { count = (try? base.notifications(store, root: root).count) ?? count }
-            return try told(store, root: root, after: count)
+        var count = try await base.notifications(store, root: root).count
+        func next() async throws -> [Told] {
+            let result = try await told(store, root: root, after: count)
+            count = (try? await base.notifications(store, root: root).count) ?? count
+            return result
         }
         let disabled = { (status: SubscriptionStatus) in
             Told(
@@ -110,35 +111,35 @@ extension SubscriptionFidelityBinaryTests {
                 transactionId: renewal)
         }
 
-        _ = try store.control(TestTransactionBody.self, "request-refund", first.transactionId)
-        var seen = try next()
+        _ = try await store.control(TestTransactionBody.self, "request-refund", first.transactionId)
+        var seen = try await next()
         #expect(seen.map(\.type) == [.consumptionRequest, .didChangeRenewalStatus], "\(seen)")
         #expect(seen.last == disabled(.active), "about the latest transaction, still active")
-        _ = try store.control(TestTransactionBody.self, "decline-refund", first.transactionId)
-        #expect(try next().map(\.type) == [.refundDeclined], "auto-renew stays off")
-        _ = try store.control(TestSubscriptionEventRecord.self, "subscription", "auto-renew", Self.weekly, "on")
-        #expect(try next().map(\.subtype) == [.autoRenewEnabled])
+        _ = try await store.control(TestTransactionBody.self, "decline-refund", first.transactionId)
+        await #expect(try next().map(\.type) == [.refundDeclined], "auto-renew stays off")
+        _ = try await store.control(TestSubscriptionEventRecord.self, "subscription", "auto-renew", Self.weekly, "on")
+        await #expect(try next().map(\.subtype) == [.autoRenewEnabled])
 
         // A refund of a period no longer in force, without a request: still active, auto-renew off.
-        _ = try store.control(TestTransactionBody.self, "refund", first.transactionId)
-        seen = try next()
+        _ = try await store.control(TestTransactionBody.self, "refund", first.transactionId)
+        seen = try await next()
         #expect(seen.map(\.type) == [.refund, .didChangeRenewalStatus] && seen.last == disabled(.active), "\(seen)")
-        let subscription = try #require(
+        let subscription = try await #require(
             try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions.first)
         #expect(subscription.autoRenewStatus == .off && subscription.status == .active)
 
         // Off already: a request and its refund say nothing more of it.
-        _ = try store.control(TestTransactionBody.self, "request-refund", renewal)
-        #expect(try next().map(\.type) == [.consumptionRequest])
-        _ = try store.control(TestTransactionBody.self, "refund", renewal)
-        seen = try next()
+        _ = try await store.control(TestTransactionBody.self, "request-refund", renewal)
+        await #expect(try next().map(\.type) == [.consumptionRequest])
+        _ = try await store.control(TestTransactionBody.self, "refund", renewal)
+        seen = try await next()
         #expect(seen.map(\.type) == [.refund] && seen.first?.status == .revoked, "\(seen)")
 
         // The period in force refunded with auto-renew on: revoked, then auto-renew off.
         let monthly = try await base.buy(store, Self.proMonthly, root: root)
-        count = try base.notifications(store, root: root).count
-        _ = try store.control(TestTransactionBody.self, "refund", monthly.transactionId)
-        seen = try next()
+        count = try await base.notifications(store, root: root).count
+        _ = try await store.control(TestTransactionBody.self, "refund", monthly.transactionId)
+        seen = try await next()
         #expect(seen.map(\.type) == [.refund, .didChangeRenewalStatus], "\(seen)")
         #expect(
             seen.allSatisfy {

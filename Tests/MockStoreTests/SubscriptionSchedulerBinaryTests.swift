@@ -22,8 +22,8 @@ import Testing
             catalogue: SubscriptionBinaryTests.catalogue)
     }
 
-    func buy(_ store: MockStoreHarness, _ product: String, root: Certificate) throws -> SignedTransactionPayload {
-        let bought = try store.control(TestTransactionBody.self, "buy", product)
+    func buy(_ store: MockStoreHarness, _ product: String, root: Certificate) async throws -> SignedTransactionPayload {
+        let bought = try await store.control(TestTransactionBody.self, "buy", product)
         return try verifiedES256Payload(
             try #require(bought.signedTransaction), as: SignedTransactionPayload.self, root: root)
     }
@@ -61,9 +61,9 @@ extension SubscriptionSchedulerBinaryTests {
         let receiver = try NotificationReceiver()
         let store = try start(receiver)
         let root = try Certificate(derRepresentation: try await store.get(SandboxAPI.rootCertificate.path()).body)
-        _ = try store.control(TestClockBody.self, "clock", "rate", "monthlyRenewalEveryThirtySeconds")
+        _ = try await store.control(TestClockBody.self, "clock", "rate", "monthlyRenewalEveryThirtySeconds")
         // A week lasts a third of the monthly 30 s at this rate: 10 s of real time.
-        let first = try buy(store, SubscriptionBinaryTests.weekly, root: root)
+        let first = try await buy(store, SubscriptionBinaryTests.weekly, root: root)
         let expires = try #require(first.expiresDate)
         #expect(expires - first.purchaseDate == 10 * Self.day)
 
@@ -82,14 +82,14 @@ extension SubscriptionSchedulerBinaryTests {
         let receiver = try NotificationReceiver()
         let store = try start(receiver)
         let root = try Certificate(derRepresentation: try await store.get(SandboxAPI.rootCertificate.path()).body)
-        _ = try store.control(TestBillingSettingsBody.self, "billing-retry", "on")
-        _ = try store.control(TestBillingSettingsBody.self, "grace-period", "on")
+        _ = try await store.control(TestBillingSettingsBody.self, "billing-retry", "on")
+        _ = try await store.control(TestBillingSettingsBody.self, "grace-period", "on")
         // Bought at real time, so nothing falls due while the test sets up; then a renewal every 2 s.
-        let weekly = try buy(store, SubscriptionBinaryTests.weekly, root: root)
-        let monthly = try buy(store, SubscriptionBinaryTests.proMonthly, root: root)
-        _ = try store.control(
+        let weekly = try await buy(store, SubscriptionBinaryTests.weekly, root: root)
+        let monthly = try await buy(store, SubscriptionBinaryTests.proMonthly, root: root)
+        _ = try await store.control(
             TestSubscriptionEventRecord.self, "subscription", "auto-renew", monthly.transactionId, "off")
-        _ = try store.control(TestClockBody.self, "clock", "rate", "oneRenewalEveryTwoSeconds")
+        _ = try await store.control(TestClockBody.self, "clock", "rate", "oneRenewalEveryTwoSeconds")
 
         try await idleUntil(receiver, gets: .expired, .billingRetry)
         try await idleUntil(receiver, gets: .expired, .voluntary)

@@ -15,7 +15,7 @@ import Testing
     @Test func oneRenewalEveryTwoSecondsRenewsAYearlyAndAWeeklySubscriptionAlikeInRealTime() async throws {
         let store = try base.start()
         let root = try await base.root(store)
-        let clock = try store.control(TestClockBody.self, "clock", "rate", "oneRenewalEveryTwoSeconds")
+        let clock = try await store.control(TestClockBody.self, "clock", "rate", "oneRenewalEveryTwoSeconds")
         #expect(clock.timeRate == 1005)
         let yearly = try await base.buy(store, SubscriptionBinaryTests.proYearly, root: root)
         let weekly = try await base.buy(store, SubscriptionBinaryTests.weekly, root: root)
@@ -27,7 +27,7 @@ import Testing
         // Waits for the renewals (the store runs them on its own when due), not for a fixed time.
         var renewed: [TestSubscription] = []
         try await eventually("both subscriptions renew") {
-            renewed = try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions
+            renewed = try await store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions
             return [yearly, weekly].allSatisfy { each in
                 renewed.contains {
                     $0.originalTransactionId == each.originalTransactionId && $0.expiresDate > (each.expiresDate ?? 0)
@@ -38,7 +38,7 @@ import Testing
             let state = try #require(renewed.first { $0.originalTransactionId == each.originalTransactionId })
             #expect(state.expiresDate >= (each.expiresDate ?? 0) + 7 * Self.day, "\(each.productId) renewed in 2 s")
         }
-        let kinds = try base.notifications(store, root: root).map(\.payload.notificationType)
+        let kinds = try await base.notifications(store, root: root).map(\.payload.notificationType)
         #expect(kinds.filter { $0 == .didRenew }.count >= 2, "\(kinds)")
         #expect(try store.stop() == 0)
     }
@@ -46,19 +46,19 @@ import Testing
     @Test func aFixedRatesGracePeriodIsOneRenewalAndBillingRetryTwo() async throws {
         let store = try base.start()
         let root = try await base.root(store)
-        _ = try store.control(TestClockBody.self, "clock", "rate", "oneRenewalEveryFifteenMinutes")
-        _ = try store.control(TestBillingSettingsBody.self, "billing-retry", "on")
-        _ = try store.control(TestBillingSettingsBody.self, "grace-period", "on")
+        _ = try await store.control(TestClockBody.self, "clock", "rate", "oneRenewalEveryFifteenMinutes")
+        _ = try await store.control(TestBillingSettingsBody.self, "billing-retry", "on")
+        _ = try await store.control(TestBillingSettingsBody.self, "grace-period", "on")
         let first = try await base.buy(store, SubscriptionBinaryTests.proMonthly, root: root)
         let expires = try #require(first.expiresDate)
         #expect(expires - first.purchaseDate == 7 * Self.day, "a monthly lasts one renewal too")
-        let failed = try store.control(TestClockBody.self, "clock", "advance", "P7D")
+        let failed = try await store.control(TestClockBody.self, "clock", "advance", "P7D")
         #expect(failed.events?.map(\.notificationType) == [.didFailToRenew])
-        let fail = try #require(try base.notifications(store, root: root).last)
+        let fail = try await #require(try base.notifications(store, root: root).last)
         #expect(fail.payload.subtype == .gracePeriod && fail.renewal.gracePeriodExpiresDate == expires + 7 * Self.day)
-        let graceOver = try store.control(TestClockBody.self, "clock", "advance", "P7D")
+        let graceOver = try await store.control(TestClockBody.self, "clock", "advance", "P7D")
         #expect(graceOver.events?.map(\.notificationType) == [.gracePeriodExpired])
-        let over = try store.control(TestClockBody.self, "clock", "advance", "P7D")
+        let over = try await store.control(TestClockBody.self, "clock", "advance", "P7D")
         #expect(over.events?.map(\.notificationType) == [.expired] && over.events?.first?.subtype == .billingRetry)
         #expect(over.events?.first?.date == expires + 14 * Self.day, "billing retry lasts two renewals")
         #expect(try store.stop() == 0)
@@ -67,7 +67,7 @@ import Testing
     @Test func aScaledRateRenewsAWeeklySubscriptionInAThirdOfTheMonthly() async throws {
         let store = try base.start()
         let root = try await base.root(store)
-        _ = try store.control(TestClockBody.self, "clock", "rate", "monthlyRenewalEveryThirtySeconds")
+        _ = try await store.control(TestClockBody.self, "clock", "rate", "monthlyRenewalEveryThirtySeconds")
         let weekly = try await base.buy(store, SubscriptionBinaryTests.weekly, root: root)
         let monthly = try await base.buy(store, SubscriptionBinaryTests.proMonthly, root: root)
         #expect((weekly.expiresDate ?? 0) - weekly.purchaseDate == 10 * Self.day, "10 s of 30 s")
@@ -78,7 +78,7 @@ import Testing
     @Test func signaturesVerifyAtTheirSignedDateFiftyYearsOn() async throws {
         let store = try base.start()
         let root = try await base.root(store)
-        let clock = try store.control(TestClockBody.self, "clock", "advance", "P50Y")
+        let clock = try await store.control(TestClockBody.self, "clock", "advance", "P50Y")
         let response = try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "com.example.coins"}"#)
         let body = try response.decoded(PurchaseResponseBody.self)
         let parsed = try CompactJWS.parse(try #require(body.signedTransaction))

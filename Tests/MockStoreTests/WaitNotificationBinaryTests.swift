@@ -7,13 +7,13 @@ import Testing
 /// Issue 27: `mockstore control wait-notification` for a test in any language: it prints the notifications once
 /// they are recorded, and at its timeout says what did arrive.
 @Suite struct WaitNotificationBinaryTests {
-    private func control(_ url: String, _ arguments: String...) throws -> ProcessResult {
-        try ChildProcess.run(
+    private func control(_ url: String, _ arguments: String...) async throws -> ProcessResult {
+        try await ChildProcess.run(
             try Binaries.require("mockstore"), ["control", "--url", url] + arguments,
             environment: ProcessInfo.processInfo.environment, timeout: 120)
     }
 
-    @Test func itWaitsForTheNotificationsAndPrintsThemAndSaysWhatCameAtItsTimeout() throws {
+    @Test func itWaitsForTheNotificationsAndPrintsThemAndSaysWhatCameAtItsTimeout() async throws {
         let directory = try TemporaryDirectory()
         let store = try LaunchedMockStore(dataDirectory: directory.file("store"))
         defer { _ = try? store.stop() }
@@ -22,18 +22,18 @@ import Testing
             try Binaries.require("mockstore"),
             ["control", "--url", store.url, "wait-notification", "--type", "ONE_TIME_CHARGE", "--timeout", "120"],
             environment: ProcessInfo.processInfo.environment)
-        #expect(try control(store.url, "buy", "ai.voicedebrief.app.credit.500").status == 0)
-        let waited = waiting.wait(timeout: 180)
+        await #expect(try control(store.url, "buy", "ai.voicedebrief.app.credit.500").status == 0)
+        let waited = await waiting.wait(timeout: 180)
         #expect(waited.status == 0, "\(waited)")
         let body = try JSONDecoder().decode(TestNotificationsBody.self, from: Data(waited.stdout.utf8))
         #expect(body.notifications.map(\.notificationType) == [.oneTimeCharge])
 
-        let none = try control(store.url, "wait-notification", "--type", "REFUND", "--count", "2", "--timeout", "1")
+        let none = try await control(store.url, "wait-notification", "--type", "REFUND", "--count", "2", "--timeout", "1")
         #expect(none.status == 1, "\(none)")
         #expect(none.stderr.contains("for 2 REFUND notifications, and 0 came"), "\(none)")
         #expect(none.stderr.contains("the store recorded 1 ONE_TIME_CHARGE"), "\(none)")
 
-        let wrong = try control(store.url, "wait-notification", "--type", "REFUNDED")
+        let wrong = try await control(store.url, "wait-notification", "--type", "REFUNDED")
         #expect(wrong.status == 64, "\(wrong)")
         #expect(wrong.stderr.contains("\"REFUNDED\" is not a notification type"), "\(wrong)")
     }

@@ -93,7 +93,7 @@ import VoiceDebriefCredit
     /// 10,000 generated accounts (and an altered and an older summary among them), totalled by the Swift totaliser
     /// and by DuckDB over analytics/: the same JSON to the micro-credit.
     @Test(.enabled(if: SlowStage.isOn, SlowStage.reason), .timeLimit(.minutes(8)))
-    func tenThousandAccountsBySwiftAndByDuckDB() throws {
+    func tenThousandAccountsBySwiftAndByDuckDB() async throws {
         let directory = try TemporaryDirectory()
         let clock = ContinuousClock()
         let started = clock.now
@@ -130,7 +130,7 @@ import VoiceDebriefCredit
 
         var environment = ProcessInfo.processInfo.environment
         environment["CREDIT_SUMMARY_VERIFY"] = try Binaries.require("credit-summary-verify")
-        let duck = try ChildProcess.run(
+        let duck = try await ChildProcess.run(
             "/bin/bash", [Repository.root + "/analytics/pnl.sh", directory.path, "--json"], environment: environment,
             timeout: 400)
         #expect(duck.succeeded, "\(duck)")

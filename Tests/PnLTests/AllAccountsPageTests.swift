@@ -29,30 +29,30 @@ import VoiceDebriefCredit
         return directory
     }
 
-    private func credit(_ arguments: [String], in temporary: TemporaryDirectory) throws -> ProcessResult {
+    private func credit(_ arguments: [String], in temporary: TemporaryDirectory) async throws -> ProcessResult {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         environment["CREDIT_NOW"] = AllAccountsPageTests.asOf
-        return try ChildProcess.run(
+        return try await ChildProcess.run(
             try Binaries.require("credit"), ["--data-dir", temporary.file("data")] + arguments,
             environment: environment, timeout: 300)
     }
 
-    private func report(_ directory: TemporaryDirectory) throws -> (
+    private func report(_ directory: TemporaryDirectory) async throws -> (
         page: PageReading, path: String, json: ProfitAndLossReport
     ) {
         let out = directory.file("page.html")
-        let written = try credit(["report", "--summaries", directory.path, "--out", out], in: directory)
+        let written = try await credit(["report", "--summaries", directory.path, "--out", out], in: directory)
         #expect(written.succeeded && written.stdout.contains(out), "\(written)")
-        let pnl = try credit(["pnl", "--summaries", directory.path, "--json"], in: directory)
+        let pnl = try await credit(["pnl", "--summaries", directory.path, "--json"], in: directory)
         #expect(pnl.succeeded, "\(pnl)")
         let json = try JSONDecoder().decode(ProfitAndLossReport.self, from: Data(pnl.stdout.utf8))
         return (PageReading(html: try String(contentsOfFile: out, encoding: .utf8)), out, json)
     }
 
-    @Test func thePageShowsTheFiguresOfPnlSummariesJSON() throws {
+    @Test func thePageShowsTheFiguresOfPnlSummariesJSON() async throws {
         let directory = try summaries()
-        let (page, _, json) = try report(directory)
+        let (page, _, json) = try await report(directory)
         #expect(json.source == .summaries && json.accounts == 3)
         #expect(try page.embeddedReport() == json, "the page's P&L is credit pnl --summaries --json's")
         try page.expectFigures(of: json)
@@ -77,26 +77,26 @@ import VoiceDebriefCredit
         #expect(bars.drawn > 0 && bars.labelled == bars.drawn && bars.negativeLabelled == bars.negative, "\(bars)")
     }
 
-    @Test func thePageIsWrittenReadableByOthers() throws {
+    @Test func thePageIsWrittenReadableByOthers() async throws {
         let directory = try summaries()
-        let (_, path, _) = try report(directory)
+        let (_, path, _) = try await report(directory)
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
         #expect(mode == 0o644, "mode \(String(mode, radix: 8))")
     }
 
-    @Test func aDirectoryWithNothingToCountIsSaidSoAndWritesNothing() throws {
+    @Test func aDirectoryWithNothingToCountIsSaidSoAndWritesNothing() async throws {
         let empty = try TemporaryDirectory()
         let out = empty.file("page.html")
-        let result = try credit(["report", "--summaries", empty.path, "--out", out], in: empty)
+        let result = try await credit(["report", "--summaries", empty.path, "--out", out], in: empty)
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("there are no summaries in \(empty.path)"), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
     @Test(.enabled(if: SlowStage.isOn, SlowStage.reason), .timeLimit(.minutes(4)))
-    func chromiumDrawsTheAllAccountsPageAtALaptopsAndAPhonesWidth() throws {
+    func chromiumDrawsTheAllAccountsPageAtALaptopsAndAPhonesWidth() async throws {
         let directory = try summaries()
-        let (_, path, _) = try report(directory)
-        try PageScreenshots.expectDrawn(path, name: "all-accounts", in: directory)
+        let (_, path, _) = try await report(directory)
+        try await PageScreenshots.expectDrawn(path, name: "all-accounts", in: directory)
     }
 }

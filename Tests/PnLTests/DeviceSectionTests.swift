@@ -174,7 +174,7 @@ extension DeviceSectionTests {
 
 /// DuckDB over analytics/ chooses as the Swift totaliser does, v1 summaries included.
 extension DeviceSectionTests {
-    @Test func duckDBChoosesTheSameSectionsAsSwiftV1Included() throws {
+    @Test func duckDBChoosesTheSameSectionsAsSwiftV1Included() async throws {
         let (a, b) = history
         let directory = try TemporaryDirectory()
         func write(_ summary: AccountSummary, _ name: String) throws {
@@ -207,7 +207,7 @@ extension DeviceSectionTests {
 
         var environment = ProcessInfo.processInfo.environment
         environment["CREDIT_SUMMARY_VERIFY"] = try Binaries.require("credit-summary-verify")
-        let duck = try ChildProcess.run(
+        let duck = try await ChildProcess.run(
             "/bin/bash", [Repository.root + "/analytics/pnl.sh", directory.path, "--json"], environment: environment,
             timeout: 300)
         #expect(duck.succeeded, "\(duck)")

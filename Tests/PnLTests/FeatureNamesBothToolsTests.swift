@@ -49,12 +49,12 @@ import VoiceDebriefCredit
             day: "2026-11-28", feature: feature, charges: 1, charged: charged, declined: 0, givenBack: 0, cost: 0)
     }
 
-    private func run(_ executable: String, _ arguments: [String]) throws -> ProcessResult {
+    private func run(_ executable: String, _ arguments: [String]) async throws -> ProcessResult {
         var environment = ProcessInfo.processInfo.environment
         environment["CREDIT_SUMMARY_VERIFY"] = try Binaries.require("credit-summary-verify")
         environment["NO_COLOR"] = "1"
         environment["CREDIT_NOW"] = "2026-11-29T12:00:00.000Z"
-        return try ChildProcess.run(executable, arguments, environment: environment, timeout: 300)
+        return try await ChildProcess.run(executable, arguments, environment: environment, timeout: 300)
     }
 
     @Test func analyticsNamesAreThePriceListsOwn() throws {
@@ -63,12 +63,12 @@ import VoiceDebriefCredit
         #expect(names == VoiceDebriefPrices().featureNames, "analytics/feature_names.json is not the price list's")
     }
 
-    @Test func bothToolsNameFeaturesInThePriceListsWordsWithTheKeyBeside() throws {
+    @Test func bothToolsNameFeaturesInThePriceListsWordsWithTheKeyBeside() async throws {
         let directory = try directory()
         let data = try TemporaryDirectory()
         let credit = try Binaries.require("credit")
-        let table = try run(credit, ["--data-dir", data.file("d"), "pnl", "--summaries", directory.path])
-        let script = try run("/bin/bash", [Repository.root + "/analytics/pnl.sh", directory.path])
+        let table = try await run(credit, ["--data-dir", data.file("d"), "pnl", "--summaries", directory.path])
+        let script = try await run("/bin/bash", [Repository.root + "/analytics/pnl.sh", directory.path])
         #expect(table.status == 0 && script.status == 0, "\(table)\n\(script)")
         #expect(table.stdout == script.stdout, "credit:\n\(table.stdout)\n---\npnl.sh:\n\(script.stdout)")
         let lines = table.stdout.split(separator: "\n").map(String.init)

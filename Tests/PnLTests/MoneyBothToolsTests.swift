@@ -31,21 +31,21 @@ import VoiceDebriefCredit
         return directory
     }
 
-    private func run(_ executable: String, _ arguments: [String]) throws -> ProcessResult {
+    private func run(_ executable: String, _ arguments: [String]) async throws -> ProcessResult {
         var environment = ProcessInfo.processInfo.environment
         environment["CREDIT_SUMMARY_VERIFY"] = try Binaries.require("credit-summary-verify")
         environment["NO_COLOR"] = "1"
         environment["CREDIT_NOW"] = "2026-11-29T12:00:00.000Z"
-        return try ChildProcess.run(executable, arguments, environment: environment, timeout: 300)
+        return try await ChildProcess.run(executable, arguments, environment: environment, timeout: 300)
     }
 
-    @Test func anOlderSummaryBesideAMoneyOneIsSaidTheSameByBothTools() throws {
+    @Test func anOlderSummaryBesideAMoneyOneIsSaidTheSameByBothTools() async throws {
         let directory = try directory()
         let data = try TemporaryDirectory()
         let credit = try Binaries.require("credit")
         let script = Repository.root + "/analytics/pnl.sh"
-        let swift = try run(credit, ["--data-dir", data.file("d"), "pnl", "--summaries", directory.path, "--json"])
-        let duck = try run("/bin/bash", [script, directory.path, "--json"])
+        let swift = try await run(credit, ["--data-dir", data.file("d"), "pnl", "--summaries", directory.path, "--json"])
+        let duck = try await run("/bin/bash", [script, directory.path, "--json"])
         #expect(swift.status == 0 && duck.status == 0, "\(swift)\n\(duck)")
         let swiftJSON = try JSONSerialization.jsonObject(with: Data(swift.stdout.utf8)) as? NSDictionary
         let duckJSON = try JSONSerialization.jsonObject(with: Data(duck.stdout.utf8)) as? NSDictionary
@@ -54,8 +54,8 @@ import VoiceDebriefCredit
         let periods = try #require(swiftJSON?["periods"] as? [[String: Any]])
         let money = try #require(periods.first?["money"] as? [String: Any])
         #expect(money["accountsWithoutMoney"] as? Int == 1 && money["accountsCounted"] as? Int == 1)
-        let table = try run(credit, ["--data-dir", data.file("d"), "pnl", "--summaries", directory.path])
-        let scriptTable = try run("/bin/bash", [script, directory.path])
+        let table = try await run(credit, ["--data-dir", data.file("d"), "pnl", "--summaries", directory.path])
+        let scriptTable = try await run("/bin/bash", [script, directory.path])
         #expect(table.stdout == scriptTable.stdout, "\(table.stdout)\n---\n\(scriptTable.stdout)")
         #expect(table.stdout.contains("1 account whose summaries carry no money"), "\(table.stdout)")
         #expect(table.stdout.contains("USD 4.99") && table.stdout.contains("£3.541667"), "\(table.stdout)")

@@ -12,7 +12,7 @@ enum PageScreenshots {
     static func expectDrawn(
         _ path: String, name: String, in temporary: TemporaryDirectory,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
+    ) async throws {
         let chromium = try #require(
             ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
                 FileManager.default.isExecutableFile(atPath: $0)
@@ -21,7 +21,7 @@ enum PageScreenshots {
             sourceLocation: sourceLocation)
         for width in widths {
             let png = temporary.file("\(name)-\(width).png")
-            let result = try ChildProcess.run(
+            let result = try await ChildProcess.run(
                 chromium,
                 [
                     "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
@@ -31,7 +31,7 @@ enum PageScreenshots {
             #expect(
                 FileManager.default.fileExists(atPath: png), "no screenshot at \(width) px: \(result)",
                 sourceLocation: sourceLocation)
-            let check = try ChildProcess.run(
+            let check = try await ChildProcess.run(
                 "/usr/bin/env", ["python3", Repository.root + "/Tests/PnLTests/png_is_not_blank.py", png],
                 environment: ProcessInfo.processInfo.environment, timeout: 300)
             #expect(check.succeeded, "the screenshot at \(width) px: \(check)", sourceLocation: sourceLocation)

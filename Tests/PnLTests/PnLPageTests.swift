@@ -72,9 +72,9 @@ import VoiceDebriefCredit
 
     /// Headless Chromium renders the page at a laptop's and a phone's width; each screenshot shows the page.
     @Test(.enabled(if: SlowStage.isOn, SlowStage.reason), .timeLimit(.minutes(3)))
-    func chromiumRendersThePageAtALaptopsAndAPhonesWidth() throws {
+    func chromiumRendersThePageAtALaptopsAndAPhonesWidth() async throws {
         let temporary = try TemporaryDirectory()
         let pagePath = try temporary.write(try page().html, to: "report.html")
-        try PageScreenshots.expectDrawn(pagePath, name: "page", in: temporary)
+        try await PageScreenshots.expectDrawn(pagePath, name: "page", in: temporary)
     }
 }

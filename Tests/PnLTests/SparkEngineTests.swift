@@ -35,27 +35,27 @@ import Testing
         return directory
     }
 
-    private func run(_ executable: String, _ arguments: [String]) throws -> ProcessResult {
+    private func run(_ executable: String, _ arguments: [String]) async throws -> ProcessResult {
         var environment = ProcessInfo.processInfo.environment
         environment["CREDIT_SUMMARY_VERIFY"] = try Binaries.require("credit-summary-verify")
         environment["NO_COLOR"] = "1"
-        return try ChildProcess.run(executable, arguments, environment: environment, timeout: 900)
+        return try await ChildProcess.run(executable, arguments, environment: environment, timeout: 900)
     }
 
     @Test(.enabled(if: SlowStage.isOn, SlowStage.reason), .timeLimit(.minutes(15)))
-    func oneThousandAccountsBySwiftDuckDBAndSparkAreTheSameFieldByField() throws {
+    func oneThousandAccountsBySwiftDuckDBAndSparkAreTheSameFieldByField() async throws {
         let directory = try directory()
         let data = try TemporaryDirectory()
         let script = Repository.root + "/analytics/pnl.sh"
         let clock = ContinuousClock()
         let started = clock.now
-        let swift = try run(
+        let swift = try await run(
             try Binaries.require("credit"),
             ["--data-dir", data.file("d"), "pnl", "--summaries", directory.path, "--json"])
         let swiftDone = clock.now
-        let duck = try run("/bin/bash", [script, directory.path, "--json"])
+        let duck = try await run("/bin/bash", [script, directory.path, "--json"])
         let duckDone = clock.now
-        let spark = try run("/bin/bash", [script, directory.path, "--json", "--engine", "spark"])
+        let spark = try await run("/bin/bash", [script, directory.path, "--json", "--engine", "spark"])
         print(
             "1,000 accounts: credit pnl \(swiftDone - started), DuckDB \(duckDone - swiftDone),"
                 + " Spark \(clock.now - duckDone) (each with its verification)")

@@ -16,7 +16,7 @@ import Testing
 /// death frees the lock at once, and unrelated opening and closing of the lock file does not free it early.
 @Suite struct ConcurrencyTests {
     /// Runs `rounds` rounds of `workers` commands started together; returns what each acknowledged.
-    func runRounds(_ credit: CreditRunner, workers: Int, rounds: Int, seed: UInt64) throws -> (
+    func runRounds(_ credit: CreditRunner, workers: Int, rounds: Int, seed: UInt64) async throws -> (
         acked: [String: Int64], processes: Int
     ) {
         var random = SeededRandom(seed: seed)
@@ -30,7 +30,7 @@ import Testing
             }
             let started = try commands.map { try credit.start($0) }
             for (command, child) in zip(commands, started) {
-                let result = child.wait(timeout: 120)
+                let result = await child.wait(timeout: 120)
                 processes += 1
                 try #require(
                     result.succeeded,
@@ -48,7 +48,7 @@ import Testing
 }
 
 extension ConcurrencyTests {
-    @Test func processesChargingAndToppingUpOneDataDirectoryAtOnce() throws {
+    @Test func processesChargingAndToppingUpOneDataDirectoryAtOnce() async throws {
         var figures = Figures(suite: "concurrency", test: #function)
         defer { figures.record() }
         let workers = Reliability.isLong ? 8 : 4
@@ -56,7 +56,7 @@ extension ConcurrencyTests {
         for seed in Reliability.seeds("concurrency", fast: 1, long: 4, weight: 5) {
             let scratch = try ScratchDirectory("concurrent", inMemory: true)
             let credit = try CreditRunner(dataDirectory: scratch.file("data"))
-            let (acked, processes) = try runRounds(credit, workers: workers, rounds: rounds, seed: seed)
+            let (acked, processes) = try await runRounds(credit, workers: workers, rounds: rounds, seed: seed)
             figures.runs += 1
             figures.faults += processes
             let inspection = try LedgerInspection(dataDirectory: credit.dataDirectory)
@@ -71,15 +71,15 @@ extension ConcurrencyTests {
             )
             let model = 5_000_000 + acked.values.reduce(0, +)
             #expect(inspection.balance == model)
-            #expect(try credit.balance() == model)
-            let verify = try credit.ok(["verify", "--json"]).jsonObject()
+            await #expect(try credit.balance() == model)
+            let verify = try await credit.ok(["verify", "--json"]).jsonObject()
             let clean = verify?["ok"] as? Bool == true
             #expect(clean, "verify after concurrent writers: \(verify ?? [:]); seed \(seed.seedText)")
             if !clean || !inspection.problems.isEmpty { figures.failures += 1 }
         }
     }
 
-    @Test func processesCollectingTheSamePurchasesAtOnceCreditEachOnce() throws {
+    @Test func processesCollectingTheSamePurchasesAtOnceCreditEachOnce() async throws {
         var figures = Figures(suite: "concurrency", test: #function)
         defer { figures.record() }
         let store = try StoreServer()
@@ -87,23 +87,23 @@ extension ConcurrencyTests {
         let root = scratch.file("root.der")
         try store.saveRoot(to: root)
         let credit = try CreditRunner(dataDirectory: scratch.file("data"))
-        try credit.ok(["store", "use", "mockstore", "--url", store.url, "--root-certificate", root])
+        try await credit.ok(["store", "use", "mockstore", "--url", store.url, "--root-certificate", root])
         // Three purchases the app never recorded, and two top-ups made while collectors run.
         for _ in 0..<3 { _ = try store.purchase() }
         let collectors = try (0..<4).map { _ in try credit.start(["collect", "--json"]) }
         let buyers = try (0..<2).map { _ in try credit.start(["topup", "--json"]) }
         for child in collectors + buyers {
-            let result = child.wait(timeout: 120)
+            let result = await child.wait(timeout: 120)
             #expect(result.succeeded, "\(result)")
         }
-        try credit.ok(["collect"])
+        try await credit.ok(["collect"])
         let inspection = try LedgerInspection(dataDirectory: credit.dataDirectory)
         let references = inspection.entries.filter { $0.kind == .topup }.compactMap(\.reference)
         #expect(references.count == 5 && Set(references).count == 5, "five purchases, credited: \(references)")
         #expect(inspection.problems.isEmpty, "\(inspection.problems)")
         #expect(try store.unfinished().isEmpty)
-        #expect(try credit.balance() == 5_000_000 + 5 * 5_000_000)
-        let verify = try credit.ok(["verify", "--json"]).jsonObject()
+        await #expect(try credit.balance() == 5_000_000 + 5 * 5_000_000)
+        let verify = try await credit.ok(["verify", "--json"]).jsonObject()
         #expect(verify?["ok"] as? Bool == true, "\(verify ?? [:])")
         figures.runs = 1
         figures.faults = 6
@@ -122,12 +122,12 @@ extension ConcurrencyTests {
         return errno == EWOULDBLOCK
     }
 
-    @Test func aProcessKilledWhileHoldingTheLockDoesNotBlockTheNext() throws {
+    @Test func aProcessKilledWhileHoldingTheLockDoesNotBlockTheNext() async throws {
         var figures = Figures(suite: "concurrency", test: #function)
         defer { figures.record() }
         let scratch = try ScratchDirectory("lock-holder", inMemory: true)
         let credit = try CreditRunner(dataDirectory: scratch.file("data"))
-        try credit.ok(["charge", "send"])
+        try await credit.ok(["charge", "send"])
         let lock = credit.dataDirectory + "/ledger/.lock"
         // It stops (holding the lock) between writing its line and syncing it.
         let holder = try credit.start(["charge", "debrief"], fault: "append.before-sync:pause")
@@ -138,8 +138,8 @@ extension ConcurrencyTests {
                 "\"debrief\"")
         }
         let deadline = Date().addingTimeInterval(60)
-        while !(paused() && lockIsHeld(lock)) && Date() < deadline && !holder.hasExited { usleep(10_000) }
-        try #require(paused() && lockIsHeld(lock), "the paused process never held the lock")
+        while await !(paused() && lockIsHeld(lock)) && Date() < deadline && !holder.hasExited { usleep(10_000) }
+        try await #require(paused() && lockIsHeld(lock), "the paused process never held the lock")
         let waiter = try credit.start(["charge", "createVault", "--json"])
         usleep(500_000)
         #expect(!waiter.hasExited, "the second process did not wait for the lock")
@@ -153,7 +153,7 @@ extension ConcurrencyTests {
         #expect(lockIsHeld(lock))
         let killedAt = Date()
         holder.send(SIGKILL)
-        let result = waiter.wait(timeout: 30)
+        let result = await waiter.wait(timeout: 30)
         #expect(result.succeeded, "\(result)")
         #expect(Date().timeIntervalSince(killedAt) < 10, "the lock was not freed when its holder died")
         let inspection = try LedgerInspection(dataDirectory: credit.dataDirectory)
@@ -161,7 +161,7 @@ extension ConcurrencyTests {
         // The killed charge's line was written before it stopped: whole, and counted once if kept.
         #expect(inspection.entries.filter { $0.feature == "createVault" }.count == 1)
         #expect(inspection.entries.filter { $0.feature == "debrief" }.count <= 1)
-        let verify = try credit.ok(["verify", "--json"]).jsonObject()
+        let verify = try await credit.ok(["verify", "--json"]).jsonObject()
         #expect(verify?["ok"] as? Bool == true, "\(verify ?? [:])")
         figures.runs = 1
         figures.faults = 1

@@ -72,8 +72,8 @@ final class CrashRun {
     }
 
     /// Runs `credit ARGUMENTS`, killed at `fault` when given; returns the result, logging it.
-    func run(_ arguments: [String], fault: String?) throws -> ProcessResult {
-        let result = try credit.run(arguments, fault: fault)
+    func run(_ arguments: [String], fault: String?) async throws -> ProcessResult {
+        let result = try await credit.run(arguments, fault: fault)
         let outcome =
             result.killedBySIGKILL ? "killed" : (result.signaled ? "signal \(result.status)" : "exit \(result.status)")
         log.append(
@@ -94,7 +94,7 @@ final class CrashRun {
 
     /// The restart after a kill: `credit collect` (sets a torn tail aside, collects what the store holds), itself
     /// killed now and then, until one completes.
-    func restart() throws {
+    func restart() async throws {
         var attempts = 0
         while true {
             attempts += 1
@@ -105,7 +105,7 @@ final class CrashRun {
                     "append.before-sync", "append.mid-line", "collect.before-cursor", "head.before-write",
                 ])
                 : nil
-            let result = try run(["collect", "--json"], fault: fault)
+            let result = try await run(["collect", "--json"], fault: fault)
             try expectDone(result, "the restart")
             if !result.killedBySIGKILL { return }
         }
@@ -145,8 +145,8 @@ final class CrashRun {
     }
 
     /// Runs `mockstore control ARGUMENTS` against the shared store; it must succeed.
-    func storeControl(_ arguments: [String]) throws {
-        let control = try ChildProcess(
+    func storeControl(_ arguments: [String]) async throws {
+        let control = try await ChildProcess(
             try Binaries.require("mockstore"), ["control", "--url", store.url] + arguments,
             environment: ["PATH": Reliability.environment["PATH"] ?? "/usr/bin:/bin"]
         ).wait(timeout: 30)
@@ -176,34 +176,34 @@ final class CrashRun {
     }
 
     /// The whole run: make the ledger, then random steps, then a final collect and the checks.
-    func execute(steps: Int, forced: (step: String, fault: String)? = nil) throws {
+    func execute(steps: Int, forced: (step: String, fault: String)? = nil) async throws {
         // Making the ledger: an opening entry, the device file, the first head.
         let makeFault = forced.map { $0.step == "make" ? $0.fault : nil } ?? pickFault(appends: 1)
         // The first command that writes makes it (one that only reads makes nothing); the simulated store has
         // nothing to collect, so the opening is all it writes.
-        let made = try run(["collect"], fault: makeFault)
+        let made = try await run(["collect"], fault: makeFault)
         try expectDone(made, "making the ledger")
-        if made.killedBySIGKILL { _ = try run(["collect"], fault: nil) }
+        if made.killedBySIGKILL { _ = try await run(["collect"], fault: nil) }
         try reconcile(
             inFlight: [ExpectedWrite(kind: "opening", feature: nil, amount: 5_000_000)], killed: made.killedBySIGKILL)
-        try expectDone(
+        try await expectDone(
             try run(["store", "use", "mockstore", "--url", store.url, "--root-certificate", root], fault: nil),
             "store use")
         if let forced, forced.step != "make" {
-            if forced.step == "decline" { try step("charge", fault: "none") }
-            if forced.step == "refund" || forced.step == "reinstate" { try step("topup", fault: "none") }
-            if forced.step == "reinstate" { try step("refund", fault: "none") }
-            try step(forced.step, fault: forced.fault)
+            if forced.step == "decline" { try await step("charge", fault: "none") }
+            if forced.step == "refund" || forced.step == "reinstate" { try await step("topup", fault: "none") }
+            if forced.step == "reinstate" { try await step("refund", fault: "none") }
+            try await step(forced.step, fault: forced.fault)
         }
         for _ in 0..<steps {
-            try step(
+            try await step(
                 random.pick([
                     "charge", "charge", "run", "topup", "topup", "decline", "collect", "merge", "refund", "reinstate",
                 ]),
                 fault: nil)
         }
         // The end: one more collect, no fault, then everything must hold.
-        _ = try run(["collect", "--json"], fault: nil)
+        _ = try await run(["collect", "--json"], fault: nil)
         try reconcile(inFlight: [], killed: false)
         let unfinished = try store.unfinished().compactMap(transactionID(ofSigned:))
         let mine = try LedgerInspection(dataDirectory: credit.dataDirectory).entries.compactMap(\.reference)
@@ -214,30 +214,30 @@ final class CrashRun {
         if topUps.sorted() != purchases.sorted() {
             throw fail("bought \(purchases.sorted()) at the store, credited \(topUps.sorted())")
         }
-        let verify = try run(["verify", "--json"], fault: nil)
+        let verify = try await run(["verify", "--json"], fault: nil)
         guard let report = verify.jsonObject(), report["ok"] as? Bool == true else { throw fail("verify: \(verify)") }
         let model = acked.values.reduce(Int64(0)) { $0 + $1.amount.rawValue }
-        let balance = try credit.balance()
+        let balance = try await credit.balance()
         if balance != model || inspection.balance != model {
             throw fail("balance \(balance), files \(inspection.balance), model \(model)")
         }
         // The store is shared by the runs that follow, each a new device reading the whole updates feed: a refund this
         // run reversed is refunded again, or the next run would credit a purchase it never made.
         for (reference, steps) in refundSteps.sorted(by: { $0.key < $1.key }) where steps % 2 == 0 {
-            try storeControl(["refund", reference])
+            try await storeControl(["refund", reference])
         }
     }
 
     /// One step; `forced` is its fault point ("none": no fault), or nil to pick one at random.
-    func step(_ kind: String, fault forcedPoint: String?) throws {
+    func step(_ kind: String, fault forcedPoint: String?) async throws {
         let forced: String?? = forcedPoint.map { point -> String? in point == "none" ? nil : point }
         switch kind {
         case "charge":
             let key = random.pick(Array(CrashRun.prices.keys).sorted())
             let fault = forced ?? pickFault(appends: 1)
-            let result = try run(["charge", key, "--json"], fault: fault)
+            let result = try await run(["charge", key, "--json"], fault: fault)
             try expectDone(result, "charge")
-            if result.killedBySIGKILL { try restart() }
+            if result.killedBySIGKILL { try await restart() }
             let expected = [ExpectedWrite(kind: "charge", feature: key, amount: CrashRun.prices[key]!)]
             if !result.killedBySIGKILL, let id = result.jsonObject()?["id"] as? String {
                 try reconcile(inFlight: expected, killed: false)
@@ -252,20 +252,20 @@ final class CrashRun {
             let acts = scratch.file("acts-\(log.count).txt")
             try keys.joined(separator: "\n").write(toFile: acts, atomically: true, encoding: .utf8)
             let fault = forced ?? pickFault(appends: keys.count)
-            let result = try run(["run", acts, "--json"], fault: fault)
+            let result = try await run(["run", acts, "--json"], fault: fault)
             try expectDone(result, "run")
-            if result.killedBySIGKILL { try restart() }
+            if result.killedBySIGKILL { try await restart() }
             try reconcile(
                 inFlight: keys.map { ExpectedWrite(kind: "charge", feature: $0, amount: CrashRun.prices[$0]!) },
                 killed: result.killedBySIGKILL)
         case "decline":
-            guard !declinable.isEmpty else { return try step("charge", fault: forcedPoint) }
+            guard !declinable.isEmpty else { return try await step("charge", fault: forcedPoint) }
             let target = declinable.remove(at: Int.random(in: 0..<declinable.count, using: &random))
             let amount = acked[target]!.amount.rawValue
             let fault = forced ?? pickFault(appends: 1)
-            let result = try run(["decline", target, "--reason", "not-needed", "--json"], fault: fault)
+            let result = try await run(["decline", target, "--reason", "not-needed", "--json"], fault: fault)
             try expectDone(result, "decline")
-            if result.killedBySIGKILL { try restart() }
+            if result.killedBySIGKILL { try await restart() }
             try reconcile(
                 inFlight: [ExpectedWrite(kind: "refund", feature: acked[target]!.feature, amount: -amount)],
                 killed: result.killedBySIGKILL)
@@ -280,11 +280,11 @@ final class CrashRun {
                 ?? pickFault(
                     appends: 1,
                     extra: ["topup.after-purchase", "topup.before-record", "topup.after-record", "topup.after-finish"])
-            let result = try run(["topup", "--product", product, "--json"], fault: fault)
+            let result = try await run(["topup", "--product", product, "--json"], fault: fault)
             try expectDone(result, "topup")
             // Every top-up that ran reached the store: the purchase is made before anything else can kill it.
             purchases.append(5_000_000)
-            if result.killedBySIGKILL { try restart() }
+            if result.killedBySIGKILL { try await restart() }
             try reconcile(inFlight: [], killed: result.killedBySIGKILL)
             if !result.killedBySIGKILL, let id = result.jsonObject()?["id"] as? String, acked[id] == nil {
                 throw fail("top-up \(id) acknowledged but not in the ledger")
@@ -301,9 +301,9 @@ final class CrashRun {
                 ?? pickFault(
                     appends: 1,
                     extra: ["topup.before-record", "topup.after-record", "topup.after-finish", "collect.before-cursor"])
-            let result = try run(["collect", "--json"], fault: fault)
+            let result = try await run(["collect", "--json"], fault: fault)
             try expectDone(result, "collect")
-            if result.killedBySIGKILL { try restart() }
+            if result.killedBySIGKILL { try await restart() }
             try reconcile(inFlight: [], killed: result.killedBySIGKILL)
         case "merge":
             // The peer device: same keys (one per user), its own file.
@@ -313,7 +313,7 @@ final class CrashRun {
                     atPath: credit.dataDirectory + "/keys", toPath: peer.dataDirectory + "/keys")
             }
             let key = random.pick(Array(CrashRun.prices.keys).sorted())
-            try peer.ok(["charge", key])
+            try await peer.ok(["charge", key])
             let peerDevice = try String(contentsOfFile: peer.dataDirectory + "/device", encoding: .utf8)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             let peerFile = peer.dataDirectory + "/ledger/" + peerDevice + ".jsonl"
@@ -323,9 +323,9 @@ final class CrashRun {
                 forced
                 ?? (random.chance(0.6)
                     ? random.pick(["merge.mid-write", "merge.before-sync", "append.before-sync@1"]) : nil)
-            let result = try run(["merge", peerFile, "--json"], fault: fault)
+            let result = try await run(["merge", peerFile, "--json"], fault: fault)
             try expectDone(result, "merge")
-            if result.killedBySIGKILL { try restart() }
+            if result.killedBySIGKILL { try await restart() }
             let expected = peerEntries.filter { acked[$0.id] == nil }.map {
                 ExpectedWrite(kind: $0.kind.rawValue, feature: $0.feature, amount: $0.amount.rawValue)
             }
@@ -339,34 +339,34 @@ final class CrashRun {
                 entry.kind == .topup && entry.refersTo == nil
                     && entry.reference.map { !refunded.contains($0) } == true
             }.sorted { $0.id < $1.id }
-            guard !refundable.isEmpty else { return try step("topup", fault: forcedPoint) }
+            guard !refundable.isEmpty else { return try await step("topup", fault: forcedPoint) }
             let target = refundable[Int.random(in: 0..<refundable.count, using: &random)]
             let reference = target.reference!
             let percentage = random.chance(0.3) ? "50" : nil
-            try storeControl(["refund", reference] + (percentage.map { ["--percentage", $0] } ?? []))
+            try await storeControl(["refund", reference] + (percentage.map { ["--percentage", $0] } ?? []))
             refunded.insert(reference)
             let taken = percentage == nil ? target.amount.rawValue : target.amount.rawValue / 2
             let fault =
                 forced
                 ?? pickFault(
                     appends: 1, extra: ["refund.before-record", "refund.after-record", "collect.before-cursor"])
-            let result = try run(["collect", "--json"], fault: fault)
+            let result = try await run(["collect", "--json"], fault: fault)
             try expectDone(result, "collect after a refund")
-            if result.killedBySIGKILL { try restart() }
+            if result.killedBySIGKILL { try await restart() }
             try reconcile(
                 inFlight: [ExpectedWrite(kind: "reversal", feature: nil, amount: -taken)],
                 killed: result.killedBySIGKILL)
             try expectStep(reference, "the refund of \(reference) was not taken back")
         case "reinstate":
             // The store reverses a refund; the next collect gives the credit again, once.
-            guard let reference = refunded.sorted().first else { return try step("refund", fault: forcedPoint) }
-            try storeControl(["reverse-refund", reference])
+            guard let reference = refunded.sorted().first else { return try await step("refund", fault: forcedPoint) }
+            try await storeControl(["reverse-refund", reference])
             refunded.remove(reference)
             let fault =
                 forced ?? pickFault(appends: 1, extra: ["refund.before-record", "refund.after-record"])
-            let result = try run(["collect", "--json"], fault: fault)
+            let result = try await run(["collect", "--json"], fault: fault)
             try expectDone(result, "collect after a reversed refund")
-            if result.killedBySIGKILL { try restart() }
+            if result.killedBySIGKILL { try await restart() }
             try reconcile(inFlight: [], killed: result.killedBySIGKILL)
             try expectStep(reference, "the reversed refund of \(reference) was not given back")
         default:
@@ -393,7 +393,7 @@ extension CrashAtEveryStepTests {
         ("reinstate", "refund.after-record"), ("reinstate", "append.mid-line"),
     ]
 
-    @Test func everyFaultPointOnce() throws {
+    @Test func everyFaultPointOnce() async throws {
         var figures = Figures(suite: "crash at every step", test: #function)
         defer { figures.record() }
         // One store for all, the runs one after another (each collects everything it bought before the next).
@@ -404,7 +404,7 @@ extension CrashAtEveryStepTests {
             let run = try CrashRun(store: store, root: root, seed: UInt64(index + 1))
             figures.runs += 1
             do {
-                try run.execute(steps: 0, forced: (step, fault))
+                try await run.execute(steps: 0, forced: (step, fault))
             } catch let failure as CrashRun.Failure {
                 figures.failures += 1
                 Issue.record("\(step) killed at \(fault): \(failure)")
@@ -415,7 +415,7 @@ extension CrashAtEveryStepTests {
         }
     }
 
-    @Test func seededRunsKilledAtRandomSteps() throws {
+    @Test func seededRunsKilledAtRandomSteps() async throws {
         var figures = Figures(suite: "crash at every step", test: #function)
         defer { figures.record() }
         let store = try StoreServer()
@@ -426,7 +426,7 @@ extension CrashAtEveryStepTests {
             let run = try CrashRun(store: store, root: root, seed: seed)
             figures.runs += 1
             do {
-                try run.execute(steps: Int.random(in: 3...(Reliability.isLong ? 10 : 5), using: &random))
+                try await run.execute(steps: Int.random(in: 3...(Reliability.isLong ? 10 : 5), using: &random))
             } catch let failure as CrashRun.Failure {
                 figures.failures += 1
                 figures.faults += run.kills
@@ -442,13 +442,13 @@ extension CrashAtEveryStepTests {
 extension CrashAtEveryStepTests {
     /// Found by the long mode (a refund not taken back): the store's updates feed comes in pages of 50, and a collect
     /// must read them all, or a refund (or an approval) waits for some later collect.
-    @Test func oneCollectReadsEveryPageOfTheStoreUpdates() throws {
+    @Test func oneCollectReadsEveryPageOfTheStoreUpdates() async throws {
         let store = try StoreServer()
         let scratch = try ScratchDirectory("pages", inMemory: true)
         let root = scratch.file("root.der")
         try store.saveRoot(to: root)
         let credit = try CreditRunner(dataDirectory: scratch.file("data"))
-        try credit.ok(["store", "use", "mockstore", "--url", store.url, "--root-certificate", root])
+        try await credit.ok(["store", "use", "mockstore", "--url", store.url, "--root-certificate", root])
         // 60 purchases made outside the app (each an update), collected.
         var ids: [String] = []
         for _ in 0..<60 {
@@ -461,18 +461,18 @@ extension CrashAtEveryStepTests {
                 ?? (object["signedTransaction"] as? String).flatMap(transactionID(ofSigned:))
             ids.append(try #require(id, "no transaction id in \(reply.text)"))
         }
-        try credit.ok(["collect"])
-        #expect(try credit.balance() == 5_000_000 + 60 * 5_000_000)
+        try await credit.ok(["collect"])
+        await #expect(try credit.balance() == 5_000_000 + 60 * 5_000_000)
         // Every one refunded: one collect takes every credit back.
         for id in ids {
             let reply = try HTTPProbe.post(TestControls.refund.path(id), json: "{}", port: store.port)
             try #require(reply.status == 200, "refund \(id): \(reply.status) \(reply.text)")
         }
-        try credit.ok(["collect"])
+        try await credit.ok(["collect"])
         let reversals = try LedgerInspection(dataDirectory: credit.dataDirectory).entries.filter {
             $0.kind == .reversal
         }
         #expect(reversals.count == 60, "one collect took back \(reversals.count) of 60 refunds")
-        #expect(try credit.balance() == 5_000_000)
+        await #expect(try credit.balance() == 5_000_000)
     }
 }

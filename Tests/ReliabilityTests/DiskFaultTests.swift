@@ -354,35 +354,35 @@ extension DiskFaultTests {
         }
     }
 
-    @Test func theRealBinaryAtAFileSizeLimitFailsCleanlyAndCarriesOnAfter() throws {
+    @Test func theRealBinaryAtAFileSizeLimitFailsCleanlyAndCarriesOnAfter() async throws {
         // A real limit, not a simulated one: RLIMIT_FSIZE makes the kernel cut the append short, then refuse it
         // (EFBIG), as a full disk would. SIGXFSZ is ignored so the write returns the error.
         let scratch = try ScratchDirectory("fsize")
         let data = scratch.file("data")
         let credit = try CreditRunner(dataDirectory: data)
-        try credit.ok(["charge", "send"])
+        try await credit.ok(["charge", "send"])
         let device = try String(contentsOfFile: data + "/device", encoding: .utf8).trimmingCharacters(
             in: .whitespacesAndNewlines)
         let file = data + "/ledger/" + device + ".jsonl"
         // The kernel's limit counts 512-byte blocks: charge until the next block boundary is less than a line away.
         var before = Array(try #require(FileManager.default.contents(atPath: file)))
         while !(24..<300).contains(512 - before.count % 512) {
-            try credit.ok(["charge", "send"])
+            try await credit.ok(["charge", "send"])
             before = Array(try #require(FileManager.default.contents(atPath: file)))
         }
-        let balance = try credit.balance()
+        let balance = try await credit.balance()
         let blocks = before.count / 512 + 1
         let script = "trap '' XFSZ; ulimit -f \(blocks); exec \"$0\" \"$@\""
         let shell = try ChildProcess(
             "/bin/sh", ["-c", script, credit.binary, "--data-dir", data, "charge", "debrief"],
             environment: credit.environment(fault: nil))
-        let result = shell.wait(timeout: 60)
+        let result = await shell.wait(timeout: 60)
         #expect(result.status == 1 && !result.signaled, "\(result)")
         #expect(result.stderr.contains("File too large"), "the reason does not reach the user: \(result.stderr)")
         #expect(Array(FileManager.default.contents(atPath: file) ?? Data()) == before, "a partial line was left")
-        #expect(try credit.balance() == balance)
-        try credit.ok(["charge", "debrief"])
-        let verify = try credit.ok(["verify", "--json"]).jsonObject()
+        await #expect(try credit.balance() == balance)
+        try await credit.ok(["charge", "debrief"])
+        let verify = try await credit.ok(["verify", "--json"]).jsonObject()
         #expect(verify?["ok"] as? Bool == true, "\(verify ?? [:])")
         #expect(LedgerInspection(bytes: Array(FileManager.default.contents(atPath: file) ?? Data())).problems.isEmpty)
     }

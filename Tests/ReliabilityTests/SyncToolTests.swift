@@ -32,7 +32,7 @@ import Testing
         let target: String
     }
 
-    @Test func threeDevicesConvergeThroughASimulatedSyncTool() throws {
+    @Test func threeDevicesConvergeThroughASimulatedSyncTool() async throws {
         var figures = Figures(suite: "sync tool", test: "threeDevicesConvergeThroughASimulatedSyncTool")
         defer { figures.record() }
         let store = try StoreServer()
@@ -40,7 +40,7 @@ import Testing
         for seed in Reliability.seeds("sync-tool", fast: 2, long: 40) {
             var random = SeededRandom(seed: seed)
             let scratch = try ScratchDirectory("sync-tool", inMemory: true)
-            let (tally, entries, converged) = try run(&random, store: store, in: scratch)
+            let (tally, entries, converged) = try await run(&random, store: store, in: scratch)
             figures.runs += 1
             figures.faults += tally.tornCopies + tally.conflictCopies + tally.folderGone
             figures.entriesChecked += entries
@@ -54,41 +54,41 @@ import Testing
     }
 
     /// One seeded run; returns what it did and how many entries every device ended with.
-    private func run(_ random: inout SeededRandom, store: StoreServer, in scratch: ScratchDirectory) throws
+    private func run(_ random: inout SeededRandom, store: StoreServer, in scratch: ScratchDirectory) async throws
         -> (Tally, entries: Int, converged: Bool)
     {
-        var devices = try makeDevices(store: store, in: scratch)
+        var devices = try await makeDevices(store: store, in: scratch)
         var tally = Tally()
         var pending: [Pending] = []
         for _ in 0..<(Reliability.isLong ? 120 : 40) {
             tally.rounds += 1
             let index = Int.random(in: 0..<devices.count, using: &random)
             switch Int.random(in: 0..<100, using: &random) {
-            case 0..<25: try charge(&devices[index], &random)
-            case 25..<32: try decline(&devices[index], &random, &tally)
+            case 0..<25: try await charge(&devices[index], &random)
+            case 25..<32: try await decline(&devices[index], &random, &tally)
             case 32..<38:
-                try devices[index].credit.ok(["topup"])
+                try await devices[index].credit.ok(["topup"])
                 tally.topUps += 1
             case 38..<60:
-                try sync(devices[index])
+                try await sync(devices[index])
                 tally.syncs += 1
-            case 60..<65: try syncWithFolderGone(devices[index], &tally)
+            case 60..<65: try await syncWithFolderGone(devices[index], &tally)
             default: try copy(&random, devices, &pending, &tally)
             }
         }
         // The sync tool catches up: every copy finished, then every device's files everywhere, twice over.
         for copy in pending { try write(copy.bytes, to: copy.target) }
         for _ in 0..<2 {
-            for device in devices { try sync(device) }
+            for device in devices { try await sync(device) }
             try copyEverything(devices)
         }
-        for device in devices { try sync(device) }
-        let (entries, converged) = try checkConverged(devices)
+        for device in devices { try await sync(device) }
+        let (entries, converged) = try await checkConverged(devices)
         return (tally, entries, converged)
     }
 
     /// Device a, set to the store, and b and c joined to it; each with its own (empty) copy of the folder.
-    private func makeDevices(store: StoreServer, in scratch: ScratchDirectory) throws -> [Device] {
+    private func makeDevices(store: StoreServer, in scratch: ScratchDirectory) async throws -> [Device] {
         let root = scratch.file("root.pem")
         try store.saveRoot(to: root)
         var devices: [Device] = []
@@ -97,33 +97,33 @@ import Testing
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let credit = try CreditRunner(dataDirectory: scratch.file("data-\(name)"))
             if name == "a" {
-                try credit.ok(["store", "use", "mockstore", "--url", store.url, "--root-certificate", root])
-                try credit.ok(["charge", "debrief"])
+                try await credit.ok(["store", "use", "mockstore", "--url", store.url, "--root-certificate", root])
+                try await credit.ok(["charge", "debrief"])
             } else {
-                try credit.ok(["join", devices[0].credit.dataDirectory])
+                try await credit.ok(["join", devices[0].credit.dataDirectory])
             }
             devices.append(Device(name: name, credit: credit, folder: folder))
         }
         return devices
     }
 
-    private func charge(_ device: inout Device, _ random: inout SeededRandom) throws {
+    private func charge(_ device: inout Device, _ random: inout SeededRandom) async throws {
         let key = random.pick(["debrief", "send", "createVault"])
-        let object = try #require(try device.credit.ok(["charge", key, "--json"]).jsonObject())
+        let object = try await #require(try device.credit.ok(["charge", key, "--json"]).jsonObject())
         if let id = object["id"] as? String { device.ownCharges.append(id) }
     }
 
     /// Declines one of this device's own charges (once each: a second decline is refused, and says so).
-    private func decline(_ device: inout Device, _ random: inout SeededRandom, _ tally: inout Tally) throws {
+    private func decline(_ device: inout Device, _ random: inout SeededRandom, _ tally: inout Tally) async throws {
         guard !device.ownCharges.isEmpty else { return }
         let id = device.ownCharges.remove(at: Int.random(in: 0..<device.ownCharges.count, using: &random))
-        try device.credit.ok(["decline", id, "--reason", "not-usable"])
+        try await device.credit.ok(["decline", id, "--reason", "not-usable"])
         tally.declines += 1
     }
 
     /// A sync: done, or (its folder's account file still being copied) refused with exit 1 and nothing written.
-    private func sync(_ device: Device) throws {
-        let result = try device.credit.run(["sync", device.folder])
+    private func sync(_ device: Device) async throws {
+        let result = try await device.credit.run(["sync", device.folder])
         if ProcessInfo.processInfo.environment["SYNC_TOOL_DEBUG"] != nil {
             Swift.print("\(device.name) sync: \(result)")
         }
@@ -133,7 +133,7 @@ import Testing
     }
 
     /// The folder is not there for a moment (unmounted, mid-rename): the sync says so, exit 1, and changes nothing.
-    private func syncWithFolderGone(_ device: Device, _ tally: inout Tally) throws {
+    private func syncWithFolderGone(_ device: Device, _ tally: inout Tally) async throws {
         let away = device.folder + ".away"
         try FileManager.default.moveItem(atPath: device.folder, toPath: away)
         // The entries and heads (any open may make the lock file, or write a checkpoint, a cache).
@@ -143,7 +143,7 @@ import Testing
                 .filter { !$0.key.hasSuffix("/.lock") }
         }
         let before = ledger()
-        let result = try device.credit.run(["sync", device.folder])
+        let result = try await device.credit.run(["sync", device.folder])
         #expect(result.status == 1 && result.stderr.contains("is not there"), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: device.folder))
         let after = ledger()
@@ -219,20 +219,20 @@ import Testing
     }
 
     /// Every device: the same balance and the same entries, each id once, and `credit verify` clean.
-    private func checkConverged(_ devices: [Device]) throws -> (entries: Int, converged: Bool) {
+    private func checkConverged(_ devices: [Device]) async throws -> (entries: Int, converged: Bool) {
         var balances: Set<Int64> = []
         var entrySets: Set<[String]> = []
         var count = 0
         var clean = true
         for device in devices {
-            balances.insert(try device.credit.balance())
-            let entries = try #require(try device.credit.ok(["entries", "--json"]).jsonArray())
+            await balances.insert(try device.credit.balance())
+            let entries = try await #require(try device.credit.ok(["entries", "--json"]).jsonArray())
             let ids = entries.compactMap { $0["id"] as? String }
             clean = clean && Set(ids).count == ids.count
             #expect(Set(ids).count == ids.count, "\(device.name): an entry shown twice")
             entrySets.insert(ids.sorted())
             count = ids.count
-            let verify = try device.credit.run(["verify"])
+            let verify = try await device.credit.run(["verify"])
             clean = clean && verify.succeeded && verify.stdout.contains("All holds")
             #expect(verify.succeeded && verify.stdout.contains("All holds"), "\(device.name): \(verify)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -19,6 +20,8 @@ public final class ChildProcess {
     public private(set) var result: ProcessResult?
     /// The most resident memory it has held, as last read from `/proc` while it ran (Linux).
     private var highWater: Int?
+    /// The sampler's reading, while an async wait runs.
+    private var highWaterBox: HighWaterBox?
 
     /// Starts `executable` (a path, not looked up in PATH) with `arguments` and exactly `environment`, `input` on its
     /// standard input.
@@ -39,8 +42,8 @@ public final class ChildProcess {
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String], input: String? = nil,
         timeout: TimeInterval
-    ) throws -> ProcessResult {
-        try ChildProcess(executable, arguments, environment: environment, input: input).wait(timeout: timeout)
+    ) async throws -> ProcessResult {
+        try await ChildProcess(executable, arguments, environment: environment, input: input).wait(timeout: timeout)
     }
 
     /// Whether it has exited (collecting its status if so).
@@ -56,17 +59,55 @@ public final class ChildProcess {
         return false
     }
 
-    /// Waits up to `timeout` seconds; then kills it with SIGKILL and says it timed out.
+    /// Waits up to `timeout` seconds, holding no thread of the cooperative pool (a thread of its own blocks until
+    /// the child exits); then kills it with SIGKILL and says it timed out.
     @discardableResult
-    public func wait(timeout: TimeInterval) -> ProcessResult {
-        if !waitUntil(timeout: timeout, { hasExited }) {
+    public func wait(timeout: TimeInterval) async -> ProcessResult {
+        if let result { return result }
+        let pid = pid
+        let timedOut = Atomic(false)
+        let ended = Exit()
+        let sampler = highWaterSampler()
+        // Killed only if it is still running then: a wait resumed late (a busy pool) is not a hang.
+        let killer = DispatchWorkItem {
+            guard !ended.hasHappened else { return }
+            timedOut.store(true, ordering: .sequentiallyConsistent)
             sendSignal(pid, SIGKILL)
-            var status: Int32 = 0
-            var usage = rusage()
-            wait4(pid, &status, 0, &usage)
-            collect(status, usage, timedOut: true)
         }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
+        await Self.exited(pid, ended)
+        killer.cancel()
+        sampler.cancel()
+        var status: Int32 = 0
+        var usage = rusage()
+        wait4(pid, &status, 0, &usage)
+        collect(status, usage, timedOut: timedOut.load(ordering: .sequentiallyConsistent))
         return result!
+    }
+
+    /// Returns once process `pid` has exited (not reaped: `waitid` with `WNOWAIT`), on a thread of its own.
+    private static func exited(_ pid: pid_t, _ ended: Exit) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                var info = siginfo_t()
+                while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+                ended.happened()
+                done.resume()
+            }
+            thread.stackSize = 64 * 1024
+            thread.start()
+        }
+    }
+
+    /// Reads the child's memory high-water mark every 10 ms while it runs, on the dispatch pool.
+    private func highWaterSampler() -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        let sample = HighWaterBox(pid: pid)
+        highWaterBox = sample
+        timer.setEventHandler { sample.note() }
+        timer.schedule(deadline: .now() + .milliseconds(2), repeating: .milliseconds(10))
+        timer.resume()
+        return timer
     }
 
     /// Sends `signal` (SIGKILL unless said) if it is still running.
@@ -106,21 +147,29 @@ public final class ChildProcess {
         // ru_maxrss, so a test runner of 200 MiB reports every child at 200 MiB or more. The child's own high-water
         // mark (VmHWM, polled while it runs) is used instead when there is one.
         #if canImport(Glibc)
-            result?.peakResidentBytes = highWater ?? Int(usage.ru_maxrss) * 1024
+            let sampled = [highWater, highWaterBox?.bytes].compactMap { $0 }.max()
+            result?.peakResidentBytes = sampled ?? Int(usage.ru_maxrss) * 1024
         #else
             result?.peakResidentBytes = Int(usage.ru_maxrss)
         #endif
     }
 
-    /// Reads the child's resident high-water mark (`VmHWM` in `/proc/PID/status`, KiB), which only grows while it
-    /// runs; a child that has exited has none, and the last one read stands.
+    /// Reads the child's resident high-water mark, which only grows while it runs; a child that has exited has
+    /// none, and the last one read stands.
     private func noteHighWater() {
+        if let bytes = Self.highWaterMark(of: pid) { highWater = max(highWater ?? 0, bytes) }
+    }
+
+    /// Process `pid`'s resident high-water mark (`VmHWM` in `/proc/PID/status`, KiB), in bytes (Linux).
+    static func highWaterMark(of pid: pid_t) -> Int? {
         #if canImport(Glibc)
             guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
                 let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
                 let kib = Int(line.dropFirst(6).filter(\.isNumber))
-            else { return }
-            highWater = max(highWater ?? 0, kib * 1024)
+            else { return nil }
+            return kib * 1024
+        #else
+            return nil
         #endif
     }
 
@@ -140,7 +189,7 @@ public final class ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 1, files[1], O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, files[2], O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = RealPython.skippingShims(environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }
@@ -166,4 +215,58 @@ public final class ChildProcess {
 /// `kill(2)`, under a name no method shadows.
 public func sendSignal(_ pid: pid_t, _ signal: Int32) {
     _ = kill(pid, signal)
+}
+
+/// The highest memory a sampler has read of a running child.
+private final class HighWaterBox: Sendable {
+    let pid: pid_t
+    private let highest = Atomic(0)
+
+    init(pid: pid_t) { self.pid = pid }
+
+    func note() {
+        if let bytes = ChildProcess.highWaterMark(of: pid) {
+            highest.max(bytes, ordering: .relaxed)
+        }
+    }
+
+    var bytes: Int? {
+        let value = highest.load(ordering: .relaxed)
+        return value > 0 ? value : nil
+    }
+}
+
+/// Whether a child has exited, as its waiting thread saw.
+private final class Exit: Sendable {
+    private let flag = Atomic(false)
+
+    func happened() { flag.store(true, ordering: .sequentiallyConsistent) }
+
+    var hasHappened: Bool { flag.load(ordering: .sequentiallyConsistent) }
+}
+
+/// The folder of the `python3` on PATH, put first on a child's PATH: pyenv's shims start a dozen shell processes
+/// for every `python3`, the same interpreter either way.
+enum RealPython {
+    static let folder: String? = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import os, sys; print(os.path.dirname(sys.executable))"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let folder = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return process.terminationStatus == 0 && !folder.isEmpty ? folder : nil
+    }()
+
+    /// `environment` with the real interpreter's folder first on its PATH, when PATH goes through pyenv's shims.
+    static func skippingShims(_ environment: [String: String]) -> [String: String] {
+        guard let path = environment["PATH"], path.contains("/shims"), let folder else { return environment }
+        var changed = environment
+        changed["PATH"] = folder + ":" + path
+        return changed
+    }
 }

@@ -41,14 +41,14 @@ struct CreditRunner {
     }
 
     /// Runs `credit ARGUMENTS`, with `CREDIT_FAULT=fault` when given, and waits for it.
-    func run(_ arguments: [String], fault: String? = nil, input: String? = nil) throws -> ProcessResult {
-        try start(arguments, fault: fault, input: input).wait(timeout: timeout)
+    func run(_ arguments: [String], fault: String? = nil, input: String? = nil) async throws -> ProcessResult {
+        try await start(arguments, fault: fault, input: input).wait(timeout: timeout)
     }
 
     /// Runs and expects exit 0.
     @discardableResult
-    func ok(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessResult {
-        let result = try run(arguments)
+    func ok(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> ProcessResult {
+        let result = try await run(arguments)
         try #require(
             result.succeeded, "credit \(arguments.joined(separator: " ")) failed: \(result)",
             sourceLocation: sourceLocation)
@@ -56,8 +56,8 @@ struct CreditRunner {
     }
 
     /// `credit balance --json`.
-    func balance(sourceLocation: SourceLocation = #_sourceLocation) throws -> Int64 {
-        let object = try #require(
+    func balance(sourceLocation: SourceLocation = #_sourceLocation) async throws -> Int64 {
+        let object = try await #require(
             try ok(["balance", "--json"], sourceLocation: sourceLocation).jsonObject(), sourceLocation: sourceLocation)
         return try #require((object["balance"] as? NSNumber)?.int64Value, sourceLocation: sourceLocation)
     }

@@ -4,11 +4,13 @@ import Platform
 struct Style {
     let enabled: Bool
 
-    static let detected: Style = {
-        let noColor = getenv("NO_COLOR").map { String(cString: $0) } ?? ""
-        let term = getenv("TERM").map { String(cString: $0) } ?? ""
-        return Style(enabled: isatty(STDOUT_FILENO) == 1 && noColor.isEmpty && term != "dumb")
-    }()
+    /// This run's: its environment and whether its output is a terminal.
+    static var detected: Style {
+        let console = Console.current
+        let noColor = console.environment["NO_COLOR"] ?? ""
+        let term = console.environment["TERM"] ?? ""
+        return Style(enabled: console.outputIsTerminal && noColor.isEmpty && term != "dumb")
+    }
 
     private func wrap(_ text: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
     func bold(_ text: String) -> String { wrap(text, "1") }

@@ -15,8 +15,8 @@ struct Context {
     let ids: any IDSource
 
     init(arguments args: ParsedArguments) throws {
-        let environment = ProcessInfo.processInfo.environment
-        if let given = args.string(.dataDir) {
+        let environment = Console.current.environment
+        if let given = args.string(.dataDir) ?? Console.current.dataDirectory {
             dataDirectory = given
         } else if let resolved = DataDirectoryLocation.resolve(environment: environment) {
             // $CREDIT_DATA_DIR, $XDG_DATA_HOME, then $HOME (the passwd entry only without a HOME).
@@ -56,8 +56,10 @@ struct Context {
 
     private func announce(_ ledger: Ledger) {
         for notice in ledger.notices { printError("credit: note: \(notice)") }
-        // And whatever comes up later: a torn tail another process left, a signed head not kept up after an append.
-        ledger.onNotice = { printError("credit: note: \($0)") }
+        // And whatever comes up later: a torn tail another process left, a signed head not kept up after an append
+        // (said to this run's standard error, from whichever thread notices).
+        let errors = Console.current.errors
+        ledger.onNotice = { errors.write("credit: note: \($0)\n") }
         if !ledger.isSigned {
             printError("credit: note: this ledger was made before signing existed; `credit upgrade` signs it")
         }

@@ -115,10 +115,6 @@ struct CommandFailure: Error {
     }
 }
 
-func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
-}
-
 /// A failure for scripts (`{"error": {"kind": "usage"|"failure", "message": …}}`).
 struct FailureJSON: Encodable {
     var kind: String

@@ -250,7 +250,7 @@ enum StoreCommands {
             let configuration = try StoreConfiguration.load(from: context.dataDirectory)
             return try CreditApp.topUpFlow(
                 ledger: ledger, configuration: configuration, directory: context.dataDirectory,
-                requestTimeout: try storeTimeout())
+                requestTimeout: try storeTimeout(), customer: Console.current.environment["MOCKSTORE_CUSTOMER"])
         } catch let error as StoreConfigurationError {
             throw CommandFailure(error.description)
         }
@@ -264,7 +264,7 @@ enum StoreCommands {
     /// How long a request to the store waits for its answer: `CREDIT_STORE_TIMEOUT` seconds, else the store's
     /// default (10 seconds).
     static func storeTimeout() throws -> TimeInterval? {
-        guard let text = ProcessInfo.processInfo.environment["CREDIT_STORE_TIMEOUT"], !text.isEmpty else {
+        guard let text = Console.current.environment["CREDIT_STORE_TIMEOUT"], !text.isEmpty else {
             return nil
         }
         guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {

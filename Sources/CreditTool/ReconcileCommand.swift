@@ -112,7 +112,9 @@ enum ReconcileCommand {
             let timeout = try StoreCommands.storeTimeout() ?? StoreConfiguration.defaultRequestTimeout
             let flow = TopUpFlow(
                 ledger: ledger,
-                store: try CreditApp.provider(configuration, directory: context.dataDirectory, requestTimeout: timeout),
+                store: try CreditApp.provider(
+                    configuration, directory: context.dataDirectory, requestTimeout: timeout,
+                    customer: Console.current.environment["MOCKSTORE_CUSTOMER"]),
                 verifier: verifier, catalogue: VoiceDebriefStore.packs, bundleID: bundle)
             let token = ServerAPIToken(keyID: keyID, issuerID: issuer, bundleID: bundle, key: key)
             return (

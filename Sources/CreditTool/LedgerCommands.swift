@@ -227,7 +227,7 @@ enum LedgerCommands {
         let source = args.positional(.fileOrStdin) ?? "-"
         let text: String
         if source == "-" {
-            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            text = String(decoding: Console.current.input.readAll(), as: UTF8.self)
         } else {
             guard let data = FileManager.default.contents(atPath: source) else {
                 throw CommandFailure("cannot read \(source)")

@@ -1,0 +1,39 @@
+import Foundation
+
+/// The `credit` command as a library: one run of it, in the calling process. The `credit` executable is this over the
+/// process's own arguments, environment and standard streams; a test suite runs commands side by side through it,
+/// each with its own environment and words.
+public enum CreditTool {
+    /// Runs `credit` with `arguments` (what follows the program's name) and returns its exit status: 0 done, 1 a
+    /// failure it explained, 64 a mistake in the command line.
+    ///
+    /// - Parameters:
+    ///   - environment: what the command reads of its environment (`CREDIT_DATA_DIR`, `HOME`, `CREDIT_NOW`,
+    ///     `NO_COLOR`, `TERM`, `CREDIT_STORE_TIMEOUT`, `MOCKSTORE_CUSTOMER`); nothing else of the process's is read.
+    ///   - dataDirectory: the data directory when the command line gives no `--data-dir`; nil to find it from
+    ///     `environment` as the executable does.
+    ///   - input: its standard input.
+    ///   - output: where its standard output goes.
+    ///   - errors: where its standard error goes.
+    ///   - outputIsTerminal: whether `output` is a terminal (colour is drawn only there, and never with `NO_COLOR`).
+    public static func run(
+        arguments: [String], environment: [String: String], dataDirectory: String? = nil,
+        input: CommandInput = .standardInput, output: CommandOutput = .standardOutput,
+        errors: CommandOutput = .standardError, outputIsTerminal: Bool = false
+    ) async -> Int32 {
+        let console = Console(
+            output: output, errors: errors, environment: environment, input: input,
+            outputIsTerminal: outputIsTerminal, dataDirectory: dataDirectory)
+        return await Console.$current.withValue(console) {
+            await CreditCLI(arguments: arguments).run()
+        }
+    }
+
+    /// Runs `credit` as the executable does: the process's arguments, environment and standard streams.
+    public static func runAsProcess() async -> Int32 {
+        let console = Console.process
+        return await run(
+            arguments: Array(CommandLine.arguments.dropFirst()), environment: console.environment,
+            output: console.output, errors: console.errors, outputIsTerminal: console.outputIsTerminal)
+    }
+}
