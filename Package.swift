@@ -50,7 +50,12 @@ let package = Package(
             // Crash points for the reliability suites exist in debug (test) builds only.
             swiftSettings: [.define("CREDIT_FAULTS", .when(configuration: .debug))]
         ),
-        .target(name: "Signing", dependencies: ["COpenSSL", "DurableFiles", "Platform"]),
+        // COpenSSL on Linux only: on Apple platforms Signing sits over CryptoKit and Security (Signing/CryptoKit).
+        .target(
+            name: "Signing",
+            dependencies: [
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])), "DurableFiles", "Platform",
+            ]),
         .target(name: "StoreWire"),
         // The test controls (`/test/v1/`): their endpoints and bodies, for the mock store and its test clients only;
         // the app's store layer (Payments) never links them.

@@ -1,51 +1,54 @@
-import COpenSSL
+// OpenSSL only, for Linux: the app does not need it, and Apple platforms have no OpenSSL to link.
+#if !canImport(CryptoKit)
+    import COpenSSL
 
-/// OpenSSL algorithm implementations fetched once per process.
-///
-/// `EVP_sha256()` and friends make OpenSSL look the implementation up in the provider on every use; fetching it
-/// once with `EVP_MD_fetch` / `EVP_MAC_fetch` removes that cost from every hash and MAC.
-///
-/// `@unchecked Sendable`: the pointers are set once in `init` and never changed, and OpenSSL documents fetched
-/// `EVP_MD` / `EVP_MAC` objects as safe to share between threads (they are reference counted and read-only).
-final class FetchedAlgorithms: @unchecked Sendable {
-    /// The process-wide instance. If the default provider cannot supply SHA-256 or HMAC, nothing in this library can
-    /// work, so the failure traps with OpenSSL's reason rather than surfacing on every call.
-    static let shared: FetchedAlgorithms = {
-        do {
-            return try FetchedAlgorithms()
-        } catch {
-            fatalError("Signing: cannot load OpenSSL algorithms: \(error)")
-        }
-    }()
+    /// OpenSSL algorithm implementations fetched once per process.
+    ///
+    /// `EVP_sha256()` and friends make OpenSSL look the implementation up in the provider on every use; fetching it
+    /// once with `EVP_MD_fetch` / `EVP_MAC_fetch` removes that cost from every hash and MAC.
+    ///
+    /// `@unchecked Sendable`: the pointers are set once in `init` and never changed, and OpenSSL documents fetched
+    /// `EVP_MD` / `EVP_MAC` objects as safe to share between threads (they are reference counted and read-only).
+    final class FetchedAlgorithms: @unchecked Sendable {
+        /// The process-wide instance. If the default provider cannot supply SHA-256 or HMAC, nothing in this library
+        /// can work, so the failure traps with OpenSSL's reason rather than surfacing on every call.
+        static let shared: FetchedAlgorithms = {
+            do {
+                return try FetchedAlgorithms()
+            } catch {
+                fatalError("Signing: cannot load OpenSSL algorithms: \(error)")
+            }
+        }()
 
-    /// The SHA-256 `EVP_MD`.
-    let sha256: OpaquePointer
-    /// The HMAC `EVP_MAC`.
-    let hmac: OpaquePointer
-    /// The SHA-384 `EVP_MD` (StoreKit's device stamp).
-    let sha384: OpaquePointer
+        /// The SHA-256 `EVP_MD`.
+        let sha256: OpaquePointer
+        /// The HMAC `EVP_MAC`.
+        let hmac: OpaquePointer
+        /// The SHA-384 `EVP_MD` (StoreKit's device stamp).
+        let sha384: OpaquePointer
 
-    private init() throws {
-        guard let sha256 = EVP_MD_fetch(nil, "SHA256", nil) else {
-            throw SigningError.failedCall("EVP_MD_fetch(SHA256)")
+        private init() throws {
+            guard let sha256 = EVP_MD_fetch(nil, "SHA256", nil) else {
+                throw SigningError.failedCall("EVP_MD_fetch(SHA256)")
+            }
+            guard let hmac = EVP_MAC_fetch(nil, "HMAC", nil) else {
+                EVP_MD_free(sha256)
+                throw SigningError.failedCall("EVP_MAC_fetch(HMAC)")
+            }
+            guard let sha384 = EVP_MD_fetch(nil, "SHA384", nil) else {
+                EVP_MD_free(sha256)
+                EVP_MAC_free(hmac)
+                throw SigningError.failedCall("EVP_MD_fetch(SHA384)")
+            }
+            self.sha256 = sha256
+            self.hmac = hmac
+            self.sha384 = sha384
         }
-        guard let hmac = EVP_MAC_fetch(nil, "HMAC", nil) else {
-            EVP_MD_free(sha256)
-            throw SigningError.failedCall("EVP_MAC_fetch(HMAC)")
-        }
-        guard let sha384 = EVP_MD_fetch(nil, "SHA384", nil) else {
+
+        deinit {
             EVP_MD_free(sha256)
             EVP_MAC_free(hmac)
-            throw SigningError.failedCall("EVP_MD_fetch(SHA384)")
+            EVP_MD_free(sha384)
         }
-        self.sha256 = sha256
-        self.hmac = hmac
-        self.sha384 = sha384
     }
-
-    deinit {
-        EVP_MD_free(sha256)
-        EVP_MAC_free(hmac)
-        EVP_MD_free(sha384)
-    }
-}
+#endif

@@ -125,8 +125,14 @@ extension SigningError.ChainProblem {
             "leaf certificate \(certificate) lacks the Apple leaf marker extension \(AppleOID.leafMarker)"
         case .doesNotVerify(let root, let date, let reason, _, let depth, let failing):
             "certificate chain does not verify against the pinned root \(root) at \(date.formatted(.iso8601)): "
-                + "\(reason), at depth \(depth) (the \(Self.position(depth))\(failing.map { " \"\($0)\"" } ?? ""))"
+                + "\(reason)" + Self.location(depth: depth, failing: failing)
         }
+    }
+
+    /// Where the chain failed: nothing when the verifier does not say (a negative depth: `SecTrust`).
+    private static func location(depth: Int, failing: String?) -> String {
+        guard depth >= 0 else { return "" }
+        return ", at depth \(depth) (the \(position(depth))\(failing.map { " \"\($0)\"" } ?? ""))"
     }
 
     private static func position(_ depth: Int) -> String {

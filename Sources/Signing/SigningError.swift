@@ -138,7 +138,8 @@ public enum SigningError: Error, Equatable, Sendable {
         /// The leaf (named) lacks Apple's leaf marker extension.
         case missingLeafMarker(certificate: String)
         /// OpenSSL's verification failed: its `reason` (X509_V_ERR `errorNumber`) at `depth`, on the certificate
-        /// named `failing` when it has a name, against the pinned `root` (named) at `date`.
+        /// named `failing` when it has a name, against the pinned `root` (named) at `date`. On Apple platforms
+        /// `SecTrust`'s reason and `CFError` code, and depth -1: it does not say which certificate failed.
         case doesNotVerify(root: String, date: Date, reason: String, errorNumber: Int, depth: Int, failing: String?)
     }
 
@@ -201,11 +202,5 @@ extension SigningError {
         case .chainCertificate(_, let error): error.openSSLReason
         case .invalidChain, .insecureKeyFile, .fileSystem, .malformedJWS, .algorithmMismatch: nil
         }
-    }
-
-    /// An OpenSSL call failed unexpectedly: drains this thread's OpenSSL error queue into the error, so the reasons
-    /// are reported here and do not leak into a later, unrelated failure.
-    static func failedCall(_ call: String) -> SigningError {
-        .openSSLFailure(call: call, openSSLReason: OpenSSLErrorQueue.drain())
     }
 }

@@ -47,91 +47,97 @@ extension CompactJWSTests {
         expectSigningError(.algorithmMismatch) { try jws.verifyHS256(secret: Self.secret) }
     }
 
-    @Test func es256WithX5CChain() throws {
-        let ca = try TestCertificateAuthority.make(validFrom: TestDates.start)
-        let compact = try CompactJWS.sign(
-            payload: Self.payload,
-            with: .es256(key: ca.leafKey, x5c: ca.chain, keyID: nil)
-        )
-        let jws = try CompactJWS.parse(compact)
-        let x5c = try #require(jws.header.x5c)
-        #expect(x5c == ca.chain.map { Data($0.derRepresentation).base64EncodedString() })
-        #expect(String(decoding: jws.headerBytes, as: UTF8.self).hasPrefix(#"{"alg":"ES256","typ":"JWT","x5c":["MII"#))
-        try jws.verifyES256(chain: CertificateChainVerifier(trustedRoot: ca.root), at: TestDates.dayAfterStart)
-        try jws.verifyES256(publicKey: ca.leafKey.publicKey)
-
-        // Another pinned root, a date outside validity: rejected by the chain check.
-        let other = try TestCertificateAuthority.make(validFrom: TestDates.start)
-        expectSigningError(.invalidChain) {
-            try jws.verifyES256(chain: CertificateChainVerifier(trustedRoot: other.root), at: TestDates.dayAfterStart)
-        }
-        expectSigningError(.invalidChain) {
-            try jws.verifyES256(
-                chain: CertificateChainVerifier(trustedRoot: ca.root),
-                at: TestDates.start.addingTimeInterval(-1)
-            )
-        }
-    }
-
-    /// A valid chain whose leaf did not make the signature: the chain passes, the signature must not.
-    @Test func es256ChainWithSignatureFromAnotherKey() throws {
-        let ca = try TestCertificateAuthority.make(validFrom: TestDates.start)
-        let header = JWSHeader(
-            alg: "ES256",
-            typ: "JWT",
-            x5c: ca.chain.map { Data($0.derRepresentation).base64EncodedString() }
-        )
-        let headerJSON = try JSONEncoder().encode(header)
-        let input = Base64URL.encode(Array(headerJSON)) + "." + Base64URL.encode(Self.payload)
-        let forged = try P256PrivateKey.generate().signature(for: Array(input.utf8))
-        let jws = try CompactJWS.parse(input + "." + Base64URL.encode(forged))
-        expectSigningError(.invalidSignature) {
-            try jws.verifyES256(chain: CertificateChainVerifier(trustedRoot: ca.root), at: TestDates.dayAfterStart)
-        }
-    }
-
-    @Test func signRefusesX5CWhoseLeafIsNotTheKey() throws {
-        let ca = try TestCertificateAuthority.make(validFrom: TestDates.start)
-        expectSigningError(.invalidArgument) {
-            _ = try CompactJWS.sign(
+    // Linux only: these need the test CA (OpenSSL certificate building).
+    #if !canImport(CryptoKit)
+        @Test func es256WithX5CChain() throws {
+            let ca = try TestCertificateAuthority.make(validFrom: TestDates.start)
+            let compact = try CompactJWS.sign(
                 payload: Self.payload,
-                with: .es256(key: ca.intermediateKey, x5c: ca.chain, keyID: nil)
+                with: .es256(key: ca.leafKey, x5c: ca.chain, keyID: nil)
             )
-        }
-        expectSigningError(.invalidArgument) { _ = try CompactJWS.sign(payload: [], with: .hs256(secret: [])) }
-    }
+            let jws = try CompactJWS.parse(compact)
+            let x5c = try #require(jws.header.x5c)
+            #expect(x5c == ca.chain.map { Data($0.derRepresentation).base64EncodedString() })
+            #expect(
+                String(decoding: jws.headerBytes, as: UTF8.self).hasPrefix(#"{"alg":"ES256","typ":"JWT","x5c":["MII"#))
+            try jws.verifyES256(chain: CertificateChainVerifier(trustedRoot: ca.root), at: TestDates.dayAfterStart)
+            try jws.verifyES256(publicKey: ca.leafKey.publicKey)
 
-    @Test func es256ChainRequiresThreeX5CEntries() throws {
-        let ca = try TestCertificateAuthority.make(validFrom: TestDates.start)
-        let verifier = CertificateChainVerifier(trustedRoot: ca.root)
-        let twoCerts = try CompactJWS.sign(
-            payload: Self.payload,
-            with: .es256(key: ca.leafKey, x5c: Array(ca.chain.prefix(2)), keyID: nil)
-        )
-        expectSigningError(.invalidChain) {
-            try CompactJWS.parse(twoCerts).verifyES256(chain: verifier, at: TestDates.dayAfterStart)
-        }
-        let noChain = try CompactJWS.sign(payload: Self.payload, with: .es256(key: ca.leafKey, x5c: nil, keyID: nil))
-        expectSigningError(.malformedJWS) {
-            try CompactJWS.parse(noChain).verifyES256(chain: verifier, at: TestDates.dayAfterStart)
-        }
-    }
-
-    @Test func es256ChainRejectsMalformedX5CEntries() throws {
-        let ca = try TestCertificateAuthority.make(validFrom: TestDates.start)
-        let verifier = CertificateChainVerifier(trustedRoot: ca.root)
-        let good = ca.chain.map { Data($0.derRepresentation).base64EncodedString() }
-        for (entries, code) in [
-            ([good[0], "not base64!", good[2]], SigningError.Code.malformedJWS),
-            ([good[0], Data([1, 2, 3]).base64EncodedString(), good[2]], .invalidCertificate),
-        ] {
-            let compact = try jwsWithHeader(JWSHeader(alg: "ES256", x5c: entries), key: ca.leafKey)
-            let error = expectSigningError(code) {
-                try CompactJWS.parse(compact).verifyES256(chain: verifier, at: TestDates.dayAfterStart)
+            // Another pinned root, a date outside validity: rejected by the chain check.
+            let other = try TestCertificateAuthority.make(validFrom: TestDates.start)
+            expectSigningError(.invalidChain) {
+                try jws.verifyES256(
+                    chain: CertificateChainVerifier(trustedRoot: other.root), at: TestDates.dayAfterStart)
             }
-            #expect(error?.message.contains("x5c[1]") == true, "\(String(describing: error))")
+            expectSigningError(.invalidChain) {
+                try jws.verifyES256(
+                    chain: CertificateChainVerifier(trustedRoot: ca.root),
+                    at: TestDates.start.addingTimeInterval(-1)
+                )
+            }
         }
-    }
+
+        /// A valid chain whose leaf did not make the signature: the chain passes, the signature must not.
+        @Test func es256ChainWithSignatureFromAnotherKey() throws {
+            let ca = try TestCertificateAuthority.make(validFrom: TestDates.start)
+            let header = JWSHeader(
+                alg: "ES256",
+                typ: "JWT",
+                x5c: ca.chain.map { Data($0.derRepresentation).base64EncodedString() }
+            )
+            let headerJSON = try JSONEncoder().encode(header)
+            let input = Base64URL.encode(Array(headerJSON)) + "." + Base64URL.encode(Self.payload)
+            let forged = try P256PrivateKey.generate().signature(for: Array(input.utf8))
+            let jws = try CompactJWS.parse(input + "." + Base64URL.encode(forged))
+            expectSigningError(.invalidSignature) {
+                try jws.verifyES256(chain: CertificateChainVerifier(trustedRoot: ca.root), at: TestDates.dayAfterStart)
+            }
+        }
+
+        @Test func signRefusesX5CWhoseLeafIsNotTheKey() throws {
+            let ca = try TestCertificateAuthority.make(validFrom: TestDates.start)
+            expectSigningError(.invalidArgument) {
+                _ = try CompactJWS.sign(
+                    payload: Self.payload,
+                    with: .es256(key: ca.intermediateKey, x5c: ca.chain, keyID: nil)
+                )
+            }
+            expectSigningError(.invalidArgument) { _ = try CompactJWS.sign(payload: [], with: .hs256(secret: [])) }
+        }
+
+        @Test func es256ChainRequiresThreeX5CEntries() throws {
+            let ca = try TestCertificateAuthority.make(validFrom: TestDates.start)
+            let verifier = CertificateChainVerifier(trustedRoot: ca.root)
+            let twoCerts = try CompactJWS.sign(
+                payload: Self.payload,
+                with: .es256(key: ca.leafKey, x5c: Array(ca.chain.prefix(2)), keyID: nil)
+            )
+            expectSigningError(.invalidChain) {
+                try CompactJWS.parse(twoCerts).verifyES256(chain: verifier, at: TestDates.dayAfterStart)
+            }
+            let noChain = try CompactJWS.sign(
+                payload: Self.payload, with: .es256(key: ca.leafKey, x5c: nil, keyID: nil))
+            expectSigningError(.malformedJWS) {
+                try CompactJWS.parse(noChain).verifyES256(chain: verifier, at: TestDates.dayAfterStart)
+            }
+        }
+
+        @Test func es256ChainRejectsMalformedX5CEntries() throws {
+            let ca = try TestCertificateAuthority.make(validFrom: TestDates.start)
+            let verifier = CertificateChainVerifier(trustedRoot: ca.root)
+            let good = ca.chain.map { Data($0.derRepresentation).base64EncodedString() }
+            for (entries, code) in [
+                ([good[0], "not base64!", good[2]], SigningError.Code.malformedJWS),
+                ([good[0], Data([1, 2, 3]).base64EncodedString(), good[2]], .invalidCertificate),
+            ] {
+                let compact = try jwsWithHeader(JWSHeader(alg: "ES256", x5c: entries), key: ca.leafKey)
+                let error = expectSigningError(code) {
+                    try CompactJWS.parse(compact).verifyES256(chain: verifier, at: TestDates.dayAfterStart)
+                }
+                #expect(error?.message.contains("x5c[1]") == true, "\(String(describing: error))")
+            }
+        }
+    #endif
 
     @Test func tamperedPayloadHeaderOrSignatureIsRejected() throws {
         let key = try P256PrivateKey.generate()
@@ -171,29 +177,35 @@ extension CompactJWSTests {
         }
     }
 
-    @Test func algNoneIsNeverAccepted() throws {
-        let compact = try CompactJWS.sign(payload: Self.payload, with: .none)
-        #expect(compact.hasSuffix("."))
-        let jws = try CompactJWS.parse(compact)
-        #expect(jws.header.alg == "none")
-        #expect(jws.signature.isEmpty)
-        let ca = try TestCertificateAuthority.make(validFrom: TestDates.start)
-        for verify in [
-            { try jws.verifyHS256(secret: Self.secret) },
-            { try jws.verifyES256(publicKey: ca.leafKey.publicKey) },
-            { try jws.verifyES256(chain: CertificateChainVerifier(trustedRoot: ca.root), at: TestDates.dayAfterStart) },
-        ] as [() throws -> Void] {
-            let error = expectSigningError(.algorithmMismatch, verify)
-            #expect(error?.message.contains("never accepted") == true)
+    // Linux only: it needs the test CA (OpenSSL certificate building).
+    #if !canImport(CryptoKit)
+        @Test func algNoneIsNeverAccepted() throws {
+            let compact = try CompactJWS.sign(payload: Self.payload, with: .none)
+            #expect(compact.hasSuffix("."))
+            let jws = try CompactJWS.parse(compact)
+            #expect(jws.header.alg == "none")
+            #expect(jws.signature.isEmpty)
+            let ca = try TestCertificateAuthority.make(validFrom: TestDates.start)
+            for verify in [
+                { try jws.verifyHS256(secret: Self.secret) },
+                { try jws.verifyES256(publicKey: ca.leafKey.publicKey) },
+                {
+                    try jws.verifyES256(
+                        chain: CertificateChainVerifier(trustedRoot: ca.root), at: TestDates.dayAfterStart)
+                },
+            ] as [() throws -> Void] {
+                let error = expectSigningError(.algorithmMismatch, verify)
+                #expect(error?.message.contains("never accepted") == true)
+            }
+            // "none" with a valid-looking HS256 MAC attached is still refused: alg decides, not the signature length.
+            let mac = try HMACSHA256.authenticationCode(for: jws.signingInput, key: Self.secret)
+            let withMAC = try CompactJWS.parse(compact + Base64URL.encode(mac))
+            expectSigningError(.algorithmMismatch) { try withMAC.verifyHS256(secret: Self.secret) }
+            // Case variants of none are not HS256 either.
+            let upper = try jwsWithHeaderBytes(Array(#"{"alg":"None"}"#.utf8), signature: mac)
+            expectSigningError(.algorithmMismatch) { try CompactJWS.parse(upper).verifyHS256(secret: Self.secret) }
         }
-        // "none" with a valid-looking HS256 MAC attached is still refused: alg decides, not the signature length.
-        let mac = try HMACSHA256.authenticationCode(for: jws.signingInput, key: Self.secret)
-        let withMAC = try CompactJWS.parse(compact + Base64URL.encode(mac))
-        expectSigningError(.algorithmMismatch) { try withMAC.verifyHS256(secret: Self.secret) }
-        // Case variants of none are not HS256 either.
-        let upper = try jwsWithHeaderBytes(Array(#"{"alg":"None"}"#.utf8), signature: mac)
-        expectSigningError(.algorithmMismatch) { try CompactJWS.parse(upper).verifyHS256(secret: Self.secret) }
-    }
+    #endif
 
     @Test(arguments: [
         ("", "empty"),
