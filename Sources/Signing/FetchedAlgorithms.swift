@@ -26,6 +26,10 @@
         let hmac: OpaquePointer
         /// The SHA-384 `EVP_MD` (StoreKit's device stamp).
         let sha384: OpaquePointer
+        /// An HMAC context with its digest (SHA-256) set and no key, only ever copied (`EVP_MAC_CTX_dup` reads it):
+        /// a new key then looks no digest up by name, a lookup that has failed, rarely and with nothing on the error
+        /// queue, with many threads at it (a test process running commands side by side, the mock store).
+        let hmacSHA256: OpaquePointer
 
         private init() throws {
             guard let sha256 = EVP_MD_fetch(nil, "SHA256", nil) else {
@@ -43,12 +47,38 @@
             self.sha256 = sha256
             self.hmac = hmac
             self.sha384 = sha384
+            guard let template = Self.hmacTemplate(hmac) else {
+                EVP_MD_free(sha256)
+                EVP_MAC_free(hmac)
+                EVP_MD_free(sha384)
+                throw SigningError.failedCall("EVP_MAC_CTX_set_params(HMAC digest SHA256)")
+            }
+            self.hmacSHA256 = template
+        }
+
+        /// A context of `hmac` with SHA-256 as its digest.
+        private static func hmacTemplate(_ hmac: OpaquePointer) -> OpaquePointer? {
+            guard let context = EVP_MAC_CTX_new(hmac) else { return nil }
+            var digestName = Array("SHA256".utf8CString)
+            let status = digestName.withUnsafeMutableBufferPointer { name in
+                var parameters = [
+                    OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, name.baseAddress, 0),
+                    OSSL_PARAM_construct_end(),
+                ]
+                return EVP_MAC_CTX_set_params(context, &parameters)
+            }
+            guard status == 1 else {
+                EVP_MAC_CTX_free(context)
+                return nil
+            }
+            return context
         }
 
         deinit {
             EVP_MD_free(sha256)
             EVP_MAC_free(hmac)
             EVP_MD_free(sha384)
+            EVP_MAC_CTX_free(hmacSHA256)
         }
     }
 #endif

@@ -21,24 +21,18 @@
         ///
         /// - Throws: ``SigningError`` with OpenSSL's reason if OpenSSL cannot set up the context.
         public init(key: [UInt8]) throws {
-            guard let context = EVP_MAC_CTX_new(FetchedAlgorithms.shared.hmac) else {
-                throw SigningError.failedCall("EVP_MAC_CTX_new(HMAC)")
+            // A copy of the context with the digest already set: no lookup by name for each key.
+            guard let context = EVP_MAC_CTX_dup(FetchedAlgorithms.shared.hmacSHA256) else {
+                throw SigningError.failedCall("EVP_MAC_CTX_dup(HMAC-SHA256)")
             }
             // From here on, deinit frees the context if init throws.
             self.context = context
 
-            var digestName = Array("SHA256".utf8CString)
-            let status = digestName.withUnsafeMutableBufferPointer { name in
-                var parameters = [
-                    OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, name.baseAddress, 0),
-                    OSSL_PARAM_construct_end(),
-                ]
-                // An empty key still needs a non-nil pointer: a nil key means "keep the current key" to EVP_MAC_init.
-                var emptyKey: UInt8 = 0
-                return key.withUnsafeBufferPointer { keyBytes in
-                    withUnsafeMutablePointer(to: &emptyKey) { empty in
-                        EVP_MAC_init(context, keyBytes.baseAddress ?? UnsafePointer(empty), keyBytes.count, &parameters)
-                    }
+            // An empty key still needs a non-nil pointer: a nil key means "keep the current key" to EVP_MAC_init.
+            var emptyKey: UInt8 = 0
+            let status = key.withUnsafeBufferPointer { keyBytes in
+                withUnsafeMutablePointer(to: &emptyKey) { empty in
+                    EVP_MAC_init(context, keyBytes.baseAddress ?? UnsafePointer(empty), keyBytes.count, nil)
                 }
             }
             guard status == 1 else {

@@ -31,7 +31,8 @@ public enum CreditApp {
     ) throws(StoreConfigurationError) -> TopUpFlow {
         TopUpFlow(
             ledger: ledger,
-            store: try provider(configuration, directory: directory, requestTimeout: requestTimeout, customer: customer),
+            store: try provider(
+                configuration, directory: directory, requestTimeout: requestTimeout, customer: customer),
             verifier: try configuration.verifier(in: directory, defaultBundleID: VoiceDebriefStore.bundleID),
             catalogue: VoiceDebriefStore.packs, bundleID: configuration.bundleID(default: VoiceDebriefStore.bundleID))
     }

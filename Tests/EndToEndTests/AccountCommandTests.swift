@@ -157,7 +157,8 @@ import Testing
     @Test func aReceiptCreditedAgainIsCountedOnceAndReported() async throws {
         let (a, b) = try await twoDevices()
         try await a.ok("topup")
-        let topUp = try await #require(try a.ok("entries", "--json").jsonArray().first { $0["kind"] as? String == "topup" })
+        let topUp = try await #require(
+            try a.ok("entries", "--json").jsonArray().first { $0["kind"] as? String == "topup" })
         let reference = try #require(topUp["reference"] as? String)
         // Someone holding the key credits A's store transaction again on B, under another id, where A's is unknown.
         do {

@@ -38,7 +38,8 @@ import Testing
         let data = try DataDirectory()
         let id = try await #require(try data.ok("charge", "send", "--json").jsonObject()["id"] as? String)
         let before = try data.bytes(try data.ledgerFile)
-        let long = try await data.credit("decline", id, "--reason", "other", "--text", String(repeating: "w", count: 1_001))
+        let long = try await data.credit(
+            "decline", id, "--reason", "other", "--text", String(repeating: "w", count: 1_001))
         #expect(long.status == 64)
         #expect(long.stderr.contains("--text") && long.stderr.contains("at most 1000"))
         #expect(try data.bytes(try data.ledgerFile) == before)

@@ -10,6 +10,8 @@ struct CommandResult: CustomStringConvertible {
     var stderr: String
     /// The most memory the process held at once, when known.
     var peakResidentBytes: Int? = nil
+    /// When the binary exited (a run in process has none).
+    var exitedAt: Date? = nil
 
     var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
 
@@ -81,7 +83,7 @@ enum Credit {
         let note = result.timedOut ? "\n[killed: still running after \(timeout) s]\n" : ""
         return CommandResult(
             status: result.status, stdout: result.stdout, stderr: result.stderr + note,
-            peakResidentBytes: result.peakResidentBytes)
+            peakResidentBytes: result.peakResidentBytes, exitedAt: result.exitedAt)
     }
 }
 
@@ -138,4 +140,3 @@ final class DataDirectory {
 }
 
 func int64(_ value: Any?) -> Int64? { (value as? NSNumber)?.int64Value }
-

@@ -51,7 +51,8 @@ import Testing
 
     @Test func chargeJSONIsTheEntryWritten() async throws {
         let data = try DataDirectory()
-        let entry = try await data.ok("charge", "transcript", "--seconds", "76", "--subject", "note-1", "--json").jsonObject()
+        let entry = try await data.ok("charge", "transcript", "--seconds", "76", "--subject", "note-1", "--json")
+            .jsonObject()
         let id = try #require(entry["id"] as? String)
         #expect(!id.isEmpty)
         #expect(int64(entry["amount"]) == -60_000)
@@ -92,8 +93,10 @@ import Testing
         let data = try DataDirectory()
         let id = try await #require(try data.ok("charge", "send", "--json").jsonObject()["id"] as? String)
         await #expect(try data.credit("decline", id, "--reason", "other").status == 64)
-        let refund = try await data.ok("decline", id, "--reason", "other", "--text", "sent to the wrong person", "--json")
-            .jsonObject()
+        let refund = try await data.ok(
+            "decline", id, "--reason", "other", "--text", "sent to the wrong person", "--json"
+        )
+        .jsonObject()
         #expect(refund["text"] as? String == "sent to the wrong person")
         #expect(refund["reason"] as? String == "other")
         let notACharge = try await data.credit("decline", "opening", "--reason", "test")
@@ -284,7 +287,8 @@ import Testing
         ("debrief\nsend --bogus\n", 64, "line 2", "unknown option"),
         ("debrief\nsend \"unclosed\n", 64, "line 2", "quote"),
     ])
-    func aBadLineChargesNothingAndIsNamed(_ acts: String, _ status: Int32, _ line: String, _ words: String) async throws {
+    func aBadLineChargesNothingAndIsNamed(_ acts: String, _ status: Int32, _ line: String, _ words: String) async throws
+    {
         let data = try DataDirectory()
         try await data.ok("charge", "debrief")
         let before = try data.bytes(try data.ledgerFile)

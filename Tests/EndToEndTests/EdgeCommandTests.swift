@@ -18,7 +18,8 @@ import Testing
         let a = try DataDirectory()
         try await a.ok("charge", "debrief")
         let b = try DataDirectory()
-        let killed = try await Credit.run(["join", a.path], dataDirectory: b.path, environment: ["CREDIT_FAULT": fault])
+        let killed = try await Credit.run(
+            ["join", a.path], dataDirectory: b.path, environment: ["CREDIT_FAULT": fault])
         #expect(killed.status != 0, "the fault point was reached: \(killed)")
         #expect(!FileManager.default.fileExists(atPath: b.path), "untouched: no part of a device in it")
         let again = try await b.ok("join", a.path)
@@ -119,7 +120,8 @@ import Testing
         try await other.ok("charge", "debrief")
         let temporary = try TemporaryDirectory()
         let missing = temporary.path + "/new/data"
-        let result = try await Credit.run(["merge", other.path], dataDirectory: missing, now: "2026-11-29T12:00:00.000Z")
+        let result = try await Credit.run(
+            ["merge", other.path], dataDirectory: missing, now: "2026-11-29T12:00:00.000Z")
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("another account's ledger"), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: temporary.path + "/new"), "a command that fails makes nothing")

@@ -145,7 +145,9 @@ enum CreditVersion { static let expected = "credit 0.9.0" }
             }
         }
         #expect(runs >= 100, "only \(runs) runs in the time")
-        if wanted != 240 { print("command-line fuzz: seed \(seed), \(runs) runs, \(Date().timeIntervalSince(started)) s") }
+        if wanted != 240 {
+            print("command-line fuzz: seed \(seed), \(runs) runs, \(Date().timeIntervalSince(started)) s")
+        }
     }
 
     func quoted(_ word: String) -> String {
@@ -158,7 +160,8 @@ enum CreditVersion { static let expected = "credit 0.9.0" }
 struct ReadOnlyScreenCommandTests {
     @Test func theScreenAndCollectSayNothingWasCollected() async throws {
         let scratch = try HostileDataDirectoryCommandTests.Scratch(nobody: true)
-        try await HostileCommand.expectOK(try HostileCommand.run(["charge", "debrief"], data: scratch.data, asNobody: true))
+        try await HostileCommand.expectOK(
+            try HostileCommand.run(["charge", "debrief"], data: scratch.data, asNobody: true))
         #expect(chmod(scratch.data, 0o500) == 0)
         let before = HostileCommand.snapshot(scratch.data)
         for command in [["screen"], ["collect"], ["balance"]] {

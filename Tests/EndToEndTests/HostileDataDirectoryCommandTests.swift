@@ -50,7 +50,8 @@ struct HostileDataDirectoryCommandTests {
 
     @Test func aWorldWritableDataDirectoryIsRefusedWithTheFix() async throws {
         let scratch = try Scratch(nobody: true)
-        try await HostileCommand.expectOK(try HostileCommand.run(["charge", "send"], data: scratch.data, asNobody: true))
+        try await HostileCommand.expectOK(
+            try HostileCommand.run(["charge", "send"], data: scratch.data, asNobody: true))
         #expect(chmod(scratch.data, 0o777) == 0)
         let before = HostileCommand.snapshot(scratch.data)
         let result = try await HostileCommand.run(["charge", "debrief"], data: scratch.data, asNobody: true)
@@ -60,7 +61,8 @@ struct HostileDataDirectoryCommandTests {
 
     @Test func aReadOnlyDataDirectoryIsReadAndNothingIsWritten() async throws {
         let scratch = try Scratch(nobody: true)
-        try await HostileCommand.expectOK(try HostileCommand.run(["charge", "debrief"], data: scratch.data, asNobody: true))
+        try await HostileCommand.expectOK(
+            try HostileCommand.run(["charge", "debrief"], data: scratch.data, asNobody: true))
         // A torn tail too: read-only, it is not counted and not moved aside.
         let file = try HostileCommand.ledgerFile(scratch.data)
         let handle = try #require(FileHandle(forWritingAtPath: file))

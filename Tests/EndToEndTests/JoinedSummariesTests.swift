@@ -8,7 +8,8 @@ import Testing
     /// A directory with one account's summary, and a data directory to run `credit` in.
     private func summaries() async throws -> (data: DataDirectory, directory: String) {
         let data = try DataDirectory()
-        try await data.ok("charge", "transcript", "--seconds", "76", "--subject", "note-1", now: "2026-11-20T09:00:00.000Z")
+        try await data.ok(
+            "charge", "transcript", "--seconds", "76", "--subject", "note-1", now: "2026-11-20T09:00:00.000Z")
         try await data.ok("charge", "debrief", "--subject", "note-1", now: "2026-11-28T09:00:00.000Z")
         let directory = data.temporary.file("summaries")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -34,7 +34,8 @@ import Testing
     func useStore(_ store: StoreProcess, _ extra: String...) async throws {
         let root = home.file("root-\(UUID().uuidString).der")
         try await store.saveRoot(to: root)
-        let result = try await run(["store", "use", "mockstore", "--url", store.url, "--root-certificate", root] + extra)
+        let result = try await run(
+            ["store", "use", "mockstore", "--url", store.url, "--root-certificate", root] + extra)
         #expect(result.status == 0, "\(result)")
     }
 
@@ -138,7 +139,8 @@ extension OutcomeEndToEndTests {
         defer { silent.stop() }
         let root = home.file("root-silent.der")
         try await store.saveRoot(to: root)
-        await #expect(try run(["store", "use", "mockstore", "--url", silent.url, "--root-certificate", root]).status == 0)
+        await #expect(
+            try run(["store", "use", "mockstore", "--url", silent.url, "--root-certificate", root]).status == 0)
         let topup = try await run(["topup"], timeout: "1")
         #expect(topup.status == 1, "\(topup)")
         #expect(topup.stderr.contains("may have gone through"), "\(topup)")
@@ -189,7 +191,8 @@ extension OutcomeEndToEndTests {
         let other = try startStore(name: "other")
         let root = home.file("other-root.der")
         try await other.saveRoot(to: root)
-        await #expect(try run(["store", "use", "mockstore", "--url", store.url, "--root-certificate", root]).status == 0)
+        await #expect(
+            try run(["store", "use", "mockstore", "--url", store.url, "--root-certificate", root]).status == 0)
         let topup = try await run(["topup"])
         #expect(topup.status == 1)
         // Signed under another root than the one pinned: said so, with the way to recover it (issue 25 item 11).

@@ -7,7 +7,8 @@ import Testing
     /// A known ledger: a 76-second transcript (2 started minutes), a debrief, and a clean passage declined.
     private func knownLedger() async throws -> DataDirectory {
         let data = try DataDirectory()
-        try await data.ok("charge", "transcript", "--seconds", "76", "--subject", "note-1", now: "2026-11-20T09:00:00.000Z")
+        try await data.ok(
+            "charge", "transcript", "--seconds", "76", "--subject", "note-1", now: "2026-11-20T09:00:00.000Z")
         try await data.ok("charge", "debrief", "--subject", "note-1", now: "2026-11-28T09:00:00.000Z")
         let id = try await #require(
             try data.ok("charge", "cleanPassage", "--json", now: "2026-11-29T10:00:00.000Z").jsonObject()["id"]

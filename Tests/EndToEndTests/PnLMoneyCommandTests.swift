@@ -23,7 +23,8 @@ import Testing
         try await store.control("storefront", "GBR")
         let bought = try await data.ok("topup", "--json", now: "2026-11-20T09:00:00.000Z").jsonObject()
         let id = try #require(bought["reference"] as? String)
-        try await data.ok("charge", "transcript", "--seconds", "76", "--subject", "note-1", now: "2026-11-25T09:00:00.000Z")
+        try await data.ok(
+            "charge", "transcript", "--seconds", "76", "--subject", "note-1", now: "2026-11-25T09:00:00.000Z")
         try await data.ok("charge", "debrief", "--subject", "note-1", now: "2026-11-26T09:00:00.000Z")
         try await store.control("refund", id, "--percentage", "50")
         try await data.ok("collect", now: "2026-11-27T09:00:00.000Z")

@@ -3,7 +3,9 @@ import Testing
 
 /// `bash analytics/pnl.sh` as the tests run it: the package's own verifier, no colour, what it printed and its exit.
 enum PnLScript {
-    static func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> CommandResult {
+    static func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws
+        -> CommandResult
+    {
         var environment = ProcessInfo.processInfo.environment
         environment["CREDIT_SUMMARY_VERIFY"] = try Binaries.require(
             "credit-summary-verify", sourceLocation: sourceLocation)

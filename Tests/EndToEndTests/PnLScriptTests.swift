@@ -9,7 +9,8 @@ import Testing
     /// passage on the 29th.
     private func summaries() async throws -> (data: DataDirectory, directory: String) {
         let data = try DataDirectory()
-        try await data.ok("charge", "transcript", "--seconds", "76", "--subject", "note-1", now: "2026-11-20T09:00:00.000Z")
+        try await data.ok(
+            "charge", "transcript", "--seconds", "76", "--subject", "note-1", now: "2026-11-20T09:00:00.000Z")
         try await data.ok("charge", "debrief", "--subject", "note-1", now: "2026-11-28T09:00:00.000Z")
         let made = try await data.ok("charge", "cleanPassage", "--json", now: "2026-11-29T10:00:00.000Z").jsonObject()
         let id = try #require(made["id"] as? String)

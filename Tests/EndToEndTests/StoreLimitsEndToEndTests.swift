@@ -31,7 +31,8 @@ import Testing
         let result = try await Credit.run(
             arguments, dataDirectory: data.path, now: "2026-11-29T12:00:00.000Z",
             environment: ["CREDIT_STORE_TIMEOUT": timeout], binary: true)
-        return (result, Date().timeIntervalSince(started))
+        // Until it exited, not until this test resumed on a busy pool.
+        return (result, (result.exitedAt ?? Date()).timeIntervalSince(started))
     }
 
     /// A top-up through the mock store already in the ledger, for `reconcile` to look the history up by.

@@ -24,7 +24,8 @@ import Testing
     }
 
     func run(_ arguments: [String], fault: String? = nil) async throws -> CommandResult {
-        try await Credit.run(arguments, dataDirectory: data.path, environment: fault.map { ["CREDIT_FAULT": $0] } ?? [:])
+        try await Credit.run(
+            arguments, dataDirectory: data.path, environment: fault.map { ["CREDIT_FAULT": $0] } ?? [:])
     }
 
     func topUps() async throws -> [[String: Any]] {

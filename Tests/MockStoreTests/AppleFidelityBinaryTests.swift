@@ -99,7 +99,8 @@ extension AppleFidelityBinaryTests {
         #expect(try await notifications(store).count == 3, "a pending purchase is not charged")
         _ = try await store.control(TestTransactionBody.self, "approve", waiting.transactionId)
         ids.append(waiting.transactionId)
-        let outside = try await store.control(TestTransactionBody.self, "buy", Self.consumable).transaction.transactionId
+        let outside = try await store.control(TestTransactionBody.self, "buy", Self.consumable).transaction
+            .transactionId
         ids.append(outside)
 
         let records = try await notifications(store)
@@ -221,7 +222,8 @@ extension AppleFidelityBinaryTests {
         let unfinished = try await store.get(DeviceAPI.unfinished.path())
             .decoded(SignedTransactionsBody.self)
         #expect(try payload(unfinished.signedTransactions.first, root: root).appAccountToken == token)
-        await #expect(try store.control(TestTransactionsBody.self, "transactions").transactions[0].appAccountToken == token)
+        await #expect(
+            try store.control(TestTransactionsBody.self, "transactions").transactions[0].appAccountToken == token)
         _ = try await store.control(TestTransactionBody.self, "refund", id)
         let refund = try #require(try await notifications(store).last)
         let refunded = try verifiedES256Payload(refund.signedPayload, as: NotificationPayload.self, root: root)

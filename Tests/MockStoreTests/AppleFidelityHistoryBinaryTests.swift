@@ -14,7 +14,8 @@ extension AppleFidelityBinaryTests {
         let root = try await root(store)
         var ids: [String] = []
         for _ in 0..<21 {
-            await ids.append(try store.control(TestTransactionBody.self, "buy", Self.consumable).transaction.transactionId)
+            await ids.append(
+                try store.control(TestTransactionBody.self, "buy", Self.consumable).transaction.transactionId)
         }
         _ = try await store.control(TestTransactionBody.self, "refund", ids[0])
         let first = try await history(store, "{\(lastHour)}")
@@ -107,7 +108,8 @@ extension AppleFidelityBinaryTests {
         let store = try start()
         let coins = try await store.control(TestTransactionBody.self, "buy", Self.consumable).transaction.transactionId
         let pro = try await store.control(TestTransactionBody.self, "buy", Self.nonConsumable).transaction.transactionId
-        let season = try await store.control(TestTransactionBody.self, "buy", Self.nonRenewing).transaction.transactionId
+        let season = try await store.control(TestTransactionBody.self, "buy", Self.nonRenewing).transaction
+            .transactionId
         for id in [coins, pro, season] {
             await #expect(
                 try store.control(TestTransactionBody.self, "request-refund", id).transaction.refundRequest
@@ -177,7 +179,8 @@ extension AppleFidelityBinaryTests {
         )
         _ = try await store.control(TestSettingsBody.self, "interrupted", "on")
         let answer = try await purchase(store, Self.consumable)
-        let interrupted = try await #require(try store.control(TestTransactionsBody.self, "transactions").transactions.last)
+        let interrupted = try await #require(
+            try store.control(TestTransactionsBody.self, "transactions").transactions.last)
         #expect(interrupted.pendingReason == .interrupted)
         // StoreKit's result, with the mock store's own addition beside it: what it waits for and its id.
         #expect(

@@ -134,7 +134,8 @@ import Testing
         #expect(declined.notificationType == .didChangeRenewalStatus && declined.subtype == .autoRenewDisabled)
         let ended = try await store.control(TestClockBody.self, "clock", "advance", "P8D")
         #expect(ended.events?.map(\.notificationType) == [.expired] && ended.events?[0].subtype == .priceIncrease)
-        await #expect(try told(store, root: root).last?.renewal?.expirationIntent == .customerDidNotConsentToPriceIncrease)
+        await #expect(
+            try told(store, root: root).last?.renewal?.expirationIntent == .customerDidNotConsentToPriceIncrease)
         await #expect(try store.control("consent-price-increase", first.transactionId).status == 1)
         #expect(try store.stop() == 0)
     }

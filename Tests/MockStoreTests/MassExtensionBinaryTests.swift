@@ -59,7 +59,8 @@ import Testing
         #expect(seen.suffix(2) == ["RENEWAL_EXTENDED", "RENEWAL_EXTENSION SUMMARY"], "\(seen)")
         let done = try await status(store, "later")
         #expect(done.complete && done.succeededCount == 1 && done.failedCount == 0 && done.completeDate != nil)
-        let state = try await #require(try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions.first)
+        let state = try await #require(
+            try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions.first)
         #expect(state.expiresDate == (weekly.expiresDate ?? 0) + 4 * Self.day, "extended once")
         #expect(try store.stop() == 0)
     }

@@ -117,7 +117,9 @@ extension MockStoreBinaryTests {
 
     @Test func secondStoreOnTheSameDataIsRefused() async throws {
         let first = try MockStoreHarness(dataDirectory: data)
-        let outcome = try await MockStoreHarness.run(["--catalogue", Repository.catalogue, "--data", data, "--port", "0"])
+        let outcome = try await MockStoreHarness.run([
+            "--catalogue", Repository.catalogue, "--data", data, "--port", "0",
+        ])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("another mockstore is using this data directory"))
         #expect(try await first.get(DeviceAPI.unfinished.path()).status == 200, "the first goes on")

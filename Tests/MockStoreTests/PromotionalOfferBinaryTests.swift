@@ -110,7 +110,8 @@ import Testing
     @Test func controlBuyRedeemsAnOfferWithoutASignatureAsSKTestSessionDoes() async throws {
         let store = try base.start()
         let root = try await base.root(store)
-        let bought = try await store.control(TestTransactionBody.self, "buy", Self.pro, "--offer", "promotional:\(Self.half)")
+        let bought = try await store.control(
+            TestTransactionBody.self, "buy", Self.pro, "--offer", "promotional:\(Self.half)")
         #expect(bought.transaction.productId == Self.pro)
         let told = try await #require(try base.notifications(store, root: root).last)
         #expect(told.payload.notificationType == .offerRedeemed && told.transaction.offerType == .promotionalOffer)
@@ -122,7 +123,8 @@ import Testing
         #expect(device.status == 400, "nor through the device API")
         let winBack = try await store.control("buy", Self.pro, "--offer", "winBack:pro.monthly.winback.free")
         #expect(winBack.status == 1 && winBack.stderr.contains("lapsed"), "win-back: not lapsed")
-        await #expect(try base.notifications(store, root: root).last?.renewal.eligibleWinBackOfferIds == nil, "in force")
+        await #expect(
+            try base.notifications(store, root: root).last?.renewal.eligibleWinBackOfferIds == nil, "in force")
         _ = try await store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.pro)
         let expired = try await #require(try base.notifications(store, root: root).last)
         #expect(expired.payload.notificationType == .expired)

@@ -203,8 +203,10 @@ extension SandboxControlBinaryTests {
         let granted = try await store.control(TestTransactionBody.self, "refund", id)
         #expect(granted.transaction.refundRequest == "granted")
         #expect(granted.transaction.revocationReason == .refundedForOtherReason)
-        await expectRefused(try store.control("request-refund", id, "--reason", "BORED"), "Invalid consumptionRequestReason")
-        let kinds = try await store.control(TestNotificationsBody.self, "notifications").notifications.map(\.notificationType)
+        await expectRefused(
+            try store.control("request-refund", id, "--reason", "BORED"), "Invalid consumptionRequestReason")
+        let kinds = try await store.control(TestNotificationsBody.self, "notifications").notifications.map(
+            \.notificationType)
         // The purchase itself is announced by ONE_TIME_CHARGE (issue 15).
         #expect(
             kinds == [.oneTimeCharge, .consumptionRequest, .refundDeclined, .consumptionRequest, .refund])
@@ -255,7 +257,8 @@ extension SandboxControlBinaryTests {
             error: "Product.PurchaseError.purchaseNotAllowed", skErrorCode: 4)
         #expect(try await purchase(store).result == "success", "once: the next call works")
 
-        _ = try await store.control(TestFailuresBody.self, "fail", "purchase", "--error", "SKError.Code.paymentNotAllowed")
+        _ = try await store.control(
+            TestFailuresBody.self, "fail", "purchase", "--error", "SKError.Code.paymentNotAllowed")
         for _ in 0..<2 {
             try expectSimulated(
                 try await store.post(DeviceAPI.purchase.path(), json: buy), api: "purchase",
@@ -265,7 +268,8 @@ extension SandboxControlBinaryTests {
         #expect(try await purchase(store) == PurchaseResponseBody(result: "userCancelled"), "a result, not an error")
         _ = try await store.control(TestFailuresBody.self, "clear-failure", "purchase")
 
-        _ = try await store.control(TestFailuresBody.self, "fail", "loadProducts", "--error", "StoreKitError.networkError")
+        _ = try await store.control(
+            TestFailuresBody.self, "fail", "loadProducts", "--error", "StoreKitError.networkError")
         try expectSimulated(
             try await store.get(products), api: "loadProducts", error: "StoreKitError.networkError", skErrorCode: 0)
         try expectSimulated(
@@ -290,11 +294,13 @@ extension SandboxControlBinaryTests {
             error: "StoreKitError.unknown", skErrorCode: 0)
         #expect(try await store.post(DeviceAPI.finish.path(ids[0]), json: "{}").status == 200)
 
-        _ = try await store.control(TestFailuresBody.self, "fail", "verification", "--error", "invalidSignature", "--once")
+        _ = try await store.control(
+            TestFailuresBody.self, "fail", "verification", "--error", "invalidSignature", "--once")
         let tampered = try #require(try await purchase(store).signedTransaction)
         #expect(throws: SigningError.self) { try payloads([tampered], root: root) }
         _ = try payloads([try #require(try await purchase(store).signedTransaction)], root: root)
-        _ = try await store.control(TestFailuresBody.self, "fail", "verification", "--error", "invalidEncoding", "--once")
+        _ = try await store.control(
+            TestFailuresBody.self, "fail", "verification", "--error", "invalidEncoding", "--once")
         let garbled = try #require(try await purchase(store).signedTransaction)
         #expect(throws: SigningError.self) { try CompactJWS.parse(garbled) }
 
@@ -304,7 +310,8 @@ extension SandboxControlBinaryTests {
         await expectRefused(try store.control("fail", "checkout", "--error", "unknown"), "Unknown API \"checkout\"")
         _ = try await store.control(TestFailuresBody.self, "fail", "loadProducts", "--error", "unsupported")
         _ = try await store.control(TestFailuresBody.self, "fail", "finish", "--error", "notAvailableInStorefront")
-        await #expect(try store.control(TestFailuresBody.self, "failures").failures.map(\.api) == ["loadProducts", "finish"])
+        await #expect(
+            try store.control(TestFailuresBody.self, "failures").failures.map(\.api) == ["loadProducts", "finish"])
         await #expect(try store.control(TestFailuresBody.self, "clear-failure").failures.isEmpty)
         #expect(try await store.get(products).status == 200)
         #expect(try store.stop() == 0)

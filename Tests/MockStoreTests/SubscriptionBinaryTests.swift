@@ -209,7 +209,8 @@ extension SubscriptionBinaryTests {
         try await store.testStore.declineRefund(yearly)
         await #expect(try notifications(store, root: root).last?.payload.notificationType == .refundDeclined)
 
-        let expired = try await store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.proYearly)
+        let expired = try await store.control(
+            TestSubscriptionEventRecord.self, "subscription", "expire", Self.proYearly)
         #expect(expired.notificationType == .expired && expired.subtype == .voluntary)
         #expect(try await entitlements(store, root: root).isEmpty)
         let status = try await store.get(DeviceAPI.subscriptionStatus.path(Self.proGroup))
@@ -252,7 +253,8 @@ extension SubscriptionBinaryTests {
         #expect(moved.now >= shown.now + 400 * Self.day)
         let rated = try await store.control(TestClockBody.self, "clock", "rate", "monthlyRenewalEveryHour")
         #expect(rated.rate == "monthlyRenewalEveryHour" && rated.timeRate == 10 && rated.factor == 720)
-        await #expect(try store.control(TestClockBody.self, "clock", "rate", "1005").rate == "oneRenewalEveryTwoSeconds")
+        await #expect(
+            try store.control(TestClockBody.self, "clock", "rate", "1005").rate == "oneRenewalEveryTwoSeconds")
         for bad in [["advance", "-P1M"], ["advance", "garbage"], ["advance", "P0D"], ["rate", "fast"], ["advance"]] {
             let outcome = try await MockStoreHarness.run(["control", "--url", store.baseURL, "clock"] + bad)
             #expect(outcome.status == 64, "\(bad): \(outcome.stderr)")

@@ -28,7 +28,8 @@ import Testing
         let body = try JSONDecoder().decode(TestNotificationsBody.self, from: Data(waited.stdout.utf8))
         #expect(body.notifications.map(\.notificationType) == [.oneTimeCharge])
 
-        let none = try await control(store.url, "wait-notification", "--type", "REFUND", "--count", "2", "--timeout", "1")
+        let none = try await control(
+            store.url, "wait-notification", "--type", "REFUND", "--count", "2", "--timeout", "1")
         #expect(none.status == 1, "\(none)")
         #expect(none.stderr.contains("for 2 REFUND notifications, and 0 came"), "\(none)")
         #expect(none.stderr.contains("the store recorded 1 ONE_TIME_CHARGE"), "\(none)")

@@ -44,7 +44,8 @@ import VoiceDebriefCredit
         let data = try TemporaryDirectory()
         let credit = try Binaries.require("credit")
         let script = Repository.root + "/analytics/pnl.sh"
-        let swift = try await run(credit, ["--data-dir", data.file("d"), "pnl", "--summaries", directory.path, "--json"])
+        let swift = try await run(
+            credit, ["--data-dir", data.file("d"), "pnl", "--summaries", directory.path, "--json"])
         let duck = try await run("/bin/bash", [script, directory.path, "--json"])
         #expect(swift.status == 0 && duck.status == 0, "\(swift)\n\(duck)")
         let swiftJSON = try JSONSerialization.jsonObject(with: Data(swift.stdout.utf8)) as? NSDictionary

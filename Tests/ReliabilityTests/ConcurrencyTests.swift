@@ -155,7 +155,8 @@ extension ConcurrencyTests {
         holder.send(SIGKILL)
         let result = await waiter.wait(timeout: 30)
         #expect(result.succeeded, "\(result)")
-        #expect(Date().timeIntervalSince(killedAt) < 10, "the lock was not freed when its holder died")
+        let exited = try #require(result.exitedAt)
+        #expect(exited.timeIntervalSince(killedAt) < 10, "the lock was not freed when its holder died")
         let inspection = try LedgerInspection(dataDirectory: credit.dataDirectory)
         #expect(inspection.problems.isEmpty, "\(inspection.problems)")
         // The killed charge's line was written before it stopped: whole, and counted once if kept.

@@ -82,6 +82,7 @@ public final class ChildProcess {
         var usage = rusage()
         wait4(pid, &status, 0, &usage)
         collect(status, usage, timedOut: timedOut.load(ordering: .sequentiallyConsistent))
+        result?.exitedAt = ended.at
         return result!
     }
 
@@ -238,11 +239,14 @@ private final class HighWaterBox: Sendable {
 
 /// Whether a child has exited, as its waiting thread saw.
 private final class Exit: Sendable {
-    private let flag = Atomic(false)
+    private let moment = Mutex<Date?>(nil)
 
-    func happened() { flag.store(true, ordering: .sequentiallyConsistent) }
+    func happened() { moment.withLock { $0 = Date() } }
 
-    var hasHappened: Bool { flag.load(ordering: .sequentiallyConsistent) }
+    var hasHappened: Bool { at != nil }
+
+    /// When the waiting thread saw it exit.
+    var at: Date? { moment.withLock { $0 } }
 }
 
 /// The folder of the `python3` on PATH, put first on a child's PATH: pyenv's shims start a dozen shell processes

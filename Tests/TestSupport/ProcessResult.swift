@@ -18,6 +18,8 @@ public struct ProcessResult: CustomStringConvertible, Sendable {
     public var timedOut = false
     /// The most memory it held at once (its peak resident set, from wait4(2)), when known.
     public var peakResidentBytes: Int?
+    /// When it exited, as the thread waiting for it saw (not when a busy test resumed), for an async wait.
+    public var exitedAt: Date?
 
     public init(status: Int32, signaled: Bool, stdout: String, stderr: String, timedOut: Bool = false) {
         self.status = status
