@@ -100,32 +100,4 @@ func transactionID(_ body: TestTransactionBody, sourceLocation: SourceLocation =
 /// What a fixture throws after recording an issue, so the test stops there.
 enum FixtureFailure: Error {
     case unexpected(String)
-    case timedOut(seconds: Int)
-}
-
-/// Runs `body`, failing the test when it has not finished within `seconds`. Only a bound on a hang: `body` waits on
-/// events (the next transaction update, the store's answer), and a test that works ends long before it.
-func withinTimeLimit<Value: Sendable>(
-    seconds: Int = 30, sourceLocation: SourceLocation = #_sourceLocation,
-    _ body: @escaping @Sendable () async throws -> Value
-) async throws -> Value {
-    try await withThrowingTaskGroup(of: TimeLimitOutcome<Value>.self) { group in
-        group.addTask { .finished(try await body()) }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            return .timedOut
-        }
-        defer { group.cancelAll() }
-        guard case .finished(let value) = try await group.next() else {
-            Issue.record("the test hung: not done within \(seconds) s", sourceLocation: sourceLocation)
-            throw FixtureFailure.timedOut(seconds: seconds)
-        }
-        return value
-    }
-}
-
-/// Which of ``withinTimeLimit(seconds:sourceLocation:_:)``'s two tasks ended first.
-private enum TimeLimitOutcome<Value: Sendable>: Sendable {
-    case finished(Value)
-    case timedOut
 }

@@ -125,10 +125,7 @@ extension GroupCommitTests {
                     holding.signal()
                     // Keep the lock until the purchases below wait for it, so that they join this batch (the
                     // deadline only keeps a broken store from hanging the test).
-                    let deadline = Date().addingTimeInterval(60)
-                    while store.database.waitingForLock < followers && Date() < deadline {
-                        usleep(1_000)
-                    }
+                    waitUntil(timeout: 60, pollEvery: 0.001) { store.database.waitingForLock >= followers }
                 }
             } catch {
                 leaderOutcome.withLock { $0 = error }

@@ -24,7 +24,10 @@ import Testing
         options.catalogue = Repository.catalogue
         let store = try await TestStore.start(options)
         try "\(store.processIdentifier)\n".write(toFile: said, atomically: true, encoding: .utf8)
-        while true { try await Task.sleep(for: .seconds(1)) }
+        // Until killed: a stream that never yields, kept open.
+        let (forever, open) = AsyncStream<Never>.makeStream()
+        defer { open.finish() }
+        for await _ in forever {}
     }
 
     @Test func aRunnerKilledWithSIGKILLLeavesNoStore() async throws {

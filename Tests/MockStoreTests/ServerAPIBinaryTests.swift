@@ -233,7 +233,7 @@ extension ServerAPIBinaryTests {
         #expect(empty.status == 200)
         #expect(try empty.decoded(RefundHistoryResponseBody.self).signedTransactions.isEmpty)
         try await store.testStore.refund(ids[2])
-        try await Task.sleep(for: .milliseconds(5))
+        try await store.testStore.advanceClock(by: .minutes(1))
         try await store.testStore.refund(ids[0])
         let history = try await api(store, "GET", ServerAPI.refundHistory.path(ids[1]))
             .decoded(RefundHistoryResponseBody.self)

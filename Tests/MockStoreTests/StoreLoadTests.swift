@@ -28,7 +28,7 @@ import Testing
             Thread { [self] in
                 while running.load(ordering: .relaxed) {
                     for socket in sockets { RawHTTP.send(socket, Array("x".utf8)) }
-                    usleep(UInt32(interval * 1_000_000))
+                    pace(seconds: interval)
                 }
                 done.signal()
             }.start()
@@ -127,7 +127,7 @@ extension StoreLoadTests {
         let request = RawHTTP.request("GET", DeviceAPI.products.path() + "?ids=ai.voicedebrief.app.credit.500")
         for piece in stride(from: 0, to: request.count, by: max(1, request.count / 5)) {
             RawHTTP.send(steady, Array(request[piece..<min(request.count, piece + max(1, request.count / 5))]))
-            usleep(100_000)
+            pace(seconds: 0.1)
         }
         #expect(RawHTTP.parse(RawHTTP.receiveAll(steady))?.status == 200)
         #expect(try store.purchase() == 200)

@@ -249,7 +249,7 @@ extension HostileHTTPTests {
                 HTTPProbe.send(fd, Array(partial[start..<min(partial.count, start + 12)]))
             }
             #expect(store.answersNormally(timeout: 60), "no answer while \(slow.count) requests hang (round \(round))")
-            usleep(100_000)
+            pace(seconds: 0.1)
         }
         // Half-open (a header that never ends) and a connection that sends nothing at all.
         let silent = try HTTPProbe.connect(port: store.port, timeout: 5)

@@ -106,7 +106,7 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
             RawHTTP.send(connection, Self.head(status: 200, length: body.utf8.count))
             for byte in body.utf8 {
                 guard !isStopped, push([byte], on: connection) else { return }
-                usleep(useconds_t(every * 1_000_000))
+                pace(seconds: every)
             }
         case .endless:
             RawHTTP.send(connection, Self.head(status: 200, length: nil))

@@ -51,3 +51,36 @@ public func eventually(
     Issue.record("timed out waiting until \(what)", sourceLocation: sourceLocation)
     return false
 }
+
+/// Runs `body`, failing the test when it has not finished within `seconds`. Only a bound on a hang: `body` waits on
+/// events (the next transaction update, the store's answer), and a test that works ends long before it.
+public func withinTimeLimit<Value: Sendable>(
+    seconds: Int = 30, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping @Sendable () async throws -> Value
+) async throws -> Value {
+    try await withThrowingTaskGroup(of: TimeLimitOutcome<Value>.self) { group in
+        group.addTask { .finished(try await body()) }
+        group.addTask {
+            try await Task.sleep(for: .seconds(seconds))
+            return .timedOut
+        }
+        defer { group.cancelAll() }
+        guard case .finished(let value) = try await group.next() else {
+            Issue.record("the test hung: not done within \(seconds) s", sourceLocation: sourceLocation)
+            throw SupportFailure("the test hung: not done within \(seconds) s")
+        }
+        return value
+    }
+}
+
+/// Which of ``withinTimeLimit(seconds:sourceLocation:_:)``'s two tasks ended first.
+private enum TimeLimitOutcome<Value: Sendable>: Sendable {
+    case finished(Value)
+    case timedOut
+}
+
+/// Holds the calling thread `seconds`: a scenario's own pacing (a byte every 200 ms, a request sent in pieces), never
+/// a wait for something to happen. The one place a test pauses on the clock.
+public func pace(seconds: TimeInterval) {
+    usleep(useconds_t(seconds * 1_000_000))
+}
