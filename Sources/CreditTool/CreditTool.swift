@@ -31,9 +31,8 @@ public enum CreditTool {
 
     /// Runs `credit` as the executable does: the process's arguments, environment and standard streams.
     public static func runAsProcess() async -> Int32 {
-        let console = Console.process
-        return await run(
-            arguments: Array(CommandLine.arguments.dropFirst()), environment: console.environment,
-            output: console.output, errors: console.errors, outputIsTerminal: console.outputIsTerminal)
+        await Console.$current.withValue(.process) {
+            await CreditCLI(arguments: Array(CommandLine.arguments.dropFirst())).run()
+        }
     }
 }

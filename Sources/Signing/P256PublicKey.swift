@@ -12,12 +12,6 @@
         /// The SubjectPublicKeyInfo DER (RFC 5480) of the key, named-curve form.
         public let derRepresentation: [UInt8]
 
-        /// The fixed DER prefix of a named-curve P-256 SubjectPublicKeyInfo, up to the uncompressed point.
-        static let spkiPrefix: [UInt8] = [
-            0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01, 0x06, 0x08, 0x2a, 0x86, 0x48,
-            0xce, 0x3d, 0x03, 0x01, 0x07, 0x03, 0x42, 0x00,
-        ]
-
         /// Takes ownership of `key` (freeing it if it is rejected). `derRepresentation`, when given, is the key's
         /// SubjectPublicKeyInfo already known (not encoded again).
         init(taking key: OpaquePointer, derRepresentation knownDER: [UInt8]? = nil) throws {
@@ -95,24 +89,6 @@
                 return key
             }
             try self.init(taking: key)
-        }
-
-        /// Creates a key from the uncompressed X9.63 point `04 || x || y` (65 bytes), as a JWK's `x` and `y` give it.
-        public convenience init(x963Representation: [UInt8]) throws {
-            guard x963Representation.count == 65, x963Representation.first == 0x04 else {
-                throw SigningError.invalidKey(.badPoint(bytes: x963Representation.count))
-            }
-            try self.init(derRepresentation: Self.spkiPrefix + x963Representation)
-        }
-
-        /// The SubjectPublicKeyInfo PEM (`-----BEGIN PUBLIC KEY-----`).
-        public var pemRepresentation: String {
-            PEM.encode(label: "PUBLIC KEY", der: derRepresentation)
-        }
-
-        /// The uncompressed point `04 || x || y` (the last 65 bytes of the named-curve SubjectPublicKeyInfo).
-        public var x963Representation: [UInt8] {
-            Array(derRepresentation.suffix(65))
         }
 
         /// Returns whether `rawSignature` (`r || s`, 64 bytes) is a valid ECDSA P-256 signature over

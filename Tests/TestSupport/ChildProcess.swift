@@ -18,10 +18,9 @@ public final class ChildProcess {
     private let scratch: TemporaryDirectory
     /// How it ended, once collected by ``hasExited`` or ``wait(timeout:)``.
     public private(set) var result: ProcessResult?
-    /// The most resident memory it has held, as last read from `/proc` while it ran (Linux).
-    private var highWater: Int?
-    /// The sampler's reading, while an async wait runs.
-    private var highWaterBox: HighWaterBox?
+    /// The most resident memory it has held, as read from `/proc` while it ran (Linux): by ``hasExited`` and by
+    /// the sampler of an async wait.
+    private let highWater: HighWaterBox
 
     /// Starts `executable` (a path, not looked up in PATH) with `arguments` and exactly `environment`, `input` on its
     /// standard input.
@@ -36,6 +35,7 @@ public final class ChildProcess {
             throw SupportFailure("cannot write the child's standard input to \(inPath)")
         }
         pid = try Self.spawn(executable, arguments, environment: environment, files: [inPath, stdoutPath, stderrPath])
+        highWater = HighWaterBox(pid: pid)
     }
 
     /// Runs `executable` to completion (or `timeout` seconds, then SIGKILL) and returns what it did.
@@ -103,8 +103,7 @@ public final class ChildProcess {
     /// Reads the child's memory high-water mark every 10 ms while it runs, on the dispatch pool.
     private func highWaterSampler() -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: .global())
-        let sample = HighWaterBox(pid: pid)
-        highWaterBox = sample
+        let sample = highWater
         timer.setEventHandler { sample.note() }
         timer.schedule(deadline: .now() + .milliseconds(2), repeating: .milliseconds(10))
         timer.resume()
@@ -148,8 +147,7 @@ public final class ChildProcess {
         // ru_maxrss, so a test runner of 200 MiB reports every child at 200 MiB or more. The child's own high-water
         // mark (VmHWM, polled while it runs) is used instead when there is one.
         #if canImport(Glibc)
-            let sampled = [highWater, highWaterBox?.bytes].compactMap { $0 }.max()
-            result?.peakResidentBytes = sampled ?? Int(usage.ru_maxrss) * 1024
+            result?.peakResidentBytes = highWater.bytes ?? Int(usage.ru_maxrss) * 1024
         #else
             result?.peakResidentBytes = Int(usage.ru_maxrss)
         #endif
@@ -158,7 +156,7 @@ public final class ChildProcess {
     /// Reads the child's resident high-water mark, which only grows while it runs; a child that has exited has
     /// none, and the last one read stands.
     private func noteHighWater() {
-        if let bytes = Self.highWaterMark(of: pid) { highWater = max(highWater ?? 0, bytes) }
+        highWater.note()
     }
 
     /// Process `pid`'s resident high-water mark (`VmHWM` in `/proc/PID/status`, KiB), in bytes (Linux).
