@@ -46,14 +46,16 @@ func inChild(umask mask: mode_t, _ body: () -> Bool) -> Bool {
         _exit(body() ? 0 : 1)
     }
     guard child > 0 else { return false }
-    // Waits for its exit; only a hang is cut short (SIGKILL at 20 s, which then counts as a failure).
-    let killer = DispatchWorkItem { kill(child, SIGKILL) }
-    DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: killer)
-    defer { killer.cancel() }
     var status: Int32 = 0
-    var done = waitpid(child, &status, 0)
-    while done < 0 && errno == EINTR { done = waitpid(child, &status, 0) }
-    return done == child && status & 0x7f == 0 && (status >> 8) & 0xff == 0
+    for _ in 0..<2000 {
+        let done = waitpid(child, &status, WNOHANG)
+        if done == child { return status & 0x7f == 0 && (status >> 8) & 0xff == 0 }
+        if done < 0 { return false }
+        usleep(10_000)
+    }
+    kill(child, SIGKILL)
+    _ = waitpid(child, &status, 0)
+    return false
 }
 
 /// A file layer over ``SystemFileSystem`` that a test can make fail (one call by name, with an errno) or act just
