@@ -39,6 +39,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The C library's calls that Swift cannot make (a variadic prctl), for the platform seam only.
         .systemLibrary(name: "CPlatform"),
+        // OpenSSL initialised at load, before any other call, with no clean-up at exit (threads may still use it).
+        .target(name: "COpenSSLLifetime", linkerSettings: [.linkedLibrary("crypto")]),
 
         // Arrows point one way: credit -> VoiceDebriefCredit -> TopUp -> (Payments, CreditLedger);
         // Payments -> (StoreWire, Signing); CreditLedger -> (Signing, DurableFiles); Signing -> (COpenSSL, DurableFiles).
@@ -54,7 +56,8 @@ let package = Package(
         .target(
             name: "Signing",
             dependencies: [
-                .target(name: "COpenSSL", condition: .when(platforms: [.linux])), "DurableFiles", "Platform",
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+                .target(name: "COpenSSLLifetime", condition: .when(platforms: [.linux])), "DurableFiles", "Platform",
             ]),
         .target(name: "StoreWire"),
         // The test controls (`/test/v1/`): their endpoints and bodies, for the mock store and its test clients only;

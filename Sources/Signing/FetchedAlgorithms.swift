@@ -1,6 +1,7 @@
 // OpenSSL only, for Linux: the app does not need it, and Apple platforms have no OpenSSL to link.
 #if !canImport(CryptoKit)
     import COpenSSL
+    import COpenSSLLifetime
 
     /// OpenSSL algorithm implementations fetched once per process.
     ///
@@ -19,6 +20,10 @@
                 fatalError("Signing: cannot load OpenSSL algorithms: \(error)")
             }
         }()
+
+        /// Whether OpenSSL was first initialised at load, without its clean-up at exit (`COpenSSLLifetime`): false only
+        /// when something initialised it before this library was loaded.
+        static var keepsOpenSSLUntilExit: Bool { COpenSSLLifetime_keepsUntilExit() == 1 }
 
         /// The SHA-256 `EVP_MD`.
         let sha256: OpaquePointer
