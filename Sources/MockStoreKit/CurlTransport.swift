@@ -15,7 +15,6 @@ final class CurlTransport: Sendable {
     private let headers: [HTTPHeader]
     /// Connections not in use, kept for the next request.
     private let idle = Mutex<[ConnectionBox]>([])
-    private static let queue = DispatchQueue(label: "MockStoreKit.requests", attributes: .concurrent)
 
     init(baseURL: URL, timeout: TimeInterval, bodyLimit: Int = 16 << 20, headers: [String: String]) {
         self.baseURL = baseURL
@@ -27,33 +26,34 @@ final class CurlTransport: Sendable {
     /// The body of a 2xx answer to `method` `path` (with `query` and `body`), or the ``StoreError`` saying why not.
     func send(_ method: String, _ path: String, query: [URLQueryItem], body: Data?) async throws -> Data {
         let url = Self.url(baseURL, path, query)
-        let answer: Result<HTTPClient.Response, HTTPClient.Failure> = await withCheckedContinuation { done in
-            Self.queue.async { done.resume(returning: self.perform(method, url, body)) }
+        let box: ConnectionBox
+        switch takeConnection() {
+        case .success(let connection): box = connection
+        case .failure(let failure): throw Self.storeError(failure, url: url, seconds: deadline)
         }
-        let place = TransportFailure.place(of: url)
+        let answer: Result<HTTPClient.Response, HTTPClient.Failure> = await withCheckedContinuation { done in
+            box.queue.async { done.resume(returning: self.perform(method, url, body, on: box)) }
+        }
         switch answer {
         case .failure(let failure): throw Self.storeError(failure, url: url, seconds: deadline)
         case .success(let response) where response.isBodyCut:
-            throw StoreError.answerTooLarge(place: place, limit: bodyLimit)
+            throw StoreError.answerTooLarge(place: TransportFailure.place(of: url), limit: bodyLimit)
         case .success(let response) where !(200..<300).contains(response.status):
             throw StoreHTTP.failure(response.status, Data(response.body), url)
         case .success(let response): return Data(response.body)
         }
     }
 
-    /// One request on a connection of the pool (made when none is idle), given back after.
-    private func perform(_ method: String, _ url: URL, _ body: Data?) -> Result<HTTPClient.Response, HTTPClient.Failure>
+    /// An idle connection of the pool, or a new one when none is idle.
+    private func takeConnection() -> Result<ConnectionBox, HTTPClient.Failure> {
+        if let kept = idle.withLock({ $0.popLast() }) { return .success(kept) }
+        return Result { () throws(HTTPClient.Failure) in ConnectionBox(try HTTPConnection()) }
+    }
+
+    /// One request on `box`'s connection, given back to the pool after.
+    private func perform(_ method: String, _ url: URL, _ body: Data?, on box: ConnectionBox)
+        -> Result<HTTPClient.Response, HTTPClient.Failure>
     {
-        let box: ConnectionBox
-        if let kept = idle.withLock({ $0.popLast() }) {
-            box = kept
-        } else {
-            do {
-                box = ConnectionBox(try HTTPConnection())
-            } catch {
-                return .failure(error)
-            }
-        }
         var lines = headers
         if body != nil { lines.append(HTTPHeader("Content-Type", "application/json")) }
         let result = Result { () throws(HTTPClient.Failure) in
@@ -94,8 +94,12 @@ final class CurlTransport: Sendable {
     }
 }
 
-/// A libcurl connection, used by one request at a time (the pool hands it to one thread, then takes it back).
+/// A libcurl connection, used by one request at a time (the pool hands it to one request, then takes it back), with
+/// the serial queue its requests run on. A serial queue has a thread of its own when it has work (libdispatch's
+/// overcommit pool): the requests in flight are not capped at the cores, as on a shared concurrent queue, where they
+/// waited for one another while each blocked in libcurl and the store had fewer requests to commit together.
 private final class ConnectionBox: @unchecked Sendable {
     let connection: HTTPConnection
+    let queue = DispatchQueue(label: "MockStoreKit.connection")
     init(_ connection: HTTPConnection) { self.connection = connection }
 }

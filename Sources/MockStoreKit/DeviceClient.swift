@@ -70,6 +70,8 @@ struct DeviceClient: Sendable {
 
     // MARK: HTTP
 
+    private static let emptyObject = Data("{}".utf8)
+
     /// `endpoint` sent with no body; a failure as the StoreKit error it stands for.
     private func send<Response: Decodable>(
         _ endpoint: Endpoint<NoBody, Response>, _ parameters: [String] = [], query: [URLQueryItem] = []
@@ -85,7 +87,9 @@ struct DeviceClient: Sendable {
     private func sendRaw<Request: Encodable, Response: Decodable>(
         _ endpoint: Endpoint<Request, Response>, _ parameters: [String] = [], body: Request
     ) async throws -> Response {
-        try await exchange(endpoint, parameters, query: [], body: try JSONEncoder().encode(body))
+        // An empty body is the same two bytes every time (a finish's): not worth an encoder.
+        let encoded = body is EmptyBody ? Self.emptyObject : try JSONEncoder().encode(body)
+        return try await exchange(endpoint, parameters, query: [], body: encoded)
     }
 
     /// `endpoint`'s answer to `parameters`, `query` and `body`, decoded.

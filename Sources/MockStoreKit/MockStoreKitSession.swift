@@ -85,15 +85,14 @@ public final class MockStoreKitSession: Sendable {
         guard let root, parsed.header.alg == "ES256", let chain = parsed.header.x5c, chain.count == 3 else {
             return .unverified(value, .invalidCertificateChain)
         }
-        let leaf: P256PublicKey
+        let leaf: LeafKey
         switch chains.leafKey(chain, root: root, at: value.signedDateValue) {
         case .success(let key): leaf = key
         case .failure(.chain): return .unverified(value, .invalidCertificateChain)
         case .failure(.encoding): return .unverified(value, .invalidEncoding)
         }
-        do {
-            try parsed.verifyES256(publicKey: leaf)
-        } catch {
+        // ES256 (checked above): a raw `r || s` of 64 bytes over the signing input.
+        guard leaf.isValidSignature(parsed.signature, for: parsed.signingInput) else {
             return .unverified(value, .invalidSignature)
         }
         if let stamp = value.deviceStamp, !isThisDevice(stamp) { return .unverified(value, .invalidDeviceVerification) }

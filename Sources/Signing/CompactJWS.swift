@@ -40,8 +40,11 @@ public struct CompactJWS: Sendable {
         guard !parts[0].isEmpty else {
             throw SigningError.malformedJWS(.emptyHeader)
         }
-        guard let headerBytes = Base64URL.decode(utf8: Array(parts[0])) else {
-            throw SigningError.malformedJWS(.notBase64URL(.header))
+        let (headerBytes, header) = try RecentJWSHeader.shared.header(parts[0]) { encoded in
+            guard let headerBytes = Base64URL.decode(utf8: Array(encoded)) else {
+                throw SigningError.malformedJWS(.notBase64URL(.header))
+            }
+            return (headerBytes, try decodeHeader(headerBytes))
         }
         guard let payload = Base64URL.decode(utf8: Array(parts[1])) else {
             throw SigningError.malformedJWS(.notBase64URL(.payload))
@@ -49,7 +52,6 @@ public struct CompactJWS: Sendable {
         guard let signature = Base64URL.decode(utf8: Array(parts[2])) else {
             throw SigningError.malformedJWS(.notBase64URL(.signature))
         }
-        let header = try decodeHeader(headerBytes)
         return CompactJWS(
             compact: compact,
             header: header,

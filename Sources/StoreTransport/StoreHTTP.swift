@@ -91,11 +91,11 @@ package struct StoreHTTP: Sendable {
     }
 
     /// `data` decoded as `Response`.
-    package static func decode<Response: Decodable>(_ data: Data, _ url: URL) throws -> Response {
+    package static func decode<Response: Decodable>(_ data: Data, _ url: @autoclosure () -> URL) throws -> Response {
         do {
             return try JSONDecoder().decode(Response.self, from: data)
         } catch {
-            throw StoreError.systemError("\(url.path) answered with JSON this client cannot read")
+            throw StoreError.systemError("\(url().path) answered with JSON this client cannot read")
         }
     }
 
