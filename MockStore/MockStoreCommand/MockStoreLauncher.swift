@@ -65,16 +65,15 @@ public enum MockStoreLauncher {
             try? store.close()
             throw StartupError("\(error)")
         }
-        // A data directory may hold mass extensions taken before a restart (an ephemeral store holds none).
-        if data != nil { store.extensions.resumeMassExtensions() }
         let dispatcher = options.notifyURL.map {
             NotificationDispatcher(store: store, url: $0, trusting: notifyCertificates)
         }
-        // Renewals and expiries happen when their time comes, whether or not anyone calls the store.
-        let scheduler = SubscriptionScheduler(store: store)
+        // Renewals, expiries, mass extensions (taken before a restart too) and notifications happen when their time
+        // comes, whether or not anyone calls the store.
+        let timer = StoreTimer(store: store, dispatcher: dispatcher)
         return RunningMockStore(
             server: server, store: store, catalogue: catalogue, cataloguePath: cataloguePath, dataDirectory: data,
-            options: options, lock: lock, dispatcher: dispatcher, scheduler: scheduler)
+            options: options, lock: lock, timer: timer)
     }
 
     /// The catalogue `--catalogue` names (or the one found the usual way), read, and where it was found.

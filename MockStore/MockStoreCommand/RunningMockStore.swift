@@ -17,19 +17,17 @@ public final class RunningMockStore: Sendable {
     public let options: MockStoreOptions
     /// The data directory's lock, held until ``stop()`` (none with `--ephemeral`).
     private let lock: Mutex<FileLock?>
-    /// Delivers notifications when the store has a `--notify` URL.
-    public let dispatcher: NotificationDispatcher?
-    /// Runs renewals, expiries and the ends of grace periods and billing retry when they fall due.
-    public let scheduler: SubscriptionScheduler?
+    /// Runs renewals, expiries, the ends of grace periods and billing retry, mass extensions and (with a `--notify`
+    /// URL) notifications when they fall due.
+    public let timer: StoreTimer?
 
     init(
         server: HTTPServer, store: MockStore, catalogue: StoreKitConfiguration, cataloguePath: String,
         dataDirectory: DataDirectory?, options: MockStoreOptions, lock: sending FileLock?,
-        dispatcher: NotificationDispatcher? = nil, scheduler: SubscriptionScheduler? = nil
+        timer: StoreTimer? = nil
     ) {
         self.cataloguePath = cataloguePath
-        self.dispatcher = dispatcher
-        self.scheduler = scheduler
+        self.timer = timer
         self.server = server
         self.store = store
         self.catalogue = catalogue
@@ -45,8 +43,7 @@ public final class RunningMockStore: Sendable {
     /// directory. Stopping twice is harmless.
     public func stop() throws {
         server.stop()
-        scheduler?.stop()
-        dispatcher?.stop()
+        timer?.stop()
         defer {
             lock.withLock { held in
                 held?.unlock()

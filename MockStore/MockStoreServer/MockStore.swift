@@ -150,7 +150,8 @@ public final class MockStore: StorePart {
         self.database = shared
         settings = StoreSettings(configuration: configuration, database: shared)
         signing = StoreSigning(configuration: configuration, customerAppTransactions: appTransactions)
-        notifications = StoreNotifications(configuration: configuration, database: shared, signing: signing)
+        notifications = StoreNotifications(
+            configuration: configuration, database: shared, signing: signing, due: runtime.wake)
         catalogue = StoreCatalogue(
             configuration: configuration, database: shared, settings: settings, productsBodies: ProductsBodyCache(),
             productSettingsCache: productSettingsCache)

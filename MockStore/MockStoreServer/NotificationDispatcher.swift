@@ -1,11 +1,11 @@
 import Foundation
 import MockStoreHTTP
 import StoreWire
-import Synchronization
 
-/// Delivers the store's notifications on a thread of its own: POSTs `{"signedPayload": JWS}` to the `--notify`
-/// URL, records every attempt, and tries again on Apple's schedule (scaled, production only) until the receiver
-/// answers 200 to 206 or the tries run out. The store's lock is never held while a notification is on the wire.
+/// Delivers the store's notifications when the ``StoreTimer`` finds them due: POSTs `{"signedPayload": JWS}` to the
+/// `--notify` URL, records every attempt, and schedules the next try on Apple's schedule (scaled, production only)
+/// until the receiver answers 200 to 206 or the tries run out. The store's lock is never held while a notification
+/// is on the wire.
 public final class NotificationDispatcher: Sendable {
     /// The most of a receiver's answer body read: 64 KiB. Only its status is used (200 to 206: delivered), so the
     /// rest of a longer body is left unread and the connection closed; a receiver answering without end (1 GiB,
@@ -16,60 +16,41 @@ public final class NotificationDispatcher: Sendable {
     private let url: String
     /// The CAs an `https://` receiver's certificate must chain to (`--notify-ca`); the system's when nil.
     private let certificates: HTTPClient.TrustedCertificates?
-    private let running = Mutex(true)
-    private let finished = DispatchSemaphore(value: 0)
 
-    /// Starts delivering `store`'s notifications to `url` (any already due, e.g. from before a restart, too),
-    /// trusting `certificates` for an `https://` receiver.
+    /// Delivers `store`'s notifications to `url`, trusting `certificates` for an `https://` receiver, once a
+    /// ``StoreTimer`` runs it.
     public init(store: MockStore, url: String, trusting certificates: HTTPClient.TrustedCertificates? = nil) {
         notifications = store.notifications
         self.url = url
         self.certificates = certificates
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = "mockstore.notifications"
-        thread.start()
     }
 
-    /// Stops after the attempt in progress, if any, and waits for the thread to end. Idempotent.
-    public func stop() {
-        let wasRunning = running.withLock { running in
-            defer { running = false }
-            return running
-        }
-        guard wasRunning else { return }
-        notifications.due.signal()
-        finished.wait()
-    }
-
-    private var isRunning: Bool { running.withLock { $0 } }
-
-    private func run() {
+    /// Puts the notifications an earlier run of the store tried on this run's schedule (the timer's first pass).
+    func reschedulePending() {
         do {
             try notifications.reschedulePendingNotifications()
         } catch {
             FileHandle.standardError.write(Data("mockstore: notifications: \(error)\n".utf8))
         }
-        while isRunning {
-            var wait: Int64 = 1_000
-            do {
-                let (due, nextDue) = try notifications.dueNotifications()
-                for notification in due {
-                    guard isRunning else { return }
-                    let attempt = deliver(notification)
-                    try notifications.recordDelivery(of: notification, attempt: attempt)
-                }
-                if !due.isEmpty { continue }  // delivering took time: look again before sleeping
-                if let nextDue {
-                    wait = max(1, min(wait, nextDue - notifications.configuration.clock.now().millisecondsSince1970))
-                }
-            } catch {
-                // The database is closing or failing: wait and look again (stop() ends the loop).
-                FileHandle.standardError.write(Data("mockstore: notifications: \(error)\n".utf8))
+    }
+
+    /// Delivers every notification due now, while `isRunning`: how many were tried, and when the next one is due on
+    /// the store's clock (nil: none is waiting, or the database failed, which the next pass finds again).
+    func deliverDue(while isRunning: () -> Bool) -> (tried: Int, nextDue: Int64?) {
+        do {
+            let (due, nextDue) = try notifications.dueNotifications()
+            var tried = 0
+            for notification in due {
+                guard isRunning() else { break }
+                let attempt = deliver(notification)
+                try notifications.recordDelivery(of: notification, attempt: attempt)
+                tried += 1
             }
-            _ = notifications.due.wait(timeout: .now() + .milliseconds(Int(wait)))
+            return (tried, nextDue)
+        } catch {
+            // The database is closing or failing: the timer looks again on its next pass.
+            FileHandle.standardError.write(Data("mockstore: notifications: \(error)\n".utf8))
+            return (0, nil)
         }
     }
 

@@ -34,7 +34,7 @@ public struct StoreBilling: SubscriptionStorePart {
             let step = try subscriptions.billingStep(event(now, state), state)
             return try subscriptions.committedRecord(step, date: now, origin: .outside, database)
         }
-        notifications.due.signal()
+        notifications.due.ring()
         return record
     }
 

@@ -44,7 +44,7 @@ public struct StoreClockControls: SubscriptionStorePart {
             runtime.noteNextEvent(try database.nextSubscriptionEventDate())
             return records
         }
-        notifications.due.signal()
+        notifications.due.ring()
         return clock(events: records)
     }
 

@@ -50,7 +50,7 @@ public struct StoreControls: StorePart {
     /// announced by ONE_TIME_CHARGE and delivered to the app through the updates feed.
     public func buyOutside(_ request: PurchaseRequestBody) throws(MockStoreError) -> TestTransactionBody {
         let product = try catalogue.catalogueProduct(request)
-        defer { notifications.due.signal() }
+        defer { notifications.due.ring() }
         return try withDatabase { database in
             try StoreOffers.refuseOfferOnOtherProducts(request, product)
             if product.type == .nonConsumable, try database.latestActivePurchase(productId: product.id) != nil {
@@ -92,7 +92,7 @@ public struct StoreControls: StorePart {
     ) throws(MockStoreError) -> TestTransactionBody {
         try requireTransactionId(id)
         let now = configuration.clock.now().millisecondsSince1970
-        defer { notifications.due.signal() }
+        defer { notifications.due.ring() }
         return try withDatabase { database in
             let current = try existing(id, database)
             guard current.status == .pending, current.pendingReason == reason else {

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import MockStoreHTTP
 import StoreWire
@@ -68,23 +67,21 @@ extension StoreExtensions {
     /// Runs the mass extensions that fell due and sends their notifications (the timer's and the controls' call).
     public func completeDueMassExtensions() {
         let ran = (try? withDatabase { database in try completeDueMassExtensions(database) }) ?? 0
-        if ran > 0 { notifications.due.signal() }
+        if ran > 0 { notifications.due.ring() }
     }
 
-    /// After a restart: runs the mass extensions taken before it that are due, and looks again once the real delay
-    /// has passed for the rest, so their summaries go out though nobody asks for the status.
-    public func resumeMassExtensions() {
-        DispatchQueue.global().async { [weak self] in
-            self?.completeDueMassExtensions()
-            self?.scheduleMassExtensions()
-        }
-    }
-
-    /// Looks again once the real delay has passed, so the summary goes out though nobody asks for the status.
-    func scheduleMassExtensions() {
-        let delay = Int(Self.massExtensionRealDelay) + 20
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) { [weak self] in
-            self?.completeDueMassExtensions()
-        }
+    /// When the next mass extension waiting falls due on the virtual clock (an hour of it after it was taken, or the
+    /// virtual time once five seconds of real time have passed, whichever comes first); nil when none waits. The
+    /// store's timer waits until then, so the summary goes out though nobody asks for the status.
+    public func nextMassExtensionDate() -> Int64? {
+        guard let pending = try? withDatabase({ database in try pendingMassExtensions(database) }), !pending.isEmpty
+        else { return nil }
+        let real = virtualClock.base.currentMilliseconds()
+        return pending.map { waiting in
+            min(
+                waiting.requestedAt + Self.massExtensionDelay,
+                virtualClock.milliseconds(
+                    afterRealMilliseconds: waiting.requestedReal + Self.massExtensionRealDelay - real))
+        }.min()
     }
 }

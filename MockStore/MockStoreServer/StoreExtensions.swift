@@ -70,7 +70,7 @@ public final class StoreExtensions: SubscriptionStorePart {
             let (saved, _) = try subscriptions.commit(step, date: now, origin: .outside, database)
             return try extensionAnswer(saved, database)
         }
-        notifications.due.signal()
+        notifications.due.ring()
         return answer
     }
 
@@ -114,7 +114,7 @@ public final class StoreExtensions: SubscriptionStorePart {
             try addPendingMassExtension(request, at: now, database)
             return true
         }
-        if taken { scheduleMassExtensions() }
+        if taken { notifications.due.ring() }  // the timer waits until it is due
         return MassExtendRenewalDateResponseBody(requestIdentifier: request.requestIdentifier)
     }
 
@@ -178,7 +178,7 @@ public final class StoreExtensions: SubscriptionStorePart {
         let (ran, stored) = try withDatabase { database in
             (try completeDueMassExtensions(database), try database.setting(key))
         }
-        if ran > 0 { notifications.due.signal() }
+        if ran > 0 { notifications.due.ring() }
         guard let stored,
             let status = try? JSONDecoder().decode(
                 MassExtendRenewalDateStatusResponseBody.self, from: Data(stored.utf8))

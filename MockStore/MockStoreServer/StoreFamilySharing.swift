@@ -59,7 +59,7 @@ public struct StoreFamilySharing: SubscriptionStorePart {
             }
             return try subscriptions.committedRecord(step, date: now, origin: .outside, database)
         }
-        notifications.due.signal()
+        notifications.due.ring()
         return record
     }
 
@@ -76,7 +76,7 @@ public struct StoreFamilySharing: SubscriptionStorePart {
             }
             return try revokeFamilyShared(latest, database)
         }
-        notifications.due.signal()
+        notifications.due.ring()
         return body
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MockStoreHTTP
+import Clocks
 import MockStoreSQLite
 import StoreWire
 
@@ -9,8 +10,8 @@ public struct StoreNotifications: StorePart {
     let configuration: MockStore.Configuration
     let database: GroupCommit<TransactionStore>
     let signing: StoreSigning
-    /// Signalled when a notification is due now; the ``NotificationDispatcher`` waits on it.
-    public let due = DispatchSemaphore(value: 0)
+    /// Rung when a notification is due now: the store's one wake, which the ``StoreTimer`` waits on.
+    let due: ClockWake
 
     /// Records a notification of `type` about `transaction` (none for TEST), its claims made now; due at once when
     /// the store has a `--notify` URL, else kept as `unsent`. The caller signals ``notificationsDue`` after the

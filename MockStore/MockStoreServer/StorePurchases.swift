@@ -77,7 +77,7 @@ public struct StorePurchases: StorePart {
             }
             return PurchaseResponseBody(result: "success", signedTransaction: signed)
         }
-        if response.signedTransaction != nil { notifications.due.signal() }
+        if response.signedTransaction != nil { notifications.due.ring() }
         return response
     }
 

@@ -36,7 +36,7 @@ public struct StoreRefunds: StorePart {
         let body = try withDatabase { database in
             try revoke(id, reason: reason, percentage: percentage, database)
         }
-        notifications.due.signal()
+        notifications.due.ring()
         return body
     }
 
@@ -113,7 +113,7 @@ public struct StoreRefunds: StorePart {
             }
             return TestTransactionBody(transaction: TestControlBodies.testTransaction(updated))
         }
-        notifications.due.signal()
+        notifications.due.ring()
         return body
     }
 
@@ -121,7 +121,7 @@ public struct StoreRefunds: StorePart {
     public func declineRefund(id: String) throws(MockStoreError) -> TestTransactionBody {
         try requireTransactionId(id)
         let body = try withDatabase { database in try refuseRefund(id, database) }
-        notifications.due.signal()
+        notifications.due.ring()
         return body
     }
 
@@ -163,7 +163,7 @@ public struct StoreRefunds: StorePart {
             return TestTransactionBody(
                 transaction: TestControlBodies.testTransaction(updated), signedTransaction: try signing.sign(updated))
         }
-        notifications.due.signal()
+        notifications.due.ring()
         return body
     }
 

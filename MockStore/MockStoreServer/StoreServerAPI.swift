@@ -120,7 +120,7 @@ public struct StoreServerAPI: StorePart {
                 body: String(decoding: try HTTPResponse.encode(request), as: UTF8.self))
             return try refunds.decideRefund(id, decision, database)
         }
-        if decided { notifications.due.signal() }
+        if decided { notifications.due.ring() }
     }
 
     /// Request a Test Notification: a TEST notification is made and sent; its token finds it again.
@@ -137,7 +137,7 @@ public struct StoreServerAPI: StorePart {
             try notifications.enqueueNotification(.test, testToken: token, database)
             return token
         }
-        notifications.due.signal()
+        notifications.due.ring()
         return SendTestNotificationResponseBody(testNotificationToken: token)
     }
 

@@ -59,7 +59,7 @@ extension StoreSubscriptions {
             let state = try subscription(reference, database)
             return try run(event(now), on: state, origin: .outside, database)
         }
-        notifications.due.signal()
+        notifications.due.ring()
         return record
     }
 

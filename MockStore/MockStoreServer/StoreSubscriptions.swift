@@ -83,7 +83,7 @@ public struct StoreSubscriptions: SubscriptionStorePart {
     public static let maximumEventsPerRun = 5_000
 
     /// Runs what fell due since the last look, if anything may have: called before each request is answered,
-    /// and by ``SubscriptionScheduler`` when the next event's time comes. Returns how many events ran (`nil`: the
+    /// and by the ``StoreTimer`` when the next event's time comes. Returns how many events ran (`nil`: the
     /// database failed).
     @discardableResult
     public func runDueSubscriptionEvents() -> Int? {
@@ -95,14 +95,8 @@ public struct StoreSubscriptions: SubscriptionStorePart {
         }
         guard let (count, next) = result else { return nil }
         runtime.noteNextEvent(next)
-        if count > 0 { notifications.due.signal() }
+        if count > 0 { notifications.due.ring() }
         return count
-    }
-
-    /// The real milliseconds until the next subscription event falls due at the rate in force (0: due now), or
-    /// `nil` when none is scheduled or the store has not looked yet (``SubscriptionScheduler``'s wait).
-    func realMillisecondsUntilNextSubscriptionEvent() -> Int64? {
-        runtime.nextEventDate.map { virtualClock.realMilliseconds(until: $0) }
     }
 
     /// Applies `event` to `state` and records the step.

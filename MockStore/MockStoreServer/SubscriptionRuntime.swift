@@ -14,8 +14,9 @@ final class SubscriptionRuntime: Sendable {
     /// `unknown`: look in the database; `nil` inside: nothing will fall due.
     private let nextEvent = Mutex<Int64?>(SubscriptionRuntime.unknown)
     private static let unknown = Int64.min
-    /// Signalled whenever the next event or the clock may have changed; ``SubscriptionScheduler`` waits on it.
-    let scheduleChanged = DispatchSemaphore(value: 0)
+    /// Rung whenever the next event, the clock or anything else the store's timer waits for may have changed: the
+    /// one wake of the ``StoreTimer`` (notifications due ring it too).
+    let wake = ClockWake()
 
     /// Reads the persisted clock from `database` (real time at the catalogue's rate when there is none);
     /// `isProduction` sets the lapse `recentSubscriptionStartDate` ignores (Apple's 60 days, else the sandbox's 10
@@ -56,16 +57,16 @@ final class SubscriptionRuntime: Sendable {
     }
 
     /// Records when the clock next changes a subscription (after a commit, or a move of the clock, which changes
-    /// how long the scheduler has to wait even when the date stays).
+    /// how long the timer has to wait even when the date stays).
     func noteNextEvent(_ date: Int64?) {
         nextEvent.withLock { $0 = date }
-        scheduleChanged.signal()
+        wake.ring()
     }
 
     /// Forget it: look in the database next time. Also called when the clock's rate changes.
     func invalidate() {
         nextEvent.withLock { $0 = Self.unknown }
-        scheduleChanged.signal()
+        wake.ring()
     }
 
     /// A period's length in days, roughly (for the fixed rates' speed).

@@ -59,6 +59,34 @@ public final class VirtualClock: StoreClock {
         }
     }
 
+    /// Waits until virtual time reaches `virtual` (false) or `wake` rings (true), on the real clock underneath: the
+    /// real moment that virtual time is reached at the rate in force. Whoever moves this clock or changes its rate rings
+    /// the store's wake, so a waiter never waits on a rate no longer in force.
+    public func wait(until virtual: Int64, orUntil wake: ClockWake) -> Bool {
+        while currentMilliseconds() < virtual {
+            if base.wait(until: realMoment(of: virtual), orUntil: wake) { return true }
+        }
+        return false
+    }
+
+    /// The virtual time `real` milliseconds of real time from now, at the rate in force.
+    public func milliseconds(afterRealMilliseconds real: Int64) -> Int64 {
+        let now = base.currentMilliseconds() + max(0, real)
+        return state.withLock {
+            Self.virtual(at: now, $0, factor: $0.rate.factor(shortestPeriodDays: shortestPeriodDays))
+        }
+    }
+
+    /// The real time at which virtual time reaches `virtual` at the rate in force (rounded up).
+    private func realMoment(of virtual: Int64) -> Int64 {
+        state.withLock { current in
+            let factor = current.rate.factor(shortestPeriodDays: shortestPeriodDays)
+            guard virtual > current.anchorVirtual else { return current.anchorReal }
+            let real = (Double(virtual - current.anchorVirtual) / factor).rounded(.up)
+            return current.anchorReal + Int64(min(real, 1e15))
+        }
+    }
+
     /// Puts back a persisted state. Real time that passed while the store was stopped runs at its rate too, but
     /// the virtual time never goes back before `state.anchorVirtual`.
     public func restore(_ restored: State) {

@@ -6,9 +6,19 @@ import Foundation
 public protocol WallClock: Sendable {
     /// The current time, in whole milliseconds since 1970 (UTC).
     func currentMilliseconds() -> Int64
+
+    /// Blocks the calling thread until this clock reads `deadline` or later (false) or `wake` rings first (true).
+    /// A clock of real time waits in real time (the default); a test's clock waits until the test moves it there, however
+    /// long that takes.
+    func wait(until deadline: Int64, orUntil wake: ClockWake) -> Bool
 }
 
 extension WallClock {
+    /// Waits in real time: the clock's milliseconds are taken to pass as real ones do.
+    public func wait(until deadline: Int64, orUntil wake: ClockWake) -> Bool {
+        wake.wait(milliseconds: deadline - currentMilliseconds()) { currentMilliseconds() >= deadline }
+    }
+
     /// The current time as a `Date`.
     public func currentDate() -> Date {
         Date(timeIntervalSince1970: Double(currentMilliseconds()) / 1_000)
