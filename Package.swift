@@ -74,7 +74,8 @@ let package = Package(
         ),
         // The store layer: knows no ledger.
         .target(
-            name: "Payments", dependencies: ["Signing", "StoreWire", "StoreTransport", "DurableFiles", "Platform"]),
+            name: "Payments",
+            dependencies: ["Signing", "StoreWire", "StoreTransport", "DurableFiles", "Platform", "Clocks"]),
         // The one HTTP path of the store clients (URLSession, a whole-request deadline, a bounded body), and the
         // store errors shaped like StoreKit's: under Payments and MockStoreKit.
         .target(name: "StoreTransport", dependencies: ["StoreWire"]),
@@ -177,7 +178,8 @@ let package = Package(
         .testTarget(
             name: "CreditLedgerTests", dependencies: ["CreditLedger", "Signing", "DurableFiles", "TestSupport"]),
         .testTarget(
-            name: "PaymentsTests", dependencies: ["Payments", "Signing", "StoreWire", "StoreTransport", "TestSupport"]),
+            name: "PaymentsTests",
+            dependencies: ["Payments", "Signing", "StoreWire", "StoreTransport", "TestSupport", "Clocks"]),
         .testTarget(
             name: "MockStoreKitTests",
             dependencies: [

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Signing
 
@@ -9,26 +10,26 @@ public struct ServerAPIToken: Sendable {
     public let issuerID: String
     public let bundleID: String
     public let key: P256PrivateKey
-    /// The time now (injected for tests).
-    public let now: @Sendable () -> Date
+    /// Where the time of `iat` and `exp` comes from (the package's one clock; a test's for tests).
+    public let clock: any WallClock
 
     /// How long a token lives (Apple allows up to an hour; its own library uses five minutes).
     public static let lifetime: TimeInterval = 300
 
     public init(
         keyID: String, issuerID: String, bundleID: String, key: P256PrivateKey,
-        now: @escaping @Sendable () -> Date = { Date() }
+        clock: any WallClock = SystemClock()
     ) {
         self.keyID = keyID
         self.issuerID = issuerID
         self.bundleID = bundleID
         self.key = key
-        self.now = now
+        self.clock = clock
     }
 
     /// A token signed now.
     public func make() throws -> String {
-        let issued = Int64(now().timeIntervalSince1970)
+        let issued = clock.currentMilliseconds() / 1_000
         let claims = Claims(
             iss: issuerID, iat: issued, exp: issued + Int64(Self.lifetime), aud: "appstoreconnect-v1", bid: bundleID)
         let encoder = JSONEncoder()
