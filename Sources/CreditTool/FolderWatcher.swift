@@ -16,7 +16,14 @@ final class FolderWatcher {
     private var signalPipe: [Int32] = [-1, -1]
     private var signalSources: [any DispatchSourceSignal] = []
 
-    init(paths: [String], interval: Duration) {
+    /// The quiet that ends a burst of changes, and the longest a burst may put a sync off: a folder that never goes
+    /// quiet (a sync tool's temporary file rewritten every 50 ms) is synced at least this often.
+    static let quiet: Int32 = 100
+    static let longestSettle: Int32 = 1_000
+
+    /// Watches `paths`, looking at least every `interval`; with `stopsOnSignals`, SIGINT and SIGTERM end the wait
+    /// (`--watch`: the process then ignores them otherwise; a test in process watches without them).
+    init(paths: [String], interval: Duration, stopsOnSignals: Bool = true) {
         self.paths = paths
         self.interval = interval
         #if os(Linux)
@@ -26,7 +33,7 @@ final class FolderWatcher {
             for fd in signalPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         }
         let writeEnd = signalPipe[1]
-        for number in [SIGINT, SIGTERM] {
+        for number in stopsOnSignals ? [SIGINT, SIGTERM] : [] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
@@ -45,18 +52,23 @@ final class FolderWatcher {
     }
 
     /// Waits until something changes in the folders, `interval` passes, or a stop signal comes. A burst of changes
-    /// (a sync tool writing a file in pieces) wakes it once, when it has been quiet for a moment.
+    /// (a sync tool writing a file in pieces) wakes it once, when it has been quiet for ``quiet`` milliseconds, or
+    /// after ``longestSettle`` however busy the folder stays.
     func wait() -> Wake {
         addWatches()
         let parts = interval.components
         let milliseconds = Int32(clamping: parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000)
         var woke = poll(timeout: milliseconds)
-        if woke == .changed {
-            // Quiet for 100 ms: the writes of one copy are taken as one change.
-            while woke == .changed { woke = poll(timeout: 100) }
-            return woke == .stopped ? .stopped : .changed
+        guard woke == .changed else { return woke }
+        let settled = ContinuousClock.now + .milliseconds(Self.longestSettle)
+        while woke == .changed {
+            let left = settled - ContinuousClock.now
+            guard left > .zero else { return .changed }
+            let leftMilliseconds = Int32(
+                clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+            woke = poll(timeout: min(Self.quiet, max(1, leftMilliseconds)))
         }
-        return woke
+        return woke == .stopped ? .stopped : .changed
     }
 
     private func poll(timeout: Int32) -> Wake {

@@ -1,0 +1,53 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import CreditTool
+
+/// `credit sync --watch` waits on `FolderWatcher` (issue 35 item 3): a folder that never goes quiet (a sync tool's
+/// hidden temporary file rewritten every 50 ms) must not put the next sync off for as long as it stays busy.
+@Suite struct FolderWatcherTests {
+    /// Rewrites a file every 50 ms on a thread of its own until stopped.
+    private final class BusyWriter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var running = true
+        private let finished = DispatchSemaphore(value: 0)
+
+        init(_ path: String) {
+            Thread { [self] in
+                var count = 0
+                while lock.withLock({ running }) {
+                    count += 1
+                    FileManager.default.createFile(atPath: path, contents: Data("\(count)".utf8))
+                    pace(seconds: 0.05)
+                }
+                finished.signal()
+            }.start()
+        }
+
+        func stop() {
+            lock.withLock { running = false }
+            finished.wait()
+        }
+    }
+
+    /// The watcher, handed to the thread that waits on it.
+    private final class Watching: @unchecked Sendable {
+        let watcher: FolderWatcher
+        init(_ watcher: FolderWatcher) { self.watcher = watcher }
+    }
+
+    @Test func aFolderThatNeverGoesQuietStillWakesTheWatchWithinItsLongestSettle() async throws {
+        let directory = try TemporaryDirectory("folder-watcher")
+        let watching = Watching(
+            FolderWatcher(paths: [directory.path], interval: .seconds(3_600), stopsOnSignals: false))
+        let writer = BusyWriter(directory.file(".sync-tool.tmp"))
+        defer { writer.stop() }
+        let woke = try await withinTimeLimit(seconds: 60) {
+            await withCheckedContinuation { (done: CheckedContinuation<FolderWatcher.Wake, Never>) in
+                Thread { done.resume(returning: watching.watcher.wait()) }.start()
+            }
+        }
+        #expect(woke == .changed, "the change is reported while the folder is still busy")
+    }
+}
