@@ -121,7 +121,7 @@ let package = Package(
         // The mock App Store: mockstore -> MockStoreCommand -> MockStoreServer (the store) -> StoreKitCatalogue,
         // MockStoreSQLite, MockStoreHTTP. The HTTP and SQLite targets know nothing of the store; none knows the ledger.
         .target(
-            name: "MockStoreHTTP", dependencies: ["StoreWire", "CMicroHTTPD", "CCurl", "Platform"],
+            name: "MockStoreHTTP", dependencies: ["StoreWire", "CMicroHTTPD", "CCurl", "Platform", "Clocks"],
             path: "MockStore/MockStoreHTTP"),
         .target(name: "MockStoreSQLite", dependencies: ["CSQLite", "Platform"], path: "MockStore/MockStoreSQLite"),
         .target(

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Platform
 
@@ -20,8 +21,9 @@ import Platform
 ///
 /// Closing is `shutdown(2)` on the socket, under the lock: libmicrohttpd tells ``closed(_:)`` (which takes the
 /// lock) before it closes a socket, so a socket in the table is still the connection's own. libmicrohttpd then
-/// sees the end of the stream and frees the connection on its own thread. `@unchecked Sendable`: the table is
-/// used under `condition` only.
+/// sees the end of the stream and frees the connection on its own thread. Its times and its waits are `clock`'s
+/// (monotonic real time; a test's clock in tests, so a deadline passes when the test moves it). `@unchecked
+/// Sendable`: the table is used under `condition` only.
 final class ConnectionDeadlines: @unchecked Sendable {
     enum Phase {
         /// Waiting for a request line since `since` (opened, or the previous answer sent).
@@ -48,16 +50,22 @@ final class ConnectionDeadlines: @unchecked Sendable {
     let openLimit: Int
     /// The slots libmicrohttpd has beyond ``openLimit``, for connections closed but not yet freed.
     let spareSlots: Int
+    private let clock: any WallClock
+    /// Rung to stop the thread at once.
+    private let wake = ClockWake()
     private let condition = NSCondition()
     private var table: [Int32: Entry] = [:]
     private var isStopped = false
+    /// The clock's millisecond the thread waits until.
+    private var lookingAt = Int64.max
     private var cutCount = 0
     private var roomCount = 0
 
     init(
         idleSeconds: Double, requestSeconds: Double, lateAnswer: [UInt8] = [], openLimit: Int = .max,
-        spareSlots: Int = .max
+        spareSlots: Int = .max, clock: any WallClock = MonotonicClock()
     ) {
+        self.clock = clock
         self.idleSeconds = idleSeconds
         self.requestSeconds = requestSeconds
         self.lateAnswer = lateAnswer
@@ -65,31 +73,62 @@ final class ConnectionDeadlines: @unchecked Sendable {
         self.spareSlots = max(0, spareSlots)
     }
 
-    /// Starts the thread that closes late connections, checking a few times per shortest deadline.
+    /// Starts the thread that closes late connections: it waits on the clock until the next deadline, and looks at
+    /// least a few times per shortest deadline (room may be made for connections busy at the last opening).
     func start() {
-        let interval = min(0.25, max(0.02, min(idleSeconds, requestSeconds) / 4))
+        let interval = Int64(1_000 * min(0.25, max(0.02, min(idleSeconds, requestSeconds) / 4)))
         let thread = Thread { [self] in
-            condition.lock()
-            while !isStopped {
-                _ = condition.wait(until: Date(timeIntervalSinceNow: interval))
+            while !isStoppedNow {
+                _ = clock.wait(until: nextLook(interval: interval), orUntil: wake)
+                condition.lock()
                 if !isStopped {
-                    cutLate(now: Self.now())
+                    cutLate(now: now())
                     // Connections busy at the last opening may be idle by now.
                     makeRoom(sparing: -1)
                 }
+                condition.unlock()
             }
-            condition.unlock()
         }
         thread.name = "mockstore-http-deadlines"
         thread.start()
+    }
+
+    /// When the thread looks next: the first deadline of an idle or receiving connection (a millisecond past it, as
+    /// a connection is late only beyond it), or `interval` from now, whichever is sooner. Recorded, so that a
+    /// connection with a sooner deadline (one whose request line just came, with the shorter request deadline)
+    /// wakes the thread early.
+    private func nextLook(interval: Int64) -> Int64 {
+        condition.lock()
+        defer { condition.unlock() }
+        let now = clock.currentMilliseconds()
+        let first = table.values.compactMap(deadline(of:)).min() ?? Int64.max
+        lookingAt = min(first, now + interval)
+        return lookingAt
+    }
+
+    /// Under the lock: the clock's millisecond at which `entry` is late (nil: it has no deadline).
+    private func deadline(of entry: Entry) -> Int64? {
+        let limit: Double
+        switch entry.phase {
+        case .idle: limit = idleSeconds
+        case .receiving: limit = requestSeconds
+        case .answering, .cut: return nil
+        }
+        return Int64(((entry.since + limit) * 1_000).rounded(.down)) + 1
     }
 
     /// Stops the thread (the table is left to libmicrohttpd's closing of every connection).
     func stop() {
         condition.lock()
         isStopped = true
-        condition.broadcast()
         condition.unlock()
+        wake.ring()
+    }
+
+    private var isStoppedNow: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return isStopped
     }
 
     /// How many connections were closed for being late, since the start.
@@ -97,6 +136,14 @@ final class ConnectionDeadlines: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return cutCount
+    }
+
+    /// How many open connections are in `phase` now (a test waits for a request line to be in before it moves the
+    /// clock past its deadline).
+    func count(in phase: Phase) -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return table.values.count { $0.phase == phase }
     }
 
     /// How many idle connections were closed to make room for others, since the start.
@@ -132,12 +179,16 @@ final class ConnectionDeadlines: @unchecked Sendable {
 
     private func set(_ socket: Int32, _ phase: Phase) {
         guard socket >= 0 else { return }
-        let now = Self.now()
+        let now = now()
         condition.lock()
+        var sooner = false
         if table[socket]?.phase != .cut {
-            table[socket] = Entry(phase: phase, since: now)
+            let entry = Entry(phase: phase, since: now)
+            table[socket] = entry
+            sooner = deadline(of: entry).map { $0 < lookingAt } ?? false
         }
         condition.unlock()
+        if sooner { wake.ring() }
     }
 
     /// Under the lock.
@@ -191,9 +242,8 @@ final class ConnectionDeadlines: @unchecked Sendable {
         }
     }
 
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    /// Now on the clock, in seconds.
+    private func now() -> Double {
+        Double(clock.currentMilliseconds()) / 1_000
     }
 }

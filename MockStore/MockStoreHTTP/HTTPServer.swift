@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Clocks
 import Foundation
 import Synchronization
 
@@ -70,8 +71,11 @@ public final class HTTPServer: Sendable {
     /// TLS (GnuTLS, inside libmicrohttpd) when `tls` is given.
     ///
     /// - Throws: ``HTTPServerError`` when the host is not an address or the port cannot be bound.
+    ///
+    /// `clock` times the deadlines of idle and slow connections (a test's clock, to pass them without waiting).
     public init(
-        host: String, port: UInt16, limits: Limits = Limits(), tls: TLSIdentity? = nil, handler: any HTTPHandler
+        host: String, port: UInt16, limits: Limits = Limits(), tls: TLSIdentity? = nil, handler: any HTTPHandler,
+        clock: any WallClock = MonotonicClock()
     ) throws {
         let address = try SocketAddress(host: host, port: port)
         let tlsMemory = tls.map(TLSMemory.init)
@@ -85,7 +89,7 @@ public final class HTTPServer: Sendable {
         let deadlines = ConnectionDeadlines(
             idleSeconds: Double(max(1, limits.idleTimeoutSeconds)), requestSeconds: requestSeconds,
             lateAnswer: tls == nil ? handler.requestTimeout(seconds: requestSeconds).wireBytes(closing: true) : [],
-            openLimit: slots.kept, spareSlots: slots.total - slots.kept)
+            openLimit: slots.kept, spareSlots: slots.total - slots.kept, clock: clock)
         let context = Unmanaged.passRetained(
             ServerContext(
                 handler: handler, limits: limits, tls: tlsMemory, deadlines: deadlines))
@@ -129,6 +133,9 @@ public final class HTTPServer: Sendable {
 
     /// How many connections were closed for taking too long to send a whole request (or to begin one).
     public var connectionsClosedForDeadlines: Int { context.takeUnretainedValue().deadlines.connectionsCut }
+
+    /// The deadlines of its connections (for tests that move its clock).
+    var deadlines: ConnectionDeadlines { context.takeUnretainedValue().deadlines }
 
     /// How many idle connections were closed to make room for new ones, beyond ``Limits/connectionLimit``.
     public var connectionsClosedForRoom: Int { context.takeUnretainedValue().deadlines.connectionsClosedForRoom }

@@ -33,3 +33,13 @@ public struct SystemClock: WallClock {
         Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down))
     }
 }
+
+/// Real time that only moves forward (the system's uptime), for deadlines: a change of the system's date moves no
+/// deadline. Its milliseconds count from an unspecified moment, not 1970.
+public struct MonotonicClock: WallClock {
+    public init() {}
+
+    public func currentMilliseconds() -> Int64 {
+        Int64((ProcessInfo.processInfo.systemUptime * 1_000).rounded(.down))
+    }
+}
