@@ -16,19 +16,19 @@ import Testing
 
     /// The account's own `credit pnl --json` and its export in a directory of its own.
     private func toppedUpAndRefunded() async throws -> (ledger: [String: Any], summaries: String, store: StoreProcess) {
-        let store = try StoreProcess(dataDirectory: home.file("store"))
+        let store = try await StoreProcess.start(dataDirectory: home.file("store"))
         let root = home.file("root.der")
         try await store.saveRoot(to: root)
         try await data.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", root)
-        try await store.control("storefront", "GBR")
+        try await store.store.setStorefront("GBR")
         let bought = try await data.ok("topup", "--json", now: "2026-11-20T09:00:00.000Z").jsonObject()
         let id = try #require(bought["reference"] as? String)
         try await data.ok(
             "charge", "transcript", "--seconds", "76", "--subject", "note-1", now: "2026-11-25T09:00:00.000Z")
         try await data.ok("charge", "debrief", "--subject", "note-1", now: "2026-11-26T09:00:00.000Z")
-        try await store.control("refund", id, "--percentage", "50")
+        try await store.store.refund(id, percentage: 50000)
         try await data.ok("collect", now: "2026-11-27T09:00:00.000Z")
-        try await store.control("storefront", "FRA")
+        try await store.store.setStorefront("FRA")
         try await data.ok("topup", now: "2026-11-28T09:00:00.000Z")
         let ledger = try await data.ok("pnl", "--json").jsonObject()
         let directory = home.file("summaries")
@@ -51,7 +51,6 @@ extension PnLMoneyCommandTests {
     /// used: transcript 6/11, debrief 5/11.
     @Test func theMoneySectionOfARealTopUpAndAPartialRefund() async throws {
         let (ledger, _, store) = try await toppedUpAndRefunded()
-        defer { store.stop() }
         let section = try money(ledger)
         let currencies = try #require(section["currencies"] as? [[String: Any]])
         #expect(currencies.map { $0["currency"] as? String } == ["EUR", "GBP"], "each currency apart")
@@ -86,7 +85,6 @@ extension PnLMoneyCommandTests {
     /// ledger's own figures, every period; their tables agree line for line.
     @Test func theSameMoneyFromTheSummariesInBothTools() async throws {
         let (ledger, directory, store) = try await toppedUpAndRefunded()
-        defer { store.stop() }
         let summary = try String(contentsOfFile: directory + "/mine.json", encoding: .utf8)
         #expect(summary.contains("voicedebrief-account-summary-v3"))
         for secret in ["topup-", "reversal-", "eyJ", "appAccountToken", "transactionId"] {
