@@ -2,9 +2,10 @@ import Foundation
 import Platform
 import Synchronization
 
-/// The `mockstore` process behind a ``TestStore``: started by Foundation, its standard output read by a dispatch
-/// source (so the listening line is seen the moment it is written) and its exit told by Foundation's termination
-/// handler, so nothing polls and no thread of the cooperative pool waits.
+/// The `mockstore` process behind a ``TestStore``: started with `posix_spawn` (every signal unblocked and at its
+/// default, whatever thread starts it), its standard output read on a thread of its own (so the listening line is
+/// seen the moment it is written) and its exit waited for by `waitpid` on another, so nothing polls and no thread of
+/// the cooperative pool waits.
 final class StoreChild: Sendable {
     /// How a start ended.
     enum Start: Sendable {
@@ -20,63 +21,35 @@ final class StoreChild: Sendable {
     private let output = OutputBuffer()
     private let outputDirectory: String
     private let stopping = Mutex(false)
-    private let process: ProcessBox
-
-    /// Foundation's `Process`, kept only so it lives as long as the child; never touched after the start.
-    private struct ProcessBox: @unchecked Sendable {
-        let process: Process
-    }
 
     init(_ options: TestStore.Options) throws {
         let binary = try StoreBinary.find(options.binary)
         outputDirectory = NSTemporaryDirectory() + "/mockstore-test-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: outputDirectory + "/stderr", contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = TestStore.arguments(options)
         var environment = options.processEnvironment ?? ProcessInfo.processInfo.environment
         // The options choose the data and the catalogue, never the test's environment by accident.
         environment["MOCKSTORE_DATA"] = nil
         if options.catalogue != nil { environment["MOCKSTORE_CATALOGUE"] = nil }
-        process.environment = environment
-        if let directory = options.workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let pipe = Pipe()
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            try? FileManager.default.removeItem(atPath: outputDirectory)
+            throw TestStoreError.didNotStart(output: "no pipe for its output: \(String(cString: strerror(errno)))")
+        }
         // Not inherited by any other child this process starts meanwhile (the store's own copy is its stdout).
-        for descriptor in [pipe.fileHandleForReading.fileDescriptor, pipe.fileHandleForWriting.fileDescriptor] {
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        }
-        process.standardOutput = pipe
-        process.standardError = FileHandle(forWritingAtPath: outputDirectory + "/stderr")
-        process.standardInput = FileHandle.nullDevice
-        self.process = ProcessBox(process: process)
-        let started = started
-        let exited = exited
-        process.terminationHandler = { ended in
-            let status = ended.terminationStatus
-            exited.fire(status)
-            started.fire(.exited)
-        }
-        let output = output
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            guard !data.isEmpty else {
-                handle.readabilityHandler = nil
-                return
-            }
-            let text = output.append(data)
-            if let found = TestStore.listeningAddress(in: text) {
-                started.fire(.listening(url: found.url, port: found.port))
-            }
-        }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         do {
-            try process.run()
+            processIdentifier = try Self.spawn(
+                binary, TestStore.arguments(options), environment: environment, stdout: ends[1],
+                stderr: outputDirectory + "/stderr", workingDirectory: options.workingDirectory)
         } catch {
-            pipe.fileHandleForReading.readabilityHandler = nil
+            close(ends[0])
+            close(ends[1])
             try? FileManager.default.removeItem(atPath: outputDirectory)
             throw error
         }
-        processIdentifier = process.processIdentifier
+        close(ends[1])
+        readOutput(ends[0])
+        waitForExit()
     }
 
     deinit {
@@ -105,6 +78,102 @@ final class StoreChild: Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + 20) { [self] in send(SIGKILL) }
     }
 
+    /// Reads the store's standard output until it closes, on a thread of its own; the first complete listening
+    /// line fires ``started``.
+    private func readOutput(_ descriptor: Int32) {
+        let output = output
+        let started = started
+        let thread = Thread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(descriptor, &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                let text = output.append(Data(buffer[0..<count]))
+                if let found = TestStore.listeningAddress(in: text) {
+                    started.fire(.listening(url: found.url, port: found.port))
+                }
+            }
+            close(descriptor)
+        }
+        thread.stackSize = 128 * 1024
+        thread.start()
+    }
+
+    /// Reaps the store when it exits, on a thread of its own, and fires ``exited`` (and ``started``, if it had not
+    /// listened) with its status.
+    private func waitForExit() {
+        let pid = processIdentifier
+        let exited = exited
+        let started = started
+        let thread = Thread {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            // The wait(2) status: low 7 bits the signal (0 for a normal exit), next byte the code.
+            let signal = status & 0x7F
+            exited.fire(signal != 0 ? signal : (status >> 8) & 0xFF)
+            started.fire(.exited)
+        }
+        thread.stackSize = 64 * 1024
+        thread.start()
+    }
+
+    /// `posix_spawn` of `executable` with standard input from `/dev/null`, standard output `stdout`, standard error
+    /// the file `stderr`, in `workingDirectory` when given, and every signal unblocked and at its default: the
+    /// spawning thread may be one of Dispatch's, which block signals, and a mask is inherited.
+    private static func spawn(
+        _ executable: String, _ arguments: [String], environment: [String: String], stdout: Int32, stderr: String,
+        workingDirectory: String?
+    ) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let workingDirectory {
+            guard let changeDirectory = SpawnChangeDirectory.function else {
+                throw TestStoreError.didNotStart(output: "this C library cannot start a process in another folder")
+            }
+            _ = changeDirectory(&actions, workingDirectory)
+        }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        posix_spawnattr_setsigmask(&attributes, &signals)
+        sigfillset(&signals)
+        posix_spawnattr_setsigdefault(&attributes, &signals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var child: pid_t = 0
+        let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        guard status == 0 else {
+            throw TestStoreError.didNotStart(output: "cannot start \(executable): \(String(cString: strerror(status)))")
+        }
+        return child
+    }
+}
+
+/// `posix_spawn_file_actions_addchdir_np` (glibc 2.29 and later), which the C library declares only for
+/// `_GNU_SOURCE`: found at run time.
+private enum SpawnChangeDirectory {
+    typealias Function =
+        @convention(c) (
+            UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
+        ) -> Int32
+
+    static let function: Function? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")
+        else { return nil }
+        return unsafeBitCast(symbol, to: Function.self)
+    }()
 }
 
 /// What the store wrote to its standard output so far.

@@ -50,7 +50,7 @@ extension PnLMoneyCommandTests {
     /// euros, tax unknown, no proceeds guessed. Each feature's share of the £1.770834 kept by its share of the 11p
     /// used: transcript 6/11, debrief 5/11.
     @Test func theMoneySectionOfARealTopUpAndAPartialRefund() async throws {
-        let (ledger, _, store) = try await toppedUpAndRefunded()
+        let (ledger, _, _) = try await toppedUpAndRefunded()
         let section = try money(ledger)
         let currencies = try #require(section["currencies"] as? [[String: Any]])
         #expect(currencies.map { $0["currency"] as? String } == ["EUR", "GBP"], "each currency apart")
@@ -84,7 +84,7 @@ extension PnLMoneyCommandTests {
     /// The summary carries the money section (no transaction id, token or receipt), and both tools total it to the
     /// ledger's own figures, every period; their tables agree line for line.
     @Test func theSameMoneyFromTheSummariesInBothTools() async throws {
-        let (ledger, directory, store) = try await toppedUpAndRefunded()
+        let (ledger, directory, _) = try await toppedUpAndRefunded()
         let summary = try String(contentsOfFile: directory + "/mine.json", encoding: .utf8)
         #expect(summary.contains("voicedebrief-account-summary-v3"))
         for secret in ["topup-", "reversal-", "eyJ", "appAccountToken", "transactionId"] {

@@ -112,7 +112,7 @@ extension TransactionHistoryTests {
             await refunded.finish()
             return (finished, refunded, try await buyVerified(ProductID.credit))
         }
-        try await shop.acting { try await shop.store.refund(String(refunded.id), reason: .refundedForOtherReason) }
+        _ = try await shop.acting { try await shop.store.refund(String(refunded.id), reason: .refundedForOtherReason) }
         return (finished.id, refunded.id, unfinished.id)
     }
 }

@@ -45,7 +45,7 @@ import Testing
             headers: try base.token.header())
         try expectError(extend, status: 403, code: 4_030_007)
 
-        let revoked = try await store.testStore.refund(try #require(told.transaction.transactionId))
+        let revoked = try await store.testStore.refund(told.transaction.transactionId)
         #expect(revoked.transaction.revocationType == .familyRevoke)
         told = try await #require(try base.notifications(store, root: root).last)
         #expect(told.payload.notificationType == .revoke && told.payload.subtype == nil)
