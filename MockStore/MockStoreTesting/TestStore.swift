@@ -4,12 +4,13 @@ import Synchronization
 
 /// A `mockstore` for one test, run as a child process: in memory by default (a fresh store, nothing on disk, any
 /// number at once), on a free port of 127.0.0.1, stopped when the test's process goes (`--exit-with-parent`,
-/// always) and when this value is released. Its test controls are typed calls (``buy(_:quantity:appAccountToken:offer:)``,
-/// ``refund(_:reason:percentage:)``, ``advanceClock(by:)``, …), and a test waits for what the store records, never
-/// for a time: `try await store.notifications(of: .refund, count: 1, within: .seconds(10))`.
+/// always) and when this value is released. Its test controls are typed calls
+/// (``buy(_:quantity:appAccountToken:offer:)``, ``refund(_:reason:percentage:)``, ``advanceClock(by:)``, …), and a
+/// test waits for what the store records, never for a time:
+/// `try await store.notifications(of: .refund, count: 1, within: .seconds(10))`.
 ///
-/// Starting and stopping hold no thread of Swift's cooperative pool: the listening line is read by a dispatch
-/// source on the store's standard output, and the exit is told by Foundation's termination handler.
+/// Starting and stopping hold no thread of Swift's cooperative pool: the listening line is read on a thread of the
+/// store's own and its exit reaped by `waitpid` on another, each resuming the waiting task the moment it comes.
 ///
 /// ```swift
 /// let store = try await TestStore.start()

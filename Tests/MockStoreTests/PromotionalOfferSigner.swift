@@ -4,7 +4,8 @@ import StoreTestControls
 import StoreWire
 import Testing
 
-/// A developer's subscription offer key in tests: registers its public key with a store (``TestStore/registerOfferKey(_:publicKeyPEM:)``)
+/// A developer's subscription offer key in tests: registers its public key with a store
+/// (``TestStore/registerOfferKey(_:publicKeyPEM:)``)
 /// and signs promotional offers in both of StoreKit's forms, as Apple documents them.
 struct PromotionalOfferSigner {
     static let bundleId = "ai.voicedebrief.app"
