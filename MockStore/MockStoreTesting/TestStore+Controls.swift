@@ -5,13 +5,26 @@ import StoreWire
 /// The store's test controls (what `SKTestSession` does, and `mockstore control`), each one typed call.
 extension TestStore {
     /// A purchase made outside the app (as a tester buying on the device): its state and signed transaction.
+    /// `offer` redeems a subscription offer as `SKTestSession.buyProduct` does (no signature needed), as
+    /// `mockstore control buy --offer TYPE:ID`.
     @discardableResult
-    public func buy(_ productID: String, quantity: Int? = nil, appAccountToken: String? = nil) async throws
-        -> TestTransactionBody
-    {
+    public func buy(
+        _ productID: String, quantity: Int? = nil, appAccountToken: String? = nil, offer: TestOffer? = nil
+    ) async throws -> TestTransactionBody {
         try await send(
             TestControls.buy,
-            body: PurchaseRequestBody(productId: productID, quantity: quantity, appAccountToken: appAccountToken))
+            body: PurchaseRequestBody(
+                productId: productID, quantity: quantity, appAccountToken: appAccountToken, offer: offer?.option))
+    }
+
+    /// Removes every transaction; the settings stay (`mockstore control clear`).
+    public func clear() async throws {
+        _ = try await exchange(TestControls.clear)
+    }
+
+    /// Removes one transaction (`mockstore control delete ID`).
+    public func deleteTransaction(_ transactionID: String) async throws {
+        _ = try await exchange(TestControls.deleteTransaction, transactionID)
     }
 
     /// A purchase as the app makes it on a device (`Product.purchase()`, through the device API): Ask to Buy and
@@ -81,18 +94,37 @@ extension TestStore {
     }
 
     /// Ask to Buy on or off for new purchases.
-    public func setAskToBuy(_ enabled: Bool) async throws {
-        _ = try await send(TestControls.updateSettings, body: TestSettingsUpdate(askToBuyEnabled: enabled))
+    @discardableResult
+    public func setAskToBuy(_ enabled: Bool) async throws -> TestSettingsBody {
+        try await send(TestControls.updateSettings, body: TestSettingsUpdate(askToBuyEnabled: enabled))
     }
 
     /// Interrupted purchases on or off.
-    public func setInterruptedPurchases(_ enabled: Bool) async throws {
-        _ = try await send(TestControls.updateSettings, body: TestSettingsUpdate(interruptedPurchasesEnabled: enabled))
+    @discardableResult
+    public func setInterruptedPurchases(_ enabled: Bool) async throws -> TestSettingsBody {
+        try await send(TestControls.updateSettings, body: TestSettingsUpdate(interruptedPurchasesEnabled: enabled))
     }
 
     /// The storefront (ISO 3166-1 alpha-3: `GBR`, `USA`) new purchases are made in.
-    public func setStorefront(_ storefront: String) async throws {
-        _ = try await send(TestControls.updateSettings, body: TestSettingsUpdate(storefront: storefront))
+    @discardableResult
+    public func setStorefront(_ storefront: String) async throws -> TestSettingsBody {
+        try await send(TestControls.updateSettings, body: TestSettingsUpdate(storefront: storefront))
+    }
+
+    /// The locale (`en_GB`, `fr`) products' names and prices are shown in (`mockstore control locale ID`).
+    @discardableResult
+    public func setLocale(_ locale: String) async throws -> TestSettingsBody {
+        try await send(TestControls.updateSettings, body: TestSettingsUpdate(locale: locale))
+    }
+
+    /// The failures in force, set here or by the catalogue (`mockstore control failures`).
+    public func failures() async throws -> [TestFailure] {
+        try await send(TestControls.failures).failures
+    }
+
+    /// The consumption information servers sent, oldest first (`mockstore control consumption`).
+    public func consumption() async throws -> [TestConsumptionRecord] {
+        try await send(TestControls.consumption).consumption
     }
 
     /// The settings in force (Ask to Buy, storefront, locale, failures).
@@ -102,17 +134,20 @@ extension TestStore {
 
     /// Makes a StoreKit API fail with `error` (as StoreKit names it: `StoreKitError.networkError`), every time or
     /// `once`.
-    public func fail(_ api: StoreAPI, with error: String, once: Bool = false) async throws {
-        _ = try await send(
-            TestControls.setFailure, body: TestFailureRequest(api: api.rawValue, error: error, once: once))
+    @discardableResult
+    public func fail(_ api: StoreAPI, with error: String, once: Bool = false) async throws -> [TestFailure] {
+        try await send(
+            TestControls.setFailure, body: TestFailureRequest(api: api.rawValue, error: error, once: once)
+        ).failures
     }
 
-    /// Clears the failure of `api`, or every failure.
-    public func clearFailures(_ api: StoreAPI? = nil) async throws {
+    /// Clears the failure of `api`, or every failure; gives the failures still in force.
+    @discardableResult
+    public func clearFailures(_ api: StoreAPI? = nil) async throws -> [TestFailure] {
         if let api {
-            _ = try await exchange(TestControls.clearFailure, api.rawValue)
+            return try await send(TestControls.clearFailure, api.rawValue).failures
         } else {
-            _ = try await exchange(TestControls.clearFailures)
+            return try await send(TestControls.clearFailures).failures
         }
     }
 
@@ -123,9 +158,16 @@ extension TestStore {
         try await send(TestControls.advanceClock, body: TestClockRequest(duration: step.iso8601))
     }
 
-    /// Sets Xcode's time rate (`monthlyRenewalEveryThirtySeconds`, …): time then runs by itself at that rate.
+    /// Sets Xcode's time rate (`.monthlyRenewalEveryThirtySeconds`, …): time then runs by itself at that rate.
     @discardableResult
-    public func setTimeRate(_ rate: String) async throws -> TestClockBody {
+    public func setTimeRate(_ rate: StoreTimeRate) async throws -> TestClockBody {
+        try await send(TestControls.setClockRate, body: TestClockRequest(rate: rate.rawValue))
+    }
+
+    /// Sets the time rate by its `.storekit` `_timeRate` number (`15`), or a name the store may not know: what a
+    /// test of the store's own refusal sends.
+    @discardableResult
+    public func setTimeRate(named rate: String) async throws -> TestClockBody {
         try await send(TestControls.setClockRate, body: TestClockRequest(rate: rate))
     }
 

@@ -4,9 +4,13 @@ import Synchronization
 
 /// A `mockstore` for one test, run as a child process: in memory by default (a fresh store, nothing on disk, any
 /// number at once), on a free port of 127.0.0.1, stopped when the test's process goes (`--exit-with-parent`,
-/// always) and when this value is released. Its test controls are typed calls (``buy(_:quantity:appAccountToken:)``,
-/// ``refund(_:reason:percentage:)``, ``advanceClock(by:)``, …), and a test waits for what the store records, never
-/// for a time: `try await store.notifications(of: .refund, count: 1, within: .seconds(10))`.
+/// always) and when this value is released. Its test controls are typed calls
+/// (``buy(_:quantity:appAccountToken:offer:)``, ``refund(_:reason:percentage:)``, ``advanceClock(by:)``, …), and a
+/// test waits for what the store records, never for a time:
+/// `try await store.notifications(of: .refund, count: 1, within: .seconds(10))`.
+///
+/// Starting and stopping hold no thread of Swift's cooperative pool: the listening line is read on a thread of the
+/// store's own and its exit reaped by `waitpid` on another, each resuming the waiting task the moment it comes.
 ///
 /// ```swift
 /// let store = try await TestStore.start()
@@ -53,68 +57,37 @@ public final class TestStore: Sendable {
     public let port: UInt16
     /// The process id, for a test that checks it is gone.
     public let processIdentifier: Int32
-    private let process: Mutex<ProcessBox>
-    private let outputDirectory: String
+    private let child: StoreChild
 
-    /// Foundation's process, held only under the mutex.
-    private struct ProcessBox: @unchecked Sendable {
-        let process: Process
-        var stopped = false
-    }
-
-    /// Starts a store and waits until it listens.
+    /// Starts a store and waits, holding no thread, until it listens.
     public static func start(_ options: Options = Options()) async throws -> TestStore {
-        try launch(options)
+        let child = try StoreChild(options)
+        return try TestStore(child, await child.started.value(within: options.startTimeout))
     }
 
-    /// ``start(_:)`` for a test that does not run async: blocks until the store listens.
+    /// ``start(_:)`` for a test that does not run async: blocks its thread until the store listens.
     public static func launch(_ options: Options = Options()) throws -> TestStore {
-        let binary = try StoreBinary.find(options.binary)
-        let output = NSTemporaryDirectory() + "/mockstore-test-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments(options)
-        var environment = options.processEnvironment ?? ProcessInfo.processInfo.environment
-        // The options choose the data and the catalogue, never the test's environment by accident.
-        environment["MOCKSTORE_DATA"] = nil
-        if options.catalogue != nil { environment["MOCKSTORE_CATALOGUE"] = nil }
-        process.environment = environment
-        if let directory = options.workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        FileManager.default.createFile(atPath: output + "/stdout", contents: nil)
-        FileManager.default.createFile(atPath: output + "/stderr", contents: nil)
-        process.standardOutput = FileHandle(forWritingAtPath: output + "/stdout")
-        process.standardError = FileHandle(forWritingAtPath: output + "/stderr")
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return try TestStore(process: process, output: output, timeout: options.startTimeout)
+        let child = try StoreChild(options)
+        return try TestStore(child, child.started.valueBlocking(within: options.startTimeout))
     }
 
-    private init(process: Process, output: String, timeout: Duration) throws {
-        self.process = Mutex(ProcessBox(process: process))
-        outputDirectory = output
-        processIdentifier = process.processIdentifier
-        let deadline = ContinuousClock.now + timeout
-        var found: (url: String, port: UInt16)?
-        while found == nil && process.isRunning && ContinuousClock.now < deadline {
-            found = Self.listeningAddress(in: Self.text(output + "/stdout"))
-            if found == nil { usleep(5_000) }
+    private init(_ child: StoreChild, _ start: StoreChild.Start?) throws {
+        guard case .listening(let url, let port) = start, let address = URL(string: url) else {
+            child.send(SIGKILL)
+            throw TestStoreError.didNotStart(output: child.standardOutput + child.standardError)
         }
-        found = found ?? Self.listeningAddress(in: Self.text(output + "/stdout"))
-        guard let found, let url = URL(string: found.url) else {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            let said = Self.text(output + "/stdout") + Self.text(output + "/stderr")
-            try? FileManager.default.removeItem(atPath: output)
-            throw TestStoreError.didNotStart(output: said)
-        }
-        self.url = url
-        port = found.port
+        self.child = child
+        self.url = address
+        self.port = port
+        processIdentifier = child.processIdentifier
     }
 
+    /// A store released without ``stop(signal:)`` is stopped here: SIGTERM, and this thread waits (on a semaphore the
+    /// exit signals, SIGKILL after 20 s) until the process has gone, so a store released is a store gone. A test that
+    /// must not block its thread stops the store with ``stop(signal:)`` first.
     deinit {
-        _ = stopNow(signal: SIGTERM)
-        try? FileManager.default.removeItem(atPath: outputDirectory)
+        child.beginStop(SIGTERM)
+        _ = child.exited.valueBlocking(within: nil)
     }
 
     /// The `mockstore` arguments for `options`.
@@ -143,37 +116,28 @@ public final class TestStore: Sendable {
         return (url, port)
     }
 
-    /// Whether the process is still running.
-    public var isRunning: Bool { process.withLock { $0.process.isRunning } }
+    /// Whether the process is still running (false once its exit has been told).
+    public var isRunning: Bool { !child.exited.hasValue }
 
     /// What the store wrote to standard error so far.
-    public var standardError: String { Self.text(outputDirectory + "/stderr") }
+    public var standardError: String { child.standardError }
 
     /// What the store wrote to standard output so far.
-    public var standardOutput: String { Self.text(outputDirectory + "/stdout") }
+    public var standardOutput: String { child.standardOutput }
 
-    /// Stops the store (SIGTERM; SIGKILL if it has not gone within 20 s) and gives its exit status.
+    /// Sends `signal` (SIGTERM unless said), waits for the exit holding no thread (SIGKILL if it has not gone within
+    /// 20 s), and gives its exit status (the signal's number when a signal ended it); once: later calls give the
+    /// same status and send nothing.
     @discardableResult
-    public func stop() async -> Int32 { stopNow(signal: SIGTERM) }
-
-    /// Sends `signal`, waits for the exit (SIGKILL after 20 s), and gives the status; once.
-    @discardableResult
-    public func stopNow(signal: Int32) -> Int32 {
-        process.withLock { box in
-            let process = box.process
-            if !box.stopped && process.isRunning {
-                kill(process.processIdentifier, signal)
-                let deadline = ContinuousClock.now + .seconds(20)
-                while process.isRunning && ContinuousClock.now < deadline { usleep(2_000) }
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            }
-            box.stopped = true
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
+    public func stop(signal: Int32 = SIGTERM) async -> Int32 {
+        child.beginStop(signal)
+        return await child.exited.value(within: nil) ?? SIGKILL
     }
 
-    private static func text(_ path: String) -> String {
-        String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+    /// ``stop(signal:)`` for a test that does not run async: blocks its thread until the store has gone.
+    @discardableResult
+    public func stopNow(signal: Int32) -> Int32 {
+        child.beginStop(signal)
+        return child.exited.valueBlocking(within: nil) ?? SIGKILL
     }
 }

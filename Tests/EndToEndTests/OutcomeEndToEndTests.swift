@@ -27,8 +27,8 @@ import Testing
         data = try DataDirectory()
     }
 
-    func startStore(_ arguments: [String] = [], name: String = "store") throws -> StoreProcess {
-        try StoreProcess(dataDirectory: home.file(name), arguments: arguments)
+    func startStore(_ arguments: [String] = [], name: String = "store") async throws -> StoreProcess {
+        try await StoreProcess.start(dataDirectory: home.file(name), arguments: arguments)
     }
 
     func useStore(_ store: StoreProcess, _ extra: String...) async throws {
@@ -49,22 +49,8 @@ import Testing
         return result
     }
 
-    /// Runs `mockstore control --url <store> arguments` and returns its JSON answer.
-    @discardableResult
-    func control(_ store: StoreProcess, _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation)
-        async throws -> [String: Any]
-    {
-        let result = try await ChildProcess.run(
-            try StoreProcess.binary, ["control", "--url", store.url] + arguments,
-            environment: ProcessInfo.processInfo.environment, timeout: 30)
-        #expect(result.status == 0, "mockstore control \(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-        return try #require(
-            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
-            "not JSON: \(result.stdout) \(result.stderr)", sourceLocation: sourceLocation)
-    }
-
-    func transactions(_ store: StoreProcess) async throws -> [[String: Any]] {
-        try await #require(try control(store, "transactions")["transactions"] as? [[String: Any]])
+    func transactions(_ store: StoreProcess) async throws -> [TestTransaction] {
+        try await store.store.transactions()
     }
 
     func topUps() async throws -> [[String: Any]] {
@@ -81,9 +67,9 @@ import Testing
 
 extension OutcomeEndToEndTests {
     @Test func aFinishThatFailsAfterPaymentIsATopUpFinishedByTheNextCollect() async throws {
-        let store = try startStore()
+        let store = try await startStore()
         try await useStore(store)
-        try await control(store, "fail", "finish", "--error", "StoreKitError.networkError")
+        try await store.store.fail(.finish, with: "StoreKitError.networkError")
         let topup = try await run(["topup"])
         #expect(topup.status == 0, "\(topup)")
         #expect(topup.stdout.contains("Topped up £5.00"), "\(topup)")
@@ -91,16 +77,16 @@ extension OutcomeEndToEndTests {
         #expect(topup.stdout.contains("Balance £10.00"), "\(topup)")
         await #expect(try data.balance() == 10_000_000)
         let paid = try await #require(try transactions(store).first)
-        #expect(paid["finished"] as? Bool == false)
+        #expect(!paid.finished)
 
         // Still failing: a collect credits nothing again.
         _ = try await run(["collect"])
         await #expect(try data.balance() == 10_000_000)
-        try await control(store, "clear-failure")
+        try await store.store.clearFailures()
         let collect = try await run(["collect", "--json"])
         #expect(collect.status == 0, "\(collect)")
         #expect(int64(try collect.jsonObject()["alreadyCredited"]) == 1)
-        await #expect(try transactions(store).first?["finished"] as? Bool == true)
+        await #expect(try transactions(store).first?.finished == true)
         await #expect(try data.balance() == 10_000_000)
         await #expect(try topUps().count == 1)
         await #expect(try data.ok("verify").status == 0)
@@ -108,9 +94,9 @@ extension OutcomeEndToEndTests {
     }
 
     @Test func aFinishThatFailsIsSaidInJSONToo() async throws {
-        let store = try startStore()
+        let store = try await startStore()
         try await useStore(store)
-        try await control(store, "fail", "finish", "--error", "StoreKitError.unknown")
+        try await store.store.fail(.finish, with: "StoreKitError.unknown")
         let topup = try await run(["topup", "--json"])
         #expect(topup.status == 0, "\(topup)")
         let object = try topup.jsonObject()
@@ -121,7 +107,7 @@ extension OutcomeEndToEndTests {
     }
 
     @Test func aPurchaseThatGetsNoAnswerMayHaveGoneThroughAndIsCreditedOnceLater() async throws {
-        let store = try startStore()
+        let store = try await startStore()
         // In front of the store, one that makes each purchase there and then never answers: paid, and no answer
         // within the timeout.
         let port = store.store.port
@@ -158,15 +144,15 @@ extension OutcomeEndToEndTests {
         _ = try await run(["screen"])
         await #expect(try data.balance() == 10_000_000)
         await #expect(try topUps().count == 1)
-        await #expect(try transactions(store).first?["finished"] as? Bool == true)
+        await #expect(try transactions(store).first?.finished == true)
         expectNoInternals()
     }
 
     @Test func aStoreThatIsDownIsSaidInPlainWords() async throws {
-        let store = try startStore()
+        let store = try await startStore()
         let root = home.file("down-root.der")
         try await store.saveRoot(to: root)
-        store.stop()
+        await store.stop()
         let held = try HeldPort()
         let down = held.url
         await #expect(try run(["store", "use", "mockstore", "--url", down, "--root-certificate", root]).status == 0)
@@ -187,8 +173,8 @@ extension OutcomeEndToEndTests {
     }
 
     @Test func aReceiptThatDoesNotVerifyIsSaidInPlainWords() async throws {
-        let store = try startStore()
-        let other = try startStore(name: "other")
+        let store = try await startStore()
+        let other = try await startStore(name: "other")
         let root = home.file("other-root.der")
         try await other.saveRoot(to: root)
         await #expect(
@@ -208,13 +194,13 @@ extension OutcomeEndToEndTests {
 
 extension OutcomeEndToEndTests {
     @Test func twoAskToBuyRequestsAreListedAndApprovedOneAtATime() async throws {
-        let store = try startStore()
+        let store = try await startStore()
         try await useStore(store)
-        try await control(store, "ask-to-buy", "on")
+        try await store.store.setAskToBuy(true)
         await #expect(try run(["topup"]).stdout.contains("pending"))
         // The app sells one pack (the owner's note): the second request is for it again, a request of its own.
         await #expect(try run(["topup"]).stdout.contains("pending"))
-        let waiting = try await transactions(store).compactMap { $0["transactionId"] as? String }
+        let waiting = try await transactions(store).map(\.transactionId)
         try #require(waiting.count == 2)
 
         let screen = try await run(["screen"])
@@ -229,13 +215,13 @@ extension OutcomeEndToEndTests {
         #expect(listed.allSatisfy { $0["date"] is String })
 
         // The second is approved: it is credited, and one line still waits.
-        try await control(store, "approve", waiting[1])
+        try await store.store.approve(waiting[1])
         let first = try await run(["screen", "--json"]).jsonObject()
         #expect((first["pending"] as? [[String: Any]])?.count == 1, "\(first)")
         await #expect(try data.balance() == 10_000_000)
         await #expect(try run(["screen"]).stdout.components(separatedBy: "Pending:").count - 1 == 1)
 
-        try await control(store, "approve", waiting[0])
+        try await store.store.approve(waiting[0])
         let collect = try await run(["collect"])
         #expect(collect.stdout.contains("Collected £5.00 from transaction \(waiting[0])"), "\(collect)")
         await #expect(try data.balance() == 15_000_000)
@@ -245,16 +231,16 @@ extension OutcomeEndToEndTests {
     }
 
     @Test func twoRequestsForTheSameProductAreTwoLines() async throws {
-        let store = try startStore()
+        let store = try await startStore()
         try await useStore(store)
-        try await control(store, "ask-to-buy", "on")
+        try await store.store.setAskToBuy(true)
         _ = try await run(["topup"])
         _ = try await run(["topup"])
         let listed = try await #require(try run(["screen", "--json"]).jsonObject()["pending"] as? [[String: Any]])
         #expect(listed.count == 2)
-        let ids = try await transactions(store).compactMap { $0["transactionId"] as? String }
+        let ids = try await transactions(store).map(\.transactionId)
         try #require(ids.count == 2)
-        try await control(store, "approve", ids[0])
+        try await store.store.approve(ids[0])
         _ = try await run(["collect"])
         let left = try await run(["screen", "--json"]).jsonObject()["pending"] as? [[String: Any]]
         #expect(left?.count == 1, "the other request still waits: \(String(describing: left))")
@@ -266,7 +252,7 @@ extension OutcomeEndToEndTests {
     /// The mock store signs Sandbox; a configuration that requires Production refuses its receipts: not credited,
     /// not finished, reported naming both environments, by the top-up and by collect.
     @Test func receiptsFromAnotherEnvironmentAreRefusedAndNotFinished() async throws {
-        let store = try startStore()
+        let store = try await startStore()
         try await useStore(store, "--environment", "production")
         let shown = try await run(["store", "--json"]).jsonObject()
         #expect(shown["environment"] as? String == "Production")
@@ -277,7 +263,7 @@ extension OutcomeEndToEndTests {
         let collect = try await run(["collect"])
         #expect(collect.status == 1)
         #expect(collect.stdout.contains("Sandbox") && collect.stdout.contains("Production"), "\(collect)")
-        await #expect(try transactions(store).first?["finished"] as? Bool == false)
+        await #expect(try transactions(store).first?.finished == false)
         await #expect(try data.balance() == 5_000_000)
         await #expect(try topUps().filter { $0["reference"] != nil }.isEmpty, "no store top-up was written")
         // Switched back to Sandbox, it is credited once.
@@ -289,7 +275,7 @@ extension OutcomeEndToEndTests {
 
     /// A store.json written before the field existed keeps working: the mock store's receipts are Sandbox.
     @Test func anOlderStoreConfigurationWithoutAnEnvironmentTakesSandbox() async throws {
-        let store = try startStore()
+        let store = try await startStore()
         try await useStore(store)
         let path = data.path + "/store.json"
         var object = try #require(
@@ -305,13 +291,13 @@ extension OutcomeEndToEndTests {
     /// a Sandbox configuration refuses its receipts and a Production one credits them.
     @Test
     func aProductionStoreIsRefusedByASandboxConfiguration() async throws {
-        let store = try startStore(["--environment", "production"])
+        let store = try await startStore(["--environment", "production"])
         try await useStore(store)
         let topup = try await run(["topup"])
         #expect(topup.status == 1, "\(topup)")
         #expect(topup.stderr.contains("Production") && topup.stderr.contains("Sandbox"), "\(topup)")
         await #expect(try data.balance() == 5_000_000)
-        await #expect(try transactions(store).first?["finished"] as? Bool == false)
+        await #expect(try transactions(store).first?.finished == false)
         try await useStore(store, "--environment", "production")
         await #expect(try run(["collect"]).status == 0)
         await #expect(try data.balance() == 10_000_000)

@@ -16,19 +16,19 @@ import Testing
 
     /// The account's own `credit pnl --json` and its export in a directory of its own.
     private func toppedUpAndRefunded() async throws -> (ledger: [String: Any], summaries: String, store: StoreProcess) {
-        let store = try StoreProcess(dataDirectory: home.file("store"))
+        let store = try await StoreProcess.start(dataDirectory: home.file("store"))
         let root = home.file("root.der")
         try await store.saveRoot(to: root)
         try await data.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", root)
-        try await store.control("storefront", "GBR")
+        try await store.store.setStorefront("GBR")
         let bought = try await data.ok("topup", "--json", now: "2026-11-20T09:00:00.000Z").jsonObject()
         let id = try #require(bought["reference"] as? String)
         try await data.ok(
             "charge", "transcript", "--seconds", "76", "--subject", "note-1", now: "2026-11-25T09:00:00.000Z")
         try await data.ok("charge", "debrief", "--subject", "note-1", now: "2026-11-26T09:00:00.000Z")
-        try await store.control("refund", id, "--percentage", "50")
+        try await store.store.refund(id, percentage: 50000)
         try await data.ok("collect", now: "2026-11-27T09:00:00.000Z")
-        try await store.control("storefront", "FRA")
+        try await store.store.setStorefront("FRA")
         try await data.ok("topup", now: "2026-11-28T09:00:00.000Z")
         let ledger = try await data.ok("pnl", "--json").jsonObject()
         let directory = home.file("summaries")
@@ -50,8 +50,7 @@ extension PnLMoneyCommandTests {
     /// euros, tax unknown, no proceeds guessed. Each feature's share of the £1.770834 kept by its share of the 11p
     /// used: transcript 6/11, debrief 5/11.
     @Test func theMoneySectionOfARealTopUpAndAPartialRefund() async throws {
-        let (ledger, _, store) = try await toppedUpAndRefunded()
-        defer { store.stop() }
+        let (ledger, _, _) = try await toppedUpAndRefunded()
         let section = try money(ledger)
         let currencies = try #require(section["currencies"] as? [[String: Any]])
         #expect(currencies.map { $0["currency"] as? String } == ["EUR", "GBP"], "each currency apart")
@@ -85,8 +84,7 @@ extension PnLMoneyCommandTests {
     /// The summary carries the money section (no transaction id, token or receipt), and both tools total it to the
     /// ledger's own figures, every period; their tables agree line for line.
     @Test func theSameMoneyFromTheSummariesInBothTools() async throws {
-        let (ledger, directory, store) = try await toppedUpAndRefunded()
-        defer { store.stop() }
+        let (ledger, directory, _) = try await toppedUpAndRefunded()
         let summary = try String(contentsOfFile: directory + "/mine.json", encoding: .utf8)
         #expect(summary.contains("voicedebrief-account-summary-v3"))
         for secret in ["topup-", "reversal-", "eyJ", "appAccountToken", "transactionId"] {

@@ -13,7 +13,7 @@ import Testing
     }
 
     private func started() async throws -> StoreProcess {
-        let store = try StoreProcess(dataDirectory: home.file("store"))
+        let store = try await StoreProcess.start(dataDirectory: home.file("store"))
         let root = home.file("root.der")
         try await store.saveRoot(to: root)
         try await data.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", root)
@@ -22,16 +22,14 @@ import Testing
 
     /// The ids of the store's transactions, oldest first.
     private func transactionIDs(_ store: StoreProcess) async throws -> [String] {
-        let object = try await JSONSerialization.jsonObject(with: Data(try store.control("transactions").utf8))
-        let transactions = (object as? [String: Any])?["transactions"] as? [[String: Any]] ?? []
-        return transactions.compactMap { $0["transactionId"] as? String }
+        try await store.store.transactions().map(\.transactionId)
     }
 
     /// Item 8, as StoreKit 2 tells it: an interrupted purchase comes back as cancelled (StoreKit says no more), so
     /// the words say it may still complete, and it is credited once it does.
     @Test func anInterruptedPurchaseIsCreditedWhenItCompletes() async throws {
         let store = try await started()
-        try await store.control("interrupted", "on")
+        try await store.store.setInterruptedPurchases(true)
         let asked = try await data.ok("topup")
         #expect(asked.stdout.contains("Nothing was bought"), "\(asked)")
         #expect(asked.stdout.contains("resolve something first"), "\(asked)")
@@ -41,15 +39,15 @@ import Testing
         let ids = try await transactionIDs(store)
         #expect(ids.count == 2, "each interrupted purchase is a transaction of its own at the store: \(ids)")
         let id = try #require(ids.first)
-        try await store.control("interrupted", "off")
-        try await store.control("resolve", id)
+        try await store.store.setInterruptedPurchases(false)
+        try await store.store.resolve(id)
         let collected = try await data.ok("collect")
         #expect(collected.stdout.contains("Collected £5.00 from transaction \(id)"), "\(collected)")
         await #expect(try data.balance() == 10_000_000)
         let again = try await data.ok("collect")
         #expect(!again.stdout.contains("Collected"), "credited once: \(again)")
         await #expect(try data.balance() == 10_000_000)
-        store.stop()
+        await store.stop()
     }
 
     /// Item 15: the top-up's entry reads as words.
@@ -59,14 +57,14 @@ import Testing
         #expect(bought["text"] as? String == "Top-up through the mock store", "\(bought)")
         let entries = try await data.ok("entries", "--json").jsonArray()
         #expect(entries.first?["text"] as? String == "Top-up through the mock store", "\(entries)")
-        store.stop()
+        await store.stop()
     }
 
     /// Item 12: a StoreKit error the store answers with is said in words, with what became of the purchase.
     @Test(arguments: ["networkError", "systemError", "unknown", "notAvailableInStorefront"])
     func aStoreKitErrorIsSaidInWordsAndThatNothingWasBought(_ name: String) async throws {
         let store = try await started()
-        try await store.control("fail", "purchase", "--error", name, "--once")
+        try await store.store.fail(.purchase, with: name, once: true)
         let result = try await data.credit("topup")
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("Nothing was bought."), "\(result)")
@@ -74,25 +72,25 @@ import Testing
             #expect(!result.stderr.contains(leak), "\(leak): \(result)")
         }
         await #expect(try data.balance() == 5_000_000)
-        store.stop()
+        await store.stop()
     }
 
     /// Item 9, as StoreKit 2 tells it: StoreKit tells an app nothing of a declined Ask to Buy request (the purchase
     /// simply never completes), so nothing is credited and the request is shown waiting until it lapses.
     @Test func aDeclinedAskToBuyCreditsNothingAndLapses() async throws {
         let store = try await started()
-        try await store.control("ask-to-buy", "on")
+        try await store.store.setAskToBuy(true)
         let asked = try await data.ok("topup", "--json").jsonObject()
         #expect(asked["result"] as? String == "pending", "\(asked)")
         let before = try await data.ok("screen", "--json").jsonObject()
         #expect((before["pending"] as? [[String: Any]])?.count == 1, "\(before)")
         let id = try await #require(try transactionIDs(store).first)
-        try await store.control("decline", id)
+        try await store.store.decline(id)
         let collected = try await data.ok("collect")
         #expect(collected.stdout.contains("Nothing to collect."), "\(collected)")
         await #expect(try data.balance() == 5_000_000)
         let later = try await Credit.run(["screen"], dataDirectory: data.path, now: "2026-12-01T12:00:00.000Z")
         #expect(later.stdout.contains("had no answer within a day"), "\(later)")
-        store.stop()
+        await store.stop()
     }
 }

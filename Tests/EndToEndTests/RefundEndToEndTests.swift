@@ -15,28 +15,11 @@ import Testing
 
     /// A store (with `arguments`) that `credit` is switched to.
     func started(_ arguments: [String] = []) async throws -> StoreProcess {
-        let store = try StoreProcess(dataDirectory: home.file("store"), arguments: arguments)
+        let store = try await StoreProcess.start(dataDirectory: home.file("store"), arguments: arguments)
         let root = home.file("root.der")
         try await store.saveRoot(to: root)
         try await data.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", root)
         return store
-    }
-
-    /// `mockstore control --url <store> arguments`, which must succeed.
-    func control(_ store: StoreProcess, _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation)
-        throws
-    {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try StoreProcess.binary)
-        process.arguments = ["control", "--url", store.url] + arguments
-        let errors = Pipe()
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardError = errors
-        try process.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(
-            process.terminationStatus == 0, "mockstore control \(arguments): \(stderr)", sourceLocation: sourceLocation)
     }
 
     /// Tops up once and returns the store's transaction id.
@@ -59,11 +42,11 @@ extension RefundEndToEndTests {
         let id = try await toppedUp()
         await #expect(try data.balance() == 10_000_000)
         for cycle in 1...3 {
-            try control(store, "refund", id)
+            try await store.store.refund(id)
             let taken = try await data.ok("collect")
             #expect(taken.stdout.contains("The store refunded transaction \(id)"), "cycle \(cycle): \(taken)")
             await #expect(try data.balance() == 5_000_000, "refunded, cycle \(cycle)")
-            try control(store, "reverse-refund", id)
+            try await store.store.reverseRefund(id)
             try await data.ok("collect")
             await #expect(try data.balance() == 10_000_000, "reversed, cycle \(cycle)")
         }
@@ -76,33 +59,34 @@ extension RefundEndToEndTests {
         #expect(steps.count == 6)
         let verify = try await data.ok("verify", "--json").jsonObject()
         #expect(verify["ok"] as? Bool == true, "\(verify)")
-        store.stop()
+        await store.stop()
     }
 
-    @Test(arguments: [("50", Int64(2_500_000)), ("33.333", Int64(1_666_650))])
-    func aPartialRefundTakesBackExactlyItsShare(_ percentage: String, _ taken: Int64) async throws {
+    /// The share in milliunits (`--percentage 50` is 50000, `33.333` is 33333).
+    @Test(arguments: [(50_000, Int64(2_500_000)), (33_333, Int64(1_666_650))])
+    func aPartialRefundTakesBackExactlyItsShare(_ percentage: Int, _ taken: Int64) async throws {
         let store = try await started()
         let id = try await toppedUp()
-        try control(store, "refund", id, "--percentage", percentage)
+        try await store.store.refund(id, percentage: percentage)
         let collect = try await data.ok("collect", "--json").jsonObject()
         let reversed = try #require((collect["reversed"] as? [[String: Any]])?.first)
         #expect(int64(reversed["amount"]) == -taken)
         await #expect(try data.balance() == 10_000_000 - taken)
         try await data.ok("collect")
         await #expect(try data.balance() == 10_000_000 - taken, "taken once")
-        try control(store, "reverse-refund", id)
+        try await store.store.reverseRefund(id)
         try await data.ok("collect")
         await #expect(try data.balance() == 10_000_000)
         await #expect(try data.ok("verify", "--json").jsonObject()["ok"] as? Bool == true)
-        store.stop()
+        await store.stop()
     }
 
     @Test func anImpossibleRefundSequenceIsReportedByVerify() async throws {
         let store = try await started()
         let id = try await toppedUp()
-        try control(store, "refund", id)
+        try await store.store.refund(id)
         try await data.ok("collect")
-        store.stop()
+        await store.stop()
         // A second reversal with nothing giving the first back, of a refund the store never made, written with the
         // account's own key.
         let ledger = try Ledger.openSigned(
@@ -150,7 +134,7 @@ extension RefundEndToEndTests {
         _ = try await Credit.run(arguments + ["--fix"], dataDirectory: data.path)
         await #expect(try data.balance() == 15_000_000, "credited once, whatever runs again")
         await #expect(try data.ok("verify", "--json").jsonObject()["ok"] as? Bool == true)
-        store.stop()
+        await store.stop()
     }
 
     @Test func reconcileFindsARefundNotTakenBackAndFixesIt() async throws {
@@ -158,7 +142,7 @@ extension RefundEndToEndTests {
         let store = try await started(["--api-key", "TESTKEY001=\(key)"])
         let arguments = ["reconcile", "--api-key", "TESTKEY001=\(key)", "--issuer", "issuer-1"]
         let id = try await toppedUp()
-        try control(store, "refund", id, "--percentage", "50")
+        try await store.store.refund(id, percentage: 50000)
         let found = try await Credit.run(arguments + ["--transaction", id, "--json"], dataDirectory: data.path)
         #expect(found.status == 1, "\(found)")
         let findings = try #require(try found.jsonObject()["findings"] as? [[String: Any]])
@@ -168,7 +152,7 @@ extension RefundEndToEndTests {
         // The updates feed brings the same refund: the step exists, nothing more is taken.
         try await data.ok("collect")
         await #expect(try data.balance() == 7_500_000)
-        store.stop()
+        await store.stop()
     }
 
     @Test func reconcileUsageMistakesExit64() async throws {

@@ -23,13 +23,13 @@ extension RefundEndToEndTests {
         try await b.ok("join", a.path)
         try await b.ok("collect")
         // A sees every state: 50% refunded, the refund reversed, then 25% refunded.
-        try control(store, "refund", id, "--percentage", "50")
+        try await store.store.refund(id, percentage: 50000)
         try await a.ok("collect")
         await #expect(try a.balance() == 7_500_000)
-        try control(store, "reverse-refund", id)
+        try await store.store.reverseRefund(id)
         try await a.ok("collect")
         await #expect(try a.balance() == 10_000_000)
-        try control(store, "refund", id, "--percentage", "25")
+        try await store.store.refund(id, percentage: 25000)
         // B sees only the last one; then A.
         let onB = try await b.ok("collect", "--json").jsonObject()
         let reversedOnB = try #require(onB["reversed"] as? [[String: Any]], "\(onB)")
@@ -66,6 +66,6 @@ extension RefundEndToEndTests {
             await #expect(try device.balance() == right)
             await #expect(try refundSteps(device, id).count == 3)
         }
-        store.stop()
+        await store.stop()
     }
 }

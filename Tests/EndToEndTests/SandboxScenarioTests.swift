@@ -12,30 +12,6 @@ import Testing
         data = try DataDirectory()
     }
 
-    /// Runs `mockstore control --url <store> arguments` and returns its JSON answer.
-    @discardableResult
-    func control(_ store: StoreProcess, _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation)
-        throws -> [String: Any]
-    {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try StoreProcess.binary)
-        process.arguments = ["control", "--url", store.url] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        try process.run()
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(
-            process.terminationStatus == 0, "mockstore control \(arguments): \(stderr)", sourceLocation: sourceLocation)
-        return try #require(
-            try JSONSerialization.jsonObject(with: stdout) as? [String: Any], "not JSON: \(stderr)",
-            sourceLocation: sourceLocation)
-    }
-
     func entries(kind: String) async throws -> [[String: Any]] {
         try await data.ok("entries", "--json").jsonArray().filter { $0["kind"] as? String == kind }
     }
@@ -43,14 +19,14 @@ import Testing
 
 extension SandboxScenarioTests {
     @Test func askToBuyApprovedWhileTheAppIsClosedIsCreditedOnceThenARefundIsTakenBackOnce() async throws {
-        let store = try StoreProcess(dataDirectory: home.file("store"))
+        let store = try await StoreProcess.start(dataDirectory: home.file("store"))
         let root = home.file("root.der")
         try await store.saveRoot(to: root)
         try await data.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", root)
         let start = try await data.balance()
 
         // Ask to Buy on: the top-up waits for a parent.
-        #expect(try control(store, "ask-to-buy", "on")["askToBuyEnabled"] as? Bool == true)
+        #expect(try await store.store.setAskToBuy(true).askToBuyEnabled)
         let topup = try await data.ok("topup")
         #expect(topup.stdout.contains("pending"), "\(topup)")
         await #expect(try data.balance() == start)
@@ -61,11 +37,10 @@ extension SandboxScenarioTests {
         await #expect(try data.balance() == start)
 
         // The app is not running (every `credit` run has ended); the parent approves.
-        let pending = try #require((try control(store, "transactions")["transactions"] as? [[String: Any]])?.first)
-        #expect(pending["status"] as? String == "pending")
-        let id = try #require(pending["transactionId"] as? String)
-        #expect(
-            (try control(store, "approve", id)["transaction"] as? [String: Any])?["status"] as? String == "purchased")
+        let pending = try #require(try await store.store.transactions().first)
+        #expect(pending.status == "pending")
+        let id = pending.transactionId
+        #expect(try await store.store.approve(id).transaction.status == "purchased")
 
         // The app opens its credit screen: credited once.
         let credited = try await data.ok("screen")
@@ -76,11 +51,11 @@ extension SandboxScenarioTests {
         try await data.ok("collect")
         await #expect(try data.balance() == start + 5_000_000, "credited once")
         await #expect(try entries(kind: "topup").filter { $0["reference"] as? String == id }.count == 1)
-        let finished = try #require((try control(store, "transactions")["transactions"] as? [[String: Any]])?.first)
-        #expect(finished["finished"] as? Bool == true)
+        let finished = try #require(try await store.store.transactions().first)
+        #expect(finished.finished)
 
         // The store refunds it; the next collect takes the credit back, once.
-        _ = try control(store, "refund", id)
+        try await store.store.refund(id)
         let collect = try await data.ok("collect")
         #expect(collect.stdout.contains("The store refunded transaction \(id)"), "\(collect)")
         await #expect(try data.balance() == start)
@@ -93,26 +68,25 @@ extension SandboxScenarioTests {
         await #expect(try entries(kind: "reversal").count == 1, "taken back once")
         let verify = try await data.ok("verify", "--json").jsonObject()
         #expect(verify["ok"] as? Bool == true, "\(verify)")
-        store.stop()
+        await store.stop()
     }
 
     @Test func aDeclinedAskToBuyCreditsNothing() async throws {
-        let store = try StoreProcess(dataDirectory: home.file("store"))
+        let store = try await StoreProcess.start(dataDirectory: home.file("store"))
         let root = home.file("root.der")
         try await store.saveRoot(to: root)
         try await data.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", root)
         let start = try await data.balance()
-        _ = try control(store, "ask-to-buy", "on")
+        try await store.store.setAskToBuy(true)
         try await data.ok("topup")
-        let pending = try #require((try control(store, "transactions")["transactions"] as? [[String: Any]])?.first)
-        let id = try #require(pending["transactionId"] as? String)
-        _ = try control(store, "decline", id)
+        let id = try #require(try await store.store.transactions().first).transactionId
+        try await store.store.decline(id)
         let collect = try await data.ok("collect")
         // Nothing credited; StoreKit tells the app nothing of a decline, so nothing is said of one.
         #expect(!collect.stdout.contains("Collected"), "\(collect)")
         try await data.ok("screen")
         await #expect(try data.balance() == start)
         await #expect(try entries(kind: "topup").isEmpty, "a declined purchase is never credited")
-        store.stop()
+        await store.stop()
     }
 }

@@ -1,45 +1,61 @@
 import Foundation
+import MockStoreTesting
+import StoreWire
 import TestSupport
 import Testing
 
-/// The real `mockstore` binary on a free port (``LaunchedMockStore``), for end-to-end tests of the top-up flow.
-/// Stopped with SIGTERM when the test calls ``stop()`` or the object is released.
+/// The real `mockstore` binary on a free port with its own data directory, for end-to-end tests of the top-up flow:
+/// started by the test library (``TestStore``, its start and stop waited for holding no thread), whose typed calls
+/// are the store's test controls (``store``). Stopped with SIGTERM when the test calls ``stop()`` or the object is
+/// released.
 final class StoreProcess {
-    let store: LaunchedMockStore
-    var url: String { store.url }
-    var dataDirectory: String { store.dataDirectory }
-
-    static var binary: String { get throws { try Binaries.require("mockstore") } }
+    /// The test library's store: typed controls.
+    let store: TestStore
+    let dataDirectory: String
+    /// `http://127.0.0.1:PORT`.
+    var url: String { store.url.absoluteString }
 
     /// The repository's catalogue.
     static var catalogue: String { Repository.catalogue }
 
-    init(dataDirectory: String, arguments: [String] = [], catalogue: String = StoreProcess.catalogue) throws {
-        store = try LaunchedMockStore(dataDirectory: dataDirectory, arguments: arguments, catalogue: catalogue)
+    private init(_ store: TestStore, dataDirectory: String) {
+        self.store = store
+        self.dataDirectory = dataDirectory
     }
 
-    func stop() {
-        _ = try? store.stop()
+    /// Starts `mockstore --data dataDirectory --catalogue catalogue arguments` and waits until it listens.
+    static func start(dataDirectory: String, arguments: [String] = [], catalogue: String = StoreProcess.catalogue)
+        async throws -> StoreProcess
+    {
+        var options = TestStore.Options()
+        options.dataDirectory = dataDirectory
+        options.catalogue = catalogue
+        options.arguments = arguments
+        options.binary = try Binaries.require("mockstore")
+        do {
+            return StoreProcess(try await TestStore.start(options), dataDirectory: dataDirectory)
+        } catch {
+            throw SupportFailure("\(error)")
+        }
     }
 
-    /// The store's test root certificate, saved to `path`.
-    func saveRoot(to path: String) async throws { try store.saveRoot(to: path) }
+    /// SIGTERM, and waits until it has gone.
+    func stop() async {
+        await store.stop()
+    }
+
+    /// The store's test root certificate (DER), saved to `path`.
+    func saveRoot(to path: String) async throws {
+        try await store.rootCertificate().write(to: URL(fileURLWithPath: path))
+    }
 
     /// A purchase made at the store directly, as if the app paid and stopped before recording anything.
+    @discardableResult
     func purchase(_ product: String = "ai.voicedebrief.app.credit.500") async throws -> String {
-        try store.purchase(product)
+        let answer = try await store.purchaseOnDevice(product)
+        return try #require(answer.signedTransaction, "no signed transaction: \(answer.result)")
     }
 
     /// How many transactions the store holds unfinished.
-    func unfinishedCount() async throws -> Int { try store.unfinished().count }
-
-    /// `mockstore control --url <this store> arguments`, which must succeed; what it printed.
-    @discardableResult
-    func control(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
-        let result = try await ChildProcess.run(
-            try StoreProcess.binary, ["control", "--url", url] + arguments,
-            environment: ProcessInfo.processInfo.environment, timeout: 60)
-        #expect(result.status == 0, "mockstore control \(arguments): \(result)", sourceLocation: sourceLocation)
-        return result.stdout
-    }
+    func unfinishedCount() async throws -> Int { try await store.send(DeviceAPI.unfinished).signedTransactions.count }
 }

@@ -12,9 +12,9 @@ import Testing
     }
 
     func startStore(_ arguments: [String] = [], catalogue: String = StoreProcess.catalogue, name: String = "store")
-        throws -> StoreProcess
+        async throws -> StoreProcess
     {
-        try StoreProcess(dataDirectory: home.file(name), arguments: arguments, catalogue: catalogue)
+        try await StoreProcess.start(dataDirectory: home.file(name), arguments: arguments, catalogue: catalogue)
     }
 
     func useStore(_ store: StoreProcess, rootFrom rootStore: StoreProcess? = nil) async throws {
@@ -35,7 +35,7 @@ import Testing
 
 extension TopUpEndToEndTests {
     @Test func aTopUpCreditsFivePoundsOnceWithTheReceiptVerified() async throws {
-        let store = try startStore()
+        let store = try await startStore()
         try await useStore(store)
         let result = try await data.ok("topup", "--json").jsonObject()
         #expect(result["result"] as? String == "credited")
@@ -50,7 +50,7 @@ extension TopUpEndToEndTests {
     }
 
     @Test func theSameTransactionDeliveredAgainIsNeverCreditedTwice() async throws {
-        let store = try startStore()
+        let store = try await startStore()
         try await useStore(store)
         // The app records the top-up, then dies before finishing: the store delivers it again.
         let crashed = try await run(["topup"], fault: "topup.after-record")
@@ -67,7 +67,7 @@ extension TopUpEndToEndTests {
     }
 
     @Test func aPurchaseNeverRecordedIsCreditedWhenTheScreenOpens() async throws {
-        let store = try startStore()
+        let store = try await startStore()
         try await useStore(store)
         let crashed = try await run(["topup"], fault: "topup.after-purchase")
         #expect(crashed.status != 0)
@@ -82,8 +82,8 @@ extension TopUpEndToEndTests {
     }
 
     @Test func aTransactionWithABadSignatureIsRefusedAndNotFinished() async throws {
-        let store = try startStore()
-        let other = try startStore(name: "other")
+        let store = try await startStore()
+        let other = try await startStore(name: "other")
         try await useStore(store, rootFrom: other)  // pins another store's root
         _ = try await store.purchase()
         let collect = try await run(["collect"])
@@ -98,7 +98,7 @@ extension TopUpEndToEndTests {
     }
 
     @Test func aTransactionForAnotherAppIsRefusedAndNotFinished() async throws {
-        let store = try startStore(["--bundle-id", "com.example.other"])
+        let store = try await startStore(["--bundle-id", "com.example.other"])
         try await useStore(store)
         _ = try await store.purchase()
         let collect = try await run(["collect", "--json"])
@@ -110,7 +110,7 @@ extension TopUpEndToEndTests {
 
     @Test func aTransactionForAnUnknownProductIsRefusedAndNotFinished() async throws {
         // A store that sells a second product, which the app does not (it sells one pack).
-        let store = try startStore(catalogue: Repository.twoPackCatalogue)
+        let store = try await startStore(catalogue: Repository.twoPackCatalogue)
         try await useStore(store)
         _ = try await store.purchase("ai.voicedebrief.app.credit.1000")
         let collect = try await run(["collect"])
@@ -121,11 +121,11 @@ extension TopUpEndToEndTests {
     }
 
     @Test func restartingTheStoreKeepsUnfinishedTransactions() async throws {
-        var store = try startStore()
+        var store = try await startStore()
         try await useStore(store)
         _ = try await store.purchase()
-        store.stop()
-        store = try startStore()
+        await store.stop()
+        store = try await startStore()
         // The port changed: point the app at the restarted store.
         try await useStore(store)
         #expect(try await store.unfinishedCount() == 1)
@@ -143,7 +143,7 @@ extension TopUpEndToEndTests {
 
     /// Issue 18: the owner's note says "One pack of £5.00"; with the mock store on, the screen offers exactly that.
     @Test func theScreenWithTheMockStoreOffersExactlyOnePack() async throws {
-        let store = try startStore()
+        let store = try await startStore()
         try await useStore(store)
         let screen = try await data.ok("screen", "--json").jsonObject()
         let offers = try #require(screen["offers"] as? [[String: Any]])
@@ -160,7 +160,7 @@ extension TopUpEndToEndTests {
 
     /// A store that sells a second product does not make it the app's: it is not offered and cannot be bought.
     @Test func aProductTheStoreSellsAndTheAppDoesNotIsNotOffered() async throws {
-        let store = try startStore(catalogue: Repository.twoPackCatalogue)
+        let store = try await startStore(catalogue: Repository.twoPackCatalogue)
         try await useStore(store)
         let screen = try await data.ok("screen", "--json").jsonObject()
         let offers = try #require(screen["offers"] as? [[String: Any]])

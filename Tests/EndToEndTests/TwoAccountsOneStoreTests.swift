@@ -19,7 +19,7 @@ import Testing
     }
 
     private func started() async throws -> StoreProcess {
-        let store = try StoreProcess(
+        let store = try await StoreProcess.start(
             dataDirectory: home.file("store"), arguments: ["--api-key", "TESTKEY001=\(try apiKey())"])
         let root = home.file("root.der")
         try await store.saveRoot(to: root)
@@ -37,10 +37,8 @@ import Testing
     }
 
     /// Every transaction the store holds, as its test controls list them.
-    private func transactions(_ store: StoreProcess) async throws -> [[String: Any]] {
-        let listing = try await store.control("transactions")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [String: Any])
-        return try #require(object["transactions"] as? [[String: Any]], "\(listing)")
+    private func transactions(_ store: StoreProcess) async throws -> [TestTransaction] {
+        try await store.store.transactions()
     }
 
     private var reconcile: [String] {
@@ -73,7 +71,7 @@ import Testing
         let own = try await Credit.run(reconcile, dataDirectory: x.path)
         #expect(own.status == 0, "\(own)")
         await #expect(try x.balance() == 10_000_000)
-        store.stop()
+        await store.stop()
     }
 
     @Test func aPurchaseCarriesTheAccountsTokenTheSameOnEveryDevice() async throws {
@@ -87,25 +85,22 @@ import Testing
         #expect(ids.count == 2)
         let objects = try await transactions(store)
         let tokens = Set(
-            objects.filter { ids.contains($0["transactionId"] as? String ?? "") }
-                .compactMap { $0["appAccountToken"] as? String })
+            objects.filter { ids.contains($0.transactionId) }.compactMap(\.appAccountToken))
         #expect(tokens.count == 1, "one token for the account's two devices: \(objects)")
         #expect(tokens.allSatisfy { UUID(uuidString: $0) != nil })
         // The other account's purchase carries another token.
         let third = try await y.ok("topup", "--json").jsonObject()
         let again = try await transactions(store)
-        let yToken =
-            again.first { ($0["transactionId"] as? String) == (third["reference"] as? String) }?["appAccountToken"]
-            as? String
+        let yToken = again.first { $0.transactionId == (third["reference"] as? String) }?.appAccountToken
         #expect(yToken != nil && !tokens.contains(yToken!), "\(again)")
-        store.stop()
+        await store.stop()
     }
 
     @Test func aPurchaseMadeOutsideTheAppIsCreditedOnceByTheFirstAccountThatCollectsIt() async throws {
         let store = try await started()
         try await x.ok("charge", "debrief")
         try await y.ok("charge", "debrief")
-        _ = try await store.control("buy", "ai.voicedebrief.app.credit.500")
+        _ = try await store.store.buy("ai.voicedebrief.app.credit.500")
         try await x.ok("collect")
         await #expect(try x.balance() == 4_950_000 + 5_000_000, "the first account to collect it credits it")
         try await y.ok("collect")
@@ -118,6 +113,6 @@ import Testing
         try await z.ok("store", "use", "mockstore", "--url", store.url, "--root-certificate", home.file("root.der"))
         try await z.ok("collect")
         await #expect(try z.balance() == 5_000_000)
-        store.stop()
+        await store.stop()
     }
 }

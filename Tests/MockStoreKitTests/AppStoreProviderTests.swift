@@ -13,7 +13,7 @@ import Testing
 
 extension AppStoreProviderTests {
     @Test func aPurchaseIsASignedTransactionTheReceiptVerifierAccepts() async throws {
-        let shop = try await StoreKitFixture.start()
+        let shop = try await StoreKitFixture.shared()
         let token = UUID()
         let outcome = try await shop.launch().run {
             try await AppStoreProvider().purchase(ProductID.credit, appAccountToken: token)
@@ -59,7 +59,7 @@ extension AppStoreProviderTests {
     }
 
     @Test func productsAreMappedWithTheirTypes() async throws {
-        let shop = try await StoreKitFixture.start()
+        let shop = try await StoreKitFixture.shared()
         let products = try await shop.launch().run {
             try await AppStoreProvider().products(for: [ProductID.credit, "com.example.not.sold"])
         }

@@ -10,7 +10,7 @@ import Testing
 
 extension DeclarationsTests {
     @Test func codeThatQualifiesWithTheModuleNameCompilesAndNamesTheSameTypes() async throws {
-        let shop = try await StoreKitFixture.start()
+        let shop = try await StoreKitFixture.shared()
         let bought: StoreKit.Transaction = try await shop.launch().run { try await buyVerified(ProductID.credit) }
         let result: StoreKit.VerificationResult<StoreKit.Transaction>? = try await shop.launch().run {
             try await product(ProductID.credit).latestTransaction
@@ -20,7 +20,7 @@ extension DeclarationsTests {
     }
 
     @Test func aProductKnowsItsLatestTransactionAndItsEntitlement() async throws {
-        let shop = try await StoreKitFixture.start(catalogue: Repository.subscriptionCatalogue)
+        let shop = try await StoreKitFixture.shared(catalogue: Repository.subscriptionCatalogue)
         let (none, subscribed, latest, entitlement, entitlements) = try await shop.launch().run {
             let yearly = try await product(ProductID.proYearly)
             let none = await yearly.latestTransaction
@@ -38,7 +38,7 @@ extension DeclarationsTests {
     }
 
     @Test func anIntroductoryOfferRedeemedIsTheTransactionsOffer() async throws {
-        let shop = try await StoreKitFixture.start(catalogue: Repository.subscriptionCatalogue)
+        let shop = try await StoreKitFixture.shared(catalogue: Repository.subscriptionCatalogue)
         let (intro, transaction) = try await shop.launch().run {
             let yearly = try await product(ProductID.proYearly)
             return (yearly.subscription?.introductoryOffer, try await buyVerified(ProductID.proYearly))

@@ -10,7 +10,7 @@ import Testing
 @Suite struct ProductListTests {
     @Test func theProviderReadsAListWithSubscriptionsFromTheRealStore() async throws {
         let directory = try TemporaryDirectory()
-        let store = try LaunchedMockStore(
+        let store = try await LaunchedMockStore.start(
             dataDirectory: directory.file("data"), catalogue: Repository.subscriptionCatalogue)
         let session = MockStoreKitSession(MockStoreKitConfiguration(url: try #require(URL(string: store.url))))
         let products = try await session.run {
@@ -23,6 +23,6 @@ import Testing
         #expect(byID["com.example.coins"]?.type == .consumable)
         #expect(byID["com.example.pro.yearly"]?.type == .autoRenewable)
         #expect(byID["com.example.news.weekly"]?.displayPrice == "$1.99")
-        #expect(try store.stop() == 0)
+        #expect(await store.stop() == 0)
     }
 }

@@ -8,7 +8,7 @@ import Testing
 
 extension ProductTests {
     @Test func aProductCarriesTheCataloguesFields() async throws {
-        let shop = try await StoreKitFixture.start()
+        let shop = try await StoreKitFixture.shared()
         let products = try await shop.launch().run { try await Product.products(for: [ProductID.credit]) }
         #expect(products.count == 1)
         let credit = try #require(products.first)
@@ -23,7 +23,7 @@ extension ProductTests {
     }
 
     @Test func aDuplicateIdComesOnceAndAnUnknownOneIsLeftOut() async throws {
-        let shop = try await StoreKitFixture.start()
+        let shop = try await StoreKitFixture.shared()
         let products = try await shop.launch().run {
             try await Product.products(for: [ProductID.credit, "com.example.not.sold", ProductID.credit])
         }
@@ -44,7 +44,7 @@ extension ProductTests {
     }
 
     @Test func aSubscriptionCarriesItsGroupPeriodAndIntroductoryOffer() async throws {
-        let shop = try await StoreKitFixture.start(catalogue: Repository.subscriptionCatalogue)
+        let shop = try await StoreKitFixture.shared(catalogue: Repository.subscriptionCatalogue)
         let yearly = try await shop.launch().run { try await product(ProductID.proYearly) }
         #expect(yearly.type == .autoRenewable)
         #expect(yearly.displayPrice == "$99.99")

@@ -9,7 +9,7 @@ import Testing
 
 extension PurchaseTests {
     @Test func aPurchaseGivesAVerifiedTransactionOfWhatWasAskedFor() async throws {
-        let shop = try await StoreKitFixture.start()
+        let shop = try await StoreKitFixture.shared()
         let token = UUID()
         let verification = try await shop.launch().run {
             let result = try await product(ProductID.credit).purchase(options: [.appAccountToken(token), .quantity(2)])
@@ -37,7 +37,7 @@ extension PurchaseTests {
     }
 
     @Test func theTransactionKeepsWhatTheStoreSigned() async throws {
-        let shop = try await StoreKitFixture.start()
+        let shop = try await StoreKitFixture.shared()
         let verification = try await shop.launch().run {
             let result = try await product(ProductID.credit).purchase()
             guard case .success(let verification) = result else { throw FixtureFailure.unexpected("\(result)") }
@@ -59,7 +59,7 @@ extension PurchaseTests {
     }
 
     @Test func aTransactionIsUnfinishedUntilItIsFinished() async throws {
-        let shop = try await StoreKitFixture.start()
+        let shop = try await StoreKitFixture.shared()
         let session = shop.launch()
         let transaction = try await session.run { try await buyVerified(ProductID.credit) }
         #expect(await session.run { await ids(Transaction.unfinished) } == [transaction.id])
@@ -71,10 +71,10 @@ extension PurchaseTests {
     }
 
     @Test func aQuantityBelowOneIsRefusedBeforeTheStoreIsAsked() async throws {
-        let shop = try await StoreKitFixture.start()
+        let shop = try await StoreKitFixture.shared()
         await #expect(throws: Product.PurchaseError.invalidQuantity) {
             try await shop.launch().run { try await product(ProductID.credit).purchase(options: [.quantity(0)]) }
         }
-        #expect(try await shop.store.transactions().isEmpty)
+        #expect(try await shop.acting { try await shop.store.transactions() }.isEmpty)
     }
 }

@@ -17,12 +17,16 @@ enum ProductID {
     static let proYearly = "com.example.pro.yearly"
 }
 
-/// A mock store for one test (in memory, a port of its own), with the root it signs under, and the app's launches
-/// on it: each ``launch(_:)`` is a new ``MockStoreKitSession``, so tests run side by side, each with its own store.
+/// A mock store for a test (in memory, a port of its own), with the root it signs under, and the app's launches
+/// on it: each ``launch(_:)`` is a new ``MockStoreKitSession``, so tests run side by side. ``start(catalogue:)``
+/// starts a store of the test's own (for a test that changes what is the store's: failures, Ask to Buy, the clock);
+/// ``shared(catalogue:)`` gives a customer of the test's own on one store the suites share.
 struct StoreKitFixture: Sendable {
     let store: TestStore
     /// The DER of the store's test root: what a launch trusts unless told otherwise.
     let root: [UInt8]
+    /// The customer the fixture's launches and calls act for; nil: the store's default customer.
+    let customer: String?
 
     /// Starts a store selling `catalogue`'s products and reads its root.
     static func start(catalogue: String = Repository.catalogue) async throws -> StoreKitFixture {
@@ -30,19 +34,52 @@ struct StoreKitFixture: Sendable {
         options.catalogue = catalogue
         options.binary = try Binaries.require("mockstore")
         let store = try await TestStore.start(options)
-        return StoreKitFixture(store: store, root: Array(try await store.rootCertificate()))
+        return StoreKitFixture(store: store, root: Array(try await store.rootCertificate()), customer: nil)
     }
 
-    /// A new launch of the app on this store, trusting its root; `adjust` changes the configuration first.
+    /// A new customer on the store the suites share for `catalogue` (started on first use, stopped when the test
+    /// process ends): for a test that changes nothing of the store's own.
+    static func shared(catalogue: String = Repository.catalogue) async throws -> StoreKitFixture {
+        let store = try await SharedStores.shared.store(catalogue)
+        let customer = "t" + UUID().uuidString.prefix(18).replacingOccurrences(of: "-", with: "")
+        try await store.store.addCustomer(customer)
+        return StoreKitFixture(store: store.store, root: store.root, customer: customer)
+    }
+
+    /// A new launch of the app on this store, trusting its root, as the fixture's customer; `adjust` changes the
+    /// configuration first.
     func launch(_ adjust: (inout MockStoreKitConfiguration) -> Void = { _ in }) -> MockStoreKitSession {
-        var configuration = MockStoreKitConfiguration(url: store.url, rootCertificate: root, updatesInterval: 0.02)
+        var configuration = MockStoreKitConfiguration(
+            url: store.url, rootCertificate: root, customer: customer, updatesInterval: 0.02)
         adjust(&configuration)
         return MockStoreKitSession(configuration)
     }
 
+    /// Runs `body` as the fixture's customer (the store's controls act for them).
+    func acting<Result>(_ body: () async throws -> Result) async rethrows -> Result {
+        guard let customer else { return try await body() }
+        return try await store.acting(as: customer, body)
+    }
+
     /// The transaction the store holds with `id`, as its test controls list it.
     func storedTransaction(_ id: UInt64) async throws -> TestTransaction? {
-        try await store.transactions().first { $0.transactionId == String(id) }
+        try await acting { try await store.transactions() }.first { $0.transactionId == String(id) }
+    }
+}
+
+/// The stores the MockStoreKit suites share, one per catalogue, each started once.
+actor SharedStores {
+    static let shared = SharedStores()
+    private var started: [String: Task<(store: TestStore, root: [UInt8]), any Error>] = [:]
+
+    func store(_ catalogue: String) async throws -> (store: TestStore, root: [UInt8]) {
+        if let task = started[catalogue] { return try await task.value }
+        let task = Task<(store: TestStore, root: [UInt8]), any Error> {
+            let fixture = try await StoreKitFixture.start(catalogue: catalogue)
+            return (fixture.store, fixture.root)
+        }
+        started[catalogue] = task
+        return try await task.value
     }
 }
 

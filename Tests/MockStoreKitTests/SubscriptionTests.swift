@@ -9,7 +9,7 @@ import Testing
 
 extension SubscriptionTests {
     @Test func theIntroductoryOfferIsThereUntilTheCustomerSubscribes() async throws {
-        let shop = try await StoreKitFixture.start(catalogue: Repository.subscriptionCatalogue)
+        let shop = try await StoreKitFixture.shared(catalogue: Repository.subscriptionCatalogue)
         let session = shop.launch()
         let (before, transaction, after, byGroup) = try await session.run {
             let subscription = try #require(try await product(ProductID.proYearly).subscription)
@@ -28,7 +28,7 @@ extension SubscriptionTests {
     }
 
     @Test func theStatusOfASubscriptionIsSubscribedAndRenews() async throws {
-        let shop = try await StoreKitFixture.start(catalogue: Repository.subscriptionCatalogue)
+        let shop = try await StoreKitFixture.shared(catalogue: Repository.subscriptionCatalogue)
         let session = shop.launch()
         let (transaction, statuses) = try await session.run {
             let transaction = try await buyVerified(ProductID.proYearly)
@@ -49,13 +49,13 @@ extension SubscriptionTests {
     }
 
     @Test func aGroupWithNoSubscriptionHasNoStatus() async throws {
-        let shop = try await StoreKitFixture.start(catalogue: Repository.subscriptionCatalogue)
+        let shop = try await StoreKitFixture.shared(catalogue: Repository.subscriptionCatalogue)
         let statuses = try await shop.launch().run { try await Product.SubscriptionInfo.status(for: "21C0FFEE") }
         #expect(statuses.isEmpty)
     }
 
     @Test func theSubscriptionIsACurrentEntitlementAndTheConsumableIsNot() async throws {
-        let shop = try await StoreKitFixture.start(catalogue: Repository.subscriptionCatalogue)
+        let shop = try await StoreKitFixture.shared(catalogue: Repository.subscriptionCatalogue)
         let session = shop.launch()
         let (subscription, coins, entitlements, forProduct) = try await session.run {
             let subscription = try await buyVerified(ProductID.proYearly)

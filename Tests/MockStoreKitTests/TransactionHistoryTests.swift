@@ -12,7 +12,7 @@ import Testing
 
 extension TransactionHistoryTests {
     @Test func allHoldsFinishedConsumablesOnlyWithTheirHistoryIncluded() async throws {
-        let shop = try await StoreKitFixture.start()
+        let shop = try await StoreKitFixture.shared()
         let history = try await Self.threeConsumables(shop)
         let without = await shop.launch().run { await ids(Transaction.all) }
         #expect(without == [history.refunded, history.unfinished], "finished and not refunded: left out")
@@ -23,7 +23,7 @@ extension TransactionHistoryTests {
     }
 
     @Test func aRefundedConsumableInTheHistoryIsRevoked() async throws {
-        let shop = try await StoreKitFixture.start()
+        let shop = try await StoreKitFixture.shared()
         let history = try await Self.threeConsumables(shop)
         let all = await shop.launch().run { await results(Transaction.all) }
         let refunded = try #require(all.first { $0.unsafePayloadValue.id == history.refunded })
@@ -34,7 +34,7 @@ extension TransactionHistoryTests {
     }
 
     @Test func consumablesAreNeverEntitlements() async throws {
-        let shop = try await StoreKitFixture.start()
+        let shop = try await StoreKitFixture.shared()
         _ = try await Self.threeConsumables(shop)
         let session = shop.launch()
         #expect(await session.run { await ids(Transaction.currentEntitlements) } == [])
@@ -42,7 +42,7 @@ extension TransactionHistoryTests {
     }
 
     @Test func latestIsTheNewestTransactionOfTheProduct() async throws {
-        let shop = try await StoreKitFixture.start()
+        let shop = try await StoreKitFixture.shared()
         let session = shop.launch()
         let (older, newer) = try await session.run {
             (try await buyVerified(ProductID.credit), try await buyVerified(ProductID.credit))
@@ -55,7 +55,7 @@ extension TransactionHistoryTests {
     }
 
     @Test func latestFindsAFinishedConsumableWithTheHistoryIncluded() async throws {
-        let shop = try await StoreKitFixture.start()
+        let shop = try await StoreKitFixture.shared()
         let session = shop.launch { $0.includesConsumableInAppPurchaseHistory = true }
         let bought = try await session.run { try await buyVerified(ProductID.credit) }
         await session.run { await bought.finish() }
@@ -68,9 +68,9 @@ extension TransactionHistoryTests {
     /// here is a scripted `Transaction.all` of the real store's transactions with their purchase dates made equal
     /// (their signatures then fail, and `latest(for:)` hands over unverified results too).
     @Test func latestOfTwoBoughtInTheSameMillisecondIsTheLaterOne() async throws {
-        let shop = try await StoreKitFixture.start()
-        let older = try #require(try await shop.store.buy(ProductID.credit).signedTransaction)
-        let newer = try #require(try await shop.store.buy(ProductID.credit).signedTransaction)
+        let shop = try await StoreKitFixture.shared()
+        let older = try #require(try await shop.acting { try await shop.store.buy(ProductID.credit) }.signedTransaction)
+        let newer = try #require(try await shop.acting { try await shop.store.buy(ProductID.credit) }.signedTransaction)
         let date = try Self.payload(of: older).purchaseDate
         let history = SignedTransactionsBody(signedTransactions: try [older, newer].map { try Self.redated($0, date) })
         let body = String(decoding: try JSONEncoder().encode(history), as: UTF8.self)
@@ -112,7 +112,7 @@ extension TransactionHistoryTests {
             await refunded.finish()
             return (finished, refunded, try await buyVerified(ProductID.credit))
         }
-        try await shop.store.refund(String(refunded.id), reason: .refundedForOtherReason)
+        _ = try await shop.acting { try await shop.store.refund(String(refunded.id), reason: .refundedForOtherReason) }
         return (finished.id, refunded.id, unfinished.id)
     }
 }

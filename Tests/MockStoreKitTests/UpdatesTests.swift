@@ -57,16 +57,18 @@ extension UpdatesTests {
     }
 
     @Test func aRefundOfAFinishedPurchaseArrivesOnUpdatesRevoked() async throws {
-        let shop = try await StoreKitFixture.start()
+        let shop = try await StoreKitFixture.shared()
         let session = shop.launch()
         let bought = try await session.run { try await buyVerified(ProductID.credit) }
         await session.run { await bought.finish() }
-        let outside = try transactionID(try await shop.store.buy(ProductID.credit))
+        let outside = try transactionID(try await shop.acting { try await shop.store.buy(ProductID.credit) })
         let (first, refunded) = try await withinTimeLimit {
             try await session.run {
                 var updates = Transaction.updates.makeAsyncIterator()
                 let first = await updates.next()
-                try await shop.store.refund(String(bought.id), reason: .refundedDueToIssue)
+                _ = try await shop.acting {
+                    try await shop.store.refund(String(bought.id), reason: .refundedDueToIssue)
+                }
                 return (first, await updates.next())
             }
         }
@@ -78,9 +80,9 @@ extension UpdatesTests {
     }
 
     @Test func everyLaunchStartsWithTheUnfinishedTransactionsOldestFirst() async throws {
-        let shop = try await StoreKitFixture.start()
-        let older = try transactionID(try await shop.store.buy(ProductID.credit))
-        let newer = try transactionID(try await shop.store.buy(ProductID.credit, quantity: 2))
+        let shop = try await StoreKitFixture.shared()
+        let older = try transactionID(try await shop.acting { try await shop.store.buy(ProductID.credit) })
+        let newer = try transactionID(try await shop.acting { try await shop.store.buy(ProductID.credit, quantity: 2) })
         let firstLaunch = shop.launch()
         let secondLaunch = shop.launch()
         let (first, second) = try await withinTimeLimit {
@@ -94,9 +96,11 @@ extension UpdatesTests {
     /// launch starts at the store's present. The store here is a scripted updates feed (real signed transactions), so
     /// the second listener's start and the change after it come in a fixed order.
     @Test func aSecondListenerOfTheSameLaunchDoesNotGetThemAgain() async throws {
-        let shop = try await StoreKitFixture.start()
-        let unfinished = try #require(try await shop.store.buy(ProductID.credit).signedTransaction)
-        let later = try #require(try await shop.store.buy(ProductID.credit, quantity: 3).signedTransaction)
+        let shop = try await StoreKitFixture.shared()
+        let unfinished = try #require(
+            try await shop.acting { try await shop.store.buy(ProductID.credit) }.signedTransaction)
+        let later = try #require(
+            try await shop.acting { try await shop.store.buy(ProductID.credit, quantity: 3) }.signedTransaction)
         let feed = try ScriptedHTTPServer(Self.updatesFeed(launch: unfinished, then: later))
         defer { feed.stop() }
         let url = try #require(URL(string: feed.url))

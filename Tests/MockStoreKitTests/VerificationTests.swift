@@ -15,18 +15,18 @@ import Testing
 
 extension VerificationTests {
     @Test func aRootThatIsNotTheStoresVerifiesNothing() async throws {
-        let shop = try await StoreKitFixture.start()
+        let shop = try await StoreKitFixture.shared()
         let foreign = try foreignRoot().derRepresentation
         try await expectEveryResultUnverified(shop, root: foreign)
     }
 
     @Test func noRootVerifiesNothing() async throws {
-        let shop = try await StoreKitFixture.start()
+        let shop = try await StoreKitFixture.shared()
         try await expectEveryResultUnverified(shop, root: nil)
     }
 
     @Test func aSecondStoresRootDoesNotVerifyTheFirstStoresTransactions() async throws {
-        let shop = try await StoreKitFixture.start()
+        let shop = try await StoreKitFixture.shared()
         let other = try await StoreKitFixture.start()
         #expect(other.root != shop.root, "every ephemeral store makes its own test CA")
         try await expectEveryResultUnverified(shop, root: other.root)
@@ -112,7 +112,7 @@ extension VerificationTests {
     /// `.invalidDeviceVerification`, as StoreKit checks it; the device it was made for verifies it. A scripted store
     /// hands the real store's JWS, stamped for one device, to both.
     @Test func aTransactionStampedForAnotherDeviceIsAnInvalidDeviceVerification() async throws {
-        let shop = try await StoreKitFixture.start()
+        let shop = try await StoreKitFixture.shared()
         let mine = UUID()
         let bought = try await shop.launch { $0.deviceVerificationID = mine }.run {
             try await product(ProductID.credit).purchase()

@@ -38,8 +38,8 @@ import Testing
         return try directory.write(json, to: "fidelity.storekit")
     }
 
-    func start(_ extra: [String] = []) throws -> MockStoreHarness {
-        try MockStoreHarness(
+    func start(_ extra: [String] = []) async throws -> MockStoreHarness {
+        try await MockStoreHarness.start(
             dataDirectory: data, extraArguments: try token.option(in: directory) + extra, catalogue: try catalogue())
     }
 
@@ -85,7 +85,7 @@ import Testing
 
 extension AppleFidelityBinaryTests {
     @Test func everyOneTimePurchaseIsAnnouncedByOneTimeCharge() async throws {
-        let store = try start()
+        let store = try await start()
         let root = try await root(store)
         var ids: [String] = []
         for product in [Self.consumable, Self.nonConsumable, Self.nonRenewing] {
@@ -93,13 +93,13 @@ extension AppleFidelityBinaryTests {
         }
         // An owned non-consumable is given back, not sold again: no second charge.
         #expect(try await purchase(store, Self.nonConsumable).result == "success")
-        _ = try await store.control(TestSettingsBody.self, "ask-to-buy", "on")
+        _ = try await store.testStore.setAskToBuy(true)
         #expect(try await purchase(store, Self.consumable).result == "pending")
-        let waiting = try await #require(try store.control(TestTransactionsBody.self, "transactions").transactions.last)
+        let waiting = try await #require(try store.testStore.transactions().last)
         #expect(try await notifications(store).count == 3, "a pending purchase is not charged")
-        _ = try await store.control(TestTransactionBody.self, "approve", waiting.transactionId)
+        _ = try await store.testStore.approve(waiting.transactionId)
         ids.append(waiting.transactionId)
-        let outside = try await store.control(TestTransactionBody.self, "buy", Self.consumable).transaction
+        let outside = try await store.testStore.buy(Self.consumable).transaction
             .transactionId
         ids.append(outside)
 
@@ -113,11 +113,11 @@ extension AppleFidelityBinaryTests {
             #expect(data.environment == .sandbox && data.appAppleId == nil && data.bundleVersion == "1")
             #expect(try payload(data.signedTransactionInfo, root: root).transactionId == record.transactionId)
         }
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func theAppTransactionIsSignedForTheDeviceAndTheServerAPI() async throws {
-        let store = try start()
+        let store = try await start()
         let root = try await root(store)
         let bought = try payload(
             try await purchase(store, Self.consumable, device: Self.device).signedTransaction, root: root)
@@ -148,14 +148,14 @@ extension AppleFidelityBinaryTests {
         try expectError(
             try await api(store, "GET", ServerAPI.appTransactionInfo.path("2000000000000999")), status: 404,
             code: 4_040_010)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
 
         // The same customer after a restart and a reset: the same appTransactionId.
-        let again = try start()
-        _ = try await again.control("reset")
+        let again = try await start()
+        try await again.testStore.reset()
         let later = try payload(try await purchase(again, Self.consumable).signedTransaction, root: root)
         #expect(later.appTransactionId == appTransactionId)
-        #expect(try again.stop() == 0)
+        #expect(try await again.stop() == 0)
     }
 
     /// Apple's documented check, written out independently: base64(SHA-384(lowercased nonce + lowercased device id)).
@@ -169,7 +169,7 @@ extension AppleFidelityBinaryTests {
 extension AppleFidelityBinaryTests {
     @Test func headersAreAlgAndX5cOnlyAndDeviceFieldsComeFromTheDeviceId() async throws {
         let receiver = try NotificationReceiver()
-        let store = try start(["--notify", receiver.url])
+        let store = try await start(["--notify", receiver.url])
         let root = try await root(store)
         let bought = try await purchase(store, Self.consumable, device: Self.device)
         let signed = try #require(bought.signedTransaction)
@@ -199,7 +199,7 @@ extension AppleFidelityBinaryTests {
         let bad = try await store.request(
             "GET", DeviceAPI.unfinished.path(), headers: ["X-Device-Verification-ID": "not-a-uuid"])
         try expectError(bad, status: 400, code: 4_000_000)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 }
 
@@ -207,9 +207,9 @@ extension AppleFidelityBinaryTests {
 
 extension AppleFidelityBinaryTests {
     @Test func setAppAccountTokenSetsItEverywhere() async throws {
-        let store = try start()
+        let store = try await start()
         let root = try await root(store)
-        let id = try await store.control(TestTransactionBody.self, "buy", Self.consumable).transaction.transactionId
+        let id = try await store.testStore.buy(Self.consumable).transaction.transactionId
         let token = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
         let set = try await api(
             store, "PUT", ServerAPI.setAppAccountToken.path(id), json: #"{"appAccountToken": "\#(token)"}"#)
@@ -223,8 +223,8 @@ extension AppleFidelityBinaryTests {
             .decoded(SignedTransactionsBody.self)
         #expect(try payload(unfinished.signedTransactions.first, root: root).appAccountToken == token)
         await #expect(
-            try store.control(TestTransactionsBody.self, "transactions").transactions[0].appAccountToken == token)
-        _ = try await store.control(TestTransactionBody.self, "refund", id)
+            try store.testStore.transactions()[0].appAccountToken == token)
+        _ = try await store.testStore.refund(id)
         let refund = try #require(try await notifications(store).last)
         let refunded = try verifiedES256Payload(refund.signedPayload, as: NotificationPayload.self, root: root)
         #expect(try payload(refunded.data?.signedTransactionInfo, root: root).appAccountToken == token)
@@ -245,6 +245,6 @@ extension AppleFidelityBinaryTests {
         try expectError(
             try await api(store, "PUT", ServerAPI.setAppAccountToken.path(id), json: "{"),
             status: 400, code: 4_000_000)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 }

@@ -10,14 +10,14 @@ import Testing
 /// transaction history's versions, storefronts, StoreKit's own semantics and `control locale`.
 extension AppleFidelityBinaryTests {
     @Test func notificationHistoryFiltersPagesAndRefusesBadRequestsAsApple() async throws {
-        let store = try start()
+        let store = try await start()
         let root = try await root(store)
         var ids: [String] = []
         for _ in 0..<21 {
             await ids.append(
-                try store.control(TestTransactionBody.self, "buy", Self.consumable).transaction.transactionId)
+                try store.testStore.buy(Self.consumable).transaction.transactionId)
         }
-        _ = try await store.control(TestTransactionBody.self, "refund", ids[0])
+        _ = try await store.testStore.refund(ids[0])
         let first = try await history(store, "{\(lastHour)}")
         #expect(first.status == 200 && first.contentType == "application/json")
         let page1 = try first.decoded(NotificationHistoryResponseBody.self)
@@ -61,14 +61,14 @@ extension AppleFidelityBinaryTests {
             try await history(store, #"{\#(lastHour), "transactionId": "2000000000000999"}"#), status: 404,
             code: 4_040_010)
         try expectError(try await history(store, "{\(lastHour)}", token: "garbage"), status: 400, code: 4_000_014)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func theSandboxTriesOnceAndAnyAnswerFrom200To206IsReceived() async throws {
         let receiver = try NotificationReceiver(statuses: [206, 500, 202])
-        let store = try start(["--notify", receiver.url, "--notify-retry-base-ms", "10"])
+        let store = try await start(["--notify", receiver.url, "--notify-retry-base-ms", "10"])
         for _ in 0..<3 {
-            _ = try await store.control(TestTransactionBody.self, "buy", Self.consumable)
+            _ = try await store.testStore.buy(Self.consumable)
         }
         try await eventually("three tries") {
             try await notifications(store).allSatisfy { $0.status != "pending" } && receiver.bodies.count == 3
@@ -81,11 +81,11 @@ extension AppleFidelityBinaryTests {
         #expect(
             failures.notificationHistory.map { $0.sendAttempts.map(\.sendAttemptResult) }
                 == [[.unsuccessfulHttpResponseCode]])
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func productionSaysSoAndCarriesAppAppleId() async throws {
-        let store = try start(["--environment", "production", "--app-apple-id", "555"])
+        let store = try await start(["--environment", "production", "--app-apple-id", "555"])
         let root = try await root(store)
         let bought = try payload(try await purchase(store, Self.consumable).signedTransaction, root: root)
         #expect(bought.environment == .production)
@@ -100,29 +100,29 @@ extension AppleFidelityBinaryTests {
             try await store.get(DeviceAPI.appTransaction.path()).decoded(SignedAppTransactionBody.self)
                 .signedAppTransaction, as: AppTransactionPayload.self, root: root)
         #expect(app.receiptType == .production && app.appAppleId == 555)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
         await #expect(try MockStoreHarness.run(["--environment", "staging"]).status == 64)
     }
 
     @Test func consumptionRequestIsSentForConsumablesOnly() async throws {
-        let store = try start()
-        let coins = try await store.control(TestTransactionBody.self, "buy", Self.consumable).transaction.transactionId
-        let pro = try await store.control(TestTransactionBody.self, "buy", Self.nonConsumable).transaction.transactionId
-        let season = try await store.control(TestTransactionBody.self, "buy", Self.nonRenewing).transaction
+        let store = try await start()
+        let coins = try await store.testStore.buy(Self.consumable).transaction.transactionId
+        let pro = try await store.testStore.buy(Self.nonConsumable).transaction.transactionId
+        let season = try await store.testStore.buy(Self.nonRenewing).transaction
             .transactionId
         for id in [coins, pro, season] {
             await #expect(
-                try store.control(TestTransactionBody.self, "request-refund", id).transaction.refundRequest
+                try store.testStore.requestRefund(id).transaction.refundRequest
                     == "requested")
         }
         let requests = try await notifications(store).filter { $0.notificationType == .consumptionRequest }
         #expect(requests.map(\.transactionId) == [coins])
         // The others are decided without it.
-        await #expect(try store.control(TestTransactionBody.self, "refund", pro).transaction.revocationDate != nil)
+        await #expect(try store.testStore.refund(pro).transaction.revocationDate != nil)
         await #expect(
-            try store.control(TestTransactionBody.self, "decline-refund", season).transaction.refundRequest
+            try store.testStore.declineRefund(season).transaction.refundRequest
                 == "declined")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 }
 
@@ -130,7 +130,7 @@ extension AppleFidelityBinaryTests {
 
 extension AppleFidelityBinaryTests {
     @Test func historyV1LeavesOutFinishedConsumablesAndAFinishMovesNothing() async throws {
-        let store = try start()
+        let store = try await start()
         let root = try await root(store)
         let coins = try payload(try await purchase(store, Self.consumable).signedTransaction, root: root).transactionId
         let pro = try payload(try await purchase(store, Self.nonConsumable).signedTransaction, root: root)
@@ -150,13 +150,13 @@ extension AppleFidelityBinaryTests {
         #expect(since.signedTransactions.isEmpty, "finishing is not a change the revision returns")
         let v1 = try await api(store, "GET", ServerAPI.historyV1.path(pro)).decoded(HistoryResponseBody.self)
         #expect(try v1.signedTransactions.map { try payload($0, root: root).transactionId } == [pro])
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func everyStorefrontIsKnownAndProductsSayIfTheyAreFamilyShareable() async throws {
-        let store = try start()
+        let store = try await start()
         for (code, currency, id) in [("IND", "INR", "143467"), ("BRA", "BRL", "143503"), ("NGA", "NGN", "143561")] {
-            let settings = try await store.control(TestSettingsBody.self, "storefront", code)
+            let settings = try await store.testStore.setStorefront(code)
             #expect(settings.currency == currency)
             let root = try await root(store)
             let bought = try payload(try await purchase(store, Self.consumable).signedTransaction, root: root)
@@ -166,21 +166,21 @@ extension AppleFidelityBinaryTests {
             DeviceAPI.products.path() + "?ids=\(Self.consumable),\(Self.nonConsumable),\(Self.nonRenewing)"
         ).decoded(StoreProductsBody.self).products
         #expect(products.map(\.isFamilyShareable) == [false, true, false])
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func interruptedPurchasesAreCancelledAndALauncherGetsTheUnfinishedOnce() async throws {
-        let store = try start()
+        let store = try await start()
         let root = try await root(store)
         let kept = try payload(try await purchase(store, Self.consumable).signedTransaction, root: root)
         let finished = try payload(try await purchase(store, Self.nonRenewing).signedTransaction, root: root)
         #expect(
             try await store.post(DeviceAPI.finish.path(finished.transactionId), json: "{}").status == 200
         )
-        _ = try await store.control(TestSettingsBody.self, "interrupted", "on")
+        _ = try await store.testStore.setInterruptedPurchases(true)
         let answer = try await purchase(store, Self.consumable)
         let interrupted = try await #require(
-            try store.control(TestTransactionsBody.self, "transactions").transactions.last)
+            try store.testStore.transactions().last)
         #expect(interrupted.pendingReason == .interrupted)
         // StoreKit's result, with the mock store's own addition beside it: what it waits for and its id.
         #expect(
@@ -193,28 +193,27 @@ extension AppleFidelityBinaryTests {
         let next = try await store.get(DeviceAPI.updates.path() + "?after=\(launch.cursor)")
             .decoded(TransactionUpdatesBody.self)
         #expect(next.signedTransactions.isEmpty, "given once")
-        _ = try await store.control(TestTransactionBody.self, "resolve", interrupted.transactionId)
+        _ = try await store.testStore.resolve(interrupted.transactionId)
         let resolved = try await store.get(DeviceAPI.updates.path() + "?after=\(launch.cursor)")
             .decoded(TransactionUpdatesBody.self)
         #expect(
             try resolved.signedTransactions.map { try payload($0, root: root).transactionId } == [
                 interrupted.transactionId
             ])
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func localeMustBeOneTheCatalogueCanServe() async throws {
-        let store = try start()
-        await #expect(try store.control(TestSettingsBody.self, "locale", "en_GB").locale == "en_GB")
+        let store = try await start()
+        await #expect(try store.testStore.setLocale("en_GB").locale == "en_GB")
         let malformed = try await store.control("locale", "en GB!")
         #expect(malformed.status == 64 && malformed.stderr.contains("\"en GB!\""))
-        let unserved = try await store.control("locale", "zz")
-        #expect(unserved.status == 1)
-        #expect(unserved.stderr.contains("\"zz\"") && unserved.stderr.contains("en_US"), "\(unserved.stderr)")
+        let unserved = try #require(await refusal { try await store.testStore.setLocale("zz") })
+        #expect(unserved.message.contains("\"zz\"") && unserved.message.contains("en_US"), "\(unserved.message)")
         let endpoint = try await store.post(TestControls.updateSettings.path(), json: #"{"locale": "fr_FR"}"#)
         try expectError(endpoint, status: 400, code: 4_000_000)
         #expect(try endpoint.decoded(StoreErrorBody.self).errorMessage.contains("\"fr_FR\""))
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 }
 

@@ -18,7 +18,7 @@ import Testing
     func told(_ store: MockStoreHarness, root: Certificate) async throws -> [(
         payload: NotificationPayload, transaction: SignedTransactionPayload?, renewal: RenewalInfoPayload?
     )] {
-        try await store.control(TestNotificationsBody.self, "notifications").notifications.map { record in
+        try await store.testStore.notifications().map { record in
             let payload = try verifiedES256Payload(record.signedPayload, as: NotificationPayload.self, root: root)
             return (
                 payload,
@@ -38,12 +38,12 @@ import Testing
     }
 
     @Test func aFailedRenewalEntersBillingRetryAndResolvingItRecovers() async throws {
-        let store = try base.start()
+        let store = try await base.start()
         let root = try await base.root(store)
         let first = try await base.buy(store, Self.weekly, root: root)
         let expires = try #require(first.expiresDate)
-        _ = try await store.control(TestBillingSettingsBody.self, "billing-retry", "on")
-        let failed = try await store.control(TestClockBody.self, "clock", "advance", "P8D")
+        _ = try await store.testStore.setBillingRetry(true)
+        let failed = try await store.testStore.advanceClock(by: .days(8))
         #expect(failed.events?.map(\.notificationType) == [.didFailToRenew] && failed.events?[0].subtype == nil)
         let fail = try await #require(try told(store, root: root).last)
         #expect(fail.payload.notificationType == .didFailToRenew && fail.payload.subtype == nil)
@@ -53,14 +53,14 @@ import Testing
         #expect(try await statuses(store, first.transactionId) == [.billingRetry])
         let messages = try await store.get(DeviceAPI.messages.path()).decoded(StoreMessagesBody.self)
         #expect(messages.messages.isEmpty, "billing-issue messages are off by default")
-        _ = try await store.control(TestBillingSettingsBody.self, "billing-issues", "on")
+        _ = try await store.testStore.setBillingIssueMessages(true)
         #expect(
             try await store.get(DeviceAPI.messages.path()).decoded(StoreMessagesBody.self).messages.map(\.reason) == [
                 "billingIssue"
             ])
 
-        _ = try await store.control(TestBillingSettingsBody.self, "billing-retry", "off")
-        let resolved = try await store.control(TestTransactionBody.self, "resolve", first.transactionId)
+        _ = try await store.testStore.setBillingRetry(false)
+        let resolved = try await store.testStore.resolve(first.transactionId)
         let recovery = try await #require(try told(store, root: root).last)
         #expect(recovery.payload.notificationType == .didRenew && recovery.payload.subtype == .billingRecovery)
         #expect(
@@ -70,19 +70,19 @@ import Testing
         #expect(recovery.renewal?.isInBillingRetryPeriod == false && recovery.payload.data?.status == .active)
         #expect(
             try await base.entitlements(store, root: root).map(\.transactionId) == [resolved.transaction.transactionId])
-        let resolveAgain = try await store.control("recover", first.transactionId)
-        #expect(resolveAgain.status == 1, "nothing to recover any more")
-        #expect(try store.stop() == 0)
+        let resolveAgain = try await refusal { try await store.testStore.recoverBilling(first.transactionId) }
+        #expect(resolveAgain != nil, "nothing to recover any more")
+        #expect(try await store.stop() == 0)
     }
 
     @Test func aGracePeriodKeepsAccessThenExpiresThenBillingRetryGivesUpAfter60Days() async throws {
-        let store = try base.start()
+        let store = try await base.start()
         let root = try await base.root(store)
-        _ = try await store.control(TestBillingSettingsBody.self, "billing-retry", "on")
-        _ = try await store.control(TestBillingSettingsBody.self, "grace-period", "on")
+        _ = try await store.testStore.setBillingRetry(true)
+        _ = try await store.testStore.setGracePeriod(true)
         let first = try await base.buy(store, Self.weekly, root: root)
         let expires = try #require(first.expiresDate)
-        _ = try await store.control(TestClockBody.self, "clock", "advance", "P8D")
+        _ = try await store.testStore.advanceClock(by: .days(8))
         let grace = try await #require(try told(store, root: root).last)
         #expect(grace.payload.notificationType == .didFailToRenew && grace.payload.subtype == .gracePeriod)
         #expect(grace.payload.data?.status == .billingGracePeriod && grace.renewal?.isInBillingRetryPeriod == true)
@@ -90,26 +90,26 @@ import Testing
         #expect(try await base.entitlements(store, root: root).map(\.transactionId) == [first.transactionId])
         #expect(try await statuses(store, first.transactionId) == [.billingGracePeriod])
 
-        let over = try await store.control(TestClockBody.self, "clock", "advance", "P7D")
+        let over = try await store.testStore.advanceClock(by: .days(7))
         #expect(over.events?.map(\.notificationType) == [.gracePeriodExpired])
         await #expect(try told(store, root: root).last?.payload.data?.status == .billingRetry)
         #expect(try await base.entitlements(store, root: root).isEmpty)
 
-        let end = try await store.control(TestClockBody.self, "clock", "advance", "P60D")
+        let end = try await store.testStore.advanceClock(by: .days(60))
         #expect(end.events?.map(\.notificationType) == [.expired] && end.events?[0].subtype == .billingRetry)
         let expired = try await #require(try told(store, root: root).last)
         #expect(expired.payload.signedDate == expires + 60 * Self.day, "Apple retries for 60 days")
         #expect(expired.payload.data?.status == .expired && expired.renewal?.expirationIntent == .billingError)
         #expect(expired.renewal?.isInBillingRetryPeriod == false)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func aPriceIncreaseWaitsForConsentRenewsAtTheNewPriceOrExpiresWhenDeclined() async throws {
-        let store = try base.start()
+        let store = try await base.start()
         let root = try await base.root(store)
         let first = try await base.buy(store, Self.weekly, root: root)
         #expect(first.price == 1_990)
-        let pending = try await store.control(TestSubscriptionEventRecord.self, "price-increase", first.transactionId)
+        let pending = try await store.testStore.increasePrice(first.transactionId)
         #expect(pending.notificationType == .priceIncrease && pending.subtype == .pending)
         var last = try await #require(try told(store, root: root).last)
         #expect(last.renewal?.priceIncreaseStatus == .customerHasNotResponded && last.renewal?.renewalPrice == 2_190)
@@ -117,48 +117,46 @@ import Testing
             try await store.get(DeviceAPI.messages.path()).decoded(StoreMessagesBody.self).messages.map(\.reason) == [
                 "priceIncreaseConsent"
             ])
-        let accepted = try await store.control(
-            TestSubscriptionEventRecord.self, "consent-price-increase", first.transactionId)
+        let accepted = try await store.testStore.consentToPriceIncrease(first.transactionId)
         #expect(accepted.notificationType == .priceIncrease && accepted.subtype == .accepted)
         await #expect(
             try told(store, root: root).last?.renewal?.priceIncreaseStatus
                 == .customerConsentedOrWasNotifiedWithoutNeedingConsent)
-        _ = try await store.control(TestClockBody.self, "clock", "advance", "P8D")
+        _ = try await store.testStore.advanceClock(by: .days(8))
         last = try await #require(try told(store, root: root).last)
         #expect(last.payload.notificationType == .didRenew && last.transaction?.price == 2_190, "the new price")
 
-        let again = try await store.control(
-            TestSubscriptionEventRecord.self, "price-increase", Self.weekly, "--price", "2.99")
+        let again = try await store.testStore.increasePrice(Self.weekly, to: 2990)
         #expect(again.subtype == .pending)
-        let declined = try await store.control(TestSubscriptionEventRecord.self, "decline-price-increase", Self.weekly)
+        let declined = try await store.testStore.declinePriceIncrease(Self.weekly)
         #expect(declined.notificationType == .didChangeRenewalStatus && declined.subtype == .autoRenewDisabled)
-        let ended = try await store.control(TestClockBody.self, "clock", "advance", "P8D")
+        let ended = try await store.testStore.advanceClock(by: .days(8))
         #expect(ended.events?.map(\.notificationType) == [.expired] && ended.events?[0].subtype == .priceIncrease)
         await #expect(
             try told(store, root: root).last?.renewal?.expirationIntent == .customerDidNotConsentToPriceIncrease)
-        await #expect(try store.control("consent-price-increase", first.transactionId).status == 1)
-        #expect(try store.stop() == 0)
+        await #expect(try refusal { try await store.testStore.consentToPriceIncrease(first.transactionId) } != nil)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func aProductOffSaleExpiresAndARefundReversalGivesAccessBack() async throws {
-        let store = try base.start()
+        let store = try await base.start()
         let root = try await base.root(store)
         let first = try await base.buy(store, Self.weekly, root: root)
-        _ = try await store.control(TestTransactionBody.self, "refund", first.transactionId)
+        _ = try await store.testStore.refund(first.transactionId)
         await #expect(try told(store, root: root).last?.payload.data?.status == .revoked)
         #expect(try await base.entitlements(store, root: root).isEmpty)
-        _ = try await store.control(TestTransactionBody.self, "reverse-refund", first.transactionId)
+        _ = try await store.testStore.reverseRefund(first.transactionId)
         let reversed = try await #require(try told(store, root: root).last)
         #expect(reversed.payload.notificationType == .refundReversed && reversed.payload.data?.status == .active)
         #expect(reversed.transaction?.revocationDate == nil && reversed.renewal?.autoRenewStatus == .on)
         #expect(try await base.entitlements(store, root: root).map(\.transactionId) == [first.transactionId])
 
-        _ = try await store.control(TestBillingSettingsBody.self, "for-sale", Self.weekly, "off")
-        let ended = try await store.control(TestClockBody.self, "clock", "advance", "P8D")
+        _ = try await store.testStore.setForSale(Self.weekly, false)
+        let ended = try await store.testStore.advanceClock(by: .days(8))
         #expect(
             ended.events?.map(\.notificationType) == [.expired] && ended.events?[0].subtype == .productNotForSale)
         await #expect(try told(store, root: root).last?.renewal?.expirationIntent == .productNotAvailable)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     func put(_ store: MockStoreHarness, _ path: String, _ json: String) async throws -> MockStoreHarness.Response {
@@ -170,7 +168,7 @@ import Testing
     }
 
     @Test func renewalDatesAreExtendedOneAtATimeAndForAllWithApplesLimitsAndNotifications() async throws {
-        let store = try base.start()
+        let store = try await base.start()
         let root = try await base.root(store)
         let first = try await base.buy(store, Self.weekly, root: root)
         let expires = try #require(first.expiresDate)
@@ -221,7 +219,7 @@ import Testing
         let pending = try await base.server(store, statusPath).decoded(MassExtendRenewalDateStatusResponseBody.self)
         #expect(!pending.complete && pending.completeDate == nil && pending.succeededCount == nil, "taken, not run")
         await #expect(try told(store, root: root).last?.payload.notificationType != .renewalExtension)
-        _ = try await store.control(TestClockBody.self, "clock", "advance", "PT1H")
+        _ = try await store.testStore.advanceClock(by: .hours(1))
         let status = try await base.server(store, statusPath).decoded(MassExtendRenewalDateStatusResponseBody.self)
         #expect(status.complete && status.succeededCount == 0 && status.failedCount == 1, "two extensions this year")
         let notices = try await told(store, root: root).suffix(2)
@@ -243,11 +241,11 @@ import Testing
                 #"{"extendByDays": 3, "extendReasonCode": 0, "requestIdentifier": "r", "productId": "\#(Self.weekly)", "storefrontCountryCodes": ["ZZZ"]}"#
             ),
             status: 400, code: 4_000_028)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func aFreeTrialAndAnExpiredSubscriptionCannotBeExtendedButAMassExtensionReachesTheEligible() async throws {
-        let store = try base.start()
+        let store = try await base.start()
         let root = try await base.root(store)
         let trial = try await base.buy(store, SubscriptionBinaryTests.proYearly, root: root)
         #expect(trial.offerDiscountType == .freeTrial)
@@ -260,17 +258,17 @@ import Testing
         let mass =
             #"{"extendByDays": 2, "extendReasonCode": 1, "requestIdentifier": "all-1", "productId": "\#(Self.weekly)"}"#
         #expect(try await post(store, ServerAPI.massExtendRenewalDate.path(), mass).status == 200)
-        _ = try await store.control(TestClockBody.self, "clock", "advance", "PT1H")
+        _ = try await store.testStore.advanceClock(by: .hours(1))
         let notices = try await told(store, root: root).suffix(2)
         #expect(notices.map(\.payload.notificationType) == [.renewalExtended, .renewalExtension])
         #expect(notices.first?.transaction?.expiresDate == (weekly.expiresDate ?? 0) + 2 * Self.day)
         #expect(notices.last?.payload.summary?.succeededCount == 1)
-        _ = try await store.control(TestSubscriptionEventRecord.self, "subscription", "expire", weekly.transactionId)
+        _ = try await store.testStore.expire(weekly.transactionId)
         try expectError(
             try await put(
                 store, ServerAPI.extendRenewalDate.path(weekly.transactionId),
                 #"{"extendByDays": 5, "extendReasonCode": 0, "requestIdentifier": "late"}"#),
             status: 403, code: 4_030_004)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 }

@@ -22,8 +22,8 @@ import Testing
         token = try ServerAPIToken()
     }
 
-    func start() throws -> MockStoreHarness {
-        try MockStoreHarness(
+    func start() async throws -> MockStoreHarness {
+        try await MockStoreHarness.start(
             dataDirectory: directory.file("data"), extraArguments: try token.option(in: directory),
             catalogue: SubscriptionBinaryTests.catalogue)
     }
@@ -82,11 +82,10 @@ import Testing
 
 extension CustomerBinaryTests {
     @Test func twoCustomersHistoriesSubscriptionsAndStatusesStayApart() async throws {
-        let store = try start()
-        defer { _ = try? store.stop() }
+        let store = try await start()
         let root = try await root(store)
-        let added = try await store.control(TestCustomer.self, "customer", "add", "alice")
-        _ = try await store.control(TestCustomer.self, "customer", "add", "bob@example.com")
+        let added = try await store.testStore.addCustomer("alice")
+        _ = try await store.testStore.addCustomer("bob@example.com")
         let alice = try await buy(store, Self.proMonthly, as: "alice", root: root)
         let bob = try await buy(store, Self.weekly, as: "bob@example.com", root: root)
         #expect(alice.appTransactionId == added.appTransactionId)
@@ -115,32 +114,32 @@ extension CustomerBinaryTests {
         #expect(try await historyProducts(store, bob.transactionId, root: root) == [Self.weekly])
 
         // The clock runs for every customer: both renew, each in their own history.
-        _ = try await store.control(TestClockBody.self, "clock", "advance", "P1M")
+        _ = try await store.testStore.advanceClock(by: .months(1))
         let alicesHistory = try await historyProducts(store, alice.transactionId, root: root)
         #expect(alicesHistory.count >= 2 && alicesHistory.allSatisfy { $0 == Self.proMonthly })
         let bobsHistory = try await historyProducts(store, bob.transactionId, root: root)
         #expect(bobsHistory.count >= 4 && bobsHistory.allSatisfy { $0 == Self.weekly })
-        let renewed = try await store.control(TestTransactionsBody.self, "transactions", "--customer", "alice")
-        #expect(Set(renewed.transactions.map(\.originalTransactionId)) == [alice.transactionId])
+        let renewed = try await store.testStore.acting(as: "alice") { try await store.testStore.transactions() }
+        #expect(Set(renewed.map(\.originalTransactionId)) == [alice.transactionId])
     }
 
     @Test func aRefundIsOnlyInItsCustomersRefundHistoryAndItsNotificationUsesApplesFieldsOnly() async throws {
-        let store = try start()
-        defer { _ = try? store.stop() }
+        let store = try await start()
         let root = try await root(store)
-        _ = try await store.control(TestCustomer.self, "customer", "add", "alice")
-        _ = try await store.control(TestCustomer.self, "customer", "add", "bob")
+        _ = try await store.testStore.addCustomer("alice")
+        _ = try await store.testStore.addCustomer("bob")
         let token = UUID().uuidString.lowercased()
-        let bought = try await store.control(
-            TestTransactionBody.self, "buy", "com.example.coins", "--app-account-token", token,
-            "--customer", "alice")
+        let bought = try await store.testStore.acting(as: "alice") {
+            try await store.testStore.buy("com.example.coins", appAccountToken: token)
+        }
         let bobs = try await buy(store, "com.example.coins", as: "bob", root: root)
         let id = bought.transaction.transactionId
 
         // A control naming another customer does not reach alice's transaction.
-        let wrong = try await store.control("refund", id, "--customer", "bob")
-        #expect(wrong.status == 1 && wrong.stderr.contains("4040010"), "\(wrong.stderr)")
-        _ = try await store.control(TestTransactionBody.self, "refund", id, "--customer", "alice")
+        let wrong = try await store.request(
+            "POST", TestControls.refund.path(id), body: Array("{}".utf8), headers: [MockCustomerHeader.name: "bob"])
+        try expectError(wrong, status: 404, code: 4_040_010)
+        _ = try await store.testStore.acting(as: "alice") { try await store.testStore.refund(id) }
 
         let alices = try await server(store, ServerAPI.refundHistory.path(id)).decoded(RefundHistoryResponseBody.self)
         #expect(try payloads(alices.signedTransactions, root: root).map(\.transactionId) == [id])
@@ -149,7 +148,7 @@ extension CustomerBinaryTests {
         #expect(bobsRefunds.signedTransactions.isEmpty)
 
         // The REFUND notification says whose it is through appAccountToken and originalTransactionId only.
-        let records = try await store.control(TestNotificationsBody.self, "notifications").notifications
+        let records = try await store.testStore.notifications()
         let refund = try #require(
             try records.map { try verifiedES256Payload($0.signedPayload, as: NotificationPayload.self, root: root) }
                 .first { $0.notificationType == .refund })
@@ -163,11 +162,10 @@ extension CustomerBinaryTests {
     }
 
     @Test func anIntroductoryOfferUsedByOneCustomerIsStillOfferedToTheOther() async throws {
-        let store = try start()
-        defer { _ = try? store.stop() }
+        let store = try await start()
         let root = try await root(store)
-        _ = try await store.control(TestCustomer.self, "customer", "add", "alice")
-        _ = try await store.control(TestCustomer.self, "customer", "add", "bob")
+        _ = try await store.testStore.addCustomer("alice")
+        _ = try await store.testStore.addCustomer("bob")
         let eligibility = DeviceAPI.introOfferEligibility.path(Self.proGroup)
         let first = try await buy(store, Self.proMonthly, as: "alice", root: root)
         #expect(first.offerType == .introductoryOffer, "alice's first subscription takes the introductory offer")
@@ -182,14 +180,13 @@ extension CustomerBinaryTests {
 
 extension CustomerBinaryTests {
     @Test func anAskToBuyRequestIsItsCustomersAloneUntilApprovedAndThenInTheirUpdatesOnly() async throws {
-        let store = try start()
-        defer { _ = try? store.stop() }
+        let store = try await start()
         let root = try await root(store)
-        _ = try await store.control(TestCustomer.self, "customer", "add", "kid")
-        _ = try await store.control(TestCustomer.self, "customer", "add", "other")
+        _ = try await store.testStore.addCustomer("kid")
+        _ = try await store.testStore.addCustomer("other")
         let cursor = try await device(store, "GET", DeviceAPI.updates.path(), as: "other")
             .decoded(TransactionUpdatesBody.self).cursor
-        _ = try await store.control(TestSettingsBody.self, "ask-to-buy", "on")
+        _ = try await store.testStore.setAskToBuy(true)
         let asked = try await device(
             store, "POST", DeviceAPI.purchase.path(), json: #"{"productId": "com.example.coins"}"#, as: "kid"
         ).decoded(PurchaseResponseBody.self)
@@ -201,8 +198,10 @@ extension CustomerBinaryTests {
         try expectError(seen, status: 404, code: StoreErrorCode.transactionIdNotFound)
         let theirs = try await device(store, "GET", DeviceAPI.purchaseStatus.path(id), as: "kid")
         #expect(try theirs.decoded(PurchaseStatusBody.self).status == "pending")
-        await #expect(try store.control("approve", id, "--customer", "other").status == 1)
-        _ = try await store.control(TestTransactionBody.self, "approve", id)
+        await #expect(
+            try store.testStore.acting(as: "other") { try await refusal { try await store.testStore.approve(id) } }
+                != nil)
+        _ = try await store.testStore.approve(id)
 
         let kids = try await device(store, "GET", DeviceAPI.updates.path() + "?after=\(cursor)", as: "kid")
         #expect(
@@ -213,22 +212,22 @@ extension CustomerBinaryTests {
     }
 
     @Test func aSubscriptionControlNamingAProductActsForTheCustomerItNames() async throws {
-        let store = try start()
-        defer { _ = try? store.stop() }
+        let store = try await start()
         let root = try await root(store)
-        _ = try await store.control(TestCustomer.self, "customer", "add", "alice")
-        _ = try await store.control(TestCustomer.self, "customer", "add", "bob")
+        _ = try await store.testStore.addCustomer("alice")
+        _ = try await store.testStore.addCustomer("bob")
         _ = try await buy(store, Self.proMonthly, as: "alice", root: root)
         _ = try await buy(store, Self.proMonthly, as: "bob", root: root)
-        _ = try await store.control(
-            TestSubscriptionEventRecord.self, "subscription", "auto-renew", Self.proMonthly, "off", "--customer", "bob")
-        let alices = try await store.control(TestSubscriptionsBody.self, "subscriptions", "--customer", "alice")
-        let bobs = try await store.control(TestSubscriptionsBody.self, "subscriptions", "--customer", "bob")
+        _ = try await store.testStore.acting(as: "bob") {
+            try await store.testStore.setAutoRenew(Self.proMonthly, false)
+        }
+        let alices = try await store.testStore.acting(as: "alice") { try await store.testStore.subscriptions() }
+        let bobs = try await store.testStore.acting(as: "bob") { try await store.testStore.subscriptions() }
         #expect(
-            alices.subscriptions.map(\.autoRenewStatus) == [.on] && bobs.subscriptions.map(\.autoRenewStatus) == [.off])
-        await #expect(try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions.isEmpty)
-        let nobodys = try await store.control("subscription", "renew", Self.proMonthly)
-        #expect(nobodys.status == 1, "the default customer has no subscription: \(nobodys.stderr)")
+            alices.map(\.autoRenewStatus) == [.on] && bobs.map(\.autoRenewStatus) == [.off])
+        await #expect(try store.testStore.subscriptions().isEmpty)
+        let nobodys = try await refusal { try await store.testStore.renew(Self.proMonthly) }
+        #expect(nobodys != nil, "the default customer has no subscription")
     }
 }
 

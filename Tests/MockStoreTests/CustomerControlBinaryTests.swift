@@ -17,15 +17,14 @@ import Testing
         directory = try TemporaryDirectory("mockstore-customer-controls")
     }
 
-    func start() throws -> MockStoreHarness {
-        try MockStoreHarness(dataDirectory: directory.file("data"))
+    func start() async throws -> MockStoreHarness {
+        try await MockStoreHarness.start(dataDirectory: directory.file("data"))
     }
 }
 
 extension CustomerControlBinaryTests {
     @Test func customersAreAddedListedAndRemovedWithClearRefusals() async throws {
-        let store = try start()
-        defer { _ = try? store.stop() }
+        let store = try await start()
         let alice = try await store.control(TestCustomer.self, "customer", "add", "alice", "--storefront", "FRA")
         #expect(alice.name == "alice" && alice.storefront == "FRA" && !alice.isDefault)
         _ = try await store.control(TestCustomer.self, "customer", "add", "bob")
@@ -60,18 +59,18 @@ extension CustomerControlBinaryTests {
     }
 
     @Test func controlsActForTheCustomerTheyNameAndTheDeviceAPIForItsHeader() async throws {
-        let store = try start()
-        defer { _ = try? store.stop() }
-        _ = try await store.control(TestCustomer.self, "customer", "add", "alice")
-        let bought = try await store.control(TestTransactionBody.self, "buy", Self.pack, "--customer", "alice")
-        let alices = try await store.control(TestTransactionsBody.self, "transactions", "--customer", "alice")
-        #expect(alices.transactions.map(\.transactionId) == [bought.transaction.transactionId])
-        await #expect(try store.control(TestTransactionsBody.self, "transactions").transactions.isEmpty)
+        let store = try await start()
+        _ = try await store.testStore.addCustomer("alice")
+        let bought = try await store.testStore.acting(as: "alice") { try await store.testStore.buy(Self.pack) }
+        let alices = try await store.testStore.acting(as: "alice") { try await store.testStore.transactions() }
+        #expect(alices.map(\.transactionId) == [bought.transaction.transactionId])
+        await #expect(try store.testStore.transactions().isEmpty)
 
         // A storefront of one customer's own: prices and settings follow for them only.
-        _ = try await store.control(TestSettingsBody.self, "storefront", "FRA", "--customer", "alice")
-        await #expect(try store.control(TestSettingsBody.self, "settings", "--customer", "alice").currency == "EUR")
-        await #expect(try store.control(TestSettingsBody.self, "settings").storefront != "FRA")
+        _ = try await store.testStore.acting(as: "alice") { try await store.testStore.setStorefront("FRA") }
+        await #expect(
+            try store.testStore.acting(as: "alice") { try await store.testStore.settings() }.currency == "EUR")
+        await #expect(try store.testStore.settings().storefront != "FRA")
         let products = DeviceAPI.products.path() + "?ids=\(Self.pack)"
         let hers = try await store.request("GET", products, headers: [MockCustomerHeader.name: "alice"])
         let theirs = try await store.get(products)
@@ -114,16 +113,15 @@ extension CustomerControlBinaryTests {
             #expect(try database.userVersion == 3)
             try database.close()
         }
-        let store = try start()
-        defer { _ = try? store.stop() }
+        let store = try await start()
         let unfinished = try await store.get(DeviceAPI.unfinished.path()).decoded(
             SignedTransactionsBody.self)
         #expect(unfinished.signedTransactions.count == 1, "the old purchase is the default customer's")
-        _ = try await store.control(TestCustomer.self, "customer", "add", "alice")
+        _ = try await store.testStore.addCustomer("alice")
         let hers = try await store.request(
             "GET", DeviceAPI.unfinished.path(), headers: [MockCustomerHeader.name: "alice"])
         #expect(try hers.decoded(SignedTransactionsBody.self).signedTransactions.isEmpty)
-        let next = try await store.control(TestTransactionBody.self, "buy", Self.pack, "--customer", "alice")
+        let next = try await store.testStore.acting(as: "alice") { try await store.testStore.buy(Self.pack) }
         #expect(next.transaction.transactionId == "2000000000000008", "ids go on from the old store's")
     }
 }

@@ -18,7 +18,8 @@ final class EphemeralMockStore {
     let store: TestStore
     var url: String { store.url.absoluteString }
     var port: UInt16 { store.port }
-    /// Seconds from the start of the process to its listening line (as the test saw it, polling every 5 ms).
+    /// Seconds from the start of the process to its listening line (as the test saw it: the line read the moment
+    /// it was written).
     let secondsToListening: Double
 
     /// The environment the store runs with: this one, without the variables that would choose its data or
@@ -30,10 +31,15 @@ final class EphemeralMockStore {
         return environment
     }
 
-    init(
+    private init(_ store: TestStore, secondsToListening: Double) {
+        self.store = store
+        self.secondsToListening = secondsToListening
+    }
+
+    static func start(
         _ arguments: [String] = ["--ephemeral"], workingDirectory: String,
         environment: [String: String] = EphemeralMockStore.environment
-    ) throws {
+    ) async throws -> EphemeralMockStore {
         var options = TestStore.Options()
         // The library starts it in memory: `--ephemeral` is its default.
         options.arguments = arguments.filter { $0 != "--ephemeral" }
@@ -42,11 +48,11 @@ final class EphemeralMockStore {
         options.binary = try Binaries.require("mockstore")
         let started = Date()
         do {
-            store = try TestStore.launch(options)
+            let store = try await TestStore.start(options)
+            return EphemeralMockStore(store, secondsToListening: Date().timeIntervalSince(started))
         } catch {
             throw SupportFailure("\(error)")
         }
-        secondsToListening = Date().timeIntervalSince(started)
     }
 
     /// Whether the process is still running.
@@ -55,9 +61,9 @@ final class EphemeralMockStore {
     /// What the store wrote to standard error so far.
     var stderr: String { store.standardError }
 
-    /// SIGTERM, then its exit status (SIGKILL after 20 s).
+    /// SIGTERM, then its exit status (SIGKILL after 20 s), waited for holding no thread.
     @discardableResult
-    func stop() -> Int32 { store.stopNow(signal: SIGTERM) }
+    func stop() async -> Int32 { await store.stop() }
 
     /// One request on a new connection (closed by the server after the answer).
     func request(_ method: String, _ path: String, json: String? = nil, timeout: Double = 10) throws -> RawHTTP.Reply {

@@ -27,7 +27,7 @@ import Testing
 }
 
 extension EphemeralStoreBinaryTests {
-    @Test func twoEphemeralStoresAtOnceWriteNothingAndShareNothing() throws {
+    @Test func twoEphemeralStoresAtOnceWriteNothingAndShareNothing() async throws {
         let work = try TemporaryDirectory()
         let home = try TemporaryDirectory()
         let temporary = try TemporaryDirectory()
@@ -35,8 +35,8 @@ extension EphemeralStoreBinaryTests {
         environment["HOME"] = home.path
         environment["TMPDIR"] = temporary.path
         // No --catalogue and a working directory outside the repository: the default is found beside the binary.
-        let first = try EphemeralMockStore(workingDirectory: work.path, environment: environment)
-        let second = try EphemeralMockStore(workingDirectory: work.path, environment: environment)
+        let first = try await EphemeralMockStore.start(workingDirectory: work.path, environment: environment)
+        let second = try await EphemeralMockStore.start(workingDirectory: work.path, environment: environment)
         #expect(first.port != second.port)
         #expect(first.stderr.contains("data in memory"))
 
@@ -52,20 +52,19 @@ extension EphemeralStoreBinaryTests {
         let secondRoot = try second.request("GET", SandboxAPI.rootCertificate.path()).body
         #expect(!firstRoot.isEmpty && firstRoot != secondRoot)
 
-        #expect(first.stop() == 0)
-        #expect(second.stop() == 0)
+        #expect(await first.stop() == 0)
+        #expect(await second.stop() == 0)
         #expect(Self.contents(of: work.path) == [], "written in the working directory")
         #expect(Self.contents(of: home.path) == [], "written in HOME")
         #expect(Self.contents(of: temporary.path) == [], "written in TMPDIR")
     }
 
-    @Test func anEphemeralStoreRestartsEmpty() throws {
+    @Test func anEphemeralStoreRestartsEmpty() async throws {
         let work = try TemporaryDirectory()
-        let store = try EphemeralMockStore(workingDirectory: work.path)
+        let store = try await EphemeralMockStore.start(workingDirectory: work.path)
         #expect(try store.purchase() == 200)
-        #expect(store.stop() == 0)
-        let again = try EphemeralMockStore(workingDirectory: work.path)
-        defer { again.stop() }
+        #expect(await store.stop() == 0)
+        let again = try await EphemeralMockStore.start(workingDirectory: work.path)
         #expect(try again.request("GET", DeviceAPI.unfinished.path()).text.contains("[]"))
     }
 
@@ -79,8 +78,7 @@ extension EphemeralStoreBinaryTests {
 
     @Test func rootCertificateIsPrintedAndWrittenAsPEM() async throws {
         let work = try TemporaryDirectory()
-        let store = try EphemeralMockStore(workingDirectory: work.path)
-        defer { store.stop() }
+        let store = try await EphemeralMockStore.start(workingDirectory: work.path)
         let der = try store.request("GET", SandboxAPI.rootCertificate.path()).body
 
         let printed = try await Self.control(store, ["root-certificate"])
@@ -102,8 +100,7 @@ extension EphemeralStoreBinaryTests {
 
     @Test func aPortInUseIsSaidOnceInTheStoresOwnWords() async throws {
         let work = try TemporaryDirectory()
-        let first = try EphemeralMockStore(workingDirectory: work.path)
-        defer { first.stop() }
+        let first = try await EphemeralMockStore.start(workingDirectory: work.path)
         let second = try await ChildProcess.run(
             try Binaries.require("mockstore"), ["--ephemeral", "--port", "\(first.port)"],
             environment: EphemeralMockStore.environment, timeout: 30)

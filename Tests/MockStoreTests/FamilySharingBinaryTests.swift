@@ -15,11 +15,11 @@ import Testing
     init() throws { base = try SubscriptionBinaryTests() }
 
     @Test func aSharedSubscriptionIsTheMembersOwnFamilySharedTransactionsUntilTheRefundRevokesIt() async throws {
-        let store = try base.start()
+        let store = try await base.start()
         let root = try await base.root(store)
-        let refused = try await store.control("family-share", Self.monthly)
-        #expect(refused.status == 1 && refused.stderr.contains("not family shareable"))
-        let shared = try await store.control(TestSubscriptionEventRecord.self, "family-share", Self.yearly)
+        let refused = try await refusal { try await store.testStore.familyShare(Self.monthly) }
+        #expect(refused?.message.contains("not family shareable") == true)
+        let shared = try await store.testStore.familyShare(Self.yearly)
         #expect(shared.notificationType == .subscribed && shared.subtype == .initialBuy)
         var told = try await #require(try base.notifications(store, root: root).last)
         #expect(told.transaction.inAppOwnershipType == .familyShared && told.transaction.productId == Self.yearly)
@@ -33,7 +33,7 @@ import Testing
         let own = try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.monthly)"}"#)
         #expect(own.status == 409, "one subscription per group: the member's own purchase waits")
 
-        let renewed = try await store.control(TestClockBody.self, "clock", "advance", "P1Y").events ?? []
+        let renewed = try await store.testStore.advanceClock(by: .years(1)).events ?? []
         #expect(renewed.map(\.notificationType) == [.didRenew])
         told = try await #require(try base.notifications(store, root: root).last)
         #expect(
@@ -45,8 +45,7 @@ import Testing
             headers: try base.token.header())
         try expectError(extend, status: 403, code: 4_030_007)
 
-        let revoked = try await store.control(
-            TestTransactionBody.self, "refund", try #require(told.transaction.transactionId))
+        let revoked = try await store.testStore.refund(told.transaction.transactionId)
         #expect(revoked.transaction.revocationType == .familyRevoke)
         told = try await #require(try base.notifications(store, root: root).last)
         #expect(told.payload.notificationType == .revoke && told.payload.subtype == nil)
@@ -54,25 +53,25 @@ import Testing
         #expect(told.payload.data?.status == .revoked && told.renewal.autoRenewStatus == .off)
         entitled = try await base.entitlements(store, root: root)
         #expect(entitled.isEmpty, "no access once sharing is revoked")
-        await #expect(try store.control("family-revoke", Self.yearly).status == 1, "revoked already")
+        await #expect(try refusal { try await store.testStore.familyRevoke(Self.yearly) } != nil, "revoked already")
 
         let bought = try await base.buy(store, Self.monthly, root: root)
         #expect(bought.inAppOwnershipType == .purchased && bought.originalTransactionId == bought.transactionId)
         told = try await #require(try base.notifications(store, root: root).last)
         #expect(told.payload.notificationType == .subscribed && told.payload.subtype == .initialBuy)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func sharingEndsByTheControlAndStartsAgainAsAResubscription() async throws {
-        let store = try base.start()
+        let store = try await base.start()
         let root = try await base.root(store)
-        let shared = try await store.control(TestSubscriptionEventRecord.self, "family-share", Self.yearly)
-        await #expect(try store.control("family-share", Self.yearly).status == 1, "in force already")
-        let ended = try await store.control(TestTransactionBody.self, "family-revoke", Self.yearly)
+        let shared = try await store.testStore.familyShare(Self.yearly)
+        await #expect(try refusal { try await store.testStore.familyShare(Self.yearly) } != nil, "in force already")
+        let ended = try await store.testStore.familyRevoke(Self.yearly)
         #expect(ended.transaction.transactionId == shared.transactionId && ended.transaction.revocationDate != nil)
         var told = try await #require(try base.notifications(store, root: root).last)
         #expect(told.payload.notificationType == .revoke && told.transaction.inAppOwnershipType == .familyShared)
-        let again = try await store.control(TestSubscriptionEventRecord.self, "family-share", Self.yearly)
+        let again = try await store.testStore.familyShare(Self.yearly)
         #expect(again.subtype == .resubscribe && again.originalTransactionId == shared.originalTransactionId)
         told = try await #require(try base.notifications(store, root: root).last)
         #expect(told.transaction.inAppOwnershipType == .familyShared && told.transaction.revocationDate == nil)
@@ -80,7 +79,7 @@ import Testing
             store, ServerAPI.history.path(shared.originalTransactionId) + "?inAppOwnershipType=FAMILY_SHARED")
         #expect(history.status == 200)
         await #expect(try store.control("family-revoke", "nope/x").status == 64)
-        await #expect(try store.control("family-share", "com.example.none").status == 1)
-        #expect(try store.stop() == 0)
+        await #expect(try refusal { try await store.testStore.familyShare("com.example.none") } != nil)
+        #expect(try await store.stop() == 0)
     }
 }

@@ -83,7 +83,7 @@ final class HTTPSReceiver {
         let receiver = try HTTPSReceiver()
         let caFile = directory.file("ca.pem")
         try Data(receiver.caPEM.utf8).write(to: URL(fileURLWithPath: caFile))
-        let store = try MockStoreHarness(
+        let store = try await MockStoreHarness.start(
             dataDirectory: directory.file("data"),
             extraArguments: ["--notify", receiver.url, "--notify-ca", caFile, "--notify-retry-base-ms", "20"])
         let requested = try await store.request(
@@ -97,12 +97,12 @@ final class HTTPSReceiver {
             return records.notifications.first?.status == "delivered"
                 && records.notifications.first?.sendAttempts.map(\.sendAttemptResult) == [.success]
         }
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func withoutNotifyCATheReceiverIsNotTrustedAndTheAttemptFails() async throws {
         let receiver = try HTTPSReceiver()
-        let store = try MockStoreHarness(
+        let store = try await MockStoreHarness.start(
             dataDirectory: directory.file("data"),
             extraArguments: [
                 "--notify", receiver.url, "--notify-retry-base-ms", "10", "--notify-max-attempts", "2",
@@ -122,7 +122,7 @@ final class HTTPSReceiver {
                 .first)
         #expect(record.sendAttempts.map(\.sendAttemptResult) == [.tlsIssue, .tlsIssue])
         #expect(receiver.bodies.isEmpty, "nothing was delivered to an untrusted receiver")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func notifyCAIsCheckedBeforeTheStoreStarts() async throws {

@@ -18,8 +18,8 @@ import Testing
     static let purchaseJSON = #"{"productId":"ai.voicedebrief.app.credit.500"}"#
 
     /// A store that takes at most ``limit`` connections, `extra` arguments after.
-    static func start(in directory: TemporaryDirectory, _ extra: [String] = []) throws -> EphemeralMockStore {
-        try EphemeralMockStore(
+    static func start(in directory: TemporaryDirectory, _ extra: [String] = []) async throws -> EphemeralMockStore {
+        try await EphemeralMockStore.start(
             ["--ephemeral", "--max-connections", "\(limit)", "--idle-timeout", "86400"] + extra,
             workingDirectory: directory.path)
     }
@@ -50,10 +50,9 @@ import Testing
 }
 
 extension IdleConnectionRoomTests {
-    @Test func aPurchaseOnANewConnectionIsServedWhileIdleConnectionsOutnumberTheLimit() throws {
+    @Test func aPurchaseOnANewConnectionIsServedWhileIdleConnectionsOutnumberTheLimit() async throws {
         let directory = try TemporaryDirectory()
-        let store = try Self.start(in: directory)
-        defer { store.stop() }
+        let store = try await Self.start(in: directory)
         var idle: [Int32] = []
         defer { idle.forEach { close($0) } }
 
@@ -76,13 +75,12 @@ extension IdleConnectionRoomTests {
         #expect(!Self.isClosed(newest))
         RawHTTP.send(newest, RawHTTP.request("GET", DeviceAPI.products.path() + "?ids=ai.voicedebrief.app.credit.500"))
         #expect(RawHTTP.parse(RawHTTP.receiveAll(newest))?.status == 200, "the newest idle connection is served")
-        #expect(store.stop() == 0)
+        #expect(await store.stop() == 0)
     }
 
-    @Test func aRequestUnderWayIsNotClosedToMakeRoom() throws {
+    @Test func aRequestUnderWayIsNotClosedToMakeRoom() async throws {
         let directory = try TemporaryDirectory()
-        let store = try Self.start(in: directory, ["--request-timeout", "3600"])
-        defer { store.stop() }
+        let store = try await Self.start(in: directory, ["--request-timeout", "3600"])
         var idle: [Int32] = []
         defer { idle.forEach { close($0) } }
 

@@ -18,11 +18,10 @@ import Testing
         "POST \(DeviceAPI.purchase.path()) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             + "Content-Length: 200\r\n\r\n{\"productId\":",
     ])
-    func aHalfRequestIsAnswered408ThenClosed(half: String) throws {
+    func aHalfRequestIsAnswered408ThenClosed(half: String) async throws {
         let directory = try TemporaryDirectory()
-        let store = try EphemeralMockStore(
+        let store = try await EphemeralMockStore.start(
             ["--ephemeral", "--request-timeout", "1", "--idle-timeout", "30"], workingDirectory: directory.path)
-        defer { store.stop() }
         let client = try RawHTTP.connect(port: store.port, timeout: 8)
         defer { close(client) }
         RawHTTP.send(client, Array(half.utf8))

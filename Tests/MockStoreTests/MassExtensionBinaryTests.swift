@@ -25,7 +25,7 @@ import Testing
     }
 
     func kinds(_ store: MockStoreHarness) async throws -> [String] {
-        try await store.control(TestNotificationsBody.self, "notifications").notifications.map {
+        try await store.testStore.notifications().map {
             $0.notificationType.rawValue + ($0.subtype.map { " " + $0.rawValue } ?? "")
         }
     }
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func aMassExtensionRunsOnItsOwnAFewSecondsLaterAndSendsItsSummary() async throws {
-        let store = try base.start()
+        let store = try await base.start()
         let root = try await base.root(store)
         let weekly = try await base.buy(store, Self.weekly, root: root)
         let body =
@@ -60,36 +60,36 @@ import Testing
         let done = try await status(store, "later")
         #expect(done.complete && done.succeededCount == 1 && done.failedCount == 0 && done.completeDate != nil)
         let state = try await #require(
-            try store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions.first)
+            try store.testStore.subscriptions().first)
         #expect(state.expiresDate == (weekly.expiresDate ?? 0) + 4 * Self.day, "extended once")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     /// A store restarted after a weekly subscriber's mass extension `id` was taken, before it ran.
     func restartedWithPendingMassExtension(_ id: String) async throws -> MockStoreHarness {
-        let store = try base.start()
+        let store = try await base.start()
         let root = try await base.root(store)
         _ = try await base.buy(store, Self.weekly, root: root)
         let body =
             #"{"extendByDays": 1, "extendReasonCode": 0, "requestIdentifier": "\#(id)", "productId": "\#(Self.weekly)"}"#
         #expect(try await post(store, body).status == 200)
-        #expect(try store.stop() == 0)
-        return try base.start()
+        #expect(try await store.stop() == 0)
+        return try await base.start()
     }
 
     @Test func aMassExtensionTakenBeforeARestartRunsAfterIt() async throws {
         let store = try await restartedWithPendingMassExtension("kept")
-        _ = try await store.control(TestClockBody.self, "clock", "advance", "PT1H")
+        _ = try await store.testStore.advanceClock(by: .hours(1))
         let done = try await status(store, "kept")
         #expect(done.complete && done.succeededCount == 1, "run after the restart")
         await #expect(try kinds(store).last == "RENEWAL_EXTENSION SUMMARY")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func aMassExtensionTakenBeforeARestartRunsAfterItWithNobodyAsking() async throws {
         let store = try await restartedWithPendingMassExtension("alone")
         let seen = try await kindsOnceSummarised(store)
         #expect(seen.suffix(2) == ["RENEWAL_EXTENDED", "RENEWAL_EXTENSION SUMMARY"], "\(seen)")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 }

@@ -96,8 +96,8 @@ extension MockStoreBinaryTests {
     }
 
     @Test func unreadableTestCAIsAnErrorNotReplaced() async throws {
-        let first = try MockStoreHarness(dataDirectory: data)
-        #expect(try first.stop() == 0)
+        let first = try await MockStoreHarness.start(dataDirectory: data)
+        #expect(try await first.stop() == 0)
         let key = data + "/ca/leaf.key"
         let before = try Data(contentsOf: URL(fileURLWithPath: key))
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: key)
@@ -116,14 +116,14 @@ extension MockStoreBinaryTests {
     }
 
     @Test func secondStoreOnTheSameDataIsRefused() async throws {
-        let first = try MockStoreHarness(dataDirectory: data)
+        let first = try await MockStoreHarness.start(dataDirectory: data)
         let outcome = try await MockStoreHarness.run([
             "--catalogue", Repository.catalogue, "--data", data, "--port", "0",
         ])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("another mockstore is using this data directory"))
         #expect(try await first.get(DeviceAPI.unfinished.path()).status == 200, "the first goes on")
-        #expect(try first.stop() == 0)
+        #expect(try await first.stop() == 0)
     }
 }
 
@@ -132,7 +132,7 @@ extension MockStoreBinaryTests {
 extension MockStoreBinaryTests {
     @Test func topUpFlowThroughEveryEndpoint() async throws {
         // A catalogue of two products, to list more than one.
-        let store = try MockStoreHarness(dataDirectory: data, catalogue: Repository.twoPackCatalogue)
+        let store = try await MockStoreHarness.start(dataDirectory: data, catalogue: Repository.twoPackCatalogue)
 
         let products = try await store.get(
             DeviceAPI.products.path() + "?ids=\(Self.credit500),unknown,\(Self.credit1000),\(Self.credit500)")
@@ -186,11 +186,11 @@ extension MockStoreBinaryTests {
         let unknown = try await store.post(DeviceAPI.finish.path("2000000000000099"), json: "{}")
         try expectError(unknown, status: 404, code: 4_040_010)
 
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func concurrentPurchasesGetDistinctIDs() async throws {
-        let store = try MockStoreHarness(dataDirectory: data)
+        let store = try await MockStoreHarness.start(dataDirectory: data)
         let root = try await rootCertificate(of: store)
         let purchases = URL(string: store.baseURL + DeviceAPI.purchase.path())
         let signed = try await withThrowingTaskGroup(of: String.self) { group in
@@ -209,11 +209,11 @@ extension MockStoreBinaryTests {
         let ids = try signed.map { try verifiedPayload($0, root: root).transactionId }
         #expect(Set(ids).count == 8)
         #expect(Set(ids) == Set((1...8).map { "200000000000000\($0)" }))
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func badRequestsGet4xxAndTheServerStaysUp() async throws {
-        let store = try MockStoreHarness(dataDirectory: data)
+        let store = try await MockStoreHarness.start(dataDirectory: data)
         try expectError(
             try await store.post(DeviceAPI.purchase.path(), json: "{not json"), status: 400, code: 4_000_000)
         try expectError(try await store.post(DeviceAPI.purchase.path(), json: "[]"), status: 400, code: 4_000_000)
@@ -255,7 +255,7 @@ extension MockStoreBinaryTests {
         #expect(
             try await store.get(DeviceAPI.unfinished.path()).decoded(SignedTransactionsBody.self)
                 .signedTransactions.isEmpty, "no bad request recorded anything")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 }
 
@@ -264,16 +264,16 @@ extension MockStoreBinaryTests {
 extension MockStoreBinaryTests {
     @Test func restartKeepsUnfinishedTransactionsTheCAAndTheCounter() async throws {
         // A catalogue of two products: the one kept unfinished is the second.
-        let firstRun = try MockStoreHarness(dataDirectory: data, catalogue: Repository.twoPackCatalogue)
+        let firstRun = try await MockStoreHarness.start(dataDirectory: data, catalogue: Repository.twoPackCatalogue)
         let root = try await rootCertificate(of: firstRun)
         let finished = try verifiedPayload(try await buy(firstRun), root: root)
         let kept = try verifiedPayload(try await buy(firstRun, Self.credit1000), root: root)
         #expect(
             try await firstRun.post(DeviceAPI.finish.path(finished.transactionId), json: "{}").status
                 == 200)
-        #expect(try firstRun.stop() == 0)
+        #expect(try await firstRun.stop() == 0)
 
-        let secondRun = try MockStoreHarness(dataDirectory: data, catalogue: Repository.twoPackCatalogue)
+        let secondRun = try await MockStoreHarness.start(dataDirectory: data, catalogue: Repository.twoPackCatalogue)
         let rootAgain = try await rootCertificate(of: secondRun)
         #expect(rootAgain.derRepresentation == root.derRepresentation, "the test CA is reused, not remade")
         let unfinished = try await secondRun.get(DeviceAPI.unfinished.path())
@@ -287,25 +287,25 @@ extension MockStoreBinaryTests {
         #expect(
             try await secondRun.post(DeviceAPI.finish.path(finished.transactionId), json: "{}")
                 .status == 200, "a finished one stays known")
-        #expect(try secondRun.stop() == 0)
+        #expect(try await secondRun.stop() == 0)
     }
 
     @Test(arguments: [SIGTERM, SIGINT])
-    func signalRightAfterTheListeningLineIsNotLost(signal: Int32) throws {
+    func signalRightAfterTheListeningLineIsNotLost(signal: Int32) async throws {
         // The listening line is printed as soon as the signal sources exist; a signal sent at once must
         // still stop the store (it once could be taken by the main thread and lost).
         for round in 0..<10 {
-            let store = try MockStoreHarness(dataDirectory: data)
-            #expect(try store.stop(signal: signal, timeout: 5) == 0, "round \(round)")
+            let store = try await MockStoreHarness.start(dataDirectory: data)
+            #expect(try await store.stop(signal: signal) == 0, "round \(round)")
         }
     }
 
     @Test(arguments: [SIGTERM, SIGINT])
     func signalStopsCleanlyAndClosesTheDatabase(signal: Int32) async throws {
-        let store = try MockStoreHarness(dataDirectory: data)
+        let store = try await MockStoreHarness.start(dataDirectory: data)
         _ = try await buy(store)
         #expect(FileManager.default.fileExists(atPath: data + "/mockstore.sqlite-wal"), "open in WAL mode")
-        #expect(try store.stop(signal: signal) == 0)
+        #expect(try await store.stop(signal: signal) == 0)
         #expect(
             !FileManager.default.fileExists(atPath: data + "/mockstore.sqlite-wal"),
             "closing the last connection checkpoints and removes the WAL")
@@ -318,29 +318,30 @@ extension MockStoreBinaryTests {
 extension MockStoreBinaryTests {
     @Test func hs256SignsWithTheSharedSecret() async throws {
         let secretPath = try directory.write("a shared secret for tests\n", to: "secret", mode: 0o600)
-        let store = try MockStoreHarness(
+        let store = try await MockStoreHarness.start(
             dataDirectory: data, extraArguments: ["--signing", "hs256", "--secret-file", secretPath])
         let parsed = try CompactJWS.parse(try await buy(store))
         #expect(parsed.header.alg == "HS256")
         #expect(parsed.header.x5c == nil)
         try parsed.verifyHS256(secret: Array("a shared secret for tests\n".utf8))
         #expect(throws: SigningError.self) { try parsed.verifyHS256(secret: Array("a shared secret for tests".utf8)) }
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func noneModeSignsNothing() async throws {
-        let store = try MockStoreHarness(dataDirectory: data, extraArguments: ["--signing", "none"])
+        let store = try await MockStoreHarness.start(dataDirectory: data, extraArguments: ["--signing", "none"])
         let parsed = try CompactJWS.parse(try await buy(store))
         #expect(parsed.header.alg == "none")
         #expect(parsed.signature.isEmpty)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func bundleIdOptionIsSigned() async throws {
-        let store = try MockStoreHarness(dataDirectory: data, extraArguments: ["--bundle-id", "com.example.other"])
+        let store = try await MockStoreHarness.start(
+            dataDirectory: data, extraArguments: ["--bundle-id", "com.example.other"])
         let root = try await rootCertificate(of: store)
         #expect(try verifiedPayload(try await buy(store), root: root).bundleId == "com.example.other")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 }
 

@@ -9,9 +9,10 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// The real `mockstore` binary, run as a child process for end-to-end tests (``LaunchedMockStore``, with URLSession
-/// and `mockstore control` on top). Always stopped: by the test (``stop(signal:timeout:)``) or, failing that, when the
-/// harness is released.
+/// The real `mockstore` binary with its own data directory, started by the test library (``TestStore``: a free port,
+/// `--exit-with-parent`, its start and stop waited for holding no thread), with URLSession requests that check each
+/// error is one its endpoint declares on top. The store's test controls are ``testStore``'s typed calls. Always
+/// stopped: by the test (``stop(signal:)``) or, failing that, when the harness is released.
 final class MockStoreHarness {
     typealias Failure = SupportFailure
 
@@ -22,31 +23,46 @@ final class MockStoreHarness {
     /// debug folder).
     static func binaryPath() throws -> String { try Binaries.require("mockstore") }
 
-    let store: LaunchedMockStore
     /// The test library's store: typed controls, and waiting for what the store records.
-    var testStore: TestStore { store.store }
-    var dataDirectory: String { store.dataDirectory }
-    var port: UInt16 { store.port }
+    let testStore: TestStore
+    let dataDirectory: String
+    var port: UInt16 { testStore.port }
     let baseURL: String
 
-    /// Starts `mockstore --port 0 --data dataDirectory --catalogue <repo catalogue> extraArguments` and waits
-    /// for its listening line.
-    init(dataDirectory: String, extraArguments: [String] = [], catalogue: String = Repository.catalogue) throws {
-        store = try LaunchedMockStore(dataDirectory: dataDirectory, arguments: extraArguments, catalogue: catalogue)
+    private init(_ store: TestStore, dataDirectory: String) {
+        testStore = store
+        self.dataDirectory = dataDirectory
         baseURL = "http://127.0.0.1:\(store.port)"
     }
 
-    /// What the store wrote to stderr so far.
-    var stderr: String { store.stderr }
+    /// Starts `mockstore --port 0 --data dataDirectory --catalogue <repo catalogue> extraArguments` and waits for
+    /// its listening line.
+    static func start(
+        dataDirectory: String, extraArguments: [String] = [], catalogue: String = Repository.catalogue
+    ) async throws -> MockStoreHarness {
+        var options = TestStore.Options()
+        options.dataDirectory = dataDirectory
+        options.catalogue = catalogue
+        options.arguments = extraArguments
+        options.binary = try binaryPath()
+        do {
+            return MockStoreHarness(try await TestStore.start(options), dataDirectory: dataDirectory)
+        } catch {
+            throw Failure("\(error)")
+        }
+    }
 
-    /// Sends `signal` and waits (up to `timeout` seconds, then SIGKILL) for the exit status.
+    /// What the store wrote to stderr so far.
+    var stderr: String { testStore.standardError }
+
+    /// Sends `signal` and waits for the exit status (SIGKILL after 20 s).
     @discardableResult
-    func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = 20) throws -> Int32 {
-        try store.stop(signal: signal, timeout: timeout)
+    func stop(signal: Int32 = SIGTERM) async throws -> Int32 {
+        await testStore.stop(signal: signal)
     }
 
     /// Whether the process is still running (it must survive bad requests).
-    var isRunning: Bool { store.isRunning }
+    var isRunning: Bool { testStore.isRunning }
 
     /// Runs `mockstore arguments` to completion (for usage and start-up failures).
     static func run(_ arguments: [String], timeout: TimeInterval = 30) async throws -> Outcome {
@@ -109,12 +125,13 @@ final class MockStoreHarness {
         try await request("POST", path, body: Array(json.utf8))
     }
 
-    /// Runs `mockstore control --url <this store> arguments` to completion.
+    /// Runs `mockstore control --url <this store> arguments` to completion: for the tests of the control command
+    /// line itself (its words, exit codes and output); every other test uses ``testStore``'s typed calls.
     func control(_ arguments: String...) async throws -> Outcome {
         try await Self.run(["control", "--url", baseURL] + arguments)
     }
 
-    /// Runs a control that must succeed and decodes its JSON answer.
+    /// Runs a control that must succeed and decodes its JSON answer (the control command line's own tests).
     func control<Body: Decodable>(
         _ type: Body.Type, _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Body {
@@ -125,6 +142,17 @@ final class MockStoreHarness {
         } catch {
             throw Failure(description: "control \(arguments) printed no \(type): \(outcome.stdout) \(outcome.stderr)")
         }
+    }
+}
+
+/// Whether `body` was refused by the store (a ``TestStoreError/refused(request:status:message:)``): the status and
+/// the store's words, or nil when it succeeded.
+func refusal<Answer>(_ body: () async throws -> Answer) async throws -> (status: Int, message: String)? {
+    do {
+        _ = try await body()
+        return nil
+    } catch TestStoreError.refused(_, let status, let message) {
+        return (status, message)
     }
 }
 

@@ -20,10 +20,10 @@ import Testing
         token = try ServerAPIToken()
     }
 
-    func start(_ receiver: NotificationReceiver, _ extra: [String] = [], retryBase: String = "20") throws
+    func start(_ receiver: NotificationReceiver, _ extra: [String] = [], retryBase: String = "20") async throws
         -> MockStoreHarness
     {
-        try MockStoreHarness(
+        try await MockStoreHarness.start(
             dataDirectory: data,
             extraArguments: ["--notify", receiver.url, "--notify-retry-base-ms", retryBase] + extra)
     }
@@ -42,7 +42,7 @@ import Testing
 extension NotificationBinaryTests {
     @Test func testNotificationIsSignedDeliveredAndItsStatusListsTheAttempt() async throws {
         let receiver = try NotificationReceiver()
-        let store = try start(receiver)
+        let store = try await start(receiver)
         let root = try await root(store)
         // Signed between the request and the reading of it: bounds from this test's own clock, not from a time it
         // hopes a loaded machine keeps to.
@@ -77,12 +77,12 @@ extension NotificationBinaryTests {
         #expect(body.signedPayload == signed.signedPayload)
         #expect(body.sendAttempts.map(\.sendAttemptResult) == [.success])
         #expect(try await notifications(store).first?.status == "delivered")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func refundLifecycleSendsEachNotificationWithTheTransaction() async throws {
         let receiver = try NotificationReceiver()
-        let store = try start(
+        let store = try await start(
             receiver, ["--bundle-version", "42", "--app-apple-id", "987654321", "--environment", "production"])
         let root = try await root(store)
         let shop = store.testStore
@@ -130,14 +130,14 @@ extension NotificationBinaryTests {
         #expect(infos.allSatisfy { $0.environment == .production && $0.deviceVerification == nil })
         #expect(
             records.allSatisfy { $0.status == "delivered" && $0.sendAttempts.map(\.sendAttemptResult) == [.success] })
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func aFailingReceiverSeesRetriesOnTheScaledSchedule() async throws {
         let receiver = try NotificationReceiver(statuses: [500, 503])
         // Retries happen in production only (issue 15); the purchase's ONE_TIME_CHARGE is the notification.
-        let store = try start(receiver, ["--environment", "production"])
-        _ = try await store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500")
+        let store = try await start(receiver, ["--environment", "production"])
+        _ = try await store.testStore.buy("ai.voicedebrief.app.credit.500")
         try await eventually("the third try succeeds") {
             try await notifications(store).first?.status == "delivered"
         }
@@ -153,7 +153,7 @@ extension NotificationBinaryTests {
         let uuids = Set(try receiver.payloads().map(\.notificationUUID))
         #expect(receiver.bodies.count == 3)
         #expect(uuids.count == 1, "the same notification is sent again")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func triesRunOutAndAnUnreachableReceiverIsASocketIssue() async throws {
@@ -161,14 +161,14 @@ extension NotificationBinaryTests {
         // Held bound and not listening: refused, and no other test's server can take the port meanwhile.
         let closed = try HeldPort()
         let closedURL = closed.url + "/gone"
-        let store = try start(receiver, ["--notify-max-attempts", "2", "--environment", "production"])
-        _ = try await store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500")
+        let store = try await start(receiver, ["--notify-max-attempts", "2", "--environment", "production"])
+        _ = try await store.testStore.buy("ai.voicedebrief.app.credit.500")
         try await eventually("the tries run out") { try await notifications(store).first?.status == "failed" }
         #expect(try await notifications(store).first?.sendAttempts.count == 2)
         #expect(receiver.bodies.count == 2)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
 
-        let unreachable = try MockStoreHarness(
+        let unreachable = try await MockStoreHarness.start(
             dataDirectory: data,
             extraArguments: [
                 "--notify", closedURL, "--notify-retry-base-ms", "10", "--notify-max-attempts", "3", "--environment",
@@ -184,7 +184,7 @@ extension NotificationBinaryTests {
             "GET", ServerAPI.testNotificationStatus.path(testToken), headers: try token.header())
         let results = try status.decoded(CheckTestNotificationResponseBody.self).sendAttempts.map(\.sendAttemptResult)
         #expect(results == [.socketIssue, .socketIssue, .socketIssue], "\(results)")
-        #expect(try unreachable.stop() == 0)
+        #expect(try await unreachable.stop() == 0)
         withExtendedLifetime(closed) {}
     }
 
@@ -195,8 +195,8 @@ extension NotificationBinaryTests {
         let receiving = try NotificationReceiver()
         // An "hour" of an hour: the first store's next try is due an hour after its first, so it makes no other
         // however long this test is held, and only the restarted store's own schedule can send it within the test.
-        var store = try start(failing, ["--environment", "production"], retryBase: "3600000")
-        _ = try await store.control(TestTransactionBody.self, "buy", "ai.voicedebrief.app.credit.500")
+        var store = try await start(failing, ["--environment", "production"], retryBase: "3600000")
+        _ = try await store.testStore.buy("ai.voicedebrief.app.credit.500")
         if try await !eventually("the first try fails", { failing.bodies.count >= 1 }) {
             // Say why: the store's records of the notification and what it printed.
             let records = try await store.get(TestControls.notifications.path()).body
@@ -204,11 +204,11 @@ extension NotificationBinaryTests {
                 "notifications: \(String(decoding: records, as: UTF8.self))\nstderr: \(store.stderr)"
             Issue.record(Comment(rawValue: why))
         }
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
         let triedBefore = failing.bodies.count
         // Restarted with a short "hour": the waiting notification is put on the new schedule (its next try one of
         // these hours after its last), so it is sent now; on the first store's schedule it would wait an hour.
-        store = try start(receiving, ["--environment", "production"], retryBase: "10")
+        store = try await start(receiving, ["--environment", "production"], retryBase: "10")
         try await eventually("the retry after the restart") { receiving.bodies.count >= 1 }
         try await eventually("it is delivered") { try await notifications(store).first?.status == "delivered" }
         let record = try #require(try await notifications(store).first)
@@ -219,7 +219,7 @@ extension NotificationBinaryTests {
         #expect(receiving.bodies.count == 1, "delivered once")
         #expect(receiving.bodies.first == failing.bodies.first, "the same signed notification")
         #expect(failing.bodies.count == triedBefore, "the stopped store tried no more")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 }
 

@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func promotionalOffersOfferCodesAndWinBackOffersAreRedeemedWithTheirSubtypes() async throws {
-        let store = try base.start()
+        let store = try await base.start()
         let root = try await base.root(store)
         let promo = try await buy(store, Self.pro, "promotional", "pro.monthly.half")
         #expect(promo.status == 200)
@@ -57,18 +57,18 @@ import Testing
         #expect(
             renewal.offerType == .offerCode && renewal.offerIdentifier == "PRO-MONTH-99" && renewal.renewalPrice == 990)
 
-        _ = try await store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.pro)
+        _ = try await store.testStore.expire(Self.pro)
         #expect(try await buy(store, Self.pro, "winBack", "pro.monthly.winback.free").status == 200)
         (payload, transaction, renewal) = try await last(store, root: root)
         #expect(payload.notificationType == .offerRedeemed && payload.subtype == .resubscribe)
         #expect(
             transaction.offerType == .winBackOffer && transaction.offerDiscountType == .freeTrial
                 && transaction.price == 0)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func anOfferOnAnotherProductOfTheGroupIsAnUpgradeOrADowngrade() async throws {
-        let store = try base.start()
+        let store = try await base.start()
         let root = try await base.root(store)
         _ = try await base.buy(store, SubscriptionBinaryTests.basic, root: root)
         #expect(try await buy(store, Self.pro, "promotional", "pro.monthly.half").status == 200)
@@ -78,10 +78,10 @@ import Testing
             transaction.productId == Self.pro && transaction.offerType == .promotionalOffer
                 && transaction.price == 4_990)
         #expect(try await buy(store, SubscriptionBinaryTests.basic, "promotional", "x").status == 400)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
 
         let other = try SubscriptionBinaryTests()
-        let second = try other.start()
+        let second = try await other.start()
         let secondRoot = try await other.root(second)
         _ = try await other.buy(second, SubscriptionBinaryTests.proYearly, root: secondRoot)
         #expect(try await buy(second, Self.pro, "promotional", "pro.monthly.half").status == 200)
@@ -89,6 +89,6 @@ import Testing
         #expect(told.payload.notificationType == .offerRedeemed && told.payload.subtype == .downgrade)
         #expect(told.renewal.autoRenewProductId == Self.pro && told.renewal.offerType == .promotionalOffer)
         #expect(told.renewal.offerIdentifier == "pro.monthly.half" && told.renewal.renewalPrice == 4_990)
-        #expect(try second.stop() == 0)
+        #expect(try await second.stop() == 0)
     }
 }

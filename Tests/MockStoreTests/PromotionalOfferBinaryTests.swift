@@ -23,7 +23,7 @@ import Testing
     static var now: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
     @Test func aSignedPromotionalOfferIsAcceptedOnceAndEveryBadSignatureIsRefused() async throws {
-        let store = try base.start()
+        let store = try await base.start()
         let root = try await base.root(store)
         let signer = try PromotionalOfferSigner()
         let early = try await store.purchase(Self.pro, offer: try signer.option(product: Self.pro, offer: Self.half))
@@ -60,11 +60,11 @@ import Testing
         #expect(told.transaction.offerType == .promotionalOffer && told.transaction.offerIdentifier == Self.half)
         let again = try await store.purchase(Self.pro, offer: withToken, appAccountToken: token)
         #expect(again.status == 400 && Self.message(again).contains("nonce"), "a nonce is good for one purchase")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func theJWSFormIsCheckedForItsKeyAudienceProductOfferTimeAndTransaction() async throws {
-        let store = try base.start()
+        let store = try await base.start()
         let root = try await base.root(store)
         let signer = try PromotionalOfferSigner(keyID: "JWSKEY")
         try await signer.register(with: store, in: base.directory)
@@ -91,51 +91,64 @@ import Testing
         let told = try await #require(try base.notifications(store, root: root).last)
         #expect(told.payload.notificationType == .offerRedeemed && told.payload.subtype == .upgrade)
         #expect(try await store.purchase(Self.pro, offer: good).status == 400, "used once")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func anOfferCodeIsRedeemedOnlyByTheCustomersItsEligibilityNames() async throws {
-        let store = try base.start()
+        let store = try await base.start()
         let code = PurchaseOfferOption(type: "offerCode", id: "PRO-3MONTHS")  // new and expired customers
         #expect(try await store.purchase(Self.yearly, offer: code).status == 200, "a new customer")
         let existing = try await store.purchase(Self.yearly, offer: code)
         #expect(existing.status == 400 && Self.message(existing).contains("ineligibleForOffer"), "subscribed now")
-        let outside = try await store.control("buy", Self.yearly, "--offer", "offerCode:PRO-3MONTHS")
-        #expect(outside.status == 1 && outside.stderr.contains("ineligibleForOffer"), "the control too")
-        _ = try await store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.yearly)
+        let outside = try await refusal { try await store.testStore.buy(Self.yearly, offer: .offerCode("PRO-3MONTHS")) }
+        #expect(outside?.message.contains("ineligibleForOffer") == true, "the control too")
+        _ = try await store.testStore.expire(Self.yearly)
         #expect(try await store.purchase(Self.yearly, offer: code).status == 200, "a lapsed customer")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func controlBuyRedeemsAnOfferWithoutASignatureAsSKTestSessionDoes() async throws {
-        let store = try base.start()
+        let store = try await base.start()
         let root = try await base.root(store)
-        let bought = try await store.control(
-            TestTransactionBody.self, "buy", Self.pro, "--offer", "promotional:\(Self.half)")
+        let bought = try await store.testStore.buy(Self.pro, offer: .promotional("\(Self.half)"))
         #expect(bought.transaction.productId == Self.pro)
         let told = try await #require(try base.notifications(store, root: root).last)
         #expect(told.payload.notificationType == .offerRedeemed && told.transaction.offerType == .promotionalOffer)
-        await #expect(try store.control("buy", Self.pro, "--offer", "promotional:nope").status == 1, "no such offer")
-        let coins = try await store.control("buy", "com.example.coins", "--offer", "promotional:\(Self.half)")
-        #expect(coins.status == 1 && coins.stderr.contains("only those have offers"), "a consumable has no offers")
+        await #expect(
+            try refusal { try await store.testStore.buy(Self.pro, offer: .promotional("nope")) } != nil, "no such offer"
+        )
+        let coins = try await refusal {
+            try await store.testStore.buy("com.example.coins", offer: .promotional(Self.half))
+        }
+        #expect(coins?.message.contains("only those have offers") == true, "a consumable has no offers")
         let device = try await store.purchase(
             "com.example.coins", offer: PurchaseOfferOption(type: "offerCode", id: "X"))
         #expect(device.status == 400, "nor through the device API")
-        let winBack = try await store.control("buy", Self.pro, "--offer", "winBack:pro.monthly.winback.free")
-        #expect(winBack.status == 1 && winBack.stderr.contains("lapsed"), "win-back: not lapsed")
+        let winBack = try await refusal {
+            try await store.testStore.buy(Self.pro, offer: .winBack("pro.monthly.winback.free"))
+        }
+        #expect(winBack?.message.contains("lapsed") == true, "win-back: not lapsed")
         await #expect(
             try base.notifications(store, root: root).last?.renewal.eligibleWinBackOfferIds == nil, "in force")
-        _ = try await store.control(TestSubscriptionEventRecord.self, "subscription", "expire", Self.pro)
+        _ = try await store.testStore.expire(Self.pro)
         let expired = try await #require(try base.notifications(store, root: root).last)
         #expect(expired.payload.notificationType == .expired)
         #expect(expired.renewal.eligibleWinBackOfferIds == ["pro.monthly.winback.free"], "lapsed: the product's")
-        let won = try await store.control("buy", Self.pro, "--offer", "winBack:pro.monthly.winback.free")
-        #expect(won.status == 0, "lapsed: eligible")
+        let won = try await refusal {
+            try await store.testStore.buy(Self.pro, offer: .winBack("pro.monthly.winback.free"))
+        }
+        #expect(won == nil, "lapsed: eligible")
         for bad in ["half", "gift:x", "promotional:", ":x"] {
             await #expect(try store.control("buy", Self.pro, "--offer", bad).status == 64, "\(bad)")
         }
         await #expect(try store.control("offer-key", "K", base.directory.file("missing.p8")).status == 64)
-        await #expect(try store.control(TestOfferKeysBody.self, "offer-keys").keyIds.isEmpty)
-        #expect(try store.stop() == 0)
+        await #expect(try store.testStore.offerKeys().isEmpty)
+        // The command line reads a .p8 as App Store Connect gives it and registers its public part (every other
+        // test registers the public part through the test library).
+        let p8 = base.directory.file("offer-key-CLIKEY.p8")
+        try Data(try P256PrivateKey.generate().pemRepresentation.utf8).write(to: URL(fileURLWithPath: p8))
+        await #expect(try store.control("offer-key", "CLIKEY", p8).status == 0)
+        await #expect(try store.testStore.offerKeys() == ["CLIKEY"])
+        #expect(try await store.stop() == 0)
     }
 }

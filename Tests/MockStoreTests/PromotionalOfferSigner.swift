@@ -4,7 +4,8 @@ import StoreTestControls
 import StoreWire
 import Testing
 
-/// A developer's subscription offer key in tests: registers itself with a store (`mockstore control offer-key`)
+/// A developer's subscription offer key in tests: registers its public key with a store
+/// (``TestStore/registerOfferKey(_:publicKeyPEM:)``)
 /// and signs promotional offers in both of StoreKit's forms, as Apple documents them.
 struct PromotionalOfferSigner {
     static let bundleId = "ai.voicedebrief.app"
@@ -16,11 +17,9 @@ struct PromotionalOfferSigner {
         self.keyID = keyID
     }
 
-    /// Writes the private key (.p8 PEM) under `directory` and registers it with `store`.
+    /// Registers the key's public part with `store` (what `mockstore control offer-key` derives from the .p8 file).
     func register(with store: MockStoreHarness, in directory: TemporaryDirectory) async throws {
-        let file = directory.file("offer-key-\(keyID).p8")
-        try Data(key.pemRepresentation.utf8).write(to: URL(fileURLWithPath: file))
-        _ = try await store.control(TestOfferKeysBody.self, "offer-key", keyID, file)
+        _ = try await store.testStore.registerOfferKey(keyID, publicKeyPEM: key.publicKey.pemRepresentation)
     }
 
     /// The first form: keyID, nonce, timestamp and the base64 DER signature over Apple's payload.

@@ -62,10 +62,10 @@ extension ReceiverAnswerLimitTests {
         defer { receiver.stop() }
         let directory = try TemporaryDirectory("mockstore-huge-answer")
         // Two minutes per try: only the answer's size, never its time, may decide here.
-        let store = try MockStoreHarness(
+        let store = try await MockStoreHarness.start(
             dataDirectory: directory.file("data"),
             extraArguments: ["--notify", receiver.url, "--notify-timeout-ms", "120000"])
-        let pid = store.store.pid
+        let pid = store.testStore.processIdentifier
         let before = try Self.peakMemory(of: pid)
 
         // The purchase's ONE_TIME_CHARGE is the notification (the sandbox tries once).
@@ -86,6 +86,6 @@ extension ReceiverAnswerLimitTests {
         let after = try Self.peakMemory(of: pid)
         #expect(after - before < 32 << 20, "the store's peak memory grew from \(before >> 20) to \(after >> 20) MiB")
         #expect(receiver.bodyBytesSent < 64 << 20, "the store read \(receiver.bodyBytesSent >> 20) MiB of the answer")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 }

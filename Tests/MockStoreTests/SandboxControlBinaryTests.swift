@@ -55,7 +55,7 @@ import Testing
 
 extension SandboxControlBinaryTests {
     @Test func askToBuyApprovedReachesTheFeedOnceAndDeclinedNever() async throws {
-        let store = try MockStoreHarness(dataDirectory: data)
+        let store = try await MockStoreHarness.start(dataDirectory: data)
         let root = try await root(store)
         await #expect(try store.control(TestSettingsBody.self, "ask-to-buy", "on").askToBuyEnabled)
         let first = try await purchase(store)
@@ -95,11 +95,11 @@ extension SandboxControlBinaryTests {
         await expectRefused(try store.control("approve", "2000000000000099"), "Transaction id not found.")
         await #expect(try !store.control(TestSettingsBody.self, "ask-to-buy", "off").askToBuyEnabled)
         #expect(try await purchase(store).result == "success")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func interruptedPurchaseIsResolvedIntoTheFeed() async throws {
-        let store = try MockStoreHarness(dataDirectory: data)
+        let store = try await MockStoreHarness.start(dataDirectory: data)
         let root = try await root(store)
         await #expect(try store.control(TestSettingsBody.self, "interrupted", "on").interruptedPurchasesEnabled)
         // StoreKit 2 reports an interrupted purchase as cancelled (issue 15; it was "pending" before); the
@@ -121,12 +121,12 @@ extension SandboxControlBinaryTests {
         await expectRefused(try store.control("resolve", id), "Cannot resolve")
         _ = try await store.control(TestSettingsBody.self, "interrupted", "off")
         #expect(try await purchase(store).result == "success")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func outsidePurchaseReachesTheFeedAndTheUnfinishedList() async throws {
         // A store of two products (the app sells one): the outside purchase is of the other.
-        let store = try MockStoreHarness(dataDirectory: data, catalogue: Repository.twoPackCatalogue)
+        let store = try await MockStoreHarness.start(dataDirectory: data, catalogue: Repository.twoPackCatalogue)
         let root = try await root(store)
         let token = UUID().uuidString.lowercased()
         _ = try await store.control(TestSettingsBody.self, "ask-to-buy", "on")
@@ -145,7 +145,7 @@ extension SandboxControlBinaryTests {
             ])
         #expect(try await unfinishedIDs(store, root: root) == [payload.transactionId])
         await expectRefused(try store.control("buy", "no.such.product"), "not in the catalogue")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 }
 
@@ -153,7 +153,7 @@ extension SandboxControlBinaryTests {
 
 extension SandboxControlBinaryTests {
     @Test func refundSetsTheRevocationAndReachesTheFeedAndReversalClearsIt() async throws {
-        let store = try MockStoreHarness(dataDirectory: data)
+        let store = try await MockStoreHarness.start(dataDirectory: data)
         let root = try await root(store)
         let signed = try #require(try await purchase(store).signedTransaction)
         let id = try payloads([signed], root: root)[0].transactionId
@@ -181,11 +181,11 @@ extension SandboxControlBinaryTests {
         #expect(again.revocationDate == nil && again.revocationReason == nil)
         await expectRefused(try store.control("reverse-refund", id), "it is not refunded")
         await expectRefused(try store.control("refund", id, "--reason", "7"), "Invalid revocationReason 7")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func refundRequestIsDeclinedOrGranted() async throws {
-        let store = try MockStoreHarness(dataDirectory: data)
+        let store = try await MockStoreHarness.start(dataDirectory: data)
         _ = try await purchase(store)
         let id = try await #require(try store.control(TestTransactionsBody.self, "transactions").transactions.first)
             .transactionId
@@ -214,7 +214,7 @@ extension SandboxControlBinaryTests {
             try store.control(TestNotificationsBody.self, "notifications").notifications.allSatisfy {
                 $0.status == "unsent" && $0.sendAttempts.isEmpty
             }, "no --notify: recorded, not sent")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 }
 
@@ -240,7 +240,7 @@ extension SandboxControlBinaryTests {
     }
 
     @Test func eachAPIFailsWithTheStoreKitErrorOnceOrUntilCleared() async throws {
-        let store = try MockStoreHarness(dataDirectory: data)
+        let store = try await MockStoreHarness.start(dataDirectory: data)
         let root = try await root(store)
         let products = DeviceAPI.products.path() + "?ids=\(Self.credit500)"
 
@@ -314,7 +314,7 @@ extension SandboxControlBinaryTests {
             try store.control(TestFailuresBody.self, "failures").failures.map(\.api) == ["loadProducts", "finish"])
         await #expect(try store.control(TestFailuresBody.self, "clear-failure").failures.isEmpty)
         #expect(try await store.get(products).status == 200)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func catalogueSettingsAreTheDefaultsAndResetRestoresThem() async throws {
@@ -329,7 +329,7 @@ extension SandboxControlBinaryTests {
         ]
         let text = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
         let catalogue = try directory.write(text, to: "settings.storekit")
-        let store = try MockStoreHarness(dataDirectory: data, catalogue: catalogue)
+        let store = try await MockStoreHarness.start(dataDirectory: data, catalogue: catalogue)
 
         let defaults = try await store.control(TestSettingsBody.self, "settings")
         #expect(defaults.askToBuyEnabled)
@@ -367,11 +367,11 @@ extension SandboxControlBinaryTests {
         await #expect(try store.control("reset").status == 0)
         await #expect(try store.control(TestSettingsBody.self, "settings") == defaults, "back to the catalogue's")
         await #expect(try store.control(TestTransactionsBody.self, "transactions").transactions.isEmpty)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func storefrontAndLocaleChangePricesAndNewTransactions() async throws {
-        let store = try MockStoreHarness(dataDirectory: data)
+        let store = try await MockStoreHarness.start(dataDirectory: data)
         let root = try await root(store)
         let settings = try await store.control(TestSettingsBody.self, "storefront", "USA")
         #expect(settings.currency == "USD")
@@ -385,7 +385,7 @@ extension SandboxControlBinaryTests {
         await expectRefused(try store.control("storefront", "XYZ"), "Unknown storefront \"XYZ\"")
         await #expect(try store.control("locale", "en GB!").status == 64, "a malformed locale is a usage error")
         await expectRefused(try store.control("locale", "zz"), "cannot serve locale \"zz\"")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 }
 
@@ -393,7 +393,7 @@ extension SandboxControlBinaryTests {
 
 extension SandboxControlBinaryTests {
     @Test func deleteClearAndResetNeverReuseIds() async throws {
-        let store = try MockStoreHarness(dataDirectory: data)
+        let store = try await MockStoreHarness.start(dataDirectory: data)
         _ = try await purchase(store)
         _ = try await purchase(store)
         let ids = try await store.control(TestTransactionsBody.self, "transactions").transactions.map(\.transactionId)
@@ -416,16 +416,16 @@ extension SandboxControlBinaryTests {
         let after = try await store.control(TestTransactionsBody.self, "transactions").transactions
         #expect(after.map(\.transactionId) == ["2000000000000003"], "ids are never reused")
         #expect(after.map(\.orderId) == ["MOCK00000003"])
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func updatesCursorIsStrictAndSurvivesARestart() async throws {
-        var store = try MockStoreHarness(dataDirectory: data)
+        var store = try await MockStoreHarness.start(dataDirectory: data)
         _ = try await store.control(TestTransactionBody.self, "buy", Self.credit500)
         let first = try await updates(store)
         #expect(first.signedTransactions.count == 1)
-        #expect(try store.stop() == 0)
-        store = try MockStoreHarness(dataDirectory: data)
+        #expect(try await store.stop() == 0)
+        store = try await MockStoreHarness.start(dataDirectory: data)
         #expect(try await updates(store, after: first.cursor).signedTransactions.isEmpty)
         _ = try await store.control(TestTransactionBody.self, "buy", Self.credit500)
         #expect(try await updates(store, after: first.cursor).signedTransactions.count == 1)
@@ -435,7 +435,7 @@ extension SandboxControlBinaryTests {
         let bad = try await store.get(DeviceAPI.updates.path() + "?after=abc")
         #expect(bad.status == 400)
         #expect(try bad.decoded(StoreErrorBody.self).errorCode == 4_000_000)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func controlCommandUsageErrorsAndUnreachableStore() async throws {

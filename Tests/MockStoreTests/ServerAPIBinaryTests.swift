@@ -19,8 +19,8 @@ import Testing
         token = try ServerAPIToken()
     }
 
-    func start(_ extra: [String] = [], catalogue: String = Repository.catalogue) throws -> MockStoreHarness {
-        try MockStoreHarness(
+    func start(_ extra: [String] = [], catalogue: String = Repository.catalogue) async throws -> MockStoreHarness {
+        try await MockStoreHarness.start(
             dataDirectory: data, extraArguments: try token.option(in: directory) + extra, catalogue: catalogue)
     }
 
@@ -50,7 +50,7 @@ import Testing
 
 extension ServerAPIBinaryTests {
     @Test func badBearerTokensGet401WithoutABody() async throws {
-        let store = try start()
+        let store = try await start()
         let id = try await buy(store)
         let path = ServerAPI.transactionInfo.path(id)
         let stranger = try P256PrivateKey.generate()
@@ -82,11 +82,11 @@ extension ServerAPIBinaryTests {
         #expect(withIat.status == 200, "iat is allowed, never required")
         #expect(try await api(store, "GET", path).status == 200)
         #expect(store.stderr.contains("bearer tokens checked with the keys \(token.keyId)"))
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func withoutAPIKeysAnyWellFormedTokenIsAcceptedAndTheStoreSaysSo() async throws {
-        let store = try MockStoreHarness(dataDirectory: data)
+        let store = try await MockStoreHarness.start(dataDirectory: data)
         let id = try await buy(store)
         let stranger = try ServerAPIToken(keyId: "ANYKEY")
         let accepted = try await store.request(
@@ -97,7 +97,7 @@ extension ServerAPIBinaryTests {
             headers: ["Authorization": "Bearer " + (try stranger.make(bid: "com.example.other"))])
         #expect(wrongBundle.status == 401, "claims are still checked")
         #expect(store.stderr.contains("no --api-key given: any well-formed ES256 bearer token is accepted"))
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func unreadableAPIKeyStopsTheStart() async throws {
@@ -115,7 +115,7 @@ extension ServerAPIBinaryTests {
 
 extension ServerAPIBinaryTests {
     @Test func getTransactionInfoServesFinishedRefundedAndRefusesPending() async throws {
-        let store = try start()
+        let store = try await start()
         let root = try await root(store)
         let id = try await buy(store)
         #expect(try await store.post(DeviceAPI.finish.path(id), json: "{}").status == 200)
@@ -136,9 +136,9 @@ extension ServerAPIBinaryTests {
             ], root: root)[0]
         #expect(refunded.revocationDate != nil)
 
-        _ = try await store.control(TestSettingsBody.self, "ask-to-buy", "on")
+        _ = try await store.testStore.setAskToBuy(true)
         _ = try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.credit500)"}"#)
-        let pending = try await #require(try store.control(TestTransactionsBody.self, "transactions").transactions.last)
+        let pending = try await #require(try store.testStore.transactions().last)
         try expectError(
             try await api(store, "GET", ServerAPI.transactionInfo.path(pending.transactionId)), status: 404,
             code: 4_040_010)
@@ -147,12 +147,12 @@ extension ServerAPIBinaryTests {
             code: 4_040_010)
         try expectError(
             try await api(store, "GET", ServerAPI.transactionInfo.path("abc")), status: 400, code: 4_000_006)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func transactionHistoryPagesFiltersAndSorts() async throws {
         // Two products, to filter by one of them.
-        let store = try start(catalogue: Repository.twoPackCatalogue)
+        let store = try await start(catalogue: Repository.twoPackCatalogue)
         let root = try await root(store)
         var ids: [String] = []
         for index in 0..<23 {
@@ -222,11 +222,11 @@ extension ServerAPIBinaryTests {
         try expectError(
             try await api(store, "GET", ServerAPI.history.path("2000000000000999")), status: 404, code: 4_040_010)
         try expectError(try await api(store, "GET", ServerAPI.history.path("x1")), status: 400, code: 4_000_006)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func refundHistoryListsRefundsOldestFirst() async throws {
-        let store = try start()
+        let store = try await start()
         let root = try await root(store)
         let ids = [try await buy(store), try await buy(store), try await buy(store)]
         let empty = try await api(store, "GET", ServerAPI.refundHistory.path(ids[0]))
@@ -250,14 +250,14 @@ extension ServerAPIBinaryTests {
         )
         try expectError(
             try await api(store, "GET", ServerAPI.refundHistory.path("2000000000000999")), status: 404, code: 4_040_010)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func lookUpOrderIdFindsTheOrdersTransactions() async throws {
-        let store = try start()
+        let store = try await start()
         let root = try await root(store)
         let id = try await buy(store)
-        let order = try await #require(try store.control(TestTransactionsBody.self, "transactions").transactions.first)
+        let order = try await #require(try store.testStore.transactions().first)
             .orderId
         #expect(order == "MOCK00000001")
         let found = try await api(store, "GET", ServerAPI.lookUpOrder.path(order))
@@ -268,7 +268,7 @@ extension ServerAPIBinaryTests {
         let unknown = try await api(store, "GET", ServerAPI.lookUpOrder.path("MOCK99999999")).decoded(
             OrderLookupResponseBody.self)
         #expect(unknown == OrderLookupResponseBody(status: .invalid, signedTransactions: []))
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func consumptionInformationIsValidatedAndRecorded() async throws {
@@ -278,7 +278,7 @@ extension ServerAPIBinaryTests {
             of: #""type" : "Consumable""#, with: #""type" : "NonConsumable""#, options: [],
             range: text.range(of: "ai.voicedebrief.app.credit.1000").map { $0.lowerBound..<text.endIndex })
         let catalogue = try directory.write(text, to: "mixed.storekit")
-        let store = try start(catalogue: catalogue)
+        let store = try await start(catalogue: catalogue)
         let id = try await buy(store)
         let v2 =
             #"{"customerConsented": true, "sampleContentProvided": false, "deliveryStatus": "DELIVERED", "consumptionPercentage": 25000, "refundPreference": "DECLINE"}"#
@@ -291,7 +291,7 @@ extension ServerAPIBinaryTests {
              "lifetimeDollarsRefunded": 1, "lifetimeDollarsPurchased": 2, "userStatus": 1, "refundPreference": 2}
             """
         #expect(try await api(store, "PUT", ServerAPI.sendConsumptionV1.path(id), json: v1).status == 202)
-        let recorded = try await store.control(TestConsumptionBody.self, "consumption").consumption
+        let recorded = try await store.testStore.consumption()
         #expect(recorded.map(\.apiVersion) == ["v2", "v1"])
         #expect(recorded.allSatisfy { $0.transactionId == id })
         #expect(recorded[0].request["deliveryStatus"] == .string("DELIVERED"))
@@ -336,22 +336,22 @@ extension ServerAPIBinaryTests {
         #expect(
             try await api(store, "PUT", ServerAPI.sendConsumption.path(nonConsumable), json: v2).status == 202)
         await #expect(
-            try store.control(TestConsumptionBody.self, "consumption").consumption.count == 3,
+            try store.testStore.consumption().count == 3,
             "refusals are not recorded")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func serverFinishAndTestNotificationWithoutAReceiver() async throws {
-        let store = try start()
+        let store = try await start()
         let id = try await buy(store)
         let finish = try await api(store, "POST", ServerAPI.finishTransaction.path(id))
         #expect(finish.status == 200)
-        await #expect(try store.control(TestTransactionsBody.self, "transactions").transactions.first?.finished == true)
+        await #expect(try store.testStore.transactions().first?.finished == true)
         try expectError(
             try await api(store, "POST", ServerAPI.requestTestNotification.path()), status: 404, code: 4_040_007)
         try expectError(
             try await api(store, "GET", ServerAPI.testNotificationStatus.path("nothing_1")), status: 404,
             code: 4_040_008)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 }

@@ -56,12 +56,11 @@ import Testing
 }
 
 extension StoreLoadTests {
-    @Test func aPurchaseIsAnsweredWhile100SlowAnd1000IdleConnectionsAreOpen() throws {
+    @Test func aPurchaseIsAnsweredWhile100SlowAnd1000IdleConnectionsAreOpen() async throws {
         let files = raiseOpenFileLimit()
         try #require(files >= 1_300, "this process may open only \(files) files")
         let directory = try TemporaryDirectory()
-        let store = try EphemeralMockStore(workingDirectory: directory.path)
-        defer { store.stop() }
+        let store = try await EphemeralMockStore.start(workingDirectory: directory.path)
         var sockets: [Int32] = []
         defer { sockets.forEach { close($0) } }
 
@@ -94,11 +93,10 @@ extension StoreLoadTests {
         #expect(reply?.status == 200)
     }
 
-    @Test func aRequestThatDoesNotArriveWholeInTimeLosesItsConnection() throws {
+    @Test func aRequestThatDoesNotArriveWholeInTimeLosesItsConnection() async throws {
         let directory = try TemporaryDirectory()
-        let store = try EphemeralMockStore(
+        let store = try await EphemeralMockStore.start(
             ["--ephemeral", "--request-timeout", "1", "--idle-timeout", "3"], workingDirectory: directory.path)
-        defer { store.stop() }
         let slow = try RawHTTP.connect(port: store.port, timeout: 0.05)
         defer { close(slow) }
         let idle = try RawHTTP.connect(port: store.port, timeout: 0.05)

@@ -26,8 +26,8 @@ import Testing
         token = try ServerAPIToken()
     }
 
-    func start() throws -> MockStoreHarness {
-        try MockStoreHarness(
+    func start() async throws -> MockStoreHarness {
+        try await MockStoreHarness.start(
             dataDirectory: data, extraArguments: try token.option(in: directory), catalogue: Self.catalogue)
     }
 
@@ -52,7 +52,7 @@ import Testing
 
     /// The notifications made so far, decoded and verified.
     func notifications(_ store: MockStoreHarness, root: Certificate) async throws -> [Told] {
-        try await store.control(TestNotificationsBody.self, "notifications").notifications.map { record in
+        try await store.testStore.notifications().map { record in
             let payload = try verifiedES256Payload(record.signedPayload, as: NotificationPayload.self, root: root)
             let data = try #require(payload.data)
             return Told(
@@ -79,7 +79,7 @@ import Testing
 
 extension SubscriptionBinaryTests {
     @Test func aPurchaseRenewsOnTheAdvancedClockThenExpiresWithAutoRenewOffAndResubscribes() async throws {
-        let store = try start()
+        let store = try await start()
         let root = try await root(store)
         let first = try await buy(store, Self.proMonthly, root: root)
         #expect(first.type == .autoRenewableSubscription && first.transactionReason == .purchase)
@@ -110,8 +110,7 @@ extension SubscriptionBinaryTests {
         #expect((renewal.transaction.expiresDate ?? 0) > expires + 27 * Self.day)
         #expect(renewal.payload.signedDate == expires, "dated when it happened")
 
-        let off = try await store.control(
-            TestSubscriptionEventRecord.self, "subscription", "auto-renew", first.transactionId, "off")
+        let off = try await store.testStore.setAutoRenew(first.transactionId, false)
         #expect(off.notificationType == .didChangeRenewalStatus && off.subtype == .autoRenewDisabled)
         await #expect(try notifications(store, root: root).last?.renewal.autoRenewStatus == .off)
         let ended = try await store.testStore.advanceClock(by: .months(2))
@@ -127,11 +126,11 @@ extension SubscriptionBinaryTests {
         #expect(back.payload.notificationType == .subscribed && back.payload.subtype == .resubscribe)
         let eligibility = try await store.get(DeviceAPI.introOfferEligibility.path(Self.proGroup))
         #expect(try eligibility.decoded(IntroOfferEligibilityBody.self).isEligibleForIntroOffer == false)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func anUpgradeIsImmediateAndADowngradeWaitsForTheRenewal() async throws {
-        let store = try start()
+        let store = try await start()
         let root = try await root(store)
         let basic = try await buy(store, Self.basic, root: root)
         #expect(basic.offerDiscountType == .payUpFront)
@@ -148,8 +147,7 @@ extension SubscriptionBinaryTests {
         #expect(old?.isUpgraded == true && old?.revocationDate != nil, "the replaced period is revoked")
         #expect(try await entitlements(store, root: root).map(\.productId) == [Self.proMonthly])
 
-        let downgrade = try await store.control(
-            TestSubscriptionEventRecord.self, "subscription", "change", Self.proMonthly, Self.basic)
+        let downgrade = try await store.testStore.changeSubscription(Self.proMonthly, to: Self.basic)
         #expect(downgrade.notificationType == .didChangeRenewalPref && downgrade.subtype == .downgrade)
         let pending = try await #require(try notifications(store, root: root).last)
         #expect(pending.renewal.autoRenewProductId == Self.basic && pending.renewal.productId == Self.proMonthly)
@@ -158,15 +156,15 @@ extension SubscriptionBinaryTests {
         let renewed = try await #require(try notifications(store, root: root).last)
         #expect(renewed.payload.notificationType == .didRenew && renewed.transaction.productId == Self.basic)
         #expect(try await entitlements(store, root: root).map(\.productId) == [Self.basic])
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func aRefundEndsTheEntitlementAndStatusesAreFiltered() async throws {
-        let store = try start()
+        let store = try await start()
         let root = try await root(store)
         let weekly = try await buy(store, Self.weekly, root: root)
         _ = try await buy(store, Self.proYearly, root: root)
-        let renewed = try await store.control(TestSubscriptionEventRecord.self, "subscription", "renew", Self.weekly)
+        let renewed = try await store.testStore.renew(Self.weekly)
         #expect(renewed.notificationType == .didRenew)
         let latest = try #require(renewed.transactionId)
         try await store.testStore.refund(latest)
@@ -200,7 +198,7 @@ extension SubscriptionBinaryTests {
         #expect(try byApp.decoded(StatusResponseBody.self).data.count == 2, "the app transaction id finds the customer")
 
         // A refund request for a subscription: CONSUMPTION_REQUEST with the renewal info and status, then declined.
-        let subscriptions = try await store.control(TestSubscriptionsBody.self, "subscriptions").subscriptions
+        let subscriptions = try await store.testStore.subscriptions()
         let yearly = try #require(subscriptions.first { $0.productId == Self.proYearly }?.latestTransactionId)
         try await store.testStore.requestRefund(yearly)
         let request = try await #require(try notifications(store, root: root).dropLast().last)
@@ -209,19 +207,18 @@ extension SubscriptionBinaryTests {
         try await store.testStore.declineRefund(yearly)
         await #expect(try notifications(store, root: root).last?.payload.notificationType == .refundDeclined)
 
-        let expired = try await store.control(
-            TestSubscriptionEventRecord.self, "subscription", "expire", Self.proYearly)
+        let expired = try await store.testStore.expire(Self.proYearly)
         #expect(expired.notificationType == .expired && expired.subtype == .voluntary)
         #expect(try await entitlements(store, root: root).isEmpty)
         let status = try await store.get(DeviceAPI.subscriptionStatus.path(Self.proGroup))
         #expect(try status.decoded(SubscriptionStatusesBody.self).statuses.map(\.state) == ["expired"])
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func anApprovedAskToBuySubscriptionIsSubscribedThenAndReachesTheFeed() async throws {
-        let store = try start()
+        let store = try await start()
         let root = try await root(store)
-        _ = try await store.control(TestSettingsBody.self, "ask-to-buy", "on")
+        _ = try await store.testStore.setAskToBuy(true)
         let response = try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.weekly)"}"#)
         let pending = try response.decoded(PurchaseResponseBody.self)
         #expect(pending.result == "pending")
@@ -242,28 +239,28 @@ extension SubscriptionBinaryTests {
         let feed = try await store.get(DeviceAPI.updates.path() + "?after=\(start.cursor)")
             .decoded(TransactionUpdatesBody.self)
         #expect(feed.signedTransactions.count == 1, "the approved subscription reaches the app as an update")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func theClockIsShownMovedAndRatedAndARestartKeepsIt() async throws {
-        var store = try start()
-        let shown = try await store.control(TestClockBody.self, "clock")
+        var store = try await start()
+        let shown = try await store.testStore.clock()
         #expect(shown.rate == "realTime" && shown.timeRate == 0 && shown.factor == 1)
-        let moved = try await store.control(TestClockBody.self, "clock", "advance", "P400D")
+        let moved = try await store.testStore.advanceClock(by: .days(400))
         #expect(moved.now >= shown.now + 400 * Self.day)
-        let rated = try await store.control(TestClockBody.self, "clock", "rate", "monthlyRenewalEveryHour")
+        let rated = try await store.testStore.setTimeRate(.monthlyRenewalEveryHour)
         #expect(rated.rate == "monthlyRenewalEveryHour" && rated.timeRate == 10 && rated.factor == 720)
         await #expect(
-            try store.control(TestClockBody.self, "clock", "rate", "1005").rate == "oneRenewalEveryTwoSeconds")
+            try store.testStore.setTimeRate(named: "1005").rate == "oneRenewalEveryTwoSeconds")
         for bad in [["advance", "-P1M"], ["advance", "garbage"], ["advance", "P0D"], ["rate", "fast"], ["advance"]] {
             let outcome = try await MockStoreHarness.run(["control", "--url", store.baseURL, "clock"] + bad)
             #expect(outcome.status == 64, "\(bad): \(outcome.stderr)")
             #expect(!outcome.stderr.isEmpty && !outcome.stderr.contains("Error"), "\(outcome.stderr)")
         }
-        #expect(try store.stop() == 0)
-        store = try start()
-        let after = try await store.control(TestClockBody.self, "clock")
+        #expect(try await store.stop() == 0)
+        store = try await start()
+        let after = try await store.testStore.clock()
         #expect(after.rate == "oneRenewalEveryTwoSeconds" && after.now >= moved.now)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 }

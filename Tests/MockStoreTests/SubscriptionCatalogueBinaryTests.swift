@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func productListServesSubscriptionInfoInTheStorefrontInForce() async throws {
-        let store = try MockStoreHarness(dataDirectory: data, catalogue: Repository.subscriptionCatalogue)
+        let store = try await MockStoreHarness.start(dataDirectory: data, catalogue: Repository.subscriptionCatalogue)
         let listed = try await products(store)
         #expect(listed.map(\.id) == Self.ids)
         #expect(
@@ -86,8 +86,8 @@ import Testing
         #expect(!String(decoding: raw.body, as: UTF8.self).contains("PRO-3MONTHS"))
 
         // Another storefront: the same prices shown in its currency, offers included; another locale's group name.
-        _ = try await store.control(TestSettingsBody.self, "storefront", "GBR")
-        _ = try await store.control(TestSettingsBody.self, "locale", "en_GB")
+        _ = try await store.testStore.setStorefront("GBR")
+        _ = try await store.testStore.setLocale("en_GB")
         let british = try await products(store)
         #expect(british.map(\.displayPrice) == ["£0.99", "£99.99", "£9.99", "£4.99", "£1.99"])
         #expect(british.allSatisfy { $0.currency == "GBP" })
@@ -96,18 +96,19 @@ import Testing
         #expect(yearlyGB.winBackOffers.map(\.displayPrice) == ["£49.99"])
         #expect(yearlyGB.groupDisplayName == "Example Pro (UK)")
         #expect(british[1].displayName == "Pro, yearly (UK)")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test(arguments: ["v1", "v2", "v3", "v4"])
     func olderShapesServeTheSameSubscriptions(shape: String) async throws {
-        let store = try MockStoreHarness(dataDirectory: data, catalogue: Repository.subscriptionCatalogue(shape))
+        let store = try await MockStoreHarness.start(
+            dataDirectory: data, catalogue: Repository.subscriptionCatalogue(shape))
         let listed = try await products(store)
         #expect(listed.map(\.id) == Self.ids)
         #expect(listed.compactMap { $0.subscription?.groupLevel } == [1, 2, 3, 1])
         #expect(listed[1].subscription?.introductoryOffer?.paymentMode == "freeTrial")
         #expect(listed[1].subscription?.winBackOffers.isEmpty == (shape != "v4"))
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func badSubscriptionCatalogueStopsTheStoreWithThePlace() async throws {

@@ -16,14 +16,14 @@ import Testing
 
     init() throws { directory = try TemporaryDirectory("mockstore-scheduler") }
 
-    func start(_ receiver: NotificationReceiver) throws -> MockStoreHarness {
-        try MockStoreHarness(
+    func start(_ receiver: NotificationReceiver) async throws -> MockStoreHarness {
+        try await MockStoreHarness.start(
             dataDirectory: data, extraArguments: ["--notify", receiver.url],
             catalogue: SubscriptionBinaryTests.catalogue)
     }
 
     func buy(_ store: MockStoreHarness, _ product: String, root: Certificate) async throws -> SignedTransactionPayload {
-        let bought = try await store.control(TestTransactionBody.self, "buy", product)
+        let bought = try await store.testStore.buy(product)
         return try verifiedES256Payload(
             try #require(bought.signedTransaction), as: SignedTransactionPayload.self, root: root)
     }
@@ -59,9 +59,9 @@ import Testing
 extension SubscriptionSchedulerBinaryTests {
     @Test func aRenewalUnderAMonthlyEveryThirtySecondsRateIsNotifiedWithTheStoreIdle() async throws {
         let receiver = try NotificationReceiver()
-        let store = try start(receiver)
+        let store = try await start(receiver)
         let root = try Certificate(derRepresentation: try await store.get(SandboxAPI.rootCertificate.path()).body)
-        _ = try await store.control(TestClockBody.self, "clock", "rate", "monthlyRenewalEveryThirtySeconds")
+        _ = try await store.testStore.setTimeRate(.monthlyRenewalEveryThirtySeconds)
         // A week lasts a third of the monthly 30 s at this rate: 10 s of real time.
         let first = try await buy(store, SubscriptionBinaryTests.weekly, root: root)
         let expires = try #require(first.expiresDate)
@@ -75,21 +75,20 @@ extension SubscriptionSchedulerBinaryTests {
         #expect(transaction.transactionReason == .renewal && transaction.purchaseDate == expires)
         #expect(transaction.originalTransactionId == first.transactionId)
         #expect(renewal.payload.data?.status == .active)
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 
     @Test func aFailedRenewalItsGracePeriodItsRetryAndAnExpiryHappenOnTheirOwn() async throws {
         let receiver = try NotificationReceiver()
-        let store = try start(receiver)
+        let store = try await start(receiver)
         let root = try Certificate(derRepresentation: try await store.get(SandboxAPI.rootCertificate.path()).body)
-        _ = try await store.control(TestBillingSettingsBody.self, "billing-retry", "on")
-        _ = try await store.control(TestBillingSettingsBody.self, "grace-period", "on")
+        _ = try await store.testStore.setBillingRetry(true)
+        _ = try await store.testStore.setGracePeriod(true)
         // Bought at real time, so nothing falls due while the test sets up; then a renewal every 2 s.
         let weekly = try await buy(store, SubscriptionBinaryTests.weekly, root: root)
         let monthly = try await buy(store, SubscriptionBinaryTests.proMonthly, root: root)
-        _ = try await store.control(
-            TestSubscriptionEventRecord.self, "subscription", "auto-renew", monthly.transactionId, "off")
-        _ = try await store.control(TestClockBody.self, "clock", "rate", "oneRenewalEveryTwoSeconds")
+        _ = try await store.testStore.setAutoRenew(monthly.transactionId, false)
+        _ = try await store.testStore.setTimeRate(.oneRenewalEveryTwoSeconds)
 
         try await idleUntil(receiver, gets: .expired, .billingRetry)
         try await idleUntil(receiver, gets: .expired, .voluntary)
@@ -105,6 +104,6 @@ extension SubscriptionSchedulerBinaryTests {
         let pro = told.filter { $0.transaction?.originalTransactionId == monthly.transactionId }
         #expect(pro.map(\.payload.subtype) == [.voluntary])
         #expect(pro.first?.payload.signedDate == monthly.expiresDate, "the monthly expired at its end")
-        #expect(try store.stop() == 0)
+        #expect(try await store.stop() == 0)
     }
 }

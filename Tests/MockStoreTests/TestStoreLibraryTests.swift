@@ -1,4 +1,5 @@
 import Foundation
+import MockStoreServer
 import MockStoreTesting
 import Signing
 import StoreTestControls
@@ -130,5 +131,46 @@ extension TestStoreLibraryTests {
         try await store.removeCustomer("tester+1@example.com")
         #expect(try await store.customers().map(\.name) == ["default"])
         #expect(await store.stop() == 0)
+    }
+}
+
+extension TestStoreLibraryTests {
+    /// The library's time rates are the store's, name for name.
+    @Test func everyTimeRateIsOneTheStoreTakes() {
+        #expect(StoreTimeRate.allCases.map(\.rawValue) == MockStoreServer.TimeRate.allCases.map(\.name))
+    }
+
+    /// A start holds no thread while it waits: many at once on a pool of two threads still all come up, and each
+    /// stops with its status.
+    @Test func storesStartAndStopWithoutHoldingAThread() async throws {
+        let directory = try TemporaryDirectory()
+        var options = TestStore.Options()
+        options.binary = try Binaries.require("mockstore")
+        options.workingDirectory = directory.path
+        let stores = try await withThrowingTaskGroup(of: TestStore.self) { [options] group in
+            for _ in 0..<6 { group.addTask { try await TestStore.start(options) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(stores.map(\.port)).count == 6)
+        for store in stores {
+            #expect(store.isRunning)
+            #expect(await store.stop() == 0)
+            #expect(!store.isRunning)
+            #expect(await store.stop() == 0, "a second stop gives the same status and sends nothing")
+        }
+    }
+
+    /// A binary that exits before it listens: the start throws what it printed, at once.
+    @Test func aStoreThatCannotStartSaysWhy() async throws {
+        let directory = try TemporaryDirectory()
+        var options = TestStore.Options()
+        options.binary = try Binaries.require("mockstore")
+        options.catalogue = directory.file("missing.storekit")
+        await #expect {
+            try await TestStore.start(options)
+        } throws: { error in
+            guard case TestStoreError.didNotStart(let output) = error else { return false }
+            return output.contains("missing.storekit")
+        }
     }
 }

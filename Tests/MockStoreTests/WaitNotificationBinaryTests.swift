@@ -1,4 +1,5 @@
 import Foundation
+import MockStoreTesting
 import StoreTestControls
 import StoreWire
 import TestSupport
@@ -15,14 +16,13 @@ import Testing
 
     @Test func itWaitsForTheNotificationsAndPrintsThemAndSaysWhatCameAtItsTimeout() async throws {
         let directory = try TemporaryDirectory()
-        let store = try LaunchedMockStore(dataDirectory: directory.file("store"))
-        defer { _ = try? store.stop() }
+        let store = try await LaunchedMockStore.start(dataDirectory: directory.file("store"))
         // Started before the purchase that makes the notification: it waits for it.
         let waiting = try ChildProcess(
             try Binaries.require("mockstore"),
             ["control", "--url", store.url, "wait-notification", "--type", "ONE_TIME_CHARGE", "--timeout", "120"],
             environment: ProcessInfo.processInfo.environment)
-        await #expect(try control(store.url, "buy", "ai.voicedebrief.app.credit.500").status == 0)
+        try await store.store.buy("ai.voicedebrief.app.credit.500")
         let waited = await waiting.wait(timeout: 180)
         #expect(waited.status == 0, "\(waited)")
         let body = try JSONDecoder().decode(TestNotificationsBody.self, from: Data(waited.stdout.utf8))

@@ -82,7 +82,7 @@ extension ConcurrencyTests {
     @Test func processesCollectingTheSamePurchasesAtOnceCreditEachOnce() async throws {
         var figures = Figures(suite: "concurrency", test: #function)
         defer { figures.record() }
-        let store = try StoreServer()
+        let store = try await StoreServer.start()
         let scratch = try ScratchDirectory("concurrent-collect", inMemory: true)
         let root = scratch.file("root.der")
         try store.saveRoot(to: root)

@@ -1,5 +1,6 @@
 import CreditLedger
 import Foundation
+import MockStoreTesting
 import StoreTestControls
 import Testing
 
@@ -144,14 +145,21 @@ final class CrashRun {
         for entry in inspection.entries where entry.kind == .topup { acked[entry.id] = entry }
     }
 
-    /// Runs `mockstore control ARGUMENTS` against the shared store; it must succeed.
-    func storeControl(_ arguments: [String]) async throws {
-        let control = try await ChildProcess(
-            try Binaries.require("mockstore"), ["control", "--url", store.url] + arguments,
-            environment: ["PATH": Reliability.environment["PATH"] ?? "/usr/bin:/bin"]
-        ).wait(timeout: 30)
-        log.append("mockstore control \(arguments.joined(separator: " ")): exit \(control.status)")
-        guard control.succeeded else { throw fail("the store refused \(arguments): \(control)") }
+    /// The shared store refunds `reference` (`percentage` in milliunits: a part of it), or reverses its refund,
+    /// through the test library's typed calls; it must succeed.
+    func storeRefund(_ reference: String, percentage: Int? = nil, reverse: Bool = false) async throws {
+        let what = reverse ? "reverse-refund \(reference)" : "refund \(reference)" + (percentage.map { " \($0)" } ?? "")
+        do {
+            if reverse {
+                try await store.testStore.reverseRefund(reference)
+            } else {
+                try await store.testStore.refund(reference, percentage: percentage)
+            }
+        } catch {
+            log.append("store \(what): \(error)")
+            throw fail("the store refused \(what): \(error)")
+        }
+        log.append("store \(what): done")
     }
 
     /// The next refund step of `reference` is in the ledger, acknowledged: one step more than before (each named by
@@ -224,7 +232,7 @@ final class CrashRun {
         // The store is shared by the runs that follow, each a new device reading the whole updates feed: a refund this
         // run reversed is refunded again, or the next run would credit a purchase it never made.
         for (reference, steps) in refundSteps.sorted(by: { $0.key < $1.key }) where steps % 2 == 0 {
-            try await storeControl(["refund", reference])
+            try await storeRefund(reference)
         }
     }
 
@@ -342,8 +350,8 @@ final class CrashRun {
             guard !refundable.isEmpty else { return try await step("topup", fault: forcedPoint) }
             let target = refundable[Int.random(in: 0..<refundable.count, using: &random)]
             let reference = target.reference!
-            let percentage = random.chance(0.3) ? "50" : nil
-            try await storeControl(["refund", reference] + (percentage.map { ["--percentage", $0] } ?? []))
+            let percentage = random.chance(0.3) ? 50_000 : nil
+            try await storeRefund(reference, percentage: percentage)
             refunded.insert(reference)
             let taken = percentage == nil ? target.amount.rawValue : target.amount.rawValue / 2
             let fault =
@@ -360,7 +368,7 @@ final class CrashRun {
         case "reinstate":
             // The store reverses a refund; the next collect gives the credit again, once.
             guard let reference = refunded.sorted().first else { return try await step("refund", fault: forcedPoint) }
-            try await storeControl(["reverse-refund", reference])
+            try await storeRefund(reference, reverse: true)
             refunded.remove(reference)
             let fault =
                 forced ?? pickFault(appends: 1, extra: ["refund.before-record", "refund.after-record"])
@@ -397,7 +405,7 @@ extension CrashAtEveryStepTests {
         var figures = Figures(suite: "crash at every step", test: #function)
         defer { figures.record() }
         // One store for all, the runs one after another (each collects everything it bought before the next).
-        let store = try StoreServer()
+        let store = try await StoreServer.start()
         let root = store.home.file("root.der")
         try store.saveRoot(to: root)
         for (index, (step, fault)) in CrashAtEveryStepTests.sweep.enumerated() {
@@ -418,7 +426,7 @@ extension CrashAtEveryStepTests {
     @Test func seededRunsKilledAtRandomSteps() async throws {
         var figures = Figures(suite: "crash at every step", test: #function)
         defer { figures.record() }
-        let store = try StoreServer()
+        let store = try await StoreServer.start()
         let root = store.home.file("root.der")
         try store.saveRoot(to: root)
         for seed in Reliability.seeds("crash", fast: 6, long: 300) {
@@ -443,7 +451,7 @@ extension CrashAtEveryStepTests {
     /// Found by the long mode (a refund not taken back): the store's updates feed comes in pages of 50, and a collect
     /// must read them all, or a refund (or an approval) waits for some later collect.
     @Test func oneCollectReadsEveryPageOfTheStoreUpdates() async throws {
-        let store = try StoreServer()
+        let store = try await StoreServer.start()
         let scratch = try ScratchDirectory("pages", inMemory: true)
         let root = scratch.file("root.der")
         try store.saveRoot(to: root)

@@ -157,10 +157,10 @@ import Testing
 }
 
 extension HostileHTTPTests {
-    @Test func hostileRequestsNeverCrashTheStoreNorGetA5xx() throws {
+    @Test func hostileRequestsNeverCrashTheStoreNorGetA5xx() async throws {
         var figures = Figures(suite: "hostile HTTP", test: #function)
         defer { figures.record() }
-        let store = try StoreServer()
+        let store = try await StoreServer.start()
         for (name, request) in HostileHTTPTests.cases() {
             figures.runs += 1
             figures.faults += 1
@@ -182,11 +182,11 @@ extension HostileHTTPTests {
         #expect(bought <= 1, "purchases made by malformed requests: \(bought)")
     }
 
-    @Test func seededMutationsOfGoodRequests() throws {
+    @Test func seededMutationsOfGoodRequests() async throws {
         var figures = Figures(suite: "hostile HTTP", test: #function)
         defer { figures.record() }
         // Two products, so that the good products request lists more than one.
-        let store = try StoreServer(catalogue: Repository.twoPackCatalogue)
+        let store = try await StoreServer.start(catalogue: Repository.twoPackCatalogue)
         let good: [[UInt8]] = [
             HTTPProbe.request(
                 "POST", HostileHTTPTests.purchase, body: Array(#"{"productId":"ai.voicedebrief.app.credit.500"}"#.utf8)),
@@ -233,10 +233,10 @@ extension HostileHTTPTests {
         _ = expectHealthy(store, after: "the mutations")
     }
 
-    @Test func slowPartialRequestsDoNotStopTheStoreServingOthers() throws {
+    @Test func slowPartialRequestsDoNotStopTheStoreServingOthers() async throws {
         var figures = Figures(suite: "hostile HTTP", test: #function)
         defer { figures.record() }
-        let store = try StoreServer()
+        let store = try await StoreServer.start()
         // Twenty connections that send a request a few bytes at a time and never finish it.
         var slow: [Int32] = []
         defer { for fd in slow { close(fd) } }

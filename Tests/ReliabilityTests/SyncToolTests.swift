@@ -35,8 +35,7 @@ import Testing
     @Test func threeDevicesConvergeThroughASimulatedSyncTool() async throws {
         var figures = Figures(suite: "sync tool", test: "threeDevicesConvergeThroughASimulatedSyncTool")
         defer { figures.record() }
-        let store = try StoreServer()
-        defer { store.stop() }
+        let store = try await StoreServer.start()
         for seed in Reliability.seeds("sync-tool", fast: 2, long: 40) {
             var random = SeededRandom(seed: seed)
             let scratch = try ScratchDirectory("sync-tool", inMemory: true)

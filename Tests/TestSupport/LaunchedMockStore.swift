@@ -10,8 +10,9 @@ import Testing
 #endif
 
 /// The real `mockstore` binary with its own data directory, started by the test library (``TestStore``: a free
-/// port, `--exit-with-parent`, stopped when released), with the raw-HTTP helpers the suites use on top. ``store`` is
-/// the test library's value, for typed controls and waiting for notifications.
+/// port, `--exit-with-parent`, its start and stop waited for holding no thread, stopped when released), with the
+/// raw-HTTP helpers the suites use on top. ``store`` is the test library's value, for typed controls and waiting for
+/// notifications.
 public final class LaunchedMockStore {
     public let store: TestStore
     public let dataDirectory: String
@@ -19,13 +20,17 @@ public final class LaunchedMockStore {
     public var url: String { store.url.absoluteString }
     public var port: UInt16 { store.port }
 
+    private init(_ store: TestStore, dataDirectory: String) {
+        self.store = store
+        self.dataDirectory = dataDirectory
+    }
+
     /// Starts `mockstore --port 0 --data dataDirectory --catalogue catalogue arguments` with exactly `environment`,
     /// and waits (up to `timeout` seconds) for its listening line.
-    public init(
+    public static func start(
         dataDirectory: String, arguments: [String] = [], catalogue: String = Repository.catalogue,
         environment: [String: String] = ProcessInfo.processInfo.environment, timeout: TimeInterval = 30
-    ) throws {
-        self.dataDirectory = dataDirectory
+    ) async throws -> LaunchedMockStore {
         var options = TestStore.Options()
         options.dataDirectory = dataDirectory
         options.catalogue = catalogue
@@ -34,7 +39,7 @@ public final class LaunchedMockStore {
         options.binary = try Binaries.require("mockstore")
         options.startTimeout = .seconds(timeout)
         do {
-            store = try TestStore.launch(options)
+            return LaunchedMockStore(try await TestStore.start(options), dataDirectory: dataDirectory)
         } catch {
             throw SupportFailure("\(error)")
         }
@@ -57,10 +62,10 @@ public final class LaunchedMockStore {
     /// What the store wrote to standard error so far.
     public var stderr: String { store.standardError }
 
-    /// Sends `signal` and waits for its exit status (SIGKILL after 20 s).
+    /// Sends `signal` and waits, holding no thread, for its exit status (SIGKILL after 20 s).
     @discardableResult
-    public func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = 20) throws -> Int32 {
-        store.stopNow(signal: signal)
+    public func stop(signal: Int32 = SIGTERM) async -> Int32 {
+        await store.stop(signal: signal)
     }
 
     // MARK: The store's test endpoints, over raw HTTP (one connection a request)

@@ -39,10 +39,9 @@ import VoiceDebriefCredit
         let directory = try TemporaryDirectory()
         let secret = "a shared secret for the second pack"
         let secretFile = try directory.write(secret, to: "secret", mode: 0o600)
-        let store = try LaunchedMockStore(
+        let store = try await LaunchedMockStore.start(
             dataDirectory: directory.file("store"), arguments: ["--signing", "hs256", "--secret-file", secretFile],
             catalogue: Repository.twoPackCatalogue)
-        defer { _ = try? store.stop() }
         let ledger = try CreditApp.openLedger(
             directory: directory.file("data"), clock: FixedClock(Timestamp(milliseconds: 1_795_953_600_000)),
             ids: SequentialIDs(prefix: "e"))

@@ -27,8 +27,7 @@ import VoiceDebriefCredit
 
     @Test func aMockstoreConfigurationTopsUpThroughTheProviderAgainstThatStore() async throws {
         let directory = try TemporaryDirectory()
-        let store = try LaunchedMockStore(dataDirectory: directory.file("store"))
-        defer { _ = try? store.stop() }
+        let store = try await LaunchedMockStore.start(dataDirectory: directory.file("store"))
         try store.saveRoot(to: directory.file("root.der"))
         let data = directory.file("data")
         let root = try #require(FileManager.default.contents(atPath: directory.file("root.der")))

@@ -1,4 +1,5 @@
 import Foundation
+import MockStoreTesting
 import StoreWire
 import TestSupport
 import Testing
@@ -55,18 +56,28 @@ final class StoreServer {
 
     static var catalogue: String { Repository.catalogue }
 
-    init(arguments: [String] = [], catalogue: String = Repository.catalogue) throws {
-        home = try ScratchDirectory("mockstore", inMemory: true)
+    /// The test library's store: typed controls.
+    var testStore: TestStore { store.store }
+
+    private init(_ store: LaunchedMockStore, home: ScratchDirectory) {
+        self.store = store
+        self.home = home
+    }
+
+    /// Starts a store with its own data directory and waits until it listens.
+    static func start(arguments: [String] = [], catalogue: String = Repository.catalogue) async throws -> StoreServer {
+        let home = try ScratchDirectory("mockstore", inMemory: true)
         var env: [String: String] = [:]
         if let path = Reliability.environment["PATH"] { env["PATH"] = path }
-        store = try LaunchedMockStore(
+        let store = try await LaunchedMockStore.start(
             dataDirectory: home.file("store"), arguments: arguments, catalogue: catalogue, environment: env)
+        return StoreServer(store, home: home)
     }
 
     var isRunning: Bool { store.isRunning }
 
-    func stop() {
-        _ = try? store.stop(timeout: 10)
+    func stop() async {
+        await store.stop()
     }
 
     /// The store's test root certificate, saved to `path`.
