@@ -1,3 +1,4 @@
+import CreditTool
 import Foundation
 import TestSupport
 import Testing
@@ -8,7 +9,9 @@ typealias ScratchDirectory = TemporaryDirectory
 /// The reliability suites' name for a failure of the support code.
 typealias ProcessFailure = SupportFailure
 
-/// Runs the real `credit` binary on one data directory.
+/// Runs `credit` on one data directory: the real binary when a `CREDIT_FAULT` is to kill it (only a process can die
+/// of one) or a test holds it running (``start(_:fault:input:)``), in process otherwise (the set-up and the checks
+/// around a crash), through the library the binary is a thin `main` over.
 struct CreditRunner {
     let binary: String
     let dataDirectory: String
@@ -40,9 +43,24 @@ struct CreditRunner {
             binary, ["--data-dir", dataDirectory] + arguments, environment: environment(fault: fault), input: input)
     }
 
-    /// Runs `credit ARGUMENTS`, with `CREDIT_FAULT=fault` when given, and waits for it.
+    /// Runs `credit ARGUMENTS`, with `CREDIT_FAULT=fault` when given (the binary), and waits for it.
     func run(_ arguments: [String], fault: String? = nil, input: String? = nil) async throws -> ProcessResult {
-        try await start(arguments, fault: fault, input: input).wait(timeout: timeout)
+        if fault != nil {
+            return try await start(arguments, fault: fault, input: input).wait(timeout: timeout)
+        }
+        let output = CapturedOutput()
+        let errors = CapturedOutput()
+        let all = ["--data-dir", dataDirectory] + arguments
+        let environment = environment(fault: nil)
+        // On a thread of its own (its writes wait for the disk); the time limit is for a hang only.
+        let status = try await withinTimeLimit(seconds: Int(timeout)) {
+            await OwnThreadExecutor.run {
+                await CreditTool.run(
+                    arguments: all, environment: environment, input: .text(input ?? ""), output: output.output,
+                    errors: errors.output)
+            }
+        }
+        return ProcessResult(status: status, signaled: false, stdout: output.written, stderr: errors.written)
     }
 
     /// Runs and expects exit 0.
