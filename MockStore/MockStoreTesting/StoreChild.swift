@@ -137,6 +137,12 @@ final class StoreChild: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, stdout, 1)
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // Nothing else of this process's: a pipe another test is reading would otherwise stay open in the store, and
+        // that test would wait for its end as long as the store lives.
+        guard let closeFrom = SpawnCloseFrom.function else {
+            throw TestStoreError.didNotStart(output: "this C library cannot start a process without its open files")
+        }
+        _ = closeFrom(&actions, 3)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -171,6 +177,18 @@ private enum SpawnChangeDirectory {
 
     static let function: Function? = {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")
+        else { return nil }
+        return unsafeBitCast(symbol, to: Function.self)
+    }()
+}
+
+/// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34 and later), declared only for `_GNU_SOURCE`: found at
+/// run time.
+private enum SpawnCloseFrom {
+    typealias Function = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    static let function: Function? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
         else { return nil }
         return unsafeBitCast(symbol, to: Function.self)
     }()

@@ -86,21 +86,12 @@ import Testing
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 
-    func run(_ arguments: [String]) throws -> CommandResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Self.bench, "credit-bench is not built"))
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CommandResult(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+    /// Runs `credit-bench arguments`, waiting for it without holding a thread of the cooperative pool.
+    func run(_ arguments: [String]) async throws -> CommandResult {
+        let result = try await ChildProcess.run(
+            try #require(Self.bench, "credit-bench is not built"), arguments,
+            environment: ProcessInfo.processInfo.environment, timeout: 120)
+        return CommandResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
     @Test(arguments: [
@@ -110,15 +101,15 @@ import Testing
         (["--fast"], "unknown option --fast"),
         (["--quick", "--quick"], "--quick is given more than once"),
     ])
-    func mistakesAreExit64(_ arguments: [String], _ words: String) throws {
-        let result = try run(arguments)
+    func mistakesAreExit64(_ arguments: [String], _ words: String) async throws {
+        let result = try await run(arguments)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains(words), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
     }
 
-    @Test func helpIsExit0() throws {
-        let result = try run(["--help"])
+    @Test func helpIsExit0() async throws {
+        let result = try await run(["--help"])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("Usage: credit-bench"))
         for option in ["--entries N", "--quick", "--work DIR", "--keep", "--catalogue FILE", "--only ROWS"] {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Whether `python3` with Apple's app-store-server-library is here (see Tests/Interop/requirements.txt).
@@ -17,27 +18,21 @@ let applesPythonLibraryIsInstalled: Bool = {
     return process.terminationStatus == 0
 }()
 
-/// Runs one of Tests/Interop's scripts against the real `mockstore` binary: its exit status and everything it printed.
-func runInteropScript(_ script: String) throws -> (status: Int32, text: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", script, "--mockstore", try MockStoreHarness.binaryPath()]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, text)
+/// Runs one of Tests/Interop's scripts against the real `mockstore` binary, waiting without holding a thread of the
+/// cooperative pool: its exit status and everything it printed (standard output, then standard error).
+func runInteropScript(_ script: String) async throws -> (status: Int32, text: String) {
+    let result = try await ChildProcess.run(
+        "/usr/bin/env", ["python3", script, "--mockstore", try MockStoreHarness.binaryPath()],
+        environment: ProcessInfo.processInfo.environment, timeout: 600)
+    return (result.status, result.stdout + result.stderr)
 }
 
 /// Apple's own verifier against the real binary: Tests/Interop/verify_transactions.py, run as a test when
 /// the library is installed (`Tests/Interop/run-interop.sh` installs it and runs the script on its own).
 @Suite struct InteropTests {
     @Test(.enabled(if: applesPythonLibraryIsInstalled, "python3 with app-store-server-library is not installed"))
-    func applesLibraryAcceptsTheStoresTransactionsNotificationsAndServerAPI() throws {
-        let (status, text) = try runInteropScript(Repository.interopScript)
+    func applesLibraryAcceptsTheStoresTransactionsNotificationsAndServerAPI() async throws {
+        let (status, text) = try await runInteropScript(Repository.interopScript)
         #expect(status == 0, "verify_transactions.py failed:\n\(text)")
         #expect(text.contains("ok: a verifier for another bundle id rejects it with INVALID_APP_IDENTIFIER"))
         #expect(text.contains("ok: an unsigned (alg none) transaction is rejected"))

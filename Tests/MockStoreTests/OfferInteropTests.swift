@@ -5,8 +5,8 @@ import Testing
 /// when the library is installed; it also checks Family Sharing's FAMILY_SHARED transactions and REVOKE.
 @Suite struct OfferInteropTests {
     @Test(.enabled(if: applesPythonLibraryIsInstalled, "python3 with app-store-server-library is not installed"))
-    func theStoreAcceptsPromotionalOffersSignedByApplesLibraryAndRefusesTamperedOnes() throws {
-        let (status, text) = try runInteropScript(Repository.root + "/Tests/Interop/verify_offers.py")
+    func theStoreAcceptsPromotionalOffersSignedByApplesLibraryAndRefusesTamperedOnes() async throws {
+        let (status, text) = try await runInteropScript(Repository.root + "/Tests/Interop/verify_offers.py")
         #expect(status == 0, "verify_offers.py failed:\n\(text)")
         for line in [
             "ok: a tampered signature is refused",

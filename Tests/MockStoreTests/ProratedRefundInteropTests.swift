@@ -5,8 +5,8 @@ import Testing
 /// test when the library is installed.
 @Suite struct ProratedRefundInteropTests {
     @Test(.enabled(if: applesPythonLibraryIsInstalled, "python3 with app-store-server-library is not installed"))
-    func applesVerifierAcceptsTheProratedRefundNotificationAndItsTransaction() throws {
-        let (status, text) = try runInteropScript(Repository.root + "/Tests/Interop/verify_prorated_refund.py")
+    func applesVerifierAcceptsTheProratedRefundNotificationAndItsTransaction() async throws {
+        let (status, text) = try await runInteropScript(Repository.root + "/Tests/Interop/verify_prorated_refund.py")
         #expect(status == 0, "verify_prorated_refund.py failed:\n\(text)")
         #expect(text.contains("ok: the prorated REFUND's transaction carries REFUND_PRORATED and 50000"))
         #expect(text.contains("ok: GRANT_PRORATED with 25% consumed refunds the unconsumed 75%"))

@@ -84,7 +84,12 @@ import Testing
         let start = base.currentMilliseconds()
         wake.ring()
         #expect(base.wait(until: start + 1_000, orUntil: wake), "a ring made before the wait is kept for it")
-        let waited = Task.detached { [base] in base.wait(until: start + 1_000, orUntil: wake) }
+        // On a thread of its own: the wait blocks, and the cooperative pool is the rest of the suite's.
+        let waited = Task { [base] in
+            await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+                Thread { done.resume(returning: base.wait(until: start + 1_000, orUntil: wake)) }.start()
+            }
+        }
         let clock = base
         let began = try await eventually(timeout: 30, "the wait began") { clock.waiting == 1 }
         #expect(began)

@@ -5,8 +5,8 @@ import Testing
 /// when the library is installed.
 @Suite struct SubscriptionInteropTests {
     @Test(.enabled(if: applesPythonLibraryIsInstalled, "python3 with app-store-server-library is not installed"))
-    func applesLibraryVerifiesEverySubscriptionStepAndReadsTheSubscriptionEndpoints() throws {
-        let (status, text) = try runInteropScript(Repository.root + "/Tests/Interop/verify_subscriptions.py")
+    func applesLibraryVerifiesEverySubscriptionStepAndReadsTheSubscriptionEndpoints() async throws {
+        let (status, text) = try await runInteropScript(Repository.root + "/Tests/Interop/verify_subscriptions.py")
         #expect(status == 0, "verify_subscriptions.py failed:\n\(text)")
         for line in [
             "ok: verify_and_decode_notification accepts DID_FAIL_TO_RENEW GRACE_PERIOD",

@@ -12,7 +12,8 @@
 
     enum AppleLibraryInterop {
         static let isAvailable: Bool =
-            (try? PythonInterop.run(script: "import appstoreserverlibrary.signed_data_verifier", arguments: []).status)
+            (try? PythonInterop.runNow(script: "import appstoreserverlibrary.signed_data_verifier", arguments: [])
+                .status)
             == 0
 
         static let script = #"""
@@ -46,32 +47,35 @@
             )
         }
 
-        static func verify(_ ca: TestCertificateAuthority, compact: String) throws -> (status: Int32, output: String) {
+        static func verify(_ ca: TestCertificateAuthority, compact: String) async throws -> (
+            status: Int32, output: String
+        ) {
             let directory = try TemporaryDirectory()
             try ca.write(to: directory.path)
-            return try PythonInterop.run(script: script, arguments: [directory.file("root.der"), bundleID, compact])
+            return try await PythonInterop.run(
+                script: script, arguments: [directory.file("root.der"), bundleID, compact])
         }
     }
 
     extension AppleLibraryInteropTests {
-        @Test func appleVerifierAcceptsOurSignedTransaction() throws {
+        @Test func appleVerifierAcceptsOurSignedTransaction() async throws {
             let ca = try TestCertificateAuthority.make(validFrom: TestDates.start)
             let payload = AppleLibraryInterop.transaction(signedDate: TestDates.dayAfterStart)
             let compact = try CompactJWS.sign(
                 payload: payload, with: .es256(key: ca.leafKey, x5c: ca.chain, keyID: nil))
-            let result = try AppleLibraryInterop.verify(ca, compact: compact)
+            let result = try await AppleLibraryInterop.verify(ca, compact: compact)
             #expect(result.status == 0, "\(result.output)")
             #expect(
                 result.output.contains("accepted: 2000000912345678 ai.voicedebrief.app.credit.500"), "\(result.output)")
         }
 
         /// The same check must be able to fail: a chain without the leaf marker is refused by Apple's verifier too.
-        @Test func appleVerifierRejectsAChainWithoutTheLeafMarker() throws {
+        @Test func appleVerifierRejectsAChainWithoutTheLeafMarker() async throws {
             let ca = try TestCertificateAuthority.make(validFrom: TestDates.start, options: .init(leafMarker: false))
             let payload = AppleLibraryInterop.transaction(signedDate: TestDates.dayAfterStart)
             let compact = try CompactJWS.sign(
                 payload: payload, with: .es256(key: ca.leafKey, x5c: ca.chain, keyID: nil))
-            let result = try AppleLibraryInterop.verify(ca, compact: compact)
+            let result = try await AppleLibraryInterop.verify(ca, compact: compact)
             #expect(result.status == 3, "\(result.output)")
             #expect(result.output.contains("rejected: VERIFICATION_FAILURE"), "\(result.output)")
         }
