@@ -92,9 +92,11 @@ def text(report, period_name, counted, superseded, left_out):
         out.append("  Nothing charged yet.")
     if period.get("money") is not None:
         out.append(money_text(period["money"], "%s, %s" % (TITLES[period_name], scope)))
-    out.append("%s counted, from %s; %s superseded; %s left out (named above)." % (
+    out.append("%s counted, from %s; %s superseded; %s" % (
         count_noun(accounts, "account", "accounts"), count_noun(counted, "summary", "summaries"),
-        count_noun(superseded, "older export", "older exports"), count_noun(left_out, "summary", "summaries")))
+        count_noun(superseded, "older export", "older exports"),
+        "none left out." if left_out == 0 else count_noun(left_out, "summary", "summaries")
+        + " left out (named above)."))
     out.append(REGISTRY_CAVEAT)
     return "\n".join(out)
 

@@ -218,7 +218,7 @@ public final class Meter {
             return .notCharged("nothing moved, so nothing was charged")
         }
         if request.automatic {
-            return .notCharged("it opened by itself, so it was not charged")
+            return .notCharged("it opened by itself")
         }
         let sessionKey = request.key + "\u{0}" + (request.subject ?? "")
         if priced.item.oncePerSubjectPerSession && chargedThisSession.contains(sessionKey) {

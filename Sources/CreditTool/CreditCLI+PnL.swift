@@ -65,7 +65,9 @@ extension CreditCLI {
             "\(CountNoun("account", "accounts")(total.report.accounts)) counted, from "
             + "\(CountNoun("summary", "summaries")(total.counted.count)); "
             + "\(CountNoun("older export", "older exports")(total.superseded.count)) superseded; "
-            + "\(CountNoun("summary", "summaries")(total.rejected.count)) left out (named above)."
+            + (total.rejected.isEmpty
+                ? "none left out."
+                : "\(CountNoun("summary", "summaries")(total.rejected.count)) left out (named above).")
         return (total.report, counts)
     }
 
@@ -88,8 +90,8 @@ extension CreditCLI {
         if context.json {
             try printJSON(LedgerOutputs.Written(written: path))
         } else {
-            let whose = content.report.source == .summaries ? "all accounts' P&L page" : "P&L page"
-            print("Wrote the \(whose) to \(path) (one self-contained file: open it in a browser).")
+            let what = content.report.source == .summaries ? "the P&L page of all accounts" : "the P&L page"
+            print("Wrote \(what) to \(path) (one self-contained file: open it in a browser).")
         }
         return CreditCLI.success
     }

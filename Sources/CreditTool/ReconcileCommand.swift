@@ -58,7 +58,7 @@ enum ReconcileCommand {
             }
         } catch let error as StoreError {
             throw CommandFailure(
-                "\(error.description)\(error.description.hasSuffix(".") ? "" : ".") Nothing was compared, and "
+                "\(StoreCommands.closed(error.description)) Nothing was compared, and "
                     + "nothing was changed.")
         }
         var findings = reconciliation.compare(transactions, wholeHistory: only == nil)

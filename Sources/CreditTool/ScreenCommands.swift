@@ -40,7 +40,7 @@ enum ScreenCommands {
         out.append(style.bold("Top up"))
         if let storeNote { out.append("  " + storeNote) }
         // Each waiting purchase on a line of its own, settled on its own.
-        for line in pending.descriptions(at: context.clock.now()) {
+        for line in pending.descriptions(at: context.clock.now(), packs: VoiceDebriefStore.packs) {
             out.append("  Pending: " + DisplayText.escaped(line))
         }
         let sortedOffers = offers.sorted {
@@ -95,7 +95,7 @@ enum ScreenCommands {
                 product: purchase.product, date: purchase.since, reason: purchase.reason?.rawValue,
                 waitingFor: PendingPurchases.waitingFor(purchase.reason), transactionId: purchase.transactionId,
                 lapsed: PendingPurchases.hasLapsed(purchase, at: now),
-                text: PendingPurchases.describe(purchase, at: now))
+                text: PendingPurchases.describe(purchase, at: now, packs: VoiceDebriefStore.packs))
         }
     }
 

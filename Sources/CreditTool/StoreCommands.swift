@@ -118,13 +118,13 @@ enum StoreCommands {
             throw CommandFailure(refused.description)
         } catch let unknown as PurchaseOutcomeUnknown {
             throw CommandFailure(
-                "The purchase of \(unknown.productID) may have gone through: it was sent to the store, and "
+                "The purchase of \(unknown.packName) may have gone through: it was sent to the store, and "
                     + "\(unknown.detail). If it was paid, opening the credit screen or `credit collect` will credit "
                     + "it, once; look there before buying again.")
         } catch let error as StoreError {
             // It never reached the store, or the store refused it: either way nothing was bought.
             let said = error.description
-            throw CommandFailure(said + (said.hasSuffix(".") ? "" : ".") + " Nothing was bought.")
+            throw CommandFailure(Self.closed(said) + " Nothing was bought.")
         }
         switch result {
         case .credited(let entry), .alreadyCredited(let entry):
@@ -256,6 +256,12 @@ enum StoreCommands {
         }
     }
 
+    /// `text` as a whole sentence: a full stop added unless it already ends as one does ("?", "!" or ".").
+    static func closed(_ text: String) -> String {
+        guard let last = text.last, !".?!".contains(last) else { return text }
+        return text + "."
+    }
+
     /// `text` without its closing full stop, to sit inside a sentence.
     static func unstopped(_ text: String) -> String {
         text.hasSuffix(".") ? String(text.dropLast()) : text
@@ -295,7 +301,7 @@ enum StoreCommands {
         } catch let error as StoreError {
             // What was credited before the store failed stays credited; the next collect carries on from there.
             throw CommandFailure(
-                "\(error.description)\(error.description.hasSuffix(".") ? "" : ".") Collecting stopped there: "
+                "\(Self.closed(error.description)) Collecting stopped there: "
                     + "anything credited stays credited, and the next collect carries on, crediting nothing twice.",
                 storeError: error)
         }

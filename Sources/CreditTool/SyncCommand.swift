@@ -104,7 +104,7 @@ enum SyncCommand {
                     + "\(CountNoun("other device", "other devices")(report.taken.count)) (\(devices))")
         }
         switch report.ownFile {
-        case .sent: parts.append("sent this device's file to the folder (to #\(report.ownSequence))")
+        case .sent: parts.append("sent this device's file to the folder (its entries up to #\(report.ownSequence))")
         case .upToDate: parts.append("this device's file there was up to date")
         case .heldBack: parts.append("this device's file there was left as it is (see above)")
         }

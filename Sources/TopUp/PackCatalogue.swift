@@ -19,4 +19,13 @@ public struct PackCatalogue: Sendable, Equatable {
         guard let unit = credits[productID] else { return nil }
         return try unit.multiplied(by: Int64(quantity))
     }
+
+    /// `productID` as a person reads it: "£5 of credit" (pence only when there are some: "£5.50 of credit"); a
+    /// product that is not one of the packs by its id.
+    public func name(of productID: String) -> String {
+        guard let credit = credits[productID] else { return productID }
+        let micros = credit.rawValue
+        if micros >= 0 && micros % 1_000_000 == 0 { return "£\(micros / 1_000_000) of credit" }
+        return "\(credit.formatted) of credit"
+    }
 }

@@ -88,21 +88,23 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
 
     /// What the credit screen says about them at `now`, one sentence for each. An Ask to Buy request older than a
     /// day is said to have lapsed (or been declined), not to be waiting still.
-    public func descriptions(at now: Timestamp) -> [String] {
-        purchases.map { PendingPurchases.describe($0, at: now) }
+    /// `packs` names each purchase's pack ("£5 of credit").
+    public func descriptions(at now: Timestamp, packs: PackCatalogue? = nil) -> [String] {
+        purchases.map { PendingPurchases.describe($0, at: now, packs: packs) }
     }
 
-    /// What the credit screen says about `purchase` at `now`.
-    public static func describe(_ purchase: Purchase, at now: Timestamp) -> String {
+    /// What the credit screen says about `purchase` at `now`, its pack named by `packs` when given.
+    public static func describe(_ purchase: Purchase, at now: Timestamp, packs: PackCatalogue? = nil) -> String {
+        let pack = packs?.name(of: purchase.product) ?? purchase.product
         let when = String(purchase.since.prefix(16)).replacingOccurrences(of: "T", with: " ")
         let which = purchase.transactionId.map { " (transaction \($0))" } ?? ""
         if hasLapsed(purchase, at: now) {
-            return "A purchase of \(purchase.product)\(which), asked for on \(when) UTC, had no answer within a day: "
+            return "A purchase of \(pack)\(which), asked for on \(when) UTC, had no answer within a day: "
                 + "an Ask to Buy request lapses after 24 hours, unless it was declined sooner. Nothing was charged "
                 + "and nothing is blocked; top up again to ask again."
         }
         return
-            "A purchase of \(purchase.product)\(which), asked for on \(when) UTC, is "
+            "A purchase of \(pack)\(which), asked for on \(when) UTC, is "
             + "\(waitingFor(purchase.reason)). It is credited as soon as it completes; nothing is blocked meanwhile."
     }
 

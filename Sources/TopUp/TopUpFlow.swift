@@ -43,7 +43,8 @@ public struct TopUpFlow {
             outcome = try await store.purchase(productID, appAccountToken: ledger.accountToken)
         } catch let error as StoreError where error.mayHaveReachedTheStore {
             guard let detail = error.unansweredDetail else { throw error }
-            throw PurchaseOutcomeUnknown(productID: productID, detail: detail)
+            throw PurchaseOutcomeUnknown(
+                productID: productID, detail: detail, packName: catalogue.name(of: productID))
         }
         try CrashPoints.hit("topup.after-purchase")
         switch outcome {

@@ -45,13 +45,17 @@ public struct PurchaseOutcomeUnknown: Error, Sendable, Equatable, CustomStringCo
     /// What happened, in words (``Payments/StoreError/noAnswer(_:)``'s detail).
     public var detail: String
 
-    public init(productID: String, detail: String) {
+    /// The pack as a person reads it ("£5 of credit"), or the product id when it is not known.
+    public var packName: String
+
+    public init(productID: String, detail: String, packName: String? = nil) {
         self.productID = productID
         self.detail = detail
+        self.packName = packName ?? productID
     }
 
     public var description: String {
-        "the purchase of \(productID) may have gone through: it was sent to the store, and \(detail); if it was "
+        "the purchase of \(packName) may have gone through: it was sent to the store, and \(detail); if it was "
             + "paid, the next collect credits it, once"
     }
 }

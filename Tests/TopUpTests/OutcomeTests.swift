@@ -96,7 +96,7 @@ extension OutcomeTests {
             Issue.record("a purchase without an answer was reported as an outcome")
         } catch let unknown as PurchaseOutcomeUnknown {
             #expect(unknown.productID == "ai.voicedebrief.app.credit.500")
-            #expect(unknown.description.contains("may have gone through"))
+            #expect(unknown.description.contains("the purchase of £5 of credit may have gone through"))
             #expect(unknown.description.contains("the next collect credits it, once"))
             #expect(unknown.description.contains("no answer from 127.0.0.1:1 within 2 seconds"))
         }

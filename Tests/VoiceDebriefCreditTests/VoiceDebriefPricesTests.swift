@@ -232,7 +232,7 @@ func pricingProblems(_ list: any PriceList) -> [String] {
         let session = app.meter()
         let before = try app.fileBytes()
         let automatic = try session.charge(ChargeRequest("readNote", subject: "note-1", automatic: true))
-        #expect(automatic == .notCharged("it opened by itself, so it was not charged"))
+        #expect(automatic == .notCharged("it opened by itself"), "said once: \"Not charged: it opened by itself.\"")
         #expect(try app.fileBytes() == before)
         // Opening it deliberately afterwards is the first charge for it.
         #expect(try session.charge(ChargeRequest("readNote", subject: "note-1")).entry != nil)
