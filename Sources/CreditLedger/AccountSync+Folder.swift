@@ -15,6 +15,7 @@ extension AccountSync {
     /// Throws a ``SyncError`` when the folder is not one to sync through now (not there, another account's), and
     /// nothing is written anywhere.
     public func sync(through folder: SyncFolder, memo: inout SyncMemo) throws -> SyncReport {
+        guard !ledger.isReadOnly else { throw SyncError.readOnly(directory: ledger.directory) }
         guard ledger.isSigned else { throw SyncError.unsigned }
         let keys = try LedgerKeys.load(from: ledger.directory)
         let account = SyncFolder.accountID(for: keys.headKey.publicKey)

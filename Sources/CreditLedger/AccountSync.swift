@@ -49,6 +49,12 @@ public struct AccountSync {
     /// An unsigned ledger merges as it always has: a fork, an id with other content or a missing sequence is
     /// reported and that device's later ledger.entries are not merged; an unreadable line is an error and nothing merges.
     public func merge(files paths: [String]) throws -> MergeReport {
+        // Refused as a charge is: the directory was said to be read as it is, with nothing written.
+        guard !ledger.isReadOnly else {
+            throw LedgerError.invalid(
+                "\(ledger.directory) cannot be written (a read-only mount, or no write permission): nothing was "
+                    + "merged")
+        }
         guard ledger.isSigned || ledger.authenticator != nil else { return try mergeUnsigned(files: paths) }
         let keys = try LedgerKeys.load(from: ledger.directory)
         var inputs: [MergeInput] = []

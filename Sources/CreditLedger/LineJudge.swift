@@ -22,6 +22,9 @@ struct LineJudge {
     /// The sequence the next entry should have.
     private var expected: Int64 = 1
     private var lastMAC = String(repeating: "0", count: 64)
+    /// No entry of the file carries a MAC: a ledger made before signing, whose entries still make its balance (each
+    /// said to be unsigned), as `credit balance` counts them.
+    private let madeBeforeSigning: Bool
     /// The line without a final newline, reported as truncated elsewhere, so not judged here.
     private let tornAt: Int?
 
@@ -47,6 +50,7 @@ struct LineJudge {
         }
         present = Set(lines.compactMap { $0.macValid && $0.entry?.device == device ? $0.entry?.sequence : nil })
         validMACs = Set(lines.compactMap { $0.macValid ? $0.entry?.mac : nil })
+        madeBeforeSigning = lines.allSatisfy { $0.entry.map { $0.mac == nil } ?? true }
     }
 
     /// Judges line `index`; lines are judged in order, each once.
@@ -62,6 +66,7 @@ struct LineJudge {
         }
         if entry.mac == nil {
             problem(.unsigned, "the entry carries no MAC (run `credit upgrade` for a ledger made before signing)")
+            verdict.takesItsPlace = madeBeforeSigning && entry.device == device
             return verdict
         }
         if !line.macValid {

@@ -13,6 +13,9 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     case notADevice(dataDirectory: String, folder: String)
     /// The ledger was made before signing: nothing in it could be checked by another device.
     case unsigned
+    /// This data directory cannot be written (a read-only mount, or no write permission): nothing is taken into
+    /// it, so nothing is sent from it either.
+    case readOnly(directory: String)
 
     public var description: String {
         switch self {
@@ -31,6 +34,8 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "synced. The folder holds no key, so a new device joins from a device's data directory: run "
                 + "`credit --data-dir \(dataDirectory) join DIR` with DIR the data directory of one of the account's "
                 + "devices, then `credit sync` again"
+        case .readOnly(let directory):
+            return "\(directory) cannot be written (a read-only mount, or no write permission): nothing was synced"
         case .unsigned:
             return "this ledger was made before signing, so other devices could not check it: run `credit upgrade` "
                 + "first, then `credit sync`"

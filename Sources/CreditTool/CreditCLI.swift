@@ -32,13 +32,16 @@ struct CreditCLI {
         }
     }
 
-    /// Runs the command on its data directory. One that is not there yet is never made by a command that only
-    /// reads (it shows what a new account shows, and says so on standard error), and is left as it was (not there)
-    /// by a command that fails: a command that fails makes nothing.
+    /// Runs the command on its data directory. One that holds no account yet (not there, or empty) is never made an
+    /// account by a command that only reads (it shows what a new account shows, and says so on standard error), nor
+    /// by one about an account that exists (refused), and is left as it was by a command that fails: a command that
+    /// fails makes nothing.
     private func run(_ args: ParsedArguments) async throws -> Int32 {
         var context = try Context(arguments: args)
         let given = NewDataDirectory(context.dataDirectory)
-        if given.isMissing && NewDataDirectory.readingCommands.contains(args.path.dropFirst().first ?? "") {
+        let command = args.path.dropFirst().first ?? ""
+        if let refusal = given.refusal(of: command) { throw CommandFailure(refusal) }
+        if given.isNew && NewDataDirectory.readingCommands.contains(command) {
             printError(
                 "credit: note: no account exists in \(DisplayText.escaped(context.dataDirectory)) yet: this is what "
                     + "a new one shows, and nothing was written there")

@@ -1,17 +1,31 @@
 import DurableFiles
 import Foundation
 
-/// A data directory that was not there when the command started: a command that fails leaves nothing of it, and a
-/// command that only reads never makes it (it shows what a new account shows, from a scratch directory removed at
-/// the end).
+/// A data directory that holds no account yet (not there when the command started, or an empty directory): a
+/// command that fails leaves nothing of what it made there, a command that only reads never makes an account there
+/// (it shows what a new account shows, from a scratch directory removed at the end), and a command about an account
+/// that exists (export, devices, verify) says there is none.
 struct NewDataDirectory {
     /// The commands that only read the ledger.
-    static let readingCommands: Set<String> = ["balance", "screen", "entries", "takings", "pnl", "devices", "verify"]
+    static let readingCommands: Set<String> = ["balance", "screen", "entries", "takings", "pnl"]
 
+    /// The commands about an account that exists, refused where there is none (nothing made, nothing shown that
+    /// is not there): what each would have had to work on.
+    static let accountCommands: [String: String] = [
+        "export": "there is no summary to export, and nothing was written",
+        "devices": "it has no devices",
+        "verify": "there is nothing to verify",
+    ]
+
+    /// The data directory.
+    let path: String
     /// The highest of the data directory and its parents that is not there, or nil when the data directory is.
     let topmostMissing: String?
+    /// The data directory was there, a directory holding nothing.
+    let wasEmpty: Bool
 
     init(_ path: String) {
+        self.path = path
         var missing: String?
         var current = path
         while !current.isEmpty, case .some(.none) = try? Files.entryStatus(current) {
@@ -21,15 +35,31 @@ struct NewDataDirectory {
             current = parent
         }
         topmostMissing = missing
+        wasEmpty = missing == nil && NewDataDirectory.isEmptyDirectory(path)
     }
 
-    /// Whether the data directory was not there.
-    var isMissing: Bool { topmostMissing != nil }
+    /// Whether the data directory holds no account: not there, or empty.
+    var isNew: Bool { topmostMissing != nil || wasEmpty }
 
-    /// Removes what the command made, after it failed.
+    /// Removes what the command made, after it failed: the directories it made, or what it put in the empty one.
     func removeAfterFailure() {
-        guard let topmostMissing else { return }
-        try? SystemFileSystem().removeTree(topmostMissing)
+        if let topmostMissing {
+            try? SystemFileSystem().removeTree(topmostMissing)
+        } else if wasEmpty, let names = try? Files.list(path) {
+            for name in names { try? SystemFileSystem().removeTree(path + "/" + name) }
+        }
+    }
+
+    /// The refusal of `command` here when it needs an account and there is none, else nil.
+    func refusal(of command: String) -> String? {
+        guard isNew, let missing = NewDataDirectory.accountCommands[command] else { return nil }
+        return "no account exists in \(path): \(missing). Is --data-dir (or CREDIT_DATA_DIR) the right place?"
+    }
+
+    /// A directory (not a link to one) with nothing in it.
+    private static func isEmptyDirectory(_ path: String) -> Bool {
+        guard let info = try? Files.entryStatus(path), info.st_mode & S_IFMT == S_IFDIR else { return false }
+        return (try? Files.list(path))?.isEmpty ?? false
     }
 
     /// A scratch data directory for a reading command (private to this user), and a way to remove it.

@@ -16,7 +16,7 @@ enum ScreenCommands {
         if context.json {
             var object = ScreenOutput(model, offers: offers, takesMoney: flow.store.takesMoney)
             object.pending = ScreenCommands.pendingJSON(pending, at: context.clock.now())
-            object.collected = collectNote
+            object.collected = collectNote.isEmpty ? nil : collectNote.joined(separator: " ")
             object.storeProblem = storeNote
             try printJSON(object)
             return CreditCLI.success
@@ -35,7 +35,7 @@ enum ScreenCommands {
         }
         out.append("  Used        \(model.used.formatted)")
         out.append("  Topped up   \(model.toppedUp.formatted)")
-        if let collectNote { out.append("  " + collectNote) }
+        for line in collectNote { out.append("  " + DisplayText.escaped(line)) }
         out.append("")
         out.append(style.bold("Top up"))
         if let storeNote { out.append("  " + storeNote) }
@@ -102,15 +102,15 @@ enum ScreenCommands {
     /// Opening the credit screen first collects what the store holds for us, and reads the store's offers: what
     /// was collected in words, the offers, and why the store could not be reached, if it could not.
     static func collectForScreen(_ ledger: Ledger, _ flow: TopUpFlow, _ context: Context) async throws -> (
-        collected: String?, offers: [StoreProduct], storeProblem: String?
+        collected: [String], offers: [StoreProduct], storeProblem: String?
     ) {
-        var collectNote: String?
+        var collectNote: [String] = []
         do {
             // Read-only, nothing is collected (the ledger's notice says so): what was collected could not be kept.
             if !ledger.isReadOnly {
                 let report = try await StoreCommands.collect(with: flow, context)
                 if !report.credited.isEmpty || !report.refused.isEmpty || !report.reversed.isEmpty {
-                    collectNote = DisplayText.escaped(StoreCommands.describe(report))
+                    collectNote = StoreCommands.describe(report)
                 }
             }
             let offers = try await flow.store.products(for: flow.catalogue.credits.keys.sorted())

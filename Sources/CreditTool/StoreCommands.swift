@@ -210,12 +210,15 @@ enum StoreCommands {
                     otherAccounts: report.otherAccounts, finished: report.finished,
                     balance: ledger.balance.rawValue))
         } else {
-            print(describe(report) + " Balance \(LedgerCommands.styledBalance(ledger.balance, context)).")
+            // A sentence a line: each refusal on its own, this account's only (another account's are counted).
+            for line in describe(report) { print(DisplayText.escaped(line)) }
+            print("Balance \(LedgerCommands.styledBalance(ledger.balance, context)).")
         }
         return report.refused.isEmpty ? CreditCLI.success : CreditCLI.failure
     }
 
-    static func describe(_ report: TopUpFlow.CollectReport) -> String {
+    /// What a collect did, a sentence a line.
+    static func describe(_ report: TopUpFlow.CollectReport) -> [String] {
         var parts: [String] = []
         if report.credited.isEmpty && report.refused.isEmpty && report.reversed.isEmpty {
             parts.append("Nothing to collect.")
@@ -242,7 +245,7 @@ enum StoreCommands {
                 "\(count) purchase\(count == 1 ? "" : "s") of another account on this store left for it "
                     + "(\(report.otherAccounts.joined(separator: ", "))).")
         }
-        return parts.joined(separator: " ")
+        return parts
     }
 
     static func flow(_ ledger: Ledger, _ context: Context) throws -> TopUpFlow {

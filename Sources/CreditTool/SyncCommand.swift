@@ -13,7 +13,7 @@ enum SyncCommand {
         }
         // The folder holds no key: a data directory with no ledger yet cannot become the folder's account's device
         // here, and making a new account beside it would only be refused later.
-        if NewDataDirectory(context.dataDirectory).isMissing, folder.holdsAnAccount {
+        if NewDataDirectory(context.dataDirectory).isNew, folder.holdsAnAccount {
             throw CommandFailure(
                 SyncError.notADevice(dataDirectory: context.dataDirectory, folder: folder.root).description)
         }

@@ -60,7 +60,7 @@ public struct StoreReconciliation {
                 (transaction, credit) = try flow.check(signed)
                 refund = try StoreRefund(transaction)
             } catch let refused as RefusedTransaction where refused.isAnotherAccounts {
-                let id = refused.transactionID ?? "(unreadable)"
+                let id = refused.transactionID ?? "(id unreadable)"
                 guard seen.insert(id).inserted else { continue }
                 findings.append(
                     Finding(
@@ -70,7 +70,7 @@ public struct StoreReconciliation {
             } catch let refused as RefusedTransaction {
                 findings.append(
                     Finding(
-                        transactionID: refused.transactionID ?? "(unreadable)", kind: .unverifiable,
+                        transactionID: refused.transactionID ?? "(id unreadable)", kind: .unverifiable,
                         store: "cannot be trusted", ledger: "-", fixable: false, notFixed: refused.reason))
                 continue
             } catch {

@@ -20,11 +20,15 @@ extension TopUpFlow {
         /// it, neither credited nor finished here, and no failure.
         public var otherAccounts: [String] = []
 
-        /// Notes a refusal: another account's purchase apart, anything else as refused.
+        /// Notes a refusal: another account's purchase apart, anything else as refused; each transaction once (the
+        /// updates feed and the unfinished ones may both hold it).
         mutating func note(_ refused: RefusedTransaction) {
             if refused.isAnotherAccounts {
-                otherAccounts.append(refused.transactionID ?? "?")
-            } else {
+                let id = refused.transactionID ?? "?"
+                if !otherAccounts.contains(id) { otherAccounts.append(id) }
+            } else if refused.transactionID == nil
+                || !self.refused.contains(where: { $0.transactionID == refused.transactionID })
+            {
                 self.refused.append(refused)
             }
         }

@@ -108,7 +108,9 @@ public struct TopUpFlow {
     /// The verified transaction and the credit it buys, or a refusal saying why.
     func check(_ signed: SignedTransaction) throws -> (VerifiedTransaction, MicroCredits) {
         guard let verifier else {
-            throw RefusedTransaction(transactionID: nil, reason: "no way to verify the store's signature is configured")
+            throw RefusedTransaction(
+                transactionID: signed.unverifiedTransactionID,
+                reason: "no way to verify the store's signature is configured")
         }
         let transaction: VerifiedTransaction
         do {
@@ -125,14 +127,12 @@ public struct TopUpFlow {
                     + "certificate changed. `credit store use mockstore --url URL --root-certificate FILE` with the "
                     + "store's new root, then `credit collect`, credits it")
         } catch {
-            throw RefusedTransaction(transactionID: nil, reason: "its signature does not verify (\(error))")
-        }
-        guard transaction.bundleID == bundleID else {
+            // Its id is what it claims (unverified), named so that the user can find it at the store.
             throw RefusedTransaction(
-                transactionID: transaction.transactionID,
-                reason: "it is for the app \(transaction.bundleID), not \(bundleID)")
+                transactionID: signed.unverifiedTransactionID, reason: "its signature does not verify (\(error))")
         }
-        // Two accounts may buy through one store (one Apple ID): each credits only its own purchases.
+        // Two accounts may buy through one store (one Apple ID): each credits only its own purchases. Another
+        // account's are counted apart, never refused here, whatever else is wrong with them.
         if let token = transaction.payload.appAccountToken, !token.isEmpty,
             UUID(uuidString: token) != ledger.accountToken
         {
@@ -140,6 +140,11 @@ public struct TopUpFlow {
                 transactionID: transaction.transactionID,
                 reason: "it was bought by another account (its appAccountToken is not this account's)",
                 isAnotherAccounts: true)
+        }
+        guard transaction.bundleID == bundleID else {
+            throw RefusedTransaction(
+                transactionID: transaction.transactionID,
+                reason: "it is for the app \(transaction.bundleID), not \(bundleID)")
         }
         guard transaction.quantity >= 1,
             let credit = try catalogue.credit(for: transaction.productID, quantity: transaction.quantity)

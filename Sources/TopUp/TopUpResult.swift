@@ -32,7 +32,8 @@ public struct RefusedTransaction: Error, Sendable, Equatable, CustomStringConver
         self.isAnotherAccounts = isAnotherAccounts
     }
     public var description: String {
-        "transaction \(transactionID ?? "(unreadable)") was refused: \(reason); it was not credited and not finished"
+        let which = transactionID.map { "transaction \($0)" } ?? "a transaction whose id cannot be read"
+        return "\(which) was refused: \(reason); it was not credited and not finished"
     }
 }
 

@@ -536,6 +536,11 @@ import Testing
         let unverified = try await data.credit("verify", "--json")
         #expect(unverified.status == 1)
         #expect(
+            try unverified.jsonObject()["balance"] as? Int == 4_940_000,
+            "verify's balance is balance's, each entry said to be unsigned: \(unverified)")
+        let said = try await data.credit("verify")
+        #expect(said.stdout.contains("Checked 3 entries from 1 device; balance £4.94;"), "\(said)")
+        #expect(
             (try unverified.jsonObject()["problems"] as? [[String: Any]])?.allSatisfy {
                 $0["kind"] as? String == "unsigned"
             } == true)

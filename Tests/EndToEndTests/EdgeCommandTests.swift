@@ -104,7 +104,7 @@ import Testing
 /// Issue 25 items 10 and 13: a command that only reads never makes a data directory, a command that fails leaves
 /// none behind, and a data directory this user cannot write (its lock file included) is read as it is.
 @Suite struct NewAndReadOnlyDirectoryTests {
-    @Test(arguments: ["balance", "screen", "entries", "takings", "pnl", "devices", "verify"])
+    @Test(arguments: ["balance", "screen", "entries", "takings", "pnl"])
     func aReadingCommandOnADirectoryThatIsNotThereShowsANewAccountAndMakesNothing(_ command: String) async throws {
         let temporary = try TemporaryDirectory()
         let missing = temporary.path + "/not-yet/data"
@@ -113,6 +113,40 @@ import Testing
         #expect(result.stderr.contains("no account exists in \(missing) yet"), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: temporary.path + "/not-yet"), "nothing was made")
         if command == "balance" { #expect(result.stdout.contains("£5.00")) }
+    }
+
+    /// Issue 35 item 5: a command about an account that exists, on a data directory with none (missing or empty),
+    /// says so and makes nothing: no phantom account exported into the owner's P&L, no device shown that is not.
+    @Test(arguments: [["export", "--summary", "SUMMARY"], ["devices"], ["verify"]], [false, true])
+    func aCommandAboutAnAccountOnADirectoryWithNoneIsRefusedAndMakesNothing(_ command: [String], empty: Bool)
+        async throws
+    {
+        let temporary = try TemporaryDirectory()
+        let data = temporary.path + "/data"
+        if empty { try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true) }
+        let summary = temporary.path + "/summary.json"
+        let arguments = command.map { $0 == "SUMMARY" ? summary : $0 }
+        let result = try await Credit.run(arguments, dataDirectory: data, now: "2026-11-29T12:00:00.000Z")
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("no account exists in \(data)"), "\(result)")
+        #expect(!result.stdout.contains("device"), "no device shown: \(result)")
+        #expect(!FileManager.default.fileExists(atPath: summary), "no summary written")
+        if empty {
+            #expect(try FileManager.default.contentsOfDirectory(atPath: data) == [], "nothing made in it")
+        } else {
+            #expect(!FileManager.default.fileExists(atPath: data), "nothing made")
+        }
+    }
+
+    @Test func aMergeThatFailsIntoAnEmptyDirectoryLeavesItEmpty() async throws {
+        let other = try DataDirectory()
+        try await other.ok("charge", "debrief")
+        let temporary = try TemporaryDirectory()
+        let data = temporary.path + "/data"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let result = try await Credit.run(["merge", other.path], dataDirectory: data, now: "2026-11-29T12:00:00.000Z")
+        #expect(result.status == 1, "\(result)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data) == [], "a command that fails makes nothing")
     }
 
     @Test func aMergeThatFailsIntoANewDirectoryLeavesNothingBehind() async throws {
@@ -127,12 +161,12 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: temporary.path + "/new"), "a command that fails makes nothing")
     }
 
-    /// As another user (`nobody`, through setpriv), since root may write anything: a data directory whose lock file
-    /// cannot be written is read, and a charge says it cannot write.
-    @Test func aDataDirectoryWhoseLockFileCannotBeWrittenIsRead() async throws {
+    /// A home of `nobody`'s with a copy of `credit` in it, and a way to run a shell script there as `nobody` (through
+    /// setpriv), since root may write anything; nil where this cannot be done (not root, no setpriv).
+    private func asNobody() async throws -> (TemporaryDirectory, (String) async throws -> ProcessResult)? {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
             let nobody = getpwnam("nobody")
-        else { return }
+        else { return nil }
         let temporary = try TemporaryDirectory()
         let home = temporary.path + "/home"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
@@ -143,24 +177,61 @@ import Testing
         #expect(copied.status == 0, "\(copied)")
         #expect(chown(home, nobody.pointee.pw_uid, nobody.pointee.pw_gid) == 0)
         #expect(chmod(temporary.path, 0o755) == 0)
-        func asNobody(_ script: String) async throws -> ProcessResult {
-            try await ChildProcess.run(
-                "/usr/bin/setpriv",
-                ["--reuid=nobody", "--regid=\(nobody.pointee.pw_gid)", "--clear-groups", "/bin/sh", "-c", script],
-                environment: [
-                    "HOME": home, "NO_COLOR": "1", "CREDIT_NOW": "2026-11-29T12:00:00.000Z", "PATH": "/usr/bin:/bin",
-                ],
-                timeout: 60)
-        }
-        let made = try await asNobody("cd \(home) && ./credit --data-dir d charge debrief && chmod a-w d/ledger/.lock")
+        let group = nobody.pointee.pw_gid
+        return (
+            temporary,
+            { script in
+                try await ChildProcess.run(
+                    "/usr/bin/setpriv",
+                    [
+                        "--reuid=nobody", "--regid=\(group)", "--clear-groups", "/bin/sh", "-c",
+                        "cd \(home) && " + script,
+                    ],
+                    environment: [
+                        "HOME": home, "NO_COLOR": "1", "CREDIT_NOW": "2026-11-29T12:00:00.000Z",
+                        "PATH": "/usr/bin:/bin",
+                    ],
+                    timeout: 60)
+            }
+        )
+    }
+
+    /// A data directory whose lock file cannot be written is read, and a charge says it cannot write.
+    @Test func aDataDirectoryWhoseLockFileCannotBeWrittenIsRead() async throws {
+        guard let (temporary, asNobody) = try await asNobody() else { return }
+        defer { withExtendedLifetime(temporary) {} }
+        let made = try await asNobody("./credit --data-dir d charge debrief && chmod a-w d/ledger/.lock")
         #expect(made.status == 0, "\(made)")
-        let balance = try await asNobody("cd \(home) && ./credit --data-dir d balance")
+        let balance = try await asNobody("./credit --data-dir d balance")
         #expect(balance.status == 0, "\(balance)")
         #expect(balance.stdout.contains("£4.95"), "\(balance)")
         #expect(!balance.stderr.contains("Permission denied"), "\(balance)")
-        let charge = try await asNobody("cd \(home) && ./credit --data-dir d charge debrief")
+        let charge = try await asNobody("./credit --data-dir d charge debrief")
         #expect(charge.status == 1, "\(charge)")
         #expect(charge.stderr.contains("cannot be written"), "\(charge)")
+    }
+
+    /// Issue 35 item 6: with the ledger directory read-only, `merge` and `sync` are refused as `charge` is, and
+    /// nothing is written: never "nothing was written" and then a merge.
+    @Test func aReadOnlyLedgerIsNeitherMergedIntoNorSynced() async throws {
+        guard let (temporary, asNobody) = try await asNobody() else { return }
+        let home = temporary.path + "/home"
+        let made = try await asNobody(
+            "./credit --data-dir d charge debrief && ./credit --data-dir e join d && ./credit --data-dir e charge send "
+                + "&& ./credit --data-dir d merge e && ./credit --data-dir e charge send && mkdir vault "
+                + "&& chmod a-w d/ledger/.lock d/ledger")
+        #expect(made.status == 0, "\(made)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: home + "/d/ledger").sorted()
+        let before = try files.map { try Data(contentsOf: URL(fileURLWithPath: home + "/d/ledger/" + $0)) }
+        for command in ["merge e", "sync vault"] {
+            let refused = try await asNobody("./credit --data-dir d " + command)
+            #expect(refused.status == 1, "\(command): \(refused)")
+            #expect(refused.stderr.contains("cannot be written"), "\(command): \(refused)")
+            #expect(!refused.stdout.contains("Merged") && !refused.stdout.contains("Synced"), "\(refused)")
+        }
+        let after = try files.map { try Data(contentsOf: URL(fileURLWithPath: home + "/d/ledger/" + $0)) }
+        #expect(after == before, "nothing written to the ledger")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home + "/vault") == [], "nothing sent")
     }
 }
 

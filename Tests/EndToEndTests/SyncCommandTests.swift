@@ -76,6 +76,21 @@ import Testing
         #expect(DirectorySnapshot.take(account.folder) == before)
     }
 
+    /// Issue 35 item 5: an empty data directory (made ready by hand) is as new as a missing one: the failed sync
+    /// leaves it empty, and `join` then works there.
+    @Test func aFailedSyncLeavesAnEmptyDataDirectoryEmptySoJoinWorksThere() async throws {
+        let account = try await Account()
+        try await account.a.ok("sync", account.folder)
+        let fresh = try DataDirectory()
+        try FileManager.default.createDirectory(atPath: fresh.path, withIntermediateDirectories: true)
+        let result = try await fresh.credit("sync", account.folder)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("join"), "\(result)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fresh.path) == [], "no keys, device or opening")
+        let joined = try await fresh.credit("join", account.a.path)
+        #expect(joined.status == 0, "join is not refused there: \(joined)")
+    }
+
     @Test func anotherAccountsDataDirectoryIsRefusedAndNothingIsWritten() async throws {
         let account = try await Account()
         try await account.a.ok("sync", account.folder)

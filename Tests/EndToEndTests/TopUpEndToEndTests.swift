@@ -120,6 +120,32 @@ extension TopUpEndToEndTests {
         await #expect(try data.balance() == 5_000_000)
     }
 
+    /// Issue 35 item 14: collect's refusals a line each, this account's only; another account's purchases on the
+    /// same store (even of a product the app does not sell) are counted apart, never said as refused.
+    @Test func collectSaysEachRefusalOnALineOfItsOwnAndThisAccountsOnly() async throws {
+        let store = try await startStore(catalogue: Repository.twoPackCatalogue)
+        try await useStore(store)
+        // Two of this account's (made outside the app: no token), of a product the app does not sell.
+        try await store.purchase("ai.voicedebrief.app.credit.1000")
+        try await store.purchase("ai.voicedebrief.app.credit.1000")
+        for _ in 0..<3 {
+            _ = try await store.store.purchaseOnDevice(
+                "ai.voicedebrief.app.credit.1000", appAccountToken: UUID().uuidString.lowercased())
+        }
+        let collect = try await run(["collect"])
+        #expect(collect.status == 1, "\(collect)")
+        let lines = collect.stdout.split(separator: "\n").map(String.init)
+        let refusals = lines.filter { $0.hasPrefix("Refused: ") }
+        #expect(refusals.count == 2, "one line each for this account's two: \(collect)")
+        #expect(refusals.allSatisfy { $0.hasSuffix("not credited and not finished.") }, "\(collect)")
+        #expect(lines.filter { $0.contains("Refused") }.count == 2, "no refusal shares a line: \(collect)")
+        #expect(
+            lines.contains { $0.hasPrefix("3 purchases of another account on this store left for it") },
+            "another account's counted apart: \(collect)")
+        #expect(lines.last?.hasPrefix("Balance ") == true, "\(collect)")
+        await #expect(try data.balance() == 5_000_000)
+    }
+
     @Test func restartingTheStoreKeepsUnfinishedTransactions() async throws {
         var store = try await startStore()
         try await useStore(store)

@@ -90,14 +90,18 @@ extension TopUpFlowTests {
     @Test(arguments: ["badSignature", "wrongBundle", "unknownProduct"])
     func aBadTransactionIsRefusedNotCreditedNotFinished(_ kind: String) async throws {
         let store = FakeStore(signer: .hs256(secret: secret))
+        let made: (id: String, jws: SignedTransaction)
         switch kind {
-        case "badSignature": _ = try store.makeTransaction(signer: .hs256(secret: Array("another secret".utf8)))
-        case "wrongBundle": _ = try store.makeTransaction(bundle: "com.example.other")
-        default: _ = try store.makeTransaction(product: "ai.voicedebrief.app.credit.999")
+        case "badSignature": made = try store.makeTransaction(signer: .hs256(secret: Array("another secret".utf8)))
+        case "wrongBundle": made = try store.makeTransaction(bundle: "com.example.other")
+        default: made = try store.makeTransaction(product: "ai.voicedebrief.app.credit.999")
         }
         let report = try await flow(store).collect()
         #expect(report.credited.isEmpty)
         #expect(report.refused.count == 1)
+        // A readable id is named, even one whose signature does not verify (issue 35 item 12).
+        #expect(report.refused.first?.transactionID == made.id)
+        #expect(report.refused.first?.description.hasPrefix("transaction \(made.id) was refused: ") == true)
         #expect(store.finishes.isEmpty)
         #expect(store.unfinishedCount == 1)
         #expect(ledger.balance == MicroCredits(5_000_000))
