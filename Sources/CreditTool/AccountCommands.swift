@@ -1,4 +1,5 @@
 import CreditLedger
+import DurableFiles
 import Foundation
 import OptionParsing
 import Payments
@@ -63,6 +64,8 @@ enum AccountCommands {
             report = try AccountSync(ledger).merge(files: paths)
         } catch let refusal as MergeRefusal {
             throw CommandFailure(refusal.description)
+        } catch let error as FileError {
+            throw CommandFailure("\(error.plainWords); nothing was merged")
         }
         if context.json {
             try printJSON(

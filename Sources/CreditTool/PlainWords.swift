@@ -41,7 +41,6 @@ extension PlainWordsError where Self: CustomStringConvertible {
 }
 
 extension SigningError: PlainWordsError {}
-extension FileError: PlainWordsError {}
 extension DataDirectoryError: PlainWordsError {}
 extension LedgerError: PlainWordsError {}
 extension EntryParseError: PlainWordsError {}
@@ -56,3 +55,40 @@ extension RefusedTransaction: PlainWordsError {}
 extension PurchaseOutcomeUnknown: PlainWordsError {}
 extension SummaryError: PlainWordsError {}
 extension InputLimits.TooLong: PlainWordsError {}
+
+/// A file-system failure as a user reads it: "cannot open PATH: there is no such file or folder", the call in words
+/// and the system's reason in plain ones (no call name, no error number). A refusal of a link or of something that
+/// is not a regular file says so as it is.
+extension FileError: PlainWordsError {
+    var plainWords: String {
+        if found != nil || isSymbolicLink { return description }
+        return "cannot \(FileError.verbs[operation] ?? operation.rawValue) \(path): \(FileError.reason(errno))"
+    }
+
+    /// What each call was doing, in words.
+    private static let verbs: [Operation: String] = [
+        .open: "open", .create: "create", .read: "read", .write: "write to", .stat: "look at", .lstat: "look at",
+        .fstat: "look at", .opendir: "list the folder", .mkdir: "make the folder", .chmod: "set the permissions of",
+        .truncate: "cut back", .rename: "put in place", .lock: "lock", .fsync: "save to disk",
+        .fdatasync: "save to disk", .openForAppend: "open for appending", .openLockFile: "open the lock file",
+        .openDirectory: "open the folder", .fsyncDirectory: "save to disk the folder",
+        .removeDirectory: "remove the folder",
+    ]
+
+    /// Why, in plain words: the common reasons said as a person would, any other as the system words it.
+    static func reason(_ errno: Int32) -> String {
+        switch errno {
+        case ENOENT: return "there is no such file or folder"
+        case EACCES, EPERM: return "permission denied (this user may not)"
+        case EISDIR: return "it is a folder"
+        case ENOTDIR: return "a part of the path is not a folder"
+        case ENOSPC: return "the disk is full"
+        case EDQUOT: return "the disk quota is used up"
+        case EROFS: return "the file system is read-only"
+        case EEXIST: return "something is already there"
+        default:
+            let words = String(cString: strerror(errno))
+            return words.prefix(1).lowercased() + words.dropFirst()
+        }
+    }
+}

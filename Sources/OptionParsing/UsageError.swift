@@ -82,7 +82,9 @@ public func quoted(_ value: String) -> String {
         case "\n": shown += "\\n"
         case "\t": shown += "\\t"
         case _ where isDrawnAsControl(scalar):
-            shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            // As its code, the form every output of the project shows such a character in.
+            let digits = String(scalar.value, radix: 16, uppercase: true)
+            shown += "[U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + "]"
         default: shown.unicodeScalars.append(scalar)
         }
     }

@@ -2,10 +2,12 @@
 /// functions for human-readable output: control characters escaped, table cells cut to a width. `--json` output
 /// keeps values exact and does not use them.
 public enum DisplayText {
-    /// `text` with every character a terminal could act on shown escaped: the C0 controls (U+0000–U+001F: `\n`,
-    /// `\r`, `\t` and `\e` included), DEL (U+007F), the C1 controls (U+0080–U+009F), and the bidirectional
-    /// embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069). `\n`, `\r` and `\t` read as
-    /// themselves, others as `\u{1B}`; everything else (a backslash too) is shown as it is.
+    /// `text` with every character a terminal could act on, or that could reorder or hide what is around it, shown
+    /// as its code: the C0 controls (U+0000–U+001F: `\n`, `\r`, `\t` and `\e` included), DEL (U+007F), the C1
+    /// controls (U+0080–U+009F), the line and paragraph separators, and every format character (the bidirectional
+    /// marks, embeddings, overrides and isolates, the zero-width space, the byte-order mark) but the zero-width
+    /// joiner and non-joiner. `\n`, `\r` and `\t` read as themselves, others as `[U+001B]`, the form the P&L page
+    /// shows them in; everything else (a backslash too) is shown as it is.
     public static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = String.UnicodeScalarView()
@@ -15,7 +17,7 @@ public enum DisplayText {
             case "\r": out.append(contentsOf: "\\r".unicodeScalars)
             case "\t": out.append(contentsOf: "\\t".unicodeScalars)
             case _ where needsEscape(scalar):
-                out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+                out.append(contentsOf: code(of: scalar).unicodeScalars)
             default: out.append(scalar)
             }
         }
@@ -25,9 +27,17 @@ public enum DisplayText {
     /// Whether `scalar` is one ``escaped(_:)`` shows escaped.
     public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
-        default: return false
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: return true
+        case 0x20...0x7E: return false
+        case 0x200C, 0x200D: return false
+        default: return scalar.properties.generalCategory == .format
         }
+    }
+
+    /// `scalar` as its code, `[U+202E]`: four hex digits at least.
+    public static func code(of scalar: Unicode.Scalar) -> String {
+        let digits = String(scalar.value, radix: 16, uppercase: true)
+        return "[U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + "]"
     }
 
     /// The ellipsis a cut cell ends with.

@@ -74,7 +74,7 @@ import Testing
         let result = try await Credit.run(["takings", "--days", "\u{1B}[2J"], dataDirectory: data.path)
         #expect(result.status == 64)
         #expect(!result.stderr.contains("\u{1B}"))
-        #expect(result.stderr.contains(#"--days "\u{1B}[2J" is not one of 7, 30"#))
+        #expect(result.stderr.contains(#"--days "[U+001B][2J" is not one of 7, 30"#))
     }
 }
 

@@ -238,6 +238,37 @@ import Testing
 /// Issue 25 items 11, 14 and 15: mistakes are usage errors that name what is wrong, what a file holds is shown
 /// escaped, and the words read as sentences.
 @Suite struct EdgeWordsTests {
+    /// Issue 35 item 11: a file that cannot be written where the user said is told in the user's terms: the folder
+    /// named, never a temporary file's name or the system call that failed.
+    @Test(arguments: [["report", "--out"], ["export", "--summary"]])
+    func anOutputPathThatCannotBeWrittenIsSaidInPlainWords(_ command: [String]) async throws {
+        let data = try DataDirectory()
+        try await data.ok("charge", "debrief")
+        let folder = try TemporaryDirectory()
+        let missing = try await Credit.run(command + ["/nonexistent/dir/x.html"], dataDirectory: data.path)
+        #expect(missing.status == 1, "\(missing)")
+        #expect(missing.stderr.contains("the folder /nonexistent/dir does not exist"), "\(missing)")
+        let onAFolder = try await Credit.run(command + [folder.path], dataDirectory: data.path)
+        #expect(onAFolder.status == 1, "\(onAFolder)")
+        #expect(onAFolder.stderr.contains("it is a folder: give the name of a file"), "\(onAFolder)")
+        for result in [missing, onAFolder] {
+            for word in [".tmp-", "create failed", "rename failed", "No such file", "Is a directory"] {
+                #expect(!result.stderr.contains(word), "\(word): \(result)")
+            }
+        }
+    }
+
+    @Test func mergingAFileThatIsNotThereIsSaidInPlainWords() async throws {
+        let data = try DataDirectory()
+        try await data.ok("charge", "debrief")
+        let result = try await data.credit("merge", "/nonexistent")
+        #expect(result.status == 1, "\(result)")
+        #expect(
+            result.stderr.contains("cannot open /nonexistent: there is no such file or folder; nothing was merged"),
+            "\(result)")
+        #expect(!result.stderr.contains("open failed"), "\(result)")
+    }
+
     @Test func aProductThatIsNotTheAppsPackIsAUsageErrorNamingThePack() async throws {
         let data = try DataDirectory()
         let result = try await data.credit("topup", "--product", "com.example.other")

@@ -10,12 +10,12 @@ import Testing
     @Test func aSubjectIsDrawnEscapedAndKeptExactInJSON() async throws {
         let data = try DataDirectory()
         let charged = try await data.ok("charge", "debrief", "--subject", Self.escape)
-        #expect(!charged.stdout.contains("\u{1B}") && charged.stdout.contains(#"\u{1B}[2J\u{202E}x\nnext"#))
+        #expect(!charged.stdout.contains("\u{1B}") && charged.stdout.contains(#"[U+001B][2J[U+202E]x\nnext"#))
         for command in [["entries"], ["screen"]] {
             let result = try await Credit.run(command, dataDirectory: data.path, now: "2026-11-29T12:00:00.000Z")
             #expect(result.status == 0, "\(result)")
             #expect(!result.stdout.contains("\u{1B}") && !result.stdout.contains("\u{202E}"), "\(command)")
-            #expect(result.stdout.contains(#"\u{1B}[2J"#), "\(command): \(result)")
+            #expect(result.stdout.contains("[U+001B][2J"), "\(command): \(result)")
         }
         let json = try await data.ok("entries", "--json").jsonArray()
         #expect(json.contains { $0["subject"] as? String == Self.escape }, "exact in --json")

@@ -69,7 +69,7 @@ extension UsageErrorTests {
 
     @Test func valuesInMessagesAreEscapedAndCut() {
         let escape = Tool.mistake(["decline", "id", "--reason", "\u{1B}[2J\u{202E}"])
-        #expect(escape?.message == #"--reason "\u{1B}[2J\u{202E}" is not one of not-usable, test, other"#)
+        #expect(escape?.message == #"--reason "[U+001B][2J[U+202E]" is not one of not-usable, test, other"#)
         let long = Tool.mistake(["charge", "k", "--subject", String(repeating: "x", count: 10_000)])
         #expect(
             long?.message == "--subject \"" + String(repeating: "x", count: 60)

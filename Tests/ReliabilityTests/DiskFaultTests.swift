@@ -378,7 +378,9 @@ extension DiskFaultTests {
             environment: credit.environment(fault: nil))
         let result = await shell.wait(timeout: 60)
         #expect(result.status == 1 && !result.signaled, "\(result)")
-        #expect(result.stderr.contains("File too large"), "the reason does not reach the user: \(result.stderr)")
+        #expect(
+            result.stderr.lowercased().contains("file too large"),
+            "the reason does not reach the user: \(result.stderr)")
         #expect(Array(FileManager.default.contents(atPath: file) ?? Data()) == before, "a partial line was left")
         await #expect(try credit.balance() == balance)
         try await credit.ok(["charge", "debrief"])

@@ -5,17 +5,17 @@ import VoiceDebriefCredit
 /// characters, the input limits, and where the data directory is by default.
 @Suite struct DisplayTextTests {
     @Test(arguments: [
-        ("\u{1B}[2J", "\\u{1B}[2J"), ("a\nb", "a\\nb"), ("a\rb\tc", "a\\rb\\tc"), ("\u{0}", "\\u{0}"),
-        ("\u{7F}", "\\u{7F}"), ("\u{9B}31m", "\\u{9B}31m"), ("\u{85}", "\\u{85}"),
-        ("abc\u{202E}fdp.exe", "abc\\u{202E}fdp.exe"), ("\u{202A}\u{202D}", "\\u{202A}\\u{202D}"),
-        ("\u{2066}x\u{2069}", "\\u{2066}x\\u{2069}"),
+        ("\u{1B}[2J", "[U+001B][2J"), ("a\nb", "a\\nb"), ("a\rb\tc", "a\\rb\\tc"), ("\u{0}", "[U+0000]"),
+        ("\u{7F}", "[U+007F]"), ("\u{9B}31m", "[U+009B]31m"), ("\u{85}", "[U+0085]"),
+        ("abc\u{202E}fdp.exe", "abc[U+202E]fdp.exe"), ("\u{202A}\u{202D}", "[U+202A][U+202D]"),
+        ("\u{2066}x\u{2069}", "[U+2066]x[U+2069]"),
     ])
     func controlCharactersAreShownEscaped(_ text: String, _ shown: String) {
         #expect(DisplayText.escaped(text) == shown)
         #expect(!DisplayText.escaped(text).unicodeScalars.contains(where: DisplayText.needsEscape))
     }
 
-    @Test(arguments: ["note 3", "café", "東京", "👩‍👩‍👧", "🇬🇧", "back\\slash", "\u{200F}", ""])
+    @Test(arguments: ["note 3", "café", "東京", "👩‍👩‍👧", "🇬🇧", "back\\slash", ""])
     func ordinaryTextIsShownAsItIs(_ text: String) {
         #expect(DisplayText.escaped(text) == text)
     }
@@ -35,7 +35,7 @@ import VoiceDebriefCredit
         #expect(DisplayText.cell(text, width: 3) == "e\u{301}" + family + "…")
         #expect(DisplayText.cell(text, width: 4) == "e\u{301}" + family + "🇬🇧" + "…")
         // Escaped first, then cut: the escape's own characters count, and no control character survives a cut.
-        #expect(DisplayText.tableCell("\u{1B}[2Jabc", width: 5) == "\\u{1…")
+        #expect(DisplayText.tableCell("\u{1B}[2Jabc", width: 5) == "[U+0…")
     }
 
     @Test func subjectsAndTextsHaveByteLimits() throws {
@@ -72,5 +72,24 @@ import VoiceDebriefCredit
                 == "/d")
         let fromPasswd = DataDirectoryLocation.resolve(environment: [:])
         #expect(fromPasswd?.hasSuffix("/.local/share/voicedebrief") == true)
+    }
+}
+
+/// Issue 35 item 11: a character that could reorder or hide what is around it reads the same on the terminal as on
+/// the P&L page (`[U+202E]`), never as Swift's `\u{202E}`.
+@Suite struct OneFormForHiddenCharactersTests {
+    @Test(arguments: ["\u{202E}", "\u{200B}", "\u{FEFF}", "\u{2028}", "\u{200F}", "\u{061C}", "\u{E0041}"])
+    func aHiddenCharacterIsShownAsItsCode(_ character: String) {
+        let value = character.unicodeScalars.first!.value
+        let digits = String(value, radix: 16, uppercase: true)
+        let code = "[U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + "]"
+        #expect(DisplayText.escaped("a" + character + "b") == "a" + code + "b")
+        #expect(!DisplayText.escaped(character).contains("\\u{"))
+    }
+
+    @Test func joinersThatEmojiNeedAreKept() {
+        let family = "👩\u{200D}👩\u{200D}👧"
+        #expect(DisplayText.escaped(family) == family)
+        #expect(DisplayText.escaped("é") == "é")
     }
 }

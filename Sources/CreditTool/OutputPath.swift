@@ -1,0 +1,23 @@
+import DurableFiles
+import Foundation
+
+/// A file a command is asked to write (`--out`, `--summary`): what stops it being written there, said before
+/// anything is made, in the user's own terms (the folder named, not a temporary file's name).
+enum OutputPath {
+    /// Why nothing can be written at `path`, or nil when it may be: a folder there (`name` is suggested for a file
+    /// in it), or a folder for it that is not there or is not a folder.
+    static func problem(_ path: String, suggesting name: String) -> String? {
+        if path.isEmpty { return "no file was named" }
+        if let info = try? Files.entryStatus(path), info.st_mode & S_IFMT == S_IFDIR {
+            return "it is a folder: give the name of a file (for example \(path)/\(name))"
+        }
+        let folder = Files.parent(of: path)
+        guard let info = try? Files.entryStatus(folder) else {
+            return "the folder \(folder) does not exist"
+        }
+        if info.st_mode & S_IFMT != S_IFDIR && info.st_mode & S_IFMT != S_IFLNK {
+            return "\(folder) is not a folder"
+        }
+        return nil
+    }
+}
