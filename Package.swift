@@ -210,7 +210,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["Signing", "StoreWire", "CreditLedger", "TestSupport", "MockStoreTesting", "CreditTool"]),
+            dependencies: ["Signing", "StoreWire", "CreditLedger", "TestSupport", "MockStoreTesting", "CreditTool", "DurableFiles"]),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [

@@ -1,4 +1,5 @@
 import CreditLedger
+import DurableFiles
 import Foundation
 import OptionParsing
 import VoiceDebriefCredit
@@ -55,18 +56,35 @@ enum SyncCommand {
                 waitingFor = nil
                 try show(report, ledger, context, first: first)
                 first = false
-            } catch let error as SyncError {
-                switch error {
-                case .folderMissing, .notAFolder:
-                    if waitingFor != error { printError("credit: note: \(error); waiting for it") }
-                    waitingFor = error
-                default: throw CommandFailure(error.description)
+            } catch {
+                guard let gone = waitedOut(error, folder) else {
+                    throw (error as? SyncError).map { CommandFailure($0.description) } ?? error
                 }
+                if waitingFor != gone { printError("credit: note: \(gone); waiting for it") }
+                waitingFor = gone
             }
             if watcher.wait() == .stopped {
                 if !context.json { print("Stopped syncing through \(DisplayText.escaped(folder.root)).") }
                 return CreditCLI.success
             }
+        }
+    }
+
+    /// What a watch waits out rather than stopping for, said once: the folder not there (or not a folder) for a
+    /// moment, as found before a round or partway through one (a folder in it removed between two steps: a sync
+    /// tool replacing it, a disk unmounted). Anything else is nil: it stops the watch.
+    static func waitedOut(_ error: any Error, _ folder: SyncFolder) -> SyncError? {
+        switch error {
+        case let error as SyncError:
+            switch error {
+            case .folderMissing, .notAFolder: return error
+            default: return nil
+            }
+        case let error as FileError:
+            let inFolder = error.path == folder.root || error.path.hasPrefix(folder.root + "/")
+            guard inFolder, [ENOENT, ENOTDIR].contains(error.errno) else { return nil }
+            return .folderMissing(path: folder.root)
+        default: return nil
         }
     }
 

@@ -1,3 +1,5 @@
+import CreditLedger
+import DurableFiles
 import Foundation
 import TestSupport
 import Testing
@@ -49,5 +51,36 @@ import Testing
             }
         }
         #expect(woke == .changed, "the change is reported while the folder is still busy")
+    }
+}
+
+/// Issue 35 item 2: a folder that goes away partway through a watch's round (a sync tool replacing it, a disk
+/// unmounted) is waited out, said once, as one gone before the round is; anything else still stops the watch.
+@Suite struct WatchWaitsOutAFolderGoneMidRoundTests {
+    let folder = SyncFolder("/sync/vault")
+
+    @Test(arguments: [
+        FileError(path: "/sync/vault/credit/ledger", operation: .opendir, errno: ENOENT),
+        FileError(path: "/sync/vault/credit/heads/.d.json.tmp-0123456789abcdef", operation: .create, errno: ENOENT),
+        FileError(path: "/sync/vault/credit", operation: .mkdir, errno: ENOTDIR),
+        FileError(path: "/sync/vault", operation: .opendir, errno: ENOENT),
+    ])
+    func aFolderGoneMidRoundIsWaitedOut(_ error: FileError) {
+        #expect(SyncCommand.waitedOut(error, folder) == .folderMissing(path: "/sync/vault"))
+    }
+
+    @Test func aFolderGoneBeforeTheRoundIsWaitedOutAsItWas() {
+        #expect(SyncCommand.waitedOut(SyncError.folderMissing(path: "/sync/vault"), folder) != nil)
+        #expect(SyncCommand.waitedOut(SyncError.notAFolder(path: "/sync/vault/credit", found: "a file"), folder) != nil)
+    }
+
+    @Test func anythingElseStopsTheWatch() {
+        let failures: [any Error] = [
+            FileError(path: "/sync/vault/credit/ledger", operation: .write, errno: ENOSPC),
+            FileError(path: "/data/ledger/d.jsonl", operation: .open, errno: ENOENT),
+            FileError(path: "/sync/vault-other/credit", operation: .opendir, errno: ENOENT),
+            SyncError.unsigned, SyncError.readOnly(directory: "/data"),
+        ]
+        for failure in failures { #expect(SyncCommand.waitedOut(failure, folder) == nil, "\(failure)") }
     }
 }
