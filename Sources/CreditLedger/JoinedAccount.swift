@@ -74,7 +74,9 @@ struct JoinedAccount {
             $0.hasSuffix(".json") && DeviceID.isValid(String($0.dropLast(5)))
         }
         var heads: [String: [UInt8]] = [:]
-        for name in names { heads[name] = try Files.readAll(account + "/heads/" + name) }
+        for name in names {
+            heads[name] = try Files.readAll(account + "/heads/" + name, limit: SignedHead.largestFile)
+        }
         return heads
     }
 

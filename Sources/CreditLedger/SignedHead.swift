@@ -55,13 +55,17 @@ public struct SignedHead: Codable, Sendable, Equatable {
             syncingDirectory: !mayLag)
     }
 
+    /// The most a head file may hold (one is about 300 bytes): a larger one is refused unread, so a head a sync tool
+    /// or someone else made as large as the disk costs no memory.
+    public static let largestFile = 64 * 1024
+
     /// Reads `device`'s head, or nil when there is none.
     public static func read(in dataDirectory: String, device: String) throws -> SignedHead? {
         if let problem = DeviceID.problem(with: device) { throw LedgerError.invalid("no head: \(problem)") }
         let path = path(in: dataDirectory, device: device)
         guard Files.exists(path) else { return nil }
         do {
-            return try JSONDecoder().decode(SignedHead.self, from: Data(try Files.readAll(path)))
+            return try JSONDecoder().decode(SignedHead.self, from: Data(try Files.readAll(path, limit: largestFile)))
         } catch let error as LedgerError {
             throw error
         } catch let error as FileError {

@@ -40,7 +40,9 @@ public struct SyncFolder: Sendable, Equatable {
     /// The account the folder is for, as its `account.json` says; nil when there is none, or when it cannot be read
     /// as one (a download not finished, a link: never followed), which the folder's files then decide.
     public func account() -> String? {
-        guard let bytes = try? Files.readAll(accountPath),
+        // About 90 bytes; a larger one is refused unread (a file anyone syncing the folder could make as large as
+        // the disk), as one that cannot be read.
+        guard let bytes = try? Files.readAll(accountPath, limit: 64 * 1024),
             let file = try? JSONDecoder().decode(AccountFile.self, from: Data(bytes)),
             file.format == Self.accountFormat, DeviceID.isValid(file.account)
         else { return nil }

@@ -62,6 +62,8 @@ extension InputLimits.TooLong: PlainWordsError {}
 extension FileError: PlainWordsError {
     var plainWords: String {
         if found != nil || isSymbolicLink { return description }
+        // Refused unread for its size (a head, an account file): not the system's "file too large" of a write.
+        if operation == .read && errno == EFBIG { return "cannot read \(path): it is larger than such a file can be" }
         return "cannot \(FileError.verbs[operation] ?? operation.rawValue) \(path): \(FileError.reason(errno))"
     }
 

@@ -13,6 +13,13 @@ public enum Files {
     /// The whole regular file at `path`, after `checkMode` accepted its permission bits, read from the open
     /// descriptor (no check-then-open race). What `checkMode` throws is thrown as it is.
     public static func readAll(_ path: String, checkingMode checkMode: (mode_t) throws -> Void) throws -> [UInt8] {
+        try readAll(path, checkingMode: checkMode, sizeCheck: { _ in })
+    }
+
+    /// ``readAll(_:checkingMode:)``, with the open file's size shown to `sizeCheck` before anything is read.
+    private static func readAll(
+        _ path: String, checkingMode checkMode: (mode_t) throws -> Void, sizeCheck: (Int64) throws -> Void
+    ) throws -> [UInt8] {
         // O_NONBLOCK: opening a FIFO planted at the name returns at once (and is refused below) instead of waiting.
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { throw FileError(path: path, operation: .open, errno: errno) }
@@ -23,7 +30,26 @@ public enum Files {
             throw FileError(path: path, operation: .read, notRegularFile: info.st_mode)
         }
         try checkMode(info.st_mode & 0o7777)
+        try sizeCheck(Int64(info.st_size))
         return try readAll(fd: fd, path: path, from: 0)
+    }
+
+    /// The whole regular file at `path`, refused without reading it when it holds more than `limit` bytes (a small
+    /// file a sync tool or someone else could make as large as the disk: a head, an account file): ``FileError``
+    /// with `EFBIG`.
+    public static func readAll(_ path: String, limit: Int) throws -> [UInt8] {
+        try readAll(path, checkingMode: { _ in }, limit: limit)
+    }
+
+    /// ``readAll(_:checkingMode:)`` refused, without reading, past `limit` bytes.
+    static func readAll(_ path: String, checkingMode checkMode: (mode_t) throws -> Void, limit: Int) throws
+        -> [UInt8]
+    {
+        try readAll(
+            path, checkingMode: checkMode,
+            sizeCheck: { size in
+                if size > Int64(limit) { throw FileError(path: path, operation: .read, errno: EFBIG) }
+            })
     }
 
     /// What the open file holds from `offset` to its end (as `fstat` gives it now).

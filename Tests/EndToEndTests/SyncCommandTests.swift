@@ -91,6 +91,25 @@ import Testing
         #expect(joined.status == 0, "join is not refused there: \(joined)")
     }
 
+    /// Issue 35 item 4: a head or an account file in the folder as large as a gigabyte (normally 289 and 86 bytes;
+    /// sparse here, so it costs no disk) is refused unread: the sync goes on, and its memory stays small.
+    @Test func aHugeHeadOrAccountFileInTheFolderIsRefusedUnread() async throws {
+        let account = try await Account()
+        try await account.a.ok("sync", account.folder)
+        try await account.b.ok("sync", account.folder)
+        try await account.a.ok("charge", "send")
+        try await account.a.ok("sync", account.folder)
+        for file in ["credit/heads/\(try account.a.device).json", "credit/account.json"] {
+            #expect(truncate(account.folder + "/" + file, 1 << 30) == 0, "\(file)")
+        }
+        let result = try await Credit.run(
+            ["sync", account.folder], dataDirectory: account.b.path, binary: true)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("Took 1 entry"), "the file is taken all the same: \(result)")
+        let peak = try #require(result.peakResidentBytes)
+        #expect(peak < 200 << 20, "peak memory \(peak >> 20) MiB for a 1 GiB head and account file")
+    }
+
     @Test func anotherAccountsDataDirectoryIsRefusedAndNothingIsWritten() async throws {
         let account = try await Account()
         try await account.a.ok("sync", account.folder)
