@@ -38,7 +38,12 @@ struct CreditCLI {
     private func run(_ args: ParsedArguments) async throws -> Int32 {
         var context = try Context(arguments: args)
         let given = NewDataDirectory(context.dataDirectory)
-        if given.isMissing && NewDataDirectory.readingCommands.contains(args.path.dropFirst().first ?? "") {
+        // `pnl` and `report` with --summaries read the summaries only: the data directory is never used, so nothing
+        // is said of it.
+        let readsDataDirectory = args.string(.summaries) == nil
+        if given.isMissing && readsDataDirectory
+            && NewDataDirectory.readingCommands.contains(args.path.dropFirst().first ?? "")
+        {
             printError(
                 "credit: note: no account exists in \(DisplayText.escaped(context.dataDirectory)) yet: this is what "
                     + "a new one shows, and nothing was written there")
