@@ -74,7 +74,8 @@ import Testing
             copy.account = "account-\(index)"
             verified.append(("s\(index).json", copy))
         }
-        let total = try SummaryTotaliser.total(verified, asOf: Timestamp(iso8601: "2026-11-29T12:00:00.000Z"))
+        let total = try SummaryTotaliser.total(
+            verified, asOf: Timestamp(iso8601: "2026-11-29T12:00:00.000Z"), tax: .app)
         #expect(!total.rejected.isEmpty, "some are left out")
         #expect(total.rejected.allSatisfy { $0.reason.contains("too large to count") })
         #expect(total.counted.count + total.rejected.count == 9_300)
@@ -91,7 +92,7 @@ import Testing
         ])
         let fine = try signed([day("debrief", charges: 2, charged: 100_000)])
         let total = try SummaryTotaliser.total(
-            [("odd.json", odd), ("fine.json", fine)], asOf: Timestamp(iso8601: "2026-11-29T12:00:00.000Z"))
+            [("odd.json", odd), ("fine.json", fine)], asOf: Timestamp(iso8601: "2026-11-29T12:00:00.000Z"), tax: .app)
         #expect(total.rejected.map(\.file) == ["odd.json"], "\(total.rejected)")
         #expect(total.counted == ["fine.json"])
         #expect(total.report.periods.first?.total.charged == 100_000)
