@@ -8,8 +8,11 @@
 -- charge or a decline; it loses money when its margin is below zero and is often declined when declined / charges is
 -- 20% or more (compared without dividing). Shares and percentages are worked out by the driver from these exact sums.
 -- Money (as SummaryMoneyTotals): an account's money counts only when every section chosen for it is v3 (carries
--- credit and money rows); balances are over all of an account's rows, the flows over the window's; each feature's
--- share of the proceeds is worked out by the driver from the exact sums.
+-- credit and money rows); balances are over all of an account's rows, the flows over the window's; each money row's
+-- tax, commission and proceeds and each feature's share of the proceeds are worked out by the driver (pnl_money.py):
+-- money_currencies gives the rows by gross, storefront and commission, never their own tax, commission or proceeds,
+-- and the driver works those out from each gross with the app's table (storefront_tax.json), as Swift's
+-- StorefrontTax does.
 
 -- name: latest
 CREATE OR REPLACE TEMP TABLE latest AS
@@ -125,15 +128,15 @@ GROUP BY w.period, c.kind
 ORDER BY w.period, c.kind;
 
 -- name: money_currencies
-SELECT w.period AS period, r.currency AS currency, r.kind AS kind, SUM(r.count) AS count, SUM(r.gross) AS gross,
-       SUM(r.tax) AS tax, SUM(r.commission) AS commission, SUM(r.proceeds) AS proceeds,
-       SUM(CASE WHEN r.kind = 'sale' AND r.tax_known = FALSE THEN r.count ELSE 0 END) AS tax_unknown_count,
-       SUM(CASE WHEN r.kind = 'sale' AND r.tax_known = FALSE THEN r.gross ELSE 0 END) AS tax_unknown_gross
+SELECT w.period AS period, r.currency AS currency, r.kind AS kind, r.storefront AS storefront,
+       f.commission_basis_points AS commission_basis_points, r.gross AS gross, COUNT(*) AS row_count,
+       SUM(r.count) AS count
 FROM summary_money r
 JOIN money_latest m ON r.file = m.file AND r.device = m.device
+JOIN summary_files f ON r.file = f.file
 JOIN windows w ON r.day >= w.first_day
-GROUP BY w.period, r.currency, r.kind
-ORDER BY w.period, r.currency, r.kind;
+GROUP BY w.period, r.currency, r.kind, r.storefront, f.commission_basis_points, r.gross
+ORDER BY w.period, r.currency, r.kind, r.storefront, f.commission_basis_points, r.gross;
 
 -- name: money_features
 SELECT w.period AS period, d.feature AS feature, SUM(d.charged) - SUM(d.given_back) AS used, SUM(d.cost) AS cost

@@ -1,10 +1,17 @@
 """The money section of each period (JSON key `money`), from pnl.sql's money_* rows: the same figures as Swift's
-MoneyTally.period (Sources/CreditLedger/MoneyTally+Period.swift). The one arithmetic done here is each feature's
-share of the proceeds, from the SQL's exact sums, rounded to the nearest micro-unit with a half away from zero, as
-MoneySplit.rounded rounds."""
+MoneyTally.period (Sources/CreditLedger/MoneyTally+Period.swift). The arithmetic done here: each money row's tax,
+commission and proceeds, worked out from its gross with the app's table of tax by storefront (storefront_tax.json,
+VoiceDebriefMoney.taxByStorefront, kept the same by a test) and its summary's commission, never the figures the row
+claims, as Swift's StorefrontTax does; and each feature's share of the proceeds, from the exact sums. Each is
+rounded to the nearest micro-unit with a half away from zero, as MoneySplit.rounded rounds."""
+
+import json
+import os
 
 CREDIT_CURRENCY = "GBP"  # micro-credits are millionths of a pound: the only currency of costs and margins
 FEATURE_METHOD = "share-of-credit-used"
+TAX_BY_STOREFRONT = json.load(
+    open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "storefront_tax.json"), encoding="utf-8"))
 
 
 def rounded(value, numerator, denominator):
@@ -14,6 +21,34 @@ def rounded(value, numerator, denominator):
     if remainder >= denominator - remainder:
         quotient += 1
     return -quotient if negative else quotient
+
+
+def split(gross, storefront, commission_basis_points):
+    """A money row's (tax known, tax, commission, proceeds) as MoneySplit(gross:taxBasisPoints:commissionBasisPoints:)
+    works them out; a storefront the table lacks is tax unknown: nothing but the gross."""
+    tax_basis_points = TAX_BY_STOREFRONT.get(storefront)
+    if tax_basis_points is None:
+        return False, 0, 0, 0
+    tax = rounded(gross, tax_basis_points, 10000 + tax_basis_points)
+    commission = rounded(gross - tax, commission_basis_points, 10000)
+    return True, tax, commission, gross - tax - commission
+
+
+def currency_kinds(rows, period):
+    """{currency: {kind: (count, gross, tax, commission, proceeds, tax_unknown_count, tax_unknown_gross)}} of
+    `period`, from money_currencies' rows (each a gross of `row_count` rows with the same storefront and commission)."""
+    by_currency = {}
+    for (p, currency, kind, storefront, commission, gross, row_count, count) in rows:
+        if p != period:
+            continue
+        known, tax, commission_part, proceeds = split(int(gross), storefront, int(commission))
+        rows_of_it = int(row_count)
+        unknown = kind == "sale" and not known
+        added = (int(count), int(gross) * rows_of_it, tax * rows_of_it, commission_part * rows_of_it,
+                 proceeds * rows_of_it, int(count) if unknown else 0, int(gross) * rows_of_it if unknown else 0)
+        kinds = by_currency.setdefault(currency, {})
+        kinds[kind] = tuple(a + b for a, b in zip(kinds.get(kind, (0,) * 7), added))
+    return by_currency
 
 
 def currency_line(currency, kinds, features, total_used):
@@ -48,10 +83,7 @@ def section(results, period):
     features = [(f, int(used), int(cost)) for (p, f, used, cost) in results["money_features"] if p == period]
     features.sort(key=lambda item: (-item[1], item[0]))
     total_used = sum(used for _, used, _ in features)
-    by_currency = {}
-    for row in results["money_currencies"]:
-        if row[0] == period:
-            by_currency.setdefault(row[1], {})[row[2]] = row[3:]
+    by_currency = currency_kinds(results["money_currencies"], period)
     return {
         "commission": {"name": commissions[0][0], "basisPoints": int(commissions[0][1])}
         if len(commissions) == 1 else None,

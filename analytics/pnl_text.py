@@ -136,8 +136,8 @@ def money_features(line):
             "-" if feature["cost"] is None else money(feature["cost"]) + "*",
             "-" if feature["margin"] is None else amount(feature["margin"], currency) + "*",
         ])
-    return ("  Proceeds by feature in %s: its share of the proceeds kept, by its share of the credit used.\n" % currency
-            + table(rows, set(range(1, 5))))
+    return ("  Proceeds by feature in %s: the proceeds kept, shared out by each feature's share of the credit used "
+            "(not money a feature earned).\n" % currency + table(rows, set(range(1, 5))))
 
 
 def money_text(section, title):

@@ -68,10 +68,13 @@ extension AccountSummary {
         return try strictlyVerified(from: Array(bytes))
     }
 
-    /// ``verified(from:)`` without the fast path: the duplicate-member scan, `JSONDecoder`, then ``verify()``.
+    /// ``verified(from:)`` without the fast path: the encoding (``SummaryEncoding``), the duplicate-member scan
+    /// (names compared with their escapes undone), `JSONDecoder`, then ``verify()``.
     static func strictlyVerified(from bytes: [UInt8]) throws -> AccountSummary {
+        if let problem = SummaryEncoding.problem(in: bytes) { throw SummaryError(problem) }
         if let name = SummaryLimits.duplicateKey(in: bytes) {
-            throw SummaryError("\"\(name)\" is given twice in one object: a summary says each thing once")
+            throw SummaryError(
+                "has the key \(JSONName.shown(name)) twice in one object: a summary says each thing once")
         }
         let summary: AccountSummary
         do {

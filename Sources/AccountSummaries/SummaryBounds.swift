@@ -1,6 +1,6 @@
 import CreditLedger
 
-/// Why sums added apart on every core are the definition's (``SummarySums/serial(_:startDays:)``), which adds an
+/// Why sums added apart on every core are the definition's (``SummarySums/serial(_:startDays:tax:)``), which adds an
 /// account only when, with it, every sum still fits and every line of the P&L and of the money can still be worked
 /// out. Added apart, the sums of the whole fitting shows that the sums of every prefix of the accounts fit (they only
 /// grow), except a feature's credit used in a period, which may shrink (a decline of an earlier charge); but lines
@@ -11,7 +11,7 @@ import CreditLedger
 ///   back and cost together are at most ``lineLimit``, and their charges and declines together too: a margin of at
 ///   most that over a net of at least one is a share in basis points within `Int64`.
 /// - The money: a feature's credit used in any period is at most ``used``, the sum of every row's
-///   |charged − given back|, and a currency's kept proceeds at most ``kept``, the sum of every money row's proceeds.
+///   |charged − given back|, and a currency's kept proceeds at most ``kept``, the sum of every money row's gross.
 ///   A feature's proceeds, kept × its used ÷ the period's total used (when that is above zero; nothing is shared
 ///   otherwise), is then below 2^62 when kept × used < 2^62 × the total, and its margin (less a cost of at most
 ///   ``lineLimit``) fits too.
@@ -64,7 +64,7 @@ struct AccountBounds {
     var counts: Int64 = 0
     /// Every row's |charged − given back|, when the account's money counts (else 0: it adds no credit used).
     var used: Int64 = 0
-    /// Every money row's proceeds, when the account's money counts.
+    /// Every money row's gross (at most the proceeds worked out from it), when the account's money counts.
     var kept: Int64 = 0
     /// Each period's credit used (charged − given back of the rows on or after its first day), when the account's
     /// money counts.
@@ -90,7 +90,8 @@ struct AccountBounds {
             for row in item.section.credit ?? [] { _ = try Self.sum(0, row.count, row.amount) }
             for row in item.section.money ?? [] {
                 _ = try Self.sum(0, row.count, row.gross, row.tax, row.commission)
-                if money { kept = try Self.sum(kept, row.proceeds) }
+                // The proceeds counted are worked out from the gross (``StorefrontTax``): at most the gross.
+                if money { kept = try Self.sum(kept, row.gross) }
             }
         }
     }

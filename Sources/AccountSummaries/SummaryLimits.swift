@@ -24,8 +24,10 @@ public enum SummaryLimits {
         return nil
     }
 
-    /// The first object member name that appears twice in one JSON object of `bytes`, or nil. A decoder keeps one
-    /// of the two (Swift's the first, DuckDB's reader refuses): a summary that says two things is refused.
+    /// The first object member name that appears twice in one JSON object of `bytes`, or nil. Names are compared as
+    /// a decoder reads them, escapes undone (`"gro\u0073s"` is `gross`), as every reader of the summary would. A
+    /// decoder keeps one of the two (Swift's the first, DuckDB's reader refuses): a summary that says two things is
+    /// refused.
     public static func duplicateKey(in bytes: [UInt8]) -> String? {
         var objects: [Set<[UInt8]>?] = []  // one entry per open object or array (nil: an array)
         var index = 0
@@ -47,7 +49,7 @@ public enum SummaryLimits {
             case UInt8(ascii: "\""):
                 let end = stringEnd(bytes, from: index)
                 if expectingKey, let last = objects.indices.last, objects[last] != nil {
-                    let name = Array(bytes[(index + 1)..<max(index + 1, end - 1)])
+                    let name = JSONName.unescaped(bytes[(index + 1)..<max(index + 1, end - 1)])
                     if objects[last]!.insert(name).inserted == false { return String(decoding: name, as: UTF8.self) }
                     expectingKey = false
                 }

@@ -6,7 +6,11 @@ import CreditLedger
 /// An account's money counts only when every section chosen for it carries money (v3): a v2 section has no credit or
 /// money rows, so its account's balance and top-ups are not known, and it is counted in ``accountsWithoutMoney``
 /// instead (its feature lines count as ever). Export again from each device to count its money.
+///
+/// A money row's tax, commission and proceeds are worked out here from its gross, with the app's ``StorefrontTax``
+/// and the summary's commission; the figures the row itself carries are never counted.
 struct SummaryMoneyTotals {
+    private let tax: StorefrontTax
     private var tallies: [MoneyTally]
     private var balances = MoneyBalances()
     private var commissions: Set<CommissionRate> = []
@@ -14,7 +18,10 @@ struct SummaryMoneyTotals {
     private(set) var accountsCounted = 0
     private(set) var accountsWithoutMoney = 0
 
-    init(periods: Int) { tallies = Array(repeating: MoneyTally(), count: periods) }
+    init(periods: Int, tax: StorefrontTax) {
+        self.tax = tax
+        tallies = Array(repeating: MoneyTally(), count: periods)
+    }
 
     /// Adds one account's chosen sections: all of them, or (when one carries no money) none but the count.
     mutating func add(account sections: [SummarySelection.Chosen], startDays: [String]) throws {
@@ -24,7 +31,8 @@ struct SummaryMoneyTotals {
         }
         var balance = MicroCredits.zero
         for item in sections {
-            balance = try balance.adding(add(item.section, startDays: startDays))
+            let commission = item.summary.commission?.basisPoints ?? 0
+            balance = try balance.adding(add(item.section, commission: commission, startDays: startDays))
             if let commission = item.summary.commission { commissions.insert(commission) }
             placeholders = placeholders || item.summary.moneyArePlaceholders == true
         }
@@ -43,7 +51,7 @@ struct SummaryMoneyTotals {
     }
 
     /// Adds a section's rows to the periods they fall in; its part of the account's balance (all time).
-    private mutating func add(_ section: SummaryDevice, startDays: [String]) throws -> MicroCredits {
+    private mutating func add(_ section: SummaryDevice, commission: Int, startDays: [String]) throws -> MicroCredits {
         var balance = MicroCredits.zero
         func periods(_ day: String) -> [Int] { tallies.indices.filter { $0 == 0 || day >= startDays[$0 - 1] } }
         for row in section.days {
@@ -62,9 +70,10 @@ struct SummaryMoneyTotals {
         }
         for row in section.money ?? [] {
             guard let kind = MoneyKind(rawValue: row.kind) else { continue }
+            let worked = try tax.figures(of: row, commissionBasisPoints: commission)
             for index in periods(row.day) {
                 try tallies[index].addMoney(
-                    kind, currency: row.currency, taxKnown: row.taxKnown, count: row.count, split: row.split)
+                    kind, currency: row.currency, taxKnown: worked.taxKnown, count: row.count, split: worked.split)
             }
         }
         return balance

@@ -5,8 +5,8 @@ import Foundation
 /// day), the money, how many accounts were counted, and the files left out because adding their account would make
 /// a total too large to count.
 ///
-/// ``serial(_:startDays:)`` is the definition: accounts in account order, each added whole (all its sections) or
-/// not at all. ``of(_:startDays:)`` gives the same sums on every core whenever that is certain, and the definition's
+/// ``serial(_:startDays:tax:)`` is the definition: accounts in account order, each added whole (all its sections) or
+/// not at all. ``of(_:startDays:tax:)`` gives the same sums on every core whenever that is certain, and the definition's
 /// otherwise.
 struct SummarySums {
     var tallies: [ProfitAndLossTally]
@@ -15,23 +15,27 @@ struct SummarySums {
     var placeholders = false
     var leftOut: [RejectedSummary] = []
 
-    init(periods: Int) {
+    init(periods: Int, tax: StorefrontTax) {
         tallies = Array(repeating: ProfitAndLossTally(), count: periods)
-        money = SummaryMoneyTotals(periods: periods)
+        money = SummaryMoneyTotals(periods: periods, tax: tax)
     }
 
-    /// The sums of `accounts` (each an account's chosen sections, in account order): ``parallel(_:startDays:)``
-    /// when it can answer, else ``serial(_:startDays:)``. The same either way.
-    static func of(_ accounts: [[SummarySelection.Chosen]], startDays: [String]) throws -> SummarySums {
-        if let sums = parallel(accounts, startDays: startDays) { return sums }
-        return try serial(accounts, startDays: startDays)
+    /// The sums of `accounts` (each an account's chosen sections, in account order): ``parallel(_:startDays:tax:)``
+    /// when it can answer, else ``serial(_:startDays:tax:)``. The same either way.
+    static func of(_ accounts: [[SummarySelection.Chosen]], startDays: [String], tax: StorefrontTax) throws
+        -> SummarySums
+    {
+        if let sums = parallel(accounts, startDays: startDays, tax: tax) { return sums }
+        return try serial(accounts, startDays: startDays, tax: tax)
     }
 
     /// The definition, on one core: each account added whole, all its sections, when with it every sum still fits
     /// and every line of the P&L and of the money can still be worked out; otherwise its files are left out, named
     /// (checked arithmetic: never a trap), and the next account is tried.
-    static func serial(_ accounts: [[SummarySelection.Chosen]], startDays: [String]) throws -> SummarySums {
-        var sums = SummarySums(periods: 1 + startDays.count)
+    static func serial(_ accounts: [[SummarySelection.Chosen]], startDays: [String], tax: StorefrontTax) throws
+        -> SummarySums
+    {
+        var sums = SummarySums(periods: 1 + startDays.count, tax: tax)
         for sections in accounts {
             do {
                 var added = sums.tallies
@@ -64,16 +68,18 @@ struct SummarySums {
     /// definition leaves no account out; ``SummaryBounds`` shows that it does not (every sum of every run of
     /// accounts from the first fits and every line of it can be worked out), or this gives nil. Any overflow here
     /// gives nil too: the definition then decides which accounts are left out.
-    static func parallel(_ accounts: [[SummarySelection.Chosen]], startDays: [String]) -> SummarySums? {
-        guard !accounts.isEmpty else { return SummarySums(periods: 1 + startDays.count) }
+    static func parallel(_ accounts: [[SummarySelection.Chosen]], startDays: [String], tax: StorefrontTax)
+        -> SummarySums?
+    {
+        guard !accounts.isEmpty else { return SummarySums(periods: 1 + startDays.count, tax: tax) }
         // Several runs a core, so that a core held up by another process does not hold up the whole.
         let runs = min(accounts.count, max(1, ProcessInfo.processInfo.activeProcessorCount) * 8)
         let parts = ConcurrentSlots<Part?>(count: runs)
         DispatchQueue.concurrentPerform(iterations: runs) { run in
             let range = (accounts.count * run / runs)..<(accounts.count * (run + 1) / runs)
-            parts.set(run, Part(accounts[range], startDays: startDays))
+            parts.set(run, Part(accounts[range], startDays: startDays, tax: tax))
         }
-        var sums = SummarySums(periods: 1 + startDays.count)
+        var sums = SummarySums(periods: 1 + startDays.count, tax: tax)
         var bounds = SummaryBounds(periods: 1 + startDays.count)
         for part in parts.values {
             guard let part = part ?? nil else { return nil }
@@ -94,8 +100,8 @@ struct SummarySums {
         var bounds: [AccountBounds]
 
         /// Nil when a sum would overflow.
-        init?(_ accounts: ArraySlice<[SummarySelection.Chosen]>, startDays: [String]) {
-            sums = SummarySums(periods: 1 + startDays.count)
+        init?(_ accounts: ArraySlice<[SummarySelection.Chosen]>, startDays: [String], tax: StorefrontTax) {
+            sums = SummarySums(periods: 1 + startDays.count, tax: tax)
             bounds = []
             bounds.reserveCapacity(accounts.count)
             do {

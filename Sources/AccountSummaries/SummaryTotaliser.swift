@@ -137,22 +137,24 @@ public enum SummaryTotaliser {
         return "cannot be read (\(String(cString: strerror(error.errno))))"
     }
 
-    /// The all-accounts P&L of the summaries in `directory` as of `asOf` (the latest export counted when nil).
-    public static func total(directory: String, asOf: Timestamp? = nil) throws -> SummaryTotal {
+    /// The all-accounts P&L of the summaries in `directory` as of `asOf` (the latest export counted when nil), each
+    /// money row's tax from the app's table `tax` (see ``StorefrontTax``).
+    public static func total(directory: String, asOf: Timestamp? = nil, tax: StorefrontTax) throws -> SummaryTotal {
         let (verified, rejected) = try verify(directory: directory)
-        var total = try self.total(verified, asOf: asOf)
+        var total = try self.total(verified, asOf: asOf, tax: tax)
         total.rejected = rejected + total.rejected
         return total
     }
 
     /// The all-accounts P&L of summaries already verified: for every account and device the section that covers
     /// the most of that device's entries (see ``AccountSummary``: the highest head, then `exportedAt`, then
-    /// signature, then file), as of `asOf` (the latest export counted when nil).
-    public static func total(_ verified: [(file: String, summary: AccountSummary)], asOf: Timestamp? = nil) throws
-        -> SummaryTotal
-    {
+    /// signature, then file), as of `asOf` (the latest export counted when nil), each money row's tax from the
+    /// app's table `tax` (see ``StorefrontTax``).
+    public static func total(
+        _ verified: [(file: String, summary: AccountSummary)], asOf: Timestamp? = nil, tax: StorefrontTax
+    ) throws -> SummaryTotal {
         let selection = SummarySelection(verified)
-        let (report, leftOut) = try self.report(selection, asOf: asOf)
+        let (report, leftOut) = try self.report(selection, asOf: asOf, tax: tax)
         let leftOutFiles = Set(leftOut.map(\.file))
         let counted = Set(selection.chosen.map(\.file)).subtracting(leftOutFiles).sorted()
         return SummaryTotal(report: report, counted: counted, superseded: selection.superseded, rejected: leftOut)
@@ -160,7 +162,7 @@ public enum SummaryTotaliser {
 
     /// The P&L of the sections chosen, and the files left out because adding their account would make a total too
     /// large to count (checked arithmetic: each account is added whole, all its sections, or not at all).
-    static func report(_ selection: SummarySelection, asOf given: Timestamp?) throws -> (
+    static func report(_ selection: SummarySelection, asOf given: Timestamp?, tax: StorefrontTax) throws -> (
         ProfitAndLossReport, leftOut: [RejectedSummary]
     ) {
         let latestExport = selection.chosen.map(\.summary.exportedAt).max().flatMap { Timestamp(iso8601: $0) }
@@ -169,7 +171,7 @@ public enum SummaryTotaliser {
         let startDays = ProfitAndLossReport.windows.map {
             String(ProfitAndLossReport.windowStart(asOf: asOf, days: $0).iso8601.prefix(10))
         }
-        let sums = try SummarySums.of(selection.byAccount, startDays: startDays)
+        let sums = try SummarySums.of(selection.byAccount, startDays: startDays, tax: tax)
         var periods = [try sums.tallies[0].period("all", days: nil, since: nil, oftenDeclinedBasisPoints: threshold)]
         for (index, days) in ProfitAndLossReport.windows.enumerated() {
             periods.append(

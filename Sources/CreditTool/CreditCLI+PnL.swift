@@ -49,7 +49,8 @@ extension CreditCLI {
     private static func summariesTotal(_ directory: String) throws -> (ProfitAndLossReport, String) {
         let total: SummaryTotal
         do {
-            total = try SummaryTotaliser.total(directory: directory)
+            total = try SummaryTotaliser.total(
+                directory: directory, tax: StorefrontTax(VoiceDebriefMoney.taxByStorefront))
         } catch {
             throw CommandFailure("cannot read the summaries in \(directory): \(PlainWords.describe(error))")
         }

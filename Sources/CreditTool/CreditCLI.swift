@@ -41,7 +41,10 @@ struct CreditCLI {
         let given = NewDataDirectory(context.dataDirectory)
         let command = args.path.dropFirst().first ?? ""
         if let refusal = given.refusal(of: command) { throw CommandFailure(refusal) }
-        if given.isNew && NewDataDirectory.readingCommands.contains(command) {
+        // `pnl` and `report` with --summaries read the summaries only: the data directory is never used, so nothing
+        // is said of it.
+        let readsDataDirectory = args.string(.summaries) == nil
+        if given.isNew && readsDataDirectory && NewDataDirectory.readingCommands.contains(command) {
             printError(
                 "credit: note: no account exists in \(DisplayText.escaped(context.dataDirectory)) yet: this is what "
                     + "a new one shows, and nothing was written there")

@@ -70,8 +70,8 @@ struct PnLMoneyText {
                 feature.cost.map { pounds($0) + "*" } ?? "-", feature.margin.map { amount($0) + "*" } ?? "-",
             ])
         }
-        return "  Proceeds by feature in \(line.currency): its share of the proceeds kept, by its share of the credit "
-            + "used.\n" + table(rows, rightAligned: Set(1...4))
+        return "  Proceeds by feature in \(line.currency): the proceeds kept, shared out by each feature's share of "
+            + "the credit used (not money a feature earned).\n" + table(rows, rightAligned: Set(1...4))
     }
 
     private var notes: String {

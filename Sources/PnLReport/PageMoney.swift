@@ -101,9 +101,14 @@ enum PageMoney {
             + "used and not paid for, what the honesty box has not collected.</p>\n"
     }
 
+    /// What a feature's proceeds are, in the words `credit pnl` and `analytics/pnl.sh` use beside their tables.
+    static let featureShareNote =
+        "The proceeds kept, shared out by each feature's share of the credit used (not money a feature earned)."
+
     private static func features(_ line: CurrencyMoney, period: String, content: PnLPageContent) -> String {
         let amount = { (micros: Int64) in CurrencyAmount.formatted(micros, currency: line.currency) }
         var html = "<h4>Proceeds by feature in \(HTMLText.escape(line.currency))</h4>\n"
+        html += "<p class=\"note\">\(HTMLText.escape(featureShareNote))</p>\n"
         html += "<div class=\"table-wrap\"><table>\n<thead><tr><th>Feature</th><th>Credit used</th><th>Proceeds</th>"
         html += "<th>Cost</th><th>Margin</th></tr></thead>\n<tbody>\n"
         for feature in line.features {

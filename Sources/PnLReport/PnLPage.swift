@@ -61,7 +61,8 @@ public enum PnLPage {
                     + "not the money.")
         }
         sentences.append(
-            "Costs count every charge, declined or not; a feature's proceeds are its share of the credit used; no "
+            "Costs count every charge, declined or not; a feature's proceeds are the proceeds kept shared out by its "
+                + "share of the credit used, not money it earned; no "
                 + "currency is converted, and where a storefront's tax is unknown no proceeds are worked out. "
                 + "Loses money: a margin below zero; often declined: \(percent(report.oftenDeclinedBasisPoints)) of "
                 + "its charges or more. The last 30 and 7 days start at midnight UTC, 30 or 7 days before the as-of "

@@ -20,9 +20,10 @@ enum SVGCharts {
     private static let labelCharacters = 50
     private static let labelHeight = 17.0
 
-    /// The balance over time as a line, with its lowest and highest figures and the first and last days. One point
-    /// (an account with one entry, or a period with no change) is drawn as a level line across the chart with a dot
-    /// at the point, never as nothing.
+    /// The balance over time as a line of steps (a balance holds until the next entry moves it, so it is level
+    /// between entries and rises or falls at each one, never sloped), with its lowest and highest figures and the
+    /// first and last days. One point (an account with one entry, or a period with no change) is drawn as a level
+    /// line across the chart with a dot at the point, never as nothing.
     static func balance(_ points: [BalancePoint], caption: String) -> String {
         guard let first = points.first, let last = points.last else {
             return "<p class=\"empty\">No entries in this period.</p>"
@@ -37,7 +38,7 @@ enum SVGCharts {
             span == 0 ? left : left + (right - left) * Double(time.milliseconds - start) / Double(span)
         }
         func y(_ value: Int64) -> Double { bottom - (bottom - top) * Double(value - low) / Double(high - low) }
-        var coordinates = points.map { (x($0.time), y($0.balance.rawValue)) }
+        var coordinates = steps(points.map { (x($0.time), y($0.balance.rawValue)) })
         if span == 0 { coordinates = [(left, y(last.balance.rawValue)), (right, y(last.balance.rawValue))] }
         let line = coordinates.map { "\(format($0.0)),\(format($0.1))" }.joined(separator: " ")
         var svg = open(height: height, label: caption)
@@ -52,6 +53,19 @@ enum SVGCharts {
             svg += text(PeopleDate.day(last.time.iso8601) ?? last.time.iso8601, x: right, y: height - 8, anchor: "end")
         }
         return svg + "</svg>"
+    }
+
+    /// The corners of a step line through `points`: from each point level to the next one's time, then up or down
+    /// to its figure.
+    static func steps(_ points: [(Double, Double)]) -> [(Double, Double)] {
+        guard var previous = points.first else { return [] }
+        var corners = [previous]
+        for point in points.dropFirst() {
+            if point.0 != previous.0, point.1 != previous.1 { corners.append((point.0, previous.1)) }
+            corners.append(point)
+            previous = point
+        }
+        return corners
     }
 
     /// Horizontal bars from a zero line, one group of `classes.count` bars per row (negative values to the left),

@@ -78,7 +78,11 @@ struct PnLBenchmarks {
         // In process, the totaliser alone: what the command's time is made of, without a process start.
         var inProcess: [Double] = []
         for _ in 0..<options.runs {
-            inProcess.append(try Measure.time { try SummaryTotaliser.total(directory: directory) }.wall)
+            inProcess.append(
+                try Measure.time {
+                    try SummaryTotaliser.total(
+                        directory: directory, tax: StorefrontTax(VoiceDebriefMoney.taxByStorefront))
+                }.wall)
         }
         let alone = Measure.median(inProcess)
         table.add(

@@ -44,7 +44,12 @@ do {
         joinedPath = args.string(.joined)
     }
 } catch {
-    fail("\(error.message)\nRun `credit-summary-verify --help` for how to use it.", ExitStatus(for: error))
+    // The parser's words name the command ("credit-summary-verify needs DIR"), which `fail` already does: the one
+    // word this program needs is said plainly instead.
+    let message =
+        error.kind == .missingArgument(PositionalName.dir.text)
+        ? "which directory of summaries? Give DIR, a directory of `credit export --summary` files" : error.message
+    fail("\(message)\nRun `credit-summary-verify --help` for how to use it.", ExitStatus(for: error))
 }
 
 let joined: JoinedSummaries?

@@ -212,6 +212,25 @@ import Testing
         #expect(duckJSON != nil && duckJSON == creditJSON, "DuckDB:\n\(duck.stdout)\ncredit:\n\(credit.stdout)")
     }
 
+    /// Issue 35: with --summaries the data directory is never used, so nothing is said of it (there was a note that
+    /// no account exists in the default one), and nothing is made there.
+    @Test(arguments: [["pnl"], ["pnl", "--json"], ["report"]])
+    func withSummariesNothingIsSaidOfTheDataDirectory(_ command: [String]) async throws {
+        let data = try await knownLedger()
+        let summaries = data.temporary.file("summaries")
+        try FileManager.default.createDirectory(atPath: summaries, withIntermediateDirectories: true)
+        try await data.ok("export", "--summary", summaries + "/mine.json")
+        let out = data.temporary.file("page.html")
+        let arguments = command + ["--summaries", summaries] + (command == ["report"] ? ["--out", out] : [])
+        for dataDirectory in [nil, data.temporary.file("missing")] {
+            let result = try await Credit.run(arguments, dataDirectory: dataDirectory)
+            #expect(result.status == 0, "\(result)")
+            #expect(!result.stderr.contains("no account exists"), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("data director"), "\(arguments): \(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: data.temporary.file("missing")))
+    }
+
     @Test(arguments: [["pnl"], ["report"], ["export"], ["help", "pnl"]])
     func helpOnTheOwnersCommands(_ command: [String]) async throws {
         let data = try DataDirectory()

@@ -17,6 +17,16 @@ import Testing
         #expect(result.stderr.contains("credit-summary-verify --help"), "\(result)")
     }
 
+    /// Issue 35: no directory was "credit-summary-verify: credit-summary-verify needs DIR": said once, plainly.
+    @Test func noDirectoryIsSaidOncePlainly() async throws {
+        let result = try await run([])
+        #expect(result.status == 64, "\(result)")
+        let first = try #require(result.stderr.split(separator: "\n").first.map(String.init))
+        #expect(first.components(separatedBy: "credit-summary-verify").count == 2, "the name once: \(first)")
+        #expect(first.hasPrefix("credit-summary-verify: which directory of summaries?"), "\(first)")
+        #expect(!result.stderr.contains("credit-summary-verify: credit-summary-verify"), "\(result)")
+    }
+
     @Test func helpSaysWhatItPrints() async throws {
         let result = try await run(["--help"])
         #expect(result.status == 0)

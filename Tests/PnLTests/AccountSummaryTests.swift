@@ -72,7 +72,7 @@ import VoiceDebriefCredit
             try Data(try item.encodedJSON()).write(to: URL(fileURLWithPath: directory.file(name + ".json")))
         }
         _ = try directory.write("{ not json", to: "e-garbage.json")
-        let total = try SummaryTotaliser.total(directory: directory.path)
+        let total = try SummaryTotaliser.total(directory: directory.path, tax: .app)
         #expect(total.rejected.map(\.file) == [directory.file("d-altered.json"), directory.file("e-garbage.json")])
         #expect(total.rejected[0].reason.contains("signature"))
         #expect(total.superseded == [directory.file("a-older.json")])
@@ -121,7 +121,7 @@ import VoiceDebriefCredit
         try Data(try altered.encodedJSON()).write(to: URL(fileURLWithPath: directory.file("altered-1.json")))
 
         let generated = clock.now
-        let swift = try SummaryTotaliser.total(directory: directory.path)
+        let swift = try SummaryTotaliser.total(directory: directory.path, tax: .app)
         let totalled = clock.now
         #expect(swift.report.accounts == 10_000)
         #expect(swift.rejected.map(\.file) == [directory.file("altered-1.json")])

@@ -98,7 +98,8 @@ import VoiceDebriefCredit
                 a: members.map { views[$0].a }.max() ?? 0, b: members.map { views[$0].b }.max() ?? 0
             )
             let expected = try report(Array(a.prefix(covered.a) + b.prefix(covered.b)))
-            let total = try SummaryTotaliser.total(members.map { ("s\($0).json", summaries[$0]) }, asOf: asOf)
+            let total = try SummaryTotaliser.total(
+                members.map { ("s\($0).json", summaries[$0]) }, asOf: asOf, tax: .app)
             #expect(total.report.periods == expected.periods, "exports \(members)")
             #expect(total.report.accounts == 1 && total.rejected.isEmpty)
             #expect(Set(total.counted + total.superseded) == Set(members.map { "s\($0).json" }))
@@ -110,7 +111,7 @@ import VoiceDebriefCredit
         let early = try summary(a, at: "2026-11-28T12:00:00.000Z")
         let late = try summary(a, at: "2026-11-29T12:00:00.000Z")
         for order in [[("x.json", early), ("y.json", late)], [("y.json", late), ("x.json", early)]] {
-            let total = try SummaryTotaliser.total(order, asOf: asOf)
+            let total = try SummaryTotaliser.total(order, asOf: asOf, tax: .app)
             #expect(total.counted == ["y.json"] && total.superseded == ["x.json"], "the later export, whatever order")
         }
     }
@@ -137,7 +138,7 @@ extension DeviceSectionTests {
     @Test func aReleasedV1SummaryStillVerifiesAndCounts() throws {
         let old = try AccountSummary.verified(from: Array(DeviceSectionTests.releasedV1.utf8))
         #expect(old.coversWholeAccount && old.devices == nil)
-        let total = try SummaryTotaliser.total([("old.json", old)])
+        let total = try SummaryTotaliser.total([("old.json", old)], tax: .app)
         let all = try #require(total.report.period("all"))
         #expect(total.counted == ["old.json"] && all.total.charged == 110_000 && all.total.givenBack == 60_000)
         var altered = old
@@ -151,7 +152,7 @@ extension DeviceSectionTests {
         let (a, b) = history
         let old = try wholeAccount(a + b, at: "2026-11-29T12:00:00.000Z")
         try old.verify()
-        let alone = try SummaryTotaliser.total([("old.json", old)], asOf: asOf)
+        let alone = try SummaryTotaliser.total([("old.json", old)], asOf: asOf, tax: .app)
         // Its feature lines are the whole account's as it was; its money is not known (v1 has none), and said so.
         func features(_ report: ProfitAndLossReport) -> [PeriodProfitAndLoss] {
             report.periods.map {
@@ -164,7 +165,8 @@ extension DeviceSectionTests {
         #expect(alone.report.periods.allSatisfy { $0.money?.accountsWithoutMoney == 1 })
         let newer = try summary(Array(a.prefix(3)), at: "2026-11-20T12:00:00.000Z")
         let other = try AccountSummary.verified(from: Array(DeviceSectionTests.releasedV1.utf8))
-        let mixed = try SummaryTotaliser.total([("old.json", old), ("new.json", newer), ("other.json", other)])
+        let mixed = try SummaryTotaliser.total(
+            [("old.json", old), ("new.json", newer), ("other.json", other)], tax: .app)
         #expect(mixed.superseded == ["old.json"] && mixed.counted == ["new.json", "other.json"])
         #expect(mixed.report.accounts == 2)
         let charged = try #require(mixed.report.period("all")).total.charged
@@ -191,14 +193,15 @@ extension DeviceSectionTests {
         try write(try summary(a + b.prefix(3), at: "2026-11-29T09:00:00.000Z"), "k-a-merged-early.json")
         // Another account known only by the released v1 summary.
         try Data(DeviceSectionTests.releasedV1.utf8).write(to: URL(fileURLWithPath: directory.file("other-v1.json")))
-        let swift = try SummaryTotaliser.total(directory: directory.path)
+        let swift = try SummaryTotaliser.total(directory: directory.path, tax: .app)
         // A's head is 6 in both A-unmerged and A-merged-early: the later export's section counts; B's from
         // B-unmerged (head 5, not 3).
         #expect(swift.superseded == ["k-a-early.json", "k-a-unmerged.json", "k-v1.json"].map(directory.file))
         #expect(swift.report.accounts == 2)
         let mine = try SummaryTotaliser.total(
-            try ["k-a-merged-early.json", "k-b-unmerged.json"].map { (directory.file($0), try verified($0)) })
-        let other = try SummaryTotaliser.total([("o", try verified("other-v1.json"))])
+            try ["k-a-merged-early.json", "k-b-unmerged.json"].map { (directory.file($0), try verified($0)) }, tax: .app
+        )
+        let other = try SummaryTotaliser.total([("o", try verified("other-v1.json"))], tax: .app)
         let charged = try #require(swift.report.period("all")).total.charged
         #expect(
             charged == (try #require(mine.report.period("all")).total.charged)

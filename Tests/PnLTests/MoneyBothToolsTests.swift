@@ -60,5 +60,10 @@ import VoiceDebriefCredit
         #expect(table.stdout == scriptTable.stdout, "\(table.stdout)\n---\n\(scriptTable.stdout)")
         #expect(table.stdout.contains("1 account whose summaries carry no money"), "\(table.stdout)")
         #expect(table.stdout.contains("USD 4.99") && table.stdout.contains("£3.541667"), "\(table.stdout)")
+        // Issue 35: a feature's proceeds are said plainly to be a share, not earnings, in both tools' words.
+        let share =
+            "  Proceeds by feature in GBP: the proceeds kept, shared out by each feature's share of the credit used "
+            + "(not money a feature earned)."
+        #expect(table.stdout.contains(share + "\n"), "\(table.stdout)")
     }
 }

@@ -141,7 +141,7 @@ extension MoneyTests {
             #expect(!text.contains(secret), "\(secret) is not in a summary")
         }
         let verified = try AccountSummary.verified(from: try summary.encodedJSON())
-        let total = try SummaryTotaliser.total([("s.json", verified)], asOf: MoneyLedger.asOf)
+        let total = try SummaryTotaliser.total([("s.json", verified)], asOf: MoneyLedger.asOf, tax: .app)
         let ledger = try report()
         for period in ["all", "30d", "7d"] {
             #expect(try money(total.report, period) == money(ledger, period), "\(period)")
@@ -162,7 +162,7 @@ extension MoneyTests {
         }
         try old.sign(with: key)
         let verified = try AccountSummary.verified(from: try old.encodedJSON())
-        let total = try SummaryTotaliser.total([("old.json", verified)], asOf: MoneyLedger.asOf)
+        let total = try SummaryTotaliser.total([("old.json", verified)], asOf: MoneyLedger.asOf, tax: .app)
         let section = try money(total.report, "all")
         #expect(total.report.accounts == 1 && total.report.period("all")?.total.charges == 2)
         #expect(section.accountsWithoutMoney == 1 && section.accountsCounted == 0 && section.currencies.isEmpty)

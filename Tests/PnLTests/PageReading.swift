@@ -57,6 +57,17 @@ struct PageReading {
         )
     }
 
+    /// The `points` of every balance line, each as its points.
+    var balancePoints: [[(x: Double, y: Double)]] {
+        let line = try! Regex(#"<polyline class="balance" points="([^"]*)""#)
+        return html.matches(of: line).map { match in
+            match.output[1].substring!.split(separator: " ").map { pair in
+                let parts = pair.split(separator: ",").map { Double($0)! }
+                return (parts[0], parts[1])
+            }
+        }
+    }
+
     /// The `points` of every balance line, each as its number of points.
     var balanceLines: [Int] {
         let line = try! Regex(#"<polyline class="balance" points="([^"]*)""#)

@@ -66,6 +66,29 @@ import VoiceDebriefCredit
         }
     }
 
+    /// Issue 35: a balance holds until the next entry moves it, so its line is drawn in steps: every piece of it
+    /// level or upright, never sloped.
+    @Test func theBalanceIsDrawnInSteps() throws {
+        let (page, _) = try page(KnownLedger.entries, asOf: KnownLedger.asOf)
+        let lines = page.balancePoints
+        #expect(lines.count == 3 && lines.contains { $0.count > 2 }, "\(lines)")
+        for line in lines {
+            for (from, to) in zip(line, line.dropFirst()) {
+                #expect(from.x == to.x || from.y == to.y, "a sloped piece from \(from) to \(to)")
+            }
+        }
+    }
+
+    /// Issue 35: a feature's proceeds are a share of the proceeds kept, said so on the page, not money it earned.
+    @Test func aFeaturesProceedsAreSaidToBeAShareNotEarnings() throws {
+        let (page, _) = try page(MoneyLedger.entries, asOf: MoneyLedger.asOf)
+        let note =
+            "The proceeds kept, shared out by each feature&#39;s share of the credit used (not money a feature earned)."
+        #expect(
+            page.html.contains("<h4>Proceeds by feature in GBP</h4>\n<p class=\"note\">\(note)</p>"), "\(page.html)")
+        #expect(page.html.contains("not money it earned"), "the method's paragraph")
+    }
+
     @Test func aRightToLeftOverrideInASubjectOrTextCannotReorderThePage() throws {
         var entries = KnownLedger.entries
         let override = "\u{202E}txet desrever\u{202C}"

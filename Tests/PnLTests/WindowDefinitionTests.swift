@@ -38,7 +38,7 @@ import VoiceDebriefCredit
         let summary = try AccountSummary.make(
             entries: entries, exportedAt: asOf, prices: VoiceDebriefPrices(), costs: VoiceDebriefCosts(),
             headKey: key)
-        let all = try SummaryTotaliser.total([("s.json", summary)], asOf: asOf)
+        let all = try SummaryTotaliser.total([("s.json", summary)], asOf: asOf, tax: .app)
         let summed = try #require(all.report.period("7d"))
         #expect(summed.since == week.since)
         #expect(summed.total == week.total, "the same window, to the micro-credit")
