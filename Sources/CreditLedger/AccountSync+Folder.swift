@@ -17,6 +17,9 @@ extension AccountSync {
     public func sync(through folder: SyncFolder, memo: inout SyncMemo) throws -> SyncReport {
         guard !ledger.isReadOnly else { throw SyncError.readOnly(directory: ledger.directory) }
         guard ledger.isSigned else { throw SyncError.unsigned }
+        if folder.contains(ledger.directory) {
+            throw SyncError.dataDirectoryInFolder(dataDirectory: ledger.directory, folder: folder.root)
+        }
         let keys = try LedgerKeys.load(from: ledger.directory)
         let account = SyncFolder.accountID(for: keys.headKey.publicKey)
         let accountFile = try folder.prepare(account: account, fileSystem: ledger.fileSystem)

@@ -13,6 +13,8 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     case notADevice(dataDirectory: String, folder: String)
     /// The ledger was made before signing: nothing in it could be checked by another device.
     case unsigned
+    /// The data directory is inside the synced folder: its keys would travel with the folder.
+    case dataDirectoryInFolder(dataDirectory: String, folder: String)
     /// This data directory cannot be written (a read-only mount, or no write permission): nothing is taken into
     /// it, so nothing is sent from it either.
     case readOnly(directory: String)
@@ -34,6 +36,10 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "synced. The folder holds no key, so a new device joins from a device's data directory: run "
                 + "`credit --data-dir \(dataDirectory) join DIR` with DIR the data directory of one of the account's "
                 + "devices, then `credit sync` again"
+        case .dataDirectoryInFolder(let dataDirectory, let folder):
+            return "the data directory \(dataDirectory) is inside the synced folder \(folder): its keys would be "
+                + "synced with it, to anyone the folder is shared with. Nothing was synced: keep the data directory "
+                + "outside the folder (the folder holds no key, by design)"
         case .readOnly(let directory):
             return "\(directory) cannot be written (a read-only mount, or no write permission): nothing was synced"
         case .unsigned:

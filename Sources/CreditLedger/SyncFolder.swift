@@ -87,13 +87,65 @@ public struct SyncFolder: Sendable, Equatable {
         return .matches
     }
 
+    /// Whether `path` is the folder or inside it, links resolved (a data directory there would sync its keys); a
+    /// path not made yet is judged by the nearest folder above it that is there.
+    public func contains(_ path: String) -> Bool {
+        guard let folder = Self.resolved(root) else { return false }
+        var current = path
+        while Self.resolved(current) == nil {
+            let parent = Files.parent(of: current)
+            if parent == current { return false }
+            current = parent
+        }
+        guard let inner = Self.resolved(current) else { return false }
+        return inner == folder || inner.hasPrefix(folder == "/" ? "/" : folder + "/")
+    }
+
+    /// `path` with every link and `.`/`..` resolved, or nil when it is not there.
+    private static func resolved(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// Writes `account.json` naming `account` (the same bytes from every device of the account), replacing one
-    /// that is missing or cannot be read: a torn copy a sync tool left heals at the next sync.
+    /// that cannot be read: a torn copy a sync tool left heals at the next sync. Where there is none, the folder
+    /// is claimed: the file is put in place only if no other account's first sync put its own there meanwhile
+    /// (two accounts racing into one empty folder), and that account's claim is then a ``SyncError/anotherAccount``
+    /// with nothing of this one written.
     func writeAccountFile(_ account: String, fileSystem: any FileSystem) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let bytes = try encoder.encode(AccountFile(format: Self.accountFormat, account: account))
-        try fileSystem.replaceAtomically(accountPath, with: Array(bytes) + [0x0A], mode: 0o600, syncingDirectory: true)
+        let bytes = Array(try encoder.encode(AccountFile(format: Self.accountFormat, account: account))) + [0x0A]
+        if try Self.status(of: accountPath) != nil {
+            // Read again: another account's first sync may have claimed the folder since it was looked at.
+            switch self.account() {
+            case account?: return
+            case let found?: throw SyncError.anotherAccount(folder: root, found: found, ours: account)
+            case nil: try fileSystem.replaceAtomically(accountPath, with: bytes, mode: 0o600, syncingDirectory: true)
+            }
+            return
+        }
+        let claim = Files.temporaryPath(for: accountPath)
+        let fd = try fileSystem.open(claim, .replace, permissions: 0o600)
+        defer { fileSystem.removeFile(claim) }
+        do {
+            try bytes.withUnsafeBytes { try fileSystem.writeAll(fd, $0, path: claim) }
+            try fileSystem.sync(fd, path: claim)
+        } catch {
+            fileSystem.close(fd)
+            throw error
+        }
+        fileSystem.close(fd)
+        do {
+            try fileSystem.linkNew(claim, as: accountPath)
+        } catch let error as FileError where error.errno == EEXIST {
+            if let found = self.account(), found != account {
+                throw SyncError.anotherAccount(folder: root, found: found, ours: account)
+            }
+            return
+        }
+        try fileSystem.syncDirectory(creditDirectory)
     }
 
     /// The `lstat` (or, `following` links, the `stat`) of `path`, or nil when nothing is there.

@@ -18,6 +18,11 @@ enum SyncCommand {
             throw CommandFailure(
                 SyncError.notADevice(dataDirectory: context.dataDirectory, folder: folder.root).description)
         }
+        // Checked before the ledger is opened: a new one would put its keys in the folder at once.
+        if folder.contains(context.dataDirectory) {
+            throw CommandFailure(
+                SyncError.dataDirectoryInFolder(dataDirectory: context.dataDirectory, folder: folder.root).description)
+        }
         let ledger = try context.openLedger()
         var memo = SyncMemo()
         guard watching else {

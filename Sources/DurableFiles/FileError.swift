@@ -55,7 +55,7 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
 extension FileError {
     /// A file-system call, in the words a user reads (its raw value): what a caller tells failures apart by.
     public enum Operation: String, Sendable, Equatable, CaseIterable {
-        case open, create, read, write, stat, lstat, fstat, opendir, mkdir, chmod, truncate, rename, lock
+        case open, create, read, write, stat, lstat, fstat, opendir, mkdir, chmod, truncate, rename, link, lock
         case fsync, fdatasync
         case openForAppend = "open for append"
         case openLockFile = "open lock file"

@@ -25,6 +25,9 @@ public protocol FileSystem: AnyObject {
     func close(_ descriptor: Int32)
     /// `rename`: atomically replaces `target`. Durable only once the directory is synced.
     func rename(_ source: String, to target: String) throws
+    /// `link`: gives `source` the name `target` as well, failing (`EEXIST`) when anything has that name: a file
+    /// put in place only if nobody else put one there first. Durable only once the directory is synced.
+    func linkNew(_ source: String, as target: String) throws
     /// `unlink`, ignoring a missing file.
     func removeFile(_ path: String)
     /// `mkdir`, accepting one that exists. A directory it creates gets exactly `permissions`, whatever the umask.

@@ -93,6 +93,10 @@ public final class SystemFileSystem: FileSystem {
         }
     }
 
+    public func linkNew(_ source: String, as target: String) throws {
+        guard link(source, target) == 0 else { throw FileError(path: target, operation: .link, errno: errno) }
+    }
+
     public func removeFile(_ path: String) {
         _ = unlink(path)
     }

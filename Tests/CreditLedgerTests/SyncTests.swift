@@ -1,3 +1,4 @@
+import DurableFiles
 import Foundation
 import Signing
 import Testing
@@ -191,6 +192,67 @@ import Testing
         #expect(DirectorySnapshot.take(folder.root) == before)
     }
 
+    /// Issue 35 item 7: two accounts' first syncs into one empty folder. The one that claims the folder second
+    /// (it saw no account file, and another account's is there by the time it writes one) is refused, and nothing of
+    /// its account is left in the folder.
+    @Test func theSecondOfTwoAccountsClaimingAnEmptyFolderIsRefusedAndWritesNothing() throws {
+        let (a, _, folder, temporary) = try account()
+        defer { withExtendedLifetime(temporary) {} }
+        let stranger = try LedgerFixture(prefix: "s")
+        let strangerLedger = try stranger.openSigned()
+        let ours = SyncFolder.accountID(for: try LedgerKeys.load(from: a.directory).headKey.publicKey)
+        // The other account got there first, between our look and our write.
+        _ = try sync(strangerLedger, folder)
+        let before = DirectorySnapshot.take(folder.root)
+        #expect(throws: SyncError.self) {
+            try folder.writeAccountFile(ours, fileSystem: SystemFileSystem())
+        }
+        #expect(DirectorySnapshot.take(folder.root) == before, "its claim stands, nothing of ours is there")
+        #expect(throws: SyncError.self) { _ = try sync(try a.openSigned(), folder) }
+        #expect(DirectorySnapshot.take(folder.root) == before)
+    }
+
+    /// The same race run for real: two accounts' first syncs started together into an empty folder, fifteen times;
+    /// each time one account's files are there, never both.
+    @Test func racingFirstSyncsOfTwoAccountsLeaveOneAccountsFiles() async throws {
+        for round in 0..<15 {
+            let (a, _, folder, temporary) = try account()
+            defer { withExtendedLifetime(temporary) {} }
+            let stranger = try LedgerFixture(prefix: "s")
+            let ledgers = [try a.openSigned(), try stranger.openSigned()]
+            let outcomes = await withTaskGroup(of: Bool.self) { group in
+                for ledger in ledgers {
+                    let box = UncheckedBox(ledger)
+                    group.addTask {
+                        var memo = SyncMemo()
+                        return (try? AccountSync(box.value).sync(through: folder, memo: &memo)) != nil
+                    }
+                }
+                return await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 }.count == 1, "round \(round): one sync claims the folder")
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.ledgerDirectory)
+            let devices = Set(ledgers.map(\.device))
+            #expect(files.count == 1 && devices.contains(String(files[0].dropLast(6))), "round \(round): \(files)")
+        }
+    }
+
+    /// A data directory inside the synced folder would sync its keys: refused, nothing written.
+    @Test func aDataDirectoryInsideTheFolderIsRefused() throws {
+        let temporary = try TemporaryDirectory()
+        let folder = SyncFolder(temporary.path + "/vault")
+        try FileManager.default.createDirectory(atPath: folder.root + "/credit", withIntermediateDirectories: true)
+        let inside = try Ledger.openSigned(
+            directory: folder.root + "/credit/data", clock: FixedClock(testStart), ids: SequentialIDs(prefix: "i"))
+        #expect(folder.contains(inside.directory))
+        #expect(folder.contains(folder.root + "/not-made-yet/data"))
+        #expect(!folder.contains(temporary.path + "/elsewhere"))
+        #expect(throws: SyncError.dataDirectoryInFolder(dataDirectory: inside.directory, folder: folder.root)) {
+            _ = try sync(inside, folder)
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.root + "/credit/account.json"))
+    }
+
     @Test func aFolderThatIsNotThereIsNotMadeAndSaysSo() throws {
         let (a, _, _, temporary) = try account()
         let missing = SyncFolder(temporary.path + "/not-mounted")
@@ -269,4 +331,10 @@ import Testing
         }
         #expect(DirectorySnapshot.take(folder.root) == before)
     }
+}
+
+/// A value handed to a task that uses it alone (a ledger, which is a class of its own thread).
+final class UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

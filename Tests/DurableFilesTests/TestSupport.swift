@@ -119,6 +119,11 @@ final class FaultyFileSystem: FileSystem {
         try system.rename(source, to: target)
     }
 
+    func linkNew(_ source: String, as target: String) throws {
+        try check(.rename, target, .link)
+        try system.linkNew(source, as: target)
+    }
+
     func removeFile(_ path: String) {
         removed.append(path)
         system.removeFile(path)

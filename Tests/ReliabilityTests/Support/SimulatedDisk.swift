@@ -251,6 +251,13 @@ final class SimulatedDisk: FileSystem {
         volatileNames[source] = nil
     }
 
+    func linkNew(_ source: String, as target: String) throws {
+        if case .fail(let code) = try begin(.rename, target) { throw failure(target, .link, code) }
+        if volatileNames[source] == nil && FileManager.default.fileExists(atPath: source) { adopt(source) }
+        guard link(source, target) == 0 else { throw failure(target, .link, errno) }
+        volatileNames[target] = volatileNames[source]
+    }
+
     func removeFile(_ path: String) {
         guard let response = try? begin(.removeFile, path), case .proceed = response else { return }
         if volatileNames[path] == nil && FileManager.default.fileExists(atPath: path) { adopt(path) }
