@@ -34,8 +34,15 @@ extension CustomerControlBinaryTests {
 
         let twice = try await store.control("customer", "add", "alice")
         #expect(twice.status == 1 && twice.stderr.contains("There is a customer called \"alice\" already"))
+        // Issue 35: removing a customer who does not exist says so, and who does; it does not suggest adding them.
         let unknown = try await store.control("customer", "remove", "carol")
-        #expect(unknown.status == 1 && unknown.stderr.contains("No customer is called \"carol\""))
+        #expect(unknown.status == 1, "\(unknown.stderr)")
+        #expect(
+            unknown.stderr.contains("No customer is called \"carol\", so there is nobody to remove"),
+            "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("The store has 3 customers: default, alice, bob"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("mockstore control customer list"), "\(unknown.stderr)")
+        #expect(!unknown.stderr.contains("customer add"), "\(unknown.stderr)")
         let theDefault = try await store.control("customer", "remove", "default")
         #expect(theDefault.status == 1 && theDefault.stderr.contains("The default customer cannot be removed"))
 
