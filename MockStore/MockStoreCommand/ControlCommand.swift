@@ -38,4 +38,6 @@ struct ControlCommand: Sendable {
 struct ControlPlan: Sendable {
     var request: ControlRequest
     var output: ControlInvocation.Output = .json
+    /// A file the body is made from when the control runs.
+    var input: ControlInvocation.Input?
 }

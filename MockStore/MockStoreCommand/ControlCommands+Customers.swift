@@ -39,7 +39,10 @@ enum CustomerControls {
                 throw UsageError("customer \(action.rawValue) needs a NAME", command: args.path)
             }
             if action == .remove { return ControlRequest(TestControls.removeCustomer, name) }
-            let body = TestCustomerRequest(name: name, storefront: args.string(.storefront))
+            let storefront = try args.string(.storefront).map { code throws(UsageError) in
+                try SettingsControls.knownStorefront(code, args)
+            }
+            let body = TestCustomerRequest(name: name, storefront: storefront)
             return ControlRequest(TestControls.addCustomer, body: body)
         }
     }

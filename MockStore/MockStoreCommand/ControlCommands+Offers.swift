@@ -25,11 +25,15 @@ enum OfferControls {
             positionals: [
                 PositionalSpec(.keyId, help: "the key's id, as signatures name it"),
                 PositionalSpec(.file, help: "a PEM file: the private key or the public key"),
-            ])
+            ]),
+        actsForCustomer: true
     ) { args throws(UsageError) in
-        let request = TestOfferKeyRequest(
-            keyId: args.positional(.keyId) ?? "", publicKey: try publicKeyPEM(args.positional(.file) ?? "", args))
-        return ControlRequest(TestControls.registerOfferKey, body: request)
+        // The key file is read when the control runs: a file that is not there is a failure (exit 1).
+        let keyId = args.positional(.keyId) ?? ""
+        return ControlPlan(
+            request: ControlRequest(
+                TestControls.registerOfferKey, body: TestOfferKeyRequest(keyId: keyId, publicKey: "")),
+            input: .offerKey(keyId: keyId, file: args.positional(.file) ?? ""))
     }
 
     static let offerKeys = ControlCommand(
@@ -66,14 +70,16 @@ enum OfferControls {
         return PurchaseOfferOption(type: parts[0], id: parts[1])
     }
 
-    /// The public key of the PEM in `file` (a private key's derived), as PEM.
-    private static func publicKeyPEM(_ file: String, _ args: ParsedArguments) throws(UsageError) -> String {
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-            throw UsageError("cannot read the key file \(quoted(file))", command: args.path)
+    /// The public key of the PEM in `file` (a private key's derived), as PEM; or why there is none.
+    static func publicKeyPEM(_ file: String) -> Result<String, ControlFailure> {
+        let text: String
+        switch FileWords.read(file) {
+        case .failure(let problem): return .failure(ControlFailure("cannot read the key file \(file): \(problem.why)"))
+        case .success(let bytes): text = String(decoding: bytes, as: UTF8.self)
         }
-        if let key = try? P256PrivateKey(pemRepresentation: text) { return key.publicKey.pemRepresentation }
-        if let key = try? P256PublicKey(pemRepresentation: text) { return key.pemRepresentation }
-        throw UsageError(
-            "\(quoted(file)) holds no P-256 key in PEM (a .p8 private key or a PUBLIC KEY block)", command: args.path)
+        if let key = try? P256PrivateKey(pemRepresentation: text) { return .success(key.publicKey.pemRepresentation) }
+        if let key = try? P256PublicKey(pemRepresentation: text) { return .success(key.pemRepresentation) }
+        return .failure(
+            ControlFailure("the key file \(file) holds no P-256 key in PEM (a .p8 private key or a PUBLIC KEY block)"))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MockStoreServer
 import OptionParsing
 import StoreKitCatalogue
 import StoreTestControls
@@ -26,7 +27,8 @@ enum SettingsControls {
     static let storefront = ControlCommand(
         CommandSpec("storefront", summary: "e.g. GBR, USA (ISO 3166-1 alpha-3)", positionals: [PositionalSpec(.code)])
     ) { args throws(UsageError) in
-        ControlRequest(TestControls.updateSettings, body: TestSettingsUpdate(storefront: args.positional(.code)))
+        let code = try knownStorefront(args.positional(.code) ?? "", args)
+        return ControlRequest(TestControls.updateSettings, body: TestSettingsUpdate(storefront: code))
     }
 
     static let locale = ControlCommand(
@@ -51,8 +53,14 @@ enum SettingsControls {
             ],
             positionals: [PositionalSpec(.api, help: "loadProducts, purchase, verification, appStoreSync or finish")])
     ) { args throws(UsageError) in
-        let body = TestFailureRequest(
-            api: args.positional(.api) ?? "", error: args.string(.error) ?? "", once: args.flag(.once))
+        let api = try failableAPI(args.positional(.api) ?? "", args)
+        let error = args.string(.error) ?? ""
+        guard api.failure(named: error) != nil else {
+            throw .invalidValue(
+                "--error", error, isNot: "an error \(api.rawValue) can fail with (\(api.allowedErrorsDescription))",
+                command: args.path)
+        }
+        let body = TestFailureRequest(api: args.positional(.api) ?? "", error: error, once: args.flag(.once))
         return ControlRequest(TestControls.setFailure, body: body)
     }
 
@@ -62,6 +70,7 @@ enum SettingsControls {
             positionals: [PositionalSpec(.api, optional: true)])
     ) { args throws(UsageError) in
         guard let api = args.positional(.api) else { return ControlRequest(TestControls.clearFailures) }
+        _ = try failableAPI(api, args)
         return ControlRequest(TestControls.clearFailure, api)
     }
 
@@ -104,6 +113,26 @@ enum SettingsControls {
     ) { args throws(UsageError) in
         ControlPlan(
             request: ControlRequest(SandboxAPI.rootCertificate), output: .certificatePEM(file: args.string(.out)))
+    }
+
+    /// The API `name` names (`purchase`, `loadProducts`, …, any case); another word is a usage error.
+    private static func failableAPI(_ name: String, _ args: ParsedArguments) throws(UsageError) -> FailableAPI {
+        guard let api = FailableAPI(named: name) else {
+            throw UsageError(
+                "\(quoted(name)) is not an API that can be made to fail (one of \(FailableAPI.namesDescription))",
+                command: args.path)
+        }
+        return api
+    }
+
+    /// `code` if it names a storefront the store knows (GBR, USA, …; any case); another word is a usage error.
+    static func knownStorefront(_ code: String, _ args: ParsedArguments) throws(UsageError) -> String {
+        guard Storefront.named(code) != nil else {
+            throw UsageError(
+                "\(quoted(code)) is not an App Store storefront: give its ISO 3166-1 alpha-3 code, such as GBR or "
+                    + "USA (\(Storefront.known.count) are known)", command: args.path)
+        }
+        return code
     }
 
     /// `locale ID`: a well-formed identifier (whether the catalogue has it is the store's to say).

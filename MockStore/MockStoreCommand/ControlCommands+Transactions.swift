@@ -58,7 +58,7 @@ enum TransactionControls {
             summary: "refund now (revocationReason 0: other, 1: an issue in the app): REFUND, REFUND_FULL; with "
                 + "--percentage P a partial refund of P% (REFUND_PRORATED, revocationPercentage P × 1000)",
             options: [
-                .integer(.reason, "0|1", noun: "a number", help: "the revocationReason"),
+                .integer(.reason, "0|1", in: 0...1, noun: "a revocationReason", help: "the revocationReason"),
                 .string(
                     .percentage, "P",
                     help: "the share refunded, as a percentage above 0 and at most 100 with up to three "
@@ -75,8 +75,8 @@ enum TransactionControls {
             summary: "the customer asks for a refund: CONSUMPTION_REQUEST; then `refund ID` grants it (REFUND) or "
                 + "`decline-refund ID` declines it",
             options: [
-                .string(
-                    .reason, "UNINTENDED_PURCHASE|FULFILLMENT_ISSUE|UNSATISFIED_WITH_PURCHASE|LEGAL|OTHER",
+                .choice(
+                    .reason, ConsumptionRequestReason.knownCases.map(\.rawValue),
                     help: "the consumptionRequestReason")
             ],
             positionals: [transactionWord])

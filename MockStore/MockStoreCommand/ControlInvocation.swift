@@ -20,6 +20,15 @@ public struct ControlInvocation: Equatable, Sendable {
     /// The customer the control acts for (`--customer`, sent as `X-Mock-Customer`); `nil`: the default customer, or
     /// the customer of the transaction the control names.
     public var customer: String?
+    /// A file the body is made from when the control runs (parsing reads no file): one that is not there, or does
+    /// not hold what it should, is a failure (exit 1), not a usage error.
+    public var input: Input?
+
+    /// A file a control reads when it runs, to make its body.
+    public enum Input: Equatable, Sendable {
+        /// `offer-key KEYID FILE`: the body is `{"keyId", "publicKey"}`, the public key of the PEM key in `file`.
+        case offerKey(keyId: String, file: String)
+    }
 
     /// What a control does with the store's answer.
     public enum Output: Equatable, Sendable {
@@ -38,9 +47,15 @@ public struct ControlInvocation: Equatable, Sendable {
         )
     }
 
+    /// `plan` sent to the store at `url`.
+    init(url: String, plan: ControlPlan, customer: String?) {
+        self.init(url: url, request: plan.request, output: plan.output, customer: customer)
+        input = plan.input
+    }
+
     public init(
         url: String, method: String, path: String, body: [UInt8]? = nil, output: Output = .json,
-        customer: String? = nil
+        customer: String? = nil, input: Input? = nil
     ) {
         self.url = url
         self.method = method
@@ -48,6 +63,7 @@ public struct ControlInvocation: Equatable, Sendable {
         self.body = body
         self.output = output
         self.customer = customer
+        self.input = input
     }
 
     /// `mockstore control`, declared: its own options, then every control command (``ControlCommands/all``) with
@@ -69,8 +85,9 @@ public struct ControlInvocation: Equatable, Sendable {
         subcommands: ControlCommands.all.map(\.spec),
         subcommandNoun: "control command", commandListShowsOptions: true,
         epilogue: """
-            Exit status: 0 when the store accepted the control, 1 when it refused it or cannot be reached (the reason
-            on stderr), 64 on a usage error.
+            Exit status: 0 when the store accepted the control; 1 when it refused it, cannot be reached, or a file
+            is not there or cannot be read or written (the reason on stderr); 64 on a usage error, a word the
+            command does not take (an API, error, reason, storefront or notification type) included.
             """)
 
     /// The text of `mockstore control --help`.
@@ -98,8 +115,7 @@ public struct ControlInvocation: Equatable, Sendable {
         }
         let customer =
             command.actsForCustomer ? try args.customerName(args.string(.customer), option: .customer) : nil
-        let plan = try command.plan(args)
-        return .control(ControlInvocation(url: url, request: plan.request, output: plan.output, customer: customer))
+        return .control(ControlInvocation(url: url, plan: try command.plan(args), customer: customer))
     }
 
     /// What running the control printed and how it ended.
@@ -113,14 +129,20 @@ public struct ControlInvocation: Equatable, Sendable {
     /// `errorMessage` otherwise.
     public func run(timeout: TimeInterval = 30) -> Outcome {
         let base = url.hasSuffix("/") ? String(url.dropLast()) : url
+        let body: [UInt8]?
+        switch readInput() {
+        case .success(let read): body = read ?? self.body
+        case .failure(let failed): return Outcome(status: 1, stdout: "", stderr: "mockstore: error: \(failed.words)\n")
+        }
         let response: HTTPClient.Response
         do {
             var headers = body == nil ? [] : [HTTPHeader("Content-Type", "application/json")]
             if let customer { headers.append(HTTPHeader(MockCustomerHeader.name, customer)) }
             response = try HTTPClient.send(method, base + path, headers: headers, body: body ?? [], timeout: timeout)
         } catch {
+            let why = ControlFailure.unreachable(error, url: url, timeout: timeout)
             return Outcome(
-                status: 1, stdout: "", stderr: "mockstore: error: cannot reach the store at \(url): \(error)\n")
+                status: 1, stdout: "", stderr: "mockstore: error: cannot reach the store at \(url): \(why)\n")
         }
         guard (200..<300).contains(response.status) else {
             let detail: String
@@ -147,14 +169,22 @@ public struct ControlInvocation: Equatable, Sendable {
             return Outcome(status: 1, stdout: "", stderr: "mockstore: error: the store's answer is not a certificate\n")
         }
         guard let file else { return Outcome(status: 0, stdout: pem, stderr: "") }
-        do {
-            try Data(pem.utf8).write(to: URL(fileURLWithPath: file))
-        } catch {
-            return Outcome(
-                status: 1, stdout: "",
-                stderr: "mockstore: error: cannot write \(file): \((error as NSError).localizedDescription)\n")
+        if let why = FileWords.write(Array(pem.utf8), to: file) {
+            return Outcome(status: 1, stdout: "", stderr: "mockstore: error: cannot write \(file): \(why)\n")
         }
         return Outcome(status: 0, stdout: "", stderr: "")
+    }
+
+    /// The body ``input`` makes (nil without one), or why it cannot be made.
+    private func readInput() -> Result<[UInt8]?, ControlFailure> {
+        switch input {
+        case nil:
+            return .success(nil)
+        case .offerKey(let keyId, let file):
+            return OfferControls.publicKeyPEM(file).map { key in
+                (try? HTTPResponse.encode(TestOfferKeyRequest(keyId: keyId, publicKey: key))) ?? Array("{}".utf8)
+            }
+        }
     }
 
     /// The JSON answer indented, keys sorted, one value per line (an answer that is not JSON as it came).

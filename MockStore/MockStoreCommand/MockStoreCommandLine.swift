@@ -46,7 +46,14 @@ public enum MockStoreCommandLine {
             .flag(
                 .exitWithParent,
                 help: "stop (as on SIGTERM) when the process that started this one goes away, so a test runner that "
-                    + "dies leaves no store listening; told at once on Linux, checked five times a second besides"),
+                    + "dies leaves no store listening; told at once on Linux, checked five times a second besides. "
+                    + "A parent already gone when the store starts (its parent is init, pid 1, and no --parent-pid 1 "
+                    + "says init started it) stops it at once"),
+            .integer(
+                .parentPid, "PID", in: 1...Int64(Int32.max), noun: "a process id",
+                help: "with --exit-with-parent: the pid of the process that starts the store, as that process "
+                    + "knows it (a launcher passes its own); the store stops at once if its parent is not PID when "
+                    + "it starts, so a parent that dies while the store starts is never missed"),
             .flag(
                 .ephemeral,
                 help: "keep everything in memory: the transactions, and a test CA made new at each start; nothing is "
@@ -171,6 +178,7 @@ public enum MockStoreCommandLine {
         if let value = args.string(.data) { options.dataDirectory = value }
         options.ephemeral = args.flag(.ephemeral)
         options.exitWithParent = args.flag(.exitWithParent)
+        if let pid = args.integer(.parentPid) { options.parentPid = Int32(pid) }
         if let value = args.integer(.maxConnections) { options.maxConnections = UInt32(value) }
         if let value = args.integer(.idleTimeout) { options.idleTimeoutSeconds = UInt32(value) }
         if let value = args.integer(.requestTimeout) { options.requestTimeoutSeconds = UInt32(value) }
@@ -223,6 +231,9 @@ public enum MockStoreCommandLine {
     private static func validate(_ options: MockStoreOptions, given args: ParsedArguments) throws(UsageError) {
         if options.ephemeral && args.flag(.data) {
             throw UsageError("--data is not used with --ephemeral (nothing is written to disk)", command: args.path)
+        }
+        if options.parentPid != nil && !options.exitWithParent {
+            throw UsageError("--parent-pid is only used with --exit-with-parent", command: args.path)
         }
         if options.notifyURL == nil,
             let orphan = [OptionName.notifyRetryBaseMs, .notifyMaxAttempts, .notifyTimeoutMs].first(where: args.flag)

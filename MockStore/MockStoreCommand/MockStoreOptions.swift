@@ -42,6 +42,9 @@ public struct MockStoreOptions: Equatable, Sendable {
     public var ephemeral = false
     /// `--exit-with-parent`: stop when the process that started this one is gone.
     public var exitWithParent = false
+    /// `--parent-pid`: the process `--exit-with-parent` watches, as its launcher says (it knows its own pid; the
+    /// store, reading its parent only once it runs, may find it already gone). Nil: the parent the store finds.
+    public var parentPid: Int32?
     /// `--max-connections`: connections held open at once.
     public var maxConnections: UInt32 = 4_096
     /// `--idle-timeout`: seconds a connection may wait before it begins a request.

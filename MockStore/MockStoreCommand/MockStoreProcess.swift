@@ -18,7 +18,7 @@ public enum MockStoreProcess {
     /// Runs `mockstore` with `arguments` (without the program name). Never returns.
     public static func main(arguments: [String], environment: [String: String]) -> Never {
         // Who started us, read first: `--exit-with-parent` stops when this is no longer our parent.
-        let parent = getppid()
+        let parentFound = getppid()
         let options: MockStoreOptions
         do {
             switch try MockStoreCommandLine.parse(arguments, environment: environment) {
@@ -56,11 +56,7 @@ public enum MockStoreProcess {
         sigaddset(&stopSignals, SIGTERM)
         if options.exitWithParent { sigaddset(&stopSignals, parentEnded) }
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-        // Linux tells us at once when the starting thread ends; a parent gone before we asked is caught here.
-        if options.exitWithParent, Platform.signalWhenParentEnds(parentEnded), getppid() != parent {
-            write("mockstore: the process that started it is gone\n", to: STDERR_FILENO)
-            exit(ExitStatus.success)
-        }
+        let parent = options.exitWithParent ? parentToWatch(options, found: parentFound) : parentFound
 
         let running: RunningMockStore
         do {
@@ -92,6 +88,32 @@ public enum MockStoreProcess {
 
     /// The signal Linux sends (`PR_SET_PDEATHSIG`) when the thread that started the store ends.
     private static let parentEnded = SIGUSR1
+
+    /// The process `--exit-with-parent` watches: `--parent-pid`, else the parent `found` when the store began. Asks
+    /// Linux to tell at once when it ends, then exits (0, as on SIGTERM, before anything starts) if it has already
+    /// gone: the parent is not the one named, or, with none named, the store was handed to init (pid 1) before it
+    /// could read who started it (`bash -c 'mockstore --exit-with-parent &'`: the shell may end first).
+    private static func parentToWatch(_ options: MockStoreOptions, found: pid_t) -> pid_t {
+        let parent = options.parentPid ?? found
+        // After this a parent that ends is signalled (``parentEnded``); one gone before is caught below.
+        _ = Platform.signalWhenParentEnds(parentEnded)
+        let now = getppid()
+        let gone: String? =
+            if let named = options.parentPid, now != named {
+                "the process that started it (pid \(named), --parent-pid) is gone or is not its parent "
+                    + "(its parent is pid \(now))"
+            } else if options.parentPid == nil && found == 1 {
+                "the process that started it was gone before it could look (its parent is init, pid 1; a "
+                    + "store that init starts is given --parent-pid 1)"
+            } else if now != parent {
+                "the process that started it (pid \(parent)) is gone"
+            } else {
+                nil
+            }
+        guard let gone else { return parent }
+        write("mockstore: not starting: \(gone)\n", to: STDERR_FILENO)
+        exit(ExitStatus.success)
+    }
 
     /// Stops the store, as SIGTERM does, once `parent` is no longer this process's parent (it died: the process
     /// was handed to init or a subreaper). On Linux the kernel says so at once (``parentEnded``, sent too when only

@@ -27,6 +27,7 @@ extension OptionName {
     static let offer = OptionName("--offer")
     static let once = OptionName("--once")
     static let out = OptionName("--out")
+    static let parentPid = OptionName("--parent-pid")
     static let percentage = OptionName("--percentage")
     static let port = OptionName("--port")
     static let price = OptionName("--price")

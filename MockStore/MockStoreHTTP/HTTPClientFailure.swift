@@ -27,11 +27,15 @@ extension HTTPClient {
         public var kind: Kind
         /// libcurl's explanation, with the URL.
         public var detail: String
+        /// Whether no connection was made at all (refused: nothing listening; or the host unreachable), rather than
+        /// one broken while sending: both are ``Kind/socketIssue``.
+        public var isNoConnection: Bool
 
         /// A failure of `kind`, explained by `detail`.
-        public init(kind: Kind, detail: String) {
+        public init(kind: Kind, detail: String, isNoConnection: Bool = false) {
             self.kind = kind
             self.detail = detail
+            self.isNoConnection = isNoConnection
         }
 
         public var description: String { detail }

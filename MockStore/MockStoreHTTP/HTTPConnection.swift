@@ -80,7 +80,8 @@ public final class HTTPConnection {
         // A body cut at the limit is a whole answer as far as the caller is concerned: its status decides.
         guard code == CURLE_OK || (code == CURLE_WRITE_ERROR && received.isBodyCut) else {
             throw HTTPClient.Failure(
-                kind: HTTPClient.Failure.kind(of: code, receivedAny: received.receivedAny), detail: explain(code, url))
+                kind: HTTPClient.Failure.kind(of: code, receivedAny: received.receivedAny), detail: explain(code, url),
+                isNoConnection: code == CURLE_COULDNT_CONNECT)
         }
         var status = 0
         let statusCode = CCurl_response_code(handle, &status)

@@ -30,6 +30,23 @@ public enum FailableAPI: String, Sendable, CaseIterable {
         self = api
     }
 
+    /// The failure `error` (as StoreKit names it, see ``StoreKitFailure/parse(_:domains:)``) is for this API; nil
+    /// when it names none this API can fail with.
+    public func failure(named error: String) -> StoreKitFailure? {
+        guard let failure = StoreKitFailure.parse(error, domains: allowedDomains),
+            allowedDomains.contains(failure.domain)
+        else { return nil }
+        return failure
+    }
+
+    /// The errors this API can fail with, in words: `StoreKitError (unknown, userCancelled, …); …`.
+    public var allowedErrorsDescription: String {
+        allowedDomains.map { "\($0.rawValue) (\($0.cases.joined(separator: ", ")))" }.joined(separator: "; ")
+    }
+
+    /// Every API's name, in words: `loadProducts, purchase, …`.
+    public static let namesDescription = allCases.map(\.rawValue).joined(separator: ", ")
+
     /// The errors this API can fail with.
     var allowedDomains: [StoreKitFailure.Domain] {
         switch self {

@@ -87,6 +87,17 @@ public struct MockStoreError: Error, Equatable, Sendable, CustomStringConvertibl
             message: "No customer is called \"\(name)\": add one with `mockstore control customer add \(name)`.")
     }
 
+    /// `customer remove NAME` of a customer that does not exist: nothing to remove; says who does (the first ten,
+    /// in the order added) and how to list them all.
+    static func noCustomerToRemove(_ name: String, existing: [String]) -> MockStoreError {
+        let shown = existing.prefix(10).joined(separator: ", ") + (existing.count > 10 ? ", …" : "")
+        let them = existing.count == 1 ? "The store has 1 customer" : "The store has \(existing.count) customers"
+        return MockStoreError(
+            status: 404, code: StoreErrorCode.customerNotFound,
+            message: "No customer is called \"\(name)\", so there is nobody to remove. \(them): \(shown) "
+                + "(`mockstore control customer list` lists them).")
+    }
+
     /// `name` cannot name a customer.
     static func invalidCustomerName(_ name: String) -> MockStoreError {
         .badRequest("Invalid customer name \"\(name)\": a name is \(MockCustomerHeader.nameRule).")

@@ -51,7 +51,7 @@ public struct StoreCustomers: StorePart {
         guard MockCustomerHeader.isValidName(name) else { throw .invalidCustomerName(name) }
         try withDatabase { database in
             guard let customer = try database.customer(named: name) else {
-                throw MockStoreError.customerNotFound(name)
+                throw MockStoreError.noCustomerToRemove(name, existing: try database.allCustomers().map(\.name))
             }
             guard !customer.isDefault else {
                 throw MockStoreError.conflict(

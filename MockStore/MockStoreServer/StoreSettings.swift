@@ -148,15 +148,11 @@ public struct StoreSettings: StorePart {
     /// - Throws: ``MockStoreError`` 4000000 for an unknown API, or an error that API cannot fail with.
     public func setFailure(_ request: TestFailureRequest) throws(MockStoreError) -> TestFailuresBody {
         guard let api = FailableAPI(named: request.api) else {
-            let apis = FailableAPI.allCases.map(\.rawValue).joined(separator: ", ")
-            throw .badRequest("Unknown API \"\(request.api)\" (one of \(apis)).")
+            throw .badRequest("Unknown API \"\(request.api)\" (one of \(FailableAPI.namesDescription)).")
         }
-        guard let failure = StoreKitFailure.parse(request.error, domains: api.allowedDomains),
-            api.allowedDomains.contains(failure.domain)
-        else {
-            let names = api.allowedDomains.map { "\($0.rawValue) (\($0.cases.joined(separator: ", ")))" }
-                .joined(separator: "; ")
-            throw .badRequest("\(api.rawValue) cannot fail with \"\(request.error)\": use one of \(names).")
+        guard let failure = api.failure(named: request.error) else {
+            throw .badRequest(
+                "\(api.rawValue) cannot fail with \"\(request.error)\": use one of \(api.allowedErrorsDescription).")
         }
         return try withDatabase { database in
             try database.setFailure(for: api.rawValue, error: failure.description, once: request.once ?? false)

@@ -3,8 +3,8 @@ import Platform
 import Synchronization
 
 /// A `mockstore` for one test, run as a child process: in memory by default (a fresh store, nothing on disk, any
-/// number at once), on a free port of 127.0.0.1, stopped when the test's process goes (`--exit-with-parent`,
-/// always) and when this value is released. Its test controls are typed calls
+/// number at once), on a free port of 127.0.0.1, stopped when the test's process goes (`--exit-with-parent
+/// --parent-pid` with this process's pid, always) and when this value is released. Its test controls are typed calls
 /// (``buy(_:quantity:appAccountToken:offer:)``, ``refund(_:reason:percentage:)``, ``advanceClock(by:)``, …), and a
 /// test waits for what the store records, never for a time:
 /// `try await store.notifications(of: .refund, count: 1, within: .seconds(10))`.
@@ -90,9 +90,12 @@ public final class TestStore: Sendable {
         _ = child.exited.valueBlocking(within: nil)
     }
 
-    /// The `mockstore` arguments for `options`.
+    /// The `mockstore` arguments for `options`. The store watches this process by its pid, given here: a test
+    /// process that dies while the store starts is never missed.
     static func arguments(_ options: Options) -> [String] {
-        var arguments = ["--host", "127.0.0.1", "--port", "0", "--exit-with-parent"]
+        var arguments = [
+            "--host", "127.0.0.1", "--port", "0", "--exit-with-parent", "--parent-pid", String(getpid()),
+        ]
         if let directory = options.dataDirectory {
             arguments += ["--data", directory]
         } else {

@@ -9,6 +9,9 @@ import Testing
         (["fail", "purchase", "--error", ""], "--error needs a value, got an empty one"),
         (["buy", "p", "--quantity", "1", "--quantity", "2"], "--quantity is given more than once"),
         (["ask-to-buy", "maybe"], "\"maybe\" is not one of on, off"),
+        // Issue 35: an unknown API or storefront is a command-line mistake, as an unknown notification type is.
+        (["fail", "nosuchapi", "--error", "networkError"], "\"nosuchapi\" is not an API that can be made to fail"),
+        (["storefront", "XYZ"], "\"XYZ\" is not an App Store storefront"),
     ])
     func mistakesAreExit64BeforeAnythingIsSent(_ arguments: [String], _ words: String) async throws {
         // Port 9 (discard): nothing listens, so a control that was sent would fail with exit 1 instead.

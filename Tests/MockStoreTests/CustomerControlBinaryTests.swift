@@ -34,17 +34,23 @@ extension CustomerControlBinaryTests {
 
         let twice = try await store.control("customer", "add", "alice")
         #expect(twice.status == 1 && twice.stderr.contains("There is a customer called \"alice\" already"))
+        // Issue 35: removing a customer who does not exist says so, and who does; it does not suggest adding them.
         let unknown = try await store.control("customer", "remove", "carol")
-        #expect(unknown.status == 1 && unknown.stderr.contains("No customer is called \"carol\""))
+        #expect(unknown.status == 1, "\(unknown.stderr)")
+        #expect(
+            unknown.stderr.contains("No customer is called \"carol\", so there is nobody to remove"),
+            "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("The store has 3 customers: default, alice, bob"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("mockstore control customer list"), "\(unknown.stderr)")
+        #expect(!unknown.stderr.contains("customer add"), "\(unknown.stderr)")
         let theDefault = try await store.control("customer", "remove", "default")
         #expect(theDefault.status == 1 && theDefault.stderr.contains("The default customer cannot be removed"))
-        let storefront = try await store.control("customer", "add", "dave", "--storefront", "XXX")
-        #expect(storefront.status == 1 && storefront.stderr.contains("Unknown storefront \"XXX\""))
 
-        // Command-line mistakes: exit 64, nothing sent.
+        // Command-line mistakes (an unknown storefront too): exit 64, nothing sent.
         for arguments in [
             ["customer", "add", "bad name"], ["customer", "add"], ["customer", "list", "alice"],
             ["customer", "rename", "alice"], ["transactions", "--customer", "../x"], ["transactions", "--customer"],
+            ["customer", "add", "dave", "--storefront", "XXX"],
         ] {
             let outcome = try await MockStoreHarness.run(["control", "--url", store.baseURL] + arguments)
             #expect(outcome.status == 64, "\(arguments): \(outcome.stderr)")

@@ -99,3 +99,20 @@ extension MockStoreCommandLineTests {
         #expect(error?.hasPrefix(message) == true, "\(error ?? "no error") should start with \(message)")
     }
 }
+
+/// Issue 35: `--parent-pid PID`, the parent `--exit-with-parent` watches, as the launcher knows it.
+extension MockStoreCommandLineTests {
+    @Test func theParentPidIsReadWithExitWithParent() throws {
+        let parsed = try options(["--exit-with-parent", "--parent-pid", "4242"])
+        #expect(parsed.exitWithParent)
+        #expect(parsed.parentPid == 4242)
+        #expect(try options(["--exit-with-parent"]).parentPid == nil)
+    }
+
+    @Test func aParentPidAloneOrNotAPidIsAUsageError() {
+        #expect(usageError(["--parent-pid", "4242"])?.contains("only used with --exit-with-parent") == true)
+        #expect(usageError(["--exit-with-parent", "--parent-pid", "0"]) != nil)
+        #expect(usageError(["--exit-with-parent", "--parent-pid", "me"]) != nil)
+        #expect(MockStoreCommandLine.usage.contains("--parent-pid PID"))
+    }
+}

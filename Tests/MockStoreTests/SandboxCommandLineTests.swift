@@ -77,7 +77,7 @@ extension SandboxCommandLineTests {
             (["storefront", "GBR"], "POST", TestControls.updateSettings.path()),
             (["locale", "en_GB"], "POST", TestControls.updateSettings.path()),
             (["settings"], "GET", TestControls.settings.path()),
-            (["fail", "purchase", "--error", "x"], "POST", TestControls.setFailure.path()),
+            (["fail", "purchase", "--error", "networkError"], "POST", TestControls.setFailure.path()),
             (["clear-failure"], "DELETE", TestControls.clearFailures.path()),
             (["clear-failure", "purchase"], "DELETE", TestControls.clearFailure.path("purchase")),
             (["failures"], "GET", TestControls.failures.path()),

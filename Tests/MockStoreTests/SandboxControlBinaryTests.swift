@@ -180,7 +180,9 @@ extension SandboxControlBinaryTests {
         #expect(again.transactionId == id)
         #expect(again.revocationDate == nil && again.revocationReason == nil)
         await expectRefused(try store.control("reverse-refund", id), "it is not refunded")
-        await expectRefused(try store.control("refund", id, "--reason", "7"), "Invalid revocationReason 7")
+        // A reason Apple does not have is a command-line mistake (issue 35): exit 64, nothing sent.
+        let seven = try await store.control("refund", id, "--reason", "7")
+        #expect(seven.status == 64 && seven.stderr.contains("--reason \"7\" is not a revocationReason"))
         #expect(try await store.stop() == 0)
     }
 
@@ -203,8 +205,9 @@ extension SandboxControlBinaryTests {
         let granted = try await store.control(TestTransactionBody.self, "refund", id)
         #expect(granted.transaction.refundRequest == "granted")
         #expect(granted.transaction.revocationReason == .refundedForOtherReason)
-        await expectRefused(
-            try store.control("request-refund", id, "--reason", "BORED"), "Invalid consumptionRequestReason")
+        // An unknown reason is a command-line mistake (issue 35): exit 64, nothing sent.
+        let bored = try await store.control("request-refund", id, "--reason", "BORED")
+        #expect(bored.status == 64 && bored.stderr.contains("\"BORED\" is not one of UNINTENDED_PURCHASE"))
         let kinds = try await store.control(TestNotificationsBody.self, "notifications").notifications.map(
             \.notificationType)
         // The purchase itself is announced by ONE_TIME_CHARGE (issue 15).
@@ -304,10 +307,12 @@ extension SandboxControlBinaryTests {
         let garbled = try #require(try await purchase(store).signedTransaction)
         #expect(throws: SigningError.self) { try CompactJWS.parse(garbled) }
 
-        await expectRefused(
-            try store.control("fail", "purchase", "--error", "invalidCertificateChain"),
-            "purchase cannot fail with \"invalidCertificateChain\"")
-        await expectRefused(try store.control("fail", "checkout", "--error", "unknown"), "Unknown API \"checkout\"")
+        // An error or API that does not exist is a command-line mistake (issue 35): exit 64, nothing sent.
+        let wrongError = try await store.control("fail", "purchase", "--error", "invalidCertificateChain")
+        #expect(wrongError.status == 64, "\(wrongError.stderr)")
+        #expect(wrongError.stderr.contains("\"invalidCertificateChain\" is not an error purchase can fail with"))
+        let wrongAPI = try await store.control("fail", "checkout", "--error", "unknown")
+        #expect(wrongAPI.status == 64 && wrongAPI.stderr.contains("\"checkout\" is not an API"), "\(wrongAPI.stderr)")
         _ = try await store.control(TestFailuresBody.self, "fail", "loadProducts", "--error", "unsupported")
         _ = try await store.control(TestFailuresBody.self, "fail", "finish", "--error", "notAvailableInStorefront")
         await #expect(
@@ -382,7 +387,8 @@ extension SandboxControlBinaryTests {
         #expect(products.map(\.currency) == ["USD"])
         let payload = try payloads([try #require(try await purchase(store).signedTransaction)], root: root)[0]
         #expect(payload.storefront == "USA" && payload.storefrontId == "143441" && payload.currency == "USD")
-        await expectRefused(try store.control("storefront", "XYZ"), "Unknown storefront \"XYZ\"")
+        let unknownStorefront = try await store.control("storefront", "XYZ")
+        #expect(unknownStorefront.status == 64, "an unknown storefront is a usage error: \(unknownStorefront.stderr)")
         await #expect(try store.control("locale", "en GB!").status == 64, "a malformed locale is a usage error")
         await expectRefused(try store.control("locale", "zz"), "cannot serve locale \"zz\"")
         #expect(try await store.stop() == 0)
