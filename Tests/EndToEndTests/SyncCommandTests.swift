@@ -110,6 +110,29 @@ import Testing
         #expect(peak < 200 << 20, "peak memory \(peak >> 20) MiB for a 1 GiB head and account file")
     }
 
+    /// Issue 35 item 4: a 2 GiB conflict copy in the folder (sparse: no disk), and a device's file pasted after
+    /// itself many times, are walked a piece at a time and left alone: the sync's memory stays small.
+    @Test func aHugeConflictCopyIsLeftAloneWithLittleMemory() async throws {
+        let account = try await Account()
+        try await account.a.ok("sync", account.folder)
+        let ledger = account.folder + "/credit/ledger/"
+        let aFile = ledger + "\(try account.a.device).jsonl"
+        let huge = ledger + "\(try account.a.device) (conflicted copy).jsonl"
+        #expect(FileManager.default.createFile(atPath: huge, contents: nil))
+        #expect(truncate(huge, 2 << 30) == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: aFile))
+        let pasted = ledger + "\(try account.a.device).sync-conflict-1.jsonl"
+        var copies = Data()
+        while copies.count < 12 << 20 { copies.append(bytes) }
+        try copies.write(to: URL(fileURLWithPath: pasted))
+        let result = try await Credit.run(["sync", account.folder], dataDirectory: account.b.path, binary: true)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("conflicted copy"), "the huge copy is named: \(result)")
+        #expect(result.stdout.contains("sync-conflict-1"), "the pasted copy is named: \(result)")
+        let peak = try #require(result.peakResidentBytes)
+        #expect(peak < 200 << 20, "peak memory \(peak >> 20) MiB beside a 2 GiB and a 12 MiB copy")
+    }
+
     @Test func anotherAccountsDataDirectoryIsRefusedAndNothingIsWritten() async throws {
         let account = try await Account()
         try await account.a.ok("sync", account.folder)
