@@ -67,9 +67,6 @@ extension AccountSync {
         return report
     }
 
-    /// The largest folder file read whole without a pre-check (a ledger of about 50,000 entries).
-    static let readWholeUpTo: Int64 = 8 << 20
-
     /// What a sync makes of one file in the folder: taken (checked whole), or left alone and why.
     private enum Judgement {
         case taken(MergeInput)
@@ -84,12 +81,6 @@ extension AccountSync {
         if candidate.size == 0 { return .left(.empty) }
         let head = candidate.named.flatMap { try? SignedHead.read(in: folder.creditDirectory, device: $0) }
         do {
-            // A large file is walked a piece at a time first: one that would be refused costs no memory.
-            if candidate.size > Self.readWholeUpTo,
-                let refusal = try MergeInput.precheck(candidate.path, macKey: keys.macKey)
-            {
-                throw refusal
-            }
             var input: MergeInput
             do {
                 input = try MergeInput.checked(

@@ -7,6 +7,9 @@ extension MergeInput {
     /// top-up with its receipt is a few KiB).
     static let longestLine = 256 * 1024
 
+    /// The largest file read whole without a pre-check (a ledger of about 50,000 entries).
+    static let readWholeUpTo: Int64 = 8 << 20
+
     /// Reads the file at `path` a piece at a time, each line checked as it comes (its length, its entry, its MAC
     /// under `macKey`), and gives the first reason it would be refused, or nil when every line holds. Memory stays
     /// within a piece and a line whatever the file's size, so a huge file that is not a ledger (a sync tool's

@@ -47,6 +47,10 @@ struct MergeInput {
     static func checked(
         path: String, head: SignedHead?, headPath: String?, macKey: [UInt8], publicKey: P256PublicKey
     ) throws -> MergeInput {
+        // A large file is walked a piece at a time first: one that would be refused costs no memory.
+        if try Files.regularFileSize(path) > readWholeUpTo, let refusal = try precheck(path, macKey: macKey) {
+            throw refusal
+        }
         let file = try LedgerVerifier.read(path)
         if let tornAt = file.tornAt {
             throw MergeRefusal(file: path, line: tornAt, reason: .cut)
