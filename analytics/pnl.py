@@ -196,6 +196,19 @@ def first_line(problem):
     return text.splitlines()[0]
 
 
+# The exit status that tells pnl.sh the engine's Python package is missing: it installs it, then runs this again.
+ENGINE_MISSING = 3
+
+
+def engine_installed(module):
+    """Whether Python can import the engine's package (checked here, so pnl.sh starts no process to ask)."""
+    try:
+        __import__(module)
+        return True
+    except ImportError:
+        return False
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     given = parser.add_mutually_exclusive_group(required=True)
@@ -211,6 +224,8 @@ def main():
     parser.add_argument(
         "--expect", type=int, help="with --joined: how many summaries it holds (the verifier's count), checked")
     arguments = parser.parse_args()
+    if arguments.engine == "duckdb" and not engine_installed("duckdb"):
+        return ENGINE_MISSING
     source = arguments.joined
     if arguments.files is not None:
         source = [path.rstrip("\n") for path in open(arguments.files, encoding="utf-8") if path.strip()]

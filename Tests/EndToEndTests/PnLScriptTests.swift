@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 26: `analytics/pnl.sh` is a command in its own right: its own usage for a wrong option (exit 64), `--as-of`
@@ -36,6 +37,21 @@ import Testing
         #expect(
             !result.stderr.contains("pnl.py") && !result.stderr.contains("--left-out"), "not pnl.py's: \(result)")
         #expect(result.stdout.isEmpty)
+    }
+
+    /// pnl.sh starts no process to ask whether DuckDB is installed: pnl.py looks, and says it is missing with exit
+    /// 3, on which pnl.sh installs it and runs pnl.py again.
+    @Test func theDriverSaysDuckDBIsMissingWithExit3() async throws {
+        let fake = try TemporaryDirectory()
+        try Data("raise ImportError('not installed')\n".utf8).write(to: URL(fileURLWithPath: fake.file("duckdb.py")))
+        var environment = ProcessInfo.processInfo.environment
+        environment["PYTHONPATH"] = fake.path
+        let result = try await ChildProcess.run(
+            "/usr/bin/env", ["python3", Repository.root + "/analytics/pnl.py", "--joined", fake.file("none.ndjson")],
+            environment: environment, timeout: 60)
+        #expect(result.status == 3, "\(result)")
+        let pnlSh = try String(contentsOfFile: Repository.root + "/analytics/pnl.sh", encoding: .utf8)
+        #expect(pnlSh.contains("if [ \"$status\" -eq 3 ]; then"), "pnl.sh installs on exit 3")
     }
 
     @Test func helpIsTheUsageAndExit0() async throws {
