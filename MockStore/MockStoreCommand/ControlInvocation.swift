@@ -123,6 +123,12 @@ public struct ControlInvocation: Equatable, Sendable {
         public var status: Int32
         public var stdout: String
         public var stderr: String
+
+        public init(status: Int32, stdout: String, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+        }
     }
 
     /// Sends the control and says what the store answered: the JSON answer (pretty) on success, the store's

@@ -38,9 +38,7 @@ public enum MockStoreProcess {
                 exit(outcome.status)
             }
         } catch {
-            let help =
-                arguments.first == MockStoreCommandLine.controlWord ? "mockstore control --help" : "mockstore --help"
-            write("mockstore: error: \(error.message)\nRun \(help) for usage.\n", to: STDERR_FILENO)
+            write(usageWords(error, arguments: arguments), to: STDERR_FILENO)
             exit(ExitStatus.usage)
         }
 

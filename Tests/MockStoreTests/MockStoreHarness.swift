@@ -1,4 +1,5 @@
 import Foundation
+import MockStoreCommand
 import MockStoreServer
 import MockStoreTesting
 import StoreWire
@@ -125,17 +126,28 @@ final class MockStoreHarness {
         try await request("POST", path, body: Array(json.utf8))
     }
 
-    /// Runs `mockstore control --url <this store> arguments` to completion: for the tests of the control command
+    /// Runs `mockstore control --url <this store> arguments` to completion, in this process (what the binary would
+    /// print and its exit status; the binary's own tests run it as a process): for the tests of the control command
     /// line itself (its words, exit codes and output); every other test uses ``testStore``'s typed calls.
     func control(_ arguments: String...) async throws -> Outcome {
-        try await Self.run(["control", "--url", baseURL] + arguments)
+        try await Self.controlInProcess(["control", "--url", baseURL] + arguments)
+    }
+
+    /// `mockstore arguments` (a control) run in this process, on a thread of its own: it waits on the network.
+    static func controlInProcess(_ arguments: [String]) async throws -> Outcome {
+        let environment = ProcessInfo.processInfo.environment
+        let outcome = await withCheckedContinuation { (done: CheckedContinuation<ControlInvocation.Outcome, Never>) in
+            Thread { done.resume(returning: MockStoreProcess.control(arguments: arguments, environment: environment)) }
+                .start()
+        }
+        return Outcome(status: outcome.status, signaled: false, stdout: outcome.stdout, stderr: outcome.stderr)
     }
 
     /// Runs a control that must succeed and decodes its JSON answer (the control command line's own tests).
     func control<Body: Decodable>(
         _ type: Body.Type, _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Body {
-        let outcome = try await Self.run(["control", "--url", baseURL] + arguments)
+        let outcome = try await Self.controlInProcess(["control", "--url", baseURL] + arguments)
         #expect(outcome.status == 0, "control \(arguments) failed: \(outcome.stderr)", sourceLocation: sourceLocation)
         do {
             return try JSONDecoder().decode(type, from: Data(outcome.stdout.utf8))
