@@ -80,20 +80,12 @@ private final class PipedShell: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        posix_spawnattr_setsigmask(&attributes, &signals)
-        sigfillset(&signals)
-        posix_spawnattr_setsigdefault(&attributes, &signals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let clean = CleanSpawnAttributes()
         let argv = (["/bin/bash", "-c", script] + arguments).map { strdup($0) } + [nil]
         let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, "/bin/bash", &actions, &attributes, argv, envp)
+        let status = posix_spawn(&pid, "/bin/bash", &actions, &clean.attributes, argv, envp)
         close(ends[1])
         guard status == 0 else {
             close(ends[0])

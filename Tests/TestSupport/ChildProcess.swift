@@ -193,17 +193,9 @@ public final class ChildProcess {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }
         }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        posix_spawnattr_setsigmask(&attributes, &signals)
-        sigfillset(&signals)
-        posix_spawnattr_setsigdefault(&attributes, &signals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let clean = CleanSpawnAttributes()
         var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        let status = posix_spawn(&child, executable, &actions, &clean.attributes, argv, envp)
         guard status == 0 else {
             throw SupportFailure("cannot start \(executable): \(String(cString: strerror(status)))")
         }
@@ -271,4 +263,22 @@ enum RealPython {
         changed["PATH"] = folder + ":" + path
         return changed
     }
+}
+
+/// `posix_spawn` attributes giving a child a clean signal state whatever the test process holds: nothing blocked,
+/// every signal at its default action. Owns the attributes and destroys them when released.
+public final class CleanSpawnAttributes {
+    public var attributes = posix_spawnattr_t()
+
+    public init() {
+        posix_spawnattr_init(&attributes)
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        posix_spawnattr_setsigmask(&attributes, &signals)
+        sigfillset(&signals)
+        posix_spawnattr_setsigdefault(&attributes, &signals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    }
+
+    deinit { posix_spawnattr_destroy(&attributes) }
 }
