@@ -180,3 +180,56 @@ import Testing
         await #expect(try account.a.balance() == account.b.balance())
     }
 }
+
+extension SyncCommandTests {
+    /// A stop signal sent as soon as the process is running its own code ends the watch cleanly: exit 0, the words,
+    /// nothing on standard error, nothing half-written. "Running" is what `/proc` shows: SIGINT and SIGTERM blocked
+    /// (the first thing `main` does for a watch), or a second thread (the command under way). Before that the
+    /// dynamic loader is still at work, and only the default action exists for any process. Thirty times, SIGTERM
+    /// and SIGINT in turn; each wait is for the process, never for a clock.
+    @Test func aStopSignalWhileTheWatchIsStartingEndsItCleanly() async throws {
+        let account = try await Account()
+        try await account.a.ok("sync", account.folder)
+        let binary = try Credit.requireBinary()
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        environment["CREDIT_DATA_DIR"] = nil
+        for round in 0..<30 {
+            let watcher = try ChildProcess(
+                binary, ["--data-dir", account.b.path, "sync", account.folder, "--watch", "--interval", "60"],
+                environment: environment)
+            let ready = waitUntil(timeout: 20, pollEvery: 0.001) {
+                watcher.hasExited || Self.blocksStopSignals(watcher.pid) || Self.threadCount(watcher.pid) > 1
+            }
+            let signal = round.isMultiple(of: 2) ? SIGTERM : SIGINT
+            watcher.send(signal)
+            let result = await watcher.wait(timeout: 120)
+            #expect(ready, "round \(round): the process never started: \(result)")
+            #expect(!result.signaled && result.status == 0, "round \(round), signal \(signal): \(result)")
+            #expect(
+                result.stdout.hasSuffix("Stopped syncing through \(account.folder).\n"), "round \(round): \(result)")
+            #expect(result.stderr.isEmpty, "round \(round): \(result)")
+            if !ready || result.status != 0 { break }
+        }
+        let verified = try await account.b.credit("verify")
+        #expect(verified.status == 0, "\(verified)")
+        try await account.b.ok("sync", account.folder)
+        try await account.a.ok("sync", account.folder)
+        await #expect(try account.a.balance() == account.b.balance())
+    }
+
+    /// How many threads process `pid` has (0 when it is gone).
+    private static func threadCount(_ pid: pid_t) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task"))?.count ?? 0
+    }
+
+    /// Whether process `pid`'s main thread blocks both SIGINT and SIGTERM (`SigBlk` in `/proc/PID/status`).
+    private static func blocksStopSignals(_ pid: pid_t) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+            let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return false }
+        let wanted = (UInt64(1) << (SIGINT - 1)) | (UInt64(1) << (SIGTERM - 1))
+        return mask & wanted == wanted
+    }
+}
