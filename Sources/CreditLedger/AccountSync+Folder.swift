@@ -12,9 +12,15 @@ extension AccountSync {
     /// file is ever written. `memo` carries what a device that keeps syncing has judged already, so a file seen
     /// again unchanged is neither read again nor named again.
     ///
+    /// This device's own file there that forks from this ledger (the ledger restored from an older copy and used
+    /// since) is left as it is and said so (``LeftAlone/Reason/ownFileRestored(_:folder:)``); with
+    /// `recoveringRestored`, both are kept instead (``recoverRestoredLocked(from:_:folder:keys:)``).
+    ///
     /// Throws a ``SyncError`` when the folder is not one to sync through now (not there, another account's), and
     /// nothing is written anywhere.
-    public func sync(through folder: SyncFolder, memo: inout SyncMemo) throws -> SyncReport {
+    public func sync(through folder: SyncFolder, memo: inout SyncMemo, recoveringRestored: Bool = false) throws
+        -> SyncReport
+    {
         guard !ledger.isReadOnly else { throw SyncError.readOnly(directory: ledger.directory) }
         guard ledger.isSigned else { throw SyncError.unsigned }
         if folder.contains(ledger.directory) {
@@ -52,13 +58,21 @@ extension AccountSync {
         }
         try ledger.withLock {
             try ledger.refreshLocked()
+            var restored = ownCopy.flatMap(restoredFork(with:))
+            if let fork = restored, let copy = ownCopy, recoveringRestored {
+                report.recovered = try recoverRestoredLocked(from: copy, fork, folder: folder.root, keys: keys)
+                restored = nil
+            }
             let disagreeing = try takeLocked(inputs, keys: keys, into: &report)
             for (input, detail) in disagreeing {
                 memo.judged[input.path] = nil
                 let ours = input.device == device
                 if ours { ownCopyDisagrees = true }
-                report.leftAlone.append(
-                    LeftAlone(file: input.path, reason: ours ? .ownFileDisagrees(detail) : .disagrees(detail)))
+                let reason: LeftAlone.Reason =
+                    !ours
+                    ? .disagrees(detail)
+                    : restored.map { .ownFileRestored($0, folder: folder.root) } ?? .ownFileDisagrees(detail)
+                report.leftAlone.append(LeftAlone(file: input.path, reason: reason))
             }
             try publishLocked(
                 to: folder, copyThere: ownCopy, heldBack: ownCopyDisagrees, memo: &memo, report: &report)

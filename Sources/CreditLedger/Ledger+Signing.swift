@@ -40,6 +40,7 @@ extension Ledger {
         // newer one, nor two writers' files collide), and write the checkpoint.
         return try ledger.withLock {
             try ledger.openLocked(create: true, openingCredit: Ledger.defaultOpeningCredit)
+            ledger.noteMergedHeadsLocked(publicKey: keys.headKey.publicKey)
             // Read-only: read as it is; no head brought up, no checkpoint written (the notice says so).
             if ledger.isReadOnly { return try body(ledger) }
             let upkeep = HeadUpkeep(key: keys.headKey)

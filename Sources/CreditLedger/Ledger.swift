@@ -303,8 +303,11 @@ public final class Ledger {
     }
 
     /// Checks `drafts`, appends the new ones durably to this device's file, counts them, then keeps the signed head
-    /// and the checkpoint up (and tells the observers). `creating`: the opening entry of a new device file.
-    func appendLocked(_ drafts: [EntryDraft], creating: Bool = false) throws -> [AppendOutcome] {
+    /// and the checkpoint up (and tells the observers). `creating`: the opening entry of a new device file. `times`:
+    /// each draft's time, when it is not now (entries written again as they were made, after a restore).
+    func appendLocked(_ drafts: [EntryDraft], creating: Bool = false, times: [Timestamp]? = nil) throws
+        -> [AppendOutcome]
+    {
         if isReadOnly {
             throw LedgerError.invalid(
                 "\(directory) cannot be written (a read-only mount, or no write permission): nothing was written")
@@ -313,7 +316,7 @@ public final class Ledger {
         // A joined device's file does not exist until its first entry.
         let makesFile = creating || file.size == 0
         if file.isSigned == nil && file.lines == 0 { file.isSigned = authenticator != nil }
-        let batch = try encode(drafts, onto: &file, creating: creating)
+        let batch = try encode(drafts, onto: &file, creating: creating, times: times)
         guard !batch.bytes.isEmpty else { return batch.outcomes }
         try writer.appendDurably(batch.bytes, to: file.path, creating: makesFile, lostTrack: rereadLocked)
         file.size += Int64(batch.bytes.count)
@@ -336,7 +339,9 @@ public final class Ledger {
     /// content it is a conflict (and nothing of the batch is written); each new entry takes the next sequence,
     /// the running balance, and in a signed file the MAC before it as `prev` and its own MAC. `file` is advanced
     /// past the new entries.
-    private func encode(_ drafts: [EntryDraft], onto file: inout DeviceFile, creating: Bool) throws -> Batch {
+    private func encode(
+        _ drafts: [EntryDraft], onto file: inout DeviceFile, creating: Bool, times: [Timestamp]? = nil
+    ) throws -> Batch {
         let signer = file.isSigned == true ? authenticator : nil
         if file.isSigned == true && signer == nil {
             throw LedgerError.invalid("\(file.path) is a signed ledger but no ledger key was given")
@@ -349,7 +354,7 @@ public final class Ledger {
         var pending = EntryIDIndex()
         var running = balance
         let now = clock.now()
-        for draft in drafts {
+        for (index, draft) in drafts.enumerated() {
             let hash = EntryIDIndex.hash(draft.id)
             let earlier = pending.find(hash: hash) { batch.written[$0].id == draft.id }.map { batch.written[$0] }
             // A new device file starts with its opening entry even when another device's file here has it already
@@ -377,7 +382,8 @@ public final class Ledger {
             }
             // (An opening another device's file already counts does not count again.)
             if !creating || entry(id: draft.id) == nil { running = try running.adding(draft.amount) }
-            var entry = draft.entry(device: device, sequence: file.lastSequence + 1, time: now, balanceAfter: running)
+            var entry = draft.entry(
+                device: device, sequence: file.lastSequence + 1, time: times?[index] ?? now, balanceAfter: running)
             entry.prevField = signer == nil ? nil : (file.lastMAC ?? .digest(.zero))
             // The line is made in place in the batch's bytes: the body, its MAC, the end.
             let bodyStart = batch.bytes.count

@@ -162,13 +162,16 @@ extension LedgerCheckpoint {
     }
 
     /// Writes the checkpoint for what `ledger` has loaded now, if it is worth one: a signed ledger, everything on
-    /// disk read, and nothing a full load would have to say (a conflicting duplicate). Must hold the ledger's lock.
+    /// disk read, and nothing a full load would have to say (a conflicting duplicate, another device's file behind
+    /// its signed head). Must hold the ledger's lock.
     /// Never fails: a checkpoint not written only means a full load next time.
     static func writeLocked(for ledger: Ledger) {
         let device = ledger.device
         let loadedFiles = ledger.loadedFiles
         guard ledger.isSigned, let authenticator = ledger.authenticator, isPlain(device),
             !ledger.notices.contains(where: { if case .conflictingDuplicate = $0 { true } else { false } }),
+            // Nor while another device's file is behind its head: `credit balance` reads it all, and says so.
+            !ledger.hasMergedHeadNotice,
             let now = currentStamps(in: ledger.directory, device: device),
             now.files.count == loadedFiles.count,
             now.files.allSatisfy({ loadedFiles[$0.name] == $0.size })

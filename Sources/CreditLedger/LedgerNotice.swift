@@ -19,6 +19,13 @@ public enum LedgerNotice: Sendable, Equatable, CustomStringConvertible {
     /// The last line of a file is incomplete, and the file could not be cut back (read-only): the line is not
     /// counted, and the file was left as it is.
     case tornTailLeft(file: String, bytes: Int)
+    /// Another device's file here (`file`, taken from it by a join, a merge or a sync) goes to `fileSequence` (0: it
+    /// is not here at all), but that device's signed head, kept here, says it once went to `headSequence`: it was
+    /// cut short, or an older copy was put in its place. It is read as it is; what it no longer holds is not counted.
+    case mergedFileBehindHead(device: String, file: String, headSequence: Int64, fileSequence: Int64)
+    /// Another device's file here no longer holds the entry its signed head, kept here, signed (`headSequence`): it
+    /// was rewritten from there, or another copy put in its place. It is read as it is.
+    case mergedFileRewritten(device: String, file: String, headSequence: Int64)
 
     public var description: String {
         switch self {
@@ -43,6 +50,19 @@ public enum LedgerNotice: Sendable, Equatable, CustomStringConvertible {
             return
                 "\(file): an unfinished last line (\(CountNoun("byte", "bytes")(bytes))) is not counted; the file was left as it is "
                 + "(it cannot be written here)"
+        case .mergedFileBehindHead(let device, let file, let headSequence, let fileSequence):
+            let held =
+                fileSequence == 0
+                ? "its file here (\(file)) is gone" : "its file here (\(file)) goes only to entry #\(fileSequence)"
+            return "device \(device)'s signed head says its entries went to #\(headSequence), but \(held): it was "
+                + "cut short, or an older copy was put in its place. What is shown here leaves out its entries after "
+                + "#\(fileSequence). To bring them back, merge that device's data directory or file again (`credit "
+                + "merge`), or sync through the folder it syncs to (`credit sync`); `credit verify` says more"
+        case .mergedFileRewritten(let device, let file, let headSequence):
+            return "device \(device)'s file here (\(file)) no longer holds the entry #\(headSequence) its signed "
+                + "head signed: it was rewritten from there, or another copy was put in its place, and it is read as "
+                + "it is. Run `credit verify` to see what differs, then merge that device's own file again (`credit "
+                + "merge`)"
         }
     }
 }

@@ -18,6 +18,9 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     /// This data directory cannot be written (a read-only mount, or no write permission): nothing is taken into
     /// it, so nothing is sent from it either.
     case readOnly(directory: String)
+    /// `--recover-restored`: entry `id`, made on this device since it was restored, has the same id as an entry of
+    /// the folder's copy of this device's file with other content: nothing was changed.
+    case restoredEntryClashes(id: String, folder: String)
 
     public var description: String {
         switch self {
@@ -42,6 +45,10 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "outside the folder (the folder holds no key, by design)"
         case .readOnly(let directory):
             return "\(directory) cannot be written (a read-only mount, or no write permission): nothing was synced"
+        case .restoredEntryClashes(let id, let folder):
+            return "this device's entry \(id), made since its ledger was restored, has the same id as an entry of "
+                + "its file in \(folder) with other content, so the two cannot both be kept: nothing was changed. "
+                + "`credit entries` shows this device's entries, and `credit verify` checks them"
         case .unsigned:
             return "this ledger was made before signing, so other devices could not check it: run `credit upgrade` "
                 + "first, then `credit sync`"

@@ -17,6 +17,8 @@ public struct SyncReport: Sendable, Equatable, Encodable {
     public var leftAlone: [LeftAlone] = []
     /// The balance after the sync, in micro-credits.
     public var balance: Int64 = 0
+    /// What `--recover-restored` did, when this device's ledger had been restored from an older copy and used since.
+    public var recovered: RestoredRecovery?
 
     public init(folder: String) { self.folder = folder }
 
@@ -34,11 +36,11 @@ public struct SyncReport: Sendable, Equatable, Encodable {
     public var takenCount: Int { taken.values.reduce(0, +) }
 
     /// Whether the sync changed nothing here or in the folder.
-    public var changedNothing: Bool { taken.isEmpty && ownFile != .sent && headsKept.isEmpty }
+    public var changedNothing: Bool { taken.isEmpty && ownFile != .sent && headsKept.isEmpty && recovered == nil }
 
     private enum Key: String, CodingKey {
         case folder, taken, takenCount, ownFile, ownSequence, headsKept, receiptsCountedOnce, leftAlone, balance
-        case changedNothing
+        case changedNothing, recovered
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -53,6 +55,7 @@ public struct SyncReport: Sendable, Equatable, Encodable {
         try container.encode(leftAlone, forKey: .leftAlone)
         try container.encode(balance, forKey: .balance)
         try container.encode(changedNothing, forKey: .changedNothing)
+        try container.encode(recovered, forKey: .recovered)
     }
 }
 
@@ -80,6 +83,10 @@ public struct LeftAlone: Sendable, Equatable, Encodable, CustomStringConvertible
         case notALedgerName
         /// This device's own file in the folder disagrees with this ledger: left as it is, and not replaced.
         case ownFileDisagrees(String)
+        /// This device's ledger was restored from an older copy and used since: the folder's copy of its file and
+        /// this ledger share its entries up to `fork.common`, then each goes on its own way. Left as it is;
+        /// `credit sync FOLDER --recover-restored` keeps both.
+        case ownFileRestored(RestoredFork, folder: String)
     }
 
     public var file: String
@@ -103,6 +110,7 @@ public struct LeftAlone: Sendable, Equatable, Encodable, CustomStringConvertible
         case .misnamed: "misnamed"
         case .notALedgerName: "not-a-ledger-name"
         case .ownFileDisagrees: "this-device-disagrees"
+        case .ownFileRestored: "this-device-restored"
         }
     }
 
@@ -123,6 +131,7 @@ public struct LeftAlone: Sendable, Equatable, Encodable, CustomStringConvertible
         case .ownFileDisagrees(let detail):
             "this device's file in the folder disagrees with this ledger, so it was left as it is and not replaced "
                 + "(run `credit verify`): \(detail)"
+        case .ownFileRestored(let fork, let folder): fork.words(folder: folder)
         }
     }
 

@@ -46,13 +46,22 @@ extension CreditCommandLine {
             a partial download, a file of another account, a link) is left alone, named once, and taken when it is
             whole. The folder never holds a key: a new device joins from a device's data directory (`credit join`),
             then syncs. --watch keeps syncing as the folder changes (inotify, and a look every --interval seconds),
-            until SIGINT or SIGTERM. Exit 0 when the sync was done, whatever it left alone; 1 when the folder could
-            not be synced (not there, another account's). --json prints {"taken", "takenCount", "ownFile",
-            "ownSequence", "headsKept", "receiptsCountedOnce", "leftAlone": [{"file", "kind", "why"}], "balance",
-            "changedNothing"}: with --watch, one line a round.
+            until SIGINT or SIGTERM. A device whose data directory was restored from an older copy and used since
+            holds entries the folder's copy of its file does not, and the other way round: its file there is left as
+            it is and the sync says so; --recover-restored then keeps both (the folder's entries of this device
+            come back, and those made here since are written again after them; the file as it was is kept beside
+            it as ledger/DEVICE.jsonl.restored-TIME). Exit 0 when the sync was done, whatever it left alone; 1 when
+            the folder could not be synced (not there, another account's). --json prints {"taken", "takenCount",
+            "ownFile", "ownSequence", "headsKept", "receiptsCountedOnce", "leftAlone": [{"file", "kind", "why"}],
+            "balance", "changedNothing", "recovered": {"takenBack", "writtenAgain", "keptAt"} or null}: with
+            --watch, one line a round.
             """,
         options: [
             .flag(.watch, help: "keep syncing as the folder changes, until SIGINT or SIGTERM"),
+            .flag(
+                .recoverRestored,
+                help: "this device was restored from an older copy and used since: keep both its entries in the "
+                    + "folder and those made here since (not with --watch)"),
             .integer(
                 .interval, "SECONDS", in: 1...3600, noun: "a number of seconds",
                 help: "with --watch, how often to look even when no change was signalled (default 2)"),

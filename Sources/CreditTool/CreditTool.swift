@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The `credit` command as a library: one run of it, in the calling process. The `credit` executable is this over the
 /// process's own arguments, environment and standard streams; a test suite runs commands side by side through it,
@@ -29,10 +30,40 @@ public enum CreditTool {
         }
     }
 
+    /// The `credit` executable: runs `credit` on the process's arguments, environment and standard streams, and
+    /// exits with its status. Called first thing in `main`, before any thread exists: a watching sync blocks SIGINT
+    /// and SIGTERM here, in the one thread there is, so that every thread inherits the mask and a stop signal sent
+    /// at any moment waits for the watch to take it (see ``StopSignals``). The command runs on the concurrency
+    /// pool while this thread waits for it with the signals still blocked (not `dispatchMain()`, which on Linux
+    /// waits with every signal unblocked and would take a stop signal by its default action).
+    public static func processMain() -> Never {
+        // Blocked first, then the command line read (which takes a while): any other command unblocks them again,
+        // still before a thread exists, and one that came meanwhile then acts as it always did.
+        StopSignals.block()
+        if !StopSignals.areAwaited(by: Array(CommandLine.arguments.dropFirst())) { StopSignals.unblock() }
+        let finished = DispatchSemaphore(value: 0)
+        let status = EndedStatus()
+        Task.detached {
+            status.set(await runAsProcess())
+            finished.signal()
+        }
+        finished.wait()
+        exit(status.value)
+    }
+
     /// Runs `credit` as the executable does: the process's arguments, environment and standard streams.
     public static func runAsProcess() async -> Int32 {
         await Console.$current.withValue(.process) {
             await CreditCLI(arguments: Array(CommandLine.arguments.dropFirst())).run()
         }
     }
+}
+
+/// The exit status a command ended with, handed from the task that ran it to the thread that exits.
+private final class EndedStatus: Sendable {
+    private let status = Mutex<Int32>(CreditCLI.failure)
+
+    var value: Int32 { status.withLock { $0 } }
+
+    func set(_ value: Int32) { status.withLock { $0 = value } }
 }

@@ -22,7 +22,8 @@ final class FolderWatcher {
     static let longestSettle: Int32 = 1_000
 
     /// Watches `paths`, looking at least every `interval`; with `stopsOnSignals`, SIGINT and SIGTERM end the wait
-    /// (`--watch`: the process then ignores them otherwise; a test in process watches without them).
+    /// (`--watch`, where the `credit` process blocked them from its start, see ``StopSignals``; a test in process
+    /// watches without them).
     init(paths: [String], interval: Duration, stopsOnSignals: Bool = true) {
         self.paths = paths
         self.interval = interval
@@ -34,7 +35,10 @@ final class FolderWatcher {
         }
         let writeEnd = signalPipe[1]
         for number in stopsOnSignals ? [SIGINT, SIGTERM] : [] {
-            signal(number, SIG_IGN)
+            // Blocked since the process started (``StopSignals``), a signal may be pending already: ignoring it
+            // now would discard it, and the signal source takes it as it is. Not blocked (a watch started some
+            // other way), it is ignored, so that a thread that does not block it is not killed by it.
+            if !StopSignals.isBlocked(number) { signal(number, SIG_IGN) }
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 var byte: UInt8 = 1

@@ -26,6 +26,7 @@ extension OptionName {
     static let transaction = OptionName("--transaction")
     static let url = OptionName("--url")
     static let watch = OptionName("--watch")
+    static let recoverRestored = OptionName("--recover-restored")
 }
 
 /// The words this program takes by position, by name: each spelt once, here.

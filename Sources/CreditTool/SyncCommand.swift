@@ -12,6 +12,10 @@ enum SyncCommand {
         if args.integer(.interval) != nil && !watching {
             throw UsageError("--interval is for --watch", command: ["credit", "sync"])
         }
+        let recovering = args.flag(.recoverRestored)
+        if recovering && watching {
+            throw UsageError("--recover-restored is one sync: run it without --watch", command: ["credit", "sync"])
+        }
         // The folder holds no key: a data directory with no ledger yet cannot become the folder's account's device
         // here, and making a new account beside it would only be refused later.
         if NewDataDirectory(context.dataDirectory).isNew, folder.holdsAnAccount {
@@ -26,7 +30,12 @@ enum SyncCommand {
         let ledger = try context.openLedger()
         var memo = SyncMemo()
         guard watching else {
-            let report = try syncOnce(ledger, folder, &memo)
+            let report = try syncOnce(ledger, folder, &memo, recovering: recovering)
+            if recovering && report.recovered == nil {
+                printError(
+                    "credit: note: this device's file in \(DisplayText.escaped(folder.root)) does not fork from this "
+                        + "ledger: there was nothing to recover")
+            }
             try show(report, ledger, context, first: true)
             return CreditCLI.success
         }
@@ -34,9 +43,11 @@ enum SyncCommand {
     }
 
     /// One sync, its refusal in plain words.
-    private static func syncOnce(_ ledger: Ledger, _ folder: SyncFolder, _ memo: inout SyncMemo) throws -> SyncReport {
+    private static func syncOnce(
+        _ ledger: Ledger, _ folder: SyncFolder, _ memo: inout SyncMemo, recovering: Bool
+    ) throws -> SyncReport {
         do {
-            return try AccountSync(ledger).sync(through: folder, memo: &memo)
+            return try AccountSync(ledger).sync(through: folder, memo: &memo, recoveringRestored: recovering)
         } catch let error as SyncError {
             throw CommandFailure(error.description)
         }
@@ -118,6 +129,13 @@ enum SyncCommand {
             return "Nothing new: this device and the folder were already in step; balance \(balance)."
         }
         var parts: [String] = []
+        if let recovered = report.recovered {
+            parts.append(
+                "Recovered this device's restored ledger: took back \(CountNoun("entry", "entries")(recovered.takenBack)) "
+                    + "of this device from the folder and wrote the \(CountNoun("entry", "entries")(recovered.writtenAgain)) "
+                    + "made here since again after \(recovered.takenBack == 1 ? "it" : "them") (its file as it was is kept at "
+                    + "\(DisplayText.escaped(recovered.keptAt)))")
+        }
         if report.taken.isEmpty {
             parts.append("Nothing new from other devices")
         } else {
@@ -131,6 +149,10 @@ enum SyncCommand {
         case .upToDate: parts.append("this device's file there was up to date")
         case .heldBack: parts.append("this device's file there was left as it is (see above)")
         }
-        return parts.joined(separator: "; ") + "; balance \(balance)."
+        // One sentence: only its first part starts with a capital.
+        let sentence = parts.enumerated().map {
+            $0.offset == 0 ? $0.element : $0.element.prefix(1).lowercased() + $0.element.dropFirst()
+        }
+        return sentence.joined(separator: "; ") + "; balance \(balance)."
     }
 }

@@ -1,4 +1,3 @@
 import CreditTool
-import Platform
 
-exit(await CreditTool.runAsProcess())
+CreditTool.processMain()

@@ -282,8 +282,31 @@ import Testing
         _ = try other.append(chargeDraft("r-charge-2", pence: 9))
         let report = try sync(other, folder)
         #expect(report.ownFile == .heldBack)
-        #expect(report.leftAlone.map(\.kind) == ["this-device-disagrees"])
+        // Said as what it is (issue 35, item 7), with the way to keep both.
+        #expect(report.leftAlone.map(\.kind) == ["this-device-restored"])
+        #expect(report.leftAlone.first?.why.contains("--recover-restored") == true)
         #expect(try readBytes(folder.ledgerDirectory + "/\(ledgerA.device).jsonl") == folderCopy, "not replaced")
+    }
+
+    @Test func aRestoredDeviceRecoveredKeepsTheFoldersEntriesAndItsOwnMadeSince() throws {
+        let (a, _, folder, temporary) = try account()
+        let restored = temporary.path + "/restored"
+        try FileManager.default.copyItem(atPath: a.directory, toPath: restored)
+        let ledgerA = try a.openSigned()
+        _ = try ledgerA.append(chargeDraft("a-charge-2", pence: 2))
+        _ = try sync(ledgerA, folder)
+        let other = try Ledger.openSigned(directory: restored, clock: a.clock, ids: SequentialIDs(prefix: "r"))
+        _ = try other.append(chargeDraft("r-charge-2", pence: 9))
+        var memo = SyncMemo()
+        let report = try AccountSync(other).sync(through: folder, memo: &memo, recoveringRestored: true)
+        #expect(report.recovered?.takenBack == 1 && report.recovered?.writtenAgain == 1, "\(report)")
+        #expect(report.ownFile == .sent && report.leftAlone.isEmpty, "\(report)")
+        let own = other.entries.filter { $0.device == other.device }.sorted { $0.sequence < $1.sequence }
+        #expect(own.suffix(2).map(\.id) == ["a-charge-2", "r-charge-2"], "\(own.map(\.id))")
+        #expect(own.map(\.sequence) == Array(1...Int64(own.count)))
+        let reopened = try Ledger.openSigned(directory: restored, clock: a.clock)
+        #expect(reopened.notices.isEmpty, "\(reopened.notices)")
+        #expect(ids(reopened) == ids(other))
     }
 
     @Test func aHeadAheadOfItsFileDoesNotStopTheFileBeingTaken() throws {
