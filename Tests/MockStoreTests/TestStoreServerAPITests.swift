@@ -33,6 +33,15 @@ extension TestStoreServerAPITests {
         #expect(CheckoutBuild.command(in: root) == "cd \(root) && swift build --product mockstore")
     }
 
+    @Test func aBuildThatFailedSaysWhatToRun() {
+        let error = TestStoreError.binaryNotBuilt(
+            command: "cd /src/credit && swift build --product mockstore", why: "the build failed:\nno space left")
+        #expect(
+            "\(error)"
+                == "no mockstore binary, and building it failed: the build failed:\nno space left\nBuild it yourself "
+                + "(`cd /src/credit && swift build --product mockstore`) or set MOCKSTORE_BINARY to its path")
+    }
+
     @Test func aStoreStartedOutsideTheRepositoryLoadsTheCheckoutsCatalogue() async throws {
         let store = try await start()
         let bought = try await store.buy(Self.credit)
