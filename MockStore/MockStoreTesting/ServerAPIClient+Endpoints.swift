@@ -47,8 +47,21 @@ extension ServerAPIClient {
         try await send(ServerAPI.lookUpOrder, [orderId], body: NoBody())
     }
 
-    /// Send Consumption Information (v2, Apple's `ConsumptionRequest`; or v1 with `version: .v1`). The body is any
-    /// JSON, as the endpoint takes it, so a test can send the fields Apple refuses too.
+    /// Send Consumption Information (v2) with Apple's `ConsumptionRequest`.
+    public func sendConsumptionInformation(_ transactionId: String, _ request: ConsumptionRequestBody)
+        async throws(ServerAPIError)
+    {
+        let body: JSONValue
+        do {
+            body = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(request))
+        } catch {
+            throw .unreachable(request: "\(ServerAPI.sendConsumption)", why: "its body could not be made: \(error)")
+        }
+        try await sendConsumptionInformation(transactionId, body)
+    }
+
+    /// Send Consumption Information (v2; or v1 with `version: .v1`) with any JSON body, as the endpoint takes it,
+    /// so a test can send the fields Apple refuses too.
     public func sendConsumptionInformation(
         _ transactionId: String, _ body: JSONValue, version: ConsumptionVersion = .v2
     ) async throws(ServerAPIError) {

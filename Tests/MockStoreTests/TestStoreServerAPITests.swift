@@ -103,6 +103,48 @@ extension TestStoreServerAPITests {
         #expect(try await store.serverAPI.transactionHistory(id).bundleId == "com.example.app")
     }
 
+    /// One call of each endpoint the typed client has not met above, each answered with its type.
+    @Test func everyOtherEndpointIsOneTypedCall() async throws {
+        let store = try await start { $0.catalogue = Repository.root + "/Tests/Fixtures/Subscriptions.storekit" }
+        let api = store.serverAPI
+        let coins = try await store.buy("com.example.coins").transaction.transactionId
+        let monthly = try await store.buy("com.example.pro.monthly").transaction
+        #expect(try await api.transactionHistory(coins, version: .v1).signedTransactions.count == 2)
+        let consumption = ConsumptionRequestBody(
+            customerConsented: true, sampleContentProvided: false, deliveryStatus: .delivered,
+            consumptionPercentage: 25_000)
+        try await api.sendConsumptionInformation(coins, consumption)
+        do {
+            try await api.sendConsumptionInformation(coins, .object(["customerConsented": .bool(false)]), version: .v1)
+            Issue.record("a v1 body without Apple's fields is refused")
+        } catch {
+            #expect(error.code == .invalidCustomerConsented || error.code == .invalidConsumptionStatus)
+        }
+        #expect(try await store.consumption().count == 1)
+        try await api.finishTransaction(coins)
+        let statuses = try await api.subscriptionStatuses(monthly.transactionId, statuses: [.active])
+        #expect(statuses.data.count == 1)
+        let oneMore = ExtendRenewalDateRequestBody(
+            extendByDays: 7, extendReasonCode: .customerSatisfaction, requestIdentifier: "one")
+        #expect(try await api.extendRenewalDate(monthly.originalTransactionId, oneMore).success)
+        let mass = MassExtendRenewalDateRequestBody(
+            extendByDays: 1, extendReasonCode: .serviceIssueOrOutage, requestIdentifier: "all",
+            productId: "com.example.pro.monthly")
+        #expect(try await api.massExtendRenewalDate(mass).requestIdentifier == "all")
+        let status = try await api.massExtensionStatus(productId: "com.example.pro.monthly", requestIdentifier: "all")
+        #expect(status.requestIdentifier == "all")
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let history = try await api.notificationHistory(
+            NotificationHistoryRequestBody(startDate: now - 3_600_000, endDate: now, transactionId: coins))
+        #expect(history.notificationHistory.count >= 1)
+        await #expect(
+            throws: ServerAPIError.refused(
+                .testNotificationNotFound, status: 404, message: "Test notification not found.")
+        ) {
+            _ = try await api.testNotificationStatus("no-such-token")
+        }
+    }
+
     /// Every error code a Server API endpoint declares, and those any endpoint may answer, is a case.
     @Test func everyDeclaredErrorCodeIsACase() {
         let declared: [Set<Int>] = [
