@@ -144,9 +144,10 @@ let package = Package(
             path: "MockStore/MockStoreCommand"
         ),
         // The test library: starts `mockstore` as a child process, typed test controls, waiting for notifications.
-        // It knows only the wire types (StoreWire, StoreTestControls), never the store's code.
+        // It knows only the wire types (StoreWire, StoreTestControls), never the store's code; its Server API client
+        // signs bearer tokens with Payments' `ServerAPIToken`.
         .target(
-            name: "MockStoreTesting", dependencies: ["StoreWire", "StoreTestControls", "Platform"],
+            name: "MockStoreTesting", dependencies: ["StoreWire", "StoreTestControls", "Platform", "Payments", "Signing"],
             path: "MockStore/MockStoreTesting"),
         // The GnuTLS functions the static libmicrohttpd refers to, for mockstore, which serves no HTTPS.
         .target(name: "CGnuTLSAbsent", path: "MockStore/CGnuTLSAbsent"),

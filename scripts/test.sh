@@ -88,6 +88,12 @@ if ! MOCKSTORE_BINARY="$PWD/.build/debug/mockstore" bash Examples/StoreKit2Store
   exit 1
 fi
 
+stage "a server team's own package (Examples/ConsumerPackage) with TestStore, no MOCKSTORE_* variable"
+if ! bash Examples/ConsumerPackage/run.sh; then
+  echo "the consumer package example failed" >&2
+  exit 1
+fi
+
 stage "interop with Apple's app-store-server-library"
 python3 Tests/Interop/verify_transactions.py --mockstore .build/debug/mockstore
 python3 Tests/Interop/verify_prorated_refund.py --mockstore .build/debug/mockstore

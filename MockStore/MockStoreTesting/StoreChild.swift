@@ -22,7 +22,7 @@ final class StoreChild: Sendable {
     private let outputDirectory: String
     private let stopping = Mutex(false)
 
-    init(_ options: TestStore.Options) throws {
+    init(_ options: TestStore.Options, apiKey: ServerAPIKey) throws {
         let binary = try StoreBinary.find(options.binary)
         outputDirectory = NSTemporaryDirectory() + "/mockstore-test-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
@@ -30,6 +30,18 @@ final class StoreChild: Sendable {
         // The options choose the data and the catalogue, never the test's environment by accident.
         environment["MOCKSTORE_DATA"] = nil
         if options.catalogue != nil { environment["MOCKSTORE_CATALOGUE"] = nil }
+        var apiKeyFile: String?
+        if options.bearerTokens == .ownKey {
+            let file = outputDirectory + "/AuthKey_\(ServerAPIKey.keyID).p8"
+            do {
+                try apiKey.write(to: file)
+            } catch {
+                try? FileManager.default.removeItem(atPath: outputDirectory)
+                throw TestStoreError.didNotStart(output: "cannot write its API key to \(file): \(error)")
+            }
+            apiKeyFile = file
+        }
+        let arguments = TestStore.arguments(options, environment: environment, apiKeyFile: apiKeyFile)
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
             try? FileManager.default.removeItem(atPath: outputDirectory)
@@ -39,7 +51,7 @@ final class StoreChild: Sendable {
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         do {
             processIdentifier = try Self.spawn(
-                binary, TestStore.arguments(options), environment: environment, stdout: ends[1],
+                binary, arguments, environment: environment, stdout: ends[1],
                 stderr: outputDirectory + "/stderr", workingDirectory: options.workingDirectory)
         } catch {
             close(ends[0])
@@ -121,7 +133,7 @@ final class StoreChild: Sendable {
     /// `posix_spawn` of `executable` with standard input from `/dev/null`, standard output `stdout`, standard error
     /// the file `stderr`, in `workingDirectory` when given, and every signal unblocked and at its default: the
     /// spawning thread may be one of Dispatch's, which block signals, and a mask is inherited.
-    private static func spawn(
+    static func spawn(
         _ executable: String, _ arguments: [String], environment: [String: String], stdout: Int32, stderr: String,
         workingDirectory: String?
     ) throws -> pid_t {

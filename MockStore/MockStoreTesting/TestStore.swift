@@ -21,9 +21,17 @@ import Synchronization
 public final class TestStore: Sendable {
     /// How the store is started.
     public struct Options: Sendable {
-        /// The StoreKit configuration file; nil: found the way `mockstore` finds it (`$MOCKSTORE_CATALOGUE`, else
-        /// `Catalogue/Credit.storekit` in the working directory, beside the binary or in a folder above it).
+        /// The StoreKit configuration file (a path, relative to the test's working directory or absolute); nil:
+        /// `$MOCKSTORE_CATALOGUE`, else `Catalogue/Credit.storekit` in the store's working directory, else the one
+        /// the VoiceDebriefCredit checkout ships (its `Catalogue/Credit.storekit`: the consumable
+        /// `ai.voicedebrief.app.credit.500`).
         public var catalogue: String?
+        /// The app's bundle id (`--bundle-id`): in every signed transaction, and the `bid` the store wants in a
+        /// Server API bearer token (``TestStore/serverAPI`` signs with it). nil: the store's default,
+        /// `ai.voicedebrief.app`. A `--bundle-id` in ``arguments`` wins.
+        public var bundleID: String?
+        /// Which Server API bearer tokens the store accepts.
+        public var bearerTokens: BearerTokens = .ownKey
         /// Where the store keeps its state; nil: in memory (`--ephemeral`).
         public var dataDirectory: String?
         /// The App Store environment the store plays.
@@ -46,6 +54,18 @@ public final class TestStore: Sendable {
         public init() {}
     }
 
+    /// Which App Store Server API bearer tokens a store accepts.
+    public enum BearerTokens: Sendable {
+        /// Those signed by a P-256 key the test store makes for itself (``TestStore/serverAPI`` signs with it) or
+        /// by any key given with `--api-key KEYID=FILE` in ``Options/arguments`` (your server's `.p8`), checked as
+        /// Apple checks them.
+        case ownKey
+        /// No key of its own: the store checks tokens as `mockstore` does with only the `--api-key`s in
+        /// ``Options/arguments``, and with none accepts any well-formed ES256 token unchecked (then
+        /// ``TestStore/serverAPI`` still works).
+        case withoutOwnKey
+    }
+
     /// The App Store environment a store plays.
     public enum Environment: String, Sendable {
         case sandbox
@@ -57,21 +77,27 @@ public final class TestStore: Sendable {
     public let port: UInt16
     /// The process id, for a test that checks it is gone.
     public let processIdentifier: Int32
+    /// The bundle id the store plays.
+    public let bundleID: String
+    /// The key the store trusts for Server API bearer tokens.
+    let apiKey: ServerAPIKey
     private let child: StoreChild
 
     /// Starts a store and waits, holding no thread, until it listens.
     public static func start(_ options: Options = Options()) async throws -> TestStore {
-        let child = try StoreChild(options)
-        return try TestStore(child, await child.started.value(within: options.startTimeout))
+        let apiKey = try ServerAPIKey.make()
+        let child = try StoreChild(options, apiKey: apiKey)
+        return try TestStore(child, options, apiKey, await child.started.value(within: options.startTimeout))
     }
 
     /// ``start(_:)`` for a test that does not run async: blocks its thread until the store listens.
     public static func launch(_ options: Options = Options()) throws -> TestStore {
-        let child = try StoreChild(options)
-        return try TestStore(child, child.started.valueBlocking(within: options.startTimeout))
+        let apiKey = try ServerAPIKey.make()
+        let child = try StoreChild(options, apiKey: apiKey)
+        return try TestStore(child, options, apiKey, child.started.valueBlocking(within: options.startTimeout))
     }
 
-    private init(_ child: StoreChild, _ start: StoreChild.Start?) throws {
+    private init(_ child: StoreChild, _ options: Options, _ apiKey: ServerAPIKey, _ start: StoreChild.Start?) throws {
         guard case .listening(let url, let port) = start, let address = URL(string: url) else {
             child.send(SIGKILL)
             throw TestStoreError.didNotStart(output: child.standardOutput + child.standardError)
@@ -80,6 +106,8 @@ public final class TestStore: Sendable {
         self.url = address
         self.port = port
         processIdentifier = child.processIdentifier
+        bundleID = Self.bundleID(options)
+        self.apiKey = apiKey
     }
 
     /// A store released without ``stop(signal:)`` is stopped here: SIGTERM, and this thread waits (on a semaphore the
@@ -90,21 +118,51 @@ public final class TestStore: Sendable {
         _ = child.exited.valueBlocking(within: nil)
     }
 
-    /// The `mockstore` arguments for `options`. The store watches this process by its pid, given here: a test
-    /// process that dies while the store starts is never missed.
-    static func arguments(_ options: Options) -> [String] {
+    /// The `mockstore` arguments for `options`, `environment` the store's, its API key in the file `apiKeyFile`.
+    /// The store watches this process by its pid, given here: a test process that dies while the store starts is
+    /// never missed.
+    static func arguments(_ options: Options, environment: [String: String], apiKeyFile: String?) -> [String] {
         var arguments = [
             "--host", "127.0.0.1", "--port", "0", "--exit-with-parent", "--parent-pid", String(getpid()),
         ]
+        if let bundleID = options.bundleID, bundleIDArgument(options.arguments) == nil {
+            arguments += ["--bundle-id", bundleID]
+        }
         if let directory = options.dataDirectory {
             arguments += ["--data", directory]
         } else {
             arguments.append("--ephemeral")
         }
-        if let catalogue = options.catalogue { arguments += ["--catalogue", catalogue] }
+        if let catalogue = options.catalogue ?? checkoutCatalogue(options, environment: environment) {
+            arguments += ["--catalogue", catalogue]
+        }
+        if let apiKeyFile { arguments += ["--api-key", ServerAPIKey.keyID + "=" + apiKeyFile] }
         if options.environment == .production { arguments += ["--environment", "production"] }
         if let notify = options.notify { arguments += ["--notify", notify.absoluteString] }
         return arguments + options.arguments
+    }
+
+    /// The bundle id the store plays: the `--bundle-id` in the arguments, else the one given, else the store's
+    /// default.
+    static func bundleID(_ options: Options) -> String {
+        bundleIDArgument(options.arguments) ?? options.bundleID ?? "ai.voicedebrief.app"
+    }
+
+    /// The value of a `--bundle-id` in `arguments` (`--bundle-id ID` or `--bundle-id=ID`).
+    private static func bundleIDArgument(_ arguments: [String]) -> String? {
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--bundle-id", index + 1 < arguments.count { return arguments[index + 1] }
+            if argument.hasPrefix("--bundle-id=") { return String(argument.dropFirst("--bundle-id=".count)) }
+        }
+        return nil
+    }
+
+    /// The checkout's catalogue, when neither `$MOCKSTORE_CATALOGUE` nor the store's working directory has one.
+    private static func checkoutCatalogue(_ options: Options, environment: [String: String]) -> String? {
+        if let named = environment["MOCKSTORE_CATALOGUE"], !named.isEmpty { return nil }
+        let directory = options.workingDirectory ?? FileManager.default.currentDirectoryPath
+        if FileManager.default.fileExists(atPath: directory + "/" + Checkout.defaultCatalogue) { return nil }
+        return Checkout.catalogue
     }
 
     /// The URL and port of the first complete `listening on URL` line of `output`.

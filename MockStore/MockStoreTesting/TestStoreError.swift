@@ -2,6 +2,9 @@
 public enum TestStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No `mockstore` binary was found; where it was looked for.
     case binaryNotFound(lookedIn: [String])
+    /// No `mockstore` binary was found and building it in the checkout failed: the command that builds it, and why
+    /// it failed.
+    case binaryNotBuilt(command: String, why: String)
     /// The process ended, or said nothing, before it listened: what it printed.
     case didNotStart(output: String)
     /// A control or request the store refused: the request, the status and the store's `errorMessage`.
@@ -15,7 +18,10 @@ public enum TestStoreError: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .binaryNotFound(let places):
             return "no mockstore binary: looked in \(places.joined(separator: ", ")). Build it (`swift build "
-                + "--product mockstore`) or set MOCKSTORE_BINARY to its path"
+                + "--product mockstore` in the VoiceDebriefCredit checkout) or set MOCKSTORE_BINARY to its path"
+        case .binaryNotBuilt(let command, let why):
+            return "no mockstore binary, and building it failed: \(why)\nBuild it yourself (`\(command)`) or set "
+                + "MOCKSTORE_BINARY to its path"
         case .didNotStart(let output):
             return "mockstore did not start: \(output.isEmpty ? "it printed nothing" : output)"
         case .refused(let request, let status, let message):

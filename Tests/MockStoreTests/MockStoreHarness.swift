@@ -46,6 +46,8 @@ final class MockStoreHarness {
         options.catalogue = catalogue
         options.arguments = extraArguments
         options.binary = try binaryPath()
+        // These tests check bearer tokens as the binary alone does: no key of the library's own.
+        options.bearerTokens = .withoutOwnKey
         do {
             return MockStoreHarness(try await TestStore.start(options), dataDirectory: dataDirectory)
         } catch {

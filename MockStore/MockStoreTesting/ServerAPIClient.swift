@@ -1,0 +1,93 @@
+import Foundation
+import Payments
+import StoreWire
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A typed client of a test store's App Store Server API (``TestStore/serverAPI``): one call per endpoint the store
+/// serves (``StoreWire/ServerAPI``), Apple's request and answer types, each request with a fresh bearer token (an
+/// ES256 JWT as Apple wants: `kid`, `iss`, `iat`, `exp`, `aud` `appstoreconnect-v1`, `bid`) signed by the key the
+/// store was started with, and refusals thrown as ``ServerAPIError`` with Apple's error code as a typed case.
+///
+/// ```swift
+/// let info = try await store.serverAPI.transactionInfo(bought.transaction.transactionId)
+/// let history = try await store.serverAPI.transactionHistory(id, TransactionHistoryQuery(sort: .descending))
+/// ```
+///
+/// The signed transactions in its answers are Apple's JWS as the store signed them, not verified here: pin the store's
+/// root (``TestStore/rootCertificate()``) where your server verifies them.
+public struct ServerAPIClient: Sendable {
+    /// The store's address.
+    public let baseURL: URL
+    private let token: ServerAPIToken
+
+    init(baseURL: URL, token: ServerAPIToken) {
+        self.baseURL = baseURL
+        self.token = token
+    }
+
+    /// Sends `endpoint` with its path `parameters`, `query` and `body` (JSON, when not `NoBody`), and decodes its
+    /// answer (none for `NoBody`).
+    func send<Request: Encodable & Sendable, Answer: Decodable & Sendable>(
+        _ endpoint: Endpoint<Request, Answer>, _ parameters: [String], query: [URLQueryItem] = [], body: Request
+    ) async throws(ServerAPIError) -> Answer {
+        let request = try self.request(endpoint, parameters, query: query, body: body)
+        let name = "\(endpoint.method.rawValue) \(request.url?.path ?? endpoint.template.description)"
+        let data: Data
+        let status: Int
+        do {
+            let (answer, response) = try await URLSession.shared.data(for: request)
+            data = answer
+            status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        } catch {
+            throw .unreachable(request: name, why: error.localizedDescription)
+        }
+        guard (200..<300).contains(status) else { throw Self.refusal(status, data) }
+        if Answer.self == NoBody.self, let none = NoBody() as? Answer { return none }
+        do {
+            return try JSONDecoder().decode(Answer.self, from: data)
+        } catch {
+            throw .unreadableAnswer(request: name, why: "\(error)")
+        }
+    }
+
+    private func request<Request: Encodable>(
+        _ endpoint: Endpoint<Request, some Any>, _ parameters: [String], query: [URLQueryItem], body: Request
+    ) throws(ServerAPIError) -> URLRequest {
+        let name = "\(endpoint.method.rawValue) \(endpoint.template.description)"
+        let base =
+            baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        guard var components = URLComponents(string: base + endpoint.template.path(parameters)) else {
+            throw .unreachable(request: name, why: "its path is not a URL")
+        }
+        if !query.isEmpty { components.queryItems = query }
+        guard let url = components.url else { throw .unreachable(request: name, why: "its query is not a URL") }
+        var request = URLRequest(url: url)
+        request.httpMethod = endpoint.method.rawValue
+        request.timeoutInterval = 30
+        do {
+            request.setValue("Bearer " + (try token.make()), forHTTPHeaderField: "Authorization")
+            if !(body is NoBody) {
+                request.httpBody = try JSONEncoder().encode(body)
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
+        } catch {
+            throw .unreachable(request: name, why: "its token or body could not be made: \(error)")
+        }
+        return request
+    }
+
+    /// The error of a refusal: Apple's code when the body has one.
+    private static func refusal(_ status: Int, _ data: Data) -> ServerAPIError {
+        if status == 401, data.isEmpty { return .unauthorized }
+        guard let body = try? JSONDecoder().decode(StoreErrorBody.self, from: data) else {
+            return .unexpectedStatus(status, body: String(decoding: data.prefix(500), as: UTF8.self))
+        }
+        guard let code = ServerAPIErrorCode(rawValue: body.errorCode) else {
+            return .refusedWithUnknownCode(body.errorCode, status: status, message: body.errorMessage)
+        }
+        return .refused(code, status: status, message: body.errorMessage)
+    }
+}
