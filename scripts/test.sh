@@ -74,7 +74,7 @@ fi
 stage "the slow engines: Spark, DuckDB over 10,000 accounts, headless Chromium"
 status=0
 CREDIT_SLOW_STAGE=1 swift test --skip-build \
-  --filter 'oneThousandAccountsBySwiftDuckDBAndSparkAreTheSameFieldByField|tenThousandAccountsBySwiftAndByDuckDB|chromiumRendersThePageAtALaptopsAndAPhonesWidth|chromiumDrawsTheAllAccountsPageAtALaptopsAndAPhonesWidth' \
+  --filter 'oneThousandAccountsBySwiftDuckDBAndSparkAreTheSameFieldByField|tenThousandAccountsBySwiftAndByDuckDB|chromiumRendersThePageAtALaptopsAndAPhonesWidth|chromiumDrawsTheAllAccountsPageAtALaptopsAndAPhonesWidth|chromiumClicksRefundInTheConsoleAndTheStoreRefunds' \
   2>&1 | tee .build/slow-test.log | test_progress || status=$?
 grep -E "✘|error:|Test run with" .build/slow-test.log | tail -n 30 || true
 if [ "$status" -ne 0 ]; then

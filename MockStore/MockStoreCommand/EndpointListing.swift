@@ -100,6 +100,7 @@ enum EndpointListing {
             line(TestControls.consentToPriceIncrease), line(TestControls.declinePriceIncrease),
             line(TestControls.offerKeys), line(TestControls.registerOfferKey, #"{"keyId", "publicKey"}"#),
             line(TestControls.familyShare, #"{"productId"}"#), line(TestControls.familyRevoke),
+            line(TestControls.console, "the console: a page to look at the store and act on it in a browser"),
         ]))
 
     /// The Server API's lines.

@@ -76,7 +76,8 @@ public enum MockStoreProcess {
 
         let watcher = options.exitWithParent ? watchParent(parent, running, on: queue) : []
         write(describe(running), to: STDERR_FILENO)
-        write(running.listeningLine + "\n", to: STDOUT_FILENO)
+        // One write: the console's line never comes before the listening line a launcher waits for.
+        write(running.listeningLine + "\n" + running.consoleLine + "\n", to: STDOUT_FILENO)
         // Not dispatchMain(): on Linux it waits in sigsuspend with every signal unblocked, so a stop signal
         // could be taken by the main thread (and lost) instead of reaching the signal sources.
         while true {

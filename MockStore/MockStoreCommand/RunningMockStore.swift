@@ -3,6 +3,7 @@ import Foundation
 import MockStoreHTTP
 import MockStoreServer
 import StoreKitCatalogue
+import StoreTestControls
 import Synchronization
 
 /// A started mock store: its HTTP server, its state and where they live.
@@ -38,6 +39,10 @@ public final class RunningMockStore: Sendable {
 
     /// The line printed when the store is ready: `mockstore listening on http://127.0.0.1:PORT`.
     public var listeningLine: String { "mockstore listening on \(server.baseURL)" }
+
+    /// The line printed after ``listeningLine``: where the console is, a page to open in a browser
+    /// (`mockstore console: http://127.0.0.1:PORT/console`).
+    public var consoleLine: String { "mockstore console: \(server.baseURL)\(TestControls.console.path())" }
 
     /// Stops the server (waiting for requests in progress), closes the database and releases the data
     /// directory. Stopping twice is harmless.

@@ -47,6 +47,7 @@ public struct MockStoreRouter: HTTPHandler {
     static let allRoutes: [Route] =
         DeviceRoutes.routes + ControlRoutes.routes + ServerAPIRoutes.routes + SubscriptionRoutes.routes
         + BillingRoutes.routes + ExtensionRoutes.routes + OfferRoutes.routes + CustomerRoutes.routes
+        + ConsoleRoutes.routes
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         // Renewals and expiries that fell due on the virtual clock happen before anything is answered.

@@ -76,6 +76,13 @@ public enum TestControls {
     public static let removeCustomer = Endpoint<NoBody, EmptyBody>(
         .delete, "/test/v1/customers/{name}", errors: [StoreErrorCode.conflict])
 
+    // MARK: The console
+
+    /// The console: an HTML page for a person, showing the customers with their transactions, subscriptions and
+    /// notifications, the clock and the settings; its buttons call the controls above (not under `/test/v1/`: it
+    /// is a page, not a control).
+    public static let console = Endpoint<NoBody, BinaryBody>(.get, "/console")
+
     // MARK: Paths of more than one endpoint
 
     static let settingsPath: PathTemplate = "/test/v1/settings"

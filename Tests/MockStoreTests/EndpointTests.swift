@@ -92,6 +92,7 @@ import Testing
         declared(TestControls.offerKeys),
         declared(TestControls.familyShare),
         declared(TestControls.familyRevoke),
+        declared(TestControls.console),
     ]
 }
 
