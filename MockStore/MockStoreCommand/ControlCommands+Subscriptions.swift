@@ -22,13 +22,15 @@ enum SubscriptionControls {
     static let clock = ControlCommand(
         CommandSpec(
             "clock",
-            summary: "show the virtual clock (virtual now, rate); `clock advance DURATION` moves it on by an ISO 8601 "
+            summary: "show the store's clock (kind virtual, or sandbox under mockstore --clock sandbox; now, rate); "
+                + "`clock advance DURATION` moves the virtual clock on by an ISO 8601 "
                 + "duration (P1M, P400D, PT90M, P1Y2M3DT4H5M6S, P2W), running every renewal and expiry due on the "
                 + "way; `clock rate RATE` sets the time rate (realTime, monthlyRenewalEveryHour, "
                 + "monthlyRenewalEveryThirtyMinutes, monthlyRenewalEveryFifteenMinutes, monthlyRenewalEveryFiveMinutes, "
                 + "monthlyRenewalEveryThirtySeconds, oneRenewalEveryFifteenMinutes, oneRenewalEveryFiveMinutes, "
                 + "oneRenewalEveryMinute, oneRenewalEveryThirtySeconds, oneRenewalEveryTenSeconds, "
-                + "oneRenewalEveryTwoSeconds, or the .storekit _timeRate number)",
+                + "oneRenewalEveryTwoSeconds, or the .storekit _timeRate number). The sandbox clock is the wall clock: "
+                + "advance and rate are refused",
             positionals: [
                 PositionalSpec(.advanceOrRate, optional: true, choices: ClockAction.allCases.map(\.rawValue)),
                 PositionalSpec(.value, help: "the duration or the rate", optional: true),

@@ -1,4 +1,5 @@
 import MockStoreHTTP
+import MockStoreServer
 import OptionParsing
 import StoreWire
 
@@ -90,6 +91,17 @@ public enum MockStoreCommandLine {
                 help: "the App Store environment the store plays (default sandbox): environment in everything "
                     + "signed; in production notifications are retried and carry appAppleId, in the sandbox a "
                     + "notification is tried once and appAppleId is left out, as Apple does"),
+            .choice(
+                .clock, ["virtual", "sandbox"], valueName: "CLOCK",
+                help: "where the store's dates come from (default virtual): virtual, a clock tests move (control "
+                    + "clock advance) and speed up (control clock rate, the catalogue's _timeRate); sandbox, the "
+                    + "wall clock, as Apple's sandbox: periods last what its renewal rate (--time-rate) says, a "
+                    + "subscription renews at most 12 times, and the clock cannot be moved"),
+            .choice(
+                .timeRate, SandboxRenewalRate.allCases.map(\.name), valueName: "RATE",
+                help: "with --clock sandbox: Apple's sandbox renewal rate (default monthlyRenewalEveryFiveMinutes: "
+                    + "a month lasts 5 minutes, a week 3, a year an hour; ...EveryThirtyMinutes: a week 10 minutes, a "
+                    + "year 6 hours; ...EveryHour: a week 15 minutes, a year 12 hours)"),
             .string(
                 .apiKey, "KEYID=FILE",
                 help: "a key that signs Server API bearer tokens: the kid and its public key (PEM; a PEM private key "
@@ -198,6 +210,10 @@ public enum MockStoreCommandLine {
             options.environment =
                 value == "production" ? .production : .sandbox
         }
+        if args.string(.clock) == "sandbox" {
+            let rate = args.string(.timeRate).flatMap(SandboxRenewalRate.init(rawValue:))
+            options.clockMode = .sandbox(rate ?? .monthlyRenewalEveryFiveMinutes)
+        }
         for value in args.strings(.apiKey) {
             guard let equals = value.firstIndex(of: "="), equals != value.startIndex,
                 value.index(after: equals) != value.endIndex
@@ -242,6 +258,11 @@ public enum MockStoreCommandLine {
         }
         if options.notifyCAFile != nil, options.notifyURL.flatMap({ try? HTTPClient.Target($0) })?.isHTTPS != true {
             throw UsageError("--notify-ca is only used with an https:// --notify URL", command: args.path)
+        }
+        if args.flag(.timeRate), options.clockMode.sandboxRate == nil {
+            throw UsageError(
+                "--time-rate is only used with --clock sandbox (the virtual clock's rate is the catalogue's _timeRate, "
+                    + "or control clock rate)", command: args.path)
         }
         switch (options.signing, options.secretFile) {
         case (.hs256, nil):

@@ -112,7 +112,7 @@ public enum MockStoreLauncher {
             retryPolicy: NotificationRetryPolicy(
                 baseMilliseconds: options.notifyRetryBaseMilliseconds, maxAttempts: options.notifyMaxAttempts,
                 timeoutMilliseconds: options.notifyTimeoutMilliseconds),
-            apiKeys: apiKeys)
+            apiKeys: apiKeys, clockMode: options.clockMode)
     }
 
     /// Starts reading or making the store's test CA: `data`'s (made and written there on first start), or a new one

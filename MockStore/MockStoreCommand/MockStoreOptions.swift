@@ -28,6 +28,8 @@ public struct MockStoreOptions: Equatable, Sendable {
     public var bundleVersion: String = Self.defaultBundleVersion
     /// `--environment`: `Sandbox` (the default) or `Production`, as Apple writes `environment`.
     public var environment: AppStoreEnvironment = .sandbox
+    /// `--clock` and `--time-rate`: the virtual clock (the default), or Apple's sandbox clock at a renewal rate.
+    public var clockMode: StoreClockMode = .virtual
     /// Where notifications are POSTed (`--notify`).
     public var notifyURL: String?
     /// `--notify-ca`: a PEM file of the CA an `https://` receiver's certificate must chain to.

@@ -44,6 +44,8 @@ public final class MockStore: StorePart {
         public var retryPolicy: NotificationRetryPolicy
         /// The keys that sign Server API bearer tokens, by `kid`; empty: any well-formed token is accepted.
         public var apiKeys: [String: P256PublicKey]
+        /// The virtual clock (the default) or Apple's sandbox clock (`--clock sandbox`).
+        public var clockMode: StoreClockMode
 
         /// The App Store's production environment: notifications are retried and carry `appAppleId`.
         public var isProduction: Bool { environment == .production }
@@ -61,7 +63,8 @@ public final class MockStore: StorePart {
             clock: any StoreClock = SystemClock(), transactionIDs: any TransactionIDSource = SandboxTransactionIDs(),
             environment: AppStoreEnvironment = .sandbox, appAppleId: Int64? = Self.defaultAppAppleId,
             bundleVersion: String = Self.defaultBundleVersion, notificationURL: String? = nil,
-            retryPolicy: NotificationRetryPolicy = NotificationRetryPolicy(), apiKeys: [String: P256PublicKey] = [:]
+            retryPolicy: NotificationRetryPolicy = NotificationRetryPolicy(), apiKeys: [String: P256PublicKey] = [:],
+            clockMode: StoreClockMode = .virtual
         ) {
             self.catalogue = catalogue
             self.bundleId = bundleId
@@ -76,6 +79,7 @@ public final class MockStore: StorePart {
             self.notificationURL = notificationURL
             self.retryPolicy = retryPolicy
             self.apiKeys = apiKeys
+            self.clockMode = clockMode
         }
     }
 
@@ -135,7 +139,7 @@ public final class MockStore: StorePart {
         // Every date the store reads comes from the virtual clock (real time until it is moved or sped up).
         let runtime = SubscriptionRuntime(
             catalogue: configuration.catalogue, base: configuration.clock, database: database,
-            isProduction: configuration.isProduction)
+            isProduction: configuration.isProduction, sandboxRate: configuration.clockMode.sandboxRate)
         var configuration = configuration
         configuration.clock = runtime.clock
         subscriptionRuntime = runtime

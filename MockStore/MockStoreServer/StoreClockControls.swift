@@ -14,20 +14,36 @@ public struct StoreClockControls: SubscriptionStorePart {
     let extensions: StoreExtensions
     let notifications: StoreNotifications
 
-    /// The clock now (`control clock`).
+    /// The clock now (`control clock`): under the sandbox clock, the wall clock at factor 1 and the sandbox's rate.
     public func clock(events: [TestSubscriptionEventRecord]? = nil) -> TestClockBody {
         let now = nowMilliseconds
+        if let sandboxRate = runtime.sandboxRate {
+            return TestClockBody(
+                kind: .sandbox, now: now, nowISO8601: Self.iso8601(now), rate: sandboxRate.name,
+                timeRate: sandboxRate.timeRate.rawValue, factor: 1, events: events)
+        }
         let rate = virtualClock.rate
         return TestClockBody(
-            now: now, nowISO8601: Self.iso8601(now), rate: rate.name, timeRate: rate.rawValue,
+            kind: .virtual, now: now, nowISO8601: Self.iso8601(now), rate: rate.name, timeRate: rate.rawValue,
             factor: rate.factor(shortestPeriodDays: virtualClock.shortestPeriodDays), events: events)
+    }
+
+    /// Refuses to move the sandbox clock: it is the wall clock, and real time cannot be moved or sped up (Apple's
+    /// sandbox has no such control either: a tester picks the renewal rate in App Store Connect).
+    private func refuseUnderSandboxClock(_ what: String) throws(MockStoreError) {
+        guard let sandboxRate = runtime.sandboxRate else { return }
+        throw .conflict(
+            "The store runs on the sandbox clock (\(sandboxRate.name)): its dates are the wall clock's, and real "
+                + "time cannot be \(what). Start mockstore without --clock sandbox to use the virtual clock.")
     }
 
     /// Moves the clock on by an ISO 8601 duration and runs every renewal and expiry that falls due on the way,
     /// in order, each at its own date.
     ///
-    /// - Throws: ``MockStoreError`` 4000000 for a duration that is not a positive ISO 8601 one.
+    /// - Throws: ``MockStoreError`` 4000000 for a duration that is not a positive ISO 8601 one; 409 under the
+    ///   sandbox clock.
     public func advanceClock(by text: String) throws(MockStoreError) -> TestClockBody {
+        try refuseUnderSandboxClock("moved on")
         guard let duration = ClockDuration(iso8601: text) else {
             throw .badRequest(
                 "\"\(text)\" is not a duration the clock can move by: give a positive ISO 8601 duration such as "
@@ -48,8 +64,10 @@ public struct StoreClockControls: SubscriptionStorePart {
         return clock(events: records)
     }
 
-    /// Sets the clock's rate (a `SKTestSession.TimeRate` name or its `_timeRate` number).
+    /// Sets the clock's rate (a `SKTestSession.TimeRate` name or its `_timeRate` number); 409 under the sandbox
+    /// clock.
     public func setClockRate(_ text: String) throws(MockStoreError) -> TestClockBody {
+        try refuseUnderSandboxClock("sped up")
         guard let rate = TimeRate(text: text) else {
             throw .badRequest(
                 "\"\(text)\" is not a time rate: one of " + TimeRate.allCases.map(\.name).joined(separator: ", ")

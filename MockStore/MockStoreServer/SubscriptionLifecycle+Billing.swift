@@ -81,6 +81,7 @@ extension SubscriptionLifecycle {
     public func dueEvent(_ state: SubscriptionState, now: Int64, billing: BillingSettings) -> SubscriptionEvent? {
         switch state.status {
         case .active where state.expiresDate <= now:
+            if hasReachedRenewalLimit(state) { break }  // the sandbox's last renewal: it expires
             if state.priceIncreaseStatus == .customerHasNotResponded {
                 return .expire(at: state.expiresDate, intent: .customerDidNotConsentToPriceIncrease)
             }

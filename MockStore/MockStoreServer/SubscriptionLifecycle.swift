@@ -95,6 +95,9 @@ public struct SubscriptionLifecycle: Sendable {
     /// `recentSubscriptionStartDate`; a longer one starts a new run. Apple: 60 days in production, 10 minutes in
     /// the sandbox (``productionLapseLimit``, ``sandboxLapseLimit``).
     public var recentStartLapseLimit = Self.sandboxLapseLimit
+    /// How many renewals after the purchase a subscription gets before it expires (Apple's sandbox: 12); `nil`:
+    /// no limit.
+    public var renewalLimit: Int?
 
     /// Apple's production limit for ``recentStartLapseLimit``: 60 days.
     public static let productionLapseLimit: Int64 = 60 * 86_400_000
@@ -153,9 +156,17 @@ public struct SubscriptionLifecycle: Sendable {
     /// on) or expires it (off: EXPIRED VOLUNTARY; a product no longer sold: PRODUCT_NOT_FOR_SALE).
     public func dueEvent(_ state: SubscriptionState, now: Int64) -> SubscriptionEvent? {
         guard state.status == .active, state.expiresDate <= now else { return nil }
-        guard state.autoRenewEnabled else { return .expire(at: state.expiresDate, intent: .customerCancelled) }
+        guard state.autoRenewEnabled, !hasReachedRenewalLimit(state) else {
+            return .expire(at: state.expiresDate, intent: .customerCancelled)
+        }
         return products[state.autoRenewProductId] == nil
             ? .expire(at: state.expiresDate, intent: .productNotAvailable) : .renew(at: state.expiresDate)
+    }
+
+    /// Whether `state` renewed as often as ``renewalLimit`` allows: its period in force is its last.
+    public func hasReachedRenewalLimit(_ state: SubscriptionState) -> Bool {
+        guard let renewalLimit else { return false }
+        return (state.renewalCount ?? 0) >= renewalLimit
     }
 
     /// When the clock next changes this subscription (`nil`: never by itself).
@@ -195,6 +206,7 @@ public struct SubscriptionLifecycle: Sendable {
         let price = Self.price(of: product, state)
         next.renewalPrice = next.nextOffer?.price ?? price
         next.expirationIntent = nil
+        next.renewalCount = (state.renewalCount ?? 0) + 1
         if state.priceIncreaseStatus == .customerConsentedOrWasNotifiedWithoutNeedingConsent,
             state.priceIncreaseProductId == product.id
         {

@@ -11,6 +11,8 @@ final class SubscriptionRuntime: Sendable {
     let lifecycle: SubscriptionLifecycle
     /// The catalogue's `_timeRate` (real time when it has none or one this store does not know).
     let defaultRate: TimeRate
+    /// Set under the sandbox clock: the clock is the wall clock and periods last what Apple's sandbox gives them.
+    let sandboxRate: SandboxRenewalRate?
     /// `unknown`: look in the database; `nil` inside: nothing will fall due.
     private let nextEvent = Mutex<Int64?>(SubscriptionRuntime.unknown)
     private static let unknown = Int64.min
@@ -20,15 +22,21 @@ final class SubscriptionRuntime: Sendable {
 
     /// Reads the persisted clock from `database` (real time at the catalogue's rate when there is none);
     /// `isProduction` sets the lapse `recentSubscriptionStartDate` ignores (Apple's 60 days, else the sandbox's 10
-    /// minutes).
-    init(catalogue: StoreKitConfiguration, base: any StoreClock, database: TransactionStore, isProduction: Bool) {
+    /// minutes). Under the sandbox clock (`sandboxRate`) the clock reads real time whatever was persisted.
+    init(
+        catalogue: StoreKitConfiguration, base: any StoreClock, database: TransactionStore, isProduction: Bool,
+        sandboxRate: SandboxRenewalRate? = nil
+    ) {
         var lifecycle = SubscriptionLifecycle(catalogue: catalogue)
         lifecycle.recentStartLapseLimit =
             isProduction ? SubscriptionLifecycle.productionLapseLimit : SubscriptionLifecycle.sandboxLapseLimit
         self.lifecycle = lifecycle
+        self.sandboxRate = sandboxRate
         defaultRate = catalogue.settings.timeRate.flatMap(TimeRate.init(rawValue:)) ?? .realTime
         let shortest = lifecycle.products.values.map { Self.days($0.period) }.min() ?? 30
-        if let saved = try? database.clockState() {
+        if sandboxRate != nil {
+            clock = VirtualClock(base: base, rate: .realTime, shortestPeriodDays: shortest)
+        } else if let saved = try? database.clockState() {
             clock = VirtualClock(base: base, rate: saved.rate, shortestPeriodDays: shortest)
             clock.restore(saved)
         } else {

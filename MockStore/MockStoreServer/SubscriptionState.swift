@@ -143,6 +143,9 @@ public struct SubscriptionState: Equatable, Sendable, Codable {
     /// its paid service stopped, for ``recentSubscriptionStartDate`` after a resubscribe. `nil` while not revoked
     /// (and in states saved before the field existed: the end of the period is used then).
     public var revocationDate: Int64? = nil
+    /// How many times the subscription renewed since its purchase (its last subscribe); `nil` until the first
+    /// renewal. Under the sandbox clock it stops renewing at ``SubscriptionLifecycle/renewalLimit``.
+    public var renewalCount: Int? = nil
 
     /// When paid service last stopped, for a subscription that lapsed (expired or revoked): the end of its last
     /// period, or the revocation when that came first.

@@ -11,22 +11,33 @@ import StoreKitCatalogue
 ///   lasts 6/7 of a week's renewal (weekly) or T/2 (15 days), billing retry 2T (60 days).
 /// - "one renewal every T" (fixed): every period, whatever its length, lasts T; a grace period T; billing retry
 ///   2T. At the clock's speed T is the catalogue's shortest period (``VirtualClock/shortestPeriodDays``).
+/// - the sandbox clock (``sandboxRate``): the lengths of Apple's sandbox table for the rate, in real time (a month
+///   T, a year 12T, a week 3, 10 or 15 minutes); grace period and billing retry as the scaled rate of the same T.
 public struct SubscriptionTiming: Sendable, Equatable {
     public var rate: TimeRate
     /// What one fixed-rate renewal lasts in virtual days.
     public var shortestPeriodDays: Double
+    /// Set under the sandbox clock: periods last what Apple's sandbox gives them in real time (``rate`` unused).
+    public var sandboxRate: SandboxRenewalRate?
 
     public init(rate: TimeRate = .realTime, shortestPeriodDays: Double = 30) {
         self.rate = rate
         self.shortestPeriodDays = shortestPeriodDays
     }
 
+    /// The timing of Apple's sandbox at `sandboxRate`, on the wall clock.
+    public init(sandboxRate: SandboxRenewalRate) {
+        self.init(rate: .realTime)
+        self.sandboxRate = sandboxRate
+    }
+
     static let day: Int64 = 86_400_000
 
-    private enum Kind { case calendar, scaled, fixed }
+    private enum Kind { case calendar, scaled, fixed, sandbox(SandboxRenewalRate) }
 
     private var kind: Kind {
-        switch rate {
+        if let sandboxRate { return .sandbox(sandboxRate) }
+        return switch rate {
         case .realTime, .oneHourIsOneDay, .thirtyMinutesIsOneDay, .fiveMinutesIsOneDay, .oneMinuteIsOneDay,
             .thirtySecondsIsOneDay, .oneSecondIsOneDay:
             .calendar
@@ -50,14 +61,19 @@ public struct SubscriptionTiming: Sendable, Equatable {
         case .fixed:
             return date + fixedLength * Int64(count)
         case .scaled:
-            let length: Int64
-            switch period.unit {
-            case .day: length = Int64(period.value) * scaledWeek / 7
-            case .week: length = Int64(period.value) * scaledWeek
-            case .month: length = Int64(period.value) * 30 * Self.day
-            case .year: length = Int64(period.value) * 360 * Self.day
-            }
-            return date + length * Int64(count)
+            return date + Self.length(of: period, week: scaledWeek, month: 30 * Self.day) * Int64(count)
+        case .sandbox(let sandbox):
+            return date + Self.length(of: period, week: sandbox.week, month: sandbox.month) * Int64(count)
+        }
+    }
+
+    /// A period's length when a week lasts `week` and a month `month` (a year twelve months).
+    private static func length(of period: SubscriptionPeriod, week: Int64, month: Int64) -> Int64 {
+        switch period.unit {
+        case .day: Int64(period.value) * week / 7
+        case .week: Int64(period.value) * week
+        case .month: Int64(period.value) * month
+        case .year: Int64(period.value) * 12 * month
         }
     }
 
@@ -79,11 +95,16 @@ public struct SubscriptionTiming: Sendable, Equatable {
         case .calendar: return Int64(weekly ? 6 : 16) * Self.day
         case .scaled: return weekly ? scaledWeek * 6 / 7 : 15 * Self.day
         case .fixed: return fixedLength
+        case .sandbox(let sandbox): return weekly ? sandbox.week * 6 / 7 : sandbox.month / 2
         }
     }
 
     /// How long billing retry lasts after the renewal date before the subscription expires.
     public var billingRetryLength: Int64 {
-        kind == .fixed ? 2 * fixedLength : 60 * Self.day
+        switch kind {
+        case .fixed: 2 * fixedLength
+        case .sandbox(let sandbox): 2 * sandbox.month
+        case .calendar, .scaled: 60 * Self.day
+        }
     }
 }

@@ -171,7 +171,8 @@ extension TestStore {
         try await send(TestControls.setClockRate, body: TestClockRequest(rate: rate))
     }
 
-    /// The store's clock.
+    /// The store's clock: which one (`kind`: the virtual clock, or the sandbox clock of `mockstore --clock sandbox`),
+    /// its now and its rate.
     public func clock() async throws -> TestClockBody {
         try await send(TestControls.clock)
     }

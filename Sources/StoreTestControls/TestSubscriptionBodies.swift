@@ -1,7 +1,10 @@
 import StoreWire
 
-/// The virtual clock (`control clock`): virtual now, the rate by name and `_timeRate` number, and the speed-up.
+/// The store's clock (`control clock`): which clock, its now, the rate by name and `_timeRate` number, and the
+/// speed-up.
 public struct TestClockBody: Codable, Sendable, Equatable {
+    /// The virtual clock, or Apple's sandbox clock (the wall clock: `factor` 1, `rate` the sandbox's renewal rate).
+    public var kind: StoreClockKind
     /// Milliseconds since 1970.
     public var now: Int64
     /// ISO 8601, UTC.
@@ -14,9 +17,10 @@ public struct TestClockBody: Codable, Sendable, Equatable {
     public var events: [TestSubscriptionEventRecord]?
 
     public init(
-        now: Int64, nowISO8601: String, rate: String, timeRate: Int, factor: Double,
+        kind: StoreClockKind = .virtual, now: Int64, nowISO8601: String, rate: String, timeRate: Int, factor: Double,
         events: [TestSubscriptionEventRecord]? = nil
     ) {
+        self.kind = kind
         self.now = now
         self.nowISO8601 = nowISO8601
         self.rate = rate
