@@ -66,7 +66,9 @@ let package = Package(
         // The one clock protocol, for the ledger and the mock store; it depends on nothing.
         .target(name: "Clocks"),
         // One declarative option parser for every tool; it depends on nothing.
-        .target(name: "OptionParsing"),
+        // What data may hold, shown safely: one form for hidden characters, HTML escaping (pure Swift, no imports).
+        .target(name: "SafeText"),
+        .target(name: "OptionParsing", dependencies: ["SafeText"]),
         .target(
             name: "CreditLedger", dependencies: ["Signing", "DurableFiles", "Clocks", "Platform"],
             // Crash points for the reliability suites exist in debug (test) builds only.
@@ -93,7 +95,7 @@ let package = Package(
         .target(
             name: "VoiceDebriefCredit",
             dependencies: [
-                "TopUp", "Payments", "CreditLedger", "Platform", "AppStorePayments",
+                "TopUp", "Payments", "CreditLedger", "Platform", "AppStorePayments", "SafeText",
                 .target(name: "MockStoreKit", condition: .when(platforms: [.linux])),
             ]),
         // The `credit` command as a library (one entry point: arguments, environment, data directory, streams in;
@@ -113,7 +115,7 @@ let package = Package(
             ]),
         // The owner's P&L: account summaries (signed, totalled), the self-contained page, a summary verifier.
         .target(name: "AccountSummaries", dependencies: ["CreditLedger", "DurableFiles", "Signing"]),
-        .target(name: "PnLReport", dependencies: ["CreditLedger"]),
+        .target(name: "PnLReport", dependencies: ["CreditLedger", "SafeText"]),
         .executableTarget(
             name: "credit-summary-verify",
             dependencies: ["AccountSummaries", "DurableFiles", "OptionParsing", "Platform"]),
@@ -131,7 +133,7 @@ let package = Package(
             name: "MockStoreServer",
             dependencies: [
                 "MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue", "Signing", "StoreWire", "StoreTestControls",
-                "Clocks", "Platform",
+                "Clocks", "Platform", "SafeText",
             ],
             path: "MockStore/MockStoreServer"
         ),
@@ -147,7 +149,8 @@ let package = Package(
         // It knows only the wire types (StoreWire, StoreTestControls), never the store's code; its Server API client
         // signs bearer tokens with Payments' `ServerAPIToken`.
         .target(
-            name: "MockStoreTesting", dependencies: ["StoreWire", "StoreTestControls", "Platform", "Payments", "Signing"],
+            name: "MockStoreTesting",
+            dependencies: ["StoreWire", "StoreTestControls", "Platform", "Payments", "Signing"],
             path: "MockStore/MockStoreTesting"),
         // The GnuTLS functions the static libmicrohttpd refers to, for mockstore, which serves no HTTPS.
         .target(name: "CGnuTLSAbsent", path: "MockStore/CGnuTLSAbsent"),
@@ -211,7 +214,9 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["Signing", "StoreWire", "CreditLedger", "TestSupport", "MockStoreTesting", "CreditTool", "DurableFiles"]),
+            dependencies: [
+                "Signing", "StoreWire", "CreditLedger", "TestSupport", "MockStoreTesting", "CreditTool", "DurableFiles",
+            ]),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [

@@ -1,3 +1,4 @@
+import SafeText
 import StoreTestControls
 import StoreWire
 

@@ -1,3 +1,5 @@
+import SafeText
+
 /// A command line that cannot run: which option or word is wrong, with the value and what is allowed. A program
 /// prints ``message`` and exits 64 (`EX_USAGE`).
 public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -83,8 +85,7 @@ public func quoted(_ value: String) -> String {
         case "\t": shown += "\\t"
         case _ where isDrawnAsControl(scalar):
             // As its code, the form every output of the project shows such a character in.
-            let digits = String(scalar.value, radix: 16, uppercase: true)
-            shown += "[U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + "]"
+            shown += HiddenCharacter.code(of: scalar)
         default: shown.unicodeScalars.append(scalar)
         }
     }

@@ -1,4 +1,5 @@
 import CreditLedger
+import SafeText
 
 /// The figures at the top of the page, all time: net takings, margin, proceeds (each currency in its own), credit
 /// outstanding and accounts below zero. Each figure carries `data-headline` and `data-value` (the JSON's value), so

@@ -1,4 +1,5 @@
 import CreditLedger
+import SafeText
 
 /// One period's money on the page, as `credit pnl` prints it: a line per currency (never converted), the credit,
 /// and each feature's share of the proceeds beside its cost and margin. Figure cells carry `data-period`,

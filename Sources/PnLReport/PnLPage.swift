@@ -1,5 +1,6 @@
 import CreditLedger
 import Foundation
+import SafeText
 
 /// The owner's page (`credit report`, and `credit report --summaries DIR` for all accounts): one self-contained HTML
 /// file with the headline figures (net takings, margin, proceeds, credit outstanding, accounts below zero), then for

@@ -1,4 +1,5 @@
 import CreditLedger
+import SafeText
 
 /// A period's P&L as a table. Every figure cell carries `data-period`, `data-feature`, `data-field` and
 /// `data-value` (the JSON's own value: whole micro-credits, counts, basis points), so a test can hold the page's

@@ -1,4 +1,5 @@
 import CreditLedger
+import SafeText
 
 /// The page's charts, drawn as inline SVG (no script, no external file). Sizes are in the viewBox's units; the SVG
 /// scales to the width of its column, so the same drawing reads on a laptop and on a phone.

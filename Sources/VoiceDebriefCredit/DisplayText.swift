@@ -1,3 +1,5 @@
+import SafeText
+
 /// Subjects and texts are data: what a user (or a file someone else wrote) put there is shown, never obeyed. Pure
 /// functions for human-readable output: control characters escaped, table cells cut to a width. `--json` output
 /// keeps values exact and does not use them.
@@ -24,21 +26,14 @@ public enum DisplayText {
         return String(out)
     }
 
-    /// Whether `scalar` is one ``escaped(_:)`` shows escaped.
+    /// Whether `scalar` is one ``escaped(_:)`` shows escaped: a hidden character (``HiddenCharacter``), tab and
+    /// line feed among them here (a terminal would act on them).
     public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: return true
-        case 0x20...0x7E: return false
-        case 0x200C, 0x200D: return false
-        default: return scalar.properties.generalCategory == .format
-        }
+        scalar == "\n" || scalar == "\t" || HiddenCharacter.isHidden(scalar)
     }
 
-    /// `scalar` as its code, `[U+202E]`: four hex digits at least.
-    public static func code(of scalar: Unicode.Scalar) -> String {
-        let digits = String(scalar.value, radix: 16, uppercase: true)
-        return "[U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + "]"
-    }
+    /// `scalar` as its code, `[U+202E]`: the form the P&L page shows it in too.
+    public static func code(of scalar: Unicode.Scalar) -> String { HiddenCharacter.code(of: scalar) }
 
     /// The ellipsis a cut cell ends with.
     public static let ellipsis: Character = "…"
