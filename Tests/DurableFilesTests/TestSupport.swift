@@ -34,31 +34,6 @@ func write(_ text: String, to path: String, mode: mode_t = 0o644) throws {
             atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: Int(mode)]))
 }
 
-/// Runs `body` in a forked child process whose umask is `mask`, and returns whether `body` returned true there.
-///
-/// The umask belongs to the whole process, and the other suites run in parallel in this one: changing it here would
-/// change the modes of their files. The child runs only file calls its parent has already made once (so the runtime
-/// has what they need), then `_exit`s; a child that does not finish in 20 s is killed and counts as failed.
-func inChild(umask mask: mode_t, _ body: () -> Bool) -> Bool {
-    let child = fork()
-    if child == 0 {
-        umask(mask)
-        _exit(body() ? 0 : 1)
-    }
-    guard child > 0 else { return false }
-    var status: Int32 = 0
-    var reaped: pid_t = 0
-    // Polled (the one place tests pause: Waiting.swift), not waited for blocking: see the stop note of 4 December.
-    let exited = waitUntil(timeout: 20, pollEvery: 0.01) {
-        reaped = waitpid(child, &status, WNOHANG)
-        return reaped != 0
-    }
-    if exited { return reaped == child && status & 0x7f == 0 && (status >> 8) & 0xff == 0 }
-    kill(child, SIGKILL)
-    _ = waitpid(child, &status, 0)
-    return false
-}
-
 /// A file layer over ``SystemFileSystem`` that a test can make fail (one call by name, with an errno) or act just
 /// before a call (plant a file where the next one will be created), and that remembers the paths it opened.
 final class FaultyFileSystem: FileSystem {
