@@ -170,16 +170,21 @@ import Testing
         #expect(result.stdout.contains("--watch") && result.stdout.contains("never holds a key"), "\(result)")
     }
 
-    @Test func watchTakesChangesAsTheyComeAndStopsCleanlyOnSIGTERM() async throws {
-        let account = try await Account()
-        try await account.a.ok("sync", account.folder)
-        let binary = try Credit.requireBinary()
+    /// Device b's `credit sync --watch` through the real binary (a look every 60 s: changes are seen by inotify).
+    private func startWatch(_ account: Account) throws -> ChildProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         environment["CREDIT_DATA_DIR"] = nil
-        let watcher = try ChildProcess(
-            binary, ["--data-dir", account.b.path, "sync", account.folder, "--watch", "--interval", "60"],
+        return try ChildProcess(
+            try Credit.requireBinary(),
+            ["--data-dir", account.b.path, "sync", account.folder, "--watch", "--interval", "60"],
             environment: environment)
+    }
+
+    @Test func watchTakesChangesAsTheyComeAndStopsCleanlyOnSIGTERM() async throws {
+        let account = try await Account()
+        try await account.a.ok("sync", account.folder)
+        let watcher = try startWatch(account)
         func printed() -> String {
             String(decoding: FileManager.default.contents(atPath: watcher.stdoutPath) ?? Data(), as: UTF8.self)
         }
@@ -215,14 +220,8 @@ extension SyncCommandTests {
     @Test func aStopSignalWhileTheWatchIsStartingEndsItCleanly() async throws {
         let account = try await Account()
         try await account.a.ok("sync", account.folder)
-        let binary = try Credit.requireBinary()
-        var environment = ProcessInfo.processInfo.environment
-        environment["NO_COLOR"] = "1"
-        environment["CREDIT_DATA_DIR"] = nil
         for round in 0..<30 {
-            let watcher = try ChildProcess(
-                binary, ["--data-dir", account.b.path, "sync", account.folder, "--watch", "--interval", "60"],
-                environment: environment)
+            let watcher = try startWatch(account)
             let ready = waitUntil(timeout: 20, pollEvery: 0.001) {
                 watcher.hasExited || Self.blocksStopSignals(watcher.pid) || Self.threadCount(watcher.pid) > 1
             }
