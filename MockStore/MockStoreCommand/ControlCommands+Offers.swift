@@ -67,7 +67,7 @@ enum OfferControls {
                 "--offer", text, isNot: "TYPE:ID with TYPE promotional, offerCode or winBack (e.g. promotional:spring)",
                 command: args.path)
         }
-        return PurchaseOfferOption(type: parts[0], id: parts[1])
+        return PurchaseOfferOption(type: PurchaseOfferKind(rawValue: parts[0]), id: parts[1])
     }
 
     /// The public key of the PEM in `file` (a private key's derived), as PEM; or why there is none.

@@ -60,7 +60,9 @@ enum SettingsControls {
                 "--error", error, isNot: "an error \(api.rawValue) can fail with (\(api.allowedErrorsDescription))",
                 command: args.path)
         }
-        let body = TestFailureRequest(api: args.positional(.api) ?? "", error: error, once: args.flag(.once))
+        let body = TestFailureRequest(
+            api: StoreKitAPI(rawValue: args.positional(.api) ?? ""), error: StoreKitErrorName(rawValue: error),
+            once: args.flag(.once))
         return ControlRequest(TestControls.setFailure, body: body)
     }
 

@@ -22,9 +22,9 @@ extension ConsolePage {
     /// In plain words: purchased, waiting for Ask to Buy, interrupted, declined.
     static func state(of transaction: TestTransaction) -> String {
         switch (transaction.status, transaction.pendingReason) {
-        case ("pending", .askToBuy): "waiting for Ask to Buy"
-        case ("pending", .interrupted): "interrupted"
-        case (let status, _): status
+        case (.pending, .askToBuy): "waiting for Ask to Buy"
+        case (.pending, .interrupted): "interrupted"
+        case (let status, _): status.rawValue
         }
     }
 
@@ -44,9 +44,9 @@ extension ConsolePage {
             return "refunded\(share) on \(date(revoked))\(reason)"
         }
         switch transaction.refundRequest {
-        case "requested"?: return "asked for"
-        case "declined"?: return "asked for, declined"
-        case let other?: return other
+        case .requested?: return "asked for"
+        case .declined?: return "asked for, declined"
+        case let other?: return other.rawValue
         case nil: return "none"
         }
     }
@@ -54,7 +54,7 @@ extension ConsolePage {
     /// The buttons that apply to the transaction in its state.
     static func actions(for transaction: TestTransaction, customer: String) -> [String] {
         let id = transaction.transactionId
-        if transaction.status == "pending" {
+        if transaction.status == .pending {
             return transaction.pendingReason == .interrupted
                 ? [button("Resolve", path: TestControls.resolve.path(id), customer: customer)]
                 : [
@@ -62,7 +62,7 @@ extension ConsolePage {
                     button("Decline", path: TestControls.decline.path(id), customer: customer),
                 ]
         }
-        guard transaction.status == "purchased" else { return [] }
+        guard transaction.status == .purchased else { return [] }
         return transaction.revocationDate == nil
             ? [button("Refund", path: TestControls.refund.path(id), customer: customer)]
             : [button("Reverse refund", path: TestControls.reverseRefund.path(id), customer: customer)]
@@ -76,7 +76,7 @@ extension ConsolePage {
                 button("Expire", path: TestControls.expire.path(id), customer: customer),
             ]
             return [
-                HTMLText.isolated(subscription.productId), HTMLText.isolated(subscription.state),
+                HTMLText.isolated(subscription.productId), HTMLText.isolated(subscription.state.rawValue),
                 subscription.isEntitled ? "yes" : "no",
                 subscription.autoRenewStatus == .on ? "on" : "off",
                 HTMLText.escape(nextEvent(of: subscription, now: now)), HTMLText.isolated(id),
@@ -110,11 +110,11 @@ extension ConsolePage {
     /// Delivered or not, in plain words.
     static func delivery(of notification: TestNotificationRecord) -> String {
         switch notification.status {
-        case "delivered": return "yes"
-        case "pending": return "not yet" + (notification.nextAttemptDate.map { ", next try \(date($0))" } ?? "")
-        case "failed": return "no: every try failed"
-        case "unsent": return "no: no --notify URL, recorded only"
-        default: return notification.status
+        case .delivered: return "yes"
+        case .pending: return "not yet" + (notification.nextAttemptDate.map { ", next try \(date($0))" } ?? "")
+        case .failed: return "no: every try failed"
+        case .unsent: return "no: no --notify URL, recorded only"
+        case .unrecognized(let value): return value
         }
     }
 }

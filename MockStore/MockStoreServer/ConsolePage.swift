@@ -84,7 +84,7 @@ enum ConsolePage {
             settings.failures.isEmpty
             ? "none"
             : settings.failures.map { failure in
-                HTMLText.isolated(failure.api) + " fails with " + HTMLText.isolated(failure.error)
+                HTMLText.isolated(failure.api.rawValue) + " fails with " + HTMLText.isolated(failure.error.rawValue)
                     + (failure.once ? " (once)" : "")
             }.joined(separator: "; ")
         return """

@@ -29,8 +29,8 @@ public struct MockStoreError: Error, Equatable, Sendable, CustomStringConvertibl
         guard let simulated else { return .error(status: status, code: code, message: message) }
         var response = HTTPResponse.json(
             SimulatedErrorBody(
-                errorCode: code, errorMessage: message, api: simulated.api.rawValue,
-                storeKitError: simulated.failure.description, skErrorCode: simulated.failure.skErrorCode),
+                errorCode: code, errorMessage: message, api: simulated.api,
+                storeKitError: simulated.failure.wireName, skErrorCode: simulated.failure.skErrorCode),
             status: status)
         response.headers = [HTTPHeader("Content-Type", HTTPResponse.jsonContentType)]
         return response

@@ -22,23 +22,23 @@ extension StoreKitConfiguration {
     }
 
     static func wirePeriod(_ period: SubscriptionPeriod) -> StoreSubscriptionPeriod {
-        StoreSubscriptionPeriod(unit: period.unit.rawValue, value: period.value)
+        StoreSubscriptionPeriod(unit: period.unit.wire, value: period.value)
     }
 
     static func wireOffer(_ offer: SubscriptionOffer, currency: String, locale: String) -> StoreSubscriptionOffer {
         StoreSubscriptionOffer(
             id: offer.id, type: wireOfferType(offer.kind), price: offer.displayPrice,
             displayPrice: PriceFormatter.displayPrice(offer.displayPrice, currency: currency, locale: locale),
-            period: wirePeriod(offer.period), periodCount: offer.periodCount, paymentMode: offer.paymentMode.rawValue)
+            period: wirePeriod(offer.period), periodCount: offer.periodCount, paymentMode: offer.paymentMode.wire)
     }
 
     /// StoreKit's `Product.SubscriptionOffer.OfferType` names (`Transaction.OfferType` adds `code`).
-    static func wireOfferType(_ kind: SubscriptionOfferKind) -> String {
+    static func wireOfferType(_ kind: SubscriptionOfferKind) -> SubscriptionOfferType {
         switch kind {
-        case .introductory: "introductory"
-        case .promotional: "promotional"
-        case .offerCode: "code"
-        case .winBack: "winBack"
+        case .introductory: .introductory
+        case .promotional: .promotional
+        case .offerCode: .code
+        case .winBack: .winBack
         }
     }
 }

@@ -1,3 +1,4 @@
+import StoreTestControls
 /// What set a simulated StoreKit failure: a test control, or the catalogue file the store was started with. The
 /// failure's message says which, so a test that did not ask for one knows where to look.
 public enum SimulatedFailureSource: Sendable, Equatable {
@@ -9,7 +10,7 @@ public enum SimulatedFailureSource: Sendable, Equatable {
     case catalogueFailTransactions
 
     /// `source` in the failures a control lists: `control` or `catalogue`.
-    public var listedAs: String { self == .testControl ? "control" : "catalogue" }
+    public var listedAs: FailureSource { self == .testControl ? .control : .catalogue }
 
     /// Who set it, in words for the failure's message.
     public var words: String {

@@ -73,7 +73,7 @@ public struct StoreBilling: SubscriptionStorePart {
                 if billingIssues, inRetry {
                     messages.append(
                         StoreMessage(
-                            reason: "billingIssue", originalTransactionId: state.originalTransactionId,
+                            reason: .billingIssue, originalTransactionId: state.originalTransactionId,
                             productId: state.productId))
                 }
                 if state.priceIncreaseStatus == .customerHasNotResponded, state.status != .expired,
@@ -81,7 +81,7 @@ public struct StoreBilling: SubscriptionStorePart {
                 {
                     messages.append(
                         StoreMessage(
-                            reason: "priceIncreaseConsent", originalTransactionId: state.originalTransactionId,
+                            reason: .priceIncreaseConsent, originalTransactionId: state.originalTransactionId,
                             productId: state.autoRenewProductId))
                 }
             }

@@ -1,3 +1,5 @@
+import StoreWire
+
 /// A StoreKit error, named as StoreKit names it: `StoreKitError`, `Product.PurchaseError`, the legacy `SKError.Code`
 /// (what `SKTestSession.failureError` takes) or `VerificationResult.VerificationError`.
 public struct StoreKitFailure: Equatable, Sendable, CustomStringConvertible {
@@ -11,33 +13,17 @@ public struct StoreKitFailure: Equatable, Sendable, CustomStringConvertible {
         /// The cases in declaration order (what `current.index` in a `.storekit` file counts, as we read it).
         var cases: [String] {
             switch self {
-            case .storeKitError:
-                [
-                    "unknown", "userCancelled", "networkError", "systemError", "notAvailableInStorefront",
-                    "notEntitled",
-                    "unsupported",
-                ]
-            case .purchaseError:
-                [
-                    "invalidQuantity", "productUnavailable", "purchaseNotAllowed", "ineligibleForOffer",
-                    "invalidOfferIdentifier", "invalidOfferPrice", "invalidOfferSignature", "missingOfferParameters",
-                ]
-            case .skError:
-                Self.skErrorCodes.map(\.name)
-            case .verificationError:
-                [
-                    "invalidCertificateChain", "invalidDeviceVerification", "invalidEncoding", "invalidSignature",
-                    "missingRequiredProperties", "revokedCertificate",
-                ]
+            case .storeKitError: StoreKitErrorName.StoreKitErrorCase.allCases.map(\.rawValue)
+            case .purchaseError: StoreKitErrorName.PurchaseErrorCase.allCases.map(\.rawValue)
+            case .skError: StoreKitErrorName.SKErrorCase.allCases.map(\.rawValue)
+            case .verificationError: StoreKitErrorName.VerificationErrorCase.allCases.map(\.rawValue)
             }
         }
 
         /// `SKError.Code` raw values (reference §1).
-        static let skErrorCodes: [(name: String, code: Int)] = [
-            ("unknown", 0), ("clientInvalid", 1), ("paymentCancelled", 2), ("paymentInvalid", 3),
-            ("paymentNotAllowed", 4), ("storeProductNotAvailable", 5), ("invalidOfferIdentifier", 11),
-            ("invalidSignature", 12), ("missingOfferParams", 13), ("invalidOfferPrice", 14),
-        ]
+        static let skErrorCodes: [(name: String, code: Int)] = StoreKitErrorName.SKErrorCase.allCases.map {
+            ($0.rawValue, $0.code)
+        }
     }
 
     public var domain: Domain
@@ -50,6 +36,18 @@ public struct StoreKitFailure: Equatable, Sendable, CustomStringConvertible {
 
     /// `Product.PurchaseError.purchaseNotAllowed`.
     public var description: String { "\(domain.rawValue).\(name)" }
+
+    /// The error as the wire names it (every name ``parse(_:domains:)`` gives is a known case).
+    public var wireName: StoreKitErrorName {
+        let known: StoreKitErrorName? =
+            switch domain {
+            case .storeKitError: StoreKitErrorName.StoreKitErrorCase(rawValue: name).map { .storeKit($0) }
+            case .purchaseError: StoreKitErrorName.PurchaseErrorCase(rawValue: name).map { .purchase($0) }
+            case .skError: StoreKitErrorName.SKErrorCase(rawValue: name).map { .skError($0) }
+            case .verificationError: StoreKitErrorName.VerificationErrorCase(rawValue: name).map { .verification($0) }
+            }
+        return known ?? .unrecognized(description)
+    }
 
     /// The `SKError.Code` raw value of this error, or of the legacy error that matches it.
     public var skErrorCode: Int? {

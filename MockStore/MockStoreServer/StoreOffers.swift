@@ -16,6 +16,16 @@ public struct StoreOffers: SubscriptionStorePart {
     /// The subscription offer keys promotional offers are checked with, registered by a test control.
     let promotionalOfferKeys = PromotionalOfferKeys()
 
+    /// The catalogue's kind of offer a purchase names; nil for a kind it cannot name.
+    static func offerKind(_ kind: PurchaseOfferKind) -> SubscriptionOfferKind? {
+        switch kind {
+        case .promotional: .promotional
+        case .offerCode: .offerCode
+        case .winBack: .winBack
+        case .unrecognized: nil
+        }
+    }
+
     /// The step of a purchase that redeems `option` for `product`. A promotional offer bought through the device
     /// API (`signed`) needs the developer's signature, checked with a registered key; a test control's purchase
     /// (SKTestSession's `buyProduct` with `promotionalOffer(id:)`) needs none, but one it carries is checked.
@@ -29,9 +39,7 @@ public struct StoreOffers: SubscriptionStorePart {
         _ option: PurchaseOfferOption, _ product: CatalogueProduct, _ existing: SubscriptionState?,
         _ request: PurchaseRequestBody, at now: Int64, signed: Bool, _ database: TransactionStore
     ) throws -> SubscriptionStep {
-        let kinds: [SubscriptionOfferKind] = [.promotional, .offerCode, .winBack]
-        guard let kind = kinds.first(where: { $0.rawValue == option.type }),
-            let offer = product.subscription?.offer(kind: kind, id: option.id)
+        guard let kind = Self.offerKind(option.type), let offer = product.subscription?.offer(kind: kind, id: option.id)
         else {
             throw MockStoreError.badRequest(
                 "Invalid offer (Product.PurchaseError.invalidOfferIdentifier): \(product.id) has no \(option.type) "

@@ -15,6 +15,6 @@ extension StorePurchases {
         }
         guard let stored else { throw .transactionNotFound }
         return PurchaseStatusBody(
-            transactionId: stored.id, status: stored.status.rawValue, pendingReason: stored.pendingReason)
+            transactionId: stored.id, status: stored.status, pendingReason: stored.pendingReason)
     }
 }

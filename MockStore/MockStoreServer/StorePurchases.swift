@@ -33,7 +33,7 @@ public struct StorePurchases: StorePart {
         let response = try withDatabase { database in
             if let simulated = try settings.takeSimulatedFailure(.purchase, database) {
                 // StoreKit reports a cancellation as a purchase result, not an error.
-                if simulated.failure.isUserCancellation { return PurchaseResponseBody(result: "userCancelled") }
+                if simulated.failure.isUserCancellation { return PurchaseResponseBody(result: .userCancelled) }
                 throw MockStoreError.simulated(simulated)
             }
             let product = try checked.get()
@@ -44,13 +44,13 @@ public struct StorePurchases: StorePart {
                 let verification = try settings.takeFailure(.verification, database)
                 let stored = try subscriptions.subscribeOrChange(product, request, database, origin: .app)
                 return PurchaseResponseBody(
-                    result: "success",
+                    result: .success,
                     signedTransaction: try signing.sign(stored, verification: verification, device: device))
             }
             if product.type == .nonConsumable, let owned = try database.latestActivePurchase(productId: product.id) {
                 // As StoreKit does: an owned non-consumable is given back, not sold twice.
                 return PurchaseResponseBody(
-                    result: "success",
+                    result: .success,
                     signedTransaction: try signing.sign(
                         owned, verification: try settings.takeFailure(.verification, database), device: device))
             }
@@ -66,7 +66,7 @@ public struct StorePurchases: StorePart {
                 // the id go with both (a mock store addition), so an app can tell an interrupted purchase, which
                 // completes later, from a real cancellation.
                 return PurchaseResponseBody(
-                    result: pendingReason == .interrupted ? "userCancelled" : "pending",
+                    result: pendingReason == .interrupted ? .userCancelled : .pending,
                     pendingReason: pendingReason, transactionId: stored.id)
             }
             let verification = try settings.takeFailure(.verification, database)
@@ -75,7 +75,7 @@ public struct StorePurchases: StorePart {
                 try notifications.enqueueNotification(.oneTimeCharge, transaction: stored, database)
                 return try signing.sign(stored, verification: verification, device: device)
             }
-            return PurchaseResponseBody(result: "success", signedTransaction: signed)
+            return PurchaseResponseBody(result: .success, signedTransaction: signed)
         }
         if response.signedTransaction != nil { notifications.due.ring() }
         return response

@@ -147,12 +147,12 @@ public struct StoreSettings: StorePart {
     ///
     /// - Throws: ``MockStoreError`` 4000000 for an unknown API, or an error that API cannot fail with.
     public func setFailure(_ request: TestFailureRequest) throws(MockStoreError) -> TestFailuresBody {
-        guard let api = FailableAPI(named: request.api) else {
-            throw .badRequest("Unknown API \"\(request.api)\" (one of \(FailableAPI.namesDescription)).")
+        guard let api = FailableAPI(named: request.api.rawValue) else {
+            throw .badRequest("Unknown API \"\(request.api.rawValue)\" (one of \(FailableAPI.namesDescription)).")
         }
-        guard let failure = api.failure(named: request.error) else {
+        guard let failure = api.failure(named: request.error.rawValue) else {
             throw .badRequest(
-                "\(api.rawValue) cannot fail with \"\(request.error)\": use one of \(api.allowedErrorsDescription).")
+                "\(api.rawValue) cannot fail with \"\(request.error.rawValue)\": use one of \(api.allowedErrorsDescription).")
         }
         return try withDatabase { database in
             try database.setFailure(for: api.rawValue, error: failure.description, once: request.once ?? false)
@@ -162,7 +162,7 @@ public struct StoreSettings: StorePart {
 
     /// Clears the failure of `api` (every API when `nil`), the catalogue's included, until the next reset.
     public func clearFailure(api name: String?) throws(MockStoreError) -> TestFailuresBody {
-        var apis = FailableAPI.allCases
+        var apis = FailableAPI.knownCases
         if let name {
             guard let api = FailableAPI(named: name) else { throw .badRequest("Unknown API \"\(name)\".") }
             apis = [api]
@@ -176,9 +176,9 @@ public struct StoreSettings: StorePart {
     }
 
     private func failureList(_ database: TransactionStore) throws -> [TestFailure] {
-        try FailableAPI.allCases.compactMap { api in
+        try FailableAPI.knownCases.compactMap { api in
             try failureInForce(api, database).map {
-                TestFailure(api: api.rawValue, error: $0.0.description, once: $0.once, source: $0.source.listedAs)
+                TestFailure(api: api, error: $0.0.wireName, once: $0.once, source: $0.source.listedAs)
             }
         }
     }

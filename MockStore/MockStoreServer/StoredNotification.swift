@@ -1,19 +1,12 @@
+import StoreTestControls
 import StoreWire
 
 /// A server notification as the store keeps it: the signed payload (made once, resent as is) and every try at
 /// delivering it.
 public struct StoredNotification: Equatable, Sendable {
-    /// Where its delivery stands.
-    public enum Status: String, Sendable, CaseIterable {
-        /// A try is due at `nextAttemptAt`.
-        case pending
-        /// The receiver answered 200.
-        case delivered
-        /// Every try failed.
-        case failed
-        /// The store has no `--notify` URL: recorded, never sent.
-        case unsent
-    }
+    /// Where its delivery stands: pending (a try is due at `nextAttemptAt`), delivered, failed (every try failed)
+    /// or unsent (no `--notify` URL).
+    public typealias Status = StoreTestControls.NotificationDeliveryState
 
     /// One try at delivering it.
     public struct Attempt: Equatable, Sendable {

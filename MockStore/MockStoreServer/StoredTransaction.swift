@@ -5,33 +5,19 @@ import StoreWire
 /// Dates are integer milliseconds since 1970 and `price` is in milliunits of `currency` for the whole
 /// purchase (unit price × quantity), as in Apple's signed transactions.
 public struct StoredTransaction: Equatable, Sendable {
-    /// Where a transaction is in its life.
-    public enum Status: String, Sendable, CaseIterable {
-        /// Paid: the app sees it (in the purchase answer, the unfinished list) until it finishes it.
-        case purchased
-        /// Waiting (Ask to Buy): not paid yet, not signed, not visible to the app.
-        case pending
-        /// A pending purchase that was declined: never paid.
-        case declined
-    }
+    /// Where a transaction is in its life: purchased, pending or declined.
+    public typealias Status = StoreWire.TransactionStatus
 
     /// How a transaction came to be: a purchase call from the app, or something the app did not ask for
-    /// (an outside purchase); the updates feed (issue 5) delivers the second kind.
-    public enum Origin: String, Sendable, CaseIterable {
-        case app
-        case outside
-    }
+    /// (an outside purchase); the updates feed delivers the second kind.
+    public typealias Origin = StoreWire.TransactionOrigin
 
     /// What a pending purchase waits for: a parent's approval (Ask to Buy, approved or declined by a test
     /// control) or an issue the customer must resolve (an interrupted purchase, resolved by a test control).
     public typealias PendingReason = StoreWire.PendingReason
 
     /// Where a customer's refund request stands (Apple's CONSUMPTION_REQUEST, then REFUND or REFUND_DECLINED).
-    public enum RefundRequest: String, Sendable, CaseIterable {
-        case requested
-        case declined
-        case granted
-    }
+    public typealias RefundRequest = StoreWire.RefundRequestState
 
     public var id: String
     /// The store's own counter (1, 2, …), kept in SQLite so that a restart never reuses an id.

@@ -2,15 +2,15 @@ import StoreKitCatalogue
 import StoreWire
 
 extension SubscriptionStatus {
-    /// StoreKit's `Product.SubscriptionInfo.RenewalState` name (an unrecognized status as its number).
-    public var storeKitState: String {
+    /// StoreKit's `Product.SubscriptionInfo.RenewalState` (an unrecognized status as its number).
+    public var storeKitState: SubscriptionRenewalState {
         switch self {
-        case .active: "subscribed"
-        case .expired: "expired"
-        case .billingRetry: "inBillingRetryPeriod"
-        case .billingGracePeriod: "inGracePeriod"
-        case .revoked: "revoked"
-        case .unrecognized(let value): String(value)
+        case .active: .subscribed
+        case .expired: .expired
+        case .billingRetry: .inBillingRetryPeriod
+        case .billingGracePeriod: .inGracePeriod
+        case .revoked: .revoked
+        case .unrecognized(let value): .unrecognized(String(value))
         }
     }
 }

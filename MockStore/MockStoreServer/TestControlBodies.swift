@@ -9,6 +9,7 @@ enum TestControlBodies {
             transaction.pendingReason == .interrupted ? "an interrupted purchase" : "waiting for Ask to Buy approval"
         case .declined: "declined"
         case .purchased: transaction.revocationDate == nil ? "paid" : "refunded"
+        case .unrecognized(let status): status
         }
     }
 
@@ -18,11 +19,11 @@ enum TestControlBodies {
             orderId: transaction.orderId, productId: transaction.productId, type: transaction.productType,
             quantity: transaction.quantity, price: transaction.price, currency: transaction.currency,
             storefront: transaction.storefront, purchaseDate: transaction.purchaseDate,
-            appAccountToken: transaction.appAccountToken, origin: transaction.origin.rawValue,
-            status: transaction.status.rawValue, pendingReason: transaction.pendingReason,
+            appAccountToken: transaction.appAccountToken, origin: transaction.origin,
+            status: transaction.status, pendingReason: transaction.pendingReason,
             finished: transaction.isFinished, finishedDate: transaction.finishedDate,
             revocationDate: transaction.revocationDate, revocationReason: transaction.revocationReason,
-            revocationType: transaction.revocationType, refundRequest: transaction.refundRequest?.rawValue,
+            revocationType: transaction.revocationType, refundRequest: transaction.refundRequest,
             version: transaction.version)
         shown.revocationPercentage = transaction.revocationDate == nil ? nil : transaction.revocationPercentage
         return shown
@@ -33,7 +34,7 @@ enum TestControlBodies {
             notificationUUID: notification.uuid, notificationType: notification.type, subtype: notification.subtype,
             transactionId: notification.transactionId, testNotificationToken: notification.testToken,
             signedPayload: notification.signedPayload, createdDate: notification.createdAt,
-            status: notification.status.rawValue,
+            status: notification.status,
             sendAttempts: notification.attempts.map {
                 TestSendAttempt(
                     attemptDate: $0.date, sendAttemptResult: $0.result, httpStatus: $0.httpStatus, detail: $0.detail)

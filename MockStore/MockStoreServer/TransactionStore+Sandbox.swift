@@ -294,7 +294,8 @@ extension TransactionStore {
 
     private static func notification(_ row: SQLiteStatement) throws -> StoredNotification {
         let statusText = row.text(at: 8) ?? ""
-        guard let status = StoredNotification.Status(rawValue: statusText) else {
+        let status = StoredNotification.Status(rawValue: statusText)
+        guard status.isRecognized else {
             throw SQLiteError(
                 code: SQLiteError.corruptCode, message: "unknown notification status '\(statusText)'",
                 operation: "reading a notification")

@@ -373,9 +373,9 @@ public final class TransactionStore: GroupCommitStore {
     static func row(_ row: SQLiteStatement) throws -> StoredTransaction {
         let originText = row.text(at: 15) ?? ""
         let statusText = row.text(at: 16) ?? ""
-        guard let origin = StoredTransaction.Origin(rawValue: originText),
-            let status = StoredTransaction.Status(rawValue: statusText)
-        else {
+        let origin = StoredTransaction.Origin(rawValue: originText)
+        let status = StoredTransaction.Status(rawValue: statusText)
+        guard origin.isRecognized, status.isRecognized else {
             throw SQLiteError(
                 code: SQLiteError.corruptCode, message: "unknown origin '\(originText)' or status '\(statusText)'",
                 operation: "reading a transaction")
@@ -397,7 +397,7 @@ public final class TransactionStore: GroupCommitStore {
             version: row.int64(at: 23), changeSequence: row.int64(at: 24),
             orderId: row.text(at: 25) ?? TransactionStore.orderId(forSerial: row.int64(at: 1)),
             pendingReason: row.text(at: 26).map(StoredTransaction.PendingReason.init(rawValue:)),
-            refundRequest: row.text(at: 27).flatMap(StoredTransaction.RefundRequest.init(rawValue:)),
+            refundRequest: row.text(at: 27).map(StoredTransaction.RefundRequest.init(rawValue:)),
             subscription: subscriptionFields(row, from: 28), customerId: row.int64(at: 36))
     }
 }

@@ -135,9 +135,9 @@ extension TestStore {
     /// Makes a StoreKit API fail with `error` (as StoreKit names it: `StoreKitError.networkError`), every time or
     /// `once`.
     @discardableResult
-    public func fail(_ api: StoreAPI, with error: String, once: Bool = false) async throws -> [TestFailure] {
+    public func fail(_ api: StoreAPI, with error: StoreKitErrorName, once: Bool = false) async throws -> [TestFailure] {
         try await send(
-            TestControls.setFailure, body: TestFailureRequest(api: api.rawValue, error: error, once: once)
+            TestControls.setFailure, body: TestFailureRequest(api: api, error: error, once: once)
         ).failures
     }
 
@@ -222,9 +222,7 @@ extension TestStore {
 }
 
 /// A StoreKit API a failure can be set on.
-public enum StoreAPI: String, Sendable, CaseIterable {
-    case loadProducts, purchase, verification, appStoreSync, finish
-}
+public typealias StoreAPI = StoreKitAPI
 
 /// How far ``TestStore/advanceClock(by:)`` moves the clock: an ISO 8601 duration.
 public struct ClockStep: Sendable, Equatable {

@@ -28,7 +28,7 @@ extension TestStore {
     /// are final. Gives every record.
     public func notificationsSettled(within: Duration) async throws -> [TestNotificationRecord] {
         try await waitForRecords(within: within, waitingFor: "every notification's last try") { records in
-            records.contains { $0.status == "pending" } ? nil : records
+            records.contains { $0.status == .pending } ? nil : records
         }
     }
 

@@ -154,9 +154,9 @@ public enum TestOffer: Sendable, Equatable {
     /// The purchase's `offer`, as `mockstore control buy --offer TYPE:ID` sends it.
     var option: PurchaseOfferOption {
         switch self {
-        case .promotional(let id): PurchaseOfferOption(type: "promotional", id: id)
-        case .offerCode(let id): PurchaseOfferOption(type: "offerCode", id: id)
-        case .winBack(let id): PurchaseOfferOption(type: "winBack", id: id)
+        case .promotional(let id): PurchaseOfferOption(type: .promotional, id: id)
+        case .offerCode(let id): PurchaseOfferOption(type: .offerCode, id: id)
+        case .winBack(let id): PurchaseOfferOption(type: .winBack, id: id)
         }
     }
 }

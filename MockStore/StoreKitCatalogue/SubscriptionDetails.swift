@@ -10,6 +10,16 @@ public struct SubscriptionPeriod: Equatable, Hashable, Sendable, CustomStringCon
         case month
         case year
 
+        /// The unit as the device API sends it.
+        public var wire: SubscriptionPeriodUnit {
+            switch self {
+            case .day: .day
+            case .week: .week
+            case .month: .month
+            case .year: .year
+            }
+        }
+
         /// The ISO 8601 designator (`D`, `W`, `M`, `Y`).
         public var designator: Character {
             switch self {
@@ -54,6 +64,15 @@ public enum SubscriptionPaymentMode: String, Sendable, CaseIterable {
 }
 
 extension SubscriptionPaymentMode {
+    /// The payment mode as the device API sends it.
+    public var wire: SubscriptionOfferPaymentMode {
+        switch self {
+        case .freeTrial: .freeTrial
+        case .payAsYouGo: .payAsYouGo
+        case .payUpFront: .payUpFront
+        }
+    }
+
     /// Apple's `offerDiscountType` in signed transactions and renewal info.
     public var appleDiscountType: OfferDiscountType {
         switch self {

@@ -35,10 +35,8 @@ enum DeviceFailure {
         case .systemError(let words): return StoreKitError.networkError(urlError(.cannotParseResponse, words))
         case .storeResponse(_, StoreErrorCode.invalidProductId, _): return Product.PurchaseError.productUnavailable
         case .storeResponse(400, StoreErrorCode.generalBadRequest, _): return Product.PurchaseError.invalidQuantity
-        case .simulated(let name) where name.hasPrefix("Product.PurchaseError."):
-            return purchase(String(name.dropFirst("Product.PurchaseError.".count))) ?? StoreKitError.unknown
-        case .simulated(let name) where name.hasPrefix("SKError."):
-            return legacy(name) ?? StoreKitError.unknown
+        case .simulated(.purchase(let name)): return purchase(name)
+        case .simulated(.skError(let name)): return legacy(name)
         default: return storeKitError(error)
         }
     }
@@ -57,41 +55,46 @@ enum DeviceFailure {
     }
 
     /// The StoreKit error the store was told to simulate (`StoreKitError.networkError`).
-    private static func simulated(_ name: String) -> StoreKitError {
+    private static func simulated(_ name: StoreKitErrorName) -> StoreKitError {
+        guard case .storeKit(let name) = name else { return .unknown }
         switch name {
-        case "StoreKitError.networkError":
+        case .networkError:
             return .networkError(urlError(.notConnectedToInternet, "the store simulated a network error"))
-        case "StoreKitError.systemError": return .systemError(StoreProblem(description: "a simulated system error"))
-        case "StoreKitError.userCancelled": return .userCancelled
-        case "StoreKitError.notAvailableInStorefront": return .notAvailableInStorefront
-        case "StoreKitError.notEntitled": return .notEntitled
-        case "StoreKitError.unsupported": return .unsupported
-        default: return .unknown
+        case .systemError: return .systemError(StoreProblem(description: "a simulated system error"))
+        case .userCancelled: return .userCancelled
+        case .notAvailableInStorefront: return .notAvailableInStorefront
+        case .notEntitled: return .notEntitled
+        case .unsupported: return .unsupported
+        case .unknown: return .unknown
         }
     }
 
-    private static func purchase(_ name: String) -> Product.PurchaseError? {
-        let all: [Product.PurchaseError] = [
-            .invalidQuantity, .productUnavailable, .purchaseNotAllowed, .ineligibleForOffer, .invalidOfferIdentifier,
-            .invalidOfferPrice, .invalidOfferSignature, .missingOfferParameters,
-        ]
-        return all.first { "\($0)" == name }
+    private static func purchase(_ name: StoreKitErrorName.PurchaseErrorCase) -> Product.PurchaseError {
+        switch name {
+        case .invalidQuantity: .invalidQuantity
+        case .productUnavailable: .productUnavailable
+        case .purchaseNotAllowed: .purchaseNotAllowed
+        case .ineligibleForOffer: .ineligibleForOffer
+        case .invalidOfferIdentifier: .invalidOfferIdentifier
+        case .invalidOfferPrice: .invalidOfferPrice
+        case .invalidOfferSignature: .invalidOfferSignature
+        case .missingOfferParameters: .missingOfferParameters
+        }
     }
 
-    /// A legacy `SKError` name, as StoreKit 2 reports the failure it stands for.
-    private static func legacy(_ name: String) -> (any Error)? {
-        let code = name.split(separator: ".").last.map(String.init) ?? ""
+    /// A legacy `SKError` code, as StoreKit 2 reports the failure it stands for.
+    private static func legacy(_ code: StoreKitErrorName.SKErrorCase) -> any Error {
         switch code {
-        case "paymentNotAllowed": return Product.PurchaseError.purchaseNotAllowed
-        case "storeProductNotAvailable": return Product.PurchaseError.productUnavailable
-        case "paymentInvalid": return Product.PurchaseError.invalidQuantity
-        case "invalidOfferIdentifier": return Product.PurchaseError.invalidOfferIdentifier
-        case "invalidSignature": return Product.PurchaseError.invalidOfferSignature
-        case "missingOfferParams": return Product.PurchaseError.missingOfferParameters
-        case "invalidOfferPrice": return Product.PurchaseError.invalidOfferPrice
-        case "paymentCancelled": return StoreKitError.userCancelled
-        case "clientInvalid": return StoreKitError.notEntitled
-        default: return StoreKitError.unknown
+        case .paymentNotAllowed: Product.PurchaseError.purchaseNotAllowed
+        case .storeProductNotAvailable: Product.PurchaseError.productUnavailable
+        case .paymentInvalid: Product.PurchaseError.invalidQuantity
+        case .invalidOfferIdentifier: Product.PurchaseError.invalidOfferIdentifier
+        case .invalidSignature: Product.PurchaseError.invalidOfferSignature
+        case .missingOfferParams: Product.PurchaseError.missingOfferParameters
+        case .invalidOfferPrice: Product.PurchaseError.invalidOfferPrice
+        case .paymentCancelled: StoreKitError.userCancelled
+        case .clientInvalid: StoreKitError.notEntitled
+        case .unknown: StoreKitError.unknown
         }
     }
 }

@@ -48,7 +48,7 @@ extension Product {
                     let renewalInfo = session.renewalInfo(item.signedRenewalInfo)
                 else { return nil }
                 return Status(
-                    state: RenewalState(storeKitName: item.state), transaction: transaction, renewalInfo: renewalInfo)
+                    state: RenewalState(item.state), transaction: transaction, renewalInfo: renewalInfo)
             }
         }
     }
@@ -59,7 +59,7 @@ extension Product {
         public let value: Int
 
         init(_ period: StoreSubscriptionPeriod) {
-            unit = Unit(rawName: period.unit)
+            unit = Unit(period.unit)
             value = period.value
         }
 
@@ -70,12 +70,13 @@ extension Product {
             case month
             case year
 
-            init(rawName: String) {
-                switch rawName {
-                case "day": self = .day
-                case "week": self = .week
-                case "year": self = .year
-                default: self = .month
+            /// The wire's unit; one this mirror does not know is read as a month.
+            init(_ unit: SubscriptionPeriodUnit) {
+                switch unit {
+                case .day: self = .day
+                case .week: self = .week
+                case .year: self = .year
+                case .month, .unrecognized: self = .month
                 }
             }
 
@@ -104,12 +105,12 @@ extension Product {
 
         init(_ offer: StoreSubscriptionOffer) {
             id = offer.id
-            type = OfferType(rawValue: offer.type)
+            type = OfferType(rawValue: offer.type.rawValue)
             price = Decimal(string: offer.price, locale: Locale(identifier: "en_US_POSIX")) ?? 0
             displayPrice = offer.displayPrice
             period = Product.SubscriptionPeriod(offer.period)
             periodCount = offer.periodCount
-            paymentMode = PaymentMode(rawValue: offer.paymentMode)
+            paymentMode = PaymentMode(rawValue: offer.paymentMode.rawValue)
         }
 
         /// StoreKit 2's `Product.SubscriptionOffer.OfferType`.
@@ -187,13 +188,16 @@ extension Product.SubscriptionInfo {
         public static let inGracePeriod = RenewalState(rawValue: 4)
         public static let revoked = RenewalState(rawValue: 5)
 
-        /// The state the device API names (`subscribed`), or its number.
-        init(storeKitName name: String) {
-            let known: [String: RenewalState] = [
-                "subscribed": .subscribed, "expired": .expired, "inBillingRetryPeriod": .inBillingRetryPeriod,
-                "inGracePeriod": .inGracePeriod, "revoked": .revoked,
-            ]
-            self = known[name] ?? RenewalState(rawValue: Int(name) ?? 0)
+        /// The state the device API sends; one this mirror does not know keeps its number, or 0.
+        init(_ state: SubscriptionRenewalState) {
+            switch state {
+            case .subscribed: self = .subscribed
+            case .expired: self = .expired
+            case .inBillingRetryPeriod: self = .inBillingRetryPeriod
+            case .inGracePeriod: self = .inGracePeriod
+            case .revoked: self = .revoked
+            case .unrecognized(let value): self = RenewalState(rawValue: Int(value) ?? 0)
+            }
         }
     }
 

@@ -71,7 +71,7 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable {
                 request.quantity = quantity
             case .promotionalOffer(let offerID, let keyID, let nonce, let signature, let timestamp):
                 request.offer = PurchaseOfferOption(
-                    type: "promotional", id: offerID, keyID: keyID, nonce: nonce.uuidString.lowercased(),
+                    type: .promotional, id: offerID, keyID: keyID, nonce: nonce.uuidString.lowercased(),
                     timestamp: Int64(timestamp), signature: signature.base64EncodedString())
             }
         }
@@ -114,14 +114,14 @@ extension Product {
 
         init(_ answer: PurchaseResponseBody, _ session: MockStoreKitSession) throws {
             switch answer.result {
-            case "success":
+            case .success:
                 guard let jws = answer.signedTransaction, let result = session.transaction(jws) else {
                     throw DeviceFailure.unreadablePurchase()
                 }
                 self = .success(result)
-            case "pending": self = .pending
-            case "userCancelled": self = .userCancelled
-            default: throw StoreKitError.unknown
+            case .pending: self = .pending
+            case .userCancelled: self = .userCancelled
+            case .unrecognized: throw StoreKitError.unknown
             }
         }
     }

@@ -18,9 +18,9 @@ public struct TestTransaction: Codable, Sendable, Equatable {
     public var purchaseDate: Int64
     public var appAccountToken: String?
     /// `app` (a purchase call) or `outside` (bought outside the app, `buyProduct`).
-    public var origin: String
+    public var origin: TransactionOrigin
     /// `purchased`, `pending` or `declined`.
-    public var status: String
+    public var status: TransactionStatus
     /// With `pending`: `askToBuy` or `interrupted`.
     public var pendingReason: PendingReason?
     public var finished: Bool
@@ -31,17 +31,17 @@ public struct TestTransaction: Codable, Sendable, Equatable {
     /// With a refund: the share refunded, in milliunits (100000 for a full refund).
     public var revocationPercentage: Int?
     /// `requested` while a refund request waits, then `declined` or `granted`.
-    public var refundRequest: String?
+    public var refundRequest: RefundRequestState?
     /// How many times the transaction changed (1 when created).
     public var version: Int64
 
     public init(
         transactionId: String, originalTransactionId: String, orderId: String, productId: String, type: ProductType,
         quantity: Int, price: Int64, currency: String, storefront: String, purchaseDate: Int64,
-        appAccountToken: String?, origin: String, status: String, pendingReason: PendingReason?, finished: Bool,
+        appAccountToken: String?, origin: TransactionOrigin, status: TransactionStatus, pendingReason: PendingReason?, finished: Bool,
         finishedDate: Int64?, revocationDate: Int64?, revocationReason: RevocationReason?,
         revocationType: RevocationType?,
-        refundRequest: String?, version: Int64
+        refundRequest: RefundRequestState?, version: Int64
     ) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
@@ -86,17 +86,17 @@ public struct TestTransactionBody: Codable, Sendable, Equatable {
 /// A StoreKit API made to fail, and with which error.
 public struct TestFailure: Codable, Sendable, Equatable {
     /// `loadProducts`, `purchase`, `verification`, `appStoreSync` or `finish`.
-    public var api: String
+    public var api: StoreKitAPI
     /// The error as StoreKit names it, e.g. `Product.PurchaseError.purchaseNotAllowed`, `StoreKitError.networkError`,
     /// `SKError.Code.paymentNotAllowed`, `VerificationError.invalidSignature`.
-    public var error: String
+    public var error: StoreKitErrorName
     /// Only the next call fails; after it the API works again.
     public var once: Bool
     /// `control` (set at run time) or `catalogue` (the `.storekit` file's `_storeKitErrors` or
     /// `_failTransactionsEnabled`).
-    public var source: String
+    public var source: FailureSource
 
-    public init(api: String, error: String, once: Bool, source: String) {
+    public init(api: StoreKitAPI, error: StoreKitErrorName, once: Bool, source: FailureSource) {
         self.api = api
         self.error = error
         self.once = once
@@ -106,10 +106,10 @@ public struct TestFailure: Codable, Sendable, Equatable {
 
 /// `POST /test/v1/failures`.
 public struct TestFailureRequest: Codable, Sendable, Equatable {
-    public var api: String
-    public var error: String
+    public var api: StoreKitAPI
+    public var error: StoreKitErrorName
     public var once: Bool?
-    public init(api: String, error: String, once: Bool? = nil) {
+    public init(api: StoreKitAPI, error: StoreKitErrorName, once: Bool? = nil) {
         self.api = api
         self.error = error
         self.once = once
@@ -220,7 +220,7 @@ public struct TestNotificationRecord: Codable, Sendable, Equatable {
     /// Milliseconds since 1970.
     public var createdDate: Int64
     /// `pending` (a try is due), `delivered`, `failed` (no tries left) or `unsent` (no `--notify` URL).
-    public var status: String
+    public var status: NotificationDeliveryState
     public var sendAttempts: [TestSendAttempt]
     /// When the next try is due (milliseconds since 1970), while `pending`.
     public var nextAttemptDate: Int64?
@@ -228,7 +228,7 @@ public struct TestNotificationRecord: Codable, Sendable, Equatable {
     public init(
         notificationUUID: String, notificationType: NotificationType, subtype: NotificationSubtype?,
         transactionId: String?,
-        testNotificationToken: String?, signedPayload: String, createdDate: Int64, status: String,
+        testNotificationToken: String?, signedPayload: String, createdDate: Int64, status: NotificationDeliveryState,
         sendAttempts: [TestSendAttempt], nextAttemptDate: Int64?
     ) {
         self.notificationUUID = notificationUUID

@@ -80,7 +80,7 @@ public struct TestSubscription: Codable, Sendable, Equatable {
     public var autoRenewProductId: String
     public var autoRenewStatus: AutoRenewStatus
     public var status: SubscriptionStatus
-    public var state: String
+    public var state: SubscriptionRenewalState
     public var latestTransactionId: String
     public var expiresDate: Int64
     public var expirationIntent: ExpirationIntent?
@@ -89,7 +89,7 @@ public struct TestSubscription: Codable, Sendable, Equatable {
 
     public init(
         originalTransactionId: String, subscriptionGroupIdentifier: String, productId: String,
-        autoRenewProductId: String, autoRenewStatus: AutoRenewStatus, status: SubscriptionStatus, state: String,
+        autoRenewProductId: String, autoRenewStatus: AutoRenewStatus, status: SubscriptionStatus, state: SubscriptionRenewalState,
         latestTransactionId: String,
         expiresDate: Int64, expirationIntent: ExpirationIntent?, isEntitled: Bool, signedRenewalInfo: String? = nil
     ) {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreWire
 
 /// Errors thrown by a store, shaped like StoreKit's `StoreKitError` and `Product.PurchaseError`. Every description
 /// is in plain words for the user: no source location, no framework error code.
@@ -37,7 +38,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case refused(String)
     /// The mock store answered with a StoreKit error a test control told it to simulate: `storeKitError` names it as
     /// StoreKit does (`StoreKitError.networkError`, `Product.PurchaseError.purchaseNotAllowed`). It did nothing.
-    case simulated(storeKitError: String)
+    case simulated(storeKitError: StoreKitErrorName)
 
     public var description: String {
         switch self {
@@ -63,28 +64,28 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .storeResponse(_, _, let message): return "the store said: \(message)"
         case .refused(let reason): return "the store refused the request with \(reason)"
         case .simulated(let name):
-            return StoreError(storeKitError: name)?.description ?? "the store refused the request with \(name)"
+            return StoreError(storeKitError: name)?.description ?? "the store refused the request with \(name.rawValue)"
         }
     }
 
-    /// Whether a request that failed this way may still have been carried out by the store.
     /// The error StoreKit throws under `name` (`StoreKitError.networkError`, `Product.PurchaseError.purchaseNotAllowed`,
     /// as the mock store names a simulated one), or nil for a name this client has no case of.
-    public init?(storeKitError name: String) {
+    public init?(storeKitError name: StoreKitErrorName) {
         switch name {
-        case "StoreKitError.networkError": self = .refused("a network error")
-        case "StoreKitError.systemError": self = .refused("a system error")
-        case "StoreKitError.unknown": self = .refused("an unknown error")
-        case "StoreKitError.notAvailableInStorefront": self = .notAvailableInStorefront
-        case "StoreKitError.notEntitled": self = .notEntitled
-        case "StoreKitError.unsupported": self = .unsupported
-        case "Product.PurchaseError.purchaseNotAllowed": self = .purchaseNotAllowed
-        case "Product.PurchaseError.invalidQuantity": self = .invalidQuantity
-        case "Product.PurchaseError.productUnavailable": self = .productUnavailable("this product")
+        case .storeKit(.networkError): self = .refused("a network error")
+        case .storeKit(.systemError): self = .refused("a system error")
+        case .storeKit(.unknown): self = .refused("an unknown error")
+        case .storeKit(.notAvailableInStorefront): self = .notAvailableInStorefront
+        case .storeKit(.notEntitled): self = .notEntitled
+        case .storeKit(.unsupported): self = .unsupported
+        case .purchase(.purchaseNotAllowed): self = .purchaseNotAllowed
+        case .purchase(.invalidQuantity): self = .invalidQuantity
+        case .purchase(.productUnavailable): self = .productUnavailable("this product")
         default: return nil
         }
     }
 
+    /// Whether a request that failed this way may still have been carried out by the store.
     public var mayHaveReachedTheStore: Bool { unansweredDetail != nil }
 
     /// What became of a request that may have reached the store (``mayHaveReachedTheStore``), in words that follow

@@ -6,7 +6,7 @@
 /// forms: `keyID`, `nonce`, `timestamp` and `signature` (`promotionalOffer(offerID:keyID:nonce:signature:timestamp:)`)
 /// or `compactJWS` (`promotionalOffer(_:compactJWS:)`, iOS 18.4).
 public struct PurchaseOfferOption: Codable, Sendable, Equatable {
-    public var type: String
+    public var type: PurchaseOfferKind
     public var id: String
     /// The id of the subscription offer key that made `signature`.
     public var keyID: String?
@@ -20,7 +20,7 @@ public struct PurchaseOfferOption: Codable, Sendable, Equatable {
     public var compactJWS: String?
 
     public init(
-        type: String, id: String, keyID: String? = nil, nonce: String? = nil, timestamp: Int64? = nil,
+        type: PurchaseOfferKind, id: String, keyID: String? = nil, nonce: String? = nil, timestamp: Int64? = nil,
         signature: String? = nil, compactJWS: String? = nil
     ) {
         self.type = type

@@ -3,13 +3,13 @@ public struct SimulatedErrorBody: Codable, Sendable, Equatable {
     public var errorCode: Int
     public var errorMessage: String
     /// The API that failed, e.g. `purchase`.
-    public var api: String
+    public var api: StoreKitAPI
     /// e.g. `Product.PurchaseError.purchaseNotAllowed`.
-    public var storeKitError: String
+    public var storeKitError: StoreKitErrorName
     /// The legacy `SKError.Code` raw value that matches, when there is one.
     public var skErrorCode: Int?
 
-    public init(errorCode: Int, errorMessage: String, api: String, storeKitError: String, skErrorCode: Int?) {
+    public init(errorCode: Int, errorMessage: String, api: StoreKitAPI, storeKitError: StoreKitErrorName, skErrorCode: Int?) {
         self.errorCode = errorCode
         self.errorMessage = errorMessage
         self.api = api

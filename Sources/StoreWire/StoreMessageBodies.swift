@@ -6,11 +6,11 @@ public struct StoreMessagesBody: Codable, Sendable, Equatable {
 
 /// One StoreKit message: its `Message.Reason` (`billingIssue`, `priceIncreaseConsent`) and the subscription.
 public struct StoreMessage: Codable, Sendable, Equatable {
-    public var reason: String
+    public var reason: MessageReason
     public var originalTransactionId: String
     public var productId: String
 
-    public init(reason: String, originalTransactionId: String, productId: String) {
+    public init(reason: MessageReason, originalTransactionId: String, productId: String) {
         self.reason = reason
         self.originalTransactionId = originalTransactionId
         self.productId = productId

@@ -54,10 +54,10 @@ public struct StoreSubscriptionInfo: Codable, Sendable, Equatable {
 
 /// StoreKit's `Product.SubscriptionPeriod`: `value` of `unit` (`day`, `week`, `month` or `year`).
 public struct StoreSubscriptionPeriod: Codable, Sendable, Equatable {
-    public var unit: String
+    public var unit: SubscriptionPeriodUnit
     public var value: Int
 
-    public init(unit: String, value: Int) {
+    public init(unit: SubscriptionPeriodUnit, value: Int) {
         self.unit = unit
         self.value = value
     }
@@ -68,7 +68,7 @@ public struct StoreSubscriptionOffer: Codable, Sendable, Equatable {
     /// The offer's identifier; `nil` for an introductory offer.
     public var id: String?
     /// `introductory`, `promotional` or `winBack` (StoreKit's `Product.SubscriptionOffer.OfferType`).
-    public var type: String
+    public var type: SubscriptionOfferType
     /// The price as a decimal string in the storefront's currency, e.g. `1.99` (`0` for a free trial).
     public var price: String
     /// The price as the store shows it, e.g. `£1.99`.
@@ -78,11 +78,11 @@ public struct StoreSubscriptionOffer: Codable, Sendable, Equatable {
     /// How many periods the offer lasts.
     public var periodCount: Int
     /// `freeTrial`, `payAsYouGo` or `payUpFront` (StoreKit's `Product.SubscriptionOffer.PaymentMode`).
-    public var paymentMode: String
+    public var paymentMode: SubscriptionOfferPaymentMode
 
     public init(
-        id: String?, type: String, price: String, displayPrice: String, period: StoreSubscriptionPeriod,
-        periodCount: Int, paymentMode: String
+        id: String?, type: SubscriptionOfferType, price: String, displayPrice: String, period: StoreSubscriptionPeriod,
+        periodCount: Int, paymentMode: SubscriptionOfferPaymentMode
     ) {
         self.id = id
         self.type = type

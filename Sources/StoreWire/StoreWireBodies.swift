@@ -77,7 +77,7 @@ public struct PurchaseRequestBody: Codable, Sendable, Equatable {
 /// `POST /storekit/v1/purchases` response body: `result` is `success`, `pending` (Ask to Buy) or `userCancelled` (a
 /// cancellation, or an interrupted purchase, as StoreKit 2 reports one).
 public struct PurchaseResponseBody: Codable, Sendable, Equatable {
-    public var result: String
+    public var result: PurchaseResultKind
     public var signedTransaction: String?
     /// With `pending`: what the purchase waits for, `askToBuy` (a parent's approval) or `interrupted` (the
     /// customer must resolve an issue, e.g. accept new terms).
@@ -86,7 +86,7 @@ public struct PurchaseResponseBody: Codable, Sendable, Equatable {
     /// tell two waiting purchases apart and settle each when it completes.
     public var transactionId: String?
     public init(
-        result: String, signedTransaction: String? = nil, pendingReason: PendingReason? = nil,
+        result: PurchaseResultKind, signedTransaction: String? = nil, pendingReason: PendingReason? = nil,
         transactionId: String? = nil
     ) {
         self.result = result
@@ -196,11 +196,11 @@ public struct PurchaseStatusBody: Codable, Sendable, Equatable {
     public var transactionId: String
     /// `pending` (still waiting), `purchased` (approved or resolved: it reaches the app as an update) or
     /// `declined` (never paid).
-    public var status: String
+    public var status: TransactionStatus
     /// With `pending`.
     public var pendingReason: PendingReason?
 
-    public init(transactionId: String, status: String, pendingReason: PendingReason? = nil) {
+    public init(transactionId: String, status: TransactionStatus, pendingReason: PendingReason? = nil) {
         self.transactionId = transactionId
         self.status = status
         self.pendingReason = pendingReason

@@ -54,11 +54,11 @@ public struct SubscriptionStatusesBody: Codable, Sendable, Equatable {
 /// `Product.SubscriptionInfo.Status`: `state` (`subscribed`, `expired`, `inBillingRetryPeriod`, `inGracePeriod`,
 /// `revoked`), the latest transaction and the renewal info, signed.
 public struct SubscriptionStatusItem: Codable, Sendable, Equatable {
-    public var state: String
+    public var state: SubscriptionRenewalState
     public var signedTransaction: String
     public var signedRenewalInfo: String
 
-    public init(state: String, signedTransaction: String, signedRenewalInfo: String) {
+    public init(state: SubscriptionRenewalState, signedTransaction: String, signedRenewalInfo: String) {
         self.state = state
         self.signedTransaction = signedTransaction
         self.signedRenewalInfo = signedRenewalInfo

@@ -69,7 +69,7 @@ extension OutcomeEndToEndTests {
     @Test func aFinishThatFailsAfterPaymentIsATopUpFinishedByTheNextCollect() async throws {
         let store = try await startStore()
         try await useStore(store)
-        try await store.store.fail(.finish, with: "StoreKitError.networkError")
+        try await store.store.fail(.finish, with: .storeKit(.networkError))
         let topup = try await run(["topup"])
         #expect(topup.status == 0, "\(topup)")
         #expect(topup.stdout.contains("Topped up £5.00"), "\(topup)")
@@ -96,7 +96,7 @@ extension OutcomeEndToEndTests {
     @Test func aFinishThatFailsIsSaidInJSONToo() async throws {
         let store = try await startStore()
         try await useStore(store)
-        try await store.store.fail(.finish, with: "StoreKitError.unknown")
+        try await store.store.fail(.finish, with: .storeKit(.unknown))
         let topup = try await run(["topup", "--json"])
         #expect(topup.status == 0, "\(topup)")
         let object = try topup.jsonObject()

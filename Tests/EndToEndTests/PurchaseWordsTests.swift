@@ -61,10 +61,10 @@ import Testing
     }
 
     /// Item 12: a StoreKit error the store answers with is said in words, with what became of the purchase.
-    @Test(arguments: ["networkError", "systemError", "unknown", "notAvailableInStorefront"])
-    func aStoreKitErrorIsSaidInWordsAndThatNothingWasBought(_ name: String) async throws {
+    @Test(arguments: [.networkError, .systemError, .unknown, .notAvailableInStorefront] as [StoreKitErrorName.StoreKitErrorCase])
+    func aStoreKitErrorIsSaidInWordsAndThatNothingWasBought(_ name: StoreKitErrorName.StoreKitErrorCase) async throws {
         let store = try await started()
-        try await store.store.fail(.purchase, with: name, once: true)
+        try await store.store.fail(.purchase, with: .storeKit(name), once: true)
         let result = try await data.credit("topup")
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("Nothing was bought."), "\(result)")

@@ -38,9 +38,9 @@ extension SandboxScenarioTests {
 
         // The app is not running (every `credit` run has ended); the parent approves.
         let pending = try #require(try await store.store.transactions().first)
-        #expect(pending.status == "pending")
+        #expect(pending.status == .pending)
         let id = pending.transactionId
-        #expect(try await store.store.approve(id).transaction.status == "purchased")
+        #expect(try await store.store.approve(id).transaction.status == .purchased)
 
         // The app opens its credit screen: credited once.
         let credited = try await data.ok("screen")

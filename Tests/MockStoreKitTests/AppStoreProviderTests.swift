@@ -38,7 +38,7 @@ extension AppStoreProviderTests {
             try await AppStoreProvider().purchase(ProductID.credit, appAccountToken: nil)
         }
         #expect(outcome == .pending(reason: nil, transactionID: nil), "StoreKit says neither")
-        #expect(try await shop.store.transactions().map(\.status) == ["pending"])
+        #expect(try await shop.store.transactions().map(\.status) == [.pending])
     }
 
     @Test func aPurchaseIsUnfinishedUntilTheProviderFinishesIt() async throws {
@@ -87,7 +87,7 @@ extension AppStoreProviderTests {
 
     @Test func aPurchaseMadeWithATransactionThatCannotBeReadMayHaveReachedTheStore() async throws {
         let shop = try await StoreKitFixture.start()
-        try await shop.store.fail(.verification, with: "VerificationError.invalidEncoding", once: true)
+        try await shop.store.fail(.verification, with: .verification(.invalidEncoding), once: true)
         let provider = AppStoreProvider()
         let session = shop.launch()
         let error = await #expect(throws: StoreError.self) {

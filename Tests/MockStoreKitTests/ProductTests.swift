@@ -35,7 +35,7 @@ extension ProductTests {
     @Test func noIdsAskTheStoreNothing() async throws {
         let shop = try await StoreKitFixture.start()
         // Were the store asked, this failure would be thrown.
-        try await shop.store.fail(.loadProducts, with: "StoreKitError.networkError")
+        try await shop.store.fail(.loadProducts, with: .storeKit(.networkError))
         let products = try await shop.launch().run { try await Product.products(for: Set<String>()) }
         #expect(products.isEmpty)
         await #expect(throws: StoreKitError.self, "the failure is set: a list with an id asks the store") {

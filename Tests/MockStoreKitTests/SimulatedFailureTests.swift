@@ -14,7 +14,7 @@ import Testing
 extension SimulatedFailureTests {
     @Test func loadingProductsFailsWithANetworkError() async throws {
         let shop = try await StoreKitFixture.start()
-        try await shop.store.fail(.loadProducts, with: "StoreKitError.networkError")
+        try await shop.store.fail(.loadProducts, with: .storeKit(.networkError))
         let error = await #expect(throws: StoreKitError.self) {
             try await shop.launch().run { try await Product.products(for: [ProductID.credit]) }
         }
@@ -27,7 +27,7 @@ extension SimulatedFailureTests {
 
     @Test func loadingProductsFailsAsNotAvailableInTheStorefront() async throws {
         let shop = try await StoreKitFixture.start()
-        try await shop.store.fail(.loadProducts, with: "StoreKitError.notAvailableInStorefront", once: true)
+        try await shop.store.fail(.loadProducts, with: .storeKit(.notAvailableInStorefront), once: true)
         let session = shop.launch()
         let error = await #expect(throws: StoreKitError.self) {
             try await session.run { try await Product.products(for: [ProductID.credit]) }
@@ -50,7 +50,7 @@ extension SimulatedFailureTests {
     func aPurchaseFailsWithThePurchaseErrorSimulated(simulated: String, thrown: Product.PurchaseError) async throws {
         let shop = try await StoreKitFixture.start()
         let credit = try await shop.launch().run { try await product(ProductID.credit) }
-        try await shop.store.fail(.purchase, with: simulated)
+        try await shop.store.fail(.purchase, with: StoreKitErrorName(rawValue: simulated))
         await #expect(throws: thrown) {
             try await shop.launch().run { try await credit.purchase() }
         }
@@ -59,7 +59,7 @@ extension SimulatedFailureTests {
 
     @Test func aSimulatedCancellationIsTheUserCancelledResult() async throws {
         let shop = try await StoreKitFixture.start()
-        try await shop.store.fail(.purchase, with: "StoreKitError.userCancelled")
+        try await shop.store.fail(.purchase, with: .storeKit(.userCancelled))
         let result = try await shop.launch().run { try await product(ProductID.credit).purchase() }
         #expect(result == .userCancelled)
         #expect(try await shop.store.transactions().isEmpty)
@@ -67,7 +67,7 @@ extension SimulatedFailureTests {
 
     @Test func aSimulatedNetworkErrorOnPurchaseIsAStoreKitError() async throws {
         let shop = try await StoreKitFixture.start()
-        try await shop.store.fail(.purchase, with: "StoreKitError.networkError")
+        try await shop.store.fail(.purchase, with: .storeKit(.networkError))
         let error = await #expect(throws: StoreKitError.self) {
             try await shop.launch().run { try await product(ProductID.credit).purchase() }
         }

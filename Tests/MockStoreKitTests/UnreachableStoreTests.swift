@@ -15,7 +15,7 @@ extension UnreachableStoreTests {
     @Test func syncBringsTheDeviceUpToDateWhileTheStoreRuns() async throws {
         let shop = try await StoreKitFixture.start()
         try await shop.launch().run { try await AppStore.sync() }
-        try await shop.store.fail(.appStoreSync, with: "StoreKitError.networkError")
+        try await shop.store.fail(.appStoreSync, with: .storeKit(.networkError))
         let error = await #expect(throws: StoreKitError.self, "sync asks the store (its simulated failure shows it)") {
             try await shop.launch().run { try await AppStore.sync() }
         }

@@ -17,7 +17,7 @@ extension UpdatesTests {
         let session = shop.launch()
         let result = try await session.run { try await product(ProductID.credit).purchase() }
         #expect(result == .pending)
-        let waiting = try #require(try await shop.store.transactions().first { $0.status == "pending" })
+        let waiting = try #require(try await shop.store.transactions().first { $0.status == .pending })
         #expect(await session.run { await ids(Transaction.unfinished) } == [], "a purchase waiting is not paid")
         // Bought outside the app and unfinished: the launch's first update, after which the listener has its place.
         let outside = try transactionID(try await shop.store.buy(ProductID.credit))
@@ -42,7 +42,7 @@ extension UpdatesTests {
         let session = shop.launch()
         let result = try await session.run { try await product(ProductID.credit).purchase() }
         #expect(result == .userCancelled, "StoreKit 2 reports an interrupted purchase as cancelled")
-        let waiting = try #require(try await shop.store.transactions().first { $0.status == "pending" })
+        let waiting = try #require(try await shop.store.transactions().first { $0.status == .pending })
         let outside = try transactionID(try await shop.store.buy(ProductID.credit))
         let (first, resolved) = try await withinTimeLimit {
             try await session.run {

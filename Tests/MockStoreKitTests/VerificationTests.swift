@@ -34,7 +34,7 @@ extension VerificationTests {
 
     @Test func aSimulatedBadSignatureIsAnInvalidSignature() async throws {
         let shop = try await StoreKitFixture.start()
-        try await shop.store.fail(.verification, with: "VerificationError.invalidSignature")
+        try await shop.store.fail(.verification, with: .verification(.invalidSignature))
         let session = shop.launch()
         let result = try await session.run { try await product(ProductID.credit).purchase() }
         guard case .success(.unverified(let transaction, .invalidSignature)) = result else {
@@ -56,7 +56,7 @@ extension VerificationTests {
     /// have gone through); it is unfinished, and comes back once it can be read.
     @Test func aSimulatedGarbledPayloadLeavesNoTransactionToHandOver() async throws {
         let shop = try await StoreKitFixture.start()
-        try await shop.store.fail(.verification, with: "VerificationError.invalidEncoding")
+        try await shop.store.fail(.verification, with: .verification(.invalidEncoding))
         let session = shop.launch()
         let error = await #expect(throws: StoreKitError.self) {
             try await session.run { try await product(ProductID.credit).purchase() }
@@ -67,7 +67,7 @@ extension VerificationTests {
         }
         #expect(failure.code == .cannotParseResponse)
         let made = try await shop.store.transactions()
-        #expect(made.map(\.status) == ["purchased"], "the store made the purchase")
+        #expect(made.map(\.status) == [.purchased], "the store made the purchase")
         #expect(await session.run { await ids(Transaction.unfinished) } == [], "none can be read")
         try await shop.store.clearFailures()
         let readable = await session.run { await ids(Transaction.unfinished) }

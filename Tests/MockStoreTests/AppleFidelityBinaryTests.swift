@@ -92,9 +92,9 @@ extension AppleFidelityBinaryTests {
             ids.append(try payload(try await purchase(store, product).signedTransaction, root: root).transactionId)
         }
         // An owned non-consumable is given back, not sold again: no second charge.
-        #expect(try await purchase(store, Self.nonConsumable).result == "success")
+        #expect(try await purchase(store, Self.nonConsumable).result == .success)
         _ = try await store.testStore.setAskToBuy(true)
-        #expect(try await purchase(store, Self.consumable).result == "pending")
+        #expect(try await purchase(store, Self.consumable).result == .pending)
         let waiting = try await #require(try store.testStore.transactions().last)
         #expect(try await notifications(store).count == 3, "a pending purchase is not charged")
         _ = try await store.testStore.approve(waiting.transactionId)

@@ -71,10 +71,10 @@ extension AppleFidelityBinaryTests {
             _ = try await store.testStore.buy(Self.consumable)
         }
         try await eventually("three tries") {
-            try await notifications(store).allSatisfy { $0.status != "pending" } && receiver.bodies.count == 3
+            try await notifications(store).allSatisfy { $0.status != .pending } && receiver.bodies.count == 3
         }
         let records = try await notifications(store)
-        #expect(records.map(\.status) == ["delivered", "failed", "delivered"], "206 and 202 are received")
+        #expect(records.map(\.status) == [.delivered, .failed, .delivered], "206 and 202 are received")
         #expect(records.map(\.sendAttempts.count) == [1, 1, 1], "the sandbox tries once")
         let failures = try await history(store, #"{\#(lastHour), "onlyFailures": true}"#)
             .decoded(NotificationHistoryResponseBody.self)
@@ -113,7 +113,7 @@ extension AppleFidelityBinaryTests {
         for id in [coins, pro, season] {
             await #expect(
                 try store.testStore.requestRefund(id).transaction.refundRequest
-                    == "requested")
+                    == .requested)
         }
         let requests = try await notifications(store).filter { $0.notificationType == .consumptionRequest }
         #expect(requests.map(\.transactionId) == [coins])
@@ -121,7 +121,7 @@ extension AppleFidelityBinaryTests {
         await #expect(try store.testStore.refund(pro).transaction.revocationDate != nil)
         await #expect(
             try store.testStore.declineRefund(season).transaction.refundRequest
-                == "declined")
+                == .declined)
         #expect(try await store.stop() == 0)
     }
 }
@@ -186,7 +186,7 @@ extension AppleFidelityBinaryTests {
         #expect(
             answer
                 == PurchaseResponseBody(
-                    result: "userCancelled", pendingReason: .interrupted, transactionId: interrupted.transactionId))
+                    result: .userCancelled, pendingReason: .interrupted, transactionId: interrupted.transactionId))
 
         let launch = try await store.get(DeviceAPI.updates.path()).decoded(TransactionUpdatesBody.self)
         #expect(try launch.signedTransactions.map { try payload($0, root: root).transactionId } == [kept.transactionId])

@@ -56,7 +56,7 @@ import Testing
         _ = try await store.testStore.setBillingIssueMessages(true)
         #expect(
             try await store.get(DeviceAPI.messages.path()).decoded(StoreMessagesBody.self).messages.map(\.reason) == [
-                "billingIssue"
+                .billingIssue
             ])
 
         _ = try await store.testStore.setBillingRetry(false)
@@ -115,7 +115,7 @@ import Testing
         #expect(last.renewal?.priceIncreaseStatus == .customerHasNotResponded && last.renewal?.renewalPrice == 2_190)
         #expect(
             try await store.get(DeviceAPI.messages.path()).decoded(StoreMessagesBody.self).messages.map(\.reason) == [
-                "priceIncreaseConsent"
+                .priceIncreaseConsent
             ])
         let accepted = try await store.testStore.consentToPriceIncrease(first.transactionId)
         #expect(accepted.notificationType == .priceIncrease && accepted.subtype == .accepted)

@@ -190,14 +190,14 @@ extension CustomerBinaryTests {
         let asked = try await device(
             store, "POST", DeviceAPI.purchase.path(), json: #"{"productId": "com.example.coins"}"#, as: "kid"
         ).decoded(PurchaseResponseBody.self)
-        #expect(asked.result == "pending")
+        #expect(asked.result == .pending)
         let id = try #require(asked.transactionId)
 
         // Another customer's device cannot see it, nor a control naming them approve it.
         let seen = try await device(store, "GET", DeviceAPI.purchaseStatus.path(id), as: "other")
         try expectError(seen, status: 404, code: StoreErrorCode.transactionIdNotFound)
         let theirs = try await device(store, "GET", DeviceAPI.purchaseStatus.path(id), as: "kid")
-        #expect(try theirs.decoded(PurchaseStatusBody.self).status == "pending")
+        #expect(try theirs.decoded(PurchaseStatusBody.self).status == .pending)
         await #expect(
             try store.testStore.acting(as: "other") { try await refusal { try await store.testStore.approve(id) } }
                 != nil)

@@ -94,7 +94,7 @@ final class HTTPSReceiver {
         #expect(!signed.signedPayload.isEmpty)
         try await eventually("it is recorded as delivered") {
             let records = try await store.get(TestControls.notifications.path()).decoded(TestNotificationsBody.self)
-            return records.notifications.first?.status == "delivered"
+            return records.notifications.first?.status == .delivered
                 && records.notifications.first?.sendAttempts.map(\.sendAttemptResult) == [.success]
         }
         #expect(try await store.stop() == 0)
@@ -115,7 +115,7 @@ final class HTTPSReceiver {
         try await eventually("the tries run out") {
             try await store.get(TestControls.notifications.path()).decoded(TestNotificationsBody.self).notifications
                 .first?
-                .status == "failed"
+                .status == .failed
         }
         let record = try #require(
             try await store.get(TestControls.notifications.path()).decoded(TestNotificationsBody.self).notifications

@@ -45,7 +45,7 @@ import Testing
         #expect(response.status == 200)
         #expect(response.contentType == "application/json")
         let body = try response.decoded(PurchaseResponseBody.self)
-        #expect(body.result == "success")
+        #expect(body.result == .success)
         return try #require(body.signedTransaction)
     }
 }

@@ -130,7 +130,7 @@ extension MockStoreRouterTests {
         #expect(response.status == 200)
         #expect(response.header("Content-Type") == "application/json")
         let body = try #require(response.decoded(PurchaseResponseBody.self))
-        #expect(body.result == "success")
+        #expect(body.result == .success)
         var payload = try verifiedPayload(body.signedTransaction)
         // Issue 15: the customer's appTransactionId and the device's verification fields, checked, then set aside.
         #expect(payload.appTransactionId?.count == 18)
@@ -254,7 +254,7 @@ extension MockStoreRouterTests {
         // The pending answer names the waiting transaction (a mock store addition, issue 13).
         #expect(
             response.decoded(PurchaseResponseBody.self)
-                == PurchaseResponseBody(result: "pending", pendingReason: .askToBuy, transactionId: pending.id))
+                == PurchaseResponseBody(result: .pending, pendingReason: .askToBuy, transactionId: pending.id))
         #expect(pending.status == .pending)
         router.expectError(
             router.post(DeviceAPI.finish.path(pending.id), "{}"), status: 404, code: 4_040_010)

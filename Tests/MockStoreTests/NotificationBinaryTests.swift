@@ -76,7 +76,7 @@ extension NotificationBinaryTests {
         let body = try status.decoded(CheckTestNotificationResponseBody.self)
         #expect(body.signedPayload == signed.signedPayload)
         #expect(body.sendAttempts.map(\.sendAttemptResult) == [.success])
-        #expect(try await notifications(store).first?.status == "delivered")
+        #expect(try await notifications(store).first?.status == .delivered)
         #expect(try await store.stop() == 0)
     }
 
@@ -129,7 +129,7 @@ extension NotificationBinaryTests {
         #expect(infos[5].revocationDate == nil, "REFUND_REVERSED carries the reinstated transaction")
         #expect(infos.allSatisfy { $0.environment == .production && $0.deviceVerification == nil })
         #expect(
-            records.allSatisfy { $0.status == "delivered" && $0.sendAttempts.map(\.sendAttemptResult) == [.success] })
+            records.allSatisfy { $0.status == .delivered && $0.sendAttempts.map(\.sendAttemptResult) == [.success] })
         #expect(try await store.stop() == 0)
     }
 
@@ -139,7 +139,7 @@ extension NotificationBinaryTests {
         let store = try await start(receiver, ["--environment", "production"])
         _ = try await store.testStore.buy("ai.voicedebrief.app.credit.500")
         try await eventually("the third try succeeds") {
-            try await notifications(store).first?.status == "delivered"
+            try await notifications(store).first?.status == .delivered
         }
         let record = try #require(try await notifications(store).first)
         #expect(
@@ -163,7 +163,7 @@ extension NotificationBinaryTests {
         let closedURL = closed.url + "/gone"
         let store = try await start(receiver, ["--notify-max-attempts", "2", "--environment", "production"])
         _ = try await store.testStore.buy("ai.voicedebrief.app.credit.500")
-        try await eventually("the tries run out") { try await notifications(store).first?.status == "failed" }
+        try await eventually("the tries run out") { try await notifications(store).first?.status == .failed }
         #expect(try await notifications(store).first?.sendAttempts.count == 2)
         #expect(receiver.bodies.count == 2)
         #expect(try await store.stop() == 0)
@@ -178,7 +178,7 @@ extension NotificationBinaryTests {
             "POST", ServerAPI.requestTestNotification.path(), headers: try token.header())
         let testToken = try requested.decoded(SendTestNotificationResponseBody.self).testNotificationToken
         try await eventually("three socket issues") {
-            try await notifications(unreachable).last?.status == "failed"
+            try await notifications(unreachable).last?.status == .failed
         }
         let status = try await unreachable.request(
             "GET", ServerAPI.testNotificationStatus.path(testToken), headers: try token.header())
@@ -210,7 +210,7 @@ extension NotificationBinaryTests {
         // these hours after its last), so it is sent now; on the first store's schedule it would wait an hour.
         store = try await start(receiving, ["--environment", "production"], retryBase: "10")
         try await eventually("the retry after the restart") { receiving.bodies.count >= 1 }
-        try await eventually("it is delivered") { try await notifications(store).first?.status == "delivered" }
+        try await eventually("it is delivered") { try await notifications(store).first?.status == .delivered }
         let record = try #require(try await notifications(store).first)
         #expect(triedBefore == 1, "the first store tried once")
         #expect(record.sendAttempts.count == 2, "the try before the restart, then the delivery")

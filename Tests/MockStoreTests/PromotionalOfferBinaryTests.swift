@@ -30,7 +30,7 @@ import Testing
         #expect(early.status == 400 && Self.message(early).contains("no subscription offer key"), "not registered")
         try await signer.register(with: store, in: base.directory)
 
-        let bare = try await store.purchase(Self.pro, offer: PurchaseOfferOption(type: "promotional", id: Self.half))
+        let bare = try await store.purchase(Self.pro, offer: PurchaseOfferOption(type: .promotional, id: Self.half))
         #expect(bare.status == 400 && Self.message(bare).contains("missingOfferParameters"))
         let refused: [(String, PurchaseOfferOption)] = [
             ("another app", try signer.option(product: Self.pro, offer: Self.half, bundleId: "com.other.app")),
@@ -96,7 +96,7 @@ import Testing
 
     @Test func anOfferCodeIsRedeemedOnlyByTheCustomersItsEligibilityNames() async throws {
         let store = try await base.start()
-        let code = PurchaseOfferOption(type: "offerCode", id: "PRO-3MONTHS")  // new and expired customers
+        let code = PurchaseOfferOption(type: .offerCode, id: "PRO-3MONTHS")  // new and expired customers
         #expect(try await store.purchase(Self.yearly, offer: code).status == 200, "a new customer")
         let existing = try await store.purchase(Self.yearly, offer: code)
         #expect(existing.status == 400 && Self.message(existing).contains("ineligibleForOffer"), "subscribed now")
@@ -122,7 +122,7 @@ import Testing
         }
         #expect(coins?.message.contains("only those have offers") == true, "a consumable has no offers")
         let device = try await store.purchase(
-            "com.example.coins", offer: PurchaseOfferOption(type: "offerCode", id: "X"))
+            "com.example.coins", offer: PurchaseOfferOption(type: .offerCode, id: "X"))
         #expect(device.status == 400, "nor through the device API")
         let winBack = try await refusal {
             try await store.testStore.buy(Self.pro, offer: .winBack("pro.monthly.winback.free"))

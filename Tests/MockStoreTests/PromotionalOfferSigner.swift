@@ -33,7 +33,7 @@ struct PromotionalOfferSigner {
         ].joined(separator: "\u{2063}")
         let signature = try key.derSignature(for: Array(payload.utf8))
         return PurchaseOfferOption(
-            type: "promotional", id: offer, keyID: keyID, nonce: nonce.uuidString.lowercased(), timestamp: timestamp,
+            type: .promotional, id: offer, keyID: keyID, nonce: nonce.uuidString.lowercased(), timestamp: timestamp,
             signature: Data(signature).base64EncodedString())
     }
 
@@ -49,7 +49,7 @@ struct PromotionalOfferSigner {
         if let transactionId { claims["transactionId"] = transactionId }
         let payload = try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])
         let signer = try CompactJWSSigner(.es256(key: key, x5c: nil, keyID: keyID), typ: "JWT")
-        return PurchaseOfferOption(type: "promotional", id: offer, compactJWS: try signer.sign(payload: Array(payload)))
+        return PurchaseOfferOption(type: .promotional, id: offer, compactJWS: try signer.sign(payload: Array(payload)))
     }
 }
 

@@ -79,7 +79,7 @@ extension ReceiverAnswerLimitTests {
             return record?.sendAttempts.isEmpty == false
         }
         let attempts = try #require(record).sendAttempts
-        #expect(record?.status == "delivered")
+        #expect(record?.status == .delivered)
         #expect(attempts.map(\.sendAttemptResult) == [.success], "\(attempts.map { $0.detail ?? "" })")
         #expect(attempts.map(\.httpStatus) == [200])
 

@@ -84,7 +84,7 @@ extension RefundDecisionTests {
                 + #""consumptionPercentage":25000,"refundPreference":"GRANT_PRORATED"}"#, for: id)
         let now = try latest(id)
         #expect(now.revocationType == .refundProrated && now.revocationPercentage == 75_000)
-        #expect(now.refundRequest == "granted")
+        #expect(now.refundRequest == .granted)
         #expect(try notificationTypes() == [.consumptionRequest, .refund])
     }
 
@@ -101,7 +101,7 @@ extension RefundDecisionTests {
             #"{"customerConsented":true,"sampleContentProvided":false,"deliveryStatus":"DELIVERED","#
                 + #""refundPreference":"DECLINE"}"#, for: declined)
         #expect(try latest(declined).revocationDate == nil)
-        #expect(try latest(declined).refundRequest == "declined")
+        #expect(try latest(declined).refundRequest == .declined)
         #expect(try notificationTypes().suffix(2) == [.consumptionRequest, .refundDeclined])
     }
 
@@ -122,7 +122,7 @@ extension RefundDecisionTests {
                 #"{"customerConsented":true,"sampleContentProvided":false,"deliveryStatus":"DELIVERED","#
                     + #""refundPreference":"GRANT_PRORATED"}"#, for: id)
         }
-        #expect(try latest(id).refundRequest == "requested")
+        #expect(try latest(id).refundRequest == .requested)
     }
 
     @Test func controlPercentagesAreMilliunits() {

@@ -60,15 +60,15 @@ extension SandboxControlBinaryTests {
         await #expect(try store.control(TestSettingsBody.self, "ask-to-buy", "on").askToBuyEnabled)
         let first = try await purchase(store)
         let second = try await purchase(store)
-        #expect(second.result == "pending")
+        #expect(second.result == .pending)
         let listed = try await store.control(TestTransactionsBody.self, "transactions").transactions
         // Each pending answer names its own waiting transaction (a mock store addition, issue 13).
         #expect(
             first
                 == PurchaseResponseBody(
-                    result: "pending", pendingReason: .askToBuy, transactionId: listed.first?.transactionId))
+                    result: .pending, pendingReason: .askToBuy, transactionId: listed.first?.transactionId))
         #expect(second.transactionId == listed.last?.transactionId && second.transactionId != first.transactionId)
-        #expect(listed.map(\.status) == ["pending", "pending"])
+        #expect(listed.map(\.status) == [.pending, .pending])
         #expect(listed.map(\.pendingReason) == [.askToBuy, .askToBuy])
         #expect(listed.map(\.orderId) == ["MOCK00000001", "MOCK00000002"])
         let (approvedID, declinedID) = (listed[0].transactionId, listed[1].transactionId)
@@ -77,11 +77,11 @@ extension SandboxControlBinaryTests {
         #expect(before.signedTransactions.isEmpty)
 
         let approved = try await store.control(TestTransactionBody.self, "approve", approvedID)
-        #expect(approved.transaction.status == "purchased")
+        #expect(approved.transaction.status == .purchased)
         let approvedJWS = try #require(approved.signedTransaction)
         #expect(try payloads([approvedJWS], root: root).first?.transactionId == approvedID)
         let declined = try await store.control(TestTransactionBody.self, "decline", declinedID)
-        #expect(declined.transaction.status == "declined")
+        #expect(declined.transaction.status == .declined)
         #expect(declined.signedTransaction == nil)
 
         let feed = try await updates(store, after: before.cursor)
@@ -94,7 +94,7 @@ extension SandboxControlBinaryTests {
         await expectRefused(try store.control("decline", declinedID), "it is declined")
         await expectRefused(try store.control("approve", "2000000000000099"), "Transaction id not found.")
         await #expect(try !store.control(TestSettingsBody.self, "ask-to-buy", "off").askToBuyEnabled)
-        #expect(try await purchase(store).result == "success")
+        #expect(try await purchase(store).result == .success)
         #expect(try await store.stop() == 0)
     }
 
@@ -110,17 +110,17 @@ extension SandboxControlBinaryTests {
         let id = try await #require(try store.control(TestTransactionsBody.self, "transactions").transactions.first)
             .transactionId
         #expect(
-            answer == PurchaseResponseBody(result: "userCancelled", pendingReason: .interrupted, transactionId: id))
+            answer == PurchaseResponseBody(result: .userCancelled, pendingReason: .interrupted, transactionId: id))
         let cursor = try await updates(store).cursor
         await expectRefused(try store.control("approve", id), "not waiting for Ask to Buy approval")
         let resolved = try await store.control(TestTransactionBody.self, "resolve", id)
-        #expect(resolved.transaction.status == "purchased")
+        #expect(resolved.transaction.status == .purchased)
         #expect(
             try payloads(try await updates(store, after: cursor).signedTransactions, root: root).map(\.transactionId)
                 == [id])
         await expectRefused(try store.control("resolve", id), "Cannot resolve")
         _ = try await store.control(TestSettingsBody.self, "interrupted", "off")
-        #expect(try await purchase(store).result == "success")
+        #expect(try await purchase(store).result == .success)
         #expect(try await store.stop() == 0)
     }
 
@@ -132,8 +132,8 @@ extension SandboxControlBinaryTests {
         _ = try await store.control(TestSettingsBody.self, "ask-to-buy", "on")
         let bought = try await store.control(
             TestTransactionBody.self, "buy", Self.credit1000, "--quantity", "2", "--app-account-token", token)
-        #expect(bought.transaction.origin == "outside")
-        #expect(bought.transaction.status == "purchased", "an outside purchase does not wait for Ask to Buy")
+        #expect(bought.transaction.origin == .outside)
+        #expect(bought.transaction.status == .purchased, "an outside purchase does not wait for Ask to Buy")
         let boughtJWS = try #require(bought.signedTransaction)
         let payload = try #require(try payloads([boughtJWS], root: root).first)
         #expect(payload.quantity == 2)
@@ -194,16 +194,16 @@ extension SandboxControlBinaryTests {
         await expectRefused(try store.control("decline-refund", id), "No refund of transaction \(id) is waiting")
         let requested = try await store.control(
             TestTransactionBody.self, "request-refund", id, "--reason", "FULFILLMENT_ISSUE")
-        #expect(requested.transaction.refundRequest == "requested")
+        #expect(requested.transaction.refundRequest == .requested)
         await expectRefused(try store.control("request-refund", id), "already requested")
         await #expect(
-            try store.control(TestTransactionBody.self, "decline-refund", id).transaction.refundRequest == "declined")
+            try store.control(TestTransactionBody.self, "decline-refund", id).transaction.refundRequest == .declined)
         await #expect(
             try store.control(TestTransactionsBody.self, "transactions").transactions.first?.revocationDate == nil,
             "a declined refund request leaves the transaction paid")
         _ = try await store.control(TestTransactionBody.self, "request-refund", id)
         let granted = try await store.control(TestTransactionBody.self, "refund", id)
-        #expect(granted.transaction.refundRequest == "granted")
+        #expect(granted.transaction.refundRequest == .granted)
         #expect(granted.transaction.revocationReason == .refundedForOtherReason)
         // An unknown reason is a command-line mistake (issue 35): exit 64, nothing sent.
         let bored = try await store.control("request-refund", id, "--reason", "BORED")
@@ -215,7 +215,7 @@ extension SandboxControlBinaryTests {
             kinds == [.oneTimeCharge, .consumptionRequest, .refundDeclined, .consumptionRequest, .refund])
         await #expect(
             try store.control(TestNotificationsBody.self, "notifications").notifications.allSatisfy {
-                $0.status == "unsent" && $0.sendAttempts.isEmpty
+                $0.status == .unsent && $0.sendAttempts.isEmpty
             }, "no --notify: recorded, not sent")
         #expect(try await store.stop() == 0)
     }
@@ -226,7 +226,7 @@ extension SandboxControlBinaryTests {
 extension SandboxControlBinaryTests {
     /// Checks a simulated failure's answer; `setBy`, when given, is what its message must say set it.
     func expectSimulated(
-        _ response: MockStoreHarness.Response, api: String, error: String, skErrorCode: Int?, setBy: String? = nil,
+        _ response: MockStoreHarness.Response, api: StoreKitAPI, error: String, skErrorCode: Int?, setBy: String? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         #expect(response.status == 503, sourceLocation: sourceLocation)
@@ -234,7 +234,7 @@ extension SandboxControlBinaryTests {
         let body = try response.decoded(SimulatedErrorBody.self)
         #expect(body.errorCode == 5_030_000, sourceLocation: sourceLocation)
         #expect(body.api == api, sourceLocation: sourceLocation)
-        #expect(body.storeKitError == error, sourceLocation: sourceLocation)
+        #expect(body.storeKitError.rawValue == error && body.storeKitError.isRecognized, sourceLocation: sourceLocation)
         #expect(body.skErrorCode == skErrorCode, sourceLocation: sourceLocation)
         #expect(body.errorMessage.contains(error), sourceLocation: sourceLocation)
         if let setBy {
@@ -252,48 +252,48 @@ extension SandboxControlBinaryTests {
         #expect(
             set.failures == [
                 TestFailure(
-                    api: "purchase", error: "Product.PurchaseError.purchaseNotAllowed", once: true, source: "control")
+                    api: .purchase, error: .purchase(.purchaseNotAllowed), once: true, source: .control)
             ])
         let buy = #"{"productId": "\#(Self.credit500)"}"#
         try expectSimulated(
-            try await store.post(DeviceAPI.purchase.path(), json: buy), api: "purchase",
+            try await store.post(DeviceAPI.purchase.path(), json: buy), api: .purchase,
             error: "Product.PurchaseError.purchaseNotAllowed", skErrorCode: 4)
-        #expect(try await purchase(store).result == "success", "once: the next call works")
+        #expect(try await purchase(store).result == .success, "once: the next call works")
 
         _ = try await store.control(
             TestFailuresBody.self, "fail", "purchase", "--error", "SKError.Code.paymentNotAllowed")
         for _ in 0..<2 {
             try expectSimulated(
-                try await store.post(DeviceAPI.purchase.path(), json: buy), api: "purchase",
+                try await store.post(DeviceAPI.purchase.path(), json: buy), api: .purchase,
                 error: "SKError.Code.paymentNotAllowed", skErrorCode: 4)
         }
         _ = try await store.control(TestFailuresBody.self, "fail", "purchase", "--error", "StoreKitError.userCancelled")
-        #expect(try await purchase(store) == PurchaseResponseBody(result: "userCancelled"), "a result, not an error")
+        #expect(try await purchase(store) == PurchaseResponseBody(result: .userCancelled), "a result, not an error")
         _ = try await store.control(TestFailuresBody.self, "clear-failure", "purchase")
 
         _ = try await store.control(
             TestFailuresBody.self, "fail", "loadProducts", "--error", "StoreKitError.networkError")
         try expectSimulated(
-            try await store.get(products), api: "loadProducts", error: "StoreKitError.networkError", skErrorCode: 0)
+            try await store.get(products), api: .loadProducts, error: "StoreKitError.networkError", skErrorCode: 0)
         try expectSimulated(
-            try await store.get(products), api: "loadProducts", error: "StoreKitError.networkError", skErrorCode: 0)
+            try await store.get(products), api: .loadProducts, error: "StoreKitError.networkError", skErrorCode: 0)
         _ = try await store.control(TestFailuresBody.self, "clear-failure", "loadProducts")
         #expect(try await store.get(products).status == 200)
 
         _ = try await store.control(TestFailuresBody.self, "fail", "appStoreSync", "--error", "systemError", "--once")
         try expectSimulated(
-            try await store.get(DeviceAPI.unfinished.path()), api: "appStoreSync",
+            try await store.get(DeviceAPI.unfinished.path()), api: .appStoreSync,
             error: "StoreKitError.systemError", skErrorCode: 0)
         _ = try await store.control(TestFailuresBody.self, "fail", "appStoreSync", "--error", "notEntitled", "--once")
         try expectSimulated(
-            try await store.get(DeviceAPI.updates.path()), api: "appStoreSync",
+            try await store.get(DeviceAPI.updates.path()), api: .appStoreSync,
             error: "StoreKitError.notEntitled", skErrorCode: nil)
         let ids = try await unfinishedIDs(store, root: root)
         #expect(ids.count == 1)
 
         _ = try await store.control(TestFailuresBody.self, "fail", "finish", "--error", "unknown", "--once")
         try expectSimulated(
-            try await store.post(DeviceAPI.finish.path(ids[0]), json: "{}"), api: "finish",
+            try await store.post(DeviceAPI.finish.path(ids[0]), json: "{}"), api: .finish,
             error: "StoreKitError.unknown", skErrorCode: 0)
         #expect(try await store.post(DeviceAPI.finish.path(ids[0]), json: "{}").status == 200)
 
@@ -316,7 +316,7 @@ extension SandboxControlBinaryTests {
         _ = try await store.control(TestFailuresBody.self, "fail", "loadProducts", "--error", "unsupported")
         _ = try await store.control(TestFailuresBody.self, "fail", "finish", "--error", "notAvailableInStorefront")
         await #expect(
-            try store.control(TestFailuresBody.self, "failures").failures.map(\.api) == ["loadProducts", "finish"])
+            try store.control(TestFailuresBody.self, "failures").failures.map(\.api) == [.loadProducts, .finish])
         await #expect(try store.control(TestFailuresBody.self, "clear-failure").failures.isEmpty)
         #expect(try await store.get(products).status == 200)
         #expect(try await store.stop() == 0)
@@ -342,22 +342,22 @@ extension SandboxControlBinaryTests {
         #expect(defaults.storefront == "USA" && defaults.currency == "USD" && defaults.locale == "en_US")
         #expect(
             defaults.failures == [
-                TestFailure(api: "loadProducts", error: "StoreKitError.networkError", once: false, source: "catalogue"),
-                TestFailure(api: "purchase", error: "SKError.Code.unknown", once: false, source: "catalogue"),
+                TestFailure(api: .loadProducts, error: .storeKit(.networkError), once: false, source: .catalogue),
+                TestFailure(api: .purchase, error: .skError(.unknown), once: false, source: .catalogue),
             ])
         // Each says the catalogue file set it (a test that set nothing knows where to look), never a test control.
         try expectSimulated(
-            try await store.get(DeviceAPI.products.path() + "?ids=\(Self.credit500)"), api: "loadProducts",
+            try await store.get(DeviceAPI.products.path() + "?ids=\(Self.credit500)"), api: .loadProducts,
             error: "StoreKitError.networkError", skErrorCode: 0,
             setBy: "set by the catalogue file's StoreKit errors, _storeKitErrors")
         try expectSimulated(
             try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.credit500)"}"#),
-            api: "purchase", error: "SKError.Code.unknown", skErrorCode: 0,
+            api: .purchase, error: "SKError.Code.unknown", skErrorCode: 0,
             setBy: "set by the catalogue file's _failTransactionsEnabled")
         _ = try await store.control(TestFailuresBody.self, "fail", "purchase", "--error", "networkError", "--once")
         try expectSimulated(
             try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.credit500)"}"#),
-            api: "purchase", error: "StoreKitError.networkError", skErrorCode: 0, setBy: "set by a test control")
+            api: .purchase, error: "StoreKitError.networkError", skErrorCode: 0, setBy: "set by a test control")
 
         _ = try await store.control(TestFailuresBody.self, "clear-failure")
         _ = try await store.control(TestSettingsBody.self, "ask-to-buy", "off")
@@ -367,7 +367,7 @@ extension SandboxControlBinaryTests {
         let products = try await store.get(DeviceAPI.products.path() + "?ids=\(Self.credit500)")
             .decoded(StoreProductsBody.self).products
         #expect(products.map(\.displayPrice) == ["£5.00"])
-        #expect(try await purchase(store).result == "success")
+        #expect(try await purchase(store).result == .success)
 
         await #expect(try store.control("reset").status == 0)
         await #expect(try store.control(TestSettingsBody.self, "settings") == defaults, "back to the catalogue's")

@@ -75,7 +75,7 @@ extension SandboxStoreTests {
         let start = try store.purchases.updates(after: nil)
         let bought = try store.purchases.purchase(PurchaseRequestBody(productId: Self.credit500))
         let id = try store.controls.testTransactions().transactions[0].transactionId
-        #expect(bought.result == "success")
+        #expect(bought.result == .success)
         try store.purchases.finish(transactionId: id)
         #expect(try store.purchases.updates(after: start.cursor).signedTransactions.isEmpty)
     }

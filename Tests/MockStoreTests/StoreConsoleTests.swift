@@ -36,7 +36,7 @@ import Testing
         TestTransaction(
             transactionId: id, originalTransactionId: id, orderId: "order", productId: product, type: .consumable,
             quantity: 1, price: 4990, currency: "GBP", storefront: "GBR", purchaseDate: 1_760_000_000_000,
-            appAccountToken: nil, origin: "outside", status: "purchased", pendingReason: nil, finished: false,
+            appAccountToken: nil, origin: .outside, status: .purchased, pendingReason: nil, finished: false,
             finishedDate: nil, revocationDate: nil, revocationReason: nil, revocationType: nil, refundRequest: nil,
             version: 1)
     }

@@ -39,7 +39,7 @@ import Testing
         let response = try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "\#(product)"}"#)
         #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
         let body = try response.decoded(PurchaseResponseBody.self)
-        #expect(body.result == "success")
+        #expect(body.result == .success)
         return try verifiedES256Payload(
             try #require(body.signedTransaction), as: SignedTransactionPayload.self, root: root)
     }
@@ -211,7 +211,7 @@ extension SubscriptionBinaryTests {
         #expect(expired.notificationType == .expired && expired.subtype == .voluntary)
         #expect(try await entitlements(store, root: root).isEmpty)
         let status = try await store.get(DeviceAPI.subscriptionStatus.path(Self.proGroup))
-        #expect(try status.decoded(SubscriptionStatusesBody.self).statuses.map(\.state) == ["expired"])
+        #expect(try status.decoded(SubscriptionStatusesBody.self).statuses.map(\.state) == [.expired])
         #expect(try await store.stop() == 0)
     }
 
@@ -221,7 +221,7 @@ extension SubscriptionBinaryTests {
         _ = try await store.testStore.setAskToBuy(true)
         let response = try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.weekly)"}"#)
         let pending = try response.decoded(PurchaseResponseBody.self)
-        #expect(pending.result == "pending")
+        #expect(pending.result == .pending)
         let nothingYet = try await entitlements(store, root: root)
         await #expect(try notifications(store, root: root).isEmpty && nothingYet.isEmpty)
         let start = try await store.get(DeviceAPI.updates.path()).decoded(TransactionUpdatesBody.self)

@@ -39,37 +39,37 @@ import Testing
         #expect(yearly.subscriptionGroupID == "21C0FFEE")
         #expect(yearly.groupLevel == 1)
         #expect(yearly.groupDisplayName == "Example Pro")
-        #expect(yearly.subscriptionPeriod == StoreSubscriptionPeriod(unit: "year", value: 1))
+        #expect(yearly.subscriptionPeriod == StoreSubscriptionPeriod(unit: .year, value: 1))
         #expect(
             yearly.introductoryOffer
                 == StoreSubscriptionOffer(
-                    id: nil, type: "introductory", price: "0", displayPrice: "$0.00",
-                    period: .init(unit: "week", value: 2), periodCount: 1, paymentMode: "freeTrial"))
+                    id: nil, type: .introductory, price: "0", displayPrice: "$0.00",
+                    period: .init(unit: .week, value: 2), periodCount: 1, paymentMode: .freeTrial))
         #expect(
             yearly.promotionalOffers == [
                 StoreSubscriptionOffer(
-                    id: "pro.yearly.loyalty", type: "promotional", price: "79.99", displayPrice: "$79.99",
-                    period: .init(unit: "year", value: 1), periodCount: 1, paymentMode: "payUpFront"),
+                    id: "pro.yearly.loyalty", type: .promotional, price: "79.99", displayPrice: "$79.99",
+                    period: .init(unit: .year, value: 1), periodCount: 1, paymentMode: .payUpFront),
                 StoreSubscriptionOffer(
-                    id: "pro.yearly.comeback.month", type: "promotional", price: "0", displayPrice: "$0.00",
-                    period: .init(unit: "month", value: 1), periodCount: 1, paymentMode: "freeTrial"),
+                    id: "pro.yearly.comeback.month", type: .promotional, price: "0", displayPrice: "$0.00",
+                    period: .init(unit: .month, value: 1), periodCount: 1, paymentMode: .freeTrial),
             ])
         #expect(
             yearly.winBackOffers == [
                 StoreSubscriptionOffer(
-                    id: "pro.yearly.winback", type: "winBack", price: "49.99", displayPrice: "$49.99",
-                    period: .init(unit: "year", value: 1), periodCount: 1, paymentMode: "payUpFront")
+                    id: "pro.yearly.winback", type: .winBack, price: "49.99", displayPrice: "$49.99",
+                    period: .init(unit: .year, value: 1), periodCount: 1, paymentMode: .payUpFront)
             ])
         let monthly = try #require(listed[2].subscription)
         #expect(monthly.groupLevel == 2)
-        #expect(monthly.introductoryOffer?.paymentMode == "payAsYouGo")
+        #expect(monthly.introductoryOffer?.paymentMode == .payAsYouGo)
         #expect(monthly.introductoryOffer?.periodCount == 3)
         #expect(monthly.introductoryOffer?.displayPrice == "$1.99")
-        #expect(listed[3].subscription?.introductoryOffer?.paymentMode == "payUpFront")
+        #expect(listed[3].subscription?.introductoryOffer?.paymentMode == .payUpFront)
         let weekly = try #require(listed[4].subscription)
         #expect(weekly.subscriptionGroupID == "3E0E1CE5")
         #expect(weekly.groupDisplayName == "News")
-        #expect(weekly.subscriptionPeriod == StoreSubscriptionPeriod(unit: "week", value: 1))
+        #expect(weekly.subscriptionPeriod == StoreSubscriptionPeriod(unit: .week, value: 1))
         #expect(weekly.introductoryOffer == nil && weekly.promotionalOffers.isEmpty && weekly.winBackOffers.isEmpty)
 
         // The raw body: StoreKit's field names, offer codes not listed, no subscription key on the consumable.
@@ -106,7 +106,7 @@ import Testing
         let listed = try await products(store)
         #expect(listed.map(\.id) == Self.ids)
         #expect(listed.compactMap { $0.subscription?.groupLevel } == [1, 2, 3, 1])
-        #expect(listed[1].subscription?.introductoryOffer?.paymentMode == "freeTrial")
+        #expect(listed[1].subscription?.introductoryOffer?.paymentMode == .freeTrial)
         #expect(listed[1].subscription?.winBackOffers.isEmpty == (shape != "v4"))
         #expect(try await store.stop() == 0)
     }

@@ -73,9 +73,9 @@ import Testing
         try await store.setAskToBuy(true)
         #expect(try await store.settings().askToBuyEnabled)
         let asked = try await store.purchaseOnDevice(Self.credit)
-        #expect(asked.result == "pending" && asked.pendingReason == .askToBuy && asked.signedTransaction == nil)
+        #expect(asked.result == .pending && asked.pendingReason == .askToBuy && asked.signedTransaction == nil)
         let approved = try await store.approve(try #require(asked.transactionId))
-        #expect(approved.transaction.status != "pending" && approved.signedTransaction != nil)
+        #expect(approved.transaction.status != .pending && approved.signedTransaction != nil)
     }
 
     @Test func theClockIsAdvancedAndARenewalWaitedFor() async throws {
@@ -115,7 +115,7 @@ extension TestStoreLibraryTests {
     @Test func anyDeclaredEndpointIsSentTyped() async throws {
         let directory = try TemporaryDirectory()
         let store = try await start(in: directory)
-        #expect(try await store.purchaseOnDevice(Self.credit).result == "success")
+        #expect(try await store.purchaseOnDevice(Self.credit).result == .success)
         // Signed again as each device asks (its verification and signing date), so one, not the same bytes.
         #expect(try await store.send(DeviceAPI.unfinished).signedTransactions.count == 1)
         let id = try #require(try await store.transactions().first?.transactionId)

@@ -83,7 +83,7 @@ struct StoreTests {
         #expect(try outcome.get() == nil, "pending: nothing to deliver yet")
         #expect(try await app.isPurchased(racecar) == false)
         let waiting = try #require(
-            try await store.transactions().first { $0.productId == racecar.id && $0.status == "pending" })
+            try await store.transactions().first { $0.productId == racecar.id && $0.status == .pending })
 
         try await store.approve(waiting.transactionId)
 
