@@ -1,4 +1,5 @@
 import StoreTestControls
+
 /// What set a simulated StoreKit failure: a test control, or the catalogue file the store was started with. The
 /// failure's message says which, so a test that did not ask for one knows where to look.
 public enum SimulatedFailureSource: Sendable, Equatable {

@@ -152,7 +152,8 @@ public struct StoreSettings: StorePart {
         }
         guard let failure = api.failure(named: request.error.rawValue) else {
             throw .badRequest(
-                "\(api.rawValue) cannot fail with \"\(request.error.rawValue)\": use one of \(api.allowedErrorsDescription).")
+                "\(api.rawValue) cannot fail with \"\(request.error.rawValue)\": use one of \(api.allowedErrorsDescription)."
+            )
         }
         return try withDatabase { database in
             try database.setFailure(for: api.rawValue, error: failure.description, once: request.once ?? false)

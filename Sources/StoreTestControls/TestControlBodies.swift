@@ -38,7 +38,8 @@ public struct TestTransaction: Codable, Sendable, Equatable {
     public init(
         transactionId: String, originalTransactionId: String, orderId: String, productId: String, type: ProductType,
         quantity: Int, price: Int64, currency: String, storefront: String, purchaseDate: Int64,
-        appAccountToken: String?, origin: TransactionOrigin, status: TransactionStatus, pendingReason: PendingReason?, finished: Bool,
+        appAccountToken: String?, origin: TransactionOrigin, status: TransactionStatus, pendingReason: PendingReason?,
+        finished: Bool,
         finishedDate: Int64?, revocationDate: Int64?, revocationReason: RevocationReason?,
         revocationType: RevocationType?,
         refundRequest: RefundRequestState?, version: Int64

@@ -89,7 +89,8 @@ public struct TestSubscription: Codable, Sendable, Equatable {
 
     public init(
         originalTransactionId: String, subscriptionGroupIdentifier: String, productId: String,
-        autoRenewProductId: String, autoRenewStatus: AutoRenewStatus, status: SubscriptionStatus, state: SubscriptionRenewalState,
+        autoRenewProductId: String, autoRenewStatus: AutoRenewStatus, status: SubscriptionStatus,
+        state: SubscriptionRenewalState,
         latestTransactionId: String,
         expiresDate: Int64, expirationIntent: ExpirationIntent?, isEntitled: Bool, signedRenewalInfo: String? = nil
     ) {

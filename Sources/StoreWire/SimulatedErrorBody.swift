@@ -9,7 +9,9 @@ public struct SimulatedErrorBody: Codable, Sendable, Equatable {
     /// The legacy `SKError.Code` raw value that matches, when there is one.
     public var skErrorCode: Int?
 
-    public init(errorCode: Int, errorMessage: String, api: StoreKitAPI, storeKitError: StoreKitErrorName, skErrorCode: Int?) {
+    public init(
+        errorCode: Int, errorMessage: String, api: StoreKitAPI, storeKitError: StoreKitErrorName, skErrorCode: Int?
+    ) {
         self.errorCode = errorCode
         self.errorMessage = errorMessage
         self.api = api

@@ -61,7 +61,9 @@ import Testing
     }
 
     /// Item 12: a StoreKit error the store answers with is said in words, with what became of the purchase.
-    @Test(arguments: [.networkError, .systemError, .unknown, .notAvailableInStorefront] as [StoreKitErrorName.StoreKitErrorCase])
+    @Test(
+        arguments: [.networkError, .systemError, .unknown, .notAvailableInStorefront]
+            as [StoreKitErrorName.StoreKitErrorCase])
     func aStoreKitErrorIsSaidInWordsAndThatNothingWasBought(_ name: StoreKitErrorName.StoreKitErrorCase) async throws {
         let store = try await started()
         try await store.store.fail(.purchase, with: .storeKit(name), once: true)

@@ -31,7 +31,8 @@ import Testing
     }
 
     @Test func aStoreKitErrorNameIsItsTypeThenItsCase() {
-        #expect(StoreKitErrorName(rawValue: "Product.PurchaseError.purchaseNotAllowed") == .purchase(.purchaseNotAllowed))
+        #expect(
+            StoreKitErrorName(rawValue: "Product.PurchaseError.purchaseNotAllowed") == .purchase(.purchaseNotAllowed))
         #expect(StoreKitErrorName(rawValue: "StoreKitError.networkError") == .storeKit(.networkError))
         #expect(StoreKitErrorName(rawValue: "SKError.Code.paymentNotAllowed") == .skError(.paymentNotAllowed))
         #expect(StoreKitErrorName.skError(.invalidOfferPrice).rawValue == "SKError.Code.invalidOfferPrice")
