@@ -27,6 +27,15 @@ public struct AppStoreProvider: StoreProvider {
         #endif
     }
 
+    /// The store in words: the App Store, or on Linux the mock store that MockStoreKit talks to.
+    public var displayName: String {
+        #if canImport(StoreKit)
+            return "App Store"
+        #else
+            return "mock store"
+        #endif
+    }
+
     public init(name: String = AppStoreProvider.defaultName) {
         self.name = name
     }

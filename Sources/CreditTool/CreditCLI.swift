@@ -92,10 +92,10 @@ struct CreditCLI {
 
     /// Runs the command the parser chose (`args.path` is `["credit", COMMAND, …]`): the one declared by that name.
     private func dispatch(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
-        guard let command = CreditCommands.named(args.path.dropFirst().first ?? "") else {
+        guard let run = CreditCommands.command(at: args.path.dropFirst())?.run else {
             throw UsageError("unknown command \"\(args.command)\"", command: ["credit"])
         }
-        return try await command.run(args, context)
+        return try await run(args, context)
     }
 }
 

@@ -169,24 +169,24 @@ enum CreditCommandLine {
             receipts, and --secret-file, which holds the shared secret for HS256 receipts. Its receipts must come
             from one environment, Sandbox unless --environment says production: any other is never credited.
             """,
-        subcommands: [
-            CommandSpec(
-                "use", summary: "choose the store",
-                subcommands: [
-                    CommandSpec("simulated", summary: "the simulated store: no money is taken"),
-                    CommandSpec(
-                        "mockstore", summary: "the mock store (a sandbox for test purchases)",
-                        options: [
-                            .string(.url, "URL", help: "the mock store's listening URL").required(),
-                            .string(.rootCertificate, "FILE", help: "its test root (DER or PEM), for ES256"),
-                            .string(.secretFile, "FILE", help: "the shared secret, for HS256"),
-                            .string(.bundleId, "ID", help: "the app's bundle id in its receipts"),
-                            .choice(
-                                .environment, ["sandbox", "production"],
-                                help: "the one environment its receipts must come from (default sandbox)"),
-                        ]),
-                ], subcommandNoun: "store")
-        ], runsWithoutSubcommand: true, subcommandNoun: "store command", usageListsSubcommands: true)
+        runsWithoutSubcommand: true, subcommandNoun: "store command", usageListsSubcommands: true)
+
+    /// `credit store use`: groups the stores (its subcommands are set where they are run, ``CreditCommands``).
+    static let storeUse = CommandSpec("use", summary: "choose the store", subcommandNoun: "store")
+
+    static let useSimulated = CommandSpec("simulated", summary: "the simulated store: no money is taken")
+
+    static let useMockStore = CommandSpec(
+        "mockstore", summary: "the mock store (a sandbox for test purchases)",
+        options: [
+            .string(.url, "URL", help: "the mock store's listening URL").required(),
+            .string(.rootCertificate, "FILE", help: "its test root (DER or PEM), for ES256"),
+            .string(.secretFile, "FILE", help: "the shared secret, for HS256"),
+            .string(.bundleId, "ID", help: "the app's bundle id in its receipts"),
+            .choice(
+                .environment, ["sandbox", "production"],
+                help: "the one environment its receipts must come from (default sandbox)"),
+        ])
 
     static let pnl = CommandSpec(
         "pnl", summary: "the owner's profit and loss of every feature (costs are placeholders)",

@@ -6,10 +6,26 @@ enum CreditCommands {
     /// What runs one command, given its parsed command line and its data directory.
     typealias Handler = @Sendable (ParsedArguments, Context) async throws -> Int32
 
-    /// One command: its declaration and what runs it.
+    /// One command: its declaration, what runs it (nil for a command that only groups others, as `store use`), and
+    /// its subcommands, each with what runs it. The declaration's subcommands are theirs.
     struct Command: Sendable {
         let spec: CommandSpec
-        let run: Handler
+        let run: Handler?
+        let subcommands: [Command]
+
+        init(spec: CommandSpec, run: Handler?, subcommands: [Command] = []) {
+            var spec = spec
+            if !subcommands.isEmpty { spec.subcommands = subcommands.map(\.spec) }
+            self.spec = spec
+            self.run = run
+            self.subcommands = subcommands
+        }
+
+        /// The command `path` names below this one (this one for an empty path), if one is declared.
+        func command(at path: ArraySlice<String>) -> Command? {
+            guard let word = path.first else { return self }
+            return subcommands.first { $0.spec.name == word }?.command(at: path.dropFirst())
+        }
     }
 
     static let all: [Command] = [
@@ -30,14 +46,24 @@ enum CreditCommands {
         Command(spec: CreditCommandLine.run, run: LedgerCommands.runActs),
         Command(spec: CreditCommandLine.verify, run: ScreenCommands.verify),
         Command(spec: CreditCommandLine.upgrade, run: ScreenCommands.upgrade),
-        Command(spec: CreditCommandLine.store, run: StoreCommands.store),
+        Command(
+            spec: CreditCommandLine.store, run: StoreCommands.show,
+            subcommands: [
+                Command(
+                    spec: CreditCommandLine.storeUse, run: nil,
+                    subcommands: [
+                        Command(spec: CreditCommandLine.useSimulated, run: StoreCommands.useSimulated),
+                        Command(spec: CreditCommandLine.useMockStore, run: StoreCommands.useMockStore),
+                    ])
+            ]),
         Command(spec: CreditCommandLine.pnl, run: CreditCLI.pnl),
         Command(spec: CreditCommandLine.report, run: CreditCLI.writeReport),
         Command(spec: CreditCommandLine.export, run: CreditCLI.exportSummary),
     ]
 
-    /// The command declared as `name`, if any.
-    static func named(_ name: String) -> Command? {
-        all.first { $0.spec.name == name }
+    /// The command declared at `path` (`["store", "use", "simulated"]`), if any.
+    static func command(at path: ArraySlice<String>) -> Command? {
+        guard let word = path.first else { return nil }
+        return all.first { $0.spec.name == word }?.command(at: path.dropFirst())
     }
 }

@@ -9,83 +9,84 @@ import TopUp
 import VoiceDebriefCredit
 
 enum StoreCommands {
-    static func store(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        // `credit store` shows the store; `credit store use simulated|mockstore` chooses it.
-        guard args.path.count > 2 else {
-            let configuration = try StoreConfiguration.load(from: context.dataDirectory)
+    /// `credit store`: the store top-ups go through.
+    static func show(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        let configuration = try StoreConfiguration.load(from: context.dataDirectory)
+        if context.json {
+            try printJSON(
+                StoreOutputs.Store(
+                    store: configuration.store.rawValue, url: configuration.url,
+                    signing: configuration.signing?.rawValue, bundleId: configuration.bundleId,
+                    environment: configuration.store == .mockstore
+                        ? configuration.receiptEnvironment.rawValue : nil))
+        } else if configuration.store == .mockstore {
+            print(
+                "Store: the mock store at \(configuration.url ?? "?"), receipts verified with "
+                    + "\(configuration.signing == .hs256 ? "the shared secret (HS256)" : "the pinned test root (ES256)")"
+                    + ", bundle \(configuration.bundleID(default: VoiceDebriefStore.bundleID)); receipts must come "
+                    + "from \(configuration.receiptEnvironment).")
+        } else {
+            print("Store: simulated. One £5.00 pack; no money is taken.")
+        }
+        return CreditCLI.success
+    }
+
+    /// `credit store use simulated`.
+    static func useSimulated(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        try StoreConfiguration.simulated.save(to: context.dataDirectory)
+        if context.json {
+            try printJSON(StoreOutputs.Store(store: StoreKind.simulated.rawValue))
+        } else {
+            print("Store: simulated. No money is taken.")
+        }
+        return CreditCLI.success
+    }
+
+    /// `credit store use mockstore --url URL (--root-certificate FILE | --secret-file FILE)`.
+    static func useMockStore(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+        let url = try StoreCommands.storeURL(args)
+        let rootFile = args.string(.rootCertificate)
+        let secretFile = args.string(.secretFile)
+        let bundle = args.string(.bundleId)
+        let environment: AppStoreEnvironment = args.string(.environment) == "production" ? .production : .sandbox
+        guard (rootFile == nil) != (secretFile == nil) else {
+            throw UsageError(
+                "give exactly one of --root-certificate FILE or --secret-file FILE", command: args.path)
+        }
+        let root = try rootFile.map { path -> [UInt8] in
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CommandFailure("cannot read \(path)")
+            }
+            return Array(data)
+        }
+        let secret = try secretFile.map { path -> [UInt8] in
+            // A secret others can read is refused, as the mock store refuses it.
+            var bytes: [UInt8]
+            do {
+                bytes = try KeyFile.read(path)
+            } catch let error as SigningError {
+                throw CommandFailure(error.message)
+            }
+            while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
+            return bytes
+        }
+        do {
+            let configuration = try StoreConfiguration.useMockStore(
+                url: url, rootCertificate: root, secret: secret, bundleID: bundle ?? VoiceDebriefStore.bundleID,
+                environment: environment, in: context.dataDirectory)
             if context.json {
                 try printJSON(
                     StoreOutputs.Store(
-                        store: configuration.store.rawValue, url: configuration.url,
-                        signing: configuration.signing?.rawValue, bundleId: configuration.bundleId,
-                        environment: configuration.store == .mockstore
-                            ? configuration.receiptEnvironment.rawValue : nil))
-            } else if configuration.store == .mockstore {
+                        store: StoreKind.mockstore.rawValue, url: url, signing: configuration.signing?.rawValue ?? "",
+                        environment: configuration.receiptEnvironment.rawValue))
+            } else {
                 print(
-                    "Store: the mock store at \(configuration.url ?? "?"), receipts verified with "
-                        + "\(configuration.signing == .hs256 ? "the shared secret (HS256)" : "the pinned test root (ES256)")"
-                        + ", bundle \(configuration.bundleID(default: VoiceDebriefStore.bundleID)); receipts must come "
-                        + "from \(configuration.receiptEnvironment).")
-            } else {
-                print("Store: simulated. One £5.00 pack; no money is taken.")
+                    "Store: the mock store at \(url). Top-ups now go through it; receipts are verified with "
+                        + (configuration.signing == .es256 ? "the pinned root certificate" : "the shared secret")
+                        + " and must come from \(configuration.receiptEnvironment).")
             }
-            return CreditCLI.success
-        }
-        switch args.command {
-        case "simulated":
-            try StoreConfiguration.simulated.save(to: context.dataDirectory)
-            if context.json {
-                try printJSON(StoreOutputs.Store(store: "simulated"))
-            } else {
-                print("Store: simulated. No money is taken.")
-            }
-        case "mockstore":
-            let url = try StoreCommands.storeURL(args)
-            let rootFile = args.string(.rootCertificate)
-            let secretFile = args.string(.secretFile)
-            let bundle = args.string(.bundleId)
-            let environment: AppStoreEnvironment = args.string(.environment) == "production" ? .production : .sandbox
-            guard (rootFile == nil) != (secretFile == nil) else {
-                throw UsageError(
-                    "give exactly one of --root-certificate FILE or --secret-file FILE", command: args.path)
-            }
-            let root = try rootFile.map { path -> [UInt8] in
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw CommandFailure("cannot read \(path)")
-                }
-                return Array(data)
-            }
-            let secret = try secretFile.map { path -> [UInt8] in
-                // A secret others can read is refused, as the mock store refuses it.
-                var bytes: [UInt8]
-                do {
-                    bytes = try KeyFile.read(path)
-                } catch let error as SigningError {
-                    throw CommandFailure(error.message)
-                }
-                while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
-                return bytes
-            }
-            do {
-                let configuration = try StoreConfiguration.useMockStore(
-                    url: url, rootCertificate: root, secret: secret, bundleID: bundle ?? VoiceDebriefStore.bundleID,
-                    environment: environment, in: context.dataDirectory)
-                if context.json {
-                    try printJSON(
-                        StoreOutputs.Store(
-                            store: "mockstore", url: url, signing: configuration.signing?.rawValue ?? "",
-                            environment: configuration.receiptEnvironment.rawValue))
-                } else {
-                    print(
-                        "Store: the mock store at \(url). Top-ups now go through it; receipts are verified with "
-                            + (configuration.signing == .es256 ? "the pinned root certificate" : "the shared secret")
-                            + " and must come from \(configuration.receiptEnvironment).")
-                }
-            } catch let error as StoreConfigurationError {
-                throw CommandFailure(error.description)
-            }
-        default:
-            throw UsageError("unknown store \"\(args.command)\": simulated or mockstore", command: args.path)
+        } catch let error as StoreConfigurationError {
+            throw CommandFailure(error.description)
         }
         return CreditCLI.success
     }
@@ -176,7 +177,7 @@ enum StoreCommands {
         }
         let how =
             flow.store.takesMoney
-            ? "through the \(flow.store.name == "mockstore" ? "mock store" : flow.store.name), transaction \(entry.reference ?? "?"), receipt verified"
+            ? "through the \(flow.store.displayName), transaction \(entry.reference ?? "?"), receipt verified"
             : "(simulated, no money taken)"
         let later = finishProblem == nil ? "" : "; the store will be told it was delivered later"
         print(

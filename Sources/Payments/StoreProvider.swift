@@ -36,6 +36,8 @@ public enum PurchaseOutcome: Sendable, Equatable {
 public protocol StoreProvider: Sendable {
     /// `simulated` or `mockstore`: part of every top-up's id, so two stores' transaction ids never collide.
     var name: String { get }
+    /// The store in words, after "the": `mock store`, `App Store`. The name, unless the store says otherwise.
+    var displayName: String { get }
     /// Whether real (or sandbox) money is involved, for what the screen says; false for the simulated store. What a
     /// purchase gave back is told by its type (``StoreTransaction``), not by this.
     var takesMoney: Bool { get }
@@ -53,6 +55,8 @@ public protocol StoreProvider: Sendable {
 }
 
 extension StoreProvider {
+    public var displayName: String { name }
+
     /// A store with nothing to bring up to date.
     public func sync() async throws {}
 }

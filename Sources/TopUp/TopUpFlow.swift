@@ -86,7 +86,7 @@ public struct TopUpFlow {
         EntryDraft(
             id: EntryDraft.topUpID(store: store.name, reference: transaction.transactionID), kind: .topup,
             quantity: Int64(transaction.quantity), amount: credit,
-            text: "Top-up through the \(store.name == "mockstore" ? "mock store" : store.name)",
+            text: "Top-up through the \(store.displayName)",
             reference: transaction.transactionID, product: transaction.productID,
             receipt: transaction.signed.jwsRepresentation)
     }

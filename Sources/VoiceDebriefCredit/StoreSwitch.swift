@@ -59,6 +59,7 @@ extension CreditApp {
         let provider: AppStoreProvider
 
         var name: String { provider.name }
+        var displayName: String { provider.displayName }
         var takesMoney: Bool { provider.takesMoney }
 
         func products(for ids: [String]) async throws -> [StoreProduct] {

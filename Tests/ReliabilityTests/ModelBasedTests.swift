@@ -23,6 +23,7 @@ final class ModelStore: StoreProvider {
     static let bundleID = "ai.voicedebrief.app"
 
     let name = "mockstore"
+    let displayName = "mock store"
     let takesMoney = true
     private struct State {
         var next = 1
@@ -81,6 +82,7 @@ final class LivingProcessStore: StoreProvider, @unchecked Sendable {  // one tes
     }
 
     var name: String { store.name }
+    var displayName: String { store.displayName }
     var takesMoney: Bool { store.takesMoney }
 
     private func alive() throws {

@@ -7,6 +7,7 @@ import Synchronization
 /// An in-memory store for unit tests: signs transactions like the mock store, keeps unfinished ones, counts finishes.
 final class FakeStore: StoreProvider, Sendable {
     let name = "mockstore"
+    let displayName = "mock store"
     let takesMoney = true
     let signer: JWSSigner
     let bundleID: String

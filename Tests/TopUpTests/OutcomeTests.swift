@@ -13,6 +13,7 @@ final class FaultyStore: StoreProvider, Sendable {
     let inner: FakeStore
     private let faults = Mutex<(finish: StoreError?, purchase: StoreError?)>((nil, nil))
     var name: String { inner.name }
+    var displayName: String { inner.displayName }
     var takesMoney: Bool { inner.takesMoney }
 
     init(_ inner: FakeStore) { self.inner = inner }
