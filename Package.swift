@@ -58,19 +58,22 @@ let package = Package(
             dependencies: [
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
                 .target(name: "COpenSSLLifetime", condition: .when(platforms: [.linux])), "DurableFiles", "Platform",
+                "Locking",
             ]),
         .target(name: "StoreWire"),
         // The test controls (`/test/v1/`): their endpoints and bodies, for the mock store and its test clients only;
         // the app's store layer (Payments) never links them.
         .target(name: "StoreTestControls", dependencies: ["StoreWire"]),
         // The one clock protocol, for the ledger and the mock store; it depends on nothing.
-        .target(name: "Clocks"),
+        // The one lock type: a value shared between threads, changed under its lock.
+        .target(name: "Locking"),
+        .target(name: "Clocks", dependencies: ["Locking"]),
         // One declarative option parser for every tool; it depends on nothing.
         // What data may hold, shown safely: one form for hidden characters, HTML escaping (pure Swift, no imports).
         .target(name: "SafeText"),
         .target(name: "OptionParsing", dependencies: ["SafeText"]),
         .target(
-            name: "CreditLedger", dependencies: ["Signing", "DurableFiles", "Clocks", "Platform"],
+            name: "CreditLedger", dependencies: ["Signing", "DurableFiles", "Clocks", "Locking", "Platform"],
             // Crash points for the reliability suites exist in debug (test) builds only.
             swiftSettings: [.define("CREDIT_FAULTS", .when(configuration: .debug))]
         ),
@@ -80,7 +83,7 @@ let package = Package(
             dependencies: ["Signing", "StoreWire", "StoreTransport", "DurableFiles", "Platform", "Clocks"]),
         // The one HTTP path of the store clients (URLSession, a whole-request deadline, a bounded body), and the
         // store errors shaped like StoreKit's: under Payments and MockStoreKit.
-        .target(name: "StoreTransport", dependencies: ["StoreWire"]),
+        .target(name: "StoreTransport", dependencies: ["StoreWire", "Locking"]),
         // StoreKit 2's API over a running mockstore, for Linux: any team's StoreKit 2 code with its import changed.
         .target(name: "MockStoreKit", dependencies: ["StoreWire", "StoreTransport", "Signing", "MockStoreHTTP"]),
         // The app's App Store provider, written once against StoreKit 2's API: Apple's StoreKit on Apple platforms,
@@ -114,7 +117,7 @@ let package = Package(
                 "AccountSummaries", "Platform", "StoreWire", "StoreTestControls", "MockStoreKit",
             ]),
         // The owner's P&L: account summaries (signed, totalled), the self-contained page, a summary verifier.
-        .target(name: "AccountSummaries", dependencies: ["CreditLedger", "DurableFiles", "Signing"]),
+        .target(name: "AccountSummaries", dependencies: ["CreditLedger", "DurableFiles", "Locking", "Signing"]),
         .target(name: "PnLReport", dependencies: ["CreditLedger", "SafeText"]),
         .executableTarget(
             name: "credit-summary-verify",
@@ -202,7 +205,8 @@ let package = Package(
             dependencies: [
                 "MockStoreCommand", "MockStoreServer", "MockStoreHTTP", "MockStoreSQLite", "StoreKitCatalogue",
                 "Signing",
-                "StoreWire", "StoreTestControls", "OptionParsing", "Clocks", "TestSupport", "MockStoreTesting",
+                "StoreWire", "StoreTestControls", "OptionParsing", "Clocks", "Locking", "TestSupport",
+                "MockStoreTesting",
             ]
         ),
         .testTarget(

@@ -94,7 +94,7 @@ public enum SummaryTotaliser {
     }
 
     /// `check` of each of `files`, on every core, in the files' order.
-    private static func outcomes<Value>(of files: [String], _ check: @Sendable (String) throws -> Value)
+    private static func outcomes<Value: Sendable>(of files: [String], _ check: @Sendable (String) throws -> Value)
         -> [Result<Value, any Error>]
     {
         let slots = ConcurrentSlots<Result<Value, any Error>>(count: files.count)

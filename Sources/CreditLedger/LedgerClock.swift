@@ -1,5 +1,6 @@
 import Clocks
 import Foundation
+import Locking
 
 /// Where the ledger gets the time: the one clock protocol of the package. Injected so tests are deterministic.
 public typealias LedgerClock = WallClock
@@ -21,47 +22,40 @@ public struct RandomIDs: IDSource {
 }
 
 /// A clock that always says the same time (for tests), or steps by `step` milliseconds each call.
-public final class FixedClock: LedgerClock, @unchecked Sendable {
-    // A lock guards the counter; the clock is shared by value semantics users.
-    private let lock = NSLock()
-    private var current: Int64
+public final class FixedClock: LedgerClock, Sendable {
+    private let current: Locked<Int64>
     private let step: Int64
 
     public init(_ start: Timestamp, step: Int64 = 0) {
-        current = start.milliseconds
+        current = Locked(start.milliseconds)
         self.step = step
     }
 
     public func currentMilliseconds() -> Int64 {
-        lock.lock()
-        defer { lock.unlock() }
-        let value = current
-        current += step
-        return value
+        current.withLock { current in
+            defer { current += step }
+            return current
+        }
     }
 
     /// Moves the clock to `time`.
     public func set(_ time: Timestamp) {
-        lock.lock()
-        current = time.milliseconds
-        lock.unlock()
+        current.withLock { $0 = time.milliseconds }
     }
 }
 
 /// Ids `prefix-0001`, `prefix-0002`, ... (for tests).
-public final class SequentialIDs: IDSource, @unchecked Sendable {
-    // A lock guards the counter.
-    private let lock = NSLock()
-    private var next = 1
+public final class SequentialIDs: IDSource, Sendable {
+    private let next = Locked(1)
     private let prefix: String
 
     public init(prefix: String = "id") { self.prefix = prefix }
 
     public func makeID() -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        let value = next
-        next += 1
+        let value = next.withLock { next in
+            defer { next += 1 }
+            return next
+        }
         let digits = String(value)
         return prefix + "-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }

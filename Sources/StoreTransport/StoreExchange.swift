@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -8,7 +9,7 @@ import Foundation
 /// the limit, and the request cut off at its deadline, so neither a huge answer nor a dribbling one holds the client.
 /// Fed by ``StoreSessionDelegate`` (on the thread that reads the network, on Linux) and awaited by ``StoreHTTP``; a
 /// lock keeps both sides.
-final class StoreExchange: @unchecked Sendable {
+final class StoreExchange: Sendable {
     /// Why the client stopped reading before the answer was whole.
     enum Cut: Equatable, Sendable {
         /// The whole-request deadline passed.
@@ -27,12 +28,15 @@ final class StoreExchange: @unchecked Sendable {
         case failed(any Error)
     }
 
+    private struct State {
+        var body = Data()
+        var response: URLResponse?
+        var ended: Outcome?
+        var waiting: CheckedContinuation<Outcome, Never>?
+    }
+
     private let limit: Int
-    private let lock = NSLock()
-    private var body = Data()
-    private var response: URLResponse?
-    private var ended: Outcome?
-    private var waiting: CheckedContinuation<Outcome, Never>?
+    private let state = Locked(State())
 
     /// An exchange that reads at most `limit` bytes of body.
     init(limit: Int) {
@@ -42,9 +46,9 @@ final class StoreExchange: @unchecked Sendable {
     /// The response's header came; false when the answer is not to be read: it declares a body past the limit
     /// (which ends the exchange), or the exchange has ended already (cut off at its deadline).
     func received(_ response: URLResponse) -> Bool {
-        let (go, refused) = lock.withLock { () -> (Bool, Bool) in
-            guard ended == nil else { return (false, false) }
-            self.response = response
+        let (go, refused) = state.withLock { state -> (Bool, Bool) in
+            guard state.ended == nil else { return (false, false) }
+            state.response = response
             return response.expectedContentLength <= Int64(limit) ? (true, false) : (false, true)
         }
         if refused { end(.cut(.tooLarge)) }
@@ -54,10 +58,10 @@ final class StoreExchange: @unchecked Sendable {
     /// A piece of the body came; true when it takes the body past the limit, which ends the exchange (the caller
     /// then cancels the task, once). What passes the limit, or comes after the end, is not kept.
     func refuses(_ data: Data) -> Bool {
-        let refused = lock.withLock { () -> Bool in
-            guard ended == nil else { return false }
-            guard body.count + data.count <= limit else { return true }
-            body.append(data)
+        let refused = state.withLock { state -> Bool in
+            guard state.ended == nil else { return false }
+            guard state.body.count + data.count <= limit else { return true }
+            state.body.append(data)
             return false
         }
         return refused && end(.cut(.tooLarge))
@@ -72,7 +76,7 @@ final class StoreExchange: @unchecked Sendable {
     /// URLSession's own timeout is a backstop later than the deadline, so when it fires (the deadline's timer starved
     /// on a loaded machine) the deadline has passed too, and the exchange ends as the deadline would have ended it.
     func completed(_ error: (any Error)?) {
-        guard let error else { return _ = end(lock.withLock { .answered(response, body) }) }
+        guard let error else { return _ = end(state.withLock { .answered($0.response, $0.body) }) }
         _ = end(TransportFailure.code(of: error) == .timedOut ? .cut(.deadline) : .failed(error))
     }
 
@@ -81,12 +85,12 @@ final class StoreExchange: @unchecked Sendable {
     /// the thread that reads the network, which a fast store can keep busy, and the caller need not wait for it.
     @discardableResult
     private func end(_ outcome: Outcome) -> Bool {
-        let (first, continuation) = lock.withLock { () -> (Bool, CheckedContinuation<Outcome, Never>?) in
-            guard ended == nil else { return (false, nil) }
-            ended = outcome
-            body = Data()
-            defer { waiting = nil }
-            return (true, waiting)
+        let (first, continuation) = state.withLock { state -> (Bool, CheckedContinuation<Outcome, Never>?) in
+            guard state.ended == nil else { return (false, nil) }
+            state.ended = outcome
+            state.body = Data()
+            defer { state.waiting = nil }
+            return (true, state.waiting)
         }
         continuation?.resume(returning: outcome)
         return first
@@ -95,9 +99,9 @@ final class StoreExchange: @unchecked Sendable {
     /// How the request ended, once it has.
     func outcome() async -> Outcome {
         await withCheckedContinuation { continuation in
-            let already = lock.withLock { () -> Outcome? in
-                if ended == nil { waiting = continuation }
-                return ended
+            let already = state.withLock { state -> Outcome? in
+                if state.ended == nil { state.waiting = continuation }
+                return state.ended
             }
             if let already { continuation.resume(returning: already) }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -9,8 +10,7 @@ import Foundation
 /// deadline. On Linux its calls run on the thread that reads the network (``InlineDelegateQueue``), so each is short
 /// and a task is cancelled from another queue.
 final class StoreSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var exchanges: [Int: StoreExchange] = [:]
+    private let exchanges = Locked<[Int: StoreExchange]>([:])
 
     /// The queue to make the session with: every call at once on Linux (see ``InlineDelegateQueue``), URLSession's
     /// own elsewhere.
@@ -29,7 +29,7 @@ final class StoreSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked S
     {
         let exchange = StoreExchange(limit: limit)
         let task = session.dataTask(with: request)
-        lock.withLock { exchanges[task.taskIdentifier] = exchange }
+        exchanges.withLock { $0[task.taskIdentifier] = exchange }
         return await withTaskCancellationHandler {
             task.resume()
             // URLSession's own timeouts are idle timeouts on Linux: a byte a second keeps them from firing.
@@ -59,11 +59,11 @@ final class StoreSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked S
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let exchange = lock.withLock { exchanges.removeValue(forKey: task.taskIdentifier) }
+        let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         exchange?.completed(error)
     }
 
     private func exchange(for task: URLSessionTask) -> StoreExchange? {
-        lock.withLock { exchanges[task.taskIdentifier] }
+        exchanges.withLock { $0[task.taskIdentifier] }
     }
 }

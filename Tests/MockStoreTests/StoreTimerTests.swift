@@ -1,5 +1,6 @@
 import Clocks
 import Foundation
+import Locking
 import StoreTestControls
 import StoreWire
 import TestSupport
@@ -84,19 +85,21 @@ import Testing
         let start = base.currentMilliseconds()
         wake.ring()
         #expect(base.wait(until: start + 1_000, orUntil: wake), "a ring made before the wait is kept for it")
-        // On a thread of its own: the wait blocks, and the cooperative pool is the rest of the suite's.
-        let waited = Task { [base] in
-            await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
-                Thread { done.resume(returning: base.wait(until: start + 1_000, orUntil: wake)) }.start()
-            }
-        }
+        // On a thread of its own, started here (not from a task, which a busy cooperative pool could hold back):
+        // the wait blocks, and the pool is the rest of the suite's.
+        let waited = Locked<Bool?>(nil)
+        Thread { [base] in
+            let ended = base.wait(until: start + 1_000, orUntil: wake)
+            waited.withLock { $0 = ended }
+        }.start()
         let clock = base
         let began = try await eventually(timeout: 30, "the wait began") { clock.waiting == 1 }
         #expect(began)
         base.advance(byMilliseconds: 999)
         #expect(base.waiting == 1, "short of the deadline it still waits")
         base.advance(byMilliseconds: 1)
-        #expect(await waited.value == false, "the clock reached the deadline: no ring")
+        try await eventually("the wait ended") { waited.withLock { $0 } != nil }
+        #expect(waited.withLock { $0 } == false, "the clock reached the deadline: no ring")
         #expect(base.waiting == 0)
     }
 }
