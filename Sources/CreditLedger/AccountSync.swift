@@ -124,7 +124,7 @@ public struct AccountSync {
                 head = try SignedHead.make(for: last, key: key)
             }
             try ledger.writer.ensureDurableDirectory(ledger.directory + "/heads")
-            try head.write(in: ledger.directory, fileSystem: ledger.fileSystem)
+            try head.write(into: try ledger.headsDirectory(), fileSystem: ledger.fileSystem)
             kept.append(device)
         }
         return kept

@@ -43,7 +43,7 @@ struct HeadUpkeep {
         let head = try SignedHead.make(for: entry, key: key)
         do {
             // The entry is durable already; the head may lag it after a power cut (one flush less an append).
-            try head.write(in: ledger.directory, fileSystem: ledger.fileSystem, mayLag: true)
+            try head.write(into: try ledger.headsDirectory(), fileSystem: ledger.fileSystem, mayLag: true)
         } catch {
             throw LedgerError.invalid(
                 "the signed head could not be updated (\(error)); it stays at the entry before, which `credit verify` "
@@ -93,7 +93,7 @@ struct HeadUpkeep {
     /// Writes a head for `last` durably, its directory first.
     private func write(for last: LedgerEntry, in ledger: Ledger) throws {
         try ledger.writer.ensureDurableDirectory(ledger.directory + "/heads")
-        try SignedHead.make(for: last, key: key).write(in: ledger.directory, fileSystem: ledger.fileSystem)
+        try SignedHead.make(for: last, key: key).write(into: try ledger.headsDirectory(), fileSystem: ledger.fileSystem)
     }
 
     /// Why `ledger`'s own signed head `head` (nil: there is none) must not be replaced by a newer one, or nil when

@@ -1,0 +1,41 @@
+import DurableFiles
+import Platform
+
+/// A writable data directory and the directories in it that a ledger writes, held by their descriptors from the
+/// open on: the lock file, this device's file and the others' in `ledger/`, the signed heads in `heads/`, the device
+/// id and the checkpoint are made, renamed and synced through them.
+///
+/// The directories are checked by path when the ledger opens (``LedgerDirectory/check(_:)``); held open, they stay
+/// the directories checked. One swapped for a link to a directory elsewhere afterwards (`rename` with
+/// `RENAME_EXCHANGE`) receives nothing: the writes go to the directory opened. Each directory in the data directory
+/// is opened from the data directory's descriptor without following a link, so a link there is refused.
+final class HeldDataDirectory {
+    /// The data directory.
+    let data: DirectoryHandle
+    /// `ledger/`.
+    let ledger: DirectoryHandle
+    /// The directories in it opened since, by name (`heads`, `torn`).
+    private var opened: [String: DirectoryHandle] = [:]
+
+    /// Opens the data directory at `path` (never through a link), its `ledger/` (there already) and `heads/` when it
+    /// is there.
+    init(_ path: String) throws {
+        data = try DirectoryHandle(opening: path)
+        ledger = try data.directory("ledger")
+        // Opened now when it is there, with the others: it is the directory checked with them.
+        if data.contains("heads") { opened["heads"] = try data.directory("heads") }
+    }
+
+    /// The directory `name` in the data directory, made (0700, made durable in the data directory) when missing, and
+    /// opened once: a link there is refused, not followed.
+    func directory(_ name: String, fileSystem: any FileSystem) throws -> DirectoryHandle {
+        if let held = opened[name] { return held }
+        if !data.contains(name) {
+            try fileSystem.makeDirectory(name, in: data, permissions: 0o700)
+            try fileSystem.syncDirectory(data)
+        }
+        let held = try data.directory(name)
+        opened[name] = held
+        return held
+    }
+}
