@@ -55,9 +55,9 @@ final class OpenSyncFolder {
         do {
             return try parent.directory(name)
         } catch let error as FileError where error.isSymbolicLink || error.errno == ENOTDIR {
-            // Swapped since it was looked at: said as what is there now.
-            let found = (try? parent.status(of: name)).flatMap { $0 }.map { Files.kind(of: $0.st_mode) }
-            throw SyncError.notAFolder(path: parent.path(of: name), found: found ?? "not a directory")
+            // Swapped since it was looked at: said as what it was when it was opened.
+            throw SyncError.notAFolder(
+                path: parent.path(of: name), found: error.isSymbolicLink ? "a symbolic link" : "something else")
         }
     }
 

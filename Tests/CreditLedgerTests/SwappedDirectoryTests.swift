@@ -134,10 +134,21 @@ extension SwappedDirectoryTests {
         swapper.start()
         let rounds = Int(ProcessInfo.processInfo.environment["CREDIT_SWAP_ROUNDS"] ?? "") ?? 40
         var refused = 0
+        var refusals: Set<String> = []
+        var seen = 0
         for round in 0..<rounds {
-            let charged = (try? ledger.append(chargeDraft("race-\(round)", pence: 1))) != nil
-            let synced = (try? sync(ledger, folder)) != nil
-            if !charged || !synced { refused += 1 }
+            // Each round starts after another swap: on a loaded machine the swapping thread could otherwise sit
+            // descheduled (a directory swapped) through many quick refusals.
+            while race.swaps.load(ordering: .relaxed) == seen { sched_yield() }
+            seen = race.swaps.load(ordering: .relaxed)
+            do {
+                _ = try ledger.append(chargeDraft("race-\(round)", pence: 1))
+                _ = try sync(ledger, folder)
+            } catch {
+                refused += 1
+                // The words, without the temporary directory's name: the same refusal said once.
+                refusals.insert("\(error)".replacingOccurrences(of: temporary.path, with: "…"))
+            }
             #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty, "round \(round)")
         }
         race.stop.store(true, ordering: .relaxed)
@@ -145,7 +156,8 @@ extension SwappedDirectoryTests {
         let swaps = race.swaps.load(ordering: .relaxed)
         print(
             "swap race: \(rounds) rounds, \(swaps) swaps, \(refused) rounds refused, landed elsewhere: "
-                + "\(try FileManager.default.contentsOfDirectory(atPath: elsewhere))")
+                + "\(try FileManager.default.contentsOfDirectory(atPath: elsewhere))\n"
+                + refusals.sorted().joined(separator: "\n"))
         #expect(swaps > 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
         for target in targets { try FileManager.default.removeItem(atPath: target + ".swap") }
