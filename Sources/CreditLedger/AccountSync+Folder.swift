@@ -101,11 +101,11 @@ extension AccountSync {
             do {
                 input = try MergeInput.checked(
                     path: candidate.path, head: head, headPath: nil, macKey: keys.macKey,
-                    publicKey: keys.headKey.publicKey)
+                    publicKey: keys.headKey.publicKey, in: folder.ledger)
             } catch let refusal as MergeRefusal where head != nil && refusal.isAboutTheHead {
                 input = try MergeInput.checked(
                     path: candidate.path, head: nil, headPath: nil, macKey: keys.macKey,
-                    publicKey: keys.headKey.publicKey)
+                    publicKey: keys.headKey.publicKey, in: folder.ledger)
             }
             guard let found = input.device else { return .left(.empty) }
             if let named = candidate.named, named != found { return .left(.misnamed(named: named, holds: found)) }
@@ -181,7 +181,7 @@ extension AccountSync {
         } else {
             upToDate = false
         }
-        let head = try SignedHead.read(in: ledger.directory, device: device)
+        let head = try ledger.readHead(of: device)
         let headThere = try? SignedHead.read(from: folder.heads, device: device)
         if upToDate {
             report.ownFile = .upToDate

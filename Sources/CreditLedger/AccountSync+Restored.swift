@@ -74,7 +74,7 @@ extension AccountSync {
             throw SyncError.restoredEntryClashes(id: clash.id, folder: folder)
         }
         let before = try ledger.readOwnFile()
-        let headBefore = try SignedHead.read(in: ledger.directory, device: device)
+        let headBefore = try ledger.readHead(of: device)
         let keptAt = path + ".restored-\(ledger.clock.now().milliseconds)"
         // Through `ledger/` held open, as every write of the data directory.
         let held = try ledger.heldDirectories().ledger

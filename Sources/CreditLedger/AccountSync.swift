@@ -110,7 +110,7 @@ public struct AccountSync {
         }
         for device in Set(inputs.compactMap(\.device)).sorted() where device != self.device {
             guard let last = ledger.lastEntry(of: device), last.mac != nil else { continue }
-            let current = try? SignedHead.read(in: ledger.directory, device: device)
+            let current = try? ledger.readHead(of: device)
             if let current {
                 if current.sequence == last.sequence && current.mac == last.mac { continue }
                 guard current.isValid(for: key.publicKey), current.sequence < last.sequence,

@@ -27,7 +27,7 @@ struct HeadUpkeep {
             problem = HeadUpkeep.replacementProblem(known, in: ledger, checkingSignatureWith: nil)
         } else {
             do {
-                let current = try SignedHead.read(in: ledger.directory, device: entry.device)
+                let current = try ledger.readHead(of: entry.device)
                 problem =
                     current == nil && madeFile
                     ? nil : HeadUpkeep.replacementProblem(current, in: ledger, checkingSignatureWith: key.publicKey)
@@ -59,7 +59,7 @@ struct HeadUpkeep {
         guard ledger.isSigned, let last = ledger.lastEntry(of: device), last.mac != nil else { return }
         let head: SignedHead?
         do {
-            head = try SignedHead.read(in: ledger.directory, device: device)
+            head = try ledger.readHead(of: device)
         } catch {
             // Damaged or not a head at all: evidence for `credit verify`, and no reason to stop the app.
             ledger.note(.headNotKept(reason: "\(error)"))

@@ -26,6 +26,15 @@ final class HeldDataDirectory {
         if data.contains("heads") { opened["heads"] = try data.directory("heads") }
     }
 
+    /// The directory `name` in the data directory when it is there (opened once, never through a link), or nil.
+    func existingDirectory(_ name: String) throws -> DirectoryHandle? {
+        if let held = opened[name] { return held }
+        guard data.contains(name) else { return nil }
+        let held = try data.directory(name)
+        opened[name] = held
+        return held
+    }
+
     /// The directory `name` in the data directory, made (0700, made durable in the data directory) when missing, and
     /// opened once: a link there is refused, not followed.
     func directory(_ name: String, fileSystem: any FileSystem) throws -> DirectoryHandle {

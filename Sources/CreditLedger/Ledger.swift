@@ -131,6 +131,13 @@ public final class Ledger {
         try heldDirectories().directory("heads", fileSystem: fileSystem)
     }
 
+    /// `device`'s signed head here (nil: none), read through `heads/` held open when the ledger is writable.
+    func readHead(of device: String) throws -> SignedHead? {
+        guard let held else { return try SignedHead.read(in: directory, device: device) }
+        guard let heads = try held.existingDirectory("heads") else { return nil }
+        return try SignedHead.read(from: heads, device: device)
+    }
+
     /// This device's whole file, read through `ledger/` held open.
     func readOwnFile() throws -> [UInt8] {
         guard let held else { return try fileSystem.readFile(path(forDevice: device)) }

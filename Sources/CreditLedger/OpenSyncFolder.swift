@@ -55,9 +55,12 @@ final class OpenSyncFolder {
         do {
             return try parent.directory(name)
         } catch let error as FileError where error.isSymbolicLink || error.errno == ENOTDIR {
-            // Swapped since it was looked at: said as what it was when it was opened.
+            // Swapped since it was looked at (a directory then, not one as it was opened): said as what is there now,
+            // or, when the directory is back, as an entry swapped in and out.
+            let now = (try? parent.status(of: name)).flatMap { $0 }.map(\.st_mode)
+            let found = now.flatMap { $0 & S_IFMT == S_IFDIR ? nil : Files.kind(of: $0) }
             throw SyncError.notAFolder(
-                path: parent.path(of: name), found: error.isSymbolicLink ? "a symbolic link" : "something else")
+                path: parent.path(of: name), found: found ?? "an entry swapped in and out while it was being opened")
         }
     }
 

@@ -60,6 +60,18 @@ public final class DirectoryHandle {
         return info
     }
 
+    /// The size of the regular file `name` here, not through a link: anything else there is refused (``FileError``
+    /// with ``FileError/found``), and so is a missing file.
+    public func regularFileSize(_ name: String) throws -> Int64 {
+        guard let info = try status(of: name) else {
+            throw FileError(path: path(of: name), operation: .lstat, errno: ENOENT)
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw FileError(path: path(of: name), operation: .open, notRegularFile: info.st_mode)
+        }
+        return Int64(info.st_size)
+    }
+
     /// Whether anything (a link included) has the name `name` here.
     public func contains(_ name: String) -> Bool {
         (try? status(of: name)) != nil
