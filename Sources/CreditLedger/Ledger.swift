@@ -243,7 +243,7 @@ public final class Ledger {
         if isReadOnly {
             note(.readOnly(directory: directory))
         } else {
-            LedgerDirectory.keepLocked(directory)
+            LedgerDirectory.keepLocked(directory, held: held)
         }
         // A link, a directory or a FIFO at `device` is refused (a missing one is a new ledger).
         if let saved = try LedgerDirectory.deviceID(in: directory) { device = saved }

@@ -58,7 +58,7 @@ public struct DirectoryListing {
         return names
     }
 
-    /// ``names(of:)-(String)`` of the directory held open: its stamp taken with `fstat` and its names listed through
+    /// The names of the directory held open: its stamp taken with `fstat` and its names listed through
     /// its descriptor, whatever its path names now.
     public mutating func names(of directory: DirectoryHandle) throws -> [String] {
         var info = stat()
