@@ -197,7 +197,11 @@ final class DeviceFileWriter {
     /// renamed a file into it) may have been killed before syncing, and what is in it would vanish with the power.
     func ensureDurableDirectory(_ path: String) throws {
         guard !durableDirectories.contains(path) else { return }
-        if Files.exists(path) {
+        if let held, Files.parent(of: path) == held.data.path {
+            // A directory of the data directory held: made, opened and synced through the descriptors.
+            try fileSystem.syncDirectory(try held.directory(Files.lastComponent(of: path), fileSystem: fileSystem))
+            try fileSystem.syncDirectory(held.data)
+        } else if Files.exists(path) {
             try fileSystem.syncDirectory(path)
             try fileSystem.syncDirectory(Files.parent(of: path))
         } else {
