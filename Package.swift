@@ -183,7 +183,8 @@ let package = Package(
         .testTarget(name: "StoreWireTests", dependencies: ["StoreWire"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"], resources: [.copy("Vectors")]),
         .testTarget(
-            name: "CreditLedgerTests", dependencies: ["CreditLedger", "Signing", "DurableFiles", "TestSupport"]),
+            name: "CreditLedgerTests",
+            dependencies: ["CreditLedger", "Signing", "DurableFiles", "Platform", "TestSupport"]),
         .testTarget(
             name: "PaymentsTests",
             dependencies: ["Payments", "Signing", "StoreWire", "StoreTransport", "TestSupport", "Clocks"]),

@@ -28,14 +28,16 @@ extension AccountSync {
         }
         let keys = try LedgerKeys.load(from: ledger.directory)
         let account = SyncFolder.accountID(for: keys.headKey.publicKey)
-        let accountFile = try folder.prepare(account: account, fileSystem: ledger.fileSystem)
+        // Every directory of the folder opened once for the round; everything below goes through them.
+        let opened = try folder.opened(fileSystem: ledger.fileSystem)
+        let accountFile = try opened.prepare(account: account)
         var report = SyncReport(folder: folder.root)
         var inputs: [MergeInput] = []
         var ownCopy: MergeInput?
         var ownCopyDisagrees = false
-        for candidate in try folder.candidates() where memo.judged[candidate.path] != candidate.stamp {
+        for candidate in try opened.candidates() where memo.judged[candidate.path] != candidate.stamp {
             memo.judged[candidate.path] = candidate.stamp
-            switch judge(candidate, in: folder, keys: keys) {
+            switch judge(candidate, in: opened, keys: keys) {
             case .left(let reason):
                 // This device's name over a file that is not its chain (cut, forged, another's) is replaced below.
                 report.leftAlone.append(LeftAlone(file: candidate.path, reason: reason))
@@ -54,7 +56,7 @@ extension AccountSync {
             if strangers && inputs.isEmpty {
                 throw SyncError.anotherAccount(folder: folder.root, found: nil, ours: account)
             }
-            try folder.writeAccountFile(account, fileSystem: ledger.fileSystem)
+            try opened.writeAccountFile(account, fileSystem: ledger.fileSystem)
         }
         try ledger.withLock {
             try ledger.refreshLocked()
@@ -75,7 +77,7 @@ extension AccountSync {
                 report.leftAlone.append(LeftAlone(file: input.path, reason: reason))
             }
             try publishLocked(
-                to: folder, copyThere: ownCopy, heldBack: ownCopyDisagrees, memo: &memo, report: &report)
+                to: opened, copyThere: ownCopy, heldBack: ownCopyDisagrees, memo: &memo, report: &report)
         }
         report.balance = ledger.balance.rawValue
         return report
@@ -90,20 +92,20 @@ extension AccountSync {
     /// Checks one file of the folder whole, with its device's head when the folder has one that agrees. A head
     /// that does not (ahead of its file while the rest is on its way, or not a head at all) is no reason to refuse
     /// the file: every line of it verifies on its own, and this device signs its own head for what it takes.
-    private func judge(_ candidate: SyncCandidate, in folder: SyncFolder, keys: LedgerKeys) -> Judgement {
+    private func judge(_ candidate: SyncCandidate, in folder: OpenSyncFolder, keys: LedgerKeys) -> Judgement {
         if let problem = candidate.problem { return .left(problem) }
         if candidate.size == 0 { return .left(.empty) }
-        let head = candidate.named.flatMap { try? SignedHead.read(in: folder.creditDirectory, device: $0) }
+        let head = candidate.named.flatMap { try? SignedHead.read(from: folder.heads, device: $0) }
         do {
             var input: MergeInput
             do {
                 input = try MergeInput.checked(
                     path: candidate.path, head: head, headPath: nil, macKey: keys.macKey,
-                    publicKey: keys.headKey.publicKey)
+                    publicKey: keys.headKey.publicKey, in: folder.ledger)
             } catch let refusal as MergeRefusal where head != nil && refusal.isAboutTheHead {
                 input = try MergeInput.checked(
                     path: candidate.path, head: nil, headPath: nil, macKey: keys.macKey,
-                    publicKey: keys.headKey.publicKey)
+                    publicKey: keys.headKey.publicKey, in: folder.ledger)
             }
             guard let found = input.device else { return .left(.empty) }
             if let named = candidate.named, named != found { return .left(.misnamed(named: named, holds: found)) }
@@ -156,7 +158,7 @@ extension AccountSync {
     /// Writes this device's file and signed head into the folder when the copy there is not this device's file as
     /// it is now, each replaced atomically. A copy there that disagrees with this ledger is evidence, not replaced.
     private func publishLocked(
-        to folder: SyncFolder, copyThere: MergeInput?, heldBack: Bool, memo: inout SyncMemo,
+        to folder: OpenSyncFolder, copyThere: MergeInput?, heldBack: Bool, memo: inout SyncMemo,
         report: inout SyncReport
     ) throws {
         let last = ledger.lastEntry(of: device)
@@ -167,8 +169,9 @@ extension AccountSync {
         }
         // A device joined and not used yet has no file of its own: nothing to send.
         guard let last else { return }
-        let target = folder.ledgerDirectory + "/" + device + ".jsonl"
-        let stampThere = try Files.entryStatus(target).map(SyncMemo.Stamp.init)
+        let name = device + ".jsonl"
+        let target = folder.ledger.path(of: name)
+        let stampThere = try folder.ledger.status(of: name).map(SyncMemo.Stamp.init)
         let upToDate: Bool
         if let copyThere {
             let end = copyThere.lines.last?.entry
@@ -178,19 +181,20 @@ extension AccountSync {
         } else {
             upToDate = false
         }
-        let head = try SignedHead.read(in: ledger.directory, device: device)
-        let headThere = try? SignedHead.read(in: folder.creditDirectory, device: device)
+        let head = try ledger.readHead(of: device)
+        let headThere = try? SignedHead.read(from: folder.heads, device: device)
         if upToDate {
             report.ownFile = .upToDate
             if let stampThere { memo.ownFile = .init(stamp: stampThere, sequence: report.ownSequence) }
-            if let head, head != headThere { try head.write(in: folder.creditDirectory, fileSystem: ledger.fileSystem) }
+            if let head, head != headThere { try head.write(into: folder.heads, fileSystem: ledger.fileSystem) }
             return
         }
-        let bytes = try ledger.fileSystem.readFile(ledger.path(forDevice: device))
-        try ledger.fileSystem.replaceAtomically(target, with: bytes, mode: 0o600, syncingDirectory: true)
-        if let head, head != headThere { try head.write(in: folder.creditDirectory, fileSystem: ledger.fileSystem) }
+        let bytes = try ledger.readOwnFile()
+        try ledger.fileSystem.replaceAtomically(
+            name, in: folder.ledger, with: bytes, mode: 0o600, syncingDirectory: true)
+        if let head, head != headThere { try head.write(into: folder.heads, fileSystem: ledger.fileSystem) }
         report.ownFile = .sent
-        if let written = try Files.entryStatus(target).map(SyncMemo.Stamp.init) {
+        if let written = try folder.ledger.status(of: name).map(SyncMemo.Stamp.init) {
             memo.ownFile = .init(stamp: written, sequence: report.ownSequence)
             memo.judged[target] = written
         }

@@ -73,25 +73,29 @@ extension AccountSync {
         }) {
             throw SyncError.restoredEntryClashes(id: clash.id, folder: folder)
         }
-        let before = try ledger.fileSystem.readFile(path)
-        let headBefore = try SignedHead.read(in: ledger.directory, device: device)
+        let before = try ledger.readOwnFile()
+        let headBefore = try ledger.readHead(of: device)
         let keptAt = path + ".restored-\(ledger.clock.now().milliseconds)"
-        try ledger.fileSystem.replaceAtomically(keptAt, with: before, mode: 0o600)
+        // Through `ledger/` held open, as every write of the data directory.
+        let held = try ledger.heldDirectories().ledger
+        let name = Files.lastComponent(of: path)
+        try ledger.fileSystem.replaceAtomically(Files.lastComponent(of: keptAt), in: held, with: before, mode: 0o600)
         do {
-            try ledger.fileSystem.replaceAtomically(path, with: lines.flatMap { Array($0.bytes) }, mode: 0o600)
+            try ledger.fileSystem.replaceAtomically(
+                name, in: held, with: lines.flatMap { Array($0.bytes) }, mode: 0o600)
             ledger.resetState()
             try ledger.refreshLocked()
             if let last = ledger.lastEntry(of: device) {
                 try SignedHead.make(for: last, key: keys.headKey).write(
-                    in: ledger.directory, fileSystem: ledger.fileSystem)
+                    into: try ledger.headsDirectory(), fileSystem: ledger.fileSystem)
             }
             let outcomes = try ledger.appendLocked(madeSince.map(EntryDraft.init(again:)), times: madeSince.map(\.time))
             let written = outcomes.filter { if case .appended = $0 { true } else { false } }.count
             return RestoredRecovery(
                 takenBack: Int(fork.folderLast - fork.common), writtenAgain: written, keptAt: keptAt)
         } catch {
-            try? ledger.fileSystem.replaceAtomically(path, with: before, mode: 0o600)
-            try? headBefore?.write(in: ledger.directory, fileSystem: ledger.fileSystem)
+            try? ledger.fileSystem.replaceAtomically(name, in: held, with: before, mode: 0o600)
+            try? headBefore?.write(into: try ledger.headsDirectory(), fileSystem: ledger.fileSystem)
             ledger.resetState()
             try? ledger.refreshLocked()
             throw error

@@ -110,7 +110,7 @@ public struct AccountSync {
         }
         for device in Set(inputs.compactMap(\.device)).sorted() where device != self.device {
             guard let last = ledger.lastEntry(of: device), last.mac != nil else { continue }
-            let current = try? SignedHead.read(in: ledger.directory, device: device)
+            let current = try? ledger.readHead(of: device)
             if let current {
                 if current.sequence == last.sequence && current.mac == last.mac { continue }
                 guard current.isValid(for: key.publicKey), current.sequence < last.sequence,
@@ -124,7 +124,7 @@ public struct AccountSync {
                 head = try SignedHead.make(for: last, key: key)
             }
             try ledger.writer.ensureDurableDirectory(ledger.directory + "/heads")
-            try head.write(in: ledger.directory, fileSystem: ledger.fileSystem)
+            try head.write(into: try ledger.headsDirectory(), fileSystem: ledger.fileSystem)
             kept.append(device)
         }
         return kept

@@ -37,11 +37,19 @@ struct DeviceFile {
     /// With `macs`, every line of a signed file is checked as it is read (``LineMACCheck``), and one that does not
     /// verify throws ``LedgerError/brokenChain(file:line:reason:)`` wherever it is, the last line too: a whole line
     /// that parses is no torn write.
-    func readNewLines(into entries: inout [LedgerEntry], owner: String, macs: LineMACCheck? = nil) throws -> NewLines? {
+    ///
+    /// With `directory` (`ledger/` held open), the file is opened through it: the directory checked, whatever its
+    /// path names now.
+    func readNewLines(
+        into entries: inout [LedgerEntry], owner: String, macs: LineMACCheck? = nil,
+        in directory: DirectoryHandle? = nil
+    ) throws -> NewLines? {
         // Never through a link, never a FIFO or a directory: those are refused by name (a FileError that says so).
         let fd: Int32
         do {
-            fd = try Files.openRegularForReading(path)
+            fd =
+                try directory.map { try $0.openRegularForReading(Files.lastComponent(of: self.path)) }
+                ?? Files.openRegularForReading(path)
         } catch let error as FileError where error.found == nil && !error.isSymbolicLink {
             throw LedgerError.io(path: path, operation: "open", errno: error.errno)
         }

@@ -12,6 +12,9 @@ final class DeviceFileWriter {
     let fileSystem: any FileSystem
     /// The data directory's `ledger/`.
     let ledgerDirectory: String
+    /// The data directory and its `ledger/`, held open by the ledger: the device files are opened and the directory
+    /// synced through `ledger/`'s descriptor, never by path (nil: a writer of files by path, in tests).
+    var held: HeldDataDirectory?
     private var appendDescriptor: Int32 = -1
     private var appendPath = ""
     /// Whether the file `appendDescriptor` is open on, data and directory entry, is known to be on disk since it
@@ -40,7 +43,7 @@ final class DeviceFileWriter {
     func appendDurably(_ bytes: [UInt8], to path: String, creating: Bool, lostTrack: () -> Void) throws {
         if creating || appendDescriptor < 0 || appendPath != path {
             closeAppendDescriptor()
-            appendDescriptor = try fileSystem.open(path, creating ? .createOrAppend : .append, permissions: 0o600)
+            appendDescriptor = try openDeviceFile(path, creating ? .createOrAppend : .append)
             appendPath = path
             fileIsDurable = false
         }
@@ -60,7 +63,7 @@ final class DeviceFileWriter {
             // A new file is durable only once its directory entry is. Whoever made it may have been killed before
             // syncing its directory, so the first append of each open syncs it too (once; then it is known).
             if creating || !fileIsDurable {
-                try fileSystem.syncDirectory(Files.parent(of: path))
+                try syncLedgerDirectory()
                 if creating { try ensureDurableDirectory(ledgerDirectory) }
                 fileIsDurable = true
             }
@@ -72,10 +75,10 @@ final class DeviceFileWriter {
     /// for what it holds: a process killed before its fsync leaves lines that are only in the page cache, which a
     /// power loss would take away from under the head.
     func syncFile(_ path: String) throws {
-        let fd = try fileSystem.open(path, .append, permissions: 0o600)
+        let fd = try openDeviceFile(path, .append)
         defer { fileSystem.close(fd) }
         try fileSystem.syncData(fd, path: path)
-        try fileSystem.syncDirectory(ledgerDirectory)
+        try syncLedgerDirectory()
     }
 
     // MARK: other devices' files
@@ -83,16 +86,32 @@ final class DeviceFileWriter {
     /// Appends `bytes` (complete, newline-terminated lines, exactly as another device wrote them) to `path`, made
     /// when missing; one write and one `fdatasync`.
     func appendForeignLines(_ bytes: [UInt8], to path: String, lostTrack: () -> Void) throws {
-        let creating = !Files.exists(path)
-        let fd = try fileSystem.open(path, creating ? .createOrAppend : .append, permissions: 0o600)
+        let creating = held.map { !$0.ledger.contains(Files.lastComponent(of: path)) } ?? !Files.exists(path)
+        let fd = try openDeviceFile(path, creating ? .createOrAppend : .append)
         defer { fileSystem.close(fd) }
         let before = try fileSystem.size(fd, path: path)
         try writeOrCutBack(
             bytes, to: fd, path: path, from: before, beforeWrite: nil, halfway: "merge.mid-write", lostTrack: lostTrack)
         try CrashPoints.hit("merge.before-sync")
         try syncOrCutBack(fd, path: path, to: before, lostTrack: lostTrack) {
-            if creating { try fileSystem.syncDirectory(ledgerDirectory) }
+            if creating { try syncLedgerDirectory() }
         }
+    }
+
+    // MARK: through `ledger/` held open
+
+    /// Opens the device file at `path` (in `ledger/`) for writing, through `ledger/`'s descriptor when it is held.
+    private func openDeviceFile(_ path: String, _ mode: OpenMode) throws -> Int32 {
+        guard let held else { return try fileSystem.open(path, mode, permissions: 0o600) }
+        guard Files.parent(of: path) == held.ledger.path else {
+            throw LedgerError.invalid("\(path) is not a file of \(held.ledger.path); nothing was written")
+        }
+        return try fileSystem.open(Files.lastComponent(of: path), in: held.ledger, mode, permissions: 0o600)
+    }
+
+    /// `fsync` of `ledger/`: the one held open when there is one.
+    private func syncLedgerDirectory() throws {
+        if let held { try fileSystem.syncDirectory(held.ledger) } else { try fileSystem.syncDirectory(ledgerDirectory) }
     }
 
     // MARK: undoing
@@ -147,17 +166,27 @@ final class DeviceFileWriter {
         milliseconds: Int64
     ) throws -> LedgerNotice {
         try ensureDurableDirectory(directory)
-        // Never over an earlier tail (a fixed clock, or two in one millisecond).
-        let stem = directory + "/\(owner)-\(milliseconds)"
-        var saved = stem + ".tail"
-        var copy = 1
-        while Files.exists(saved) {
-            copy += 1
-            saved = stem + "-\(copy).tail"
+        // Through the directory held open, when it is one in the data directory held.
+        let torn = try held.flatMap { held in
+            Files.parent(of: directory) == held.data.path
+                ? try held.directory(Files.lastComponent(of: directory), fileSystem: fileSystem) : nil
         }
-        try fileSystem.replaceAtomically(saved, with: tail, mode: 0o600)
+        // Never over an earlier tail (a fixed clock, or two in one millisecond).
+        let stem = "\(owner)-\(milliseconds)"
+        var name = stem + ".tail"
+        var copy = 1
+        while torn.map({ $0.contains(name) }) ?? Files.exists(directory + "/" + name) {
+            copy += 1
+            name = stem + "-\(copy).tail"
+        }
+        let saved = directory + "/" + name
+        if let torn {
+            try fileSystem.replaceAtomically(name, in: torn, with: tail, mode: 0o600)
+        } else {
+            try fileSystem.replaceAtomically(saved, with: tail, mode: 0o600)
+        }
         try CrashPoints.hit("torn.before-truncate")
-        let writer = try fileSystem.open(path, .append, permissions: 0o600)
+        let writer = try openDeviceFile(path, .append)
         defer { fileSystem.close(writer) }
         try fileSystem.truncate(writer, to: length, path: path)
         try fileSystem.sync(writer, path: path)
@@ -168,7 +197,11 @@ final class DeviceFileWriter {
     /// renamed a file into it) may have been killed before syncing, and what is in it would vanish with the power.
     func ensureDurableDirectory(_ path: String) throws {
         guard !durableDirectories.contains(path) else { return }
-        if Files.exists(path) {
+        if let held, Files.parent(of: path) == held.data.path {
+            // A directory of the data directory held: made, opened and synced through the descriptors.
+            try fileSystem.syncDirectory(try held.directory(Files.lastComponent(of: path), fileSystem: fileSystem))
+            try fileSystem.syncDirectory(held.data)
+        } else if Files.exists(path) {
             try fileSystem.syncDirectory(path)
             try fileSystem.syncDirectory(Files.parent(of: path))
         } else {

@@ -27,7 +27,7 @@ struct HeadUpkeep {
             problem = HeadUpkeep.replacementProblem(known, in: ledger, checkingSignatureWith: nil)
         } else {
             do {
-                let current = try SignedHead.read(in: ledger.directory, device: entry.device)
+                let current = try ledger.readHead(of: entry.device)
                 problem =
                     current == nil && madeFile
                     ? nil : HeadUpkeep.replacementProblem(current, in: ledger, checkingSignatureWith: key.publicKey)
@@ -43,7 +43,7 @@ struct HeadUpkeep {
         let head = try SignedHead.make(for: entry, key: key)
         do {
             // The entry is durable already; the head may lag it after a power cut (one flush less an append).
-            try head.write(in: ledger.directory, fileSystem: ledger.fileSystem, mayLag: true)
+            try head.write(into: try ledger.headsDirectory(), fileSystem: ledger.fileSystem, mayLag: true)
         } catch {
             throw LedgerError.invalid(
                 "the signed head could not be updated (\(error)); it stays at the entry before, which `credit verify` "
@@ -59,7 +59,7 @@ struct HeadUpkeep {
         guard ledger.isSigned, let last = ledger.lastEntry(of: device), last.mac != nil else { return }
         let head: SignedHead?
         do {
-            head = try SignedHead.read(in: ledger.directory, device: device)
+            head = try ledger.readHead(of: device)
         } catch {
             // Damaged or not a head at all: evidence for `credit verify`, and no reason to stop the app.
             ledger.note(.headNotKept(reason: "\(error)"))
@@ -93,7 +93,7 @@ struct HeadUpkeep {
     /// Writes a head for `last` durably, its directory first.
     private func write(for last: LedgerEntry, in ledger: Ledger) throws {
         try ledger.writer.ensureDurableDirectory(ledger.directory + "/heads")
-        try SignedHead.make(for: last, key: key).write(in: ledger.directory, fileSystem: ledger.fileSystem)
+        try SignedHead.make(for: last, key: key).write(into: try ledger.headsDirectory(), fileSystem: ledger.fileSystem)
     }
 
     /// Why `ledger`'s own signed head `head` (nil: there is none) must not be replaced by a newer one, or nil when

@@ -4,12 +4,15 @@ extension Ledger {
     /// Reads every device file's new bytes: each grown file from where the last read stopped, a torn tail set aside
     /// before what was read counts. A file that shrank (restored or cut by hand) makes everything be read again.
     func refreshLocked() throws {
-        let names = try ledgerListing.names(of: ledgerDirectory).filter { $0.hasSuffix(".jsonl") }
+        // Through `ledger/` held open when the ledger is writable: the directory checked, whatever its path names now.
+        let names = try
+            (held.map { try ledgerListing.names(of: $0.ledger) } ?? ledgerListing.names(of: ledgerDirectory))
+            .filter { $0.hasSuffix(".jsonl") }
         for name in names {
             let owner = String(name.dropLast(6))
             let path = ledgerDirectory + "/" + name
             // Not through a link, and nothing but a regular file: a directory or a FIFO there is refused by name.
-            let size = try Files.regularFileSize(path)
+            let size = try held.map { try $0.ledger.regularFileSize(name) } ?? Files.regularFileSize(path)
             var file = files[owner] ?? DeviceFile(path: path)
             if size == file.size { continue }
             if size < file.size {
@@ -28,7 +31,8 @@ extension Ledger {
         var read: DeviceFile.NewLines?
         var setAside: LedgerNotice?
         try state.appendEntries { entries in
-            guard let lines = try file.readNewLines(into: &entries, owner: owner, macs: lineMACs) else { return }
+            guard let lines = try file.readNewLines(into: &entries, owner: owner, macs: lineMACs, in: held?.ledger)
+            else { return }
             if lineMACs != nil { try file.checkChain(of: entries[lines.first...]) }
             if let tail = lines.tornTail, isReadOnly {
                 setAside = .tornTailLeft(file: file.path, bytes: tail.count)

@@ -100,16 +100,22 @@ extension Ledger {
         // AT_SYMLINK_FOLLOW would link the link), only to a new name (EEXIST otherwise), and it must be the same
         // file afterwards.
         _ = try Files.regularFileSize(path)
-        guard linkat(AT_FDCWD, path, AT_FDCWD, backup, 0) == 0 else {
+        // Through `ledger/` held open, as every write of the data directory.
+        let held = try heldDirectories().ledger
+        let name = Files.lastComponent(of: path)
+        let backupName = Files.lastComponent(of: backup)
+        guard linkat(held.descriptor, name, held.descriptor, backupName, 0) == 0 else {
             throw LedgerError.io(path: backup, operation: "keep a backup", errno: errno)
         }
-        guard let original = try Files.entryStatus(path), let copy = try Files.entryStatus(backup),
+        guard let original = try held.status(of: name), let copy = try held.status(of: backupName),
             original.st_ino == copy.st_ino, original.st_dev == copy.st_dev, copy.st_mode & S_IFMT == S_IFREG
         else {
             throw LedgerError.invalid("\(backup) is not a copy of \(path) after linking it; nothing was upgraded")
         }
-        try fileSystem.replaceAtomically(path, with: bytes, mode: 0o600)
-        if let last { try SignedHead.make(for: last, key: keys.headKey).write(in: directory, fileSystem: fileSystem) }
+        try fileSystem.replaceAtomically(name, in: held, with: bytes, mode: 0o600)
+        if let last {
+            try SignedHead.make(for: last, key: keys.headKey).write(into: try headsDirectory(), fileSystem: fileSystem)
+        }
         // The open descriptor and the offsets read so far belong to the old file, now the backup: read the new file
         // from the start, and carry on signing with its key and keeping its head.
         resetState()

@@ -59,8 +59,12 @@ public final class Ledger {
     var lineMACs: LineMACCheck?
     /// Whether this ledger holds its directory's lock now (``withLock(_:)``).
     private var holdsLock = false
+    /// The data directory, `ledger/` and the directories written in it, held by their descriptors from the open on
+    /// (nil: a read-only ledger, which writes nothing): every write goes to the directories checked.
+    private(set) var held: HeldDataDirectory?
     /// The lock on `ledger/.lock` of a writable ledger, its descriptor kept open between changes.
-    private lazy var writerLock = KeptFileLock(path: lockPath)
+    private lazy var writerLock =
+        held.map { KeptFileLock(name: ".lock", in: $0.ledger) } ?? KeptFileLock(path: lockPath)
 
     /// Every entry of every device file, in the order read.
     public var entries: [LedgerEntry] { state.entries }
@@ -98,6 +102,9 @@ public final class Ledger {
             isReadOnly = true
         } else {
             try fileSystem.makeDirectories(ledgerDirectory)
+            let held = try HeldDataDirectory(directory)
+            self.held = held
+            writer.held = held
         }
     }
 
@@ -110,6 +117,32 @@ public final class Ledger {
 
     /// The file holding `device`'s entries.
     public func path(forDevice device: String) -> String { ledgerDirectory + "/" + device + ".jsonl" }
+
+    /// The directories held open, for a write: a read-only ledger has none, and writes nothing.
+    func heldDirectories() throws -> HeldDataDirectory {
+        guard let held else {
+            throw LedgerError.invalid("\(directory) cannot be written (a read-only mount, or no write permission)")
+        }
+        return held
+    }
+
+    /// `heads/`, held open (made when missing): where this ledger's signed heads are written.
+    func headsDirectory() throws -> DirectoryHandle {
+        try heldDirectories().directory("heads", fileSystem: fileSystem)
+    }
+
+    /// `device`'s signed head here (nil: none), read through `heads/` held open when the ledger is writable.
+    func readHead(of device: String) throws -> SignedHead? {
+        guard let held else { return try SignedHead.read(in: directory, device: device) }
+        guard let heads = try held.existingDirectory("heads") else { return nil }
+        return try SignedHead.read(from: heads, device: device)
+    }
+
+    /// This device's whole file, read through `ledger/` held open.
+    func readOwnFile() throws -> [UInt8] {
+        guard let held else { return try fileSystem.readFile(path(forDevice: device)) }
+        return try fileSystem.readFile(device + ".jsonl", in: held.ledger, limit: Int.max)
+    }
 
     /// Every device file, by device.
     public var devicePaths: [String: String] { files.mapValues(\.path) }
@@ -210,7 +243,7 @@ public final class Ledger {
         if isReadOnly {
             note(.readOnly(directory: directory))
         } else {
-            LedgerDirectory.keepLocked(directory)
+            LedgerDirectory.keepLocked(directory, held: held)
         }
         // A link, a directory or a FIFO at `device` is refused (a missing one is a new ledger).
         if let saved = try LedgerDirectory.deviceID(in: directory) { device = saved }
@@ -235,7 +268,9 @@ public final class Ledger {
         if device.isEmpty { device = ids.makeID() }
         // Written (again) and synced before a ledger file names it: an id read back from the page cache of a process
         // killed before it synced would otherwise be lost with the power, leaving this device's file orphaned.
-        try fileSystem.replaceAtomically(devicePath, with: Array((device + "\n").utf8), mode: 0o600)
+        try fileSystem.replaceAtomically(
+            Files.lastComponent(of: devicePath), in: try heldDirectories().data,
+            with: Array((device + "\n").utf8), mode: 0o600)
         let opening = EntryDraft(
             id: EntryDraft.openingID, kind: .opening, quantity: 1, amount: openingCredit, text: "Starting credit")
         files[device] = DeviceFile(path: path(forDevice: device), isSigned: authenticator != nil)

@@ -187,6 +187,8 @@ extension LedgerCheckpoint {
         // or a FIFO planted at `checkpoint` is replaced, never written through), without an fsync: after a crash a
         // partial or lost checkpoint does not verify, or no longer matches the files, and a full load follows. On
         // the real file system, as before: a cache is not part of what a test layer underneath checks.
-        try? SystemFileSystem().replaceUnsynced(path, with: bytes, mode: 0o600)
+        // Through the data directory held open: a swapped directory never receives it.
+        guard let held = ledger.held else { return }
+        try? SystemFileSystem().replaceUnsynced(Files.lastComponent(of: path), in: held.data, with: bytes, mode: 0o600)
     }
 }

@@ -37,6 +37,27 @@ public enum LedgerDirectory {
     /// and the files in them to 0600 (secrets aside), and removes the temporary files a killed process left. Every
     /// writer of `ledger/`, `heads/`, `torn/`, `device` and `checkpoint` holds this lock, so any temporary there is
     /// a leftover; other temporaries at the top (the store's files) only once they are ten minutes old.
+    ///
+    /// With `held` (the directories held open by a writable ledger), everything goes through their descriptors: a
+    /// directory swapped for a link meanwhile has nothing narrowed or removed in the link's target.
+    static func keepLocked(_ directory: String, held: HeldDataDirectory?) {
+        guard let held else { return keepLocked(directory) }
+        let narrowable: (String) -> Bool = { !secretNames.contains($0) }
+        DataDirectory.narrow(held.data, files: narrowable)
+        for name in subdirectories {
+            if let inside = try? held.existingDirectory(name) { DataDirectory.narrow(inside, files: narrowable) }
+        }
+        let ours = ["device", "checkpoint"]
+        DataDirectory.removeTemporaries(in: held.data) { name, age in
+            age >= 600 || ours.contains { name.hasPrefix("." + $0 + ".tmp-") || name.hasPrefix($0 + ".tmp-") }
+        }
+        for name in ["ledger", "heads", "torn"] {
+            guard let inside = try? held.existingDirectory(name) else { continue }
+            DataDirectory.removeTemporaries(in: inside) { _, _ in true }
+        }
+    }
+
+    /// ``keepLocked(_:held:)`` by path.
     static func keepLocked(_ directory: String) {
         let narrowable: (String) -> Bool = { !secretNames.contains($0) }
         DataDirectory.narrow(directory, files: narrowable)

@@ -14,10 +14,18 @@ extension MergeInput {
     /// under `macKey`), and gives the first reason it would be refused, or nil when every line holds. Memory stays
     /// within a piece and a line whatever the file's size, so a huge file that is not a ledger (a sync tool's
     /// conflict copy of something else, a file made as large as the disk) costs nothing to refuse; one that holds
-    /// is then read whole, as it is merged.
-    static func precheck(_ path: String, macKey: [UInt8]) throws -> MergeRefusal? {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileError(path: path, operation: .open, errno: errno) }
+    /// is then read whole, as it is merged. With `directory`, the file is its entry of `path`'s name, opened through
+    /// the directory held open.
+    static func precheck(_ path: String, macKey: [UInt8], in directory: DirectoryHandle? = nil) throws
+        -> MergeRefusal?
+    {
+        let fd: Int32
+        if let directory {
+            fd = try directory.openRegularForReading(Files.lastComponent(of: path))
+        } else {
+            fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+            guard fd >= 0 else { throw FileError(path: path, operation: .open, errno: errno) }
+        }
         defer { close(fd) }
         var scan = PrecheckScan(path: path, context: try HMACSHA256(key: macKey))
         var piece = [UInt8](repeating: 0, count: 1 << 20)

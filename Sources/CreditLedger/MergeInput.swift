@@ -44,15 +44,23 @@ struct MergeInput {
     }
 
     /// Reads `path` and checks it whole under `macKey` (and its head under `publicKey`); throws the first problem.
+    /// With `directory`, the file is its entry of `path`'s name, read through the directory held open (a synced
+    /// folder's `ledger/`).
     static func checked(
-        path: String, head: SignedHead?, headPath: String?, macKey: [UInt8], publicKey: P256PublicKey
+        path: String, head: SignedHead?, headPath: String?, macKey: [UInt8], publicKey: P256PublicKey,
+        in directory: DirectoryHandle? = nil
     ) throws -> MergeInput {
+        let name = Files.lastComponent(of: path)
         // A large file is walked a piece at a time first: one that would be refused costs no memory.
         // (One that cannot be looked at is said by the whole read, as it always was.)
-        if (try? Files.regularFileSize(path)) ?? 0 > readWholeUpTo, let refusal = try precheck(path, macKey: macKey) {
+        let size =
+            (try? directory.map { try $0.status(of: name).map { Int64($0.st_size) } ?? 0 }
+                ?? Files.regularFileSize(path)) ?? 0
+        if size > readWholeUpTo, let refusal = try precheck(path, macKey: macKey, in: directory) {
             throw refusal
         }
-        let file = try LedgerVerifier.read(path)
+        let file =
+            try directory.map { LedgerVerifier.parse(try $0.readAll(name), path: path) } ?? LedgerVerifier.read(path)
         if let tornAt = file.tornAt {
             throw MergeRefusal(file: path, line: tornAt, reason: .cut)
         }

@@ -55,6 +55,37 @@ public struct SignedHead: Codable, Sendable, Equatable {
             syncingDirectory: !mayLag)
     }
 
+    /// ``write(in:fileSystem:mayLag:)`` into the heads directory held open (`heads/`), through its descriptor: a
+    /// directory swapped for a link meanwhile receives nothing.
+    public func write(
+        into heads: DirectoryHandle, fileSystem: any FileSystem = SystemFileSystem(), mayLag: Bool = false
+    )
+        throws
+    {
+        if let problem = DeviceID.problem(with: device) { throw LedgerError.invalid("a head of \(problem)") }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try fileSystem.replaceAtomically(
+            device + ".json", in: heads, with: Array(try encoder.encode(self)) + [0x0A], syncingDirectory: !mayLag)
+    }
+
+    /// ``read(in:device:)`` from the heads directory held open (`heads/`), through its descriptor.
+    public static func read(from heads: DirectoryHandle, device: String) throws -> SignedHead? {
+        if let problem = DeviceID.problem(with: device) { throw LedgerError.invalid("no head: \(problem)") }
+        let name = device + ".json"
+        guard heads.contains(name) else { return nil }
+        return try decode(try heads.readAll(name, limit: largestFile), path: heads.path(of: name))
+    }
+
+    /// The head `bytes` (read from `path`) hold.
+    private static func decode(_ bytes: [UInt8], path: String) throws -> SignedHead {
+        do {
+            return try JSONDecoder().decode(SignedHead.self, from: Data(bytes))
+        } catch {
+            throw LedgerError.invalid("\(path) is not a ledger head: \(error)")
+        }
+    }
+
     /// The most a head file may hold (one is about 300 bytes): a larger one is refused unread, so a head a sync tool
     /// or someone else made as large as the disk costs no memory.
     public static let largestFile = 64 * 1024

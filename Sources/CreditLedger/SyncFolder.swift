@@ -32,7 +32,7 @@ public struct SyncFolder: Sendable, Equatable {
     /// The name of the account file's format.
     static let accountFormat = "voicedebrief-sync-folder-v1"
 
-    private struct AccountFile: Codable {
+    struct AccountFile: Codable {
         var format: String
         var account: String
     }
@@ -40,13 +40,24 @@ public struct SyncFolder: Sendable, Equatable {
     /// The account the folder is for, as its `account.json` says; nil when there is none, or when it cannot be read
     /// as one (a download not finished, a link: never followed), which the folder's files then decide.
     public func account() -> String? {
-        // About 90 bytes; a larger one is refused unread (a file anyone syncing the folder could make as large as
-        // the disk), as one that cannot be read.
-        guard let bytes = try? Files.readAll(accountPath, limit: 64 * 1024),
-            let file = try? JSONDecoder().decode(AccountFile.self, from: Data(bytes)),
+        Self.account(in: (try? Files.readAll(accountPath, limit: Self.largestAccountFile)) ?? [])
+    }
+
+    /// The most an account file may hold: about 90 bytes; a larger one is refused unread (a file anyone syncing the
+    /// folder could make as large as the disk), as one that cannot be read.
+    static let largestAccountFile = 64 * 1024
+
+    /// The account an account file's `bytes` name, or nil when they are not an account file.
+    static func account(in bytes: [UInt8]) -> String? {
+        guard let file = try? JSONDecoder().decode(AccountFile.self, from: Data(bytes)),
             file.format == Self.accountFormat, DeviceID.isValid(file.account)
         else { return nil }
         return file.account
+    }
+
+    /// The folder's directories opened for one sync, made when missing (``OpenSyncFolder``).
+    func opened(fileSystem: any FileSystem) throws -> OpenSyncFolder {
+        try OpenSyncFolder(self, fileSystem: fileSystem)
     }
 
     /// Whether the folder holds an account's ledger already: an account file (whole or not), or a device's file.
@@ -54,37 +65,6 @@ public struct SyncFolder: Sendable, Equatable {
         if case .some(.some) = try? Self.status(of: accountPath) { return true }
         let names = (try? Files.list(ledgerDirectory)) ?? []
         return names.contains { !$0.hasPrefix(".") && $0.contains(".jsonl") }
-    }
-
-    /// What the folder's `account.json` says of the account, for ``prepare(account:fileSystem:)``.
-    enum AccountFileState: Equatable {
-        /// It names this account.
-        case matches
-        /// There is none, or it cannot be read (a download not finished, a link, not an account file): the files
-        /// decide, and it is written anew.
-        case missingOrUnreadable
-    }
-
-    /// Makes the folder ready for `account`: `DIR` must be a directory already (a synced folder that is not there
-    /// for a moment is not made again here), `DIR/credit` and its two folders are made when missing and must not
-    /// be links, and `account.json` must name `account` when it can be read.
-    func prepare(account: String, fileSystem: any FileSystem) throws -> AccountFileState {
-        guard let status = try Self.status(of: root, following: true), status.st_mode & S_IFMT == S_IFDIR else {
-            throw SyncError.folderMissing(path: root)
-        }
-        for directory in [creditDirectory, ledgerDirectory, headsDirectory] {
-            if let found = try Self.status(of: directory) {
-                guard found.st_mode & S_IFMT == S_IFDIR else {
-                    throw SyncError.notAFolder(path: directory, found: Files.kind(of: found.st_mode))
-                }
-            } else {
-                try fileSystem.makeDirectory(directory, permissions: 0o700)
-                try fileSystem.syncDirectory(Files.parent(of: directory))
-            }
-        }
-        guard let found = self.account() else { return .missingOrUnreadable }
-        guard found == account else { throw SyncError.anotherAccount(folder: root, found: found, ours: account) }
-        return .matches
     }
 
     /// Whether `path` is the folder or inside it, links resolved (a data directory there would sync its keys); a
@@ -106,46 +86,6 @@ public struct SyncFolder: Sendable, Equatable {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
-    }
-
-    /// Writes `account.json` naming `account` (the same bytes from every device of the account), replacing one
-    /// that cannot be read: a torn copy a sync tool left heals at the next sync. Where there is none, the folder
-    /// is claimed: the file is put in place only if no other account's first sync put its own there meanwhile
-    /// (two accounts racing into one empty folder), and that account's claim is then a ``SyncError/anotherAccount``
-    /// with nothing of this one written.
-    func writeAccountFile(_ account: String, fileSystem: any FileSystem) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let bytes = Array(try encoder.encode(AccountFile(format: Self.accountFormat, account: account))) + [0x0A]
-        if try Self.status(of: accountPath) != nil {
-            // Read again: another account's first sync may have claimed the folder since it was looked at.
-            switch self.account() {
-            case account?: return
-            case let found?: throw SyncError.anotherAccount(folder: root, found: found, ours: account)
-            case nil: try fileSystem.replaceAtomically(accountPath, with: bytes, mode: 0o600, syncingDirectory: true)
-            }
-            return
-        }
-        let claim = Files.temporaryPath(for: accountPath)
-        let fd = try fileSystem.open(claim, .replace, permissions: 0o600)
-        defer { fileSystem.removeFile(claim) }
-        do {
-            try bytes.withUnsafeBytes { try fileSystem.writeAll(fd, $0, path: claim) }
-            try fileSystem.sync(fd, path: claim)
-        } catch {
-            fileSystem.close(fd)
-            throw error
-        }
-        fileSystem.close(fd)
-        do {
-            try fileSystem.linkNew(claim, as: accountPath)
-        } catch let error as FileError where error.errno == EEXIST {
-            if let found = self.account(), found != account {
-                throw SyncError.anotherAccount(folder: root, found: found, ours: account)
-            }
-            return
-        }
-        try fileSystem.syncDirectory(creditDirectory)
     }
 
     /// The `lstat` (or, `following` links, the `stat`) of `path`, or nil when nothing is there.

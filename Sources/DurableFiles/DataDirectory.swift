@@ -96,12 +96,29 @@ public enum DataDirectory {
         guard let names = try? Files.list(path) else { return }
         for name in names where narrowsFile(name) {
             guard let fd = try? Files.openRegularForReading(path + "/" + name) else { continue }
-            var file = stat()
-            if fstat(fd, &file) == 0, file.st_uid == geteuid(), file.st_mode & 0o077 != 0 {
-                _ = fchmod(fd, 0o600)
-            }
-            close(fd)
+            narrowFile(fd)
         }
+    }
+
+    /// ``narrow(_:files:)`` of the directory held open: through its descriptor, whatever its path names now.
+    public static func narrow(_ directory: DirectoryHandle, files narrowsFile: (String) -> Bool) {
+        var info = stat()
+        guard fstat(directory.descriptor, &info) == 0, info.st_uid == geteuid() else { return }
+        if info.st_mode & 0o077 != 0 { _ = fchmod(directory.descriptor, 0o700) }
+        guard let names = try? directory.names() else { return }
+        for name in names where narrowsFile(name) {
+            guard let fd = try? directory.openRegularForReading(name) else { continue }
+            narrowFile(fd)
+        }
+    }
+
+    /// Narrows the open file `fd` to 0600 when it is the effective user's and wider; closes it.
+    private static func narrowFile(_ fd: Int32) {
+        var file = stat()
+        if fstat(fd, &file) == 0, file.st_uid == geteuid(), file.st_mode & 0o077 != 0 {
+            _ = fchmod(fd, 0o600)
+        }
+        close(fd)
     }
 
     /// Whether `name` is one of the package's temporary names: `.<name>.tmp-<hex>` (the atomic replace's), or the
@@ -125,15 +142,36 @@ public enum DataDirectory {
         for name in names where isTemporaryName(name) {
             let file = path + "/" + name
             guard let info = try? Files.entryStatus(file), info.st_mode & S_IFMT == S_IFREG else { continue }
-            #if canImport(Darwin)
-                let modified = Int64(info.st_mtimespec.tv_sec)
-            #else
-                let modified = Int64(info.st_mtim.tv_sec)
-            #endif
-            guard removes(name, now - modified) else { continue }
+            guard removes(name, now - modifiedSeconds(info)) else { continue }
             if unlink(file) == 0 { removed.append(file) }
         }
         return removed
+    }
+
+    /// The removal of leftover temporaries above, in the directory held open: listed, looked at and removed
+    /// through its descriptor (`unlinkat`), whatever its path names now.
+    @discardableResult
+    public static func removeTemporaries(
+        in directory: DirectoryHandle, where removes: (String, Int64) -> Bool
+    ) -> [String] {
+        guard let names = try? directory.names() else { return [] }
+        var removed: [String] = []
+        let now = Int64(time(nil))
+        for name in names where isTemporaryName(name) {
+            guard let info = try? directory.status(of: name), info.st_mode & S_IFMT == S_IFREG else { continue }
+            guard removes(name, now - modifiedSeconds(info)) else { continue }
+            if unlinkat(directory.descriptor, name, 0) == 0 { removed.append(directory.path(of: name)) }
+        }
+        return removed
+    }
+
+    /// When the entry `info` describes was last modified, in seconds since the epoch.
+    private static func modifiedSeconds(_ info: stat) -> Int64 {
+        #if canImport(Darwin)
+            Int64(info.st_mtimespec.tv_sec)
+        #else
+            Int64(info.st_mtim.tv_sec)
+        #endif
     }
 
     static func octal(_ mode: UInt32) -> String {

@@ -41,10 +41,14 @@ public struct DirectoryListing {
             stamp = nil
             throw FileError(path: path, operation: .opendir, errno: ENOTDIR)
         }
+        return try names(stamp: FileStamp(info)) { try Files.list(path) }
+    }
+
+    /// The names `list` gives, or the cached ones while the directory's stamp is `current` still.
+    private mutating func names(stamp current: FileStamp, list: () throws -> [String]) throws -> [String] {
         let now = Self.realTimeNanoseconds()
-        let current = FileStamp(info)
         if let stamp, stamp == current { return names }
-        names = try Files.list(path)
+        names = try list()
         listings += 1
         let modified = current.modifiedSeconds &* 1_000_000_000 &+ current.modifiedNanoseconds
         let lastChange = max(modified, current.changedNanosecondsSinceEpoch)
@@ -52,6 +56,17 @@ public struct DirectoryListing {
         let wait = settled ?? (wholeSeconds ? Self.settledCoarse : Self.settledFine)
         stamp = now - lastChange > wait ? current : nil
         return names
+    }
+
+    /// The names of the directory held open: its stamp taken with `fstat` and its names listed through
+    /// its descriptor, whatever its path names now.
+    public mutating func names(of directory: DirectoryHandle) throws -> [String] {
+        var info = stat()
+        guard fstat(directory.descriptor, &info) == 0 else {
+            stamp = nil
+            throw FileError(path: directory.path, operation: .fstat, errno: errno)
+        }
+        return try names(stamp: FileStamp(info)) { try directory.names() }
     }
 
     /// Forgets the listing: the next call lists again.

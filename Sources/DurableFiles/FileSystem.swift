@@ -41,6 +41,26 @@ public protocol FileSystem: AnyObject {
     func readFile(_ path: String) throws -> [UInt8]
     /// The names in the directory at `path` (no dot entries), sorted.
     func listDirectory(_ path: String) throws -> [String]
+
+    // Through a directory's descriptor: what a path names can be swapped for a link between a check and a write;
+    // a directory held open cannot (see ``DirectoryHandle``). A layer that does not implement these gets them
+    // through its path calls, with the directory's path (FileSystem+Directories.swift), so its faults still reach
+    // them; ``SystemFileSystem`` makes them relative to the descriptor.
+
+    /// ``open(_:_:permissions:)`` of `name` in `directory` (`openat`).
+    func open(_ name: String, in directory: DirectoryHandle, _ mode: OpenMode, permissions: mode_t) throws -> Int32
+    /// ``rename(_:to:)`` of `source` to `target`, both in `directory` (`renameat`).
+    func rename(_ source: String, to target: String, in directory: DirectoryHandle) throws
+    /// ``linkNew(_:as:)`` of `source` as `target`, both in `directory` (`linkat`).
+    func linkNew(_ source: String, as target: String, in directory: DirectoryHandle) throws
+    /// ``removeFile(_:)`` of `name` in `directory` (`unlinkat`), ignoring a missing file.
+    func removeFile(_ name: String, in directory: DirectoryHandle)
+    /// ``makeDirectory(_:permissions:)`` of `name` in `directory` (`mkdirat`), accepting one that exists.
+    func makeDirectory(_ name: String, in directory: DirectoryHandle, permissions: mode_t) throws
+    /// ``syncDirectory(_:)`` of the directory held (`fsync` of its descriptor).
+    func syncDirectory(_ directory: DirectoryHandle) throws
+    /// ``readFile(_:)`` of `name` in `directory`, refused unread past `limit` bytes.
+    func readFile(_ name: String, in directory: DirectoryHandle, limit: Int) throws -> [UInt8]
 }
 
 extension FileSystem {

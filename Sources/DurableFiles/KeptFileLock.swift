@@ -13,6 +13,8 @@ import Platform
 public final class KeptFileLock {
     /// The lock file.
     public let path: String
+    /// The directory held open and the name in it, when the lock is reached through a descriptor.
+    private let directory: (handle: DirectoryHandle, name: String)?
     private var fd: Int32 = -1
     private var device: UInt64 = 0
     private var inode: UInt64 = 0
@@ -22,6 +24,14 @@ public final class KeptFileLock {
     /// A lock on the file at `path`; nothing is opened until ``lock()``.
     public init(path: String) {
         self.path = path
+        self.directory = nil
+    }
+
+    /// A lock on the file `name` in the directory held open: it is opened and looked at again through the
+    /// directory's descriptor, so a directory swapped for a link meanwhile never gets a lock file made in it.
+    public init(name: String, in directory: DirectoryHandle) {
+        self.path = directory.path(of: name)
+        self.directory = (directory, name)
     }
 
     deinit {
@@ -63,7 +73,9 @@ public final class KeptFileLock {
     }
 
     private func openFile() throws {
-        let opened = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o600)
+        let flags = O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
+        let opened =
+            directory.map { openat($0.handle.descriptor, $0.name, flags, 0o600) } ?? open(path, flags, 0o600)
         guard opened >= 0 else { throw FileError(path: path, operation: .openLockFile, errno: errno) }
         var info = stat()
         guard fstat(opened, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
@@ -79,7 +91,9 @@ public final class KeptFileLock {
     /// Whether `path` (not followed if a link) is still the regular file the descriptor is open on.
     private func pathNamesLockedFile() throws -> Bool {
         var info = stat()
-        guard lstat(path, &info) == 0 else {
+        let found =
+            directory.map { fstatat($0.handle.descriptor, $0.name, &info, AT_SYMLINK_NOFOLLOW) } ?? lstat(path, &info)
+        guard found == 0 else {
             if errno == ENOENT { return false }
             let code = errno
             drop()

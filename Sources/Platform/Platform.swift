@@ -58,4 +58,18 @@ public enum Platform {
             false
         #endif
     }
+
+    /// Swaps the entries `from` and `to` in one step (`renameat2` with `RENAME_EXCHANGE`), each relative to a
+    /// directory descriptor (`AT_FDCWD`: the working directory): what tests use to swap a directory for a link as an
+    /// attacker would. 0, or -1 with `errno` set (`ENOSYS` where there is no such call: Darwin).
+    public static func exchangeNames(_ from: String, in fromDirectory: Int32, with to: String, in toDirectory: Int32)
+        -> Int32
+    {
+        #if canImport(Glibc)
+            CPlatform_renameExchange(fromDirectory, from, toDirectory, to)
+        #else
+            errno = ENOSYS
+            return -1
+        #endif
+    }
 }

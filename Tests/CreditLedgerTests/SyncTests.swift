@@ -205,7 +205,7 @@ import Testing
         _ = try sync(strangerLedger, folder)
         let before = DirectorySnapshot.take(folder.root)
         #expect(throws: SyncError.self) {
-            try folder.writeAccountFile(ours, fileSystem: SystemFileSystem())
+            try folder.opened(fileSystem: SystemFileSystem()).writeAccountFile(ours, fileSystem: SystemFileSystem())
         }
         #expect(DirectorySnapshot.take(folder.root) == before, "its claim stands, nothing of ours is there")
         #expect(throws: SyncError.self) { _ = try sync(try a.openSigned(), folder) }
