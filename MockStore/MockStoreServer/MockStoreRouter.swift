@@ -50,8 +50,9 @@ public struct MockStoreRouter: HTTPHandler {
         + ConsoleRoutes.routes
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        // Renewals and expiries that fell due on the virtual clock happen before anything is answered.
-        store.subscriptions.runDueSubscriptionEvents()
+        // Renewals and expiries that fell due on the virtual clock happen before anything is answered: one batch of
+        // them here, the rest of a wave by the store's timer, so no request waits for a whole wave.
+        store.subscriptions.runDueSubscriptionEvents(batches: 1)
         let segments = Self.segments(of: request.path)
         let matching = routes.compactMap { route in route.match(segments).map { (route, $0) } }
         guard !matching.isEmpty else {

@@ -102,7 +102,7 @@ public final class StoreTimer: Sendable {
             store.extensions.completeDueMassExtensions()
             var next = [store.subscriptionRuntime.nextEventDate, store.extensions.nextMassExtensionDate()]
             if let dispatcher {
-                let (tried, nextDue) = dispatcher.deliverDue { isRunning }
+                let (tried, nextDue) = dispatcher.deliverDue { [self] in isRunning }
                 if tried > 0 { continue }  // delivering took time: look again before waiting
                 next.append(nextDue)
             }
