@@ -2,8 +2,9 @@ import Foundation
 import MockStoreHTTP
 
 /// A notification receiver for the bench: the store's own HTTP server (libmicrohttpd) on a free loopback port,
-/// answering 200 to each POST and counting them. Held, it keeps every request waiting until ``release()``, so a
-/// store's backlog can be built before it is timed.
+/// answering 200 to each POST, after `answerDelay` seconds (a server that checks and stores each notification takes
+/// some time), and counting them. Held, it keeps every request waiting until ``release()``, so a store's backlog can
+/// be built before it is timed.
 final class BenchReceiver: HTTPHandler, @unchecked Sendable {
     // @unchecked: `received`, `held` and `lastBody` are reached only under `condition`'s lock.
     private let condition = NSCondition()
@@ -11,9 +12,11 @@ final class BenchReceiver: HTTPHandler, @unchecked Sendable {
     private var held: Bool
     private var lastBody: [UInt8] = []
     private var server: HTTPServer?
+    private let answerDelay: Double
 
-    init(held: Bool) throws {
+    init(held: Bool, answerDelay: Double = 0) throws {
         self.held = held
+        self.answerDelay = answerDelay
         server = try HTTPServer(host: "127.0.0.1", port: 0, handler: self)
     }
 
@@ -23,6 +26,8 @@ final class BenchReceiver: HTTPHandler, @unchecked Sendable {
     var url: String { (server?.baseURL ?? "") + "/notifications" }
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
+        // The receiver's own work, in parallel for requests in parallel (the bench is no test: it may wait).
+        if answerDelay > 0 { usleep(useconds_t(answerDelay * 1_000_000)) }
         condition.lock()
         // A bench run's limit, not a test's: a store that never sends would leave the row waiting for ever.
         let deadline = Date().addingTimeInterval(600)

@@ -55,11 +55,17 @@ extension StoreBenchmarks {
                 ratio: Format.ratio(p99, idleP99), met: Format.yes(p99 <= 0.1)))
     }
 
+    /// Two rows: a receiver answering at once, and one taking 5 ms an answer.
     func notificationDelivery(into table: inout ResultTable) throws {
+        try notificationDelivery(answerDelay: 0, into: &table)
+        try notificationDelivery(answerDelay: 0.005, into: &table)
+    }
+
+    private func notificationDelivery(answerDelay: Double, into table: inout ResultTable) throws {
         let count = options.quick ? 200 : 2_000
         let catalogue = work + "/self-load.storekit"
         try LedgerData.writeFile(catalogue, Array(Self.selfLoadCatalogue().utf8))
-        let receiver = try BenchReceiver(held: true)
+        let receiver = try BenchReceiver(held: true, answerDelay: answerDelay)
         let store = try startEphemeralStore(
             catalogue: catalogue, arguments: ["--notify", receiver.url, "--notify-timeout-ms", "600000"])
         defer { Measure.stop(store.pid, signal: SIGTERM) }
@@ -85,7 +91,9 @@ extension StoreBenchmarks {
         let rawRate = Double(count) / (Measure.now() - posted)
         table.add(
             ResultRow(
-                what: "mock store: notifications delivered to one receiver, a backlog of \(Format.number(Double(count)))",
+                what: "mock store: notifications delivered to one receiver answering "
+                    + (answerDelay == 0 ? "at once" : "in \(Format.duration(answerDelay))")
+                    + ", a backlog of \(Format.number(Double(count)))",
                 figure: "\(Format.number(storeRate))/s",
                 target: "-",
                 baseline: "one client's POSTs to the receiver \(Format.number(rawRate))/s",
