@@ -27,7 +27,9 @@ public struct StoreSubscriptions: SubscriptionStorePart {
         origin: StoredTransaction.Origin, settling pending: PendingSettlement? = nil
     ) throws -> StoredTransaction {
         let now = nowMilliseconds
-        _ = try runDueEvents(until: now, database)
+        // The buyer's own due events only: the rest of a wave falling due together is the timer's, in batches, and
+        // a purchase does not wait for it.
+        _ = try runDueEvents(until: now, onlyFor: database.actingFor.id, database)
         guard let subscription = SubscriptionProduct(product) else {
             throw MockStoreError.badRequest("\(product.id) is an auto-renewable subscription without a group.")
         }
@@ -56,11 +58,12 @@ public struct StoreSubscriptions: SubscriptionStorePart {
 
     // MARK: The clock
 
-    /// Runs every renewal and expiry due by `date`, earliest first, each at its own date; at most `limit` of them
-    /// (``maximumEventsPerRun`` unless a smaller batch is asked for).
-    func runDueEvents(until date: Int64, limit: Int = maximumEventsPerRun, _ database: TransactionStore) throws
-        -> [TestSubscriptionEventRecord]
-    {
+    /// Runs every renewal and expiry due by `date` (only customer `customerId`'s, when given), earliest first, each
+    /// at its own date; at most `limit` of them (``maximumEventsPerRun`` unless a smaller batch is asked for).
+    func runDueEvents(
+        until date: Int64, limit: Int = maximumEventsPerRun, onlyFor customerId: Int64? = nil,
+        _ database: TransactionStore
+    ) throws -> [TestSubscriptionEventRecord] {
         var records: [TestSubscriptionEventRecord] = []
         // Only test controls change the billing settings, never an event: read them once for the run.
         let billing = try billingSettings.inForce(database)
@@ -70,7 +73,7 @@ public struct StoreSubscriptions: SubscriptionStorePart {
         while records.count < min(limit, Self.maximumEventsPerRun) {
             // The earliest few by the due index, not every due subscription: with 600 due at once, reading them all
             // for each event made a wave cost the square of its size.
-            let rows = try database.dueSubscriptionStates(until: date, limit: window)
+            let rows = try database.dueSubscriptionStates(until: date, limit: window, customerId: customerId)
             let due = rows.compactMap { customerId, state in
                 subscriptionLifecycle.dueEvent(state, now: date, billing: billing).map { (customerId, state, $0) }
             }

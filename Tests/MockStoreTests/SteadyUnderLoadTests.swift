@@ -181,8 +181,16 @@ extension SteadyUnderLoadTests {
                 headers: [HTTPHeader("Content-Type", "application/json")],
                 body: Array(#"{"productId": "\#(Self.coins)"}"#.utf8)))
         #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
+        // A subscription bought by a new customer meanwhile: it runs its buyer's due events, not the wave.
+        _ = try store.customers.addCustomer(TestCustomerRequest(name: "late"))
+        let subscribed = MockStoreRouter(store: store).respond(
+            to: HTTPRequest(
+                method: "POST", path: DeviceAPI.purchase.path(),
+                headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader(MockCustomerHeader.name, "late")],
+                body: Array(#"{"productId": "\#(Self.weekly)"}"#.utf8)))
+        #expect(subscribed.status == 200, "\(String(decoding: subscribed.body, as: UTF8.self))")
         let renewedBefore = try renewals(store)
-        #expect(renewedBefore <= StoreSubscriptions.eventsPerBatch, "the request ran one batch, not the wave")
+        #expect(renewedBefore <= 2 * StoreSubscriptions.eventsPerBatch, "each request ran one batch, not the wave")
 
         let ran = try #require(store.subscriptions.runDueSubscriptionEvents())
         #expect(renewedBefore + ran == 240)
@@ -191,6 +199,9 @@ extension SteadyUnderLoadTests {
             $0.notificationType == .oneTimeCharge
         }
         #expect(charges.count == 1, "the purchase made during the wave is recorded")
+        #expect(
+            try store.notifications.notificationRecords().notifications.filter { $0.notificationType == .subscribed }
+                .count == 81, "80 before the wave, one during it")
     }
 
     /// The original transaction a notification's JWS is about.
