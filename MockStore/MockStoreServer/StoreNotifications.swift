@@ -1,6 +1,6 @@
+import Clocks
 import Foundation
 import MockStoreHTTP
-import Clocks
 import MockStoreSQLite
 import StoreWire
 

@@ -22,7 +22,8 @@ extension StoreBenchmarks {
         let client = try LoopbackClient(port: store.port)
         for index in 0..<customers {
             let name = "customer-\(index)"
-            try expect(client.request(TestControls.addCustomer, body: Array(#"{"name": "\#(name)"}"#.utf8)), "a customer")
+            try expect(
+                client.request(TestControls.addCustomer, body: Array(#"{"name": "\#(name)"}"#.utf8)), "a customer")
             for group in 0..<2 {
                 try expect(
                     client.request(
@@ -106,7 +107,8 @@ extension StoreBenchmarks {
     /// Seconds one purchase of the coins took.
     private func timedPurchase(_ client: LoopbackClient) throws -> Double {
         let start = Measure.now()
-        let answer = try client.request(DeviceAPI.purchase, body: Array(#"{"productId": "\#(Self.selfLoadCoins)"}"#.utf8))
+        let answer = try client.request(
+            DeviceAPI.purchase, body: Array(#"{"productId": "\#(Self.selfLoadCoins)"}"#.utf8))
         let seconds = Measure.now() - start
         try expect(answer, "a purchase")
         return seconds
@@ -128,7 +130,8 @@ extension StoreBenchmarks {
 
     private func expect(_ answer: HTTPClient.Response, _ what: String) throws {
         guard answer.status == 200 else {
-            throw BenchError("\(what) answered \(answer.status): \(String(decoding: answer.body.prefix(300), as: UTF8.self))")
+            throw BenchError(
+                "\(what) answered \(answer.status): \(String(decoding: answer.body.prefix(300), as: UTF8.self))")
         }
     }
 

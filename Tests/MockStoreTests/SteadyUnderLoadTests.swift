@@ -142,6 +142,12 @@ extension SteadyUnderLoadTests {
         for _ in 0..<10 { _ = try store.purchases.purchase(PurchaseRequestBody(productId: Self.coins)) }
         base.advance(byMilliseconds: 3 * 7 * 86_400_000 + 60_000)
         #expect(store.subscriptions.runDueSubscriptionEvents() == 12)
+        // What one look may send together: the earliest of each original transaction, 4 subscriptions' and 10
+        // purchases', never two about one original transaction.
+        let together = try store.notifications.dueNotifications(limit: 64).due
+        #expect(
+            together.map(\.type)
+                == Array(repeating: .subscribed, count: 4) + Array(repeating: .oneTimeCharge, count: 10))
 
         let timer = StoreTimer(store: store, dispatcher: NotificationDispatcher(store: store, url: receiver.url))
         defer { timer.stop() }
@@ -155,7 +161,9 @@ extension SteadyUnderLoadTests {
         let records = try store.notifications.notificationRecords().notifications
         #expect(records.count == 26 && receiver.arrivals.count == 26, "each sent once")
         let original = try Dictionary(
-            uniqueKeysWithValues: records.map { ($0.notificationUUID, try Self.originalTransactionId($0.signedPayload)) })
+            uniqueKeysWithValues: records.map {
+                ($0.notificationUUID, try Self.originalTransactionId($0.signedPayload))
+            })
         for key in Set(original.values) {
             let made = records.map(\.notificationUUID).filter { original[$0] == key }
             let arrived = receiver.arrivals.filter { original[$0] == key }
