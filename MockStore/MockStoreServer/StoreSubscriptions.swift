@@ -94,17 +94,18 @@ public struct StoreSubscriptions: SubscriptionStorePart {
     public static let maximumEventsPerRun = 5_000
 
     /// Due subscriptions read at a time, earliest next event first.
-    static let dueWindow = 32
+    static let dueWindow = 4
 
     /// Events run in one database transaction by the timer and before a request: the lock is let go between
     /// batches, so a purchase waits for one batch, never for a whole wave of renewals falling due together.
-    public static let eventsPerBatch = 16
+    public static let eventsPerBatch = 8
 
     /// Runs what fell due since the last look, if anything may have, at most `batches` batches of
-    /// ``eventsPerBatch`` events, each in a database transaction of its own: called before each request is
-    /// answered (one batch: the timer runs the rest of a wave at once, so a request under a fast clock may be
-    /// answered before every renewal due has been made), and by the ``StoreTimer`` when the next event's time comes
-    /// (every batch). Returns how many events ran (`nil`: the database failed).
+    /// ``eventsPerBatch`` events, each in a database transaction of its own: by the ``StoreTimer`` when the next
+    /// event's time comes (every batch, letting the lock go between them), and before each request is answered when
+    /// no timer runs (one batch). So a request under a fast clock may be answered before every renewal due has been
+    /// made; one that reads subscriptions makes its own due first. Returns how many events ran (`nil`: the database
+    /// failed).
     @discardableResult
     public func runDueSubscriptionEvents(batches: Int = .max) -> Int? {
         var total = 0

@@ -30,6 +30,7 @@ public final class StoreTimer: Sendable {
     public init(store: MockStore, dispatcher: NotificationDispatcher? = nil) {
         self.store = store
         self.dispatcher = dispatcher
+        store.subscriptionRuntime.hasTimer = true
         let thread = Thread { [self] in
             run()
             finished.signal()
@@ -45,6 +46,7 @@ public final class StoreTimer: Sendable {
             return running
         }
         guard wasRunning else { return }
+        store.subscriptionRuntime.hasTimer = false
         store.subscriptionRuntime.wake.ring()
         finished.wait()
         ended(pass: Int.max, begunAt: Int64.max)
