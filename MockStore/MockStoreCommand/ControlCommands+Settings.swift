@@ -83,9 +83,13 @@ enum SettingsControls {
         CommandSpec("consumption", summary: "list the consumption information servers sent"),
         sends: ControlRequest(TestControls.consumption))
 
+    /// Every page of the list, joined: the same JSON as before the list was paged.
     static let notifications = ControlCommand(
         CommandSpec("notifications", summary: "list the notifications made, with every send attempt"),
-        sends: ControlRequest(TestControls.notifications))
+        actsForCustomer: true
+    ) { _ throws(UsageError) in
+        ControlPlan(request: NotificationList.firstPage, output: .notificationList)
+    }
 
     /// Waits on the store's notifications, every customer's: `--customer` does not apply.
     static let waitNotification = ControlCommand(
@@ -103,7 +107,7 @@ enum SettingsControls {
             ]),
         actsForCustomer: false
     ) { args throws(UsageError) in
-        ControlPlan(request: ControlRequest(TestControls.notifications), output: .waitNotification(try wait(args)))
+        ControlPlan(request: NotificationList.firstPage, output: .waitNotification(try wait(args)))
     }
 
     static let rootCertificate = ControlCommand(

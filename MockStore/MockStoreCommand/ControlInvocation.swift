@@ -38,6 +38,9 @@ public struct ControlInvocation: Equatable, Sendable {
         case certificatePEM(file: String?)
         /// `wait-notification`: the notifications list asked for again until enough have been recorded.
         case waitNotification(NotificationWait)
+        /// `notifications`: the answer is the list's first page; the rest are asked for, and every page printed as
+        /// one list.
+        case notificationList
     }
 
     /// `request` sent to the store at `url`.
@@ -164,8 +167,21 @@ public struct ControlInvocation: Equatable, Sendable {
             return Outcome(status: 0, stdout: Self.pretty(response.body), stderr: "")
         case .waitNotification(let wait):
             return wait.run(base: base)
+        case .notificationList:
+            return Self.notificationList(after: response.body, base: base, customer: customer)
         case .certificatePEM(let file):
             return Self.certificate(response.body, to: file)
+        }
+    }
+
+    /// Every notification, the first page being `first`, printed as one list (`{"notifications": [...]}`).
+    static func notificationList(after first: [UInt8], base: String, customer: String?) -> Outcome {
+        switch NotificationList.fetch(after: first, base: base, customer: customer) {
+        case .failure(let failed):
+            return failed.outcome
+        case .success(let records):
+            let body = (try? HTTPResponse.encode(TestNotificationsBody(notifications: records))) ?? Array("{}".utf8)
+            return Outcome(status: 0, stdout: pretty(body), stderr: "")
         }
     }
 

@@ -38,7 +38,7 @@ public struct NotificationWait: Equatable, Sendable {
         return nil
     }
 
-    /// Polls `GET /test/v1/notifications` at `base` until enough have been recorded or the time is up.
+    /// Polls `GET /test/v1/notifications` (every page) at `base` until enough have been recorded or the time is up.
     func run(base: String) -> ControlInvocation.Outcome {
         let deadline = Date().addingTimeInterval(timeout)
         var seen: [TestNotificationRecord] = []
@@ -59,17 +59,7 @@ public struct NotificationWait: Equatable, Sendable {
     }
 
     private func fetch(_ base: String) -> Result<[TestNotificationRecord], FailedControl> {
-        let answer = ControlInvocation(url: base, request: ControlRequest(TestControls.notifications)).run()
-        guard answer.status == 0 else { return .failure(FailedControl(outcome: answer)) }
-        guard let body = try? JSONDecoder().decode(TestNotificationsBody.self, from: Data(answer.stdout.utf8)) else {
-            return .failure(
-                FailedControl(
-                    outcome: ControlInvocation.Outcome(
-                        status: 1, stdout: "",
-                        stderr: "mockstore: error: the store's notification list cannot be read\n"
-                    )))
-        }
-        return .success(body.notifications)
+        NotificationList.fetch(base: base)
     }
 
     private func printed(_ matching: [TestNotificationRecord]) -> ControlInvocation.Outcome {

@@ -51,6 +51,9 @@ enum ControlRoutes: RouteTable {
         route(TestControls.clearFailure) { store, _, captures in try store.settings.clearFailure(api: captures["api"])
         },
         route(TestControls.consumption) { store, _, _ in try store.controls.consumptionRecords() },
-        route(TestControls.notifications) { store, _, _ in try store.notifications.notificationRecords() },
+        route(TestControls.notifications) { store, request, _ in
+            try store.notifications.notificationRecords(
+                revision: request.queryValues("revision").first, limit: request.queryValues("limit").first)
+        },
     ]
 }

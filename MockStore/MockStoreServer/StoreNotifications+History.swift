@@ -45,8 +45,31 @@ extension StoreNotifications {
 
     // MARK: Records
 
-    /// Every notification the store made, oldest first, with each delivery attempt.
+    /// A page of the notifications the store made (`GET /test/v1/notifications`), oldest first, with each delivery
+    /// attempt: after the one `revision` names (from the start without one), at most `limit` (default 100, at most
+    /// 1,000), with `hasMore` and the `revision` of the next page. Only a page is read into memory.
+    ///
+    /// - Throws: ``MockStoreError`` 4000005 for a revision the store did not make, 400 for a bad `limit`.
+    public func notificationRecords(revision: String?, limit: String?) throws(MockStoreError) -> TestNotificationsBody {
+        let query = try NotificationPageQuery(revision: revision, limit: limit)
+        let (page, hasMore) = try withDatabase(durability: .committed) { database in
+            try database.notificationPage(after: query.after, limit: query.limit)
+        }
+        return TestNotificationsBody(
+            notifications: page.map(TestControlBodies.record), hasMore: hasMore,
+            revision: NotificationPageQuery.revision(after: page.last?.id ?? query.after))
+    }
+
+    /// Every notification the store made, oldest first, with each delivery attempt: every page, joined (in
+    /// process: the console and tests).
     public func notificationRecords() throws(MockStoreError) -> TestNotificationsBody {
-        TestNotificationsBody(notifications: try withDatabase { try $0.notifications() }.map(TestControlBodies.record))
+        var records: [TestNotificationRecord] = []
+        var revision: String?
+        while true {
+            let page = try notificationRecords(revision: revision, limit: String(NotificationPageQuery.largestLimit))
+            records += page.notifications
+            guard page.hasMore == true else { return TestNotificationsBody(notifications: records) }
+            revision = page.revision
+        }
     }
 }

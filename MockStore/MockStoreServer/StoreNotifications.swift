@@ -1,6 +1,6 @@
+import Clocks
 import Foundation
 import MockStoreHTTP
-import Clocks
 import MockStoreSQLite
 import StoreWire
 
@@ -46,10 +46,20 @@ public struct StoreNotifications: StorePart {
         return notification
     }
 
-    /// Notifications due now (for the dispatcher), and when the next one after them is due.
-    public func dueNotifications() throws(MockStoreError) -> (due: [StoredNotification], nextDue: Int64?) {
+    /// Up to `limit` notifications due now that the dispatcher may send together (the earliest pending one of each
+    /// original transaction, see ``DeliveryOrder``), still unsigned if they were recorded so (sign them with
+    /// ``sealed(_:)``), and when the next one not yet due is due.
+    public func dueNotifications(limit: Int) throws(MockStoreError) -> (due: [StoredNotification], nextDue: Int64?) {
         let now = configuration.clock.now().millisecondsSince1970
-        return try withDatabase { try $0.dueNotifications(now: now) }
+        return try withDatabase { try $0.dueNotifications(now: now, limit: limit) }
+    }
+
+    /// The JWS of `notification`: its stored one, or, for one recorded unsigned (``DeferredNotification``), signed
+    /// now, outside the store's lock, so that signing a wave of notifications holds up no purchase.
+    func sealed(_ notification: StoredNotification) throws -> String {
+        guard DeferredNotification.isDeferred(notification.signedPayload) else { return notification.signedPayload }
+        return try DeferredNotification.seal(
+            notification.signedPayload, signer: configuration.serverSigner ?? configuration.signer)
     }
 
     /// Puts every pending notification that was tried before (by an earlier run of the store) on this run's
@@ -65,10 +75,14 @@ public struct StoreNotifications: StorePart {
         }
     }
 
-    /// Records how one delivery attempt went and schedules the next under ``Configuration/retryPolicy``.
-    public func recordDelivery(of notification: StoredNotification, attempt: StoredNotification.Attempt)
-        throws(MockStoreError)
-    {
+    /// Records how one delivery attempt went and schedules the next under ``Configuration/retryPolicy``; `signed`:
+    /// the JWS sent, kept when the notification was stored unsigned.
+    ///
+    /// Committed, not waited for on the disk: a power cut that loses the record only makes the notification go out
+    /// again, as Apple may send one twice; the dispatcher's tries in parallel share one commit.
+    public func recordDelivery(
+        of notification: StoredNotification, attempt: StoredNotification.Attempt, signed: String? = nil
+    ) throws(MockStoreError) {
         let delivered = attempt.result == .success
         let failedAttempts = notification.attempts.count + 1
         // Apple retries only in production; in the sandbox a notification is tried once.
@@ -76,10 +90,11 @@ public struct StoreNotifications: StorePart {
             delivered || !configuration.isProduction
             ? nil : configuration.retryPolicy.delay(afterFailedAttempts: failedAttempts)
         let status: StoredNotification.Status = delivered ? .delivered : delay == nil ? .failed : .pending
-        try withDatabase { database in
+        let sealed = signed.flatMap { $0 == notification.signedPayload ? nil : (notification.signedPayload, $0) }
+        try withDatabase(durability: .committed) { database in
             try database.recordAttempt(
                 notificationUUID: notification.uuid, attempt: attempt, status: status,
-                nextAttemptAt: delay.map { attempt.date + $0 })
+                nextAttemptAt: delay.map { attempt.date + $0 }, sealed: sealed)
         }
     }
 

@@ -27,7 +27,9 @@ public struct StoreSubscriptions: SubscriptionStorePart {
         origin: StoredTransaction.Origin, settling pending: PendingSettlement? = nil
     ) throws -> StoredTransaction {
         let now = nowMilliseconds
-        _ = try runDueEvents(until: now, database)
+        // The buyer's own due events only: the rest of a wave falling due together is the timer's, in batches, and
+        // a purchase does not wait for it.
+        _ = try runDueEvents(until: now, onlyFor: database.actingFor.id, database)
         guard let subscription = SubscriptionProduct(product) else {
             throw MockStoreError.badRequest("\(product.id) is an auto-renewable subscription without a group.")
         }
@@ -56,21 +58,30 @@ public struct StoreSubscriptions: SubscriptionStorePart {
 
     // MARK: The clock
 
-    /// Runs every renewal and expiry due by `date`, earliest first, each at its own date; at most
-    /// ``maximumEventsPerRun`` of them.
-    func runDueEvents(until date: Int64, _ database: TransactionStore) throws -> [TestSubscriptionEventRecord] {
+    /// Runs every renewal and expiry due by `date` (only customer `customerId`'s, when given), earliest first, each
+    /// at its own date; at most `limit` of them (``maximumEventsPerRun`` unless a smaller batch is asked for).
+    func runDueEvents(
+        until date: Int64, limit: Int = maximumEventsPerRun, onlyFor customerId: Int64? = nil,
+        _ database: TransactionStore
+    ) throws -> [TestSubscriptionEventRecord] {
         var records: [TestSubscriptionEventRecord] = []
         // Only test controls change the billing settings, never an event: read them once for the run.
         let billing = try billingSettings.inForce(database)
         // The clock runs for every customer; each event acts for its subscription's, then the call's own again.
         let actingFor = database.actingFor
-        while records.count < Self.maximumEventsPerRun {
-            // Only the subscriptions whose next event has come (by the due index), not every customer's.
-            let due = try database.dueSubscriptionStates(until: date).compactMap { customerId, state in
+        var window = Self.dueWindow
+        while records.count < min(limit, Self.maximumEventsPerRun) {
+            // The earliest few by the due index, not every due subscription: with 600 due at once, reading them all
+            // for each event made a wave cost the square of its size.
+            let rows = try database.dueSubscriptionStates(until: date, limit: window, customerId: customerId)
+            let due = rows.compactMap { customerId, state in
                 subscriptionLifecycle.dueEvent(state, now: date, billing: billing).map { (customerId, state, $0) }
             }
             guard let (customerId, state, event) = due.min(by: { Self.date(of: $0.2) < Self.date(of: $1.2) }) else {
-                break
+                // None of the window has an event by `date` (dates kept stale): look further, or stop at the end.
+                guard rows.count == window else { break }
+                window *= 2
+                continue
             }
             try database.actFor(customerId: customerId)
             records.append(try run(event, on: state, origin: .outside, database))
@@ -82,21 +93,36 @@ public struct StoreSubscriptions: SubscriptionStorePart {
     /// At most this many subscription events run in one call (a daily subscription over `P100Y` would be 36,500).
     public static let maximumEventsPerRun = 5_000
 
-    /// Runs what fell due since the last look, if anything may have: called before each request is answered,
-    /// and by the ``StoreTimer`` when the next event's time comes. Returns how many events ran (`nil`: the
-    /// database failed).
+    /// Due subscriptions read at a time, earliest next event first.
+    static let dueWindow = 4
+
+    /// Events run in one database transaction by the timer and before a request: the lock is let go between
+    /// batches, so a purchase waits for one batch, never for a whole wave of renewals falling due together.
+    public static let eventsPerBatch = 8
+
+    /// Runs what fell due since the last look, if anything may have, at most `batches` batches of
+    /// ``eventsPerBatch`` events, each in a database transaction of its own: by the ``StoreTimer`` when the next
+    /// event's time comes (every batch, letting the lock go between them), and before each request is answered when
+    /// no timer runs (one batch). So a request under a fast clock may be answered before every renewal due has been
+    /// made; one that reads subscriptions makes its own due first. Returns how many events ran (`nil`: the database
+    /// failed).
     @discardableResult
-    public func runDueSubscriptionEvents() -> Int? {
-        let now = nowMilliseconds
-        guard runtime.mayBeDue(now: now) else { return 0 }
-        let result = try? withDatabase { database in
-            let records = try runDueEvents(until: now, database)
-            return (records.count, try database.nextSubscriptionEventDate())
+    public func runDueSubscriptionEvents(batches: Int = .max) -> Int? {
+        var total = 0
+        for _ in 0..<batches {
+            let now = nowMilliseconds
+            guard runtime.mayBeDue(now: now) else { break }
+            let result = try? withDatabase { database in
+                let records = try runDueEvents(until: now, limit: Self.eventsPerBatch, database)
+                return (records.count, try database.nextSubscriptionEventDate())
+            }
+            guard let (count, next) = result else { return total > 0 ? total : nil }
+            runtime.noteNextEvent(next)
+            if count > 0 { notifications.due.ring() }
+            total += count
+            if count < Self.eventsPerBatch { break }
         }
-        guard let (count, next) = result else { return nil }
-        runtime.noteNextEvent(next)
-        if count > 0 { notifications.due.ring() }
-        return count
+        return total
     }
 
     /// Applies `event` to `state` and records the step.

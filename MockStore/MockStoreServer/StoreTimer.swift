@@ -30,6 +30,7 @@ public final class StoreTimer: Sendable {
     public init(store: MockStore, dispatcher: NotificationDispatcher? = nil) {
         self.store = store
         self.dispatcher = dispatcher
+        store.subscriptionRuntime.hasTimer = true
         let thread = Thread { [self] in
             run()
             finished.signal()
@@ -45,6 +46,7 @@ public final class StoreTimer: Sendable {
             return running
         }
         guard wasRunning else { return }
+        store.subscriptionRuntime.hasTimer = false
         store.subscriptionRuntime.wake.ring()
         finished.wait()
         ended(pass: Int.max, begunAt: Int64.max)
@@ -102,7 +104,7 @@ public final class StoreTimer: Sendable {
             store.extensions.completeDueMassExtensions()
             var next = [store.subscriptionRuntime.nextEventDate, store.extensions.nextMassExtensionDate()]
             if let dispatcher {
-                let (tried, nextDue) = dispatcher.deliverDue { isRunning }
+                let (tried, nextDue) = dispatcher.deliverDue { [self] in isRunning }
                 if tried > 0 { continue }  // delivering took time: look again before waiting
                 next.append(nextDue)
             }

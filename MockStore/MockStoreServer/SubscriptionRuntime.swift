@@ -19,6 +19,14 @@ final class SubscriptionRuntime: Sendable {
     /// Rung whenever the next event, the clock or anything else the store's timer waits for may have changed: the
     /// one wake of the ``StoreTimer`` (notifications due ring it too).
     let wake = ClockWake()
+    /// Whether a ``StoreTimer`` runs for the store: then it makes what falls due, and a request leaves it to it.
+    private let timed = Mutex(false)
+
+    /// Whether a ``StoreTimer`` runs for the store.
+    var hasTimer: Bool {
+        get { timed.withLock { $0 } }
+        set { timed.withLock { $0 = newValue } }
+    }
 
     /// Reads the persisted clock from `database` (real time at the catalogue's rate when there is none);
     /// `isProduction` sets the lapse `recentSubscriptionStartDate` ignores (Apple's 60 days, else the sandbox's 10

@@ -234,21 +234,6 @@ extension TransactionStore {
             .query([.text(testToken)], row: Self.notification).first.map { try withAttempts($0) }
     }
 
-    /// Pending notifications due at or before `now`, oldest first, and when the next one after them is due.
-    func dueNotifications(now: Int64) throws -> (due: [StoredNotification], nextDue: Int64?) {
-        let due = try statement(
-            """
-            SELECT \(Self.notificationColumns) FROM notifications
-            WHERE status = 'pending' AND next_attempt_at <= ?1 ORDER BY next_attempt_at, id
-            """
-        ).query([.integer(now)], row: Self.notification).map { try withAttempts($0) }
-        let next =
-            try statement(
-                "SELECT MIN(next_attempt_at) FROM notifications WHERE status = 'pending' AND next_attempt_at > ?1"
-            ).query([.integer(now)]) { $0.optionalInt64(at: 0) }.first ?? nil
-        return (due, next)
-    }
-
     /// Moves the next try of every pending notification already tried to `next(failedAttempts, lastAttempt)`,
     /// or ends it as failed where that is nil.
     func reschedulePendingNotifications(_ next: (_ failedAttempts: Int, _ lastAttempt: Int64) -> Int64?) throws {
@@ -271,7 +256,7 @@ extension TransactionStore {
     /// Records one delivery attempt and what follows: `nextAttemptAt` nil ends the notification as `status`.
     func recordAttempt(
         notificationUUID uuid: String, attempt: StoredNotification.Attempt, status: StoredNotification.Status,
-        nextAttemptAt: Int64?
+        nextAttemptAt: Int64?, sealed: (deferred: String, signed: String)? = nil
     ) throws {
         try database.inTransaction {
             guard
@@ -286,13 +271,18 @@ extension TransactionStore {
             ])
             try statement("UPDATE notifications SET status = ?2, next_attempt_at = ?3 WHERE id = ?1")
                 .run([.integer(id), .text(status.rawValue), nextAttemptAt.map(SQLiteValue.integer) ?? .null])
+            if let sealed {
+                // Signed outside the lock by the dispatcher: kept, unless a reader signed it meanwhile.
+                try statement("UPDATE notifications SET signed_payload = ?2 WHERE id = ?1 AND signed_payload = ?3")
+                    .run([.integer(id), .text(sealed.signed), .text(sealed.deferred)])
+            }
         }
     }
 
-    private static let notificationColumns =
+    static let notificationColumns =
         "id, uuid, type, subtype, transaction_id, test_token, signed_payload, created_at, status, next_attempt_at"
 
-    private static func notification(_ row: SQLiteStatement) throws -> StoredNotification {
+    static func notification(_ row: SQLiteStatement) throws -> StoredNotification {
         let statusText = row.text(at: 8) ?? ""
         let status = StoredNotification.Status(rawValue: statusText)
         guard status.isRecognized else {
@@ -307,10 +297,11 @@ extension TransactionStore {
             createdAt: row.int64(at: 7), status: status, nextAttemptAt: row.optionalInt64(at: 9), attempts: [])
     }
 
-    /// `notification` with its attempts, and signed if it was recorded unsigned (the signature then kept).
-    private func withAttempts(_ notification: StoredNotification) throws -> StoredNotification {
+    /// `notification` with its attempts, and signed if it was recorded unsigned (the signature then kept), unless
+    /// `sealing` is false (the dispatcher signs outside the store's lock, see ``StoreNotifications/sealed(_:)``).
+    func withAttempts(_ notification: StoredNotification, sealing: Bool = true) throws -> StoredNotification {
         var notification = notification
-        if DeferredNotification.isDeferred(notification.signedPayload), let sealNotification {
+        if sealing, DeferredNotification.isDeferred(notification.signedPayload), let sealNotification {
             let deferred = notification.signedPayload
             notification.signedPayload = try sealNotification(deferred)
             try statement("UPDATE notifications SET signed_payload = ?2 WHERE id = ?1 AND signed_payload = ?3")

@@ -80,14 +80,20 @@ extension TransactionStore {
             .first
     }
 
-    /// Every customer's subscriptions the clock changes by `date`, each with its customer (the clock runs for all).
-    func dueSubscriptionStates(until date: Int64) throws -> [(customerId: Int64, state: SubscriptionState)] {
+    /// Every customer's subscriptions the clock changes by `date` (only customer `customerId`'s when given), each with
+    /// its customer (the clock runs for all), the earliest next event first, at most `limit`.
+    func dueSubscriptionStates(until date: Int64, limit: Int = .max, customerId: Int64? = nil) throws
+        -> [(customerId: Int64, state: SubscriptionState)]
+    {
         try statement(
             """
             SELECT customer_id, state FROM customer_subscriptions
-            WHERE next_event_at IS NOT NULL AND next_event_at <= ?1 ORDER BY next_event_at
+            WHERE next_event_at IS NOT NULL AND next_event_at <= ?1 AND (?3 IS NULL OR customer_id = ?3)
+            ORDER BY next_event_at LIMIT ?2
             """
-        ).query([.integer(date)]) { row in (row.int64(at: 0), try Self.decodeState(row.text(at: 1) ?? "")) }
+        ).query([.integer(date), .integer(Int64(limit)), customerId.map(SQLiteValue.integer) ?? .null]) { row in
+            (row.int64(at: 0), try Self.decodeState(row.text(at: 1) ?? ""))
+        }
     }
 
     /// Every customer's subscriptions, each with its customer (a mass extension reaches every subscriber).

@@ -4,9 +4,24 @@ import StoreWire
 
 /// Server Notifications V2 as the store recorded them: a test waits for what it needs, then checks.
 extension TestStore {
-    /// Every notification the store has made, oldest first, with each try to send it.
+    /// Every notification the store has made, oldest first, with each try to send it: every page of
+    /// `GET /test/v1/notifications`, joined.
     public func notifications() async throws -> [TestNotificationRecord] {
-        try await send(TestControls.notifications).notifications
+        var records: [TestNotificationRecord] = []
+        var revision: String?
+        while true {
+            let page = try await notificationsPage(revision: revision, limit: 1_000)
+            records += page.notifications
+            guard page.hasMore == true, let next = page.revision else { return records }
+            revision = next
+        }
+    }
+
+    /// One page of the notifications, oldest first: those after the page whose `revision` is given (from the first
+    /// without one), at most `limit` (the store's default, 100, without one), with `hasMore` and the `revision` of
+    /// the next page. The last page's `revision` asks later for only the notifications made since.
+    public func notificationsPage(revision: String? = nil, limit: Int? = nil) async throws -> TestNotificationsBody {
+        try await get(TestNotificationsBody.self, TestControls.notificationsPage(revision: revision, limit: limit))
     }
 
     /// Waits until the store has recorded `count` notifications of `type` (and `subtype`, when given), and gives

@@ -33,6 +33,11 @@ extension TestStore {
         try await exchange(endpoint.method.rawValue, endpoint.template.path(parameters))
     }
 
+    /// GETs `path` (a declared endpoint's, with its query) and decodes the answer.
+    func get<Answer: Decodable>(_: Answer.Type, _ path: String) async throws -> Answer {
+        try await decode(Answer.self, "GET", path, body: NoBody?.none)
+    }
+
     private func decode<Answer: Decodable>(
         _: Answer.Type, _ method: String, _ path: String, body: (some Encodable)?
     ) async throws -> Answer {

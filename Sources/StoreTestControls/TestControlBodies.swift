@@ -263,8 +263,20 @@ public struct TestSendAttempt: Codable, Sendable, Equatable {
     }
 }
 
-/// `GET /test/v1/notifications`: oldest first.
+/// `GET /test/v1/notifications`: a page of the notifications, oldest first, paged as Apple's transaction history
+/// is: `hasMore` says whether more follow, and `revision` is the token to send for the next page (or, when none
+/// follows, to ask later for only the notifications made since). A list joined from every page (what
+/// `mockstore control notifications` prints) has neither.
 public struct TestNotificationsBody: Codable, Sendable, Equatable {
     public var notifications: [TestNotificationRecord]
-    public init(notifications: [TestNotificationRecord]) { self.notifications = notifications }
+    /// Whether more notifications follow this page (nil in a list joined from every page).
+    public var hasMore: Bool?
+    /// The token for the next page: the `revision` query item of the next request.
+    public var revision: String?
+
+    public init(notifications: [TestNotificationRecord], hasMore: Bool? = nil, revision: String? = nil) {
+        self.notifications = notifications
+        self.hasMore = hasMore
+        self.revision = revision
+    }
 }

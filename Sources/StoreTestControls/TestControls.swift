@@ -62,8 +62,21 @@ public enum TestControls {
     public static let clearFailure = Endpoint<NoBody, TestFailuresBody>(.delete, "/test/v1/failures/{api}")
     /// The consumption information servers sent.
     public static let consumption = Endpoint<NoBody, TestConsumptionBody>(.get, "/test/v1/consumption")
-    /// Every notification made, with every send attempt.
-    public static let notifications = Endpoint<NoBody, TestNotificationsBody>(.get, "/test/v1/notifications")
+    /// The notifications made, with every send attempt: a page of them (query items `revision`, the token of the
+    /// page before, and `limit`, 1 to 1,000, default 100), see ``TestNotificationsBody`` and
+    /// ``notificationsPage(revision:limit:)``.
+    public static let notifications = Endpoint<NoBody, TestNotificationsBody>(
+        .get, "/test/v1/notifications", errors: [StoreErrorCode.invalidRequestRevision])
+
+    /// The path of the page of ``notifications`` after the one whose `revision` is given (the first page without
+    /// one), at most `limit` notifications (the store's default without one).
+    public static func notificationsPage(revision: String?, limit: Int? = nil) -> String {
+        var items: [String] = []
+        // The store's tokens are base64url: nothing in them needs escaping in a query.
+        if let revision { items.append("revision=" + revision) }
+        if let limit { items.append("limit=\(limit)") }
+        return notifications.path() + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
+    }
 
     // MARK: Customers
 

@@ -41,7 +41,7 @@ struct BenchOptions {
     /// The rows `--only` may name.
     static let rows = [
         "append", "append-head", "batch", "load", "sums", "merge", "verify", "counter", "catalogue", "purchases",
-        "store-start", "store-load", "store-customers", "pnl", "sync",
+        "store-start", "store-load", "store-customers", "store-renewals", "store-notifications", "pnl", "sync",
     ]
 
     static let spec = CommandSpec(
@@ -67,8 +67,8 @@ struct BenchOptions {
             .string(
                 .only, "ROWS",
                 help: "comma-separated, of: append, append-head, batch, load (cold load and memory), sums, merge, "
-                    + "verify, counter, catalogue, purchases, store-start, store-load, store-customers, pnl, sync "
-                    + "(default all)"),
+                    + "verify, counter, catalogue, purchases, store-start, store-load, store-customers, "
+                    + "store-renewals, store-notifications, pnl, sync (default all)"),
             .string(.loadOnly, "DIR", help: "(internal) open the ledger in DIR, print what the load took, exit"),
         ],
         epilogue:

@@ -57,12 +57,13 @@ extension StoreBenchmarks {
     }
 
     /// `mockstore --ephemeral` on a free port with `catalogue`.
-    private func startEphemeralStore(catalogue: String) throws -> (pid: pid_t, port: UInt16) {
+    func startEphemeralStore(catalogue: String, arguments: [String] = []) throws -> (pid: pid_t, port: UInt16) {
         guard let mockstore = options.mockstore else {
             throw BenchError("the mockstore binary is not beside credit-bench")
         }
         let started = try Measure.start(
-            mockstore, ["--ephemeral", "--port", "0", "--catalogue", catalogue], errorLog: work + "/customers.log")
+            mockstore, ["--ephemeral", "--port", "0", "--catalogue", catalogue] + arguments,
+            errorLog: work + "/customers.log")
         defer { close(started.output) }
         guard let line = Measure.readLine(from: started.output, timeout: 30), let colon = line.lastIndex(of: ":"),
             let port = UInt16(line[line.index(after: colon)...])

@@ -95,7 +95,8 @@ do {
         attempt("counter", &table) { try ledger.counter(count: options.counterEntries, into: &$0) }
     }
     if options.wants("catalogue") || options.wants("purchases") || options.wants("store-start")
-        || options.wants("store-load") || options.wants("store-customers")
+        || options.wants("store-load") || options.wants("store-customers") || options.wants("store-renewals")
+        || options.wants("store-notifications")
     {
         if options.mockstore == nil {
             table.add(
@@ -123,6 +124,14 @@ do {
             if options.wants("store-customers") {
                 log("mock store: Get All Subscription Statuses, many customers beside one")
                 attempt("mock store: many customers", &table) { try store.statusesWithManyCustomers(into: &$0) }
+            }
+            if options.wants("store-renewals") {
+                log("mock store: a purchase while subscriptions renew, beside the same store idle")
+                attempt("mock store: a purchase while renewing", &table) { try store.purchaseWhileRenewing(into: &$0) }
+            }
+            if options.wants("store-notifications") {
+                log("mock store: notifications delivered to one receiver, beside one client's POSTs")
+                attempt("mock store: notifications delivered", &table) { try store.notificationDelivery(into: &$0) }
             }
         }
     }

@@ -82,7 +82,8 @@ extension SandboxCommandLineTests {
             (["clear-failure", "purchase"], "DELETE", TestControls.clearFailure.path("purchase")),
             (["failures"], "GET", TestControls.failures.path()),
             (["consumption"], "GET", TestControls.consumption.path()),
-            (["notifications"], "GET", TestControls.notifications.path()),
+            // Every page is read, a page of the largest size at a time.
+            (["notifications"], "GET", TestControls.notificationsPage(revision: nil, limit: 1_000)),
         ]
         for (arguments, method, path) in cases {
             let invocation = try control(url + arguments)
