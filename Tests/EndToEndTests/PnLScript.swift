@@ -10,8 +10,13 @@ enum PnLScript {
         environment["CREDIT_SUMMARY_VERIFY"] = try Binaries.require(
             "credit-summary-verify", sourceLocation: sourceLocation)
         environment["NO_COLOR"] = "1"
+        // Its working files in a directory of the test's (no mktemp, no rm: the suite runs pnl.sh often); the tests
+        // in PnLTests run it as it comes, making and removing its own.
+        let scratch = try TemporaryDirectory()
+        environment["PNL_SCRATCH"] = scratch.path
         let result = try await ChildProcess.run(
             "/bin/bash", [Repository.root + "/analytics/pnl.sh"] + arguments, environment: environment, timeout: 300)
+        withExtendedLifetime(scratch) {}
         return CommandResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 

@@ -82,8 +82,17 @@ import Testing
         #expect(report["asOf"] as? String == time.1, "\(time.0)")
         let periods = try #require(report["periods"] as? [[String: Any]])
         #expect(periods.first { $0["period"] as? String == "7d" }?["since"] as? String == time.2 + "T00:00:00.000Z")
-        let equals = try await PnLScript.run([directory, "--json", "--as-of=" + time.0])
-        #expect(equals.stdout == result.stdout, "--as-of=TIME is the same")
+        withExtendedLifetime(fixture.data) {}
+    }
+
+    /// `--as-of=TIME` is `--as-of TIME` (the shell's parsing of the one word, whatever the time: checked once).
+    @Test func asOfWithAnEqualsSignIsTheSame() async throws {
+        let fixture = try await summaries()
+        let time = Self.times[4].0
+        let spaced = try await PnLScript.run([fixture.directory, "--json", "--as-of", time])
+        let equals = try await PnLScript.run([fixture.directory, "--json", "--as-of=" + time])
+        #expect(spaced.status == 0, "\(spaced)")
+        #expect(equals.stdout == spaced.stdout, "--as-of=TIME is the same")
         withExtendedLifetime(fixture.data) {}
     }
 
