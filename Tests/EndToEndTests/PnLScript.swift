@@ -22,11 +22,15 @@ enum PnLScript {
 
     /// `python3 analytics/pnl.py arguments` (the driver alone, as `spark-submit` runs it on a cluster).
     static func driver(_ arguments: [String]) async throws -> CommandResult {
+        try await python([Repository.root + "/analytics/pnl.py"] + arguments)
+    }
+
+    /// `python3 arguments` (one of analytics' Python files run alone).
+    static func python(_ arguments: [String]) async throws -> CommandResult {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         let result = try await ChildProcess.run(
-            "/usr/bin/env", ["python3", Repository.root + "/analytics/pnl.py"] + arguments, environment: environment,
-            timeout: 300)
+            "/usr/bin/env", ["python3"] + arguments, environment: environment, timeout: 300)
         return CommandResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 

@@ -254,7 +254,8 @@ public enum RealPython {
         }
         let root = environment["PYENV_ROOT"] ?? String(shims.dropLast("/shims".count))
         func firstWord(_ path: String) -> String? {
-            (try? String(contentsOfFile: path, encoding: .utf8))?.split(whereSeparator: \.isWhitespace).first.map(String.init)
+            (try? String(contentsOfFile: path, encoding: .utf8))?.split(whereSeparator: \.isWhitespace).first.map(
+                String.init)
         }
         var version = environment["PYENV_VERSION"]?.split(separator: ":").first.map(String.init)
         var directory = FileManager.default.currentDirectoryPath
