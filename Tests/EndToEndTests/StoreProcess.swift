@@ -23,6 +23,12 @@ final class StoreProcess {
         self.dataDirectory = dataDirectory
     }
 
+    /// The shared store (``withShared(catalogue:_:)``): in memory, no data directory.
+    init(shared store: TestStore) {
+        self.store = store
+        dataDirectory = ""
+    }
+
     /// Starts `mockstore --data dataDirectory --catalogue catalogue arguments` and waits until it listens.
     static func start(dataDirectory: String, arguments: [String] = [], catalogue: String = StoreProcess.catalogue)
         async throws -> StoreProcess
