@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: installs what is missing, builds everything, runs the Swift test suites (which start the real
-# `credit` and `mockstore` binaries on free ports), a StoreKit 2 store against mockstore, the slow engines (Spark,
-# DuckDB over many accounts, headless Chromium) in a stage of their own, then the interop tests with Apple's Python
-# library, the quick bench and a bounded reliability run. Each stage says when it starts and how long it took, and
+# `credit` and `mockstore` binaries on free ports), the tests that kill real processes by the dozen and the slow
+# engines (Spark, DuckDB over many accounts, headless Chromium) in stages of their own, a StoreKit 2 store against
+# mockstore, then the interop tests with Apple's Python library, the quick bench and a bounded reliability run. Each stage says when it starts and how long it took, and
 # long stages say how far they are every few seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,12 +62,23 @@ if ! swift build --build-tests 2>&1 | tee .build/build.log | progress; then
 fi
 tail -n 1 .build/build.log
 
-stage "swift tests (the slow engines' tests are skipped here and run in their own stage below)"
+stage "swift tests (the real kills' and the slow engines' tests are skipped here and run in their own stages below)"
 status=0
 swift test --skip-build 2>&1 | tee .build/test.log | test_progress || status=$?
 grep -E "✘|error:|Test run with" .build/test.log | tail -n 60 || true
 if [ "$status" -ne 0 ]; then
   echo "swift tests failed (full log: .build/test.log)" >&2
+  exit 1
+fi
+
+stage "real kills: crash at every step, processes racing on one ledger, a join killed at every step, stop signals"
+status=0
+CREDIT_KILL_STAGE=1 swift test --skip-build \
+  --filter 'everyFaultPointOnce|seededRunsKilledAtRandomSteps|processesChargingAndToppingUpOneDataDirectoryAtOnce|processesCollectingTheSamePurchasesAtOnceCreditEachOnce|aJoinKilledAtAnyStepLeavesTheDirectoryUntouchedAndJoinAgainCompletesIt|aStopSignalWhileTheWatchIsStartingEndsItCleanly|signalRightAfterTheListeningLineIsNotLost' \
+  2>&1 | tee .build/kill-test.log | test_progress || status=$?
+grep -E "✘|error:|Test run with" .build/kill-test.log | tail -n 30 || true
+if [ "$status" -ne 0 ]; then
+  echo "the real kills' tests failed (full log: .build/kill-test.log)" >&2
   exit 1
 fi
 

@@ -38,6 +38,10 @@ enum Credit {
     /// The binary, or nil when it was not built.
     static var binary: String? { Binaries.path("credit") }
 
+    /// The mock store's customer every `credit` run here acts for (`MOCKSTORE_CUSTOMER`): a test's own on a shared
+    /// store (``StoreProcess/withShared(catalogue:_:)``); nil: the store's default customer.
+    @TaskLocal static var customer: String?
+
     static func requireBinary(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         try Binaries.require("credit", sourceLocation: sourceLocation)
     }
@@ -55,6 +59,7 @@ enum Credit {
         env["NO_COLOR"] = "1"
         env["HOME"] = home.path
         if let now { env["CREDIT_NOW"] = now }
+        if let customer { env["MOCKSTORE_CUSTOMER"] = customer }
         for (name, value) in environment { env[name] = value }
         let all = (dataDirectory.map { ["--data-dir", $0] } ?? []) + arguments
         if binary || env["CREDIT_FAULT"] != nil {

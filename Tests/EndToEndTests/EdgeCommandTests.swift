@@ -13,7 +13,8 @@ import Testing
             (1...6).map { "\(point)@\($0)" }
         } + ["join.before-rename"]
 
-    @Test(arguments: joinFaults)
+    // Real kills at every step of a join: the stage of real kills (KillStage).
+    @Test(.enabled(if: KillStage.isOn, KillStage.reason), arguments: joinFaults)
     func aJoinKilledAtAnyStepLeavesTheDirectoryUntouchedAndJoinAgainCompletesIt(_ fault: String) async throws {
         let a = try DataDirectory()
         try await a.ok("charge", "debrief")

@@ -255,39 +255,41 @@ extension OutcomeEndToEndTests {
     /// The mock store signs Sandbox; a configuration that requires Production refuses its receipts: not credited,
     /// not finished, reported naming both environments, by the top-up and by collect.
     @Test func receiptsFromAnotherEnvironmentAreRefusedAndNotFinished() async throws {
-        let store = try await startStore()
-        try await useStore(store, "--environment", "production")
-        let shown = try await run(["store", "--json"]).jsonObject()
-        #expect(shown["environment"] as? String == "Production")
-        let topup = try await run(["topup"])
-        #expect(topup.status == 1, "\(topup)")
-        #expect(topup.stderr.contains("Sandbox") && topup.stderr.contains("Production"), "\(topup)")
-        #expect(topup.stderr.contains("not credited and not finished"), "\(topup)")
-        let collect = try await run(["collect"])
-        #expect(collect.status == 1)
-        #expect(collect.stdout.contains("Sandbox") && collect.stdout.contains("Production"), "\(collect)")
-        await #expect(try transactions(store).first?.finished == false)
-        await #expect(try data.balance() == 5_000_000)
-        await #expect(try topUps().filter { $0["reference"] != nil }.isEmpty, "no store top-up was written")
-        // Switched back to Sandbox, it is credited once.
-        try await useStore(store)
-        await #expect(try run(["collect"]).status == 0)
-        await #expect(try data.balance() == 10_000_000)
-        expectNoInternals()
+        try await StoreProcess.withShared { store in
+            try await useStore(store, "--environment", "production")
+            let shown = try await run(["store", "--json"]).jsonObject()
+            #expect(shown["environment"] as? String == "Production")
+            let topup = try await run(["topup"])
+            #expect(topup.status == 1, "\(topup)")
+            #expect(topup.stderr.contains("Sandbox") && topup.stderr.contains("Production"), "\(topup)")
+            #expect(topup.stderr.contains("not credited and not finished"), "\(topup)")
+            let collect = try await run(["collect"])
+            #expect(collect.status == 1)
+            #expect(collect.stdout.contains("Sandbox") && collect.stdout.contains("Production"), "\(collect)")
+            await #expect(try transactions(store).first?.finished == false)
+            await #expect(try data.balance() == 5_000_000)
+            await #expect(try topUps().filter { $0["reference"] != nil }.isEmpty, "no store top-up was written")
+            // Switched back to Sandbox, it is credited once.
+            try await useStore(store)
+            await #expect(try run(["collect"]).status == 0)
+            await #expect(try data.balance() == 10_000_000)
+            expectNoInternals()
+        }
     }
 
     /// A store.json written before the field existed keeps working: the mock store's receipts are Sandbox.
     @Test func anOlderStoreConfigurationWithoutAnEnvironmentTakesSandbox() async throws {
-        let store = try await startStore()
-        try await useStore(store)
-        let path = data.path + "/store.json"
-        var object = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
-        object["environment"] = nil
-        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
-        await #expect(try run(["store", "--json"]).jsonObject()["environment"] as? String == "Sandbox")
-        await #expect(try run(["topup"]).status == 0)
-        await #expect(try data.balance() == 10_000_000)
+        try await StoreProcess.withShared { store in
+            try await useStore(store)
+            let path = data.path + "/store.json"
+            var object = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+            object["environment"] = nil
+            try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+            await #expect(try run(["store", "--json"]).jsonObject()["environment"] as? String == "Sandbox")
+            await #expect(try run(["topup"]).status == 0)
+            await #expect(try data.balance() == 10_000_000)
+        }
     }
 
     /// With a mock store that signs Production (`mockstore --environment production`, where that option exists),

@@ -82,8 +82,17 @@ import Testing
         #expect(report["asOf"] as? String == time.1, "\(time.0)")
         let periods = try #require(report["periods"] as? [[String: Any]])
         #expect(periods.first { $0["period"] as? String == "7d" }?["since"] as? String == time.2 + "T00:00:00.000Z")
-        let equals = try await PnLScript.run([directory, "--json", "--as-of=" + time.0])
-        #expect(equals.stdout == result.stdout, "--as-of=TIME is the same")
+        withExtendedLifetime(fixture.data) {}
+    }
+
+    /// `--as-of=TIME` is `--as-of TIME` (the shell's parsing of the one word, whatever the time: checked once).
+    @Test func asOfWithAnEqualsSignIsTheSame() async throws {
+        let fixture = try await summaries()
+        let time = Self.times[4].0
+        let spaced = try await PnLScript.run([fixture.directory, "--json", "--as-of", time])
+        let equals = try await PnLScript.run([fixture.directory, "--json", "--as-of=" + time])
+        #expect(spaced.status == 0, "\(spaced)")
+        #expect(equals.stdout == spaced.stdout, "--as-of=TIME is the same")
         withExtendedLifetime(fixture.data) {}
     }
 
@@ -93,10 +102,11 @@ import Testing
         "2026-11-29T12:00:00.Z", "\u{664}026-11-29T12:00:00Z",
     ]
 
+    /// Each text through the reader pnl.sh asks (`iso_time.py`, whose words and exit pnl.sh passes on as they are,
+    /// the same for every text): one interpreter a text, not a shell as well.
     @Test(arguments: notTimes)
     func anAsOfThatIsNotATimeIsRefusedInPlainWords(_ text: String) async throws {
-        let directory = try TemporaryDirectory()
-        let result = try await PnLScript.run([directory.path, "--as-of", text])
+        let result = try await PnLScript.python([Repository.root + "/analytics/iso_time.py", text])
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.hasPrefix("pnl.sh: --as-of \"\(text)\" "), "\(result)")
         #expect(
@@ -104,6 +114,15 @@ import Testing
         for leak in ["Traceback", "ValueError", "File \"", "strptime"] {
             #expect(!result.stderr.contains(leak), "\(leak): \(result)")
         }
+    }
+
+    /// A text that is no time, through pnl.sh itself: its exit 64 and the reader's words, nothing else.
+    @Test func pnlShPassesOnTheWordsForAnAsOfThatIsNotATime() async throws {
+        let directory = try TemporaryDirectory()
+        let result = try await PnLScript.run([directory.path, "--as-of", "yesterday"])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.hasPrefix("pnl.sh: --as-of \"yesterday\" is not an ISO 8601 time"), "\(result)")
+        #expect(result.stdout.isEmpty && !result.stderr.contains("Traceback"), "\(result)")
     }
 
     /// Without --json, the table `credit pnl --summaries` prints, line for line (and --days the same).

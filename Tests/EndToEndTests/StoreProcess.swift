@@ -18,9 +18,20 @@ final class StoreProcess {
     /// The repository's catalogue.
     static var catalogue: String { Repository.catalogue }
 
+    /// Whether this is the store the tests share (``withShared(catalogue:_:)``), which no test stops.
+    private let isShared: Bool
+
     private init(_ store: TestStore, dataDirectory: String) {
         self.store = store
         self.dataDirectory = dataDirectory
+        isShared = false
+    }
+
+    /// The shared store (``withShared(catalogue:_:)``): in memory, no data directory.
+    init(shared store: TestStore) {
+        self.store = store
+        dataDirectory = ""
+        isShared = true
     }
 
     /// Starts `mockstore --data dataDirectory --catalogue catalogue arguments` and waits until it listens.
@@ -41,6 +52,11 @@ final class StoreProcess {
 
     /// SIGTERM, and waits until it has gone.
     func stop() async {
+        // Stopping it would stop it under every other test using it: a test that stops its store starts its own.
+        guard !isShared else {
+            Issue.record("the shared store is not a test's to stop: start a store of the test's own")
+            return
+        }
         await store.stop()
     }
 

@@ -217,7 +217,8 @@ extension SyncCommandTests {
     /// (the first thing `main` does for a watch), or a second thread (the command under way). Before that the
     /// dynamic loader is still at work, and only the default action exists for any process. Thirty times, SIGTERM
     /// and SIGINT in turn; each wait is for the process, never for a clock.
-    @Test func aStopSignalWhileTheWatchIsStartingEndsItCleanly() async throws {
+    @Test(.enabled(if: KillStage.isOn, KillStage.reason))
+    func aStopSignalWhileTheWatchIsStartingEndsItCleanly() async throws {
         let account = try await Account()
         try await account.a.ok("sync", account.folder)
         for round in 0..<30 {

@@ -35,50 +35,53 @@ import Testing
 
 extension TopUpEndToEndTests {
     @Test func aTopUpCreditsFivePoundsOnceWithTheReceiptVerified() async throws {
-        let store = try await startStore()
-        try await useStore(store)
-        let result = try await data.ok("topup", "--json").jsonObject()
-        #expect(result["result"] as? String == "credited")
-        #expect(int64(result["amount"]) == 5_000_000)
-        #expect((result["receipt"] as? String)?.split(separator: ".").count == 3)
-        await #expect(try data.balance() == 10_000_000)
-        #expect(try await store.unfinishedCount() == 0)
-        let verify = try await data.ok("verify", "--json").jsonObject()
-        #expect(verify["ok"] as? Bool == true)
-        #expect(int64(verify["receiptsChecked"]) == 1)
-        await #expect(try data.ok("store").stdout.contains("mock store"))
+        try await StoreProcess.withShared { store in
+            try await useStore(store)
+            let result = try await data.ok("topup", "--json").jsonObject()
+            #expect(result["result"] as? String == "credited")
+            #expect(int64(result["amount"]) == 5_000_000)
+            #expect((result["receipt"] as? String)?.split(separator: ".").count == 3)
+            await #expect(try data.balance() == 10_000_000)
+            #expect(try await store.unfinishedCount() == 0)
+            let verify = try await data.ok("verify", "--json").jsonObject()
+            #expect(verify["ok"] as? Bool == true)
+            #expect(int64(verify["receiptsChecked"]) == 1)
+            await #expect(try data.ok("store").stdout.contains("mock store"))
+        }
     }
 
     @Test func theSameTransactionDeliveredAgainIsNeverCreditedTwice() async throws {
-        let store = try await startStore()
-        try await useStore(store)
-        // The app records the top-up, then dies before finishing: the store delivers it again.
-        let crashed = try await run(["topup"], fault: "topup.after-record")
-        #expect(crashed.status != 0)
-        #expect(try await store.unfinishedCount() == 1)
-        await #expect(try data.balance() == 10_000_000)
-        let collect = try await data.ok("collect", "--json").jsonObject()
-        #expect(int64(collect["alreadyCredited"]) == 1)
-        #expect((collect["credited"] as? [Any])?.isEmpty == true)
-        try await data.ok("collect")
-        #expect(try await store.unfinishedCount() == 0)
-        await #expect(try data.balance() == 10_000_000)
-        await #expect(try topUps().count == 1)
+        try await StoreProcess.withShared { store in
+            try await useStore(store)
+            // The app records the top-up, then dies before finishing: the store delivers it again.
+            let crashed = try await run(["topup"], fault: "topup.after-record")
+            #expect(crashed.status != 0)
+            #expect(try await store.unfinishedCount() == 1)
+            await #expect(try data.balance() == 10_000_000)
+            let collect = try await data.ok("collect", "--json").jsonObject()
+            #expect(int64(collect["alreadyCredited"]) == 1)
+            #expect((collect["credited"] as? [Any])?.isEmpty == true)
+            try await data.ok("collect")
+            #expect(try await store.unfinishedCount() == 0)
+            await #expect(try data.balance() == 10_000_000)
+            await #expect(try topUps().count == 1)
+        }
     }
 
     @Test func aPurchaseNeverRecordedIsCreditedWhenTheScreenOpens() async throws {
-        let store = try await startStore()
-        try await useStore(store)
-        let crashed = try await run(["topup"], fault: "topup.after-purchase")
-        #expect(crashed.status != 0)
-        await #expect(try data.balance() == 5_000_000)
-        #expect(try await store.unfinishedCount() == 1)
-        let screen = try await data.ok("screen")
-        #expect(screen.stdout.contains("Collected £5.00"))
-        await #expect(try data.balance() == 10_000_000)
-        #expect(try await store.unfinishedCount() == 0)
-        try await data.ok("screen")
-        await #expect(try data.balance() == 10_000_000)
+        try await StoreProcess.withShared { store in
+            try await useStore(store)
+            let crashed = try await run(["topup"], fault: "topup.after-purchase")
+            #expect(crashed.status != 0)
+            await #expect(try data.balance() == 5_000_000)
+            #expect(try await store.unfinishedCount() == 1)
+            let screen = try await data.ok("screen")
+            #expect(screen.stdout.contains("Collected £5.00"))
+            await #expect(try data.balance() == 10_000_000)
+            #expect(try await store.unfinishedCount() == 0)
+            try await data.ok("screen")
+            await #expect(try data.balance() == 10_000_000)
+        }
     }
 
     @Test func aTransactionWithABadSignatureIsRefusedAndNotFinished() async throws {
@@ -110,40 +113,42 @@ extension TopUpEndToEndTests {
 
     @Test func aTransactionForAnUnknownProductIsRefusedAndNotFinished() async throws {
         // A store that sells a second product, which the app does not (it sells one pack).
-        let store = try await startStore(catalogue: Repository.twoPackCatalogue)
-        try await useStore(store)
-        _ = try await store.purchase("ai.voicedebrief.app.credit.1000")
-        let collect = try await run(["collect"])
-        #expect(collect.status == 1)
-        #expect(collect.stdout.contains("not one of the app's packs"))
-        #expect(try await store.unfinishedCount() == 1)
-        await #expect(try data.balance() == 5_000_000)
+        try await StoreProcess.withShared(catalogue: Repository.twoPackCatalogue) { store in
+            try await useStore(store)
+            _ = try await store.purchase("ai.voicedebrief.app.credit.1000")
+            let collect = try await run(["collect"])
+            #expect(collect.status == 1)
+            #expect(collect.stdout.contains("not one of the app's packs"))
+            #expect(try await store.unfinishedCount() == 1)
+            await #expect(try data.balance() == 5_000_000)
+        }
     }
 
     /// Issue 35 item 14: collect's refusals a line each, this account's only; another account's purchases on the
     /// same store (even of a product the app does not sell) are counted apart, never said as refused.
     @Test func collectSaysEachRefusalOnALineOfItsOwnAndThisAccountsOnly() async throws {
-        let store = try await startStore(catalogue: Repository.twoPackCatalogue)
-        try await useStore(store)
-        // Two of this account's (made outside the app: no token), of a product the app does not sell.
-        try await store.purchase("ai.voicedebrief.app.credit.1000")
-        try await store.purchase("ai.voicedebrief.app.credit.1000")
-        for _ in 0..<3 {
-            _ = try await store.store.purchaseOnDevice(
-                "ai.voicedebrief.app.credit.1000", appAccountToken: UUID().uuidString.lowercased())
+        try await StoreProcess.withShared(catalogue: Repository.twoPackCatalogue) { store in
+            try await useStore(store)
+            // Two of this account's (made outside the app: no token), of a product the app does not sell.
+            try await store.purchase("ai.voicedebrief.app.credit.1000")
+            try await store.purchase("ai.voicedebrief.app.credit.1000")
+            for _ in 0..<3 {
+                _ = try await store.store.purchaseOnDevice(
+                    "ai.voicedebrief.app.credit.1000", appAccountToken: UUID().uuidString.lowercased())
+            }
+            let collect = try await run(["collect"])
+            #expect(collect.status == 1, "\(collect)")
+            let lines = collect.stdout.split(separator: "\n").map(String.init)
+            let refusals = lines.filter { $0.hasPrefix("Refused: ") }
+            #expect(refusals.count == 2, "one line each for this account's two: \(collect)")
+            #expect(refusals.allSatisfy { $0.hasSuffix("not credited and not finished.") }, "\(collect)")
+            #expect(lines.filter { $0.contains("Refused") }.count == 2, "no refusal shares a line: \(collect)")
+            #expect(
+                lines.contains { $0.hasPrefix("3 purchases of another account on this store left for it") },
+                "another account's counted apart: \(collect)")
+            #expect(lines.last?.hasPrefix("Balance ") == true, "\(collect)")
+            await #expect(try data.balance() == 5_000_000)
         }
-        let collect = try await run(["collect"])
-        #expect(collect.status == 1, "\(collect)")
-        let lines = collect.stdout.split(separator: "\n").map(String.init)
-        let refusals = lines.filter { $0.hasPrefix("Refused: ") }
-        #expect(refusals.count == 2, "one line each for this account's two: \(collect)")
-        #expect(refusals.allSatisfy { $0.hasSuffix("not credited and not finished.") }, "\(collect)")
-        #expect(lines.filter { $0.contains("Refused") }.count == 2, "no refusal shares a line: \(collect)")
-        #expect(
-            lines.contains { $0.hasPrefix("3 purchases of another account on this store left for it") },
-            "another account's counted apart: \(collect)")
-        #expect(lines.last?.hasPrefix("Balance ") == true, "\(collect)")
-        await #expect(try data.balance() == 5_000_000)
     }
 
     @Test func restartingTheStoreKeepsUnfinishedTransactions() async throws {
@@ -169,32 +174,34 @@ extension TopUpEndToEndTests {
 
     /// Issue 18: the owner's note says "One pack of £5.00"; with the mock store on, the screen offers exactly that.
     @Test func theScreenWithTheMockStoreOffersExactlyOnePack() async throws {
-        let store = try await startStore()
-        try await useStore(store)
-        let screen = try await data.ok("screen", "--json").jsonObject()
-        let offers = try #require(screen["offers"] as? [[String: Any]])
-        #expect(offers.count == 1, "\(offers)")
-        #expect(offers.first?["id"] as? String == "ai.voicedebrief.app.credit.500")
-        #expect(offers.first?["displayPrice"] as? String == "£5.00")
-        let text = try await data.ok("screen").stdout
-        #expect(text.contains("£5 of credit") && text.contains("credit topup"))
-        #expect(!text.contains("£10") && !text.contains("--product"), "no second pack on the screen: \(text)")
-        try await data.ok("topup")
-        await #expect(try data.balance() == 10_000_000)
-        await #expect(try data.ok("verify").status == 0)
+        try await StoreProcess.withShared { store in
+            try await useStore(store)
+            let screen = try await data.ok("screen", "--json").jsonObject()
+            let offers = try #require(screen["offers"] as? [[String: Any]])
+            #expect(offers.count == 1, "\(offers)")
+            #expect(offers.first?["id"] as? String == "ai.voicedebrief.app.credit.500")
+            #expect(offers.first?["displayPrice"] as? String == "£5.00")
+            let text = try await data.ok("screen").stdout
+            #expect(text.contains("£5 of credit") && text.contains("credit topup"))
+            #expect(!text.contains("£10") && !text.contains("--product"), "no second pack on the screen: \(text)")
+            try await data.ok("topup")
+            await #expect(try data.balance() == 10_000_000)
+            await #expect(try data.ok("verify").status == 0)
+        }
     }
 
     /// A store that sells a second product does not make it the app's: it is not offered and cannot be bought.
     @Test func aProductTheStoreSellsAndTheAppDoesNotIsNotOffered() async throws {
-        let store = try await startStore(catalogue: Repository.twoPackCatalogue)
-        try await useStore(store)
-        let screen = try await data.ok("screen", "--json").jsonObject()
-        let offers = try #require(screen["offers"] as? [[String: Any]])
-        #expect(offers.compactMap { $0["id"] as? String } == ["ai.voicedebrief.app.credit.500"])
-        let refused = try await data.credit("topup", "--product", "ai.voicedebrief.app.credit.1000")
-        #expect(refused.status != 0, "\(refused)")
-        #expect(refused.stderr.contains("not one of the app's packs"), "\(refused)")
-        await #expect(try data.balance() == 5_000_000)
-        #expect(try await store.unfinishedCount() == 0, "nothing was bought")
+        try await StoreProcess.withShared(catalogue: Repository.twoPackCatalogue) { store in
+            try await useStore(store)
+            let screen = try await data.ok("screen", "--json").jsonObject()
+            let offers = try #require(screen["offers"] as? [[String: Any]])
+            #expect(offers.compactMap { $0["id"] as? String } == ["ai.voicedebrief.app.credit.500"])
+            let refused = try await data.credit("topup", "--product", "ai.voicedebrief.app.credit.1000")
+            #expect(refused.status != 0, "\(refused)")
+            #expect(refused.stderr.contains("not one of the app's packs"), "\(refused)")
+            await #expect(try data.balance() == 5_000_000)
+            #expect(try await store.unfinishedCount() == 0, "nothing was bought")
+        }
     }
 }

@@ -7,6 +7,7 @@ let applesPythonLibraryIsInstalled: Bool = {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["python3", "-c", "import appstoreserverlibrary"]
+    process.environment = RealPython.skippingShims(ProcessInfo.processInfo.environment)
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     do {

@@ -1,6 +1,5 @@
 import Clocks
 import Foundation
-import Locking
 import StoreTestControls
 import StoreWire
 import TestSupport
@@ -85,12 +84,12 @@ import Testing
         let start = base.currentMilliseconds()
         wake.ring()
         #expect(base.wait(until: start + 1_000, orUntil: wake), "a ring made before the wait is kept for it")
-        // On a thread of its own, started here (not from a task, which a busy cooperative pool could hold back):
-        // the wait blocks, and the pool is the rest of the suite's.
-        let waited = Locked<Bool?>(nil)
+        // On a thread of its own, started here: the wait blocks, and the cooperative pool is the rest of the suite's
+        // (a Task starting the thread waited for a pool thread, more than 30 s once on a loaded machine).
+        let (outcome, answer) = AsyncStream.makeStream(of: Bool.self)
         Thread { [base] in
-            let ended = base.wait(until: start + 1_000, orUntil: wake)
-            waited.withLock { $0 = ended }
+            answer.yield(base.wait(until: start + 1_000, orUntil: wake))
+            answer.finish()
         }.start()
         let clock = base
         let began = try await eventually(timeout: 30, "the wait began") { clock.waiting == 1 }
@@ -98,8 +97,8 @@ import Testing
         base.advance(byMilliseconds: 999)
         #expect(base.waiting == 1, "short of the deadline it still waits")
         base.advance(byMilliseconds: 1)
-        try await eventually("the wait ended") { waited.withLock { $0 } != nil }
-        #expect(waited.withLock { $0 } == false, "the clock reached the deadline: no ring")
+        var outcomes = outcome.makeAsyncIterator()
+        #expect(await outcomes.next() == false, "the clock reached the deadline: no ring")
         #expect(base.waiting == 0)
     }
 }

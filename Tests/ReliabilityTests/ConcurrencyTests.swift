@@ -48,7 +48,8 @@ import Testing
 }
 
 extension ConcurrencyTests {
-    @Test func processesChargingAndToppingUpOneDataDirectoryAtOnce() async throws {
+    @Test(.enabled(if: KillStage.isOn, KillStage.reason))
+    func processesChargingAndToppingUpOneDataDirectoryAtOnce() async throws {
         var figures = Figures(suite: "concurrency", test: #function)
         defer { figures.record() }
         let workers = Reliability.isLong ? 8 : 4
@@ -79,7 +80,8 @@ extension ConcurrencyTests {
         }
     }
 
-    @Test func processesCollectingTheSamePurchasesAtOnceCreditEachOnce() async throws {
+    @Test(.enabled(if: KillStage.isOn, KillStage.reason))
+    func processesCollectingTheSamePurchasesAtOnceCreditEachOnce() async throws {
         var figures = Figures(suite: "concurrency", test: #function)
         defer { figures.record() }
         let store = try await StoreServer.start()

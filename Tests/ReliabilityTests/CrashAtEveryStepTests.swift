@@ -401,7 +401,8 @@ extension CrashAtEveryStepTests {
         ("reinstate", "refund.after-record"), ("reinstate", "append.mid-line"),
     ]
 
-    @Test func everyFaultPointOnce() async throws {
+    @Test(.enabled(if: KillStage.isOn, KillStage.reason))
+    func everyFaultPointOnce() async throws {
         var figures = Figures(suite: "crash at every step", test: #function)
         defer { figures.record() }
         // One store for all, the runs one after another (each collects everything it bought before the next).
@@ -423,7 +424,8 @@ extension CrashAtEveryStepTests {
         }
     }
 
-    @Test func seededRunsKilledAtRandomSteps() async throws {
+    @Test(.enabled(if: KillStage.isOn, KillStage.reason))
+    func seededRunsKilledAtRandomSteps() async throws {
         var figures = Figures(suite: "crash at every step", test: #function)
         defer { figures.record() }
         let store = try await StoreServer.start()

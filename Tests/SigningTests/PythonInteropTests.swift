@@ -26,6 +26,8 @@
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["python3", "-c", script] + arguments
+            // The real interpreter, not pyenv's shims (dozens of shell processes a call).
+            process.environment = RealPython.skippingShims(ProcessInfo.processInfo.environment)
             let pipe = Pipe()
             process.standardOutput = pipe
             process.standardError = pipe

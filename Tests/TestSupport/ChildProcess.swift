@@ -239,10 +239,37 @@ private final class Exit: Sendable {
     var at: Date? { moment.withLock { $0 } }
 }
 
-/// The folder of the `python3` on PATH, put first on a child's PATH: pyenv's shims start a dozen shell processes
-/// for every `python3`, the same interpreter either way.
-enum RealPython {
-    static let folder: String? = {
+/// The folder of the `python3` on PATH, put first on a child's PATH: pyenv's shims start dozens of shell processes
+/// for every `python3` (a suite-wide count showed about 40 a call), the same interpreter either way.
+public enum RealPython {
+    static let folder: String? = pyenvFolder() ?? askedFolder()
+
+    /// The folder pyenv's shims would choose, read from pyenv's own files without running it (`PYENV_VERSION`, a
+    /// `.python-version` in this folder or above, else `$PYENV_ROOT/version`); nil when PATH has no shims or the
+    /// version is not a folder of its own.
+    private static func pyenvFolder() -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let shims = environment["PATH"]?.split(separator: ":").first(where: { $0.hasSuffix("/shims") }) else {
+            return nil
+        }
+        let root = environment["PYENV_ROOT"] ?? String(shims.dropLast("/shims".count))
+        func firstWord(_ path: String) -> String? {
+            (try? String(contentsOfFile: path, encoding: .utf8))?.split(whereSeparator: \.isWhitespace).first.map(
+                String.init)
+        }
+        var version = environment["PYENV_VERSION"]?.split(separator: ":").first.map(String.init)
+        var directory = FileManager.default.currentDirectoryPath
+        while version == nil && !directory.isEmpty {
+            version = firstWord(directory + "/.python-version")
+            directory = directory == "/" ? "" : (directory as NSString).deletingLastPathComponent
+        }
+        guard let chosen = version ?? firstWord(root + "/version"), chosen != "system" else { return nil }
+        let folder = root + "/versions/" + chosen + "/bin"
+        return FileManager.default.isExecutableFile(atPath: folder + "/python3") ? folder : nil
+    }
+
+    /// The folder `python3` itself names, asked once (through the shims when PATH has them).
+    private static func askedFolder() -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", "import os, sys; print(os.path.dirname(sys.executable))"]
@@ -254,10 +281,10 @@ enum RealPython {
         process.waitUntilExit()
         let folder = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return process.terminationStatus == 0 && !folder.isEmpty ? folder : nil
-    }()
+    }
 
     /// `environment` with the real interpreter's folder first on its PATH, when PATH goes through pyenv's shims.
-    static func skippingShims(_ environment: [String: String]) -> [String: String] {
+    public static func skippingShims(_ environment: [String: String]) -> [String: String] {
         guard let path = environment["PATH"], path.contains("/shims"), let folder else { return environment }
         var changed = environment
         changed["PATH"] = folder + ":" + path

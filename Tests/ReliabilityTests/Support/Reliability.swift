@@ -39,6 +39,7 @@ enum Reliability {
     /// What to paste to replay `seed` of the test named `test`.
     static func replayHint(seed: UInt64, test: String) -> String {
         schedule.replayAssignment(seed: seed)
-            + " swift test --scratch-path .build-rel --skip-build --filter \"ReliabilityTests.*\(test)\""
+            // With the stage of real kills on: the crash runs are skipped in a plain `swift test` (KillStage).
+            + " CREDIT_KILL_STAGE=1 swift test --scratch-path .build-rel --skip-build --filter \"ReliabilityTests.*\(test)\""
     }
 }
