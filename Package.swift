@@ -180,7 +180,7 @@ let package = Package(
 
         .testTarget(name: "DurableFilesTests", dependencies: ["DurableFiles", "TestSupport"]),
         .testTarget(name: "OptionParsingTests", dependencies: ["OptionParsing"]),
-        .testTarget(name: "StoreWireTests", dependencies: ["StoreWire"]),
+        .testTarget(name: "StoreWireTests", dependencies: ["StoreWire", "StoreTestControls"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"], resources: [.copy("Vectors")]),
         .testTarget(
             name: "CreditLedgerTests",

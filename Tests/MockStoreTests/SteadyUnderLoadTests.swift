@@ -153,7 +153,7 @@ extension SteadyUnderLoadTests {
         defer { timer.stop() }
         let settled = try await eventually(timeout: 60, "every notification delivered") {
             await timer.look()
-            return try store.notifications.notificationRecords().notifications.allSatisfy { $0.status == "delivered" }
+            return try store.notifications.notificationRecords().notifications.allSatisfy { $0.status == .delivered }
         }
         #expect(settled)
         #expect(receiver.mostInFlight > 1, "more than one notification on the wire at once")
