@@ -1,10 +1,5 @@
 import StoreWire
 
-extension StoreErrorCode {
-    /// A request did not arrive whole within `--request-timeout` (mock store only).
-    public static let requestTimeout = 4_080_000
-}
-
 extension HTTPResponse {
     /// The response as HTTP/1.1 puts it on the wire, with `Content-Length` and, when `closing`,
     /// `Connection: close`: for the one answer libmicrohttpd cannot give, to a request still arriving when its

@@ -34,7 +34,7 @@ public struct HTTPResponse: Equatable, Sendable {
     }
 
     /// `{"errorCode": code, "errorMessage": message}` with `Content-Type: application/json`.
-    public static func error(status: Int, code: Int, message: String) -> HTTPResponse {
+    public static func error(status: Int, code: StoreErrorCode, message: String) -> HTTPResponse {
         let body = StoreErrorBody(errorCode: code, errorMessage: message)
         // Encoding two plain fields cannot fail; the fallback keeps the shape if it ever did.
         let bytes = (try? encode(body)) ?? Array(#"{"errorCode":5000000,"errorMessage":"Internal error."}"#.utf8)

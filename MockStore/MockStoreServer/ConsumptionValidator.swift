@@ -4,7 +4,7 @@ import StoreWire
 /// Checks a Send Consumption Information body as Apple does, field by field, with Apple's error codes.
 enum ConsumptionValidator {
     static func validate(_ body: JSONValue, version: String) throws(MockStoreError) {
-        func fail(_ code: Int, _ message: String) -> MockStoreError {
+        func fail(_ code: StoreErrorCode, _ message: String) -> MockStoreError {
             .apiError(400, code, message)
         }
         guard case .bool(true) = body["customerConsented"] ?? .null else {
@@ -41,7 +41,7 @@ enum ConsumptionValidator {
             }
             return
         }
-        let ranges: [(String, ClosedRange<Double>, Int, String)] = [
+        let ranges: [(String, ClosedRange<Double>, StoreErrorCode, String)] = [
             ("consumptionStatus", 0...3, StoreErrorCode.invalidConsumptionStatus, "consumption status"),
             ("platform", 0...2, StoreErrorCode.invalidPlatform, "platform"),
             ("deliveryStatus", 0...5, StoreErrorCode.invalidDeliveryStatus, "delivery status"),

@@ -75,7 +75,7 @@ struct HistoryQuery {
             }
         }
         if let startDate, let endDate, startDate > endDate {
-            throw .apiError(400, 4_000_013, "Invalid request. The start date is after the end date.")
+            throw .apiError(400, .startDateAfterEndDate, "Invalid request. The start date is after the end date.")
         }
     }
 

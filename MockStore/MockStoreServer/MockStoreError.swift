@@ -4,7 +4,7 @@ import StoreWire
 /// A request the store refuses: the HTTP status and the `{"errorCode", "errorMessage"}` body to answer with.
 public struct MockStoreError: Error, Equatable, Sendable, CustomStringConvertible {
     public var status: Int
-    public var code: Int
+    public var code: StoreErrorCode
     public var message: String
     /// Set when a simulated failure made the call fail: the StoreKit error, the API and what set it.
     public var simulated: SimulatedFailure?
@@ -16,7 +16,7 @@ public struct MockStoreError: Error, Equatable, Sendable, CustomStringConvertibl
         public var source: SimulatedFailureSource
     }
 
-    public init(status: Int, code: Int, message: String) {
+    public init(status: Int, code: StoreErrorCode, message: String) {
         self.status = status
         self.code = code
         self.message = message
@@ -51,7 +51,7 @@ public struct MockStoreError: Error, Equatable, Sendable, CustomStringConvertibl
         MockStoreError(status: 409, code: StoreErrorCode.conflict, message: message)
     }
 
-    static func apiError(_ status: Int, _ code: Int, _ message: String) -> MockStoreError {
+    static func apiError(_ status: Int, _ code: StoreErrorCode, _ message: String) -> MockStoreError {
         MockStoreError(status: status, code: code, message: message)
     }
 

@@ -15,7 +15,7 @@ public struct MockStoreRouter: HTTPHandler {
         var method: String
         var template: PathTemplate
         /// Whether the endpoint declares error code `code` (``Endpoint/declares(error:)``).
-        var declares: @Sendable (Int) -> Bool
+        var declares: @Sendable (StoreErrorCode) -> Bool
         var respond: @Sendable (MockStore, HTTPRequest, PathParameters) -> HTTPResponse
 
         /// The handler of `endpoint`: `respond` gets the store, the request and the template's parameters.

@@ -85,9 +85,6 @@ public struct ServerAPIClient: Sendable {
         guard let body = try? JSONDecoder().decode(StoreErrorBody.self, from: data) else {
             return .unexpectedStatus(status, body: String(decoding: data.prefix(500), as: UTF8.self))
         }
-        guard let code = ServerAPIErrorCode(rawValue: body.errorCode) else {
-            return .refusedWithUnknownCode(body.errorCode, status: status, message: body.errorMessage)
-        }
-        return .refused(code, status: status, message: body.errorMessage)
+        return .refused(body.errorCode, status: status, message: body.errorMessage)
     }
 }

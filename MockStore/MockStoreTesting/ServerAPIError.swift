@@ -9,10 +9,9 @@
 /// }
 /// ```
 public enum ServerAPIError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The store refused with one of Apple's error codes: the code, the HTTP status and Apple's `errorMessage`.
+    /// The store refused with an error code: the code (``StoreErrorCode/unrecognized(_:)`` for one this library
+    /// does not know, the number as sent), the HTTP status and Apple's `errorMessage`.
     case refused(ServerAPIErrorCode, status: Int, message: String)
-    /// The store refused with an error code this library does not know: the number as sent.
-    case refusedWithUnknownCode(Int, status: Int, message: String)
     /// 401 with no body: the bearer token was refused (as Apple answers).
     case unauthorized
     /// Any other status without Apple's error body: the status and the body's first bytes.
@@ -24,16 +23,16 @@ public enum ServerAPIError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// Apple's error code, for a refusal that carries one this library knows.
     public var code: ServerAPIErrorCode? {
-        if case .refused(let code, _, _) = self { return code }
+        if case .refused(let code, _, _) = self, code.isRecognized { return code }
         return nil
     }
 
     public var description: String {
         switch self {
+        case .refused(let code, let status, let message) where code.isRecognized:
+            return "the Server API refused (\(status), error \(code.rawValue) \(code.name)): \(message)"
         case .refused(let code, let status, let message):
-            return "the Server API refused (\(status), error \(code.rawValue) \(code)): \(message)"
-        case .refusedWithUnknownCode(let code, let status, let message):
-            return "the Server API refused (\(status), error \(code)): \(message)"
+            return "the Server API refused (\(status), error \(code.rawValue)): \(message)"
         case .unauthorized:
             return "the Server API refused the bearer token (401): the store trusts only its own key and those given "
                 + "with --api-key"

@@ -76,7 +76,7 @@ public struct AppStoreServerAPIClient: Sendable {
             }
         } catch StoreError.storeResponse(status: 401, _, _) {
             throw StoreError.storeResponse(
-                status: 401, code: 0,
+                status: 401, code: .unrecognized(0),
                 message: "the store's Server API refused the API key (check the key id, its file and --issuer)")
         }
         return try StoreHTTP.decode(data, request.url ?? baseURL)

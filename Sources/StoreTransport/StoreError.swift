@@ -32,7 +32,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case invalidQuantity
     /// The store answered with an error body: its HTTP status and error code are kept for callers to react to, and
     /// only its message is shown.
-    case storeResponse(status: Int, code: Int, message: String)
+    case storeResponse(status: Int, code: StoreErrorCode, message: String)
     /// The store answered the request with a StoreKit error (`StoreKitError.networkError` and the like, as the mock
     /// store simulates them): it did nothing with it. The reason in words.
     case refused(String)

@@ -107,6 +107,6 @@ package struct StoreHTTP: Sendable {
         if let error = try? JSONDecoder().decode(StoreErrorBody.self, from: data) {
             return .storeResponse(status: status, code: error.errorCode, message: error.errorMessage)
         }
-        return .storeResponse(status: status, code: 0, message: "\(url.path) failed (HTTP status \(status))")
+        return .storeResponse(status: status, code: .unrecognized(0), message: "\(url.path) failed (HTTP status \(status))")
     }
 }

@@ -18,17 +18,17 @@ public struct Endpoint<Request: Sendable, Response: Sendable>: Sendable, CustomS
     public let template: PathTemplate
     /// The error codes (``StoreErrorCode``) this endpoint answers with besides those any endpoint may
     /// (``StoreErrorCode/anyEndpoint``). A debug build of the store marks an answer with a code not declared here.
-    public let errors: Set<Int>
+    public let errors: Set<StoreErrorCode>
 
     /// An endpoint answering `method` at `template` (`/inApps/v1/transactions/{id}`), refusing with `errors`.
-    public init(_ method: HTTPMethod, _ template: PathTemplate, errors: Set<Int> = []) {
+    public init(_ method: HTTPMethod, _ template: PathTemplate, errors: Set<StoreErrorCode> = []) {
         self.method = method
         self.template = template
         self.errors = errors
     }
 
     /// Whether this endpoint may answer with error `code`: one of its own, or one any endpoint may.
-    public func declares(error code: Int) -> Bool {
+    public func declares(error code: StoreErrorCode) -> Bool {
         errors.contains(code) || StoreErrorCode.anyEndpoint.contains(code)
     }
 
@@ -71,9 +71,7 @@ public struct BinaryBody: Sendable, Equatable {
 extension StoreErrorCode {
     /// What any endpoint may answer: a request it cannot read (a body, a header, a customer's name), a customer
     /// unknown, a body too large, and the store's own failure.
-    public static let anyEndpoint: Set<Int> = [
+    public static let anyEndpoint: Set<StoreErrorCode> = [
         generalBadRequest, customerNotFound, notFound, methodNotAllowed, payloadTooLarge, generalInternal,
     ]
-    /// Get All Subscription Statuses: a `status` query item that is not 1 to 5.
-    public static let invalidStatus = 4_000_031
 }

@@ -147,10 +147,10 @@ public struct MassExtendRenewalDateStatusResponseBody: Codable, Sendable, Equata
 
 /// A renewal-extension request Apple refuses before looking at any subscription: 400 with this code.
 public struct RenewalExtensionRequestError: Error, Sendable, Equatable {
-    public var code: Int
+    public var code: StoreErrorCode
     public var message: String
 
-    public init(code: Int, message: String) {
+    public init(code: StoreErrorCode, message: String) {
         self.code = code
         self.message = message
     }
@@ -204,25 +204,6 @@ public enum RenewalExtensionRules {
     }
 }
 
-extension StoreErrorCode {
-    /// Extend a Subscription Renewal Date: the original transaction id is not numeric.
-    public static let invalidOriginalTransactionId = 4_000_008
-    public static let invalidExtendByDays = 4_000_009
-    public static let invalidExtendReasonCode = 4_000_010
-    public static let invalidRequestIdentifier = 4_000_011
-    /// A mass extension's `storefrontCountryCodes` is an empty list.
-    public static let invalidEmptyStorefrontCountryCodeList = 4_000_027
-    public static let invalidStorefrontCountryCode = 4_000_028
-    /// The subscription's state does not allow an extension (expired, in billing retry, in a free offer period…).
-    public static let subscriptionExtensionIneligible = 4_030_004
-    /// The subscription has had as many extensions as Apple allows.
-    public static let subscriptionMaxExtension = 4_030_005
-    /// The customer has the subscription through Family Sharing.
-    public static let familySharedSubscriptionExtensionIneligible = 4_030_007
-    public static let originalTransactionIdNotFound = 4_040_005
-    /// Get Status of Subscription Renewal Date Extensions: no such request for that product.
-    public static let statusRequestNotFound = 4_040_009
-}
 
 /// A RENEWAL_EXTENSION SUMMARY notification's `summary` (Apple's `Summary`): how a mass extension went.
 public struct RenewalExtensionSummary: Codable, Sendable, Equatable {

@@ -30,7 +30,7 @@ public enum ServerAPI {
             StoreErrorCode.invalidNotificationType, StoreErrorCode.multipleFiltersSupplied,
         ])
     /// The errors of Get Transaction History, the same in v1 and v2 (the same query).
-    private static let historyErrors: Set<Int> = [
+    private static let historyErrors: Set<StoreErrorCode> = [
         StoreErrorCode.invalidTransactionId, StoreErrorCode.transactionIdNotFound,
         StoreErrorCode.invalidRequestRevision, StoreErrorCode.invalidStartDate, StoreErrorCode.invalidEndDate,
         StoreErrorCode.invalidSort, StoreErrorCode.invalidProductType, StoreErrorCode.invalidProductId,

@@ -1,6 +1,6 @@
 /// The body of a simulated StoreKit failure: Apple's `errorCode`/`errorMessage`, plus the StoreKit error.
 public struct SimulatedErrorBody: Codable, Sendable, Equatable {
-    public var errorCode: Int
+    public var errorCode: StoreErrorCode
     public var errorMessage: String
     /// The API that failed, e.g. `purchase`.
     public var api: StoreKitAPI
@@ -10,7 +10,7 @@ public struct SimulatedErrorBody: Codable, Sendable, Equatable {
     public var skErrorCode: Int?
 
     public init(
-        errorCode: Int, errorMessage: String, api: StoreKitAPI, storeKitError: StoreKitErrorName, skErrorCode: Int?
+        errorCode: StoreErrorCode, errorMessage: String, api: StoreKitAPI, storeKitError: StoreKitErrorName, skErrorCode: Int?
     ) {
         self.errorCode = errorCode
         self.errorMessage = errorMessage

@@ -119,76 +119,14 @@ public struct TransactionUpdatesBody: Codable, Sendable, Equatable {
 
 /// Every error the store returns: `{"errorCode": N, "errorMessage": "..."}`.
 public struct StoreErrorBody: Codable, Sendable, Equatable, Error {
-    public var errorCode: Int
+    public var errorCode: StoreErrorCode
     public var errorMessage: String
-    public init(errorCode: Int, errorMessage: String) {
+    public init(errorCode: StoreErrorCode, errorMessage: String) {
         self.errorCode = errorCode
         self.errorMessage = errorMessage
     }
 }
 
-/// Error codes shared by the mock store and its clients (Apple's where Apple has one).
-public enum StoreErrorCode {
-    public static let generalBadRequest = 4_000_000
-    public static let invalidAppIdentifier = 4_000_002
-    public static let invalidRequestRevision = 4_000_005
-    public static let invalidTransactionId = 4_000_006
-    /// Get Notification History: `startDate` is further back than the history keeps.
-    public static let startDateTooFarInPast = 4_000_012
-    /// `startDate` is not before `endDate`.
-    public static let startDateAfterEndDate = 4_000_013
-    public static let invalidPaginationToken = 4_000_014
-    public static let invalidStartDate = 4_000_015
-    public static let invalidEndDate = 4_000_016
-    /// Get Notification History: an unknown `notificationType`, or a `notificationSubtype` that does not go with it.
-    public static let invalidNotificationType = 4_000_018
-    /// Get Notification History: both `transactionId` and `notificationType`.
-    public static let multipleFiltersSupplied = 4_000_019
-    public static let invalidSort = 4_000_021
-    public static let invalidProductType = 4_000_022
-    public static let invalidProductId = 4_000_023
-    public static let invalidInAppOwnershipType = 4_000_026
-    public static let invalidRevoked = 4_000_030
-    public static let invalidAccountTenure = 4_000_032
-    /// Send Consumption Information (v1): `appAccountToken` is neither a UUID nor empty.
-    public static let invalidConsumptionAppAccountToken = 4_000_033
-    public static let invalidConsumptionStatus = 4_000_034
-    public static let invalidCustomerConsented = 4_000_035
-    public static let invalidDeliveryStatus = 4_000_036
-    public static let invalidLifetimeDollarsPurchased = 4_000_037
-    public static let invalidLifetimeDollarsRefunded = 4_000_038
-    public static let invalidPlatform = 4_000_039
-    public static let invalidPlayTime = 4_000_040
-    public static let invalidSampleContentProvided = 4_000_041
-    public static let invalidUserStatus = 4_000_042
-    public static let invalidTransactionNotConsumable = 4_000_043
-    /// Set App Account Token: an `appTransactionId` was given (`AppTransactionIdNotSupportedError`).
-    public static let appTransactionIdNotSupported = 4_000_048
-    /// The `appAccountToken` is not a UUID.
-    public static let invalidAppAccountToken = 4_000_183
-    /// Set App Account Token: the transaction came through Family Sharing.
-    public static let familyTransactionNotSupported = 4_000_185
-    /// Set App Account Token: the id is not an original transaction id.
-    public static let transactionIdIsNotOriginalTransactionId = 4_000_187
-    /// No endpoint at this path (mock store only).
-    public static let notFound = 4_040_000
-    /// No `--notify` URL: the store has nowhere to send notifications.
-    public static let serverNotificationURLNotFound = 4_040_007
-    public static let testNotificationNotFound = 4_040_008
-    public static let transactionIdNotFound = 4_040_010
-    /// No customer of that name (`X-Mock-Customer`, `--customer`; mock store only).
-    public static let customerNotFound = 4_040_020
-    /// Get App Transaction Info: the customer has no app transaction.
-    public static let appTransactionDoesNotExist = 4_040_019
-    public static let methodNotAllowed = 4_050_000
-    /// A test control that does not fit the transaction's state, e.g. approving a purchase that is not pending
-    /// (mock store only).
-    public static let conflict = 4_090_000
-    public static let payloadTooLarge = 4_130_000
-    public static let generalInternal = 5_000_000
-    /// A test control made this call fail (mock store only); `errorMessage` names the StoreKit error.
-    public static let simulatedStoreKitError = 5_030_000
-}
 
 /// `GET /storekit/v1/purchases/{transactionId}` (a mock store addition: StoreKit tells an app neither a decline nor
 /// a lapse): what became of a purchase the store answered pending.

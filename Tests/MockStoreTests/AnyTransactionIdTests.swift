@@ -72,7 +72,7 @@ extension AnyTransactionIdTests {
         _ = try CustomerScope.$name.withValue("alice") { try store.refunds.refund(id: hers.transactionId, reason: nil) }
         let refunds = try store.serverAPI.refundHistory(id: alice.appTransactionId, revision: nil)
         #expect(try refunds.signedTransactions.map { try payload($0).transactionId } == [hers.transactionId])
-        #expect(refusal { _ = try store.serverAPI.history(id: "2000000000999999", query: []) }?.code == 4_040_010)
+        #expect(refusal { _ = try store.serverAPI.history(id: "2000000000999999", query: []) }?.code == .transactionIdNotFound)
     }
 
     @Test func setAppAccountTokenAnswersApplesErrors() throws {
@@ -81,11 +81,11 @@ extension AnyTransactionIdTests {
         let token = UpdateAppAccountTokenRequestBody(appAccountToken: "7e3fb20b-4cdb-47cc-936d-99d65f608138")
         let app = try #require(bought.appTransactionId)
         let appError = refusal { try store.serverAPI.setAppAccountToken(originalTransactionId: app, token) }
-        #expect(appError?.status == 400 && appError?.code == 4_000_048)
+        #expect(appError?.status == 400 && appError?.code == .appTransactionIdNotSupported)
         let unknown = refusal {
             try store.serverAPI.setAppAccountToken(originalTransactionId: "2000000000999999", token)
         }
-        #expect(unknown?.status == 404 && unknown?.code == 4_040_005)
+        #expect(unknown?.status == 404 && unknown?.code == .originalTransactionIdNotFound)
         #expect(
             refusal { try store.serverAPI.setAppAccountToken(originalTransactionId: bought.transactionId, token) }
                 == nil)

@@ -144,10 +144,10 @@ extension AppleFidelityBinaryTests {
             root: root)
         #expect(server.appTransactionId == appTransactionId && server.deviceVerification == nil)
         try expectError(
-            try await api(store, "GET", ServerAPI.appTransactionInfo.path("abc")), status: 400, code: 4_000_006)
+            try await api(store, "GET", ServerAPI.appTransactionInfo.path("abc")), status: 400, code: .invalidTransactionId)
         try expectError(
             try await api(store, "GET", ServerAPI.appTransactionInfo.path("2000000000000999")), status: 404,
-            code: 4_040_010)
+            code: .transactionIdNotFound)
         #expect(try await store.stop() == 0)
 
         // The same customer after a restart and a reset: the same appTransactionId.
@@ -198,7 +198,7 @@ extension AppleFidelityBinaryTests {
         }
         let bad = try await store.request(
             "GET", DeviceAPI.unfinished.path(), headers: ["X-Device-Verification-ID": "not-a-uuid"])
-        try expectError(bad, status: 400, code: 4_000_000)
+        try expectError(bad, status: 400, code: .generalBadRequest)
         #expect(try await store.stop() == 0)
     }
 }
@@ -232,19 +232,19 @@ extension AppleFidelityBinaryTests {
         try expectError(
             try await api(
                 store, "PUT", ServerAPI.setAppAccountToken.path(id), json: #"{"appAccountToken": "nope"}"#),
-            status: 400, code: 4_000_183)
+            status: 400, code: .invalidAppAccountToken)
         try expectError(
             try await api(
                 store, "PUT", ServerAPI.setAppAccountToken.path("abc"), json: #"{"appAccountToken": "\#(token)"}"#),
-            status: 400, code: 4_000_006)
+            status: 400, code: .invalidTransactionId)
         try expectError(
             try await api(
                 store, "PUT", ServerAPI.setAppAccountToken.path("2000000000000999"),
                 json: #"{"appAccountToken": "\#(token)"}"#),
-            status: 404, code: 4_040_005)
+            status: 404, code: .originalTransactionIdNotFound)
         try expectError(
             try await api(store, "PUT", ServerAPI.setAppAccountToken.path(id), json: "{"),
-            status: 400, code: 4_000_000)
+            status: 400, code: .generalBadRequest)
         #expect(try await store.stop() == 0)
     }
 }

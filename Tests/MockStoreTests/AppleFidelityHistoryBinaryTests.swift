@@ -55,12 +55,12 @@ extension AppleFidelityBinaryTests {
             (#"{\#(lastHour), "notificationType": "REFUND", "transactionId": "\#(ids[0])"}"#, 4_000_019),
             (#"{\#(lastHour), "transactionId": "abc"}"#, 4_000_006),
         ] {
-            try expectError(try await history(store, body), status: 400, code: code)
+            try expectError(try await history(store, body), status: 400, code: StoreErrorCode(rawValue: code))
         }
         try expectError(
             try await history(store, #"{\#(lastHour), "transactionId": "2000000000000999"}"#), status: 404,
-            code: 4_040_010)
-        try expectError(try await history(store, "{\(lastHour)}", token: "garbage"), status: 400, code: 4_000_014)
+            code: .transactionIdNotFound)
+        try expectError(try await history(store, "{\(lastHour)}", token: "garbage"), status: 400, code: .invalidPaginationToken)
         #expect(try await store.stop() == 0)
     }
 
@@ -211,7 +211,7 @@ extension AppleFidelityBinaryTests {
         let unserved = try #require(await refusal { try await store.testStore.setLocale("zz") })
         #expect(unserved.message.contains("\"zz\"") && unserved.message.contains("en_US"), "\(unserved.message)")
         let endpoint = try await store.post(TestControls.updateSettings.path(), json: #"{"locale": "fr_FR"}"#)
-        try expectError(endpoint, status: 400, code: 4_000_000)
+        try expectError(endpoint, status: 400, code: .generalBadRequest)
         #expect(try endpoint.decoded(StoreErrorBody.self).errorMessage.contains("\"fr_FR\""))
         #expect(try await store.stop() == 0)
     }

@@ -189,17 +189,17 @@ import Testing
 
         try expectError(
             try await put(store, path, #"{"extendByDays": 91, "extendReasonCode": 0, "requestIdentifier": "x"}"#),
-            status: 400, code: 4_000_009)
+            status: 400, code: .invalidExtendByDays)
         try expectError(
             try await put(store, path, #"{"extendByDays": 1, "extendReasonCode": 9, "requestIdentifier": "x"}"#),
-            status: 400, code: 4_000_010)
+            status: 400, code: .invalidExtendReasonCode)
         try expectError(
-            try await put(store, path, #"{"extendByDays": 1, "extendReasonCode": 0}"#), status: 400, code: 4_000_011)
-        try expectError(try await put(store, path, "{"), status: 400, code: 4_000_000)
+            try await put(store, path, #"{"extendByDays": 1, "extendReasonCode": 0}"#), status: 400, code: .invalidRequestIdentifier)
+        try expectError(try await put(store, path, "{"), status: 400, code: .generalBadRequest)
         try expectError(
-            try await put(store, ServerAPI.extendRenewalDate.path("abc"), request), status: 400, code: 4_000_008)
+            try await put(store, ServerAPI.extendRenewalDate.path("abc"), request), status: 400, code: .invalidOriginalTransactionId)
         try expectError(
-            try await put(store, ServerAPI.extendRenewalDate.path("999"), request), status: 404, code: 4_040_005)
+            try await put(store, ServerAPI.extendRenewalDate.path("999"), request), status: 404, code: .originalTransactionIdNotFound)
         #expect(try await store.request("PUT", path, body: Array(request.utf8)).status == 401)
 
         let second = try await put(
@@ -207,7 +207,7 @@ import Testing
         #expect(second.status == 200)
         try expectError(
             try await put(store, path, #"{"extendByDays": 1, "extendReasonCode": 1, "requestIdentifier": "c"}"#),
-            status: 403, code: 4_030_004)  // Apple lists a third extension in 365 days as SubscriptionExtensionIneligible
+            status: 403, code: .subscriptionExtensionIneligible)  // Apple lists a third extension in 365 days as SubscriptionExtensionIneligible
 
         let mass =
             #"{"extendByDays": 3, "extendReasonCode": 0, "requestIdentifier": "9a1e3a8c-4c55-4f0e-9a53-3b0b6f4a1d11", "productId": "\#(Self.weekly)", "storefrontCountryCodes": ["USA"]}"#
@@ -229,18 +229,18 @@ import Testing
         #expect(summary.storefrontCountryCodes == ["USA"] && summary.bundleId == "ai.voicedebrief.app")
         try expectError(
             try await base.server(store, ServerAPI.massExtensionStatus.path(Self.weekly, "unknown")),
-            status: 404, code: 4_040_009)
+            status: 404, code: .statusRequestNotFound)
         try expectError(
             try await post(
                 store, ServerAPI.massExtendRenewalDate.path(),
                 #"{"extendByDays": 3, "extendReasonCode": 0, "requestIdentifier": "r", "productId": "nope"}"#),
-            status: 400, code: 4_000_023)
+            status: 400, code: .invalidProductId)
         try expectError(
             try await post(
                 store, ServerAPI.massExtendRenewalDate.path(),
                 #"{"extendByDays": 3, "extendReasonCode": 0, "requestIdentifier": "r", "productId": "\#(Self.weekly)", "storefrontCountryCodes": ["ZZZ"]}"#
             ),
-            status: 400, code: 4_000_028)
+            status: 400, code: .invalidStorefrontCountryCode)
         #expect(try await store.stop() == 0)
     }
 
@@ -253,7 +253,7 @@ import Testing
             try await put(
                 store, ServerAPI.extendRenewalDate.path(trial.transactionId),
                 #"{"extendByDays": 5, "extendReasonCode": 0, "requestIdentifier": "t"}"#),
-            status: 403, code: 4_030_004)
+            status: 403, code: .subscriptionExtensionIneligible)
         let weekly = try await base.buy(store, Self.weekly, root: root)
         let mass =
             #"{"extendByDays": 2, "extendReasonCode": 1, "requestIdentifier": "all-1", "productId": "\#(Self.weekly)"}"#
@@ -268,7 +268,7 @@ import Testing
             try await put(
                 store, ServerAPI.extendRenewalDate.path(weekly.transactionId),
                 #"{"extendByDays": 5, "extendReasonCode": 0, "requestIdentifier": "late"}"#),
-            status: 403, code: 4_030_004)
+            status: 403, code: .subscriptionExtensionIneligible)
         #expect(try await store.stop() == 0)
     }
 }

@@ -30,7 +30,7 @@ import Testing
     @Test func idleConnectionsBeyondTheLimitAreClosedOldestFirst() throws {
         struct Answer: HTTPHandler {
             func respond(to request: HTTPRequest) -> HTTPResponse { .json(["ok": true]) }
-            func payloadTooLarge(limit: Int) -> HTTPResponse { .error(status: 413, code: 4_130_000, message: "") }
+            func payloadTooLarge(limit: Int) -> HTTPResponse { .error(status: 413, code: .payloadTooLarge, message: "") }
         }
         let server = try HTTPServer(
             host: "127.0.0.1", port: 0, limits: HTTPServer.Limits(connectionLimit: 16, idleTimeoutSeconds: 86_400),

@@ -138,7 +138,7 @@ extension CustomerBinaryTests {
         // A control naming another customer does not reach alice's transaction.
         let wrong = try await store.request(
             "POST", TestControls.refund.path(id), body: Array("{}".utf8), headers: [MockCustomerHeader.name: "bob"])
-        try expectError(wrong, status: 404, code: 4_040_010)
+        try expectError(wrong, status: 404, code: .transactionIdNotFound)
         _ = try await store.testStore.acting(as: "alice") { try await store.testStore.refund(id) }
 
         let alices = try await server(store, ServerAPI.refundHistory.path(id)).decoded(RefundHistoryResponseBody.self)

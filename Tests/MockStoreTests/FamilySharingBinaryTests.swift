@@ -43,7 +43,7 @@ import Testing
             "PUT", ServerAPI.extendRenewalDate.path(shared.originalTransactionId),
             body: Array(#"{"extendByDays": 3, "extendReasonCode": 1, "requestIdentifier": "r1"}"#.utf8),
             headers: try base.token.header())
-        try expectError(extend, status: 403, code: 4_030_007)
+        try expectError(extend, status: 403, code: .familySharedSubscriptionExtensionIneligible)
 
         let revoked = try await store.testStore.refund(told.transaction.transactionId)
         #expect(revoked.transaction.revocationType == .familyRevoke)

@@ -146,7 +146,7 @@ extension GroupCommitTests {
         for answer in answers {
             #expect(answer.status == 500, "a purchase in a batch whose commit failed must not be answered success")
             #expect(answer.header("Content-Type") == "application/json")
-            #expect(answer.decoded(StoreErrorBody.self)?.errorCode == 5_000_000)
+            #expect(answer.decoded(StoreErrorBody.self)?.errorCode == .generalInternal)
         }
         #expect(try store.allTransactions().isEmpty, "the batch was rolled back as a whole")
 

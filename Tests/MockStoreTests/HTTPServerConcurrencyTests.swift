@@ -30,13 +30,13 @@ import Testing
             }
             // Not a speed check: the deadline only keeps a serial server from hanging the test.
             guard everyoneIn.wait(timeout: .now() + 30) == .success else {
-                return .error(status: 503, code: 5_030_000, message: "the other requests never arrived")
+                return .error(status: 503, code: .simulatedStoreKitError, message: "the other requests never arrived")
             }
             return .json(["inside": expected])
         }
 
         func payloadTooLarge(limit: Int) -> HTTPResponse {
-            .error(status: 413, code: 4_130_000, message: "over \(limit)")
+            .error(status: 413, code: .payloadTooLarge, message: "over \(limit)")
         }
     }
 }

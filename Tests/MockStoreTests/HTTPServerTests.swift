@@ -50,7 +50,7 @@ let ipv6LoopbackExists: Bool = {
         }
 
         func payloadTooLarge(limit: Int) -> HTTPResponse {
-            .error(status: 413, code: 4_130_000, message: "over \(limit)")
+            .error(status: 413, code: .payloadTooLarge, message: "over \(limit)")
         }
     }
 

@@ -184,7 +184,7 @@ extension MockStoreBinaryTests {
                 .signedTransactions.isEmpty)
 
         let unknown = try await store.post(DeviceAPI.finish.path("2000000000000099"), json: "{}")
-        try expectError(unknown, status: 404, code: 4_040_010)
+        try expectError(unknown, status: 404, code: .transactionIdNotFound)
 
         #expect(try await store.stop() == 0)
     }
@@ -215,28 +215,28 @@ extension MockStoreBinaryTests {
     @Test func badRequestsGet4xxAndTheServerStaysUp() async throws {
         let store = try await MockStoreHarness.start(dataDirectory: data)
         try expectError(
-            try await store.post(DeviceAPI.purchase.path(), json: "{not json"), status: 400, code: 4_000_000)
-        try expectError(try await store.post(DeviceAPI.purchase.path(), json: "[]"), status: 400, code: 4_000_000)
+            try await store.post(DeviceAPI.purchase.path(), json: "{not json"), status: 400, code: .generalBadRequest)
+        try expectError(try await store.post(DeviceAPI.purchase.path(), json: "[]"), status: 400, code: .generalBadRequest)
         try expectError(
             try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "nope"}"#), status: 400,
-            code: 4_000_023)
+            code: .invalidProductId)
         try expectError(
             try await store.post(
                 DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.credit500)", "quantity": 11}"#),
-            status: 400, code: 4_000_000)
+            status: 400, code: .generalBadRequest)
         try expectError(
             try await store.post(
                 DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.credit500)", "appAccountToken": "x"}"#),
-            status: 400, code: 4_000_183)
-        try expectError(try await store.request("DELETE", DeviceAPI.purchase.path()), status: 405, code: 4_050_000)
-        try expectError(try await store.get(DeviceAPI.purchase.path()), status: 405, code: 4_050_000)
-        try expectError(try await store.get("/nowhere"), status: 404, code: 4_040_000)
+            status: 400, code: .invalidAppAccountToken)
+        try expectError(try await store.request("DELETE", DeviceAPI.purchase.path()), status: 405, code: .methodNotAllowed)
+        try expectError(try await store.get(DeviceAPI.purchase.path()), status: 405, code: .methodNotAllowed)
+        try expectError(try await store.get("/nowhere"), status: 404, code: .notFound)
         try expectError(
             try await store.post(DeviceAPI.finish.path("not-a-number"), json: "{}"), status: 400,
-            code: 4_000_006)
+            code: .invalidTransactionId)
         let oversized = Array(repeating: UInt8(ascii: " "), count: 200 * 1024)
         try expectError(
-            try await store.request("POST", DeviceAPI.purchase.path(), body: oversized), status: 413, code: 4_130_000)
+            try await store.request("POST", DeviceAPI.purchase.path(), body: oversized), status: 413, code: .payloadTooLarge)
 
         let garbage = try RawHTTPClient.exchange(
             Array("\u{1}\u{2} nonsense\r\n\r\n".utf8), host: "127.0.0.1", port: store.port)

@@ -172,7 +172,7 @@ func refusal<Answer>(_ body: () async throws -> Answer) async throws -> (status:
 
 /// Checks an error answer of the store: status, `Content-Type` exactly `application/json`, error code.
 func expectError(
-    _ response: MockStoreHarness.Response, status: Int, code: Int, sourceLocation: SourceLocation = #_sourceLocation
+    _ response: MockStoreHarness.Response, status: Int, code: StoreErrorCode, sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
     #expect(response.status == status, sourceLocation: sourceLocation)
     #expect(response.contentType == "application/json", sourceLocation: sourceLocation)

@@ -64,7 +64,7 @@ import Testing
 
     /// Checks an error response: status, exact content type, code.
     func expectError(
-        _ response: HTTPResponse, status: Int, code: Int, sourceLocation: SourceLocation = #_sourceLocation
+        _ response: HTTPResponse, status: Int, code: StoreErrorCode, sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(response.status == status, sourceLocation: sourceLocation)
         #expect(response.header("Content-Type") == "application/json", sourceLocation: sourceLocation)
@@ -180,14 +180,14 @@ extension MockStoreRouterTests {
     }
 
     @Test func unknownProductIsRefused() throws {
-        expectError(buy(#"{"productId": "ai.voicedebrief.app.credit.9999"}"#), status: 400, code: 4_000_023)
+        expectError(buy(#"{"productId": "ai.voicedebrief.app.credit.9999"}"#), status: 400, code: .invalidProductId)
         #expect(try store.allTransactions().isEmpty)
     }
 
     @Test(arguments: [0, -1, 11, 1_000])
     func quantityOutside1To10IsRefused(quantity: Int) throws {
         expectError(
-            buy(#"{"productId": "\#(Self.credit500)", "quantity": \#(quantity)}"#), status: 400, code: 4_000_000)
+            buy(#"{"productId": "\#(Self.credit500)", "quantity": \#(quantity)}"#), status: 400, code: .generalBadRequest)
         #expect(try store.allTransactions().isEmpty)
     }
 
@@ -199,7 +199,7 @@ extension MockStoreRouterTests {
     @Test(arguments: ["not-a-uuid", "", "9b2b9d1e4a5f4c1e8a771f2e3d4c5b6a", "9b2b9d1e-4a5f-4c1e-8a77-1f2e3d4c5b6"])
     func appAccountTokenThatIsNotAUUIDIsRefused(token: String) throws {
         expectError(
-            buy(#"{"productId": "\#(Self.credit500)", "appAccountToken": "\#(token)"}"#), status: 400, code: 4_000_183)
+            buy(#"{"productId": "\#(Self.credit500)", "appAccountToken": "\#(token)"}"#), status: 400, code: .invalidAppAccountToken)
         #expect(try store.allTransactions().isEmpty)
     }
 
@@ -211,7 +211,7 @@ extension MockStoreRouterTests {
         #"{"productId": null}"#, "", "\u{FF}\u{FE}",
     ])
     func malformedPurchaseBodiesAreBadRequests(body: String) throws {
-        expectError(buy(body), status: 400, code: 4_000_000)
+        expectError(buy(body), status: 400, code: .generalBadRequest)
         #expect(try store.allTransactions().isEmpty)
     }
 
@@ -239,7 +239,7 @@ extension MockStoreRouterTests {
         #expect(again.transactionId == first.transactionId)
         #expect(try router.store.allTransactions().count == 1)
         router.expectError(
-            router.buy(#"{"productId": "com.example.lifetime", "quantity": 2}"#), status: 400, code: 4_000_000)
+            router.buy(#"{"productId": "com.example.lifetime", "quantity": 2}"#), status: 400, code: .generalBadRequest)
     }
 
     @Test func askToBuyMakesPurchasesPending() throws {
@@ -257,7 +257,7 @@ extension MockStoreRouterTests {
                 == PurchaseResponseBody(result: .pending, pendingReason: .askToBuy, transactionId: pending.id))
         #expect(pending.status == .pending)
         router.expectError(
-            router.post(DeviceAPI.finish.path(pending.id), "{}"), status: 404, code: 4_040_010)
+            router.post(DeviceAPI.finish.path(pending.id), "{}"), status: 404, code: .transactionIdNotFound)
     }
 
     @Test func failedSigningRecordsNothing() throws {
@@ -270,7 +270,7 @@ extension MockStoreRouterTests {
         let router = try MockStoreRouterTests(
             catalogue: StoreKitConfiguration.load(contentsOf: Repository.catalogue), signer: BrokenSigner())
         let response = router.buy(#"{"productId": "\#(Self.credit500)"}"#)
-        router.expectError(response, status: 500, code: 5_000_000)
+        router.expectError(response, status: 500, code: .generalInternal)
         #expect(response.decoded(StoreErrorBody.self)?.errorMessage.contains("the signing key is unusable") == true)
         #expect(try router.store.allTransactions().isEmpty)
     }
@@ -344,13 +344,13 @@ extension MockStoreRouterTests {
 
     @Test func finishingAnUnknownTransactionIs4040010() {
         let response = post(DeviceAPI.finish.path("2000000000000042"), "{}")
-        expectError(response, status: 404, code: 4_040_010)
+        expectError(response, status: 404, code: .transactionIdNotFound)
         #expect(response.decoded(StoreErrorBody.self)?.errorMessage == "Transaction id not found.")
     }
 
     @Test(arguments: ["abc", "12a", "-1", String(repeating: "9", count: 33)])
     func finishingANonNumericIDIs4000006(id: String) {
-        expectError(post(DeviceAPI.finish.path(id), "{}"), status: 400, code: 4_000_006)
+        expectError(post(DeviceAPI.finish.path(id), "{}"), status: 400, code: .invalidTransactionId)
     }
 }
 
@@ -364,19 +364,19 @@ extension MockStoreRouterTests {
         "/test/v1/root-certificate.pem",
     ])
     func unknownPathsAre404(path: String) {
-        expectError(get(path), status: 404, code: 4_040_000)
+        expectError(get(path), status: 404, code: .notFound)
     }
 
     @Test func wrongMethodIs405WithAllow() {
         let response = router.respond(to: HTTPRequest(method: "DELETE", path: DeviceAPI.products.path()))
-        expectError(response, status: 405, code: 4_050_000)
+        expectError(response, status: 405, code: .methodNotAllowed)
         #expect(response.header("Allow") == "GET")
         let getPurchase = get(DeviceAPI.purchase.path())
-        expectError(getPurchase, status: 405, code: 4_050_000)
+        expectError(getPurchase, status: 405, code: .methodNotAllowed)
         #expect(getPurchase.header("Allow") == "POST")
         expectError(
             router.respond(to: HTTPRequest(method: "GET", path: DeviceAPI.finish.path("1"))),
-            status: 405, code: 4_050_000)
+            status: 405, code: .methodNotAllowed)
     }
 
     @Test func headIsAnsweredLikeGet() {
@@ -396,21 +396,21 @@ extension MockStoreRouterTests {
     }
 
     @Test func rootCertificateIs404WithoutOne() {
-        expectError(get(SandboxAPI.rootCertificate.path()), status: 404, code: 4_040_000)
+        expectError(get(SandboxAPI.rootCertificate.path()), status: 404, code: .notFound)
     }
 
     @Test func payloadTooLargeIsJSON() {
         let response = router.payloadTooLarge(limit: 65_536)
         #expect(response.status == 413)
         #expect(response.header("Content-Type") == "application/json")
-        #expect(response.decoded(StoreErrorBody.self)?.errorCode == 4_130_000)
+        #expect(response.decoded(StoreErrorBody.self)?.errorCode == .payloadTooLarge)
     }
 
     @Test func aClosedStoreAnswers500AndKeepsAnswering() throws {
         try store.close()
-        expectError(get(DeviceAPI.unfinished.path()), status: 500, code: 5_000_000)
-        expectError(buy(#"{"productId": "\#(Self.credit500)"}"#), status: 500, code: 5_000_000)
+        expectError(get(DeviceAPI.unfinished.path()), status: 500, code: .generalInternal)
+        expectError(buy(#"{"productId": "\#(Self.credit500)"}"#), status: 500, code: .generalInternal)
         expectError(
-            get(DeviceAPI.products.path(), query: [.init("ids", Self.credit500)]), status: 500, code: 5_000_000)
+            get(DeviceAPI.products.path(), query: [.init("ids", Self.credit500)]), status: 500, code: .generalInternal)
     }
 }

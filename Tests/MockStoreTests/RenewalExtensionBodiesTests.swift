@@ -13,7 +13,7 @@ import Testing
             _ = try ExtendRenewalDateRequestBody.validated(try json(text))
             return nil
         } catch let error as RenewalExtensionRequestError {
-            return error.code
+            return error.code.rawValue
         } catch {
             return -1
         }
@@ -24,7 +24,7 @@ import Testing
             _ = try MassExtendRenewalDateRequestBody.validated(try json(text)) { ["USA", "GBR"].contains($0) }
             return nil
         } catch let error as RenewalExtensionRequestError {
-            return error.code
+            return error.code.rawValue
         } catch {
             return -1
         }

@@ -232,7 +232,7 @@ extension SandboxControlBinaryTests {
         #expect(response.status == 503, sourceLocation: sourceLocation)
         #expect(response.contentType == "application/json", sourceLocation: sourceLocation)
         let body = try response.decoded(SimulatedErrorBody.self)
-        #expect(body.errorCode == 5_030_000, sourceLocation: sourceLocation)
+        #expect(body.errorCode == .simulatedStoreKitError, sourceLocation: sourceLocation)
         #expect(body.api == api, sourceLocation: sourceLocation)
         #expect(body.storeKitError.rawValue == error && body.storeKitError.isRecognized, sourceLocation: sourceLocation)
         #expect(body.skErrorCode == skErrorCode, sourceLocation: sourceLocation)
@@ -440,7 +440,7 @@ extension SandboxControlBinaryTests {
         )
         let bad = try await store.get(DeviceAPI.updates.path() + "?after=abc")
         #expect(bad.status == 400)
-        #expect(try bad.decoded(StoreErrorBody.self).errorCode == 4_000_000)
+        #expect(try bad.decoded(StoreErrorBody.self).errorCode == .generalBadRequest)
         #expect(try await store.stop() == 0)
     }
 

@@ -141,12 +141,12 @@ extension ServerAPIBinaryTests {
         let pending = try await #require(try store.testStore.transactions().last)
         try expectError(
             try await api(store, "GET", ServerAPI.transactionInfo.path(pending.transactionId)), status: 404,
-            code: 4_040_010)
+            code: .transactionIdNotFound)
         try expectError(
             try await api(store, "GET", ServerAPI.transactionInfo.path("2000000000000999")), status: 404,
-            code: 4_040_010)
+            code: .transactionIdNotFound)
         try expectError(
-            try await api(store, "GET", ServerAPI.transactionInfo.path("abc")), status: 400, code: 4_000_006)
+            try await api(store, "GET", ServerAPI.transactionInfo.path("abc")), status: 400, code: .invalidTransactionId)
         #expect(try await store.stop() == 0)
     }
 
@@ -206,22 +206,22 @@ extension ServerAPIBinaryTests {
 
         try expectError(
             try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?productType=GIFT"), status: 400,
-            code: 4_000_022)
+            code: .invalidProductType)
         try expectError(
-            try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?sort=UP"), status: 400, code: 4_000_021)
+            try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?sort=UP"), status: 400, code: .invalidSort)
         try expectError(
             try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revision=nonsense"), status: 400,
-            code: 4_000_005)
+            code: .invalidRequestRevision)
         try expectError(
-            try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revoked=maybe"), status: 400, code: 4_000_030
+            try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revoked=maybe"), status: 400, code: .invalidRevoked
         )
         try expectError(
-            try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?startDate=x"), status: 400, code: 4_000_015)
+            try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?startDate=x"), status: 400, code: .invalidStartDate)
         try expectError(
-            try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?endDate=-5"), status: 400, code: 4_000_016)
+            try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?endDate=-5"), status: 400, code: .invalidEndDate)
         try expectError(
-            try await api(store, "GET", ServerAPI.history.path("2000000000000999")), status: 404, code: 4_040_010)
-        try expectError(try await api(store, "GET", ServerAPI.history.path("x1")), status: 400, code: 4_000_006)
+            try await api(store, "GET", ServerAPI.history.path("2000000000000999")), status: 404, code: .transactionIdNotFound)
+        try expectError(try await api(store, "GET", ServerAPI.history.path("x1")), status: 400, code: .invalidTransactionId)
         #expect(try await store.stop() == 0)
     }
 
@@ -246,10 +246,10 @@ extension ServerAPIBinaryTests {
         #expect(next.signedTransactions.isEmpty)
         try expectError(
             try await api(store, "GET", ServerAPI.refundHistory.path(ids[1]) + "?revision=zzz"), status: 400,
-            code: 4_000_005
+            code: .invalidRequestRevision
         )
         try expectError(
-            try await api(store, "GET", ServerAPI.refundHistory.path("2000000000000999")), status: 404, code: 4_040_010)
+            try await api(store, "GET", ServerAPI.refundHistory.path("2000000000000999")), status: 404, code: .transactionIdNotFound)
         #expect(try await store.stop() == 0)
     }
 
@@ -302,37 +302,37 @@ extension ServerAPIBinaryTests {
             try await api(
                 store, "PUT", path2,
                 json: v2.replacingOccurrences(of: "\"customerConsented\": true", with: "\"customerConsented\": false")),
-            status: 400, code: 4_000_035)
+            status: 400, code: .invalidCustomerConsented)
         try expectError(
             try await api(store, "PUT", path2, json: v2.replacingOccurrences(of: "\"DELIVERED\"", with: "\"LOST\"")),
-            status: 400, code: 4_000_036)
+            status: 400, code: .invalidDeliveryStatus)
         try expectError(
             try await api(store, "PUT", path2, json: #"{"customerConsented": true, "deliveryStatus": "DELIVERED"}"#),
-            status: 400, code: 4_000_041)
+            status: 400, code: .invalidSampleContentProvided)
         let path1 = ServerAPI.sendConsumptionV1.path(id)
         try expectError(
             try await api(
                 store, "PUT", path1, json: v1.replacingOccurrences(of: "\"platform\": 1", with: "\"platform\": 9")),
-            status: 400, code: 4_000_039)
+            status: 400, code: .invalidPlatform)
         try expectError(
             try await api(
                 store, "PUT", path1,
                 json: v1.replacingOccurrences(of: "\"appAccountToken\": \"\"", with: "\"appAccountToken\": \"x\"")),
-            status: 400, code: 4_000_033)
+            status: 400, code: .invalidConsumptionAppAccountToken)
         try expectError(
             try await api(
                 store, "PUT", path1, json: v1.replacingOccurrences(of: "\"userStatus\": 1", with: "\"userStatus\": 5")),
-            status: 400, code: 4_000_042)
-        try expectError(try await api(store, "PUT", path1, json: "{not json"), status: 400, code: 4_000_000)
+            status: 400, code: .invalidUserStatus)
+        try expectError(try await api(store, "PUT", path1, json: "{not json"), status: 400, code: .generalBadRequest)
         try expectError(
             try await api(store, "PUT", ServerAPI.sendConsumption.path("2000000000000999"), json: v2), status: 404,
-            code: 4_040_010)
+            code: .transactionIdNotFound)
         // Apple: Send Consumption Information (V2) takes any product type; V1 only consumables and
         // auto-renewable subscriptions (4000043 otherwise).
         let nonConsumable = try await buy(store, "ai.voicedebrief.app.credit.1000")
         try expectError(
             try await api(store, "PUT", ServerAPI.sendConsumptionV1.path(nonConsumable), json: v1), status: 400,
-            code: 4_000_043)
+            code: .invalidTransactionNotConsumable)
         #expect(
             try await api(store, "PUT", ServerAPI.sendConsumption.path(nonConsumable), json: v2).status == 202)
         await #expect(
@@ -348,10 +348,10 @@ extension ServerAPIBinaryTests {
         #expect(finish.status == 200)
         await #expect(try store.testStore.transactions().first?.finished == true)
         try expectError(
-            try await api(store, "POST", ServerAPI.requestTestNotification.path()), status: 404, code: 4_040_007)
+            try await api(store, "POST", ServerAPI.requestTestNotification.path()), status: 404, code: .serverNotificationURLNotFound)
         try expectError(
             try await api(store, "GET", ServerAPI.testNotificationStatus.path("nothing_1")), status: 404,
-            code: 4_040_008)
+            code: .testNotificationNotFound)
         #expect(try await store.stop() == 0)
     }
 }

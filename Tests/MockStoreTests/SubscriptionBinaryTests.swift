@@ -190,9 +190,9 @@ extension SubscriptionBinaryTests {
         try expectError(
             try await server(store, ServerAPI.subscriptionStatuses.path(weekly.transactionId) + "?status=9"),
             status: 400,
-            code: 4_000_031)
+            code: .invalidStatus)
         try expectError(
-            try await server(store, ServerAPI.subscriptionStatuses.path("9999999")), status: 404, code: 4_040_010)
+            try await server(store, ServerAPI.subscriptionStatuses.path("9999999")), status: 404, code: .transactionIdNotFound)
         let byApp = try await server(
             store, ServerAPI.subscriptionStatuses.path("\(try #require(weekly.appTransactionId))"))
         #expect(try byApp.decoded(StatusResponseBody.self).data.count == 2, "the app transaction id finds the customer")

@@ -63,7 +63,7 @@ extension OutcomeTests {
     /// Paid and recorded, then the finish failed: a success, credited once; the next collect finishes it.
     @Test func aFinishThatFailsAfterRecordingIsStillATopUp() async throws {
         let store = FaultyStore(FakeStore(signer: .hs256(secret: secret)))
-        store.failFinish(.storeResponse(status: 503, code: 5_030_000, message: "Simulated failure for finish"))
+        store.failFinish(.storeResponse(status: 503, code: .simulatedStoreKitError, message: "Simulated failure for finish"))
         let result = try await flow(store).topUp()
         guard case .creditedNotFinished(let entry, let again, let problem) = result else {
             Issue.record("expected credited, not finished: \(result)")
@@ -121,7 +121,7 @@ extension OutcomeTests {
 
     /// No store error shows its HTTP status or error code.
     @Test func storeErrorsAreInPlainWords() {
-        let error = StoreError.storeResponse(status: 503, code: 5_030_000, message: "Simulated failure")
+        let error = StoreError.storeResponse(status: 503, code: .simulatedStoreKitError, message: "Simulated failure")
         #expect(error.description == "the store said: Simulated failure")
         #expect(!error.description.contains("5030000"))
     }
