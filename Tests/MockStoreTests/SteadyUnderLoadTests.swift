@@ -106,7 +106,7 @@ extension SteadyUnderLoadTests {
                 ).body))
         #expect(next.notifications.count == 1 && next.hasMore == false)
 
-        for (name, value, code) in [("revision", "not-a-token", 4_000_005), ("limit", "0", 4_000_000)] {
+        for (name, value, code) in [("revision", "not-a-token", StoreErrorCode.invalidRequestRevision), ("limit", "0", .generalBadRequest)] {
             let refused = router.respond(
                 to: HTTPRequest(
                     method: "GET", path: TestControls.notifications.path(),
