@@ -71,27 +71,27 @@ if [ "$status" -ne 0 ]; then
   exit 1
 fi
 
+# Runs the tests FILTER names with VARIABLE=1 (which turns them on), logging to .build/LOG; stops the run on a failure.
+filtered_stage() {
+  local variable=$1 log=$2 filter=$3 what=$4
+  status=0
+  env "$variable=1" swift test --skip-build --filter "$filter" 2>&1 | tee ".build/$log" | test_progress || status=$?
+  grep -E "✘|error:|Test run with" ".build/$log" | tail -n 30 || true
+  if [ "$status" -ne 0 ]; then
+    echo "$what failed (full log: .build/$log)" >&2
+    exit 1
+  fi
+}
+
 stage "real kills: crash at every step, processes racing on one ledger, a join killed at every step, stop signals"
-status=0
-CREDIT_KILL_STAGE=1 swift test --skip-build \
-  --filter 'everyFaultPointOnce|seededRunsKilledAtRandomSteps|processesChargingAndToppingUpOneDataDirectoryAtOnce|processesCollectingTheSamePurchasesAtOnceCreditEachOnce|aJoinKilledAtAnyStepLeavesTheDirectoryUntouchedAndJoinAgainCompletesIt|aStopSignalWhileTheWatchIsStartingEndsItCleanly|signalRightAfterTheListeningLineIsNotLost' \
-  2>&1 | tee .build/kill-test.log | test_progress || status=$?
-grep -E "✘|error:|Test run with" .build/kill-test.log | tail -n 30 || true
-if [ "$status" -ne 0 ]; then
-  echo "the real kills' tests failed (full log: .build/kill-test.log)" >&2
-  exit 1
-fi
+filtered_stage CREDIT_KILL_STAGE kill-test.log \
+  'everyFaultPointOnce|seededRunsKilledAtRandomSteps|processesChargingAndToppingUpOneDataDirectoryAtOnce|processesCollectingTheSamePurchasesAtOnceCreditEachOnce|aJoinKilledAtAnyStepLeavesTheDirectoryUntouchedAndJoinAgainCompletesIt|aStopSignalWhileTheWatchIsStartingEndsItCleanly|signalRightAfterTheListeningLineIsNotLost' \
+  "the real kills' tests"
 
 stage "the slow engines: Spark, DuckDB over 10,000 accounts, headless Chromium"
-status=0
-CREDIT_SLOW_STAGE=1 swift test --skip-build \
-  --filter 'oneThousandAccountsBySwiftDuckDBAndSparkAreTheSameFieldByField|tenThousandAccountsBySwiftAndByDuckDB|chromiumRendersThePageAtALaptopsAndAPhonesWidth|chromiumDrawsTheAllAccountsPageAtALaptopsAndAPhonesWidth|chromiumClicksRefundInTheConsoleAndTheStoreRefunds' \
-  2>&1 | tee .build/slow-test.log | test_progress || status=$?
-grep -E "✘|error:|Test run with" .build/slow-test.log | tail -n 30 || true
-if [ "$status" -ne 0 ]; then
-  echo "the slow engines' tests failed (full log: .build/slow-test.log)" >&2
-  exit 1
-fi
+filtered_stage CREDIT_SLOW_STAGE slow-test.log \
+  'oneThousandAccountsBySwiftDuckDBAndSparkAreTheSameFieldByField|tenThousandAccountsBySwiftAndByDuckDB|chromiumRendersThePageAtALaptopsAndAPhonesWidth|chromiumDrawsTheAllAccountsPageAtALaptopsAndAPhonesWidth|chromiumClicksRefundInTheConsoleAndTheStoreRefunds' \
+  "the slow engines' tests"
 
 stage "a StoreKit 2 store (Examples/StoreKit2Store) against mockstore"
 if ! MOCKSTORE_BINARY="$PWD/.build/debug/mockstore" bash Examples/StoreKit2Store/run.sh; then

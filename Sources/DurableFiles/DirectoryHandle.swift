@@ -87,14 +87,7 @@ public final class DirectoryHandle {
             throw FileError(path: path, operation: .opendir, errno: code)
         }
         defer { closedir(stream) }
-        var names: [String] = []
-        while let item = readdir(stream) {
-            let name = withUnsafePointer(to: item.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
+        return Files.names(in: stream)
     }
 
     /// Opens the regular file `name` here for reading, never through a link and never waiting on a FIFO; anything

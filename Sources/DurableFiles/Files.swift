@@ -180,6 +180,11 @@ public enum Files {
     public static func list(_ path: String) throws -> [String] {
         guard let dir = opendir(path) else { throw FileError(path: path, operation: .opendir, errno: errno) }
         defer { closedir(dir) }
+        return names(in: dir)
+    }
+
+    /// The names an open directory stream gives (no dot entries), sorted.
+    static func names(in dir: OpaquePointer) -> [String] {
         var names: [String] = []
         while let item = readdir(dir) {
             let name = withUnsafePointer(to: item.pointee.d_name) {
