@@ -42,6 +42,8 @@ class Steps:
         self.receiver = receiver
         self.verifier = verifier
         self.client = client
+        # Notifications received before the step that expects them (another subscription's, sent in parallel).
+        self.waiting = []
 
     def control(self, method, path, body=None):
         status, _, answer = self.store.request(method, "/test/v1/" + path, body)
@@ -52,21 +54,36 @@ class Steps:
     def advance(self, duration):
         return self.control("POST", "clock/advance", {"duration": duration})
 
-    def next(self, notification_type, subtype=None):
-        """The next notification, which must be of this type and subtype: it, its transaction and renewal info
-        verified by Apple's library."""
-        notification = self.verifier.verify_and_decode_notification(self.receiver.next_payload())
-        got = (notification.rawNotificationType, notification.rawSubtype)
-        expect(got == (notification_type, subtype),
-               f"verify_and_decode_notification accepts {notification_type} {subtype or ''}".rstrip()
-               + f" (got {got})")
+    def decoded(self, payload):
+        """A notification, its transaction and its renewal info, each verified by Apple's library."""
+        notification = self.verifier.verify_and_decode_notification(payload)
         transaction = renewal = None
         if notification.data is not None:
             transaction = self.verifier.verify_and_decode_signed_transaction(notification.data.signedTransactionInfo)
             renewal = self.verifier.verify_and_decode_renewal_info(notification.data.signedRenewalInfo)
             expect(renewal.originalTransactionId == transaction.originalTransactionId,
-                   f"{notification_type}: its transaction and renewal info verify and are the same subscription")
+                   f"{notification.rawNotificationType}: its transaction and renewal info verify and are the same "
+                   "subscription")
         return notification, transaction, renewal
+
+    def next(self, notification_type, subtype=None):
+        """The next notification of this type and subtype: it, its transaction and renewal info verified by Apple's
+        library. The store sends notifications in parallel, in order for each subscription only (as Apple does not
+        promise an order between them): one of another subscription, or with none, that comes first is kept for a
+        later step; one of the same subscription that comes first is out of order, and fails."""
+        while True:
+            for index, (notification, transaction, renewal) in enumerate(self.waiting):
+                if (notification.rawNotificationType, notification.rawSubtype) != (notification_type, subtype):
+                    continue
+                mine = transaction.originalTransactionId if transaction is not None else None
+                before = [waiting[1].originalTransactionId for waiting in self.waiting[:index]
+                          if waiting[1] is not None]
+                expect(mine is None or mine not in before,
+                       f"verify_and_decode_notification accepts {notification_type} {subtype or ''}".rstrip()
+                       + " in its subscription's order")
+                del self.waiting[index]
+                return notification, transaction, renewal
+            self.waiting.append(self.decoded(self.receiver.next_payload()))
 
     def buy(self, product):
         status, _, body = self.store.request("POST", "/storekit/v1/purchases", {"productId": product})
@@ -361,6 +378,8 @@ def run_checks(store, receiver, private_pem, key_id, apple):
     first, basic = lifecycle(steps)
     server_api(steps, first, basic)
     two_customers(steps, first)
+    left = [(n.rawNotificationType, n.rawSubtype) for n, _, _ in steps.waiting]
+    expect(not left, f"every notification received was one a step expected (left over: {left})")
 
 
 def main():
