@@ -153,7 +153,7 @@ let package = Package(
         // signs bearer tokens with Payments' `ServerAPIToken`.
         .target(
             name: "MockStoreTesting",
-            dependencies: ["StoreWire", "StoreTestControls", "Platform", "Payments", "Signing"],
+            dependencies: ["StoreWire", "StoreTestControls", "StoreTransport", "Platform", "Payments", "Signing"],
             path: "MockStore/MockStoreTesting"),
         // The GnuTLS functions the static libmicrohttpd refers to, for mockstore, which serves no HTTPS.
         .target(name: "CGnuTLSAbsent", path: "MockStore/CGnuTLSAbsent"),

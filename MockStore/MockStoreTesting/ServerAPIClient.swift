@@ -1,5 +1,6 @@
 import Foundation
 import Payments
+import StoreTransport
 import StoreWire
 
 #if canImport(FoundationNetworking)
@@ -22,10 +23,13 @@ public struct ServerAPIClient: Sendable {
     /// The store's address.
     public let baseURL: URL
     private let token: ServerAPIToken
+    private let http: StoreHTTP
 
-    init(baseURL: URL, token: ServerAPIToken) {
+    /// A client of the store at `baseURL` through `http` (the test store's own, so its connection is shared).
+    init(baseURL: URL, token: ServerAPIToken, http: StoreHTTP) {
         self.baseURL = baseURL
         self.token = token
+        self.http = http
     }
 
     /// Sends `endpoint` with its path `parameters`, `query` and `body` (JSON, when not `NoBody`), and decodes its
@@ -38,9 +42,7 @@ public struct ServerAPIClient: Sendable {
         let data: Data
         let status: Int
         do {
-            let (answer, response) = try await URLSession.shared.data(for: request)
-            data = answer
-            status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            (data, status) = try await http.answer(to: request) { $0 }
         } catch {
             throw .unreachable(request: name, why: error.localizedDescription)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTransport
 import StoreWire
 
 #if canImport(FoundationNetworking)
@@ -61,7 +62,6 @@ extension TestStore {
         }
         var request = URLRequest(url: target)
         request.httpMethod = method
-        request.timeoutInterval = 30
         if let body {
             request.httpBody = try JSONEncoder().encode(body)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -70,8 +70,7 @@ extension TestStore {
         if let customer = Self.customer {
             request.setValue(customer, forHTTPHeaderField: MockCustomerHeader.name)
         }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let (data, status) = try await http.answer(to: request) { $0 }
         guard (200..<300).contains(status) else {
             let message =
                 (try? JSONDecoder().decode(StoreErrorBody.self, from: data))?.errorMessage

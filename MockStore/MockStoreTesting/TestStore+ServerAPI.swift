@@ -6,6 +6,6 @@ extension TestStore {
     /// let info = try await store.serverAPI.transactionInfo(bought.transaction.transactionId)
     /// ```
     public var serverAPI: ServerAPIClient {
-        ServerAPIClient(baseURL: url, token: apiKey.token(bundleID: bundleID))
+        ServerAPIClient(baseURL: url, token: apiKey.token(bundleID: bundleID), http: http)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Platform
+import StoreTransport
 import Synchronization
 
 /// A `mockstore` for one test, run as a child process: in memory by default (a fresh store, nothing on disk, any
@@ -81,6 +82,8 @@ public final class TestStore: Sendable {
     public let bundleID: String
     /// The key the store trusts for Server API bearer tokens.
     let apiKey: ServerAPIKey
+    /// The app side's store client: every request whole within its deadline, its answer's body bounded.
+    let http: StoreHTTP
     private let child: StoreChild
 
     /// Starts a store and waits, holding no thread, until it listens.
@@ -104,16 +107,22 @@ public final class TestStore: Sendable {
         }
         self.child = child
         self.url = address
+        http = StoreHTTP(baseURL: address, timeout: TestStore.requestDeadline)
         self.port = port
         processIdentifier = child.processIdentifier
         bundleID = Self.bundleID(options)
         self.apiKey = apiKey
     }
 
+    /// How long one request to the store may take, whole: long enough for a control that moves the clock over a
+    /// year of renewals on a loaded machine, short enough that a store that never answers fails the test.
+    static let requestDeadline: TimeInterval = 60
+
     /// A store released without ``stop(signal:)`` is stopped here: SIGTERM, and this thread waits (on a semaphore the
     /// exit signals, SIGKILL after 20 s) until the process has gone, so a store released is a store gone. A test that
     /// must not block its thread stops the store with ``stop(signal:)`` first.
     deinit {
+        http.invalidate()
         child.beginStop(SIGTERM)
         _ = child.exited.valueBlocking(within: nil)
     }

@@ -41,6 +41,11 @@ package struct StoreHTTP: Sendable {
             configuration: configuration, delegate: delegate, delegateQueue: StoreSessionDelegate.queue())
     }
 
+    /// Lets the session go once its requests have ended: a session with a delegate lives until it is invalidated.
+    package func invalidate() {
+        session.finishTasksAndInvalidate()
+    }
+
     /// `path` under the base URL (one slash between them).
     package func url(_ path: String) -> URL {
         let base = baseURL.absoluteString
@@ -74,20 +79,27 @@ package struct StoreHTTP: Sendable {
     /// cut off at the deadline or the body limit is ``StoreError/answerTooSlow(place:seconds:)`` or
     /// ``StoreError/answerTooLarge(place:limit:)``.
     package func data(for request: URLRequest, transportFailure: (any Error) -> any Error) async throws -> Data {
+        let (data, status) = try await answer(to: request, transportFailure: transportFailure)
+        guard (200..<300).contains(status) else { throw Self.failure(status, data, request.url ?? baseURL) }
+        return data
+    }
+
+    /// The body and the HTTP status of the answer to `request`, whatever the status, read within the deadline and
+    /// the body limit (else ``StoreError/answerTooSlow(place:seconds:)`` or ``StoreError/answerTooLarge(place:limit:)``);
+    /// no answer at all is `transportFailure`'s. For a client that reads a refusal's body its own way.
+    package func answer(to request: URLRequest, transportFailure: (any Error) -> any Error) async throws -> (Data, Int)
+    {
         let url = request.url ?? baseURL
-        let data: Data
-        let response: URLResponse?
         switch await delegate.run(request, in: session, deadline: deadline, limit: bodyLimit) {
-        case .answered(let answer, let body): (response, data) = (answer, body)
+        case .answered(let response, let body):
+            guard let http = response as? HTTPURLResponse else {
+                throw StoreError.noAnswer("\(url.host ?? url.absoluteString) sent no HTTP answer")
+            }
+            return (body, http.statusCode)
         case .cut(.deadline): throw StoreError.answerTooSlow(place: TransportFailure.place(of: url), seconds: deadline)
         case .cut(.tooLarge): throw StoreError.answerTooLarge(place: TransportFailure.place(of: url), limit: bodyLimit)
         case .failed(let error): throw transportFailure(error)
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw StoreError.noAnswer("\(url.host ?? url.absoluteString) sent no HTTP answer")
-        }
-        guard (200..<300).contains(http.statusCode) else { throw Self.failure(http.statusCode, data, url) }
-        return data
     }
 
     /// `data` decoded as `Response`.
@@ -107,6 +119,7 @@ package struct StoreHTTP: Sendable {
         if let error = try? JSONDecoder().decode(StoreErrorBody.self, from: data) {
             return .storeResponse(status: status, code: error.errorCode, message: error.errorMessage)
         }
-        return .storeResponse(status: status, code: .unrecognized(0), message: "\(url.path) failed (HTTP status \(status))")
+        return .storeResponse(
+            status: status, code: .unrecognized(0), message: "\(url.path) failed (HTTP status \(status))")
     }
 }

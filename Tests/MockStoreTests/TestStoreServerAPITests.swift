@@ -88,12 +88,14 @@ extension TestStoreServerAPITests {
     @Test func aTokenSignedByAnotherKeyIsRefusedUnlessTheStoreChecksNone() async throws {
         let store = try await start()
         let other = try await start()
-        let stranger = ServerAPIClient(baseURL: store.url, token: other.apiKey.token(bundleID: other.bundleID))
+        let stranger = ServerAPIClient(
+            baseURL: store.url, token: other.apiKey.token(bundleID: other.bundleID), http: store.http)
         await #expect(throws: ServerAPIError.unauthorized) {
             _ = try await stranger.lookUpOrder("MOCK00000001")
         }
         let unchecked = try await start { $0.bearerTokens = .withoutOwnKey }
-        let anyKey = ServerAPIClient(baseURL: unchecked.url, token: other.apiKey.token(bundleID: other.bundleID))
+        let anyKey = ServerAPIClient(
+            baseURL: unchecked.url, token: other.apiKey.token(bundleID: other.bundleID), http: unchecked.http)
         #expect(try await anyKey.lookUpOrder("MOCK00000001").status == .invalid)
     }
 
