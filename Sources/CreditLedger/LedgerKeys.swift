@@ -30,7 +30,7 @@ public struct LedgerKeys {
     /// Loads the keys of `dataDirectory`, making them on first use, every write through `fileSystem` (the seam the
     /// ledger's own writes go through, so a fault can be injected there too). The data directory (made when missing)
     /// is opened once, never through a link, and the keys made and read through it, as
-    /// ``loadOrCreate(in:fileSystem:)-(HeldDataDirectory,_)`` does.
+    /// the overload taking the held data directory does.
     public static func loadOrCreate(
         in dataDirectory: String, fileSystem: any FileSystem = SystemFileSystem()
     ) throws -> LedgerKeys {
