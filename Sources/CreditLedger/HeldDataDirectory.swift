@@ -17,10 +17,21 @@ final class HeldDataDirectory {
     /// The directories in it opened since, by name (`heads`, `torn`).
     private var opened: [String: DirectoryHandle] = [:]
 
-    /// Opens the data directory at `path` (never through a link), its `ledger/` (there already) and `heads/` when it
-    /// is there.
-    init(_ path: String) throws {
+    /// Makes the data directory at `path` when it is missing (the path the user gave, 0700), then holds it as
+    /// ``init(_:making:)`` does, `ledger/` made through its descriptor when missing.
+    static func making(_ path: String, fileSystem: any FileSystem) throws -> HeldDataDirectory {
+        try fileSystem.makeDirectories(path)
+        return try HeldDataDirectory(path, making: fileSystem)
+    }
+
+    /// Opens the data directory at `path` (never through a link), its `ledger/` and `heads/` when it is there. With
+    /// `fileSystem`, a missing `ledger/` is made through the data directory's descriptor; without, it must be there.
+    init(_ path: String, making fileSystem: (any FileSystem)? = nil) throws {
         data = try Self.opening(path) { try DirectoryHandle(opening: path) }
+        if let fileSystem, !data.contains("ledger") {
+            try fileSystem.makeDirectory("ledger", in: data, permissions: 0o700)
+            try fileSystem.syncDirectory(data)
+        }
         ledger = try Self.opening(data.path(of: "ledger")) { [data] in try data.directory("ledger") }
         // Opened now when it is there, with the others: it is the directory checked with them.
         if data.contains("heads") {

@@ -100,27 +100,47 @@ struct JoinedAccount {
         return taken
     }
 
-    /// Writes the new device into `directory` (made here, 0700), every file synced, the `device` file last.
+    /// Writes the new device into `directory` (made here, 0700), every file synced, the `device` file last. The
+    /// directory is opened once (never through a link) and every directory in it made and opened through its
+    /// parent's descriptor, every file written through its directory's: one swapped for a link meanwhile receives
+    /// nothing.
     func write(into directory: String, device: String, fileSystem: any FileSystem) throws {
         try fileSystem.makeDirectories(directory)
-        try fileSystem.makeDirectories(LedgerKeys.directory(in: directory))
-        try fileSystem.replaceAtomically(LedgerKeys.macKeyPath(in: directory), with: macKey, mode: 0o600)
-        try fileSystem.replaceAtomically(LedgerKeys.headKeyPath(in: directory), with: headKey, mode: 0o600)
-        try fileSystem.replaceAtomically(LedgerKeys.headPublicKeyPath(in: directory), with: publicKey, mode: 0o644)
-        try fileSystem.makeDirectories(directory + "/ledger")
+        let data = try DirectoryHandle(opening: directory)
+        let keys = try Self.madeDirectory("keys", in: data, fileSystem: fileSystem)
+        try fileSystem.replaceAtomically(LedgerKeys.macKeyName, in: keys, with: macKey, mode: 0o600)
+        try fileSystem.replaceAtomically(LedgerKeys.headKeyName, in: keys, with: headKey, mode: 0o600)
+        try fileSystem.replaceAtomically(LedgerKeys.headPublicKeyName, in: keys, with: publicKey, mode: 0o644)
+        let ledger = try Self.madeDirectory("ledger", in: data, fileSystem: fileSystem)
         for input in inputs {
             guard let owner = input.device else { continue }
-            try fileSystem.replaceAtomically(directory + "/ledger/\(owner).jsonl", with: input.file.bytes, mode: 0o600)
+            try fileSystem.replaceAtomically("\(owner).jsonl", in: ledger, with: input.file.bytes, mode: 0o600)
         }
-        if !heads.isEmpty { try fileSystem.makeDirectories(directory + "/heads") }
-        for (name, bytes) in heads.sorted(by: { $0.key < $1.key }) {
-            try fileSystem.replaceAtomically(directory + "/heads/" + name, with: bytes, mode: 0o600)
+        if !heads.isEmpty {
+            let headsDirectory = try Self.madeDirectory("heads", in: data, fileSystem: fileSystem)
+            for (name, bytes) in heads.sorted(by: { $0.key < $1.key }) {
+                try fileSystem.replaceAtomically(name, in: headsDirectory, with: bytes, mode: 0o600)
+            }
         }
         for (path, bytes) in extras.sorted(by: { $0.key < $1.key }) {
-            let parent = Files.parent(of: directory + "/" + path)
-            if parent != directory { try fileSystem.makeDirectories(parent) }
-            try fileSystem.replaceAtomically(directory + "/" + path, with: bytes, mode: 0o600)
+            // A file at the top, or in a directory of files (`store-roots/<name>`).
+            let parts = path.split(separator: "/").map(String.init)
+            var into = data
+            for part in parts.dropLast() { into = try Self.madeDirectory(part, in: into, fileSystem: fileSystem) }
+            try fileSystem.replaceAtomically(parts.last ?? path, in: into, with: bytes, mode: 0o600)
         }
-        try fileSystem.replaceAtomically(directory + "/device", with: Array((device + "\n").utf8), mode: 0o600)
+        try fileSystem.replaceAtomically("device", in: data, with: Array((device + "\n").utf8), mode: 0o600)
+    }
+
+    /// The directory `name` in `parent`, made (0700, made durable in `parent`) when missing, and opened through
+    /// `parent`'s descriptor, never through a link.
+    private static func madeDirectory(
+        _ name: String, in parent: DirectoryHandle, fileSystem: any FileSystem
+    ) throws -> DirectoryHandle {
+        if !parent.contains(name) {
+            try fileSystem.makeDirectory(name, in: parent, permissions: 0o700)
+            try fileSystem.syncDirectory(parent)
+        }
+        return try parent.directory(name)
     }
 }

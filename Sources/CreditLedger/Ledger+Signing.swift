@@ -28,12 +28,15 @@ extension Ledger {
     ) throws -> T {
         // Nothing is read through, or made in, a data directory that is a link, another user's, or others may write.
         try LedgerDirectory.check(directory)
+        // A writable one is held open from here: the keys are made, and the ledger written, through its descriptor.
+        let held =
+            LedgerDirectory.cannotWrite(directory)
+            ? nil : try HeldDataDirectory.making(directory, fileSystem: fileSystem)
         let keys =
-            try LedgerDirectory.cannotWrite(directory)
-            ? readOnlyKeys(directory) : LedgerKeys.loadOrCreate(in: directory, fileSystem: fileSystem)
+            try held.map { try LedgerKeys.loadOrCreate(in: $0, fileSystem: fileSystem) } ?? readOnlyKeys(directory)
         let ledger = try Ledger(
             unopened: directory, clock: clock, ids: ids, authenticator: try keys.makeAuthenticator(),
-            fileSystem: fileSystem)
+            fileSystem: fileSystem, held: held)
         ledger.lineMACs = LineMACCheck(key: keys.macKey)
         // One lock for the whole open: read (or make) the ledger, bring the head up to what is there now (another
         // process appending writes its head under the lock too, so a head written here never lands on top of a

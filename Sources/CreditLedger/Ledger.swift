@@ -85,9 +85,10 @@ public final class Ledger {
     }
 
     /// A ledger not read yet (its directories made): ``openLocked(create:openingCredit:)`` under the lock reads it.
+    /// `held`: the data directory, checked and held open already by the caller (who made the keys through it).
     init(
         unopened directory: String, clock: any LedgerClock, ids: any IDSource,
-        authenticator: (any EntryAuthenticator)?, fileSystem: any FileSystem
+        authenticator: (any EntryAuthenticator)?, fileSystem: any FileSystem, held: HeldDataDirectory? = nil
     ) throws {
         self.directory = directory
         self.clock = clock
@@ -97,12 +98,18 @@ public final class Ledger {
         writer = DeviceFileWriter(fileSystem: fileSystem, ledgerDirectory: directory + "/ledger")
         // The data directory is hostile input: a link, another user's directory or one others may write in is
         // refused before anything is read through it or made in it.
+        if let held {
+            // Checked and opened by the caller: looked at again by path, a directory swapped since would be refused
+            // though nothing reaches it.
+            self.held = held
+            writer.held = held
+            return
+        }
         try LedgerDirectory.check(directory)
         if LedgerDirectory.cannotWrite(directory) {
             isReadOnly = true
         } else {
-            try fileSystem.makeDirectories(ledgerDirectory)
-            let held = try HeldDataDirectory(directory)
+            let held = try HeldDataDirectory.making(directory, fileSystem: fileSystem)
             self.held = held
             writer.held = held
         }

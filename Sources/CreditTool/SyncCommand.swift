@@ -88,7 +88,8 @@ enum SyncCommand {
 
     /// What a watch waits out rather than stopping for, said once: the folder not there (or not a folder) for a
     /// moment, as found before a round or partway through one (a folder in it removed between two steps: a sync
-    /// tool replacing it, a disk unmounted). Anything else is nil: it stops the watch.
+    /// tool replacing it, a disk unmounted), and a link found where one of its folders belongs (never followed; the
+    /// round refused, and run again when the folder is sound). Anything else is nil: it stops the watch.
     static func waitedOut(_ error: any Error, _ folder: SyncFolder) -> SyncError? {
         switch error {
         case let error as SyncError:
@@ -98,6 +99,10 @@ enum SyncCommand {
             }
         case let error as FileError:
             let inFolder = error.path == folder.root || error.path.hasPrefix(folder.root + "/")
+            // A folder inside swapped for a link as it was opened (`O_NOFOLLOW`): refused, as one found before.
+            if inFolder && error.isSymbolicLink && error.operation == .openDirectory {
+                return .notAFolder(path: error.path, found: "a symbolic link")
+            }
             guard inFolder, [ENOENT, ENOTDIR].contains(error.errno) else { return nil }
             return .folderMissing(path: folder.root)
         default: return nil

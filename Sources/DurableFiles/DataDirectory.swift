@@ -67,6 +67,22 @@ public enum DataDirectory {
         }
     }
 
+    /// ``check(_:)`` of the directory held open (its owner and mode, by `fstat`): the directory opened, whatever its
+    /// path names now. Opened without following a link, it is no link.
+    public static func check(_ directory: DirectoryHandle) throws {
+        var info = stat()
+        guard fstat(directory.descriptor, &info) == 0 else {
+            throw FileError(path: directory.path, operation: .fstat, errno: errno)
+        }
+        let user = geteuid()
+        guard info.st_uid == user else {
+            throw DataDirectoryError.ownedByAnotherUser(path: directory.path, owner: info.st_uid, user: user)
+        }
+        guard info.st_mode & 0o022 == 0 else {
+            throw DataDirectoryError.writableByOthers(path: directory.path, mode: UInt32(info.st_mode & 0o7777))
+        }
+    }
+
     /// ``check(_:)`` of `path` and of each of its `subdirectories` (names) that exists.
     public static func check(_ path: String, subdirectories: [String]) throws {
         try check(path)

@@ -166,3 +166,52 @@ extension SwappedDirectoryTests {
         #expect(try after.verify(files: nil, receiptCheck: nil).isClean)
     }
 }
+
+extension SwappedDirectoryTests {
+    /// A new ledger's keys: `keys/` (there, empty, as a killed first open leaves it) swapped for a link as the first
+    /// key is written. The keys land in the directory opened, nothing elsewhere; by path (the control), the key goes
+    /// to the link's target.
+    @Test(arguments: [false, true])
+    func keysSwappedForALinkAsANewLedgersKeysAreMadeReceiveNothing(byPath: Bool) throws {
+        let (_, _, elsewhere, temporary) = try device()
+        defer { withExtendedLifetime(temporary) {} }
+        let new = try LedgerFixture(prefix: "n")
+        #expect(mkdir(new.directory, 0o700) == 0 && mkdir(new.directory + "/keys", 0o700) == 0)
+        let layer = SwappingFileSystem(swapping: new.directory + "/keys", for: elsewhere, byPath: byPath)
+        let opened = try? Ledger.openSigned(directory: new.directory, clock: new.clock, ids: new.ids, fileSystem: layer)
+        #expect(layer.swapped, "keys/ was swapped between its opening and the first key's write")
+        let landed = try FileManager.default.contentsOfDirectory(atPath: elsewhere)
+        if byPath {
+            #expect(!landed.isEmpty, "the control: a key written by path lands elsewhere")
+        } else {
+            #expect(landed.isEmpty, "nothing written elsewhere: \(landed)")
+            #expect(opened != nil, "the ledger opens on the keys made in the directory opened")
+            for name in [LedgerKeys.macKeyName, LedgerKeys.headKeyName, LedgerKeys.headPublicKeyName] {
+                #expect(FileManager.default.fileExists(atPath: layer.movedDirectory + "/" + name), "\(name)")
+            }
+        }
+    }
+
+    /// `credit join`: a directory of the new data directory being built (`keys/`, `ledger/`) swapped for a link as
+    /// its first file is written. Nothing lands elsewhere; by path (the control), the file does.
+    @Test(arguments: ["keys", "ledger"], [false, true])
+    func aJoiningDirectorySwappedForALinkReceivesNothing(_ swapped: String, byPath: Bool) throws {
+        let (a, _, elsewhere, temporary) = try device()
+        defer { withExtendedLifetime(temporary) {} }
+        let b = try LedgerFixture(prefix: "b")
+        let staging = AccountSync.stagingPath(for: b.directory)
+        let layer = SwappingFileSystem(swapping: staging + "/" + swapped, for: elsewhere, byPath: byPath)
+        let joined = try? AccountSync.join(directory: b.directory, account: a.directory, ids: b.ids, fileSystem: layer)
+        #expect(layer.swapped, "\(swapped)/ was swapped between its making and its first file's write")
+        let landed = try FileManager.default.contentsOfDirectory(atPath: elsewhere)
+        if byPath {
+            #expect(!landed.isEmpty, "the control: a file written by path lands elsewhere")
+        } else {
+            #expect(landed.isEmpty, "nothing written elsewhere: \(landed)")
+            #expect(joined != nil)
+            let first = swapped == "keys" ? LedgerKeys.macKeyName : "a-0001.jsonl"
+            let moved = b.directory + "/" + swapped + ".swapped/" + first
+            #expect(FileManager.default.fileExists(atPath: moved), "written in the directory made and opened")
+        }
+    }
+}

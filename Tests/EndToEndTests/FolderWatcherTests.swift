@@ -74,6 +74,15 @@ import Testing
         #expect(SyncCommand.waitedOut(SyncError.notAFolder(path: "/sync/vault/credit", found: "a file"), folder) != nil)
     }
 
+    /// A folder inside swapped for a link as a round opened it (`O_NOFOLLOW` refused it): waited out as one found
+    /// before the round.
+    @Test func aLinkFoundMidRoundIsWaitedOut() {
+        let error = FileError(path: "/sync/vault/credit/heads", operation: .openDirectory, errno: ELOOP)
+        #expect(
+            SyncCommand.waitedOut(error, folder)
+                == .notAFolder(path: "/sync/vault/credit/heads", found: "a symbolic link"))
+    }
+
     @Test func anythingElseStopsTheWatch() {
         let failures: [any Error] = [
             FileError(path: "/sync/vault/credit/ledger", operation: .write, errno: ENOSPC),

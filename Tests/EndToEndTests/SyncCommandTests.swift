@@ -322,3 +322,40 @@ extension SyncCommandTests {
         #expect(help.stdout.contains("--recover-restored"), "\(help)")
     }
 }
+
+extension SyncCommandTests {
+    /// Issue 35: a link put where a folder of the synced folder belongs (`credit/heads`, pointing elsewhere) is never
+    /// followed. One sync refuses it, exit 1, in plain words; a watch says it once, keeps going, and syncs again when
+    /// the folder is sound. Each wait is for what the process prints or writes.
+    @Test func aLinkInTheFolderStopsOneSyncButAWatchWaitsItOut() async throws {
+        let account = try await Account()
+        try await account.a.ok("sync", account.folder)
+        let heads = account.folder + "/credit/heads"
+        let elsewhere = account.scratch.path + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: heads, toPath: heads + ".real")
+        try FileManager.default.createSymbolicLink(atPath: heads, withDestinationPath: elsewhere)
+        let once = try await account.b.credit("sync", account.folder)
+        #expect(once.status == 1 && once.stderr.contains("\(heads) is a symbolic link, not a folder"), "\(once)")
+        let watcher = try startWatch(account)
+        func read(_ path: String) -> String {
+            String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+        }
+        #expect(
+            waitUntil(timeout: 120) { read(watcher.stderrPath).contains("waiting for it") },
+            "\(read(watcher.stderrPath))")
+        #expect(!watcher.hasExited, "the watch keeps going")
+        // Sound again (and a charge, so the watch has something to send): it syncs.
+        try FileManager.default.removeItem(atPath: heads)
+        try FileManager.default.moveItem(atPath: heads + ".real", toPath: heads)
+        try await account.b.ok("charge", "createVault")
+        #expect(
+            waitUntil(timeout: 120) { read(watcher.stdoutPath).contains("sent this device's file") },
+            "\(read(watcher.stdoutPath)) \(read(watcher.stderrPath))")
+        sendSignal(watcher.pid, SIGTERM)
+        let result = await watcher.wait(timeout: 120)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.components(separatedBy: "symbolic link").count == 2, "said once: \(result)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
+    }
+}
