@@ -20,11 +20,22 @@ import Testing
 
     init() throws {
         directory = try TemporaryDirectory("mockstore-fidelity")
-        token = try ServerAPIToken()
+        token = ServerAPIToken.shared
     }
 
     /// A catalogue with one product of each one-time type (the non-consumable family shareable).
-    func catalogue() throws -> String {
+    func catalogue() throws -> String { try Self.writeCatalogue(in: directory) }
+
+    /// The same catalogue written once for the process: the one path the tests on a shared store
+    /// (``MockStoreHarness/withShared(catalogue:_:)``) name, so they share one store.
+    static func sharedCatalogue() throws -> String { try sharedCatalogueFile.get() }
+
+    nonisolated(unsafe) private static let sharedCatalogueDirectory = Result {
+        try TemporaryDirectory("mockstore-fidelity")
+    }
+    private static let sharedCatalogueFile = Result { try writeCatalogue(in: try sharedCatalogueDirectory.get()) }
+
+    private static func writeCatalogue(in directory: TemporaryDirectory) throws -> String {
         let products =
             "["
             + StoreKitFixtures.product(id: Self.consumable, type: "Consumable", price: "0.99") + ","
@@ -144,7 +155,8 @@ extension AppleFidelityBinaryTests {
             root: root)
         #expect(server.appTransactionId == appTransactionId && server.deviceVerification == nil)
         try expectError(
-            try await api(store, "GET", ServerAPI.appTransactionInfo.path("abc")), status: 400, code: .invalidTransactionId)
+            try await api(store, "GET", ServerAPI.appTransactionInfo.path("abc")), status: 400,
+            code: .invalidTransactionId)
         try expectError(
             try await api(store, "GET", ServerAPI.appTransactionInfo.path("2000000000000999")), status: 404,
             code: .transactionIdNotFound)

@@ -60,7 +60,8 @@ extension AppleFidelityBinaryTests {
         try expectError(
             try await history(store, #"{\#(lastHour), "transactionId": "2000000000000999"}"#), status: 404,
             code: .transactionIdNotFound)
-        try expectError(try await history(store, "{\(lastHour)}", token: "garbage"), status: 400, code: .invalidPaginationToken)
+        try expectError(
+            try await history(store, "{\(lastHour)}", token: "garbage"), status: 400, code: .invalidPaginationToken)
         #expect(try await store.stop() == 0)
     }
 
@@ -129,44 +130,48 @@ extension AppleFidelityBinaryTests {
 // MARK: Transaction history, storefronts, StoreKit semantics, locale
 
 extension AppleFidelityBinaryTests {
+    /// On the shared store, as a customer of its own (the history is the customer's).
     @Test func historyV1LeavesOutFinishedConsumablesAndAFinishMovesNothing() async throws {
-        let store = try await start()
-        let root = try await root(store)
-        let coins = try payload(try await purchase(store, Self.consumable).signedTransaction, root: root).transactionId
-        let pro = try payload(try await purchase(store, Self.nonConsumable).signedTransaction, root: root)
-            .transactionId
-        let before = try await api(store, "GET", ServerAPI.history.path(pro)).decoded(HistoryResponseBody.self)
-        for id in [coins, pro] {
-            #expect(try await store.post(DeviceAPI.finish.path(id), json: "{}").status == 200)
+        try await MockStoreHarness.withShared(catalogue: try Self.sharedCatalogue()) { store in
+            let root = try await root(store)
+            let coins = try payload(try await purchase(store, Self.consumable).signedTransaction, root: root)
+                .transactionId
+            let pro = try payload(try await purchase(store, Self.nonConsumable).signedTransaction, root: root)
+                .transactionId
+            let before = try await api(store, "GET", ServerAPI.history.path(pro)).decoded(HistoryResponseBody.self)
+            for id in [coins, pro] {
+                #expect(try await store.post(DeviceAPI.finish.path(id), json: "{}").status == 200)
+            }
+            let v2 = try await api(store, "GET", ServerAPI.history.path(pro)).decoded(HistoryResponseBody.self)
+            #expect(try v2.signedTransactions.map { try payload($0, root: root).transactionId } == [coins, pro])
+            #expect(v2.revision == before.revision, "a finish changes no place and no revision")
+            let descending = try await api(store, "GET", ServerAPI.history.path(pro) + "?sort=DESCENDING")
+                .decoded(HistoryResponseBody.self)
+            #expect(
+                try descending.signedTransactions.map { try payload($0, root: root).transactionId } == [pro, coins])
+            let since = try await api(store, "GET", ServerAPI.history.path(pro) + "?revision=\(before.revision)")
+                .decoded(HistoryResponseBody.self)
+            #expect(since.signedTransactions.isEmpty, "finishing is not a change the revision returns")
+            let v1 = try await api(store, "GET", ServerAPI.historyV1.path(pro)).decoded(HistoryResponseBody.self)
+            #expect(try v1.signedTransactions.map { try payload($0, root: root).transactionId } == [pro])
         }
-        let v2 = try await api(store, "GET", ServerAPI.history.path(pro)).decoded(HistoryResponseBody.self)
-        #expect(try v2.signedTransactions.map { try payload($0, root: root).transactionId } == [coins, pro])
-        #expect(v2.revision == before.revision, "a finish changes no place and no revision")
-        let descending = try await api(store, "GET", ServerAPI.history.path(pro) + "?sort=DESCENDING")
-            .decoded(HistoryResponseBody.self)
-        #expect(try descending.signedTransactions.map { try payload($0, root: root).transactionId } == [pro, coins])
-        let since = try await api(store, "GET", ServerAPI.history.path(pro) + "?revision=\(before.revision)")
-            .decoded(HistoryResponseBody.self)
-        #expect(since.signedTransactions.isEmpty, "finishing is not a change the revision returns")
-        let v1 = try await api(store, "GET", ServerAPI.historyV1.path(pro)).decoded(HistoryResponseBody.self)
-        #expect(try v1.signedTransactions.map { try payload($0, root: root).transactionId } == [pro])
-        #expect(try await store.stop() == 0)
     }
 
+    /// On the shared store, as a customer of its own (the storefront is the customer's).
     @Test func everyStorefrontIsKnownAndProductsSayIfTheyAreFamilyShareable() async throws {
-        let store = try await start()
-        for (code, currency, id) in [("IND", "INR", "143467"), ("BRA", "BRL", "143503"), ("NGA", "NGN", "143561")] {
-            let settings = try await store.testStore.setStorefront(code)
-            #expect(settings.currency == currency)
-            let root = try await root(store)
-            let bought = try payload(try await purchase(store, Self.consumable).signedTransaction, root: root)
-            #expect(bought.storefront == code && bought.storefrontId == id && bought.currency == currency)
+        try await MockStoreHarness.withShared(catalogue: try Self.sharedCatalogue()) { store in
+            for (code, currency, id) in [("IND", "INR", "143467"), ("BRA", "BRL", "143503"), ("NGA", "NGN", "143561")] {
+                let settings = try await store.testStore.setStorefront(code)
+                #expect(settings.currency == currency)
+                let root = try await root(store)
+                let bought = try payload(try await purchase(store, Self.consumable).signedTransaction, root: root)
+                #expect(bought.storefront == code && bought.storefrontId == id && bought.currency == currency)
+            }
+            let products = try await store.get(
+                DeviceAPI.products.path() + "?ids=\(Self.consumable),\(Self.nonConsumable),\(Self.nonRenewing)"
+            ).decoded(StoreProductsBody.self).products
+            #expect(products.map(\.isFamilyShareable) == [false, true, false])
         }
-        let products = try await store.get(
-            DeviceAPI.products.path() + "?ids=\(Self.consumable),\(Self.nonConsumable),\(Self.nonRenewing)"
-        ).decoded(StoreProductsBody.self).products
-        #expect(products.map(\.isFamilyShareable) == [false, true, false])
-        #expect(try await store.stop() == 0)
     }
 
     @Test func interruptedPurchasesAreCancelledAndALauncherGetsTheUnfinishedOnce() async throws {

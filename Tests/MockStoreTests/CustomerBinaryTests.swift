@@ -19,7 +19,7 @@ import Testing
 
     init() throws {
         directory = try TemporaryDirectory("mockstore-customers")
-        token = try ServerAPIToken()
+        token = ServerAPIToken.shared
     }
 
     func start() async throws -> MockStoreHarness {
@@ -161,20 +161,29 @@ extension CustomerBinaryTests {
         #expect(!String(decoding: try CompactJWS.parse(signed).payload, as: UTF8.self).contains("alice"))
     }
 
+    /// On the shared store, with two customers of the test's own.
     @Test func anIntroductoryOfferUsedByOneCustomerIsStillOfferedToTheOther() async throws {
-        let store = try await start()
-        let root = try await root(store)
-        _ = try await store.testStore.addCustomer("alice")
-        _ = try await store.testStore.addCustomer("bob")
-        let eligibility = DeviceAPI.introOfferEligibility.path(Self.proGroup)
-        let first = try await buy(store, Self.proMonthly, as: "alice", root: root)
-        #expect(first.offerType == .introductoryOffer, "alice's first subscription takes the introductory offer")
-        let alice = try await device(store, "GET", eligibility, as: "alice").decoded(IntroOfferEligibilityBody.self)
-        let bob = try await device(store, "GET", eligibility, as: "bob").decoded(IntroOfferEligibilityBody.self)
-        #expect(!alice.isEligibleForIntroOffer && bob.isEligibleForIntroOffer)
-        let bobs = try await buy(store, Self.proMonthly, as: "bob", root: root)
-        #expect(bobs.offerType == .introductoryOffer, "bob's first subscription takes it too")
-        #expect(bobs.originalTransactionId != first.originalTransactionId)
+        try await MockStoreHarness.withShared(catalogue: SubscriptionBinaryTests.catalogue) { store in
+            let root = try await root(store)
+            let (alice, bob) = try Self.twoCustomers(of: store)
+            _ = try await store.testStore.addCustomer(alice)
+            _ = try await store.testStore.addCustomer(bob)
+            let eligibility = DeviceAPI.introOfferEligibility.path(Self.proGroup)
+            let first = try await buy(store, Self.proMonthly, as: alice, root: root)
+            #expect(first.offerType == .introductoryOffer, "alice's first subscription takes the introductory offer")
+            let alices = try await device(store, "GET", eligibility, as: alice).decoded(IntroOfferEligibilityBody.self)
+            let bobs = try await device(store, "GET", eligibility, as: bob).decoded(IntroOfferEligibilityBody.self)
+            #expect(!alices.isEligibleForIntroOffer && bobs.isEligibleForIntroOffer)
+            let bought = try await buy(store, Self.proMonthly, as: bob, root: root)
+            #expect(bought.offerType == .introductoryOffer, "bob's first subscription takes it too")
+            #expect(bought.originalTransactionId != first.originalTransactionId)
+        }
+    }
+
+    /// Two names no other test uses, for a test on the shared store: its own customer's, suffixed.
+    static func twoCustomers(of store: MockStoreHarness) throws -> (String, String) {
+        let own = try #require(store.customer)
+        return ("alice-" + own, "bob-" + own)
     }
 }
 
@@ -211,23 +220,26 @@ extension CustomerBinaryTests {
         #expect(try others.decoded(TransactionUpdatesBody.self).signedTransactions.isEmpty)
     }
 
+    /// On the shared store: two customers of the test's own, and the test's own customer acting for nobody else.
     @Test func aSubscriptionControlNamingAProductActsForTheCustomerItNames() async throws {
-        let store = try await start()
-        let root = try await root(store)
-        _ = try await store.testStore.addCustomer("alice")
-        _ = try await store.testStore.addCustomer("bob")
-        _ = try await buy(store, Self.proMonthly, as: "alice", root: root)
-        _ = try await buy(store, Self.proMonthly, as: "bob", root: root)
-        _ = try await store.testStore.acting(as: "bob") {
-            try await store.testStore.setAutoRenew(Self.proMonthly, false)
+        try await MockStoreHarness.withShared(catalogue: SubscriptionBinaryTests.catalogue) { store in
+            let root = try await root(store)
+            let (alice, bob) = try Self.twoCustomers(of: store)
+            _ = try await store.testStore.addCustomer(alice)
+            _ = try await store.testStore.addCustomer(bob)
+            _ = try await buy(store, Self.proMonthly, as: alice, root: root)
+            _ = try await buy(store, Self.proMonthly, as: bob, root: root)
+            _ = try await store.testStore.acting(as: bob) {
+                try await store.testStore.setAutoRenew(Self.proMonthly, false)
+            }
+            let alices = try await store.testStore.acting(as: alice) { try await store.testStore.subscriptions() }
+            let bobs = try await store.testStore.acting(as: bob) { try await store.testStore.subscriptions() }
+            #expect(
+                alices.map(\.autoRenewStatus) == [.on] && bobs.map(\.autoRenewStatus) == [.off])
+            await #expect(try store.testStore.subscriptions().isEmpty)
+            let nobodys = try await refusal { try await store.testStore.renew(Self.proMonthly) }
+            #expect(nobodys != nil, "the test's own customer has no subscription")
         }
-        let alices = try await store.testStore.acting(as: "alice") { try await store.testStore.subscriptions() }
-        let bobs = try await store.testStore.acting(as: "bob") { try await store.testStore.subscriptions() }
-        #expect(
-            alices.map(\.autoRenewStatus) == [.on] && bobs.map(\.autoRenewStatus) == [.off])
-        await #expect(try store.testStore.subscriptions().isEmpty)
-        let nobodys = try await refusal { try await store.testStore.renew(Self.proMonthly) }
-        #expect(nobodys != nil, "the default customer has no subscription")
     }
 }
 

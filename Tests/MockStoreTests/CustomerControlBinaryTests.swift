@@ -64,38 +64,42 @@ extension CustomerControlBinaryTests {
         #expect(gone.status == 1 && gone.stderr.contains("4040020"), "\(gone.stderr)")
     }
 
+    /// On the shared store: the test's own customer is the one the calls without a name act for, beside alice (a
+    /// customer of the test's own too).
     @Test func controlsActForTheCustomerTheyNameAndTheDeviceAPIForItsHeader() async throws {
-        let store = try await start()
-        _ = try await store.testStore.addCustomer("alice")
-        let bought = try await store.testStore.acting(as: "alice") { try await store.testStore.buy(Self.pack) }
-        let alices = try await store.testStore.acting(as: "alice") { try await store.testStore.transactions() }
-        #expect(alices.map(\.transactionId) == [bought.transaction.transactionId])
-        await #expect(try store.testStore.transactions().isEmpty)
+        try await MockStoreHarness.withShared { store in
+            let alice = "alice-" + (try #require(store.customer))
+            _ = try await store.testStore.addCustomer(alice)
+            let bought = try await store.testStore.acting(as: alice) { try await store.testStore.buy(Self.pack) }
+            let alices = try await store.testStore.acting(as: alice) { try await store.testStore.transactions() }
+            #expect(alices.map(\.transactionId) == [bought.transaction.transactionId])
+            await #expect(try store.testStore.transactions().isEmpty)
 
-        // A storefront of one customer's own: prices and settings follow for them only.
-        _ = try await store.testStore.acting(as: "alice") { try await store.testStore.setStorefront("FRA") }
-        await #expect(
-            try store.testStore.acting(as: "alice") { try await store.testStore.settings() }.currency == "EUR")
-        await #expect(try store.testStore.settings().storefront != "FRA")
-        let products = DeviceAPI.products.path() + "?ids=\(Self.pack)"
-        let hers = try await store.request("GET", products, headers: [MockCustomerHeader.name: "alice"])
-        let theirs = try await store.get(products)
-        #expect(try hers.decoded(StoreProductsBody.self).products.first?.currency == "EUR")
-        #expect(try theirs.decoded(StoreProductsBody.self).products.first?.currency != "EUR")
+            // A storefront of one customer's own: prices and settings follow for them only.
+            _ = try await store.testStore.acting(as: alice) { try await store.testStore.setStorefront("FRA") }
+            await #expect(
+                try store.testStore.acting(as: alice) { try await store.testStore.settings() }.currency == "EUR")
+            await #expect(try store.testStore.settings().storefront != "FRA")
+            let products = DeviceAPI.products.path() + "?ids=\(Self.pack)"
+            let hers = try await store.request("GET", products, headers: [MockCustomerHeader.name: alice])
+            let theirs = try await store.get(products)
+            #expect(try hers.decoded(StoreProductsBody.self).products.first?.currency == "EUR")
+            #expect(try theirs.decoded(StoreProductsBody.self).products.first?.currency != "EUR")
 
-        // The device API: an unknown customer is a 404 in the store's error style, a bad name a 400; another
-        // customer's transaction cannot be finished.
-        try expectError(
-            try await store.request("GET", DeviceAPI.unfinished.path(), headers: ["X-Mock-Customer": "zed"]),
-            status: 404, code: StoreErrorCode.customerNotFound)
-        try expectError(
-            try await store.request("GET", DeviceAPI.unfinished.path(), headers: ["X-Mock-Customer": "a b"]),
-            status: 400, code: StoreErrorCode.generalBadRequest)
-        let finish = DeviceAPI.finish.path(bought.transaction.transactionId)
-        try expectError(
-            try await store.request("POST", finish), status: 404, code: StoreErrorCode.transactionIdNotFound)
-        let finished = try await store.request("POST", finish, headers: [MockCustomerHeader.name: "alice"])
-        #expect(finished.status == 200)
+            // The device API: an unknown customer is a 404 in the store's error style, a bad name a 400; another
+            // customer's transaction cannot be finished.
+            try expectError(
+                try await store.request("GET", DeviceAPI.unfinished.path(), headers: ["X-Mock-Customer": "zed"]),
+                status: 404, code: StoreErrorCode.customerNotFound)
+            try expectError(
+                try await store.request("GET", DeviceAPI.unfinished.path(), headers: ["X-Mock-Customer": "a b"]),
+                status: 400, code: StoreErrorCode.generalBadRequest)
+            let finish = DeviceAPI.finish.path(bought.transaction.transactionId)
+            try expectError(
+                try await store.request("POST", finish), status: 404, code: StoreErrorCode.transactionIdNotFound)
+            let finished = try await store.request("POST", finish, headers: [MockCustomerHeader.name: alice])
+            #expect(finished.status == 200)
+        }
     }
 
     @Test func aStoreMadeBeforeCustomersExistedOpensWithItsDataTheDefaultCustomers() async throws {

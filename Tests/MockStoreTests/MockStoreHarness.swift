@@ -13,8 +13,10 @@ import Testing
 /// The real `mockstore` binary with its own data directory, started by the test library (``TestStore``: a free port,
 /// `--exit-with-parent`, its start and stop waited for holding no thread), with URLSession requests that check each
 /// error is one its endpoint declares on top. The store's test controls are ``testStore``'s typed calls. Always
-/// stopped: by the test (``stop(signal:)``) or, failing that, when the harness is released.
-final class MockStoreHarness {
+/// stopped: by the test (``stop(signal:)``) or, failing that, when the harness is released. A test that changes
+/// nothing of the store's own takes a customer of its own on a store the tests share instead
+/// (``withShared(catalogue:_:)``).
+final class MockStoreHarness: Sendable {
     typealias Failure = SupportFailure
 
     /// What a finished run printed and how it ended.
@@ -26,13 +28,17 @@ final class MockStoreHarness {
 
     /// The test library's store: typed controls, and waiting for what the store records.
     let testStore: TestStore
-    let dataDirectory: String
+    /// Where the store keeps its state; nil: in memory (the shared stores).
+    let dataDirectory: String?
     var port: UInt16 { testStore.port }
     let baseURL: String
+    /// The customer every request of the harness acts for (`X-Mock-Customer`); nil: the store's default customer.
+    let customer: String?
 
-    private init(_ store: TestStore, dataDirectory: String) {
+    private init(_ store: TestStore, dataDirectory: String?, customer: String? = nil) {
         testStore = store
         self.dataDirectory = dataDirectory
+        self.customer = customer
         baseURL = "http://127.0.0.1:\(store.port)"
     }
 
@@ -41,18 +47,39 @@ final class MockStoreHarness {
     static func start(
         dataDirectory: String, extraArguments: [String] = [], catalogue: String = Repository.catalogue
     ) async throws -> MockStoreHarness {
-        var options = TestStore.Options()
-        options.dataDirectory = dataDirectory
-        options.catalogue = catalogue
-        options.arguments = extraArguments
-        options.binary = try binaryPath()
-        // These tests check bearer tokens as the binary alone does: no key of the library's own.
-        options.bearerTokens = .withoutOwnKey
         do {
+            var options = try options(catalogue: catalogue)
+            options.dataDirectory = dataDirectory
+            options.arguments = extraArguments
             return MockStoreHarness(try await TestStore.start(options), dataDirectory: dataDirectory)
         } catch {
             throw Failure("\(error)")
         }
+    }
+
+    /// Runs `body` as a new customer of its own on the store the tests share for `catalogue` (default flags, in
+    /// memory; started on first use, stopped with the test process by `--exit-with-parent`): for a test that only
+    /// buys, reads and refunds for its own customer and changes nothing of the store's own (no flag, failure, clock,
+    /// restart, receiver, exit status). The harness's requests send that customer (`X-Mock-Customer`) and every typed
+    /// call of ``testStore`` inside `body` acts for them. Never stop it.
+    static func withShared<Result>(
+        catalogue: String = Repository.catalogue, _ body: (MockStoreHarness) async throws -> Result
+    ) async throws -> Result {
+        let store = try await SharedMockStores.shared.store(catalogue)
+        let customer = "h" + UUID().uuidString.prefix(18).replacingOccurrences(of: "-", with: "")
+        try await store.addCustomer(customer)
+        let harness = MockStoreHarness(store, dataDirectory: nil, customer: customer)
+        return try await store.acting(as: customer) { try await body(harness) }
+    }
+
+    /// Options for a store of the harness: the built binary, and bearer tokens checked as the binary alone does.
+    fileprivate static func options(catalogue: String) throws -> TestStore.Options {
+        var options = TestStore.Options()
+        options.catalogue = catalogue
+        options.binary = try binaryPath()
+        // These tests check bearer tokens as the binary alone does: no key of the library's own.
+        options.bearerTokens = .withoutOwnKey
+        return options
     }
 
     /// What the store wrote to stderr so far.
@@ -109,6 +136,9 @@ final class MockStoreHarness {
             request.httpBody = Data(body)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
+        if let customer {
+            request.setValue(customer, forHTTPHeaderField: MockCustomerHeader.name)
+        }
         for (name, value) in headers {
             request.setValue(value, forHTTPHeaderField: name)
         }
@@ -159,6 +189,26 @@ final class MockStoreHarness {
     }
 }
 
+/// The stores the harness's tests share, one per catalogue, each started once (``MockStoreHarness/withShared(catalogue:_:)``):
+/// a store per test was most of the processes the unit suite started (issue 34).
+/// Each takes Server API tokens signed by ``ServerAPIToken/shared`` (`--api-key`), and has no other flag.
+private actor SharedMockStores {
+    static let shared = SharedMockStores()
+    private var started: [String: Task<TestStore, any Error>] = [:]
+    private var keyDirectory: TemporaryDirectory?
+
+    func store(_ catalogue: String) async throws -> TestStore {
+        if let task = started[catalogue] { return try await task.value }
+        let directory = try keyDirectory ?? TemporaryDirectory("mockstore-shared")
+        keyDirectory = directory
+        var options = try MockStoreHarness.options(catalogue: catalogue)
+        options.arguments = try ServerAPIToken.shared.option(in: directory)
+        let task = Task<TestStore, any Error> { [options] in try await TestStore.start(options) }
+        started[catalogue] = task
+        return try await task.value
+    }
+}
+
 /// Whether `body` was refused by the store (a ``TestStoreError/refused(request:status:message:)``): the status and
 /// the store's words, or nil when it succeeded.
 func refusal<Answer>(_ body: () async throws -> Answer) async throws -> (status: Int, message: String)? {
@@ -172,7 +222,8 @@ func refusal<Answer>(_ body: () async throws -> Answer) async throws -> (status:
 
 /// Checks an error answer of the store: status, `Content-Type` exactly `application/json`, error code.
 func expectError(
-    _ response: MockStoreHarness.Response, status: Int, code: StoreErrorCode, sourceLocation: SourceLocation = #_sourceLocation
+    _ response: MockStoreHarness.Response, status: Int, code: StoreErrorCode,
+    sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
     #expect(response.status == status, sourceLocation: sourceLocation)
     #expect(response.contentType == "application/json", sourceLocation: sourceLocation)

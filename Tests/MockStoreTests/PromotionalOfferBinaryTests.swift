@@ -94,17 +94,20 @@ import Testing
         #expect(try await store.stop() == 0)
     }
 
+    /// On the shared store, as a customer of its own: eligibility is the customer's.
     @Test func anOfferCodeIsRedeemedOnlyByTheCustomersItsEligibilityNames() async throws {
-        let store = try await base.start()
-        let code = PurchaseOfferOption(type: .offerCode, id: "PRO-3MONTHS")  // new and expired customers
-        #expect(try await store.purchase(Self.yearly, offer: code).status == 200, "a new customer")
-        let existing = try await store.purchase(Self.yearly, offer: code)
-        #expect(existing.status == 400 && Self.message(existing).contains("ineligibleForOffer"), "subscribed now")
-        let outside = try await refusal { try await store.testStore.buy(Self.yearly, offer: .offerCode("PRO-3MONTHS")) }
-        #expect(outside?.message.contains("ineligibleForOffer") == true, "the control too")
-        _ = try await store.testStore.expire(Self.yearly)
-        #expect(try await store.purchase(Self.yearly, offer: code).status == 200, "a lapsed customer")
-        #expect(try await store.stop() == 0)
+        try await MockStoreHarness.withShared(catalogue: SubscriptionBinaryTests.catalogue) { store in
+            let code = PurchaseOfferOption(type: .offerCode, id: "PRO-3MONTHS")  // new and expired customers
+            #expect(try await store.purchase(Self.yearly, offer: code).status == 200, "a new customer")
+            let existing = try await store.purchase(Self.yearly, offer: code)
+            #expect(existing.status == 400 && Self.message(existing).contains("ineligibleForOffer"), "subscribed now")
+            let outside = try await refusal {
+                try await store.testStore.buy(Self.yearly, offer: .offerCode("PRO-3MONTHS"))
+            }
+            #expect(outside?.message.contains("ineligibleForOffer") == true, "the control too")
+            _ = try await store.testStore.expire(Self.yearly)
+            #expect(try await store.purchase(Self.yearly, offer: code).status == 200, "a lapsed customer")
+        }
     }
 
     @Test func controlBuyRedeemsAnOfferWithoutASignatureAsSKTestSessionDoes() async throws {

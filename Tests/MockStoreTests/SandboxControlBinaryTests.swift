@@ -152,38 +152,39 @@ extension SandboxControlBinaryTests {
 // MARK: Refunds
 
 extension SandboxControlBinaryTests {
+    /// On the shared store, as a customer of its own: a control given a transaction id acts for its customer.
     @Test func refundSetsTheRevocationAndReachesTheFeedAndReversalClearsIt() async throws {
-        let store = try await MockStoreHarness.start(dataDirectory: data)
-        let root = try await root(store)
-        let signed = try #require(try await purchase(store).signedTransaction)
-        let id = try payloads([signed], root: root)[0].transactionId
-        #expect(try await store.post(DeviceAPI.finish.path(id), json: "{}").status == 200)
-        let cursor = try await updates(store).cursor
+        try await MockStoreHarness.withShared { store in
+            let root = try await root(store)
+            let signed = try #require(try await purchase(store).signedTransaction)
+            let id = try payloads([signed], root: root)[0].transactionId
+            #expect(try await store.post(DeviceAPI.finish.path(id), json: "{}").status == 200)
+            let cursor = try await updates(store).cursor
 
-        let refunded = try await store.control(TestTransactionBody.self, "refund", id, "--reason", "1")
-        #expect(refunded.transaction.revocationReason == .refundedDueToIssue)
-        #expect(refunded.transaction.revocationType == .refundFull)
-        let feed = try await updates(store, after: cursor)
-        let revoked = try #require(try payloads(feed.signedTransactions, root: root).first)
-        #expect(revoked.transactionId == id)
-        #expect(revoked.revocationDate != nil)
-        #expect(revoked.revocationDate == refunded.transaction.revocationDate)
-        #expect(revoked.revocationReason == .refundedDueToIssue)
-        #expect(revoked.revocationType == .refundFull)
-        #expect(revoked.revocationPercentage == 100_000)
-        await expectRefused(try store.control("refund", id), "it is refunded")
+            let refunded = try await store.control(TestTransactionBody.self, "refund", id, "--reason", "1")
+            #expect(refunded.transaction.revocationReason == .refundedDueToIssue)
+            #expect(refunded.transaction.revocationType == .refundFull)
+            let feed = try await updates(store, after: cursor)
+            let revoked = try #require(try payloads(feed.signedTransactions, root: root).first)
+            #expect(revoked.transactionId == id)
+            #expect(revoked.revocationDate != nil)
+            #expect(revoked.revocationDate == refunded.transaction.revocationDate)
+            #expect(revoked.revocationReason == .refundedDueToIssue)
+            #expect(revoked.revocationType == .refundFull)
+            #expect(revoked.revocationPercentage == 100_000)
+            await expectRefused(try store.control("refund", id), "it is refunded")
 
-        let reinstated = try await store.control(TestTransactionBody.self, "reverse-refund", id)
-        #expect(reinstated.transaction.revocationDate == nil)
-        let again = try #require(
-            try payloads(try await updates(store, after: feed.cursor).signedTransactions, root: root).first)
-        #expect(again.transactionId == id)
-        #expect(again.revocationDate == nil && again.revocationReason == nil)
-        await expectRefused(try store.control("reverse-refund", id), "it is not refunded")
-        // A reason Apple does not have is a command-line mistake (issue 35): exit 64, nothing sent.
-        let seven = try await store.control("refund", id, "--reason", "7")
-        #expect(seven.status == 64 && seven.stderr.contains("--reason \"7\" is not a revocationReason"))
-        #expect(try await store.stop() == 0)
+            let reinstated = try await store.control(TestTransactionBody.self, "reverse-refund", id)
+            #expect(reinstated.transaction.revocationDate == nil)
+            let again = try #require(
+                try payloads(try await updates(store, after: feed.cursor).signedTransactions, root: root).first)
+            #expect(again.transactionId == id)
+            #expect(again.revocationDate == nil && again.revocationReason == nil)
+            await expectRefused(try store.control("reverse-refund", id), "it is not refunded")
+            // A reason Apple does not have is a command-line mistake (issue 35): exit 64, nothing sent.
+            let seven = try await store.control("refund", id, "--reason", "7")
+            #expect(seven.status == 64 && seven.stderr.contains("--reason \"7\" is not a revocationReason"))
+        }
     }
 
     @Test func refundRequestIsDeclinedOrGranted() async throws {

@@ -10,6 +10,10 @@ import Testing
 /// Bearer tokens for the Server API, made as Apple's libraries make them (ES256, `kid`, no `iat`).
 struct ServerAPIToken {
     static let bundleId = "ai.voicedebrief.app"
+    /// The key the shared stores accept (``MockStoreHarness/withShared(catalogue:_:)``): a test on one signs with it.
+    static let shared: ServerAPIToken = {
+        do { return try ServerAPIToken() } catch { fatalError("no P-256 key for the shared stores: \(error)") }
+    }()
 
     var key: P256PrivateKey
     var keyId: String

@@ -16,7 +16,7 @@ import Testing
 
     init() throws {
         directory = try TemporaryDirectory("mockstore-server-api")
-        token = try ServerAPIToken()
+        token = ServerAPIToken.shared
     }
 
     func start(_ extra: [String] = [], catalogue: String = Repository.catalogue) async throws -> MockStoreHarness {
@@ -146,83 +146,93 @@ extension ServerAPIBinaryTests {
             try await api(store, "GET", ServerAPI.transactionInfo.path("2000000000000999")), status: 404,
             code: .transactionIdNotFound)
         try expectError(
-            try await api(store, "GET", ServerAPI.transactionInfo.path("abc")), status: 400, code: .invalidTransactionId)
+            try await api(store, "GET", ServerAPI.transactionInfo.path("abc")), status: 400, code: .invalidTransactionId
+        )
         #expect(try await store.stop() == 0)
     }
 
     @Test func transactionHistoryPagesFiltersAndSorts() async throws {
         // Two products, to filter by one of them.
-        let store = try await start(catalogue: Repository.twoPackCatalogue)
-        let root = try await root(store)
-        var ids: [String] = []
-        for index in 0..<23 {
-            ids.append(try await buy(store, index == 22 ? "ai.voicedebrief.app.credit.1000" : Self.credit500))
+        try await MockStoreHarness.withShared(catalogue: Repository.twoPackCatalogue) { store in
+            let root = try await root(store)
+            var ids: [String] = []
+            for index in 0..<23 {
+                ids.append(try await buy(store, index == 22 ? "ai.voicedebrief.app.credit.1000" : Self.credit500))
+            }
+            let first = try await api(store, "GET", ServerAPI.history.path(ids[0]))
+            #expect(first.status == 200)
+            let page1 = try first.decoded(HistoryResponseBody.self)
+            #expect(page1.hasMore)
+            #expect(page1.bundleId == "ai.voicedebrief.app")
+            #expect(page1.appAppleId == nil, "Apple leaves appAppleId out in the sandbox (issue 15)")
+            #expect(page1.environment == .sandbox)
+            #expect(try transactions(page1.signedTransactions, root: root).map(\.transactionId) == Array(ids[0..<20]))
+            let page2 = try await api(store, "GET", ServerAPI.history.path(ids[5]) + "?revision=\(page1.revision)")
+                .decoded(HistoryResponseBody.self)
+            #expect(!page2.hasMore)
+            #expect(try transactions(page2.signedTransactions, root: root).map(\.transactionId) == Array(ids[20...]))
+            let nothingNew = try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revision=\(page2.revision)")
+                .decoded(HistoryResponseBody.self)
+            #expect(nothingNew.signedTransactions.isEmpty && !nothingNew.hasMore)
+
+            try await store.testStore.refund(ids[3])
+            let changed = try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revision=\(page2.revision)")
+                .decoded(HistoryResponseBody.self)
+            #expect(
+                try transactions(changed.signedTransactions, root: root).map(\.transactionId) == [ids[3]],
+                "modified since")
+
+            let descending = try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?sort=DESCENDING")
+                .decoded(HistoryResponseBody.self)
+            #expect(try transactions(descending.signedTransactions, root: root).first?.transactionId == ids[3])
+            let revoked = try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revoked=true")
+                .decoded(HistoryResponseBody.self)
+            #expect(try transactions(revoked.signedTransactions, root: root).map(\.transactionId) == [ids[3]])
+            let notRevoked = try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revoked=False")
+                .decoded(HistoryResponseBody.self)
+            #expect(notRevoked.signedTransactions.count == 20 && notRevoked.hasMore)
+            let byProduct = try await api(
+                store, "GET", ServerAPI.history.path(ids[0]) + "?productId=ai.voicedebrief.app.credit.1000"
+            ).decoded(HistoryResponseBody.self)
+            #expect(try transactions(byProduct.signedTransactions, root: root).map(\.transactionId) == [ids[22]])
+            let nonConsumables = try await api(
+                store, "GET", ServerAPI.history.path(ids[0]) + "?productType=NON_CONSUMABLE"
+            )
+            .decoded(HistoryResponseBody.self)
+            #expect(nonConsumables.signedTransactions.isEmpty)
+            let consumables = try await api(
+                store, "GET", ServerAPI.history.path(ids[0]) + "?productType=CONSUMABLE&productType=NON_CONSUMABLE"
+            )
+            .decoded(HistoryResponseBody.self)
+            #expect(consumables.signedTransactions.count == 20)
+            let v1 = try await api(store, "GET", ServerAPI.historyV1.path(ids[0]))
+            #expect(v1.status == 200)
+
+            try expectError(
+                try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?productType=GIFT"), status: 400,
+                code: .invalidProductType)
+            try expectError(
+                try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?sort=UP"), status: 400,
+                code: .invalidSort)
+            try expectError(
+                try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revision=nonsense"), status: 400,
+                code: .invalidRequestRevision)
+            try expectError(
+                try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revoked=maybe"), status: 400,
+                code: .invalidRevoked
+            )
+            try expectError(
+                try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?startDate=x"), status: 400,
+                code: .invalidStartDate)
+            try expectError(
+                try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?endDate=-5"), status: 400,
+                code: .invalidEndDate)
+            try expectError(
+                try await api(store, "GET", ServerAPI.history.path("2000000099999999")), status: 404,
+                code: .transactionIdNotFound)
+            try expectError(
+                try await api(store, "GET", ServerAPI.history.path("x1")), status: 400, code: .invalidTransactionId)
         }
-        let first = try await api(store, "GET", ServerAPI.history.path(ids[0]))
-        #expect(first.status == 200)
-        let page1 = try first.decoded(HistoryResponseBody.self)
-        #expect(page1.hasMore)
-        #expect(page1.bundleId == "ai.voicedebrief.app")
-        #expect(page1.appAppleId == nil, "Apple leaves appAppleId out in the sandbox (issue 15)")
-        #expect(page1.environment == .sandbox)
-        #expect(try transactions(page1.signedTransactions, root: root).map(\.transactionId) == Array(ids[0..<20]))
-        let page2 = try await api(store, "GET", ServerAPI.history.path(ids[5]) + "?revision=\(page1.revision)")
-            .decoded(HistoryResponseBody.self)
-        #expect(!page2.hasMore)
-        #expect(try transactions(page2.signedTransactions, root: root).map(\.transactionId) == Array(ids[20...]))
-        let nothingNew = try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revision=\(page2.revision)")
-            .decoded(HistoryResponseBody.self)
-        #expect(nothingNew.signedTransactions.isEmpty && !nothingNew.hasMore)
-
-        try await store.testStore.refund(ids[3])
-        let changed = try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revision=\(page2.revision)")
-            .decoded(HistoryResponseBody.self)
-        #expect(
-            try transactions(changed.signedTransactions, root: root).map(\.transactionId) == [ids[3]], "modified since")
-
-        let descending = try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?sort=DESCENDING")
-            .decoded(HistoryResponseBody.self)
-        #expect(try transactions(descending.signedTransactions, root: root).first?.transactionId == ids[3])
-        let revoked = try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revoked=true")
-            .decoded(HistoryResponseBody.self)
-        #expect(try transactions(revoked.signedTransactions, root: root).map(\.transactionId) == [ids[3]])
-        let notRevoked = try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revoked=False")
-            .decoded(HistoryResponseBody.self)
-        #expect(notRevoked.signedTransactions.count == 20 && notRevoked.hasMore)
-        let byProduct = try await api(
-            store, "GET", ServerAPI.history.path(ids[0]) + "?productId=ai.voicedebrief.app.credit.1000"
-        ).decoded(HistoryResponseBody.self)
-        #expect(try transactions(byProduct.signedTransactions, root: root).map(\.transactionId) == [ids[22]])
-        let nonConsumables = try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?productType=NON_CONSUMABLE")
-            .decoded(HistoryResponseBody.self)
-        #expect(nonConsumables.signedTransactions.isEmpty)
-        let consumables = try await api(
-            store, "GET", ServerAPI.history.path(ids[0]) + "?productType=CONSUMABLE&productType=NON_CONSUMABLE"
-        )
-        .decoded(HistoryResponseBody.self)
-        #expect(consumables.signedTransactions.count == 20)
-        let v1 = try await api(store, "GET", ServerAPI.historyV1.path(ids[0]))
-        #expect(v1.status == 200)
-
-        try expectError(
-            try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?productType=GIFT"), status: 400,
-            code: .invalidProductType)
-        try expectError(
-            try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?sort=UP"), status: 400, code: .invalidSort)
-        try expectError(
-            try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revision=nonsense"), status: 400,
-            code: .invalidRequestRevision)
-        try expectError(
-            try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revoked=maybe"), status: 400, code: .invalidRevoked
-        )
-        try expectError(
-            try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?startDate=x"), status: 400, code: .invalidStartDate)
-        try expectError(
-            try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?endDate=-5"), status: 400, code: .invalidEndDate)
-        try expectError(
-            try await api(store, "GET", ServerAPI.history.path("2000000000000999")), status: 404, code: .transactionIdNotFound)
-        try expectError(try await api(store, "GET", ServerAPI.history.path("x1")), status: 400, code: .invalidTransactionId)
-        #expect(try await store.stop() == 0)
     }
 
     @Test func refundHistoryListsRefundsOldestFirst() async throws {
@@ -249,26 +259,30 @@ extension ServerAPIBinaryTests {
             code: .invalidRequestRevision
         )
         try expectError(
-            try await api(store, "GET", ServerAPI.refundHistory.path("2000000000000999")), status: 404, code: .transactionIdNotFound)
+            try await api(store, "GET", ServerAPI.refundHistory.path("2000000000000999")), status: 404,
+            code: .transactionIdNotFound)
         #expect(try await store.stop() == 0)
     }
 
+    /// On the shared store, as a customer of its own (the order is theirs).
     @Test func lookUpOrderIdFindsTheOrdersTransactions() async throws {
-        let store = try await start()
-        let root = try await root(store)
-        let id = try await buy(store)
-        let order = try await #require(try store.testStore.transactions().first)
-            .orderId
-        #expect(order == "MOCK00000001")
-        let found = try await api(store, "GET", ServerAPI.lookUpOrder.path(order))
-        #expect(found.status == 200)
-        let body = try found.decoded(OrderLookupResponseBody.self)
-        #expect(body.status == .valid)
-        #expect(try transactions(body.signedTransactions, root: root).map(\.transactionId) == [id])
-        let unknown = try await api(store, "GET", ServerAPI.lookUpOrder.path("MOCK99999999")).decoded(
-            OrderLookupResponseBody.self)
-        #expect(unknown == OrderLookupResponseBody(status: .invalid, signedTransactions: []))
-        #expect(try await store.stop() == 0)
+        try await MockStoreHarness.withShared { store in
+            let root = try await root(store)
+            let id = try await buy(store)
+            let order = try await #require(try store.testStore.transactions().first)
+                .orderId
+            // The store numbers its orders MOCK00000001 on (its own store's tests check the first); here the order is
+            // one of many on the shared store.
+            #expect(order.hasPrefix("MOCK") && order.count == 12 && order.dropFirst(4).allSatisfy(\.isNumber))
+            let found = try await api(store, "GET", ServerAPI.lookUpOrder.path(order))
+            #expect(found.status == 200)
+            let body = try found.decoded(OrderLookupResponseBody.self)
+            #expect(body.status == .valid)
+            #expect(try transactions(body.signedTransactions, root: root).map(\.transactionId) == [id])
+            let unknown = try await api(store, "GET", ServerAPI.lookUpOrder.path("MOCK99999999")).decoded(
+                OrderLookupResponseBody.self)
+            #expect(unknown == OrderLookupResponseBody(status: .invalid, signedTransactions: []))
+        }
     }
 
     @Test func consumptionInformationIsValidatedAndRecorded() async throws {
@@ -342,16 +356,17 @@ extension ServerAPIBinaryTests {
     }
 
     @Test func serverFinishAndTestNotificationWithoutAReceiver() async throws {
-        let store = try await start()
-        let id = try await buy(store)
-        let finish = try await api(store, "POST", ServerAPI.finishTransaction.path(id))
-        #expect(finish.status == 200)
-        await #expect(try store.testStore.transactions().first?.finished == true)
-        try expectError(
-            try await api(store, "POST", ServerAPI.requestTestNotification.path()), status: 404, code: .serverNotificationURLNotFound)
-        try expectError(
-            try await api(store, "GET", ServerAPI.testNotificationStatus.path("nothing_1")), status: 404,
-            code: .testNotificationNotFound)
-        #expect(try await store.stop() == 0)
+        try await MockStoreHarness.withShared { store in
+            let id = try await buy(store)
+            let finish = try await api(store, "POST", ServerAPI.finishTransaction.path(id))
+            #expect(finish.status == 200)
+            await #expect(try store.testStore.transactions().first?.finished == true)
+            try expectError(
+                try await api(store, "POST", ServerAPI.requestTestNotification.path()), status: 404,
+                code: .serverNotificationURLNotFound)
+            try expectError(
+                try await api(store, "GET", ServerAPI.testNotificationStatus.path("nothing_1")), status: 404,
+                code: .testNotificationNotFound)
+        }
     }
 }

@@ -23,7 +23,7 @@ import Testing
 
     init() throws {
         directory = try TemporaryDirectory("mockstore-subscriptions")
-        token = try ServerAPIToken()
+        token = ServerAPIToken.shared
     }
 
     func start() async throws -> MockStoreHarness {
@@ -192,7 +192,8 @@ extension SubscriptionBinaryTests {
             status: 400,
             code: .invalidStatus)
         try expectError(
-            try await server(store, ServerAPI.subscriptionStatuses.path("9999999")), status: 404, code: .transactionIdNotFound)
+            try await server(store, ServerAPI.subscriptionStatuses.path("9999999")), status: 404,
+            code: .transactionIdNotFound)
         let byApp = try await server(
             store, ServerAPI.subscriptionStatuses.path("\(try #require(weekly.appTransactionId))"))
         #expect(try byApp.decoded(StatusResponseBody.self).data.count == 2, "the app transaction id finds the customer")
