@@ -212,56 +212,53 @@ extension MockStoreBinaryTests {
         #expect(try await store.stop() == 0)
     }
 
-    /// On the shared store, as a customer of its own: the store that stays up is the one every such test uses.
     @Test func badRequestsGet4xxAndTheServerStaysUp() async throws {
-        try await MockStoreHarness.withShared { store in
-            try expectError(
-                try await store.post(DeviceAPI.purchase.path(), json: "{not json"), status: 400,
-                code: .generalBadRequest)
-            try expectError(
-                try await store.post(DeviceAPI.purchase.path(), json: "[]"), status: 400, code: .generalBadRequest)
-            try expectError(
-                try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "nope"}"#), status: 400,
-                code: .invalidProductId)
-            try expectError(
-                try await store.post(
-                    DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.credit500)", "quantity": 11}"#),
-                status: 400, code: .generalBadRequest)
-            try expectError(
-                try await store.post(
-                    DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.credit500)", "appAccountToken": "x"}"#),
-                status: 400, code: .invalidAppAccountToken)
-            try expectError(
-                try await store.request("DELETE", DeviceAPI.purchase.path()), status: 405, code: .methodNotAllowed)
-            try expectError(try await store.get(DeviceAPI.purchase.path()), status: 405, code: .methodNotAllowed)
-            try expectError(try await store.get("/nowhere"), status: 404, code: .notFound)
-            try expectError(
-                try await store.post(DeviceAPI.finish.path("not-a-number"), json: "{}"), status: 400,
-                code: .invalidTransactionId)
-            let oversized = Array(repeating: UInt8(ascii: " "), count: 200 * 1024)
-            try expectError(
-                try await store.request("POST", DeviceAPI.purchase.path(), body: oversized), status: 413,
-                code: .payloadTooLarge)
+        let store = try await MockStoreHarness.start(dataDirectory: data)
+        try expectError(
+            try await store.post(DeviceAPI.purchase.path(), json: "{not json"), status: 400, code: .generalBadRequest)
+        try expectError(
+            try await store.post(DeviceAPI.purchase.path(), json: "[]"), status: 400, code: .generalBadRequest)
+        try expectError(
+            try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "nope"}"#), status: 400,
+            code: .invalidProductId)
+        try expectError(
+            try await store.post(
+                DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.credit500)", "quantity": 11}"#),
+            status: 400, code: .generalBadRequest)
+        try expectError(
+            try await store.post(
+                DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.credit500)", "appAccountToken": "x"}"#),
+            status: 400, code: .invalidAppAccountToken)
+        try expectError(
+            try await store.request("DELETE", DeviceAPI.purchase.path()), status: 405, code: .methodNotAllowed)
+        try expectError(try await store.get(DeviceAPI.purchase.path()), status: 405, code: .methodNotAllowed)
+        try expectError(try await store.get("/nowhere"), status: 404, code: .notFound)
+        try expectError(
+            try await store.post(DeviceAPI.finish.path("not-a-number"), json: "{}"), status: 400,
+            code: .invalidTransactionId)
+        let oversized = Array(repeating: UInt8(ascii: " "), count: 200 * 1024)
+        try expectError(
+            try await store.request("POST", DeviceAPI.purchase.path(), body: oversized), status: 413,
+            code: .payloadTooLarge)
 
-            let garbage = try RawHTTPClient.exchange(
-                Array("\u{1}\u{2} nonsense\r\n\r\n".utf8), host: "127.0.0.1", port: store.port)
-            #expect(String(decoding: garbage, as: UTF8.self).hasPrefix("HTTP/1.1 400"))
-            let chunk = String(repeating: "z", count: 40_000)
-            let chunked = try RawHTTPClient.send(
-                "POST \(DeviceAPI.purchase.path()) HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
-                    + "9C40\r\n\(chunk)\r\n9C40\r\n\(chunk)\r\n0\r\n\r\n",
-                port: store.port)
-            #expect(chunked.status == 413)
-            #expect(chunked.headers["content-type"] == "application/json")
+        let garbage = try RawHTTPClient.exchange(
+            Array("\u{1}\u{2} nonsense\r\n\r\n".utf8), host: "127.0.0.1", port: store.port)
+        #expect(String(decoding: garbage, as: UTF8.self).hasPrefix("HTTP/1.1 400"))
+        let chunk = String(repeating: "z", count: 40_000)
+        let chunked = try RawHTTPClient.send(
+            "POST \(DeviceAPI.purchase.path()) HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                + "9C40\r\n\(chunk)\r\n9C40\r\n\(chunk)\r\n0\r\n\r\n",
+            port: store.port)
+        #expect(chunked.status == 413)
+        #expect(chunked.headers["content-type"] == "application/json")
 
-            #expect(store.isRunning)
-            #expect(
-                try await store.get(DeviceAPI.products.path() + "?ids=\(Self.credit500)").status == 200,
-                "still answering")
-            #expect(
-                try await store.get(DeviceAPI.unfinished.path()).decoded(SignedTransactionsBody.self)
-                    .signedTransactions.isEmpty, "no bad request recorded anything")
-        }
+        #expect(store.isRunning)
+        #expect(
+            try await store.get(DeviceAPI.products.path() + "?ids=\(Self.credit500)").status == 200, "still answering")
+        #expect(
+            try await store.get(DeviceAPI.unfinished.path()).decoded(SignedTransactionsBody.self)
+                .signedTransactions.isEmpty, "no bad request recorded anything")
+        #expect(try await store.stop() == 0)
     }
 }
 
