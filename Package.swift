@@ -26,6 +26,7 @@ let package = Package(
         // The `credit` command, run in process: `CreditTool.run(arguments:environment:…)`.
         .library(name: "CreditTool", targets: ["CreditTool"]),
         .executable(name: "credit", targets: ["credit"]),
+        .executable(name: "credit-core", targets: ["credit-core"]),
         .executable(name: "mockstore", targets: ["mockstore"]),
         .executable(name: "credit-bench", targets: ["credit-bench"]),
     ],
@@ -109,7 +110,12 @@ let package = Package(
                 "VoiceDebriefCredit", "TopUp", "Payments", "StoreWire", "CreditLedger", "Signing", "OptionParsing",
                 "Clocks", "PnLReport", "AccountSummaries", "DurableFiles", "Platform",
             ]),
-        .executableTarget(name: "credit", dependencies: ["CreditTool", "Platform"]),
+        // `credit` is a small static launcher that blocks the stop signals and becomes `credit-core`, the command
+        // itself: a signal sent while the dynamic loader runs stays pending for a watch (Sources/credit-launcher).
+        .executableTarget(
+            name: "credit", path: "Sources/credit-launcher",
+            linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux]))]),
+        .executableTarget(name: "credit-core", dependencies: ["CreditTool", "Platform"], path: "Sources/credit"),
         .executableTarget(
             name: "credit-bench",
             dependencies: [

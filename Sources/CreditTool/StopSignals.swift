@@ -8,9 +8,10 @@ import Platform
 /// only signals that are blocked, and pending, in every thread. So they are blocked at the very start of the
 /// process, before any thread exists (threads inherit the mask), and a signal that comes while the process is still
 /// starting up (opening the ledger, its first round) stays pending until the watch's sources take it: it ends the
-/// watch cleanly, never the process by the default action. (`mockstore` does the same.) Before `main` runs there is
-/// nothing a process can do: a signal that comes while the dynamic loader maps its libraries (some 20 ms on a busy
-/// machine, libcurl's dependencies the most of them) takes the default action whatever the program says.
+/// watch cleanly, never the process by the default action. (`mockstore` does the same.) Before `main` runs a process
+/// can do nothing, so the `credit` executable is a static launcher that blocks them and then becomes this program
+/// (`Sources/credit-launcher`): a signal that comes while the dynamic loader maps the libraries (some 20 ms on a busy
+/// machine) is already blocked, and stays pending.
 enum StopSignals {
     /// SIGINT and SIGTERM.
     static var set: sigset_t {

@@ -173,8 +173,10 @@ import Testing
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         // Copied by another process: a copy open in this one could be inherited by a child another test spawns
         // meanwhile, and running it would then fail as "text file busy".
-        let copied = try await ChildProcess.run(
-            "/bin/cp", [try Credit.requireBinary(), home + "/credit"], environment: [:], timeout: 60)
+        // `credit` and `credit-core`, which the launcher becomes, side by side as they are built.
+        let launcher = try Credit.requireBinary()
+        let core = (launcher as NSString).deletingLastPathComponent + "/credit-core"
+        let copied = try await ChildProcess.run("/bin/cp", [launcher, core, home + "/"], environment: [:], timeout: 60)
         #expect(copied.status == 0, "\(copied)")
         #expect(chown(home, nobody.pointee.pw_uid, nobody.pointee.pw_gid) == 0)
         #expect(chmod(temporary.path, 0o755) == 0)
