@@ -199,6 +199,14 @@ extension TestStore {
         try await Self.$customer.withValue(customer) { try await body() }
     }
 
+    /// Adds a customer with a name no other test has (`prefix` and random letters and digits), and gives the name:
+    /// how tests that share one store each get a customer of their own.
+    public func addNewCustomer(prefix: String = "customer") async throws -> String {
+        let name = prefix + UUID().uuidString.prefix(18).replacingOccurrences(of: "-", with: "")
+        try await addCustomer(name)
+        return name
+    }
+
     /// Adds a customer (a sandbox tester), in `storefront` (the catalogue's when nil).
     @discardableResult
     public func addCustomer(_ name: String, storefront: String? = nil) async throws -> TestCustomer {

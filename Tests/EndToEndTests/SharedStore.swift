@@ -30,8 +30,7 @@ extension StoreProcess {
         catalogue: String = StoreProcess.catalogue, _ body: (StoreProcess) async throws -> Result
     ) async throws -> Result {
         let store = try await SharedEndToEndStores.shared.store(catalogue)
-        let customer = "e2e" + UUID().uuidString.prefix(18).replacingOccurrences(of: "-", with: "")
-        try await store.addCustomer(customer)
+        let customer = try await store.addNewCustomer(prefix: "e2e")
         return try await store.acting(as: customer) {
             try await Credit.$customer.withValue(customer) { try await body(StoreProcess(shared: store)) }
         }

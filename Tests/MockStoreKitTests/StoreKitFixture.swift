@@ -41,8 +41,7 @@ struct StoreKitFixture: Sendable {
     /// process ends): for a test that changes nothing of the store's own.
     static func shared(catalogue: String = Repository.catalogue) async throws -> StoreKitFixture {
         let store = try await SharedStores.shared.store(catalogue)
-        let customer = "t" + UUID().uuidString.prefix(18).replacingOccurrences(of: "-", with: "")
-        try await store.store.addCustomer(customer)
+        let customer = try await store.store.addNewCustomer(prefix: "t")
         return StoreKitFixture(store: store.store, root: store.root, customer: customer)
     }
 

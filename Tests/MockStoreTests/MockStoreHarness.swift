@@ -66,8 +66,7 @@ final class MockStoreHarness: Sendable {
         catalogue: String = Repository.catalogue, _ body: (MockStoreHarness) async throws -> Result
     ) async throws -> Result {
         let store = try await SharedMockStores.shared.store(catalogue)
-        let customer = "h" + UUID().uuidString.prefix(18).replacingOccurrences(of: "-", with: "")
-        try await store.addCustomer(customer)
+        let customer = try await store.addNewCustomer(prefix: "h")
         let harness = MockStoreHarness(store, dataDirectory: nil, customer: customer)
         return try await store.acting(as: customer) { try await body(harness) }
     }
