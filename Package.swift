@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "AppStorePayments", targets: ["AppStorePayments"]),
         // For any Swift test suite (a server's, say) that tests against the mock store: `TestStore`.
         .library(name: "MockStoreTesting", targets: ["MockStoreTesting"]),
+        .library(name: "MockStoreInProcess", targets: ["MockStoreInProcess"]),
         // The `credit` command, run in process: `CreditTool.run(arguments:environment:…)`.
         .library(name: "CreditTool", targets: ["CreditTool"]),
         .executable(name: "credit", targets: ["credit"]),
@@ -161,6 +162,11 @@ let package = Package(
             name: "MockStoreTesting",
             dependencies: ["StoreWire", "StoreTestControls", "StoreTransport", "Platform", "Payments", "Signing"],
             path: "MockStore/MockStoreTesting"),
+        // A TestStore in the test's own process (`StoreHost.inProcess`): the store's own code, started as the binary
+        // starts it, for tests that are not about the binary.
+        .target(
+            name: "MockStoreInProcess", dependencies: ["MockStoreCommand", "MockStoreTesting"],
+            path: "MockStore/MockStoreInProcess"),
         // The GnuTLS functions the static libmicrohttpd refers to, for mockstore, which serves no HTTPS.
         .target(name: "CGnuTLSAbsent", path: "MockStore/CGnuTLSAbsent"),
         // The Swift runtime, Foundation, OpenSSL, SQLite, libmicrohttpd and libstdc++ linked in: a store per test
@@ -180,8 +186,10 @@ let package = Package(
             ]),
 
         // What more than one test target needs (temporary directories, the built binaries, processes, seeded random,
-        // waiting): a regular target on Foundation and Testing only, so it depends on nothing under test.
-        .target(name: "TestSupport", dependencies: ["MockStoreTesting", "StoreWire"], path: "Tests/TestSupport"),
+        // waiting, a store in process): a regular target on Foundation, Testing and the mock store's test library.
+        .target(
+            name: "TestSupport", dependencies: ["MockStoreTesting", "MockStoreInProcess", "StoreWire"],
+            path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
 
         .testTarget(name: "DurableFilesTests", dependencies: ["DurableFiles", "TestSupport"]),

@@ -75,9 +75,9 @@ public enum MockStoreProcess {
         }
 
         let watcher = options.exitWithParent ? watchParent(parent, running, on: queue) : []
-        write(describe(running), to: STDERR_FILENO)
+        write(startupWords(running), to: STDERR_FILENO)
         // One write: the console's line never comes before the listening line a launcher waits for.
-        write(running.listeningLine + "\n" + running.consoleLine + "\n", to: STDOUT_FILENO)
+        write(listeningWords(running), to: STDOUT_FILENO)
         // Not dispatchMain(): on Linux it waits in sigsuspend with every signal unblocked, so a stop signal
         // could be taken by the main thread (and lost) instead of reaching the signal sources.
         while true {
@@ -137,18 +137,31 @@ public enum MockStoreProcess {
     }
 
     private static func stop(_ running: RunningMockStore, signal number: Int32) -> Never {
+        let (status, words) = stopped(running, signal: number)
+        write(words, to: STDERR_FILENO)
+        exit(status)
+    }
+
+    /// Stops `running` as a stop signal does (`signal`: SIGINT, else SIGTERM is said): the exit status and the
+    /// words for standard error.
+    public static func stopped(_ running: RunningMockStore, signal number: Int32) -> (status: Int32, words: String) {
         let name = number == SIGINT ? "SIGINT" : "SIGTERM"
         do {
             try running.stop()
         } catch {
-            write("mockstore: error: stopping on \(name): \(error)\n", to: STDERR_FILENO)
-            exit(ExitStatus.failure)
+            return (ExitStatus.failure, "mockstore: error: stopping on \(name): \(error)\n")
         }
-        write("mockstore: stopped on \(name)\n", to: STDERR_FILENO)
-        exit(ExitStatus.success)
+        return (ExitStatus.success, "mockstore: stopped on \(name)\n")
     }
 
-    private static func describe(_ running: RunningMockStore) -> String {
+    /// The listening line a launcher waits for, then the console's line, as standard output has them.
+    public static func listeningWords(_ running: RunningMockStore) -> String {
+        running.listeningLine + "\n" + running.consoleLine + "\n"
+    }
+
+    /// What the store says on standard error as it starts: how it checks bearer tokens, where notifications go, the
+    /// catalogue, the signing and where the data is.
+    public static func startupWords(_ running: RunningMockStore) -> String {
         let catalogue = running.catalogue
         let options = running.options
         var signing = options.signing.rawValue

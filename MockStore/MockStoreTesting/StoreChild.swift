@@ -6,57 +6,32 @@ import Synchronization
 /// default, whatever thread starts it), its standard output read on a thread of its own (so the listening line is
 /// seen the moment it is written) and its exit waited for by `waitpid` on another, so nothing polls and no thread of
 /// the cooperative pool waits.
-final class StoreChild: Sendable {
-    /// How a start ended.
-    enum Start: Sendable {
-        case listening(url: String, port: UInt16)
-        case exited
-    }
-
+final class StoreChild: StoreRunner {
     let processIdentifier: Int32
     /// Fires once: the listening line, or the exit before it.
-    let started = OneShot<Start>()
+    let started = OneShot<StoreStart>()
     /// Fires once, with the exit status (the signal's number when a signal ended it).
     let exited = OneShot<Int32>()
     private let output = OutputBuffer()
-    private let outputDirectory: String
+    private let launch: StoreLaunch
     private let stopping = Mutex(false)
 
-    init(_ options: TestStore.Options, apiKey: ServerAPIKey) throws {
+    init(_ options: TestStore.Options, _ launch: StoreLaunch) throws {
         let binary = try StoreBinary.find(options.binary)
-        outputDirectory = NSTemporaryDirectory() + "/mockstore-test-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
-        var environment = options.processEnvironment ?? ProcessInfo.processInfo.environment
-        // The options choose the data and the catalogue, never the test's environment by accident.
-        environment["MOCKSTORE_DATA"] = nil
-        if options.catalogue != nil { environment["MOCKSTORE_CATALOGUE"] = nil }
-        var apiKeyFile: String?
-        if options.bearerTokens == .ownKey {
-            let file = outputDirectory + "/AuthKey_\(ServerAPIKey.keyID).p8"
-            do {
-                try apiKey.write(to: file)
-            } catch {
-                try? FileManager.default.removeItem(atPath: outputDirectory)
-                throw TestStoreError.didNotStart(output: "cannot write its API key to \(file): \(error)")
-            }
-            apiKeyFile = file
-        }
-        let arguments = TestStore.arguments(options, environment: environment, apiKeyFile: apiKeyFile)
+        self.launch = launch
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
-            try? FileManager.default.removeItem(atPath: outputDirectory)
             throw TestStoreError.didNotStart(output: "no pipe for its output: \(String(cString: strerror(errno)))")
         }
         // Not inherited by any other child this process starts meanwhile (the store's own copy is its stdout).
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         do {
             processIdentifier = try Self.spawn(
-                binary, arguments, environment: environment, stdout: ends[1],
-                stderr: outputDirectory + "/stderr", workingDirectory: options.workingDirectory)
+                binary, launch.arguments, environment: launch.environment, stdout: ends[1],
+                stderr: launch.folder + "/stderr", workingDirectory: options.workingDirectory)
         } catch {
             close(ends[0])
             close(ends[1])
-            try? FileManager.default.removeItem(atPath: outputDirectory)
             throw error
         }
         close(ends[1])
@@ -64,14 +39,10 @@ final class StoreChild: Sendable {
         waitForExit()
     }
 
-    deinit {
-        try? FileManager.default.removeItem(atPath: outputDirectory)
-    }
-
     var standardOutput: String { output.text }
 
     var standardError: String {
-        String(decoding: FileManager.default.contents(atPath: outputDirectory + "/stderr") ?? Data(), as: UTF8.self)
+        String(decoding: FileManager.default.contents(atPath: launch.folder + "/stderr") ?? Data(), as: UTF8.self)
     }
 
     /// Sends `signal` while it runs, without waiting.

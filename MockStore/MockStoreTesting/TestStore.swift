@@ -51,6 +51,11 @@ public final class TestStore: Sendable {
         public var processEnvironment: [String: String]?
         /// How long the store may take to listen.
         public var startTimeout: Duration = .seconds(30)
+        /// Where the store runs; nil: the `mockstore` binary, as a child process (``binary``, ``workingDirectory``
+        /// and ``processEnvironment`` say how). A store in this process (`StoreHost.inProcess`, from
+        /// `MockStoreInProcess`) reads the same command line and environment, and cannot be signalled: stopping it
+        /// with any signal stops it as SIGTERM does, and gives the status the binary would have.
+        public var host: StoreHost?
 
         public init() {}
     }
@@ -76,7 +81,7 @@ public final class TestStore: Sendable {
     /// `http://127.0.0.1:PORT`.
     public let url: URL
     public let port: UInt16
-    /// The process id, for a test that checks it is gone.
+    /// The process id, for a test that checks it is gone (this process's, for a store in it: see ``isInProcess``).
     public let processIdentifier: Int32
     /// The bundle id the store plays.
     public let bundleID: String
@@ -84,23 +89,32 @@ public final class TestStore: Sendable {
     let apiKey: ServerAPIKey
     /// The app side's store client: every request whole within its deadline, its answer's body bounded.
     let http: StoreHTTP
-    private let child: StoreChild
+    private let child: any StoreRunner
 
     /// Starts a store and waits, holding no thread, until it listens.
     public static func start(_ options: Options = Options()) async throws -> TestStore {
         let apiKey = try ServerAPIKey.make()
-        let child = try StoreChild(options, apiKey: apiKey)
+        let child = try runner(options, apiKey)
         return try TestStore(child, options, apiKey, await child.started.value(within: options.startTimeout))
     }
 
     /// ``start(_:)`` for a test that does not run async: blocks its thread until the store listens.
     public static func launch(_ options: Options = Options()) throws -> TestStore {
         let apiKey = try ServerAPIKey.make()
-        let child = try StoreChild(options, apiKey: apiKey)
+        let child = try runner(options, apiKey)
         return try TestStore(child, options, apiKey, child.started.valueBlocking(within: options.startTimeout))
     }
 
-    private init(_ child: StoreChild, _ options: Options, _ apiKey: ServerAPIKey, _ start: StoreChild.Start?) throws {
+    /// The store the options ask for, started: in this process by their host, else the binary as a child.
+    private static func runner(_ options: Options, _ apiKey: ServerAPIKey) throws -> any StoreRunner {
+        let launch = try StoreLaunch(options, apiKey: apiKey)
+        if let host = options.host {
+            return try HostedRunner(host, launch, workingDirectory: options.workingDirectory)
+        }
+        return try StoreChild(options, launch)
+    }
+
+    private init(_ child: any StoreRunner, _ options: Options, _ apiKey: ServerAPIKey, _ start: StoreStart?) throws {
         guard case .listening(let url, let port) = start, let address = URL(string: url) else {
             child.send(SIGKILL)
             throw TestStoreError.didNotStart(output: child.standardOutput + child.standardError)
@@ -188,6 +202,9 @@ public final class TestStore: Sendable {
 
     /// Whether the process is still running (false once its exit has been told).
     public var isRunning: Bool { !child.exited.hasValue }
+
+    /// Whether the store runs in this process (``Options/host``) rather than as a `mockstore` process of its own.
+    public var isInProcess: Bool { child.isInProcess }
 
     /// What the store wrote to standard error so far.
     public var standardError: String { child.standardError }

@@ -102,11 +102,15 @@ import Testing
         "2026-11-29T12:00:00.Z", "\u{664}026-11-29T12:00:00Z",
     ]
 
+    /// iso_time.py's runs for every text of ``notTimes``, made once in one interpreter.
+    private static let notTimeRuns = Task { try await PnLScript.isoTime(notTimes) }
+
     /// Each text through the reader pnl.sh asks (`iso_time.py`, whose words and exit pnl.sh passes on as they are,
-    /// the same for every text): one interpreter a text, not a shell as well.
+    /// the same for every text): its `main` run for each text, one interpreter for them all (pnl.sh's own run of it
+    /// is pnlShPassesOnTheWordsForAnAsOfThatIsNotATime's).
     @Test(arguments: notTimes)
     func anAsOfThatIsNotATimeIsRefusedInPlainWords(_ text: String) async throws {
-        let result = try await PnLScript.python([Repository.root + "/analytics/iso_time.py", text])
+        let result = try #require(try await Self.notTimeRuns.value[text])
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.hasPrefix("pnl.sh: --as-of \"\(text)\" "), "\(result)")
         #expect(

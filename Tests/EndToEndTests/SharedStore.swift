@@ -3,7 +3,7 @@ import MockStoreTesting
 import Testing
 
 /// The stores the end-to-end tests share, one per catalogue, started on first use and stopped with the test process
-/// (`--exit-with-parent`): a store per test was a third of the processes the whole suite started (issue 34).
+/// (in its process): a store process per test was a third of the processes the whole suite started (issue 34).
 actor SharedEndToEndStores {
     static let shared = SharedEndToEndStores()
     private var started: [String: Task<TestStore, any Error>] = [:]
@@ -13,7 +13,7 @@ actor SharedEndToEndStores {
         let task = Task<TestStore, any Error> {
             var options = TestStore.Options()
             options.catalogue = catalogue
-            options.binary = try Binaries.require("mockstore")
+            try options.run(.inProcess)
             return try await TestStore.start(options)
         }
         started[catalogue] = task

@@ -4,7 +4,8 @@ import StoreWire
 import TestSupport
 import Testing
 
-/// The real `mockstore` binary on a free port with its own data directory, for end-to-end tests of the top-up flow:
+/// A mock store (in the test's process, or the `mockstore` binary: ``StoreRun``) on a free port with its own data
+/// directory, for end-to-end tests of the top-up flow:
 /// started by the test library (``TestStore``, its start and stop waited for holding no thread), whose typed calls
 /// are the store's test controls (``store``). Stopped with SIGTERM when the test calls ``stop()`` or the object is
 /// released.
@@ -34,15 +35,17 @@ final class StoreProcess {
         isShared = true
     }
 
-    /// Starts `mockstore --data dataDirectory --catalogue catalogue arguments` and waits until it listens.
-    static func start(dataDirectory: String, arguments: [String] = [], catalogue: String = StoreProcess.catalogue)
-        async throws -> StoreProcess
-    {
+    /// Starts `mockstore --data dataDirectory --catalogue catalogue arguments`, in this process unless `run` says the
+    /// binary, and waits until it listens.
+    static func start(
+        dataDirectory: String, arguments: [String] = [], catalogue: String = StoreProcess.catalogue,
+        run: StoreRun = .inProcess
+    ) async throws -> StoreProcess {
         var options = TestStore.Options()
         options.dataDirectory = dataDirectory
         options.catalogue = catalogue
         options.arguments = arguments
-        options.binary = try Binaries.require("mockstore")
+        try options.run(run)
         do {
             return StoreProcess(try await TestStore.start(options), dataDirectory: dataDirectory)
         } catch {

@@ -32,7 +32,7 @@ struct StoreKitFixture: Sendable {
     static func start(catalogue: String = Repository.catalogue) async throws -> StoreKitFixture {
         var options = TestStore.Options()
         options.catalogue = catalogue
-        options.binary = try Binaries.require("mockstore")
+        try options.run(.inProcess)
         let store = try await TestStore.start(options)
         return StoreKitFixture(store: store, root: Array(try await store.rootCertificate()), customer: nil)
     }

@@ -246,7 +246,7 @@ extension CustomerBinaryTests {
 extension CustomerBinaryTests {
     @Test func theTestLibraryAddsCustomersAndActsForOne() async throws {
         var options = TestStore.Options()
-        options.binary = try Binaries.require("mockstore")
+        try options.run(.inProcess)
         options.catalogue = SubscriptionBinaryTests.catalogue
         let store = try await TestStore.start(options)
         let alice = try await store.addCustomer("alice", storefront: "GBR")

@@ -52,7 +52,7 @@ extension CustomerControlBinaryTests {
             ["customer", "rename", "alice"], ["transactions", "--customer", "../x"], ["transactions", "--customer"],
             ["customer", "add", "dave", "--storefront", "XXX"],
         ] {
-            let outcome = try await MockStoreHarness.run(["control", "--url", store.baseURL] + arguments)
+            let outcome = try await MockStoreHarness.controlInProcess(["control", "--url", store.baseURL] + arguments)
             #expect(outcome.status == 64, "\(arguments): \(outcome.stderr)")
         }
 

@@ -55,6 +55,22 @@ final class EphemeralMockStore {
         }
     }
 
+    /// `mockstore arguments` (a store in memory) in this process, selling the repository's catalogue: for a test of
+    /// the store's HTTP behaviour rather than of the binary's start.
+    static func inProcess(_ arguments: [String]) async throws -> EphemeralMockStore {
+        var options = TestStore.Options()
+        options.arguments = arguments.filter { $0 != "--ephemeral" }
+        options.catalogue = Repository.catalogue
+        try options.run(.inProcess)
+        let started = Date()
+        do {
+            let store = try await TestStore.start(options)
+            return EphemeralMockStore(store, secondsToListening: Date().timeIntervalSince(started))
+        } catch {
+            throw SupportFailure("\(error)")
+        }
+    }
+
     /// Whether the process is still running.
     var isRunning: Bool { store.isRunning }
 

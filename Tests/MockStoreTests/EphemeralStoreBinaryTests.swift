@@ -18,11 +18,10 @@ import Testing
         (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? []).sorted()
     }
 
-    /// `mockstore control ARGUMENTS` against `store`.
+    /// `mockstore control ARGUMENTS` against `store`, run in this process (the binary's own command line is
+    /// ControlCommandLineBinaryTests').
     static func control(_ store: EphemeralMockStore, _ arguments: [String]) async throws -> ProcessResult {
-        try await ChildProcess.run(
-            try Binaries.require("mockstore"), ["control", "--url", store.url] + arguments,
-            environment: EphemeralMockStore.environment, timeout: 30)
+        try await MockStoreHarness.controlInProcess(["control", "--url", store.url] + arguments)
     }
 }
 

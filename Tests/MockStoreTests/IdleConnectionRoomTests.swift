@@ -18,10 +18,9 @@ import Testing
     static let purchaseJSON = #"{"productId":"ai.voicedebrief.app.credit.500"}"#
 
     /// A store that takes at most ``limit`` connections, `extra` arguments after.
-    static func start(in directory: TemporaryDirectory, _ extra: [String] = []) async throws -> EphemeralMockStore {
-        try await EphemeralMockStore.start(
-            ["--ephemeral", "--max-connections", "\(limit)", "--idle-timeout", "86400"] + extra,
-            workingDirectory: directory.path)
+    static func start(_ extra: [String] = []) async throws -> EphemeralMockStore {
+        try await EphemeralMockStore.inProcess(
+            ["--ephemeral", "--max-connections", "\(limit)", "--idle-timeout", "86400"] + extra)
     }
 
     /// Whether the server closed `socket` (its end of the stream is in), without waiting.
@@ -51,8 +50,7 @@ import Testing
 
 extension IdleConnectionRoomTests {
     @Test func aPurchaseOnANewConnectionIsServedWhileIdleConnectionsOutnumberTheLimit() async throws {
-        let directory = try TemporaryDirectory()
-        let store = try await Self.start(in: directory)
+        let store = try await Self.start()
         var idle: [Int32] = []
         defer { idle.forEach { close($0) } }
 
@@ -79,8 +77,7 @@ extension IdleConnectionRoomTests {
     }
 
     @Test func aRequestUnderWayIsNotClosedToMakeRoom() async throws {
-        let directory = try TemporaryDirectory()
-        let store = try await Self.start(in: directory, ["--request-timeout", "3600"])
+        let store = try await Self.start(["--request-timeout", "3600"])
         var idle: [Int32] = []
         defer { idle.forEach { close($0) } }
 

@@ -19,9 +19,8 @@ import Testing
             + "Content-Length: 200\r\n\r\n{\"productId\":",
     ])
     func aHalfRequestIsAnswered408ThenClosed(half: String) async throws {
-        let directory = try TemporaryDirectory()
-        let store = try await EphemeralMockStore.start(
-            ["--ephemeral", "--request-timeout", "1", "--idle-timeout", "30"], workingDirectory: directory.path)
+        let store = try await EphemeralMockStore.inProcess(
+            ["--ephemeral", "--request-timeout", "1", "--idle-timeout", "30"])
         let client = try RawHTTP.connect(port: store.port, timeout: 8)
         defer { close(client) }
         RawHTTP.send(client, Array(half.utf8))

@@ -10,7 +10,8 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// The real `mockstore` binary with its own data directory, started by the test library (``TestStore``: a free port,
+/// A mock store with its own data directory (in the test's process unless a test is about the binary: ``StoreRun``),
+/// started by the test library (``TestStore``: a free port,
 /// `--exit-with-parent`, its start and stop waited for holding no thread), with URLSession requests that check each
 /// error is one its endpoint declares on top. The store's test controls are ``testStore``'s typed calls. Always
 /// stopped: by the test (``stop(signal:)``) or, failing that, when the harness is released. A test that changes
@@ -42,13 +43,14 @@ final class MockStoreHarness: Sendable {
         baseURL = "http://127.0.0.1:\(store.port)"
     }
 
-    /// Starts `mockstore --port 0 --data dataDirectory --catalogue <repo catalogue> extraArguments` and waits for
-    /// its listening line.
+    /// Starts `mockstore --port 0 --data dataDirectory --catalogue <repo catalogue> extraArguments`, in this process
+    /// unless `run` says the binary, and waits for its listening line.
     static func start(
-        dataDirectory: String, extraArguments: [String] = [], catalogue: String = Repository.catalogue
+        dataDirectory: String, extraArguments: [String] = [], catalogue: String = Repository.catalogue,
+        run: StoreRun = .inProcess
     ) async throws -> MockStoreHarness {
         do {
-            var options = try options(catalogue: catalogue)
+            var options = try options(catalogue: catalogue, run: run)
             options.dataDirectory = dataDirectory
             options.arguments = extraArguments
             return MockStoreHarness(try await TestStore.start(options), dataDirectory: dataDirectory)
@@ -71,11 +73,11 @@ final class MockStoreHarness: Sendable {
         return try await store.acting(as: customer) { try await body(harness) }
     }
 
-    /// Options for a store of the harness: the built binary, and bearer tokens checked as the binary alone does.
-    fileprivate static func options(catalogue: String) throws -> TestStore.Options {
+    /// Options for a store of the harness, run as `run` says, with bearer tokens checked as the binary alone does.
+    fileprivate static func options(catalogue: String, run: StoreRun = .inProcess) throws -> TestStore.Options {
         var options = TestStore.Options()
         options.catalogue = catalogue
-        options.binary = try binaryPath()
+        try options.run(run)
         // These tests check bearer tokens as the binary alone does: no key of the library's own.
         options.bearerTokens = .withoutOwnKey
         return options
@@ -87,7 +89,8 @@ final class MockStoreHarness: Sendable {
     /// Sends `signal` and waits for the exit status (SIGKILL after 20 s).
     @discardableResult
     func stop(signal: Int32 = SIGTERM) async throws -> Int32 {
-        await testStore.stop(signal: signal)
+        _ = testStore.canTake(signal)
+        return await testStore.stop(signal: signal)
     }
 
     /// Whether the process is still running (it must survive bad requests).

@@ -446,18 +446,18 @@ extension SandboxControlBinaryTests {
     }
 
     @Test func controlCommandUsageErrorsAndUnreachableStore() async throws {
-        let noURL = try await MockStoreHarness.run(["control", "transactions"])
+        let noURL = try await MockStoreHarness.controlInProcess(["control", "transactions"])
         #expect(noURL.status == 64)
         #expect(noURL.stderr.contains("needs --url URL"))
-        let unknown = try await MockStoreHarness.run(["control", "--url", "http://127.0.0.1:9", "explode"])
+        let unknown = try await MockStoreHarness.controlInProcess(["control", "--url", "http://127.0.0.1:9", "explode"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("unknown control command \"explode\""))
-        let badId = try await MockStoreHarness.run(["control", "--url", "http://127.0.0.1:9", "refund", "12ab"])
+        let badId = try await MockStoreHarness.controlInProcess(["control", "--url", "http://127.0.0.1:9", "refund", "12ab"])
         #expect(badId.status == 64)
-        let down = try await MockStoreHarness.run(["control", "--url", "http://127.0.0.1:9", "transactions"])
+        let down = try await MockStoreHarness.controlInProcess(["control", "--url", "http://127.0.0.1:9", "transactions"])
         #expect(down.status == 1)
         #expect(down.stderr.contains("cannot reach the store"))
-        let help = try await MockStoreHarness.run(["control", "--help"])
+        let help = try await MockStoreHarness.controlInProcess(["control", "--help"])
         #expect(help.status == 0)
         for command in [
             "reset", "clear", "transactions", "delete", "buy", "ask-to-buy", "approve", "decline", "interrupted",

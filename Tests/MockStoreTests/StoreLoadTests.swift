@@ -94,9 +94,8 @@ extension StoreLoadTests {
     }
 
     @Test func aRequestThatDoesNotArriveWholeInTimeLosesItsConnection() async throws {
-        let directory = try TemporaryDirectory()
-        let store = try await EphemeralMockStore.start(
-            ["--ephemeral", "--request-timeout", "1", "--idle-timeout", "3"], workingDirectory: directory.path)
+        let store = try await EphemeralMockStore.inProcess(
+            ["--ephemeral", "--request-timeout", "1", "--idle-timeout", "3"])
         let slow = try RawHTTP.connect(port: store.port, timeout: 0.05)
         defer { close(slow) }
         let idle = try RawHTTP.connect(port: store.port, timeout: 0.05)

@@ -18,19 +18,26 @@ import Testing
     static let credit = "ai.voicedebrief.app.credit.500"
     static let subscriptions = Repository.root + "/Tests/Fixtures/Subscriptions.storekit"
 
-    /// A store from the built binary, in memory, started from a folder outside the repository (so the catalogue is
-    /// found the way the binary finds it) unless one is given.
-    private func start(catalogue: String? = nil, in directory: TemporaryDirectory) async throws -> TestStore {
+    /// A store in memory: the built binary started from a folder outside the repository (so the catalogue is found
+    /// the way the binary finds it) unless one is given; or (`.inProcess`, for a test of the typed calls rather than
+    /// of the process) the store's code in this process, selling the repository's catalogue unless one is given.
+    private func start(
+        catalogue: String? = nil, in directory: TemporaryDirectory, _ run: StoreRun = .inProcess
+    ) async throws -> TestStore {
         var options = TestStore.Options()
-        options.binary = try Binaries.require("mockstore")
-        options.catalogue = catalogue
-        options.workingDirectory = directory.path
+        try options.run(run)
+        if run == .binary {
+            options.catalogue = catalogue
+            options.workingDirectory = directory.path
+        } else {
+            options.catalogue = catalogue ?? Repository.catalogue
+        }
         return try await TestStore.start(options)
     }
 
     @Test func aRefundIsWaitedForAndCarriesItsTransaction() async throws {
         let directory = try TemporaryDirectory()
-        let store = try await start(in: directory)
+        let store = try await start(in: directory, .binary)
         let bought = try await store.buy(Self.credit)
         let id = bought.transaction.transactionId
         #expect(bought.signedTransaction?.split(separator: ".").count == 3, "a JWS")
@@ -103,7 +110,7 @@ import Testing
         let directory = try TemporaryDirectory()
         var pid: Int32 = 0
         do {
-            let store = try await start(in: directory)
+            let store = try await start(in: directory, .binary)
             pid = store.processIdentifier
             #expect(store.isRunning && kill(pid, 0) == 0)
         }

@@ -10,12 +10,20 @@ import Testing
     static let credit = "ai.voicedebrief.app.credit.500"
 
     /// A store from the built binary, started in a folder outside the repository with no catalogue named (so the
-    /// checkout's is used).
-    private func start(_ change: (inout TestStore.Options) -> Void = { _ in }) async throws -> TestStore {
+    /// checkout's is used); or (`.inProcess`, for a test of the typed client rather than of finding the checkout) the
+    /// store's code in this process, selling the repository's catalogue.
+    private func start(_ run: StoreRun = .inProcess, _ change: (inout TestStore.Options) -> Void = { _ in })
+        async throws -> TestStore
+    {
         let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
         var options = TestStore.Options()
-        options.binary = try Binaries.require("mockstore")
-        options.workingDirectory = directory.path
+        try options.run(run)
+        if run == .binary {
+            options.workingDirectory = directory.path
+        } else {
+            options.catalogue = Repository.catalogue
+        }
         options.processEnvironment = ProcessInfo.processInfo.environment.filter { $0.key != "MOCKSTORE_CATALOGUE" }
         change(&options)
         return try await TestStore.start(options)
@@ -43,7 +51,7 @@ extension TestStoreServerAPITests {
     }
 
     @Test func aStoreStartedOutsideTheRepositoryLoadsTheCheckoutsCatalogue() async throws {
-        let store = try await start()
+        let store = try await start(.binary)
         let bought = try await store.buy(Self.credit)
         #expect(bought.transaction.productId == Self.credit)
         #expect(await store.stop() == 0)

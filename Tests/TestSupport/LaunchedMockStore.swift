@@ -9,10 +9,10 @@ import Testing
     import Darwin
 #endif
 
-/// The real `mockstore` binary with its own data directory, started by the test library (``TestStore``: a free
-/// port, `--exit-with-parent`, its start and stop waited for holding no thread, stopped when released), with the
-/// raw-HTTP helpers the suites use on top. ``store`` is the test library's value, for typed controls and waiting for
-/// notifications.
+/// A mock store with its own data directory (in the test's process, or the real `mockstore` binary: ``StoreRun``),
+/// started by the test library (``TestStore``: a free port, its start and stop waited for holding no thread,
+/// stopped when released), with the raw-HTTP helpers the suites use on top. ``store`` is the test library's value,
+/// for typed controls and waiting for notifications.
 public final class LaunchedMockStore {
     public let store: TestStore
     public let dataDirectory: String
@@ -26,17 +26,18 @@ public final class LaunchedMockStore {
     }
 
     /// Starts `mockstore --port 0 --data dataDirectory --catalogue catalogue arguments` with exactly `environment`,
-    /// and waits (up to `timeout` seconds) for its listening line.
+    /// in this process unless `run` says the binary, and waits (up to `timeout` seconds) for its listening line.
     public static func start(
         dataDirectory: String, arguments: [String] = [], catalogue: String = Repository.catalogue,
-        environment: [String: String] = ProcessInfo.processInfo.environment, timeout: TimeInterval = 30
+        environment: [String: String] = ProcessInfo.processInfo.environment, timeout: TimeInterval = 30,
+        run: StoreRun = .inProcess
     ) async throws -> LaunchedMockStore {
         var options = TestStore.Options()
         options.dataDirectory = dataDirectory
         options.catalogue = catalogue
         options.arguments = arguments
         options.processEnvironment = environment
-        options.binary = try Binaries.require("mockstore")
+        try options.run(run)
         options.startTimeout = .seconds(timeout)
         do {
             return LaunchedMockStore(try await TestStore.start(options), dataDirectory: dataDirectory)
@@ -53,11 +54,20 @@ public final class LaunchedMockStore {
     /// Whether the process is still running (it must survive bad requests).
     public var isRunning: Bool { store.isRunning }
 
-    /// The process id.
-    public var pid: pid_t { store.processIdentifier }
+    /// The process id (a store in this process has none of its own: the test records an issue and gets 0).
+    public var pid: pid_t {
+        guard !store.isInProcess else {
+            Issue.record("a store in the test's process has no process of its own: start it with StoreRun.binary")
+            return 0
+        }
+        return store.processIdentifier
+    }
 
     /// Sends `signal` to the process (SIGSTOP and SIGCONT, say), without waiting.
-    public func send(_ signal: Int32) { kill(store.processIdentifier, signal) }
+    public func send(_ signal: Int32) {
+        guard store.canTake(signal), !store.isInProcess else { return }
+        kill(store.processIdentifier, signal)
+    }
 
     /// What the store wrote to standard error so far.
     public var stderr: String { store.standardError }
@@ -65,7 +75,8 @@ public final class LaunchedMockStore {
     /// Sends `signal` and waits, holding no thread, for its exit status (SIGKILL after 20 s).
     @discardableResult
     public func stop(signal: Int32 = SIGTERM) async -> Int32 {
-        await store.stop(signal: signal)
+        _ = store.canTake(signal)
+        return await store.stop(signal: signal)
     }
 
     // MARK: The store's test endpoints, over raw HTTP (one connection a request)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -58,25 +59,69 @@ public func withinTimeLimit<Value: Sendable>(
     seconds: Int = 30, sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () async throws -> Value
 ) async throws -> Value {
-    try await withThrowingTaskGroup(of: TimeLimitOutcome<Value>.self) { group in
-        group.addTask { .finished(try await body()) }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            return .timedOut
+    // Not a task group: a group waits for every child, so a body that never ends (and ignores cancellation) would hang
+    // the test and the whole run with it. The first of the two to end answers; a hung body is cancelled and left.
+    let race = TimeLimitRace<Value>()
+    let work = Task { race.end(.finished(await Result { try await body() })) }
+    let timer = Task {
+        try? await Task.sleep(for: .seconds(seconds))
+        race.end(.timedOut)
+    }
+    let outcome = await race.outcome()
+    timer.cancel()
+    guard case .finished(let result) = outcome else {
+        work.cancel()
+        Issue.record("the test hung: not done within \(seconds) s", sourceLocation: sourceLocation)
+        throw SupportFailure("the test hung: not done within \(seconds) s")
+    }
+    return try result.get()
+}
+
+/// How ``withinTimeLimit(seconds:sourceLocation:_:)``'s race ended.
+private enum TimeLimitOutcome<Value: Sendable>: Sendable {
+    case finished(Result<Value, any Error>)
+    case timedOut
+}
+
+/// The first outcome given wins; whoever waits for it is resumed once.
+private final class TimeLimitRace<Value: Sendable>: Sendable {
+    private struct State {
+        var outcome: TimeLimitOutcome<Value>?
+        var waiter: CheckedContinuation<TimeLimitOutcome<Value>, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    func end(_ outcome: TimeLimitOutcome<Value>) {
+        let waiter = state.withLock { state -> CheckedContinuation<TimeLimitOutcome<Value>, Never>? in
+            guard state.outcome == nil else { return nil }
+            state.outcome = outcome
+            defer { state.waiter = nil }
+            return state.waiter
         }
-        defer { group.cancelAll() }
-        guard case .finished(let value) = try await group.next() else {
-            Issue.record("the test hung: not done within \(seconds) s", sourceLocation: sourceLocation)
-            throw SupportFailure("the test hung: not done within \(seconds) s")
+        waiter?.resume(returning: outcome)
+    }
+
+    func outcome() async -> TimeLimitOutcome<Value> {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state -> TimeLimitOutcome<Value>? in
+                if state.outcome == nil { state.waiter = continuation }
+                return state.outcome
+            }
+            if let now { continuation.resume(returning: now) }
         }
-        return value
     }
 }
 
-/// Which of ``withinTimeLimit(seconds:sourceLocation:_:)``'s two tasks ended first.
-private enum TimeLimitOutcome<Value: Sendable>: Sendable {
-    case finished(Value)
-    case timedOut
+extension Result where Failure == any Error {
+    /// The result of `body`: its value, or what it threw.
+    fileprivate init(catching body: () async throws -> Success) async {
+        do {
+            self = .success(try await body())
+        } catch {
+            self = .failure(error)
+        }
+    }
 }
 
 /// Holds the calling thread `seconds`: a scenario's own pacing (a byte every 200 ms, a request sent in pieces), never

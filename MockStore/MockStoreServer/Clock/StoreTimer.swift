@@ -55,6 +55,9 @@ public final class StoreTimer: Sendable {
     /// Returns once a pass that began with the store's clock at `milliseconds` or later has ended: everything due by
     /// then has run (a test moves its clock there, then waits for this). Returns at once after ``stop()``.
     public func pass(reaching milliseconds: Int64) async {
+        // Rung, so a pass begins even when the move brought nothing due: the timer may have gone to wait, after its
+        // last pass, until a time computed from the clock already moved, and would otherwise sleep past the mark.
+        if !passes.withLock({ $0.isPast(.clock(milliseconds)) }) { store.subscriptionRuntime.wake.ring() }
         await until(.clock(milliseconds))
     }
 
