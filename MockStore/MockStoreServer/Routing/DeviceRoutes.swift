@@ -10,9 +10,7 @@ enum DeviceRoutes: RouteTable {
     /// What StoreKit does on a phone, under `/storekit/v1/`.
     static let deviceRoutes: [Route] = [
         Route(DeviceAPI.products) { store, request, _ in
-            // `ids=A,B`, and also `ids=A&ids=B`; blanks between commas are ignored.
-            let ids = request.queryValues("ids").flatMap { $0.split(separator: ",") }
-                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let ids = productIds(request.queryValues("ids"))
             do throws(MockStoreError) {
                 return HTTPResponse(
                     status: 200, headers: [HTTPHeader("Content-Type", HTTPResponse.jsonContentType)],
@@ -50,6 +48,27 @@ enum DeviceRoutes: RouteTable {
             return EmptyBody()
         },
     ]
+
+    /// The product ids a products request asks for: `ids=A,B`, and also `ids=A&ids=B`; blanks (`.whitespaces`)
+    /// around an id are trimmed and empty ids ignored.
+    static func productIds(_ values: [String]) -> [String] {
+        values.flatMap { value -> [String] in
+            guard value.utf8.allSatisfy({ $0 < 0x80 }) else {
+                return value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                    !$0.isEmpty
+                }
+            }
+            // ASCII (every id a catalogue has): the same split and trim on bytes, whose only blanks are the space
+            // and the tab. Foundation's trimming (through NSString) was a third of the handler's time.
+            let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            return value.utf8.split(separator: UInt8(ascii: ",")).compactMap { part in
+                guard let first = part.firstIndex(where: { !isBlank($0) }),
+                    let last = part.lastIndex(where: { !isBlank($0) })
+                else { return nil }
+                return String(Substring(part[first...last]))
+            }
+        }
+    }
 
     /// What SKTestSession does, under `/test/v1/`.
     static let sandboxRoutes: [Route] = [
