@@ -91,6 +91,14 @@ import Testing
         #expect(DeviceRoutes.purchaseAnswer(body) == HTTPResponse.json(body))
     }
 
+    @Test(arguments: [
+        " application/json\r\n", "\t 5 \r\n", "", " ", "\r\n", "a b", "\u{0B}x\u{0C}", " é \r\n", "\u{00A0}x\u{2028}",
+        "x\u{85}", " \"quoted\" ",
+    ])
+    func headerValuesAsFoundationTrimmedThem(_ value: String) {
+        #expect(ResponseCollector.trimmed(value[...]) == value.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
     @Test func randomUUIDsAreVersionFourAndDiffer() {
         let made = (0..<64).map { _ in RandomUUID.make() }
         #expect(Set(made).count == made.count)
