@@ -16,7 +16,10 @@ import Testing
     /// Paths no route has: a first word of no route, one segment more or fewer, a trailing slash, the root.
     static let otherPaths: [String] =
         routePaths.flatMap { path in
-            [path + "/", path + "/extra", "/nowhere" + path, String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])]
+            [
+                path + "/", path + "/extra", "/nowhere" + path,
+                String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]),
+            ]
         } + ["/", "", "//", "/storekit", "/storekit/v1", "/1/v1/products"]
 
     /// The routes whose templates match `segments`, trying every one (what the router did before ``RouteIndex``).
@@ -76,7 +79,8 @@ import Testing
     }
 
     @Test(arguments: [
-        PurchaseResponseBody(result: .success, signedTransaction: "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9.c2ln"),
+        PurchaseResponseBody(
+            result: .success, signedTransaction: "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9.c2ln"),
         PurchaseResponseBody(result: .success, signedTransaction: "a.!b.c"),
         PurchaseResponseBody(result: .success, signedTransaction: ""),
         PurchaseResponseBody(result: .success, signedTransaction: #"quote " and backslash \ and slash /"#),

@@ -68,7 +68,8 @@ enum DeviceRoutes: RouteTable {
         bytes.reserveCapacity(bytes.count + jws.utf8.count + 2)
         bytes.append(contentsOf: jws.utf8)
         bytes.append(contentsOf: #""}"#.utf8)
-        return HTTPResponse(status: 200, headers: [HTTPHeader("Content-Type", HTTPResponse.jsonContentType)], body: bytes)
+        return HTTPResponse(
+            status: 200, headers: [HTTPHeader("Content-Type", HTTPResponse.jsonContentType)], body: bytes)
     }
 
     /// The product ids a products request asks for: `ids=A,B`, and also `ids=A&ids=B`; blanks (`.whitespaces`)
