@@ -58,7 +58,20 @@ final class ResponseCollector {
             return
         }
         guard let colon = line.firstIndex(of: ":") else { return }
-        headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
-            in: .whitespacesAndNewlines)
+        headers[line[..<colon].lowercased()] = Self.trimmed(line[line.index(after: colon)...])
+    }
+
+    /// `value` without the blanks and line ends around it (`.whitespacesAndNewlines`): on its bytes when it is ASCII
+    /// (every header a store sends), whose only such characters are the space and tab to carriage return; Foundation's
+    /// trimming (through NSString) was the dearest part of a purchase client's work on its answer.
+    static func trimmed(_ value: Substring) -> String {
+        guard value.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return value.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || (0x09...0x0D).contains(byte) }
+        guard let first = value.utf8.firstIndex(where: { !isBlank($0) }),
+            let last = value.utf8.lastIndex(where: { !isBlank($0) })
+        else { return "" }
+        return String(Substring(value.utf8[first...last]))
     }
 }

@@ -25,7 +25,7 @@ public struct StoreNotifications: StorePart {
         _ database: TransactionStore
     ) throws -> StoredNotification {
         let now = configuration.clock.now().millisecondsSince1970
-        let uuid = UUID().uuidString.lowercased()
+        let uuid = RandomUUID.make().uuidString.lowercased()
         let data = NotificationData(
             environment: configuration.environment, appAppleId: configuration.appAppleIdInAnswers,
             bundleId: configuration.bundleId,

@@ -37,10 +37,13 @@ public struct MockStoreRouter: HTTPHandler {
 
     public let store: MockStore
     let routes: [Route]
+    /// The routes a path may match (``RouteIndex``), by their positions in `routes`.
+    let index: RouteIndex
 
     public init(store: MockStore) {
         self.store = store
         self.routes = Self.allRoutes
+        self.index = Self.allRoutesIndex
     }
 
     /// Every handler, in the order requests are matched against them (which decides a 405's `Allow` list).
@@ -49,13 +52,17 @@ public struct MockStoreRouter: HTTPHandler {
         + BillingRoutes.routes + ExtensionRoutes.routes + OfferRoutes.routes + CustomerRoutes.routes
         + ConsoleRoutes.routes
 
+    static let allRoutesIndex = RouteIndex(allRoutes.map(\.template))
+
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         // Renewals and expiries that fell due on the virtual clock are the store's timer's, in batches, so no
         // request waits for a wave of them (a request reading subscriptions makes its own due first). Without a
         // timer (a store in a test's process) a request makes one batch of them before it is answered.
         if !store.subscriptionRuntime.hasTimer { store.subscriptions.runDueSubscriptionEvents(batches: 1) }
         let segments = Self.segments(of: request.path)
-        let matching = routes.compactMap { route in route.match(segments).map { (route, $0) } }
+        let matching = index.candidates(for: segments).compactMap { position in
+            routes[position].match(segments).map { (routes[position], $0) }
+        }
         guard !matching.isEmpty else {
             return MockStoreError.notFound(request.path).response
         }
@@ -103,7 +110,17 @@ public struct MockStoreRouter: HTTPHandler {
 
     /// `/a/b/` → `["a", "b", ""]`: a trailing slash is a different path, as on Apple's servers.
     static func segments(of path: String) -> [String] {
-        var parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var parts: [String]
+        if path.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII (every path a client of ours sends): split at the byte. Splitting the characters (grapheme
+            // breaking) cost a catalogue request more than its lookup.
+            parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map {
+                String(Substring($0))
+            }
+        } else {
+            // A slash followed by a combining mark is one character, not a slash: split as characters.
+            parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        }
         if parts.first == "" { parts.removeFirst() }
         return parts
     }

@@ -30,7 +30,7 @@ public struct DeviceVerification: Equatable, Sendable {
     }
 
     /// A fresh nonce and the verification value for it: (`deviceVerification`, `deviceVerificationNonce`).
-    public func stamp(nonce: UUID = UUID()) -> (verification: String, nonce: String) {
+    public func stamp(nonce: UUID = RandomUUID.make()) -> (verification: String, nonce: String) {
         let nonceText = nonce.uuidString.lowercased()
         let digest = SHA384.hash(Array((nonceText + deviceID.uuidString.lowercased()).utf8))
         return (Data(digest).base64EncodedString(), nonceText)

@@ -77,7 +77,10 @@ public struct StorePurchases: StorePart {
             }
             return PurchaseResponseBody(result: .success, signedTransaction: signed)
         }
-        if response.signedTransaction != nil { notifications.due.ring() }
+        // The timer delivers the purchase's notification only to a `--notify` URL; without one it is recorded unsent
+        // and there is nothing for the timer to do (a subscription's next event rings it by itself, through the
+        // runtime), so it is not woken to look at the database again for nothing, after every purchase.
+        if response.signedTransaction != nil && configuration.notificationURL != nil { notifications.due.ring() }
         return response
     }
 
