@@ -20,6 +20,7 @@ import argparse
 import datetime
 import json
 import os
+import shutil
 import sys
 import tempfile
 
@@ -196,7 +197,7 @@ def first_line(problem):
     return text.splitlines()[0]
 
 
-# The exit status that tells pnl.sh the engine's Python package is missing: it installs it, then runs this again.
+# The exit status that says the engine's Python package is missing (when not told how to install it).
 ENGINE_MISSING = 3
 
 
@@ -207,6 +208,19 @@ def engine_installed(module):
         return True
     except ImportError:
         return False
+
+
+def install_duckdb(script):
+    """Installs DuckDB's package with `bash script duckdb` (what it installs said on standard error), then imports it."""
+    import importlib
+    import subprocess
+    if subprocess.run(["bash", script, "duckdb"], stdout=subprocess.DEVNULL).returncode != 0:
+        return False
+    importlib.invalidate_caches()
+    if engine_installed("duckdb"):
+        return True
+    sys.stderr.write("pnl.sh: duckdb was installed but Python cannot import it\n")
+    return False
 
 
 def main():
@@ -223,9 +237,26 @@ def main():
     parser.add_argument("--left-out", type=int, default=0, help="how many files the verifier refused")
     parser.add_argument(
         "--expect", type=int, help="with --joined: how many summaries it holds (the verifier's count), checked")
+    parser.add_argument(
+        "--install-with", metavar="SCRIPT", help="install-engine.sh: run to install DuckDB when it is missing (pnl.sh "
+        "ends in this process, so it asks here); without it a missing DuckDB is exit 3")
+    parser.add_argument(
+        "--remove-when-done", metavar="DIR", help="a scratch directory of pnl.sh's, removed when this ends")
     arguments = parser.parse_args()
+    try:
+        return total_and_write(arguments)
+    finally:
+        if arguments.remove_when_done:
+            shutil.rmtree(arguments.remove_when_done, ignore_errors=True)
+
+
+def total_and_write(arguments):
+    """Totals the summaries `arguments` name and writes the P&L: the exit status."""
     if arguments.engine == "duckdb" and not engine_installed("duckdb"):
-        return ENGINE_MISSING
+        if arguments.install_with is None:
+            return ENGINE_MISSING
+        if not install_duckdb(arguments.install_with):
+            return 1
     source = arguments.joined
     if arguments.files is not None:
         source = [path.rstrip("\n") for path in open(arguments.files, encoding="utf-8") if path.strip()]

@@ -71,7 +71,7 @@ say() { if [ "$engine" = spark ]; then echo "pnl.sh: $*" >&2; fi; }
 started=$SECONDS
 
 # What the engine needs, installed when missing (quietly; what is installed is said on standard error). DuckDB's
-# package is looked for by pnl.py itself, which asks for it to be installed (exit 3) only when it is missing.
+# package is looked for by pnl.py itself, which installs it (--install-with) only when it is missing.
 if [ "$engine" = spark ]; then
   say "making sure Java 17 and pyspark are installed"
   JAVA_HOME="$(bash "$here/install-engine.sh" spark)" || exit 1
@@ -109,6 +109,16 @@ if [ "${#verified[@]}" -eq 0 ]; then
   fi
   exit 1
 fi
+# DuckDB: the driver is the last thing this run does, so it takes this process's place (one process fewer a run) and
+# installs DuckDB itself if it is missing.
+# A scratch directory of its own is then removed by the driver (this shell's trap goes with it).
+if [ "$engine" = duckdb ]; then
+  remove=()
+  [ -n "${PNL_SCRATCH:-}" ] || remove=(--remove-when-done "$scratch")
+  exec python3 "$here/pnl.py" --joined "$joined" --expect "${#verified[@]}" --engine duckdb \
+    ${as_of:+--as-of "$as_of"} "${json[@]}" "${days[@]}" --left-out "$left_out" \
+    --install-with "$here/install-engine.sh" "${remove[@]}"
+fi
 say "${#verified[@]} summaries verified; starting Spark in local mode to total them (a minute or two)"
 total() {
   python3 "$here/pnl.py" --joined "$joined" --expect "${#verified[@]}" --engine "$engine" ${as_of:+--as-of "$as_of"} \
@@ -116,10 +126,5 @@ total() {
 }
 status=0
 total || status=$?
-if [ "$status" -eq 3 ]; then
-  bash "$here/install-engine.sh" duckdb >/dev/null || exit 1
-  status=0
-  total || status=$?
-fi
 [ "$status" -eq 0 ] || exit "$status"
 say "done in $((SECONDS - started)) s"

@@ -26,6 +26,38 @@ extension MockStoreProcess {
         }
     }
 
+    /// `mockstore arguments` run in this process as far as the binary goes before it serves: what it prints and its
+    /// exit status when it ends there (its help, a mistake in the command line, a store that cannot start), or, with
+    /// `running`, the store it would serve (whose caller stops it). For the tests of its start-up words, which then
+    /// start no process.
+    public static func start(arguments: [String], environment: [String: String]) -> (
+        outcome: ControlInvocation.Outcome, running: RunningMockStore?
+    ) {
+        let options: MockStoreOptions
+        do {
+            guard case .run(let parsed) = try MockStoreCommandLine.parse(arguments, environment: environment) else {
+                return (control(arguments: arguments, environment: environment), nil)
+            }
+            options = parsed
+        } catch {
+            return (.init(status: ExitStatus.usage, stdout: "", stderr: usageWords(error, arguments: arguments)), nil)
+        }
+        do {
+            let running = try MockStoreLauncher.start(options)
+            return (
+                .init(status: ExitStatus.success, stdout: listeningWords(running), stderr: startupWords(running)),
+                running
+            )
+        } catch {
+            return (.init(status: ExitStatus.failure, stdout: "", stderr: failureWords(error)), nil)
+        }
+    }
+
+    /// What a store that cannot start prints.
+    static func failureWords(_ error: StartupError) -> String {
+        "mockstore: error: \(error.message)\n"
+    }
+
     /// What a mistake in the command line prints: the error, and where the usage is.
     static func usageWords(_ error: UsageError, arguments: [String]) -> String {
         let help = arguments.first == MockStoreCommandLine.controlWord ? "mockstore control --help" : "mockstore --help"

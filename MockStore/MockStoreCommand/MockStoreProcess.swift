@@ -60,7 +60,7 @@ public enum MockStoreProcess {
         do {
             running = try MockStoreLauncher.start(options)
         } catch {
-            write("mockstore: error: \(error.message)\n", to: STDERR_FILENO)
+            write(failureWords(error), to: STDERR_FILENO)
             exit(ExitStatus.failure)
         }
 

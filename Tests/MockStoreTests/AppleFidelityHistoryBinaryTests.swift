@@ -102,7 +102,7 @@ extension AppleFidelityBinaryTests {
                 .signedAppTransaction, as: AppTransactionPayload.self, root: root)
         #expect(app.receiptType == .production && app.appAppleId == 555)
         #expect(try await store.stop() == 0)
-        await #expect(try MockStoreHarness.run(["--environment", "staging"]).status == 64)
+        await #expect(try MockStoreHarness.startInProcess(["--environment", "staging"]).status == 64)
     }
 
     @Test func consumptionRequestIsSentForConsumablesOnly() async throws {

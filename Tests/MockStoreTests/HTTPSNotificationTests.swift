@@ -136,7 +136,7 @@ final class HTTPSReceiver {
         let notPEM = directory.file("not.pem")
         try Data("hello".utf8).write(to: URL(fileURLWithPath: notPEM))
         for (file, message) in [(notPEM, "holds no PEM certificate"), (directory.file("missing.pem"), "cannot read")] {
-            let outcome = try await MockStoreHarness.run([
+            let outcome = try await MockStoreHarness.startInProcess([
                 "--data", directory.file("data"), "--catalogue", Repository.catalogue, "--notify",
                 "https://127.0.0.1:9/hook", "--notify-ca", file,
             ])

@@ -69,7 +69,7 @@ extension MockStoreBinaryTests {
 
     @Test func missingCatalogueExits1NamingTheFile() async throws {
         let missing = directory.file("nowhere.storekit")
-        let outcome = try await MockStoreHarness.run(["--catalogue", missing, "--data", data])
+        let outcome = try await MockStoreHarness.startInProcess(["--catalogue", missing, "--data", data])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains(missing))
         #expect(outcome.stderr.contains("no such file"))
@@ -81,14 +81,14 @@ extension MockStoreBinaryTests {
             #"{"products": [{"productID": "x", "type": "Gift", "displayPrice": "1"}], "#
                 + #""version": {"major": 3, "minor": 0}}"#,
             to: "bad.storekit")
-        let outcome = try await MockStoreHarness.run(["--catalogue", path, "--data", data])
+        let outcome = try await MockStoreHarness.startInProcess(["--catalogue", path, "--data", data])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("\(path): products[0].type: type \"Gift\""))
     }
 
     @Test func insecureSecretFileExits1() async throws {
         let secret = try directory.write("shared secret", to: "secret", mode: 0o644)
-        let outcome = try await MockStoreHarness.run(
+        let outcome = try await MockStoreHarness.startInProcess(
             ["--catalogue", Repository.catalogue, "--data", data, "--signing", "hs256", "--secret-file", secret])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains(secret))
@@ -101,7 +101,7 @@ extension MockStoreBinaryTests {
         let key = data + "/ca/leaf.key"
         let before = try Data(contentsOf: URL(fileURLWithPath: key))
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: key)
-        let outcome = try await MockStoreHarness.run(["--catalogue", Repository.catalogue, "--data", data])
+        let outcome = try await MockStoreHarness.startInProcess(["--catalogue", Repository.catalogue, "--data", data])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("cannot read the test CA in \(data)/ca"))
         #expect(outcome.stderr.contains(key))
@@ -110,7 +110,7 @@ extension MockStoreBinaryTests {
 
     @Test func dataPathThatIsAFileExits1() async throws {
         let file = try directory.write("not a directory", to: "data-file")
-        let outcome = try await MockStoreHarness.run(["--catalogue", Repository.catalogue, "--data", file])
+        let outcome = try await MockStoreHarness.startInProcess(["--catalogue", Repository.catalogue, "--data", file])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("data directory \(file) exists but is not a directory"))
     }

@@ -96,6 +96,18 @@ final class MockStoreHarness: Sendable {
     /// Whether the process is still running (it must survive bad requests).
     var isRunning: Bool { testStore.isRunning }
 
+    /// `mockstore arguments` in this process, for a start that ends before serving (its help, a mistake, a store that
+    /// cannot start): what the binary would print and its exit status (a store that does start is stopped at once;
+    /// the binary's own start-up is ``run(_:timeout:)``'s, in the tests of its exit statuses).
+    static func startInProcess(_ arguments: [String]) async throws -> Outcome {
+        let environment = ProcessInfo.processInfo.environment
+        let (outcome, running) = MockStoreProcess.start(arguments: arguments, environment: environment)
+        let stopped = running.map { MockStoreProcess.stopped($0, signal: SIGTERM) }
+        return Outcome(
+            status: stopped?.status ?? outcome.status, signaled: false, stdout: outcome.stdout,
+            stderr: outcome.stderr + (stopped?.words ?? ""))
+    }
+
     /// Runs `mockstore arguments` to completion (for usage and start-up failures).
     static func run(_ arguments: [String], timeout: TimeInterval = 30) async throws -> Outcome {
         let outcome = try await ChildProcess.run(

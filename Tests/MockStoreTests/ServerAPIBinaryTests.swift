@@ -102,11 +102,11 @@ extension ServerAPIBinaryTests {
 
     @Test func unreadableAPIKeyStopsTheStart() async throws {
         let junk = try directory.write("not a key", to: "junk.pem")
-        let outcome = try await MockStoreHarness.run(
+        let outcome = try await MockStoreHarness.startInProcess(
             ["--catalogue", Repository.catalogue, "--data", data, "--api-key", "K1=\(junk)"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("--api-key K1: \(junk) holds no P-256 public key"))
-        let usage = try await MockStoreHarness.run(["--api-key", "nokey"])
+        let usage = try await MockStoreHarness.startInProcess(["--api-key", "nokey"])
         #expect(usage.status == 64)
     }
 }

@@ -116,7 +116,7 @@ import Testing
             .replacingOccurrences(
                 of: "\"recurringSubscriptionPeriod\" : \"P1M\"", with: "\"recurringSubscriptionPeriod\" : \"P5D\"")
         let path = try directory.write(text, to: "bad.storekit")
-        let outcome = try await MockStoreHarness.run(["--port", "0", "--data", data, "--catalogue", path])
+        let outcome = try await MockStoreHarness.startInProcess(["--port", "0", "--data", data, "--catalogue", path])
         #expect(outcome.status != 0)
         #expect(outcome.stderr.contains("subscriptionGroups[0].subscriptions[1].recurringSubscriptionPeriod"))
         #expect(outcome.stderr.contains("\"P5D\""))
