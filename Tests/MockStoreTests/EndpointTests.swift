@@ -136,10 +136,10 @@ extension EndpointTests {
 extension EndpointTests {
     @Test func anErrorTheEndpointDoesNotDeclareIsMarked() throws {
         let route = MockStoreRouter.Route(TestControls.clear) { _, _, _ in HTTPResponse(status: 200) }
-        let conflict = MockStoreError(status: 409, code: StoreErrorCode.conflict, message: "no").response
+        let conflict = MockStoreError.conflict(.notInForce).response
         let marked = MockStoreRouter.markedIfUndeclared(conflict, by: route)
         #expect(marked.headers.contains(HTTPHeader(MockStoreRouter.undeclaredErrorHeader, "4090000")))
-        let badRequest = MockStoreError.badRequest("no").response
+        let badRequest = MockStoreError.invalid(.malformedJSON).response
         #expect(MockStoreRouter.markedIfUndeclared(badRequest, by: route).headers == badRequest.headers)
         #expect(TestControls.approve.declares(error: StoreErrorCode.conflict))
         #expect(!DeviceAPI.messages.declares(error: StoreErrorCode.conflict))

@@ -55,10 +55,7 @@ enum DeviceRoutes: RouteTable {
     static let sandboxRoutes: [Route] = [
         Route(SandboxAPI.rootCertificate) { store, _, _ in
             guard let der = store.rootCertificateDER else {
-                return MockStoreError(
-                    status: 404, code: StoreErrorCode.notFound,
-                    message: "This store has no test root certificate."
-                ).response
+                return MockStoreError.noRootCertificate.response
             }
             return HTTPResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/pkix-cert")], body: der)
         }

@@ -57,13 +57,13 @@ public struct MockStoreRouter: HTTPHandler {
         let segments = Self.segments(of: request.path)
         let matching = routes.compactMap { route in route.match(segments).map { (route, $0) } }
         guard !matching.isEmpty else {
-            return MockStoreError.notFound(request.path).response
+            return MockStoreError.noSuchEndpoint(path: request.path).response
         }
         // HEAD is GET without the body (libmicrohttpd leaves the body out).
         let method = request.method == "HEAD" ? "GET" : request.method
         guard let (route, captures) = matching.first(where: { $0.0.method == method }) else {
             var response = MockStoreError.methodNotAllowed(
-                request.method, request.path, allowed: matching.map(\.0.method)
+                method: request.method, path: request.path, allowed: matching.map(\.0.method)
             ).response
             response.headers.append(HTTPHeader("Allow", matching.map(\.0.method).joined(separator: ", ")))
             return response

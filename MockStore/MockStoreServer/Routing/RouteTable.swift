@@ -47,17 +47,17 @@ extension RouteTable {
 
     /// Decodes a JSON request body, turning every way it can be wrong into a 400 that says how.
     static func decode<Body: Decodable>(_ type: Body.Type, from bytes: [UInt8]) throws(MockStoreError) -> Body {
-        guard !bytes.isEmpty else { throw .badRequest("A JSON request body is required.") }
+        guard !bytes.isEmpty else { throw .invalid(.bodyRequired) }
         do {
             return try JSONDecoder().decode(type, from: Data(bytes))
         } catch let DecodingError.keyNotFound(key, context) {
-            throw .badRequest("Missing field \"\(fieldPath(context.codingPath + [key]))\".")
+            throw .invalid(.missingField(fieldPath(context.codingPath + [key])))
         } catch let DecodingError.typeMismatch(_, context) {
-            throw .badRequest("Wrong type for \"\(fieldPath(context.codingPath))\": \(context.debugDescription)")
+            throw .invalid(.wrongType(field: fieldPath(context.codingPath), detail: context.debugDescription))
         } catch let DecodingError.valueNotFound(_, context) {
-            throw .badRequest("Field \"\(fieldPath(context.codingPath))\" must not be null.")
+            throw .invalid(.nullField(fieldPath(context.codingPath)))
         } catch {
-            throw .badRequest("Malformed JSON body.")
+            throw .invalid(.malformedJSON)
         }
     }
 
