@@ -27,7 +27,7 @@ struct DeviceClient: Sendable {
     /// A purchase: a simulated `Product.PurchaseError` comes as one.
     func purchase(_ request: PurchaseRequestBody) async throws -> PurchaseResponseBody {
         do {
-            return try await sendRaw(DeviceAPI.purchase, body: request)
+            return try await sendRaw(DeviceAPI.purchase, NoPathParameters(), body: request)
         } catch {
             throw DeviceFailure.purchaseError(error)
         }
@@ -54,18 +54,18 @@ struct DeviceClient: Sendable {
 
     func finish(_ transactionID: String) async throws(StoreKitError) {
         do {
-            _ = try await sendRaw(DeviceAPI.finish, [transactionID], body: EmptyBody())
+            _ = try await sendRaw(DeviceAPI.finish, .init(transactionId: transactionID), body: EmptyBody())
         } catch {
             throw DeviceFailure.storeKitError(error)
         }
     }
 
     func subscriptionStatuses(group: String) async throws(StoreKitError) -> [SubscriptionStatusItem] {
-        try await send(DeviceAPI.subscriptionStatus, [group]).statuses
+        try await send(DeviceAPI.subscriptionStatus, .init(groupId: group)).statuses
     }
 
     func isEligibleForIntroOffer(group: String) async throws(StoreKitError) -> Bool {
-        try await send(DeviceAPI.introOfferEligibility, [group]).isEligibleForIntroOffer
+        try await send(DeviceAPI.introOfferEligibility, .init(groupId: group)).isEligibleForIntroOffer
     }
 
     // MARK: HTTP
@@ -74,7 +74,14 @@ struct DeviceClient: Sendable {
 
     /// `endpoint` sent with no body; a failure as the StoreKit error it stands for.
     private func send<Response: Decodable>(
-        _ endpoint: Endpoint<NoBody, Response>, _ parameters: [String] = [], query: [URLQueryItem] = []
+        _ endpoint: Endpoint<NoBody, Response, NoPathParameters>, query: [URLQueryItem] = []
+    ) async throws(StoreKitError) -> Response {
+        try await send(endpoint, NoPathParameters(), query: query)
+    }
+
+    /// `endpoint` sent with its path's `parameters` and no body; a failure as the StoreKit error it stands for.
+    private func send<Response: Decodable, Path>(
+        _ endpoint: Endpoint<NoBody, Response, Path>, _ parameters: Path, query: [URLQueryItem] = []
     ) async throws(StoreKitError) -> Response {
         do {
             return try await exchange(endpoint, parameters, query: query, body: nil)
@@ -84,8 +91,8 @@ struct DeviceClient: Sendable {
     }
 
     /// `endpoint` sent with `body` (JSON); a failure as it comes (``DeviceFailure`` says what it stands for).
-    private func sendRaw<Request: Encodable, Response: Decodable>(
-        _ endpoint: Endpoint<Request, Response>, _ parameters: [String] = [], body: Request
+    private func sendRaw<Request: Encodable, Response: Decodable, Path>(
+        _ endpoint: Endpoint<Request, Response, Path>, _ parameters: Path, body: Request
     ) async throws -> Response {
         // An empty body is the same two bytes every time (a finish's): not worth an encoder.
         let encoded = body is EmptyBody ? Self.emptyObject : try JSONEncoder().encode(body)
@@ -93,10 +100,10 @@ struct DeviceClient: Sendable {
     }
 
     /// `endpoint`'s answer to `parameters`, `query` and `body`, decoded.
-    private func exchange<Request, Response: Decodable>(
-        _ endpoint: Endpoint<Request, Response>, _ parameters: [String], query: [URLQueryItem], body: Data?
+    private func exchange<Request, Response: Decodable, Path>(
+        _ endpoint: Endpoint<Request, Response, Path>, _ parameters: Path, query: [URLQueryItem], body: Data?
     ) async throws -> Response {
-        let path = endpoint.template.path(parameters)
+        let path = endpoint.path(parameters)
         let data = try await transport.send(endpoint.method.rawValue, path, query: query, body: body)
         return try StoreHTTP.decode(data, baseURL.appendingPathComponent(path))
     }

@@ -54,10 +54,11 @@ package struct StoreHTTP: Sendable {
 
     /// The request of `endpoint`: its method, its path with `parameters` and `query` under the base URL, and `body`
     /// (JSON) when there is one. What both store clients send.
-    package func request<Request, Response>(
-        _ endpoint: Endpoint<Request, Response>, _ parameters: [String], query: [URLQueryItem] = [], body: Data? = nil
+    package func request<Request, Response, Path>(
+        _ endpoint: Endpoint<Request, Response, Path>, _ parameters: Path, query: [URLQueryItem] = [],
+        body: Data? = nil
     ) -> URLRequest {
-        var request = URLRequest(url: url(endpoint.template.path(parameters), query: query))
+        var request = URLRequest(url: url(endpoint.path(parameters), query: query))
         request.httpMethod = endpoint.method.rawValue
         if let body {
             request.httpBody = body

@@ -26,8 +26,8 @@ enum DeviceRoutes: RouteTable {
             return try store.purchases.purchase(
                 try decode(PurchaseRequestBody.self, from: request.body), device: device)
         },
-        route(DeviceAPI.purchaseStatus) { store, _, captures in
-            try store.purchases.purchaseStatus(transactionId: captures["transactionId"])
+        route(DeviceAPI.purchaseStatus) { store, _, path in
+            try store.purchases.purchaseStatus(transactionId: path.transactionId)
         },
         route(DeviceAPI.unfinished) { store, request, _ in
             SignedTransactionsBody(
@@ -45,8 +45,8 @@ enum DeviceRoutes: RouteTable {
         route(DeviceAPI.appTransaction) { store, request, _ in
             try store.purchases.deviceAppTransaction(device: try device(request))
         },
-        route(DeviceAPI.finish) { store, _, captures in
-            try store.purchases.finish(transactionId: captures["transactionId"])
+        route(DeviceAPI.finish) { store, _, path in
+            try store.purchases.finish(transactionId: path.transactionId)
             return EmptyBody()
         },
     ]
