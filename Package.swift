@@ -181,7 +181,9 @@ let package = Package(
 
         // What more than one test target needs (temporary directories, the built binaries, processes, seeded random,
         // waiting): a regular target on Foundation and Testing only, so it depends on nothing under test.
-        .target(name: "TestSupport", dependencies: ["MockStoreTesting", "StoreWire"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["DurableFiles", "MockStoreTesting", "StoreWire"],
+            path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
 
         .testTarget(name: "DurableFilesTests", dependencies: ["DurableFiles", "TestSupport"]),
