@@ -39,9 +39,8 @@ extension ServerAPIClient {
     public func refundHistory(_ transactionId: String, revision: String? = nil) async throws(ServerAPIError)
         -> RefundHistoryResponseBody
     {
-        let query = revision.map { [URLQueryItem(name: "revision", value: $0)] } ?? []
-        return try await send(
-            ServerAPI.refundHistory, .init(transactionId: transactionId), query: query, body: NoBody())
+        try await send(
+            ServerAPI.refundHistory, .init(transactionId: transactionId, revision: revision), body: NoBody())
     }
 
     /// Look Up Order ID (`MOCK` and 8 digits in the mock store: see its test controls' `transactions`).
@@ -78,7 +77,7 @@ extension ServerAPIClient {
 
     /// Request a Test Notification (the store needs `notify`).
     public func requestTestNotification() async throws(ServerAPIError) -> SendTestNotificationResponseBody {
-        try await send(ServerAPI.requestTestNotification, NoPathParameters(), body: NoBody())
+        try await send(ServerAPI.requestTestNotification, NoParameters(), body: NoBody())
     }
 
     /// Get Test Notification Status.
@@ -92,8 +91,7 @@ extension ServerAPIClient {
     public func notificationHistory(_ request: NotificationHistoryRequestBody, paginationToken: String? = nil)
         async throws(ServerAPIError) -> NotificationHistoryResponseBody
     {
-        let query = paginationToken.map { [URLQueryItem(name: "paginationToken", value: $0)] } ?? []
-        return try await send(ServerAPI.notificationHistory, NoPathParameters(), query: query, body: request)
+        try await send(ServerAPI.notificationHistory, .init(paginationToken: paginationToken), body: request)
     }
 
     /// Get All Subscription Statuses of the customer who has `transactionId` (or whose `appTransactionId` it is),
@@ -117,7 +115,7 @@ extension ServerAPIClient {
     public func massExtendRenewalDate(_ request: MassExtendRenewalDateRequestBody) async throws(ServerAPIError)
         -> MassExtendRenewalDateResponseBody
     {
-        try await send(ServerAPI.massExtendRenewalDate, NoPathParameters(), body: request)
+        try await send(ServerAPI.massExtendRenewalDate, NoParameters(), body: request)
     }
 
     /// Get Status of Subscription Renewal Date Extensions.

@@ -61,9 +61,11 @@ public struct ServerAPIClient: Sendable {
         let name = "\(endpoint.method.rawValue) \(endpoint.template.description)"
         let base =
             baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
-        guard var components = URLComponents(string: base + endpoint.path(parameters)) else {
+        let (path, items) = endpoint.components(parameters)
+        guard var components = URLComponents(string: base + path) else {
             throw .unreachable(request: name, why: "its path is not a URL")
         }
+        let query = items.map { URLQueryItem(name: $0.name, value: $0.value) } + query
         if !query.isEmpty { components.queryItems = query }
         guard let url = components.url else { throw .unreachable(request: name, why: "its query is not a URL") }
         var request = URLRequest(url: url)

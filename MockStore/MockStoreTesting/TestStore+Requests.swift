@@ -14,12 +14,12 @@ extension TestStore {
     public func send<Answer: Decodable, Path>(_ endpoint: Endpoint<NoBody, Answer, Path>, _ parameters: Path)
         async throws -> Answer
     {
-        try await decode(Answer.self, endpoint.method.rawValue, endpoint.path(parameters), body: NoBody?.none)
+        try await decode(Answer.self, endpoint.method.rawValue, endpoint.target(parameters), body: NoBody?.none)
     }
 
     /// Sends `endpoint`, whose path has no parameters, with no body, and decodes the answer.
-    public func send<Answer: Decodable>(_ endpoint: Endpoint<NoBody, Answer, NoPathParameters>) async throws -> Answer {
-        try await send(endpoint, NoPathParameters())
+    public func send<Answer: Decodable>(_ endpoint: Endpoint<NoBody, Answer, NoParameters>) async throws -> Answer {
+        try await send(endpoint, NoParameters())
     }
 
     /// Sends `endpoint` with its `parameters` and `body` (JSON), and decodes the answer; a refusal throws
@@ -27,14 +27,14 @@ extension TestStore {
     public func send<Request: Encodable, Answer: Decodable, Path>(
         _ endpoint: Endpoint<Request, Answer, Path>, _ parameters: Path, body: Request
     ) async throws -> Answer {
-        try await decode(Answer.self, endpoint.method.rawValue, endpoint.path(parameters), body: body)
+        try await decode(Answer.self, endpoint.method.rawValue, endpoint.target(parameters), body: body)
     }
 
     /// Sends `endpoint`, whose path has no parameters, with `body` (JSON), and decodes the answer.
     public func send<Request: Encodable, Answer: Decodable>(
-        _ endpoint: Endpoint<Request, Answer, NoPathParameters>, body: Request
+        _ endpoint: Endpoint<Request, Answer, NoParameters>, body: Request
     ) async throws -> Answer {
-        try await send(endpoint, NoPathParameters(), body: body)
+        try await send(endpoint, NoParameters(), body: body)
     }
 
     /// Sends `endpoint` with its `parameters` and no body, and gives the raw answer's bytes (a certificate, say) and
@@ -42,12 +42,12 @@ extension TestStore {
     public func exchange<Answer, Path>(_ endpoint: Endpoint<NoBody, Answer, Path>, _ parameters: Path) async throws
         -> (Data, Int)
     {
-        try await exchange(endpoint.method.rawValue, endpoint.path(parameters))
+        try await exchange(endpoint.method.rawValue, endpoint.target(parameters))
     }
 
     /// Sends `endpoint`, whose path has no parameters, with no body, and gives the raw answer and its status.
-    public func exchange<Answer>(_ endpoint: Endpoint<NoBody, Answer, NoPathParameters>) async throws -> (Data, Int) {
-        try await exchange(endpoint, NoPathParameters())
+    public func exchange<Answer>(_ endpoint: Endpoint<NoBody, Answer, NoParameters>) async throws -> (Data, Int) {
+        try await exchange(endpoint, NoParameters())
     }
 
     /// GETs `path` (a declared endpoint's, with its query) and decodes the answer.

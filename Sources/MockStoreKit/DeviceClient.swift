@@ -20,14 +20,13 @@ struct DeviceClient: Sendable {
     }
 
     func products(_ ids: [String]) async throws(StoreKitError) -> [StoreProductInfo] {
-        try await send(DeviceAPI.products, query: [URLQueryItem(name: "ids", value: ids.joined(separator: ","))])
-            .products
+        try await send(DeviceAPI.products, .init(ids: ids)).products
     }
 
     /// A purchase: a simulated `Product.PurchaseError` comes as one.
     func purchase(_ request: PurchaseRequestBody) async throws -> PurchaseResponseBody {
         do {
-            return try await sendRaw(DeviceAPI.purchase, NoPathParameters(), body: request)
+            return try await sendRaw(DeviceAPI.purchase, NoParameters(), body: request)
         } catch {
             throw DeviceFailure.purchaseError(error)
         }
@@ -38,10 +37,7 @@ struct DeviceClient: Sendable {
     }
 
     func all(includingConsumableHistory: Bool) async throws(StoreKitError) -> [String] {
-        try await send(
-            DeviceAPI.all,
-            query: includingConsumableHistory ? [URLQueryItem(name: "includeConsumableHistory", value: "true")] : []
-        ).signedTransactions
+        try await send(DeviceAPI.all, .init(includeConsumableHistory: includingConsumableHistory)).signedTransactions
     }
 
     func currentEntitlements() async throws(StoreKitError) -> [String] {
@@ -49,7 +45,7 @@ struct DeviceClient: Sendable {
     }
 
     func updates(after cursor: String?) async throws(StoreKitError) -> TransactionUpdatesBody {
-        try await send(DeviceAPI.updates, query: cursor.map { [URLQueryItem(name: "after", value: $0)] } ?? [])
+        try await send(DeviceAPI.updates, .init(after: cursor))
     }
 
     func finish(_ transactionID: String) async throws(StoreKitError) {
@@ -72,38 +68,39 @@ struct DeviceClient: Sendable {
 
     private static let emptyObject = Data("{}".utf8)
 
-    /// `endpoint` sent with no body; a failure as the StoreKit error it stands for.
-    private func send<Response: Decodable>(
-        _ endpoint: Endpoint<NoBody, Response, NoPathParameters>, query: [URLQueryItem] = []
-    ) async throws(StoreKitError) -> Response {
-        try await send(endpoint, NoPathParameters(), query: query)
+    /// `endpoint`, which takes no parameters, sent with no body; a failure as the StoreKit error it stands for.
+    private func send<Response: Decodable>(_ endpoint: Endpoint<NoBody, Response, NoParameters>)
+        async throws(StoreKitError) -> Response
+    {
+        try await send(endpoint, NoParameters())
     }
 
-    /// `endpoint` sent with its path's `parameters` and no body; a failure as the StoreKit error it stands for.
-    private func send<Response: Decodable, Path>(
-        _ endpoint: Endpoint<NoBody, Response, Path>, _ parameters: Path, query: [URLQueryItem] = []
+    /// `endpoint` sent with its `parameters` and no body; a failure as the StoreKit error it stands for.
+    private func send<Response: Decodable, Parameters>(
+        _ endpoint: Endpoint<NoBody, Response, Parameters>, _ parameters: Parameters
     ) async throws(StoreKitError) -> Response {
         do {
-            return try await exchange(endpoint, parameters, query: query, body: nil)
+            return try await exchange(endpoint, parameters, body: nil)
         } catch {
             throw DeviceFailure.storeKitError(error)
         }
     }
 
     /// `endpoint` sent with `body` (JSON); a failure as it comes (``DeviceFailure`` says what it stands for).
-    private func sendRaw<Request: Encodable, Response: Decodable, Path>(
-        _ endpoint: Endpoint<Request, Response, Path>, _ parameters: Path, body: Request
+    private func sendRaw<Request: Encodable, Response: Decodable, Parameters>(
+        _ endpoint: Endpoint<Request, Response, Parameters>, _ parameters: Parameters, body: Request
     ) async throws -> Response {
         // An empty body is the same two bytes every time (a finish's): not worth an encoder.
         let encoded = body is EmptyBody ? Self.emptyObject : try JSONEncoder().encode(body)
-        return try await exchange(endpoint, parameters, query: [], body: encoded)
+        return try await exchange(endpoint, parameters, body: encoded)
     }
 
-    /// `endpoint`'s answer to `parameters`, `query` and `body`, decoded.
-    private func exchange<Request, Response: Decodable, Path>(
-        _ endpoint: Endpoint<Request, Response, Path>, _ parameters: Path, query: [URLQueryItem], body: Data?
+    /// `endpoint`'s answer to `parameters` (its path's and its query's) and `body`, decoded.
+    private func exchange<Request, Response: Decodable, Parameters>(
+        _ endpoint: Endpoint<Request, Response, Parameters>, _ parameters: Parameters, body: Data?
     ) async throws -> Response {
-        let path = endpoint.path(parameters)
+        let (path, items) = endpoint.components(parameters)
+        let query = items.map { URLQueryItem(name: $0.name, value: $0.value) }
         let data = try await transport.send(endpoint.method.rawValue, path, query: query, body: body)
         return try StoreHTTP.decode(data, baseURL.appendingPathComponent(path))
     }

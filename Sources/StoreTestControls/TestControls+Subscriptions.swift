@@ -3,15 +3,15 @@ import StoreWire
 /// The clock, subscription, billing, offer and Family Sharing controls.
 extension TestControls {
     /// The virtual clock: virtual now and rate.
-    public static let clock = Endpoint<NoBody, TestClockBody, NoPathParameters>(.get, "/test/v1/clock")
+    public static let clock = Endpoint<NoBody, TestClockBody, NoParameters>(.get, "/test/v1/clock")
     /// Moves the clock on by an ISO 8601 duration, running every renewal and expiry due on the way.
-    public static let advanceClock = Endpoint<TestClockRequest, TestClockBody, NoPathParameters>(
+    public static let advanceClock = Endpoint<TestClockRequest, TestClockBody, NoParameters>(
         .post, "/test/v1/clock/advance")
     /// Sets Xcode's time rate.
-    public static let setClockRate = Endpoint<TestClockRequest, TestClockBody, NoPathParameters>(
+    public static let setClockRate = Endpoint<TestClockRequest, TestClockBody, NoParameters>(
         .post, "/test/v1/clock/rate")
     /// Every subscription: status, product, renewal info.
-    public static let subscriptions = Endpoint<NoBody, TestSubscriptionsBody, NoPathParameters>(
+    public static let subscriptions = Endpoint<NoBody, TestSubscriptionsBody, NoParameters>(
         .get, "/test/v1/subscriptions")
     /// Renews the subscription now: `DID_RENEW`.
     public static let renew = Endpoint<NoBody, TestSubscriptionEventRecord, SubscriptionReferencePath>(
@@ -47,11 +47,11 @@ extension TestControls {
     // MARK: Billing
 
     /// The billing settings in force.
-    public static let billingSettings = Endpoint<NoBody, TestBillingSettingsBody, NoPathParameters>(
+    public static let billingSettings = Endpoint<NoBody, TestBillingSettingsBody, NoParameters>(
         .get, billingSettingsPath)
     /// Changes the billing settings the update names.
     public static let updateBillingSettings = Endpoint<
-        TestBillingSettingsUpdate, TestBillingSettingsBody, NoPathParameters
+        TestBillingSettingsUpdate, TestBillingSettingsBody, NoParameters
     >(
         .post, billingSettingsPath, errors: [StoreErrorCode.invalidProductId])
     /// The subscription's billing issue ends: `DID_RENEW BILLING_RECOVERY`.
@@ -88,12 +88,12 @@ extension TestControls {
     // MARK: Offers and Family Sharing
 
     /// Registers a subscription offer key.
-    public static let registerOfferKey = Endpoint<TestOfferKeyRequest, TestOfferKeysBody, NoPathParameters>(
+    public static let registerOfferKey = Endpoint<TestOfferKeyRequest, TestOfferKeysBody, NoParameters>(
         .post, offerKeysPath)
     /// The ids of the subscription offer keys registered.
-    public static let offerKeys = Endpoint<NoBody, TestOfferKeysBody, NoPathParameters>(.get, offerKeysPath)
+    public static let offerKeys = Endpoint<NoBody, TestOfferKeysBody, NoParameters>(.get, offerKeysPath)
     /// A family member shares the body's family-shareable subscription with this customer.
-    public static let familyShare = Endpoint<PurchaseRequestBody, TestSubscriptionEventRecord, NoPathParameters>(
+    public static let familyShare = Endpoint<PurchaseRequestBody, TestSubscriptionEventRecord, NoParameters>(
         .post, "/test/v1/family-sharing", errors: [StoreErrorCode.invalidProductId, StoreErrorCode.conflict])
     /// Family Sharing of the subscription ends: `REVOKE`.
     public static let familyRevoke = Endpoint<NoBody, TestTransactionBody, SubscriptionReferencePath>(

@@ -22,7 +22,7 @@ public enum ServerAPI {
         ])
     /// Get Notification History (the `paginationToken` query for the next page).
     public static let notificationHistory = Endpoint<
-        NotificationHistoryRequestBody, NotificationHistoryResponseBody, NoPathParameters
+        NotificationHistoryRequestBody, NotificationHistoryResponseBody, NotificationHistoryParameters
     >(
         .post, "/inApps/v1/notifications/history",
         errors: [
@@ -47,7 +47,7 @@ public enum ServerAPI {
         .get, "/inApps/v2/history/{transactionId}",
         errors: historyErrors)
     /// Get Refund History (the `revision` query for the next page).
-    public static let refundHistory = Endpoint<NoBody, RefundHistoryResponseBody, TransactionPath>(
+    public static let refundHistory = Endpoint<NoBody, RefundHistoryResponseBody, RefundHistoryParameters>(
         .get, "/inApps/v2/refund/lookup/{transactionId}",
         errors: [
             StoreErrorCode.invalidTransactionId, StoreErrorCode.transactionIdNotFound,
@@ -88,7 +88,7 @@ public enum ServerAPI {
             StoreErrorCode.simulatedStoreKitError,
         ])
     /// Request a Test Notification.
-    public static let requestTestNotification = Endpoint<NoBody, SendTestNotificationResponseBody, NoPathParameters>(
+    public static let requestTestNotification = Endpoint<NoBody, SendTestNotificationResponseBody, NoParameters>(
         .post, "/inApps/v1/notifications/test", errors: [StoreErrorCode.serverNotificationURLNotFound])
     /// Get Test Notification Status.
     public static let testNotificationStatus = Endpoint<
@@ -114,7 +114,7 @@ public enum ServerAPI {
         ])
     /// Extend Subscription Renewal Dates for All Active Subscribers (the body checked field by field).
     public static let massExtendRenewalDate = Endpoint<
-        MassExtendRenewalDateRequestBody, MassExtendRenewalDateResponseBody, NoPathParameters
+        MassExtendRenewalDateRequestBody, MassExtendRenewalDateResponseBody, NoParameters
     >(
         .post, "/inApps/v1/subscriptions/extend/mass",
         errors: [

@@ -7,13 +7,13 @@ extension LoopbackClient {
         _ endpoint: Endpoint<Request, Response, Path>, _ parameters: Path, body: [UInt8]? = nil,
         headers: [HTTPHeader] = []
     ) throws -> HTTPClient.Response {
-        try request(endpoint.method.rawValue, endpoint.path(parameters), body: body, headers: headers)
+        try request(endpoint.method.rawValue, endpoint.target(parameters), body: body, headers: headers)
     }
 
     /// `endpoint`, whose path has no parameters, with the raw JSON `body` when there is one, and `headers`.
     func request<Request, Response>(
-        _ endpoint: Endpoint<Request, Response, NoPathParameters>, body: [UInt8]? = nil, headers: [HTTPHeader] = []
+        _ endpoint: Endpoint<Request, Response, NoParameters>, body: [UInt8]? = nil, headers: [HTTPHeader] = []
     ) throws -> HTTPClient.Response {
-        try request(endpoint, NoPathParameters(), body: body, headers: headers)
+        try request(endpoint, NoParameters(), body: body, headers: headers)
     }
 }

@@ -142,11 +142,11 @@ extension CustomerBinaryTests {
         try expectError(wrong, status: 404, code: .transactionIdNotFound)
         _ = try await store.testStore.acting(as: "alice") { try await store.testStore.refund(id) }
 
-        let alices = try await server(store, ServerAPI.refundHistory.path(.init(transactionId: id))).decoded(
+        let alices = try await server(store, ServerAPI.refundHistory.target(.init(transactionId: id))).decoded(
             RefundHistoryResponseBody.self)
         #expect(try payloads(alices.signedTransactions, root: root).map(\.transactionId) == [id])
         let bobsRefunds = try await server(
-            store, ServerAPI.refundHistory.path(.init(transactionId: bobs.transactionId))
+            store, ServerAPI.refundHistory.target(.init(transactionId: bobs.transactionId))
         )
         .decoded(RefundHistoryResponseBody.self)
         #expect(bobsRefunds.signedTransactions.isEmpty)

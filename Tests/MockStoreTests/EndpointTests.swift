@@ -12,9 +12,11 @@ import Testing
     struct Declared: Hashable, CustomStringConvertible {
         var method: String
         var template: String
-        /// The template's parameter names, and the stored properties of the endpoint's `Path` type, in order.
+        /// The template's parameter names, the stored properties of the endpoint's parameters type, in order, and
+        /// the query names that type reads.
         var parameterNames: [String] = []
         var pathProperties: [String] = []
+        var queryNames: [String] = []
         var description: String { method + " " + template }
     }
 
@@ -22,7 +24,9 @@ import Testing
         let names = endpoint.template.parameterNames
         return Declared(
             method: endpoint.method.rawValue, template: endpoint.template.description, parameterNames: names,
-            pathProperties: Mirror(reflecting: Path(pathValues: names)).children.compactMap(\.label))
+            pathProperties: Mirror(reflecting: Path(pathValues: names, query: { _ in [] })).children.compactMap(
+                \.label),
+            queryNames: Path.queryNames)
     }
 
     /// Every endpoint of the four catalogues.
@@ -141,15 +145,24 @@ extension EndpointTests {
     }
 
     /// A handler reads `path.transactionId` and a client builds the path from a `TransactionPath`: the type's
-    /// properties must be the template's parameters, named alike and in order, or a value lands in the wrong place.
-    @Test func everyEndpointsPathTypeHasTheTemplatesParameters() {
+    /// properties must be the template's parameters, named alike and in order, then the query's, or a value lands
+    /// in the wrong place.
+    @Test func everyEndpointsParametersTypeHasTheTemplatesParametersThenItsQuery() {
         for endpoint in Self.everyEndpoint {
-            #expect(endpoint.pathProperties == endpoint.parameterNames, "\(endpoint)")
+            #expect(endpoint.pathProperties == endpoint.parameterNames + endpoint.queryNames, "\(endpoint)")
         }
         let path = ServerAPI.massExtensionStatus.path(.init(productId: "p", requestIdentifier: "r"))
         let segments = MockStoreRouter.segments(of: path)
         #expect(ServerAPI.massExtensionStatus.parameters(segments) == .init(productId: "p", requestIdentifier: "r"))
         #expect(ServerAPI.massExtensionStatus.parameters(["inApps", "v1", "subscriptions"]) == nil)
+        let refunds = ServerAPI.refundHistory.target(.init(transactionId: "7", revision: "r 1"))
+        #expect(refunds == "/inApps/v2/refund/lookup/7?revision=r%201")
+        let query = ["revision": ["r 1"]]
+        #expect(
+            ServerAPI.refundHistory.parameters(["inApps", "v2", "refund", "lookup", "7"], query: { query[$0] ?? [] })
+                == .init(transactionId: "7", revision: "r 1"))
+        #expect(DeviceAPI.products.target(.init(ids: ["a", "b"])) == "/storekit/v1/products?ids=a%2Cb")
+        #expect(ProductsParameters(pathValues: [], query: { _ in ["a, ,b", "c"] }).ids == ["a", "b", "c"])
     }
 }
 

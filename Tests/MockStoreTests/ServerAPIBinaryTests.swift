@@ -273,30 +273,30 @@ extension ServerAPIBinaryTests {
         let store = try await start()
         let root = try await root(store)
         let ids = [try await buy(store), try await buy(store), try await buy(store)]
-        let empty = try await api(store, "GET", ServerAPI.refundHistory.path(.init(transactionId: ids[0])))
+        let empty = try await api(store, "GET", ServerAPI.refundHistory.target(.init(transactionId: ids[0])))
         #expect(empty.status == 200)
         #expect(try empty.decoded(RefundHistoryResponseBody.self).signedTransactions.isEmpty)
         try await store.testStore.refund(ids[2])
         try await store.testStore.advanceClock(by: .minutes(1))
         try await store.testStore.refund(ids[0])
-        let history = try await api(store, "GET", ServerAPI.refundHistory.path(.init(transactionId: ids[1])))
+        let history = try await api(store, "GET", ServerAPI.refundHistory.target(.init(transactionId: ids[1])))
             .decoded(RefundHistoryResponseBody.self)
         let refunded = try transactions(history.signedTransactions, root: root)
         #expect(refunded.map(\.transactionId) == [ids[2], ids[0]])
         #expect(refunded.allSatisfy { $0.revocationDate != nil })
         #expect(!history.hasMore)
         let next = try await api(
-            store, "GET", ServerAPI.refundHistory.path(.init(transactionId: ids[1])) + "?revision=\(history.revision)"
+            store, "GET", ServerAPI.refundHistory.target(.init(transactionId: ids[1], revision: history.revision))
         )
         .decoded(RefundHistoryResponseBody.self)
         #expect(next.signedTransactions.isEmpty)
         try expectError(
-            try await api(store, "GET", ServerAPI.refundHistory.path(.init(transactionId: ids[1])) + "?revision=zzz"),
+            try await api(store, "GET", ServerAPI.refundHistory.target(.init(transactionId: ids[1], revision: "zzz"))),
             status: 400,
             code: .invalidRequestRevision
         )
         try expectError(
-            try await api(store, "GET", ServerAPI.refundHistory.path(.init(transactionId: "2000000000000999"))),
+            try await api(store, "GET", ServerAPI.refundHistory.target(.init(transactionId: "2000000000000999"))),
             status: 404,
             code: .transactionIdNotFound)
         #expect(try await store.stop() == 0)

@@ -51,9 +51,8 @@ enum ControlRoutes: RouteTable {
         route(TestControls.clearFailure) { store, _, path in try store.settings.clearFailure(api: path.api)
         },
         route(TestControls.consumption) { store, _, _ in try store.controls.consumptionRecords() },
-        route(TestControls.notifications) { store, request, _ in
-            try store.notifications.notificationRecords(
-                revision: request.queryValues("revision").first, limit: request.queryValues("limit").first)
+        route(TestControls.notifications) { store, _, query in
+            try store.notifications.notificationRecords(revision: query.revision, limit: query.limit)
         },
     ]
 }

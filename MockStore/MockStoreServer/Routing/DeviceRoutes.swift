@@ -9,14 +9,11 @@ enum DeviceRoutes: RouteTable {
 
     /// What StoreKit does on a phone, under `/storekit/v1/`.
     static let deviceRoutes: [Route] = [
-        Route(DeviceAPI.products) { store, request, _ in
-            // `ids=A,B`, and also `ids=A&ids=B`; blanks between commas are ignored.
-            let ids = request.queryValues("ids").flatMap { $0.split(separator: ",") }
-                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        Route(DeviceAPI.products) { store, _, query in
             do throws(MockStoreError) {
                 return HTTPResponse(
                     status: 200, headers: [HTTPHeader("Content-Type", HTTPResponse.jsonContentType)],
-                    body: try store.catalogue.productsBody(ids: ids))
+                    body: try store.catalogue.productsBody(ids: query.ids))
             } catch {
                 return error.response
             }
@@ -33,14 +30,14 @@ enum DeviceRoutes: RouteTable {
             SignedTransactionsBody(
                 signedTransactions: try store.purchases.unfinishedTransactions(device: try device(request)))
         },
-        route(DeviceAPI.all) { store, request, _ in
+        route(DeviceAPI.all) { store, request, query in
             SignedTransactionsBody(
                 signedTransactions: try store.purchases.everyTransaction(
-                    includingConsumableHistory: request.queryValues("includeConsumableHistory").first == "true",
+                    includingConsumableHistory: query.includeConsumableHistory,
                     device: try device(request)))
         },
-        route(DeviceAPI.updates) { store, request, _ in
-            try store.purchases.updates(after: request.queryValues("after").first, device: try device(request))
+        route(DeviceAPI.updates) { store, request, query in
+            try store.purchases.updates(after: query.after, device: try device(request))
         },
         route(DeviceAPI.appTransaction) { store, request, _ in
             try store.purchases.deviceAppTransaction(device: try device(request))

@@ -19,7 +19,8 @@ public struct MockStoreRouter: HTTPHandler {
         /// Answers a request whose path matched, given the values of the template's parameters, in order.
         var respond: @Sendable (MockStore, HTTPRequest, [String]) -> HTTPResponse
 
-        /// The handler of `endpoint`: `respond` gets the store, the request and the path's parameters, typed.
+        /// The handler of `endpoint`: `respond` gets the store, the request and its path's and query's parameters,
+        /// typed.
         init<Request, Response, Path>(
             _ endpoint: Endpoint<Request, Response, Path>,
             respond: @escaping @Sendable (MockStore, HTTPRequest, Path) -> HTTPResponse
@@ -27,7 +28,9 @@ public struct MockStoreRouter: HTTPHandler {
             method = endpoint.method.rawValue
             template = endpoint.template
             declares = { endpoint.declares(error: $0) }
-            self.respond = { store, request, values in respond(store, request, Path(pathValues: values)) }
+            self.respond = { store, request, values in
+                respond(store, request, Path(pathValues: values, query: { request.queryValues($0) }))
+            }
         }
 
         /// The values of the template's parameters, in order, when `segments` matches it.

@@ -18,10 +18,10 @@ enum ServerAPIRoutes: RouteTable {
                     originalTransactionId: path.originalTransactionId,
                     try decode(UpdateAppAccountTokenRequestBody.self, from: request.body))
             }),
-        serverRoute(ServerAPI.notificationHistory) { store, request, _ in
+        serverRoute(ServerAPI.notificationHistory) { store, request, query in
             try store.notifications.notificationHistory(
                 try decode(NotificationHistoryRequestBody.self, from: request.body),
-                paginationToken: request.queryValues("paginationToken").first)
+                paginationToken: query.paginationToken)
         },
         serverRoute(ServerAPI.historyV1) { store, request, path in
             try store.serverAPI.history(id: path.transactionId, version: "v1", query: request.query)
@@ -29,9 +29,8 @@ enum ServerAPIRoutes: RouteTable {
         serverRoute(ServerAPI.history) { store, request, path in
             try store.serverAPI.history(id: path.transactionId, version: "v2", query: request.query)
         },
-        serverRoute(ServerAPI.refundHistory) { store, request, path in
-            try store.serverAPI.refundHistory(
-                id: path.transactionId, revision: request.queryValues("revision").first)
+        serverRoute(ServerAPI.refundHistory) { store, _, path in
+            try store.serverAPI.refundHistory(id: path.transactionId, revision: path.revision)
         },
         serverRoute(ServerAPI.lookUpOrder) { store, _, path in
             try store.serverAPI.lookUpOrder(id: path.orderId)
