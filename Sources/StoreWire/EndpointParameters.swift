@@ -108,19 +108,6 @@ public struct UpdatesParameters: QueryOnlyParameters, Equatable {
     public static let queryNames = ["after"]
 }
 
-/// `?ids=A,B`: the products asked for (`ids=A&ids=B` reads the same; blanks between commas are ignored).
-public struct ProductsParameters: QueryOnlyParameters, Equatable {
-    public var ids: [String]
-    public init(ids: [String]) { self.ids = ids }
-    public init(pathValues: [String], query: (String) -> [String]) {
-        self.init(
-            ids: query("ids").flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty })
-    }
-    public var queryItems: [(name: String, value: String)] { [("ids", ids.joined(separator: ","))] }
-    public static let queryNames = ["ids"]
-}
-
 /// `?includeConsumableHistory=true`: every transaction, finished consumables too.
 public struct AllTransactionsParameters: QueryOnlyParameters, Equatable {
     public var includeConsumableHistory: Bool

@@ -161,8 +161,8 @@ extension EndpointTests {
         #expect(
             ServerAPI.refundHistory.parameters(["inApps", "v2", "refund", "lookup", "7"], query: { query[$0] ?? [] })
                 == .init(transactionId: "7", revision: "r 1"))
-        #expect(DeviceAPI.products.target(.init(ids: ["a", "b"])) == "/storekit/v1/products?ids=a%2Cb")
-        #expect(ProductsParameters(pathValues: [], query: { _ in ["a, ,b", "c"] }).ids == ["a", "b", "c"])
+        #expect(DeviceAPI.updates.target(.init(after: "3")) == "/storekit/v1/transactions/updates?after=3")
+        #expect(DeviceAPI.updates.target(.init(after: nil)) == "/storekit/v1/transactions/updates")
     }
 }
 

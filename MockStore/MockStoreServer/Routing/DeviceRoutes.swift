@@ -9,11 +9,14 @@ enum DeviceRoutes: RouteTable {
 
     /// What StoreKit does on a phone, under `/storekit/v1/`.
     static let deviceRoutes: [Route] = [
-        Route(DeviceAPI.products) { store, _, query in
+        Route(DeviceAPI.products) { store, request, _ in
+            // `ids=A,B`, and also `ids=A&ids=B`; blanks between commas are ignored.
+            let ids = request.queryValues("ids").flatMap { $0.split(separator: ",") }
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             do throws(MockStoreError) {
                 return HTTPResponse(
                     status: 200, headers: [HTTPHeader("Content-Type", HTTPResponse.jsonContentType)],
-                    body: try store.catalogue.productsBody(ids: query.ids))
+                    body: try store.catalogue.productsBody(ids: ids))
             } catch {
                 return error.response
             }
