@@ -16,7 +16,7 @@ import Testing
         let cases: [(MockStoreError, Int, StoreErrorCode)] = [
             (.invalid(.malformedJSON), 400, .generalBadRequest),
             (.serverAPI(.originalTransactionIdNotFound), 404, .originalTransactionIdNotFound),
-            (.serverAPI(.extensionLimit("extensions would exceed 250 days in all")), 403, .subscriptionMaxExtension),
+            (.serverAPI(.extensionLimit), 403, .subscriptionMaxExtension),
             (.conflict(.notInForce), 409, .conflict),
             (.methodNotAllowed(method: "PUT", path: "/x", allowed: ["GET"]), 405, .methodNotAllowed),
             (.payloadTooLarge(limit: 10), 413, .payloadTooLarge),
@@ -63,7 +63,12 @@ import Testing
                 "Invalid offer signature (Product.PurchaseError.invalidOfferSignature): the JWS is for another offer."
             ),
             (
-                .conflict(.billing(originalTransactionId: "7", why: "it is not active")),
+                .serverAPI(.extensionIneligible(.extendedTwiceInAYear)),
+                "The subscription is not eligible for a renewal date extension: it was extended twice in the last 365 "
+                    + "days."
+            ),
+            (
+                .conflict(.billing(originalTransactionId: "7", why: .notActive)),
                 "Cannot do that to subscription 7: it is not active."
             ),
         ]

@@ -32,7 +32,7 @@ extension MockStoreError {
         /// An offer's purchase asked to wait for Ask to Buy or an interruption.
         case offerCannotWait
         /// A billing control refused in the subscription's state (the lifecycle says why).
-        case billing(originalTransactionId: String, why: String)
+        case billing(originalTransactionId: String, why: BillingConflict)
 
         /// What a clock control asked of real time.
         public enum ClockChange: String, Equatable, Sendable {
@@ -89,7 +89,20 @@ extension MockStoreError {
             case .offerCannotWait:
                 "A purchase redeeming an offer cannot wait for Ask to Buy or an interruption in this store: turn "
                     + "ask-to-buy and interrupted off to redeem it."
-            case .billing(let id, let why): "Cannot do that to subscription \(id): \(why)."
+            case .billing(let id, let why): "Cannot do that to subscription \(id): \(Self.words(why))."
+            }
+        }
+
+        /// Why, in words.
+        private static func words(_ conflict: BillingConflict) -> String {
+            switch conflict {
+            case .notInGracePeriod: "it is not in a billing grace period"
+            case .notInBillingRetry: "it is not in billing retry"
+            case .noPriceIncreaseWaiting: "no price increase is waiting for the customer's consent"
+            case .notActive: "it is not active"
+            case .notInRetryOrGracePeriod: "it is not in billing retry or a grace period"
+            case .notInForce: "it is not in force"
+            case .priceNotAboveZero: "a new price must be above zero"
             }
         }
     }

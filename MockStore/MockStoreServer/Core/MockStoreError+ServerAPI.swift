@@ -37,10 +37,10 @@ extension MockStoreError {
         /// Extend Subscription Renewal Dates for All Active Subscribers: not a subscription of the catalogue.
         case notAnExtendableProduct(String)
         case extensionStatusNotFound(requestIdentifier: String, productId: String)
-        /// The subscription's state does not allow an extension (saying why).
-        case extensionIneligible(String)
-        /// The subscription had as many extensions as Apple allows (saying why).
-        case extensionLimit(String)
+        /// The subscription's state does not allow an extension.
+        case extensionIneligible(ExtensionIneligibility)
+        /// The extensions would exceed 250 days in all, as many as Apple allows.
+        case extensionLimit
         /// A renewal-date extension body StoreWire's validation refused, with its code and words.
         case renewalExtension(RenewalExtensionRequestError)
 
@@ -118,10 +118,17 @@ extension MockStoreError {
                 "Invalid product id: \"\(id)\" is not an auto-renewable subscription of the catalogue."
             case .extensionStatusNotFound(let requestIdentifier, let productId):
                 "No renewal date extension request \"\(requestIdentifier)\" for product \"\(productId)\"."
-            case .extensionIneligible(let why):
-                "The subscription is not eligible for a renewal date extension: \(why)."
-            case .extensionLimit(let why):
-                "The subscription has had the most renewal date extensions Apple allows: \(why)."
+            case .extensionIneligible(.notActive):
+                "The subscription is not eligible for a renewal date extension: it is not active (expired, revoked or "
+                    + "in billing retry)."
+            case .extensionIneligible(.inFreeOfferPeriod):
+                "The subscription is not eligible for a renewal date extension: it is in a free offer period."
+            case .extensionIneligible(.extendedTwiceInAYear):
+                "The subscription is not eligible for a renewal date extension: it was extended twice in the last 365 "
+                    + "days."
+            case .extensionLimit:
+                "The subscription has had the most renewal date extensions Apple allows: extensions would exceed 250 "
+                    + "days in all."
             case .renewalExtension(let error): error.message
             }
         }

@@ -306,7 +306,7 @@ public struct StoreSubscriptions: SubscriptionStorePart {
         case .lifecycle: .conflict(.notInForce)
         case .conflict(let why): .conflict(.billing(originalTransactionId: state.originalTransactionId, why: why))
         case .extensionIneligible(let why): .serverAPI(.extensionIneligible(why))
-        case .extensionLimit(let why): .serverAPI(.extensionLimit(why))
+        case .extensionLimit: .serverAPI(.extensionLimit)
         }
     }
 
