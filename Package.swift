@@ -186,9 +186,10 @@ let package = Package(
             ]),
 
         // What more than one test target needs (temporary directories, the built binaries, processes, seeded random,
-        // waiting, a store in process): a regular target on Foundation, Testing and the mock store's test library.
+        // waiting, a store in process, a file system that fails on cue): a regular target on Foundation, Testing, the
+        // mock store's test library and the file seam.
         .target(
-            name: "TestSupport", dependencies: ["MockStoreTesting", "MockStoreInProcess", "StoreWire"],
+            name: "TestSupport", dependencies: ["DurableFiles", "MockStoreTesting", "MockStoreInProcess", "StoreWire"],
             path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
 

@@ -9,15 +9,16 @@ struct ControlRequest: Equatable, Sendable {
     var body: [UInt8]?
 
     /// `endpoint` with its `parameters` and no body.
-    init<Response>(_ endpoint: Endpoint<NoBody, Response>, _ parameters: String...) {
+    init<Response, Path>(_ endpoint: Endpoint<NoBody, Response, Path>, _ parameters: String...) {
         method = endpoint.method.rawValue
         path = endpoint.template.path(parameters)
         body = nil
     }
 
     /// `endpoint` with its `parameters` and `body`, as JSON.
-    init<Request: Encodable, Response>(_ endpoint: Endpoint<Request, Response>, _ parameters: String..., body: Request)
-    {
+    init<Request: Encodable, Response, Path>(
+        _ endpoint: Endpoint<Request, Response, Path>, _ parameters: String..., body: Request
+    ) {
         method = endpoint.method.rawValue
         path = endpoint.template.path(parameters)
         self.body = (try? HTTPResponse.encode(body)) ?? Array("{}".utf8)

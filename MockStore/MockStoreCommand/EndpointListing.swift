@@ -12,8 +12,8 @@ enum EndpointListing {
     }
 
     /// `endpoint`'s line: its method, its template (with `query`, e.g. `?ids=A,B`) and `words`.
-    static func line<Request, Response>(
-        _ endpoint: Endpoint<Request, Response>, _ words: String = "", query: String = ""
+    static func line<Request, Response, Path>(
+        _ endpoint: Endpoint<Request, Response, Path>, _ words: String = "", query: String = ""
     )
         -> Line
     {

@@ -6,14 +6,14 @@ import StoreWire
 extension ServerAPIClient {
     /// Get Transaction Info: one transaction, finished or not, refunded or not.
     public func transactionInfo(_ transactionId: String) async throws(ServerAPIError) -> TransactionInfoResponseBody {
-        try await send(ServerAPI.transactionInfo, [transactionId], body: NoBody())
+        try await send(ServerAPI.transactionInfo, .init(transactionId: transactionId), body: NoBody())
     }
 
     /// Get App Transaction Info: the app transaction of the customer who has `transactionId`.
     public func appTransactionInfo(_ transactionId: String) async throws(ServerAPIError)
         -> AppTransactionInfoResponseBody
     {
-        try await send(ServerAPI.appTransactionInfo, [transactionId], body: NoBody())
+        try await send(ServerAPI.appTransactionInfo, .init(transactionId: transactionId), body: NoBody())
     }
 
     /// Set App Account Token: `appAccountToken` in every transaction of `originalTransactionId` signed afterwards.
@@ -21,7 +21,8 @@ extension ServerAPIClient {
         async throws(ServerAPIError)
     {
         let body = UpdateAppAccountTokenRequestBody(appAccountToken: appAccountToken.uuidString.lowercased())
-        _ = try await send(ServerAPI.setAppAccountToken, [originalTransactionId], body: body)
+        _ = try await send(
+            ServerAPI.setAppAccountToken, .init(originalTransactionId: originalTransactionId), body: body)
     }
 
     /// Get Transaction History (v2, or Apple's deprecated v1 with `version: .v1`): a page of the transactions of the
@@ -31,20 +32,20 @@ extension ServerAPIClient {
         version: HistoryVersion = .v2
     ) async throws(ServerAPIError) -> HistoryResponseBody {
         let endpoint = version == .v1 ? ServerAPI.historyV1 : ServerAPI.history
-        return try await send(endpoint, [transactionId], query: query.items, body: NoBody())
+        return try await send(endpoint, .init(transactionId: transactionId), query: query.items, body: NoBody())
     }
 
     /// Get Refund History: a page of the refunded transactions of the customer who has `transactionId`.
     public func refundHistory(_ transactionId: String, revision: String? = nil) async throws(ServerAPIError)
         -> RefundHistoryResponseBody
     {
-        let query = revision.map { [URLQueryItem(name: "revision", value: $0)] } ?? []
-        return try await send(ServerAPI.refundHistory, [transactionId], query: query, body: NoBody())
+        try await send(
+            ServerAPI.refundHistory, .init(transactionId: transactionId, revision: revision), body: NoBody())
     }
 
     /// Look Up Order ID (`MOCK` and 8 digits in the mock store: see its test controls' `transactions`).
     public func lookUpOrder(_ orderId: String) async throws(ServerAPIError) -> OrderLookupResponseBody {
-        try await send(ServerAPI.lookUpOrder, [orderId], body: NoBody())
+        try await send(ServerAPI.lookUpOrder, .init(orderId: orderId), body: NoBody())
     }
 
     /// Send Consumption Information (v2) with Apple's `ConsumptionRequest`.
@@ -66,32 +67,31 @@ extension ServerAPIClient {
         _ transactionId: String, _ body: JSONValue, version: ConsumptionVersion = .v2
     ) async throws(ServerAPIError) {
         let endpoint = version == .v1 ? ServerAPI.sendConsumptionV1 : ServerAPI.sendConsumption
-        _ = try await send(endpoint, [transactionId], body: body)
+        _ = try await send(endpoint, .init(transactionId: transactionId), body: body)
     }
 
     /// Finishes a transaction from the server, as the app would (mock store only).
     public func finishTransaction(_ transactionId: String) async throws(ServerAPIError) {
-        _ = try await send(ServerAPI.finishTransaction, [transactionId], body: NoBody())
+        _ = try await send(ServerAPI.finishTransaction, .init(transactionId: transactionId), body: NoBody())
     }
 
     /// Request a Test Notification (the store needs `notify`).
     public func requestTestNotification() async throws(ServerAPIError) -> SendTestNotificationResponseBody {
-        try await send(ServerAPI.requestTestNotification, [], body: NoBody())
+        try await send(ServerAPI.requestTestNotification, NoParameters(), body: NoBody())
     }
 
     /// Get Test Notification Status.
     public func testNotificationStatus(_ testNotificationToken: String) async throws(ServerAPIError)
         -> CheckTestNotificationResponseBody
     {
-        try await send(ServerAPI.testNotificationStatus, [testNotificationToken], body: NoBody())
+        try await send(ServerAPI.testNotificationStatus, .init(token: testNotificationToken), body: NoBody())
     }
 
     /// Get Notification History: a page; `paginationToken` (from the page before) gives the next.
     public func notificationHistory(_ request: NotificationHistoryRequestBody, paginationToken: String? = nil)
         async throws(ServerAPIError) -> NotificationHistoryResponseBody
     {
-        let query = paginationToken.map { [URLQueryItem(name: "paginationToken", value: $0)] } ?? []
-        return try await send(ServerAPI.notificationHistory, [], query: query, body: request)
+        try await send(ServerAPI.notificationHistory, .init(paginationToken: paginationToken), body: request)
     }
 
     /// Get All Subscription Statuses of the customer who has `transactionId` (or whose `appTransactionId` it is),
@@ -100,28 +100,31 @@ extension ServerAPIClient {
         async throws(ServerAPIError) -> StatusResponseBody
     {
         let query = statuses.map { URLQueryItem(name: "status", value: String($0.rawValue)) }
-        return try await send(ServerAPI.subscriptionStatuses, [transactionId], query: query, body: NoBody())
+        return try await send(
+            ServerAPI.subscriptionStatuses, .init(transactionId: transactionId), query: query, body: NoBody())
     }
 
     /// Extend a Subscription Renewal Date.
     public func extendRenewalDate(_ originalTransactionId: String, _ request: ExtendRenewalDateRequestBody)
         async throws(ServerAPIError) -> ExtendRenewalDateResponseBody
     {
-        try await send(ServerAPI.extendRenewalDate, [originalTransactionId], body: request)
+        try await send(ServerAPI.extendRenewalDate, .init(originalTransactionId: originalTransactionId), body: request)
     }
 
     /// Extend Subscription Renewal Dates for All Active Subscribers.
     public func massExtendRenewalDate(_ request: MassExtendRenewalDateRequestBody) async throws(ServerAPIError)
         -> MassExtendRenewalDateResponseBody
     {
-        try await send(ServerAPI.massExtendRenewalDate, [], body: request)
+        try await send(ServerAPI.massExtendRenewalDate, NoParameters(), body: request)
     }
 
     /// Get Status of Subscription Renewal Date Extensions.
     public func massExtensionStatus(productId: String, requestIdentifier: String) async throws(ServerAPIError)
         -> MassExtendRenewalDateStatusResponseBody
     {
-        try await send(ServerAPI.massExtensionStatus, [productId, requestIdentifier], body: NoBody())
+        try await send(
+            ServerAPI.massExtensionStatus, .init(productId: productId, requestIdentifier: requestIdentifier),
+            body: NoBody())
     }
 
     /// Which Get Transaction History: Apple's v2, or its deprecated v1 (which leaves out finished consumables).

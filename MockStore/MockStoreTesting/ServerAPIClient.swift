@@ -34,8 +34,8 @@ public struct ServerAPIClient: Sendable {
 
     /// Sends `endpoint` with its path `parameters`, `query` and `body` (JSON, when not `NoBody`), and decodes its
     /// answer (none for `NoBody`).
-    func send<Request: Encodable & Sendable, Answer: Decodable & Sendable>(
-        _ endpoint: Endpoint<Request, Answer>, _ parameters: [String], query: [URLQueryItem] = [], body: Request
+    func send<Request: Encodable & Sendable, Answer: Decodable & Sendable, Path>(
+        _ endpoint: Endpoint<Request, Answer, Path>, _ parameters: Path, query: [URLQueryItem] = [], body: Request
     ) async throws(ServerAPIError) -> Answer {
         let request = try self.request(endpoint, parameters, query: query, body: body)
         let name = "\(endpoint.method.rawValue) \(request.url?.path ?? endpoint.template.description)"
@@ -55,15 +55,17 @@ public struct ServerAPIClient: Sendable {
         }
     }
 
-    private func request<Request: Encodable>(
-        _ endpoint: Endpoint<Request, some Any>, _ parameters: [String], query: [URLQueryItem], body: Request
+    private func request<Request: Encodable, Path>(
+        _ endpoint: Endpoint<Request, some Any, Path>, _ parameters: Path, query: [URLQueryItem], body: Request
     ) throws(ServerAPIError) -> URLRequest {
         let name = "\(endpoint.method.rawValue) \(endpoint.template.description)"
         let base =
             baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
-        guard var components = URLComponents(string: base + endpoint.template.path(parameters)) else {
+        let (path, items) = endpoint.components(parameters)
+        guard var components = URLComponents(string: base + path) else {
             throw .unreachable(request: name, why: "its path is not a URL")
         }
+        let query = items.map { URLQueryItem(name: $0.name, value: $0.value) } + query
         if !query.isEmpty { components.queryItems = query }
         guard let url = components.url else { throw .unreachable(request: name, why: "its query is not a URL") }
         var request = URLRequest(url: url)

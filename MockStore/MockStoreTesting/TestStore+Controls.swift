@@ -24,7 +24,7 @@ extension TestStore {
 
     /// Removes one transaction (`mockstore control delete ID`).
     public func deleteTransaction(_ transactionID: String) async throws {
-        _ = try await exchange(TestControls.deleteTransaction, transactionID)
+        _ = try await exchange(TestControls.deleteTransaction, .init(transactionId: transactionID))
     }
 
     /// A purchase as the app makes it on a device (`Product.purchase()`, through the device API): Ask to Buy and
@@ -45,19 +45,19 @@ extension TestStore {
     /// Approves a purchase waiting for Ask to Buy.
     @discardableResult
     public func approve(_ transactionID: String) async throws -> TestTransactionBody {
-        try await send(TestControls.approve, transactionID)
+        try await send(TestControls.approve, .init(transactionId: transactionID))
     }
 
     /// Declines a purchase waiting for Ask to Buy.
     @discardableResult
     public func decline(_ transactionID: String) async throws -> TestTransactionBody {
-        try await send(TestControls.decline, transactionID)
+        try await send(TestControls.decline, .init(transactionId: transactionID))
     }
 
     /// Completes an interrupted purchase.
     @discardableResult
     public func resolve(_ transactionID: String) async throws -> TestTransactionBody {
-        try await send(TestControls.resolve, transactionID)
+        try await send(TestControls.resolve, .init(transactionId: transactionID))
     }
 
     /// Refunds a transaction: `reason` is Apple's `revocationReason`; `percentage` in milliunits (50000 is 50%)
@@ -67,14 +67,14 @@ extension TestStore {
         -> TestTransactionBody
     {
         try await send(
-            TestControls.refund, transactionID,
+            TestControls.refund, .init(transactionId: transactionID),
             body: TestRefundBody(revocationReason: reason, revocationPercentage: percentage))
     }
 
     /// Reverses a refund.
     @discardableResult
     public func reverseRefund(_ transactionID: String) async throws -> TestTransactionBody {
-        try await send(TestControls.reverseRefund, transactionID)
+        try await send(TestControls.reverseRefund, .init(transactionId: transactionID))
     }
 
     /// The customer asks for a refund (a `CONSUMPTION_REQUEST` follows).
@@ -83,14 +83,14 @@ extension TestStore {
         -> TestTransactionBody
     {
         try await send(
-            TestControls.requestRefund, transactionID,
+            TestControls.requestRefund, .init(transactionId: transactionID),
             body: TestRefundRequestBody(consumptionRequestReason: reason))
     }
 
     /// The App Store declines the refund request (`REFUND_DECLINED`).
     @discardableResult
     public func declineRefund(_ transactionID: String) async throws -> TestTransactionBody {
-        try await send(TestControls.declineRefund, transactionID)
+        try await send(TestControls.declineRefund, .init(transactionId: transactionID))
     }
 
     /// Ask to Buy on or off for new purchases.
@@ -145,7 +145,7 @@ extension TestStore {
     @discardableResult
     public func clearFailures(_ api: StoreAPI? = nil) async throws -> [TestFailure] {
         if let api {
-            return try await send(TestControls.clearFailure, api.rawValue).failures
+            return try await send(TestControls.clearFailure, .init(api: api.rawValue)).failures
         } else {
             return try await send(TestControls.clearFailures).failures
         }
@@ -220,7 +220,7 @@ extension TestStore {
 
     /// Removes a customer with everything that is theirs (never the default customer).
     public func removeCustomer(_ name: String) async throws {
-        _ = try await exchange(TestControls.removeCustomer, name)
+        _ = try await exchange(TestControls.removeCustomer, .init(name: name))
     }
 
     /// The store's test root certificate (DER): what a server under test pins to verify what the store signs.

@@ -11,27 +11,43 @@ import StoreWire
 extension TestStore {
     /// Sends `endpoint` with its `parameters` and no body, and decodes the answer; a refusal throws
     /// ``TestStoreError/refused(request:status:message:)`` with the store's own words.
-    public func send<Answer: Decodable>(_ endpoint: Endpoint<NoBody, Answer>, _ parameters: String...) async throws
-        -> Answer
+    public func send<Answer: Decodable, Path>(_ endpoint: Endpoint<NoBody, Answer, Path>, _ parameters: Path)
+        async throws -> Answer
     {
-        try await decode(
-            Answer.self, endpoint.method.rawValue, endpoint.template.path(parameters), body: NoBody?.none)
+        try await decode(Answer.self, endpoint.method.rawValue, endpoint.target(parameters), body: NoBody?.none)
+    }
+
+    /// Sends `endpoint`, whose path has no parameters, with no body, and decodes the answer.
+    public func send<Answer: Decodable>(_ endpoint: Endpoint<NoBody, Answer, NoParameters>) async throws -> Answer {
+        try await send(endpoint, NoParameters())
     }
 
     /// Sends `endpoint` with its `parameters` and `body` (JSON), and decodes the answer; a refusal throws
     /// ``TestStoreError/refused(request:status:message:)``.
-    public func send<Request: Encodable, Answer: Decodable>(
-        _ endpoint: Endpoint<Request, Answer>, _ parameters: String..., body: Request
+    public func send<Request: Encodable, Answer: Decodable, Path>(
+        _ endpoint: Endpoint<Request, Answer, Path>, _ parameters: Path, body: Request
     ) async throws -> Answer {
-        try await decode(Answer.self, endpoint.method.rawValue, endpoint.template.path(parameters), body: body)
+        try await decode(Answer.self, endpoint.method.rawValue, endpoint.target(parameters), body: body)
+    }
+
+    /// Sends `endpoint`, whose path has no parameters, with `body` (JSON), and decodes the answer.
+    public func send<Request: Encodable, Answer: Decodable>(
+        _ endpoint: Endpoint<Request, Answer, NoParameters>, body: Request
+    ) async throws -> Answer {
+        try await send(endpoint, NoParameters(), body: body)
     }
 
     /// Sends `endpoint` with its `parameters` and no body, and gives the raw answer's bytes (a certificate, say) and
     /// its HTTP status; a refusal throws ``TestStoreError/refused(request:status:message:)``.
-    public func exchange<Answer>(_ endpoint: Endpoint<NoBody, Answer>, _ parameters: String...) async throws -> (
-        Data, Int
-    ) {
-        try await exchange(endpoint.method.rawValue, endpoint.template.path(parameters))
+    public func exchange<Answer, Path>(_ endpoint: Endpoint<NoBody, Answer, Path>, _ parameters: Path) async throws
+        -> (Data, Int)
+    {
+        try await exchange(endpoint.method.rawValue, endpoint.target(parameters))
+    }
+
+    /// Sends `endpoint`, whose path has no parameters, with no body, and gives the raw answer and its status.
+    public func exchange<Answer>(_ endpoint: Endpoint<NoBody, Answer, NoParameters>) async throws -> (Data, Int) {
+        try await exchange(endpoint, NoParameters())
     }
 
     /// GETs `path` (a declared endpoint's, with its query) and decodes the answer.

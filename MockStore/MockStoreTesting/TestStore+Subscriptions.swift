@@ -14,20 +14,21 @@ extension TestStore {
     /// Renews the subscription now: `DID_RENEW` (`mockstore control subscription renew`).
     @discardableResult
     public func renew(_ subscription: String) async throws -> TestSubscriptionEventRecord {
-        try await send(TestControls.renew, subscription)
+        try await send(TestControls.renew, .init(subscription: subscription))
     }
 
     /// Expires the subscription now: `EXPIRED VOLUNTARY` (`mockstore control subscription expire`).
     @discardableResult
     public func expire(_ subscription: String) async throws -> TestSubscriptionEventRecord {
-        try await send(TestControls.expire, subscription)
+        try await send(TestControls.expire, .init(subscription: subscription))
     }
 
     /// Turns the subscription's auto-renew on or off: `DID_CHANGE_RENEWAL_STATUS`
     /// (`mockstore control subscription auto-renew on|off`).
     @discardableResult
     public func setAutoRenew(_ subscription: String, _ enabled: Bool) async throws -> TestSubscriptionEventRecord {
-        try await send(TestControls.autoRenew, subscription, body: TestAutoRenewRequest(enabled: enabled))
+        try await send(
+            TestControls.autoRenew, .init(subscription: subscription), body: TestAutoRenewRequest(enabled: enabled))
     }
 
     /// An upgrade, downgrade or crossgrade to `productID`: `DID_CHANGE_RENEWAL_PREF`, or at once for an upgrade
@@ -36,7 +37,8 @@ extension TestStore {
     public func changeSubscription(_ subscription: String, to productID: String) async throws
         -> TestSubscriptionEventRecord
     {
-        try await send(TestControls.change, subscription, body: PurchaseRequestBody(productId: productID))
+        try await send(
+            TestControls.change, .init(subscription: subscription), body: PurchaseRequestBody(productId: productID))
     }
 
     // MARK: Billing
@@ -81,7 +83,7 @@ extension TestStore {
     /// (`mockstore control recover`).
     @discardableResult
     public func recoverBilling(_ subscription: String) async throws -> TestSubscriptionEventRecord {
-        try await send(TestControls.recoverBilling, subscription)
+        try await send(TestControls.recoverBilling, .init(subscription: subscription))
     }
 
     /// Raises the price of the subscription's next renewals to `price` milliunits (nil: 10% more, to the cent):
@@ -92,7 +94,7 @@ extension TestStore {
         -> TestSubscriptionEventRecord
     {
         try await send(
-            TestControls.priceIncrease, subscription,
+            TestControls.priceIncrease, .init(subscription: subscription),
             body: TestPriceIncreaseRequest(price: price, needsConsent: needsConsent ? nil : false))
     }
 
@@ -100,14 +102,14 @@ extension TestStore {
     /// (`mockstore control consent-price-increase`).
     @discardableResult
     public func consentToPriceIncrease(_ subscription: String) async throws -> TestSubscriptionEventRecord {
-        try await send(TestControls.consentToPriceIncrease, subscription)
+        try await send(TestControls.consentToPriceIncrease, .init(subscription: subscription))
     }
 
     /// The customer refuses the price increase: auto-renew off, then `EXPIRED PRICE_INCREASE`
     /// (`mockstore control decline-price-increase`).
     @discardableResult
     public func declinePriceIncrease(_ subscription: String) async throws -> TestSubscriptionEventRecord {
-        try await send(TestControls.declinePriceIncrease, subscription)
+        try await send(TestControls.declinePriceIncrease, .init(subscription: subscription))
     }
 
     // MARK: Offers and Family Sharing
@@ -137,7 +139,7 @@ extension TestStore {
     /// `REVOKE` (`mockstore control family-revoke`).
     @discardableResult
     public func familyRevoke(_ subscription: String) async throws -> TestTransactionBody {
-        try await send(TestControls.familyRevoke, subscription)
+        try await send(TestControls.familyRevoke, .init(subscription: subscription))
     }
 }
 

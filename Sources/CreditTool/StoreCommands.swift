@@ -136,7 +136,7 @@ enum StoreCommands {
         case .pending(let reason, let transactionID):
             var pending = PendingPurchases.load(from: context.dataDirectory)
             pending.add(product: product, at: context.clock.now(), reason: reason, transactionID: transactionID)
-            try pending.save(to: context.dataDirectory)
+            try pending.save(to: context.dataDirectory, fileSystem: ledger.fileSystem)
             if context.json {
                 try printJSON(
                     StoreOutputs.Purchase(
@@ -312,13 +312,13 @@ enum StoreCommands {
         try CrashPoints.hit("collect.before-cursor")
         if flow.store.takesMoney, report.cursor != configuration.updatesCursor {
             configuration.updatesCursor = report.cursor
-            try configuration.save(to: context.dataDirectory)
+            try configuration.save(to: context.dataDirectory, fileSystem: flow.ledger.fileSystem)
         }
         let before = PendingPurchases.load(from: context.dataDirectory)
         guard !before.purchases.isEmpty else { return report }
         var pending = before
         pending.settle(credited: report.credited)
-        if pending != before { try pending.save(to: context.dataDirectory) }
+        if pending != before { try pending.save(to: context.dataDirectory, fileSystem: flow.ledger.fileSystem) }
         return report
     }
 }

@@ -46,7 +46,7 @@ public struct AppStoreServerAPIClient: Sendable {
         for page in 1...max(1, pageLimit) {
             var query = [URLQueryItem(name: "sort", value: "ASCENDING")]
             if let revision { query.append(URLQueryItem(name: "revision", value: revision)) }
-            let body = try await send(ServerAPI.history, transactionID, query: query)
+            let body = try await send(ServerAPI.history, .init(transactionId: transactionID), query: query)
             transactions += body.signedTransactions.map(SignedTransaction.init(jwsRepresentation:))
             guard body.hasMore else { return transactions }
             guard seen.insert(body.revision).inserted else { throw StoreError.historyDidNotMoveOn(page: page) }
@@ -57,15 +57,15 @@ public struct AppStoreServerAPIClient: Sendable {
 
     /// Get Transaction Info: one transaction, finished or not, refunded or not.
     public func transaction(_ transactionID: String) async throws -> SignedTransaction {
-        let body = try await send(ServerAPI.transactionInfo, transactionID)
+        let body = try await send(ServerAPI.transactionInfo, .init(transactionId: transactionID))
         return SignedTransaction(jwsRepresentation: body.signedTransactionInfo)
     }
 
     // MARK: HTTP
 
     /// Sends `endpoint` with its `parameters` and `query`, with the bearer token, and decodes its answer.
-    private func send<Response: Decodable>(
-        _ endpoint: Endpoint<NoBody, Response>, _ parameters: String..., query: [URLQueryItem] = []
+    private func send<Response: Decodable, Path>(
+        _ endpoint: Endpoint<NoBody, Response, Path>, _ parameters: Path, query: [URLQueryItem] = []
     ) async throws -> Response {
         var request = http.request(endpoint, parameters, query: query)
         request.setValue("Bearer " + (try token.make()), forHTTPHeaderField: "Authorization")

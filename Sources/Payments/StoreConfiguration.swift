@@ -78,13 +78,15 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
         return configuration
     }
 
-    /// Writes the configuration into `directory` atomically.
-    public func save(to directory: String) throws {
+    /// Writes the configuration (the updates cursor with it) into `directory` atomically, through `fileSystem` (the
+    /// ledger's, so a fault a test puts under the ledger reaches this write too).
+    public func save(to directory: String, fileSystem: any FileSystem = SystemFileSystem()) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(self)
-        try FileAtomic.makeDirectories(directory)
-        try FileAtomic.write(Array(data) + [0x0A], to: StoreConfiguration.path(in: directory), mode: 0o644)
+        let files = FileAtomic(fileSystem)
+        try files.makeDirectories(directory)
+        try files.write(Array(data) + [0x0A], to: StoreConfiguration.path(in: directory), mode: 0o644)
     }
 
     /// Switches to the mock store at `url` for the app `bundleID`, pinning its root certificate (DER or PEM bytes)
@@ -92,7 +94,8 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
     /// mock store started with `--environment production` signs Production).
     public static func useMockStore(
         url: String, rootCertificate: [UInt8]?, secret: [UInt8]?, bundleID: String,
-        environment: AppStoreEnvironment = .sandbox, in directory: String
+        environment: AppStoreEnvironment = .sandbox, in directory: String,
+        fileSystem: any FileSystem = SystemFileSystem()
     ) throws -> StoreConfiguration {
         guard environment == .sandbox || environment == .production else {
             throw StoreConfigurationError.unsupportedEnvironment(environment.rawValue)
@@ -102,11 +105,11 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
         else {
             throw StoreConfigurationError.invalidURL(url)
         }
-        try FileAtomic.makeDirectories(directory)
+        try FileAtomic(fileSystem).makeDirectories(directory)
         var configuration = StoreConfiguration(
             store: .mockstore, url: url, bundleId: bundleID, environment: environment)
         if let rootCertificate {
-            try pin(try certificate(rootCertificate), in: directory)
+            try pin(try certificate(rootCertificate), in: directory, fileSystem)
             configuration.signing = .es256
         } else if let secret {
             guard !secret.isEmpty else { throw StoreConfigurationError.emptySecret }
@@ -115,7 +118,7 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
         } else {
             throw StoreConfigurationError.noReceiptVerification
         }
-        try configuration.save(to: directory)
+        try configuration.save(to: directory, fileSystem: fileSystem)
         return configuration
     }
 
@@ -133,10 +136,11 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
 
     /// Pins `certificate` as the store's root. Every root ever pinned is kept, so receipts from an earlier store
     /// still verify.
-    private static func pin(_ certificate: Certificate, in directory: String) throws {
-        try FileAtomic.write(certificate.derRepresentation, to: rootPath(in: directory), mode: 0o644)
-        try FileAtomic.makeDirectories(rootsPath(in: directory))
-        try FileAtomic.write(
+    private static func pin(_ certificate: Certificate, in directory: String, _ fileSystem: any FileSystem) throws {
+        let files = FileAtomic(fileSystem)
+        try files.write(certificate.derRepresentation, to: rootPath(in: directory), mode: 0o644)
+        try files.makeDirectories(rootsPath(in: directory))
+        try files.write(
             certificate.derRepresentation,
             to: rootsPath(in: directory) + "/" + Hex.encode(SHA256.hash(certificate.derRepresentation)) + ".der",
             mode: 0o644)
@@ -216,21 +220,25 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
     }
 }
 
-/// Atomic replacement of small files through the one file-system seam (``DurableFiles``): an exclusively created
-/// temporary with an unpredictable name, fsync, rename, directory fsync.
-enum FileAtomic {
-    static func write(_ bytes: [UInt8], to path: String, mode: Int) throws {
+/// Atomic replacement of small files through the one file-system seam (``DurableFiles``), the one given: an
+/// exclusively created temporary with an unpredictable name, fsync, rename, directory fsync.
+struct FileAtomic {
+    let fileSystem: any FileSystem
+
+    init(_ fileSystem: any FileSystem) { self.fileSystem = fileSystem }
+
+    func write(_ bytes: [UInt8], to path: String, mode: Int) throws {
         do {
-            try Files.replaceAtomically(path, with: bytes, mode: mode_t(mode))
+            try fileSystem.replaceAtomically(path, with: bytes, mode: mode_t(mode))
         } catch let error as FileError {
             throw StoreConfigurationError(error.description)
         }
     }
 
     /// Makes `path` and its parents through the seam: mode 0700 whatever the umask, no link followed, durable.
-    static func makeDirectories(_ path: String) throws {
+    func makeDirectories(_ path: String) throws {
         do {
-            try Files.makeDirectories(path)
+            try fileSystem.makeDirectories(path)
         } catch let error as FileError {
             throw StoreConfigurationError(error.description)
         }

@@ -6,12 +6,16 @@
 /// through one, so a misspelt endpoint does not compile and a path is written once, in its declaration.
 ///
 /// ```swift
-/// let path = ServerAPI.transactionInfo.path("2000000000000001")  // "/inApps/v1/transactions/2000000000000001"
+/// let path = ServerAPI.transactionInfo.path(.init(transactionId: "2000000000000001"))
+/// // "/inApps/v1/transactions/2000000000000001"
 /// ```
 ///
-/// `Request` is ``NoBody`` for an endpoint that takes no body; `Response` is ``NoBody`` for one whose answer has none
+/// `Path` is the type of the path's parameters (``TransactionPath`` for `{transactionId}`, ``NoParameters`` for
+/// none): the client builds the path from one and the store's router decodes one for the handler. `Request` is ``NoBody`` for an endpoint that takes no body; `Response` is ``NoBody`` for one whose answer has none
 /// (`202 Accepted`), ``EmptyBody`` for `{}` and ``BinaryBody`` for one that is not JSON (a certificate).
-public struct Endpoint<Request: Sendable, Response: Sendable>: Sendable, CustomStringConvertible {
+public struct Endpoint<Request: Sendable, Response: Sendable, Path: EndpointParameters>: Sendable,
+    CustomStringConvertible
+{
     /// The HTTP method.
     public let method: HTTPMethod
     /// The path, with a `{name}` segment for each parameter.
@@ -32,11 +36,26 @@ public struct Endpoint<Request: Sendable, Response: Sendable>: Sendable, CustomS
         errors.contains(code) || StoreErrorCode.anyEndpoint.contains(code)
     }
 
-    /// The path with `parameters` in the template's `{…}` segments, in order, each percent-encoded.
-    ///
-    /// - Precondition: as many parameters as the template has.
-    public func path(_ parameters: String...) -> String {
-        template.path(parameters)
+    /// The path with `parameters` in the template's `{…}` segments, each percent-encoded, then its query, if any
+    /// (`/storekit/v1/transactions/updates?after=3`).
+    public func target(_ parameters: Path) -> String {
+        let (path, items) = components(parameters)
+        guard !items.isEmpty else { return path }
+        return path + "?"
+            + items.map { PathTemplate.percentEncoded($0.name) + "=" + PathTemplate.percentEncoded($0.value) }
+            .joined(separator: "&")
+    }
+
+    /// The path with `parameters` in the template's `{…}` segments (each percent-encoded), and the query's items
+    /// apart, for a client that builds its URL from components.
+    public func components(_ parameters: Path) -> (path: String, query: [(name: String, value: String)]) {
+        (template.path(parameters.pathValues), parameters.queryItems)
+    }
+
+    /// The parameters a request's path gave the template's `{…}` segments (percent-decoded), with `query`'s values
+    /// by name, when the path is this endpoint's; `nil` when it is not.
+    public func parameters(_ pathSegments: [String], query: (String) -> [String] = { _ in [] }) -> Path? {
+        template.matchValues(pathSegments).map { Path(pathValues: $0, query: query) }
     }
 
     /// `GET /inApps/v1/transactions/{id}`.
@@ -74,4 +93,21 @@ extension StoreErrorCode {
     public static let anyEndpoint: Set<StoreErrorCode> = [
         generalBadRequest, customerNotFound, notFound, methodNotAllowed, payloadTooLarge, generalInternal,
     ]
+}
+
+extension Endpoint where Path: PathOnlyParameters {
+    /// The path with `parameters` in the template's `{…}` segments, each percent-encoded.
+    public func path(_ parameters: Path) -> String {
+        template.path(parameters.pathValues)
+    }
+}
+
+extension Endpoint where Path: QueryOnlyParameters {
+    /// The path, which has no parameters (the query is the caller's to add).
+    public func path() -> String { template.path([]) }
+}
+
+extension Endpoint where Path == NoParameters {
+    /// The path, which has no parameters.
+    public func path() -> String { template.path([]) }
 }

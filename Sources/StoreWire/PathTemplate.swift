@@ -54,21 +54,27 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible, Express
         return path
     }
 
-    /// The parameters captured when `pathSegments` (a request's path split at its slashes) is this template's;
-    /// `nil` when it is not. A parameter never matches an empty segment.
+    /// The parameters captured when `pathSegments` (a request's path split at its slashes) is this template's, by
+    /// name; `nil` when it is not. A parameter never matches an empty segment.
     public func match(_ pathSegments: [String]) -> [String: String]? {
+        matchValues(pathSegments).map { Dictionary(uniqueKeysWithValues: zip(parameterNames, $0)) }
+    }
+
+    /// The values of the parameter segments, in order, when `pathSegments` is this template's; `nil` when it is
+    /// not. A parameter never matches an empty segment.
+    public func matchValues(_ pathSegments: [String]) -> [String]? {
         guard pathSegments.count == segments.count else { return nil }
-        var captures: [String: String] = [:]
+        var values: [String] = []
         for (segment, actual) in zip(segments, pathSegments) {
             switch segment {
             case .literal(let word):
                 guard word == actual else { return nil }
-            case .parameter(let name):
+            case .parameter:
                 guard !actual.isEmpty else { return nil }
-                captures[name] = actual
+                values.append(actual)
             }
         }
-        return captures
+        return values
     }
 
     /// The template as written: `/inApps/v1/transactions/{id}`.

@@ -40,10 +40,12 @@ public struct PendingPurchases: Codable, Sendable, Equatable {
         return value
     }
 
-    public func save(to directory: String) throws {
+    /// Writes `pending.json` into `directory` atomically, through `fileSystem` (the ledger's, so a fault a test
+    /// puts under the ledger reaches this write too).
+    public func save(to directory: String, fileSystem: any FileSystem = SystemFileSystem()) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        try Files.replaceAtomically(
+        try fileSystem.replaceAtomically(
             PendingPurchases.path(in: directory), with: Array(try encoder.encode(self)) + [0x0A])
     }
 

@@ -2,11 +2,18 @@ import MockStoreHTTP
 import StoreWire
 
 extension LoopbackClient {
-    /// `endpoint` with its `parameters`, the raw JSON `body` when there is one, and `headers`.
-    func request<Request, Response>(
-        _ endpoint: Endpoint<Request, Response>, _ parameters: String..., body: [UInt8]? = nil,
+    /// `endpoint` with its path's `parameters`, the raw JSON `body` when there is one, and `headers`.
+    func request<Request, Response, Path>(
+        _ endpoint: Endpoint<Request, Response, Path>, _ parameters: Path, body: [UInt8]? = nil,
         headers: [HTTPHeader] = []
     ) throws -> HTTPClient.Response {
-        try request(endpoint.method.rawValue, endpoint.template.path(parameters), body: body, headers: headers)
+        try request(endpoint.method.rawValue, endpoint.target(parameters), body: body, headers: headers)
+    }
+
+    /// `endpoint`, whose path has no parameters, with the raw JSON `body` when there is one, and `headers`.
+    func request<Request, Response>(
+        _ endpoint: Endpoint<Request, Response, NoParameters>, body: [UInt8]? = nil, headers: [HTTPHeader] = []
+    ) throws -> HTTPClient.Response {
+        try request(endpoint, NoParameters(), body: body, headers: headers)
     }
 }

@@ -148,7 +148,7 @@ struct StoreBenchmarks {
                             throw BenchError(
                                 "purchase answered \(bought.status): \(String(decoding: bought.body, as: UTF8.self))")
                         }
-                        let finished = try client.request(DeviceAPI.finish, id, body: [])
+                        let finished = try client.request(DeviceAPI.finish, .init(transactionId: id), body: [])
                         guard finished.status == 200 else { throw BenchError("finish answered \(finished.status)") }
                         counter.add()
                     }

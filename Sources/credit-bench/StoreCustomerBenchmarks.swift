@@ -96,7 +96,7 @@ extension StoreBenchmarks {
     private func timedStatuses(_ client: LoopbackClient, transactionId: String, token: String) throws -> Double {
         let start = Measure.now()
         let answer = try client.request(
-            ServerAPI.subscriptionStatuses, transactionId,
+            ServerAPI.subscriptionStatuses, .init(transactionId: transactionId),
             headers: [HTTPHeader("Authorization", "Bearer " + token)])
         let seconds = Measure.now() - start
         guard answer.status == 200,

@@ -1,5 +1,6 @@
 import DurableFiles
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

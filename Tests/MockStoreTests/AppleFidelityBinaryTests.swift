@@ -148,17 +148,19 @@ extension AppleFidelityBinaryTests {
         #expect(app.deviceVerificationNonce == nonce.uuidString.lowercased())
         #expect(app.deviceVerification == Self.expectedVerification(nonce: nonce))
 
-        let info = try await api(store, "GET", ServerAPI.appTransactionInfo.path(bought.transactionId))
+        let info = try await api(
+            store, "GET", ServerAPI.appTransactionInfo.path(.init(transactionId: bought.transactionId)))
         #expect(info.status == 200 && info.contentType == "application/json")
         let server = try verifiedES256Payload(
             info.decoded(AppTransactionInfoResponseBody.self).signedAppTransactionInfo, as: AppTransactionPayload.self,
             root: root)
         #expect(server.appTransactionId == appTransactionId && server.deviceVerification == nil)
         try expectError(
-            try await api(store, "GET", ServerAPI.appTransactionInfo.path("abc")), status: 400,
+            try await api(store, "GET", ServerAPI.appTransactionInfo.path(.init(transactionId: "abc"))), status: 400,
             code: .invalidTransactionId)
         try expectError(
-            try await api(store, "GET", ServerAPI.appTransactionInfo.path("2000000000000999")), status: 404,
+            try await api(store, "GET", ServerAPI.appTransactionInfo.path(.init(transactionId: "2000000000000999"))),
+            status: 404,
             code: .transactionIdNotFound)
         #expect(try await store.stop() == 0)
 
@@ -197,8 +199,10 @@ extension AppleFidelityBinaryTests {
         let listedNonce = try #require(listed.deviceVerificationNonce.flatMap(UUID.init(uuidString:)))
         #expect(listed.deviceVerification == Self.expectedVerification(nonce: listedNonce))
 
-        let info = try await api(store, "GET", ServerAPI.transactionInfo.path(transaction.transactionId))
-            .decoded(TransactionInfoResponseBody.self).signedTransactionInfo
+        let info = try await api(
+            store, "GET", ServerAPI.transactionInfo.path(.init(transactionId: transaction.transactionId))
+        )
+        .decoded(TransactionInfoResponseBody.self).signedTransactionInfo
         #expect(try payload(info, root: root).deviceVerification == nil, "the Server API has no device fields")
         try await eventually("the notification arrives") { receiver.bodies.count == 1 }
         let notification = try JSONDecoder().decode(SignedNotificationBody.self, from: Data(receiver.bodies[0]))
@@ -224,12 +228,14 @@ extension AppleFidelityBinaryTests {
         let id = try await store.testStore.buy(Self.consumable).transaction.transactionId
         let token = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
         let set = try await api(
-            store, "PUT", ServerAPI.setAppAccountToken.path(id), json: #"{"appAccountToken": "\#(token)"}"#)
+            store, "PUT", ServerAPI.setAppAccountToken.path(.init(originalTransactionId: id)),
+            json: #"{"appAccountToken": "\#(token)"}"#)
         #expect(set.status == 200)
-        let info = try await api(store, "GET", ServerAPI.transactionInfo.path(id))
+        let info = try await api(store, "GET", ServerAPI.transactionInfo.path(.init(transactionId: id)))
             .decoded(TransactionInfoResponseBody.self)
         #expect(try payload(info.signedTransactionInfo, root: root).appAccountToken == token)
-        let history = try await api(store, "GET", ServerAPI.history.path(id)).decoded(HistoryResponseBody.self)
+        let history = try await api(store, "GET", ServerAPI.history.path(.init(transactionId: id))).decoded(
+            HistoryResponseBody.self)
         #expect(try payload(history.signedTransactions.first, root: root).appAccountToken == token)
         let unfinished = try await store.get(DeviceAPI.unfinished.path())
             .decoded(SignedTransactionsBody.self)
@@ -243,19 +249,21 @@ extension AppleFidelityBinaryTests {
 
         try expectError(
             try await api(
-                store, "PUT", ServerAPI.setAppAccountToken.path(id), json: #"{"appAccountToken": "nope"}"#),
+                store, "PUT", ServerAPI.setAppAccountToken.path(.init(originalTransactionId: id)),
+                json: #"{"appAccountToken": "nope"}"#),
             status: 400, code: .invalidAppAccountToken)
         try expectError(
             try await api(
-                store, "PUT", ServerAPI.setAppAccountToken.path("abc"), json: #"{"appAccountToken": "\#(token)"}"#),
+                store, "PUT", ServerAPI.setAppAccountToken.path(.init(originalTransactionId: "abc")),
+                json: #"{"appAccountToken": "\#(token)"}"#),
             status: 400, code: .invalidTransactionId)
         try expectError(
             try await api(
-                store, "PUT", ServerAPI.setAppAccountToken.path("2000000000000999"),
+                store, "PUT", ServerAPI.setAppAccountToken.path(.init(originalTransactionId: "2000000000000999")),
                 json: #"{"appAccountToken": "\#(token)"}"#),
             status: 404, code: .originalTransactionIdNotFound)
         try expectError(
-            try await api(store, "PUT", ServerAPI.setAppAccountToken.path(id), json: "{"),
+            try await api(store, "PUT", ServerAPI.setAppAccountToken.path(.init(originalTransactionId: id)), json: "{"),
             status: 400, code: .generalBadRequest)
         #expect(try await store.stop() == 0)
     }

@@ -90,7 +90,7 @@ extension AppleFidelityBinaryTests {
         let root = try await root(store)
         let bought = try payload(try await purchase(store, Self.consumable).signedTransaction, root: root)
         #expect(bought.environment == .production)
-        let page = try await api(store, "GET", ServerAPI.history.path(bought.transactionId))
+        let page = try await api(store, "GET", ServerAPI.history.path(.init(transactionId: bought.transactionId)))
             .decoded(HistoryResponseBody.self)
         #expect(page.environment == .production && page.appAppleId == 555)
         let record = try #require(try await notifications(store).first)
@@ -138,21 +138,28 @@ extension AppleFidelityBinaryTests {
                 .transactionId
             let pro = try payload(try await purchase(store, Self.nonConsumable).signedTransaction, root: root)
                 .transactionId
-            let before = try await api(store, "GET", ServerAPI.history.path(pro)).decoded(HistoryResponseBody.self)
+            let before = try await api(store, "GET", ServerAPI.history.path(.init(transactionId: pro))).decoded(
+                HistoryResponseBody.self)
             for id in [coins, pro] {
-                #expect(try await store.post(DeviceAPI.finish.path(id), json: "{}").status == 200)
+                #expect(try await store.post(DeviceAPI.finish.path(.init(transactionId: id)), json: "{}").status == 200)
             }
-            let v2 = try await api(store, "GET", ServerAPI.history.path(pro)).decoded(HistoryResponseBody.self)
+            let v2 = try await api(store, "GET", ServerAPI.history.path(.init(transactionId: pro))).decoded(
+                HistoryResponseBody.self)
             #expect(try v2.signedTransactions.map { try payload($0, root: root).transactionId } == [coins, pro])
             #expect(v2.revision == before.revision, "a finish changes no place and no revision")
-            let descending = try await api(store, "GET", ServerAPI.history.path(pro) + "?sort=DESCENDING")
-                .decoded(HistoryResponseBody.self)
+            let descending = try await api(
+                store, "GET", ServerAPI.history.path(.init(transactionId: pro)) + "?sort=DESCENDING"
+            )
+            .decoded(HistoryResponseBody.self)
             #expect(
                 try descending.signedTransactions.map { try payload($0, root: root).transactionId } == [pro, coins])
-            let since = try await api(store, "GET", ServerAPI.history.path(pro) + "?revision=\(before.revision)")
-                .decoded(HistoryResponseBody.self)
+            let since = try await api(
+                store, "GET", ServerAPI.history.path(.init(transactionId: pro)) + "?revision=\(before.revision)"
+            )
+            .decoded(HistoryResponseBody.self)
             #expect(since.signedTransactions.isEmpty, "finishing is not a change the revision returns")
-            let v1 = try await api(store, "GET", ServerAPI.historyV1.path(pro)).decoded(HistoryResponseBody.self)
+            let v1 = try await api(store, "GET", ServerAPI.historyV1.path(.init(transactionId: pro))).decoded(
+                HistoryResponseBody.self)
             #expect(try v1.signedTransactions.map { try payload($0, root: root).transactionId } == [pro])
         }
     }
@@ -180,7 +187,8 @@ extension AppleFidelityBinaryTests {
         let kept = try payload(try await purchase(store, Self.consumable).signedTransaction, root: root)
         let finished = try payload(try await purchase(store, Self.nonRenewing).signedTransaction, root: root)
         #expect(
-            try await store.post(DeviceAPI.finish.path(finished.transactionId), json: "{}").status == 200
+            try await store.post(DeviceAPI.finish.path(.init(transactionId: finished.transactionId)), json: "{}").status
+                == 200
         )
         _ = try await store.testStore.setInterruptedPurchases(true)
         let answer = try await purchase(store, Self.consumable)

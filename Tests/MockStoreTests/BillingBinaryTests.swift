@@ -33,7 +33,9 @@ import Testing
     }
 
     func statuses(_ store: MockStoreHarness, _ id: String) async throws -> [SubscriptionStatus] {
-        try await base.server(store, ServerAPI.subscriptionStatuses.path(id)).decoded(StatusResponseBody.self).data
+        try await base.server(store, ServerAPI.subscriptionStatuses.path(.init(transactionId: id))).decoded(
+            StatusResponseBody.self
+        ).data
             .flatMap(\.lastTransactions).map(\.status)
     }
 
@@ -172,7 +174,7 @@ import Testing
         let root = try await base.root(store)
         let first = try await base.buy(store, Self.weekly, root: root)
         let expires = try #require(first.expiresDate)
-        let path = ServerAPI.extendRenewalDate.path(first.transactionId)
+        let path = ServerAPI.extendRenewalDate.path(.init(originalTransactionId: first.transactionId))
         let request = #"{"extendByDays": 10, "extendReasonCode": 3, "requestIdentifier": "outage-1"}"#
         let answer = try await put(store, path, request).decoded(ExtendRenewalDateResponseBody.self)
         #expect(answer.success && answer.effectiveDate == expires + 10 * Self.day)
@@ -194,12 +196,15 @@ import Testing
             try await put(store, path, #"{"extendByDays": 1, "extendReasonCode": 9, "requestIdentifier": "x"}"#),
             status: 400, code: .invalidExtendReasonCode)
         try expectError(
-            try await put(store, path, #"{"extendByDays": 1, "extendReasonCode": 0}"#), status: 400, code: .invalidRequestIdentifier)
+            try await put(store, path, #"{"extendByDays": 1, "extendReasonCode": 0}"#), status: 400,
+            code: .invalidRequestIdentifier)
         try expectError(try await put(store, path, "{"), status: 400, code: .generalBadRequest)
         try expectError(
-            try await put(store, ServerAPI.extendRenewalDate.path("abc"), request), status: 400, code: .invalidOriginalTransactionId)
+            try await put(store, ServerAPI.extendRenewalDate.path(.init(originalTransactionId: "abc")), request),
+            status: 400, code: .invalidOriginalTransactionId)
         try expectError(
-            try await put(store, ServerAPI.extendRenewalDate.path("999"), request), status: 404, code: .originalTransactionIdNotFound)
+            try await put(store, ServerAPI.extendRenewalDate.path(.init(originalTransactionId: "999")), request),
+            status: 404, code: .originalTransactionIdNotFound)
         #expect(try await store.request("PUT", path, body: Array(request.utf8)).status == 401)
 
         let second = try await put(
@@ -215,7 +220,8 @@ import Testing
         #expect(
             try taken.decoded(MassExtendRenewalDateResponseBody.self).requestIdentifier
                 == "9a1e3a8c-4c55-4f0e-9a53-3b0b6f4a1d11")
-        let statusPath = ServerAPI.massExtensionStatus.path(Self.weekly, "9a1e3a8c-4c55-4f0e-9a53-3b0b6f4a1d11")
+        let statusPath = ServerAPI.massExtensionStatus.path(
+            .init(productId: Self.weekly, requestIdentifier: "9a1e3a8c-4c55-4f0e-9a53-3b0b6f4a1d11"))
         let pending = try await base.server(store, statusPath).decoded(MassExtendRenewalDateStatusResponseBody.self)
         #expect(!pending.complete && pending.completeDate == nil && pending.succeededCount == nil, "taken, not run")
         await #expect(try told(store, root: root).last?.payload.notificationType != .renewalExtension)
@@ -228,7 +234,8 @@ import Testing
         #expect(notices.last?.payload.data == nil && summary.productId == Self.weekly && summary.failedCount == 1)
         #expect(summary.storefrontCountryCodes == ["USA"] && summary.bundleId == "ai.voicedebrief.app")
         try expectError(
-            try await base.server(store, ServerAPI.massExtensionStatus.path(Self.weekly, "unknown")),
+            try await base.server(
+                store, ServerAPI.massExtensionStatus.path(.init(productId: Self.weekly, requestIdentifier: "unknown"))),
             status: 404, code: .statusRequestNotFound)
         try expectError(
             try await post(
@@ -251,7 +258,7 @@ import Testing
         #expect(trial.offerDiscountType == .freeTrial)
         try expectError(
             try await put(
-                store, ServerAPI.extendRenewalDate.path(trial.transactionId),
+                store, ServerAPI.extendRenewalDate.path(.init(originalTransactionId: trial.transactionId)),
                 #"{"extendByDays": 5, "extendReasonCode": 0, "requestIdentifier": "t"}"#),
             status: 403, code: .subscriptionExtensionIneligible)
         let weekly = try await base.buy(store, Self.weekly, root: root)
@@ -266,7 +273,7 @@ import Testing
         _ = try await store.testStore.expire(weekly.transactionId)
         try expectError(
             try await put(
-                store, ServerAPI.extendRenewalDate.path(weekly.transactionId),
+                store, ServerAPI.extendRenewalDate.path(.init(originalTransactionId: weekly.transactionId)),
                 #"{"extendByDays": 5, "extendReasonCode": 0, "requestIdentifier": "late"}"#),
             status: 403, code: .subscriptionExtensionIneligible)
         #expect(try await store.stop() == 0)

@@ -103,16 +103,22 @@ import Testing
                 #"{"forSale":false,"productId":"p"}"#
             ),
             (["billing"], "GET", TestControls.billingSettings.path(), nil),
-            (["price-increase", "7"], "POST", TestControls.priceIncrease.path("7"), "{}"),
+            (["price-increase", "7"], "POST", TestControls.priceIncrease.path(.init(subscription: "7")), "{}"),
             (
                 ["price-increase", "7", "--price", "10.99", "--no-consent"], "POST",
-                TestControls.priceIncrease.path("7"), #"{"needsConsent":false,"price":10990}"#
+                TestControls.priceIncrease.path(.init(subscription: "7")), #"{"needsConsent":false,"price":10990}"#
             ),
-            (["consent-price-increase", "7"], "POST", TestControls.consentToPriceIncrease.path("7"), nil),
-            (["decline-price-increase", "7"], "POST", TestControls.declinePriceIncrease.path("7"), nil),
+            (
+                ["consent-price-increase", "7"], "POST",
+                TestControls.consentToPriceIncrease.path(.init(subscription: "7")), nil
+            ),
+            (
+                ["decline-price-increase", "7"], "POST",
+                TestControls.declinePriceIncrease.path(.init(subscription: "7")), nil
+            ),
             (
                 ["recover", "com.example.pro.monthly"], "POST",
-                TestControls.recoverBilling.path("com.example.pro.monthly"), nil
+                TestControls.recoverBilling.path(.init(subscription: "com.example.pro.monthly")), nil
             ),
         ]
         for (arguments, method, path, body) in cases {

@@ -64,7 +64,7 @@ import Testing
 
     /// The groups Get All Subscription Statuses answers for `transactionId`.
     func statusGroups(_ store: MockStoreHarness, _ transactionId: String) async throws -> [String] {
-        let response = try await server(store, ServerAPI.subscriptionStatuses.path(transactionId))
+        let response = try await server(store, ServerAPI.subscriptionStatuses.path(.init(transactionId: transactionId)))
         #expect(response.status == 200)
         return try response.decoded(StatusResponseBody.self).data.map(\.subscriptionGroupIdentifier)
     }
@@ -73,7 +73,7 @@ import Testing
     func historyProducts(_ store: MockStoreHarness, _ transactionId: String, root: Certificate) async throws
         -> [String]
     {
-        let response = try await server(store, ServerAPI.history.path(transactionId))
+        let response = try await server(store, ServerAPI.history.path(.init(transactionId: transactionId)))
         #expect(response.status == 200)
         let body = try response.decoded(HistoryResponseBody.self)
         return try payloads(body.signedTransactions, root: root).map(\.productId)
@@ -98,10 +98,10 @@ extension CustomerBinaryTests {
             #expect(try payloads(body.signedTransactions, root: root).map(\.productId) == [product])
         }
         let bobsPro = try await device(
-            store, "GET", DeviceAPI.subscriptionStatus.path(Self.proGroup), as: "bob@example.com")
+            store, "GET", DeviceAPI.subscriptionStatus.path(.init(groupId: Self.proGroup)), as: "bob@example.com")
         #expect(try bobsPro.decoded(SubscriptionStatusesBody.self).statuses.isEmpty)
         let alicesPro = try await device(
-            store, "GET", DeviceAPI.subscriptionStatus.path(Self.proGroup), as: "alice")
+            store, "GET", DeviceAPI.subscriptionStatus.path(.init(groupId: Self.proGroup)), as: "alice")
         #expect(try alicesPro.decoded(SubscriptionStatusesBody.self).statuses.count == 1)
         let nobody = try await device(store, "GET", DeviceAPI.currentEntitlements.path(), as: nil)
         #expect(try nobody.decoded(SignedTransactionsBody.self).signedTransactions.isEmpty)
@@ -137,14 +137,18 @@ extension CustomerBinaryTests {
 
         // A control naming another customer does not reach alice's transaction.
         let wrong = try await store.request(
-            "POST", TestControls.refund.path(id), body: Array("{}".utf8), headers: [MockCustomerHeader.name: "bob"])
+            "POST", TestControls.refund.path(.init(transactionId: id)), body: Array("{}".utf8),
+            headers: [MockCustomerHeader.name: "bob"])
         try expectError(wrong, status: 404, code: .transactionIdNotFound)
         _ = try await store.testStore.acting(as: "alice") { try await store.testStore.refund(id) }
 
-        let alices = try await server(store, ServerAPI.refundHistory.path(id)).decoded(RefundHistoryResponseBody.self)
+        let alices = try await server(store, ServerAPI.refundHistory.target(.init(transactionId: id))).decoded(
+            RefundHistoryResponseBody.self)
         #expect(try payloads(alices.signedTransactions, root: root).map(\.transactionId) == [id])
-        let bobsRefunds = try await server(store, ServerAPI.refundHistory.path(bobs.transactionId))
-            .decoded(RefundHistoryResponseBody.self)
+        let bobsRefunds = try await server(
+            store, ServerAPI.refundHistory.target(.init(transactionId: bobs.transactionId))
+        )
+        .decoded(RefundHistoryResponseBody.self)
         #expect(bobsRefunds.signedTransactions.isEmpty)
 
         // The REFUND notification says whose it is through appAccountToken and originalTransactionId only.
@@ -168,7 +172,7 @@ extension CustomerBinaryTests {
             let (alice, bob) = try Self.twoCustomers(of: store)
             _ = try await store.testStore.addCustomer(alice)
             _ = try await store.testStore.addCustomer(bob)
-            let eligibility = DeviceAPI.introOfferEligibility.path(Self.proGroup)
+            let eligibility = DeviceAPI.introOfferEligibility.path(.init(groupId: Self.proGroup))
             let first = try await buy(store, Self.proMonthly, as: alice, root: root)
             #expect(first.offerType == .introductoryOffer, "alice's first subscription takes the introductory offer")
             let alices = try await device(store, "GET", eligibility, as: alice).decoded(IntroOfferEligibilityBody.self)
@@ -203,9 +207,9 @@ extension CustomerBinaryTests {
         let id = try #require(asked.transactionId)
 
         // Another customer's device cannot see it, nor a control naming them approve it.
-        let seen = try await device(store, "GET", DeviceAPI.purchaseStatus.path(id), as: "other")
+        let seen = try await device(store, "GET", DeviceAPI.purchaseStatus.path(.init(transactionId: id)), as: "other")
         try expectError(seen, status: 404, code: StoreErrorCode.transactionIdNotFound)
-        let theirs = try await device(store, "GET", DeviceAPI.purchaseStatus.path(id), as: "kid")
+        let theirs = try await device(store, "GET", DeviceAPI.purchaseStatus.path(.init(transactionId: id)), as: "kid")
         #expect(try theirs.decoded(PurchaseStatusBody.self).status == .pending)
         await #expect(
             try store.testStore.acting(as: "other") { try await refusal { try await store.testStore.approve(id) } }

@@ -94,7 +94,7 @@ extension CustomerControlBinaryTests {
             try expectError(
                 try await store.request("GET", DeviceAPI.unfinished.path(), headers: ["X-Mock-Customer": "a b"]),
                 status: 400, code: StoreErrorCode.generalBadRequest)
-            let finish = DeviceAPI.finish.path(bought.transaction.transactionId)
+            let finish = DeviceAPI.finish.path(.init(transactionId: bought.transaction.transactionId))
             try expectError(
                 try await store.request("POST", finish), status: 404, code: StoreErrorCode.transactionIdNotFound)
             let finished = try await store.request("POST", finish, headers: [MockCustomerHeader.name: alice])

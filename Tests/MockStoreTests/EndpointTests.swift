@@ -12,11 +12,21 @@ import Testing
     struct Declared: Hashable, CustomStringConvertible {
         var method: String
         var template: String
+        /// The template's parameter names, the stored properties of the endpoint's parameters type, in order, and
+        /// the query names that type reads.
+        var parameterNames: [String] = []
+        var pathProperties: [String] = []
+        var queryNames: [String] = []
         var description: String { method + " " + template }
     }
 
-    static func declared<Request, Response>(_ endpoint: Endpoint<Request, Response>) -> Declared {
-        Declared(method: endpoint.method.rawValue, template: endpoint.template.description)
+    static func declared<Request, Response, Path>(_ endpoint: Endpoint<Request, Response, Path>) -> Declared {
+        let names = endpoint.template.parameterNames
+        return Declared(
+            method: endpoint.method.rawValue, template: endpoint.template.description, parameterNames: names,
+            pathProperties: Mirror(reflecting: Path(pathValues: names, query: { _ in [] })).children.compactMap(
+                \.label),
+            queryNames: Path.queryNames)
     }
 
     /// Every endpoint of the four catalogues.
@@ -98,19 +108,21 @@ import Testing
 
 extension EndpointTests {
     @Test func aPathHasItsParametersInPlace() {
-        #expect(ServerAPI.transactionInfo.path("2000000000000001") == "/inApps/v1/transactions/2000000000000001")
         #expect(
-            ServerAPI.massExtensionStatus.path("com.example.pro", "a-b_c~d")
+            ServerAPI.transactionInfo.path(.init(transactionId: "2000000000000001"))
+                == "/inApps/v1/transactions/2000000000000001")
+        #expect(
+            ServerAPI.massExtensionStatus.path(.init(productId: "com.example.pro", requestIdentifier: "a-b_c~d"))
                 == "/inApps/v1/subscriptions/extend/mass/com.example.pro/a-b_c~d")
         #expect(DeviceAPI.unfinished.path() == "/storekit/v1/transactions/unfinished")
         #expect("\(TestControls.refund)" == "POST /test/v1/transactions/{transactionId}/refund")
     }
 
     @Test func aParameterIsAlwaysOneSegment() {
-        #expect(TestControls.removeCustomer.path("a/b c") == "/test/v1/customers/a%2Fb%20c")
-        #expect(TestControls.removeCustomer.path("é?") == "/test/v1/customers/%C3%A9%3F")
-        #expect(TestControls.removeCustomer.path("..") == "/test/v1/customers/%2E%2E")
-        #expect(TestControls.removeCustomer.path("a.b") == "/test/v1/customers/a.b")
+        #expect(TestControls.removeCustomer.path(.init(name: "a/b c")) == "/test/v1/customers/a%2Fb%20c")
+        #expect(TestControls.removeCustomer.path(.init(name: "é?")) == "/test/v1/customers/%C3%A9%3F")
+        #expect(TestControls.removeCustomer.path(.init(name: "..")) == "/test/v1/customers/%2E%2E")
+        #expect(TestControls.removeCustomer.path(.init(name: "a.b")) == "/test/v1/customers/a.b")
     }
 
     @Test func aTemplateMatchesItsPathsOnly() {
@@ -129,17 +141,38 @@ extension EndpointTests {
         let routed = routes.map { Declared(method: $0.method, template: $0.template.description) }
         #expect(Set(routed).count == routed.count, "an endpoint routed twice")
         #expect(Set(Self.everyEndpoint).count == Self.everyEndpoint.count, "an endpoint declared twice")
-        #expect(Set(routed) == Set(Self.everyEndpoint))
+        #expect(Set(routed.map(\.description)) == Set(Self.everyEndpoint.map(\.description)))
+    }
+
+    /// A handler reads `path.transactionId` and a client builds the path from a `TransactionPath`: the type's
+    /// properties must be the template's parameters, named alike and in order, then the query's, or a value lands
+    /// in the wrong place.
+    @Test func everyEndpointsParametersTypeHasTheTemplatesParametersThenItsQuery() {
+        for endpoint in Self.everyEndpoint {
+            #expect(endpoint.pathProperties == endpoint.parameterNames + endpoint.queryNames, "\(endpoint)")
+        }
+        let path = ServerAPI.massExtensionStatus.path(.init(productId: "p", requestIdentifier: "r"))
+        let segments = MockStoreRouter.segments(of: path)
+        #expect(ServerAPI.massExtensionStatus.parameters(segments) == .init(productId: "p", requestIdentifier: "r"))
+        #expect(ServerAPI.massExtensionStatus.parameters(["inApps", "v1", "subscriptions"]) == nil)
+        let refunds = ServerAPI.refundHistory.target(.init(transactionId: "7", revision: "r 1"))
+        #expect(refunds == "/inApps/v2/refund/lookup/7?revision=r%201")
+        let query = ["revision": ["r 1"]]
+        #expect(
+            ServerAPI.refundHistory.parameters(["inApps", "v2", "refund", "lookup", "7"], query: { query[$0] ?? [] })
+                == .init(transactionId: "7", revision: "r 1"))
+        #expect(DeviceAPI.updates.target(.init(after: "3")) == "/storekit/v1/transactions/updates?after=3")
+        #expect(DeviceAPI.updates.target(.init(after: nil)) == "/storekit/v1/transactions/updates")
     }
 }
 
 extension EndpointTests {
     @Test func anErrorTheEndpointDoesNotDeclareIsMarked() throws {
         let route = MockStoreRouter.Route(TestControls.clear) { _, _, _ in HTTPResponse(status: 200) }
-        let conflict = MockStoreError(status: 409, code: StoreErrorCode.conflict, message: "no").response
+        let conflict = MockStoreError.conflict(.notInForce).response
         let marked = MockStoreRouter.markedIfUndeclared(conflict, by: route)
         #expect(marked.headers.contains(HTTPHeader(MockStoreRouter.undeclaredErrorHeader, "4090000")))
-        let badRequest = MockStoreError.badRequest("no").response
+        let badRequest = MockStoreError.invalid(.malformedJSON).response
         #expect(MockStoreRouter.markedIfUndeclared(badRequest, by: route).headers == badRequest.headers)
         #expect(TestControls.approve.declares(error: StoreErrorCode.conflict))
         #expect(!DeviceAPI.messages.declares(error: StoreErrorCode.conflict))

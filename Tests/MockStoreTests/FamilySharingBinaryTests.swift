@@ -40,7 +40,7 @@ import Testing
             told.transaction.inAppOwnershipType == .familyShared && told.transaction.transactionReason == .renewal)
         #expect(told.transaction.originalTransactionId == shared.originalTransactionId)
         let extend = try await store.request(
-            "PUT", ServerAPI.extendRenewalDate.path(shared.originalTransactionId),
+            "PUT", ServerAPI.extendRenewalDate.path(.init(originalTransactionId: shared.originalTransactionId)),
             body: Array(#"{"extendByDays": 3, "extendReasonCode": 1, "requestIdentifier": "r1"}"#.utf8),
             headers: try base.token.header())
         try expectError(extend, status: 403, code: .familySharedSubscriptionExtensionIneligible)
@@ -76,7 +76,9 @@ import Testing
         told = try await #require(try base.notifications(store, root: root).last)
         #expect(told.transaction.inAppOwnershipType == .familyShared && told.transaction.revocationDate == nil)
         let history = try await base.server(
-            store, ServerAPI.history.path(shared.originalTransactionId) + "?inAppOwnershipType=FAMILY_SHARED")
+            store,
+            ServerAPI.history.path(.init(transactionId: shared.originalTransactionId))
+                + "?inAppOwnershipType=FAMILY_SHARED")
         #expect(history.status == 200)
         await #expect(try store.control("family-revoke", "nope/x").status == 64)
         await #expect(try refusal { try await store.testStore.familyShare("com.example.none") } != nil)

@@ -33,7 +33,7 @@ import Testing
     }
 
     static func finish(_ id: String, _ router: MockStoreRouter) -> HTTPResponse {
-        router.respond(to: HTTPRequest(method: "POST", path: DeviceAPI.finish.path(id)))
+        router.respond(to: HTTPRequest(method: "POST", path: DeviceAPI.finish.path(.init(transactionId: id))))
     }
 
     /// The transaction id in a successful purchase answer, after checking its signature.

@@ -89,7 +89,7 @@ extension HTTPServerConcurrencyTests {
                     return
                 }
                 let finished = try? RawHTTPClient.send(
-                    "POST \(DeviceAPI.finish.path(id)) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                    "POST \(DeviceAPI.finish.path(.init(transactionId: id))) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
                         + "Content-Length: 0\r\n\r\n", port: port)
                 if finished?.status != 200 || finished?.headers["content-type"] != "application/json" {
                     problems.withLock { $0.append("\(id): finish \(finished?.status ?? -1)") }

@@ -20,8 +20,10 @@ import Testing
     }
 
     func status(_ store: MockStoreHarness, _ id: String) async throws -> MassExtendRenewalDateStatusResponseBody {
-        try await base.server(store, ServerAPI.massExtensionStatus.path(Self.weekly, id))
-            .decoded(MassExtendRenewalDateStatusResponseBody.self)
+        try await base.server(
+            store, ServerAPI.massExtensionStatus.path(.init(productId: Self.weekly, requestIdentifier: id))
+        )
+        .decoded(MassExtendRenewalDateStatusResponseBody.self)
     }
 
     func kinds(_ store: MockStoreHarness) async throws -> [String] {

@@ -173,17 +173,18 @@ extension MockStoreBinaryTests {
         let signed = try unfinished.decoded(SignedTransactionsBody.self).signedTransactions
         #expect(try signed.map { try verifiedPayload($0, root: root).transactionId } == [payload.transactionId])
 
-        let finish = try await store.post(DeviceAPI.finish.path(payload.transactionId), json: "{}")
+        let finish = try await store.post(
+            DeviceAPI.finish.path(.init(transactionId: payload.transactionId)), json: "{}")
         #expect(finish.status == 200)
         #expect(finish.contentType == "application/json")
         #expect(finish.body == Array("{}".utf8))
-        let again = try await store.post(DeviceAPI.finish.path(payload.transactionId), json: "{}")
+        let again = try await store.post(DeviceAPI.finish.path(.init(transactionId: payload.transactionId)), json: "{}")
         #expect(again.status == 200, "finish is idempotent")
         #expect(
             try await store.get(DeviceAPI.unfinished.path()).decoded(SignedTransactionsBody.self)
                 .signedTransactions.isEmpty)
 
-        let unknown = try await store.post(DeviceAPI.finish.path("2000000000000099"), json: "{}")
+        let unknown = try await store.post(DeviceAPI.finish.path(.init(transactionId: "2000000000000099")), json: "{}")
         try expectError(unknown, status: 404, code: .transactionIdNotFound)
 
         #expect(try await store.stop() == 0)
@@ -234,7 +235,7 @@ extension MockStoreBinaryTests {
         try expectError(try await store.get(DeviceAPI.purchase.path()), status: 405, code: .methodNotAllowed)
         try expectError(try await store.get("/nowhere"), status: 404, code: .notFound)
         try expectError(
-            try await store.post(DeviceAPI.finish.path("not-a-number"), json: "{}"), status: 400,
+            try await store.post(DeviceAPI.finish.path(.init(transactionId: "not-a-number")), json: "{}"), status: 400,
             code: .invalidTransactionId)
         let oversized = Array(repeating: UInt8(ascii: " "), count: 200 * 1024)
         try expectError(
@@ -272,7 +273,8 @@ extension MockStoreBinaryTests {
         let finished = try verifiedPayload(try await buy(firstRun), root: root)
         let kept = try verifiedPayload(try await buy(firstRun, Self.credit1000), root: root)
         #expect(
-            try await firstRun.post(DeviceAPI.finish.path(finished.transactionId), json: "{}").status
+            try await firstRun.post(DeviceAPI.finish.path(.init(transactionId: finished.transactionId)), json: "{}")
+                .status
                 == 200)
         #expect(try await firstRun.stop() == 0)
 
@@ -288,7 +290,7 @@ extension MockStoreBinaryTests {
         let next = try verifiedPayload(try await buy(secondRun), root: root)
         #expect(next.transactionId == "2000000000000003", "ids are never reused after a restart")
         #expect(
-            try await secondRun.post(DeviceAPI.finish.path(finished.transactionId), json: "{}")
+            try await secondRun.post(DeviceAPI.finish.path(.init(transactionId: finished.transactionId)), json: "{}")
                 .status == 200, "a finished one stays known")
         #expect(try await secondRun.stop() == 0)
     }

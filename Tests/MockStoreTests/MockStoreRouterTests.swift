@@ -187,7 +187,8 @@ extension MockStoreRouterTests {
     @Test(arguments: [0, -1, 11, 1_000])
     func quantityOutside1To10IsRefused(quantity: Int) throws {
         expectError(
-            buy(#"{"productId": "\#(Self.credit500)", "quantity": \#(quantity)}"#), status: 400, code: .generalBadRequest)
+            buy(#"{"productId": "\#(Self.credit500)", "quantity": \#(quantity)}"#), status: 400,
+            code: .generalBadRequest)
         #expect(try store.allTransactions().isEmpty)
     }
 
@@ -199,7 +200,8 @@ extension MockStoreRouterTests {
     @Test(arguments: ["not-a-uuid", "", "9b2b9d1e4a5f4c1e8a771f2e3d4c5b6a", "9b2b9d1e-4a5f-4c1e-8a77-1f2e3d4c5b6"])
     func appAccountTokenThatIsNotAUUIDIsRefused(token: String) throws {
         expectError(
-            buy(#"{"productId": "\#(Self.credit500)", "appAccountToken": "\#(token)"}"#), status: 400, code: .invalidAppAccountToken)
+            buy(#"{"productId": "\#(Self.credit500)", "appAccountToken": "\#(token)"}"#), status: 400,
+            code: .invalidAppAccountToken)
         #expect(try store.allTransactions().isEmpty)
     }
 
@@ -257,7 +259,8 @@ extension MockStoreRouterTests {
                 == PurchaseResponseBody(result: .pending, pendingReason: .askToBuy, transactionId: pending.id))
         #expect(pending.status == .pending)
         router.expectError(
-            router.post(DeviceAPI.finish.path(pending.id), "{}"), status: 404, code: .transactionIdNotFound)
+            router.post(DeviceAPI.finish.path(.init(transactionId: pending.id)), "{}"), status: 404,
+            code: .transactionIdNotFound)
     }
 
     @Test func failedSigningRecordsNothing() throws {
@@ -325,7 +328,7 @@ extension MockStoreRouterTests {
             try listed.signedTransactions.map { try verifiedPayload($0).transactionId }
                 == [a.transactionId, b.transactionId])
 
-        let finish = post(DeviceAPI.finish.path(a.transactionId), "{}")
+        let finish = post(DeviceAPI.finish.path(.init(transactionId: a.transactionId)), "{}")
         #expect(finish.status == 200)
         #expect(finish.header("Content-Type") == "application/json")
         #expect(finish.body == Array("{}".utf8))
@@ -337,20 +340,21 @@ extension MockStoreRouterTests {
         let a = try verifiedPayload(
             buy(#"{"productId": "\#(Self.credit500)"}"#)
                 .decoded(PurchaseResponseBody.self)?.signedTransaction)
-        #expect(post(DeviceAPI.finish.path(a.transactionId), "").status == 200)
-        #expect(post(DeviceAPI.finish.path(a.transactionId), "{}").status == 200)
+        #expect(post(DeviceAPI.finish.path(.init(transactionId: a.transactionId)), "").status == 200)
+        #expect(post(DeviceAPI.finish.path(.init(transactionId: a.transactionId)), "{}").status == 200)
         #expect(try store.allTransactions().first?.isFinished == true)
     }
 
     @Test func finishingAnUnknownTransactionIs4040010() {
-        let response = post(DeviceAPI.finish.path("2000000000000042"), "{}")
+        let response = post(DeviceAPI.finish.path(.init(transactionId: "2000000000000042")), "{}")
         expectError(response, status: 404, code: .transactionIdNotFound)
         #expect(response.decoded(StoreErrorBody.self)?.errorMessage == "Transaction id not found.")
     }
 
     @Test(arguments: ["abc", "12a", "-1", String(repeating: "9", count: 33)])
     func finishingANonNumericIDIs4000006(id: String) {
-        expectError(post(DeviceAPI.finish.path(id), "{}"), status: 400, code: .invalidTransactionId)
+        expectError(
+            post(DeviceAPI.finish.path(.init(transactionId: id)), "{}"), status: 400, code: .invalidTransactionId)
     }
 }
 
@@ -375,7 +379,7 @@ extension MockStoreRouterTests {
         expectError(getPurchase, status: 405, code: .methodNotAllowed)
         #expect(getPurchase.header("Allow") == "POST")
         expectError(
-            router.respond(to: HTTPRequest(method: "GET", path: DeviceAPI.finish.path("1"))),
+            router.respond(to: HTTPRequest(method: "GET", path: DeviceAPI.finish.path(.init(transactionId: "1")))),
             status: 405, code: .methodNotAllowed)
     }
 

@@ -71,7 +71,7 @@ extension NotificationBinaryTests {
             try await notifications(store).first?.sendAttempts.count == 1
         }
         let status = try await store.request(
-            "GET", ServerAPI.testNotificationStatus.path(testToken), headers: try token.header())
+            "GET", ServerAPI.testNotificationStatus.path(.init(token: testToken)), headers: try token.header())
         #expect(status.status == 200)
         let body = try status.decoded(CheckTestNotificationResponseBody.self)
         #expect(body.signedPayload == signed.signedPayload)
@@ -181,7 +181,7 @@ extension NotificationBinaryTests {
             try await notifications(unreachable).last?.status == .failed
         }
         let status = try await unreachable.request(
-            "GET", ServerAPI.testNotificationStatus.path(testToken), headers: try token.header())
+            "GET", ServerAPI.testNotificationStatus.path(.init(token: testToken)), headers: try token.header())
         let results = try status.decoded(CheckTestNotificationResponseBody.self).sendAttempts.map(\.sendAttemptResult)
         #expect(results == [.socketIssue, .socketIssue, .socketIssue], "\(results)")
         #expect(try await unreachable.stop() == 0)

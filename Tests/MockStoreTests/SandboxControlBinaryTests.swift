@@ -158,7 +158,7 @@ extension SandboxControlBinaryTests {
             let root = try await root(store)
             let signed = try #require(try await purchase(store).signedTransaction)
             let id = try payloads([signed], root: root)[0].transactionId
-            #expect(try await store.post(DeviceAPI.finish.path(id), json: "{}").status == 200)
+            #expect(try await store.post(DeviceAPI.finish.path(.init(transactionId: id)), json: "{}").status == 200)
             let cursor = try await updates(store).cursor
 
             let refunded = try await store.control(TestTransactionBody.self, "refund", id, "--reason", "1")
@@ -294,9 +294,9 @@ extension SandboxControlBinaryTests {
 
         _ = try await store.control(TestFailuresBody.self, "fail", "finish", "--error", "unknown", "--once")
         try expectSimulated(
-            try await store.post(DeviceAPI.finish.path(ids[0]), json: "{}"), api: .finish,
+            try await store.post(DeviceAPI.finish.path(.init(transactionId: ids[0])), json: "{}"), api: .finish,
             error: "StoreKitError.unknown", skErrorCode: 0)
-        #expect(try await store.post(DeviceAPI.finish.path(ids[0]), json: "{}").status == 200)
+        #expect(try await store.post(DeviceAPI.finish.path(.init(transactionId: ids[0])), json: "{}").status == 200)
 
         _ = try await store.control(
             TestFailuresBody.self, "fail", "verification", "--error", "invalidSignature", "--once")

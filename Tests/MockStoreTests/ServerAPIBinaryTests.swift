@@ -52,7 +52,7 @@ extension ServerAPIBinaryTests {
     @Test func badBearerTokensGet401WithoutABody() async throws {
         let store = try await start()
         let id = try await buy(store)
-        let path = ServerAPI.transactionInfo.path(id)
+        let path = ServerAPI.transactionInfo.path(.init(transactionId: id))
         let stranger = try P256PrivateKey.generate()
         let bad: [(String, String?)] = [
             ("no header", nil),
@@ -90,10 +90,10 @@ extension ServerAPIBinaryTests {
         let id = try await buy(store)
         let stranger = try ServerAPIToken(keyId: "ANYKEY")
         let accepted = try await store.request(
-            "GET", ServerAPI.transactionInfo.path(id), headers: try stranger.header())
+            "GET", ServerAPI.transactionInfo.path(.init(transactionId: id)), headers: try stranger.header())
         #expect(accepted.status == 200)
         let wrongBundle = try await store.request(
-            "GET", ServerAPI.transactionInfo.path(id),
+            "GET", ServerAPI.transactionInfo.path(.init(transactionId: id)),
             headers: ["Authorization": "Bearer " + (try stranger.make(bid: "com.example.other"))])
         #expect(wrongBundle.status == 401, "claims are still checked")
         #expect(store.stderr.contains("no --api-key given: any well-formed ES256 bearer token is accepted"))
@@ -118,8 +118,8 @@ extension ServerAPIBinaryTests {
         let store = try await start()
         let root = try await root(store)
         let id = try await buy(store)
-        #expect(try await store.post(DeviceAPI.finish.path(id), json: "{}").status == 200)
-        let info = try await api(store, "GET", ServerAPI.transactionInfo.path(id))
+        #expect(try await store.post(DeviceAPI.finish.path(.init(transactionId: id)), json: "{}").status == 200)
+        let info = try await api(store, "GET", ServerAPI.transactionInfo.path(.init(transactionId: id)))
         #expect(info.status == 200)
         #expect(info.contentType == "application/json")
         let payload = try transactions(
@@ -129,7 +129,7 @@ extension ServerAPIBinaryTests {
         try await store.testStore.refund(id)
         let refunded = try transactions(
             [
-                try await api(store, "GET", ServerAPI.transactionInfo.path(id)).decoded(
+                try await api(store, "GET", ServerAPI.transactionInfo.path(.init(transactionId: id))).decoded(
                     TransactionInfoResponseBody.self
                 )
                 .signedTransactionInfo
@@ -140,13 +140,16 @@ extension ServerAPIBinaryTests {
         _ = try await store.post(DeviceAPI.purchase.path(), json: #"{"productId": "\#(Self.credit500)"}"#)
         let pending = try await #require(try store.testStore.transactions().last)
         try expectError(
-            try await api(store, "GET", ServerAPI.transactionInfo.path(pending.transactionId)), status: 404,
+            try await api(store, "GET", ServerAPI.transactionInfo.path(.init(transactionId: pending.transactionId))),
+            status: 404,
             code: .transactionIdNotFound)
         try expectError(
-            try await api(store, "GET", ServerAPI.transactionInfo.path("2000000000000999")), status: 404,
+            try await api(store, "GET", ServerAPI.transactionInfo.path(.init(transactionId: "2000000000000999"))),
+            status: 404,
             code: .transactionIdNotFound)
         try expectError(
-            try await api(store, "GET", ServerAPI.transactionInfo.path("abc")), status: 400, code: .invalidTransactionId
+            try await api(store, "GET", ServerAPI.transactionInfo.path(.init(transactionId: "abc"))), status: 400,
+            code: .invalidTransactionId
         )
         #expect(try await store.stop() == 0)
     }
@@ -159,7 +162,7 @@ extension ServerAPIBinaryTests {
             for index in 0..<23 {
                 ids.append(try await buy(store, index == 22 ? "ai.voicedebrief.app.credit.1000" : Self.credit500))
             }
-            let first = try await api(store, "GET", ServerAPI.history.path(ids[0]))
+            let first = try await api(store, "GET", ServerAPI.history.path(.init(transactionId: ids[0])))
             #expect(first.status == 200)
             let page1 = try first.decoded(HistoryResponseBody.self)
             #expect(page1.hasMore)
@@ -167,71 +170,102 @@ extension ServerAPIBinaryTests {
             #expect(page1.appAppleId == nil, "Apple leaves appAppleId out in the sandbox (issue 15)")
             #expect(page1.environment == .sandbox)
             #expect(try transactions(page1.signedTransactions, root: root).map(\.transactionId) == Array(ids[0..<20]))
-            let page2 = try await api(store, "GET", ServerAPI.history.path(ids[5]) + "?revision=\(page1.revision)")
-                .decoded(HistoryResponseBody.self)
+            let page2 = try await api(
+                store, "GET", ServerAPI.history.path(.init(transactionId: ids[5])) + "?revision=\(page1.revision)"
+            )
+            .decoded(HistoryResponseBody.self)
             #expect(!page2.hasMore)
             #expect(try transactions(page2.signedTransactions, root: root).map(\.transactionId) == Array(ids[20...]))
-            let nothingNew = try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revision=\(page2.revision)")
-                .decoded(HistoryResponseBody.self)
+            let nothingNew = try await api(
+                store, "GET", ServerAPI.history.path(.init(transactionId: ids[0])) + "?revision=\(page2.revision)"
+            )
+            .decoded(HistoryResponseBody.self)
             #expect(nothingNew.signedTransactions.isEmpty && !nothingNew.hasMore)
 
             try await store.testStore.refund(ids[3])
-            let changed = try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revision=\(page2.revision)")
-                .decoded(HistoryResponseBody.self)
+            let changed = try await api(
+                store, "GET", ServerAPI.history.path(.init(transactionId: ids[0])) + "?revision=\(page2.revision)"
+            )
+            .decoded(HistoryResponseBody.self)
             #expect(
                 try transactions(changed.signedTransactions, root: root).map(\.transactionId) == [ids[3]],
                 "modified since")
 
-            let descending = try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?sort=DESCENDING")
-                .decoded(HistoryResponseBody.self)
+            let descending = try await api(
+                store, "GET", ServerAPI.history.path(TransactionPath(transactionId: ids[0])) + "?sort=DESCENDING"
+            )
+            .decoded(HistoryResponseBody.self)
             #expect(try transactions(descending.signedTransactions, root: root).first?.transactionId == ids[3])
-            let revoked = try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revoked=true")
-                .decoded(HistoryResponseBody.self)
+            let revoked = try await api(
+                store, "GET", ServerAPI.history.path(TransactionPath(transactionId: ids[0])) + "?revoked=true"
+            )
+            .decoded(HistoryResponseBody.self)
             #expect(try transactions(revoked.signedTransactions, root: root).map(\.transactionId) == [ids[3]])
-            let notRevoked = try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revoked=False")
-                .decoded(HistoryResponseBody.self)
+            let notRevoked = try await api(
+                store, "GET", ServerAPI.history.path(TransactionPath(transactionId: ids[0])) + "?revoked=False"
+            )
+            .decoded(HistoryResponseBody.self)
             #expect(notRevoked.signedTransactions.count == 20 && notRevoked.hasMore)
             let byProduct = try await api(
-                store, "GET", ServerAPI.history.path(ids[0]) + "?productId=ai.voicedebrief.app.credit.1000"
+                store, "GET",
+                ServerAPI.history.path(TransactionPath(transactionId: ids[0]))
+                    + "?productId=ai.voicedebrief.app.credit.1000"
             ).decoded(HistoryResponseBody.self)
             #expect(try transactions(byProduct.signedTransactions, root: root).map(\.transactionId) == [ids[22]])
             let nonConsumables = try await api(
-                store, "GET", ServerAPI.history.path(ids[0]) + "?productType=NON_CONSUMABLE"
+                store, "GET",
+                ServerAPI.history.path(TransactionPath(transactionId: ids[0])) + "?productType=NON_CONSUMABLE"
             )
             .decoded(HistoryResponseBody.self)
             #expect(nonConsumables.signedTransactions.isEmpty)
             let consumables = try await api(
-                store, "GET", ServerAPI.history.path(ids[0]) + "?productType=CONSUMABLE&productType=NON_CONSUMABLE"
+                store, "GET",
+                ServerAPI.history.path(TransactionPath(transactionId: ids[0]))
+                    + "?productType=CONSUMABLE&productType=NON_CONSUMABLE"
             )
             .decoded(HistoryResponseBody.self)
             #expect(consumables.signedTransactions.count == 20)
-            let v1 = try await api(store, "GET", ServerAPI.historyV1.path(ids[0]))
+            let v1 = try await api(store, "GET", ServerAPI.historyV1.path(.init(transactionId: ids[0])))
             #expect(v1.status == 200)
 
             try expectError(
-                try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?productType=GIFT"), status: 400,
+                try await api(
+                    store, "GET", ServerAPI.history.path(TransactionPath(transactionId: ids[0])) + "?productType=GIFT"),
+                status: 400,
                 code: .invalidProductType)
             try expectError(
-                try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?sort=UP"), status: 400,
+                try await api(
+                    store, "GET", ServerAPI.history.path(TransactionPath(transactionId: ids[0])) + "?sort=UP"),
+                status: 400,
                 code: .invalidSort)
             try expectError(
-                try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revision=nonsense"), status: 400,
+                try await api(
+                    store, "GET", ServerAPI.history.path(TransactionPath(transactionId: ids[0])) + "?revision=nonsense"),
+                status: 400,
                 code: .invalidRequestRevision)
             try expectError(
-                try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?revoked=maybe"), status: 400,
+                try await api(
+                    store, "GET", ServerAPI.history.path(TransactionPath(transactionId: ids[0])) + "?revoked=maybe"),
+                status: 400,
                 code: .invalidRevoked
             )
             try expectError(
-                try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?startDate=x"), status: 400,
+                try await api(
+                    store, "GET", ServerAPI.history.path(TransactionPath(transactionId: ids[0])) + "?startDate=x"),
+                status: 400,
                 code: .invalidStartDate)
             try expectError(
-                try await api(store, "GET", ServerAPI.history.path(ids[0]) + "?endDate=-5"), status: 400,
+                try await api(
+                    store, "GET", ServerAPI.history.path(TransactionPath(transactionId: ids[0])) + "?endDate=-5"),
+                status: 400,
                 code: .invalidEndDate)
             try expectError(
-                try await api(store, "GET", ServerAPI.history.path("2000000099999999")), status: 404,
+                try await api(store, "GET", ServerAPI.history.path(.init(transactionId: "2000000099999999"))),
+                status: 404,
                 code: .transactionIdNotFound)
             try expectError(
-                try await api(store, "GET", ServerAPI.history.path("x1")), status: 400, code: .invalidTransactionId)
+                try await api(store, "GET", ServerAPI.history.path(.init(transactionId: "x1"))), status: 400,
+                code: .invalidTransactionId)
         }
     }
 
@@ -239,27 +273,31 @@ extension ServerAPIBinaryTests {
         let store = try await start()
         let root = try await root(store)
         let ids = [try await buy(store), try await buy(store), try await buy(store)]
-        let empty = try await api(store, "GET", ServerAPI.refundHistory.path(ids[0]))
+        let empty = try await api(store, "GET", ServerAPI.refundHistory.target(.init(transactionId: ids[0])))
         #expect(empty.status == 200)
         #expect(try empty.decoded(RefundHistoryResponseBody.self).signedTransactions.isEmpty)
         try await store.testStore.refund(ids[2])
         try await store.testStore.advanceClock(by: .minutes(1))
         try await store.testStore.refund(ids[0])
-        let history = try await api(store, "GET", ServerAPI.refundHistory.path(ids[1]))
+        let history = try await api(store, "GET", ServerAPI.refundHistory.target(.init(transactionId: ids[1])))
             .decoded(RefundHistoryResponseBody.self)
         let refunded = try transactions(history.signedTransactions, root: root)
         #expect(refunded.map(\.transactionId) == [ids[2], ids[0]])
         #expect(refunded.allSatisfy { $0.revocationDate != nil })
         #expect(!history.hasMore)
-        let next = try await api(store, "GET", ServerAPI.refundHistory.path(ids[1]) + "?revision=\(history.revision)")
-            .decoded(RefundHistoryResponseBody.self)
+        let next = try await api(
+            store, "GET", ServerAPI.refundHistory.target(.init(transactionId: ids[1], revision: history.revision))
+        )
+        .decoded(RefundHistoryResponseBody.self)
         #expect(next.signedTransactions.isEmpty)
         try expectError(
-            try await api(store, "GET", ServerAPI.refundHistory.path(ids[1]) + "?revision=zzz"), status: 400,
+            try await api(store, "GET", ServerAPI.refundHistory.target(.init(transactionId: ids[1], revision: "zzz"))),
+            status: 400,
             code: .invalidRequestRevision
         )
         try expectError(
-            try await api(store, "GET", ServerAPI.refundHistory.path("2000000000000999")), status: 404,
+            try await api(store, "GET", ServerAPI.refundHistory.target(.init(transactionId: "2000000000000999"))),
+            status: 404,
             code: .transactionIdNotFound)
         #expect(try await store.stop() == 0)
     }
@@ -274,13 +312,14 @@ extension ServerAPIBinaryTests {
             // The store numbers its orders MOCK00000001 on (its own store's tests check the first); here the order is
             // one of many on the shared store.
             #expect(order.hasPrefix("MOCK") && order.count == 12 && order.dropFirst(4).allSatisfy(\.isNumber))
-            let found = try await api(store, "GET", ServerAPI.lookUpOrder.path(order))
+            let found = try await api(store, "GET", ServerAPI.lookUpOrder.path(.init(orderId: order)))
             #expect(found.status == 200)
             let body = try found.decoded(OrderLookupResponseBody.self)
             #expect(body.status == .valid)
             #expect(try transactions(body.signedTransactions, root: root).map(\.transactionId) == [id])
-            let unknown = try await api(store, "GET", ServerAPI.lookUpOrder.path("MOCK99999999")).decoded(
-                OrderLookupResponseBody.self)
+            let unknown = try await api(store, "GET", ServerAPI.lookUpOrder.path(.init(orderId: "MOCK99999999")))
+                .decoded(
+                    OrderLookupResponseBody.self)
             #expect(unknown == OrderLookupResponseBody(status: .invalid, signedTransactions: []))
         }
     }
@@ -296,7 +335,7 @@ extension ServerAPIBinaryTests {
         let id = try await buy(store)
         let v2 =
             #"{"customerConsented": true, "sampleContentProvided": false, "deliveryStatus": "DELIVERED", "consumptionPercentage": 25000, "refundPreference": "DECLINE"}"#
-        let accepted = try await api(store, "PUT", ServerAPI.sendConsumption.path(id), json: v2)
+        let accepted = try await api(store, "PUT", ServerAPI.sendConsumption.path(.init(transactionId: id)), json: v2)
         #expect(accepted.status == 202)
         #expect(accepted.body.isEmpty)
         let v1 = """
@@ -304,14 +343,16 @@ extension ServerAPIBinaryTests {
              "deliveryStatus": 0, "appAccountToken": "", "accountTenure": 2, "playTime": 3,
              "lifetimeDollarsRefunded": 1, "lifetimeDollarsPurchased": 2, "userStatus": 1, "refundPreference": 2}
             """
-        #expect(try await api(store, "PUT", ServerAPI.sendConsumptionV1.path(id), json: v1).status == 202)
+        #expect(
+            try await api(store, "PUT", ServerAPI.sendConsumptionV1.path(.init(transactionId: id)), json: v1).status
+                == 202)
         let recorded = try await store.testStore.consumption()
         #expect(recorded.map(\.apiVersion) == ["v2", "v1"])
         #expect(recorded.allSatisfy { $0.transactionId == id })
         #expect(recorded[0].request["deliveryStatus"] == .string("DELIVERED"))
         #expect(recorded[1].request["consumptionStatus"] == .number(3))
 
-        let path2 = ServerAPI.sendConsumption.path(id)
+        let path2 = ServerAPI.sendConsumption.path(.init(transactionId: id))
         try expectError(
             try await api(
                 store, "PUT", path2,
@@ -323,7 +364,7 @@ extension ServerAPIBinaryTests {
         try expectError(
             try await api(store, "PUT", path2, json: #"{"customerConsented": true, "deliveryStatus": "DELIVERED"}"#),
             status: 400, code: .invalidSampleContentProvided)
-        let path1 = ServerAPI.sendConsumptionV1.path(id)
+        let path1 = ServerAPI.sendConsumptionV1.path(.init(transactionId: id))
         try expectError(
             try await api(
                 store, "PUT", path1, json: v1.replacingOccurrences(of: "\"platform\": 1", with: "\"platform\": 9")),
@@ -339,16 +380,21 @@ extension ServerAPIBinaryTests {
             status: 400, code: .invalidUserStatus)
         try expectError(try await api(store, "PUT", path1, json: "{not json"), status: 400, code: .generalBadRequest)
         try expectError(
-            try await api(store, "PUT", ServerAPI.sendConsumption.path("2000000000000999"), json: v2), status: 404,
+            try await api(
+                store, "PUT", ServerAPI.sendConsumption.path(.init(transactionId: "2000000000000999")), json: v2),
+            status: 404,
             code: .transactionIdNotFound)
         // Apple: Send Consumption Information (V2) takes any product type; V1 only consumables and
         // auto-renewable subscriptions (4000043 otherwise).
         let nonConsumable = try await buy(store, "ai.voicedebrief.app.credit.1000")
         try expectError(
-            try await api(store, "PUT", ServerAPI.sendConsumptionV1.path(nonConsumable), json: v1), status: 400,
+            try await api(
+                store, "PUT", ServerAPI.sendConsumptionV1.path(.init(transactionId: nonConsumable)), json: v1),
+            status: 400,
             code: .invalidTransactionNotConsumable)
         #expect(
-            try await api(store, "PUT", ServerAPI.sendConsumption.path(nonConsumable), json: v2).status == 202)
+            try await api(store, "PUT", ServerAPI.sendConsumption.path(.init(transactionId: nonConsumable)), json: v2)
+                .status == 202)
         await #expect(
             try store.testStore.consumption().count == 3,
             "refusals are not recorded")
@@ -358,14 +404,15 @@ extension ServerAPIBinaryTests {
     @Test func serverFinishAndTestNotificationWithoutAReceiver() async throws {
         try await MockStoreHarness.withShared { store in
             let id = try await buy(store)
-            let finish = try await api(store, "POST", ServerAPI.finishTransaction.path(id))
+            let finish = try await api(store, "POST", ServerAPI.finishTransaction.path(.init(transactionId: id)))
             #expect(finish.status == 200)
             await #expect(try store.testStore.transactions().first?.finished == true)
             try expectError(
                 try await api(store, "POST", ServerAPI.requestTestNotification.path()), status: 404,
                 code: .serverNotificationURLNotFound)
             try expectError(
-                try await api(store, "GET", ServerAPI.testNotificationStatus.path("nothing_1")), status: 404,
+                try await api(store, "GET", ServerAPI.testNotificationStatus.path(.init(token: "nothing_1"))),
+                status: 404,
                 code: .testNotificationNotFound)
         }
     }

@@ -48,7 +48,7 @@ extension StoreConsoleTests {
         let bought = send("POST", TestControls.buy.path(), #"{"productId": "\#(Self.credit)"}"#, customer: "alice")
         let id = try JSONDecoder().decode(TestTransactionBody.self, from: Data(bought.body)).transaction.transactionId
         let waiting = send("POST", TestControls.buy.path(), #"{"productId": "\#(Self.credit)"}"#)
-        let refunded = send("POST", TestControls.refund.path(id), "")
+        let refunded = send("POST", TestControls.refund.path(.init(transactionId: id)), "")
         #expect(refunded.status == 200, "\(String(decoding: refunded.body, as: UTF8.self))")
         #expect(waiting.status == 200)
 

@@ -124,7 +124,7 @@ extension SubscriptionBinaryTests {
         #expect(again.offerType == nil, "the introductory offer was had in this group")
         let back = try await #require(try notifications(store, root: root).last)
         #expect(back.payload.notificationType == .subscribed && back.payload.subtype == .resubscribe)
-        let eligibility = try await store.get(DeviceAPI.introOfferEligibility.path(Self.proGroup))
+        let eligibility = try await store.get(DeviceAPI.introOfferEligibility.path(.init(groupId: Self.proGroup)))
         #expect(try eligibility.decoded(IntroOfferEligibilityBody.self).isEligibleForIntroOffer == false)
         #expect(try await store.stop() == 0)
     }
@@ -140,7 +140,9 @@ extension SubscriptionBinaryTests {
         let upgrade = try await #require(try notifications(store, root: root).last)
         #expect(upgrade.payload.notificationType == .didChangeRenewalPref && upgrade.payload.subtype == .upgrade)
         let history = try await server(
-            store, ServerAPI.history.path(basic.transactionId) + "?subscriptionGroupIdentifier=\(Self.proGroup)")
+            store,
+            ServerAPI.history.path(.init(transactionId: basic.transactionId))
+                + "?subscriptionGroupIdentifier=\(Self.proGroup)")
         let signed = try history.decoded(HistoryResponseBody.self).signedTransactions
         let old = try signed.map { try verifiedES256Payload($0, as: SignedTransactionPayload.self, root: root) }
             .first { $0.transactionId == basic.transactionId }
@@ -174,28 +176,33 @@ extension SubscriptionBinaryTests {
         #expect(disabled.payload.notificationType == .didChangeRenewalStatus, "auto-renew off after a refund")
         #expect(try await entitlements(store, root: root).map(\.productId) == [Self.proYearly])
 
-        let all = try await server(store, ServerAPI.subscriptionStatuses.path(weekly.transactionId))
+        let all = try await server(
+            store, ServerAPI.subscriptionStatuses.path(.init(transactionId: weekly.transactionId)))
         #expect(all.status == 200)
         let statuses = try all.decoded(StatusResponseBody.self)
         #expect(statuses.data.count == 2 && statuses.bundleId == "ai.voicedebrief.app")
-        let revoked = try await server(store, ServerAPI.subscriptionStatuses.path(weekly.transactionId) + "?status=5")
+        let revoked = try await server(
+            store, ServerAPI.subscriptionStatuses.path(.init(transactionId: weekly.transactionId)) + "?status=5")
         let items = try revoked.decoded(StatusResponseBody.self).data.flatMap(\.lastTransactions)
         #expect(items.map(\.originalTransactionId) == [weekly.transactionId] && items.map(\.status) == [.revoked])
         let info = try verifiedES256Payload(
             try #require(items.first).signedRenewalInfo, as: RenewalInfoPayload.self, root: root)
         #expect(info.productId == Self.weekly && info.autoRenewStatus == .off)
         let both = try await server(
-            store, ServerAPI.subscriptionStatuses.path(weekly.transactionId) + "?status=1&status=2")
+            store,
+            ServerAPI.subscriptionStatuses.path(.init(transactionId: weekly.transactionId)) + "?status=1&status=2")
         #expect(try both.decoded(StatusResponseBody.self).data.map(\.subscriptionGroupIdentifier) == [Self.proGroup])
         try expectError(
-            try await server(store, ServerAPI.subscriptionStatuses.path(weekly.transactionId) + "?status=9"),
+            try await server(
+                store, ServerAPI.subscriptionStatuses.path(.init(transactionId: weekly.transactionId)) + "?status=9"),
             status: 400,
             code: .invalidStatus)
         try expectError(
-            try await server(store, ServerAPI.subscriptionStatuses.path("9999999")), status: 404,
+            try await server(store, ServerAPI.subscriptionStatuses.path(.init(transactionId: "9999999"))), status: 404,
             code: .transactionIdNotFound)
         let byApp = try await server(
-            store, ServerAPI.subscriptionStatuses.path("\(try #require(weekly.appTransactionId))"))
+            store, ServerAPI.subscriptionStatuses.path(.init(transactionId: "\(try #require(weekly.appTransactionId))"))
+        )
         #expect(try byApp.decoded(StatusResponseBody.self).data.count == 2, "the app transaction id finds the customer")
 
         // A refund request for a subscription: CONSUMPTION_REQUEST with the renewal info and status, then declined.
@@ -211,7 +218,7 @@ extension SubscriptionBinaryTests {
         let expired = try await store.testStore.expire(Self.proYearly)
         #expect(expired.notificationType == .expired && expired.subtype == .voluntary)
         #expect(try await entitlements(store, root: root).isEmpty)
-        let status = try await store.get(DeviceAPI.subscriptionStatus.path(Self.proGroup))
+        let status = try await store.get(DeviceAPI.subscriptionStatus.path(.init(groupId: Self.proGroup)))
         #expect(try status.decoded(SubscriptionStatusesBody.self).statuses.map(\.state) == [.expired])
         #expect(try await store.stop() == 0)
     }

@@ -69,7 +69,7 @@ import Testing
             try await store.refund("999999999")
             Issue.record("an unknown transaction cannot be refunded")
         } catch TestStoreError.refused(let request, let status, let message) {
-            #expect(request == "POST " + TestControls.refund.path("999999999"))
+            #expect(request == "POST " + TestControls.refund.path(.init(transactionId: "999999999")))
             #expect(status == 404 && !message.isEmpty)
         }
     }
@@ -126,7 +126,7 @@ extension TestStoreLibraryTests {
         // Signed again as each device asks (its verification and signing date), so one, not the same bytes.
         #expect(try await store.send(DeviceAPI.unfinished).signedTransactions.count == 1)
         let id = try #require(try await store.transactions().first?.transactionId)
-        _ = try await store.send(DeviceAPI.finish, id, body: EmptyBody())
+        _ = try await store.send(DeviceAPI.finish, .init(transactionId: id), body: EmptyBody())
         #expect(try await store.send(DeviceAPI.unfinished).signedTransactions.isEmpty)
         #expect(await store.stop() == 0)
     }

@@ -15,14 +15,14 @@ struct DeviceProbe {
     let timeout: TimeInterval
 
     func unfinished() async throws -> [String] {
-        let request = http.request(DeviceAPI.unfinished, [])
+        let request = http.request(DeviceAPI.unfinished, NoParameters())
         let body: SignedTransactionsBody = try await decoded(request)
         return body.signedTransactions
     }
 
     func purchase(_ productID: String, appAccountToken: UUID?) async throws -> PurchaseResponseBody {
         let body = try JSONEncoder().encode(PurchaseRequestBody(productId: productID))
-        return try await decoded(http.request(DeviceAPI.purchase, [], body: body))
+        return try await decoded(http.request(DeviceAPI.purchase, NoParameters(), body: body))
     }
 
     private func decoded<Response: Decodable>(_ request: URLRequest) async throws -> Response {

@@ -475,7 +475,8 @@ extension CrashAtEveryStepTests {
         await #expect(try credit.balance() == 5_000_000 + 60 * 5_000_000)
         // Every one refunded: one collect takes every credit back.
         for id in ids {
-            let reply = try HTTPProbe.post(TestControls.refund.path(id), json: "{}", port: store.port)
+            let reply = try HTTPProbe.post(
+                TestControls.refund.path(.init(transactionId: id)), json: "{}", port: store.port)
             try #require(reply.status == 200, "refund \(id): \(reply.status) \(reply.text)")
         }
         try await credit.ok(["collect"])

@@ -109,7 +109,7 @@ import Testing
         for method in ["PUT", "DELETE", "PATCH", "TRACE", "OPTIONS", "CONNECT", "FOO"] {
             for path in [
                 purchase, DeviceAPI.products.path(), DeviceAPI.unfinished.path(),
-                DeviceAPI.finish.path("1"), SandboxAPI.rootCertificate.path(),
+                DeviceAPI.finish.path(.init(transactionId: "1")), SandboxAPI.rootCertificate.path(),
             ] {
                 list.append(
                     ("\(method) \(path)", text("\(method) \(path) HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")))
@@ -194,7 +194,7 @@ extension HostileHTTPTests {
                 "GET", DeviceAPI.products.path() + "?ids=ai.voicedebrief.app.credit.500,ai.voicedebrief.app.credit.1000"
             ),
             HTTPProbe.request("GET", DeviceAPI.unfinished.path()),
-            HTTPProbe.request("POST", DeviceAPI.finish.path("2000000000000001"), body: []),
+            HTTPProbe.request("POST", DeviceAPI.finish.path(.init(transactionId: "2000000000000001")), body: []),
         ]
         for seed in Reliability.seeds("http-mutations", fast: 150, long: 5000) {
             var random = SeededRandom(seed: seed)

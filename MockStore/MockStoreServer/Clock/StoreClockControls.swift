@@ -30,11 +30,9 @@ public struct StoreClockControls: SubscriptionStorePart {
 
     /// Refuses to move the sandbox clock: it is the wall clock, and real time cannot be moved or sped up (Apple's
     /// sandbox has no such control either: a tester picks the renewal rate in App Store Connect).
-    private func refuseUnderSandboxClock(_ what: String) throws(MockStoreError) {
+    private func refuseUnderSandboxClock(_ change: MockStoreError.Conflict.ClockChange) throws(MockStoreError) {
         guard let sandboxRate = runtime.sandboxRate else { return }
-        throw .conflict(
-            "The store runs on the sandbox clock (\(sandboxRate.name)): its dates are the wall clock's, and real "
-                + "time cannot be \(what). Start mockstore without --clock sandbox to use the virtual clock.")
+        throw .conflict(.sandboxClock(sandboxRate, change))
     }
 
     /// Moves the clock on by an ISO 8601 duration and runs every renewal and expiry that falls due on the way,
@@ -43,14 +41,12 @@ public struct StoreClockControls: SubscriptionStorePart {
     /// - Throws: ``MockStoreError`` 4000000 for a duration that is not a positive ISO 8601 one; 409 under the
     ///   sandbox clock.
     public func advanceClock(by text: String) throws(MockStoreError) -> TestClockBody {
-        try refuseUnderSandboxClock("moved on")
+        try refuseUnderSandboxClock(.movedOn)
         guard let duration = ClockDuration(iso8601: text) else {
-            throw .badRequest(
-                "\"\(text)\" is not a duration the clock can move by: give a positive ISO 8601 duration such as "
-                    + "P1M, P400D, PT90M or P1Y2M3DT4H5M6S (the clock never goes back).")
+            throw .invalid(.invalidDuration(text))
         }
         guard let target = duration.added(to: nowMilliseconds) else {
-            throw .badRequest("\"\(text)\" moves the clock beyond the year 9999.")
+            throw .invalid(.durationBeyondYear9999(text))
         }
         let records = try withDatabase { database in
             let state = virtualClock.move(to: target)
@@ -67,11 +63,9 @@ public struct StoreClockControls: SubscriptionStorePart {
     /// Sets the clock's rate (a `SKTestSession.TimeRate` name or its `_timeRate` number); 409 under the sandbox
     /// clock.
     public func setClockRate(_ text: String) throws(MockStoreError) -> TestClockBody {
-        try refuseUnderSandboxClock("sped up")
+        try refuseUnderSandboxClock(.spedUp)
         guard let rate = TimeRate(text: text) else {
-            throw .badRequest(
-                "\"\(text)\" is not a time rate: one of " + TimeRate.allCases.map(\.name).joined(separator: ", ")
-                    + " (or its _timeRate number).")
+            throw .invalid(.invalidTimeRate(text))
         }
         try withDatabase { database in
             try database.saveClockState(virtualClock.setRate(rate))

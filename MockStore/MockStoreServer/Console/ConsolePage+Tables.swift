@@ -56,24 +56,28 @@ extension ConsolePage {
         let id = transaction.transactionId
         if transaction.status == .pending {
             return transaction.pendingReason == .interrupted
-                ? [button("Resolve", path: TestControls.resolve.path(id), customer: customer)]
+                ? [button("Resolve", path: TestControls.resolve.path(.init(transactionId: id)), customer: customer)]
                 : [
-                    button("Approve", path: TestControls.approve.path(id), customer: customer),
-                    button("Decline", path: TestControls.decline.path(id), customer: customer),
+                    button("Approve", path: TestControls.approve.path(.init(transactionId: id)), customer: customer),
+                    button("Decline", path: TestControls.decline.path(.init(transactionId: id)), customer: customer),
                 ]
         }
         guard transaction.status == .purchased else { return [] }
         return transaction.revocationDate == nil
-            ? [button("Refund", path: TestControls.refund.path(id), customer: customer)]
-            : [button("Reverse refund", path: TestControls.reverseRefund.path(id), customer: customer)]
+            ? [button("Refund", path: TestControls.refund.path(.init(transactionId: id)), customer: customer)]
+            : [
+                button(
+                    "Reverse refund", path: TestControls.reverseRefund.path(.init(transactionId: id)),
+                    customer: customer)
+            ]
     }
 
     static func subscriptionTable(_ subscriptions: [TestSubscription], customer: String, now: Int64) -> String {
         let rows = subscriptions.map { subscription in
             let id = subscription.originalTransactionId
             let buttons = [
-                button("Renew", path: TestControls.renew.path(id), customer: customer),
-                button("Expire", path: TestControls.expire.path(id), customer: customer),
+                button("Renew", path: TestControls.renew.path(.init(subscription: id)), customer: customer),
+                button("Expire", path: TestControls.expire.path(.init(subscription: id)), customer: customer),
             ]
             return [
                 HTMLText.isolated(subscription.productId), HTMLText.isolated(subscription.state.rawValue),

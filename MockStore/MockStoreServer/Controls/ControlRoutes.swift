@@ -13,31 +13,31 @@ enum ControlRoutes: RouteTable {
             return EmptyBody()
         },
         route(TestControls.transactions) { store, _, _ in try store.controls.testTransactions() },
-        route(TestControls.deleteTransaction) { store, _, captures in
-            try store.controls.deleteTransaction(id: captures["transactionId"])
+        route(TestControls.deleteTransaction) { store, _, path in
+            try store.controls.deleteTransaction(id: path.transactionId)
             return EmptyBody()
         },
         route(TestControls.buy) { store, request, _ in
             try store.controls.buyOutside(try decode(PurchaseRequestBody.self, from: request.body))
         },
-        route(TestControls.approve) { store, _, captures in try store.controls.approve(id: captures["transactionId"]) },
-        route(TestControls.decline) { store, _, captures in try store.controls.decline(id: captures["transactionId"]) },
-        route(TestControls.resolve) { store, _, captures in try store.controls.resolve(id: captures["transactionId"]) },
-        route(TestControls.refund) { store, request, captures in
+        route(TestControls.approve) { store, _, path in try store.controls.approve(id: path.transactionId) },
+        route(TestControls.decline) { store, _, path in try store.controls.decline(id: path.transactionId) },
+        route(TestControls.resolve) { store, _, path in try store.controls.resolve(id: path.transactionId) },
+        route(TestControls.refund) { store, request, path in
             let body = try decodeOptional(TestRefundBody.self, from: request.body, fallback: TestRefundBody())
             return try store.refunds.refund(
-                id: captures["transactionId"], reason: body.revocationReason, percentage: body.revocationPercentage)
+                id: path.transactionId, reason: body.revocationReason, percentage: body.revocationPercentage)
         },
-        route(TestControls.reverseRefund) { store, _, captures in
-            try store.refunds.reverseRefund(id: captures["transactionId"])
+        route(TestControls.reverseRefund) { store, _, path in
+            try store.refunds.reverseRefund(id: path.transactionId)
         },
-        route(TestControls.requestRefund) { store, request, captures in
+        route(TestControls.requestRefund) { store, request, path in
             let body = try decodeOptional(
                 TestRefundRequestBody.self, from: request.body, fallback: TestRefundRequestBody())
-            return try store.refunds.requestRefund(id: captures["transactionId"], reason: body.consumptionRequestReason)
+            return try store.refunds.requestRefund(id: path.transactionId, reason: body.consumptionRequestReason)
         },
-        route(TestControls.declineRefund) { store, _, captures in
-            try store.refunds.declineRefund(id: captures["transactionId"])
+        route(TestControls.declineRefund) { store, _, path in
+            try store.refunds.declineRefund(id: path.transactionId)
         },
         route(TestControls.settings) { store, _, _ in try store.settings.current() },
         route(TestControls.updateSettings) { store, request, _ in
@@ -48,12 +48,11 @@ enum ControlRoutes: RouteTable {
             try store.settings.setFailure(try decode(TestFailureRequest.self, from: request.body))
         },
         route(TestControls.clearFailures) { store, _, _ in try store.settings.clearFailure(api: nil) },
-        route(TestControls.clearFailure) { store, _, captures in try store.settings.clearFailure(api: captures["api"])
+        route(TestControls.clearFailure) { store, _, path in try store.settings.clearFailure(api: path.api)
         },
         route(TestControls.consumption) { store, _, _ in try store.controls.consumptionRecords() },
-        route(TestControls.notifications) { store, request, _ in
-            try store.notifications.notificationRecords(
-                revision: request.queryValues("revision").first, limit: request.queryValues("limit").first)
+        route(TestControls.notifications) { store, _, query in
+            try store.notifications.notificationRecords(revision: query.revision, limit: query.limit)
         },
     ]
 }

@@ -54,7 +54,7 @@ public struct StoreControls: StorePart {
         return try withDatabase { database in
             try StoreOffers.refuseOfferOnOtherProducts(request, product)
             if product.type == .nonConsumable, try database.latestActivePurchase(productId: product.id) != nil {
-                throw MockStoreError.conflict("\(product.id) is a non-consumable the customer already owns.")
+                throw MockStoreError.conflict(.alreadyOwned(productId: product.id))
             }
             if product.type == .autoRenewable {
                 let stored = try subscriptions.subscribeOrChange(product, request, database, origin: .outside)
@@ -72,23 +72,24 @@ public struct StoreControls: StorePart {
     /// Approves a purchase waiting for Ask to Buy (`approveAskToBuyTransaction`): it is paid now and reaches the app
     /// through the updates feed.
     public func approve(id: String) throws(MockStoreError) -> TestTransactionBody {
-        try settlePending(id: id, reason: .askToBuy, kind: .approved, verb: "approve")
+        try settlePending(id: id, reason: .askToBuy, kind: .approved, settlement: .approve)
     }
 
     /// Declines a purchase waiting for Ask to Buy (`declineAskToBuyTransaction`): never paid, never delivered.
     public func decline(id: String) throws(MockStoreError) -> TestTransactionBody {
-        try settlePending(id: id, reason: .askToBuy, kind: .declined, verb: "decline")
+        try settlePending(id: id, reason: .askToBuy, kind: .declined, settlement: .decline)
     }
 
     /// Resolves an interrupted purchase (`resolveIssueForTransaction`): it is paid now and reaches the app through
     /// the updates feed.
     public func resolve(id: String) throws(MockStoreError) -> TestTransactionBody {
         if try billing.isSubscriptionTransaction(id) { return try billing.resolveBillingIssue(id: id) }
-        return try settlePending(id: id, reason: .interrupted, kind: .resolved, verb: "resolve")
+        return try settlePending(id: id, reason: .interrupted, kind: .resolved, settlement: .resolve)
     }
 
     private func settlePending(
-        id: String, reason: StoredTransaction.PendingReason, kind: TransactionChange.Kind, verb: String
+        id: String, reason: StoredTransaction.PendingReason, kind: TransactionChange.Kind,
+        settlement: MockStoreError.Conflict.Settlement
     ) throws(MockStoreError) -> TestTransactionBody {
         try requireTransactionId(id)
         let now = configuration.clock.now().millisecondsSince1970
@@ -96,10 +97,7 @@ public struct StoreControls: StorePart {
         return try withDatabase { database in
             let current = try existing(id, database)
             guard current.status == .pending, current.pendingReason == reason else {
-                let waiting = reason == .askToBuy ? "for Ask to Buy approval" : "as an interrupted purchase"
-                throw MockStoreError.conflict(
-                    "Cannot \(verb) transaction \(id): it is \(TestControlBodies.describe(current)), not waiting \(waiting)."
-                )
+                throw MockStoreError.conflict(.notWaiting(current, settlement))
             }
             if current.productType == .autoRenewableSubscription, kind != .declined {
                 let stored = try subscriptions.settlePendingSubscription(current, kind: kind, database)

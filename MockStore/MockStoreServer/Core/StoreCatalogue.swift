@@ -98,9 +98,7 @@ public struct StoreCatalogue: StorePart {
         let quantity = request.quantity ?? 1
         let allowed = product.type.allowsQuantity ? Self.allowedQuantities : 1...1
         guard allowed.contains(quantity) else {
-            throw .badRequest(
-                "Invalid quantity \(quantity): \(product.type.storeKitType) products take \(allowed.lowerBound)"
-                    + (allowed.count > 1 ? " to \(allowed.upperBound)." : " only."))
+            throw .invalid(.invalidQuantity(quantity, productType: product.type, allowed: allowed))
         }
         if let token = request.appAccountToken, UUID(uuidString: token) == nil {
             throw .invalidAppAccountToken(token)

@@ -101,9 +101,9 @@ extension SubscriptionStorePart {
         } catch .unknownProduct(let id) {
             throw .invalidProductId(id)
         } catch .otherGroup(let id) {
-            throw .conflict("\(id) is in another subscription group.")
+            throw .conflict(.otherGroup(productId: id))
         } catch {
-            throw .conflict("The subscription is not in force (expired or revoked).")
+            throw .conflict(.notInForce)
         }
     }
 }

@@ -87,9 +87,7 @@ public struct StoreSettings: StorePart {
     /// The storefront called `code`, or a 400 that says what a storefront is.
     static func knownStorefront(_ code: String) throws(MockStoreError) -> Storefront {
         guard let storefront = Storefront.named(code) else {
-            throw .badRequest(
-                "Unknown storefront \"\(code)\": give an App Store storefront's ISO 3166-1 alpha-3 code, "
-                    + "such as GBR or USA (\(Storefront.known.count) are known).")
+            throw .invalid(.unknownStorefront(code))
         }
         return storefront
     }
@@ -112,13 +110,11 @@ public struct StoreSettings: StorePart {
         }
         if let locale = update.locale {
             guard LocaleIdentifier.isWellFormed(locale) else {
-                throw .badRequest("Invalid locale \"\(locale)\": give a locale identifier such as en_GB.")
+                throw .invalid(.invalidLocale(locale))
             }
             let catalogue = configuration.catalogue
             guard catalogue.canServe(locale: locale) else {
-                throw .badRequest(
-                    "The catalogue cannot serve locale \"\(locale)\": its products are localized in "
-                        + catalogue.servedLocales.joined(separator: ", ") + ".")
+                throw .invalid(.localeNotServed(locale, served: catalogue.servedLocales))
             }
         }
         return try withDatabase { database in
@@ -148,12 +144,10 @@ public struct StoreSettings: StorePart {
     /// - Throws: ``MockStoreError`` 4000000 for an unknown API, or an error that API cannot fail with.
     public func setFailure(_ request: TestFailureRequest) throws(MockStoreError) -> TestFailuresBody {
         guard let api = FailableAPI(named: request.api.rawValue) else {
-            throw .badRequest("Unknown API \"\(request.api.rawValue)\" (one of \(FailableAPI.namesDescription)).")
+            throw .invalid(.unknownAPI(request.api.rawValue))
         }
         guard let failure = api.failure(named: request.error.rawValue) else {
-            throw .badRequest(
-                "\(api.rawValue) cannot fail with \"\(request.error.rawValue)\": use one of \(api.allowedErrorsDescription)."
-            )
+            throw .invalid(.failureNotAllowed(api, error: request.error.rawValue))
         }
         return try withDatabase { database in
             try database.setFailure(for: api.rawValue, error: failure.description, once: request.once ?? false)
@@ -165,7 +159,7 @@ public struct StoreSettings: StorePart {
     public func clearFailure(api name: String?) throws(MockStoreError) -> TestFailuresBody {
         var apis = FailableAPI.knownCases
         if let name {
-            guard let api = FailableAPI(named: name) else { throw .badRequest("Unknown API \"\(name)\".") }
+            guard let api = FailableAPI(named: name) else { throw .invalid(.unknownAPI(name)) }
             apis = [api]
         }
         return try withDatabase { database in

@@ -9,8 +9,8 @@ enum CustomerRoutes: RouteTable {
         route(TestControls.addCustomer) { store, request, _ in
             try store.customers.addCustomer(try decode(TestCustomerRequest.self, from: request.body))
         },
-        route(TestControls.removeCustomer) { store, _, captures in
-            try store.customers.removeCustomer(named: captures["name"])
+        route(TestControls.removeCustomer) { store, _, path in
+            try store.customers.removeCustomer(named: path.name)
             return EmptyBody()
         },
     ]

@@ -24,7 +24,7 @@ public struct StoreCustomers: StorePart {
         let now = nowMilliseconds
         return try withDatabase { database in
             guard let added = try database.addCustomer(named: request.name, now: now) else {
-                throw MockStoreError.conflict("There is a customer called \"\(request.name)\" already.")
+                throw MockStoreError.conflict(.customerExists(request.name))
             }
             if let storefront {
                 try database.setSetting(added.storefrontSettingKey, to: storefront.code)
@@ -54,8 +54,7 @@ public struct StoreCustomers: StorePart {
                 throw MockStoreError.noCustomerToRemove(name, existing: try database.allCustomers().map(\.name))
             }
             guard !customer.isDefault else {
-                throw MockStoreError.conflict(
-                    "The default customer cannot be removed: they act for every request that names no customer.")
+                throw MockStoreError.conflict(.defaultCustomerNotRemovable)
             }
             try database.removeCustomer(customer)
         }

@@ -39,8 +39,7 @@ struct DeferredNotification: Equatable {
     init(stored: String) throws {
         let lines = stored.split(separator: "\n", omittingEmptySubsequences: false)
         guard (2...3).contains(lines.count), lines[0] == Self.marker else {
-            throw MockStoreError(
-                status: 500, code: StoreErrorCode.generalInternal, message: "A stored notification is unreadable.")
+            throw MockStoreError.internalFault(.unreadableStoredNotification)
         }
         payload = String(lines[1])
         transaction = lines.count == 3 ? String(lines[2]) : nil
@@ -60,9 +59,7 @@ struct DeferredNotification: Equatable {
             let signed = try signer.sign(json: Array(transaction.utf8))
             let quoted = "\"" + placeholder + "\""
             guard let range = payload.range(of: quoted) else {
-                throw MockStoreError(
-                    status: 500, code: StoreErrorCode.generalInternal,
-                    message: "A stored notification has no place for its transaction.")
+                throw MockStoreError.internalFault(.notificationWithoutTransactionPlace)
             }
             payload.replaceSubrange(range, with: "\"" + signed + "\"")
         }

@@ -24,47 +24,38 @@ struct NotificationHistoryQuery {
         throws(MockStoreError)
     {
         guard let startDate = body.startDate, startDate >= 0 else {
-            throw .apiError(400, StoreErrorCode.invalidStartDate, "Invalid request start date.")
+            throw .serverAPI(.invalidStartDate)
         }
         guard let endDate = body.endDate, endDate >= 0 else {
-            throw .apiError(400, StoreErrorCode.invalidEndDate, "Invalid request end date.")
+            throw .serverAPI(.invalidEndDate)
         }
         guard startDate < endDate else {
-            throw .apiError(
-                400, StoreErrorCode.startDateAfterEndDate, "Invalid request. The end date precedes the start date.")
+            throw .serverAPI(.endDatePrecedesStartDate)
         }
         let days = Self.retentionDays(production: production)
         guard startDate >= now - days * Self.dayMilliseconds else {
-            throw .apiError(
-                400, StoreErrorCode.startDateTooFarInPast,
-                "Invalid request. The start date is earlier than \(days) days ago.")
+            throw .serverAPI(.startDateTooFarInPast(days: days))
         }
         if let type = body.notificationType {
             guard let subtypes = NotificationTypes.subtypesByType[type] else {
-                throw .apiError(400, StoreErrorCode.invalidNotificationType, "Invalid request notification type.")
+                throw .serverAPI(.invalidNotificationType)
             }
             if let subtype = body.notificationSubtype, !subtypes.contains(subtype) {
-                throw .apiError(
-                    400, StoreErrorCode.invalidNotificationType,
-                    "Invalid request. \(subtype) is not a subtype of \(type).")
+                throw .serverAPI(.notASubtype(subtype, of: type))
             }
         } else if body.notificationSubtype != nil {
-            throw .apiError(
-                400, StoreErrorCode.invalidNotificationType,
-                "Invalid request. A notificationSubtype needs its notificationType.")
+            throw .serverAPI(.subtypeWithoutType)
         }
         if let transactionId = body.transactionId {
             guard body.notificationType == nil else {
-                throw .apiError(
-                    400, StoreErrorCode.multipleFiltersSupplied,
-                    "Invalid request. Give either a transactionId or a notificationType, not both.")
+                throw .serverAPI(.multipleFilters)
             }
             guard MockStore.isTransactionId(transactionId) else { throw .invalidTransactionId(transactionId) }
         }
         after = 0
         if let paginationToken {
             guard let row = Self.row(paginationToken) else {
-                throw .apiError(400, StoreErrorCode.invalidPaginationToken, "Invalid request pagination token.")
+                throw .serverAPI(.invalidPaginationToken)
             }
             after = row
         }

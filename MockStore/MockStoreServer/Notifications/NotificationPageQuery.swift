@@ -19,15 +19,14 @@ struct NotificationPageQuery: Equatable {
         after = 0
         if let revision {
             guard let row = OpaqueToken.number(Self.prefix, revision) else {
-                throw .apiError(400, StoreErrorCode.invalidRequestRevision, "Invalid request revision.")
+                throw .serverAPI(.invalidRevision)
             }
             after = row
         }
         self.limit = Self.defaultLimit
         if let limit {
             guard let number = Int(limit), (1...Self.largestLimit).contains(number) else {
-                throw .badRequest(
-                    "\"\(limit)\" is not a page size: give limit as a number from 1 to \(Self.largestLimit).")
+                throw .invalid(.invalidPageSize(limit, largest: Self.largestLimit))
             }
             self.limit = number
         }

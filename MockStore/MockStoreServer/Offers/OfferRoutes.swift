@@ -13,8 +13,8 @@ enum OfferRoutes: RouteTable {
             try store.familySharing.shareThroughFamily(
                 productId: try decode(PurchaseRequestBody.self, from: request.body).productId)
         },
-        route(TestControls.familyRevoke) { store, _, captures in
-            try store.familySharing.endFamilySharing(captures["subscription"])
+        route(TestControls.familyRevoke) { store, _, path in
+            try store.familySharing.endFamilySharing(path.subscription)
         },
     ]
 }

@@ -109,7 +109,7 @@ struct PromotionalOfferSignature {
 }
 
 /// Why a promotional offer signature is refused.
-enum PromotionalOfferRefusal: Error, Equatable {
+public enum PromotionalOfferRefusal: Error, Equatable, Sendable {
     /// No signature at all (StoreKit's `missingOfferParameters`).
     case missingParameters
     /// No subscription offer key of that id is registered.
@@ -120,28 +120,4 @@ enum PromotionalOfferRefusal: Error, Equatable {
     case reusedNonce
     /// Malformed, or not a signature of this offer.
     case invalid(String)
-
-    /// The store's answer: 400, in words, naming StoreKit's error.
-    var error: MockStoreError {
-        switch self {
-        case .missingParameters:
-            return .badRequest(
-                "Missing offer signature (Product.PurchaseError.missingOfferParameters): a promotional offer needs "
-                    + "the developer's signature (keyID, nonce, timestamp and signature, or compactJWS).")
-        case .unknownKey(let id):
-            return .badRequest(
-                "Invalid offer signature (Product.PurchaseError.invalidOfferSignature): no subscription offer key "
-                    + "\"\(id)\" is registered (mockstore control offer-key).")
-        case .stale:
-            return .badRequest(
-                "Invalid offer signature (Product.PurchaseError.invalidOfferSignature): the signature is more than "
-                    + "24 hours old, or dated in the future.")
-        case .reusedNonce:
-            return .badRequest(
-                "Invalid offer signature (Product.PurchaseError.invalidOfferSignature): its nonce was used already; "
-                    + "each signature is good for one purchase.")
-        case .invalid(let why):
-            return .badRequest("Invalid offer signature (Product.PurchaseError.invalidOfferSignature): \(why).")
-        }
-    }
 }

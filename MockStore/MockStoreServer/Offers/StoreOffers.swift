@@ -41,9 +41,7 @@ public struct StoreOffers: SubscriptionStorePart {
     ) throws -> SubscriptionStep {
         guard let kind = Self.offerKind(option.type), let offer = product.subscription?.offer(kind: kind, id: option.id)
         else {
-            throw MockStoreError.badRequest(
-                "Invalid offer (Product.PurchaseError.invalidOfferIdentifier): \(product.id) has no \(option.type) "
-                    + "offer \"\(option.id)\" (types: promotional, offerCode, winBack).")
+            throw MockStoreError.offer(.noSuchOffer(productId: product.id, kind: option.type, offerId: option.id))
         }
         try requireEligible(for: offer, kind: kind, existing)
         if kind == .promotional, signed || Self.carriesSignature(option) {
@@ -59,9 +57,7 @@ public struct StoreOffers: SubscriptionStorePart {
     /// Only auto-renewable subscriptions have offers: an offer with any other product is refused, not ignored.
     static func refuseOfferOnOtherProducts(_ request: PurchaseRequestBody, _ product: CatalogueProduct) throws {
         guard request.offer != nil, product.type != .autoRenewable else { return }
-        throw MockStoreError.badRequest(
-            "Invalid offer (Product.PurchaseError.invalidOfferIdentifier): \(product.id) is not an auto-renewable "
-                + "subscription; only those have offers.")
+        throw MockStoreError.offer(.notASubscription(productId: product.id))
     }
 
     /// The kind of customer `existing` makes them for an offer code: never subscribed in the group (new),
@@ -78,17 +74,12 @@ public struct StoreOffers: SubscriptionStorePart {
         case .offerCode:
             let customer = Self.codeEligibility(of: existing)
             guard offer.codeEligibility.contains(customer) else {
-                let allowed = OfferCodeEligibility.allCases.filter(offer.codeEligibility.contains).map(\.rawValue)
-                throw .badRequest(
-                    "Not eligible (Product.PurchaseError.ineligibleForOffer): offer code \"\(offer.id ?? "")\" is for "
-                        + "\(allowed.joined(separator: ", ")) customers of the group; this customer is "
-                        + "\(customer.rawValue).")
+                let allowed = OfferCodeEligibility.allCases.filter(offer.codeEligibility.contains)
+                throw .offer(.offerCodeIneligible(offerId: offer.id ?? "", allowed: allowed, customer: customer))
             }
         case .winBack:
             guard Self.codeEligibility(of: existing) == .expired else {
-                throw .badRequest(
-                    "Not eligible (Product.PurchaseError.ineligibleForOffer): win-back offers are for customers whose "
-                        + "subscription in the group has lapsed.")
+                throw .offer(.winBackIneligible)
             }
         case .introductory, .promotional:
             return
@@ -115,7 +106,7 @@ public struct StoreOffers: SubscriptionStorePart {
             }
             guard promotionalOfferKeys.use(nonce: nonce) else { throw PromotionalOfferRefusal.reusedNonce }
         } catch {
-            throw error.error
+            throw MockStoreError.offer(.signature(error))
         }
     }
 
@@ -126,10 +117,10 @@ public struct StoreOffers: SubscriptionStorePart {
     /// - Throws: ``MockStoreError`` 400 for an empty id or a PEM that is not a P-256 public key.
     public func registerOfferKey(_ request: TestOfferKeyRequest) throws(MockStoreError) -> TestOfferKeysBody {
         guard !request.keyId.isEmpty, request.keyId.count <= 128 else {
-            throw .badRequest("An offer key needs an id of 1 to 128 characters.")
+            throw .invalid(.invalidOfferKeyId)
         }
         guard let key = try? P256PublicKey(pemRepresentation: request.publicKey) else {
-            throw .badRequest("The offer key is not a P-256 public key in PEM (-----BEGIN PUBLIC KEY-----).")
+            throw .invalid(.offerKeyNotP256)
         }
         promotionalOfferKeys.register(key, id: request.keyId)
         return offerKeys()

@@ -29,27 +29,27 @@ enum DeviceRoutes: RouteTable {
                 return error.response
             }
         },
-        route(DeviceAPI.purchaseStatus) { store, _, captures in
-            try store.purchases.purchaseStatus(transactionId: captures["transactionId"])
+        route(DeviceAPI.purchaseStatus) { store, _, path in
+            try store.purchases.purchaseStatus(transactionId: path.transactionId)
         },
         route(DeviceAPI.unfinished) { store, request, _ in
             SignedTransactionsBody(
                 signedTransactions: try store.purchases.unfinishedTransactions(device: try device(request)))
         },
-        route(DeviceAPI.all) { store, request, _ in
+        route(DeviceAPI.all) { store, request, query in
             SignedTransactionsBody(
                 signedTransactions: try store.purchases.everyTransaction(
-                    includingConsumableHistory: request.queryValues("includeConsumableHistory").first == "true",
+                    includingConsumableHistory: query.includeConsumableHistory,
                     device: try device(request)))
         },
-        route(DeviceAPI.updates) { store, request, _ in
-            try store.purchases.updates(after: request.queryValues("after").first, device: try device(request))
+        route(DeviceAPI.updates) { store, request, query in
+            try store.purchases.updates(after: query.after, device: try device(request))
         },
         route(DeviceAPI.appTransaction) { store, request, _ in
             try store.purchases.deviceAppTransaction(device: try device(request))
         },
-        route(DeviceAPI.finish) { store, _, captures in
-            try store.purchases.finish(transactionId: captures["transactionId"])
+        route(DeviceAPI.finish) { store, _, path in
+            try store.purchases.finish(transactionId: path.transactionId)
             return EmptyBody()
         },
     ]
@@ -97,10 +97,7 @@ enum DeviceRoutes: RouteTable {
     static let sandboxRoutes: [Route] = [
         Route(SandboxAPI.rootCertificate) { store, _, _ in
             guard let der = store.rootCertificateDER else {
-                return MockStoreError(
-                    status: 404, code: StoreErrorCode.notFound,
-                    message: "This store has no test root certificate."
-                ).response
+                return MockStoreError.noRootCertificate.response
             }
             return HTTPResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/pkix-cert")], body: der)
         }

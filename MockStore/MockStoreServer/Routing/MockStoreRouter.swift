@@ -16,22 +16,26 @@ public struct MockStoreRouter: HTTPHandler {
         var template: PathTemplate
         /// Whether the endpoint declares error code `code` (``Endpoint/declares(error:)``).
         var declares: @Sendable (StoreErrorCode) -> Bool
-        var respond: @Sendable (MockStore, HTTPRequest, PathParameters) -> HTTPResponse
+        /// Answers a request whose path matched, given the values of the template's parameters, in order.
+        var respond: @Sendable (MockStore, HTTPRequest, [String]) -> HTTPResponse
 
-        /// The handler of `endpoint`: `respond` gets the store, the request and the template's parameters.
-        init<Request, Response>(
-            _ endpoint: Endpoint<Request, Response>,
-            respond: @escaping @Sendable (MockStore, HTTPRequest, PathParameters) -> HTTPResponse
+        /// The handler of `endpoint`: `respond` gets the store, the request and its path's and query's parameters,
+        /// typed.
+        init<Request, Response, Path>(
+            _ endpoint: Endpoint<Request, Response, Path>,
+            respond: @escaping @Sendable (MockStore, HTTPRequest, Path) -> HTTPResponse
         ) {
             method = endpoint.method.rawValue
             template = endpoint.template
             declares = { endpoint.declares(error: $0) }
-            self.respond = respond
+            self.respond = { store, request, values in
+                respond(store, request, Path(pathValues: values, query: { request.queryValues($0) }))
+            }
         }
 
-        /// The captured parameters when `segments` matches the template.
-        func match(_ segments: [String]) -> PathParameters? {
-            template.match(segments).map { PathParameters(template: template, values: $0) }
+        /// The values of the template's parameters, in order, when `segments` matches it.
+        func match(_ segments: [String]) -> [String]? {
+            template.matchValues(segments)
         }
     }
 
@@ -64,13 +68,13 @@ public struct MockStoreRouter: HTTPHandler {
             routes[position].match(segments).map { (routes[position], $0) }
         }
         guard !matching.isEmpty else {
-            return MockStoreError.notFound(request.path).response
+            return MockStoreError.noSuchEndpoint(path: request.path).response
         }
         // HEAD is GET without the body (libmicrohttpd leaves the body out).
         let method = request.method == "HEAD" ? "GET" : request.method
-        guard let (route, captures) = matching.first(where: { $0.0.method == method }) else {
+        guard let (route, values) = matching.first(where: { $0.0.method == method }) else {
             var response = MockStoreError.methodNotAllowed(
-                request.method, request.path, allowed: matching.map(\.0.method)
+                method: request.method, path: request.path, allowed: matching.map(\.0.method)
             ).response
             response.headers.append(HTTPHeader("Allow", matching.map(\.0.method).joined(separator: ", ")))
             return response
@@ -81,7 +85,7 @@ public struct MockStoreRouter: HTTPHandler {
         } catch {
             return error.response
         }
-        let response = CustomerScope.$name.withValue(customer) { route.respond(store, request, captures) }
+        let response = CustomerScope.$name.withValue(customer) { route.respond(store, request, values) }
         #if DEBUG
             return Self.markedIfUndeclared(response, by: route)
         #else

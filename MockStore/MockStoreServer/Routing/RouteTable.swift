@@ -14,11 +14,11 @@ extension RouteTable {
     typealias Route = MockStoreRouter.Route
 
     /// The handler of `endpoint` whose answer is the endpoint's JSON `Response`, or the error it throws.
-    static func route<Request, Response: Encodable>(
-        _ endpoint: Endpoint<Request, Response>,
-        _ answer: @escaping @Sendable (MockStore, HTTPRequest, PathParameters) throws -> Response
+    static func route<Request, Response: Encodable, Path>(
+        _ endpoint: Endpoint<Request, Response, Path>,
+        _ answer: @escaping @Sendable (MockStore, HTTPRequest, Path) throws -> Response
     ) -> Route {
-        Route(endpoint) { store, request, captures in respond { try answer(store, request, captures) } }
+        Route(endpoint) { store, request, path in respond { try answer(store, request, path) } }
     }
 
     /// The device a device-API request names (``DeviceVerification/headerName``), or the default one.
@@ -47,17 +47,17 @@ extension RouteTable {
 
     /// Decodes a JSON request body, turning every way it can be wrong into a 400 that says how.
     static func decode<Body: Decodable>(_ type: Body.Type, from bytes: [UInt8]) throws(MockStoreError) -> Body {
-        guard !bytes.isEmpty else { throw .badRequest("A JSON request body is required.") }
+        guard !bytes.isEmpty else { throw .invalid(.bodyRequired) }
         do {
             return try JSONDecoder().decode(type, from: Data(bytes))
         } catch let DecodingError.keyNotFound(key, context) {
-            throw .badRequest("Missing field \"\(fieldPath(context.codingPath + [key]))\".")
+            throw .invalid(.missingField(fieldPath(context.codingPath + [key])))
         } catch let DecodingError.typeMismatch(_, context) {
-            throw .badRequest("Wrong type for \"\(fieldPath(context.codingPath))\": \(context.debugDescription)")
+            throw .invalid(.wrongType(field: fieldPath(context.codingPath), detail: context.debugDescription))
         } catch let DecodingError.valueNotFound(_, context) {
-            throw .badRequest("Field \"\(fieldPath(context.codingPath))\" must not be null.")
+            throw .invalid(.nullField(fieldPath(context.codingPath)))
         } catch {
-            throw .badRequest("Malformed JSON body.")
+            throw .invalid(.malformedJSON)
         }
     }
 
@@ -66,9 +66,9 @@ extension RouteTable {
     }
 
     /// The handler of a Server API `endpoint` whose answer is its JSON `Response`, checking the bearer token first.
-    static func serverRoute<Request, Response: Encodable>(
-        _ endpoint: Endpoint<Request, Response>,
-        _ answer: @escaping @Sendable (MockStore, HTTPRequest, PathParameters) throws -> Response
+    static func serverRoute<Request, Response: Encodable, Path>(
+        _ endpoint: Endpoint<Request, Response, Path>,
+        _ answer: @escaping @Sendable (MockStore, HTTPRequest, Path) throws -> Response
     ) -> Route {
         authorized(route(endpoint, answer))
     }
@@ -77,7 +77,7 @@ extension RouteTable {
     /// otherwise).
     static func authorized(_ route: Route) -> Route {
         var checked = route
-        checked.respond = { store, request, captures in
+        checked.respond = { store, request, values in
             let authenticator = ServerAPIAuthenticator(
                 bundleId: store.configuration.bundleId, keys: store.configuration.apiKeys)
             do {
@@ -86,19 +86,19 @@ extension RouteTable {
             } catch {
                 return HTTPResponse(status: 401)
             }
-            return route.respond(store, request, captures)
+            return route.respond(store, request, values)
         }
         return checked
     }
 
     /// The handler of an `endpoint` that answers without a body: `status` (202 Accepted, as Send Consumption
     /// Information answers, or 200) when `perform` succeeds, else its error.
-    static func accepted<Request>(
-        _ endpoint: Endpoint<Request, NoBody>, status: Int = 202,
-        _ perform: @escaping @Sendable (MockStore, HTTPRequest, PathParameters) throws -> Void
+    static func accepted<Request, Path>(
+        _ endpoint: Endpoint<Request, NoBody, Path>, status: Int = 202,
+        _ perform: @escaping @Sendable (MockStore, HTTPRequest, Path) throws -> Void
     ) -> Route {
-        Route(endpoint) { store, request, captures in
-            var response = accepted { try perform(store, request, captures) }
+        Route(endpoint) { store, request, path in
+            var response = accepted { try perform(store, request, path) }
             if response.status == 202 { response.status = status }
             return response
         }

@@ -27,45 +27,44 @@ struct HistoryQuery {
             switch item.name {
             case "revision":
                 guard let revision = Self.revision(value) else {
-                    throw .apiError(400, StoreErrorCode.invalidRequestRevision, "Invalid request revision.")
+                    throw .serverAPI(.invalidRevision)
                 }
                 self.revision = revision
             case "startDate":
                 guard let date = Int64(value), date >= 0 else {
-                    throw .apiError(400, StoreErrorCode.invalidStartDate, "Invalid request start date.")
+                    throw .serverAPI(.invalidStartDate)
                 }
                 startDate = date
             case "endDate":
                 guard let date = Int64(value), date >= 0 else {
-                    throw .apiError(400, StoreErrorCode.invalidEndDate, "Invalid request end date.")
+                    throw .serverAPI(.invalidEndDate)
                 }
                 endDate = date
             case "productId":
                 guard !value.isEmpty else {
-                    throw .apiError(400, StoreErrorCode.invalidProductId, "Invalid request product id.")
+                    throw .serverAPI(.invalidProductIdFilter)
                 }
                 productIds.append(value)
             case "productType":
                 guard let type = Self.productTypeNames[value] else {
-                    throw .apiError(400, StoreErrorCode.invalidProductType, "Invalid request product type.")
+                    throw .serverAPI(.invalidProductType)
                 }
                 productTypes.append(type)
             case "sort":
                 guard value == "ASCENDING" || value == "DESCENDING" else {
-                    throw .apiError(400, StoreErrorCode.invalidSort, "Invalid request sort.")
+                    throw .serverAPI(.invalidSort)
                 }
                 ascending = value == "ASCENDING"
             case "revoked":
                 switch value.lowercased() {
                 case "true": revoked = true
                 case "false": revoked = false
-                default: throw .apiError(400, StoreErrorCode.invalidRevoked, "Invalid request revoked.")
+                default: throw .serverAPI(.invalidRevoked)
                 }
             case "inAppOwnershipType":
                 let ownership = InAppOwnershipType(rawValue: value)
                 guard ownership.isRecognized else {
-                    throw .apiError(
-                        400, StoreErrorCode.invalidInAppOwnershipType, "Invalid request in-app ownership type.")
+                    throw .serverAPI(.invalidOwnershipType)
                 }
                 ownershipType = ownership
             case "subscriptionGroupIdentifier":
@@ -75,7 +74,7 @@ struct HistoryQuery {
             }
         }
         if let startDate, let endDate, startDate > endDate {
-            throw .apiError(400, .startDateAfterEndDate, "Invalid request. The start date is after the end date.")
+            throw .serverAPI(.startDateAfterEndDate)
         }
     }
 

@@ -6,51 +6,50 @@ import StoreWire
 /// one gets a 401 without a body, as Apple answers.
 enum ServerAPIRoutes: RouteTable {
     static let routes: [Route] = [
-        serverRoute(ServerAPI.transactionInfo) { store, _, captures in
-            try store.serverAPI.transactionInfo(id: captures["transactionId"])
+        serverRoute(ServerAPI.transactionInfo) { store, _, path in
+            try store.serverAPI.transactionInfo(id: path.transactionId)
         },
-        serverRoute(ServerAPI.appTransactionInfo) { store, _, captures in
-            try store.serverAPI.appTransactionInfo(id: captures["transactionId"])
+        serverRoute(ServerAPI.appTransactionInfo) { store, _, path in
+            try store.serverAPI.appTransactionInfo(id: path.transactionId)
         },
         authorized(
-            accepted(ServerAPI.setAppAccountToken, status: 200) { store, request, captures in
+            accepted(ServerAPI.setAppAccountToken, status: 200) { store, request, path in
                 try store.serverAPI.setAppAccountToken(
-                    originalTransactionId: captures["originalTransactionId"],
+                    originalTransactionId: path.originalTransactionId,
                     try decode(UpdateAppAccountTokenRequestBody.self, from: request.body))
             }),
-        serverRoute(ServerAPI.notificationHistory) { store, request, _ in
+        serverRoute(ServerAPI.notificationHistory) { store, request, query in
             try store.notifications.notificationHistory(
                 try decode(NotificationHistoryRequestBody.self, from: request.body),
-                paginationToken: request.queryValues("paginationToken").first)
+                paginationToken: query.paginationToken)
         },
-        serverRoute(ServerAPI.historyV1) { store, request, captures in
-            try store.serverAPI.history(id: captures["transactionId"], version: "v1", query: request.query)
+        serverRoute(ServerAPI.historyV1) { store, request, path in
+            try store.serverAPI.history(id: path.transactionId, version: "v1", query: request.query)
         },
-        serverRoute(ServerAPI.history) { store, request, captures in
-            try store.serverAPI.history(id: captures["transactionId"], version: "v2", query: request.query)
+        serverRoute(ServerAPI.history) { store, request, path in
+            try store.serverAPI.history(id: path.transactionId, version: "v2", query: request.query)
         },
-        serverRoute(ServerAPI.refundHistory) { store, request, captures in
-            try store.serverAPI.refundHistory(
-                id: captures["transactionId"], revision: request.queryValues("revision").first)
+        serverRoute(ServerAPI.refundHistory) { store, _, path in
+            try store.serverAPI.refundHistory(id: path.transactionId, revision: path.revision)
         },
-        serverRoute(ServerAPI.lookUpOrder) { store, _, captures in
-            try store.serverAPI.lookUpOrder(id: captures["orderId"])
+        serverRoute(ServerAPI.lookUpOrder) { store, _, path in
+            try store.serverAPI.lookUpOrder(id: path.orderId)
         },
         authorized(
-            accepted(ServerAPI.sendConsumptionV1) { store, request, captures in
-                try store.serverAPI.sendConsumption(id: captures["transactionId"], version: "v1", body: request.body)
+            accepted(ServerAPI.sendConsumptionV1) { store, request, path in
+                try store.serverAPI.sendConsumption(id: path.transactionId, version: "v1", body: request.body)
             }),
         authorized(
-            accepted(ServerAPI.sendConsumption) { store, request, captures in
-                try store.serverAPI.sendConsumption(id: captures["transactionId"], version: "v2", body: request.body)
+            accepted(ServerAPI.sendConsumption) { store, request, path in
+                try store.serverAPI.sendConsumption(id: path.transactionId, version: "v2", body: request.body)
             }),
         authorized(
-            accepted(ServerAPI.finishTransaction, status: 200) { store, _, captures in
-                try store.purchases.finish(transactionId: captures["transactionId"])
+            accepted(ServerAPI.finishTransaction, status: 200) { store, _, path in
+                try store.purchases.finish(transactionId: path.transactionId)
             }),
         serverRoute(ServerAPI.requestTestNotification) { store, _, _ in try store.serverAPI.requestTestNotification() },
-        serverRoute(ServerAPI.testNotificationStatus) { store, _, captures in
-            try store.serverAPI.testNotificationStatus(token: captures["token"])
+        serverRoute(ServerAPI.testNotificationStatus) { store, _, path in
+            try store.serverAPI.testNotificationStatus(token: path.token)
         },
     ]
 }

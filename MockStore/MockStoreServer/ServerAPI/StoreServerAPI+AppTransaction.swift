@@ -27,30 +27,21 @@ extension StoreServerAPI {
     {
         try requireTransactionId(id)
         guard UUID(uuidString: request.appAccountToken) != nil else {
-            throw .apiError(
-                400, StoreErrorCode.invalidAppAccountToken,
-                "Invalid request. The app account token field must be a valid UUID.")
+            throw .serverAPI(.appAccountTokenNotUUID)
         }
         try withDatabase { database in
             if let appTransactionId = Int64(id), try database.customer(appTransactionId: appTransactionId) != nil {
-                throw MockStoreError.apiError(
-                    400, StoreErrorCode.appTransactionIdNotSupported,
-                    "Invalid request. An app transaction ID is not supported by this endpoint.")
+                throw MockStoreError.serverAPI(.appTransactionIdNotSupported)
             }
             guard let transaction = try database.transaction(id: id), transaction.status == .purchased else {
-                throw MockStoreError.apiError(
-                    404, StoreErrorCode.originalTransactionIdNotFound, "Original transaction id not found.")
+                throw MockStoreError.serverAPI(.originalTransactionIdNotFound)
             }
             try database.adopt(transaction)
             guard transaction.originalTransactionId == transaction.id else {
-                throw MockStoreError.apiError(
-                    400, StoreErrorCode.transactionIdIsNotOriginalTransactionId,
-                    "Invalid request. The transaction ID provided is not an original transaction ID.")
+                throw MockStoreError.serverAPI(.notOriginalTransactionId)
             }
             guard transaction.inAppOwnershipType != .familyShared else {
-                throw MockStoreError.apiError(
-                    400, StoreErrorCode.familyTransactionNotSupported,
-                    "Invalid request. Family Sharing transactions aren't supported by this endpoint.")
+                throw MockStoreError.serverAPI(.familyTransactionNotSupported)
             }
             try database.setAppAccountToken(id: id, to: request.appAccountToken)
             // Its later renewals carry the token too (the renewal info's among them).

@@ -62,7 +62,7 @@ public struct StoreServerAPI: StorePart {
         try requireTransactionId(id)
         let after = try revision.map { text throws(MockStoreError) -> (Int64, Int64) in
             guard let key = HistoryQuery.refundKey(text) else {
-                throw .apiError(400, StoreErrorCode.invalidRequestRevision, "Invalid request revision.")
+                throw .serverAPI(.invalidRevision)
             }
             return key
         }
@@ -100,9 +100,9 @@ public struct StoreServerAPI: StorePart {
         do {
             request = try JSONDecoder().decode(JSONValue.self, from: Data(body))
         } catch {
-            throw .badRequest("Malformed JSON body.")
+            throw .invalid(.malformedJSON)
         }
-        guard case .object = request else { throw .badRequest("The body must be a JSON object.") }
+        guard case .object = request else { throw .invalid(.bodyNotAnObject) }
         try ConsumptionValidator.validate(request, version: version)
         let decision = try StoreRefunds.refundDecision(request, version: version)
         let now = configuration.clock.now().millisecondsSince1970
@@ -111,9 +111,7 @@ public struct StoreServerAPI: StorePart {
             // Apple: V1 is for consumables and auto-renewable subscriptions; V2 takes any product type.
             let v1Types: [ProductType] = [.consumable, .autoRenewableSubscription]
             guard version != "v1" || v1Types.contains(transaction.productType) else {
-                throw MockStoreError.apiError(
-                    400, StoreErrorCode.invalidTransactionNotConsumable,
-                    "Invalid request. The transaction is not a consumable in-app purchase.")
+                throw MockStoreError.serverAPI(.transactionNotConsumable)
             }
             try database.recordConsumption(
                 transactionId: id, apiVersion: version, receivedAt: now,
@@ -128,9 +126,7 @@ public struct StoreServerAPI: StorePart {
     /// - Throws: ``MockStoreError`` 4040007 when the store has no `--notify` URL.
     public func requestTestNotification() throws(MockStoreError) -> SendTestNotificationResponseBody {
         guard configuration.notificationURL != nil else {
-            throw .apiError(
-                404, StoreErrorCode.serverNotificationURLNotFound,
-                "No App Store Server Notifications URL is configured (start mockstore with --notify URL).")
+            throw .serverAPI(.noNotificationURL)
         }
         let token = try withDatabase { database in
             let token = UUID().uuidString.lowercased() + "_" + String(configuration.clock.now().millisecondsSince1970)
@@ -144,7 +140,7 @@ public struct StoreServerAPI: StorePart {
     /// Get Test Notification Status: the payload and every attempt so far.
     public func testNotificationStatus(token: String) throws(MockStoreError) -> CheckTestNotificationResponseBody {
         guard let notification = try withDatabase({ try $0.notification(testToken: token) }) else {
-            throw .apiError(404, StoreErrorCode.testNotificationNotFound, "Test notification not found.")
+            throw .serverAPI(.testNotificationNotFound)
         }
         return CheckTestNotificationResponseBody(
             signedPayload: notification.signedPayload,

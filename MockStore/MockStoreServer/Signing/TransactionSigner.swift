@@ -12,7 +12,6 @@ public protocol TransactionSigner: Sendable {
 extension TransactionSigner {
     /// Signers that only sign transactions cannot sign notifications.
     public func sign(json: [UInt8]) throws -> String {
-        throw MockStoreError(
-            status: 500, code: StoreErrorCode.generalInternal, message: "This signer cannot sign notifications.")
+        throw MockStoreError.internalFault(.signerCannotSignNotifications)
     }
 }

@@ -6,6 +6,12 @@ import StoreWire
 ///
 /// One connection, used by one thread at a time: the owner keeps the store behind a lock. Every change is
 /// one SQLite transaction, so a crash leaves either all of it or none of it.
+///
+/// This file holds the transactions (insert, read, finish); the parts, one job each: `+ChangeLog` (the change log
+/// and the updates feed), `+Sandbox` (the controls' changes to transactions, the app transaction), `+Customers`,
+/// `+Subscriptions` (their states and the virtual clock), `+Notifications` and `+NotificationQueue`,
+/// `+Failures` (simulated StoreKit errors), `+Consumption`, `+Settings`, `+Rows` (a row as a transaction) and
+/// `+Schema` (migrating older files).
 public final class TransactionStore: GroupCommitStore {
     /// The schema this code writes and reads (`PRAGMA user_version`). Version 1 to 3 files are migrated.
     static let schemaVersion: Int64 = 4
@@ -145,60 +151,6 @@ public final class TransactionStore: GroupCommitStore {
         }
     }
 
-    // MARK: Change log
-
-    /// Changes numbered after `sequence`, in order, at most `limit` of them.
-    public func changes(after sequence: Int64, limit: Int = 100) throws -> [TransactionChange] {
-        try statement(
-            """
-            SELECT sequence, transaction_id, kind, at FROM transaction_changes
-            WHERE sequence > ?1 ORDER BY sequence LIMIT ?2
-            """
-        ).query([.integer(sequence), .integer(Int64(limit))]) { row in
-            let kindText = row.text(at: 2) ?? ""
-            guard let kind = TransactionChange.Kind(rawValue: kindText) else {
-                throw SQLiteError(
-                    code: SQLiteError.corruptCode, message: "unknown change kind '\(kindText)'",
-                    operation: "reading the change log")
-            }
-            return TransactionChange(
-                sequence: row.int64(at: 0), transactionId: row.text(at: 1) ?? "", kind: kind, date: row.int64(at: 3))
-        }
-    }
-
-    /// The number of the newest change (0 when there is none): the cursor of "now".
-    public func latestChangeSequence() throws -> Int64 {
-        try statement("SELECT COALESCE(MAX(sequence), 0) FROM transaction_changes").query { $0.int64(at: 0) }.first ?? 0
-    }
-
-    // MARK: Settings
-
-    /// A runtime setting (e.g. a storefront chosen by a test control), or `nil` when not set.
-    public func setting(_ key: String) throws -> String? {
-        try statement("SELECT value FROM settings WHERE key = ?1").query([.text(key)]) { $0.text(at: 0) }.first ?? nil
-    }
-
-    /// Sets a runtime setting; `nil` removes it.
-    public func setSetting(_ key: String, to value: String?) throws {
-        settingsMayHaveChanged?()
-        if let value {
-            try statement(
-                "INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = ?2"
-            )
-            .run([.text(key), .text(value)])
-        } else {
-            try statement("DELETE FROM settings WHERE key = ?1").run([.text(key)])
-        }
-    }
-
-    /// Every runtime setting.
-    public func allSettings() throws -> [String: String] {
-        let pairs = try statement("SELECT key, value FROM settings ORDER BY key").query { row in
-            (row.text(at: 0) ?? "", row.text(at: 1) ?? "")
-        }
-        return Dictionary(pairs, uniquingKeysWith: { _, last in last })
-    }
-
     // MARK: Internals
 
     func statement(_ sql: String) throws -> SQLiteStatement {
@@ -231,127 +183,11 @@ public final class TransactionStore: GroupCommitStore {
         return sequence
     }
 
-    private func migrate() throws {
-        let version = try database.userVersion
-        if version == Self.schemaVersion { return }
-        guard (0...3).contains(version) else {
-            throw SQLiteError(
-                code: SQLiteError.genericCode,
-                message: "schema version \(version) is not one this mockstore knows (it writes \(Self.schemaVersion))",
-                operation: "opening \(database.path)")
-        }
-        try database.inTransaction {
-            // A new file: the current version in one pass (TransactionStore+FreshSchema.swift).
-            if version == 0 {
-                try FreshSchema.create(in: database)
-            } else {
-                if version < 2 {
-                    try database.execute(Self.version2SQL)
-                }
-                if version < 3 {
-                    try database.execute(Self.version3SQL)
-                }
-                try database.execute(Self.version4SQL)
-            }
-        }
-    }
-
     /// The order id of the purchase numbered `serial`: `MOCK` and eight digits, e.g. `MOCK00000001`.
     static func orderId(forSerial serial: Int64) -> String {
         let number = String(serial)
         return "MOCK" + String(repeating: "0", count: max(0, 8 - number.count)) + number
     }
-
-    /// Version 2 (issue 5): order ids, what a pending purchase waits for, refund requests, simulated failures,
-    /// consumption information and notifications.
-    static let version2SQL = """
-        ALTER TABLE transactions ADD COLUMN order_id TEXT;
-        ALTER TABLE transactions ADD COLUMN pending_reason TEXT CHECK (pending_reason IN ('askToBuy', 'interrupted'));
-        ALTER TABLE transactions ADD COLUMN refund_request TEXT
-            CHECK (refund_request IN ('requested', 'declined', 'granted'));
-        UPDATE transactions SET order_id = 'MOCK' || printf('%08d', serial);
-        UPDATE transactions SET pending_reason = 'askToBuy' WHERE status = 'pending';
-        CREATE UNIQUE INDEX transactions_by_order ON transactions (order_id);
-        CREATE TABLE simulated_failures (
-            api TEXT PRIMARY KEY NOT NULL,
-            error TEXT,
-            once INTEGER NOT NULL DEFAULT 0 CHECK (once IN (0, 1))
-        ) STRICT;
-        CREATE TABLE consumption_reports (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            transaction_id TEXT NOT NULL,
-            api_version TEXT NOT NULL,
-            received_at INTEGER NOT NULL,
-            body TEXT NOT NULL
-        ) STRICT;
-        CREATE TABLE notifications (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            uuid TEXT NOT NULL UNIQUE,
-            type TEXT NOT NULL,
-            subtype TEXT,
-            transaction_id TEXT,
-            test_token TEXT UNIQUE,
-            signed_payload TEXT NOT NULL,
-            created_at INTEGER NOT NULL,
-            status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed', 'unsent')),
-            next_attempt_at INTEGER
-        ) STRICT;
-        CREATE INDEX notifications_due ON notifications (status, next_attempt_at);
-        CREATE TABLE notification_attempts (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            notification_id INTEGER NOT NULL REFERENCES notifications (id) ON DELETE CASCADE,
-            at INTEGER NOT NULL,
-            result TEXT NOT NULL,
-            http_status INTEGER,
-            detail TEXT
-        ) STRICT;
-        CREATE INDEX notification_attempts_by_notification ON notification_attempts (notification_id);
-        PRAGMA user_version = 2;
-        """
-
-    static let schemaSQL = """
-        CREATE TABLE transactions (
-            id TEXT PRIMARY KEY NOT NULL,
-            serial INTEGER NOT NULL UNIQUE,
-            original_id TEXT NOT NULL,
-            product_id TEXT NOT NULL,
-            product_type TEXT NOT NULL,
-            quantity INTEGER NOT NULL CHECK (quantity > 0),
-            price INTEGER NOT NULL,
-            currency TEXT NOT NULL,
-            storefront TEXT NOT NULL,
-            storefront_id TEXT NOT NULL,
-            purchase_date INTEGER NOT NULL,
-            original_purchase_date INTEGER NOT NULL,
-            app_account_token TEXT,
-            transaction_reason TEXT NOT NULL,
-            ownership_type TEXT NOT NULL,
-            origin TEXT NOT NULL CHECK (origin IN ('app', 'outside')),
-            status TEXT NOT NULL CHECK (status IN ('purchased', 'pending', 'declined')),
-            finished INTEGER NOT NULL DEFAULT 0 CHECK (finished IN (0, 1)),
-            finished_date INTEGER,
-            revocation_date INTEGER,
-            revocation_reason INTEGER,
-            revocation_type TEXT,
-            revocation_percentage INTEGER,
-            version INTEGER NOT NULL,
-            change_sequence INTEGER NOT NULL
-        ) STRICT;
-        CREATE INDEX transactions_open ON transactions (finished, status, serial);
-        CREATE INDEX transactions_by_product ON transactions (product_id, serial);
-        CREATE TABLE transaction_changes (
-            sequence INTEGER PRIMARY KEY AUTOINCREMENT,
-            transaction_id TEXT NOT NULL
-                REFERENCES transactions (id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
-            kind TEXT NOT NULL,
-            at INTEGER NOT NULL
-        ) STRICT;
-        CREATE INDEX transaction_changes_by_transaction ON transaction_changes (transaction_id);
-        CREATE TABLE counters (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL) STRICT;
-        INSERT INTO counters (name, value) VALUES ('transaction_serial', 0);
-        CREATE TABLE settings (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) STRICT;
-        PRAGMA user_version = 1;
-        """
 
     private static let insertSQL = """
         INSERT INTO transactions (
@@ -361,43 +197,4 @@ public final class TransactionStore: GroupCommitStore {
         ) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,
             ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)
         """
-
-    static let columns = """
-        id, serial, original_id, product_id, product_type, quantity, price, currency, storefront, storefront_id, \
-        purchase_date, original_purchase_date, app_account_token, transaction_reason, ownership_type, origin, \
-        status, finished, finished_date, revocation_date, revocation_reason, revocation_type, \
-        revocation_percentage, version, change_sequence, order_id, pending_reason, refund_request, \
-        \(subscriptionColumns), customer_id
-        """
-
-    static func row(_ row: SQLiteStatement) throws -> StoredTransaction {
-        let originText = row.text(at: 15) ?? ""
-        let statusText = row.text(at: 16) ?? ""
-        let origin = StoredTransaction.Origin(rawValue: originText)
-        let status = StoredTransaction.Status(rawValue: statusText)
-        guard origin.isRecognized, status.isRecognized else {
-            throw SQLiteError(
-                code: SQLiteError.corruptCode, message: "unknown origin '\(originText)' or status '\(statusText)'",
-                operation: "reading a transaction")
-        }
-        return StoredTransaction(
-            id: row.text(at: 0) ?? "", serial: row.int64(at: 1), originalTransactionId: row.text(at: 2) ?? "",
-            productId: row.text(at: 3) ?? "", productType: ProductType(rawValue: row.text(at: 4) ?? ""),
-            quantity: Int(row.int64(at: 5)),
-            price: row.int64(at: 6), currency: row.text(at: 7) ?? "", storefront: row.text(at: 8) ?? "",
-            storefrontId: row.text(at: 9) ?? "", purchaseDate: row.int64(at: 10),
-            originalPurchaseDate: row.int64(at: 11), appAccountToken: row.text(at: 12),
-            transactionReason: TransactionReason(rawValue: row.text(at: 13) ?? ""),
-            inAppOwnershipType: InAppOwnershipType(rawValue: row.text(at: 14) ?? ""), origin: origin,
-            status: status, isFinished: row.int64(at: 17) != 0, finishedDate: row.optionalInt64(at: 18),
-            revocationDate: row.optionalInt64(at: 19),
-            revocationReason: row.optionalInt64(at: 20).map { RevocationReason(rawValue: Int($0)) },
-            revocationType: row.text(at: 21).map(RevocationType.init(rawValue:)),
-            revocationPercentage: row.optionalInt64(at: 22).map { Int($0) },
-            version: row.int64(at: 23), changeSequence: row.int64(at: 24),
-            orderId: row.text(at: 25) ?? TransactionStore.orderId(forSerial: row.int64(at: 1)),
-            pendingReason: row.text(at: 26).map(StoredTransaction.PendingReason.init(rawValue:)),
-            refundRequest: row.text(at: 27).map(StoredTransaction.RefundRequest.init(rawValue:)),
-            subscription: subscriptionFields(row, from: 28), customerId: row.int64(at: 36))
-    }
 }

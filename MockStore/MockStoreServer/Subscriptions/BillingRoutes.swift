@@ -9,19 +9,19 @@ enum BillingRoutes: RouteTable {
             try store.billingSettings.updateBillingSettings(
                 try decode(TestBillingSettingsUpdate.self, from: request.body))
         },
-        route(TestControls.recoverBilling) { store, _, captures in
-            try store.billing.recoverBilling(captures["subscription"])
+        route(TestControls.recoverBilling) { store, _, path in
+            try store.billing.recoverBilling(path.subscription)
         },
-        route(TestControls.priceIncrease) { store, request, captures in
+        route(TestControls.priceIncrease) { store, request, path in
             let body = try decodeOptional(
                 TestPriceIncreaseRequest.self, from: request.body, fallback: TestPriceIncreaseRequest())
-            return try store.billing.requestPriceIncrease(captures["subscription"], body)
+            return try store.billing.requestPriceIncrease(path.subscription, body)
         },
-        route(TestControls.consentToPriceIncrease) { store, _, captures in
-            try store.billing.consentToPriceIncrease(captures["subscription"])
+        route(TestControls.consentToPriceIncrease) { store, _, path in
+            try store.billing.consentToPriceIncrease(path.subscription)
         },
-        route(TestControls.declinePriceIncrease) { store, _, captures in
-            try store.billing.declinePriceIncrease(captures["subscription"])
+        route(TestControls.declinePriceIncrease) { store, _, path in
+            try store.billing.declinePriceIncrease(path.subscription)
         },
         route(DeviceAPI.messages) { store, _, _ in try store.billing.messages() },
     ]

@@ -4,16 +4,16 @@ import StoreWire
 /// first).
 enum ExtensionRoutes: RouteTable {
     static let routes: [Route] = [
-        serverRoute(ServerAPI.extendRenewalDate) { store, request, captures in
+        serverRoute(ServerAPI.extendRenewalDate) { store, request, path in
             try store.extensions.extendRenewalDate(
-                originalTransactionId: captures["originalTransactionId"], body: request.body)
+                originalTransactionId: path.originalTransactionId, body: request.body)
         },
         serverRoute(ServerAPI.massExtendRenewalDate) { store, request, _ in
             try store.extensions.extendRenewalDatesForAll(body: request.body)
         },
-        serverRoute(ServerAPI.massExtensionStatus) { store, _, captures in
+        serverRoute(ServerAPI.massExtensionStatus) { store, _, path in
             try store.extensions.renewalExtensionStatus(
-                productId: captures["productId"], requestIdentifier: captures["requestIdentifier"])
+                productId: path.productId, requestIdentifier: path.requestIdentifier)
         },
     ]
 }

@@ -13,7 +13,7 @@ extension StoreBilling {
         -> TestSubscriptionEventRecord
     {
         if let price = request.price, price <= 0 {
-            throw .badRequest("Invalid price \(price): milliunits above 0 (10990 is 10.99).")
+            throw .invalid(.invalidPrice(price))
         }
         let needsConsent = request.needsConsent ?? true
         return try billingControl(reference) { now, state in

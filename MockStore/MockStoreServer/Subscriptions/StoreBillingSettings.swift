@@ -74,9 +74,7 @@ public struct StoreBillingSettings: SubscriptionStorePart {
             guard let id = update.productId, update.forSale != nil,
                 configuration.catalogue.product(id: id)?.type == .autoRenewable
             else {
-                throw .badRequest(
-                    "Taking a product off sale needs productId (an auto-renewable subscription of the catalogue) "
-                        + "and forSale.")
+                throw .invalid(.offSaleNeedsProduct)
             }
         }
         return try withDatabase { database in

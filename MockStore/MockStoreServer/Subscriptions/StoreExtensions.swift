@@ -37,9 +37,7 @@ public final class StoreExtensions: SubscriptionStorePart {
         -> ExtendRenewalDateResponseBody
     {
         guard Self.isTransactionId(id) else {
-            throw .apiError(
-                400, StoreErrorCode.invalidOriginalTransactionId,
-                "Invalid original transaction id: \"\(id)\" is not a numeric transaction id.")
+            throw .serverAPI(.invalidOriginalTransactionId(id))
         }
         let request = try Self.extensionRequest(body) { json throws(RenewalExtensionRequestError) in
             try ExtendRenewalDateRequestBody.validated(json)
@@ -54,13 +52,10 @@ public final class StoreExtensions: SubscriptionStorePart {
                 let group = transaction.subscription?.subscriptionGroupIdentifier,
                 let state = try database.subscriptionState(groupId: group), state.originalTransactionId == id
             else {
-                throw MockStoreError.apiError(
-                    404, StoreErrorCode.originalTransactionIdNotFound, "Original transaction id not found.")
+                throw MockStoreError.serverAPI(.originalTransactionIdNotFound)
             }
             guard transaction.inAppOwnershipType != .familyShared else {
-                throw MockStoreError.apiError(
-                    403, StoreErrorCode.familySharedSubscriptionExtensionIneligible,
-                    "A subscription the customer has through Family Sharing is not eligible for an extension.")
+                throw MockStoreError.serverAPI(.familySharedExtensionIneligible)
             }
             if (state.renewalExtensions ?? []).contains(where: { $0.requestIdentifier == request.requestIdentifier }) {
                 return try extensionAnswer(state, database)
@@ -98,9 +93,7 @@ public final class StoreExtensions: SubscriptionStorePart {
             try MassExtendRenewalDateRequestBody.validated(json) { Storefront.named($0)?.code == $0.uppercased() }
         }
         guard configuration.catalogue.product(id: request.productId)?.type == .autoRenewable else {
-            throw .apiError(
-                400, StoreErrorCode.invalidProductId,
-                "Invalid product id: \"\(request.productId)\" is not an auto-renewable subscription of the catalogue.")
+            throw .serverAPI(.notAnExtendableProduct(request.productId))
         }
         let now = nowMilliseconds
         let key = Self.massExtensionKey(productId: request.productId, requestIdentifier: request.requestIdentifier)
@@ -183,9 +176,7 @@ public final class StoreExtensions: SubscriptionStorePart {
             let status = try? JSONDecoder().decode(
                 MassExtendRenewalDateStatusResponseBody.self, from: Data(stored.utf8))
         else {
-            throw .apiError(
-                404, StoreErrorCode.statusRequestNotFound,
-                "No renewal date extension request \"\(requestIdentifier)\" for product \"\(productId)\".")
+            throw .serverAPI(.extensionStatusNotFound(requestIdentifier: requestIdentifier, productId: productId))
         }
         return status
     }
@@ -203,12 +194,12 @@ public final class StoreExtensions: SubscriptionStorePart {
         do {
             json = try JSONDecoder().decode(JSONValue.self, from: Data(body))
         } catch {
-            throw .badRequest("Malformed JSON body.")
+            throw .invalid(.malformedJSON)
         }
         do {
             return try validate(json)
         } catch {
-            throw .apiError(400, error.code, error.message)
+            throw .serverAPI(.renewalExtension(error))
         }
     }
 

@@ -77,7 +77,7 @@ extension StoreSubscriptions {
         var wanted = Set<Int>()
         for item in query where item.name == "status" {
             guard let value = Int(item.value ?? ""), SubscriptionStatus(rawValue: value).isRecognized else {
-                throw .apiError(400, .invalidStatus, "Invalid request. The status parameter is invalid.")
+                throw .serverAPI(.invalidStatusFilter)
             }
             wanted.insert(value)
         }

@@ -74,9 +74,7 @@ extension StoreSubscriptions {
         guard request.offer != nil else { return }
         try StoreOffers.refuseOfferOnOtherProducts(request, product)
         if try subscriptionPurchaseWaits(groupId: product.subscription?.groupID, database) {
-            throw MockStoreError.conflict(
-                "A purchase redeeming an offer cannot wait for Ask to Buy or an interruption in this store: turn "
-                    + "ask-to-buy and interrupted off to redeem it.")
+            throw MockStoreError.conflict(.offerCannotWait)
         }
     }
 }

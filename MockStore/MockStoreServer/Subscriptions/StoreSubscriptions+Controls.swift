@@ -74,9 +74,7 @@ extension StoreSubscriptions {
             group = subscriptionLifecycle.products[reference]?.groupId
         }
         guard let group, let state = try database.subscriptionState(groupId: group) else {
-            throw MockStoreError.conflict(
-                "No subscription for \(reference): give a subscription's transaction id or a product id of its group"
-                    + " that the customer subscribed to.")
+            throw MockStoreError.conflict(.noSubscription(reference: reference))
         }
         return state
     }

@@ -31,7 +31,7 @@ public struct StoreSubscriptions: SubscriptionStorePart {
         // a purchase does not wait for it.
         _ = try runDueEvents(until: now, onlyFor: database.actingFor.id, database)
         guard let subscription = SubscriptionProduct(product) else {
-            throw MockStoreError.badRequest("\(product.id) is an auto-renewable subscription without a group.")
+            throw MockStoreError.invalid(.subscriptionWithoutGroup(productId: product.id))
         }
         let existing = try ownSubscription(groupId: subscription.groupId, database)
         let step: SubscriptionStep
@@ -48,8 +48,7 @@ public struct StoreSubscriptions: SubscriptionStorePart {
             }
         }
         if pending != nil && step.newTransaction == nil {
-            throw MockStoreError.conflict(
-                "The customer is subscribed in this group already: decline the waiting purchase instead.")
+            throw MockStoreError.conflict(.subscribedAlready)
         }
         let (_, transaction) = try commit(step, date: now, origin: origin, settling: pending, database)
         guard let transaction else { throw MockStoreError.transactionNotFound }
@@ -283,9 +282,7 @@ public struct StoreSubscriptions: SubscriptionStorePart {
         guard let state = try database.subscriptionState(groupId: groupId) else { return nil }
         guard state.isFamilyShared == true else { return state }
         guard state.status == .expired || state.status == .revoked else {
-            throw MockStoreError.conflict(
-                "The customer has this group through Family Sharing: the store keeps one subscription per group, so "
-                    + "a purchase of their own waits until sharing ends (control family-revoke).")
+            throw MockStoreError.conflict(.sharedGroup)
         }
         try database.deleteSubscription(originalTransactionId: state.originalTransactionId)
         return nil
@@ -305,17 +302,11 @@ public struct StoreSubscriptions: SubscriptionStorePart {
     static func storeError(_ refusal: BillingRefusal, _ state: SubscriptionState) -> MockStoreError {
         switch refusal {
         case .lifecycle(.unknownProduct(let id)): .invalidProductId(id)
-        case .lifecycle(.otherGroup(let id)): .conflict("\(id) is in another subscription group.")
-        case .lifecycle: .conflict("The subscription is not in force (expired or revoked).")
-        case .conflict(let why): .conflict("Cannot do that to subscription \(state.originalTransactionId): \(why).")
-        case .extensionIneligible(let why):
-            .apiError(
-                403, StoreErrorCode.subscriptionExtensionIneligible,
-                "The subscription is not eligible for a renewal date extension: \(why).")
-        case .extensionLimit(let why):
-            .apiError(
-                403, StoreErrorCode.subscriptionMaxExtension,
-                "The subscription has had the most renewal date extensions Apple allows: \(why).")
+        case .lifecycle(.otherGroup(let id)): .conflict(.otherGroup(productId: id))
+        case .lifecycle: .conflict(.notInForce)
+        case .conflict(let why): .conflict(.billing(originalTransactionId: state.originalTransactionId, why: why))
+        case .extensionIneligible(let why): .serverAPI(.extensionIneligible(why))
+        case .extensionLimit: .serverAPI(.extensionLimit)
         }
     }
 

@@ -42,12 +42,27 @@ extension BillingEvent {
 public enum BillingRefusal: Error, Equatable, Sendable {
     /// The lifecycle refused it (unknown product, not active, …).
     case lifecycle(SubscriptionLifecycleError)
-    /// The event does not fit the subscription's state (saying why).
-    case conflict(String)
+    /// The event does not fit the subscription's state.
+    case conflict(BillingConflict)
     /// Extend a Subscription Renewal Date: the subscription's state does not allow it (4030004).
-    case extensionIneligible(String)
-    /// Extend a Subscription Renewal Date: the subscription had as many extensions as Apple allows (4030005).
-    case extensionLimit(String)
+    case extensionIneligible(ExtensionIneligibility)
+    /// Extend a Subscription Renewal Date: the extensions would exceed 250 days in all, as many as Apple allows
+    /// (4030005).
+    case extensionLimit
+}
+
+/// Why a billing event does not fit the subscription's state (the words are MockStoreError's).
+public enum BillingConflict: Equatable, Sendable {
+    case notInGracePeriod, notInBillingRetry, noPriceIncreaseWaiting, notActive, notInRetryOrGracePeriod, notInForce
+    case priceNotAboveZero
+}
+
+/// Why a subscription's state does not allow a renewal-date extension (the words are MockStoreError's).
+public enum ExtensionIneligibility: Equatable, Sendable {
+    /// Expired, revoked or in billing retry.
+    case notActive
+    case inFreeOfferPeriod
+    case extendedTwiceInAYear
 }
 
 /// One renewal-date extension a subscription got.
@@ -123,7 +138,7 @@ extension SubscriptionLifecycle {
         switch event {
         case .failRenewal(let date, let grace): return try failRenewal(state, at: date, gracePeriod: grace)
         case .gracePeriodExpired:
-            guard state.status == .billingGracePeriod else { throw .conflict("it is not in a billing grace period") }
+            guard state.status == .billingGracePeriod else { throw .conflict(.notInGracePeriod) }
             var next = state
             next.status = .billingRetry
             next.expirationIntent = .billingError
@@ -131,7 +146,7 @@ extension SubscriptionLifecycle {
         case .recover(let date): return try recover(state, at: date)
         case .retryPeriodEnded(let date):
             guard state.status == .billingRetry || state.status == .billingGracePeriod else {
-                throw .conflict("it is not in billing retry")
+                throw .conflict(.notInBillingRetry)
             }
             return try lifecycle { () throws(SubscriptionLifecycleError) in
                 var step = try apply(.expire(at: date, intent: .billingError), to: state)
@@ -144,7 +159,7 @@ extension SubscriptionLifecycle {
             guard state.priceIncreaseStatus == .customerHasNotResponded, state.increasedPrice != nil,
                 state.status != .expired,
                 state.status != .revoked
-            else { throw .conflict("no price increase is waiting for the customer's consent") }
+            else { throw .conflict(.noPriceIncreaseWaiting) }
             var next = state
             next.priceIncreaseStatus = .customerConsentedOrWasNotifiedWithoutNeedingConsent
             next.autoRenewEnabled = true
@@ -153,7 +168,7 @@ extension SubscriptionLifecycle {
             guard state.priceIncreaseStatus == .customerHasNotResponded, state.increasedPrice != nil,
                 state.status != .expired,
                 state.status != .revoked
-            else { throw .conflict("no price increase is waiting for the customer's consent") }
+            else { throw .conflict(.noPriceIncreaseWaiting) }
             // The customer turns renewal off rather than pay more; the end of the period expires it.
             return try lifecycle { () throws(SubscriptionLifecycleError) in
                 var step = try apply(.setAutoRenew(false, at: date), to: state)
@@ -211,7 +226,7 @@ extension SubscriptionLifecycle {
     private func failRenewal(_ state: SubscriptionState, at date: Int64, gracePeriod: Bool) throws(BillingRefusal)
         -> SubscriptionStep
     {
-        guard state.status == .active else { throw .conflict("it is not active") }
+        guard state.status == .active else { throw .conflict(.notActive) }
         let period = products[state.autoRenewProductId]?.period ?? SubscriptionPeriod(value: 1, unit: .month)
         var next = state
         next.isInBillingRetryPeriod = true
@@ -232,7 +247,7 @@ extension SubscriptionLifecycle {
     /// lost); after it, the new period starts now.
     private func recover(_ state: SubscriptionState, at date: Int64) throws(BillingRefusal) -> SubscriptionStep {
         guard state.status == .billingRetry || state.status == .billingGracePeriod else {
-            throw .conflict("it is not in billing retry or a grace period")
+            throw .conflict(.notInRetryOrGracePeriod)
         }
         let start = state.status == .billingGracePeriod ? state.expiresDate : date
         return try lifecycle { () throws(SubscriptionLifecycleError) in
@@ -249,9 +264,9 @@ extension SubscriptionLifecycle {
         throws(BillingRefusal) -> SubscriptionStep
     {
         guard state.status == .active || state.status == .billingGracePeriod || state.status == .billingRetry else {
-            throw .conflict("it is not in force")
+            throw .conflict(.notInForce)
         }
-        guard price > 0 else { throw .conflict("a new price must be above zero") }
+        guard price > 0 else { throw .conflict(.priceNotAboveZero) }
         var next = state
         next.increasedPrice = price
         next.priceIncreaseProductId = state.autoRenewProductId
@@ -269,20 +284,20 @@ extension SubscriptionLifecycle {
         -> SubscriptionStep
     {
         guard state.status == .active, state.expiresDate > date else {
-            throw .extensionIneligible("it is not active (expired, revoked or in billing retry)")
+            throw .extensionIneligible(.notActive)
         }
         guard state.currentOffer?.offerDiscountType != .freeTrial else {
-            throw .extensionIneligible("it is in a free offer period")
+            throw .extensionIneligible(.inFreeOfferPeriod)
         }
         let earlier = state.renewalExtensions ?? []
         let windowStart = date - Int64(RenewalExtensionRules.windowDays) * Self.day
         guard earlier.filter({ $0.date > windowStart }).count < RenewalExtensionRules.maxExtensionsPerWindow else {
             // Apple lists "two renewal date extensions within the past 365 days" under
             // SubscriptionExtensionIneligibleError (4030004).
-            throw .extensionIneligible("it was extended twice in the last 365 days")
+            throw .extensionIneligible(.extendedTwiceInAYear)
         }
         guard earlier.reduce(0, { $0 + $1.days }) + days <= RenewalExtensionRules.maxTotalDays else {
-            throw .extensionLimit("extensions would exceed 250 days in all")
+            throw .extensionLimit
         }
         var next = state
         next.expiresDate = state.expiresDate + Int64(days) * Self.day

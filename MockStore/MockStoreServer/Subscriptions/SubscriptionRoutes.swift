@@ -7,11 +7,11 @@ enum SubscriptionRoutes: RouteTable {
         route(DeviceAPI.currentEntitlements) { store, request, _ in
             try store.subscriptions.currentEntitlements(device: try device(request))
         },
-        route(DeviceAPI.subscriptionStatus) { store, request, captures in
-            try store.subscriptions.subscriptionStatus(groupId: captures["groupId"], device: try device(request))
+        route(DeviceAPI.subscriptionStatus) { store, request, path in
+            try store.subscriptions.subscriptionStatus(groupId: path.groupId, device: try device(request))
         },
-        route(DeviceAPI.introOfferEligibility) { store, _, captures in
-            try store.subscriptions.introOfferEligibility(groupId: captures["groupId"])
+        route(DeviceAPI.introOfferEligibility) { store, _, path in
+            try store.subscriptions.introOfferEligibility(groupId: path.groupId)
         },
         route(TestControls.clock) { store, _, _ in store.clockControls.clock() },
         route(TestControls.advanceClock) { store, request, _ in
@@ -22,22 +22,22 @@ enum SubscriptionRoutes: RouteTable {
             try store.clockControls.setClockRate(try decode(TestClockRequest.self, from: request.body).rate ?? "")
         },
         route(TestControls.subscriptions) { store, _, _ in try store.subscriptions.testSubscriptions() },
-        route(TestControls.renew) { store, _, captures in try store.subscriptions.forceRenewal(captures["subscription"])
+        route(TestControls.renew) { store, _, path in try store.subscriptions.forceRenewal(path.subscription)
         },
-        route(TestControls.expire) { store, _, captures in
-            try store.subscriptions.expireSubscription(captures["subscription"])
+        route(TestControls.expire) { store, _, path in
+            try store.subscriptions.expireSubscription(path.subscription)
         },
-        route(TestControls.autoRenew) { store, request, captures in
+        route(TestControls.autoRenew) { store, request, path in
             try store.subscriptions.setAutoRenew(
-                captures["subscription"], enabled: try decode(TestAutoRenewRequest.self, from: request.body).enabled)
+                path.subscription, enabled: try decode(TestAutoRenewRequest.self, from: request.body).enabled)
         },
-        route(TestControls.change) { store, request, captures in
+        route(TestControls.change) { store, request, path in
             try store.subscriptions.changeSubscription(
-                captures["subscription"], to: try decode(PurchaseRequestBody.self, from: request.body).productId)
+                path.subscription, to: try decode(PurchaseRequestBody.self, from: request.body).productId)
         },
-        serverRoute(ServerAPI.subscriptionStatuses) { store, request, captures in
+        serverRoute(ServerAPI.subscriptionStatuses) { store, request, path in
             try store.subscriptions.allSubscriptionStatuses(
-                transactionId: captures["transactionId"], query: request.query)
+                transactionId: path.transactionId, query: request.query)
         },
     ]
 }

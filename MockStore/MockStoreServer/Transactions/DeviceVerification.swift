@@ -24,7 +24,7 @@ public struct DeviceVerification: Equatable, Sendable {
     public static func from(header: String?) throws(MockStoreError) -> DeviceVerification {
         guard let header else { return DeviceVerification() }
         guard let id = UUID(uuidString: header.trimmingCharacters(in: .whitespaces)) else {
-            throw .badRequest("Invalid \(headerName) \"\(header)\": give the device's verification id, a UUID.")
+            throw .invalid(.invalidDeviceVerification(header))
         }
         return DeviceVerification(deviceID: id)
     }

@@ -31,19 +31,17 @@ public struct StoreFamilySharing: SubscriptionStorePart {
     public func shareThroughFamily(productId: String) throws(MockStoreError) -> TestSubscriptionEventRecord {
         guard let product = configuration.catalogue.product(id: productId) else { throw .invalidProductId(productId) }
         guard let subscription = SubscriptionProduct(product) else {
-            throw .badRequest("\(productId) is not an auto-renewable subscription: Family Sharing shares those here.")
+            throw .invalid(.notShareableType(productId: productId))
         }
         guard product.familyShareable else {
-            throw .conflict("\(productId) is not family shareable (its familyShareable is false in the catalogue).")
+            throw .conflict(.notFamilyShareable(productId: productId))
         }
         let now = nowMilliseconds
         let record = try withDatabase { database in
             _ = try subscriptions.runDueEvents(until: now, database)
             let existing = try database.subscriptionState(groupId: subscription.groupId)
             if let existing, existing.status != .expired, existing.status != .revoked {
-                throw MockStoreError.conflict(
-                    "The customer has a subscription in force in this group: the store keeps one subscription per "
-                        + "group, so a shared one starts only once it has lapsed.")
+                throw MockStoreError.conflict(.subscribedBeforeSharing)
             }
             let context = try settings.purchaseContext(appAccountToken: nil, database)
             let previous = existing?.isFamilyShared == true ? existing : nil
@@ -72,7 +70,7 @@ public struct StoreFamilySharing: SubscriptionStorePart {
             let state = try subscriptions.subscription(reference, database)
             guard state.isFamilyShared == true, let latest = try database.transaction(id: state.latestTransactionId)
             else {
-                throw MockStoreError.conflict("\(reference) is not a subscription shared through Family Sharing.")
+                throw MockStoreError.conflict(.notFamilyShared(reference: reference))
             }
             return try revokeFamilyShared(latest, database)
         }
@@ -90,7 +88,7 @@ public struct StoreFamilySharing: SubscriptionStorePart {
             var state = try database.subscriptionState(groupId: group), state.isFamilyShared == true,
             state.status != .revoked
         else {
-            throw MockStoreError.conflict("Family Sharing of transaction \(transaction.id) has ended already.")
+            throw MockStoreError.conflict(.familySharingEnded(transactionId: transaction.id))
         }
         let now = nowMilliseconds
         guard

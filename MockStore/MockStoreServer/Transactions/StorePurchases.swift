@@ -134,7 +134,7 @@ public struct StorePurchases: StorePart {
         var after: Int64 = -1
         if let cursor {
             guard let value = Int64(cursor), value >= 0 else {
-                throw .badRequest("Invalid cursor \"\(cursor)\": give back the cursor of an earlier answer.")
+                throw .invalid(.invalidCursor(cursor))
             }
             after = value
         }

@@ -23,10 +23,7 @@ extension StoreRefunds {
             guard case .number(let consumed) = request["consumptionPercentage"] ?? .null, consumed > 0,
                 consumed < 100_000, consumed == consumed.rounded()
             else {
-                throw .apiError(
-                    400, StoreErrorCode.generalBadRequest,
-                    "Invalid request. GRANT_PRORATED needs a consumptionPercentage greater than 0 and less than 100000."
-                )
+                throw .consumption(.proratedWithoutPercentage)
             }
             return .grant(percentage: 100_000 - Int(consumed))
         default: return nil

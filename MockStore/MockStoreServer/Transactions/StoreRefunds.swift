@@ -27,11 +27,10 @@ public struct StoreRefunds: StorePart {
         try requireTransactionId(id)
         let reason = reason ?? .refundedForOtherReason
         guard reason.isRecognized else {
-            throw .badRequest("Invalid revocationReason \(reason): 0 (other) or 1 (an issue in the app).")
+            throw .invalid(.invalidRevocationReason(reason))
         }
         if let percentage, !(1...100_000).contains(percentage) {
-            throw .badRequest(
-                "Invalid revocationPercentage \(percentage): milliunits from 1 to 100000 (50000 is 50%).")
+            throw .invalid(.invalidRevocationPercentage(percentage))
         }
         let body = try withDatabase { database in
             try revoke(id, reason: reason, percentage: percentage, database)
@@ -48,8 +47,7 @@ public struct StoreRefunds: StorePart {
         let now = configuration.clock.now().millisecondsSince1970
         let current = try existing(id, database)
         guard current.status == .purchased, current.revocationDate == nil else {
-            throw MockStoreError.conflict(
-                "Cannot refund transaction \(id): it is \(TestControlBodies.describe(current)).")
+            throw MockStoreError.conflict(.cannotRefund(current))
         }
         // The purchaser is refunded, not the family member: REVOKE (``StoreFamilySharing``).
         if current.inAppOwnershipType == .familyShared {
@@ -88,18 +86,15 @@ public struct StoreRefunds: StorePart {
         try requireTransactionId(id)
         let reason = reason ?? .unintendedPurchase
         guard reason.isRecognized else {
-            throw .badRequest(
-                "Invalid consumptionRequestReason \"\(reason)\" (one of "
-                    + Self.consumptionRequestReasons.map(\.rawValue).joined(separator: ", ") + ").")
+            throw .invalid(.invalidConsumptionRequestReason(reason))
         }
         let body = try withDatabase { database in
             let current = try existing(id, database)
             guard current.status == .purchased, current.revocationDate == nil else {
-                throw MockStoreError.conflict(
-                    "Cannot request a refund of transaction \(id): it is \(TestControlBodies.describe(current)).")
+                throw MockStoreError.conflict(.cannotRequestRefund(current))
             }
             guard current.refundRequest != .requested else {
-                throw MockStoreError.conflict("A refund of transaction \(id) is already requested.")
+                throw MockStoreError.conflict(.refundAlreadyRequested(transactionId: id))
             }
             try database.setRefundRequest(id: id, to: .requested)
             let updated = try existing(id, database)
@@ -129,7 +124,7 @@ public struct StoreRefunds: StorePart {
     func refuseRefund(_ id: String, _ database: TransactionStore) throws -> TestTransactionBody {
         let current = try existing(id, database)
         guard current.refundRequest == .requested else {
-            throw MockStoreError.conflict("No refund of transaction \(id) is waiting for a decision.")
+            throw MockStoreError.conflict(.noRefundWaiting(transactionId: id))
         }
         try database.setRefundRequest(id: id, to: .declined)
         let updated = try existing(id, database)
@@ -145,7 +140,7 @@ public struct StoreRefunds: StorePart {
         let body = try withDatabase { database in
             let current = try existing(id, database)
             guard current.revocationDate != nil else {
-                throw MockStoreError.conflict("Cannot reverse a refund of transaction \(id): it is not refunded.")
+                throw MockStoreError.conflict(.notRefunded(transactionId: id))
             }
             guard
                 let updated = try database.update(
