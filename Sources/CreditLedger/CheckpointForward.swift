@@ -53,11 +53,16 @@ struct CheckpointForward {
         guard headsBearOut(marks) else { return .readWhole(nil) }
         // The ids file is read only when there are new ids to look for in it.
         var ids: [UInt64]?
+        var forward = checkpoint
         if !newIDs.isEmpty {
             guard let hashes = readIDs() else { return .readWhole(nil) }
-            ids = hashes + checkpoint.ids.recent + newIDs
+            // A few new ids go in the checkpoint itself, as an append's do; more, and the file is written again.
+            if checkpoint.ids.recent.count + newIDs.count <= CheckpointIDs.recentLimit {
+                forward.ids.recent += newIDs
+            } else {
+                ids = hashes + checkpoint.ids.recent + newIDs
+            }
         }
-        var forward = checkpoint
         forward.files = marks
         forward.heads = now.heads
         forward.balance = balance

@@ -1,6 +1,7 @@
-import CreditLedger
 import Foundation
 import Testing
+
+@testable import CreditLedger
 
 /// The counter after another process changed the ledger: the checkpoint taken forward by the lines appended
 /// (each checked as a full load checks it), and a file changed any other way read whole and said.
@@ -212,6 +213,11 @@ import Testing
         #expect(try readBytes(ids).count > first, "written again past the recent limit")
         try account.bChargesAndAMerges(1)
         #expect(account.counter == .counted(try account.fullLoad(), newEntries: 1))
+        // Many lines taken forward at once go in the file too (a few stay in the checkpoint).
+        let before = try readBytes(ids).count
+        try account.bChargesAndAMerges(CheckpointIDs.recentLimit + 1, pence: 1, tag: "bulk")
+        #expect(account.counter == .counted(try account.fullLoad(), newEntries: CheckpointIDs.recentLimit + 1))
+        #expect(try readBytes(ids).count > before)
     }
 
     // MARK: helpers
