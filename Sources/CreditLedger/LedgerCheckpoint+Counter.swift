@@ -64,7 +64,7 @@ extension LedgerCheckpoint {
         defer { lock.unlock() }
         guard let device = try? LedgerDirectory.deviceID(in: directory),
             let macKey = try? KeyFile.read(LedgerKeys.macKeyPath(in: directory)), macKey.count >= 16,
-            let bytes = try? Files.readAll(path(in: directory)),
+            let bytes = try? Files.readAll(path(in: directory), limit: LedgerCheckpoint.sizeLimit),
             let checkpoint = decode(bytes, mac: { try? HMACSHA256.authenticationCode(for: $0, key: macKey) }),
             checkpoint.device == device, let now = currentStamps(in: directory)
         else { return .readWhole(nil) }

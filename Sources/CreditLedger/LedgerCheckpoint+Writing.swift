@@ -23,7 +23,7 @@ extension LedgerCheckpoint {
             let held = ledger.held
         else { return }
         let mac: ([UInt8]) -> [UInt8] = { authenticator.authenticationCode(for: $0) }
-        let existing = try? Files.readAll(path(in: ledger.directory))
+        let existing = try? Files.readAll(path(in: ledger.directory), limit: sizeLimit)
         let entries = ledger.entries
         var ids: CheckpointIDs
         if let kept = ledger.keptCheckpoint, existing == kept.bytes, kept.covered <= entries.count,

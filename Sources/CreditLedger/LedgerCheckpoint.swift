@@ -57,6 +57,10 @@ public struct LedgerCheckpoint: Equatable {
 
     static func path(in directory: String) -> String { directory + "/checkpoint" }
 
+    /// A checkpoint larger than this is not read (one is about 300 bytes a device and head, and 17 an id appended
+    /// since `checkpoint-ids` was written).
+    static let sizeLimit = 1 << 20
+
     /// Whether a name can go in a checkpoint line as it is.
     static func isPlain(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
@@ -115,7 +119,7 @@ extension LedgerCheckpoint {
     /// `ids COUNT TAG`.
     private static func decodeIDs(_ line: Substring) -> CheckpointIDs? {
         let fields = line.split(separator: " ")
-        guard fields.count == 3, fields[0] == "ids", let count = Int(fields[1]), count >= 0,
+        guard fields.count == 3, fields[0] == "ids", let count = Int(fields[1]), count >= 0, count < 1 << 40,
             let tag = ChainDigest(hex: String(fields[2]))
         else { return nil }
         return CheckpointIDs(count: count, tag: tag)
