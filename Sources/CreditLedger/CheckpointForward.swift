@@ -161,7 +161,7 @@ struct CheckpointForward {
     private func readIDs() -> [UInt64]? {
         guard !checkpoint.ids.recent.contains(where: seen.contains),
             // Refused unread when larger than the checkpoint says (a file made as large as the disk costs nothing).
-            let bytes = try? Files.readAll(CheckpointIDs.path(in: directory), limit: checkpoint.ids.count * 8),
+            let bytes = try? Files.readAll(CheckpointIDs.path(in: directory), limit: checkpoint.ids.bytes),
             let hashes = checkpoint.ids.hashes(
                 in: bytes, mac: { try? HMACSHA256.authenticationCode(for: $0, key: macKey) }),
             !hashes.contains(where: seen.contains)
@@ -177,7 +177,7 @@ struct CheckpointForward {
         let mac: ([UInt8]) -> [UInt8] = { (try? HMACSHA256.authenticationCode(for: $0, key: macKey)) ?? [] }
         var forward = forward
         if let ids {
-            guard let written = LedgerCheckpoint.writeIDs(ids, in: held.data, mac: mac) else { return }
+            guard let written = CheckpointIDs.writeWhole(ids, in: held.data, mac: mac) else { return }
             forward.ids = written
         }
         guard let after = LedgerCheckpoint.currentStamps(in: directory), after.files == forward.files.map(\.stamp),

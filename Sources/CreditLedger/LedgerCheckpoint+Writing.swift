@@ -13,9 +13,10 @@ extension LedgerCheckpoint {
     /// disk read, and nothing a full load would have to say (a conflicting duplicate, another device's file behind
     /// its signed head). Must hold the ledger's lock.
     ///
-    /// After an append, the new entries' ids go in the checkpoint itself (``CheckpointIDs/recent``): what an append
-    /// writes grows with what it appended, not with the ledger. `checkpoint-ids` is written again (every id) only
-    /// when there is none this ledger knows, or every ``CheckpointIDs/recentLimit`` appends.
+    /// After an append, the new entries' ids go in the checkpoint itself (``CheckpointIDs/recent``), or past
+    /// ``CheckpointIDs/recentLimit`` onto the end of `checkpoint-ids` as a chunk: what an append writes grows with
+    /// what it appended, not with the ledger. `checkpoint-ids` is written whole only when this ledger knows of none
+    /// that is current (after a full load that found the checkpoint out of date).
     /// Never fails: a checkpoint not written only means a full load next time.
     static func writeLocked(for ledger: Ledger) {
         guard let fresh = current(of: ledger), let authenticator = ledger.authenticator,
@@ -26,18 +27,24 @@ extension LedgerCheckpoint {
         let existing = try? Files.readAll(path(in: ledger.directory), limit: sizeLimit)
         let entries = ledger.entries
         var ids: CheckpointIDs
-        if let kept = ledger.keptCheckpoint, existing == kept.bytes, kept.covered <= entries.count,
-            kept.ids.recent.count + entries.count - kept.covered <= CheckpointIDs.recentLimit
-        {
-            ids = kept.ids
-            ids.recent += entries[kept.covered...].map { EntryIDIndex.stableHash($0.id) }
+        if let kept = ledger.keptCheckpoint, existing == kept.bytes, kept.covered <= entries.count {
+            let added = entries[kept.covered...].map { EntryIDIndex.stableHash($0.id) }
+            if kept.ids.recent.count + added.count <= CheckpointIDs.recentLimit {
+                ids = kept.ids
+                ids.recent += added
+            } else if let appended = kept.ids.appending(added, in: held.data, mac: mac) {
+                ids = appended
+            } else {
+                guard let written = CheckpointIDs.writeWhole(allIDs(of: entries), in: held.data, mac: mac)
+                else { return }
+                ids = written
+            }
         } else if let existing, let found = decode(existing, mac: mac), found.hasSameState(as: fresh) {
             // Current already (another process wrote it): nothing to write.
             ledger.keptCheckpoint = Kept(ids: found.ids, covered: entries.count, bytes: existing)
             return
         } else {
-            let hashes = entries.map { EntryIDIndex.stableHash($0.id) }
-            guard let written = writeIDs(hashes, in: held.data, mac: mac) else { return }
+            guard let written = CheckpointIDs.writeWhole(allIDs(of: entries), in: held.data, mac: mac) else { return }
             ids = written
         }
         var checkpoint = fresh
@@ -57,14 +64,9 @@ extension LedgerCheckpoint {
         ledger.keptCheckpoint = Kept(ids: ids, covered: entries.count, bytes: bytes)
     }
 
-    /// Writes `checkpoint-ids` for `hashes` (unsynced, as the checkpoint) and returns what the checkpoint says of
-    /// it, or nil when it could not be written.
-    static func writeIDs(_ hashes: [UInt64], in data: DirectoryHandle, mac: ([UInt8]) -> [UInt8]) -> CheckpointIDs? {
-        let bytes = CheckpointIDs.encode(hashes)
-        guard let tag = ChainDigest(bytes: mac(bytes)),
-            (try? SystemFileSystem().replaceUnsynced(CheckpointIDs.fileName, in: data, with: bytes, mode: 0o600)) != nil
-        else { return nil }
-        return CheckpointIDs(count: hashes.count, tag: tag)
+    /// The stable hashes of every entry's id.
+    private static func allIDs(of entries: [LedgerEntry]) -> [UInt64] {
+        entries.map { EntryIDIndex.stableHash($0.id) }
     }
 
     /// Whether `other` vouches for the same files, heads, balance and credits (whatever its ids file).
@@ -95,7 +97,7 @@ extension LedgerCheckpoint {
         let references = ledger.state.creditedReferenceNames.map(EntryIDIndex.stableHash).sorted()
         return LedgerCheckpoint(
             device: device, balance: ledger.balance.rawValue, files: marks, heads: now.heads, references: references,
-            ids: CheckpointIDs(count: 0, tag: .zero))
+            ids: CheckpointIDs(count: 0, bytes: 0, tag: .zero))
     }
 
     /// Where `file` (nil: not read, as an empty file is not) stands, when it was read to `size` exactly and its

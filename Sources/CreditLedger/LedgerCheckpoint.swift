@@ -116,13 +116,13 @@ extension LedgerCheckpoint {
         return checkpoint
     }
 
-    /// `ids COUNT TAG`.
+    /// `ids COUNT BYTES TAG`.
     private static func decodeIDs(_ line: Substring) -> CheckpointIDs? {
         let fields = line.split(separator: " ")
-        guard fields.count == 3, fields[0] == "ids", let count = Int(fields[1]), count >= 0, count < 1 << 40,
-            let tag = ChainDigest(hex: String(fields[2]))
+        guard fields.count == 4, fields[0] == "ids", let count = Int(fields[1]), count >= 0, count < 1 << 40,
+            let bytes = Int(fields[2]), bytes >= 0, bytes < 1 << 44, let tag = ChainDigest(hex: String(fields[3]))
         else { return nil }
-        return CheckpointIDs(count: count, tag: tag)
+        return CheckpointIDs(count: count, bytes: bytes, tag: tag)
     }
 
     /// Takes one line's fields in; false when it is not one a checkpoint holds.

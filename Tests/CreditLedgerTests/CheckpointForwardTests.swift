@@ -85,6 +85,21 @@ import Testing
         #expect(try account.fullLoad() == MicroCredits(5_000_000 - 50_000))
     }
 
+    /// As above, A's refund in a chunk appended to `checkpoint-ids` by a batch of appends after it.
+    @Test func anIDInAnAppendedChunkOfTheIDsFileIsFound() throws {
+        let account = try Account()
+        _ = try account.ledgerB.decline("a-c1", reason: .test)
+        let ledgerA = try account.a.openSigned()
+        _ = try ledgerA.decline("a-c1", reason: .test)
+        let ids = account.a.directory + "/checkpoint-ids"
+        let before = try readBytes(ids).count
+        try ledgerA.appendBatch((1...CheckpointIDs.recentLimit).map { chargeDraft("batch-\($0)", pence: 1) })
+        #expect(try readBytes(ids).count > before + CheckpointIDs.recentLimit * 8, "a chunk added")
+        _ = try AccountSync(try account.a.openSigned()).merge(files: [account.b.file(of: account.ledgerB)])
+        #expect(account.counter == .readWhole(nil))
+        #expect(try account.fullLoad() == MicroCredits(5_000_000 - 50_000 - Int64(CheckpointIDs.recentLimit) * 10_000))
+    }
+
     @Test func aSecondCreditOfAStoreTransactionIsLeftToAFullLoad() throws {
         let account = try Account()
         let topUp = EntryDraft(
