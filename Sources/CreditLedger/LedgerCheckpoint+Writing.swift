@@ -64,9 +64,15 @@ extension LedgerCheckpoint {
         ledger.keptCheckpoint = Kept(ids: ids, covered: entries.count, bytes: bytes)
     }
 
-    /// The stable hashes of every entry's id.
+    /// The stable hashes of every entry's id. Each id is read in place: a copy of each whole entry (its strings
+    /// retained and released) was most of the time this took.
     private static func allIDs(of entries: [LedgerEntry]) -> [UInt64] {
-        entries.map { EntryIDIndex.stableHash($0.id) }
+        entries.withUnsafeBufferPointer { list in
+            [UInt64](unsafeUninitializedCapacity: list.count) { hashes, made in
+                for index in list.indices { hashes[index] = EntryIDIndex.stableHash(list[index].id) }
+                made = list.count
+            }
+        }
     }
 
     /// Whether `other` vouches for the same files, heads, balance and credits (whatever its ids file).
