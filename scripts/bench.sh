@@ -54,8 +54,8 @@ configuration="${BENCH_CONFIGURATION:-$configuration}"
 build=(swift build -c "$configuration")
 [ -n "${BENCH_SCRATCH_PATH:-}" ] && build+=(--scratch-path "$BENCH_SCRATCH_PATH")
 mkdir -p .build
-echo "== building credit-bench, credit, mockstore and credit-summary-verify ($configuration)" >&2
-for product in credit-bench credit mockstore credit-summary-verify; do
+echo "== building credit-bench, credit (its launcher and credit-core), mockstore and credit-summary-verify ($configuration)" >&2
+for product in credit-bench credit credit-core mockstore credit-summary-verify; do
   if ! "${build[@]}" --product "$product" >.build/bench-build.log 2>&1; then
     tail -n 40 .build/bench-build.log >&2
     echo "the build of $product failed" >&2

@@ -129,7 +129,12 @@ struct EntryIDIndex {
 
     /// The hash of an id's UTF-8 bytes. Its slot comes from the high 32 bits (also kept as the tag), so a table
     /// can be rebuilt from its slots alone.
-    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 { hash(bytes, seed: seed) }
+
+    /// The hash of an id's UTF-8 bytes under `seed`: the index's own (random per process), or the fixed one of
+    /// ``stableHash(_:)``.
+    @inline(__always)
+    private static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
         var state = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
         var offset = 0
         if let base = bytes.baseAddress {
@@ -153,9 +158,18 @@ struct EntryIDIndex {
     }
 
     /// The hash of `id`.
-    static func hash(_ id: String) -> UInt64 {
-        if let value = id.utf8.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0)) }) { return value }
-        return Array(id.utf8).withUnsafeBytes { hash($0) }
+    static func hash(_ id: String) -> UInt64 { hash(id, seed: seed) }
+
+    /// The hash of `id` under a fixed seed, the same in every process: what the checkpoint keeps of each id
+    /// (``CheckpointIDs``). Two ids with one hash only send the counter to a full read.
+    static func stableHash(_ id: String) -> UInt64 { hash(id, seed: 0x6A09_E667_F3BC_C908) }
+
+    @inline(__always)
+    private static func hash(_ id: String, seed: UInt64) -> UInt64 {
+        if let value = id.utf8.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0), seed: seed) }) {
+            return value
+        }
+        return Array(id.utf8).withUnsafeBytes { hash($0, seed: seed) }
     }
 
     @inline(__always)

@@ -54,6 +54,7 @@ extension Ledger {
     func resetState() {
         state.removeAll()
         files = [:]
+        keptCheckpoint = nil
         ledgerListing.forget()
         writer.closeAppendDescriptor()
     }

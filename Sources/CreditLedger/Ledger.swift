@@ -54,6 +54,8 @@ public final class Ledger {
     var headUpkeep: HeadUpkeep?
     /// Whether the checkpoint is rewritten after each append.
     var keepsCheckpoint = false
+    /// The checkpoint this ledger wrote (or found current) last, and how many of ``entries`` its ids cover.
+    var keptCheckpoint: LedgerCheckpoint.Kept?
     /// Checks every signed line read (a ledger opened with ``openSigned(directory:clock:ids:fileSystem:)``): a
     /// changed line stops the read, so nothing is shown or appended on top of it.
     var lineMACs: LineMACCheck?

@@ -46,6 +46,9 @@ struct LedgerState {
         creditedReferences[reference].map { entries[$0] }
     }
 
+    /// The payment references a top-up that counts credits (what a checkpoint keeps of them).
+    var creditedReferenceNames: Dictionary<String, Int>.Keys { creditedReferences.keys }
+
     /// The refund steps that count for payment reference `reference`: reversals and the top-ups that refer to them,
     /// in the order read.
     func refundSteps(reference: String) -> [LedgerEntry] {

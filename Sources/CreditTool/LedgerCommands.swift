@@ -6,15 +6,18 @@ import VoiceDebriefCredit
 
 enum LedgerCommands {
     static func balance(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        // An unchanged ledger's balance comes from its signed checkpoint; anything else is a full load.
+        // An unchanged ledger's balance comes from its signed checkpoint, a grown one's from the checkpoint and the
+        // new lines; anything else is a full load.
         let balance: MicroCredits
-        if let checkpointed = try LedgerCheckpoint.balance(directory: context.dataDirectory) {
-            balance = checkpointed
+        switch LedgerCheckpoint.counter(directory: context.dataDirectory) {
+        case .counted(let counted, _):
+            balance = counted
             // The fast path opens no ledger, so no ledger notice says it: say it here.
             if LedgerDirectory.cannotWrite(context.dataDirectory) {
                 printError("credit: note: \(LedgerNotice.readOnly(directory: context.dataDirectory))")
             }
-        } else {
+        case .readWhole(let change):
+            if let change { printError("credit: note: \(change)") }
             balance = try context.openLedger().balance
         }
         if context.json {

@@ -129,6 +129,7 @@ extension LedgerBenchmarks {
                 ResultRow(
                     what: "counter on a \(size)-entry ledger", figure: Format.duration(time),
                     target: "within 2x of baseline", baseline: "skipped: no python3", met: "-"))
+            try counterAfterAppends(count: count, credit: credit, baseline: nil, into: &table)
             return
         }
         var baselines: [Double] = []
@@ -150,6 +151,7 @@ extension LedgerBenchmarks {
                 figure: Format.duration(first.wall), target: "report",
                 baseline: "python3 -c 'print(1)' \(Format.duration(baseline))",
                 ratio: Format.ratio(first.wall, baseline), met: "-"))
+        try counterAfterAppends(count: count, credit: credit, baseline: baseline, into: &table)
     }
 
     // MARK: helpers

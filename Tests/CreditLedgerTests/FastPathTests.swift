@@ -272,10 +272,13 @@ import Testing
         try writeBytes(bytes, to: checkpoint)
         #expect(LedgerCheckpoint.balance(directory: fixture.directory) == nil)
 
-        // Another device's file arrives.
-        _ = try fixture.openSigned()
-        #expect(LedgerCheckpoint.balance(directory: fixture.directory) != nil)
+        // Another device's file arrives: its lines are taken forward (an empty one adds nothing); one that does
+        // not read as a ledger is left to a full load.
+        let current = try fixture.openSigned().balance
+        #expect(LedgerCheckpoint.balance(directory: fixture.directory) == current)
         try writeBytes([], to: fixture.directory + "/ledger/other.jsonl")
+        #expect(LedgerCheckpoint.balance(directory: fixture.directory) == current)
+        try writeBytes(Array("not an entry\n".utf8), to: fixture.directory + "/ledger/other.jsonl")
         #expect(LedgerCheckpoint.balance(directory: fixture.directory) == nil)
         try FileManager.default.removeItem(atPath: fixture.directory + "/ledger/other.jsonl")
 
