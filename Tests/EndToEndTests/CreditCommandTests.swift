@@ -751,37 +751,28 @@ import Testing
 @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) from util-linux"))
 struct CreditColourTests {
     /// Runs `credit ARGS` on a pseudo-terminal, returning what it printed.
-    private func onTerminal(_ arguments: String, data: DataDirectory, noColor: String?) throws -> String {
+    /// Runs `credit ARGS` on a pseudo-terminal, returning what it printed (through the suites' own spawn, not
+    /// Foundation's `Process`, whose start crashed once copying its arguments while other tests ran).
+    private func onTerminal(_ arguments: String, data: DataDirectory, noColor: String?) async throws -> String {
         let binary = try Credit.requireBinary()
-        let scratch = try TemporaryDirectory(prefix: "credit-tty")
         var env = ProcessInfo.processInfo.environment
         for name in ["NO_COLOR", "CREDIT_DATA_DIR", "XDG_DATA_HOME"] { env[name] = nil }
         env["TERM"] = "xterm-256color"
         env["CREDIT_NOW"] = "2026-11-29T12:00:00.000Z"
         if let noColor { env["NO_COLOR"] = noColor }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", "'\(binary)' --data-dir '\(data.path)' \(arguments)", "/dev/null"]
-        process.environment = env
-        let outPath = scratch.file("out")
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        process.standardOutput = out
-        process.standardError = out
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self)
+        let result = try await ChildProcess.run(
+            "/usr/bin/script", ["-qec", "'\(binary)' --data-dir '\(data.path)' \(arguments)", "/dev/null"],
+            environment: env, timeout: 60)
+        #expect(result.status == 0, "\(result)")
+        return result.stdout + result.stderr
     }
 
     @Test func aTerminalGetsColourAndTheBalanceBelowZeroIsWarmer() async throws {
         let data = try DataDirectory()
         try await data.ok("run", "-", input: String(repeating: "createVault\n", count: 51))
-        let balance = try onTerminal("balance", data: data, noColor: nil)
+        let balance = try await onTerminal("balance", data: data, noColor: nil)
         #expect(balance.contains("\u{1B}[38;5;208m-£0.10\u{1B}[0m"), "the warmer colour: \(balance)")
-        let screen = try onTerminal("screen", data: data, noColor: nil)
+        let screen = try await onTerminal("screen", data: data, noColor: nil)
         #expect(screen.contains("\u{1B}["))
         #expect(screen.contains("Nothing is blocked, and nothing will be. Top up when it feels fair."))
     }
@@ -791,7 +782,7 @@ struct CreditColourTests {
         let data = try DataDirectory()
         try await data.ok("run", "-", input: String(repeating: "createVault\n", count: 51))
         for command in ["balance", "screen", "entries", "takings", "verify"] {
-            let output = try onTerminal(command, data: data, noColor: value)
+            let output = try await onTerminal(command, data: data, noColor: value)
             #expect(!output.contains("\u{1B}["), "\(command) with NO_COLOR=\(value)")
         }
     }
@@ -799,7 +790,7 @@ struct CreditColourTests {
     @Test func noColourForJSONEvenOnATerminal() async throws {
         let data = try DataDirectory()
         try await data.ok("run", "-", input: String(repeating: "createVault\n", count: 51))
-        let output = try onTerminal("balance --json", data: data, noColor: nil)
+        let output = try await onTerminal("balance --json", data: data, noColor: nil)
         #expect(!output.contains("\u{1B}["))
         #expect(output.contains("\"formatted\":\"-£0.10\""))
     }
