@@ -754,6 +754,11 @@ struct CreditColourTests {
     /// Runs `credit ARGS` on a pseudo-terminal, returning what it printed (through the suites' own spawn, not
     /// Foundation's `Process`, whose start crashed once copying its arguments while other tests ran).
     private func onTerminal(_ arguments: String, data: DataDirectory, noColor: String?) async throws -> String {
+        try await onTerminal([arguments], data: data, noColor: noColor)
+    }
+
+    /// Runs `credit ARGS` for each of `commands`, one after another in one terminal session.
+    private func onTerminal(_ commands: [String], data: DataDirectory, noColor: String?) async throws -> String {
         let binary = try Credit.requireBinary()
         var env = ProcessInfo.processInfo.environment
         for name in ["NO_COLOR", "CREDIT_DATA_DIR", "XDG_DATA_HOME"] { env[name] = nil }
@@ -761,7 +766,11 @@ struct CreditColourTests {
         env["CREDIT_NOW"] = "2026-11-29T12:00:00.000Z"
         if let noColor { env["NO_COLOR"] = noColor }
         let result = try await ChildProcess.run(
-            "/usr/bin/script", ["-qec", "'\(binary)' --data-dir '\(data.path)' \(arguments)", "/dev/null"],
+            "/usr/bin/script",
+            [
+                "-qec", commands.map { "'\(binary)' --data-dir '\(data.path)' \($0)" }.joined(separator: " && "),
+                "/dev/null",
+            ],
             environment: env, timeout: 60)
         #expect(result.status == 0, "\(result)")
         return result.stdout + result.stderr
@@ -781,9 +790,12 @@ struct CreditColourTests {
     func noColourWithNO_COLOR(_ value: String) async throws {
         let data = try DataDirectory()
         try await data.ok("run", "-", input: String(repeating: "createVault\n", count: 51))
-        for command in ["balance", "screen", "entries", "takings", "verify"] {
-            let output = try await onTerminal(command, data: data, noColor: value)
-            #expect(!output.contains("\u{1B}["), "\(command) with NO_COLOR=\(value)")
+        // The five commands one after another on one terminal (one `script` session): none of them colours.
+        let commands = ["balance", "screen", "entries", "takings", "verify"]
+        let output = try await onTerminal(commands, data: data, noColor: value)
+        #expect(!output.contains("\u{1B}["), "\(commands) with NO_COLOR=\(value): \(output)")
+        for words in ["VoiceDebrief credit", "Vault created", "Takings by feature", "All holds"] {
+            #expect(output.contains(words), "every command ran: \(words) is missing from \(output)")
         }
     }
 

@@ -15,7 +15,8 @@ import Testing
     ])
     func mistakesAreExit64BeforeAnythingIsSent(_ arguments: [String], _ words: String) async throws {
         // Port 9 (discard): nothing listens, so a control that was sent would fail with exit 1 instead.
-        let result = try await MockStoreHarness.run(["control", "--url", "http://127.0.0.1:9"] + arguments)
+        let result = try await MockStoreHarness.controlInProcess(
+            ["control", "--url", "http://127.0.0.1:9"] + arguments)
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.contains(words), "\(result.stderr)")
         #expect(result.stderr.contains("mockstore control --help"))

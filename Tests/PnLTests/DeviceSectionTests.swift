@@ -210,6 +210,11 @@ extension DeviceSectionTests {
 
         var environment = ProcessInfo.processInfo.environment
         environment["CREDIT_SUMMARY_VERIFY"] = try Binaries.require("credit-summary-verify")
+        // pnl.sh's working files in a folder of the test's (AccountSummaryTests runs it as a user does, making and
+        // removing its own).
+        let scratch = try TemporaryDirectory()
+        defer { withExtendedLifetime(scratch) {} }
+        environment["PNL_SCRATCH"] = scratch.path
         let duck = try await ChildProcess.run(
             "/bin/bash", [Repository.root + "/analytics/pnl.sh", directory.path, "--json"], environment: environment,
             timeout: 300)

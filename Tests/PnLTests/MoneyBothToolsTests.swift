@@ -34,6 +34,11 @@ import VoiceDebriefCredit
     private func run(_ executable: String, _ arguments: [String]) async throws -> ProcessResult {
         var environment = ProcessInfo.processInfo.environment
         environment["CREDIT_SUMMARY_VERIFY"] = try Binaries.require("credit-summary-verify")
+        // pnl.sh's working files in a folder of the test's (AccountSummaryTests runs it as a user does, making and
+        // removing its own).
+        let scratch = try TemporaryDirectory()
+        defer { withExtendedLifetime(scratch) {} }
+        environment["PNL_SCRATCH"] = scratch.path
         environment["NO_COLOR"] = "1"
         environment["CREDIT_NOW"] = "2026-11-29T12:00:00.000Z"
         return try await ChildProcess.run(executable, arguments, environment: environment, timeout: 300)

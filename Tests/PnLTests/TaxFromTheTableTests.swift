@@ -63,6 +63,11 @@ import VoiceDebriefCredit
         try Data(try forged().encodedJSON()).write(to: URL(fileURLWithPath: directory.file("forged.json")))
         var environment = ProcessInfo.processInfo.environment
         environment["CREDIT_SUMMARY_VERIFY"] = try Binaries.require("credit-summary-verify")
+        // pnl.sh's working files in a folder of the test's (AccountSummaryTests runs it as a user does, making and
+        // removing its own).
+        let scratch = try TemporaryDirectory()
+        defer { withExtendedLifetime(scratch) {} }
+        environment["PNL_SCRATCH"] = scratch.path
         environment["NO_COLOR"] = "1"
         let data = try TemporaryDirectory()
         let swift = try await ChildProcess.run(
