@@ -84,6 +84,29 @@ struct LedgerState {
         }
     }
 
+    /// ``appendEntries(_:)`` for a read that may count what it reads as it goes: a first read (nothing read or
+    /// counted before) is given an ``EntryCounter`` of `file`'s entries (the first on line `firstLine`). What `read`
+    /// counted there is taken in when it returns: the entries counted (from the first) and the notices they gave,
+    /// to be told before those of ``count(from:file:firstLine:hashes:)`` for the rest. Nothing of it is kept when
+    /// `read` throws.
+    mutating func appendEntries(
+        countingAlong file: String, firstLine: Int, _ read: (inout [LedgerEntry], EntryCounter?) throws -> Void
+    ) throws -> (counted: Int, notices: [LedgerNotice]) {
+        let counter = entries.isEmpty && countedPositions.isEmpty ? EntryCounter(file: file, firstLine: firstLine) : nil
+        try appendEntries { entries in try read(&entries, counter) }
+        guard let counter, counter.counted > 0 else { return (0, []) }
+        let counting = counter.counting
+        idIndex = counting.index
+        countedPositions = counting.positions
+        tallies = counting.tallies
+        featureCodes = counting.codes
+        balance = counting.sum
+        creditedReferences = counting.references
+        refundStepReferences = counting.refundSteps
+        openingSlot = counting.opening
+        return (counter.counted, counting.notices)
+    }
+
     /// Forgets everything.
     mutating func removeAll() {
         entries = []
