@@ -77,15 +77,7 @@ enum ParallelLines {
         macs: LineMACCheck? = nil, counter: EntryCounter? = nil,
         chainFrom: (mac: ChainField?, sequence: Int64) = (nil, 0)
     ) throws -> Outcome {
-        var bounds: [Int64] = [start]
-        for k in 1..<Swift.max(1, parts) {
-            let target = start + (end - start) * Int64(k) / Int64(parts)
-            guard let boundary = try lineStart(after: target, fd: fd, path: path, end: end), boundary > bounds.last!,
-                boundary < end
-            else { continue }
-            bounds.append(boundary)
-        }
-        bounds.append(end)
+        let bounds = try partBounds(fd: fd, path: path, from: start, to: end, parts: parts)
         let job = ParallelLineJob(
             fd: fd, path: path, owner: owner, bounds: bounds, macs: macs, counter: counter, chainFrom: chainFrom)
         // Each part but the last gets room for exactly its lines (every entry is one line), so the parts are parsed
@@ -121,9 +113,14 @@ enum ParallelLines {
         let count = bounds.count - 1
         let last = Int((bounds[count] - bounds[count - 1]) / shortestLine) + 1
         guard count > 1 else { return [last] }
+        return try newlineCounts(fd: fd, path: path, bounds: bounds, parts: count - 1) + [last]
+    }
+
+    /// The newlines in each of the first `parts` parts between `bounds`, counted on several threads.
+    static func newlineCounts(fd: Int32, path: String, bounds: [Int64], parts count: Int) throws -> [Int] {
         // Each counted part in as many slices as there are parts, so every thread has some of the counting.
-        let slices = count
-        let pieces = (count - 1) * slices
+        let slices = bounds.count - 1
+        let pieces = count * slices
         let found = UnsafeMutablePointer<Int>.allocate(capacity: pieces)
         found.initialize(repeating: -1, count: pieces)
         defer { found.deallocate() }
@@ -137,7 +134,7 @@ enum ParallelLines {
             counts.found[piece] = LineChunks.countNewlines(fd: fd, from: from, to: to) ?? -1
         }
         var room: [Int] = []
-        for part in 0..<(count - 1) {
+        for part in 0..<count {
             var total = 0
             for slice in 0..<slices {
                 let value = found[part * slices + slice]
@@ -146,7 +143,22 @@ enum ParallelLines {
             }
             room.append(total)
         }
-        return room + [last]
+        return room
+    }
+
+    /// `start`, the starts of the lines nearest to cutting `start..<end` into `parts` even parts, and `end` (fewer
+    /// parts when the lines are too long for so many).
+    static func partBounds(fd: Int32, path: String, from start: Int64, to end: Int64, parts: Int) throws -> [Int64] {
+        var bounds: [Int64] = [start]
+        for k in 1..<Swift.max(1, parts) {
+            let target = start + (end - start) * Int64(k) / Int64(parts)
+            guard let boundary = try lineStart(after: target, fd: fd, path: path, end: end), boundary > bounds.last!,
+                boundary < end
+            else { continue }
+            bounds.append(boundary)
+        }
+        bounds.append(end)
+        return bounds
     }
 
     /// The offset just past the first newline at or after `offset`, or nil when there is none before `end`.

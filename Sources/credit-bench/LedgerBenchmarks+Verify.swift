@@ -6,38 +6,46 @@ import VoiceDebriefCredit
 
 extension LedgerBenchmarks {
 
-    /// `LedgerVerifier.verify(read:)` over the file already read and parsed (every MAC over its bytes, the
-    /// chain, sequences, ids, the signed head), against an OpenSSL HMAC-SHA256 loop over the same bytes.
+    /// What `credit verify` does to the file, read and parse included: `LedgerVerifier.read(_:macKey:)` (the file
+    /// read in parts on every core, each line parsed and its MAC checked over its exact bytes) and
+    /// `LedgerVerifier.verify(read:)` (the chain, sequences, ids, the balance, the signed head), against an OpenSSL
+    /// HMAC-SHA256 loop over the same bytes on one thread.
     func verify(directory: String, file: (path: String, bytes: Int), into table: inout ResultTable) throws {
         let keys = try LedgerKeys.load(from: directory)
         let device = file.path.split(separator: "/").last!.dropLast(6)
         var heads: [String: SignedHead] = [:]
         heads[String(device)] = try SignedHead.read(in: directory, device: String(device))
-        let read = try Measure.time { try LedgerVerifier.read(file.path) }
         let verifier = LedgerVerifier(macKey: keys.macKey, headPublicKey: keys.headKey.publicKey, receiptCheck: nil)
         var times: [Double] = []
         var cpus: [Double] = []
+        var reads: [Double] = []
         for _ in 0..<options.runs {
             let timed = try Measure.time {
-                try verifier.verify(read: [read.value], heads: heads, requireHeads: [String(device)])
+                let start = Measure.now()
+                let read = try LedgerVerifier.read(file.path, macKey: keys.macKey)
+                let readTime = Measure.now() - start
+                let report = try verifier.verify(read: [read], heads: heads, requireHeads: [String(device)])
+                // Handed out so that freeing it is not timed (a `credit verify` exits instead).
+                return (report, readTime, read)
             }
             cpus.append(timed.cpu)
-            guard timed.value.isClean, timed.value.entriesChecked == options.entries else {
-                throw BenchError("verify found problems: \(timed.value.problems.prefix(3))")
+            guard timed.value.0.isClean, timed.value.0.entriesChecked == options.entries else {
+                throw BenchError("verify found problems: \(timed.value.0.problems.prefix(3))")
             }
             times.append(timed.wall)
+            reads.append(timed.value.1)
         }
         let baseline = try hmacBaseline(path: file.path, key: keys.macKey)
         let time = Measure.median(times)
         table.add(
             ResultRow(
                 what:
-                    "verify \(Format.number(Double(options.entries))) signed entries (parse excluded; read+parse took \(Format.duration(read.wall)))",
-                figure: "\(Format.duration(time)) (CPU \(Format.duration(Measure.median(cpus))), MACs on 2 threads)",
-                target: "within 2x of baseline",
+                    "verify \(Format.number(Double(options.entries))) signed entries, read and parse included (of which read, parse and MACs \(Format.duration(Measure.median(reads))))",
+                figure: "\(Format.duration(time)) (CPU \(Format.duration(Measure.median(cpus))), on every core)",
+                target: "within 1.5x of baseline",
                 baseline: "OpenSSL HMAC-SHA256 loop \(Format.duration(baseline)) (1 thread)",
                 ratio: Format.ratio(time, baseline),
-                met: Format.yes(time <= 2 * baseline)))
+                met: Format.yes(time <= 1.5 * baseline)))
     }
 
     /// HMAC-SHA256 with one reused `EVP_MAC_CTX` over the MAC-covered bytes of every line, nothing else: the
