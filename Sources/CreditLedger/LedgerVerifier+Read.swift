@@ -59,7 +59,8 @@ extension LedgerVerifier {
     /// file's lines are checked on several threads, each with its own HMAC context under the same key.
     static func checkMACs(of file: ReadFile, key: [UInt8]) throws -> [Bool] {
         if let checked = file.checkedMACs, checked.key == key { return checked.valid }
-        precondition(!file.bytes.isEmpty || file.lines.isEmpty, "a file read without its bytes checked with another key")
+        precondition(
+            !file.bytes.isEmpty || file.lines.isEmpty, "a file read without its bytes checked with another key")
         var valid = [Bool](repeating: false, count: file.lines.count)
         let parts = file.lines.count >= 20_000 ? ParallelLines.partCount(for: Int64(file.bytes.count)) : 1
         var contexts: [HMACSHA256] = []

@@ -68,7 +68,9 @@ struct VerifierLineParts {
 
     /// How many lines the parts hold in all, end to end; 0, with every line written dropped, when one of them did
     /// not hold the lines counted.
-    private func gathered(_ results: UnsafeMutablePointer<Part>, offsets: [Int], lines: UnsafeMutablePointer<LedgerVerifier.Line>)
+    private func gathered(
+        _ results: UnsafeMutablePointer<Part>, offsets: [Int], lines: UnsafeMutablePointer<LedgerVerifier.Line>
+    )
         -> Int
     {
         let parts = offsets.count - 1
@@ -116,7 +118,9 @@ struct VerifierLineParts {
                 }
                 let tail = try readTail(from: outcome.consumed, to: bounds[index + 1])
                 tail.withUnsafeBufferPointer { line in
-                    take(line, start: Int(outcome.consumed), at: first + part.count, context: &context, hmac: hmac, into: slots)
+                    take(
+                        line, start: Int(outcome.consumed), at: first + part.count, context: &context, hmac: hmac,
+                        into: slots)
                 }
                 part.count += 1
                 part.tornAt = first + part.count

@@ -48,60 +48,15 @@ extension LedgerBenchmarks {
                 met: Format.yes(time <= 1.5 * baseline)))
     }
 
-    /// HMAC-SHA256 with one reused `EVP_MAC_CTX` over the MAC-covered bytes of every line, nothing else: the
-    /// floor for a verify. The median of the runs.
-    func hmacBaseline(path: String, key: [UInt8]) throws -> Double {
+    /// HMAC-SHA256 with one reused `EVP_MAC_CTX` a thread over the MAC-covered bytes of every line, nothing else,
+    /// the lines split evenly between `threads` threads: the floor for a verify (one thread) and for a cold load
+    /// (every core). The median of the runs.
+    func hmacBaseline(path: String, key: [UInt8], threads: Int = 1) throws -> Double {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw BenchError("cannot open \(path)") }
-        let size = Int(fileSize(fd))
-        let bytes = readBytes(fd, from: 0, to: Int64(size))
-        close(fd)
-        // Where each line starts and how many bytes its MAC covers (all but `,"mac":"<64 hex>"}`).
-        var lines: [(start: Int, covered: Int)] = []
-        bytes.withUnsafeBufferPointer { buffer in
-            var start = 0
-            while start < buffer.count, let found = memchr(buffer.baseAddress! + start, 0x0A, buffer.count - start) {
-                let end = UnsafeRawPointer(buffer.baseAddress!).distance(to: UnsafeRawPointer(found))
-                lines.append((start, end - start - 74))
-                start = end + 1
-            }
-        }
-        guard let mac = EVP_MAC_fetch(nil, "HMAC", nil), let context = EVP_MAC_CTX_new(mac) else {
-            throw BenchError("EVP_MAC_fetch failed")
-        }
-        defer {
-            EVP_MAC_CTX_free(context)
-            EVP_MAC_free(mac)
-        }
-        var digest = Array("SHA256".utf8CString)
-        let initialised = digest.withUnsafeMutableBufferPointer { name -> Int32 in
-            var parameters = [
-                OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, name.baseAddress, 0),
-                OSSL_PARAM_construct_end(),
-            ]
-            return key.withUnsafeBufferPointer { EVP_MAC_init(context, $0.baseAddress, $0.count, &parameters) }
-        }
-        guard initialised == 1 else { throw BenchError("EVP_MAC_init failed") }
-        var times: [Double] = []
-        var output = [UInt8](repeating: 0, count: 32)
-        var check: UInt8 = 0
-        for _ in 0..<options.runs {
-            let start = Measure.now()
-            bytes.withUnsafeBufferPointer { buffer in
-                output.withUnsafeMutableBufferPointer { out in
-                    var length = 0
-                    for line in lines {
-                        EVP_MAC_init(context, nil, 0, nil)
-                        EVP_MAC_update(context, buffer.baseAddress! + line.start, line.covered)
-                        EVP_MAC_final(context, out.baseAddress, &length, 32)
-                        check ^= out[0]
-                    }
-                }
-            }
-            times.append(Measure.now() - start)
-        }
-        if check == 0xFF { log("") }  // keeps the loop's results alive
-        return Measure.median(times)
+        defer { close(fd) }
+        let bytes = readBytes(fd, from: 0, to: fileSize(fd))
+        return try HMACFloor(bytes: bytes).measure(key: key, threads: threads, runs: options.runs)
     }
 
     // MARK: counter
