@@ -95,7 +95,12 @@ struct LedgerState {
         let counter = entries.isEmpty && countedPositions.isEmpty ? EntryCounter(file: file, firstLine: firstLine) : nil
         try appendEntries { entries in try read(&entries, counter) }
         guard let counter, counter.counted > 0 else { return (0, []) }
-        let counting = counter.counting
+        takeIn(counter.counting)
+        return (counter.counted, counter.counting.notices)
+    }
+
+    /// Takes the counts back from `counting` (what a count took out of `self` and added to).
+    private mutating func takeIn(_ counting: LedgerCounting) {
         idIndex = counting.index
         countedPositions = counting.positions
         tallies = counting.tallies
@@ -104,7 +109,6 @@ struct LedgerState {
         creditedReferences = counting.references
         refundStepReferences = counting.refundSteps
         openingSlot = counting.opening
-        return (counter.counted, counting.notices)
     }
 
     /// Forgets everything.
@@ -139,16 +143,7 @@ struct LedgerState {
         refundStepReferences = [:]
         countedPositions = []
         tallies = []
-        defer {
-            idIndex = counting.index
-            countedPositions = counting.positions
-            tallies = counting.tallies
-            featureCodes = counting.codes
-            balance = counting.sum
-            creditedReferences = counting.references
-            refundStepReferences = counting.refundSteps
-            openingSlot = counting.opening
-        }
+        defer { takeIn(counting) }
         if entries.count - first > 1 {
             // A load: room for all at once. (One append at a time grows as arrays do.)
             counting.reserve(entries.count - first)
