@@ -35,6 +35,23 @@ extension ParallelLoadTests {
         #expect(try fixture.openSigned().balance == parallel.balance)
     }
 
+    /// Writes `damaged` over `path` and expects the signed open to find a broken chain at `line`, in parts as on
+    /// one thread, with the same error.
+    private func expectBreak(
+        at line: Int, in damaged: [[UInt8]], of fixture: LedgerFixture, path: String, _ name: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        try writeLines(damaged, to: path)
+        let serial = expectAnyLedgerError { _ = try fixture.openSigned() }
+        let parallel = withSmallParts { expectAnyLedgerError { _ = try fixture.openSigned() } }
+        guard case .brokenChain(_, let found, _)? = parallel else {
+            Issue.record("\(name): got \(String(describing: parallel))", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(found == line, "\(name)", sourceLocation: sourceLocation)
+        #expect(parallel == serial, "\(name)", sourceLocation: sourceLocation)
+    }
+
     @Test func aLineTakenOutIsFoundWhereverThePartsAreCut() throws {
         let (fixture, ledger) = try ledgerOfFeatures(240)
         let path = fixture.file(of: ledger)
@@ -43,15 +60,7 @@ extension ParallelLoadTests {
         for removed in stride(from: 2, to: original.count, by: 3) {
             var damaged = original
             damaged.remove(at: removed - 1)
-            try writeLines(damaged, to: path)
-            let serial = expectAnyLedgerError { _ = try fixture.openSigned() }
-            let parallel = withSmallParts { expectAnyLedgerError { _ = try fixture.openSigned() } }
-            guard case .brokenChain(_, let line, _)? = parallel else {
-                Issue.record("line \(removed) taken out: expected a broken chain, got \(String(describing: parallel))")
-                continue
-            }
-            #expect(line == removed)
-            #expect(parallel == serial, "line \(removed) taken out")
+            try expectBreak(at: removed, in: damaged, of: fixture, path: path, "line \(removed) taken out")
         }
         try writeLines(original, to: path)
     }
@@ -63,15 +72,7 @@ extension ParallelLoadTests {
         for first in stride(from: 2, to: original.count - 1, by: 5) {
             var damaged = original
             damaged.swapAt(first - 1, first)
-            try writeLines(damaged, to: path)
-            let serial = expectAnyLedgerError { _ = try fixture.openSigned() }
-            let parallel = withSmallParts { expectAnyLedgerError { _ = try fixture.openSigned() } }
-            guard case .brokenChain(_, let line, _)? = parallel else {
-                Issue.record("lines \(first) and \(first + 1) swapped: got \(String(describing: parallel))")
-                continue
-            }
-            #expect(line == first)
-            #expect(parallel == serial, "lines \(first) and \(first + 1) swapped")
+            try expectBreak(at: first, in: damaged, of: fixture, path: path, "lines \(first) and \(first + 1) swapped")
         }
         try writeLines(original, to: path)
     }
