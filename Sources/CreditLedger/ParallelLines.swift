@@ -61,12 +61,12 @@ enum ParallelLines {
     /// value gives the same entries.)
     nonisolated(unsafe) static var minimumPartBytes: Int64 = 8 << 20
 
-    /// How many parts to cut `byteCount` bytes into: four per processor (at least two processors, at most 16
+    /// How many parts to cut `byteCount` bytes into: eight per processor (at least two processors, at most 32
     /// parts), none smaller than ``minimumPartBytes``. More parts than threads keep every core busy to the end: the
     /// counting of the parts in order runs beside the parsing of later ones, and the last part is short.
     static func partCount(for byteCount: Int64) -> Int {
         let processors = Swift.max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-        return Swift.max(1, Swift.min(processors * 4, 16, Int(byteCount / minimumPartBytes)))
+        return Swift.max(1, Swift.min(processors * 8, 32, Int(byteCount / minimumPartBytes)))
     }
 
     /// Parses the lines between `start` and `end`, in `parts` parts, device strings shared through `owner`.
