@@ -27,6 +27,10 @@ struct DeviceFile {
         var tornTail: [UInt8]?
         /// The ids' hashes, when the read made them (a parallel read).
         var hashes: [UInt64]?
+        /// Whether the read checked the new entries' chain already (a parallel read, on its threads).
+        var chainChecked = false
+        /// The highest sequence among the new entries, when the read found it.
+        var lastSequence: Int64?
     }
 
     /// Reads the file from where the last read stopped, a few megabytes at a time, each line parsed straight onto
@@ -40,9 +44,11 @@ struct DeviceFile {
     ///
     /// With `directory` (`ledger/` held open), the file is opened through it: the directory checked, whatever its
     /// path names now.
+    ///
+    /// With `counter`, a large first read counts its entries into it as they are parsed (see ``EntryCounter``).
     func readNewLines(
         into entries: inout [LedgerEntry], owner: String, macs: LineMACCheck? = nil,
-        in directory: DirectoryHandle? = nil
+        in directory: DirectoryHandle? = nil, counter: EntryCounter? = nil
     ) throws -> NewLines? {
         // Never through a link, never a FIFO or a directory: those are refused by name (a FileError that says so).
         let fd: Int32
@@ -60,7 +66,8 @@ struct DeviceFile {
         guard end > size else { return nil }
         let parts = ParallelLines.partCount(for: end - size)
         if entries.isEmpty && parts > 1 {
-            return try readInParallel(into: &entries, owner: owner, fd: fd, end: end, parts: parts, macs: macs)
+            return try readInParallel(
+                into: &entries, owner: owner, fd: fd, end: end, parts: parts, macs: macs, counter: counter)
         }
         let hmac = try macs?.makeContext()
         var signed = isSigned
@@ -101,19 +108,20 @@ struct DeviceFile {
 
     /// ``readNewLines(into:owner:)`` for a large first read: the lines parsed on several threads, then put together
     /// in order, with exactly the outcome of reading them one after the other (the first bad line decides: the
-    /// last line of the file is a torn tail, any other is corruption).
+    /// last line of the file is a torn tail, any other is corruption). With `macs`, the chain is checked too, each
+    /// part on its thread and the parts joined here, as ``checkChain(of:)`` would after the read.
     private func readInParallel(
-        into entries: inout [LedgerEntry], owner: String, fd: Int32, end: Int64, parts: Int, macs: LineMACCheck?
+        into entries: inout [LedgerEntry], owner: String, fd: Int32, end: Int64, parts: Int, macs: LineMACCheck?,
+        counter: EntryCounter?
     ) throws -> NewLines {
         let outcome = try ParallelLines.parse(
-            fd: fd, path: path, from: size, to: end, owner: owner, parts: parts, macs: macs)
+            fd: fd, path: path, from: size, to: end, owner: owner, parts: parts, macs: macs, counter: counter,
+            chainFrom: lines == 0 ? (.digest(ChainDigest.zero), 0) : (lastMAC, lastSequence))
         if let changed = outcome.changed {
             throw LedgerError.brokenChain(file: path, line: lines + changed.index + 1, reason: changed.reason)
         }
         // A signed file (its first line carries a MAC) has a MAC on every line.
-        if macs != nil, outcome.entries.first?.macField != nil,
-            let unsigned = outcome.entries.firstIndex(where: { $0.macField == nil })
-        {
+        if macs != nil, outcome.entries.first?.macField != nil, let unsigned = outcome.firstUnsigned {
             throw LedgerError.brokenChain(file: path, line: lines + unsigned + 1, reason: "it carries no MAC")
         }
         var tornReason: String?
@@ -125,9 +133,15 @@ struct DeviceFile {
         } else if outcome.unterminated {
             tornReason = "no newline at the end"
         }
+        let signed = isSigned ?? (outcome.entries.first?.macField != nil)
+        if macs != nil, signed, let broken = outcome.chainBreak {
+            throw LedgerError.brokenChain(file: path, line: lines + broken.index + 1, reason: broken.reason)
+        }
         let tail = tornReason == nil ? nil : try Files.readAll(fd: fd, path: path, from: outcome.consumed)
         entries = outcome.entries
-        return NewLines(first: 0, consumed: outcome.consumed, tornTail: tail, hashes: outcome.hashes)
+        return NewLines(
+            first: 0, consumed: outcome.consumed, tornTail: tail, hashes: outcome.hashes, chainChecked: macs != nil,
+            lastSequence: outcome.lastSequence)
     }
 
     /// Takes in what a read found, once its torn tail (if any) is set aside: the size, and from the new entries
@@ -139,8 +153,12 @@ struct DeviceFile {
         guard entries.count > first else { return nil }
         if isSigned == nil { isSigned = entries[first].macField != nil }
         lastMAC = entries[entries.count - 1].macField
-        lastSequence = entries.withUnsafeBufferPointer { list in
-            list[first...].reduce(lastSequence) { max($0, $1.sequence) }
+        if let known = read.lastSequence {
+            lastSequence = max(lastSequence, known)
+        } else {
+            lastSequence = entries.withUnsafeBufferPointer { list in
+                list[first...].reduce(lastSequence) { max($0, $1.sequence) }
+            }
         }
         let firstLine = lines + 1
         lines += entries.count - first
@@ -155,20 +173,27 @@ struct DeviceFile {
         var previous = lines == 0 ? ChainField.digest(ChainDigest.zero) : lastMAC
         var sequence = lines == 0 ? 0 : lastSequence
         var line = lines
-        for entry in new {
+        for index in new.indices {
             line += 1
-            guard sequence < Int64.max, entry.sequence == sequence + 1 else {
-                throw LedgerError.brokenChain(
-                    file: path, line: line, reason: "its sequence is #\(entry.sequence), not the one after #\(sequence)"
-                )
+            if let reason = DeviceFile.chainProblem(new[index], after: previous, sequence: sequence) {
+                throw LedgerError.brokenChain(file: path, line: line, reason: reason)
             }
-            guard previous == nil || entry.prevField == previous else {
-                throw LedgerError.brokenChain(
-                    file: path, line: line, reason: "it does not chain from the line before it (its prev)")
-            }
-            previous = entry.macField
-            sequence = entry.sequence
+            previous = new[index].macField
+            sequence = new[index].sequence
         }
+    }
+
+    /// Why `entry` does not chain on from an entry whose MAC is `previous` (nil: not known, not checked) and
+    /// sequence `sequence`, or nil when it does.
+    @inline(__always)
+    static func chainProblem(_ entry: LedgerEntry, after previous: ChainField?, sequence: Int64) -> String? {
+        guard sequence < Int64.max, entry.sequence == sequence + 1 else {
+            return "its sequence is #\(entry.sequence), not the one after #\(sequence)"
+        }
+        guard previous == nil || entry.prevField == previous else {
+            return "it does not chain from the line before it (its prev)"
+        }
+        return nil
     }
 
     /// Whether a whole line between `start` and `end` of the file reads as an entry.

@@ -25,15 +25,18 @@ extension Ledger {
         }
     }
 
-    /// Reads `file`'s new lines onto the entries, sets a torn tail aside, then counts what was read. A bad line
-    /// with whole entries after it throws, and nothing read from the file this time counts.
+    /// Reads `file`'s new lines onto the entries, sets a torn tail aside, then counts what was read (a first read
+    /// counts most of it while it parses). A bad line with whole entries after it throws, and nothing read from the
+    /// file this time counts.
     private func readNewLines(of file: inout DeviceFile, owner: String) throws {
         var read: DeviceFile.NewLines?
         var setAside: LedgerNotice?
-        try state.appendEntries { entries in
-            guard let lines = try file.readNewLines(into: &entries, owner: owner, macs: lineMACs, in: held?.ledger)
+        let along = try state.appendEntries(countingAlong: file.path, firstLine: file.lines + 1) { entries, counter in
+            guard
+                let lines = try file.readNewLines(
+                    into: &entries, owner: owner, macs: lineMACs, in: held?.ledger, counter: counter)
             else { return }
-            if lineMACs != nil { try file.checkChain(of: entries[lines.first...]) }
+            if lineMACs != nil && !lines.chainChecked { try file.checkChain(of: entries[lines.first...]) }
             if let tail = lines.tornTail, isReadOnly {
                 setAside = .tornTailLeft(file: file.path, bytes: tail.count)
             } else if let tail = lines.tornTail {
@@ -47,7 +50,10 @@ extension Ledger {
         if let setAside { note(setAside) }
         guard let read else { return }
         guard let firstLine = file.take(read, of: state.entries) else { return }
-        noteAll(state.count(from: read.first, file: file.path, firstLine: firstLine, hashes: read.hashes))
+        let rest = read.first + along.counted
+        let hashes = along.counted == 0 ? read.hashes : read.hashes.map { Array($0[along.counted...]) }
+        let notices = state.count(from: rest, file: file.path, firstLine: firstLine + along.counted, hashes: hashes)
+        noteAll(along.notices + notices)
     }
 
     /// Forgets everything read, so the next refresh reads every file from the start.

@@ -27,6 +27,28 @@ struct LedgerCounting {
     /// Counts `list[first...]` in groups: the hashes first, touching each one's slot so the table's cache misses
     /// overlap, then the inserts, which find their slots in the cache. `known` are the ids' hashes, already made.
     mutating func countInGroups(_ list: UnsafeBufferPointer<LedgerEntry>, hashes known: [UInt64]?) {
+        let first = self.first
+        if let known {
+            known.withUnsafeBufferPointer { hashes in
+                countInGroups(list, range: first..<list.count) { hashes[$0 - first] }
+            }
+        } else {
+            countInGroups(list, range: first..<list.count) { EntryIDIndex.hash(list[$0].id) }
+        }
+    }
+
+    /// Counts `list[range]` (the entries before it counted already), whose ids' hashes are `hashes[position]`: a
+    /// stretch of a read counted while the rest is still being parsed.
+    mutating func count(
+        _ list: UnsafeBufferPointer<LedgerEntry>, range: Range<Int>, hashes: UnsafePointer<UInt64>
+    ) {
+        countInGroups(list, range: range) { hashes[$0] }
+    }
+
+    @inline(__always)
+    private mutating func countInGroups(
+        _ list: UnsafeBufferPointer<LedgerEntry>, range: Range<Int>, hash: (Int) -> UInt64
+    ) {
         var hashes:
             (
                 UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
@@ -35,13 +57,13 @@ struct LedgerCounting {
         var touched: UInt64 = 0
         withUnsafeMutableBytes(of: &hashes) { raw in
             let group = raw.bindMemory(to: UInt64.self)
-            var start = first
-            while start < list.count {
-                let count = Swift.min(group.count, list.count - start)
+            var start = range.lowerBound
+            while start < range.upperBound {
+                let count = Swift.min(group.count, range.upperBound - start)
                 for offset in 0..<count {
-                    let hash = known?[start + offset - first] ?? EntryIDIndex.hash(list[start + offset].id)
-                    group[offset] = hash
-                    touched &+= index.slotValue(hash: hash)
+                    let value = hash(start + offset)
+                    group[offset] = value
+                    touched &+= index.slotValue(hash: value)
                 }
                 for offset in 0..<count { countOne(at: start + offset, hash: group[offset], in: list) }
                 start += count

@@ -87,6 +87,33 @@ struct LedgerState {
         }
     }
 
+    /// ``appendEntries(_:)`` for a read that may count what it reads as it goes: a first read (nothing read or
+    /// counted before) is given an ``EntryCounter`` of `file`'s entries (the first on line `firstLine`). What `read`
+    /// counted there is taken in when it returns: the entries counted (from the first) and the notices they gave,
+    /// to be told before those of ``count(from:file:firstLine:hashes:)`` for the rest. Nothing of it is kept when
+    /// `read` throws.
+    mutating func appendEntries(
+        countingAlong file: String, firstLine: Int, _ read: (inout [LedgerEntry], EntryCounter?) throws -> Void
+    ) throws -> (counted: Int, notices: [LedgerNotice]) {
+        let counter = entries.isEmpty && countedPositions.isEmpty ? EntryCounter(file: file, firstLine: firstLine) : nil
+        try appendEntries { entries in try read(&entries, counter) }
+        guard let counter, counter.counted > 0 else { return (0, []) }
+        takeIn(counter.counting)
+        return (counter.counted, counter.counting.notices)
+    }
+
+    /// Takes the counts back from `counting` (what a count took out of `self` and added to).
+    private mutating func takeIn(_ counting: LedgerCounting) {
+        idIndex = counting.index
+        countedPositions = counting.positions
+        tallies = counting.tallies
+        featureCodes = counting.codes
+        balance = counting.sum
+        creditedReferences = counting.references
+        refundStepReferences = counting.refundSteps
+        openingSlot = counting.opening
+    }
+
     /// Forgets everything.
     mutating func removeAll() {
         entries = []
@@ -119,16 +146,7 @@ struct LedgerState {
         refundStepReferences = [:]
         countedPositions = []
         tallies = []
-        defer {
-            idIndex = counting.index
-            countedPositions = counting.positions
-            tallies = counting.tallies
-            featureCodes = counting.codes
-            balance = counting.sum
-            creditedReferences = counting.references
-            refundStepReferences = counting.refundSteps
-            openingSlot = counting.opening
-        }
+        defer { takeIn(counting) }
         if entries.count - first > 1 {
             // A load: room for all at once. (One append at a time grows as arrays do.)
             counting.reserve(entries.count - first)

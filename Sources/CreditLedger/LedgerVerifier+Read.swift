@@ -12,6 +12,10 @@ extension LedgerVerifier {
         let lines: [Line]
         /// The line without a final newline, if any.
         let tornAt: Int?
+        /// Each line's MAC checked as the file was read (``read(_:macKey:)``), and with which key; nil when not.
+        var checkedMACs: CheckedMACs? = nil
+        /// Each line's id hash (``EntryIDIndex/hash(_:)``; 0 for a line without an entry), when the read made them.
+        var hashes: [UInt64]? = nil
 
         /// How many lines were read (a torn last one included).
         public var lineCount: Int { lines.count }
@@ -54,6 +58,9 @@ extension LedgerVerifier {
     /// Whether each line's MAC holds over its exact bytes (false for a line without an entry or a MAC). A large
     /// file's lines are checked on several threads, each with its own HMAC context under the same key.
     static func checkMACs(of file: ReadFile, key: [UInt8]) throws -> [Bool] {
+        if let checked = file.checkedMACs, checked.key == key { return checked.valid }
+        precondition(
+            !file.bytes.isEmpty || file.lines.isEmpty, "a file read without its bytes checked with another key")
         var valid = [Bool](repeating: false, count: file.lines.count)
         let parts = file.lines.count >= 20_000 ? ParallelLines.partCount(for: Int64(file.bytes.count)) : 1
         var contexts: [HMACSHA256] = []
@@ -80,29 +87,33 @@ extension LedgerVerifier {
         guard let results = valid.base else { return }
         file.bytes.withUnsafeBytes { raw in
             file.lines.withUnsafeBufferPointer { lines in
-                var code = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
                 for index in range {
-                    // Fields read in place: no copy of the entry per line.
-                    guard let mac = lines[index].entry?.macField else { continue }
                     let start = lines[index].start
                     let line = UnsafeRawBufferPointer(rebasing: raw[start..<(start + lines[index].count)])
-                    guard let prefix = EntryCodec.macCoveredPrefix(of: line.bindMemory(to: UInt8.self)) else {
-                        continue
-                    }
-                    let covered = UnsafeRawBufferPointer(rebasing: line[0..<prefix])
-                    switch mac {
-                    case .digest(let expected):
-                        results[index] = withUnsafeMutableBytes(of: &code) { output in
-                            hmac.authenticationCode(for: covered, into: output)
-                            return ChainDigest(bytes: output.baseAddress!).equalsInConstantTime(expected)
-                        }
-                    case .text:
-                        // Not the 64 lowercase hex digits the ledger writes (capitals, say): the line was changed,
-                        // even if the digits spell the right MAC, and is judged so on its own line.
-                        continue
-                    }
+                    results[index] = macHolds(
+                        line.bindMemory(to: UInt8.self), mac: lines[index].entry?.macField, with: hmac)
                 }
             }
+        }
+    }
+
+    /// Whether `line` (its bytes, no newline), whose entry's `mac` field is `mac`, carries a MAC that holds over
+    /// its exact bytes. (The field, not the entry, is passed: no copy of the entry per line.)
+    @inline(__always)
+    static func macHolds(_ line: UnsafeBufferPointer<UInt8>, mac: ChainField?, with hmac: HMACSHA256) -> Bool {
+        guard let mac, let prefix = EntryCodec.macCoveredPrefix(of: line) else { return false }
+        switch mac {
+        case .digest(let expected):
+            var code = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+            return withUnsafeMutableBytes(of: &code) { output in
+                hmac.authenticationCode(
+                    for: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: line[0..<prefix])), into: output)
+                return ChainDigest(bytes: output.baseAddress!).equalsInConstantTime(expected)
+            }
+        case .text:
+            // Not the 64 lowercase hex digits the ledger writes (capitals, say): the line was changed, even if the
+            // digits spell the right MAC, and is judged so on its own line.
+            return false
         }
     }
 

@@ -89,7 +89,9 @@ public struct LedgerVerifier {
     public func verify(files: [String], heads: [String: SignedHead], requireHeads: Set<String> = []) throws
         -> VerificationReport
     {
-        try verify(read: files.map(LedgerVerifier.read), heads: heads, requireHeads: requireHeads)
+        // Each line's MAC checked as it is read, a large file on several threads.
+        try verify(
+            read: files.map { try LedgerVerifier.read($0, macKey: macKey) }, heads: heads, requireHeads: requireHeads)
     }
 
     /// Verifies files already read with ``read(_:)``: the checking half of ``verify(files:heads:requireHeads:)``.

@@ -3,8 +3,10 @@ import Platform
 import Signing
 
 /// Parses a large stretch of a ledger file on several threads: the stretch is cut at line boundaries, each part
-/// read a few megabytes at a time and parsed by its own thread, and the parts are put back together in order.
-/// The result is what reading the lines one after the other gives, the first bad line included.
+/// read a few megabytes at a time and parsed by its own thread (its MACs and its chain checked there too), and the
+/// parts are put back together in order. The result is what reading the lines one after the other gives, the first
+/// bad line included. With an ``EntryCounter``, each part is counted as soon as it and every part before it are
+/// parsed, on whichever thread finished it, while the other threads go on parsing.
 enum ParallelLines {
     /// What a parallel read found.
     struct Outcome {
@@ -20,10 +22,17 @@ enum ParallelLines {
         var consumed: Int64
         /// The first line, before any bad one, whose MAC does not verify: its index among the lines read and why.
         var changed: (index: Int, reason: String)? = nil
+        /// The first entry read without a MAC.
+        var firstUnsigned: Int? = nil
+        /// With MACs checked: the first entry that does not chain on from the one before it (or from the chain's
+        /// start given), and why (``DeviceFile/chainProblem(_:after:sequence:)``).
+        var chainBreak: (index: Int, reason: String)? = nil
+        /// The highest sequence read.
+        var lastSequence: Int64? = nil
     }
 
     /// What one part found.
-    fileprivate struct Part {
+    struct Part {
         var count = 0
         var failure: (index: Int, reason: String, lineEnd: Int64)?
         var consumed: Int64 = 0
@@ -33,6 +42,14 @@ enum ParallelLines {
         var changed: (index: Int, reason: String)?
         /// It had more lines than its room (the file changed since they were counted).
         var overflowed = false
+        /// Its first entry without a MAC.
+        var firstUnsigned: Int?
+        /// Its first entry, after its first, that does not chain on from the one before it (MACs checked only).
+        var chainBreak: (index: Int, reason: String)?
+        var maxSequence: Int64 = 0
+
+        /// Whether every line it was given is an entry, kept (nothing stopped it).
+        var isWhole: Bool { failure == nil && changed == nil && error == nil && !overflowed }
     }
 
     /// A valid line is at least this long (the shortest: every required key, one-letter values, `topup`, 121
@@ -44,42 +61,51 @@ enum ParallelLines {
     /// value gives the same entries.)
     nonisolated(unsafe) static var minimumPartBytes: Int64 = 8 << 20
 
-    /// How many parts to cut `byteCount` bytes into: one per processor (at least two, at most four), none
-    /// smaller than ``minimumPartBytes``.
+    /// How many parts to cut `byteCount` bytes into: eight per processor (at least two processors, at most 32
+    /// parts), none smaller than ``minimumPartBytes``. More parts than threads keep every core busy to the end: the
+    /// counting of the parts in order runs beside the parsing of later ones, and the last part is short.
     static func partCount(for byteCount: Int64) -> Int {
         let processors = Swift.max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-        return Swift.max(1, Swift.min(processors, 4, Int(byteCount / minimumPartBytes)))
+        return Swift.max(1, Swift.min(processors * 8, 32, Int(byteCount / minimumPartBytes)))
     }
 
     /// Parses the lines between `start` and `end`, in `parts` parts, device strings shared through `owner`.
-    /// With `macs`, each signed line is checked on its thread as it is parsed (see ``Outcome/changed``).
+    /// With `macs`, each signed line is checked on its thread as it is parsed (see ``Outcome/changed``), and the
+    /// chain too, from `chainFrom` (the MAC and sequence before the first line; see ``Outcome/chainBreak``).
     static func parse(
         fd: Int32, path: String, from start: Int64, to end: Int64, owner: String, parts: Int,
-        macs: LineMACCheck? = nil
+        macs: LineMACCheck? = nil, counter: EntryCounter? = nil,
+        chainFrom: (mac: ChainField?, sequence: Int64) = (nil, 0)
     ) throws -> Outcome {
-        var bounds: [Int64] = [start]
-        for k in 1..<parts {
-            let target = start + (end - start) * Int64(k) / Int64(parts)
-            guard let boundary = try lineStart(after: target, fd: fd, path: path, end: end), boundary > bounds.last!,
-                boundary < end
-            else { continue }
-            bounds.append(boundary)
-        }
-        bounds.append(end)
+        let bounds = try partBounds(fd: fd, path: path, from: start, to: end, parts: parts)
+        let job = ParallelLineJob(
+            fd: fd, path: path, owner: owner, bounds: bounds, macs: macs, counter: counter, chainFrom: chainFrom)
         // Each part but the last gets room for exactly its lines (every entry is one line), so the parts are parsed
         // where they end up, end to end, and none has to be moved up to close a gap (a copy of half the entries
         // into new memory, on one thread, was a tenth of a cold load). Should the file's lines change between the
         // count and the parse (they do not, under the ledger's lock), the room is made from the sizes instead.
         if let counted = try lineCounts(fd: fd, path: path, bounds: bounds),
-            let outcome = try parse(fd: fd, path: path, bounds: bounds, owner: owner, room: counted, macs: macs)
+            let outcome = try job.parse(room: counted, expected: expectedLines(bounds: bounds, counted: counted))
         {
             return outcome
         }
+        counter?.reset()
         let sized = (0..<(bounds.count - 1)).map { Int((bounds[$0 + 1] - bounds[$0]) / shortestLine) + 1 }
-        guard let outcome = try parse(fd: fd, path: path, bounds: bounds, owner: owner, room: sized, macs: macs) else {
+        guard let outcome = try job.parse(room: sized, expected: sized.reduce(0, +) / 3) else {
             preconditionFailure("a ledger line shorter than any valid one was accepted")
         }
         return outcome
+    }
+
+    /// About how many lines there are: those counted in every part but the last, and as many again for the last
+    /// as its size holds at their average length.
+    private static func expectedLines(bounds: [Int64], counted: [Int]) -> Int {
+        let parts = bounds.count - 1
+        guard parts > 1 else { return counted[0] / 3 }
+        let lines = counted[0..<(parts - 1)].reduce(0, +)
+        let bytes = bounds[parts - 1] - bounds[0]
+        guard lines > 0, bytes > 0 else { return counted.reduce(0, +) / 3 }
+        return lines + Int(Int64(lines) * (bounds[parts] - bounds[parts - 1]) / bytes) + 1
     }
 
     /// The newlines in each part but the last (counted on several threads), and room for the last from its size.
@@ -87,9 +113,14 @@ enum ParallelLines {
         let count = bounds.count - 1
         let last = Int((bounds[count] - bounds[count - 1]) / shortestLine) + 1
         guard count > 1 else { return [last] }
+        return try newlineCounts(fd: fd, path: path, bounds: bounds, parts: count - 1) + [last]
+    }
+
+    /// The newlines in each of the first `parts` parts between `bounds`, counted on several threads.
+    static func newlineCounts(fd: Int32, path: String, bounds: [Int64], parts count: Int) throws -> [Int] {
         // Each counted part in as many slices as there are parts, so every thread has some of the counting.
-        let slices = count
-        let pieces = (count - 1) * slices
+        let slices = bounds.count - 1
+        let pieces = count * slices
         let found = UnsafeMutablePointer<Int>.allocate(capacity: pieces)
         found.initialize(repeating: -1, count: pieces)
         defer { found.deallocate() }
@@ -103,7 +134,7 @@ enum ParallelLines {
             counts.found[piece] = LineChunks.countNewlines(fd: fd, from: from, to: to) ?? -1
         }
         var room: [Int] = []
-        for part in 0..<(count - 1) {
+        for part in 0..<count {
             var total = 0
             for slice in 0..<slices {
                 let value = found[part * slices + slice]
@@ -112,138 +143,22 @@ enum ParallelLines {
             }
             room.append(total)
         }
-        return room + [last]
+        return room
     }
 
-    /// Parses the parts between `bounds`, part `i` into room for `room[i]` entries; nil when some part had more
-    /// lines than its room.
-    private static func parse(
-        fd: Int32, path: String, bounds: [Int64], owner: String, room: [Int], macs: LineMACCheck?
-    ) throws -> Outcome? {
-        let end = bounds[bounds.count - 1]
-        let count = bounds.count - 1
-        var offsets: [Int] = [0]
-        for index in 0..<count {
-            offsets.append(offsets[index] + room[index])
+    /// `start`, the starts of the lines nearest to cutting `start..<end` into `parts` even parts, and `end` (fewer
+    /// parts when the lines are too long for so many).
+    static func partBounds(fd: Int32, path: String, from start: Int64, to end: Int64, parts: Int) throws -> [Int64] {
+        var bounds: [Int64] = [start]
+        for k in 1..<Swift.max(1, parts) {
+            let target = start + (end - start) * Int64(k) / Int64(parts)
+            guard let boundary = try lineStart(after: target, fd: fd, path: path, end: end), boundary > bounds.last!,
+                boundary < end
+            else { continue }
+            bounds.append(boundary)
         }
-        let capacity = offsets[count]
-        let results = UnsafeMutablePointer<Part>.allocate(capacity: count)
-        results.initialize(repeating: Part(), count: count)
-        defer {
-            results.deinitialize(count: count)
-            results.deallocate()
-        }
-        var hashes = [UInt64](repeating: 0, count: capacity)
-        var outcome = Outcome(entries: [], hashes: [], failure: nil, unterminated: false, consumed: end)
-        var thrown: (any Error)?
-        var overflowed = false
-        // Only the pages written become memory: the room left between the parts is never touched, and is closed
-        // up before the array is handed over.
-        let entries = [LedgerEntry](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-            adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
-            hashes.withUnsafeMutableBufferPointer { hashBuffer in
-                let slots = Slots(results: results, entries: buffer.baseAddress!, hashes: hashBuffer.baseAddress!)
-                let cuts = bounds
-                let starts = offsets
-                DispatchQueue.concurrentPerform(iterations: count) { index in
-                    slots.results[index] = parsePart(
-                        fd: fd, path: path, from: cuts[index], to: cuts[index + 1], owner: owner,
-                        into: slots.entries + starts[index], hashes: slots.hashes + starts[index],
-                        capacity: starts[index + 1] - starts[index], macs: macs)
-                }
-                // The parts in order, up to the first that failed; the rest are dropped.
-                var kept = 0
-                var stop = false
-                for index in 0..<count {
-                    let part = results[index]
-                    let at = buffer.baseAddress! + offsets[index]
-                    if part.overflowed { overflowed = true }
-                    if stop || thrown != nil || part.error != nil || overflowed {
-                        at.deinitialize(count: part.count)
-                        if thrown == nil { thrown = part.error }
-                        continue
-                    }
-                    if kept != offsets[index] {
-                        (buffer.baseAddress! + kept).moveInitialize(from: at, count: part.count)
-                        (hashBuffer.baseAddress! + kept).moveInitialize(
-                            from: hashBuffer.baseAddress! + offsets[index], count: part.count)
-                    }
-                    if let changed = part.changed {
-                        outcome.changed = (kept + changed.index, changed.reason)
-                        stop = true
-                    } else if let failure = part.failure {
-                        outcome.failure = (kept + failure.index, failure.reason, failure.lineEnd)
-                        outcome.consumed = part.consumed
-                        stop = true
-                    } else if part.unterminated {
-                        outcome.unterminated = true
-                        outcome.consumed = part.consumed
-                    }
-                    kept += part.count
-                }
-                if thrown != nil || overflowed {
-                    buffer.baseAddress!.deinitialize(count: kept)
-                    kept = 0
-                }
-                initialized = kept
-            }
-        }
-        if let thrown { throw thrown }
-        if overflowed { return nil }
-        hashes.removeSubrange(entries.count...)
-        outcome.entries = entries
-        outcome.hashes = hashes
-        return outcome
-    }
-
-    private static func parsePart(
-        fd: Int32, path: String, from start: Int64, to end: Int64, owner: String,
-        into target: UnsafeMutablePointer<LedgerEntry>, hashes: UnsafeMutablePointer<UInt64>, capacity: Int,
-        macs: LineMACCheck?
-    ) -> Part {
-        var part = Part(consumed: start)
-        var context = LineReadContext(device: owner)
-        let hmac: HMACSHA256?
-        do {
-            hmac = try macs?.makeContext()
-        } catch {
-            part.error = error
-            return part
-        }
-        var count = 0
-        var failure: (index: Int, reason: String, lineEnd: Int64)?
-        do {
-            let outcome = try LineChunks.read(fd: fd, path: path, from: start, to: end) { line, after in
-                do throws(EntryParseError) {
-                    guard count < capacity else {
-                        part.overflowed = true
-                        return false
-                    }
-                    let entry = try EntryCodec.parse(line, context: &context)
-                    // Lines without a MAC are judged once the parts are together (is the file signed?).
-                    if let hmac, entry.macField != nil,
-                        let problem = LineMACCheck.problem(line, entry: entry, signed: true, context: hmac)
-                    {
-                        part.changed = (count, problem)
-                        return false
-                    }
-                    hashes[count] = EntryIDIndex.hash(entry.id)
-                    (target + count).initialize(to: entry)
-                    count += 1
-                    return true
-                } catch {
-                    failure = (count, error.reason, after)
-                    return false
-                }
-            }
-            part.consumed = outcome.consumed
-            part.unterminated = outcome.unterminated
-        } catch {
-            part.error = error
-        }
-        part.count = count
-        part.failure = failure
-        return part
+        bounds.append(end)
+        return bounds
     }
 
     /// The offset just past the first newline at or after `offset`, or nil when there is none before `end`.
@@ -263,15 +178,6 @@ enum ParallelLines {
         }
         return nil
     }
-}
-
-/// Where the parsing threads write. `@unchecked Sendable`: each thread writes only its own part's result slot
-/// and its own stretch of the entries and hashes, and nothing is read until `concurrentPerform` has returned
-/// (which waits for every thread).
-private struct Slots: @unchecked Sendable {
-    let results: UnsafeMutablePointer<ParallelLines.Part>
-    let entries: UnsafeMutablePointer<LedgerEntry>
-    let hashes: UnsafeMutablePointer<UInt64>
 }
 
 /// Where the counting threads write. `@unchecked Sendable`: each thread writes only its own slot, and nothing is

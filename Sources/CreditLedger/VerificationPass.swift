@@ -37,21 +37,46 @@ struct VerificationPass {
                     detail: "the last line is incomplete (no newline): an interrupted write or a cut"))
         }
         let end: LedgerVerifier.ChainEnd
+        // The lines and their ids' hashes read in place: no copy of a line, its entry or the file per line.
+        let hashes = file.hashes.map { $0.count == file.lines.count ? $0 : [] } ?? []
         if let last = LedgerVerifier.cleanChain(of: file, device: device, macValid: macValid) {
             // A good file: nothing to judge line by line.
-            for index in file.lines.indices { try crossCheck(index, of: fileNumber, into: &problems) }
+            crossIndex.reserve(file.lines.count)
+            try file.lines.withUnsafeBufferPointer { lines in
+                try hashes.withUnsafeBufferPointer { hashes in
+                    var start = 0
+                    while start < lines.count {
+                        // Sixteen lines at a time: their ids' slots read first, so the index's cache misses overlap.
+                        let end = Swift.min(start + 16, lines.count)
+                        if !hashes.isEmpty { for index in start..<end { crossIndex.prefetch(hash: hashes[index]) } }
+                        for index in start..<end {
+                            try crossCheck(index, of: fileNumber, lines: lines, hashes: hashes, into: &problems)
+                        }
+                        start = end
+                    }
+                }
+            }
             end = LedgerVerifier.ChainEnd(lastSequence: Int64(file.lines.count), lastMAC: last.hex)
         } else {
             var judge = LineJudge(file: file, device: device, macValid: macValid)
-            for index in file.lines.indices {
-                let verdict = judge.judge(index)
-                problems.append(contentsOf: verdict.problems)
-                if verdict.takesItsPlace { try crossCheck(index, of: fileNumber, into: &problems) }
+            try file.lines.withUnsafeBufferPointer { lines in
+                try hashes.withUnsafeBufferPointer { hashes in
+                    for index in lines.indices {
+                        let verdict = judge.judge(index)
+                        problems.append(contentsOf: verdict.problems)
+                        guard verdict.takesItsPlace else { continue }
+                        try crossCheck(index, of: fileNumber, lines: lines, hashes: hashes, into: &problems)
+                    }
+                }
             }
             end = judge.end
         }
         // Entries: a cut last line or an unreadable one is a problem, not an entry checked.
-        report.entriesChecked += file.lines.reduce(0) { $0 + ($1.entry == nil ? 0 : 1) }
+        report.entriesChecked += file.lines.withUnsafeBufferPointer { lines in
+            var count = 0
+            for index in lines.indices { if case .some = lines[index].entry { count += 1 } }
+            return count
+        }
         // The head: truncation and rollback show only against it.
         let checked = LedgerVerifier.checkHead(
             head(device), required: requireHeads.contains(device), device: device, file: file, end: end,
@@ -70,55 +95,62 @@ struct VerificationPass {
     }
 
     /// An entry in its place in the chain, across files: the first with its id counts (and its receipt is checked);
-    /// a copy with other content, or another entry at its (device, sequence), is a problem.
-    private mutating func crossCheck(_ index: Int, of fileNumber: Int, into problems: inout [VerificationProblem])
-        throws
-    {
-        let file = files[fileNumber]
-        let verdict = crossIndex.check(line: index, of: file, number: fileNumber, in: files)
+    /// a copy with other content, or another entry at its (device, sequence), is a problem. `lines` are the file's,
+    /// `hashes` their ids' hashes when the read made them (else empty).
+    private mutating func crossCheck(
+        _ index: Int, of fileNumber: Int, lines: UnsafeBufferPointer<LedgerVerifier.Line>,
+        hashes: UnsafeBufferPointer<UInt64>, into problems: inout [VerificationProblem]
+    ) throws {
+        let hash = hashes.isEmpty ? EntryIDIndex.hash(lines[index].entry!.id) : hashes[index]
+        let verdict = crossIndex.check(line: index, of: lines, hash: hash, number: fileNumber, in: files)
         if let duplicate = verdict.duplicate {
             problems.append(duplicate)
         } else if verdict.isFirstWithID {
-            if let replayed = replayedReceipt(file.lines[index], in: file) {
-                problems.append(replayed)
-                if let fork = verdict.fork { problems.append(fork) }
-                return
+            // A top-up or a reversal is one line in thousands: the rest are only summed, read in place (a line
+            // handed to a method of this pass would be copied, its strings retained and released).
+            let kind = lines[index].entry!.kind
+            if kind != .topup && kind != .reversal {
+                balance = try balance.adding(lines[index].entry!.amount)
+            } else {
+                let line = lines[index]
+                let path = files[fileNumber].path
+                if let replayed = replayedReceipt(line, path: path) {
+                    problems.append(replayed)
+                    if let fork = verdict.fork { problems.append(fork) }
+                    return
+                }
+                try count(line, path: path, into: &problems)
             }
-            try count(file.lines[index], in: file, into: &problems)
         }
         if let fork = verdict.fork { problems.append(fork) }
     }
 
     /// The problem when `line` is a top-up of a payment reference an earlier top-up already credits (it is counted
     /// once); nil otherwise, noting the reference as credited by it when it is the first.
-    private mutating func replayedReceipt(_ line: LedgerVerifier.Line, in file: LedgerVerifier.ReadFile)
-        -> VerificationProblem?
-    {
-        guard let entry = line.entry, entry.kind == .topup, let reference = entry.reference, entry.refersTo == nil
+    private mutating func replayedReceipt(_ line: LedgerVerifier.Line, path: String) -> VerificationProblem? {
+        guard let entry = line.entry, entry.kind == .topup, let reference = entry.reference,
+            entry.refersTo == nil
         else { return nil }
         if let first = credited[reference] {
             return VerificationProblem(
-                kind: .receiptReplayed, file: file.path, line: line.number,
+                kind: .receiptReplayed, file: path, line: line.number,
                 detail: "top-up \(entry.id) credits store transaction \(reference), which top-up \(first.id) at "
                     + "\(first.place) already credits; it is counted once")
         }
-        credited[reference] = (entry.id, "\(file.path):\(line.number)")
+        credited[reference] = (entry.id, "\(path):\(line.number)")
         return nil
     }
 
     /// Counts the entry on `line` in the balance, notes a refund step, and checks a top-up's receipt.
     private mutating func count(
-        _ line: LedgerVerifier.Line, in file: LedgerVerifier.ReadFile, into problems: inout [VerificationProblem]
-    )
-        throws
-    {
+        _ line: LedgerVerifier.Line, path: String, into problems: inout [VerificationProblem]
+    ) throws {
         // The fields are read where they are (copying a whole entry per line is most of the cost).
         balance = try balance.adding(line.entry!.amount)
         guard line.entry!.kind == .topup || line.entry!.kind == .reversal else { return }
-        refundSequences.note(line.entry!, file: file.path, line: line.number)
+        refundSequences.note(line.entry!, file: path, line: line.number)
         if line.entry!.kind == .topup, let detail = receiptProblem(line.entry!) {
-            problems.append(
-                VerificationProblem(kind: .receiptInvalid, file: file.path, line: line.number, detail: detail))
+            problems.append(VerificationProblem(kind: .receiptInvalid, file: path, line: line.number, detail: detail))
         }
     }
 

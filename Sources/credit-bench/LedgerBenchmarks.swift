@@ -189,34 +189,39 @@ struct LedgerBenchmarks {
         let cpu = Measure.median(runs.map(\.cpu))
         let peak = Int(Measure.median(runs.map { Double($0.peakResident) }))
         let size = Format.number(Double(options.entries))
+        let keys = try LedgerKeys.load(from: directory)
+        let floor = try hmacBaseline(path: file.path, key: keys.macKey, threads: 2)
+        let target = 0.5 * Double(options.entries) / 1_000_000
+        table.add(
+            ResultRow(
+                what: "cold load of \(size) entries to a balance (fresh process, openSigned, every MAC checked)",
+                figure: "\(Format.duration(wall)) (CPU \(Format.duration(cpu)))",
+                target: "<= 0.5 s per 1M, within 2x of baseline",
+                baseline: "OpenSSL HMAC-SHA256 of every line on 2 threads \(Format.duration(floor))",
+                ratio: Format.ratio(wall, floor), met: Format.yes(wall <= target && wall <= 2 * floor)))
         if let python = options.python,
             let orjson = try orjsonBaseline(python: python, path: file.path, expected: expectedBalance)
         {
-            let met = wall <= 1.0 * Double(options.entries) / 1_000_000 && wall < orjson.wall
             table.add(
                 ResultRow(
-                    what: "cold load of \(size) entries to a balance (fresh process, openSigned)",
-                    figure:
-                        "\(Format.duration(wall)) (CPU \(Format.duration(cpu)), \(Format.duration(wall / Double(options.entries))) a line)",
-                    target: "<= 1.0 s per 1M, faster than baseline",
+                    what: "cold load of \(size) entries beside orjson [extra row]",
+                    figure: "\(Format.duration(wall)) (CPU \(Format.duration(cpu)))", target: "faster than baseline",
                     baseline:
                         "orjson line by line \(Format.duration(orjson.wall)) (CPU \(Format.duration(orjson.cpu)))",
-                    ratio: Format.ratio(wall, orjson.wall), met: Format.yes(met)))
+                    ratio: Format.ratio(wall, orjson.wall), met: Format.yes(wall < orjson.wall)))
         } else {
             table.add(
-                ResultRow(
-                    what: "cold load of \(size) entries to a balance (fresh process, openSigned)",
-                    figure: "\(Format.duration(wall)) (CPU \(Format.duration(cpu)))",
-                    target: "<= 1.0 s per 1M, faster than baseline", baseline: "skipped: python3 with orjson not found",
-                    met: Format.yes(wall <= 1.0 * Double(options.entries) / 1_000_000)))
+                .skipped(
+                    "cold load of \(size) entries beside orjson [extra row]", target: "faster than baseline",
+                    reason: "python3 with orjson not found"))
         }
         table.add(
             ResultRow(
                 what: "memory: peak resident for the \(size)-entry load",
                 figure: "\(Format.megabytes(peak)) (VmHWM of the loading process)",
-                target: "<= 3x the file's size", baseline: "file \(Format.megabytes(file.bytes))",
+                target: "<= 1x the file's size", baseline: "file \(Format.megabytes(file.bytes))",
                 ratio: Format.ratio(Double(peak), Double(file.bytes)),
-                met: Format.yes(Double(peak) <= 3 * Double(file.bytes))))
+                met: Format.yes(Double(peak) <= Double(file.bytes))))
     }
 
     static func parseLoad(_ output: String) -> LoadRun? {

@@ -68,7 +68,7 @@ do {
         // The balance the generator ended on, from the head it signed.
         guard let head = try SignedHead.read(in: big, device: device) else { throw BenchError("no head was written") }
         if options.wants("load") {
-            log("cold loads (fresh processes) and the orjson baseline")
+            log("cold loads (fresh processes), the two-thread HMAC floor and orjson")
             attempt("cold load", &table) {
                 try ledger.coldLoad(directory: big, file: file, expectedBalance: head.balance, into: &$0)
             }

@@ -351,14 +351,14 @@ extension LedgerEntry {
 /// The parallel first read gives what reading line after line gives: the same entries, the same torn tail, the
 /// same corrupt line. (Parts are made small here so that a small file is cut into several.)
 @Suite(.serialized) struct ParallelLoadTests {
-    private func withSmallParts<T>(_ body: () throws -> T) rethrows -> T {
+    func withSmallParts<T>(_ body: () throws -> T) rethrows -> T {
         let saved = ParallelLines.minimumPartBytes
         ParallelLines.minimumPartBytes = 2_048
         defer { ParallelLines.minimumPartBytes = saved }
         return try body()
     }
 
-    private func ledgerWithLines(_ count: Int) throws -> (LedgerFixture, Ledger) {
+    func ledgerWithLines(_ count: Int) throws -> (LedgerFixture, Ledger) {
         let fixture = try LedgerFixture(prefix: "par")
         let ledger = try fixture.openSigned()
         try ledger.appendBatch(
