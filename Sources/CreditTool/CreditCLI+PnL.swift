@@ -14,10 +14,12 @@ extension CreditCLI {
         "A summary made up under a new key of its own cannot be told from a real account until there is a registry "
         + "of accounts."
 
-    static func pnl(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+    /// `credit pnl`: the P&L of this ledger, or with `summaries` of every account's summary in it; its table of
+    /// the last `days` only when given.
+    static func pnl(days: ReportDays?, summaries: String?, _ context: Context) throws -> Int32 {
         let report: ProfitAndLossReport
         var counts: String?
-        if let directory = args.string(.summaries) {
+        if let directory = summaries {
             (report, counts) = try summariesTotal(directory)
             if context.json { printError("credit: note: " + CreditCLI.registryCaveat) }
         } else {
@@ -27,7 +29,7 @@ extension CreditCLI {
             print(try PnLPage.json(report))
             return CreditCLI.success
         }
-        let name = args.string(.days).map { $0 + "d" } ?? "all"
+        let name = days.map { $0.rawValue + "d" } ?? "all"
         guard let period = report.period(name) else { throw CommandFailure("no period \(name) in the P&L") }
         // Features in the price list's words with the key beside them, from a ledger or from summaries (whose table
         // analytics/pnl_text.py writes line for line, from analytics/feature_names.json).
@@ -74,11 +76,11 @@ extension CreditCLI {
 
     /// `credit report`: this account's page, or with `--summaries DIR` every account's. Written 0644, readable by
     /// others: it is for sharing (and holds no key, id or token; the data directory's own files stay 0600).
-    static func writeReport(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let path = args.string(.out) ?? FileManager.default.currentDirectoryPath + "/credit-report.html"
+    static func writeReport(out: String?, summaries: String?, _ context: Context) throws -> Int32 {
+        let path = out ?? FileManager.default.currentDirectoryPath + "/credit-report.html"
         let names = VoiceDebriefPrices().featureNames
         let content: PnLPageContent
-        if let directory = args.string(.summaries) {
+        if let directory = summaries {
             let (report, counts) = try summariesTotal(directory)
             content = PnLPageContent(summaries: report, featureNames: names, basis: counts)
         } else {
@@ -98,9 +100,8 @@ extension CreditCLI {
         return CreditCLI.success
     }
 
-    static func exportSummary(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        // The parser has checked that --summary is given.
-        let path = args.string(.summary) ?? ""
+    /// `credit export --summary FILE`: what this account may share, signed, written to `path`.
+    static func exportSummary(to path: String, _ context: Context) throws -> Int32 {
         let ledger = try context.openLedger()
         let keys: LedgerKeys
         do {
