@@ -45,7 +45,7 @@ struct SyncCommand: CreditCommand {
     let interval: Int64?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        folder = SyncFolder(arguments.value(of: Self.folder))
+        folder = SyncFolder(try arguments.value(of: Self.folder))
         watching = try arguments.value(of: Self.watch)
         recovering = try arguments.value(of: Self.recoverRestored)
         interval = try arguments.value(of: Self.interval)

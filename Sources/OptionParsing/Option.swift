@@ -71,8 +71,17 @@ extension Option {
     public static func choice<Choice: ChoiceWords>(
         _ name: OptionName, _ type: Choice.Type, valueName: String? = nil, help: String
     ) -> Option where Value == Choice? {
-        Option(.choice(name, Choice.words, valueName: valueName, help: help)) { arguments, name in
-            arguments.string(name).flatMap(Choice.init(rawValue:))
+        choice(name, Array(Choice.allCases), word: { $0.rawValue }, valueName: valueName, help: help)
+    }
+
+    /// `--name WORD`: one of `choices`, each taken as its `word` (a type's known values: the words help lists, in
+    /// this order), read as the value; nil when not given.
+    public static func choice<Choice: Sendable>(
+        _ name: OptionName, _ choices: [Choice], word: @escaping @Sendable (Choice) -> String,
+        valueName: String? = nil, help: String
+    ) -> Option where Value == Choice? {
+        Option(.choice(name, choices.map(word), valueName: valueName, help: help)) { arguments, name in
+            arguments.string(name).flatMap { given in choices.first { word($0) == given } }
         }
     }
 

@@ -5,5 +5,5 @@ extension ParsedArguments {
     public func value<Value>(of option: Option<Value>) throws(UsageError) -> Value { try option.read(self) }
 
     /// The word (or words) of `argument` as it declares they are read.
-    public func value<Value>(of argument: Argument<Value>) -> Value { argument.read(self) }
+    public func value<Value>(of argument: Argument<Value>) throws(UsageError) -> Value { try argument.read(self) }
 }

@@ -37,8 +37,8 @@ import Testing
             quantity = try arguments.value(of: Self.quantity)
             json = try arguments.value(of: Self.json)
             urls = try arguments.value(of: Self.urls)
-            entryId = arguments.value(of: Self.entryId)
-            files = arguments.value(of: Self.files)
+            entryId = try arguments.value(of: Self.entryId)
+            files = try arguments.value(of: Self.files)
         }
 
         func validate() throws(UsageError) {

@@ -46,7 +46,7 @@ struct ChargeCommand: CreditCommand {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         request = ChargeRequest(
-            arguments.value(of: Self.key), seconds: try arguments.value(of: Self.seconds),
+            try arguments.value(of: Self.key), seconds: try arguments.value(of: Self.seconds),
             quantity: try arguments.value(of: Self.quantity), subject: try arguments.value(of: Self.subject),
             automatic: try arguments.value(of: Self.autoOpen))
     }

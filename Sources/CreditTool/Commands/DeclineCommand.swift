@@ -34,7 +34,7 @@ struct DeclineCommand: CreditCommand {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         reason = try arguments.value(of: Self.reason)
         text = try arguments.value(of: Self.text)
-        entryId = arguments.value(of: Self.entryId)
+        entryId = try arguments.value(of: Self.entryId)
     }
 
     func validate() throws(UsageError) {

@@ -18,7 +18,7 @@ struct JoinCommand: CreditCommand {
     /// The account's data directory (another device's).
     let account: String
 
-    init(_ arguments: ParsedArguments) { account = arguments.value(of: Self.account) }
+    init(_ arguments: ParsedArguments) throws(UsageError) { account = try arguments.value(of: Self.account) }
 
     func run(_ context: Context) throws -> Int32 { try AccountCommands.join(account, context) }
 }

@@ -18,7 +18,7 @@ struct MergeCommand: CreditCommand {
     /// Ledger files, or other devices' data directories.
     let paths: [String]
 
-    init(_ arguments: ParsedArguments) { paths = arguments.value(of: Self.paths) }
+    init(_ arguments: ParsedArguments) throws(UsageError) { paths = try arguments.value(of: Self.paths) }
 
     func run(_ context: Context) throws -> Int32 { try AccountCommands.merge(paths, context) }
 }

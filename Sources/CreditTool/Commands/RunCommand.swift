@@ -20,7 +20,7 @@ struct RunCommand: CreditCommand {
     /// The file of acts, or `-` for standard input.
     let source: String
 
-    init(_ arguments: ParsedArguments) { source = arguments.value(of: Self.source) }
+    init(_ arguments: ParsedArguments) throws(UsageError) { source = try arguments.value(of: Self.source) }
 
     func run(_ context: Context) throws -> Int32 {
         let requests = try readActs()

@@ -19,7 +19,7 @@ struct VerifyCommand: CreditCommand {
 
     var accountUse: AccountUse { .needsAccount(lacking: "there is nothing to verify") }
 
-    init(_ arguments: ParsedArguments) { files = arguments.value(of: Self.files) }
+    init(_ arguments: ParsedArguments) throws(UsageError) { files = try arguments.value(of: Self.files) }
 
     func run(_ context: Context) throws -> Int32 { try ScreenCommands.verify(files, context) }
 }
