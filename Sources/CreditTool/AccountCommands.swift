@@ -16,7 +16,7 @@ enum AccountCommands {
                 directory: context.dataDirectory, account: account, carrying: StoreConfiguration.fileNames,
                 ids: context.ids)
         } catch let error as JoinError {
-            throw CommandFailure(error.description)
+            throw CreditFailure.join(error)
         }
         if context.json {
             try printJSON(
@@ -61,9 +61,9 @@ enum AccountCommands {
         do {
             report = try AccountSync(ledger).merge(files: paths)
         } catch let refusal as MergeRefusal {
-            throw CommandFailure(refusal.description)
+            throw CreditFailure.mergeRefused(refusal)
         } catch let error as FileError {
-            throw CommandFailure("\(error.plainWords); nothing was merged")
+            throw CreditFailure.mergeFile(error)
         }
         if context.json {
             try printJSON(

@@ -30,7 +30,7 @@ extension CreditCLI {
             return CreditCLI.success
         }
         let name = days.map { $0.rawValue + "d" } ?? "all"
-        guard let period = report.period(name) else { throw CommandFailure("no period \(name) in the P&L") }
+        guard let period = report.period(name) else { throw CreditFailure.noPeriod(name) }
         // Features in the price list's words with the key beside them, from a ledger or from summaries (whose table
         // analytics/pnl_text.py writes line for line, from analytics/feature_names.json).
         print(PnLText(report: report, period: period, style: context.style).text)
@@ -54,14 +54,11 @@ extension CreditCLI {
             total = try SummaryTotaliser.total(
                 directory: directory, tax: StorefrontTax(VoiceDebriefMoney.taxByStorefront))
         } catch {
-            throw CommandFailure("cannot read the summaries in \(directory): \(PlainWords.describe(error))")
+            throw CreditFailure.unreadableSummaries(directory: directory, why: PlainWords.describe(error))
         }
         for bad in total.rejected { printError("credit: left out: \(bad.file): \(bad.reason)") }
         guard !total.counted.isEmpty else {
-            throw CommandFailure(
-                total.rejected.isEmpty
-                    ? "there are no summaries in \(directory) (no .json file): nothing to total"
-                    : "no summary in \(directory) could be counted (each is named above): nothing to total")
+            throw CreditFailure.nothingToTotal(directory: directory, nothingThere: total.rejected.isEmpty)
         }
         // Said as analytics/pnl_text.py says it: an account's devices may come in several summaries.
         let counts =
@@ -107,8 +104,7 @@ extension CreditCLI {
         do {
             keys = try LedgerKeys.load(from: context.dataDirectory)
         } catch {
-            throw CommandFailure(
-                "cannot load this ledger's head key to sign the summary: \(PlainWords.describe(error))")
+            throw CreditFailure.noHeadKey(why: PlainWords.describe(error))
         }
         let summary = try AccountSummary.make(
             ledger: ledger, keys: keys, exportedAt: context.clock.now(), prices: VoiceDebriefPrices(),
@@ -136,8 +132,7 @@ extension CreditCLI {
     private static func write(
         _ bytes: [UInt8], to path: String, what: String, suggesting name: String, mode: mode_t = 0o600
     ) throws {
-        let refused = { (why: String) in CommandFailure("cannot write \(what) to \(path): \(why); nothing was written")
-        }
+        let refused = { (why: String) in CreditFailure.cannotWrite(what: what, path: path, why: why) }
         if let why = OutputPath.problem(path, suggesting: name) { throw refused(why) }
         do {
             try Files.replaceAtomically(path, with: bytes, mode: mode)

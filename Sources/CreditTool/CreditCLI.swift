@@ -42,7 +42,7 @@ struct CreditCLI {
             throw UsageError("unknown command \"\(args.command)\"", command: ["credit"])
         }
         let given = NewDataDirectory(context.dataDirectory)
-        if let refusal = given.refusal(of: command.accountUse) { throw CommandFailure(refusal) }
+        if let refusal = given.refusal(of: command.accountUse) { throw refusal }
         if given.isNew && command.accountUse == .reads {
             printError(
                 "credit: note: no account exists in \(DisplayText.escaped(context.dataDirectory)) yet: this is what "
@@ -87,7 +87,7 @@ struct CreditCLI {
                 "Run `\(error.command.isEmpty ? "credit" : error.command.joined(separator: " ")) --help` for how to use it."
         case let error as ChargeError: message = error.description
         case let error as InputLimits.TooLong: message = error.description
-        case let error as CommandFailure: message = error.message
+        case let error as CreditFailure: message = error.description
         default: message = PlainWords.describe(error)
         }
         // A message may quote what a file or a user gave: drawn escaped, line by line (JSON keeps it exact).
@@ -110,18 +110,6 @@ extension ChargeError: UsageMistake {
 /// A value longer than its limit is a mistake in the command line.
 extension InputLimits.TooLong: UsageMistake {
     public var isUsageMistake: Bool { true }
-}
-
-/// A failure the command explains (exit 1).
-struct CommandFailure: Error {
-    var message: String
-    /// The store's failure this one says in its own words, when it is one: what a caller tells apart by its case,
-    /// never by the words.
-    var storeError: StoreError?
-    init(_ message: String, storeError: StoreError? = nil) {
-        self.message = message
-        self.storeError = storeError
-    }
 }
 
 /// A failure for scripts (`{"error": {"kind": "usage"|"failure", "message": …}}`).

@@ -7,7 +7,7 @@ import VoiceDebriefCredit
 enum LedgerCommands {
     /// Checks `request` against the price list before any ledger is opened: a mistake in it (an unknown key, an
     /// option the key does not take, a number out of range, a subject too long) is a ``UsageError`` (exit 64); an
-    /// act that is never charged is a ``CommandFailure`` (exit 1).
+    /// act that is never charged is a ``CreditFailure`` (exit 1).
     static func check(_ request: ChargeRequest) throws {
         do {
             try InputLimits.validate(subject: request.subject)
@@ -16,7 +16,7 @@ enum LedgerCommands {
             throw UsageError(error.description)
         } catch let error as ChargeError {
             if error.isUsageError { throw UsageError(error.description) }
-            throw CommandFailure(error.description)
+            throw CreditFailure.neverCharged(error)
         }
     }
 

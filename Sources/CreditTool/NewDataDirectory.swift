@@ -41,9 +41,9 @@ struct NewDataDirectory {
 
     /// The refusal of a command that uses the data directory so here when it needs an account and there is none,
     /// else nil.
-    func refusal(of use: AccountUse) -> String? {
+    func refusal(of use: AccountUse) -> CreditFailure? {
         guard isNew, case .needsAccount(let missing) = use else { return nil }
-        return "no account exists in \(path): \(missing). Is --data-dir (or CREDIT_DATA_DIR) the right place?"
+        return .noAccount(directory: path, lacking: missing)
     }
 
     /// A directory (not a link to one) with nothing in it.
@@ -56,7 +56,7 @@ struct NewDataDirectory {
     static func makeScratch() throws -> (path: String, remove: () -> Void) {
         var template = Array((NSTemporaryDirectory() + "/credit-new-account-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
-            throw CommandFailure("cannot make a scratch directory to show a new account in")
+            throw CreditFailure.noScratchDirectory
         }
         let path = String(cString: made)
         return (path + "/data", { try? SystemFileSystem().removeTree(path) })

@@ -75,16 +75,12 @@ struct ReconcileCommand: CreditCommand {
             } else {
                 guard let newest = Self.newestReference(in: ledger, store: reconciliation.flow.store.name)
                 else {
-                    throw CommandFailure(
-                        "the ledger holds no purchase through the mock store to look the store's history up by: "
-                            + "give --transaction ID (the id of any of your purchases)")
+                    throw CreditFailure.noPurchaseToLookUp
                 }
                 transactions = try await client.history(through: newest)
             }
         } catch let error as StoreError {
-            throw CommandFailure(
-                "\(StoreCommands.closed(error.description)) Nothing was compared, and "
-                    + "nothing was changed.")
+            throw CreditFailure.reconcileFailed(error)
         }
         var findings = reconciliation.compare(transactions, wholeHistory: only == nil)
         if fixing && !ledger.isReadOnly {
@@ -106,20 +102,18 @@ struct ReconcileCommand: CreditCommand {
         do {
             key = try P256PrivateKey(pemRepresentation: String(decoding: try KeyFile.read(keyFile), as: UTF8.self))
         } catch let error as SigningError {
-            throw CommandFailure("the API key \(keyFile) cannot be used: \(error.message)")
+            throw CreditFailure.unusableAPIKey(file: keyFile, error)
         }
         do {
             let configuration = try StoreConfiguration.load(from: context.dataDirectory)
             guard configuration.store == .mockstore, let url = configuration.url.flatMap(URL.init(string:)) else {
-                throw CommandFailure(
-                    "reconcile needs a store with a Server API: `credit store use mockstore --url URL "
-                        + "--root-certificate FILE` first")
+                throw CreditFailure.noServerAPI
             }
             guard
                 let verifier = try StoreConfiguration.receiptVerifier(
                     in: context.dataDirectory, defaultBundleID: VoiceDebriefStore.bundleID)
             else {
-                throw CommandFailure("no store root is pinned to verify the Server API's signed transactions with")
+                throw CreditFailure.noPinnedRoot
             }
             let bundle = configuration.bundleID(default: VoiceDebriefStore.bundleID)
             // CREDIT_STORE_TIMEOUT bounds every Server API request as it bounds the device calls.
@@ -135,7 +129,7 @@ struct ReconcileCommand: CreditCommand {
                 StoreReconciliation(flow: flow), AppStoreServerAPIClient(baseURL: url, token: token, timeout: timeout)
             )
         } catch let error as StoreConfigurationError {
-            throw CommandFailure(error.description)
+            throw CreditFailure.storeConfiguration(error)
         }
     }
 

@@ -115,8 +115,8 @@ enum ScreenCommands {
             }
             let offers = try await flow.store.products(for: flow.catalogue.credits.keys.sorted())
             return (collectNote, offers, nil)
-        } catch let error as CommandFailure {
-            return (collectNote, [], storeProblem(error.storeError, otherwise: error.message))
+        } catch let error as CreditFailure {
+            return (collectNote, [], storeProblem(error.storeError, otherwise: error.description))
         } catch let error as StoreError {
             return (collectNote, [], storeProblem(error, otherwise: error.description))
         }
@@ -124,13 +124,8 @@ enum ScreenCommands {
 
     /// Why the store could not be reached, once: the network's own failure, else what the store said.
     private static func storeProblem(_ error: StoreError?, otherwise words: String) -> String {
-        let detail: String
-        switch error {
-        case .networkError(let why)?: detail = why
-        case let storeError?: detail = storeError.description
-        case nil: detail = words
-        }
-        return "The store cannot be reached (\(DisplayText.escaped(StoreCommands.unstopped(detail)))); top-ups wait "
+        let detail = error?.reasonClause ?? words
+        return "The store cannot be reached (\(DisplayText.escaped(detail))); top-ups wait "
             + "until it can."
     }
 
@@ -140,7 +135,7 @@ enum ScreenCommands {
     /// `credit verify [FILE...]`: the data directory's ledger, or `files`.
     static func verify(_ files: [String], _ context: Context) throws -> Int32 {
         for file in files where !FileManager.default.fileExists(atPath: file) {
-            throw CommandFailure("cannot read \(file): no such file")
+            throw CreditFailure.noSuchFile(path: file)
         }
         let report: VerificationReport
         do {

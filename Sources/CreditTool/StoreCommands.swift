@@ -50,16 +50,12 @@ enum StoreCommands {
         do {
             result = try await flow.topUp(productID: product)
         } catch let refused as RefusedTransaction {
-            throw CommandFailure(refused.description)
+            throw CreditFailure.purchaseRefused(refused)
         } catch let unknown as PurchaseOutcomeUnknown {
-            throw CommandFailure(
-                "The purchase of \(unknown.packName) may have gone through: it was sent to the store, and "
-                    + "\(unknown.detail). If it was paid, opening the credit screen or `credit collect` will credit "
-                    + "it, once; look there before buying again.")
+            throw CreditFailure.purchaseOutcomeUnknown(unknown)
         } catch let error as StoreError {
             // It never reached the store, or the store refused it: either way nothing was bought.
-            let said = error.description
-            throw CommandFailure(Self.closed(said) + " Nothing was bought.")
+            throw CreditFailure.topUpFailed(error)
         }
         switch result {
         case .credited(let entry), .alreadyCredited(let entry):
@@ -119,7 +115,7 @@ enum StoreCommands {
                 + "Balance \(LedgerCommands.styledBalance(ledger.balance, context)).")
         if let finishProblem {
             printError(
-                "credit: note: telling the store failed (\(DisplayText.escaped(StoreCommands.unstopped(finishProblem)))); "
+                "credit: note: telling the store failed (\(DisplayText.escaped(finishProblem))); "
                     + "`credit collect` or the credit screen finishes it, with nothing credited again.")
         }
     }
@@ -190,19 +186,8 @@ enum StoreCommands {
                 ledger: ledger, configuration: configuration, directory: context.dataDirectory,
                 requestTimeout: try storeTimeout(), customer: Console.current.environment["MOCKSTORE_CUSTOMER"])
         } catch let error as StoreConfigurationError {
-            throw CommandFailure(error.description)
+            throw CreditFailure.storeConfiguration(error)
         }
-    }
-
-    /// `text` as a whole sentence: a full stop added unless it already ends as one does ("?", "!" or ".").
-    static func closed(_ text: String) -> String {
-        guard let last = text.last, !".?!".contains(last) else { return text }
-        return text + "."
-    }
-
-    /// `text` without its closing full stop, to sit inside a sentence.
-    static func unstopped(_ text: String) -> String {
-        text.hasSuffix(".") ? String(text.dropLast()) : text
     }
 
     /// How long a request to the store waits for its answer: `CREDIT_STORE_TIMEOUT` seconds, else the store's
@@ -212,8 +197,7 @@ enum StoreCommands {
             return nil
         }
         guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
-            throw CommandFailure(
-                "CREDIT_STORE_TIMEOUT must be a number of seconds above 0 and at most 3600, not \"\(text)\"")
+            throw CreditFailure.badStoreTimeout(text)
         }
         return seconds
     }
@@ -238,10 +222,7 @@ enum StoreCommands {
             report = try await flow.collect(updatesAfter: configuration.updatesCursor)
         } catch let error as StoreError {
             // What was credited before the store failed stays credited; the next collect carries on from there.
-            throw CommandFailure(
-                "\(Self.closed(error.description)) Collecting stopped there: "
-                    + "anything credited stays credited, and the next collect carries on, crediting nothing twice.",
-                storeError: error)
+            throw CreditFailure.collectStopped(error)
         }
         try CrashPoints.hit("collect.before-cursor")
         if flow.store.takesMoney, report.cursor != configuration.updatesCursor {

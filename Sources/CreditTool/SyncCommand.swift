@@ -62,13 +62,11 @@ struct SyncCommand: CreditCommand {
         // The folder holds no key: a data directory with no ledger yet cannot become the folder's account's device
         // here, and making a new account beside it would only be refused later.
         if NewDataDirectory(context.dataDirectory).isNew, folder.holdsAnAccount {
-            throw CommandFailure(
-                SyncError.notADevice(dataDirectory: context.dataDirectory, folder: folder.root).description)
+            throw CreditFailure.sync(.notADevice(dataDirectory: context.dataDirectory, folder: folder.root))
         }
         // Checked before the ledger is opened: a new one would put its keys in the folder at once.
         if folder.contains(context.dataDirectory) {
-            throw CommandFailure(
-                SyncError.dataDirectoryInFolder(dataDirectory: context.dataDirectory, folder: folder.root).description)
+            throw CreditFailure.sync(.dataDirectoryInFolder(dataDirectory: context.dataDirectory, folder: folder.root))
         }
         let ledger = try context.openLedger()
         var memo = SyncMemo()
@@ -92,7 +90,7 @@ struct SyncCommand: CreditCommand {
         do {
             return try AccountSync(ledger).sync(through: folder, memo: &memo, recoveringRestored: recovering)
         } catch let error as SyncError {
-            throw CommandFailure(error.description)
+            throw CreditFailure.sync(error)
         }
     }
 
@@ -117,7 +115,7 @@ struct SyncCommand: CreditCommand {
                 first = false
             } catch {
                 guard let gone = waitedOut(error, folder) else {
-                    throw (error as? SyncError).map { CommandFailure($0.description) } ?? error
+                    throw (error as? SyncError).map(CreditFailure.sync) ?? error
                 }
                 if waitingFor != gone { printError("credit: note: \(gone); waiting for it") }
                 waitingFor = gone

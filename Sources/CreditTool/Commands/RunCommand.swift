@@ -61,7 +61,7 @@ struct RunCommand: CreditCommand {
             text = String(decoding: Console.current.input.readAll(), as: UTF8.self)
         } else {
             guard let data = FileManager.default.contents(atPath: source) else {
-                throw CommandFailure("cannot read \(source)")
+                throw CreditFailure.cannotRead(path: source)
             }
             text = String(decoding: data, as: UTF8.self)
         }
@@ -77,8 +77,8 @@ struct RunCommand: CreditCommand {
                 requests.append((index + 1, request))
             } catch let error as UsageError {
                 throw UsageError("\(source) line \(index + 1): \(error.message); nothing was charged")
-            } catch let error as CommandFailure {
-                throw CommandFailure("\(source) line \(index + 1): \(error.message); nothing was charged")
+            } catch let error as CreditFailure {
+                throw CreditFailure.actLine(source: source, line: index + 1, error)
             }
         }
         return requests

@@ -55,7 +55,7 @@ struct UseMockStoreCommand: CreditCommand {
     func run(_ context: Context) throws -> Int32 {
         let root = try rootCertificate.map { path -> [UInt8] in
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw CommandFailure("cannot read \(path)")
+                throw CreditFailure.cannotRead(path: path)
             }
             return Array(data)
         }
@@ -65,7 +65,7 @@ struct UseMockStoreCommand: CreditCommand {
             do {
                 bytes = try KeyFile.read(path)
             } catch let error as SigningError {
-                throw CommandFailure(error.message)
+                throw CreditFailure.keyFile(error)
             }
             while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
             return bytes
@@ -86,7 +86,7 @@ struct UseMockStoreCommand: CreditCommand {
                         + " and must come from \(configuration.receiptEnvironment).")
             }
         } catch let error as StoreConfigurationError {
-            throw CommandFailure(error.description)
+            throw CreditFailure.storeConfiguration(error)
         }
         return CreditCLI.success
     }
