@@ -10,33 +10,32 @@ enum BillingControls {
     static let subscriptionWord = Argument.word(
         .subscription, help: "a transaction id of the subscription, or a product id of its group")
 
-    struct BillingRetry: ControlCommand {
-        static let configuration = CommandSpec(
-            "billing-retry", summary: "subscriptions fail to bill when they renew: billing retry (DID_FAIL_TO_RENEW)",
-            positionals: [OnOff.word.spec])
+    struct BillingRetry: SwitchControl {
+        static let name = "billing-retry"
+        static let summary = "subscriptions fail to bill when they renew: billing retry (DID_FAIL_TO_RENEW)"
         let setting: OnOff
-        init(_ arguments: ParsedArguments) throws(UsageError) { setting = try arguments.value(of: OnOff.word) }
-        func plan() -> ControlPlan { billingUpdate(TestBillingSettingsUpdate(billingRetryOnRenewal: setting.isOn)) }
+        static func request(_ on: Bool) -> ControlRequest {
+            billingUpdate(TestBillingSettingsUpdate(billingRetryOnRenewal: on))
+        }
     }
 
-    struct GracePeriod: ControlCommand {
-        static let configuration = CommandSpec(
-            "grace-period",
-            summary: "a renewal that fails to bill starts a grace period with access (DID_FAIL_TO_RENEW "
-                + "GRACE_PERIOD, then GRACE_PERIOD_EXPIRED)", positionals: [OnOff.word.spec])
+    struct GracePeriod: SwitchControl {
+        static let name = "grace-period"
+        static let summary =
+            "a renewal that fails to bill starts a grace period with access (DID_FAIL_TO_RENEW GRACE_PERIOD, then "
+            + "GRACE_PERIOD_EXPIRED)"
         let setting: OnOff
-        init(_ arguments: ParsedArguments) throws(UsageError) { setting = try arguments.value(of: OnOff.word) }
-        func plan() -> ControlPlan { billingUpdate(TestBillingSettingsUpdate(gracePeriodEnabled: setting.isOn)) }
+        static func request(_ on: Bool) -> ControlRequest {
+            billingUpdate(TestBillingSettingsUpdate(gracePeriodEnabled: on))
+        }
     }
 
-    struct BillingIssues: ControlCommand {
-        static let configuration = CommandSpec(
-            "billing-issues", summary: "StoreKit's Billing Problem message while in billing retry",
-            positionals: [OnOff.word.spec])
+    struct BillingIssues: SwitchControl {
+        static let name = "billing-issues"
+        static let summary = "StoreKit's Billing Problem message while in billing retry"
         let setting: OnOff
-        init(_ arguments: ParsedArguments) throws(UsageError) { setting = try arguments.value(of: OnOff.word) }
-        func plan() -> ControlPlan {
-            billingUpdate(TestBillingSettingsUpdate(billingIssueMessagesEnabled: setting.isOn))
+        static func request(_ on: Bool) -> ControlRequest {
+            billingUpdate(TestBillingSettingsUpdate(billingIssueMessagesEnabled: on))
         }
     }
 
@@ -52,38 +51,22 @@ enum BillingControls {
             setting = try arguments.value(of: OnOff.word)
         }
         func plan() -> ControlPlan {
-            billingUpdate(TestBillingSettingsUpdate(productId: product, forSale: setting.isOn))
+            ControlPlan(request: billingUpdate(TestBillingSettingsUpdate(productId: product, forSale: setting.isOn)))
         }
     }
 
-    struct Billing: ControlCommand {
-        static let configuration = CommandSpec("billing", summary: "show the billing settings in force")
-        init(_ arguments: ParsedArguments) {}
-        func plan() -> ControlPlan { ControlPlan(request: ControlRequest(TestControls.billingSettings)) }
+    struct Billing: FixedControl {
+        static let name = "billing"
+        static let summary = "show the billing settings in force"
+        static let request = ControlRequest(TestControls.billingSettings)
     }
 
-    /// A control about one subscription that sends no body: `recover`, `consent-price-increase`,
-    /// `decline-price-increase` (and `family-revoke`, with words of its own).
-    struct OnSubscription: Sendable {
+    struct Recover: SubscriptionControl {
+        static let name = "recover"
+        static let summary =
+            "the subscription's billing issue ends: the charge succeeds now (DID_RENEW BILLING_RECOVERY)"
+        static let endpoint = TestControls.recoverBilling
         let subscription: String
-        init(_ arguments: ParsedArguments, word: Argument<String> = subscriptionWord) throws(UsageError) {
-            subscription = try arguments.value(of: word)
-        }
-        func validate() throws(UsageError) { try ControlWords.checkSubscription(subscription) }
-        func plan<Response>(_ endpoint: Endpoint<NoBody, Response>) -> ControlPlan {
-            ControlPlan(request: ControlRequest(endpoint, subscription))
-        }
-    }
-
-    struct Recover: ControlCommand {
-        static let configuration = CommandSpec(
-            "recover",
-            summary: "the subscription's billing issue ends: the charge succeeds now (DID_RENEW BILLING_RECOVERY)",
-            positionals: [subscriptionWord.spec])
-        let target: OnSubscription
-        init(_ arguments: ParsedArguments) throws(UsageError) { target = try OnSubscription(arguments) }
-        func validate() throws(UsageError) { try target.validate() }
-        func plan() -> ControlPlan { target.plan(TestControls.recoverBilling) }
     }
 
     struct PriceIncrease: ControlCommand {
@@ -95,13 +78,14 @@ enum BillingControls {
                 + "with --no-consent)",
             options: [price.spec, noConsent.spec], positionals: [subscriptionWord.spec])
 
-        let target: OnSubscription
+        /// A transaction id of the subscription, or a product id of its group.
+        let subscription: String
         /// `--price PRICE`, as given.
         let price: String?
         let noConsent: Bool
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
-            target = try OnSubscription(arguments)
+            subscription = try arguments.value(of: subscriptionWord)
             price = try arguments.value(of: Self.price)
             noConsent = try arguments.value(of: Self.noConsent)
         }
@@ -110,39 +94,32 @@ enum BillingControls {
             if let price, ControlInvocation.milliunits(price) == nil {
                 throw .invalidValue("--price", price, isNot: "a price above 0 such as 10.99")
             }
-            try target.validate()
+            try ControlWords.checkSubscription(subscription)
         }
 
         func plan() -> ControlPlan {
             let body = TestPriceIncreaseRequest(
                 price: price.flatMap(ControlInvocation.milliunits), needsConsent: noConsent ? false : nil)
-            return ControlPlan(request: ControlRequest(TestControls.priceIncrease, target.subscription, body: body))
+            return ControlPlan(request: ControlRequest(TestControls.priceIncrease, subscription, body: body))
         }
     }
 
-    struct ConsentToPriceIncrease: ControlCommand {
-        static let configuration = CommandSpec(
-            "consent-price-increase", summary: "the customer agrees to the price increase: PRICE_INCREASE ACCEPTED",
-            positionals: [subscriptionWord.spec])
-        let target: OnSubscription
-        init(_ arguments: ParsedArguments) throws(UsageError) { target = try OnSubscription(arguments) }
-        func validate() throws(UsageError) { try target.validate() }
-        func plan() -> ControlPlan { target.plan(TestControls.consentToPriceIncrease) }
+    struct ConsentToPriceIncrease: SubscriptionControl {
+        static let name = "consent-price-increase"
+        static let summary = "the customer agrees to the price increase: PRICE_INCREASE ACCEPTED"
+        static let endpoint = TestControls.consentToPriceIncrease
+        let subscription: String
     }
 
-    struct DeclinePriceIncrease: ControlCommand {
-        static let configuration = CommandSpec(
-            "decline-price-increase",
-            summary: "the customer refuses the price increase: auto-renew off, then EXPIRED PRICE_INCREASE",
-            positionals: [subscriptionWord.spec])
-        let target: OnSubscription
-        init(_ arguments: ParsedArguments) throws(UsageError) { target = try OnSubscription(arguments) }
-        func validate() throws(UsageError) { try target.validate() }
-        func plan() -> ControlPlan { target.plan(TestControls.declinePriceIncrease) }
+    struct DeclinePriceIncrease: SubscriptionControl {
+        static let name = "decline-price-increase"
+        static let summary = "the customer refuses the price increase: auto-renew off, then EXPIRED PRICE_INCREASE"
+        static let endpoint = TestControls.declinePriceIncrease
+        let subscription: String
     }
 
     /// The billing settings changed by `update`.
-    private static func billingUpdate(_ update: TestBillingSettingsUpdate) -> ControlPlan {
-        ControlPlan(request: ControlRequest(TestControls.updateBillingSettings, body: update))
+    private static func billingUpdate(_ update: TestBillingSettingsUpdate) -> ControlRequest {
+        ControlRequest(TestControls.updateBillingSettings, body: update)
     }
 }

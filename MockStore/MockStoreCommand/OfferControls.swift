@@ -43,11 +43,10 @@ enum OfferControls {
         }
     }
 
-    struct OfferKeys: ControlCommand {
-        static let configuration = CommandSpec(
-            "offer-keys", summary: "list the ids of the subscription offer keys registered")
-        init(_ arguments: ParsedArguments) {}
-        func plan() -> ControlPlan { ControlPlan(request: ControlRequest(TestControls.offerKeys)) }
+    struct OfferKeys: FixedControl {
+        static let name = "offer-keys"
+        static let summary = "list the ids of the subscription offer keys registered"
+        static let request = ControlRequest(TestControls.offerKeys)
     }
 
     struct FamilyShare: ControlCommand {
@@ -65,20 +64,14 @@ enum OfferControls {
         }
     }
 
-    struct FamilyRevoke: ControlCommand {
-        static let subscription = Argument.word(
-            .subscription, help: "a transaction id of it, or a product id of its group")
-        static let configuration = CommandSpec(
-            "family-revoke",
-            summary: "Family Sharing of the subscription ends (the purchaser stopped sharing, left the family or was "
-                + "refunded): REVOKE",
-            positionals: [subscription.spec])
-        let target: BillingControls.OnSubscription
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            target = try BillingControls.OnSubscription(arguments, word: Self.subscription)
-        }
-        func validate() throws(UsageError) { try target.validate() }
-        func plan() -> ControlPlan { target.plan(TestControls.familyRevoke) }
+    struct FamilyRevoke: SubscriptionControl {
+        static let name = "family-revoke"
+        static let summary =
+            "Family Sharing of the subscription ends (the purchaser stopped sharing, left the family or was "
+            + "refunded): REVOKE"
+        static let word = Argument.word(.subscription, help: "a transaction id of it, or a product id of its group")
+        static let endpoint = TestControls.familyRevoke
+        let subscription: String
     }
 
     /// `--offer TYPE:ID` as a purchase option; `nil` without one.

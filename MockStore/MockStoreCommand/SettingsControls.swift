@@ -9,28 +9,21 @@ import StoreWire
 /// simulated errors, and what the store recorded (consumption information, notifications, its root certificate).
 /// The `mockstore control` commands of one area (see ``ControlCommands``).
 enum SettingsControls {
-    struct AskToBuy: ControlCommand {
-        static let configuration = CommandSpec(
-            "ask-to-buy", summary: "purchases wait for a parent's approval", positionals: [OnOff.word.spec])
+    struct AskToBuy: SwitchControl {
+        static let name = "ask-to-buy"
+        static let summary = "purchases wait for a parent's approval"
         let setting: OnOff
-        init(_ arguments: ParsedArguments) throws(UsageError) { setting = try arguments.value(of: OnOff.word) }
-        func plan() -> ControlPlan {
-            ControlPlan(
-                request: ControlRequest(
-                    TestControls.updateSettings, body: TestSettingsUpdate(askToBuyEnabled: setting.isOn)))
+        static func request(_ on: Bool) -> ControlRequest {
+            ControlRequest(TestControls.updateSettings, body: TestSettingsUpdate(askToBuyEnabled: on))
         }
     }
 
-    struct Interrupted: ControlCommand {
-        static let configuration = CommandSpec(
-            "interrupted", summary: "purchases are interrupted and wait for the customer",
-            positionals: [OnOff.word.spec])
+    struct Interrupted: SwitchControl {
+        static let name = "interrupted"
+        static let summary = "purchases are interrupted and wait for the customer"
         let setting: OnOff
-        init(_ arguments: ParsedArguments) throws(UsageError) { setting = try arguments.value(of: OnOff.word) }
-        func plan() -> ControlPlan {
-            ControlPlan(
-                request: ControlRequest(
-                    TestControls.updateSettings, body: TestSettingsUpdate(interruptedPurchasesEnabled: setting.isOn)))
+        static func request(_ on: Bool) -> ControlRequest {
+            ControlRequest(TestControls.updateSettings, body: TestSettingsUpdate(interruptedPurchasesEnabled: on))
         }
     }
 
@@ -64,10 +57,10 @@ enum SettingsControls {
         }
     }
 
-    struct Settings: ControlCommand {
-        static let configuration = CommandSpec("settings", summary: "show the settings in force, failures included")
-        init(_ arguments: ParsedArguments) {}
-        func plan() -> ControlPlan { ControlPlan(request: ControlRequest(TestControls.settings)) }
+    struct Settings: FixedControl {
+        static let name = "settings"
+        static let summary = "show the settings in force, failures included"
+        static let request = ControlRequest(TestControls.settings)
     }
 
     struct Fail: ControlCommand {
@@ -124,17 +117,16 @@ enum SettingsControls {
         }
     }
 
-    struct Failures: ControlCommand {
-        static let configuration = CommandSpec("failures", summary: "list the failures in force")
-        init(_ arguments: ParsedArguments) {}
-        func plan() -> ControlPlan { ControlPlan(request: ControlRequest(TestControls.failures)) }
+    struct Failures: FixedControl {
+        static let name = "failures"
+        static let summary = "list the failures in force"
+        static let request = ControlRequest(TestControls.failures)
     }
 
-    struct Consumption: ControlCommand {
-        static let configuration = CommandSpec(
-            "consumption", summary: "list the consumption information servers sent")
-        init(_ arguments: ParsedArguments) {}
-        func plan() -> ControlPlan { ControlPlan(request: ControlRequest(TestControls.consumption)) }
+    struct Consumption: FixedControl {
+        static let name = "consumption"
+        static let summary = "list the consumption information servers sent"
+        static let request = ControlRequest(TestControls.consumption)
     }
 
     /// Every page of the list, joined: the same JSON as before the list was paged.

@@ -85,11 +85,10 @@ enum SubscriptionControls {
         }
     }
 
-    struct Subscriptions: ControlCommand {
-        static let configuration = CommandSpec(
-            "subscriptions", summary: "list every subscription: status, product, renewal info")
-        init(_ arguments: ParsedArguments) {}
-        func plan() -> ControlPlan { ControlPlan(request: ControlRequest(TestControls.subscriptions)) }
+    struct Subscriptions: FixedControl {
+        static let name = "subscriptions"
+        static let summary = "list every subscription: status, product, renewal info"
+        static let request = ControlRequest(TestControls.subscriptions)
     }
 
     struct Subscription: ControlCommand {

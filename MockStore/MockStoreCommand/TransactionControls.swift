@@ -5,37 +5,29 @@ import StoreWire
 /// The transaction controls of `mockstore control`: SKTestSession's purchases, Ask to Buy, interrupted purchases and
 /// refunds. The `mockstore control` commands of one area (see ``ControlCommands``).
 enum TransactionControls {
-    struct Reset: ControlCommand {
-        static let configuration = CommandSpec(
-            "reset", summary: "back to the catalogue's defaults: no transactions, settings or failures")
-        init(_ arguments: ParsedArguments) {}
-        func plan() -> ControlPlan { ControlPlan(request: ControlRequest(TestControls.reset)) }
+    struct Reset: FixedControl {
+        static let name = "reset"
+        static let summary = "back to the catalogue's defaults: no transactions, settings or failures"
+        static let request = ControlRequest(TestControls.reset)
     }
 
-    struct Clear: ControlCommand {
-        static let configuration = CommandSpec("clear", summary: "remove every transaction (settings stay)")
-        init(_ arguments: ParsedArguments) {}
-        func plan() -> ControlPlan { ControlPlan(request: ControlRequest(TestControls.clear)) }
+    struct Clear: FixedControl {
+        static let name = "clear"
+        static let summary = "remove every transaction (settings stay)"
+        static let request = ControlRequest(TestControls.clear)
     }
 
-    struct Transactions: ControlCommand {
-        static let configuration = CommandSpec(
-            "transactions", summary: "list every transaction, with its order id, status and refund state")
-        init(_ arguments: ParsedArguments) {}
-        func plan() -> ControlPlan { ControlPlan(request: ControlRequest(TestControls.transactions)) }
+    struct Transactions: FixedControl {
+        static let name = "transactions"
+        static let summary = "list every transaction, with its order id, status and refund state"
+        static let request = ControlRequest(TestControls.transactions)
     }
 
-    struct Delete: ControlCommand {
-        static let configuration = CommandSpec(
-            "delete", summary: "remove one transaction", positionals: [ControlWords.transactionId.spec])
+    struct Delete: TransactionControl {
+        static let name = "delete"
+        static let summary = "remove one transaction"
+        static let endpoint = TestControls.deleteTransaction
         let transactionId: String
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            transactionId = try arguments.value(of: ControlWords.transactionId)
-        }
-        func validate() throws(UsageError) { try ControlWords.checkTransactionId(transactionId) }
-        func plan() -> ControlPlan {
-            ControlPlan(request: ControlRequest(TestControls.deleteTransaction, transactionId))
-        }
     }
 
     struct Buy: ControlCommand {
@@ -67,48 +59,25 @@ enum TransactionControls {
         }
     }
 
-    /// A control that settles one transaction: `approve`, `decline`, `resolve`, `decline-refund`, `reverse-refund`.
-    struct Settle: Sendable {
+    struct Approve: TransactionControl {
+        static let name = "approve"
+        static let summary = "settle a purchase waiting for Ask to Buy: approved"
+        static let endpoint = TestControls.approve
         let transactionId: String
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            transactionId = try arguments.value(of: ControlWords.transactionId)
-        }
-        func validate() throws(UsageError) { try ControlWords.checkTransactionId(transactionId) }
-        func plan<Response>(_ endpoint: Endpoint<NoBody, Response>) -> ControlPlan {
-            ControlPlan(request: ControlRequest(endpoint, transactionId))
-        }
-
-        /// The declaration of a control named `name` that takes a transaction id.
-        static func spec(_ name: String, summary: String) -> CommandSpec {
-            CommandSpec(name, summary: summary, positionals: [ControlWords.transactionId.spec])
-        }
     }
 
-    struct Approve: ControlCommand {
-        static let configuration = Settle.spec(
-            "approve", summary: "settle a purchase waiting for Ask to Buy: approved")
-        let settle: Settle
-        init(_ arguments: ParsedArguments) throws(UsageError) { settle = try Settle(arguments) }
-        func validate() throws(UsageError) { try settle.validate() }
-        func plan() -> ControlPlan { settle.plan(TestControls.approve) }
+    struct Decline: TransactionControl {
+        static let name = "decline"
+        static let summary = "settle a purchase waiting for Ask to Buy: declined"
+        static let endpoint = TestControls.decline
+        let transactionId: String
     }
 
-    struct Decline: ControlCommand {
-        static let configuration = Settle.spec(
-            "decline", summary: "settle a purchase waiting for Ask to Buy: declined")
-        let settle: Settle
-        init(_ arguments: ParsedArguments) throws(UsageError) { settle = try Settle(arguments) }
-        func validate() throws(UsageError) { try settle.validate() }
-        func plan() -> ControlPlan { settle.plan(TestControls.decline) }
-    }
-
-    struct Resolve: ControlCommand {
-        static let configuration = Settle.spec(
-            "resolve", summary: "complete an interrupted purchase, or end a subscription's billing issue")
-        let settle: Settle
-        init(_ arguments: ParsedArguments) throws(UsageError) { settle = try Settle(arguments) }
-        func validate() throws(UsageError) { try settle.validate() }
-        func plan() -> ControlPlan { settle.plan(TestControls.resolve) }
+    struct Resolve: TransactionControl {
+        static let name = "resolve"
+        static let summary = "complete an interrupted purchase, or end a subscription's billing issue"
+        static let endpoint = TestControls.resolve
+        let transactionId: String
     }
 
     struct Refund: ControlCommand {
@@ -124,19 +93,19 @@ enum TransactionControls {
                 + "--percentage P a partial refund of P% (REFUND_PRORATED, revocationPercentage P × 1000)",
             options: [reason.spec, percentage.spec], positionals: [ControlWords.transactionId.spec])
 
-        let settle: Settle
+        let transactionId: String
         let reason: Int64?
         /// `--percentage P`, as given.
         let percentage: String?
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
-            settle = try Settle(arguments)
+            transactionId = try arguments.value(of: ControlWords.transactionId)
             reason = try arguments.value(of: Self.reason)
             percentage = try arguments.value(of: Self.percentage)
         }
 
         func validate() throws(UsageError) {
-            try settle.validate()
+            try ControlWords.checkTransactionId(transactionId)
             if let percentage, ControlInvocation.milliPercent(percentage) == nil {
                 throw .invalidValue(
                     "--percentage", percentage, isNot: "a percentage above 0 and at most 100 (up to 3 decimals)")
@@ -147,7 +116,7 @@ enum TransactionControls {
             let body = TestRefundBody(
                 revocationReason: reason.map { RevocationReason(rawValue: Int($0)) },
                 revocationPercentage: percentage.flatMap(ControlInvocation.milliPercent))
-            return ControlPlan(request: ControlRequest(TestControls.refund, settle.transactionId, body: body))
+            return ControlPlan(request: ControlRequest(TestControls.refund, transactionId, body: body))
         }
     }
 
@@ -161,36 +130,33 @@ enum TransactionControls {
                 + "`decline-refund ID` declines it",
             options: [reason.spec], positionals: [ControlWords.transactionId.spec])
 
-        let settle: Settle
+        let transactionId: String
         let reason: ConsumptionRequestReason?
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
-            settle = try Settle(arguments)
+            transactionId = try arguments.value(of: ControlWords.transactionId)
             reason = try arguments.value(of: Self.reason)
         }
 
-        func validate() throws(UsageError) { try settle.validate() }
+        func validate() throws(UsageError) { try ControlWords.checkTransactionId(transactionId) }
 
         func plan() -> ControlPlan {
             let body = TestRefundRequestBody(consumptionRequestReason: reason)
-            return ControlPlan(request: ControlRequest(TestControls.requestRefund, settle.transactionId, body: body))
+            return ControlPlan(request: ControlRequest(TestControls.requestRefund, transactionId, body: body))
         }
     }
 
-    struct DeclineRefund: ControlCommand {
-        static let configuration = Settle.spec(
-            "decline-refund", summary: "decline the refund request: REFUND_DECLINED")
-        let settle: Settle
-        init(_ arguments: ParsedArguments) throws(UsageError) { settle = try Settle(arguments) }
-        func validate() throws(UsageError) { try settle.validate() }
-        func plan() -> ControlPlan { settle.plan(TestControls.declineRefund) }
+    struct DeclineRefund: TransactionControl {
+        static let name = "decline-refund"
+        static let summary = "decline the refund request: REFUND_DECLINED"
+        static let endpoint = TestControls.declineRefund
+        let transactionId: String
     }
 
-    struct ReverseRefund: ControlCommand {
-        static let configuration = Settle.spec("reverse-refund", summary: "reverse a refund: REFUND_REVERSED")
-        let settle: Settle
-        init(_ arguments: ParsedArguments) throws(UsageError) { settle = try Settle(arguments) }
-        func validate() throws(UsageError) { try settle.validate() }
-        func plan() -> ControlPlan { settle.plan(TestControls.reverseRefund) }
+    struct ReverseRefund: TransactionControl {
+        static let name = "reverse-refund"
+        static let summary = "reverse a refund: REFUND_REVERSED"
+        static let endpoint = TestControls.reverseRefund
+        let transactionId: String
     }
 }
