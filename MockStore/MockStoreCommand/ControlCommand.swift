@@ -1,37 +1,18 @@
 import OptionParsing
 
-/// One `mockstore control` command: its declaration beside what it sends. ``ControlCommands/all`` holds every one,
-/// so no command is declared without its request, and none is run by a name that is not declared (the shape of
-/// `credit`'s `CreditCommands`).
-struct ControlCommand: Sendable {
-    /// What a command sends, and what is done with the answer, given its parsed command line.
-    typealias Plan = @Sendable (ParsedArguments) throws(UsageError) -> ControlPlan
-    /// The request of a command whose answer is printed as JSON.
-    typealias Request = @Sendable (ParsedArguments) throws(UsageError) -> ControlRequest
-
-    /// The command's words, options and help.
-    let spec: CommandSpec
-    let plan: Plan
+/// One `mockstore control` command as a type: its declaration and typed values (``ParsableCommand``), and what it
+/// sends (``plan()``), which ``ControlInvocation/run(timeout:)`` runs against the store. ``ControlCommands/all``
+/// lists every one, so none is run by a name that is not declared (the shape of `credit`'s commands).
+protocol ControlCommand: ParsableCommand {
     /// Whether `--customer` applies. `wait-notification` waits on the store's notifications, every customer's.
-    let actsForCustomer: Bool
+    static var actsForCustomer: Bool { get }
 
-    /// A command that sends what `plan` says. (No default for `actsForCustomer`: a trailing closure after the spec
-    /// alone is always a ``Request``.)
-    init(_ spec: CommandSpec, actsForCustomer: Bool, plan: @escaping Plan) {
-        self.spec = spec
-        self.plan = plan
-        self.actsForCustomer = actsForCustomer
-    }
+    /// What the command sends, and what is done with the store's answer.
+    func plan() -> ControlPlan
+}
 
-    /// A command that sends what `request` builds and prints the JSON answer.
-    init(_ spec: CommandSpec, request: @escaping Request) {
-        self.init(spec, actsForCustomer: true) { args throws(UsageError) in ControlPlan(request: try request(args)) }
-    }
-
-    /// A command that always sends `request` (it takes no words) and prints the JSON answer.
-    init(_ spec: CommandSpec, sends request: ControlRequest) {
-        self.init(spec, actsForCustomer: true) { _ throws(UsageError) in ControlPlan(request: request) }
-    }
+extension ControlCommand {
+    static var actsForCustomer: Bool { true }
 }
 
 /// What one control sends, and what is done with the store's answer.

@@ -1,35 +1,42 @@
 import OptionParsing
 
-/// Every `mockstore control` command, in the order `mockstore control --help` lists them: each declared once, beside
-/// what it sends (one file an area: transactions, settings, customers, subscriptions, billing, offers).
+/// Every `mockstore control` command, in the order `mockstore control --help` lists them: each a type, declared
+/// beside what it sends (one file an area: transactions, settings, customers, subscriptions, billing, offers).
 enum ControlCommands {
-    static let all: [ControlCommand] =
+    static let all: [any ControlCommand.Type] =
         [
-            TransactionControls.reset, CustomerControls.customer, TransactionControls.clear,
-            TransactionControls.transactions, TransactionControls.delete, TransactionControls.buy,
-            SettingsControls.askToBuy, TransactionControls.approve, TransactionControls.decline,
-            SettingsControls.interrupted, TransactionControls.resolve,
+            TransactionControls.Reset.self, CustomerControls.Customer.self, TransactionControls.Clear.self,
+            TransactionControls.Transactions.self, TransactionControls.Delete.self, TransactionControls.Buy.self,
+            SettingsControls.AskToBuy.self, TransactionControls.Approve.self, TransactionControls.Decline.self,
+            SettingsControls.Interrupted.self, TransactionControls.Resolve.self,
         ]
         + [
-            TransactionControls.refund, TransactionControls.requestRefund, TransactionControls.declineRefund,
-            TransactionControls.reverseRefund,
+            TransactionControls.Refund.self, TransactionControls.RequestRefund.self,
+            TransactionControls.DeclineRefund.self, TransactionControls.ReverseRefund.self,
         ]
         + [
-            SettingsControls.storefront, SettingsControls.locale, SettingsControls.settings, SettingsControls.fail,
-            SettingsControls.clearFailure, SettingsControls.failures, SettingsControls.consumption,
-            SettingsControls.notifications,
+            SettingsControls.StorefrontSetting.self, SettingsControls.Locale.self, SettingsControls.Settings.self,
+            SettingsControls.Fail.self, SettingsControls.ClearFailure.self, SettingsControls.Failures.self,
+            SettingsControls.Consumption.self, SettingsControls.Notifications.self,
         ]
-        + [SettingsControls.waitNotification, SettingsControls.rootCertificate]
-        + [SubscriptionControls.clock, SubscriptionControls.subscriptions, SubscriptionControls.subscription]
+        + [SettingsControls.WaitNotification.self, SettingsControls.RootCertificate.self]
         + [
-            BillingControls.billingRetry, BillingControls.gracePeriod, BillingControls.billingIssues,
-            BillingControls.forSale, BillingControls.billing, BillingControls.recover, BillingControls.priceIncrease,
+            SubscriptionControls.Clock.self, SubscriptionControls.Subscriptions.self,
+            SubscriptionControls.Subscription.self,
         ]
-        + [BillingControls.consentToPriceIncrease, BillingControls.declinePriceIncrease]
-        + [OfferControls.offerKey, OfferControls.offerKeys, OfferControls.familyShare, OfferControls.familyRevoke]
+        + [
+            BillingControls.BillingRetry.self, BillingControls.GracePeriod.self, BillingControls.BillingIssues.self,
+            BillingControls.ForSale.self, BillingControls.Billing.self, BillingControls.Recover.self,
+            BillingControls.PriceIncrease.self,
+        ]
+        + [BillingControls.ConsentToPriceIncrease.self, BillingControls.DeclinePriceIncrease.self]
+        + [
+            OfferControls.OfferKey.self, OfferControls.OfferKeys.self, OfferControls.FamilyShare.self,
+            OfferControls.FamilyRevoke.self,
+        ]
 
     /// The command declared as `name`, if any.
-    static func named(_ name: String) -> ControlCommand? {
-        all.first { $0.spec.name == name }
+    static func named(_ name: String) -> (any ControlCommand.Type)? {
+        all.first { $0.configuration.name == name }
     }
 }

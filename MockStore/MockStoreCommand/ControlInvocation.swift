@@ -69,6 +69,17 @@ public struct ControlInvocation: Equatable, Sendable {
         self.input = input
     }
 
+    /// `--url URL`: the store's listening URL.
+    static let urlOption = Option.string(
+        .url, "URL", help: "the store's listening URL (default $MOCKSTORE_URL)"
+    ).inherited()
+    /// `--customer NAME`: the customer the control acts for.
+    static let customerOption = Option.string(
+        .customer, "NAME",
+        help: "the customer the control acts for (default: the default customer; a control given a "
+            + "transaction id acts for its customer, and with --customer only on that customer's)"
+    ).inherited()
+
     /// `mockstore control`, declared: its own options, then every control command (``ControlCommands/all``) with
     /// its words and options.
     public static let spec = CommandSpec(
@@ -77,15 +88,8 @@ public struct ControlInvocation: Equatable, Sendable {
             Sends one test control to a running mockstore (the URL of its listening line; default $MOCKSTORE_URL) and
             prints its JSON answer. What SKTestSession does in Xcode, over HTTP under /test/v1/.
             """,
-        options: [
-            .string(.url, "URL", help: "the store's listening URL (default $MOCKSTORE_URL)").inherited(),
-            .string(
-                .customer, "NAME",
-                help: "the customer the control acts for (default: the default customer; a control given a "
-                    + "transaction id acts for its customer, and with --customer only on that customer's)"
-            ).inherited(),
-        ],
-        subcommands: ControlCommands.all.map(\.spec),
+        options: [urlOption.spec, customerOption.spec],
+        subcommands: ControlCommands.all.map { $0.configuration },
         subcommandNoun: "control command", commandListShowsOptions: true,
         epilogue: """
             Exit status: 0 when the store accepted the control; 1 when it refused it, cannot be reached, or a file
@@ -100,9 +104,9 @@ public struct ControlInvocation: Equatable, Sendable {
     static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError)
         -> MockStoreCommandLine.Command
     {
-        try SubscriptionControls.refuseNegativeDuration(arguments)
+        try SubscriptionControls.Clock.refuseNegativeDuration(arguments)
         guard case .run(let args) = try spec.parse(arguments) else { return .controlHelp }
-        guard let url = args.string(.url) ?? environment["MOCKSTORE_URL"], !url.isEmpty else {
+        guard let url = try args.value(of: urlOption) ?? environment["MOCKSTORE_URL"], !url.isEmpty else {
             throw UsageError(
                 "mockstore control needs --url URL (or MOCKSTORE_URL): the store's listening URL", command: args.path)
         }
@@ -111,14 +115,19 @@ public struct ControlInvocation: Equatable, Sendable {
         } catch {
             throw .invalidValue("--url", url, isNot: "an http://HOST:PORT URL", command: args.path)
         }
-        guard let command = ControlCommands.named(args.command) else {
+        guard let type = ControlCommands.named(args.command) else {
             throw UsageError(
                 kind: .unknownCommand(args.command), message: "unknown control command \(quoted(args.command))",
                 command: args.path)
         }
-        let customer =
-            command.actsForCustomer ? try args.customerName(args.string(.customer), option: .customer) : nil
-        return .control(ControlInvocation(url: url, plan: try command.plan(args), customer: customer))
+        let customer = type.actsForCustomer ? try args.value(of: customerOption) : nil
+        do {
+            try ControlWords.checkCustomerName(customer, option: .customer)
+        } catch {
+            throw UsageError(kind: error.kind, message: error.message, command: args.path)
+        }
+        let command = try type.parse(args)
+        return .control(ControlInvocation(url: url, plan: command.plan(), customer: customer))
     }
 
     /// What running the control printed and how it ended.

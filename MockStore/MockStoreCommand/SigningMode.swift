@@ -1,5 +1,7 @@
+import OptionParsing
+
 /// How the mock store signs transactions (`--signing`).
-public enum SigningMode: String, Sendable, CaseIterable {
+public enum SigningMode: String, Sendable, CaseIterable, ChoiceWords {
     /// ES256 by the leaf of the store's own 3-certificate test CA (the default; what Apple's verifiers accept).
     case es256
     /// HS256 with a shared secret read from `--secret-file`.

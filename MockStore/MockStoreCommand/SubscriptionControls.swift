@@ -4,23 +4,17 @@ import StoreTestControls
 import StoreWire
 
 /// `mockstore control clock …`, `subscriptions` and `subscription …`: the virtual clock and the subscription
-/// controls.
-/// The `mockstore control` commands of one area (see ``ControlCommands``).
+/// controls. The `mockstore control` commands of one area (see ``ControlCommands``).
 enum SubscriptionControls {
-    /// What `clock` does, by its first word (none: show the clock).
-    enum ClockAction: String, CaseIterable {
-        case advance, rate
-    }
+    struct Clock: ControlCommand {
+        /// What `clock` does, by its first word (none: show the clock).
+        enum Action: String, ChoiceWords {
+            case advance, rate
+        }
 
-    /// What `subscription` does, by its first word.
-    enum SubscriptionAction: String, CaseIterable {
-        case renew, expire
-        case autoRenew = "auto-renew"
-        case change
-    }
-
-    static let clock = ControlCommand(
-        CommandSpec(
+        static let action = Argument.optionalChoice(.advanceOrRate, Action.self)
+        static let value = Argument.optional(.value, help: "the duration or the rate")
+        static let configuration = CommandSpec(
             "clock",
             summary: "show the store's clock (kind virtual, or sandbox under mockstore --clock sandbox; now, rate); "
                 + "`clock advance DURATION` moves the virtual clock on by an ISO 8601 "
@@ -31,95 +25,130 @@ enum SubscriptionControls {
                 + "oneRenewalEveryMinute, oneRenewalEveryThirtySeconds, oneRenewalEveryTenSeconds, "
                 + "oneRenewalEveryTwoSeconds, or the .storekit _timeRate number). The sandbox clock is the wall clock: "
                 + "advance and rate are refused",
-            positionals: [
-                PositionalSpec(.advanceOrRate, optional: true, choices: ClockAction.allCases.map(\.rawValue)),
-                PositionalSpec(.value, help: "the duration or the rate", optional: true),
-            ]),
-        request: clockRequest)
+            positionals: [action.spec, value.spec])
 
-    static let subscriptions = ControlCommand(
-        CommandSpec("subscriptions", summary: "list every subscription: status, product, renewal info"),
-        sends: ControlRequest(TestControls.subscriptions))
+        /// nil: show the clock.
+        let action: Action?
+        let value: String?
 
-    static let subscription = ControlCommand(
-        CommandSpec(
+        init(_ arguments: ParsedArguments) throws(UsageError) {
+            action = try arguments.value(of: Self.action)
+            value = try arguments.value(of: Self.value)
+        }
+
+        func validate() throws(UsageError) {
+            switch action {
+            case nil:
+                guard value == nil else { throw UsageError("clock takes advance DURATION or rate RATE") }
+            case .advance:
+                guard let value else { throw UsageError("clock advance needs a duration, such as P1M, P400D or PT90M") }
+                guard ClockDuration(iso8601: value) != nil else {
+                    let why =
+                        value.hasPrefix("-")
+                        ? "the clock only moves forward"
+                        : "give a positive ISO 8601 duration such as P1M, P400D or PT90M"
+                    throw UsageError("\(quoted(value)) is not a duration the clock can move by: \(why)")
+                }
+            case .rate:
+                guard let value else { throw UsageError("clock rate needs a rate, such as realTime") }
+                guard TimeRate(text: value) != nil else {
+                    throw UsageError(
+                        "\(quoted(value)) is not a time rate (one of "
+                            + TimeRate.allCases.map(\.name).joined(separator: ", ") + ", or its _timeRate number)")
+                }
+            }
+        }
+
+        func plan() -> ControlPlan {
+            switch action {
+            case nil:
+                return ControlPlan(request: ControlRequest(TestControls.clock))
+            case .advance:
+                let body = TestClockRequest(duration: value ?? "")
+                return ControlPlan(request: ControlRequest(TestControls.advanceClock, body: body))
+            case .rate:
+                return ControlPlan(
+                    request: ControlRequest(TestControls.setClockRate, body: TestClockRequest(rate: value ?? "")))
+            }
+        }
+
+        /// `clock advance -P1M`: said in words before the option parser takes `-P1M` for an option.
+        static func refuseNegativeDuration(_ arguments: [String]) throws(UsageError) {
+            guard let word = arguments.firstIndex(of: configuration.name), word + 2 < arguments.count,
+                arguments[word + 1] == Action.advance.rawValue
+            else { return }
+            let duration = arguments[word + 2]
+            guard duration.hasPrefix("-"), duration.count > 1, !duration.hasPrefix("--") else { return }
+            throw UsageError(
+                "\(quoted(duration)) is a negative duration: the clock only moves forward",
+                command: ["mockstore", MockStoreCommandLine.controlWord, configuration.name])
+        }
+    }
+
+    struct Subscriptions: FixedControl {
+        static let name = "subscriptions"
+        static let summary = "list every subscription: status, product, renewal info"
+        static let request = ControlRequest(TestControls.subscriptions)
+    }
+
+    struct Subscription: ControlCommand {
+        /// What `subscription` does, by its first word.
+        enum Action: String, ChoiceWords {
+            case renew, expire
+            case autoRenew = "auto-renew"
+            case change
+        }
+
+        static let action = Argument.choice(.renewOrExpireOrAutoRenewOrChange, Action.self)
+        static let subscription = Argument.word(.subscription, help: "a transaction id or product id")
+        static let value = Argument.optional(.value, help: "on|off, or the product to change to")
+        static let configuration = CommandSpec(
             "subscription",
             summary: "a subscription (a transaction id of it, or a product id of its group): `renew` now (DID_RENEW), "
                 + "`expire` now (EXPIRED VOLUNTARY), `auto-renew on|off` (DID_CHANGE_RENEWAL_STATUS), `change PRODUCT` "
                 + "(an upgrade, downgrade or crossgrade: DID_CHANGE_RENEWAL_PREF)",
-            positionals: [
-                PositionalSpec(
-                    .renewOrExpireOrAutoRenewOrChange, choices: SubscriptionAction.allCases.map(\.rawValue)),
-                PositionalSpec(.subscription, help: "a transaction id or product id"),
-                PositionalSpec(.value, help: "on|off, or the product to change to", optional: true),
-            ]),
-        request: subscriptionRequest)
+            positionals: [action.spec, subscription.spec, value.spec])
 
-    /// `clock advance -P1M`: said in words before the option parser takes `-P1M` for an option.
-    static func refuseNegativeDuration(_ arguments: [String]) throws(UsageError) {
-        guard let word = arguments.firstIndex(of: clock.spec.name), word + 2 < arguments.count,
-            arguments[word + 1] == ClockAction.advance.rawValue
-        else { return }
-        let duration = arguments[word + 2]
-        guard duration.hasPrefix("-"), duration.count > 1, !duration.hasPrefix("--") else { return }
-        throw UsageError(
-            "\(quoted(duration)) is a negative duration: the clock only moves forward",
-            command: ["mockstore", MockStoreCommandLine.controlWord, clock.spec.name])
-    }
+        let action: Action
+        /// A transaction id of the subscription, or a product id of its group.
+        let subscription: String
+        let value: String?
 
-    private static func clockRequest(_ args: ParsedArguments) throws(UsageError) -> ControlRequest {
-        let value = args.positional(.value)
-        switch args.positional(.advanceOrRate).flatMap(ClockAction.init(rawValue:)) {
-        case nil:
-            guard value == nil else {
-                throw UsageError("clock takes advance DURATION or rate RATE", command: args.path)
-            }
-            return ControlRequest(TestControls.clock)
-        case .advance:
-            guard let value else {
-                throw UsageError("clock advance needs a duration, such as P1M, P400D or PT90M", command: args.path)
-            }
-            guard ClockDuration(iso8601: value) != nil else {
-                let why =
-                    value.hasPrefix("-")
-                    ? "the clock only moves forward" : "give a positive ISO 8601 duration such as P1M, P400D or PT90M"
-                throw UsageError("\(quoted(value)) is not a duration the clock can move by: \(why)", command: args.path)
-            }
-            return ControlRequest(TestControls.advanceClock, body: TestClockRequest(duration: value))
-        case .rate:
-            guard let value else { throw UsageError("clock rate needs a rate, such as realTime", command: args.path) }
-            guard TimeRate(text: value) != nil else {
-                throw UsageError(
-                    "\(quoted(value)) is not a time rate (one of "
-                        + TimeRate.allCases.map(\.name).joined(separator: ", ") + ", or its _timeRate number)",
-                    command: args.path)
-            }
-            return ControlRequest(TestControls.setClockRate, body: TestClockRequest(rate: value))
+        init(_ arguments: ParsedArguments) throws(UsageError) {
+            action = try arguments.value(of: Self.action)
+            subscription = try arguments.value(of: Self.subscription)
+            value = try arguments.value(of: Self.value)
         }
-    }
 
-    private static func subscriptionRequest(_ args: ParsedArguments) throws(UsageError) -> ControlRequest {
-        // The parser took only the declared words.
-        let action = SubscriptionAction(rawValue: args.positional(.renewOrExpireOrAutoRenewOrChange) ?? "") ?? .renew
-        let reference = try args.subscriptionReference()
-        let value = args.positional(.value)
-        switch action {
-        case .autoRenew:
-            guard let value, OnOff.words.contains(value) else {
-                throw UsageError("subscription auto-renew needs on or off", command: args.path)
+        func validate() throws(UsageError) {
+            try ControlWords.checkSubscription(subscription)
+            switch action {
+            case .autoRenew:
+                guard let value, OnOff(rawValue: value) != nil else {
+                    throw UsageError("subscription auto-renew needs on or off")
+                }
+            case .change:
+                guard let value, !value.isEmpty else {
+                    throw UsageError("subscription change needs the product to change to")
+                }
+            case .renew, .expire:
+                guard value == nil else { throw UsageError("subscription \(action.rawValue) takes no more words") }
             }
-            let body = TestAutoRenewRequest(enabled: OnOff.isOn(value))
-            return ControlRequest(TestControls.autoRenew, reference, body: body)
-        case .change:
-            guard let value, !value.isEmpty else {
-                throw UsageError("subscription change needs the product to change to", command: args.path)
+        }
+
+        func plan() -> ControlPlan {
+            switch action {
+            case .autoRenew:
+                let body = TestAutoRenewRequest(enabled: value.flatMap(OnOff.init(rawValue:))?.isOn == true)
+                return ControlPlan(request: ControlRequest(TestControls.autoRenew, subscription, body: body))
+            case .change:
+                let body = PurchaseRequestBody(productId: value ?? "")
+                return ControlPlan(request: ControlRequest(TestControls.change, subscription, body: body))
+            case .renew:
+                return ControlPlan(request: ControlRequest(TestControls.renew, subscription))
+            case .expire:
+                return ControlPlan(request: ControlRequest(TestControls.expire, subscription))
             }
-            return ControlRequest(TestControls.change, reference, body: PurchaseRequestBody(productId: value))
-        case .renew, .expire:
-            guard value == nil else {
-                throw UsageError("subscription \(action.rawValue) takes no more words", command: args.path)
-            }
-            return ControlRequest(action == .renew ? TestControls.renew : TestControls.expire, reference)
         }
     }
 }

@@ -9,15 +9,14 @@ import VoiceDebriefCredit
 enum AccountCommands {
     /// Joins before any ledger is opened here: opening would write a new device's opening and keys, and a join is
     /// refused on a data directory that has them.
-    static func join(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let account = args.positional(.dir) ?? ""
+    static func join(_ account: String, _ context: Context) throws -> Int32 {
         let report: JoinReport
         do {
             report = try AccountSync.join(
                 directory: context.dataDirectory, account: account, carrying: StoreConfiguration.fileNames,
                 ids: context.ids)
         } catch let error as JoinError {
-            throw CommandFailure(error.description)
+            throw CreditFailure.join(error)
         }
         if context.json {
             try printJSON(
@@ -37,7 +36,7 @@ enum AccountCommands {
         return CreditCLI.success
     }
 
-    static func devices(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+    static func devices(_ context: Context) throws -> Int32 {
         let devices = try DeviceSummary.list(in: context.openLedger())
         if context.json {
             try printJSON(devices.map(AccountOutputs.Device.init))
@@ -56,16 +55,15 @@ enum AccountCommands {
     }
 
     /// Takes each file whole or not at all; a refusal names the file, the line and why, and nothing is written.
-    static func merge(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let paths = args.positionalList(.fileOrDir)
+    static func merge(_ paths: [String], _ context: Context) throws -> Int32 {
         let ledger = try context.openLedger()
         let report: MergeReport
         do {
             report = try AccountSync(ledger).merge(files: paths)
         } catch let refusal as MergeRefusal {
-            throw CommandFailure(refusal.description)
+            throw CreditFailure.mergeRefused(refusal)
         } catch let error as FileError {
-            throw CommandFailure("\(error.plainWords); nothing was merged")
+            throw CreditFailure.mergeFile(error)
         }
         if context.json {
             try printJSON(

@@ -16,20 +16,20 @@ struct Context {
 
     init(arguments args: ParsedArguments) throws {
         let environment = Console.current.environment
-        if let given = args.string(.dataDir) ?? Console.current.dataDirectory {
+        if let given = try args.value(of: CreditCommandLine.dataDirectory) ?? Console.current.dataDirectory {
             dataDirectory = given
         } else if let resolved = DataDirectoryLocation.resolve(environment: environment) {
             // $CREDIT_DATA_DIR, $XDG_DATA_HOME, then $HOME (the passwd entry only without a HOME).
             dataDirectory = resolved
         } else {
-            throw CommandFailure("there is no home directory to keep the credit in: give --data-dir DIR")
+            throw CreditFailure.noHomeDirectory
         }
-        json = args.flag(.json)
+        json = try args.value(of: CreditCommandLine.json)
         style = json ? Style(enabled: false) : Style.detected
         // For tests and demonstrations: a fixed time (CREDIT_NOW, ISO 8601 UTC with milliseconds).
         if let now = environment["CREDIT_NOW"], !now.isEmpty {
             guard let time = Timestamp(iso8601: now) else {
-                throw CommandFailure("CREDIT_NOW must look like 2026-11-29T18:06:49.123Z, not \"\(now)\"")
+                throw CreditFailure.badNow(now)
             }
             clock = FixedClock(time)
         } else {

@@ -14,10 +14,12 @@ extension CreditCLI {
         "A summary made up under a new key of its own cannot be told from a real account until there is a registry "
         + "of accounts."
 
-    static func pnl(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+    /// `credit pnl`: the P&L of this ledger, or with `summaries` of every account's summary in it; its table of
+    /// the last `days` only when given.
+    static func pnl(days: ReportDays?, summaries: String?, _ context: Context) throws -> Int32 {
         let report: ProfitAndLossReport
         var counts: String?
-        if let directory = args.string(.summaries) {
+        if let directory = summaries {
             (report, counts) = try summariesTotal(directory)
             if context.json { printError("credit: note: " + CreditCLI.registryCaveat) }
         } else {
@@ -27,8 +29,8 @@ extension CreditCLI {
             print(try PnLPage.json(report))
             return CreditCLI.success
         }
-        let name = args.string(.days).map { $0 + "d" } ?? "all"
-        guard let period = report.period(name) else { throw CommandFailure("no period \(name) in the P&L") }
+        let name = days.map { $0.rawValue + "d" } ?? "all"
+        guard let period = report.period(name) else { throw CreditFailure.noPeriod(name) }
         // Features in the price list's words with the key beside them, from a ledger or from summaries (whose table
         // analytics/pnl_text.py writes line for line, from analytics/feature_names.json).
         print(PnLText(report: report, period: period, style: context.style).text)
@@ -52,14 +54,11 @@ extension CreditCLI {
             total = try SummaryTotaliser.total(
                 directory: directory, tax: StorefrontTax(VoiceDebriefMoney.taxByStorefront))
         } catch {
-            throw CommandFailure("cannot read the summaries in \(directory): \(PlainWords.describe(error))")
+            throw CreditFailure.unreadableSummaries(directory: directory, why: PlainWords.describe(error))
         }
         for bad in total.rejected { printError("credit: left out: \(bad.file): \(bad.reason)") }
         guard !total.counted.isEmpty else {
-            throw CommandFailure(
-                total.rejected.isEmpty
-                    ? "there are no summaries in \(directory) (no .json file): nothing to total"
-                    : "no summary in \(directory) could be counted (each is named above): nothing to total")
+            throw CreditFailure.nothingToTotal(directory: directory, nothingThere: total.rejected.isEmpty)
         }
         // Said as analytics/pnl_text.py says it: an account's devices may come in several summaries.
         let counts =
@@ -74,11 +73,11 @@ extension CreditCLI {
 
     /// `credit report`: this account's page, or with `--summaries DIR` every account's. Written 0644, readable by
     /// others: it is for sharing (and holds no key, id or token; the data directory's own files stay 0600).
-    static func writeReport(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let path = args.string(.out) ?? FileManager.default.currentDirectoryPath + "/credit-report.html"
+    static func writeReport(out: String?, summaries: String?, _ context: Context) throws -> Int32 {
+        let path = out ?? FileManager.default.currentDirectoryPath + "/credit-report.html"
         let names = VoiceDebriefPrices().featureNames
         let content: PnLPageContent
-        if let directory = args.string(.summaries) {
+        if let directory = summaries {
             let (report, counts) = try summariesTotal(directory)
             content = PnLPageContent(summaries: report, featureNames: names, basis: counts)
         } else {
@@ -98,16 +97,14 @@ extension CreditCLI {
         return CreditCLI.success
     }
 
-    static func exportSummary(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        // The parser has checked that --summary is given.
-        let path = args.string(.summary) ?? ""
+    /// `credit export --summary FILE`: what this account may share, signed, written to `path`.
+    static func exportSummary(to path: String, _ context: Context) throws -> Int32 {
         let ledger = try context.openLedger()
         let keys: LedgerKeys
         do {
             keys = try LedgerKeys.load(from: context.dataDirectory)
         } catch {
-            throw CommandFailure(
-                "cannot load this ledger's head key to sign the summary: \(PlainWords.describe(error))")
+            throw CreditFailure.noHeadKey(why: PlainWords.describe(error))
         }
         let summary = try AccountSummary.make(
             ledger: ledger, keys: keys, exportedAt: context.clock.now(), prices: VoiceDebriefPrices(),
@@ -135,8 +132,7 @@ extension CreditCLI {
     private static func write(
         _ bytes: [UInt8], to path: String, what: String, suggesting name: String, mode: mode_t = 0o600
     ) throws {
-        let refused = { (why: String) in CommandFailure("cannot write \(what) to \(path): \(why); nothing was written")
-        }
+        let refused = { (why: String) in CreditFailure.cannotWrite(what: what, path: path, why: why) }
         if let why = OutputPath.problem(path, suggesting: name) { throw refused(why) }
         do {
             try Files.replaceAtomically(path, with: bytes, mode: mode)

@@ -24,7 +24,7 @@ struct CreditCLI {
                 print(CreditCommandLine.version)
                 return CreditCLI.success
             case .run(let args):
-                json = args.flag(.json)
+                json = try args.value(of: CreditCommandLine.json)
                 return try await run(args)
             }
         } catch {
@@ -38,27 +38,38 @@ struct CreditCLI {
     /// fails makes nothing.
     private func run(_ args: ParsedArguments) async throws -> Int32 {
         var context = try Context(arguments: args)
+        guard let command = try CreditCommands.command(for: args) else {
+            throw UsageError("unknown command \"\(args.command)\"", command: ["credit"])
+        }
         let given = NewDataDirectory(context.dataDirectory)
-        let command = args.path.dropFirst().first ?? ""
-        if let refusal = given.refusal(of: command) { throw CommandFailure(refusal) }
-        // `pnl` and `report` with --summaries read the summaries only: the data directory is never used, so nothing
-        // is said of it.
-        let readsDataDirectory = args.string(.summaries) == nil
-        if given.isNew && readsDataDirectory && NewDataDirectory.readingCommands.contains(command) {
+        if let refusal = given.refusal(of: command.accountUse) { throw refusal }
+        if given.isNew && command.accountUse == .reads {
             printError(
                 "credit: note: no account exists in \(DisplayText.escaped(context.dataDirectory)) yet: this is what "
                     + "a new one shows, and nothing was written there")
             let scratch = try NewDataDirectory.makeScratch()
             defer { scratch.remove() }
             context.dataDirectory = scratch.path
-            return try await dispatch(args, context)
+            return try await run(command, args, context)
         }
         do {
-            let status = try await dispatch(args, context)
+            let status = try await run(command, args, context)
             if status != CreditCLI.success { given.removeAfterFailure() }
             return status
         } catch {
             given.removeAfterFailure()
+            throw error
+        }
+    }
+
+    /// Checks the command, then runs it. A mistake in the command line found only now (by its `validate()` or its
+    /// `run`) is said for the command (`credit charge`), for its "Run `credit charge --help`".
+    private func run(_ command: any CreditCommand, _ args: ParsedArguments, _ context: Context) async throws -> Int32 {
+        do {
+            try command.validate()
+            return try await command.run(context)
+        } catch var error as UsageError {
+            if error.command.isEmpty { error.command = args.path }
             throw error
         }
     }
@@ -76,7 +87,7 @@ struct CreditCLI {
                 "Run `\(error.command.isEmpty ? "credit" : error.command.joined(separator: " ")) --help` for how to use it."
         case let error as ChargeError: message = error.description
         case let error as InputLimits.TooLong: message = error.description
-        case let error as CommandFailure: message = error.message
+        case let error as CreditFailure: message = error.description
         default: message = PlainWords.describe(error)
         }
         // A message may quote what a file or a user gave: drawn escaped, line by line (JSON keeps it exact).
@@ -89,14 +100,6 @@ struct CreditCLI {
         }
         return status.rawValue
     }
-
-    /// Runs the command the parser chose (`args.path` is `["credit", COMMAND, …]`): the one declared by that name.
-    private func dispatch(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
-        guard let run = CreditCommands.command(at: args.path.dropFirst())?.run else {
-            throw UsageError("unknown command \"\(args.command)\"", command: ["credit"])
-        }
-        return try await run(args, context)
-    }
 }
 
 /// Charges refused for a mistake in the command line (a key that is not one) are exit 64.
@@ -107,18 +110,6 @@ extension ChargeError: UsageMistake {
 /// A value longer than its limit is a mistake in the command line.
 extension InputLimits.TooLong: UsageMistake {
     public var isUsageMistake: Bool { true }
-}
-
-/// A failure the command explains (exit 1).
-struct CommandFailure: Error {
-    var message: String
-    /// The store's failure this one says in its own words, when it is one: what a caller tells apart by its case,
-    /// never by the words.
-    var storeError: StoreError?
-    init(_ message: String, storeError: StoreError? = nil) {
-        self.message = message
-        self.storeError = storeError
-    }
 }
 
 /// A failure for scripts (`{"error": {"kind": "usage"|"failure", "message": …}}`).

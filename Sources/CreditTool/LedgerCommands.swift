@@ -5,72 +5,22 @@ import Payments
 import VoiceDebriefCredit
 
 enum LedgerCommands {
-    static func balance(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        // An unchanged ledger's balance comes from its signed checkpoint, a grown one's from the checkpoint and the
-        // new lines; anything else is a full load.
-        let balance: MicroCredits
-        switch LedgerCheckpoint.counter(directory: context.dataDirectory) {
-        case .counted(let counted, _):
-            balance = counted
-            // The fast path opens no ledger, so no ledger notice says it: say it here.
-            if LedgerDirectory.cannotWrite(context.dataDirectory) {
-                printError("credit: note: \(LedgerNotice.readOnly(directory: context.dataDirectory))")
-            }
-        case .readWhole(let change):
-            if let change { printError("credit: note: \(change)") }
-            balance = try context.openLedger().balance
-        }
-        if context.json {
-            try printJSON(LedgerOutputs.Balance(balance: balance.rawValue, formatted: balance.formatted))
-        } else {
-            let text = balance.formatted
-            print(balance < .zero ? context.style.warm(text) : text)
-        }
-        return CreditCLI.success
-    }
-
-    /// The act the words of `credit charge` (or a line of `credit run`) describe, as the parser read them.
-    static func chargeRequest(_ args: ParsedArguments) -> ChargeRequest {
-        ChargeRequest(
-            args.positional(.key) ?? "", seconds: args.integer(.seconds), quantity: args.integer(.quantity),
-            subject: args.string(.subject), automatic: args.flag(.autoOpen))
-    }
-
-    /// Reads one line of `credit run` with the words of `credit charge`.
-    static func chargeRequest(line words: [String]) throws(UsageError) -> ChargeRequest {
-        guard case .run(let args) = try CreditCommandLine.charge.parse(words) else {
-            throw UsageError("--help is not an act")
-        }
-        return chargeRequest(args)
-    }
-
     /// Checks `request` against the price list before any ledger is opened: a mistake in it (an unknown key, an
     /// option the key does not take, a number out of range, a subject too long) is a ``UsageError`` (exit 64); an
-    /// act that is never charged is a ``CommandFailure`` (exit 1).
-    static func check(_ request: ChargeRequest, command: [String]) throws {
+    /// act that is never charged is a ``CreditFailure`` (exit 1).
+    static func check(_ request: ChargeRequest) throws {
         do {
             try InputLimits.validate(subject: request.subject)
             _ = try Meter.price(of: request, in: VoiceDebriefPrices())
         } catch let error as InputLimits.TooLong {
-            throw UsageError(error.description, command: command)
+            throw UsageError(error.description)
         } catch let error as ChargeError {
-            if error.isUsageError { throw UsageError(error.description, command: command) }
-            throw CommandFailure(error.description)
+            if error.isUsageError { throw UsageError(error.description) }
+            throw CreditFailure.neverCharged(error)
         }
     }
 
-    static func charge(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let request = LedgerCommands.chargeRequest(args)
-        try LedgerCommands.check(request, command: args.path)
-        return try context.withLedger { ledger in
-            let meter = CreditApp.meter(for: ledger, ids: context.ids)
-            let outcome = try meter.charge(request)
-            report(outcome, request: request, ledger: ledger, context: context)
-            return CreditCLI.success
-        }
-    }
-
-    private static func report(_ outcome: ChargeOutcome, request: ChargeRequest, ledger: Ledger, context: Context) {
+    static func report(_ outcome: ChargeOutcome, request: ChargeRequest, ledger: Ledger, context: Context) {
         switch outcome {
         case .charged(let entry):
             if context.json {
@@ -93,52 +43,6 @@ enum LedgerCommands {
         }
     }
 
-    static func decline(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        // The parser has checked that both are given, and that the reason is one of the four.
-        let reasonKey = args.string(.reason) ?? ""
-        let text = args.string(.text)
-        let id = args.positional(.entryId) ?? ""
-        let reason: DeclineReason
-        do {
-            try InputLimits.validate(text: text)
-            reason = try DeclineReason(key: reasonKey, text: text)
-        } catch let error as InputLimits.TooLong {
-            throw UsageError(error.description, command: args.path)
-        } catch let error as LedgerError {
-            throw UsageError(error.description, command: args.path)
-        }
-        if text != nil, reasonKey != "other" {
-            throw UsageError("--text goes with --reason other", command: args.path)
-        }
-        return try context.withLedger { ledger in
-            let refund = try ledger.decline(id, reason: reason)
-            if context.json {
-                try printJSON(EntryJSON(refund))
-            } else {
-                print(
-                    "Declined. \(refund.amount.formatted) given back for "
-                        + "\(DisplayText.escaped(EntryWords.charge(refund))); "
-                        + "you said: \(DisplayText.escaped(reason.label)). The charge stays in the ledger. "
-                        + "Balance \(styledBalance(ledger.balance, context)).")
-            }
-            return CreditCLI.success
-        }
-    }
-
-    static func takings(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let days = args.string(.days).flatMap { Int64($0) }
-        let ledger = try context.openLedger()
-        let lines =
-            try days.map { try FeatureTakings.list(in: ledger, lastDays: Int($0)) } ?? FeatureTakings.list(in: ledger)
-        if context.json {
-            try printJSON(lines.map(LedgerOutputs.Takings.init))
-            return CreditCLI.success
-        }
-        print(context.style.bold("Takings by feature, " + (days.map { "the last \($0) days" } ?? "all time")))
-        print(lines.isEmpty ? "  Nothing charged yet." : LedgerCommands.takingsTable(lines))
-        return CreditCLI.success
-    }
-
     static func takingsTable(_ lines: [FeatureTakings], extra: [(String, [String: MicroCredits])] = []) -> String {
         var rows = [["Feature", "Charges", "Charged", "Declined", "Given back", "Net"] + extra.map(\.0)]
         for line in lines {
@@ -151,17 +55,6 @@ enum LedgerCommands {
                     + extra.map { ($0.1[line.feature] ?? .zero).formatted })
         }
         return table(rows, rightAligned: Set(1..<(6 + extra.count)))
-    }
-
-    static func entries(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let ledger = try context.openLedger()
-        let screen = try CreditScreen(ledger: ledger, prices: VoiceDebriefPrices())
-        if context.json {
-            try printJSON(screen.entries.map { EntryJSON($0.entry, balanceAfter: $0.balanceAfter) })
-        } else {
-            print(LedgerCommands.entriesTable(screen.entries, style: context.style))
-        }
-        return CreditCLI.success
     }
 
     /// An entry in words (see ``EntryWords``): `Transcript, 167 minutes (note-1)`.
@@ -202,21 +95,6 @@ enum LedgerCommands {
         return table(lines, rightAligned: [2, 3])
     }
 
-    static func prices(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let prices = VoiceDebriefPrices()
-        if context.json {
-            try printJSON(
-                prices.items.map { item in
-                    LedgerOutputs.Price(
-                        key: item.key, label: item.label, name: item.name, price: item.price.rawValue,
-                        unit: item.priceDescription, placeholder: item.isPlaceholder)
-                })
-        } else {
-            print(LedgerCommands.pricesText(prices, style: context.style))
-        }
-        return CreditCLI.success
-    }
-
     /// The price list as the owner's note writes it: what, the price in words, the key(s).
     static func pricesText(_ prices: VoiceDebriefPrices, style: Style) -> String {
         var rows = [["What", "Price", "Key"]]
@@ -224,64 +102,6 @@ enum LedgerCommands {
         return style.bold("Prices") + " (all placeholders)\n" + table(rows)
             + "\n  Never charged: recording, discarding a recording being made, listing a vault's contents,"
             + "\n  the settings, diagnostics and the credit screen."
-    }
-
-    static func runActs(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let source = args.positional(.fileOrStdin) ?? "-"
-        let text: String
-        if source == "-" {
-            text = String(decoding: Console.current.input.readAll(), as: UTF8.self)
-        } else {
-            guard let data = FileManager.default.contents(atPath: source) else {
-                throw CommandFailure("cannot read \(source)")
-            }
-            text = String(decoding: data, as: UTF8.self)
-        }
-        var requests: [(line: Int, request: ChargeRequest)] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            do {
-                var words = try splitWords(line)
-                if words.first == "charge" { words.removeFirst() }
-                let request = try LedgerCommands.chargeRequest(line: words)
-                // Every act is checked before the ledger is opened: a mistake on any line charges nothing.
-                try LedgerCommands.check(request, command: args.path)
-                requests.append((index + 1, request))
-            } catch let error as UsageError {
-                throw UsageError(
-                    "\(source) line \(index + 1): \(error.message); nothing was charged", command: args.path)
-            } catch let error as CommandFailure {
-                throw CommandFailure("\(source) line \(index + 1): \(error.message); nothing was charged")
-            }
-        }
-        let meter = Meter(ledger: try context.openLedger(), prices: VoiceDebriefPrices(), ids: context.ids)
-        var results: [LedgerOutputs.Acts.Act] = []
-        for (line, request) in requests {
-            let outcome = try meter.charge(request)
-            if context.json {
-                var act = LedgerOutputs.Acts.Act(line: line, key: request.key)
-                switch outcome {
-                case .charged(let entry): act.entry = EntryJSON(entry)
-                case .notCharged(let reason): act.notCharged = reason
-                }
-                results.append(act)
-            } else {
-                switch outcome {
-                case .charged(let entry):
-                    print("line \(line): \(DisplayText.escaped(EntryWords.charge(entry))) \(entry.amount.formatted)")
-                case .notCharged(let reason):
-                    let name = VoiceDebriefPrices().item(for: request.key)?.name ?? request.key
-                    print("line \(line): \(DisplayText.escaped(name)): not charged, \(DisplayText.escaped(reason)).")
-                }
-            }
-        }
-        if context.json {
-            try printJSON(LedgerOutputs.Acts(acts: results, balance: meter.ledger.balance.rawValue))
-        } else {
-            print("Balance \(styledBalance(meter.ledger.balance, context)).")
-        }
-        return CreditCLI.success
     }
 
     static func styledBalance(_ balance: MicroCredits, _ context: Context) -> String {

@@ -6,17 +6,6 @@ import Foundation
 /// (it shows what a new account shows, from a scratch directory removed at the end), and a command about an account
 /// that exists (export, devices, verify) says there is none.
 struct NewDataDirectory {
-    /// The commands that only read the ledger.
-    static let readingCommands: Set<String> = ["balance", "screen", "entries", "takings", "pnl"]
-
-    /// The commands about an account that exists, refused where there is none (nothing made, nothing shown that
-    /// is not there): what each would have had to work on.
-    static let accountCommands: [String: String] = [
-        "export": "there is no summary to export, and nothing was written",
-        "devices": "it has no devices",
-        "verify": "there is nothing to verify",
-    ]
-
     /// The data directory.
     let path: String
     /// The highest of the data directory and its parents that is not there, or nil when the data directory is.
@@ -50,10 +39,11 @@ struct NewDataDirectory {
         }
     }
 
-    /// The refusal of `command` here when it needs an account and there is none, else nil.
-    func refusal(of command: String) -> String? {
-        guard isNew, let missing = NewDataDirectory.accountCommands[command] else { return nil }
-        return "no account exists in \(path): \(missing). Is --data-dir (or CREDIT_DATA_DIR) the right place?"
+    /// The refusal of a command that uses the data directory so here when it needs an account and there is none,
+    /// else nil.
+    func refusal(of use: AccountUse) -> CreditFailure? {
+        guard isNew, case .needsAccount(let missing) = use else { return nil }
+        return .noAccount(directory: path, lacking: missing)
     }
 
     /// A directory (not a link to one) with nothing in it.
@@ -66,7 +56,7 @@ struct NewDataDirectory {
     static func makeScratch() throws -> (path: String, remove: () -> Void) {
         var template = Array((NSTemporaryDirectory() + "/credit-new-account-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
-            throw CommandFailure("cannot make a scratch directory to show a new account in")
+            throw CreditFailure.noScratchDirectory
         }
         let path = String(cString: made)
         return (path + "/data", { try? SystemFileSystem().removeTree(path) })

@@ -6,8 +6,16 @@ import Signing
 import TopUp
 import VoiceDebriefCredit
 
-extension CreditCommandLine {
-    static let reconcile = CommandSpec(
+/// `credit reconcile --api-key KEYID=FILE --issuer ID`: the ledger set beside the store's own record of purchases.
+struct ReconcileCommand: CreditCommand {
+    static let apiKey = Option.string(
+        .apiKey, "KEYID=FILE", help: "the API key's id and its private key file (.p8 PEM, mode 0600)"
+    ).required()
+    static let issuer = Option.string(.issuer, "ID", help: "the issuer id of the API key").required()
+    static let transaction = Option.string(.transaction, "ID", help: "compare this store transaction only")
+    static let fix = Option.flag(.fix, help: "record what the ledger lacks")
+
+    static let configuration = CommandSpec(
         "reconcile", summary: "set the ledger beside the store's own record of purchases",
         discussion: """
             Reads the store's transaction history through its App Store Server API (the configured mock store's, at
@@ -20,68 +28,70 @@ extension CreditCommandLine {
             counted twice), and says what it cannot fix. Exit 0 when the store and the ledger agree (or --fix made
             them agree), 1 with the table when not.
             """,
-        options: [
-            .string(.apiKey, "KEYID=FILE", help: "the API key's id and its private key file (.p8 PEM, mode 0600)")
-                .required(),
-            .string(.issuer, "ID", help: "the issuer id of the API key").required(),
-            .string(.transaction, "ID", help: "compare this store transaction only"),
-            .flag(.fix, help: "record what the ledger lacks"),
-        ])
-}
+        options: [apiKey.spec, issuer.spec, transaction.spec, fix.spec])
 
-enum ReconcileCommand {
-    static func reconcile(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
-        let (keyID, keyFile) = try ReconcileCommand.apiKey(args)
-        guard let issuer = args.string(.issuer), !issuer.isEmpty else {
-            throw UsageError("--issuer needs the API key's issuer id", command: args.path)
-        }
-        let only = args.string(.transaction)
+    /// `--api-key KEYID=FILE`, as given.
+    let apiKey: String
+    let issuer: String
+    /// `--transaction ID`: compare this store transaction only.
+    let only: String?
+    /// `--fix`: record what the ledger lacks.
+    let fixing: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        apiKey = try arguments.value(of: Self.apiKey)
+        issuer = try arguments.value(of: Self.issuer)
+        only = try arguments.value(of: Self.transaction)
+        fixing = try arguments.value(of: Self.fix)
+    }
+
+    func validate() throws(UsageError) {
+        _ = try keyParts()
+        guard !issuer.isEmpty else { throw UsageError("--issuer needs the API key's issuer id") }
         if let only, only.isEmpty || !only.allSatisfy({ $0.isASCII && $0.isNumber }) {
-            throw UsageError.invalidValue(
-                "--transaction", only, isNot: "a store transaction id (digits)", command: args.path)
+            throw .invalidValue("--transaction", only, isNot: "a store transaction id (digits)")
         }
+    }
+
+    /// `--api-key KEYID=FILE`, split.
+    private func keyParts() throws(UsageError) -> (keyID: String, file: String) {
+        guard let equals = apiKey.firstIndex(of: "="), equals != apiKey.startIndex,
+            apiKey.index(after: equals) != apiKey.endIndex
+        else {
+            throw .invalidValue("--api-key", apiKey, isNot: "KEYID=FILE")
+        }
+        return (String(apiKey[..<equals]), String(apiKey[apiKey.index(after: equals)...]))
+    }
+
+    func run(_ context: Context) async throws -> Int32 {
+        let (keyID, keyFile) = try keyParts()
         let ledger = try context.openLedger()
-        let (reconciliation, client) = try ReconcileCommand.reconciliation(
+        let (reconciliation, client) = try Self.reconciliation(
             ledger, context, keyID: keyID, keyFile: keyFile, issuer: issuer)
         let transactions: [SignedTransaction]
         do {
             if let only {
                 transactions = [try await client.transaction(only)]
             } else {
-                guard let newest = ReconcileCommand.newestReference(in: ledger, store: reconciliation.flow.store.name)
+                guard let newest = Self.newestReference(in: ledger, store: reconciliation.flow.store.name)
                 else {
-                    throw CommandFailure(
-                        "the ledger holds no purchase through the mock store to look the store's history up by: "
-                            + "give --transaction ID (the id of any of your purchases)")
+                    throw CreditFailure.noPurchaseToLookUp
                 }
                 transactions = try await client.history(through: newest)
             }
         } catch let error as StoreError {
-            throw CommandFailure(
-                "\(StoreCommands.closed(error.description)) Nothing was compared, and "
-                    + "nothing was changed.")
+            throw CreditFailure.reconcileFailed(error)
         }
         var findings = reconciliation.compare(transactions, wholeHistory: only == nil)
-        if args.flag(.fix) && !ledger.isReadOnly {
+        if fixing && !ledger.isReadOnly {
             findings = try reconciliation.fix(findings, transactions: transactions)
         }
-        let fixed = args.flag(.fix)
+        let fixed = fixing
         let apart = findings.filter(\.kind.isApart)
         findings.removeAll(where: \.kind.isApart)
         let agree = findings.allSatisfy { fixed && !$0.fixedBy.isEmpty }
-        try show(findings, apart: apart, compared: transactions.count, fixed: fixed, agree: agree, ledger, context)
+        try Self.show(findings, apart: apart, compared: transactions.count, fixed: fixed, agree: agree, ledger, context)
         return agree ? CreditCLI.success : CreditCLI.failure
-    }
-
-    /// `--api-key KEYID=FILE`, split.
-    private static func apiKey(_ args: ParsedArguments) throws -> (String, String) {
-        let value = args.string(.apiKey) ?? ""
-        guard let equals = value.firstIndex(of: "="), equals != value.startIndex,
-            value.index(after: equals) != value.endIndex
-        else {
-            throw UsageError.invalidValue("--api-key", value, isNot: "KEYID=FILE", command: args.path)
-        }
-        return (String(value[..<equals]), String(value[value.index(after: equals)...]))
     }
 
     /// The comparison over the configured store, and the Server API client it reads through.
@@ -92,20 +102,18 @@ enum ReconcileCommand {
         do {
             key = try P256PrivateKey(pemRepresentation: String(decoding: try KeyFile.read(keyFile), as: UTF8.self))
         } catch let error as SigningError {
-            throw CommandFailure("the API key \(keyFile) cannot be used: \(error.message)")
+            throw CreditFailure.unusableAPIKey(file: keyFile, error)
         }
         do {
             let configuration = try StoreConfiguration.load(from: context.dataDirectory)
             guard configuration.store == .mockstore, let url = configuration.url.flatMap(URL.init(string:)) else {
-                throw CommandFailure(
-                    "reconcile needs a store with a Server API: `credit store use mockstore --url URL "
-                        + "--root-certificate FILE` first")
+                throw CreditFailure.noServerAPI
             }
             guard
                 let verifier = try StoreConfiguration.receiptVerifier(
                     in: context.dataDirectory, defaultBundleID: VoiceDebriefStore.bundleID)
             else {
-                throw CommandFailure("no store root is pinned to verify the Server API's signed transactions with")
+                throw CreditFailure.noPinnedRoot
             }
             let bundle = configuration.bundleID(default: VoiceDebriefStore.bundleID)
             // CREDIT_STORE_TIMEOUT bounds every Server API request as it bounds the device calls.
@@ -121,7 +129,7 @@ enum ReconcileCommand {
                 StoreReconciliation(flow: flow), AppStoreServerAPIClient(baseURL: url, token: token, timeout: timeout)
             )
         } catch let error as StoreConfigurationError {
-            throw CommandFailure(error.description)
+            throw CreditFailure.storeConfiguration(error)
         }
     }
 

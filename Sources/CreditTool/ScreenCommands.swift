@@ -7,7 +7,7 @@ import TopUp
 import VoiceDebriefCredit
 
 enum ScreenCommands {
-    static func screen(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
+    static func screen(_ context: Context) async throws -> Int32 {
         let ledger = try context.openLedger()
         let flow = try StoreCommands.flow(ledger, context)
         let (collectNote, offers, storeNote) = try await ScreenCommands.collectForScreen(ledger, flow, context)
@@ -115,8 +115,8 @@ enum ScreenCommands {
             }
             let offers = try await flow.store.products(for: flow.catalogue.credits.keys.sorted())
             return (collectNote, offers, nil)
-        } catch let error as CommandFailure {
-            return (collectNote, [], storeProblem(error.storeError, otherwise: error.message))
+        } catch let error as CreditFailure {
+            return (collectNote, [], storeProblem(error.storeError, otherwise: error.description))
         } catch let error as StoreError {
             return (collectNote, [], storeProblem(error, otherwise: error.description))
         }
@@ -124,23 +124,18 @@ enum ScreenCommands {
 
     /// Why the store could not be reached, once: the network's own failure, else what the store said.
     private static func storeProblem(_ error: StoreError?, otherwise words: String) -> String {
-        let detail: String
-        switch error {
-        case .networkError(let why)?: detail = why
-        case let storeError?: detail = storeError.description
-        case nil: detail = words
-        }
-        return "The store cannot be reached (\(DisplayText.escaped(StoreCommands.unstopped(detail)))); top-ups wait "
+        let detail = error?.reasonClause ?? words
+        return "The store cannot be reached (\(DisplayText.escaped(detail))); top-ups wait "
             + "until it can."
     }
 
     /// How many entries the credit screen shows, the newest (`credit entries` shows them all).
     static let screenEntries = 50
 
-    static func verify(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let files = args.positionalList(.file)
+    /// `credit verify [FILE...]`: the data directory's ledger, or `files`.
+    static func verify(_ files: [String], _ context: Context) throws -> Int32 {
         for file in files where !FileManager.default.fileExists(atPath: file) {
-            throw CommandFailure("cannot read \(file): no such file")
+            throw CreditFailure.noSuchFile(path: file)
         }
         let report: VerificationReport
         do {
@@ -184,29 +179,5 @@ enum ScreenCommands {
             }
         }
         return report.isClean ? CreditCLI.success : CreditCLI.failure
-    }
-
-    static func upgrade(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let ledger = try context.openLedger()
-        guard !ledger.isSigned else {
-            if context.json {
-                try printJSON(LedgerOutputs.Upgrade(upgraded: false))
-            } else {
-                print("The ledger is already signed. Nothing was changed.")
-            }
-            return CreditCLI.success
-        }
-        let report = try ledger.upgradeToSigned(keys: try LedgerKeys.load(from: context.dataDirectory))
-        if context.json {
-            try printJSON(
-                LedgerOutputs.Upgrade(
-                    upgraded: true, entriesSigned: report.entriesSigned, file: report.file, backup: report.backup))
-        } else {
-            print(
-                "Signed \(CountNoun("entry", "entries")(report.entriesSigned)) of \(report.file): each now carries the MAC of the entry "
-                    + "before it and its own. The unsigned file is kept as \(report.backup). A signed head was written."
-            )
-        }
-        return CreditCLI.success
     }
 }

@@ -44,7 +44,9 @@ enum StopSignals {
     /// Whether `arguments` (what follows the program's name) are a command that stops on SIGINT and SIGTERM: a
     /// watching sync. A command line that does not parse is not one (it fails at once, as it would anyway).
     static func areAwaited(by arguments: [String]) -> Bool {
-        guard case .run(let args) = try? CreditCommandLine.spec.parse(arguments) else { return false }
-        return args.path.dropFirst().first == "sync" && args.flag(.watch)
+        guard case .run(let args) = try? CreditCommandLine.spec.parse(arguments),
+            let command = try? CreditCommands.command(for: args)
+        else { return false }
+        return command.awaitsStopSignals
     }
 }

@@ -10,7 +10,7 @@ import VoiceDebriefCredit
 
 enum StoreCommands {
     /// `credit store`: the store top-ups go through.
-    static func show(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+    static func show(_ context: Context) throws -> Int32 {
         let configuration = try StoreConfiguration.load(from: context.dataDirectory)
         if context.json {
             try printJSON(
@@ -32,7 +32,7 @@ enum StoreCommands {
     }
 
     /// `credit store use simulated`.
-    static func useSimulated(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
+    static func useSimulated(_ context: Context) throws -> Int32 {
         try StoreConfiguration.simulated.save(to: context.dataDirectory)
         if context.json {
             try printJSON(StoreOutputs.Store(store: StoreKind.simulated.rawValue))
@@ -42,90 +42,20 @@ enum StoreCommands {
         return CreditCLI.success
     }
 
-    /// `credit store use mockstore --url URL (--root-certificate FILE | --secret-file FILE)`.
-    static func useMockStore(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let url = try StoreCommands.storeURL(args)
-        let rootFile = args.string(.rootCertificate)
-        let secretFile = args.string(.secretFile)
-        let bundle = args.string(.bundleId)
-        let environment: AppStoreEnvironment = args.string(.environment) == "production" ? .production : .sandbox
-        guard (rootFile == nil) != (secretFile == nil) else {
-            throw UsageError(
-                "give exactly one of --root-certificate FILE or --secret-file FILE", command: args.path)
-        }
-        let root = try rootFile.map { path -> [UInt8] in
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw CommandFailure("cannot read \(path)")
-            }
-            return Array(data)
-        }
-        let secret = try secretFile.map { path -> [UInt8] in
-            // A secret others can read is refused, as the mock store refuses it.
-            var bytes: [UInt8]
-            do {
-                bytes = try KeyFile.read(path)
-            } catch let error as SigningError {
-                throw CommandFailure(error.message)
-            }
-            while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
-            return bytes
-        }
-        do {
-            let configuration = try StoreConfiguration.useMockStore(
-                url: url, rootCertificate: root, secret: secret, bundleID: bundle ?? VoiceDebriefStore.bundleID,
-                environment: environment, in: context.dataDirectory)
-            if context.json {
-                try printJSON(
-                    StoreOutputs.Store(
-                        store: StoreKind.mockstore.rawValue, url: url, signing: configuration.signing?.rawValue ?? "",
-                        environment: configuration.receiptEnvironment.rawValue))
-            } else {
-                print(
-                    "Store: the mock store at \(url). Top-ups now go through it; receipts are verified with "
-                        + (configuration.signing == .es256 ? "the pinned root certificate" : "the shared secret")
-                        + " and must come from \(configuration.receiptEnvironment).")
-            }
-        } catch let error as StoreConfigurationError {
-            throw CommandFailure(error.description)
-        }
-        return CreditCLI.success
-    }
-
-    /// `--url`, which must be an http:// or https:// URL with a host (anything else is a mistake: exit 64).
-    static func storeURL(_ args: ParsedArguments) throws -> String {
-        let url = args.string(.url) ?? ""
-        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
-            ["http", "https"].contains(scheme), parsed.host?.isEmpty == false
-        else {
-            throw UsageError.invalidValue(
-                "--url", url, isNot: "an http:// or https:// URL of the mock store", command: args.path)
-        }
-        return url
-    }
-
-    static func topUp(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
-        let product = args.string(.product) ?? VoiceDebriefStore.packs.defaultProduct
-        guard VoiceDebriefStore.packs.credits[product] != nil else {
-            let packs = VoiceDebriefStore.packs.credits.keys.sorted().joined(separator: ", ")
-            throw UsageError.invalidValue(
-                "--product", product, isNot: "one of the app's packs (\(packs))", command: args.path)
-        }
+    /// `credit topup`: buys `product` (a pack the parser checked) through the configured store.
+    static func topUp(_ product: String, _ context: Context) async throws -> Int32 {
         let ledger = try context.openLedger()
         let flow = try StoreCommands.flow(ledger, context)
         let result: TopUpResult
         do {
             result = try await flow.topUp(productID: product)
         } catch let refused as RefusedTransaction {
-            throw CommandFailure(refused.description)
+            throw CreditFailure.purchaseRefused(refused)
         } catch let unknown as PurchaseOutcomeUnknown {
-            throw CommandFailure(
-                "The purchase of \(unknown.packName) may have gone through: it was sent to the store, and "
-                    + "\(unknown.detail). If it was paid, opening the credit screen or `credit collect` will credit "
-                    + "it, once; look there before buying again.")
+            throw CreditFailure.purchaseOutcomeUnknown(unknown)
         } catch let error as StoreError {
             // It never reached the store, or the store refused it: either way nothing was bought.
-            let said = error.description
-            throw CommandFailure(Self.closed(said) + " Nothing was bought.")
+            throw CreditFailure.topUpFailed(error)
         }
         switch result {
         case .credited(let entry), .alreadyCredited(let entry):
@@ -185,12 +115,12 @@ enum StoreCommands {
                 + "Balance \(LedgerCommands.styledBalance(ledger.balance, context)).")
         if let finishProblem {
             printError(
-                "credit: note: telling the store failed (\(DisplayText.escaped(StoreCommands.unstopped(finishProblem)))); "
+                "credit: note: telling the store failed (\(DisplayText.escaped(finishProblem))); "
                     + "`credit collect` or the credit screen finishes it, with nothing credited again.")
         }
     }
 
-    static func collect(_ args: ParsedArguments, _ context: Context) async throws -> Int32 {
+    static func collect(_ context: Context) async throws -> Int32 {
         let ledger = try context.openLedger()
         // Read-only (the ledger's notice has said so): a purchase collected could not be recorded, so none is.
         guard !ledger.isReadOnly else {
@@ -256,19 +186,8 @@ enum StoreCommands {
                 ledger: ledger, configuration: configuration, directory: context.dataDirectory,
                 requestTimeout: try storeTimeout(), customer: Console.current.environment["MOCKSTORE_CUSTOMER"])
         } catch let error as StoreConfigurationError {
-            throw CommandFailure(error.description)
+            throw CreditFailure.storeConfiguration(error)
         }
-    }
-
-    /// `text` as a whole sentence: a full stop added unless it already ends as one does ("?", "!" or ".").
-    static func closed(_ text: String) -> String {
-        guard let last = text.last, !".?!".contains(last) else { return text }
-        return text + "."
-    }
-
-    /// `text` without its closing full stop, to sit inside a sentence.
-    static func unstopped(_ text: String) -> String {
-        text.hasSuffix(".") ? String(text.dropLast()) : text
     }
 
     /// How long a request to the store waits for its answer: `CREDIT_STORE_TIMEOUT` seconds, else the store's
@@ -278,8 +197,7 @@ enum StoreCommands {
             return nil
         }
         guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
-            throw CommandFailure(
-                "CREDIT_STORE_TIMEOUT must be a number of seconds above 0 and at most 3600, not \"\(text)\"")
+            throw CreditFailure.badStoreTimeout(text)
         }
         return seconds
     }
@@ -304,10 +222,7 @@ enum StoreCommands {
             report = try await flow.collect(updatesAfter: configuration.updatesCursor)
         } catch let error as StoreError {
             // What was credited before the store failed stays credited; the next collect carries on from there.
-            throw CommandFailure(
-                "\(Self.closed(error.description)) Collecting stopped there: "
-                    + "anything credited stays credited, and the next collect carries on, crediting nothing twice.",
-                storeError: error)
+            throw CreditFailure.collectStopped(error)
         }
         try CrashPoints.hit("collect.before-cursor")
         if flow.store.takesMoney, report.cursor != configuration.updatesCursor {

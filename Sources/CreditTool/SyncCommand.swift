@@ -5,41 +5,82 @@ import OptionParsing
 import VoiceDebriefCredit
 
 /// `credit sync DIR [--watch]`: the ledger in a folder that something else syncs (issue 28).
-enum SyncCommand {
-    static func sync(_ args: ParsedArguments, _ context: Context) throws -> Int32 {
-        let folder = SyncFolder(args.positional(.dir) ?? "")
-        let watching = args.flag(.watch)
-        if args.integer(.interval) != nil && !watching {
-            throw UsageError("--interval is for --watch", command: ["credit", "sync"])
-        }
-        let recovering = args.flag(.recoverRestored)
-        if recovering && watching {
-            throw UsageError("--recover-restored is one sync: run it without --watch", command: ["credit", "sync"])
-        }
+struct SyncCommand: CreditCommand {
+    static let watch = Option.flag(.watch, help: "keep syncing as the folder changes, until SIGINT or SIGTERM")
+    static let recoverRestored = Option.flag(
+        .recoverRestored,
+        help: "this device was restored from an older copy and used since: keep both its entries in the "
+            + "folder and those made here since (not with --watch)")
+    static let interval = Option.integer(
+        .interval, "SECONDS", in: 1...3600, noun: "a number of seconds",
+        help: "with --watch, how often to look even when no change was signalled (default 2)")
+    static let folder = Argument.word(.dir, help: "the synced folder")
+
+    static let configuration = CommandSpec(
+        "sync", summary: "keep this device in step with the account's others through a synced folder",
+        discussion: """
+            DIR is a folder that something else syncs (the app's vault, iCloud Drive, Syncthing, a git repository).
+            This device writes its own file and signed head into DIR/credit/ (only its own, each replaced
+            atomically), then takes every other device's file found there the way `merge` does: whole, only when
+            it verifies under this account's key, every entry once. What a sync tool leaves behind (a conflict copy,
+            a partial download, a file of another account, a link) is left alone, named once, and taken when it is
+            whole. The folder never holds a key: a new device joins from a device's data directory (`credit join`),
+            then syncs. --watch keeps syncing as the folder changes (inotify, and a look every --interval seconds),
+            until SIGINT or SIGTERM. A device whose data directory was restored from an older copy and used since
+            holds entries the folder's copy of its file does not, and the other way round: its file there is left as
+            it is and the sync says so; --recover-restored then keeps both (the folder's entries of this device
+            come back, and those made here since are written again after them; the file as it was is kept beside
+            it as ledger/DEVICE.jsonl.restored-TIME). Exit 0 when the sync was done, whatever it left alone; 1 when
+            the folder could not be synced (not there, another account's). --json prints {"taken", "takenCount",
+            "ownFile", "ownSequence", "headsKept", "receiptsCountedOnce", "leftAlone": [{"file", "kind", "why"}],
+            "balance", "changedNothing", "recovered": {"takenBack", "writtenAgain", "keptAt"} or null}: with
+            --watch, one line a round.
+            """,
+        options: [watch.spec, recoverRestored.spec, interval.spec], positionals: [folder.spec])
+
+    let folder: SyncFolder
+    /// `--watch`: keeps syncing until SIGINT or SIGTERM.
+    let watching: Bool
+    let recovering: Bool
+    let interval: Int64?
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        folder = SyncFolder(try arguments.value(of: Self.folder))
+        watching = try arguments.value(of: Self.watch)
+        recovering = try arguments.value(of: Self.recoverRestored)
+        interval = try arguments.value(of: Self.interval)
+    }
+
+    var awaitsStopSignals: Bool { watching }
+
+    func validate() throws(UsageError) {
+        if interval != nil && !watching { throw UsageError("--interval is for --watch") }
+        if recovering && watching { throw UsageError("--recover-restored is one sync: run it without --watch") }
+    }
+
+    func run(_ context: Context) throws -> Int32 {
         // The folder holds no key: a data directory with no ledger yet cannot become the folder's account's device
         // here, and making a new account beside it would only be refused later.
         if NewDataDirectory(context.dataDirectory).isNew, folder.holdsAnAccount {
-            throw CommandFailure(
-                SyncError.notADevice(dataDirectory: context.dataDirectory, folder: folder.root).description)
+            throw CreditFailure.sync(.notADevice(dataDirectory: context.dataDirectory, folder: folder.root))
         }
         // Checked before the ledger is opened: a new one would put its keys in the folder at once.
         if folder.contains(context.dataDirectory) {
-            throw CommandFailure(
-                SyncError.dataDirectoryInFolder(dataDirectory: context.dataDirectory, folder: folder.root).description)
+            throw CreditFailure.sync(.dataDirectoryInFolder(dataDirectory: context.dataDirectory, folder: folder.root))
         }
         let ledger = try context.openLedger()
         var memo = SyncMemo()
         guard watching else {
-            let report = try syncOnce(ledger, folder, &memo, recovering: recovering)
+            let report = try Self.syncOnce(ledger, folder, &memo, recovering: recovering)
             if recovering && report.recovered == nil {
                 printError(
                     "credit: note: this device's file in \(DisplayText.escaped(folder.root)) does not fork from this "
                         + "ledger: there was nothing to recover")
             }
-            try show(report, ledger, context, first: true)
+            try Self.show(report, ledger, context, first: true)
             return CreditCLI.success
         }
-        return try watch(ledger, folder, memo: &memo, interval: .seconds(args.integer(.interval) ?? 2), context)
+        return try Self.watchFolder(ledger, folder, memo: &memo, interval: .seconds(interval ?? 2), context)
     }
 
     /// One sync, its refusal in plain words.
@@ -49,13 +90,13 @@ enum SyncCommand {
         do {
             return try AccountSync(ledger).sync(through: folder, memo: &memo, recoveringRestored: recovering)
         } catch let error as SyncError {
-            throw CommandFailure(error.description)
+            throw CreditFailure.sync(error)
         }
     }
 
     /// Syncs, then again each time the folder (or this device's ledger) changes, until SIGINT or SIGTERM. A folder
     /// that is not there for a moment, or an account file still being copied, is said once and waited out.
-    private static func watch(
+    private static func watchFolder(
         _ ledger: Ledger, _ folder: SyncFolder, memo: inout SyncMemo, interval: Duration, _ context: Context
     ) throws -> Int32 {
         let watcher = FolderWatcher(
@@ -74,7 +115,7 @@ enum SyncCommand {
                 first = false
             } catch {
                 guard let gone = waitedOut(error, folder) else {
-                    throw (error as? SyncError).map { CommandFailure($0.description) } ?? error
+                    throw (error as? SyncError).map(CreditFailure.sync) ?? error
                 }
                 if waitingFor != gone { printError("credit: note: \(gone); waiting for it") }
                 waitingFor = gone

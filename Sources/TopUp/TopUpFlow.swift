@@ -65,7 +65,7 @@ public struct TopUpFlow {
             switch recorded {
             case .credited(let entry), .alreadyCredited(let entry):
                 let again = { if case .alreadyCredited = recorded { return true } else { return false } }()
-                return .creditedNotFinished(entry, alreadyCredited: again, problem: error.description)
+                return .creditedNotFinished(entry, alreadyCredited: again, problem: error.clause)
             default: throw error
             }
         }

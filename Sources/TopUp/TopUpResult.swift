@@ -9,7 +9,7 @@ public enum TopUpResult: Sendable, Equatable {
     /// This transaction was credited before: nothing new was written.
     case alreadyCredited(LedgerEntry)
     /// Credited (now, or before when `alreadyCredited`), but telling the store it was delivered failed
-    /// (`problem`, in words): the transaction stays unfinished at the store, and the next collect finishes it.
+    /// (`problem`, in words, a clause to sit inside a sentence): the transaction stays unfinished at the store, and the next collect finishes it.
     /// Paid and recorded: a success, never to be bought again.
     case creditedNotFinished(LedgerEntry, alreadyCredited: Bool, problem: String)
     /// The store is waiting for something (nil when it does not say what); the credit comes when the purchase
