@@ -6,11 +6,13 @@ import StoreWire
 /// checked.
 protocol SubscriptionControl: ControlCommand {
     associatedtype Response: Sendable
+    /// The endpoint's path parameters (the reference it sends).
+    associatedtype Path: EndpointParameters
     static var name: String { get }
     static var summary: String { get }
     /// The `SUBSCRIPTION` word, with its help.
     static var word: Argument<String> { get }
-    static var endpoint: Endpoint<NoBody, Response> { get }
+    static var endpoint: Endpoint<NoBody, Response, Path> { get }
     /// A transaction id of the subscription, or a product id of its group.
     var subscription: String { get }
     init(subscription: String)

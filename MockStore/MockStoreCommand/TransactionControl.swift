@@ -5,9 +5,11 @@ import StoreWire
 /// summary and endpoint are all it declares; the id is checked (digits).
 protocol TransactionControl: ControlCommand {
     associatedtype Response: Sendable
+    /// The endpoint's path parameters (the reference it sends).
+    associatedtype Path: EndpointParameters
     static var name: String { get }
     static var summary: String { get }
-    static var endpoint: Endpoint<NoBody, Response> { get }
+    static var endpoint: Endpoint<NoBody, Response, Path> { get }
     var transactionId: String { get }
     init(transactionId: String)
 }
