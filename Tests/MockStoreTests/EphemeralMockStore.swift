@@ -46,13 +46,7 @@ final class EphemeralMockStore {
         options.workingDirectory = workingDirectory
         options.processEnvironment = environment
         options.binary = try Binaries.require("mockstore")
-        let started = Date()
-        do {
-            let store = try await TestStore.start(options)
-            return EphemeralMockStore(store, secondsToListening: Date().timeIntervalSince(started))
-        } catch {
-            throw SupportFailure("\(error)")
-        }
+        return try await start(options)
     }
 
     /// `mockstore arguments` (a store in memory) in this process, selling the repository's catalogue: for a test of
@@ -62,6 +56,11 @@ final class EphemeralMockStore {
         options.arguments = arguments.filter { $0 != "--ephemeral" }
         options.catalogue = Repository.catalogue
         try options.run(.inProcess)
+        return try await start(options)
+    }
+
+    /// A store started with `options`, timed from the call to its listening.
+    private static func start(_ options: TestStore.Options) async throws -> EphemeralMockStore {
         let started = Date()
         do {
             let store = try await TestStore.start(options)

@@ -452,9 +452,13 @@ extension SandboxControlBinaryTests {
         let unknown = try await MockStoreHarness.controlInProcess(["control", "--url", "http://127.0.0.1:9", "explode"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("unknown control command \"explode\""))
-        let badId = try await MockStoreHarness.controlInProcess(["control", "--url", "http://127.0.0.1:9", "refund", "12ab"])
+        let badId = try await MockStoreHarness.controlInProcess([
+            "control", "--url", "http://127.0.0.1:9", "refund", "12ab",
+        ])
         #expect(badId.status == 64)
-        let down = try await MockStoreHarness.controlInProcess(["control", "--url", "http://127.0.0.1:9", "transactions"])
+        let down = try await MockStoreHarness.controlInProcess([
+            "control", "--url", "http://127.0.0.1:9", "transactions",
+        ])
         #expect(down.status == 1)
         #expect(down.stderr.contains("cannot reach the store"))
         let help = try await MockStoreHarness.controlInProcess(["control", "--help"])

@@ -261,7 +261,8 @@ extension SubscriptionBinaryTests {
         await #expect(
             try store.testStore.setTimeRate(named: "1005").rate == "oneRenewalEveryTwoSeconds")
         for bad in [["advance", "-P1M"], ["advance", "garbage"], ["advance", "P0D"], ["rate", "fast"], ["advance"]] {
-            let outcome = try await MockStoreHarness.controlInProcess(["control", "--url", store.baseURL, "clock"] + bad)
+            let outcome = try await MockStoreHarness.controlInProcess(
+                ["control", "--url", store.baseURL, "clock"] + bad)
             #expect(outcome.status == 64, "\(bad): \(outcome.stderr)")
             #expect(!outcome.stderr.isEmpty && !outcome.stderr.contains("Error"), "\(outcome.stderr)")
         }
