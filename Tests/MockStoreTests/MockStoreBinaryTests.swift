@@ -237,10 +237,14 @@ extension MockStoreBinaryTests {
         try expectError(
             try await store.post(DeviceAPI.finish.path(.init(transactionId: "not-a-number")), json: "{}"), status: 400,
             code: .invalidTransactionId)
-        let oversized = Array(repeating: UInt8(ascii: " "), count: 200 * 1024)
-        try expectError(
-            try await store.request("POST", DeviceAPI.purchase.path(), body: oversized), status: 413,
-            code: .payloadTooLarge)
+        // Over a connection of its own, its answer read even when the store stops reading the body it refuses (a
+        // client still sending then sees a broken pipe: URLSession reported that instead of the answer).
+        let oversized = try RawHTTPClient.send(
+            "POST \(DeviceAPI.purchase.path()) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(200 * 1024)\r\nConnection: close\r\n\r\n",
+            body: Array(repeating: UInt8(ascii: " "), count: 200 * 1024), port: store.port)
+        #expect(oversized.status == 413)
+        #expect(try JSONDecoder().decode(StoreErrorBody.self, from: Data(oversized.body)).errorCode == .payloadTooLarge)
 
         let garbage = try RawHTTPClient.exchange(
             Array("\u{1}\u{2} nonsense\r\n\r\n".utf8), host: "127.0.0.1", port: store.port)
