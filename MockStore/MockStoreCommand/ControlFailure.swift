@@ -1,17 +1,31 @@
 import Foundation
 import MockStoreHTTP
 
-/// A `mockstore control` that could not be done, said in plain words (exit 1): a file that is not there or holds
-/// the wrong thing, a store that cannot be reached.
-struct ControlFailure: Error, Equatable {
-    /// What failed and why, e.g. "cannot read the key file k.p8: there is no such file".
-    var words: String
+/// A `mockstore control` that could not be done (exit 1): a file that is not there or holds the wrong thing, a store
+/// that cannot be reached. Its words are made here, in ``words``.
+enum ControlFailure: Error, Equatable {
+    /// The key file at `path` could not be read; `why` says why in words.
+    case unreadableKeyFile(path: String, why: String)
+    /// The key file at `path` holds no P-256 key in PEM.
+    case notAKeyFile(path: String)
+    /// The store at `url` could not be reached; `why` is ``reason(for:url:timeout:)``'s words.
+    case unreachable(url: String, why: String)
 
-    init(_ words: String) { self.words = words }
+    /// What failed and why, in plain words, e.g. "cannot read the key file k.p8: there is no such file".
+    var words: String {
+        switch self {
+        case .unreadableKeyFile(let path, let why):
+            "cannot read the key file \(path): \(why)"
+        case .notAKeyFile(let path):
+            "the key file \(path) holds no P-256 key in PEM (a .p8 private key or a PUBLIC KEY block)"
+        case .unreachable(let url, let why):
+            "cannot reach the store at \(url): \(why)"
+        }
+    }
 
     /// Why the store at `url` could not be reached (`error`, thrown by ``HTTPClient``), in words: what a person can
     /// check, never libcurl's text or codes. `timeout`: the seconds the control waited.
-    static func unreachable(_ error: any Error, url: String, timeout: Double) -> String {
+    static func reason(for error: any Error, url: String, timeout: Double) -> String {
         guard let failure = error as? HTTPClient.Failure else { return "the request could not be sent" }
         let host = URLComponents(string: url)?.host ?? ""
         let local = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)

@@ -158,9 +158,9 @@ public struct ControlInvocation: Equatable, Sendable {
             if let customer { headers.append(HTTPHeader(MockCustomerHeader.name, customer)) }
             response = try HTTPClient.send(method, base + path, headers: headers, body: body ?? [], timeout: timeout)
         } catch {
-            let why = ControlFailure.unreachable(error, url: url, timeout: timeout)
-            return Outcome(
-                status: 1, stdout: "", stderr: "mockstore: error: cannot reach the store at \(url): \(why)\n")
+            let failed = ControlFailure.unreachable(
+                url: url, why: ControlFailure.reason(for: error, url: url, timeout: timeout))
+            return Outcome(status: 1, stdout: "", stderr: "mockstore: error: \(failed.words)\n")
         }
         guard (200..<300).contains(response.status) else {
             let detail: String

@@ -89,12 +89,11 @@ enum OfferControls {
     static func publicKeyPEM(_ file: String) -> Result<String, ControlFailure> {
         let text: String
         switch FileWords.read(file) {
-        case .failure(let problem): return .failure(ControlFailure("cannot read the key file \(file): \(problem.why)"))
+        case .failure(let problem): return .failure(.unreadableKeyFile(path: file, why: problem.why))
         case .success(let bytes): text = String(decoding: bytes, as: UTF8.self)
         }
         if let key = try? P256PrivateKey(pemRepresentation: text) { return .success(key.publicKey.pemRepresentation) }
         if let key = try? P256PublicKey(pemRepresentation: text) { return .success(key.pemRepresentation) }
-        return .failure(
-            ControlFailure("the key file \(file) holds no P-256 key in PEM (a .p8 private key or a PUBLIC KEY block)"))
+        return .failure(.notAKeyFile(path: file))
     }
 }

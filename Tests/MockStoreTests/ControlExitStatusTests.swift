@@ -100,7 +100,7 @@ extension ControlExitStatusTests {
     func everyUnreachableStoreIsSaidInPlainWords(_ kind: HTTPClient.Failure.Kind) {
         let failure = HTTPClient.Failure(
             kind: kind, detail: "curl: (7) Failed to connect after 0 ms", isNoConnection: false)
-        let words = ControlFailure.unreachable(failure, url: "http://127.0.0.1:1", timeout: 30)
+        let words = ControlFailure.reason(for: failure, url: "http://127.0.0.1:1", timeout: 30)
         #expect(!words.isEmpty)
         for libraryText in ["curl", "Failed", " ms", "(7)", "error"] {
             #expect(!words.contains(libraryText), "\(kind): \(words)")
