@@ -10,20 +10,12 @@ extension StoreHost {
     public static let inProcess = StoreHost { arguments, environment in
         // A client that hangs up must not end the test's process, as it must not end the binary's.
         _ = InProcessSignals.ignored
-        let options: MockStoreOptions
-        do {
-            guard case .run(let parsed) = try MockStoreCommandLine.parse(arguments, environment: environment) else {
-                throw StartupError("a store in this process takes a store's command line, not \(arguments)")
-            }
-            options = parsed
-        } catch let error as UsageError {
-            throw StartupError("mockstore: error: \(error.message)")
-        }
-        let running = try MockStoreLauncher.start(options)
+        // Started as the binary starts it; what it would have printed when it does not serve is the failure's words.
+        let (outcome, running) = MockStoreProcess.start(arguments: arguments, environment: environment)
+        guard let running else { throw StartupError(outcome.stdout + outcome.stderr) }
         return HostedStore(
-            url: running.server.baseURL, port: running.server.port,
-            listeningWords: MockStoreProcess.listeningWords(running),
-            startupWords: MockStoreProcess.startupWords(running),
+            url: running.server.baseURL, port: running.server.port, listeningWords: outcome.stdout,
+            startupWords: outcome.stderr,
             stop: { signal in MockStoreProcess.stopped(running, signal: signal) })
     }
 }
