@@ -156,7 +156,7 @@ enum CreditVersion { static let expected = "credit 0.9.0" }
 }
 
 /// A read-only data directory (mode 0500, read as user `nobody`): the screen and `collect` collect nothing and say so.
-@Suite(.enabled(if: HostileCommand.canSwitchUsers, "needs root and setpriv"))
+@Suite(.enabled(if: HostileCommand.canSwitchUsers, "needs root, setpriv and a checkout nobody may enter"))
 struct ReadOnlyScreenCommandTests {
     @Test func theScreenAndCollectSayNothingWasCollected() async throws {
         let scratch = try HostileDataDirectoryCommandTests.Scratch(nobody: true)

@@ -11,7 +11,7 @@ import Testing
 /// Issue 14 through the real binary: a data directory owned by another user or writable by others refused (runs as
 /// user `nobody` through `setpriv`), links never followed, a killed process's temporaries removed, modes narrow
 /// under umask 000, and a read-only data directory (mode 0500, a read-only bind mount) read without writing.
-@Suite(.enabled(if: HostileCommand.canSwitchUsers, "needs root and setpriv"))
+@Suite(.enabled(if: HostileCommand.canSwitchUsers, "needs root, setpriv and a checkout nobody may enter"))
 struct HostileDataDirectoryCommandTests {
     /// A scratch directory nobody can traverse into, and a data directory in it.
     final class Scratch {
@@ -154,8 +154,22 @@ struct HostileDataDirectoryCommandTests {
 /// Running the binary as root or as `nobody`, and what a data directory holds.
 enum HostileCommand {
     static var canSwitchUsers: Bool {
-        geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
-            && Credit.binary != nil
+        guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+            let binary = Credit.binary
+        else { return false }
+        return othersMayEnter(every: (binary as NSString).deletingLastPathComponent)
+    }
+
+    /// Whether `nobody` may reach the binaries in `folder`: it and every folder above it searchable by others (a
+    /// checkout inside a folder of root's own, such as `mktemp -d`'s, is not, and `nobody` could not start them).
+    static func othersMayEnter(every folder: String) -> Bool {
+        var folder = folder
+        while folder.count > 1 {
+            var info = stat()
+            guard stat(folder, &info) == 0, info.st_mode & S_IXOTH != 0 else { return false }
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        return true
     }
 
     static func environment(_ home: String) -> [String: String] {
