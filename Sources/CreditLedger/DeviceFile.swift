@@ -94,7 +94,7 @@ struct DeviceFile {
             }
             if let hmac {
                 if signed == nil { signed = entry.macField != nil }
-                if let problem = LineMACCheck.problem(line, entry: entry, signed: signed!, context: hmac) {
+                if let problem = LineMACCheck.problem(line, mac: entry.macField, signed: signed!, context: hmac) {
                     throw LedgerError.brokenChain(file: path, line: lineNumber, reason: problem)
                 }
             }
@@ -187,10 +187,17 @@ struct DeviceFile {
     /// sequence `sequence`, or nil when it does.
     @inline(__always)
     static func chainProblem(_ entry: LedgerEntry, after previous: ChainField?, sequence: Int64) -> String? {
-        guard sequence < Int64.max, entry.sequence == sequence + 1 else {
-            return "its sequence is #\(entry.sequence), not the one after #\(sequence)"
+        chainProblem(sequence: entry.sequence, prev: entry.prevField, after: previous, sequence: sequence)
+    }
+
+    /// ``chainProblem(_:after:sequence:)`` of an entry with `sequence` and `prev`.
+    static func chainProblem(
+        sequence: Int64, prev: ChainField?, after previous: ChainField?, sequence before: Int64
+    ) -> String? {
+        guard before < Int64.max, sequence == before + 1 else {
+            return "its sequence is #\(sequence), not the one after #\(before)"
         }
-        guard previous == nil || entry.prevField == previous else {
+        guard previous == nil || prev == previous else {
             return "it does not chain from the line before it (its prev)"
         }
         return nil

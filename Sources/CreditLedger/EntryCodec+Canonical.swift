@@ -1,29 +1,5 @@
 import Platform
 
-/// What a reader keeps from one line to the next: the device string of the lines before, so that a file's
-/// million lines share one String instead of holding a million copies of it.
-struct LineReadContext {
-    private(set) var device: String
-    private var deviceBytes: [UInt8]
-
-    init(device: String = "") {
-        self.device = device
-        deviceBytes = Array(device.utf8)
-    }
-
-    /// The device named by `bytes`: the shared instance when it is the same as the line before's.
-    mutating func device(_ bytes: UnsafeRawBufferPointer) -> String {
-        if bytes.count == deviceBytes.count,
-            deviceBytes.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
-        {
-            return device
-        }
-        device = String(decoding: bytes, as: UTF8.self)
-        deviceBytes = Array(bytes)
-        return device
-    }
-}
-
 extension EntryCodec {
     /// Parses one line (without its newline), sharing strings with the lines before through `context`. Lines in
     /// the form ``body(of:)`` and ``line(body:mac:)`` write take a fast path; anything else (escapes, non-ASCII
@@ -36,13 +12,29 @@ extension EntryCodec {
         return try parse(line)
     }
 
+    /// ``parse(_:context:)`` into `slot` (uninitialised memory: initialised on return, left uninitialised when it
+    /// throws), so that the entry is made where it is kept rather than made and copied there (the copy retains and
+    /// releases each of its strings: a tenth of a parse).
+    static func parse(
+        _ line: UnsafeBufferPointer<UInt8>, context: inout LineReadContext, into slot: UnsafeMutablePointer<LedgerEntry>
+    ) throws(EntryParseError) {
+        if let base = line.baseAddress, line.count >= 2 {
+            var reader = CanonicalReader(base: base, count: line.count)
+            if reader.read(context: &context, into: slot) { return }
+        }
+        slot.initialize(to: try parse(line))
+    }
+
     /// The fast path: nil unless the line is a ledger entry written the way the ledger writes them (keys once each,
     /// in the written order, ASCII strings without escapes, integers of at most 18 digits). Never accepts a line
     /// the strict reader would refuse, and reads the same entry from it (the tests compare the two).
     static func parseCanonical(_ line: UnsafeRawBufferPointer, context: inout LineReadContext) -> LedgerEntry? {
         guard let base = line.baseAddress, line.count >= 2 else { return nil }
         var reader = CanonicalReader(base: base.assumingMemoryBound(to: UInt8.self), count: line.count)
-        return reader.read(context: &context)
+        let slot = UnsafeMutablePointer<LedgerEntry>.allocate(capacity: 1)
+        defer { slot.deallocate() }
+        guard reader.read(context: &context, into: slot) else { return nil }
+        return slot.move()
     }
 }
 
@@ -58,30 +50,34 @@ private struct CanonicalReader {
         self.end = count
     }
 
-    mutating func read(context: inout LineReadContext) -> LedgerEntry? {
+    /// Reads the line into `slot` (uninitialised memory); false, leaving it so, when the line is not in the
+    /// canonical form.
+    mutating func read(context: inout LineReadContext, into slot: UnsafeMutablePointer<LedgerEntry>) -> Bool {
         // The keys in the order the ledger writes them; each optional one is there or not. Any other order, an
         // unknown key, a key twice: not this path.
-        guard has(.id), let idBytes = stringBytes(), idBytes.count > 0 else { return nil }
-        guard has(.device), let deviceBytes = stringBytes(), deviceBytes.count > 0 else { return nil }
-        guard has(.seq), let sequence = integer(), sequence >= 1 else { return nil }
+        guard has(.id), let idBytes = stringBytes(), idBytes.count > 0 else { return false }
+        guard has(.device), let deviceBytes = stringBytes(), deviceBytes.count > 0 else { return false }
+        guard has(.seq), let sequence = integer(), sequence >= 1 else { return false }
         guard has(.time), index + 25 <= end, base[index + 24] == UInt8(ascii: "\""),
-            let time = Timestamp(iso8601Bytes: UnsafeBufferPointer(start: base + index, count: 24))
-        else { return nil }
+            let time = context.timestamp(base + index)
+        else { return false }
         index += 25
-        guard has(.kind), let kindBytes = stringBytes(), let kind = CanonicalReader.kind(kindBytes) else { return nil }
+        guard has(.kind), let kindBytes = stringBytes(), let kind = CanonicalReader.kind(kindBytes) else {
+            return false
+        }
         var feature: String?
         var subject: String?
         if has(.feature) {
-            guard let value = string() else { return nil }
+            guard let value = string() else { return false }
             feature = value
         }
         if has(.subject) {
-            guard let value = string() else { return nil }
+            guard let value = string() else { return false }
             subject = value
         }
-        guard has(.quantity), let quantity = integer() else { return nil }
-        guard has(.amount), let amount = integer() else { return nil }
-        guard has(.balanceAfter), let balanceAfter = integer() else { return nil }
+        guard has(.quantity), let quantity = integer() else { return false }
+        guard has(.amount), let amount = integer() else { return false }
+        guard has(.balanceAfter), let balanceAfter = integer() else { return false }
         var details: EntryDetails?
         if index < end && base[index] == UInt8(ascii: ",") && !atChain() {
             // A refund, a top-up, a reversal: the rarer fields, in their order.
@@ -91,12 +87,12 @@ private struct CanonicalReader {
             var reference: String?
             var product: String?
             var receipt: String?
-            if has(.refersTo) { guard let value = string() else { return nil }; refersTo = value }
-            if has(.reason) { guard let value = string() else { return nil }; reason = value }
-            if has(.text) { guard let value = string() else { return nil }; text = value }
-            if has(.reference) { guard let value = string() else { return nil }; reference = value }
-            if has(.product) { guard let value = string() else { return nil }; product = value }
-            if has(.receipt) { guard let value = string() else { return nil }; receipt = value }
+            if has(.refersTo) { guard let value = string() else { return false }; refersTo = value }
+            if has(.reason) { guard let value = string() else { return false }; reason = value }
+            if has(.text) { guard let value = string() else { return false }; text = value }
+            if has(.reference) { guard let value = string() else { return false }; reference = value }
+            if has(.product) { guard let value = string() else { return false }; product = value }
+            if has(.receipt) { guard let value = string() else { return false }; receipt = value }
             details = EntryDetails.make(
                 refersTo: refersTo, reason: reason, text: text, reference: reference, product: product, receipt: receipt
             )
@@ -104,23 +100,25 @@ private struct CanonicalReader {
         var prevDigest: ChainDigest?
         var macDigest: ChainDigest?
         if has(.prev) {
-            guard let value = stringBytes() else { return nil }
-            guard let digest = ChainDigest(hex: value) else { return nil }  // not the ledger's own form
+            guard let value = stringBytes() else { return false }
+            guard let digest = context.previousDigest(value) else { return false }  // not the ledger's own form
             prevDigest = digest
         }
         if has(.mac) {
-            guard let value = stringBytes() else { return nil }
-            guard let digest = ChainDigest(hex: value) else { return nil }
+            guard let value = stringBytes() else { return false }
+            guard let digest = context.macDigest(value) else { return false }
             macDigest = digest
         }
-        guard index + 1 == end, base[index] == UInt8(ascii: "}") else { return nil }
+        guard index + 1 == end, base[index] == UInt8(ascii: "}") else { return false }
         let id = String(decoding: idBytes, as: UTF8.self)
         let device = context.device(deviceBytes)
-        return LedgerEntry(
-            id: id, device: device, sequence: sequence, time: time, kind: kind, feature: feature, subject: subject,
-            quantity: quantity, amount: MicroCredits(amount), balanceAfter: MicroCredits(balanceAfter),
-            details: details,
-            prevDigest: prevDigest, macDigest: macDigest)
+        slot.initialize(
+            to: LedgerEntry(
+                id: id, device: device, sequence: sequence, time: time, kind: kind, feature: feature,
+                subject: subject, quantity: quantity, amount: MicroCredits(amount),
+                balanceAfter: MicroCredits(balanceAfter), details: details, prevDigest: prevDigest,
+                macDigest: macDigest))
+        return true
     }
 
     /// Whether `literal` is at the cursor; if so the cursor moves past it.

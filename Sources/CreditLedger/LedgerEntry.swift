@@ -140,8 +140,9 @@ public struct LedgerEntry: Sendable, Equatable {
     }
 
     /// Every stored field at once (the readers' way in); `details` must be nil when it would hold nothing (see
-    /// ``EntryDetails/make(refersTo:reason:text:reference:product:receipt:prevText:macText:)``).
-    @inline(__always)
+    /// ``EntryDetails/make(refersTo:reason:text:reference:product:receipt:prevText:macText:)``). Not inlined: a
+    /// call makes the entry in the place it is returned to, where inlined it was made and then copied.
+    @inline(never)
     init(
         id: String, device: String, sequence: Int64, time: Timestamp, kind: EntryKind, feature: String?,
         subject: String?, quantity: Int64, amount: MicroCredits, balanceAfter: MicroCredits, details: EntryDetails?,

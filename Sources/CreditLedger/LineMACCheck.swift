@@ -11,13 +11,13 @@ struct LineMACCheck: Sendable {
     /// A context for one thread's lines.
     func makeContext() throws -> HMACSHA256 { try HMACSHA256(key: key) }
 
-    /// Why `line` (its bytes, no newline) parsed as `entry` does not verify with `context`, or nil when it does.
+    /// Why `line` (its bytes, no newline), whose entry has `mac`, does not verify with `context`, or nil when it does.
     /// `signed` says whether the file's lines carry MACs (a ledger made before signing has none, and is left to
     /// `credit upgrade`).
     static func problem(
-        _ line: UnsafeBufferPointer<UInt8>, entry: LedgerEntry, signed: Bool, context: HMACSHA256
+        _ line: UnsafeBufferPointer<UInt8>, mac: ChainField?, signed: Bool, context: HMACSHA256
     ) -> String? {
-        guard let mac = entry.macField else { return signed ? "it carries no MAC" : nil }
+        guard let mac else { return signed ? "it carries no MAC" : nil }
         guard case .digest(let expected) = mac, let prefix = EntryCodec.macCoveredPrefix(of: line) else {
             return "its MAC is not one the ledger writes"
         }

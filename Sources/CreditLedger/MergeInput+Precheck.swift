@@ -88,7 +88,7 @@ private struct PrecheckScan {
             } catch {
                 return MergeRefusal(file: path, line: number, reason: .unreadable(error.reason))
             }
-            if let problem = LineMACCheck.problem(buffer, entry: entry, signed: true, context: context) {
+            if let problem = LineMACCheck.problem(buffer, mac: entry.macField, signed: true, context: context) {
                 // Not one line of ours from the start: another account's file; a bad line after good ones: forged.
                 if number == 1 && entry.macField != nil {
                     return MergeRefusal(file: path, line: 1, reason: .otherAccount)

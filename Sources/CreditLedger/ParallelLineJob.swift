@@ -173,17 +173,20 @@ struct ParallelLineJob {
                         part.overflowed = true
                         return false
                     }
-                    let entry = try EntryCodec.parse(line, context: &context)
+                    // Made in its place (no copy of the entry), and taken out again if its MAC does not hold.
+                    let slot = target + part.count
+                    try EntryCodec.parse(line, context: &context, into: slot)
                     // Lines without a MAC are judged once the parts are together (is the file signed?).
-                    if let hmac, entry.macField != nil,
-                        let problem = LineMACCheck.problem(line, entry: entry, signed: true, context: hmac)
+                    if let hmac, slot.pointee.macField != nil,
+                        let problem = LineMACCheck.problem(
+                            line, mac: slot.pointee.macField, signed: true, context: hmac)
                     {
+                        slot.deinitialize(count: 1)
                         part.changed = (part.count, problem)
                         return false
                     }
-                    links.note(entry, at: part.count, into: &part)
-                    hashes[part.count] = EntryIDIndex.hash(entry.id)
-                    (target + part.count).initialize(to: entry)
+                    links.note(slot, at: part.count, into: &part)
+                    hashes[part.count] = EntryIDIndex.hash(slot.pointee.id)
                     part.count += 1
                     return true
                 } catch {
@@ -208,18 +211,21 @@ private struct LinkCheck {
     var previousSequence: Int64 = 0
 
     @inline(__always)
-    mutating func note(_ entry: LedgerEntry, at index: Int, into part: inout ParallelLines.Part) {
-        let mac = entry.macField
+    mutating func note(_ entry: UnsafePointer<LedgerEntry>, at index: Int, into part: inout ParallelLines.Part) {
+        // Field by field through the pointer: the entry itself is not copied (its strings not retained).
+        let mac = entry.pointee.macField
+        let sequence = entry.pointee.sequence
         if mac == nil && part.firstUnsigned == nil { part.firstUnsigned = index }
-        part.maxSequence = Swift.max(part.maxSequence, entry.sequence)
+        part.maxSequence = Swift.max(part.maxSequence, sequence)
         guard checks else { return }
         if index > 0 && part.chainBreak == nil,
-            let reason = DeviceFile.chainProblem(entry, after: previousMAC, sequence: previousSequence)
+            let reason = DeviceFile.chainProblem(
+                sequence: sequence, prev: entry.pointee.prevField, after: previousMAC, sequence: previousSequence)
         {
             part.chainBreak = (index, reason)
         }
         previousMAC = mac
-        previousSequence = entry.sequence
+        previousSequence = sequence
     }
 }
 

@@ -78,25 +78,42 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// Parses the written form from raw bytes.
     init?(iso8601Bytes bytes: UnsafeBufferPointer<UInt8>) {
-        guard bytes.count == 24, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A,
-            bytes[16] == 0x3A, bytes[19] == 0x2E, bytes[23] == 0x5A
+        guard bytes.count == 24, let base = bytes.baseAddress, let days = Timestamp.days(iso8601Date: base),
+            let clock = Timestamp.milliseconds(iso8601Clock: base)
         else { return nil }
-        func number(_ from: Int, _ count: Int) -> Int64? {
-            var value: Int64 = 0
-            for index in from..<(from + count) {
-                let digit = bytes[index] &- 0x30
-                guard digit < 10 else { return nil }
-                value = value * 10 + Int64(digit)
-            }
-            return value
+        milliseconds = days * 86_400_000 + clock
+    }
+
+    /// The days since 1970-01-01 of the date that starts the written form (`YYYY-MM-DD`, its first 10 bytes), or
+    /// nil when it is not a real date written that way.
+    static func days(iso8601Date bytes: UnsafePointer<UInt8>) -> Int64? {
+        guard bytes[4] == 0x2D, bytes[7] == 0x2D, let year = number(bytes, 0, 4), let month = number(bytes, 5, 2),
+            let day = number(bytes, 8, 2), (1...12).contains(month), day >= 1,
+            day <= Timestamp.daysIn(month: month, year: year)
+        else { return nil }
+        return Timestamp.days(fromCivil: year, month, day)
+    }
+
+    /// The milliseconds into the day of the written form's time (`THH:MM:SS.mmmZ`, its bytes 10 to 23), or nil
+    /// when it is not a time written that way.
+    static func milliseconds(iso8601Clock bytes: UnsafePointer<UInt8>) -> Int64? {
+        guard bytes[10] == 0x54, bytes[13] == 0x3A, bytes[16] == 0x3A, bytes[19] == 0x2E, bytes[23] == 0x5A,
+            let hour = number(bytes, 11, 2), let minute = number(bytes, 14, 2), let second = number(bytes, 17, 2),
+            let millis = number(bytes, 20, 3), hour < 24, minute < 60, second < 60
+        else { return nil }
+        return hour * 3_600_000 + minute * 60_000 + second * 1000 + millis
+    }
+
+    /// The decimal number in `count` bytes from `from`, or nil when one is not a digit.
+    @inline(__always)
+    private static func number(_ bytes: UnsafePointer<UInt8>, _ from: Int, _ count: Int) -> Int64? {
+        var value: Int64 = 0
+        for index in from..<(from + count) {
+            let digit = bytes[index] &- 0x30
+            guard digit < 10 else { return nil }
+            value = value * 10 + Int64(digit)
         }
-        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
-            let minute = number(14, 2), let second = number(17, 2), let millis = number(20, 3),
-            (1...12).contains(month), day >= 1, day <= Timestamp.daysIn(month: month, year: year), hour < 24,
-            minute < 60, second < 60
-        else { return nil }
-        let days = Timestamp.days(fromCivil: year, month, day)
-        milliseconds = days * 86_400_000 + hour * 3_600_000 + minute * 60_000 + second * 1000 + millis
+        return value
     }
 
     /// Parses the written form from a string.

@@ -138,17 +138,18 @@ struct VerifierLineParts {
         _ line: UnsafeBufferPointer<UInt8>, start: Int, at position: Int, context: inout LineReadContext,
         hmac: HMACSHA256, into slots: LineSlots
     ) {
-        var read = LedgerVerifier.Line(
-            number: position + 1, start: start, count: line.count, entry: nil, macValid: false, parseError: nil)
+        // The line is made in its place and its entry parsed into it (no copy of either).
+        let slot = slots.lines + position
+        slot.initialize(
+            to: LedgerVerifier.Line(
+                number: position + 1, start: start, count: line.count, entry: nil, macValid: false, parseError: nil))
         do throws(EntryParseError) {
-            let entry = try EntryCodec.parse(line, context: &context)
-            slots.valid[position] = LedgerVerifier.macHolds(line, mac: entry.macField, with: hmac)
-            slots.hashes[position] = EntryIDIndex.hash(entry.id)
-            read.entry = entry
+            slot.pointee.entry = try EntryCodec.parse(line, context: &context)
+            slots.valid[position] = LedgerVerifier.macHolds(line, mac: slot.pointee.entry!.macField, with: hmac)
+            slots.hashes[position] = EntryIDIndex.hash(slot.pointee.entry!.id)
         } catch {
-            read.parseError = error.reason
+            slot.pointee.parseError = error.reason
         }
-        (slots.lines + position).initialize(to: read)
     }
 
     /// The bytes of the file from `start` to `end`.
