@@ -88,7 +88,7 @@ struct ChainDigest: Hashable, Sendable {
     /// Sixteen hex digits to the word holding their eight bytes in memory order; nil unless every digit is one of
     /// `0-9a-f`. Eight digits at a time, in registers.
     @inline(__always)
-    private static func decode16(_ digits: UnsafeRawPointer) -> UInt64? {
+    static func decode16(_ digits: UnsafeRawPointer) -> UInt64? {
         guard let low = decode8(digits.loadUnaligned(as: UInt64.self)),
             let high = decode8(digits.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         else { return nil }
@@ -116,7 +116,7 @@ struct ChainDigest: Hashable, Sendable {
 
     /// One word (eight bytes in memory order) as sixteen lowercase digits.
     @inline(__always)
-    private static func encode8(_ word: UInt64, to target: UnsafeMutableRawPointer) {
+    static func encode8(_ word: UInt64, to target: UnsafeMutableRawPointer) {
         let value = UInt64(littleEndian: word)
         for half in 0..<2 {
             // Four bytes to eight nibbles, each in its own byte, high nibble first.

@@ -129,7 +129,7 @@ struct CheckpointForward {
     /// id seen before in this read (the checkpoint's ids are looked at once, after), a second top-up of a store
     /// transaction, or a sum that would overflow.
     private mutating func count(_ entry: LedgerEntry) -> Bool {
-        let hash = EntryIDIndex.stableHash(entry.id)
+        let hash = entry.stableIDHash
         guard seen.insert(hash).inserted else { return false }
         newIDs.append(hash)
         if entry.kind == .topup, entry.refersTo == nil, let reference = entry.reference {

@@ -14,15 +14,19 @@ extension EntryCodec {
 
     /// ``parse(_:context:)`` into `slot` (uninitialised memory: initialised on return, left uninitialised when it
     /// throws), so that the entry is made where it is kept rather than made and copied there (the copy retains and
-    /// releases each of its strings: a tenth of a parse).
+    /// releases each of its strings: a tenth of a parse). Returns ``EntryIDIndex/hash(_:)`` of its id, made from the
+    /// line's bytes.
     static func parse(
         _ line: UnsafeBufferPointer<UInt8>, context: inout LineReadContext, into slot: UnsafeMutablePointer<LedgerEntry>
-    ) throws(EntryParseError) {
+    ) throws(EntryParseError) -> UInt64 {
         if let base = line.baseAddress, line.count >= 2 {
             var reader = CanonicalReader(base: base, count: line.count)
-            if reader.read(context: &context, into: slot) { return }
+            if let idHash = reader.read(context: &context, into: slot) { return idHash }
         }
-        slot.initialize(to: try parse(line))
+        let entry = try parse(line)
+        let idHash = entry.idHash
+        slot.initialize(to: entry)
+        return idHash
     }
 
     /// The fast path: nil unless the line is a ledger entry written the way the ledger writes them (keys once each,
@@ -33,7 +37,7 @@ extension EntryCodec {
         var reader = CanonicalReader(base: base.assumingMemoryBound(to: UInt8.self), count: line.count)
         let slot = UnsafeMutablePointer<LedgerEntry>.allocate(capacity: 1)
         defer { slot.deallocate() }
-        guard reader.read(context: &context, into: slot) else { return nil }
+        guard reader.read(context: &context, into: slot) != nil else { return nil }
         return slot.move()
     }
 }
@@ -50,34 +54,34 @@ private struct CanonicalReader {
         self.end = count
     }
 
-    /// Reads the line into `slot` (uninitialised memory); false, leaving it so, when the line is not in the
-    /// canonical form.
-    mutating func read(context: inout LineReadContext, into slot: UnsafeMutablePointer<LedgerEntry>) -> Bool {
+    /// Reads the line into `slot` (uninitialised memory) and returns its id's hash (``EntryIDIndex/hash(_:)``);
+    /// nil, leaving the slot uninitialised, when the line is not in the canonical form.
+    mutating func read(context: inout LineReadContext, into slot: UnsafeMutablePointer<LedgerEntry>) -> UInt64? {
         // The keys in the order the ledger writes them; each optional one is there or not. Any other order, an
         // unknown key, a key twice: not this path.
-        guard has(.id), let idBytes = stringBytes(), idBytes.count > 0 else { return false }
-        guard has(.device), let deviceBytes = stringBytes(), deviceBytes.count > 0 else { return false }
-        guard has(.seq), let sequence = integer(), sequence >= 1 else { return false }
+        guard has(.id), let idBytes = stringBytes(), idBytes.count > 0 else { return nil }
+        guard has(.device), let deviceBytes = stringBytes(), deviceBytes.count > 0 else { return nil }
+        guard has(.seq), let sequence = integer(), sequence >= 1 else { return nil }
         guard has(.time), index + 25 <= end, base[index + 24] == UInt8(ascii: "\""),
             let time = context.timestamp(base + index)
-        else { return false }
+        else { return nil }
         index += 25
         guard has(.kind), let kindBytes = stringBytes(), let kind = CanonicalReader.kind(kindBytes) else {
-            return false
+            return nil
         }
         var feature: String?
         var subject: String?
         if has(.feature) {
-            guard let value = string() else { return false }
+            guard let value = string() else { return nil }
             feature = value
         }
         if has(.subject) {
-            guard let value = string() else { return false }
+            guard let value = string() else { return nil }
             subject = value
         }
-        guard has(.quantity), let quantity = integer() else { return false }
-        guard has(.amount), let amount = integer() else { return false }
-        guard has(.balanceAfter), let balanceAfter = integer() else { return false }
+        guard has(.quantity), let quantity = integer() else { return nil }
+        guard has(.amount), let amount = integer() else { return nil }
+        guard has(.balanceAfter), let balanceAfter = integer() else { return nil }
         var details: EntryDetails?
         if index < end && base[index] == UInt8(ascii: ",") && !atChain() {
             // A refund, a top-up, a reversal: the rarer fields, in their order.
@@ -87,12 +91,12 @@ private struct CanonicalReader {
             var reference: String?
             var product: String?
             var receipt: String?
-            if has(.refersTo) { guard let value = string() else { return false }; refersTo = value }
-            if has(.reason) { guard let value = string() else { return false }; reason = value }
-            if has(.text) { guard let value = string() else { return false }; text = value }
-            if has(.reference) { guard let value = string() else { return false }; reference = value }
-            if has(.product) { guard let value = string() else { return false }; product = value }
-            if has(.receipt) { guard let value = string() else { return false }; receipt = value }
+            if has(.refersTo) { guard let value = string() else { return nil }; refersTo = value }
+            if has(.reason) { guard let value = string() else { return nil }; reason = value }
+            if has(.text) { guard let value = string() else { return nil }; text = value }
+            if has(.reference) { guard let value = string() else { return nil }; reference = value }
+            if has(.product) { guard let value = string() else { return nil }; product = value }
+            if has(.receipt) { guard let value = string() else { return nil }; receipt = value }
             details = EntryDetails.make(
                 refersTo: refersTo, reason: reason, text: text, reference: reference, product: product, receipt: receipt
             )
@@ -100,17 +104,17 @@ private struct CanonicalReader {
         var prevDigest: ChainDigest?
         var macDigest: ChainDigest?
         if has(.prev) {
-            guard let value = stringBytes() else { return false }
-            guard let digest = context.previousDigest(value) else { return false }  // not the ledger's own form
+            guard let value = stringBytes() else { return nil }
+            guard let digest = context.previousDigest(value) else { return nil }  // not the ledger's own form
             prevDigest = digest
         }
         if has(.mac) {
-            guard let value = stringBytes() else { return false }
-            guard let digest = context.macDigest(value) else { return false }
+            guard let value = stringBytes() else { return nil }
+            guard let digest = context.macDigest(value) else { return nil }
             macDigest = digest
         }
-        guard index + 1 == end, base[index] == UInt8(ascii: "}") else { return false }
-        let id = String(decoding: idBytes, as: UTF8.self)
+        guard index + 1 == end, base[index] == UInt8(ascii: "}") else { return nil }
+        let id = EntryIDStorage(ascii: idBytes)
         let device = context.device(deviceBytes)
         slot.initialize(
             to: LedgerEntry(
@@ -118,7 +122,7 @@ private struct CanonicalReader {
                 subject: subject, quantity: quantity, amount: MicroCredits(amount),
                 balanceAfter: MicroCredits(balanceAfter), details: details, prevDigest: prevDigest,
                 macDigest: macDigest))
-        return true
+        return EntryIDIndex.hash(idBytes)
     }
 
     /// Whether `literal` is at the cursor; if so the cursor moves past it.

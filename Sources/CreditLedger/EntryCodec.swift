@@ -17,7 +17,7 @@ public enum EntryCodec {
     static func appendBody(of entry: LedgerEntry, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         appendKey("id", to: &out, first: true)
-        appendString(entry.id, to: &out)
+        entry.appendID(to: &out)
         appendKey("device", to: &out)
         appendString(entry.device, to: &out)
         appendKey("seq", to: &out)

@@ -162,7 +162,12 @@ struct EntryIDIndex {
 
     /// The hash of `id` under a fixed seed, the same in every process: what the checkpoint keeps of each id
     /// (``CheckpointIDs``). Two ids with one hash only send the counter to a full read.
-    static func stableHash(_ id: String) -> UInt64 { hash(id, seed: 0x6A09_E667_F3BC_C908) }
+    static func stableHash(_ id: String) -> UInt64 { hash(id, seed: stableSeed) }
+
+    /// ``stableHash(_:)`` of an id's UTF-8 bytes.
+    static func stableHash(_ bytes: UnsafeRawBufferPointer) -> UInt64 { hash(bytes, seed: stableSeed) }
+
+    private static let stableSeed: UInt64 = 0x6A09_E667_F3BC_C908
 
     @inline(__always)
     private static func hash(_ id: String, seed: UInt64) -> UInt64 {

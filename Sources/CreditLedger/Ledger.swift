@@ -400,7 +400,7 @@ public final class Ledger {
         let now = clock.now()
         for (index, draft) in drafts.enumerated() {
             let hash = EntryIDIndex.hash(draft.id)
-            let earlier = pending.find(hash: hash) { batch.written[$0].id == draft.id }.map { batch.written[$0] }
+            let earlier = pending.find(hash: hash) { batch.written[$0].hasID(draft.id) }.map { batch.written[$0] }
             // A new device file starts with its opening entry even when another device's file here has it already
             // (it counts once): without a first line the file would never be made.
             if let existing = creating ? nil : entry(id: draft.id) ?? earlier {

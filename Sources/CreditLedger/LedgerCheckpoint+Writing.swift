@@ -28,7 +28,7 @@ extension LedgerCheckpoint {
         let entries = ledger.entries
         var ids: CheckpointIDs
         if let kept = ledger.keptCheckpoint, existing == kept.bytes, kept.covered <= entries.count {
-            let added = entries[kept.covered...].map { EntryIDIndex.stableHash($0.id) }
+            let added = entries[kept.covered...].map { $0.stableIDHash }
             if kept.ids.recent.count + added.count <= CheckpointIDs.recentLimit {
                 ids = kept.ids
                 ids.recent += added
@@ -69,7 +69,7 @@ extension LedgerCheckpoint {
     private static func allIDs(of entries: [LedgerEntry]) -> [UInt64] {
         entries.withUnsafeBufferPointer { list in
             [UInt64](unsafeUninitializedCapacity: list.count) { hashes, made in
-                for index in list.indices { hashes[index] = EntryIDIndex.stableHash(list[index].id) }
+                for index in list.indices { hashes[index] = list[index].stableIDHash }
                 made = list.count
             }
         }

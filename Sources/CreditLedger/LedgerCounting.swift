@@ -33,7 +33,7 @@ struct LedgerCounting {
                 countInGroups(list, range: first..<list.count) { hashes[$0 - first] }
             }
         } else {
-            countInGroups(list, range: first..<list.count) { EntryIDIndex.hash(list[$0].id) }
+            countInGroups(list, range: first..<list.count) { list[$0].idHash }
         }
     }
 
@@ -75,7 +75,7 @@ struct LedgerCounting {
     /// Counts the entry at `position`, unless its id is counted already.
     @inline(__always)
     private mutating func countOne(at position: Int, hash: UInt64, in list: UnsafeBufferPointer<LedgerEntry>) {
-        if let existing = index.insert(position, hash: hash, matches: { list[$0].id == list[position].id }) {
+        if let existing = index.insert(position, hash: hash, matches: { list[$0].hasSameID(as: list[position]) }) {
             sameID(at: position, as: existing, hash: hash, in: list)
             return
         }

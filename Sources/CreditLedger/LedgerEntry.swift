@@ -4,15 +4,15 @@ public struct LedgerEntry: Sendable, Equatable {
     // The stored fields are declared in this order on purpose: what the sums over every entry read (kind, time,
     // amount, feature) shares the first cache line of each entry.
     public var kind: EntryKind
-    private var chainBits: UInt8 = 0
+    private var chainBits: UInt8
     /// When it was written (UTC).
     public var time: Timestamp
     /// Signed: charges and reversals are negative.
     public var amount: MicroCredits
     /// The feature key of a charge or refund (a fixed string, never display text).
     public var feature: String?
-    /// The idempotency key: a charge's is random, a refund's derives from its charge, a top-up's from its payment.
-    public var id: String
+    /// The id as held (a lowercase UUID in 16 bytes, any other id as its String).
+    private var idStorage: EntryIDStorage
     /// The device that wrote the entry.
     public var device: String
     /// Position in the device's file, from 1, contiguous.
@@ -28,11 +28,41 @@ public struct LedgerEntry: Sendable, Equatable {
     private var details: EntryDetails?
     /// `prev` and `mac` as 32 bytes each (what the ledger writes: 64 lowercase hex digits), present when the
     /// matching bit of `chainBits` is set; any other text is kept in `details`.
-    var prevDigest = ChainDigest.zero
-    var macDigest = ChainDigest.zero
+    var prevDigest: ChainDigest
+    var macDigest: ChainDigest
 
     private static let hasPrevDigest: UInt8 = 1
     private static let hasMACDigest: UInt8 = 2
+
+    /// The idempotency key: a charge's is random, a refund's derives from its charge, a top-up's from its payment.
+    public var id: String {
+        get { idStorage.string }
+        set { idStorage = EntryIDStorage(newValue) }
+    }
+
+    /// ``EntryIDIndex/hash(_:)`` of the id, read where it is held.
+    @inline(__always)
+    var idHash: UInt64 { idStorage.withBytes { EntryIDIndex.hash($0) } }
+
+    /// ``EntryIDIndex/stableHash(_:)`` of the id, read where it is held.
+    var stableIDHash: UInt64 { idStorage.withBytes { EntryIDIndex.stableHash($0) } }
+
+    /// Appends the id as a JSON string (a packed UUID straight from its bytes, which need no escape).
+    func appendID(to out: inout [UInt8]) {
+        guard case .text(let text) = idStorage else {
+            out.append(UInt8(ascii: "\""))
+            idStorage.withBytes { out.append(contentsOf: $0) }
+            out.append(UInt8(ascii: "\""))
+            return
+        }
+        EntryCodec.appendString(text, to: &out)
+    }
+
+    /// Whether the id is `id`.
+    func hasID(_ id: String) -> Bool { idStorage.matches(id) }
+
+    /// Whether `other` has the same id.
+    func hasSameID(as other: LedgerEntry) -> Bool { idStorage == other.idStorage }
 
     /// The charge a refund gives back, or the top-up a reversal takes back.
     public var refersTo: String? {
@@ -76,6 +106,7 @@ public struct LedgerEntry: Sendable, Equatable {
     }
 
     /// `prev` as held.
+    @inline(__always)
     var prevField: ChainField? {
         get {
             if chainBits & LedgerEntry.hasPrevDigest != 0 { return .digest(prevDigest) }
@@ -100,6 +131,7 @@ public struct LedgerEntry: Sendable, Equatable {
     }
 
     /// `mac` as held.
+    @inline(__always)
     var macField: ChainField? {
         get {
             if chainBits & LedgerEntry.hasMACDigest != 0 { return .digest(macDigest) }
@@ -130,7 +162,8 @@ public struct LedgerEntry: Sendable, Equatable {
         product: String? = nil, receipt: String? = nil, prev: String? = nil, mac: String? = nil
     ) {
         self.init(
-            id: id, device: device, sequence: sequence, time: time, kind: kind, feature: feature, subject: subject,
+            id: EntryIDStorage(id), device: device, sequence: sequence, time: time, kind: kind, feature: feature,
+            subject: subject,
             quantity: quantity, amount: amount, balanceAfter: balanceAfter,
             details: EntryDetails.make(
                 refersTo: refersTo, reason: reason, text: text, reference: reference, product: product, receipt: receipt
@@ -140,29 +173,29 @@ public struct LedgerEntry: Sendable, Equatable {
     }
 
     /// Every stored field at once (the readers' way in); `details` must be nil when it would hold nothing (see
-    /// ``EntryDetails/make(refersTo:reason:text:reference:product:receipt:prevText:macText:)``). Not inlined: a
-    /// call makes the entry in the place it is returned to, where inlined it was made and then copied.
-    @inline(never)
+    /// ``EntryDetails/make(refersTo:reason:text:reference:product:receipt:prevText:macText:)``).
+    @inline(__always)
     init(
-        id: String, device: String, sequence: Int64, time: Timestamp, kind: EntryKind, feature: String?,
+        id: EntryIDStorage, device: String, sequence: Int64, time: Timestamp, kind: EntryKind, feature: String?,
         subject: String?, quantity: Int64, amount: MicroCredits, balanceAfter: MicroCredits, details: EntryDetails?,
         prevDigest: ChainDigest? = nil, macDigest: ChainDigest? = nil
     ) {
-        self.id = id
-        self.device = device
-        self.sequence = sequence
-        self.time = time
-        self.quantity = quantity
-        self.amount = amount
-        self.balanceAfter = balanceAfter
-        self.feature = feature
-        self.subject = subject
-        self.prevDigest = prevDigest ?? .zero
-        self.macDigest = macDigest ?? .zero
-        self.details = details
+        // In the order the fields are declared: the entry is then made in the place it is returned to.
         self.kind = kind
         self.chainBits =
             (prevDigest == nil ? 0 : LedgerEntry.hasPrevDigest) | (macDigest == nil ? 0 : LedgerEntry.hasMACDigest)
+        self.time = time
+        self.amount = amount
+        self.feature = feature
+        self.idStorage = id
+        self.device = device
+        self.sequence = sequence
+        self.quantity = quantity
+        self.balanceAfter = balanceAfter
+        self.subject = subject
+        self.details = details
+        self.prevDigest = prevDigest ?? .zero
+        self.macDigest = macDigest ?? .zero
     }
 
     /// Changes the details (a new box: boxes are shared between copies and never changed).
@@ -176,7 +209,7 @@ public struct LedgerEntry: Sendable, Equatable {
     /// Whether two entries with the same id say the same thing. Device-local fields (device, sequence, time,
     /// balance after, chain) and wording (reason, text, receipt bytes, which a store may re-sign) are not compared.
     public func hasSameContent(as other: LedgerEntry) -> Bool {
-        id == other.id && kind == other.kind && feature == other.feature && subject == other.subject
+        hasSameID(as: other) && kind == other.kind && feature == other.feature && subject == other.subject
             && quantity == other.quantity && amount == other.amount && refersTo == other.refersTo
             && reference == other.reference && product == other.product
     }

@@ -37,7 +37,7 @@ struct LedgerState {
     /// The entry that counts for `id`.
     func entry(id: String) -> LedgerEntry? {
         let hash = EntryIDIndex.hash(id)
-        let position = entries.withUnsafeBufferPointer { list in idIndex.find(hash: hash) { list[$0].id == id } }
+        let position = entries.withUnsafeBufferPointer { list in idIndex.find(hash: hash) { list[$0].hasID(id) } }
         return position.map { entries[$0] }
     }
 

@@ -82,7 +82,8 @@ public struct LedgerUnion {
                     sequences = devices[device] ?? DeviceSequences()
                 }
                 sequences.record(position, at: list[position].sequence)
-                if index.insert(position, hash: hashes[position], matches: { list[$0].id == list[position].id }) == nil
+                if index.insert(position, hash: hashes[position], matches: { list[$0].hasSameID(as: list[position]) })
+                    == nil
                 {
                     if list[position].kind == .topup, let reference = list[position].reference,
                         list[position].refersTo == nil
@@ -230,14 +231,13 @@ public struct LedgerUnion {
                     break
                 }
                 // The entry that counts for this id: one here before, or one that joined earlier in this batch.
-                let id = list[item].id
                 let hash = hashes[item]
-                let existingPosition = index.find(hash: hash) { entry(at: $0).id == id }
+                let existingPosition = index.find(hash: hash) { entry(at: $0).hasSameID(as: list[item]) }
                 if let existingPosition {
                     let existing = entry(at: existingPosition)
                     if !existing.hasSameContent(as: list[item]) {
                         report.problems.append(
-                            "conflict: \(place()) has id \(id) with other content (recorded: "
+                            "conflict: \(place()) has id \(list[item].id) with other content (recorded: "
                                 + "\(existing.contentSummary); incoming: \(list[item].contentSummary)); \(device)'s "
                                 + "later entries were not merged")
                         break
@@ -306,7 +306,7 @@ public struct LedgerUnion {
 
     /// The ids' hashes (``EntryIDIndex/hash(_:)``) of `entries`.
     static func hashes(of entries: [LedgerEntry]) -> [UInt64] {
-        entries.withUnsafeBufferPointer { list in list.map { EntryIDIndex.hash($0.id) } }
+        entries.withUnsafeBufferPointer { list in list.map { $0.idHash } }
     }
 
     /// The ids' hashes of `first` and of `second`, on two threads when both are large.
@@ -320,7 +320,7 @@ public struct LedgerUnion {
                 DispatchQueue.concurrentPerform(iterations: 2) { side in
                     let (entries, target) = side == 0 ? (first, targets.first) : (second, targets.second)
                     entries.withUnsafeBufferPointer { list in
-                        for index in list.indices { target[index] = EntryIDIndex.hash(list[index].id) }
+                        for index in list.indices { target[index] = list[index].idHash }
                     }
                 }
             }

@@ -175,7 +175,7 @@ struct ParallelLineJob {
                     }
                     // Made in its place (no copy of the entry), and taken out again if its MAC does not hold.
                     let slot = target + part.count
-                    try EntryCodec.parse(line, context: &context, into: slot)
+                    let idHash = try EntryCodec.parse(line, context: &context, into: slot)
                     // Lines without a MAC are judged once the parts are together (is the file signed?).
                     if let hmac, slot.pointee.macField != nil,
                         let problem = LineMACCheck.problem(
@@ -186,7 +186,7 @@ struct ParallelLineJob {
                         return false
                     }
                     links.note(slot, at: part.count, into: &part)
-                    hashes[part.count] = EntryIDIndex.hash(slot.pointee.id)
+                    hashes[part.count] = idHash
                     part.count += 1
                     return true
                 } catch {

@@ -101,7 +101,7 @@ struct VerificationPass {
         _ index: Int, of fileNumber: Int, lines: UnsafeBufferPointer<LedgerVerifier.Line>,
         hashes: UnsafeBufferPointer<UInt64>, into problems: inout [VerificationProblem]
     ) throws {
-        let hash = hashes.isEmpty ? EntryIDIndex.hash(lines[index].entry!.id) : hashes[index]
+        let hash = hashes.isEmpty ? lines[index].entry!.idHash : hashes[index]
         let verdict = crossIndex.check(line: index, of: lines, hash: hash, number: fileNumber, in: files)
         if let duplicate = verdict.duplicate {
             problems.append(duplicate)

@@ -48,7 +48,7 @@ struct VerifierCrossIndex {
         }
         var verdict = Verdict()
         if let other = firstLine(
-            withHash: hash, recording: here, isMatch: { entryAt($0)?.id == lines[index].entry!.id })
+            withHash: hash, recording: here, isMatch: { entryAt($0)?.hasSameID(as: lines[index].entry!) ?? false })
         {
             if !entryAt(other)!.hasSameContent(as: lines[index].entry!) {
                 let id = lines[index].entry!.id
@@ -87,7 +87,7 @@ struct VerifierCrossIndex {
         line index: Int, of file: LedgerVerifier.ReadFile, number: Int, in files: [LedgerVerifier.ReadFile]
     ) -> Verdict {
         file.lines.withUnsafeBufferPointer { lines in
-            check(line: index, of: lines, hash: EntryIDIndex.hash(lines[index].entry!.id), number: number, in: files)
+            check(line: index, of: lines, hash: lines[index].entry!.idHash, number: number, in: files)
         }
     }
 

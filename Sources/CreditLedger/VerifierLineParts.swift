@@ -95,6 +95,9 @@ struct VerifierLineParts {
             return part
         }
         var context = LineReadContext()
+        // Where each line's entry is parsed before it is moved into its line (a move, not a copy).
+        let scratch = UnsafeMutablePointer<LedgerEntry>.allocate(capacity: 1)
+        defer { scratch.deallocate() }
         let room = counts[index]
         do {
             let outcome = try LineChunks.read(
@@ -105,7 +108,9 @@ struct VerifierLineParts {
                     return false
                 }
                 let start = Int(after) - line.count - 1
-                take(line, start: start, at: first + part.count, context: &context, hmac: hmac, into: slots)
+                take(
+                    line, start: start, at: first + part.count, context: &context, hmac: hmac, scratch: scratch,
+                    into: slots)
                 part.count += 1
                 return true
             }
@@ -120,7 +125,7 @@ struct VerifierLineParts {
                 tail.withUnsafeBufferPointer { line in
                     take(
                         line, start: Int(outcome.consumed), at: first + part.count, context: &context, hmac: hmac,
-                        into: slots)
+                        scratch: scratch, into: slots)
                 }
                 part.count += 1
                 part.tornAt = first + part.count
@@ -136,7 +141,7 @@ struct VerifierLineParts {
     @inline(__always)
     private func take(
         _ line: UnsafeBufferPointer<UInt8>, start: Int, at position: Int, context: inout LineReadContext,
-        hmac: HMACSHA256, into slots: LineSlots
+        hmac: HMACSHA256, scratch: UnsafeMutablePointer<LedgerEntry>, into slots: LineSlots
     ) {
         // The line is made in its place and its entry parsed into it (no copy of either).
         let slot = slots.lines + position
@@ -144,9 +149,9 @@ struct VerifierLineParts {
             to: LedgerVerifier.Line(
                 number: position + 1, start: start, count: line.count, entry: nil, macValid: false, parseError: nil))
         do throws(EntryParseError) {
-            slot.pointee.entry = try EntryCodec.parse(line, context: &context)
-            slots.valid[position] = LedgerVerifier.macHolds(line, mac: slot.pointee.entry!.macField, with: hmac)
-            slots.hashes[position] = EntryIDIndex.hash(slot.pointee.entry!.id)
+            slots.hashes[position] = try EntryCodec.parse(line, context: &context, into: scratch)
+            slots.valid[position] = LedgerVerifier.macHolds(line, mac: scratch.pointee.macField, with: hmac)
+            slot.pointee.entry = scratch.move()
         } catch {
             slot.pointee.parseError = error.reason
         }
