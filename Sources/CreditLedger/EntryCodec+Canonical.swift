@@ -116,12 +116,10 @@ private struct CanonicalReader {
         guard index + 1 == end, base[index] == UInt8(ascii: "}") else { return nil }
         let id = EntryIDStorage(ascii: idBytes)
         let device = context.device(deviceBytes)
-        slot.initialize(
-            to: LedgerEntry(
-                id: id, device: device, sequence: sequence, time: time, kind: kind, feature: feature,
-                subject: subject, quantity: quantity, amount: MicroCredits(amount),
-                balanceAfter: MicroCredits(balanceAfter), details: details, prevDigest: prevDigest,
-                macDigest: macDigest))
+        LedgerEntry.initialize(
+            slot, id: id, device: device, sequence: sequence, time: time, kind: kind, feature: feature,
+            subject: subject, quantity: quantity, amount: MicroCredits(amount),
+            balanceAfter: MicroCredits(balanceAfter), details: details, prevDigest: prevDigest, macDigest: macDigest)
         return EntryIDIndex.hash(idBytes)
     }
 

@@ -198,6 +198,27 @@ public struct LedgerEntry: Sendable, Equatable {
         self.macDigest = macDigest ?? .zero
     }
 
+    /// ``init(id:device:sequence:time:kind:feature:subject:quantity:amount:balanceAfter:details:prevDigest:macDigest:)``
+    /// made in `slot` (uninitialised memory), field by field: made whole and then moved there, the entry was
+    /// copied (its strings retained and released) on the way.
+    @inline(__always)
+    static func initialize(
+        _ slot: UnsafeMutablePointer<LedgerEntry>, id: EntryIDStorage, device: String, sequence: Int64,
+        time: Timestamp, kind: EntryKind, feature: String?, subject: String?, quantity: Int64, amount: MicroCredits,
+        balanceAfter: MicroCredits, details: EntryDetails?, prevDigest: ChainDigest?, macDigest: ChainDigest?
+    ) {
+        slot.initialize(
+            to: LedgerEntry(
+                id: .text(""), device: "", sequence: sequence, time: time, kind: kind, feature: nil, subject: nil,
+                quantity: quantity, amount: amount, balanceAfter: balanceAfter, details: nil, prevDigest: prevDigest,
+                macDigest: macDigest))
+        slot.pointee.idStorage = id
+        slot.pointee.device = device
+        if let feature { slot.pointee.feature = feature }
+        if let subject { slot.pointee.subject = subject }
+        if let details { slot.pointee.details = details }
+    }
+
     /// Changes the details (a new box: boxes are shared between copies and never changed).
     private mutating func updateDetails(_ change: (inout EntryDetails.Fields) -> Void) {
         var fields = details?.fields ?? EntryDetails.Fields()
