@@ -44,9 +44,7 @@ struct StoreBenchmarks {
         let store = try startStore()
         defer { Measure.stop(store.pid, signal: SIGTERM) }
         // The request the credit screen makes: the app's packs.
-        let path =
-            DeviceAPI.products.path() + "?ids="
-            + VoiceDebriefStore.packs.credits.keys.sorted().joined(separator: ",")
+        let path = DeviceAPI.products.target(.init(ids: VoiceDebriefStore.packs.credits.keys.sorted()))
         let client = try LoopbackClient(port: store.port)
         let response = try client.request("GET", path)
         guard response.status == 200, response.body.count > 2 else {

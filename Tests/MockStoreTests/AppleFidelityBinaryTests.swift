@@ -234,7 +234,7 @@ extension AppleFidelityBinaryTests {
         let info = try await api(store, "GET", ServerAPI.transactionInfo.path(.init(transactionId: id)))
             .decoded(TransactionInfoResponseBody.self)
         #expect(try payload(info.signedTransactionInfo, root: root).appAccountToken == token)
-        let history = try await api(store, "GET", ServerAPI.history.path(.init(transactionId: id))).decoded(
+        let history = try await api(store, "GET", ServerAPI.history.target(.init(transactionId: id))).decoded(
             HistoryResponseBody.self)
         #expect(try payload(history.signedTransactions.first, root: root).appAccountToken == token)
         let unfinished = try await store.get(DeviceAPI.unfinished.path())

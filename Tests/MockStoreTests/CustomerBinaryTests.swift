@@ -64,7 +64,8 @@ import Testing
 
     /// The groups Get All Subscription Statuses answers for `transactionId`.
     func statusGroups(_ store: MockStoreHarness, _ transactionId: String) async throws -> [String] {
-        let response = try await server(store, ServerAPI.subscriptionStatuses.path(.init(transactionId: transactionId)))
+        let response = try await server(
+            store, ServerAPI.subscriptionStatuses.target(.init(transactionId: transactionId)))
         #expect(response.status == 200)
         return try response.decoded(StatusResponseBody.self).data.map(\.subscriptionGroupIdentifier)
     }
@@ -73,7 +74,7 @@ import Testing
     func historyProducts(_ store: MockStoreHarness, _ transactionId: String, root: Certificate) async throws
         -> [String]
     {
-        let response = try await server(store, ServerAPI.history.path(.init(transactionId: transactionId)))
+        let response = try await server(store, ServerAPI.history.target(.init(transactionId: transactionId)))
         #expect(response.status == 200)
         let body = try response.decoded(HistoryResponseBody.self)
         return try payloads(body.signedTransactions, root: root).map(\.productId)

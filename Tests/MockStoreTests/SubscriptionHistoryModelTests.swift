@@ -250,8 +250,7 @@ import Testing
             var revision: String?
             repeat {
                 let page = try store.serverAPI.history(
-                    id: anyId,
-                    query: [.init("productType", "AUTO_RENEWABLE")] + (revision.map { [.init("revision", $0)] } ?? []))
+                    .init(transactionId: anyId, revision: revision, productType: [.autoRenewable]))
                 history += try page.signedTransactions.map(Self.payload)
                 revision = page.hasMore ? page.revision : nil
             } while revision != nil
@@ -271,7 +270,7 @@ import Testing
             }
             let byGroup = Dictionary(grouping: history, by: { $0.subscriptionGroupIdentifier ?? "" })
             let groupsFiltered = try store.serverAPI.history(
-                id: anyId, query: [.init("subscriptionGroupIdentifier", states[0].subscriptionGroupIdentifier)])
+                .init(transactionId: anyId, subscriptionGroupIdentifier: [states[0].subscriptionGroupIdentifier]))
             #expect(
                 groupsFiltered.signedTransactions.count
                     == min(20, byGroup[states[0].subscriptionGroupIdentifier]?.count ?? 0), "\(context): group filter")

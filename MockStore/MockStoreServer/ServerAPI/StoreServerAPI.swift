@@ -26,11 +26,12 @@ public struct StoreServerAPI: StorePart {
     /// Get Transaction History (`version` `v1` or `v2`): every paid transaction of the customer `id` names (any of
     /// their transactions, or their `appTransactionId`), filtered, in order of last modification (a finish is not one), 20 a page; `revision` resumes. Version 1
     /// leaves out finished consumables, as Apple's does; version 2 keeps them.
-    public func history(id: String, version: String = "v2", query: [HTTPRequest.QueryItem]) throws(MockStoreError)
+    public func history(_ parameters: TransactionHistoryParameters, version: String = "v2") throws(MockStoreError)
         -> HistoryResponseBody
     {
+        let id = parameters.transactionId
         try requireTransactionId(id)
-        let request = try HistoryQuery(query)
+        let request = try HistoryQuery(parameters)
         return try withDatabase { database in
             try actForCustomer(ofAny: id, database)
             let sequences = try database.historySequences()
