@@ -84,8 +84,8 @@ import Testing
     func history(_ store: MockStoreHarness, _ body: String, token paginationToken: String? = nil) async throws
         -> MockStoreHarness.Response
     {
-        let query = paginationToken.map { "?paginationToken=\($0)" } ?? ""
-        return try await api(store, "POST", ServerAPI.notificationHistory.path() + query, json: body)
+        try await api(
+            store, "POST", ServerAPI.notificationHistory.target(.init(paginationToken: paginationToken)), json: body)
     }
 
     var now: Int64 { Int64(Date().timeIntervalSince1970 * 1_000) }

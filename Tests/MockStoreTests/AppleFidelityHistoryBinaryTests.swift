@@ -175,7 +175,7 @@ extension AppleFidelityBinaryTests {
                 #expect(bought.storefront == code && bought.storefrontId == id && bought.currency == currency)
             }
             let products = try await store.get(
-                DeviceAPI.products.path() + "?ids=\(Self.consumable),\(Self.nonConsumable),\(Self.nonRenewing)"
+                DeviceAPI.products.target(.init(ids: [Self.consumable, Self.nonConsumable, Self.nonRenewing]))
             ).decoded(StoreProductsBody.self).products
             #expect(products.map(\.isFamilyShareable) == [false, true, false])
         }
@@ -203,11 +203,11 @@ extension AppleFidelityBinaryTests {
 
         let launch = try await store.get(DeviceAPI.updates.path()).decoded(TransactionUpdatesBody.self)
         #expect(try launch.signedTransactions.map { try payload($0, root: root).transactionId } == [kept.transactionId])
-        let next = try await store.get(DeviceAPI.updates.path() + "?after=\(launch.cursor)")
+        let next = try await store.get(DeviceAPI.updates.target(.init(after: launch.cursor)))
             .decoded(TransactionUpdatesBody.self)
         #expect(next.signedTransactions.isEmpty, "given once")
         _ = try await store.testStore.resolve(interrupted.transactionId)
-        let resolved = try await store.get(DeviceAPI.updates.path() + "?after=\(launch.cursor)")
+        let resolved = try await store.get(DeviceAPI.updates.target(.init(after: launch.cursor)))
             .decoded(TransactionUpdatesBody.self)
         #expect(
             try resolved.signedTransactions.map { try payload($0, root: root).transactionId } == [

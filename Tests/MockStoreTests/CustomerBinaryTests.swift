@@ -217,11 +217,11 @@ extension CustomerBinaryTests {
                 != nil)
         _ = try await store.testStore.approve(id)
 
-        let kids = try await device(store, "GET", DeviceAPI.updates.path() + "?after=\(cursor)", as: "kid")
+        let kids = try await device(store, "GET", DeviceAPI.updates.target(.init(after: cursor)), as: "kid")
         #expect(
             try payloads(kids.decoded(TransactionUpdatesBody.self).signedTransactions, root: root)
                 .map(\.transactionId) == [id])
-        let others = try await device(store, "GET", DeviceAPI.updates.path() + "?after=\(cursor)", as: "other")
+        let others = try await device(store, "GET", DeviceAPI.updates.target(.init(after: cursor)), as: "other")
         #expect(try others.decoded(TransactionUpdatesBody.self).signedTransactions.isEmpty)
     }
 

@@ -246,7 +246,7 @@ extension SubscriptionBinaryTests {
         let told = try await notifications(store, root: root)
         #expect(told.map(\.payload.notificationType) == [.subscribed] && told[0].payload.subtype == .initialBuy)
         #expect(try await entitlements(store, root: root).map(\.transactionId) == [payload.transactionId])
-        let feed = try await store.get(DeviceAPI.updates.path() + "?after=\(start.cursor)")
+        let feed = try await store.get(DeviceAPI.updates.target(.init(after: start.cursor)))
             .decoded(TransactionUpdatesBody.self)
         #expect(feed.signedTransactions.count == 1, "the approved subscription reaches the app as an update")
         #expect(try await store.stop() == 0)

@@ -9,7 +9,7 @@ import Testing
 /// What the mock store's command writes (its data directory, the test CA in it, `root-certificate --out`) goes
 /// through the file system it is given, so a fault a test puts underneath reaches it: the command says what failed
 /// in words, and nothing that was there is lost.
-@Suite struct StoreFileSeamTests {
+@Suite struct MockStoreFileSeamTests {
     @Test func aDataDirectoryThatCannotBeMadeSaysWhy() throws {
         let scratch = try TemporaryDirectory()
         let disk = FaultyFileSystem()
