@@ -117,8 +117,8 @@ extension AnyTransactionIdTests {
         let hers = try CustomerScope.$name.withValue("alice") { try buy(store) }
         let mine = try buy(store)
         let body = Array(#"{"customerConsented":true,"sampleContentProvided":false,"deliveryStatus":"DELIVERED"}"#.utf8)
-        try store.serverAPI.sendConsumption(id: hers.transactionId, version: "v2", body: body)
-        try store.serverAPI.sendConsumption(id: mine.transactionId, version: "v2", body: body)
+        try store.serverAPI.sendConsumption(id: hers.transactionId, version: .v2, body: body)
+        try store.serverAPI.sendConsumption(id: mine.transactionId, version: .v2, body: body)
         let alices = try CustomerScope.$name.withValue("alice") { try store.controls.consumptionRecords() }
         #expect(alices.consumption.map(\.transactionId) == [hers.transactionId])
         let everyones = try store.controls.consumptionRecords()

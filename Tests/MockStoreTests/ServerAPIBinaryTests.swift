@@ -346,7 +346,7 @@ extension ServerAPIBinaryTests {
             try await api(store, "PUT", ServerAPI.sendConsumptionV1.path(.init(transactionId: id)), json: v1).status
                 == 202)
         let recorded = try await store.testStore.consumption()
-        #expect(recorded.map(\.apiVersion) == ["v2", "v1"])
+        #expect(recorded.map(\.apiVersion) == [.v2, .v1])
         #expect(recorded.allSatisfy { $0.transactionId == id })
         #expect(recorded[0].request["deliveryStatus"] == .string("DELIVERED"))
         #expect(recorded[1].request["consumptionStatus"] == .number(3))

@@ -255,13 +255,13 @@ extension SubscriptionBinaryTests {
     @Test func theClockIsShownMovedAndRatedAndARestartKeepsIt() async throws {
         var store = try await start()
         let shown = try await store.testStore.clock()
-        #expect(shown.rate == "realTime" && shown.timeRate == 0 && shown.factor == 1)
+        #expect(shown.rate == .realTime && shown.timeRate == 0 && shown.factor == 1)
         let moved = try await store.testStore.advanceClock(by: .days(400))
         #expect(moved.now >= shown.now + 400 * Self.day)
         let rated = try await store.testStore.setTimeRate(.monthlyRenewalEveryHour)
-        #expect(rated.rate == "monthlyRenewalEveryHour" && rated.timeRate == 10 && rated.factor == 720)
+        #expect(rated.rate == .monthlyRenewalEveryHour && rated.timeRate == 10 && rated.factor == 720)
         await #expect(
-            try store.testStore.setTimeRate(named: "1005").rate == "oneRenewalEveryTwoSeconds")
+            try store.testStore.setTimeRate(named: "1005").rate == .oneRenewalEveryTwoSeconds)
         for bad in [["advance", "-P1M"], ["advance", "garbage"], ["advance", "P0D"], ["rate", "fast"], ["advance"]] {
             let outcome = try await MockStoreHarness.controlInProcess(
                 ["control", "--url", store.baseURL, "clock"] + bad)
@@ -271,7 +271,7 @@ extension SubscriptionBinaryTests {
         #expect(try await store.stop() == 0)
         store = try await start()
         let after = try await store.testStore.clock()
-        #expect(after.rate == "oneRenewalEveryTwoSeconds" && after.now >= moved.now)
+        #expect(after.rate == .oneRenewalEveryTwoSeconds && after.now >= moved.now)
         #expect(try await store.stop() == 0)
     }
 }

@@ -83,7 +83,7 @@ import Testing
         }
         var store = try open()
         #expect(
-            store.clockControls.clock().rate == "monthlyRenewalEveryFiveMinutes"
+            store.clockControls.clock().rate == .monthlyRenewalEveryFiveMinutes
                 && store.clockControls.clock().factor == 30 * 86_400 / 300)
         _ = try store.purchases.purchase(PurchaseRequestBody(productId: "com.example.news.weekly"))
         let expires = try #require(try store.subscriptions.testSubscriptions().subscriptions.first?.expiresDate)
@@ -93,7 +93,7 @@ import Testing
         try store.close()
         store = try open()
         defer { try? store.close() }
-        #expect(store.clockControls.clock().rate == "realTime", "the rate set is kept, not the catalogue's")
+        #expect(store.clockControls.clock().rate == .realTime, "the rate set is kept, not the catalogue's")
         #expect(store.nowMilliseconds >= expires)
         let renewed = try store.subscriptions.testSubscriptions().subscriptions.first
         #expect((renewed?.expiresDate ?? 0) > expires, "the renewal that fell due ran at the first call")
