@@ -132,6 +132,7 @@ struct StoreBenchmarks {
         let counter = CycleCounter()
         let port = store.port
         var threads: [Thread] = []
+        let purchase = try HTTPResponse.encode(PurchaseRequestBody(productId: "ai.voicedebrief.app.credit.500"))
         let start = Measure.now()
         let deadline = start + seconds
         for _ in 0..<clients {
@@ -139,9 +140,7 @@ struct StoreBenchmarks {
                 do {
                     let client = try LoopbackClient(port: port)
                     while Measure.now() < deadline {
-                        let bought = try client.request(
-                            DeviceAPI.purchase,
-                            body: Array(#"{"productId":"ai.voicedebrief.app.credit.500"}"#.utf8))
+                        let bought = try client.request(DeviceAPI.purchase, body: purchase)
                         guard bought.status == 200, let id = StoreBenchmarks.transactionID(in: bought.body) else {
                             throw BenchError(
                                 "purchase answered \(bought.status): \(String(decoding: bought.body, as: UTF8.self))")
