@@ -100,7 +100,9 @@ enum BillingControls {
         func plan() -> ControlPlan {
             let body = TestPriceIncreaseRequest(
                 price: price.flatMap(ControlInvocation.milliunits), needsConsent: noConsent ? false : nil)
-            return ControlPlan(request: ControlRequest(TestControls.priceIncrease, subscription, body: body))
+            return ControlPlan(
+                request: ControlRequest(
+                    TestControls.priceIncrease, SubscriptionReferencePath(subscription: subscription), body: body))
         }
     }
 

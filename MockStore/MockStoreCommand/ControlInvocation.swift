@@ -1,3 +1,4 @@
+import DurableFiles
 import Foundation
 import MockStoreHTTP
 import OptionParsing
@@ -46,7 +47,8 @@ public struct ControlInvocation: Equatable, Sendable {
     /// `request` sent to the store at `url`.
     init(url: String, request: ControlRequest, output: Output = .json, customer: String? = nil) {
         self.init(
-            url: url, method: request.method, path: request.path, body: request.body, output: output, customer: customer
+            url: url, method: request.method, path: request.target, body: request.body, output: output,
+            customer: customer
         )
     }
 
@@ -194,13 +196,15 @@ public struct ControlInvocation: Equatable, Sendable {
         }
     }
 
-    /// The DER certificate `body` as PEM: printed, or written to `file` (replacing it).
-    static func certificate(_ body: [UInt8], to file: String?) -> Outcome {
+    /// The DER certificate `body` as PEM: printed, or written to `file` (replacing it) through `fileSystem`.
+    static func certificate(_ body: [UInt8], to file: String?, fileSystem: any FileSystem = SystemFileSystem())
+        -> Outcome
+    {
         guard let pem = try? Certificate(derRepresentation: body).pemRepresentation else {
             return Outcome(status: 1, stdout: "", stderr: "mockstore: error: the store's answer is not a certificate\n")
         }
         guard let file else { return Outcome(status: 0, stdout: pem, stderr: "") }
-        if let why = FileWords.write(Array(pem.utf8), to: file) {
+        if let why = FileWords.write(Array(pem.utf8), to: file, fileSystem: fileSystem) {
             return Outcome(status: 1, stdout: "", stderr: "mockstore: error: cannot write \(file): \(why)\n")
         }
         return Outcome(status: 0, stdout: "", stderr: "")

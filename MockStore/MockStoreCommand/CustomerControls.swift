@@ -48,7 +48,7 @@ enum CustomerControls {
             case .list:
                 return ControlPlan(request: ControlRequest(TestControls.customers))
             case .remove:
-                return ControlPlan(request: ControlRequest(TestControls.removeCustomer, name ?? ""))
+                return ControlPlan(request: ControlRequest(TestControls.removeCustomer, CustomerPath(name: name ?? "")))
             case .add:
                 let body = TestCustomerRequest(name: name ?? "", storefront: storefront)
                 return ControlPlan(request: ControlRequest(TestControls.addCustomer, body: body))

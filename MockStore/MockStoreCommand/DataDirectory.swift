@@ -15,8 +15,8 @@ public struct DataDirectory: Sendable {
         self.path = path
     }
 
-    /// Creates the directory (mode 0700, with its parents) if it does not exist.
-    public func create() throws(StartupError) {
+    /// Creates the directory (mode 0700, with its parents) through `fileSystem` if it does not exist.
+    public func create(fileSystem: any FileSystem = SystemFileSystem()) throws(StartupError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
@@ -26,7 +26,7 @@ public struct DataDirectory: Sendable {
         }
         do {
             // Through the one file-system seam: 0700 whatever the umask, durable, no link followed.
-            try Files.makeDirectories(path)
+            try fileSystem.makeDirectories(path)
         } catch {
             throw StartupError("cannot create data directory \(path): \(error)")
         }
@@ -44,10 +44,15 @@ public struct DataDirectory: Sendable {
         }
     }
 
-    /// The test CA kept in `ca/`, made (valid from a day before `now`, for 10 years) on first start.
+    /// The test CA kept in `ca/`, made (valid from a day before `now`, for 10 years) on first start and written
+    /// through `fileSystem`.
     ///
-    /// A CA that exists but cannot be read is an error, never silently replaced: clients pin its root.
-    public func loadOrMakeCertificateAuthority(now: Date) throws(StartupError) -> TestCertificateAuthority {
+    /// A CA that exists but cannot be read is an error, never silently replaced: clients pin its root. One that
+    /// could not be written whole is removed (nobody pinned it yet), so the next start makes it again rather than
+    /// refusing a half-written one.
+    public func loadOrMakeCertificateAuthority(now: Date, fileSystem: any FileSystem = SystemFileSystem())
+        throws(StartupError) -> TestCertificateAuthority
+    {
         let directory = certificateAuthorityPath
         let rootPath = directory + "/" + TestCertificateAuthority.FileName.rootPEM
         if FileManager.default.fileExists(atPath: directory) {
@@ -59,18 +64,17 @@ public struct DataDirectory: Sendable {
                         + "clients that pinned the old root must then fetch the new one)")
             }
         }
+        let authority = try Self.makeCertificateAuthority(now: now)
         do {
-            let authority = try Self.makeCertificateAuthority(now: now)
-            try authority.write(to: directory)
-            guard FileManager.default.fileExists(atPath: rootPath) else {
-                throw StartupError("the test CA was written but \(rootPath) is missing")
-            }
-            return authority
-        } catch let error as StartupError {
-            throw error
+            try authority.write(to: directory, fileSystem: fileSystem)
         } catch {
+            try? fileSystem.removeTree(directory)
             throw StartupError("cannot make the test CA in \(directory): \(error)")
         }
+        guard FileManager.default.fileExists(atPath: rootPath) else {
+            throw StartupError("the test CA was written but \(rootPath) is missing")
+        }
+        return authority
     }
 
     /// A new test CA (valid from a day before `now` into the year 9999), in memory only: `--ephemeral`'s, and the

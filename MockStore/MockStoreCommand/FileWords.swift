@@ -1,3 +1,4 @@
+import DurableFiles
 import Foundation
 import Platform
 
@@ -25,23 +26,21 @@ enum FileWords {
         }
     }
 
-    /// Writes `bytes` to `path`, replacing it; nil once written, else why not.
-    static func write(_ bytes: [UInt8], to path: String) -> String? {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return problem(errno, path, writing: true).why }
-        var rest = bytes[...]
-        while !rest.isEmpty {
-            let written = rest.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else {
-                let failed = problem(errno, path, writing: true)
-                close(descriptor)
-                return failed.why
-            }
-            rest = rest.dropFirst(written)
+    /// Writes `bytes` to `path` (mode 0644), replacing it atomically through `fileSystem`: a reader sees the old
+    /// file or the new one, never half of one, and a write that fails leaves the old one. Nil once written, else
+    /// why not.
+    static func write(_ bytes: [UInt8], to path: String, fileSystem: any FileSystem = SystemFileSystem()) -> String? {
+        // A folder there is said as such, before a temporary file is made beside it.
+        if isFolder(path) { return problem(EISDIR, path, writing: true).why }
+        do {
+            try fileSystem.replaceAtomically(path, with: bytes, mode: 0o644)
+            return nil
+        } catch let error as FileError {
+            // The temporary file beside it is how it is written, not what the user named: said of the path given.
+            return problem(error.errno, path, writing: true).why
+        } catch {
+            return "\(error)"
         }
-        guard close(descriptor) == 0 || errno == EINTR else { return problem(errno, path, writing: true).why }
-        return nil
     }
 
     /// `error` (an `errno` of opening, reading or writing `path`) in words.
@@ -82,6 +81,5 @@ enum FileWords {
     }
 }
 
-// The C calls under names the methods above do not shadow (Glibc and Darwin alike).
+// The C call under a name the methods above do not shadow (Glibc and Darwin alike).
 private func systemRead(_ fd: Int32, _ bytes: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, bytes, count) }
-private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, bytes, count) }

@@ -8,12 +8,14 @@ enum NotificationList {
     /// Notifications asked for a page: the store's largest page.
     static let pageLimit = 1_000
 
-    /// The request of the first page.
-    static var firstPage: ControlRequest {
-        var request = ControlRequest(TestControls.notifications)
-        request.path = TestControls.notificationsPage(revision: nil, limit: pageLimit)
-        return request
+    /// The request of the page after the one whose answer gave `revision` (the first page without one).
+    static func pageRequest(after revision: String?) -> ControlRequest {
+        ControlRequest(
+            TestControls.notifications, NotificationPageParameters(revision: revision, limit: String(pageLimit)))
     }
+
+    /// The request of the first page.
+    static var firstPage: ControlRequest { pageRequest(after: nil) }
 
     /// Every notification at `base`, from the first page on.
     static func fetch(base: String, customer: String? = nil) -> Result<[TestNotificationRecord], FailedControl> {
@@ -44,7 +46,7 @@ enum NotificationList {
             }
             records += page.notifications
             guard page.hasMore == true, let revision = page.revision else { return .success(records) }
-            request.path = TestControls.notificationsPage(revision: revision, limit: pageLimit)
+            request = pageRequest(after: revision)
             answer = nil
         }
     }

@@ -113,7 +113,8 @@ enum SettingsControls {
         func validate() throws(UsageError) { if let api { _ = try failableAPI(api) } }
         func plan() -> ControlPlan {
             guard let api else { return ControlPlan(request: ControlRequest(TestControls.clearFailures)) }
-            return ControlPlan(request: ControlRequest(TestControls.clearFailure, api))
+            return ControlPlan(
+                request: ControlRequest(TestControls.clearFailure, FailableAPIPath(api: StoreKitAPI(rawValue: api))))
         }
     }
 

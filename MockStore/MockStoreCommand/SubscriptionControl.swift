@@ -1,4 +1,5 @@
 import OptionParsing
+import StoreTestControls
 import StoreWire
 
 /// A control about one subscription that sends its reference and no body (`recover SUBSCRIPTION`,
@@ -6,13 +7,11 @@ import StoreWire
 /// checked.
 protocol SubscriptionControl: ControlCommand {
     associatedtype Response: Sendable
-    /// The endpoint's path parameters (the reference it sends).
-    associatedtype Path: EndpointParameters
     static var name: String { get }
     static var summary: String { get }
     /// The `SUBSCRIPTION` word, with its help.
     static var word: Argument<String> { get }
-    static var endpoint: Endpoint<NoBody, Response, Path> { get }
+    static var endpoint: Endpoint<NoBody, Response, SubscriptionReferencePath> { get }
     /// A transaction id of the subscription, or a product id of its group.
     var subscription: String { get }
     init(subscription: String)
@@ -29,5 +28,7 @@ extension SubscriptionControl {
 
     func validate() throws(UsageError) { try ControlWords.checkSubscription(subscription) }
 
-    func plan() -> ControlPlan { ControlPlan(request: ControlRequest(Self.endpoint, subscription)) }
+    func plan() -> ControlPlan {
+        ControlPlan(request: ControlRequest(Self.endpoint, SubscriptionReferencePath(subscription: subscription)))
+    }
 }

@@ -114,6 +114,9 @@ enum SubscriptionControls {
         let subscription: String
         let value: String?
 
+        /// The subscription, as the endpoints' path takes it.
+        var reference: SubscriptionReferencePath { SubscriptionReferencePath(subscription: subscription) }
+
         init(_ arguments: ParsedArguments) throws(UsageError) {
             action = try arguments.value(of: Self.action)
             subscription = try arguments.value(of: Self.subscription)
@@ -140,14 +143,14 @@ enum SubscriptionControls {
             switch action {
             case .autoRenew:
                 let body = TestAutoRenewRequest(enabled: value.flatMap(OnOff.init(rawValue:))?.isOn == true)
-                return ControlPlan(request: ControlRequest(TestControls.autoRenew, subscription, body: body))
+                return ControlPlan(request: ControlRequest(TestControls.autoRenew, reference, body: body))
             case .change:
                 let body = PurchaseRequestBody(productId: value ?? "")
-                return ControlPlan(request: ControlRequest(TestControls.change, subscription, body: body))
+                return ControlPlan(request: ControlRequest(TestControls.change, reference, body: body))
             case .renew:
-                return ControlPlan(request: ControlRequest(TestControls.renew, subscription))
+                return ControlPlan(request: ControlRequest(TestControls.renew, reference))
             case .expire:
-                return ControlPlan(request: ControlRequest(TestControls.expire, subscription))
+                return ControlPlan(request: ControlRequest(TestControls.expire, reference))
             }
         }
     }

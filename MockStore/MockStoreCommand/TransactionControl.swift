@@ -5,11 +5,9 @@ import StoreWire
 /// summary and endpoint are all it declares; the id is checked (digits).
 protocol TransactionControl: ControlCommand {
     associatedtype Response: Sendable
-    /// The endpoint's path parameters (the reference it sends).
-    associatedtype Path: EndpointParameters
     static var name: String { get }
     static var summary: String { get }
-    static var endpoint: Endpoint<NoBody, Response, Path> { get }
+    static var endpoint: Endpoint<NoBody, Response, TransactionPath> { get }
     var transactionId: String { get }
     init(transactionId: String)
 }
@@ -25,5 +23,7 @@ extension TransactionControl {
 
     func validate() throws(UsageError) { try ControlWords.checkTransactionId(transactionId) }
 
-    func plan() -> ControlPlan { ControlPlan(request: ControlRequest(Self.endpoint, transactionId)) }
+    func plan() -> ControlPlan {
+        ControlPlan(request: ControlRequest(Self.endpoint, TransactionPath(transactionId: transactionId)))
+    }
 }

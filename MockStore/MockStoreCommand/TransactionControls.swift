@@ -116,7 +116,8 @@ enum TransactionControls {
             let body = TestRefundBody(
                 revocationReason: reason.map { RevocationReason(rawValue: Int($0)) },
                 revocationPercentage: percentage.flatMap(ControlInvocation.milliPercent))
-            return ControlPlan(request: ControlRequest(TestControls.refund, transactionId, body: body))
+            return ControlPlan(
+                request: ControlRequest(TestControls.refund, TransactionPath(transactionId: transactionId), body: body))
         }
     }
 
@@ -142,7 +143,9 @@ enum TransactionControls {
 
         func plan() -> ControlPlan {
             let body = TestRefundRequestBody(consumptionRequestReason: reason)
-            return ControlPlan(request: ControlRequest(TestControls.requestRefund, transactionId, body: body))
+            return ControlPlan(
+                request: ControlRequest(
+                    TestControls.requestRefund, TransactionPath(transactionId: transactionId), body: body))
         }
     }
 

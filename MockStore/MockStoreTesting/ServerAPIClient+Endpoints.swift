@@ -32,7 +32,7 @@ extension ServerAPIClient {
         version: HistoryVersion = .v2
     ) async throws(ServerAPIError) -> HistoryResponseBody {
         let endpoint = version == .v1 ? ServerAPI.historyV1 : ServerAPI.history
-        return try await send(endpoint, .init(transactionId: transactionId), query: query.items, body: NoBody())
+        return try await send(endpoint, query.parameters(transactionId: transactionId), body: NoBody())
     }
 
     /// Get Refund History: a page of the refunded transactions of the customer who has `transactionId`.
@@ -99,9 +99,8 @@ extension ServerAPIClient {
     public func subscriptionStatuses(_ transactionId: String, statuses: [SubscriptionStatus] = [])
         async throws(ServerAPIError) -> StatusResponseBody
     {
-        let query = statuses.map { URLQueryItem(name: "status", value: String($0.rawValue)) }
-        return try await send(
-            ServerAPI.subscriptionStatuses, .init(transactionId: transactionId), query: query, body: NoBody())
+        try await send(
+            ServerAPI.subscriptionStatuses, .init(transactionId: transactionId, statuses: statuses), body: NoBody())
     }
 
     /// Extend a Subscription Renewal Date.

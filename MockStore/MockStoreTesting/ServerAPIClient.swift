@@ -32,12 +32,12 @@ public struct ServerAPIClient: Sendable {
         self.http = http
     }
 
-    /// Sends `endpoint` with its path `parameters`, `query` and `body` (JSON, when not `NoBody`), and decodes its
-    /// answer (none for `NoBody`).
+    /// Sends `endpoint` with its `parameters` (its path's and its query's) and `body` (JSON, when not `NoBody`), and
+    /// decodes its answer (none for `NoBody`).
     func send<Request: Encodable & Sendable, Answer: Decodable & Sendable, Path>(
-        _ endpoint: Endpoint<Request, Answer, Path>, _ parameters: Path, query: [URLQueryItem] = [], body: Request
+        _ endpoint: Endpoint<Request, Answer, Path>, _ parameters: Path, body: Request
     ) async throws(ServerAPIError) -> Answer {
-        let request = try self.request(endpoint, parameters, query: query, body: body)
+        let request = try self.request(endpoint, parameters, body: body)
         let name = "\(endpoint.method.rawValue) \(request.url?.path ?? endpoint.template.description)"
         let data: Data
         let status: Int
@@ -56,7 +56,7 @@ public struct ServerAPIClient: Sendable {
     }
 
     private func request<Request: Encodable, Path>(
-        _ endpoint: Endpoint<Request, some Any, Path>, _ parameters: Path, query: [URLQueryItem], body: Request
+        _ endpoint: Endpoint<Request, some Any, Path>, _ parameters: Path, body: Request
     ) throws(ServerAPIError) -> URLRequest {
         let name = "\(endpoint.method.rawValue) \(endpoint.template.description)"
         let base =
@@ -65,7 +65,7 @@ public struct ServerAPIClient: Sendable {
         guard var components = URLComponents(string: base + path) else {
             throw .unreachable(request: name, why: "its path is not a URL")
         }
-        let query = items.map { URLQueryItem(name: $0.name, value: $0.value) } + query
+        let query = items.map { URLQueryItem(name: $0.name, value: $0.value) }
         if !query.isEmpty { components.queryItems = query }
         guard let url = components.url else { throw .unreachable(request: name, why: "its query is not a URL") }
         var request = URLRequest(url: url)

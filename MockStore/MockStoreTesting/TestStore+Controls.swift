@@ -145,7 +145,7 @@ extension TestStore {
     @discardableResult
     public func clearFailures(_ api: StoreAPI? = nil) async throws -> [TestFailure] {
         if let api {
-            return try await send(TestControls.clearFailure, .init(api: api.rawValue)).failures
+            return try await send(TestControls.clearFailure, .init(api: api)).failures
         } else {
             return try await send(TestControls.clearFailures).failures
         }

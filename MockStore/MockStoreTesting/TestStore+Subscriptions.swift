@@ -162,13 +162,3 @@ public enum TestOffer: Sendable, Equatable {
         }
     }
 }
-
-/// Xcode's time rates (`SKTestSession.timeRate`, the `.storekit` file's `_timeRate`), by the names the store takes.
-public enum StoreTimeRate: String, Sendable, CaseIterable {
-    case realTime, oneHourIsOneDay, thirtyMinutesIsOneDay, fiveMinutesIsOneDay, oneMinuteIsOneDay
-    case thirtySecondsIsOneDay, oneSecondIsOneDay
-    case monthlyRenewalEveryHour, monthlyRenewalEveryThirtyMinutes, monthlyRenewalEveryFifteenMinutes
-    case monthlyRenewalEveryFiveMinutes, monthlyRenewalEveryThirtySeconds
-    case oneRenewalEveryFifteenMinutes, oneRenewalEveryFiveMinutes, oneRenewalEveryMinute
-    case oneRenewalEveryThirtySeconds, oneRenewalEveryTenSeconds, oneRenewalEveryTwoSeconds
-}

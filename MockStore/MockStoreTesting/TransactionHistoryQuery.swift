@@ -1,22 +1,13 @@
-import Foundation
 import StoreWire
 
 /// The query of Get Transaction History (Apple's `TransactionHistoryRequest`) and `revision` for the next page:
 /// every field optional, each sent as Apple's query item.
 public struct TransactionHistoryQuery: Sendable, Equatable {
     /// Apple's `TransactionHistoryRequest.ProductType` (the query's names, not the transaction's `type`).
-    public enum ProductType: String, Sendable, CaseIterable {
-        case autoRenewable = "AUTO_RENEWABLE"
-        case nonRenewable = "NON_RENEWABLE"
-        case consumable = "CONSUMABLE"
-        case nonConsumable = "NON_CONSUMABLE"
-    }
+    public typealias ProductType = HistoryProductType
 
     /// The order of the answer, by the date of last change.
-    public enum Order: String, Sendable {
-        case ascending = "ASCENDING"
-        case descending = "DESCENDING"
-    }
+    public typealias Order = HistorySortOrder
 
     /// A page's `revision`, to get the next page (or, later, what changed since).
     public var revision: String?
@@ -48,21 +39,12 @@ public struct TransactionHistoryQuery: Sendable, Equatable {
         self.subscriptionGroupIdentifiers = subscriptionGroupIdentifiers
     }
 
-    /// The query items, in Apple's names.
-    var items: [URLQueryItem] {
-        var items: [URLQueryItem] = []
-        func add(_ name: String, _ value: String?) {
-            if let value { items.append(URLQueryItem(name: name, value: value)) }
-        }
-        add("revision", revision)
-        add("startDate", startDate.map(String.init))
-        add("endDate", endDate.map(String.init))
-        for id in productIds { add("productId", id) }
-        for type in productTypes { add("productType", type.rawValue) }
-        add("sort", sort?.rawValue)
-        add("revoked", revoked.map { $0 ? "true" : "false" })
-        add("inAppOwnershipType", inAppOwnershipType?.rawValue)
-        for group in subscriptionGroupIdentifiers { add("subscriptionGroupIdentifier", group) }
-        return items
+    /// The endpoint's parameters: the query through the transaction `transactionId`.
+    func parameters(transactionId: String) -> TransactionHistoryParameters {
+        TransactionHistoryParameters(
+            transactionId: transactionId, revision: revision, startDate: startDate.map(String.init),
+            endDate: endDate.map(String.init), productId: productIds, productType: productTypes, sort: sort,
+            revoked: revoked.map { $0 ? "true" : "false" }, inAppOwnershipType: inAppOwnershipType,
+            subscriptionGroupIdentifier: subscriptionGroupIdentifiers)
     }
 }

@@ -86,7 +86,7 @@ extension CreditCLI {
                 title: "Profit and loss", report: try ledgerReport(ledger, context),
                 entries: ledger.distinctEntriesUnordered, featureNames: names)
         }
-        try write(
+        try OutputPath.write(
             Array(try PnLPage.render(content).utf8), to: path, what: "the page", suggesting: "pnl.html", mode: 0o644)
         if context.json {
             try printJSON(LedgerOutputs.Written(written: path))
@@ -109,7 +109,7 @@ extension CreditCLI {
         let summary = try AccountSummary.make(
             ledger: ledger, keys: keys, exportedAt: context.clock.now(), prices: VoiceDebriefPrices(),
             costs: VoiceDebriefCosts(), money: VoiceDebriefMoney())
-        try write(try summary.encodedJSON(), to: path, what: "the summary", suggesting: "summary.json")
+        try OutputPath.write(try summary.encodedJSON(), to: path, what: "the summary", suggesting: "summary.json")
         if context.json {
             try printJSON(LedgerOutputs.Written(written: path, account: summary.account))
         } else {
@@ -125,23 +125,6 @@ extension CreditCLI {
             ledger: ledger,
             asOf: context.clock.now(), prices: VoiceDebriefPrices(), costs: VoiceDebriefCosts(),
             money: VoiceDebriefMoney())
-    }
-
-    /// Replaces `path` atomically: a reader sees the old file or the new one, never half of one. `mode` whatever
-    /// the umask (0600 unless it is for sharing).
-    private static func write(
-        _ bytes: [UInt8], to path: String, what: String, suggesting name: String, mode: mode_t = 0o600
-    ) throws {
-        let refused = { (why: String) in CreditFailure.cannotWrite(what: what, path: path, why: why) }
-        if let why = OutputPath.problem(path, suggesting: name) { throw refused(why) }
-        do {
-            try Files.replaceAtomically(path, with: bytes, mode: mode)
-        } catch let error as FileError where error.found == nil && !error.isSymbolicLink {
-            // The temporary file beside it is how it is written, not what the user named: said of the path given.
-            throw refused(FileError.reason(error.errno))
-        } catch {
-            throw refused(PlainWords.describe(error))
-        }
     }
 }
 

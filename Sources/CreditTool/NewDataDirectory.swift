@@ -12,9 +12,12 @@ struct NewDataDirectory {
     let topmostMissing: String?
     /// The data directory was there, a directory holding nothing.
     let wasEmpty: Bool
+    /// What the clean-up after a failure removes through.
+    let fileSystem: any FileSystem
 
-    init(_ path: String) {
+    init(_ path: String, fileSystem: any FileSystem = SystemFileSystem()) {
         self.path = path
+        self.fileSystem = fileSystem
         var missing: String?
         var current = path
         while !current.isEmpty, case .some(.none) = try? Files.entryStatus(current) {
@@ -33,9 +36,9 @@ struct NewDataDirectory {
     /// Removes what the command made, after it failed: the directories it made, or what it put in the empty one.
     func removeAfterFailure() {
         if let topmostMissing {
-            try? SystemFileSystem().removeTree(topmostMissing)
-        } else if wasEmpty, let names = try? Files.list(path) {
-            for name in names { try? SystemFileSystem().removeTree(path + "/" + name) }
+            try? fileSystem.removeTree(topmostMissing)
+        } else if wasEmpty, let names = try? fileSystem.listDirectory(path) {
+            for name in names { try? fileSystem.removeTree(path + "/" + name) }
         }
     }
 
@@ -52,13 +55,16 @@ struct NewDataDirectory {
         return (try? Files.list(path))?.isEmpty ?? false
     }
 
-    /// A scratch data directory for a reading command (private to this user), and a way to remove it.
-    static func makeScratch() throws -> (path: String, remove: () -> Void) {
+    /// A scratch data directory for a reading command (private to this user), and a way to remove it (through
+    /// `fileSystem`). Made by `mkdtemp`, which the seam has no call for: a name nobody else can have made first.
+    static func makeScratch(fileSystem: any FileSystem = SystemFileSystem()) throws
+        -> (path: String, remove: () -> Void)
+    {
         var template = Array((NSTemporaryDirectory() + "/credit-new-account-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             throw CreditFailure.noScratchDirectory
         }
         let path = String(cString: made)
-        return (path + "/data", { try? SystemFileSystem().removeTree(path) })
+        return (path + "/data", { try? fileSystem.removeTree(path) })
     }
 }

@@ -20,4 +20,23 @@ enum OutputPath {
         }
         return nil
     }
+
+    /// Replaces `path` with `bytes` atomically through `fileSystem`: a reader sees the old file or the new one, never
+    /// half of one, and a write that fails leaves the old one. `mode` whatever the umask (0600 unless it is for
+    /// sharing). A failure is ``CreditFailure/cannotWrite(what:path:why:)``, said of `path` as given.
+    static func write(
+        _ bytes: [UInt8], to path: String, what: String, suggesting name: String, mode: mode_t = 0o600,
+        fileSystem: any FileSystem = SystemFileSystem()
+    ) throws {
+        let refused = { (why: String) in CreditFailure.cannotWrite(what: what, path: path, why: why) }
+        if let why = problem(path, suggesting: name) { throw refused(why) }
+        do {
+            try fileSystem.replaceAtomically(path, with: bytes, mode: mode)
+        } catch let error as FileError where error.found == nil && !error.isSymbolicLink {
+            // The temporary file beside it is how it is written, not what the user named: said of the path given.
+            throw refused(FileError.reason(error.errno))
+        } catch {
+            throw refused(PlainWords.describe(error))
+        }
+    }
 }

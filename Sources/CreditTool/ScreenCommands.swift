@@ -22,9 +22,23 @@ enum ScreenCommands {
             return CreditCLI.success
         }
         let style = context.style
+        let sections = [
+            [style.bold("VoiceDebrief credit")],
+            balanceLines(model, collected: collectNote, style: style),
+            topUpLines(offers, flow, pending: pending, storeNote: storeNote, context),
+            takingsLines(model, style: style),
+            entriesLines(model, style: style),
+            [LedgerCommands.pricesText(VoiceDebriefPrices(), style: style)],
+        ]
+        print(sections.map { $0.joined(separator: "\n") }.joined(separator: "\n\n"))
+        return CreditCLI.success
+    }
+
+    /// The balance, what was used and topped up, and what collecting the store's purchases just did.
+    private static func balanceLines(_ model: CreditScreen, collected collectNote: [String], style: Style)
+        -> [String]
+    {
         var out: [String] = []
-        out.append(style.bold("VoiceDebrief credit"))
-        out.append("")
         let balance = model.isBelowZero ? style.warm(model.balance.formatted) : style.bold(model.balance.formatted)
         out.append("  Balance     \(balance)")
         if model.isBelowZero {
@@ -36,8 +50,15 @@ enum ScreenCommands {
         out.append("  Used        \(model.used.formatted)")
         out.append("  Topped up   \(model.toppedUp.formatted)")
         for line in collectNote { out.append("  " + DisplayText.escaped(line)) }
-        out.append("")
-        out.append(style.bold("Top up"))
+        return out
+    }
+
+    /// The store's trouble, the purchases waiting, the packs on offer (cheapest first) with the command that buys
+    /// each, and whether money is taken.
+    private static func topUpLines(
+        _ offers: [StoreProduct], _ flow: TopUpFlow, pending: PendingPurchases, storeNote: String?, _ context: Context
+    ) -> [String] {
+        var out = [context.style.bold("Top up")]
         if let storeNote { out.append("  " + storeNote) }
         // Each waiting purchase on a line of its own, settled on its own.
         for line in pending.descriptions(at: context.clock.now(), packs: VoiceDebriefStore.packs) {
@@ -62,29 +83,34 @@ enum ScreenCommands {
             flow.store.takesMoney
                 ? "  Through the mock store: a sandbox, for test purchases; no real money."
                 : "  The store is simulated: no money is taken.")
-        out.append("")
-        out.append(style.bold("Takings by feature") + " (all time; net over the last 7 and 30 days)")
-        if model.takingsAllTime.isEmpty {
-            out.append("  Nothing charged yet.")
-        } else {
-            let net7 = Dictionary(uniqueKeysWithValues: model.takings7Days.map { ($0.feature, $0.net) })
-            let net30 = Dictionary(uniqueKeysWithValues: model.takings30Days.map { ($0.feature, $0.net) })
-            out.append(
-                LedgerCommands.takingsTable(model.takingsAllTime, extra: [("Net 7d", net7), ("Net 30d", net30)]))
-        }
-        out.append("")
-        out.append(style.bold("Entries") + ", newest first")
-        out.append(LedgerCommands.entriesTable(model.entries.prefix(ScreenCommands.screenEntries), style: style))
+        return out
+    }
+
+    /// What each feature took, all time, with the net of the last 7 and 30 days.
+    private static func takingsLines(_ model: CreditScreen, style: Style) -> [String] {
+        let title = style.bold("Takings by feature") + " (all time; net over the last 7 and 30 days)"
+        guard !model.takingsAllTime.isEmpty else { return [title, "  Nothing charged yet."] }
+        let net7 = Dictionary(uniqueKeysWithValues: model.takings7Days.map { ($0.feature, $0.net) })
+        let net30 = Dictionary(uniqueKeysWithValues: model.takings30Days.map { ($0.feature, $0.net) })
+        return [
+            title,
+            LedgerCommands.takingsTable(model.takingsAllTime, extra: [("Net 7d", net7), ("Net 30d", net30)]),
+        ]
+    }
+
+    /// The newest entries, and how many older ones `credit entries` shows.
+    private static func entriesLines(_ model: CreditScreen, style: Style) -> [String] {
+        var out = [
+            style.bold("Entries") + ", newest first",
+            LedgerCommands.entriesTable(model.entries.prefix(ScreenCommands.screenEntries), style: style),
+        ]
         if model.entries.count > ScreenCommands.screenEntries {
             let older = model.entries.count - ScreenCommands.screenEntries
             out.append(
                 "  The newest \(ScreenCommands.screenEntries) of \(model.entries.count) entries; "
                     + "\(CountNoun("older one", "older ones")(older)): `credit entries` shows every entry.")
         }
-        out.append("")
-        out.append(LedgerCommands.pricesText(VoiceDebriefPrices(), style: style))
-        print(out.joined(separator: "\n"))
-        return CreditCLI.success
+        return out
     }
 
     /// Every waiting purchase: product, when it was asked for, why it waits, the store's transaction id (null when

@@ -128,7 +128,13 @@ extension FileSystem {
         }
         close(fd)
         try CrashPoints.hit("replace.before-rename")
-        try rename(temporary, to: path)
+        do {
+            try rename(temporary, to: path)
+        } catch {
+            // Refused (a folder at `path`, a full disk's journal): the temporary must not stay behind.
+            removeFile(temporary)
+            throw error
+        }
         try CrashPoints.hit("replace.before-directory-sync")
         if syncingDirectory { try syncDirectory(Files.parent(of: path)) }
     }

@@ -20,11 +20,7 @@ struct DeviceClient: Sendable {
     }
 
     func products(_ ids: [String]) async throws(StoreKitError) -> [StoreProductInfo] {
-        // The products' query is read by the store's fastest path (DeviceRoutes): left by name until that is typed.
-        try await send(
-            DeviceAPI.products, NoParameters(), query: [URLQueryItem(name: "ids", value: ids.joined(separator: ","))]
-        )
-        .products
+        try await send(DeviceAPI.products, ProductsParameters(ids: ids)).products
     }
 
     /// A purchase: a simulated `Product.PurchaseError` comes as one.
@@ -79,13 +75,13 @@ struct DeviceClient: Sendable {
         try await send(endpoint, NoParameters())
     }
 
-    /// `endpoint` sent with its `parameters` (and `query`, for an endpoint whose query has no type) and no body; a
-    /// failure as the StoreKit error it stands for.
+    /// `endpoint` sent with its `parameters` (its path's and its query's) and no body; a failure as the StoreKit
+    /// error it stands for.
     private func send<Response: Decodable, Parameters>(
-        _ endpoint: Endpoint<NoBody, Response, Parameters>, _ parameters: Parameters, query: [URLQueryItem] = []
+        _ endpoint: Endpoint<NoBody, Response, Parameters>, _ parameters: Parameters
     ) async throws(StoreKitError) -> Response {
         do {
-            return try await exchange(endpoint, parameters, query: query, body: nil)
+            return try await exchange(endpoint, parameters, body: nil)
         } catch {
             throw DeviceFailure.storeKitError(error)
         }
@@ -97,16 +93,15 @@ struct DeviceClient: Sendable {
     ) async throws -> Response {
         // An empty body is the same two bytes every time (a finish's): not worth an encoder.
         let encoded = body is EmptyBody ? Self.emptyObject : try JSONEncoder().encode(body)
-        return try await exchange(endpoint, parameters, query: [], body: encoded)
+        return try await exchange(endpoint, parameters, body: encoded)
     }
 
-    /// `endpoint`'s answer to `parameters` (its path's and its query's), `extra` query items and `body`, decoded.
+    /// `endpoint`'s answer to `parameters` (its path's and its query's) and `body`, decoded.
     private func exchange<Request, Response: Decodable, Parameters>(
-        _ endpoint: Endpoint<Request, Response, Parameters>, _ parameters: Parameters, query extra: [URLQueryItem],
-        body: Data?
+        _ endpoint: Endpoint<Request, Response, Parameters>, _ parameters: Parameters, body: Data?
     ) async throws -> Response {
         let (path, items) = endpoint.components(parameters)
-        let query = items.map { URLQueryItem(name: $0.name, value: $0.value) } + extra
+        let query = items.map { URLQueryItem(name: $0.name, value: $0.value) }
         let data = try await transport.send(endpoint.method.rawValue, path, query: query, body: body)
         return try StoreHTTP.decode(data, baseURL.appendingPathComponent(path))
     }

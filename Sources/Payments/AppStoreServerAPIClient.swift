@@ -44,9 +44,9 @@ public struct AppStoreServerAPIClient: Sendable {
         var revision: String?
         var seen: Set<String> = []
         for page in 1...max(1, pageLimit) {
-            var query = [URLQueryItem(name: "sort", value: "ASCENDING")]
-            if let revision { query.append(URLQueryItem(name: "revision", value: revision)) }
-            let body = try await send(ServerAPI.history, .init(transactionId: transactionID), query: query)
+            let parameters = TransactionHistoryParameters(
+                transactionId: transactionID, revision: revision, sort: .ascending)
+            let body = try await send(ServerAPI.history, parameters)
             transactions += body.signedTransactions.map(SignedTransaction.init(jwsRepresentation:))
             guard body.hasMore else { return transactions }
             guard seen.insert(body.revision).inserted else { throw StoreError.historyDidNotMoveOn(page: page) }
@@ -63,11 +63,12 @@ public struct AppStoreServerAPIClient: Sendable {
 
     // MARK: HTTP
 
-    /// Sends `endpoint` with its `parameters` and `query`, with the bearer token, and decodes its answer.
+    /// Sends `endpoint` with its `parameters` (its path's and its query's), with the bearer token, and decodes its
+    /// answer.
     private func send<Response: Decodable, Path>(
-        _ endpoint: Endpoint<NoBody, Response, Path>, _ parameters: Path, query: [URLQueryItem] = []
+        _ endpoint: Endpoint<NoBody, Response, Path>, _ parameters: Path
     ) async throws -> Response {
-        var request = http.request(endpoint, parameters, query: query)
+        var request = http.request(endpoint, parameters)
         request.setValue("Bearer " + (try token.make()), forHTTPHeaderField: "Authorization")
         let data: Data
         do {

@@ -113,7 +113,7 @@ public struct StoreConfiguration: Codable, Sendable, Equatable {
             configuration.signing = .es256
         } else if let secret {
             guard !secret.isEmpty else { throw StoreConfigurationError.emptySecret }
-            try KeyFile.write(secret, to: secretPath(in: directory))
+            try KeyFile.write(secret, to: secretPath(in: directory), fileSystem: fileSystem)
             configuration.signing = .hs256
         } else {
             throw StoreConfigurationError.noReceiptVerification

@@ -6,11 +6,12 @@ import Platform
 /// ledger-durability.md rule 7 describes) and reads that follow no symbolic link. Failures become ``SigningError``
 /// (`fileSystem`) naming the path, the call and the system's words.
 enum FileIO {
-    /// Writes `bytes` to `path` atomically and durably; the file has exactly `mode` from the moment it exists.
+    /// Writes `bytes` to `path` atomically and durably through `fileSystem`; the file has exactly `mode` from the
+    /// moment it exists.
     ///
     /// A crash leaves either the old file or the new one, never a partial file.
-    static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) throws {
-        try signingErrors { try Files.replaceAtomically(path, with: bytes, mode: mode) }
+    static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t, fileSystem: any FileSystem) throws {
+        try signingErrors { try fileSystem.replaceAtomically(path, with: bytes, mode: mode) }
     }
 
     /// Reads the whole regular file at `path`, checking its mode on the open descriptor (no check-then-open race).
@@ -20,10 +21,10 @@ enum FileIO {
         try signingErrors { try Files.readAll(path, checkingMode: checkMode) }
     }
 
-    /// Creates `path` as a directory with exactly `mode` if it does not exist yet.
-    static func createDirectory(_ path: String, mode: mode_t) throws {
+    /// Creates `path` as a directory with exactly `mode` through `fileSystem` if it does not exist yet.
+    static func createDirectory(_ path: String, mode: mode_t, fileSystem: any FileSystem) throws {
         try signingErrors {
-            try SystemFileSystem().makeDirectory(path, permissions: mode)
+            try fileSystem.makeDirectory(path, permissions: mode)
             var status = stat()
             guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
                 throw FileError(path: path, operation: .mkdir, errno: EEXIST)

@@ -1,9 +1,10 @@
 // Linux only, as TestCertificateAuthority is.
 #if !canImport(CryptoKit)
+    import DurableFiles
     import Foundation
 
     extension TestCertificateAuthority {
-        /// The file names ``write(to:)`` uses and ``read(from:)`` expects.
+        /// The file names ``write(to:fileSystem:)`` uses and ``read(from:)`` expects.
         public enum FileName {
             /// The root certificate, PEM.
             public static let rootPEM = "root.pem"
@@ -25,9 +26,9 @@
         ///
         /// Certificates go to `root.pem`, `intermediate.pem`, `leaf.pem` and `root.der` (mode 0644 before the umask);
         /// private keys, as PKCS#8 PEM, to `root.key`, `intermediate.key` and `leaf.key` through ``KeyFile`` (mode
-        /// 0600). Every file is written atomically and durably.
-        public func write(to directory: String) throws {
-            try FileIO.createDirectory(directory, mode: 0o700)
+        /// 0600). Every file is written atomically and durably, through `fileSystem`.
+        public func write(to directory: String, fileSystem: any FileSystem = SystemFileSystem()) throws {
+            try FileIO.createDirectory(directory, mode: 0o700, fileSystem: fileSystem)
             let certificates: [(String, [UInt8])] = [
                 (FileName.rootPEM, Array(root.pemRepresentation.utf8)),
                 (FileName.rootDER, root.derRepresentation),
@@ -35,7 +36,7 @@
                 (FileName.leafPEM, Array(leaf.pemRepresentation.utf8)),
             ]
             for (name, bytes) in certificates {
-                try FileIO.writeAtomically(bytes, to: Self.path(directory, name), mode: 0o644)
+                try FileIO.writeAtomically(bytes, to: Self.path(directory, name), mode: 0o644, fileSystem: fileSystem)
             }
             let keys: [(String, P256PrivateKey)] = [
                 (FileName.rootKey, rootKey),
@@ -43,11 +44,12 @@
                 (FileName.leafKey, leafKey),
             ]
             for (name, key) in keys {
-                try KeyFile.write(Array(key.pemRepresentation.utf8), to: Self.path(directory, name))
+                try KeyFile.write(
+                    Array(key.pemRepresentation.utf8), to: Self.path(directory, name), fileSystem: fileSystem)
             }
         }
 
-        /// Reads a CA written by ``write(to:)``.
+        /// Reads a CA written by ``write(to:fileSystem:)``.
         ///
         /// - Throws: ``SigningError`` if a file is missing or malformed, a key file is readable by others
         ///   (`insecureKeyFile`), `root.der` and `root.pem` differ, or a key does not belong to its certificate.

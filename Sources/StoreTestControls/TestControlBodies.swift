@@ -189,13 +189,13 @@ public struct TestRefundRequestBody: Codable, Sendable, Equatable {
 public struct TestConsumptionRecord: Codable, Sendable, Equatable {
     public var transactionId: String
     /// `v1` (`PUT /inApps/v1/transactions/consumption/{id}`) or `v2`.
-    public var apiVersion: String
+    public var apiVersion: ServerAPIVersion
     /// Milliseconds since 1970.
     public var receivedDate: Int64
     /// The request body, as sent.
     public var request: JSONValue
 
-    public init(transactionId: String, apiVersion: String, receivedDate: Int64, request: JSONValue) {
+    public init(transactionId: String, apiVersion: ServerAPIVersion, receivedDate: Int64, request: JSONValue) {
         self.transactionId = transactionId
         self.apiVersion = apiVersion
         self.receivedDate = receivedDate

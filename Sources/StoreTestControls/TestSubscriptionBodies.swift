@@ -9,7 +9,7 @@ public struct TestClockBody: Codable, Sendable, Equatable {
     public var now: Int64
     /// ISO 8601, UTC.
     public var nowISO8601: String
-    public var rate: String
+    public var rate: StoreTimeRate
     public var timeRate: Int
     /// Virtual milliseconds per real millisecond.
     public var factor: Double
@@ -17,7 +17,8 @@ public struct TestClockBody: Codable, Sendable, Equatable {
     public var events: [TestSubscriptionEventRecord]?
 
     public init(
-        kind: StoreClockKind = .virtual, now: Int64, nowISO8601: String, rate: String, timeRate: Int, factor: Double,
+        kind: StoreClockKind = .virtual, now: Int64, nowISO8601: String, rate: StoreTimeRate, timeRate: Int,
+        factor: Double,
         events: [TestSubscriptionEventRecord]? = nil
     ) {
         self.kind = kind

@@ -52,16 +52,14 @@ package struct StoreHTTP: Sendable {
         return URL(string: (base.hasSuffix("/") ? String(base.dropLast()) : base) + path)!
     }
 
-    /// The request of `endpoint`: its method, its path and query with `parameters` (and the free-form `query` of an
-    /// endpoint whose query has no type, Get Transaction History's) under the base URL, and `body` (JSON) when there
-    /// is one. What both store clients send.
+    /// The request of `endpoint`: its method, its path and query with `parameters` under the base URL, and `body`
+    /// (JSON) when there is one. What both store clients send.
     package func request<Request, Response, Parameters>(
-        _ endpoint: Endpoint<Request, Response, Parameters>, _ parameters: Parameters, query: [URLQueryItem] = [],
-        body: Data? = nil
+        _ endpoint: Endpoint<Request, Response, Parameters>, _ parameters: Parameters, body: Data? = nil
     ) -> URLRequest {
         let (path, items) = endpoint.components(parameters)
-        let typed = items.map { URLQueryItem(name: $0.name, value: $0.value) }
-        var request = URLRequest(url: url(path, query: typed + query))
+        let query = items.map { URLQueryItem(name: $0.name, value: $0.value) }
+        var request = URLRequest(url: url(path, query: query))
         request.httpMethod = endpoint.method.rawValue
         if let body {
             request.httpBody = body

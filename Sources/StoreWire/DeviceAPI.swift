@@ -2,7 +2,7 @@
 /// ``MockCustomerHeader`` names (the default customer without one).
 public enum DeviceAPI {
     /// `Product.products(for:)`: the products with the ids of the `ids` query (`ids=A,B`).
-    public static let products = Endpoint<NoBody, StoreProductsBody, NoParameters>(
+    public static let products = Endpoint<NoBody, StoreProductsBody, ProductsParameters>(
         .get, "/storekit/v1/products", errors: [StoreErrorCode.simulatedStoreKitError])
     /// `Product.purchase()`.
     public static let purchase = Endpoint<PurchaseRequestBody, PurchaseResponseBody, NoParameters>(

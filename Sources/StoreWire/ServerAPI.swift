@@ -39,11 +39,11 @@ public enum ServerAPI {
         StoreErrorCode.invalidInAppOwnershipType, StoreErrorCode.invalidRevoked,
     ]
     /// Get Transaction History v1 (deprecated by Apple; the query as v2's).
-    public static let historyV1 = Endpoint<NoBody, HistoryResponseBody, TransactionPath>(
+    public static let historyV1 = Endpoint<NoBody, HistoryResponseBody, TransactionHistoryParameters>(
         .get, "/inApps/v1/history/{transactionId}",
         errors: historyErrors)
     /// Get Transaction History (v2): `revision`, `sort` and the filters as query items.
-    public static let history = Endpoint<NoBody, HistoryResponseBody, TransactionPath>(
+    public static let history = Endpoint<NoBody, HistoryResponseBody, TransactionHistoryParameters>(
         .get, "/inApps/v2/history/{transactionId}",
         errors: historyErrors)
     /// Get Refund History (the `revision` query for the next page).
@@ -96,7 +96,7 @@ public enum ServerAPI {
     >(
         .get, "/inApps/v1/notifications/test/{token}", errors: [StoreErrorCode.testNotificationNotFound])
     /// Get All Subscription Statuses (the `status` query filters).
-    public static let subscriptionStatuses = Endpoint<NoBody, StatusResponseBody, TransactionPath>(
+    public static let subscriptionStatuses = Endpoint<NoBody, StatusResponseBody, SubscriptionStatusesParameters>(
         .get, "/inApps/v1/subscriptions/{transactionId}",
         errors: [
             StoreErrorCode.invalidTransactionId, StoreErrorCode.transactionIdNotFound, StoreErrorCode.invalidStatus,

@@ -16,4 +16,11 @@ extension LoopbackClient {
     ) throws -> HTTPClient.Response {
         try request(endpoint, NoParameters(), body: body, headers: headers)
     }
+
+    /// `endpoint`, whose path has no parameters, with `body` as JSON (its fields spelt by its type), and `headers`.
+    func request<Request: Encodable, Response>(
+        _ endpoint: Endpoint<Request, Response, NoParameters>, json body: Request, headers: [HTTPHeader] = []
+    ) throws -> HTTPClient.Response {
+        try request(endpoint, NoParameters(), body: try HTTPResponse.encode(body), headers: headers)
+    }
 }

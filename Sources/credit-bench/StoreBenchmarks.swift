@@ -44,9 +44,7 @@ struct StoreBenchmarks {
         let store = try startStore()
         defer { Measure.stop(store.pid, signal: SIGTERM) }
         // The request the credit screen makes: the app's packs.
-        let path =
-            DeviceAPI.products.path() + "?ids="
-            + VoiceDebriefStore.packs.credits.keys.sorted().joined(separator: ",")
+        let path = DeviceAPI.products.target(.init(ids: VoiceDebriefStore.packs.credits.keys.sorted()))
         let client = try LoopbackClient(port: store.port)
         let response = try client.request("GET", path)
         guard response.status == 200, response.body.count > 2 else {
@@ -134,6 +132,7 @@ struct StoreBenchmarks {
         let counter = CycleCounter()
         let port = store.port
         var threads: [Thread] = []
+        let purchase = try HTTPResponse.encode(PurchaseRequestBody(productId: "ai.voicedebrief.app.credit.500"))
         let start = Measure.now()
         let deadline = start + seconds
         for _ in 0..<clients {
@@ -141,9 +140,7 @@ struct StoreBenchmarks {
                 do {
                     let client = try LoopbackClient(port: port)
                     while Measure.now() < deadline {
-                        let bought = try client.request(
-                            DeviceAPI.purchase,
-                            body: Array(#"{"productId":"ai.voicedebrief.app.credit.500"}"#.utf8))
+                        let bought = try client.request(DeviceAPI.purchase, body: purchase)
                         guard bought.status == 200, let id = StoreBenchmarks.transactionID(in: bought.body) else {
                             throw BenchError(
                                 "purchase answered \(bought.status): \(String(decoding: bought.body, as: UTF8.self))")

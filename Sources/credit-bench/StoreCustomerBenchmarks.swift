@@ -30,8 +30,7 @@ extension StoreBenchmarks {
         var ids: [String] = []
         for index in 0..<customers {
             let name = "customer-\(index)"
-            let added = try manyClient.request(
-                TestControls.addCustomer, body: Array(#"{"name": "\#(name)"}"#.utf8))
+            let added = try manyClient.request(TestControls.addCustomer, json: TestCustomerRequest(name: name))
             guard added.status == 200 else { throw BenchError("adding a customer answered \(added.status)") }
             ids.append(try subscribeToEveryGroup(manyClient, customer: name))
         }
@@ -78,9 +77,8 @@ extension StoreBenchmarks {
     private func subscribeToEveryGroup(_ client: LoopbackClient, customer: String?) throws -> String {
         var last = ""
         for group in 0..<Self.benchGroups {
-            let body = Array(#"{"productId": "bench.group\#(group).monthly"}"#.utf8)
             let bought = try client.request(
-                DeviceAPI.purchase, body: body,
+                DeviceAPI.purchase, json: PurchaseRequestBody(productId: "bench.group\(group).monthly"),
                 headers: customer.map { [HTTPHeader("X-Mock-Customer", $0)] } ?? [])
             guard bought.status == 200,
                 let answer = try? JSONDecoder().decode(BoughtAnswer.self, from: Data(bought.body)),

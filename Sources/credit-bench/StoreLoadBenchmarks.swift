@@ -1,4 +1,5 @@
 import Foundation
+import MockStoreHTTP
 import Platform
 import StoreWire
 
@@ -108,11 +109,11 @@ extension StoreBenchmarks {
 
     /// Seconds each of `count` purchases took, each on a new connection (as a test's first request is).
     private func purchaseTimes(port: UInt16, count: Int) throws -> [Double] {
-        try (0..<count).map { _ in
+        let body = try HTTPResponse.encode(PurchaseRequestBody(productId: "ai.voicedebrief.app.credit.500"))
+        return try (0..<count).map { _ in
             let start = Measure.now()
             let client = try LoopbackClient(port: port)
-            let bought = try client.request(
-                DeviceAPI.purchase, body: Array(#"{"productId":"ai.voicedebrief.app.credit.500"}"#.utf8))
+            let bought = try client.request(DeviceAPI.purchase, body: body)
             guard bought.status == 200 else { throw BenchError("a purchase answered \(bought.status)") }
             return Measure.now() - start
         }

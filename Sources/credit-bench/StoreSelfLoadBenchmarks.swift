@@ -23,11 +23,11 @@ extension StoreBenchmarks {
         for index in 0..<customers {
             let name = "customer-\(index)"
             try expect(
-                client.request(TestControls.addCustomer, body: Array(#"{"name": "\#(name)"}"#.utf8)), "a customer")
+                client.request(TestControls.addCustomer, json: TestCustomerRequest(name: name)), "a customer")
             for group in 0..<2 {
                 try expect(
                     client.request(
-                        DeviceAPI.purchase, body: Array(#"{"productId": "bench.renewing\#(group).monthly"}"#.utf8),
+                        DeviceAPI.purchase, json: PurchaseRequestBody(productId: "bench.renewing\(group).monthly"),
                         headers: [HTTPHeader("X-Mock-Customer", name)]), "a subscription purchase")
             }
         }
@@ -37,14 +37,17 @@ extension StoreBenchmarks {
         // A month every two seconds: every subscription, bought within moments of the others, renews in one wave
         // every two seconds while purchases go on.
         try expect(
-            client.request(TestControls.setClockRate, body: Array(#"{"rate": "oneRenewalEveryTwoSeconds"}"#.utf8)),
+            client.request(
+                TestControls.setClockRate,
+                json: TestClockRequest(rate: StoreTimeRate.oneRenewalEveryTwoSeconds.rawValue)),
             "the clock's rate")
         let cpuBefore = Self.cpuSeconds(of: store.pid)
         let renewing = try purchasesInTurn(client, for: renewingSeconds)
         let cpu = Self.cpuSeconds(of: store.pid).flatMap { after in cpuBefore.map { after - $0 } }
         // Back to real time, so that the count is of the renewals made while the purchases were timed.
         try expect(
-            client.request(TestControls.setClockRate, body: Array(#"{"rate": "realTime"}"#.utf8)), "the clock's rate")
+            client.request(TestControls.setClockRate, json: TestClockRequest(rate: StoreTimeRate.realTime.rawValue)),
+            "the clock's rate")
         let renewals = try countRenewals(client)
         let idleP99 = Measure.percentile(idle, 99)
         let p99 = Measure.percentile(renewing, 99)
@@ -127,9 +130,9 @@ extension StoreBenchmarks {
 
     /// Seconds one purchase of the coins took.
     private func timedPurchase(_ client: LoopbackClient) throws -> Double {
+        let body = try HTTPResponse.encode(PurchaseRequestBody(productId: Self.selfLoadCoins))
         let start = Measure.now()
-        let answer = try client.request(
-            DeviceAPI.purchase, body: Array(#"{"productId": "\#(Self.selfLoadCoins)"}"#.utf8))
+        let answer = try client.request(DeviceAPI.purchase, body: body)
         let seconds = Measure.now() - start
         try expect(answer, "a purchase")
         return seconds

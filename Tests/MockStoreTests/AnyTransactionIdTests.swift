@@ -64,15 +64,17 @@ extension AnyTransactionIdTests {
         _ = try CustomerScope.$name.withValue("bob") { try buy(store) }
         #expect(hers.appTransactionId == alice.appTransactionId)
 
-        let byApp = try store.serverAPI.history(id: alice.appTransactionId, query: [])
+        let byApp = try store.serverAPI.history(.init(transactionId: alice.appTransactionId))
         #expect(try byApp.signedTransactions.map { try payload($0).transactionId } == [hers.transactionId])
-        let byTransaction = try store.serverAPI.history(id: hers.transactionId, query: [])
+        let byTransaction = try store.serverAPI.history(.init(transactionId: hers.transactionId))
         #expect(byApp.signedTransactions.count == byTransaction.signedTransactions.count)
 
         _ = try CustomerScope.$name.withValue("alice") { try store.refunds.refund(id: hers.transactionId, reason: nil) }
         let refunds = try store.serverAPI.refundHistory(id: alice.appTransactionId, revision: nil)
         #expect(try refunds.signedTransactions.map { try payload($0).transactionId } == [hers.transactionId])
-        #expect(refusal { _ = try store.serverAPI.history(id: "2000000000999999", query: []) }?.code == .transactionIdNotFound)
+        #expect(
+            refusal { _ = try store.serverAPI.history(.init(transactionId: "2000000000999999")) }?.code
+                == .transactionIdNotFound)
     }
 
     @Test func setAppAccountTokenAnswersApplesErrors() throws {
@@ -104,7 +106,7 @@ extension AnyTransactionIdTests {
         let info = try store.serverAPI.transactionInfo(id: renewal)
         #expect(try payload(info.signedTransactionInfo).appAccountToken == token)
         let statuses = try store.subscriptions.allSubscriptionStatuses(
-            transactionId: subscribed.transactionId, query: [])
+            transactionId: subscribed.transactionId, statuses: [])
         let last = try #require(statuses.data.first?.lastTransactions.first)
         #expect(try renewalInfo(last.signedRenewalInfo).appAccountToken == token)
     }
@@ -115,8 +117,8 @@ extension AnyTransactionIdTests {
         let hers = try CustomerScope.$name.withValue("alice") { try buy(store) }
         let mine = try buy(store)
         let body = Array(#"{"customerConsented":true,"sampleContentProvided":false,"deliveryStatus":"DELIVERED"}"#.utf8)
-        try store.serverAPI.sendConsumption(id: hers.transactionId, version: "v2", body: body)
-        try store.serverAPI.sendConsumption(id: mine.transactionId, version: "v2", body: body)
+        try store.serverAPI.sendConsumption(id: hers.transactionId, version: .v2, body: body)
+        try store.serverAPI.sendConsumption(id: mine.transactionId, version: .v2, body: body)
         let alices = try CustomerScope.$name.withValue("alice") { try store.controls.consumptionRecords() }
         #expect(alices.consumption.map(\.transactionId) == [hers.transactionId])
         let everyones = try store.controls.consumptionRecords()

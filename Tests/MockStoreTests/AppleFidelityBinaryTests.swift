@@ -84,8 +84,8 @@ import Testing
     func history(_ store: MockStoreHarness, _ body: String, token paginationToken: String? = nil) async throws
         -> MockStoreHarness.Response
     {
-        let query = paginationToken.map { "?paginationToken=\($0)" } ?? ""
-        return try await api(store, "POST", ServerAPI.notificationHistory.path() + query, json: body)
+        try await api(
+            store, "POST", ServerAPI.notificationHistory.target(.init(paginationToken: paginationToken)), json: body)
     }
 
     var now: Int64 { Int64(Date().timeIntervalSince1970 * 1_000) }
@@ -234,7 +234,7 @@ extension AppleFidelityBinaryTests {
         let info = try await api(store, "GET", ServerAPI.transactionInfo.path(.init(transactionId: id)))
             .decoded(TransactionInfoResponseBody.self)
         #expect(try payload(info.signedTransactionInfo, root: root).appAccountToken == token)
-        let history = try await api(store, "GET", ServerAPI.history.path(.init(transactionId: id))).decoded(
+        let history = try await api(store, "GET", ServerAPI.history.target(.init(transactionId: id))).decoded(
             HistoryResponseBody.self)
         #expect(try payload(history.signedTransactions.first, root: root).appAccountToken == token)
         let unfinished = try await store.get(DeviceAPI.unfinished.path())

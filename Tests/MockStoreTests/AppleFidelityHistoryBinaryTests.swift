@@ -90,7 +90,7 @@ extension AppleFidelityBinaryTests {
         let root = try await root(store)
         let bought = try payload(try await purchase(store, Self.consumable).signedTransaction, root: root)
         #expect(bought.environment == .production)
-        let page = try await api(store, "GET", ServerAPI.history.path(.init(transactionId: bought.transactionId)))
+        let page = try await api(store, "GET", ServerAPI.history.target(.init(transactionId: bought.transactionId)))
             .decoded(HistoryResponseBody.self)
         #expect(page.environment == .production && page.appAppleId == 555)
         let record = try #require(try await notifications(store).first)
@@ -138,27 +138,27 @@ extension AppleFidelityBinaryTests {
                 .transactionId
             let pro = try payload(try await purchase(store, Self.nonConsumable).signedTransaction, root: root)
                 .transactionId
-            let before = try await api(store, "GET", ServerAPI.history.path(.init(transactionId: pro))).decoded(
+            let before = try await api(store, "GET", ServerAPI.history.target(.init(transactionId: pro))).decoded(
                 HistoryResponseBody.self)
             for id in [coins, pro] {
                 #expect(try await store.post(DeviceAPI.finish.path(.init(transactionId: id)), json: "{}").status == 200)
             }
-            let v2 = try await api(store, "GET", ServerAPI.history.path(.init(transactionId: pro))).decoded(
+            let v2 = try await api(store, "GET", ServerAPI.history.target(.init(transactionId: pro))).decoded(
                 HistoryResponseBody.self)
             #expect(try v2.signedTransactions.map { try payload($0, root: root).transactionId } == [coins, pro])
             #expect(v2.revision == before.revision, "a finish changes no place and no revision")
             let descending = try await api(
-                store, "GET", ServerAPI.history.path(.init(transactionId: pro)) + "?sort=DESCENDING"
+                store, "GET", ServerAPI.history.target(.init(transactionId: pro, sort: .descending))
             )
             .decoded(HistoryResponseBody.self)
             #expect(
                 try descending.signedTransactions.map { try payload($0, root: root).transactionId } == [pro, coins])
             let since = try await api(
-                store, "GET", ServerAPI.history.path(.init(transactionId: pro)) + "?revision=\(before.revision)"
+                store, "GET", ServerAPI.history.target(.init(transactionId: pro, revision: before.revision))
             )
             .decoded(HistoryResponseBody.self)
             #expect(since.signedTransactions.isEmpty, "finishing is not a change the revision returns")
-            let v1 = try await api(store, "GET", ServerAPI.historyV1.path(.init(transactionId: pro))).decoded(
+            let v1 = try await api(store, "GET", ServerAPI.historyV1.target(.init(transactionId: pro))).decoded(
                 HistoryResponseBody.self)
             #expect(try v1.signedTransactions.map { try payload($0, root: root).transactionId } == [pro])
         }
@@ -175,7 +175,7 @@ extension AppleFidelityBinaryTests {
                 #expect(bought.storefront == code && bought.storefrontId == id && bought.currency == currency)
             }
             let products = try await store.get(
-                DeviceAPI.products.path() + "?ids=\(Self.consumable),\(Self.nonConsumable),\(Self.nonRenewing)"
+                DeviceAPI.products.target(.init(ids: [Self.consumable, Self.nonConsumable, Self.nonRenewing]))
             ).decoded(StoreProductsBody.self).products
             #expect(products.map(\.isFamilyShareable) == [false, true, false])
         }
@@ -203,11 +203,11 @@ extension AppleFidelityBinaryTests {
 
         let launch = try await store.get(DeviceAPI.updates.path()).decoded(TransactionUpdatesBody.self)
         #expect(try launch.signedTransactions.map { try payload($0, root: root).transactionId } == [kept.transactionId])
-        let next = try await store.get(DeviceAPI.updates.path() + "?after=\(launch.cursor)")
+        let next = try await store.get(DeviceAPI.updates.target(.init(after: launch.cursor)))
             .decoded(TransactionUpdatesBody.self)
         #expect(next.signedTransactions.isEmpty, "given once")
         _ = try await store.testStore.resolve(interrupted.transactionId)
-        let resolved = try await store.get(DeviceAPI.updates.path() + "?after=\(launch.cursor)")
+        let resolved = try await store.get(DeviceAPI.updates.target(.init(after: launch.cursor)))
             .decoded(TransactionUpdatesBody.self)
         #expect(
             try resolved.signedTransactions.map { try payload($0, root: root).transactionId } == [

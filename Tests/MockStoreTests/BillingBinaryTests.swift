@@ -33,7 +33,7 @@ import Testing
     }
 
     func statuses(_ store: MockStoreHarness, _ id: String) async throws -> [SubscriptionStatus] {
-        try await base.server(store, ServerAPI.subscriptionStatuses.path(.init(transactionId: id))).decoded(
+        try await base.server(store, ServerAPI.subscriptionStatuses.target(.init(transactionId: id))).decoded(
             StatusResponseBody.self
         ).data
             .flatMap(\.lastTransactions).map(\.status)

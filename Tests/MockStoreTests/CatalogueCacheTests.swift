@@ -83,7 +83,7 @@ extension CatalogueCacheTests {
             #expect(failed.status == 503)
             #expect(failed.header("Content-Type") == "application/json")
         }
-        #expect(control("DELETE", TestControls.clearFailure.path(.init(api: "loadProducts"))).status == 200)
+        #expect(control("DELETE", TestControls.clearFailure.path(.init(api: .loadProducts))).status == 200)
         try expectFresh()
 
         let once = control(

@@ -64,7 +64,8 @@ import Testing
 
     /// The groups Get All Subscription Statuses answers for `transactionId`.
     func statusGroups(_ store: MockStoreHarness, _ transactionId: String) async throws -> [String] {
-        let response = try await server(store, ServerAPI.subscriptionStatuses.path(.init(transactionId: transactionId)))
+        let response = try await server(
+            store, ServerAPI.subscriptionStatuses.target(.init(transactionId: transactionId)))
         #expect(response.status == 200)
         return try response.decoded(StatusResponseBody.self).data.map(\.subscriptionGroupIdentifier)
     }
@@ -73,7 +74,7 @@ import Testing
     func historyProducts(_ store: MockStoreHarness, _ transactionId: String, root: Certificate) async throws
         -> [String]
     {
-        let response = try await server(store, ServerAPI.history.path(.init(transactionId: transactionId)))
+        let response = try await server(store, ServerAPI.history.target(.init(transactionId: transactionId)))
         #expect(response.status == 200)
         let body = try response.decoded(HistoryResponseBody.self)
         return try payloads(body.signedTransactions, root: root).map(\.productId)
@@ -216,11 +217,11 @@ extension CustomerBinaryTests {
                 != nil)
         _ = try await store.testStore.approve(id)
 
-        let kids = try await device(store, "GET", DeviceAPI.updates.path() + "?after=\(cursor)", as: "kid")
+        let kids = try await device(store, "GET", DeviceAPI.updates.target(.init(after: cursor)), as: "kid")
         #expect(
             try payloads(kids.decoded(TransactionUpdatesBody.self).signedTransactions, root: root)
                 .map(\.transactionId) == [id])
-        let others = try await device(store, "GET", DeviceAPI.updates.path() + "?after=\(cursor)", as: "other")
+        let others = try await device(store, "GET", DeviceAPI.updates.target(.init(after: cursor)), as: "other")
         #expect(try others.decoded(TransactionUpdatesBody.self).signedTransactions.isEmpty)
     }
 

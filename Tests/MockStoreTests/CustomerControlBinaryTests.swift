@@ -80,7 +80,7 @@ extension CustomerControlBinaryTests {
             await #expect(
                 try store.testStore.acting(as: alice) { try await store.testStore.settings() }.currency == "EUR")
             await #expect(try store.testStore.settings().storefront != "FRA")
-            let products = DeviceAPI.products.path() + "?ids=\(Self.pack)"
+            let products = DeviceAPI.products.target(.init(ids: [Self.pack]))
             let hers = try await store.request("GET", products, headers: [MockCustomerHeader.name: alice])
             let theirs = try await store.get(products)
             #expect(try hers.decoded(StoreProductsBody.self).products.first?.currency == "EUR")

@@ -77,8 +77,8 @@ import Testing
         #expect(told.transaction.inAppOwnershipType == .familyShared && told.transaction.revocationDate == nil)
         let history = try await base.server(
             store,
-            ServerAPI.history.path(.init(transactionId: shared.originalTransactionId))
-                + "?inAppOwnershipType=FAMILY_SHARED")
+            ServerAPI.history.target(
+                .init(transactionId: shared.originalTransactionId, inAppOwnershipType: .familyShared)))
         #expect(history.status == 200)
         await #expect(try store.control("family-revoke", "nope/x").status == 64)
         await #expect(try refusal { try await store.testStore.familyShare("com.example.none") } != nil)

@@ -135,7 +135,7 @@ extension MockStoreBinaryTests {
         let store = try await MockStoreHarness.start(dataDirectory: data, catalogue: Repository.twoPackCatalogue)
 
         let products = try await store.get(
-            DeviceAPI.products.path() + "?ids=\(Self.credit500),unknown,\(Self.credit1000),\(Self.credit500)")
+            DeviceAPI.products.target(.init(ids: [Self.credit500, "unknown", Self.credit1000, Self.credit500])))
         #expect(products.status == 200)
         #expect(products.contentType == "application/json")
         let listed = try products.decoded(StoreProductsBody.self).products
@@ -259,7 +259,8 @@ extension MockStoreBinaryTests {
 
         #expect(store.isRunning)
         #expect(
-            try await store.get(DeviceAPI.products.path() + "?ids=\(Self.credit500)").status == 200, "still answering")
+            try await store.get(DeviceAPI.products.target(.init(ids: [Self.credit500]))).status == 200,
+            "still answering")
         #expect(
             try await store.get(DeviceAPI.unfinished.path()).decoded(SignedTransactionsBody.self)
                 .signedTransactions.isEmpty, "no bad request recorded anything")

@@ -38,7 +38,7 @@ import Testing
     }
 
     private func consumption(_ body: String, for id: String) throws {
-        try store.serverAPI.sendConsumption(id: id, version: "v2", body: Array(body.utf8))
+        try store.serverAPI.sendConsumption(id: id, version: .v2, body: Array(body.utf8))
     }
 
     private func latest(_ id: String) throws -> TestTransaction {

@@ -136,7 +136,7 @@ extension SandboxClockTests {
         defer { try? store.close() }
         let clock = store.clockControls.clock()
         #expect(clock.kind == .sandbox)
-        #expect(clock.rate == "monthlyRenewalEveryThirtyMinutes")
+        #expect(clock.rate == .monthlyRenewalEveryThirtyMinutes)
         #expect(clock.timeRate == 11, "the same rate's _timeRate number in Xcode")
         #expect(clock.factor == 1)
         #expect(clock.now == base.currentMilliseconds(), "the wall clock's now")

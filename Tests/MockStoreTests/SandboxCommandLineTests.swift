@@ -82,7 +82,7 @@ extension SandboxCommandLineTests {
             (["settings"], "GET", TestControls.settings.path()),
             (["fail", "purchase", "--error", "networkError"], "POST", TestControls.setFailure.path()),
             (["clear-failure"], "DELETE", TestControls.clearFailures.path()),
-            (["clear-failure", "purchase"], "DELETE", TestControls.clearFailure.path(.init(api: "purchase"))),
+            (["clear-failure", "purchase"], "DELETE", TestControls.clearFailure.path(.init(api: .purchase))),
             (["failures"], "GET", TestControls.failures.path()),
             (["consumption"], "GET", TestControls.consumption.path()),
             // Every page is read, a page of the largest size at a time.

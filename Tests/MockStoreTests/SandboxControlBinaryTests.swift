@@ -246,7 +246,7 @@ extension SandboxControlBinaryTests {
     @Test func eachAPIFailsWithTheStoreKitErrorOnceOrUntilCleared() async throws {
         let store = try await MockStoreHarness.start(dataDirectory: data)
         let root = try await root(store)
-        let products = DeviceAPI.products.path() + "?ids=\(Self.credit500)"
+        let products = DeviceAPI.products.target(.init(ids: [Self.credit500]))
 
         let set = try await store.control(
             TestFailuresBody.self, "fail", "purchase", "--error", "purchaseNotAllowed", "--once")
@@ -348,7 +348,7 @@ extension SandboxControlBinaryTests {
             ])
         // Each says the catalogue file set it (a test that set nothing knows where to look), never a test control.
         try expectSimulated(
-            try await store.get(DeviceAPI.products.path() + "?ids=\(Self.credit500)"), api: .loadProducts,
+            try await store.get(DeviceAPI.products.target(.init(ids: [Self.credit500]))), api: .loadProducts,
             error: "StoreKitError.networkError", skErrorCode: 0,
             setBy: "set by the catalogue file's StoreKit errors, _storeKitErrors")
         try expectSimulated(
@@ -365,7 +365,7 @@ extension SandboxControlBinaryTests {
         let changed = try await store.control(TestSettingsBody.self, "storefront", "gbr")
         #expect(changed.storefront == "GBR" && changed.currency == "GBP")
         await #expect(try store.control(TestSettingsBody.self, "locale", "en_GB").locale == "en_GB")
-        let products = try await store.get(DeviceAPI.products.path() + "?ids=\(Self.credit500)")
+        let products = try await store.get(DeviceAPI.products.target(.init(ids: [Self.credit500])))
             .decoded(StoreProductsBody.self).products
         #expect(products.map(\.displayPrice) == ["£5.00"])
         #expect(try await purchase(store).result == .success)
@@ -382,7 +382,7 @@ extension SandboxControlBinaryTests {
         let settings = try await store.control(TestSettingsBody.self, "storefront", "USA")
         #expect(settings.currency == "USD")
         _ = try await store.control(TestSettingsBody.self, "locale", "en_US")
-        let products = try await store.get(DeviceAPI.products.path() + "?ids=\(Self.credit500)")
+        let products = try await store.get(DeviceAPI.products.target(.init(ids: [Self.credit500])))
             .decoded(StoreProductsBody.self).products
         #expect(products.map(\.displayPrice) == ["$5.00"])
         #expect(products.map(\.currency) == ["USD"])
@@ -439,7 +439,7 @@ extension SandboxControlBinaryTests {
         #expect(
             try await updates(store, after: "999999").signedTransactions.count == 2, "a cursor from wiped data restarts"
         )
-        let bad = try await store.get(DeviceAPI.updates.path() + "?after=abc")
+        let bad = try await store.get(DeviceAPI.updates.target(.init(after: "abc")))
         #expect(bad.status == 400)
         #expect(try bad.decoded(StoreErrorBody.self).errorCode == .generalBadRequest)
         #expect(try await store.stop() == 0)

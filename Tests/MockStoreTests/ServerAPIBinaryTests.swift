@@ -162,7 +162,7 @@ extension ServerAPIBinaryTests {
             for index in 0..<23 {
                 ids.append(try await buy(store, index == 22 ? "ai.voicedebrief.app.credit.1000" : Self.credit500))
             }
-            let first = try await api(store, "GET", ServerAPI.history.path(.init(transactionId: ids[0])))
+            let first = try await api(store, "GET", ServerAPI.history.target(.init(transactionId: ids[0])))
             #expect(first.status == 200)
             let page1 = try first.decoded(HistoryResponseBody.self)
             #expect(page1.hasMore)
@@ -171,20 +171,20 @@ extension ServerAPIBinaryTests {
             #expect(page1.environment == .sandbox)
             #expect(try transactions(page1.signedTransactions, root: root).map(\.transactionId) == Array(ids[0..<20]))
             let page2 = try await api(
-                store, "GET", ServerAPI.history.path(.init(transactionId: ids[5])) + "?revision=\(page1.revision)"
+                store, "GET", ServerAPI.history.target(.init(transactionId: ids[5], revision: page1.revision))
             )
             .decoded(HistoryResponseBody.self)
             #expect(!page2.hasMore)
             #expect(try transactions(page2.signedTransactions, root: root).map(\.transactionId) == Array(ids[20...]))
             let nothingNew = try await api(
-                store, "GET", ServerAPI.history.path(.init(transactionId: ids[0])) + "?revision=\(page2.revision)"
+                store, "GET", ServerAPI.history.target(.init(transactionId: ids[0], revision: page2.revision))
             )
             .decoded(HistoryResponseBody.self)
             #expect(nothingNew.signedTransactions.isEmpty && !nothingNew.hasMore)
 
             try await store.testStore.refund(ids[3])
             let changed = try await api(
-                store, "GET", ServerAPI.history.path(.init(transactionId: ids[0])) + "?revision=\(page2.revision)"
+                store, "GET", ServerAPI.history.target(.init(transactionId: ids[0], revision: page2.revision))
             )
             .decoded(HistoryResponseBody.self)
             #expect(
@@ -192,79 +192,78 @@ extension ServerAPIBinaryTests {
                 "modified since")
 
             let descending = try await api(
-                store, "GET", ServerAPI.history.path(TransactionPath(transactionId: ids[0])) + "?sort=DESCENDING"
+                store, "GET", ServerAPI.history.target(.init(transactionId: ids[0], sort: .descending))
             )
             .decoded(HistoryResponseBody.self)
             #expect(try transactions(descending.signedTransactions, root: root).first?.transactionId == ids[3])
             let revoked = try await api(
-                store, "GET", ServerAPI.history.path(TransactionPath(transactionId: ids[0])) + "?revoked=true"
+                store, "GET", ServerAPI.history.target(.init(transactionId: ids[0], revoked: "true"))
             )
             .decoded(HistoryResponseBody.self)
             #expect(try transactions(revoked.signedTransactions, root: root).map(\.transactionId) == [ids[3]])
             let notRevoked = try await api(
-                store, "GET", ServerAPI.history.path(TransactionPath(transactionId: ids[0])) + "?revoked=False"
+                store, "GET", ServerAPI.history.target(.init(transactionId: ids[0], revoked: "False"))
             )
             .decoded(HistoryResponseBody.self)
             #expect(notRevoked.signedTransactions.count == 20 && notRevoked.hasMore)
             let byProduct = try await api(
                 store, "GET",
-                ServerAPI.history.path(TransactionPath(transactionId: ids[0]))
-                    + "?productId=ai.voicedebrief.app.credit.1000"
+                ServerAPI.history.target(.init(transactionId: ids[0], productId: ["ai.voicedebrief.app.credit.1000"]))
             ).decoded(HistoryResponseBody.self)
             #expect(try transactions(byProduct.signedTransactions, root: root).map(\.transactionId) == [ids[22]])
             let nonConsumables = try await api(
                 store, "GET",
-                ServerAPI.history.path(TransactionPath(transactionId: ids[0])) + "?productType=NON_CONSUMABLE"
+                ServerAPI.history.target(.init(transactionId: ids[0], productType: [.nonConsumable]))
             )
             .decoded(HistoryResponseBody.self)
             #expect(nonConsumables.signedTransactions.isEmpty)
             let consumables = try await api(
                 store, "GET",
-                ServerAPI.history.path(TransactionPath(transactionId: ids[0]))
-                    + "?productType=CONSUMABLE&productType=NON_CONSUMABLE"
+                ServerAPI.history.target(.init(transactionId: ids[0], productType: [.consumable, .nonConsumable]))
             )
             .decoded(HistoryResponseBody.self)
             #expect(consumables.signedTransactions.count == 20)
-            let v1 = try await api(store, "GET", ServerAPI.historyV1.path(.init(transactionId: ids[0])))
+            let v1 = try await api(store, "GET", ServerAPI.historyV1.target(.init(transactionId: ids[0])))
             #expect(v1.status == 200)
 
             try expectError(
                 try await api(
-                    store, "GET", ServerAPI.history.path(TransactionPath(transactionId: ids[0])) + "?productType=GIFT"),
+                    store, "GET",
+                    ServerAPI.history.target(.init(transactionId: ids[0], productType: [.unrecognized("GIFT")]))),
                 status: 400,
                 code: .invalidProductType)
             try expectError(
                 try await api(
-                    store, "GET", ServerAPI.history.path(TransactionPath(transactionId: ids[0])) + "?sort=UP"),
+                    store, "GET", ServerAPI.history.target(.init(transactionId: ids[0], sort: .unrecognized("UP")))),
                 status: 400,
                 code: .invalidSort)
             try expectError(
                 try await api(
-                    store, "GET", ServerAPI.history.path(TransactionPath(transactionId: ids[0])) + "?revision=nonsense"),
+                    store, "GET", ServerAPI.history.target(.init(transactionId: ids[0], revision: "nonsense"))),
                 status: 400,
                 code: .invalidRequestRevision)
             try expectError(
                 try await api(
-                    store, "GET", ServerAPI.history.path(TransactionPath(transactionId: ids[0])) + "?revoked=maybe"),
+                    store, "GET", ServerAPI.history.target(.init(transactionId: ids[0], revoked: "maybe"))),
                 status: 400,
                 code: .invalidRevoked
             )
             try expectError(
                 try await api(
-                    store, "GET", ServerAPI.history.path(TransactionPath(transactionId: ids[0])) + "?startDate=x"),
+                    store, "GET", ServerAPI.history.target(.init(transactionId: ids[0], startDate: "x"))),
                 status: 400,
                 code: .invalidStartDate)
             try expectError(
                 try await api(
-                    store, "GET", ServerAPI.history.path(TransactionPath(transactionId: ids[0])) + "?endDate=-5"),
+                    store, "GET", ServerAPI.history.target(.init(transactionId: ids[0], endDate: "-5"))),
                 status: 400,
                 code: .invalidEndDate)
             try expectError(
-                try await api(store, "GET", ServerAPI.history.path(.init(transactionId: "2000000099999999"))),
+                try await api(store, "GET", ServerAPI.history.target(.init(transactionId: "2000000099999999"))),
                 status: 404,
                 code: .transactionIdNotFound)
             try expectError(
-                try await api(store, "GET", ServerAPI.history.path(.init(transactionId: "x1"))), status: 400,
+                try await api(store, "GET", ServerAPI.history.target(.init(transactionId: "x1"))), status: 400,
                 code: .invalidTransactionId)
         }
     }
@@ -347,7 +346,7 @@ extension ServerAPIBinaryTests {
             try await api(store, "PUT", ServerAPI.sendConsumptionV1.path(.init(transactionId: id)), json: v1).status
                 == 202)
         let recorded = try await store.testStore.consumption()
-        #expect(recorded.map(\.apiVersion) == ["v2", "v1"])
+        #expect(recorded.map(\.apiVersion) == [.v2, .v1])
         #expect(recorded.allSatisfy { $0.transactionId == id })
         #expect(recorded[0].request["deliveryStatus"] == .string("DELIVERED"))
         #expect(recorded[1].request["consumptionStatus"] == .number(3))

@@ -79,7 +79,8 @@ extension StoreConsoleTests {
                     subscriptions: [], notifications: [])
             ],
             otherNotifications: [],
-            clock: TestClockBody(now: 0, nowISO8601: "", rate: "javascript:alert(3)", timeRate: 0, factor: 1),
+            clock: TestClockBody(
+                now: 0, nowISO8601: "", rate: .unrecognized("javascript:alert(3)"), timeRate: 0, factor: 1),
             settings: TestSettingsBody(
                 askToBuyEnabled: false, interruptedPurchasesEnabled: false, storefront: "https://evil.example/",
                 currency: "GBP", locale: "en_GB", failures: []))

@@ -186,7 +186,7 @@ import Testing
                     (renewal.priceIncreaseStatus == .customerHasNotResponded) == model.pricePending,
                     "\(context): priceIncreaseStatus")
             }
-            let page = try store.serverAPI.history(id: state.latestTransactionId, query: [.init("sort", "DESCENDING")])
+            let page = try store.serverAPI.history(.init(transactionId: state.latestTransactionId, sort: .descending))
             let latest = try page.signedTransactions.first.map(SubscriptionHistoryModelTests.payload)
             #expect(latest?.transactionId == state.latestTransactionId, "\(context): history's latest")
         } else {

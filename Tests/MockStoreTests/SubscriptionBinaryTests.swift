@@ -141,8 +141,8 @@ extension SubscriptionBinaryTests {
         #expect(upgrade.payload.notificationType == .didChangeRenewalPref && upgrade.payload.subtype == .upgrade)
         let history = try await server(
             store,
-            ServerAPI.history.path(.init(transactionId: basic.transactionId))
-                + "?subscriptionGroupIdentifier=\(Self.proGroup)")
+            ServerAPI.history.target(
+                .init(transactionId: basic.transactionId, subscriptionGroupIdentifier: [Self.proGroup])))
         let signed = try history.decoded(HistoryResponseBody.self).signedTransactions
         let old = try signed.map { try verifiedES256Payload($0, as: SignedTransactionPayload.self, root: root) }
             .first { $0.transactionId == basic.transactionId }
@@ -177,12 +177,12 @@ extension SubscriptionBinaryTests {
         #expect(try await entitlements(store, root: root).map(\.productId) == [Self.proYearly])
 
         let all = try await server(
-            store, ServerAPI.subscriptionStatuses.path(.init(transactionId: weekly.transactionId)))
+            store, ServerAPI.subscriptionStatuses.target(.init(transactionId: weekly.transactionId)))
         #expect(all.status == 200)
         let statuses = try all.decoded(StatusResponseBody.self)
         #expect(statuses.data.count == 2 && statuses.bundleId == "ai.voicedebrief.app")
         let revoked = try await server(
-            store, ServerAPI.subscriptionStatuses.path(.init(transactionId: weekly.transactionId)) + "?status=5")
+            store, ServerAPI.subscriptionStatuses.target(.init(transactionId: weekly.transactionId, status: ["5"])))
         let items = try revoked.decoded(StatusResponseBody.self).data.flatMap(\.lastTransactions)
         #expect(items.map(\.originalTransactionId) == [weekly.transactionId] && items.map(\.status) == [.revoked])
         let info = try verifiedES256Payload(
@@ -190,18 +190,20 @@ extension SubscriptionBinaryTests {
         #expect(info.productId == Self.weekly && info.autoRenewStatus == .off)
         let both = try await server(
             store,
-            ServerAPI.subscriptionStatuses.path(.init(transactionId: weekly.transactionId)) + "?status=1&status=2")
+            ServerAPI.subscriptionStatuses.target(.init(transactionId: weekly.transactionId, status: ["1", "2"])))
         #expect(try both.decoded(StatusResponseBody.self).data.map(\.subscriptionGroupIdentifier) == [Self.proGroup])
         try expectError(
             try await server(
-                store, ServerAPI.subscriptionStatuses.path(.init(transactionId: weekly.transactionId)) + "?status=9"),
+                store, ServerAPI.subscriptionStatuses.target(.init(transactionId: weekly.transactionId, status: ["9"]))),
             status: 400,
             code: .invalidStatus)
         try expectError(
-            try await server(store, ServerAPI.subscriptionStatuses.path(.init(transactionId: "9999999"))), status: 404,
+            try await server(store, ServerAPI.subscriptionStatuses.target(.init(transactionId: "9999999"))),
+            status: 404,
             code: .transactionIdNotFound)
         let byApp = try await server(
-            store, ServerAPI.subscriptionStatuses.path(.init(transactionId: "\(try #require(weekly.appTransactionId))"))
+            store,
+            ServerAPI.subscriptionStatuses.target(.init(transactionId: "\(try #require(weekly.appTransactionId))"))
         )
         #expect(try byApp.decoded(StatusResponseBody.self).data.count == 2, "the app transaction id finds the customer")
 
@@ -244,7 +246,7 @@ extension SubscriptionBinaryTests {
         let told = try await notifications(store, root: root)
         #expect(told.map(\.payload.notificationType) == [.subscribed] && told[0].payload.subtype == .initialBuy)
         #expect(try await entitlements(store, root: root).map(\.transactionId) == [payload.transactionId])
-        let feed = try await store.get(DeviceAPI.updates.path() + "?after=\(start.cursor)")
+        let feed = try await store.get(DeviceAPI.updates.target(.init(after: start.cursor)))
             .decoded(TransactionUpdatesBody.self)
         #expect(feed.signedTransactions.count == 1, "the approved subscription reaches the app as an update")
         #expect(try await store.stop() == 0)
@@ -253,13 +255,13 @@ extension SubscriptionBinaryTests {
     @Test func theClockIsShownMovedAndRatedAndARestartKeepsIt() async throws {
         var store = try await start()
         let shown = try await store.testStore.clock()
-        #expect(shown.rate == "realTime" && shown.timeRate == 0 && shown.factor == 1)
+        #expect(shown.rate == .realTime && shown.timeRate == 0 && shown.factor == 1)
         let moved = try await store.testStore.advanceClock(by: .days(400))
         #expect(moved.now >= shown.now + 400 * Self.day)
         let rated = try await store.testStore.setTimeRate(.monthlyRenewalEveryHour)
-        #expect(rated.rate == "monthlyRenewalEveryHour" && rated.timeRate == 10 && rated.factor == 720)
+        #expect(rated.rate == .monthlyRenewalEveryHour && rated.timeRate == 10 && rated.factor == 720)
         await #expect(
-            try store.testStore.setTimeRate(named: "1005").rate == "oneRenewalEveryTwoSeconds")
+            try store.testStore.setTimeRate(named: "1005").rate == .oneRenewalEveryTwoSeconds)
         for bad in [["advance", "-P1M"], ["advance", "garbage"], ["advance", "P0D"], ["rate", "fast"], ["advance"]] {
             let outcome = try await MockStoreHarness.controlInProcess(
                 ["control", "--url", store.baseURL, "clock"] + bad)
@@ -269,7 +271,7 @@ extension SubscriptionBinaryTests {
         #expect(try await store.stop() == 0)
         store = try await start()
         let after = try await store.testStore.clock()
-        #expect(after.rate == "oneRenewalEveryTwoSeconds" && after.now >= moved.now)
+        #expect(after.rate == .oneRenewalEveryTwoSeconds && after.now >= moved.now)
         #expect(try await store.stop() == 0)
     }
 }

@@ -20,7 +20,7 @@ import Testing
     ]
 
     func products(_ store: MockStoreHarness) async throws -> [StoreProductInfo] {
-        let reply = try await store.get(DeviceAPI.products.path() + "?ids=\(Self.ids.joined(separator: ","))")
+        let reply = try await store.get(DeviceAPI.products.target(.init(ids: Self.ids)))
         #expect(reply.status == 200)
         return try reply.decoded(StoreProductsBody.self).products
     }
@@ -73,7 +73,8 @@ import Testing
         #expect(weekly.introductoryOffer == nil && weekly.promotionalOffers.isEmpty && weekly.winBackOffers.isEmpty)
 
         // The raw body: StoreKit's field names, offer codes not listed, no subscription key on the consumable.
-        let raw = try await store.get(DeviceAPI.products.path() + "?ids=com.example.coins,com.example.pro.yearly")
+        let raw = try await store.get(
+            DeviceAPI.products.target(.init(ids: ["com.example.coins", "com.example.pro.yearly"])))
         let objects = try #require(
             (try JSONSerialization.jsonObject(with: Data(raw.body)) as? [String: Any])?["products"] as? [[String: Any]])
         #expect(objects[0]["subscription"] == nil)

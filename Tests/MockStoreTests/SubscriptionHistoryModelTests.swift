@@ -83,7 +83,7 @@ import Testing
         }
         var store = try open()
         #expect(
-            store.clockControls.clock().rate == "monthlyRenewalEveryFiveMinutes"
+            store.clockControls.clock().rate == .monthlyRenewalEveryFiveMinutes
                 && store.clockControls.clock().factor == 30 * 86_400 / 300)
         _ = try store.purchases.purchase(PurchaseRequestBody(productId: "com.example.news.weekly"))
         let expires = try #require(try store.subscriptions.testSubscriptions().subscriptions.first?.expiresDate)
@@ -93,7 +93,7 @@ import Testing
         try store.close()
         store = try open()
         defer { try? store.close() }
-        #expect(store.clockControls.clock().rate == "realTime", "the rate set is kept, not the catalogue's")
+        #expect(store.clockControls.clock().rate == .realTime, "the rate set is kept, not the catalogue's")
         #expect(store.nowMilliseconds >= expires)
         let renewed = try store.subscriptions.testSubscriptions().subscriptions.first
         #expect((renewed?.expiresDate ?? 0) > expires, "the renewal that fell due ran at the first call")
@@ -250,8 +250,7 @@ import Testing
             var revision: String?
             repeat {
                 let page = try store.serverAPI.history(
-                    id: anyId,
-                    query: [.init("productType", "AUTO_RENEWABLE")] + (revision.map { [.init("revision", $0)] } ?? []))
+                    .init(transactionId: anyId, revision: revision, productType: [.autoRenewable]))
                 history += try page.signedTransactions.map(Self.payload)
                 revision = page.hasMore ? page.revision : nil
             } while revision != nil
@@ -271,7 +270,7 @@ import Testing
             }
             let byGroup = Dictionary(grouping: history, by: { $0.subscriptionGroupIdentifier ?? "" })
             let groupsFiltered = try store.serverAPI.history(
-                id: anyId, query: [.init("subscriptionGroupIdentifier", states[0].subscriptionGroupIdentifier)])
+                .init(transactionId: anyId, subscriptionGroupIdentifier: [states[0].subscriptionGroupIdentifier]))
             #expect(
                 groupsFiltered.signedTransactions.count
                     == min(20, byGroup[states[0].subscriptionGroupIdentifier]?.count ?? 0), "\(context): group filter")

@@ -1,6 +1,7 @@
 import DurableFiles
 import Foundation
 import Payments
+import Signing
 import Testing
 
 #if canImport(Glibc)
@@ -37,5 +38,26 @@ import Testing
                 url: "http://127.0.0.1:1", rootCertificate: nil, secret: Array("secret".utf8), bundleID: "dev.example",
                 in: directory.file("data"), fileSystem: disk)
         }
+    }
+
+    /// The hs256 secret is a key file written through the seam too: a full disk fails the switch with the disk's
+    /// words, and the secret pinned before stays whole.
+    @Test func aFailedSecretWriteKeepsTheSecretPinnedBefore() throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.file("data")
+        _ = try StoreConfiguration.useMockStore(
+            url: "http://127.0.0.1:1", rootCertificate: nil, secret: Array("old secret".utf8),
+            bundleID: "dev.example", in: data)
+        let disk = FaultyFileSystem()
+        disk.failing = (.write, ENOSPC)
+        let error = #expect(throws: (any Error).self) {
+            _ = try StoreConfiguration.useMockStore(
+                url: "http://127.0.0.1:1", rootCertificate: nil, secret: Array("new secret".utf8),
+                bundleID: "dev.example", in: data, fileSystem: disk)
+        }
+        let words = error.map { "\($0)" } ?? ""
+        #expect(words.contains("store-secret") && words.contains(String(cString: strerror(ENOSPC))), "\(words)")
+        #expect(disk.opened.contains { $0.path.contains("store-secret") }, "the secret went through the seam")
+        #expect(try KeyFile.read(data + "/store-secret") == Array("old secret".utf8))
     }
 }

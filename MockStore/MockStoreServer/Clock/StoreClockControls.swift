@@ -19,12 +19,14 @@ public struct StoreClockControls: SubscriptionStorePart {
         let now = nowMilliseconds
         if let sandboxRate = runtime.sandboxRate {
             return TestClockBody(
-                kind: .sandbox, now: now, nowISO8601: Self.iso8601(now), rate: sandboxRate.name,
+                kind: .sandbox, now: now, nowISO8601: Self.iso8601(now),
+                rate: StoreTimeRate(rawValue: sandboxRate.name),
                 timeRate: sandboxRate.timeRate.rawValue, factor: 1, events: events)
         }
         let rate = virtualClock.rate
         return TestClockBody(
-            kind: .virtual, now: now, nowISO8601: Self.iso8601(now), rate: rate.name, timeRate: rate.rawValue,
+            kind: .virtual, now: now, nowISO8601: Self.iso8601(now), rate: StoreTimeRate(rawValue: rate.name),
+            timeRate: rate.rawValue,
             factor: rate.factor(shortestPeriodDays: virtualClock.shortestPeriodDays), events: events)
     }
 

@@ -72,7 +72,7 @@ enum ConsolePage {
         return """
             <section><h2>Clock</h2>
             <p>Now on the store's clock: <b>\(HTMLText.escape(date(clock.now)))</b>. Rate: \
-            \(HTMLText.isolated(clock.rate)) (\(HTMLText.escape(String(clock.factor))) times real time).</p>
+            \(HTMLText.isolated(clock.rate.rawValue)) (\(HTMLText.escape(String(clock.factor))) times real time).</p>
             <p class="actions">\(buttons.joined(separator: " "))</p>
             </section>
 

@@ -48,7 +48,7 @@ enum ControlRoutes: RouteTable {
             try store.settings.setFailure(try decode(TestFailureRequest.self, from: request.body))
         },
         route(TestControls.clearFailures) { store, _, _ in try store.settings.clearFailure(api: nil) },
-        route(TestControls.clearFailure) { store, _, path in try store.settings.clearFailure(api: path.api)
+        route(TestControls.clearFailure) { store, _, path in try store.settings.clearFailure(api: path.api.rawValue)
         },
         route(TestControls.consumption) { store, _, _ in try store.controls.consumptionRecords() },
         route(TestControls.notifications) { store, _, query in

@@ -134,7 +134,8 @@ public struct StoreControls: StorePart {
             consumption: rows.map { id, version, received, body in
                 let request = (try? JSONDecoder().decode(JSONValue.self, from: Data(body.utf8))) ?? .string(body)
                 return TestConsumptionRecord(
-                    transactionId: id, apiVersion: version, receivedDate: received, request: request)
+                    transactionId: id, apiVersion: ServerAPIVersion(rawValue: version), receivedDate: received,
+                    request: request)
             })
     }
 }

@@ -9,8 +9,8 @@ enum DeviceRoutes: RouteTable {
 
     /// What StoreKit does on a phone, under `/storekit/v1/`.
     static let deviceRoutes: [Route] = [
-        Route(DeviceAPI.products) { store, request, _ in
-            let ids = productIds(request.queryValues("ids"))
+        Route(DeviceAPI.products) { store, _, query in
+            let ids = productIds(query.ids)
             do throws(MockStoreError) {
                 return HTTPResponse(
                     status: 200, headers: [HTTPHeader("Content-Type", HTTPResponse.jsonContentType)],

@@ -16,66 +16,52 @@ struct HistoryQuery {
     var subscriptionGroupIds: [String] = []
 
     /// The `productType` query values (Apple's `TransactionHistoryRequest.ProductType`) and the types they keep.
-    static let productTypeNames: [String: ProductType] = [
-        "CONSUMABLE": .consumable, "NON_CONSUMABLE": .nonConsumable, "NON_RENEWABLE": .nonRenewingSubscription,
-        "AUTO_RENEWABLE": .autoRenewableSubscription,
+    static let productTypes: [HistoryProductType: ProductType] = [
+        .consumable: .consumable, .nonConsumable: .nonConsumable, .nonRenewable: .nonRenewingSubscription,
+        .autoRenewable: .autoRenewableSubscription,
     ]
 
-    init(_ query: [HTTPRequest.QueryItem]) throws(MockStoreError) {
-        for item in query {
-            let value = item.value ?? ""
-            switch item.name {
-            case "revision":
-                guard let revision = Self.revision(value) else {
-                    throw .serverAPI(.invalidRevision)
-                }
-                self.revision = revision
-            case "startDate":
-                guard let date = Int64(value), date >= 0 else {
-                    throw .serverAPI(.invalidStartDate)
-                }
-                startDate = date
-            case "endDate":
-                guard let date = Int64(value), date >= 0 else {
-                    throw .serverAPI(.invalidEndDate)
-                }
-                endDate = date
-            case "productId":
-                guard !value.isEmpty else {
-                    throw .serverAPI(.invalidProductIdFilter)
-                }
-                productIds.append(value)
-            case "productType":
-                guard let type = Self.productTypeNames[value] else {
-                    throw .serverAPI(.invalidProductType)
-                }
-                productTypes.append(type)
-            case "sort":
-                guard value == "ASCENDING" || value == "DESCENDING" else {
-                    throw .serverAPI(.invalidSort)
-                }
-                ascending = value == "ASCENDING"
-            case "revoked":
-                switch value.lowercased() {
-                case "true": revoked = true
-                case "false": revoked = false
-                default: throw .serverAPI(.invalidRevoked)
-                }
-            case "inAppOwnershipType":
-                let ownership = InAppOwnershipType(rawValue: value)
-                guard ownership.isRecognized else {
-                    throw .serverAPI(.invalidOwnershipType)
-                }
-                ownershipType = ownership
-            case "subscriptionGroupIdentifier":
-                subscriptionGroupIds.append(value)
-            default:
-                break  // Apple ignores parameters it does not know
+    /// The request's query, each value checked: one the store cannot read throws Apple's error for it.
+    init(_ parameters: TransactionHistoryParameters) throws(MockStoreError) {
+        if let text = parameters.revision {
+            guard let revision = Self.revision(text) else { throw .serverAPI(.invalidRevision) }
+            self.revision = revision
+        }
+        startDate = try Self.date(parameters.startDate, invalid: .invalidStartDate)
+        endDate = try Self.date(parameters.endDate, invalid: .invalidEndDate)
+        guard !parameters.productId.contains(where: \.isEmpty) else { throw .serverAPI(.invalidProductIdFilter) }
+        productIds = parameters.productId
+        productTypes = try parameters.productType.map { (type) throws(MockStoreError) in
+            guard let kept = Self.productTypes[type] else { throw .serverAPI(.invalidProductType) }
+            return kept
+        }
+        if let sort = parameters.sort {
+            guard sort.isRecognized else { throw .serverAPI(.invalidSort) }
+            ascending = sort == .ascending
+        }
+        if let text = parameters.revoked {
+            switch text.lowercased() {
+            case "true": revoked = true
+            case "false": revoked = false
+            default: throw .serverAPI(.invalidRevoked)
             }
         }
+        if let ownership = parameters.inAppOwnershipType {
+            guard ownership.isRecognized else { throw .serverAPI(.invalidOwnershipType) }
+            ownershipType = ownership
+        }
+        subscriptionGroupIds = parameters.subscriptionGroupIdentifier
         if let startDate, let endDate, startDate > endDate {
             throw .serverAPI(.startDateAfterEndDate)
         }
+    }
+
+    /// A date given as milliseconds since 1970 (none when not given), or `invalid` when `text` is not one.
+    private static func date(_ text: String?, invalid: MockStoreError.ServerAPIRefusal) throws(MockStoreError) -> Int64?
+    {
+        guard let text else { return nil }
+        guard let date = Int64(text), date >= 0 else { throw .serverAPI(invalid) }
+        return date
     }
 
     func matches(_ transaction: StoredTransaction) -> Bool {

@@ -23,11 +23,11 @@ enum ServerAPIRoutes: RouteTable {
                 try decode(NotificationHistoryRequestBody.self, from: request.body),
                 paginationToken: query.paginationToken)
         },
-        serverRoute(ServerAPI.historyV1) { store, request, path in
-            try store.serverAPI.history(id: path.transactionId, version: "v1", query: request.query)
+        serverRoute(ServerAPI.historyV1) { store, _, parameters in
+            try store.serverAPI.history(parameters, version: .v1)
         },
-        serverRoute(ServerAPI.history) { store, request, path in
-            try store.serverAPI.history(id: path.transactionId, version: "v2", query: request.query)
+        serverRoute(ServerAPI.history) { store, _, parameters in
+            try store.serverAPI.history(parameters, version: .v2)
         },
         serverRoute(ServerAPI.refundHistory) { store, _, path in
             try store.serverAPI.refundHistory(id: path.transactionId, revision: path.revision)
@@ -37,11 +37,11 @@ enum ServerAPIRoutes: RouteTable {
         },
         authorized(
             accepted(ServerAPI.sendConsumptionV1) { store, request, path in
-                try store.serverAPI.sendConsumption(id: path.transactionId, version: "v1", body: request.body)
+                try store.serverAPI.sendConsumption(id: path.transactionId, version: .v1, body: request.body)
             }),
         authorized(
             accepted(ServerAPI.sendConsumption) { store, request, path in
-                try store.serverAPI.sendConsumption(id: path.transactionId, version: "v2", body: request.body)
+                try store.serverAPI.sendConsumption(id: path.transactionId, version: .v2, body: request.body)
             }),
         authorized(
             accepted(ServerAPI.finishTransaction, status: 200) { store, _, path in

@@ -26,11 +26,13 @@ public struct StoreServerAPI: StorePart {
     /// Get Transaction History (`version` `v1` or `v2`): every paid transaction of the customer `id` names (any of
     /// their transactions, or their `appTransactionId`), filtered, in order of last modification (a finish is not one), 20 a page; `revision` resumes. Version 1
     /// leaves out finished consumables, as Apple's does; version 2 keeps them.
-    public func history(id: String, version: String = "v2", query: [HTTPRequest.QueryItem]) throws(MockStoreError)
+    public func history(_ parameters: TransactionHistoryParameters, version: ServerAPIVersion = .v2)
+        throws(MockStoreError)
         -> HistoryResponseBody
     {
+        let id = parameters.transactionId
         try requireTransactionId(id)
-        let request = try HistoryQuery(query)
+        let request = try HistoryQuery(parameters)
         return try withDatabase { database in
             try actForCustomer(ofAny: id, database)
             let sequences = try database.historySequences()
@@ -39,7 +41,7 @@ public struct StoreServerAPI: StorePart {
             }
             var matching = try database.allTransactions().filter {
                 $0.status == .purchased && request.matches($0)
-                    && !(version == "v1" && $0.isFinished && $0.productType == .consumable)
+                    && !(version == .v1 && $0.isFinished && $0.productType == .consumable)
             }
             matching.sort { request.ascending ? key($0) < key($1) : key($0) > key($1) }
             if let revision = request.revision {
@@ -94,7 +96,7 @@ public struct StoreServerAPI: StorePart {
 
     /// Send Consumption Information (`v1`: the numeric fields of `ConsumptionRequestV1`; `v2`: `ConsumptionRequest`),
     /// checked as Apple checks it and recorded for the `consumption` test control.
-    public func sendConsumption(id: String, version: String, body: [UInt8]) throws(MockStoreError) {
+    public func sendConsumption(id: String, version: ServerAPIVersion, body: [UInt8]) throws(MockStoreError) {
         try requireTransactionId(id)
         let request: JSONValue
         do {
@@ -110,11 +112,11 @@ public struct StoreServerAPI: StorePart {
             let transaction = try paid(id, database)
             // Apple: V1 is for consumables and auto-renewable subscriptions; V2 takes any product type.
             let v1Types: [ProductType] = [.consumable, .autoRenewableSubscription]
-            guard version != "v1" || v1Types.contains(transaction.productType) else {
+            guard version != .v1 || v1Types.contains(transaction.productType) else {
                 throw MockStoreError.serverAPI(.transactionNotConsumable)
             }
             try database.recordConsumption(
-                transactionId: id, apiVersion: version, receivedAt: now,
+                transactionId: id, apiVersion: version.rawValue, receivedAt: now,
                 body: String(decoding: try HTTPResponse.encode(request), as: UTF8.self))
             return try refunds.decideRefund(id, decision, database)
         }

@@ -70,13 +70,13 @@ extension StoreSubscriptions {
 
     /// Get All Subscription Statuses: every subscription of the customer by group, filtered by `status` (1 to 5,
     /// repeatable). `transactionId` is any transaction of the customer, or the customer's `appTransactionId`.
-    public func allSubscriptionStatuses(transactionId: String, query: [HTTPRequest.QueryItem])
+    public func allSubscriptionStatuses(transactionId: String, statuses: [String])
         throws(MockStoreError) -> StatusResponseBody
     {
         try requireTransactionId(transactionId)
         var wanted = Set<Int>()
-        for item in query where item.name == "status" {
-            guard let value = Int(item.value ?? ""), SubscriptionStatus(rawValue: value).isRecognized else {
+        for text in statuses {
+            guard let value = Int(text), SubscriptionStatus(rawValue: value).isRecognized else {
                 throw .serverAPI(.invalidStatusFilter)
             }
             wanted.insert(value)

@@ -35,9 +35,9 @@ enum SubscriptionRoutes: RouteTable {
             try store.subscriptions.changeSubscription(
                 path.subscription, to: try decode(PurchaseRequestBody.self, from: request.body).productId)
         },
-        serverRoute(ServerAPI.subscriptionStatuses) { store, request, path in
+        serverRoute(ServerAPI.subscriptionStatuses) { store, _, parameters in
             try store.subscriptions.allSubscriptionStatuses(
-                transactionId: path.transactionId, query: request.query)
+                transactionId: parameters.transactionId, statuses: parameters.status)
         },
     ]
 }

@@ -3,11 +3,11 @@ import StoreWire
 
 /// Checks a Send Consumption Information body as Apple does, field by field, with Apple's error codes.
 enum ConsumptionValidator {
-    static func validate(_ body: JSONValue, version: String) throws(MockStoreError) {
+    static func validate(_ body: JSONValue, version: ServerAPIVersion) throws(MockStoreError) {
         do throws(MockStoreError.ConsumptionRefusal) {
             guard case .bool(true) = body["customerConsented"] ?? .null else { throw .customerNotConsented }
             guard case .bool = body["sampleContentProvided"] ?? .null else { throw .invalidSampleContentProvided }
-            if version == "v2" { try validateVersion2(body) } else { try validateVersion1(body) }
+            if version == .v2 { try validateVersion2(body) } else { try validateVersion1(body) }
         } catch {
             throw .consumption(error)
         }

@@ -14,8 +14,10 @@ extension StoreRefunds {
 
     /// The decision `request` asks for, or nil when it asks none; throws as Apple does for a `GRANT_PRORATED`
     /// without a `consumptionPercentage` strictly between 0 and 100000.
-    static func refundDecision(_ request: JSONValue, version: String) throws(MockStoreError) -> RefundDecision? {
-        guard version == "v2", case .string(let preference) = request["refundPreference"] ?? .null else { return nil }
+    static func refundDecision(_ request: JSONValue, version: ServerAPIVersion) throws(MockStoreError)
+        -> RefundDecision?
+    {
+        guard version == .v2, case .string(let preference) = request["refundPreference"] ?? .null else { return nil }
         switch preference {
         case "DECLINE": return .decline
         case "GRANT_FULL": return .grant(percentage: nil)

@@ -95,7 +95,8 @@ final class StoreServer {
     func answersNormally(timeout: Double = 5) -> Bool {
         guard
             let reply = try? HTTPProbe.get(
-                DeviceAPI.products.path() + "?ids=ai.voicedebrief.app.credit.500", port: port, timeout: timeout)
+                DeviceAPI.products.target(.init(ids: ["ai.voicedebrief.app.credit.500"])), port: port,
+                timeout: timeout)
         else {
             return false
         }
