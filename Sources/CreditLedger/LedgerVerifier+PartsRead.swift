@@ -6,6 +6,8 @@ extension LedgerVerifier {
     struct CheckedMACs: Sendable {
         let key: [UInt8]
         let valid: [Bool]
+        /// The file's lines as one good run, when the read made one (a file read in parts, none torn).
+        var chain: ChainRun? = nil
     }
 
     /// Reads and parses `path` for verifying, as ``read(_:)`` does, with every line's MAC checked under `macKey` as

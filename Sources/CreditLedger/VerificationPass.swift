@@ -39,7 +39,8 @@ struct VerificationPass {
         let end: LedgerVerifier.ChainEnd
         // The lines and their ids' hashes read in place: no copy of a line, its entry or the file per line.
         let hashes = file.hashes.map { $0.count == file.lines.count ? $0 : [] } ?? []
-        if let last = LedgerVerifier.cleanChain(of: file, device: device, macValid: macValid) {
+        let cleanEnd = LedgerVerifier.cleanChain(of: file, device: device, macValid: macValid)
+        if let last = cleanEnd {
             // A good file: nothing to judge line by line.
             crossIndex.reserve(file.lines.count)
             try file.lines.withUnsafeBufferPointer { lines in
@@ -71,12 +72,16 @@ struct VerificationPass {
             }
             end = judge.end
         }
-        // Entries: a cut last line or an unreadable one is a problem, not an entry checked.
-        report.entriesChecked += file.lines.withUnsafeBufferPointer { lines in
-            var count = 0
-            for index in lines.indices { if case .some = lines[index].entry { count += 1 } }
-            return count
-        }
+        // Entries: a cut last line or an unreadable one is a problem, not an entry checked. (In a good file every
+        // line is an entry.)
+        report.entriesChecked +=
+            cleanEnd != nil
+            ? file.lines.count
+            : file.lines.withUnsafeBufferPointer { lines in
+                var count = 0
+                for index in lines.indices { if case .some = lines[index].entry { count += 1 } }
+                return count
+            }
         // The head: truncation and rollback show only against it.
         let checked = LedgerVerifier.checkHead(
             head(device), required: requireHeads.contains(device), device: device, file: file, end: end,

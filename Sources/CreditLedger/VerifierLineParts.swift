@@ -22,6 +22,8 @@ struct VerifierLineParts {
         var failed = false
         /// The number of its last line when it has no newline (the file's end).
         var tornAt: Int?
+        /// Its lines as one good run, when they make one.
+        var run: ChainRun?
     }
 
     /// The file read; nil when a part did not hold the lines counted (the file changed while it was read) or a
@@ -61,9 +63,11 @@ struct VerifierLineParts {
         guard !(0..<parts).contains(where: { results[$0].failed }) else { return nil }
         valid.removeSubrange(total...)
         hashes.removeSubrange(total...)
+        let tornAt = results[parts - 1].tornAt
+        let chain = tornAt == nil ? ChainRun.joined((0..<parts).map { results[$0].run }) : nil
         return LedgerVerifier.ReadFile(
-            path: path, bytes: [], lines: lines, tornAt: results[parts - 1].tornAt,
-            checkedMACs: LedgerVerifier.CheckedMACs(key: key, valid: valid), hashes: hashes)
+            path: path, bytes: [], lines: lines, tornAt: tornAt,
+            checkedMACs: LedgerVerifier.CheckedMACs(key: key, valid: valid, chain: chain), hashes: hashes)
     }
 
     /// How many lines the parts hold in all, end to end; 0, with every line written dropped, when one of them did
@@ -98,6 +102,7 @@ struct VerifierLineParts {
         // Where each line's entry is parsed before it is moved into its line (a move, not a copy).
         let scratch = UnsafeMutablePointer<LedgerEntry>.allocate(capacity: 1)
         defer { scratch.deallocate() }
+        var tracker = ChainRun.Tracker()
         let room = counts[index]
         do {
             let outcome = try LineChunks.read(
@@ -110,7 +115,7 @@ struct VerifierLineParts {
                 let start = Int(after) - line.count - 1
                 take(
                     line, start: start, at: first + part.count, context: &context, hmac: hmac, scratch: scratch,
-                    into: slots)
+                    tracker: &tracker, into: slots)
                 part.count += 1
                 return true
             }
@@ -125,7 +130,7 @@ struct VerifierLineParts {
                 tail.withUnsafeBufferPointer { line in
                     take(
                         line, start: Int(outcome.consumed), at: first + part.count, context: &context, hmac: hmac,
-                        scratch: scratch, into: slots)
+                        scratch: scratch, tracker: &tracker, into: slots)
                 }
                 part.count += 1
                 part.tornAt = first + part.count
@@ -133,6 +138,7 @@ struct VerifierLineParts {
         } catch {
             part.failed = true
         }
+        part.run = tracker.run
         return part
     }
 
@@ -141,7 +147,8 @@ struct VerifierLineParts {
     @inline(__always)
     private func take(
         _ line: UnsafeBufferPointer<UInt8>, start: Int, at position: Int, context: inout LineReadContext,
-        hmac: HMACSHA256, scratch: UnsafeMutablePointer<LedgerEntry>, into slots: LineSlots
+        hmac: HMACSHA256, scratch: UnsafeMutablePointer<LedgerEntry>, tracker: inout ChainRun.Tracker,
+        into slots: LineSlots
     ) {
         // The line is made in its place and its entry parsed into it (no copy of either).
         let slot = slots.lines + position
@@ -150,9 +157,18 @@ struct VerifierLineParts {
                 number: position + 1, start: start, count: line.count, entry: nil, macValid: false, parseError: nil))
         do throws(EntryParseError) {
             slots.hashes[position] = try EntryCodec.parse(line, context: &context, into: scratch)
-            slots.valid[position] = LedgerVerifier.macHolds(line, mac: scratch.pointee.macField, with: hmac)
+            let valid = LedgerVerifier.macHolds(line, mac: scratch.pointee.macField, with: hmac)
+            slots.valid[position] = valid
+            if valid, case .digest(let prev)? = scratch.pointee.prevField,
+                case .digest(let mac)? = scratch.pointee.macField
+            {
+                tracker.note((scratch.pointee.device, scratch.pointee.sequence, prev, mac))
+            } else {
+                tracker.note(nil)
+            }
             slot.pointee.entry = scratch.move()
         } catch {
+            tracker.note(nil)
             slot.pointee.parseError = error.reason
         }
     }
