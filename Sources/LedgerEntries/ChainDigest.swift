@@ -2,7 +2,7 @@
 /// 64-character String: no heap allocation per entry, and comparing two of them is four word compares.
 ///
 /// The words hold the bytes in memory order, so `withUnsafeBytes` gives the MAC's bytes as written.
-package struct ChainDigest: Hashable, Sendable {
+@usableFromInline package struct ChainDigest: Hashable, Sendable {
     var w0: UInt64
     var w1: UInt64
     var w2: UInt64
@@ -135,7 +135,7 @@ package struct ChainDigest: Hashable, Sendable {
 /// A `prev` or `mac` as an entry holds it: the 32 bytes when the text is 64 lowercase hexadecimal digits (always,
 /// for what the ledger writes), the text itself otherwise, so that reading a line and writing it back never
 /// changes it, and two values are equal exactly when their texts are.
-package enum ChainField: Hashable, Sendable {
+@usableFromInline package enum ChainField: Hashable, Sendable {
     case digest(ChainDigest)
     case text(String)
 

@@ -6,10 +6,11 @@
 /// at a position has the id looked for. The hash is seeded per process, so no file can be crafted to make every
 /// id collide.
 package struct EntryIDIndex {
+    // Usable from inline: find, insert and slotValue are inlined into other targets' loops (the verifier, the merge).
     /// 0 = empty; otherwise `hash >> 32 << 32 | (position + 1)`.
-    private var slots: [UInt64] = []
-    private var mask = 0
-    package private(set) var count = 0
+    @usableFromInline var slots: [UInt64] = []
+    @usableFromInline var mask = 0
+    @usableFromInline package internal(set) var count = 0
 
     package init(capacity: Int = 0) {
         if capacity > 0 { reserve(capacity) }
@@ -24,7 +25,7 @@ package struct EntryIDIndex {
     }
 
     /// The position stored for an id with `hash` for which `matches` holds, or nil.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func find(hash: UInt64, matches: (Int) -> Bool) -> Int? {
         guard !slots.isEmpty else { return nil }
         let tag = hash & 0xFFFF_FFFF_0000_0000
@@ -44,7 +45,7 @@ package struct EntryIDIndex {
 
     /// Stores `position` for an id with `hash` unless one for which `matches` holds is there already; returns
     /// that one's position, or nil when `position` was stored.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func insert(_ position: Int, hash: UInt64, matches: (Int) -> Bool) -> Int? {
         precondition(position >= 0 && position < Int(UInt32.max), "too many entries for the index")
         if (count + 1) * 2 > slots.count { rebuild(size: Swift.max(16, slots.count * 2)) }
@@ -88,7 +89,7 @@ package struct EntryIDIndex {
     }
 
     /// The slot an id with `hash` starts at, read (to bring it into the cache ahead of an insert).
-    @inline(__always)
+    @inlinable @inline(__always)
     package func slotValue(hash: UInt64) -> UInt64 {
         slots.isEmpty ? 0 : slots.withUnsafeBufferPointer { $0[Int(truncatingIfNeeded: hash) & mask] }
     }
@@ -104,7 +105,7 @@ package struct EntryIDIndex {
         count = 0
     }
 
-    private mutating func rebuild(size: Int) {
+    @usableFromInline mutating func rebuild(size: Int) {
         let old = slots
         slots = []
         slots = [UInt64](unsafeUninitializedCapacity: size) { buffer, initialized in

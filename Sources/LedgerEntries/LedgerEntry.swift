@@ -4,7 +4,7 @@ public struct LedgerEntry: Sendable, Equatable {
     // The stored fields are declared in this order on purpose: what the sums over every entry read (kind, time,
     // amount, feature) shares the first cache line of each entry.
     public var kind: EntryKind
-    private var chainBits: UInt8 = 0
+    @usableFromInline var chainBits: UInt8 = 0
     /// When it was written (UTC).
     public var time: Timestamp
     /// Signed: charges and reversals are negative.
@@ -25,14 +25,14 @@ public struct LedgerEntry: Sendable, Equatable {
     public var subject: String?
     /// The fields most entries do not have, in one shared box (nil when none is set): a charge is a few words
     /// and two strings rather than a dozen optional strings to copy, retain and release.
-    private var details: EntryDetails?
+    @usableFromInline var details: EntryDetails?
     /// `prev` and `mac` as 32 bytes each (what the ledger writes: 64 lowercase hex digits), present when the
     /// matching bit of `chainBits` is set; any other text is kept in `details`.
-    var prevDigest = ChainDigest.zero
-    var macDigest = ChainDigest.zero
+    @usableFromInline var prevDigest = ChainDigest.zero
+    @usableFromInline var macDigest = ChainDigest.zero
 
-    private static let hasPrevDigest: UInt8 = 1
-    private static let hasMACDigest: UInt8 = 2
+    @usableFromInline static let hasPrevDigest: UInt8 = 1
+    @usableFromInline static let hasMACDigest: UInt8 = 2
 
     /// The charge a refund gives back, or the top-up a reversal takes back.
     public var refersTo: String? {
@@ -75,9 +75,10 @@ public struct LedgerEntry: Sendable, Equatable {
         set { macField = newValue.map(ChainField.init) }
     }
 
-    /// `prev` as held.
+    /// `prev` as held. (This getter and ``macField``'s are inlinable: the verifier, another target, reads both for
+    /// every line, and a call would copy the entry each time.)
     package var prevField: ChainField? {
-        get {
+        @inlinable get {
             if chainBits & LedgerEntry.hasPrevDigest != 0 { return .digest(prevDigest) }
             return details?.prevText.map(ChainField.text)
         }
@@ -101,7 +102,7 @@ public struct LedgerEntry: Sendable, Equatable {
 
     /// `mac` as held.
     package var macField: ChainField? {
-        get {
+        @inlinable get {
             if chainBits & LedgerEntry.hasMACDigest != 0 { return .digest(macDigest) }
             return details?.macText.map(ChainField.text)
         }
@@ -248,7 +249,7 @@ extension EntryDraft {
 }
 
 /// The fields most entries do not have. Immutable and shared between copies of an entry; compared by value.
-final class EntryDetails: Sendable, Equatable {
+@usableFromInline final class EntryDetails: Sendable, Equatable {
     struct Fields: Equatable {
         var refersTo: String?
         var reason: String?
@@ -282,10 +283,10 @@ final class EntryDetails: Sendable, Equatable {
     var reference: String? { fields.reference }
     var product: String? { fields.product }
     var receipt: String? { fields.receipt }
-    var prevText: String? { fields.prevText }
-    var macText: String? { fields.macText }
+    @usableFromInline var prevText: String? { fields.prevText }
+    @usableFromInline var macText: String? { fields.macText }
 
     var isEmpty: Bool { fields == Fields() }
 
-    static func == (a: EntryDetails, b: EntryDetails) -> Bool { a === b || a.fields == b.fields }
+    @usableFromInline static func == (a: EntryDetails, b: EntryDetails) -> Bool { a === b || a.fields == b.fields }
 }
