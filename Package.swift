@@ -44,9 +44,9 @@ let package = Package(
         // OpenSSL initialised at load, before any other call, with no clean-up at exit (threads may still use it).
         .target(name: "COpenSSLLifetime", linkerSettings: [.linkedLibrary("crypto")]),
 
-        // Arrows point one way: credit -> VoiceDebriefCredit -> TopUp -> (Payments, CreditLedger);
-        // Payments -> (StoreWire, Signing); CreditLedger -> the ledger's rooms (below) -> LedgerEntries -> (Signing,
-        // DurableFiles); Signing -> (COpenSSL, DurableFiles).
+        // Arrows point one way: credit -> VoiceDebriefCredit -> TopUp -> (Payments, LedgerEntries);
+        // VoiceDebriefCredit -> CreditLedger; Payments -> (StoreWire, Signing); CreditLedger -> the ledger's rooms
+        // (below) -> LedgerEntries -> (Signing, DurableFiles); Signing -> (COpenSSL, DurableFiles).
         // The one platform seam: the C library exported, and the calls that differ between Linux and Darwin.
         .target(name: "Platform", dependencies: ["CPlatform"]),
         // The one file-system seam, under Signing, the ledger and Payments; it depends on nothing but Platform.
@@ -124,7 +124,7 @@ let package = Package(
                 "Payments", "StoreWire", .target(name: "MockStoreKit", condition: .when(platforms: [.linux])),
             ]),
         // What joins a store and a ledger, for any app's packs and bundle id.
-        .target(name: "TopUp", dependencies: ["Payments", "StoreWire", "CreditLedger", "DurableFiles"]),
+        .target(name: "TopUp", dependencies: ["Payments", "StoreWire", "LedgerEntries", "DurableFiles"]),
         // The app's own lists (prices, costs, packs, bundle id), the credit screen's model and the owner's store
         // switch: the simulated store or the App Store.
         .target(
@@ -157,9 +157,11 @@ let package = Package(
             ]),
         // The owner's P&L: account summaries (signed, totalled), the self-contained page, a summary verifier.
         // Signed account summaries: made from a ledger, read strictly, verified and totalled across accounts.
-        .target(name: "AccountSummaries", dependencies: ["CreditLedger", "DurableFiles", "Locking", "Signing"]),
+        .target(
+            name: "AccountSummaries",
+            dependencies: ["LedgerEntries", "LedgerMoney", "DurableFiles", "Locking", "Signing"]),
         // The P&L page: self-contained HTML, inline SVG charts, no network.
-        .target(name: "PnLReport", dependencies: ["CreditLedger", "SafeText"]),
+        .target(name: "PnLReport", dependencies: ["LedgerEntries", "LedgerMoney", "SafeText"]),
         // Checks account summaries' signatures and strictness before analytics/pnl.sh's SQL reads them.
         .executableTarget(
             name: "credit-summary-verify",
