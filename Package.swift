@@ -44,17 +44,19 @@ let package = Package(
         // OpenSSL initialised at load, before any other call, with no clean-up at exit (threads may still use it).
         .target(name: "COpenSSLLifetime", linkerSettings: [.linkedLibrary("crypto")]),
 
-        // Arrows point one way: credit -> VoiceDebriefCredit -> TopUp -> (Payments, CreditLedger);
-        // Payments -> (StoreWire, Signing); CreditLedger -> (Signing, DurableFiles); Signing -> (COpenSSL, DurableFiles).
-        // The one file-system seam, under Signing, CreditLedger and Payments; it depends on nothing.
+        // Arrows point one way: credit -> VoiceDebriefCredit -> TopUp -> (Payments, LedgerEntries);
+        // VoiceDebriefCredit -> CreditLedger; Payments -> (StoreWire, Signing); CreditLedger -> the ledger's rooms
+        // (below) -> LedgerEntries -> (Signing, DurableFiles); Signing -> (COpenSSL, DurableFiles).
         // The one platform seam: the C library exported, and the calls that differ between Linux and Darwin.
         .target(name: "Platform", dependencies: ["CPlatform"]),
+        // The one file-system seam, under Signing, the ledger and Payments; it depends on nothing but Platform.
         .target(
             name: "DurableFiles", dependencies: ["Platform"],
             // Crash points for the reliability suites exist in debug (test) builds only.
             swiftSettings: [.define("CREDIT_FAULTS", .when(configuration: .debug))]
         ),
-        // COpenSSL on Linux only: on Apple platforms Signing sits over CryptoKit and Security (Signing/CryptoKit).
+        // Hashes, MACs, signatures, keys and JWS. COpenSSL on Linux only: on Apple platforms Signing sits over
+        // CryptoKit and Security (Signing/CryptoKit).
         .target(
             name: "Signing",
             dependencies: [
@@ -62,23 +64,49 @@ let package = Package(
                 .target(name: "COpenSSLLifetime", condition: .when(platforms: [.linux])), "DurableFiles", "Platform",
                 "Locking",
             ]),
+        // The wire models and the contract (every endpoint declared once) shared by the mock store and the store
+        // layer; it depends on nothing.
         .target(name: "StoreWire"),
         // The test controls (`/test/v1/`): their endpoints and bodies, for the mock store and its test clients only;
         // the app's store layer (Payments) never links them.
         .target(name: "StoreTestControls", dependencies: ["StoreWire"]),
-        // The one clock protocol, for the ledger and the mock store; it depends on nothing.
         // The one lock type: a value shared between threads, changed under its lock.
         .target(name: "Locking"),
+        // The one clock protocol, for the ledger and the mock store.
         .target(name: "Clocks", dependencies: ["Locking"]),
-        // One declarative option parser for every tool; it depends on nothing.
         // What data may hold, shown safely: one form for hidden characters, HTML escaping (pure Swift, no imports).
         .target(name: "SafeText"),
+        // One declarative option parser for every tool.
         .target(name: "OptionParsing", dependencies: ["SafeText"]),
+
+        // The ledger, in rooms: CreditLedger -> (LedgerSync, LedgerMoney); LedgerSync -> LedgerVerification ->
+        // LedgerEntries; LedgerMoney -> LedgerEntries. No room knows voice notes or stores.
+        // The entries and their chain: the entry, its codec and canonical form, micro-credits, kinds, timestamps,
+        // device ids, refund steps and receipts; the MAC and chain digest; the device files (read in parallel parts,
+        // appended by the writer), the data directory, keys and signed heads; `Ledger` over them (its state,
+        // checkpoint and counter, head upkeep), the price list and the meter.
         .target(
-            name: "CreditLedger", dependencies: ["Signing", "DurableFiles", "Clocks", "Locking", "Platform"],
+            name: "LedgerEntries", dependencies: ["Signing", "DurableFiles", "Clocks", "Locking", "Platform"],
             // Crash points for the reliability suites exist in debug (test) builds only.
             swiftSettings: [.define("CREDIT_FAULTS", .when(configuration: .debug))]
         ),
+        // The verifier (`credit verify`): every file's lines, MACs, chain, ids across files, heads and receipts,
+        // checked without opening the ledger (a large file read in parts); `Ledger.verify`. -> LedgerEntries.
+        .target(name: "LedgerVerification", dependencies: ["LedgerEntries", "Signing", "DurableFiles", "Platform"]),
+        // The account's devices: join, merge (each file checked by the verifier's parts first), sync through a
+        // folder, the devices listed. -> LedgerVerification, LedgerEntries.
+        .target(
+            name: "LedgerSync",
+            dependencies: ["LedgerEntries", "LedgerVerification", "Signing", "DurableFiles", "Platform"],
+            // Crash points for the reliability suites exist in debug (test) builds only.
+            swiftSettings: [.define("CREDIT_FAULTS", .when(configuration: .debug))]
+        ),
+        // The P&L and money: costs, what a sale's money splits into, money by period and currency, features' profit
+        // and loss, `ProfitAndLossReport.make(ledger:…)`. -> LedgerEntries.
+        .target(name: "LedgerMoney", dependencies: ["LedgerEntries"]),
+        // Every room re-exported (`@_exported import`), so `import CreditLedger` gives the whole ledger; no code.
+        .target(
+            name: "CreditLedger", dependencies: ["LedgerEntries", "LedgerVerification", "LedgerSync", "LedgerMoney"]),
         // The store layer: knows no ledger.
         .target(
             name: "Payments",
@@ -96,7 +124,9 @@ let package = Package(
                 "Payments", "StoreWire", .target(name: "MockStoreKit", condition: .when(platforms: [.linux])),
             ]),
         // What joins a store and a ledger, for any app's packs and bundle id.
-        .target(name: "TopUp", dependencies: ["Payments", "StoreWire", "CreditLedger", "DurableFiles"]),
+        .target(name: "TopUp", dependencies: ["Payments", "StoreWire", "LedgerEntries", "DurableFiles"]),
+        // The app's own lists (prices, costs, packs, bundle id), the credit screen's model and the owner's store
+        // switch: the simulated store or the App Store.
         .target(
             name: "VoiceDebriefCredit",
             dependencies: [
@@ -116,7 +146,9 @@ let package = Package(
         .executableTarget(
             name: "credit", path: "Sources/credit-launcher",
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux]))]),
+        // `credit-core`, the command: a thin `main` over CreditTool.
         .executableTarget(name: "credit-core", dependencies: ["CreditTool", "Platform"], path: "Sources/credit"),
+        // The benchmarks (BENCHMARKS.md): each figure beside a baseline measured in the same run.
         .executableTarget(
             name: "credit-bench",
             dependencies: [
@@ -124,21 +156,30 @@ let package = Package(
                 "AccountSummaries", "Platform", "StoreWire", "StoreTestControls", "MockStoreKit",
             ]),
         // The owner's P&L: account summaries (signed, totalled), the self-contained page, a summary verifier.
-        .target(name: "AccountSummaries", dependencies: ["CreditLedger", "DurableFiles", "Locking", "Signing"]),
-        .target(name: "PnLReport", dependencies: ["CreditLedger", "SafeText"]),
+        // Signed account summaries: made from a ledger, read strictly, verified and totalled across accounts.
+        .target(
+            name: "AccountSummaries",
+            dependencies: ["LedgerEntries", "LedgerMoney", "DurableFiles", "Locking", "Signing"]),
+        // The P&L page: self-contained HTML, inline SVG charts, no network.
+        .target(name: "PnLReport", dependencies: ["LedgerEntries", "LedgerMoney", "SafeText"]),
+        // Checks account summaries' signatures and strictness before analytics/pnl.sh's SQL reads them.
         .executableTarget(
             name: "credit-summary-verify",
             dependencies: ["AccountSummaries", "DurableFiles", "OptionParsing", "Platform"]),
 
         // The mock App Store: mockstore -> MockStoreCommand -> MockStoreServer (the store) -> StoreKitCatalogue,
         // MockStoreSQLite, MockStoreHTTP. The HTTP and SQLite targets know nothing of the store; none knows the ledger.
+        // HTTP both ways: the server (libmicrohttpd) and the client (libcurl).
         .target(
             name: "MockStoreHTTP", dependencies: ["StoreWire", "CMicroHTTPD", "CCurl", "Platform", "Clocks"],
             path: "MockStore/MockStoreHTTP"),
+        // SQLite (WAL) and group commit.
         .target(name: "MockStoreSQLite", dependencies: ["CSQLite", "Platform"], path: "MockStore/MockStoreSQLite"),
+        // The `.storekit` reader (products, subscription groups, offers), storefronts and prices.
         .target(
             name: "StoreKitCatalogue", dependencies: ["StoreWire"], path: "MockStore/StoreKitCatalogue",
             exclude: ["Data"]),
+        // The store: device API, test controls, Server API, notifications, signing; a folder an area.
         .target(
             name: "MockStoreServer",
             dependencies: [
@@ -147,6 +188,7 @@ let package = Package(
             ],
             path: "MockStore/MockStoreServer"
         ),
+        // The command line and the process: options, `mockstore control`, start and serve.
         .target(
             name: "MockStoreCommand",
             dependencies: [
@@ -191,6 +233,7 @@ let package = Package(
         .target(
             name: "TestSupport", dependencies: ["DurableFiles", "MockStoreTesting", "MockStoreInProcess", "StoreWire"],
             path: "Tests/TestSupport"),
+        // The suites: one a library (named after it), and end-to-end, P&L and reliability suites across them.
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
 
         .testTarget(name: "DurableFilesTests", dependencies: ["DurableFiles", "TestSupport"]),
@@ -199,7 +242,10 @@ let package = Package(
         .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"], resources: [.copy("Vectors")]),
         .testTarget(
             name: "CreditLedgerTests",
-            dependencies: ["CreditLedger", "Signing", "DurableFiles", "Platform", "TestSupport"]),
+            dependencies: [
+                "CreditLedger", "LedgerEntries", "LedgerVerification", "LedgerSync", "Signing", "DurableFiles",
+                "Platform", "TestSupport",
+            ]),
         .testTarget(
             name: "PaymentsTests",
             dependencies: ["Payments", "Signing", "StoreWire", "StoreTransport", "TestSupport", "Clocks"]),

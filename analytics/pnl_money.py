@@ -1,5 +1,5 @@
 """The money section of each period (JSON key `money`), from pnl.sql's money_* rows: the same figures as Swift's
-MoneyTally.period (Sources/CreditLedger/MoneyTally+Period.swift). The arithmetic done here: each money row's tax,
+MoneyTally.period (Sources/LedgerMoney/MoneyTally+Period.swift). The arithmetic done here: each money row's tax,
 commission and proceeds, worked out from its gross with the app's table of tax by storefront (storefront_tax.json,
 VoiceDebriefMoney.taxByStorefront, kept the same by a test) and its summary's commission, never the figures the row
 claims, as Swift's StorefrontTax does; and each feature's share of the proceeds, from the exact sums. Each is

@@ -1,4 +1,5 @@
-import CreditLedger
+import LedgerEntries
+import LedgerMoney
 import Signing
 
 extension AccountSummary {

@@ -1,5 +1,6 @@
-import CreditLedger
 import Foundation
+import LedgerEntries
+import LedgerMoney
 import Signing
 
 /// Why a summary was refused.

@@ -1,4 +1,5 @@
-import CreditLedger
+import LedgerEntries
+import LedgerMoney
 
 /// What one account may share of its figures, for the P&L of all accounts together (`credit export --summary`):
 /// for each device of the account, per day and feature, how many charges and declines that device wrote and how much

@@ -1,4 +1,5 @@
-import CreditLedger
+import LedgerEntries
+import LedgerMoney
 
 /// The sales tax included in the price by storefront, as the app's own money settings have it
 /// (`VoiceDebriefMoney.taxByStorefront`; `analytics/storefront_tax.json` for `analytics/pnl.sh`, kept the same by a

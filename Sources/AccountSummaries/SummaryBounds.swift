@@ -1,4 +1,5 @@
-import CreditLedger
+import LedgerEntries
+import LedgerMoney
 
 /// Why sums added apart on every core are the definition's (``SummarySums/serial(_:startDays:tax:)``), which adds an
 /// account only when, with it, every sum still fits and every line of the P&L and of the money can still be worked

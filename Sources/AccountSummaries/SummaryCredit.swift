@@ -1,4 +1,5 @@
-import CreditLedger
+import LedgerEntries
+import LedgerMoney
 
 /// One day's credit of one kind (``CreditKind``: `givenFree`, `sold`, `noMoneyTaken`, `takenBack`, `reinstated`) in a
 /// device's section of a v3 summary: how many entries and their credit in micro-credits, positive. With the day rows'

@@ -1,4 +1,5 @@
-import CreditLedger
+import LedgerEntries
+import LedgerMoney
 
 /// The fast path of reading and signing a summary: what `credit pnl --summaries` does for every file, so that a
 /// hundred thousand accounts verify in seconds. It is promised equal to the strict path (`JSONDecoder` after the

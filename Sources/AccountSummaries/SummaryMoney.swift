@@ -1,4 +1,5 @@
-import CreditLedger
+import LedgerEntries
+import LedgerMoney
 
 /// One day's money of one kind (sales, refund steps, reinstatements) in one currency and storefront, in a device's
 /// section of a v3 summary: counts and whole micro-units of the currency, each from 0 to

@@ -1,4 +1,5 @@
-import CreditLedger
+import LedgerEntries
+import LedgerMoney
 
 /// The money sections of the all-accounts P&L being added up, account by account: each period's ``MoneyTally`` over
 /// the day rows on or after its first day, and every account's balance over all its rows.

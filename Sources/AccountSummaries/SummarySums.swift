@@ -1,5 +1,6 @@
-import CreditLedger
 import Foundation
+import LedgerEntries
+import LedgerMoney
 
 /// The sums of the sections chosen, account by account: the P&L's tallies (all time, then each window from its first
 /// day), the money, how many accounts were counted, and the files left out because adding their account would make

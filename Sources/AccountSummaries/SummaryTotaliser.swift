@@ -1,6 +1,7 @@
-import CreditLedger
 import DurableFiles
 import Foundation
+import LedgerEntries
+import LedgerMoney
 
 /// A summary file that was left out, and why.
 public struct RejectedSummary: Sendable, Equatable {

@@ -1,4 +1,5 @@
-import CreditLedger
+import LedgerEntries
+import LedgerMoney
 
 /// One point of the balance over time.
 public struct BalancePoint: Sendable, Equatable {

@@ -1,4 +1,5 @@
-import CreditLedger
+import LedgerEntries
+import LedgerMoney
 import SafeText
 
 /// The figures at the top of the page, all time: net takings, margin, proceeds (each currency in its own), credit

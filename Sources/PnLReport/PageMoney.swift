@@ -1,4 +1,5 @@
-import CreditLedger
+import LedgerEntries
+import LedgerMoney
 import SafeText
 
 /// One period's money on the page, as `credit pnl` prints it: a line per currency (never converted), the credit,

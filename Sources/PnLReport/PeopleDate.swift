@@ -1,4 +1,5 @@
-import CreditLedger
+import LedgerEntries
+import LedgerMoney
 import SafeText
 
 /// Dates as people write them (`29 November 2026`), from the ISO 8601 the figures carry, always in UTC, as the

@@ -1,5 +1,6 @@
-import CreditLedger
 import Foundation
+import LedgerEntries
+import LedgerMoney
 import SafeText
 
 /// The owner's page (`credit report`, and `credit report --summaries DIR` for all accounts): one self-contained HTML

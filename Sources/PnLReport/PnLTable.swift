@@ -1,4 +1,5 @@
-import CreditLedger
+import LedgerEntries
+import LedgerMoney
 import SafeText
 
 /// A period's P&L as a table. Every figure cell carries `data-period`, `data-feature`, `data-field` and

@@ -1,4 +1,5 @@
-import CreditLedger
+import LedgerEntries
+import LedgerMoney
 import SafeText
 
 /// The page's charts, drawn as inline SVG (no script, no external file). Sizes are in the viewBox's units; the SVG

@@ -1,4 +1,4 @@
-import CreditLedger
+import LedgerEntries
 
 /// The refund steps a ledger holds for one top-up, read: each reversal with the refund it took back (named by its
 /// id, or for a numbered step by its receipt), which of them are given back, and the newest receipt's date.

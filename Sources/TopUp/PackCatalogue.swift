@@ -1,4 +1,4 @@
-import CreditLedger
+import LedgerEntries
 
 /// An app's packs: which product id buys how much credit, and the one offered when none is named. Each app has its
 /// own (VoiceDebrief's is in `VoiceDebriefCredit`); a second pack is one more line there and one more product with

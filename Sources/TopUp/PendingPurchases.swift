@@ -1,6 +1,6 @@
-import CreditLedger
 import DurableFiles
 import Foundation
+import LedgerEntries
 import Payments
 import StoreWire
 

@@ -1,4 +1,4 @@
-import CreditLedger
+import LedgerEntries
 import Payments
 
 /// Checks that a recorded top-up is backed by the store: its receipt verifies, and it is for the transaction,

@@ -1,4 +1,4 @@
-import CreditLedger
+import LedgerEntries
 import Payments
 
 /// What a store transaction's refund state asks of the ledger: the refund steps (``RefundStep``) still to write so

@@ -1,4 +1,4 @@
-import CreditLedger
+import LedgerEntries
 import Payments
 
 /// The ledger set beside the store's own record of purchases (the App Store Server API's transaction history): what

@@ -1,5 +1,5 @@
-import CreditLedger
 import DurableFiles
+import LedgerEntries
 import Payments
 
 extension TopUpFlow {

@@ -1,6 +1,6 @@
-import CreditLedger
 import DurableFiles
 import Foundation
+import LedgerEntries
 import Payments
 
 /// The top-up flow: purchase, verify the signed transaction, record the top-up in the ledger durably, and only

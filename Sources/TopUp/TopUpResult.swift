@@ -1,4 +1,4 @@
-import CreditLedger
+import LedgerEntries
 import Payments
 import StoreWire
 

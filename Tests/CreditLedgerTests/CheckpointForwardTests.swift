@@ -1,7 +1,9 @@
+import CreditLedger
 import Foundation
 import Testing
 
-@testable import CreditLedger
+@testable import LedgerEntries
+@testable import LedgerSync
 
 /// The counter after another process changed the ledger: the checkpoint taken forward by the lines appended
 /// (each checked as a full load checks it), and a file changed any other way read whole and said.

@@ -1,8 +1,9 @@
+import CreditLedger
 import DurableFiles
 import Foundation
 import Testing
 
-@testable import CreditLedger
+@testable import LedgerEntries
 
 /// A device file on its own: reading from where the last read stopped, a torn tail handed back (not yet set aside),
 /// corruption named by line, and the writer setting a tail aside and appending durably.

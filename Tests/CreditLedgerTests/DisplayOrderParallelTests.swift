@@ -1,6 +1,7 @@
+import CreditLedger
 import Testing
 
-@testable import CreditLedger
+@testable import LedgerEntries
 
 /// Issue 11: the display order made in two halves on two threads (a large list) is the order one sort gives.
 @Suite(.serialized) struct DisplayOrderParallelTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import CreditLedger
+@testable import LedgerEntries
 
 /// Issue 38: a lowercase UUID id is held as 16 bytes, any other id as its String, and every way of reading an id
 /// (the id itself, its hash, its match, its JSON) gives what the String would.

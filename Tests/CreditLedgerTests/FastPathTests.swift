@@ -1,8 +1,11 @@
+import CreditLedger
 import Foundation
 import Signing
 import Testing
 
-@testable import CreditLedger
+@testable import LedgerEntries
+@testable import LedgerSync
+@testable import LedgerVerification
 
 /// Issue 7: the fast paths of the ledger give exactly what the slow, strict ones give. The canonical line reader
 /// against the strict parser, the 32-byte chain values against their text, the id index, the chunked reader, the

@@ -1,8 +1,9 @@
+import CreditLedger
 import DurableFiles
 import Foundation
 import Testing
 
-@testable import CreditLedger
+@testable import LedgerEntries
 
 #if canImport(Glibc)
     import Glibc

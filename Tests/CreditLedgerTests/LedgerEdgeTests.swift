@@ -1,8 +1,10 @@
+import CreditLedger
 import Foundation
 import Signing
 import Testing
 
-@testable import CreditLedger
+@testable import LedgerEntries
+@testable import LedgerSync
 
 /// Issue 25's edges in the library: a device id is never a path, a join is all or nothing, and a changed line is
 /// never used or appended after.

@@ -1,7 +1,8 @@
+import CreditLedger
 import Foundation
 import Testing
 
-@testable import CreditLedger
+@testable import LedgerEntries
 
 #if canImport(Glibc)
     import Glibc

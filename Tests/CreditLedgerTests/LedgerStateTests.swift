@@ -1,6 +1,7 @@
+import CreditLedger
 import Testing
 
-@testable import CreditLedger
+@testable import LedgerEntries
 
 /// The ledger's state as a value, without a disk: distinct ids counted once, conflicts reported where they were
 /// read, the balance, the tallies behind takings and totals, and a read that fails leaving nothing behind.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import CreditLedger
+@testable import LedgerEntries
 
 /// Issue 38: what a reader keeps from line to line (the day of the time before, the `mac` before) changes no
 /// entry: a line read after others is read as if alone.

@@ -1,6 +1,7 @@
+import CreditLedger
 import Testing
 
-@testable import CreditLedger
+@testable import LedgerEntries
 
 /// Issue 38: a parallel first read checks the chain on its threads (each part's links there, the parts' borders
 /// once they are together) and counts the parts as they come; it finds exactly what the one-thread read finds.

@@ -1,6 +1,8 @@
+import CreditLedger
 import Testing
 
-@testable import CreditLedger
+@testable import LedgerEntries
+@testable import LedgerVerification
 
 /// Issue 38: `credit verify` reads a large file in parts, each line parsed and its MAC checked on its part's thread;
 /// it reports exactly what reading the file whole and checking the MACs after reports.

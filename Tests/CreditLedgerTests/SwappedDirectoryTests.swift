@@ -1,10 +1,12 @@
+import CreditLedger
 import DurableFiles
 import Foundation
 import Platform
 import Synchronization
 import Testing
 
-@testable import CreditLedger
+@testable import LedgerEntries
+@testable import LedgerSync
 
 /// Issue 35, item 1: a directory of the synced folder or of the data directory swapped for a link to a directory
 /// elsewhere (`rename` with `RENAME_EXCHANGE`) between the moment it is opened and the writes receives nothing: the

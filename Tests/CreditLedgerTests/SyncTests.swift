@@ -1,9 +1,11 @@
+import CreditLedger
 import DurableFiles
 import Foundation
 import Signing
 import Testing
 
-@testable import CreditLedger
+@testable import LedgerEntries
+@testable import LedgerSync
 
 /// Issue 28: devices of one account kept in step through a folder something else syncs (`Ledger.sync`).
 @Suite struct SyncTests {

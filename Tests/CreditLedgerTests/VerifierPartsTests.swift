@@ -1,8 +1,10 @@
+import CreditLedger
 import Foundation
 import Signing
 import Testing
 
-@testable import CreditLedger
+@testable import LedgerEntries
+@testable import LedgerVerification
 
 /// The verifier's parts, each on its own problems: the line judge of a damaged file, the cross-file index, and the
 /// head check. Files are made in memory (signed lines as the ledger writes them) and parsed as `verify` reads them.

@@ -1,0 +1,74 @@
+import DurableFiles
+
+extension Ledger {
+    /// Reads every device file's new bytes: each grown file from where the last read stopped, a torn tail set aside
+    /// before what was read counts. A file that shrank (restored or cut by hand) makes everything be read again.
+    package func refreshLocked() throws {
+        // Through `ledger/` held open when the ledger is writable: the directory checked, whatever its path names now.
+        let names = try
+            (held.map { try ledgerListing.names(of: $0.ledger) } ?? ledgerListing.names(of: ledgerDirectory))
+            .filter { $0.hasSuffix(".jsonl") }
+        for name in names {
+            let owner = String(name.dropLast(6))
+            let path = ledgerDirectory + "/" + name
+            // Not through a link, and nothing but a regular file: a directory or a FIFO there is refused by name.
+            let size = try held.map { try $0.ledger.regularFileSize(name) } ?? Files.regularFileSize(path)
+            var file = files[owner] ?? DeviceFile(path: path)
+            if size == file.size { continue }
+            if size < file.size {
+                // The file shrank under us: forget everything and read it all again.
+                resetState()
+                return try refreshLocked()
+            }
+            try readNewLines(of: &file, owner: owner)
+            files[owner] = file
+        }
+    }
+
+    /// Reads `file`'s new lines onto the entries, sets a torn tail aside, then counts what was read (a first read
+    /// counts most of it while it parses). A bad line with whole entries after it throws, and nothing read from the
+    /// file this time counts.
+    private func readNewLines(of file: inout DeviceFile, owner: String) throws {
+        var read: DeviceFile.NewLines?
+        var setAside: LedgerNotice?
+        let along = try state.appendEntries(countingAlong: file.path, firstLine: file.lines + 1) { entries, counter in
+            guard
+                let lines = try file.readNewLines(
+                    into: &entries, owner: owner, macs: lineMACs, in: held?.ledger, counter: counter)
+            else { return }
+            if lineMACs != nil && !lines.chainChecked { try file.checkChain(of: entries[lines.first...]) }
+            if let tail = lines.tornTail, isReadOnly {
+                setAside = .tornTailLeft(file: file.path, bytes: tail.count)
+            } else if let tail = lines.tornTail {
+                setAside = try writer.setAsideTornTail(
+                    tail, of: file.path, keeping: lines.consumed, owner: owner, in: tornDirectory,
+                    milliseconds: clock.now().milliseconds)
+            }
+            read = lines
+        }
+        // Told once the state is whole again (a listener may look at the ledger).
+        if let setAside { note(setAside) }
+        guard let read else { return }
+        guard let firstLine = file.take(read, of: state.entries) else { return }
+        let rest = read.first + along.counted
+        let hashes = along.counted == 0 ? read.hashes : read.hashes.map { Array($0[along.counted...]) }
+        let notices = state.count(from: rest, file: file.path, firstLine: firstLine + along.counted, hashes: hashes)
+        noteAll(along.notices + notices)
+    }
+
+    /// Forgets everything read, so the next refresh reads every file from the start.
+    package func resetState() {
+        state.removeAll()
+        files = [:]
+        keptCheckpoint = nil
+        ledgerListing.forget()
+        writer.closeAppendDescriptor()
+    }
+
+    /// Drops the descriptor and everything read, and reads every file again from the start (the failure that got
+    /// here is what the caller reports; one that recurs here shows on the next call).
+    package func rereadLocked() {
+        resetState()
+        try? refreshLocked()
+    }
+}

@@ -1,0 +1,69 @@
+import Platform
+
+/// What a reader keeps from one line to the next, so that what lines share is read once: the device string (a
+/// file's million lines share one String instead of holding a million copies of it), the day of the line before
+/// (lines written the same day do not work out the calendar again), and the `mac` of the line before (in a good
+/// file it is the next line's `prev`, whose 64 hex digits are then compared rather than decoded).
+package struct LineReadContext {
+    private(set) var device: String
+    private var deviceBytes: [UInt8]
+    /// The first ten bytes of the last time read (`YYYY-MM-DD`) and its day, once a time has been read.
+    private var date: (word: UInt64, tail: UInt16, days: Int64)?
+    /// The hex digits of the last `mac` read, and what they decode to, once one has been read.
+    private var macHex: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private var mac: ChainDigest?
+
+    package init(device: String = "") {
+        self.device = device
+        deviceBytes = Array(device.utf8)
+    }
+
+    /// The device named by `bytes`: the shared instance when it is the same as the line before's.
+    mutating func device(_ bytes: UnsafeRawBufferPointer) -> String {
+        if bytes.count == deviceBytes.count,
+            deviceBytes.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
+        {
+            return device
+        }
+        device = String(decoding: bytes, as: UTF8.self)
+        deviceBytes = Array(bytes)
+        return device
+    }
+
+    /// The time written in the 24 bytes at `bytes` (``Timestamp/init(iso8601Bytes:)``), its date worked out only
+    /// when it is not the date of the time before; nil when it is not a time written that way.
+    mutating func timestamp(_ bytes: UnsafePointer<UInt8>) -> Timestamp? {
+        let raw = UnsafeRawPointer(bytes)
+        let word = raw.loadUnaligned(as: UInt64.self)
+        let tail = raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
+        let days: Int64
+        if let date, date.word == word, date.tail == tail {
+            days = date.days
+        } else {
+            guard let parsed = Timestamp.days(iso8601Date: bytes) else { return nil }
+            days = parsed
+            date = (word, tail, parsed)
+        }
+        guard let clock = Timestamp.milliseconds(iso8601Clock: bytes) else { return nil }
+        return Timestamp(milliseconds: days * 86_400_000 + clock)
+    }
+
+    /// The digest of a `prev` field's text (``ChainDigest/init(hex:)``): taken from the `mac` before when the
+    /// digits are the same, decoded otherwise.
+    func previousDigest(_ hex: UnsafeRawBufferPointer) -> ChainDigest? {
+        if let mac, hex.count == 64, sameAsMAC(hex) { return mac }
+        return ChainDigest(hex: hex)
+    }
+
+    /// The digest of a `mac` field's text (``ChainDigest/init(hex:)``), kept for the next line's `prev`.
+    mutating func macDigest(_ hex: UnsafeRawBufferPointer) -> ChainDigest? {
+        guard let digest = ChainDigest(hex: hex) else { return nil }
+        withUnsafeMutableBytes(of: &macHex) { $0.copyMemory(from: hex) }
+        mac = digest
+        return digest
+    }
+
+    private func sameAsMAC(_ hex: UnsafeRawBufferPointer) -> Bool {
+        withUnsafeBytes(of: macHex) { memcmp($0.baseAddress!, hex.baseAddress!, 64) == 0 }
+    }
+}

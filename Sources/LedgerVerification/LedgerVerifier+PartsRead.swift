@@ -1,0 +1,42 @@
+import LedgerEntries
+import Platform
+import Signing
+
+extension LedgerVerifier {
+    /// The MACs of a file's lines as checked while it was read: with which key, and whether each line's holds.
+    struct CheckedMACs: Sendable {
+        let key: [UInt8]
+        let valid: [Bool]
+        /// The file's lines as one good run, when the read made one (a file read in parts, none torn).
+        var chain: ChainRun? = nil
+    }
+
+    /// Reads and parses `path` for verifying, as ``read(_:)`` does, with every line's MAC checked under `macKey` as
+    /// it is parsed (``verify(read:heads:requireHeads:)`` then finds them checked). A large file is read in parts,
+    /// each on its own thread, without keeping its bytes; anything out of the way (a small file, one that is not a
+    /// regular file, one that changes while it is read, a failed read) is read as ``read(_:)`` reads it, which says
+    /// what is wrong in the same words.
+    public static func read(_ path: String, macKey: [UInt8]) throws -> ReadFile {
+        if let file = readInParts(path, macKey: macKey) { return file }
+        var file = try read(path)
+        file.checkedMACs = CheckedMACs(key: macKey, valid: try checkMACs(of: file, key: macKey))
+        return file
+    }
+
+    /// ``read(_:macKey:)`` on several threads; nil when the file is not one to read so.
+    private static func readInParts(_ path: String, macKey: [UInt8]) -> ReadFile? {
+        // Opened as `Files.readAll` opens a file: never through a link, never waiting on a FIFO.
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let size = Int64(info.st_size)
+        let parts = ParallelLines.partCount(for: size)
+        guard parts > 1,
+            let bounds = try? ParallelLines.partBounds(fd: fd, path: path, from: 0, to: size, parts: parts),
+            let counts = try? ParallelLines.newlineCounts(fd: fd, path: path, bounds: bounds, parts: bounds.count - 1)
+        else { return nil }
+        return VerifierLineParts(fd: fd, path: path, bounds: bounds, counts: counts, key: macKey).read()
+    }
+}
