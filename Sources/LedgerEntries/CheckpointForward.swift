@@ -13,6 +13,8 @@ struct CheckpointForward {
     typealias FileMark = LedgerCheckpoint.FileMark
 
     let directory: String
+    /// Where the checkpoint taken forward is written.
+    let fileSystem: any FileSystem
     let device: String
     let macKey: [UInt8]
     let checkpoint: LedgerCheckpoint
@@ -24,8 +26,12 @@ struct CheckpointForward {
     private var references: Set<UInt64>
     private var balance: Int64
 
-    init(directory: String, device: String, macKey: [UInt8], checkpoint: LedgerCheckpoint, now: ([Stamp], [Stamp])) {
+    init(
+        directory: String, fileSystem: any FileSystem, device: String, macKey: [UInt8], checkpoint: LedgerCheckpoint,
+        now: ([Stamp], [Stamp])
+    ) {
         self.directory = directory
+        self.fileSystem = fileSystem
         self.device = device
         self.macKey = macKey
         self.checkpoint = checkpoint
@@ -177,13 +183,14 @@ struct CheckpointForward {
         let mac: ([UInt8]) -> [UInt8] = { (try? HMACSHA256.authenticationCode(for: $0, key: macKey)) ?? [] }
         var forward = forward
         if let ids {
-            guard let written = CheckpointIDs.writeWhole(ids, in: held.data, mac: mac) else { return }
+            guard let written = CheckpointIDs.writeWhole(ids, in: held.data, fileSystem: fileSystem, mac: mac) else {
+                return
+            }
             forward.ids = written
         }
         guard let after = LedgerCheckpoint.currentStamps(in: directory), after.files == forward.files.map(\.stamp),
             after.heads == forward.heads
         else { return }
-        try? SystemFileSystem().replaceUnsynced(
-            "checkpoint", in: held.data, with: forward.encoded(mac: mac), mode: 0o600)
+        try? fileSystem.replaceUnsynced("checkpoint", in: held.data, with: forward.encoded(mac: mac), mode: 0o600)
     }
 }

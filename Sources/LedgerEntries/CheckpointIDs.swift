@@ -77,12 +77,14 @@ struct CheckpointIDs: Equatable {
         return hashes
     }
 
-    /// Writes `checkpoint-ids` whole for `hashes` (one chunk; unsynced, as the checkpoint) and returns what the
-    /// checkpoint says of it, or nil when it could not be written.
-    static func writeWhole(_ hashes: [UInt64], in data: DirectoryHandle, mac: ([UInt8]) -> [UInt8]?) -> CheckpointIDs? {
+    /// Writes `checkpoint-ids` whole for `hashes` (one chunk; unsynced, as the checkpoint) through `fileSystem`
+    /// and returns what the checkpoint says of it, or nil when it could not be written.
+    static func writeWhole(
+        _ hashes: [UInt64], in data: DirectoryHandle, fileSystem: any FileSystem, mac: ([UInt8]) -> [UInt8]?
+    ) -> CheckpointIDs? {
         let chunk = chunk(hashes)
         guard let tag = tag(of: chunk, after: .zero, mac: mac),
-            (try? SystemFileSystem().replaceUnsynced(fileName, in: data, with: chunk, mode: 0o600)) != nil
+            (try? fileSystem.replaceUnsynced(fileName, in: data, with: chunk, mode: 0o600)) != nil
         else { return nil }
         return CheckpointIDs(count: hashes.count, bytes: chunk.count, tag: tag)
     }
@@ -90,17 +92,19 @@ struct CheckpointIDs: Equatable {
     /// Adds ``recent`` and `hashes` to the file as one chunk (at its end, unsynced) and returns what the checkpoint
     /// then says of it; nil when the file is not the one this describes (by its length) or cannot be written: write
     /// it whole then.
-    func appending(_ hashes: [UInt64], in data: DirectoryHandle, mac: ([UInt8]) -> [UInt8]?) -> CheckpointIDs? {
+    func appending(
+        _ hashes: [UInt64], in data: DirectoryHandle, fileSystem: any FileSystem, mac: ([UInt8]) -> [UInt8]?
+    ) -> CheckpointIDs? {
         let added = recent + hashes
         let chunk = Self.chunk(added)
         guard let next = Self.tag(of: chunk, after: tag, mac: mac),
-            let fd = try? SystemFileSystem().open(Self.fileName, in: data, .append, permissions: 0o600)
+            let fd = try? fileSystem.open(Self.fileName, in: data, .append, permissions: 0o600)
         else { return nil }
-        defer { close(fd) }
+        defer { fileSystem.close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) == bytes else { return nil }
-        let written = chunk.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
-        guard written == chunk.count else { return nil }
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) == bytes,
+            (try? chunk.withUnsafeBytes({ try fileSystem.writeAll(fd, $0, path: Self.fileName) })) != nil
+        else { return nil }
         return CheckpointIDs(count: count + added.count, bytes: bytes + chunk.count, tag: next)
     }
 

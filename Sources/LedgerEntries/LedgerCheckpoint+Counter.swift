@@ -51,8 +51,9 @@ extension LedgerCheckpoint {
     /// ledger file and signed head is as it was, or taken forward by the lines appended since (each one's MAC,
     /// chain, sequence and device checked, and counted as a full load counts it; see ``CheckpointForward``), which
     /// then writes the checkpoint taken forward (not in a data directory that cannot be written). Anything else is
-    /// ``Counter/readWhole(_:)``: open the ledger then. Takes the lock for reading.
-    public static func counter(directory: String) -> Counter {
+    /// ``Counter/readWhole(_:)``: open the ledger then. Takes the lock for reading. What it writes goes through
+    /// `fileSystem`.
+    public static func counter(directory: String, fileSystem: any FileSystem = SystemFileSystem()) -> Counter {
         let ledger = directory + "/ledger"
         // A directory that is not safe to read is for the full open to refuse, by name. The lock is taken for
         // reading: nothing is made, so a read-only data directory is read too.
@@ -72,7 +73,8 @@ extension LedgerCheckpoint {
             return .counted(MicroCredits(checkpoint.balance), newEntries: 0)
         }
         var forward = CheckpointForward(
-            directory: directory, device: device, macKey: macKey, checkpoint: checkpoint, now: now)
+            directory: directory, fileSystem: fileSystem, device: device, macKey: macKey, checkpoint: checkpoint,
+            now: now)
         return forward.run()
     }
 

@@ -32,10 +32,12 @@ extension LedgerCheckpoint {
             if kept.ids.recent.count + added.count <= CheckpointIDs.recentLimit {
                 ids = kept.ids
                 ids.recent += added
-            } else if let appended = kept.ids.appending(added, in: held.data, mac: mac) {
+            } else if let appended = kept.ids.appending(added, in: held.data, fileSystem: ledger.fileSystem, mac: mac) {
                 ids = appended
             } else {
-                guard let written = CheckpointIDs.writeWhole(allIDs(of: entries), in: held.data, mac: mac)
+                guard
+                    let written = CheckpointIDs.writeWhole(
+                        allIDs(of: entries), in: held.data, fileSystem: ledger.fileSystem, mac: mac)
                 else { return }
                 ids = written
             }
@@ -44,7 +46,10 @@ extension LedgerCheckpoint {
             ledger.keptCheckpoint = Kept(ids: found.ids, covered: entries.count, bytes: existing)
             return
         } else {
-            guard let written = CheckpointIDs.writeWhole(allIDs(of: entries), in: held.data, mac: mac) else { return }
+            guard
+                let written = CheckpointIDs.writeWhole(
+                    allIDs(of: entries), in: held.data, fileSystem: ledger.fileSystem, mac: mac)
+            else { return }
             ids = written
         }
         var checkpoint = fresh
@@ -58,7 +63,7 @@ extension LedgerCheckpoint {
             // follows. On the real file system, as before: a cache is not part of what a test layer underneath
             // checks.
             guard
-                (try? SystemFileSystem().replaceUnsynced("checkpoint", in: held.data, with: bytes, mode: 0o600)) != nil
+                (try? ledger.fileSystem.replaceUnsynced("checkpoint", in: held.data, with: bytes, mode: 0o600)) != nil
             else { return }
         }
         ledger.keptCheckpoint = Kept(ids: ids, covered: entries.count, bytes: bytes)
