@@ -43,19 +43,17 @@ struct VerificationPass {
         let hashes = file.hashes.map { $0.count == file.lines.count ? $0 : [] } ?? []
         let cleanEnd = LedgerVerifier.cleanChain(of: file, device: device, macValid: macValid)
         if let last = cleanEnd {
-            // A good file: nothing to judge line by line.
-            crossIndex.reserve(file.lines.count)
+            // A good file: nothing to judge line by line. Its ids and its places are checked at once, one on each
+            // core, then each line's verdict is taken in order.
             try file.lines.withUnsafeBufferPointer { lines in
                 try hashes.withUnsafeBufferPointer { hashes in
-                    var start = 0
-                    while start < lines.count {
-                        // Sixteen lines at a time: their ids' slots read first, so the index's cache misses overlap.
-                        let end = Swift.min(start + 16, lines.count)
-                        if !hashes.isEmpty { for index in start..<end { crossIndex.prefetch(hash: hashes[index]) } }
-                        for index in start..<end {
-                            try crossCheck(index, of: fileNumber, lines: lines, hashes: hashes, into: &problems)
-                        }
-                        start = end
+                    let scope = VerifierCrossIndex.Lines(files: files, number: fileNumber, lines: lines)
+                    let verdicts = crossIndex.checkAll(scope, hashes: hashes)
+                    var cursor = (duplicate: 0, fork: 0)
+                    for index in lines.indices {
+                        try take(
+                            verdicts.verdict(index, cursor: &cursor), index, of: fileNumber, lines: lines,
+                            into: &problems)
                     }
                 }
             }
@@ -109,7 +107,17 @@ struct VerificationPass {
         hashes: UnsafeBufferPointer<UInt64>, into problems: inout [VerificationProblem]
     ) throws {
         let hash = hashes.isEmpty ? lines[index].entry!.idHash : hashes[index]
-        let verdict = crossIndex.check(line: index, of: lines, hash: hash, number: fileNumber, in: files)
+        let scope = VerifierCrossIndex.Lines(files: files, number: fileNumber, lines: lines)
+        try take(
+            crossIndex.check(line: index, of: scope, hash: hash), index, of: fileNumber, lines: lines, into: &problems)
+    }
+
+    /// What `verdict` on line `index` makes of it: a duplicate or a fork is a problem; the first with its id counts
+    /// (its amount summed; a top-up's or reversal's receipt and refund steps checked).
+    private mutating func take(
+        _ verdict: VerifierCrossIndex.Verdict, _ index: Int, of fileNumber: Int,
+        lines: UnsafeBufferPointer<LedgerVerifier.Line>, into problems: inout [VerificationProblem]
+    ) throws {
         if let duplicate = verdict.duplicate {
             problems.append(duplicate)
         } else if verdict.isFirstWithID {

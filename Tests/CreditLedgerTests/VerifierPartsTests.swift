@@ -158,6 +158,39 @@ import Testing
         #expect(again.fork == nil)
     }
 
+    /// Issue 38: a good file's ids and places checked at once, on two threads, find what checking its lines one by
+    /// one finds, line for line: copies, conflicts, forks, and the first with each id.
+    @Test func checkingAllLinesAtOnceFindsWhatCheckingThemOneByOneFinds() throws {
+        let a = Self.read(try Self.chain(40), path: "/data/a/dev-a.jsonl")
+        var entries = (1...50).map { Self.entry($0) }
+        entries[2].amount = MicroCredits(-70_000)
+        entries[45].id = entries[7].id
+        entries[46].id = "other-\(46)"
+        let b = Self.read(try Self.signedLines(entries), path: "/data/b/dev-a.jsonl")
+        let files = [a, b]
+        var oneByOne = VerifierCrossIndex()
+        var atOnce = VerifierCrossIndex()
+        for line in a.lines.indices {
+            _ = oneByOne.check(line: line, of: a, number: 0, in: files)
+            _ = atOnce.check(line: line, of: a, number: 0, in: files)
+        }
+        let expected = b.lines.indices.map { oneByOne.check(line: $0, of: b, number: 1, in: files) }
+        let verdicts = b.lines.withUnsafeBufferPointer { lines in
+            [UInt64]().withUnsafeBufferPointer { noHashes in
+                atOnce.checkAll(VerifierCrossIndex.Lines(files: files, number: 1, lines: lines), hashes: noHashes)
+            }
+        }
+        var cursor = (duplicate: 0, fork: 0)
+        for index in b.lines.indices {
+            let verdict = verdicts.verdict(index, cursor: &cursor)
+            #expect(verdict.isFirstWithID == expected[index].isFirstWithID, "line \(index + 1)")
+            #expect(verdict.duplicate == expected[index].duplicate, "line \(index + 1)")
+            #expect(verdict.fork == expected[index].fork, "line \(index + 1)")
+        }
+        #expect(expected.contains { $0.duplicate != nil } && expected.contains { $0.fork != nil })
+        #expect(expected.contains { $0.isFirstWithID } && cursor == (verdicts.duplicates.count, verdicts.forks.count))
+    }
+
     // MARK: the head check
 
     @Test func theHeadCheckSaysWhatTheHeadShows() throws {
