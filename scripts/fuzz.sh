@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets under Fuzz/ (swiftc -sanitize=fuzzer,address, the module sources compiled directly)
-# and runs each for a bounded time from the corpus kept in Fuzz/corpus/.
+# Builds the libFuzzer targets under Fuzz/ (swiftc -sanitize=fuzzer,address, the module sources compiled directly,
+# no SwiftPM) and runs each for a bounded time from the corpus kept in Fuzz/corpus/. Each module a target needs is a
+# static library, built in Package.swift's dependency order in the package's language mode (6): Locking, Platform
+# (over CPlatform), DurableFiles, Signing (over COpenSSL and the C target COpenSSLLifetime, compiled with clang and
+# linked in for its initialiser at load), Clocks, then the ledger's rooms LedgerEntries and LedgerVerification (the
+# targets import the rooms, not CreditLedger's re-exports); StoreWire, then StoreKitCatalogue. Release-like: no
+# CREDIT_FAULTS crash points.
 #
 #   bash scripts/fuzz.sh                      every target, FUZZ_SECONDS (default 60) each
 #   FUZZ_SECONDS=600 bash scripts/fuzz.sh     longer
@@ -30,19 +35,37 @@ if ! swiftc -sanitize=fuzzer,address -parse-as-library "$out/probe.swift" -o "$o
   exit 1
 fi
 
-flags=(-sanitize=fuzzer,address -parse-as-library -O -g -I "$out" -I Sources/COpenSSL -I Sources/CSQLite -I Sources/CMicroHTTPD)
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name VoiceDebriefCredit -I "$out"
+  -I "$out/COpenSSLLifetime" -I Sources/COpenSSL -I Sources/CPlatform)
 quiet() { grep -v -e "Cannot export local symbol" -e "^warning: " || true; }
 
-# module NAME SOURCES...: a static library and its module, rebuilt when a source is newer.
+# module NAME DIRECTORY DEPENDENCIES...: a static library and its module from every Swift file under the directory
+# (as SwiftPM takes a target's), in the package's language mode; rebuilt when a source or a dependency's library is
+# newer.
 module() {
-  local name=$1
-  shift
-  local library="$out/lib$name.a"
-  if [ -f "$library" ] && [ -z "$(find "$@" -newer "$library" 2>/dev/null | head -n 1)" ]; then return; fi
+  local name=$1 dir=$2
+  shift 2
+  local library="$out/lib$name.a" dependency sources inputs
+  mapfile -t sources < <(find "$dir" -name '*.swift' | sort)
+  inputs=("${sources[@]}")
+  for dependency in "$@"; do inputs+=("$out/lib$dependency.a"); done
+  if [ -f "$library" ] && [ -z "$(find "${inputs[@]}" -newer "$library" | head -n 1)" ]; then return; fi
   echo "== building $name"
-  swiftc "${flags[@]}" -module-name "$name" -emit-library -static -emit-module \
-    -emit-module-path "$out/$name.swiftmodule" "$@" -o "$library" 2>&1 | quiet
+  rm -f "$library"
+  swiftc "${flags[@]}" -swift-version 6 -module-name "$name" -emit-library -static -emit-module \
+    -emit-module-path "$out/$name.swiftmodule" "${sources[@]}" -o "$library" 2>&1 | quiet
   [ -f "$library" ] || { echo "error: $name did not build" >&2; exit 1; }
+}
+
+# COpenSSLLifetime, the C target under Signing: OpenSSL initialised at load (a constructor), its header a module.
+lifetime() {
+  local object="$out/COpenSSLLifetime.o"
+  mkdir -p "$out/COpenSSLLifetime"
+  printf 'module COpenSSLLifetime {\n    header "%s"\n    export *\n}\n' \
+    "$PWD/Sources/COpenSSLLifetime/include/COpenSSLLifetime.h" >"$out/COpenSSLLifetime/module.modulemap"
+  [ -f "$object" ] && [ -z "$(find Sources/COpenSSLLifetime -newer "$object" | head -n 1)" ] && return
+  echo "== building COpenSSLLifetime"
+  clang -O2 -g -fsanitize=address -I Sources/COpenSSLLifetime/include -c Sources/COpenSSLLifetime/lifetime.c -o "$object"
 }
 
 # target NAME SOURCE-DIR LIBRARIES...: the fuzzer binary.
@@ -55,21 +78,38 @@ target() {
   [ -x "$out/fuzz-$name" ] || { echo "error: fuzz-$name did not build" >&2; exit 1; }
 }
 
-module Signing Sources/Signing/*.swift
+# Each target's modules, in dependency order (Package.swift).
+signing() {
+  lifetime
+  module Locking Sources/Locking
+  module Platform Sources/Platform
+  module DurableFiles Sources/DurableFiles Platform
+  module Signing Sources/Signing DurableFiles Platform Locking
+}
+ledger() {
+  signing
+  module Clocks Sources/Clocks Locking
+  module LedgerEntries Sources/LedgerEntries Signing DurableFiles Clocks Locking Platform
+  module LedgerVerification Sources/LedgerVerification LedgerEntries Signing DurableFiles Platform
+}
+ledgerLibraries=(-lLedgerVerification -lLedgerEntries -lClocks)
+signingLibraries=(-lSigning -lDurableFiles -lPlatform -lLocking "$out/COpenSSLLifetime.o")
 for name in "${targets[@]}"; do
   case $name in
-    entry-parser | ledger-file) module CreditLedger Sources/CreditLedger/*.swift ;;
+    entry-parser | ledger-file) ledger ;;
+    jws-parser) signing ;;
     storekit-reader)
-      module StoreKitCatalogue MockStore/StoreKitCatalogue/*.swift
+      module StoreWire Sources/StoreWire
+      module StoreKitCatalogue MockStore/StoreKitCatalogue StoreWire
       ;;
   esac
 done
 for name in "${targets[@]}"; do
   case $name in
-    entry-parser) target entry-parser Fuzz/EntryParser -lCreditLedger -lSigning ;;
-    ledger-file) target ledger-file Fuzz/LedgerFile -lCreditLedger -lSigning ;;
-    jws-parser) target jws-parser Fuzz/JWSParser -lSigning ;;
-    storekit-reader) target storekit-reader Fuzz/StoreKitReader -lStoreKitCatalogue ;;
+    entry-parser) target entry-parser Fuzz/EntryParser "${ledgerLibraries[@]}" "${signingLibraries[@]}" ;;
+    ledger-file) target ledger-file Fuzz/LedgerFile "${ledgerLibraries[@]}" "${signingLibraries[@]}" ;;
+    jws-parser) target jws-parser Fuzz/JWSParser "${signingLibraries[@]}" ;;
+    storekit-reader) target storekit-reader Fuzz/StoreKitReader -lStoreKitCatalogue -lStoreWire ;;
     *) echo "unknown target $name (one of: ${all[*]})" >&2; exit 64 ;;
   esac
 done

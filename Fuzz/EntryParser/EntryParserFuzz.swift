@@ -3,7 +3,7 @@
 // Must hold for any bytes: no trap, no hang, bounded memory; a line that parses writes back (EntryCodec.body/line)
 // to a line that parses to the same entry; a line that parses with a `mac` has it over exactly the bytes before
 // `,"mac":"`, and that MAC is accepted only when HMAC-SHA256 with the key really gives it.
-import CreditLedger
+import LedgerEntries
 import Signing
 
 let key: [UInt8] = Array("fuzz-ledger-key-0123456789abcdef".utf8)

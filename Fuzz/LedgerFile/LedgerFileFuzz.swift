@@ -5,8 +5,9 @@
 // a readable entry after it) or keeps exactly the readable lines before the first bad one (the rest is a torn tail,
 // set aside), with the balance the plain reading gives; and `verify` never calls a file clean that holds a line
 // whose MAC does not check with the key, an unreadable line, or a torn tail.
-import CreditLedger
 import Foundation
+import LedgerEntries
+import LedgerVerification
 import Signing
 
 let key: [UInt8] = Array("fuzz-ledger-key-0123456789abcdef".utf8)
