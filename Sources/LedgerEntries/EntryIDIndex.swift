@@ -109,7 +109,6 @@ package struct EntryIDIndex {
         let old = slots
         slots = []
         slots = [UInt64](unsafeUninitializedCapacity: size) { buffer, initialized in
-            adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
             buffer.initialize(repeating: 0)
             initialized = size
         }

@@ -42,10 +42,10 @@ struct ParallelLineJob {
         var assembly = Assembly()
         var entries: [LedgerEntry] = []
         // Only the pages written become memory: the room left between the parts is never touched, and is closed
-        // up before the arrays are handed over.
+        // up before the arrays are handed over. Small pages, not transparent huge ones: where free memory goes back
+        // to a VM's host, a huge page's first touch cost up to 40 times as much (BENCHMARKS.md, issue 38).
         let hashes = [UInt64](unsafeUninitializedCapacity: capacity) { hashBuffer, hashCount in
             entries = [LedgerEntry](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
                 let slots = Slots(results: results, entries: buffer.baseAddress!, hashes: hashBuffer.baseAddress!)
                 run(slots, offsets: offsets)
                 assembly = assemble(slots, offsets: offsets)

@@ -187,16 +187,3 @@ package enum ParallelLines {
 private struct Counts: @unchecked Sendable {
     let found: UnsafeMutablePointer<Int>
 }
-
-/// Asks for transparent huge pages over most of `buffer` (Linux): a large array filled once then costs a few
-/// hundred page faults rather than tens of thousands. Only advice; nothing changes elsewhere.
-package func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
-    #if os(Linux)
-        guard let base = buffer.baseAddress, buffer.count >= 4 << 20 else { return }
-        let huge = 2 << 20
-        let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
-        let end = (Int(bitPattern: base) + buffer.count) & ~(huge - 1)
-        guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
-        _ = madvise(aligned, end - start, 14)  // MADV_HUGEPAGE
-    #endif
-}
