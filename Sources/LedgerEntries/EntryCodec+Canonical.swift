@@ -73,12 +73,12 @@ private struct CanonicalReader {
         var feature: String?
         var subject: String?
         if has(.feature) {
-            guard let value = string() else { return nil }
-            feature = value
+            guard let value = stringBytes() else { return nil }
+            feature = context.feature(value)
         }
         if has(.subject) {
-            guard let value = string() else { return nil }
-            subject = value
+            guard let value = stringBytes() else { return nil }
+            subject = context.subject(value)
         }
         guard has(.quantity), let quantity = integer() else { return nil }
         guard has(.amount), let amount = integer() else { return nil }

@@ -48,3 +48,24 @@ import Testing
         #expect(digest("not hex", mac: false) == nil)
     }
 }
+
+/// Issue 38: the short strings a reader keeps give back exactly the String of the bytes read, whatever was read
+/// before: values that differ in one byte or only in length, more values than slots, a value too long to keep.
+@Suite struct ShortStringCacheTests {
+    private func read(_ text: String, _ cache: inout ShortStringCache) -> String {
+        Array(text.utf8).withUnsafeBytes { cache.string($0) }
+    }
+
+    @Test func everyValueComesBackAsItsOwnString() {
+        var cache = ShortStringCache()
+        let values = (0..<40).map { "note-\($0)" } + ["a", "ab", "abc", "fifteen-bytes!!", "sixteen-bytes!!!", "x~"]
+        for round in 0..<3 {
+            for value in values.shuffled() {
+                #expect(read(value, &cache) == value, "round \(round)")
+            }
+        }
+        #expect(read("transcript", &cache) == "transcript")
+        #expect(read("transcripu", &cache) == "transcripu")
+        #expect(read("transcrip", &cache) == "transcrip")
+    }
+}
