@@ -210,9 +210,10 @@ import Testing
         let second = try await put(
             store, path, #"{"extendByDays": 1, "extendReasonCode": 1, "requestIdentifier": "b"}"#)
         #expect(second.status == 200)
+        // Apple lists a third extension in 365 days as SubscriptionExtensionIneligible.
         try expectError(
             try await put(store, path, #"{"extendByDays": 1, "extendReasonCode": 1, "requestIdentifier": "c"}"#),
-            status: 403, code: .subscriptionExtensionIneligible)  // Apple lists a third extension in 365 days as SubscriptionExtensionIneligible
+            status: 403, code: .subscriptionExtensionIneligible)
 
         let mass =
             #"{"extendByDays": 3, "extendReasonCode": 0, "requestIdentifier": "9a1e3a8c-4c55-4f0e-9a53-3b0b6f4a1d11", "productId": "\#(Self.weekly)", "storefrontCountryCodes": ["USA"]}"#
