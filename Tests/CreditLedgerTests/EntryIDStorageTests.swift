@@ -66,3 +66,12 @@ import Testing
         }
     }
 }
+
+extension EntryIDStorageTests {
+    /// A million entries in memory are a million times this: the id's packed form costs no room the fields around
+    /// it leave free.
+    @Test func anEntryStaysAt184Bytes() {
+        #expect(MemoryLayout<EntryIDStorage>.size == 17)
+        #expect(MemoryLayout<LedgerEntry>.stride == 184)
+    }
+}
