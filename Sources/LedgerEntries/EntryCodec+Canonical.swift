@@ -36,10 +36,11 @@ extension EntryCodec {
     static func parseCanonical(_ line: UnsafeRawBufferPointer, context: inout LineReadContext) -> LedgerEntry? {
         guard let base = line.baseAddress, line.count >= 2 else { return nil }
         var reader = CanonicalReader(base: base.assumingMemoryBound(to: UInt8.self), count: line.count)
-        let slot = UnsafeMutablePointer<LedgerEntry>.allocate(capacity: 1)
-        defer { slot.deallocate() }
-        guard reader.read(context: &context, into: slot) != nil else { return nil }
-        return slot.move()
+        // A slot on the stack: this path reads every line of a merge's files and of a small file's verify.
+        return withUnsafeTemporaryAllocation(of: LedgerEntry.self, capacity: 1) { slot in
+            guard reader.read(context: &context, into: slot.baseAddress!) != nil else { return nil }
+            return slot.baseAddress!.move()
+        }
     }
 }
 

@@ -113,22 +113,7 @@ public struct LedgerEntry: Sendable, Equatable {
             if chainBits & LedgerEntry.hasPrevDigest != 0 { return .digest(prevDigest) }
             return details?.prevText.map(ChainField.text)
         }
-        set {
-            switch newValue {
-            case .digest(let digest)?:
-                prevDigest = digest
-                chainBits |= LedgerEntry.hasPrevDigest
-                if details?.prevText != nil { updateDetails { $0.prevText = nil } }
-            case .text(let text)?:
-                prevDigest = .zero
-                chainBits &= ~LedgerEntry.hasPrevDigest
-                updateDetails { $0.prevText = text }
-            case nil:
-                prevDigest = .zero
-                chainBits &= ~LedgerEntry.hasPrevDigest
-                if details?.prevText != nil { updateDetails { $0.prevText = nil } }
-            }
-        }
+        set { setChainField(newValue, bit: LedgerEntry.hasPrevDigest, digest: \.prevDigest, text: \.prevText) }
     }
 
     /// `mac` as held.
@@ -137,21 +122,29 @@ public struct LedgerEntry: Sendable, Equatable {
             if chainBits & LedgerEntry.hasMACDigest != 0 { return .digest(macDigest) }
             return details?.macText.map(ChainField.text)
         }
-        set {
-            switch newValue {
-            case .digest(let digest)?:
-                macDigest = digest
-                chainBits |= LedgerEntry.hasMACDigest
-                if details?.macText != nil { updateDetails { $0.macText = nil } }
-            case .text(let text)?:
-                macDigest = .zero
-                chainBits &= ~LedgerEntry.hasMACDigest
-                updateDetails { $0.macText = text }
-            case nil:
-                macDigest = .zero
-                chainBits &= ~LedgerEntry.hasMACDigest
-                if details?.macText != nil { updateDetails { $0.macText = nil } }
-            }
+        set { setChainField(newValue, bit: LedgerEntry.hasMACDigest, digest: \.macDigest, text: \.macText) }
+    }
+
+    /// Holds `prev` or `mac` (named by its bit in `chainBits`, its digest field and its text in the details): 32
+    /// bytes with the bit set when the value is hex digits, else its text in the details.
+    private mutating func setChainField(
+        _ value: ChainField?, bit: UInt8, digest: WritableKeyPath<LedgerEntry, ChainDigest>,
+        text: WritableKeyPath<EntryDetails.Fields, String?>
+    ) {
+        let hadText = details?.fields[keyPath: text] != nil
+        switch value {
+        case .digest(let held)?:
+            self[keyPath: digest] = held
+            chainBits |= bit
+            if hadText { updateDetails { $0[keyPath: text] = nil } }
+        case .text(let held)?:
+            self[keyPath: digest] = .zero
+            chainBits &= ~bit
+            updateDetails { $0[keyPath: text] = held }
+        case nil:
+            self[keyPath: digest] = .zero
+            chainBits &= ~bit
+            if hadText { updateDetails { $0[keyPath: text] = nil } }
         }
     }
 
