@@ -61,8 +61,31 @@ private struct CanonicalReader {
     mutating func read(context: inout LineReadContext, into slot: UnsafeMutablePointer<LedgerEntry>) -> UInt64? {
         // The keys in the order the ledger writes them; each optional one is there or not. Any other order, an
         // unknown key, a key twice: not this path.
-        guard has(.id), let idBytes = stringBytes(), idBytes.count > 0 else { return nil }
-        guard has(.device), let deviceBytes = stringBytes(), deviceBytes.count > 0 else { return nil }
+        // The values a file's lines share or that have a fixed form (a packed UUID id, the device before, the
+        // `mac` before as `prev`, a `mac`) are taken by their length and closing quote, not scanned as strings:
+        // each is all plain bytes, so its first quote is the one that closes it.
+        guard has(.id) else { return nil }
+        let idBytes: UnsafeRawBufferPointer
+        var packedID: EntryIDStorage?
+        if index + 36 < end, base[index + 36] == UInt8(ascii: "\""),
+            let packed = EntryIDStorage.uuid(UnsafeRawBufferPointer(start: base + index, count: 36))
+        {
+            idBytes = UnsafeRawBufferPointer(start: base + index, count: 36)
+            packedID = packed
+            index += 37
+        } else {
+            guard let bytes = stringBytes(), bytes.count > 0 else { return nil }
+            idBytes = bytes
+        }
+        guard has(.device) else { return nil }
+        let device: String
+        if let length = context.sameDevice(at: base + index, available: end - index) {
+            device = context.device
+            index += length + 1
+        } else {
+            guard let deviceBytes = stringBytes(), deviceBytes.count > 0 else { return nil }
+            device = context.device(deviceBytes)
+        }
         guard has(.seq), let sequence = integer(), sequence >= 1 else { return nil }
         guard has(.time), index + 25 <= end, base[index + 24] == UInt8(ascii: "\""),
             let time = context.timestamp(base + index)
@@ -106,18 +129,30 @@ private struct CanonicalReader {
         var prevDigest: ChainDigest?
         var macDigest: ChainDigest?
         if has(.prev) {
-            guard let value = stringBytes() else { return nil }
-            guard let digest = context.previousDigest(value) else { return nil }  // not the ledger's own form
-            prevDigest = digest
+            if let previous = context.previousMAC(at: base + index, available: end - index) {
+                prevDigest = previous
+                index += 65
+            } else {
+                guard let value = stringBytes() else { return nil }
+                guard let digest = context.previousDigest(value) else { return nil }  // not the ledger's own form
+                prevDigest = digest
+            }
         }
         if has(.mac) {
-            guard let value = stringBytes() else { return nil }
-            guard let digest = context.macDigest(value) else { return nil }
-            macDigest = digest
+            if index + 64 < end, base[index + 64] == UInt8(ascii: "\"") {
+                guard let digest = context.macDigest(UnsafeRawBufferPointer(start: base + index, count: 64)) else {
+                    return nil
+                }
+                index += 65
+                macDigest = digest
+            } else {
+                guard let value = stringBytes() else { return nil }
+                guard let digest = context.macDigest(value) else { return nil }
+                macDigest = digest
+            }
         }
         guard index + 1 == end, base[index] == UInt8(ascii: "}") else { return nil }
-        let id = EntryIDStorage(ascii: idBytes)
-        let device = context.device(deviceBytes)
+        let id = packedID ?? EntryIDStorage(ascii: idBytes)
         LedgerEntry.initialize(
             slot, id: id, device: device, sequence: sequence, time: time, kind: kind, feature: feature,
             subject: subject, quantity: quantity, amount: MicroCredits(amount),

@@ -60,24 +60,27 @@ enum EntryIDStorage: Sendable, Equatable {
 
     // MARK: packing
 
-    /// Where each run of digits of a UUID (`8-4-4-4-12`) starts, and how long it is; a dash follows each but the
-    /// last.
-    private static let runs: [(start: Int, count: Int)] = [(0, 8), (9, 4), (14, 4), (19, 4), (24, 12)]
-
     /// The packed form of `bytes` when they are a lowercase UUID (`8-4-4-4-12` digits `0-9a-f`), else nil.
-    private static func uuid(_ bytes: UnsafeRawBufferPointer) -> EntryIDStorage? {
+    static func uuid(_ bytes: UnsafeRawBufferPointer) -> EntryIDStorage? {
         guard bytes.count == 36, let base = bytes.baseAddress, bytes[8] == 0x2D, bytes[13] == 0x2D,
             bytes[18] == 0x2D, bytes[23] == 0x2D
         else { return nil }
-        // The 32 digits side by side, then decoded sixteen at a time.
+        // The 32 digits side by side (the runs of `8-4-4-4-12` moved by fixed-size loads and stores, not a copy
+        // call per run), then decoded sixteen at a time.
         var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         return withUnsafeMutableBytes(of: &digits) { buffer in
             let target = buffer.baseAddress!
-            var at = 0
-            for run in runs {
-                (target + at).copyMemory(from: base + run.start, byteCount: run.count)
-                at += run.count
-            }
+            target.storeBytes(of: base.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            target.storeBytes(
+                of: base.loadUnaligned(fromByteOffset: 9, as: UInt32.self), toByteOffset: 8, as: UInt32.self)
+            target.storeBytes(
+                of: base.loadUnaligned(fromByteOffset: 14, as: UInt32.self), toByteOffset: 12, as: UInt32.self)
+            target.storeBytes(
+                of: base.loadUnaligned(fromByteOffset: 19, as: UInt32.self), toByteOffset: 16, as: UInt32.self)
+            target.storeBytes(
+                of: base.loadUnaligned(fromByteOffset: 24, as: UInt64.self), toByteOffset: 20, as: UInt64.self)
+            target.storeBytes(
+                of: base.loadUnaligned(fromByteOffset: 32, as: UInt32.self), toByteOffset: 28, as: UInt32.self)
             guard let high = ChainDigest.decode16(target), let low = ChainDigest.decode16(target + 16) else {
                 return nil
             }
@@ -90,18 +93,26 @@ enum EntryIDStorage: Sendable, Equatable {
     private static func write(_ high: UInt64, _ low: UInt64, to buffer: UnsafeMutableRawBufferPointer) {
         var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         withUnsafeMutableBytes(of: &digits) { hex in
-            let source = hex.baseAddress!
-            ChainDigest.encode8(high, to: source)
-            ChainDigest.encode8(low, to: source + 16)
+            let source = UnsafeRawPointer(hex.baseAddress!)
+            ChainDigest.encode8(high, to: hex.baseAddress!)
+            ChainDigest.encode8(low, to: hex.baseAddress! + 16)
             let target = buffer.baseAddress!
-            var at = 0
-            for run in runs {
-                (target + run.start).copyMemory(from: source + at, byteCount: run.count)
-                if run.start + run.count < 36 {
-                    target.storeBytes(of: 0x2D, toByteOffset: run.start + run.count, as: UInt8.self)
-                }
-                at += run.count
-            }
+            let dash: UInt8 = 0x2D
+            target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            target.storeBytes(of: dash, toByteOffset: 8, as: UInt8.self)
+            target.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: 8, as: UInt32.self), toByteOffset: 9, as: UInt32.self)
+            target.storeBytes(of: dash, toByteOffset: 13, as: UInt8.self)
+            target.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: 12, as: UInt32.self), toByteOffset: 14, as: UInt32.self)
+            target.storeBytes(of: dash, toByteOffset: 18, as: UInt8.self)
+            target.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: 16, as: UInt32.self), toByteOffset: 19, as: UInt32.self)
+            target.storeBytes(of: dash, toByteOffset: 23, as: UInt8.self)
+            target.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: 20, as: UInt64.self), toByteOffset: 24, as: UInt64.self)
+            target.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: 28, as: UInt32.self), toByteOffset: 32, as: UInt32.self)
         }
     }
 }

@@ -8,6 +8,9 @@ import Platform
 package struct LineReadContext {
     private(set) var device: String
     private var deviceBytes: [UInt8]
+    /// Whether the device's bytes are all ones a string holds as they are (printable ASCII, no quote or backslash):
+    /// then the same bytes and a closing quote are the same device, without reading them as a string first.
+    private var deviceIsPlain: Bool
     /// The first ten bytes of the last time read (`YYYY-MM-DD`) and its day, once a time has been read.
     private var date: (word: UInt64, tail: UInt16, days: Int64)?
     /// The hex digits of the last `mac` read, and what they decode to, once one has been read.
@@ -20,6 +23,23 @@ package struct LineReadContext {
     package init(device: String = "") {
         self.device = device
         deviceBytes = Array(device.utf8)
+        deviceIsPlain = LineReadContext.isPlain(deviceBytes)
+    }
+
+    /// The length of the device before, when the bytes at `bytes` (`available` of them) are its name and the quote
+    /// that closes it; nil otherwise (then the value is read as a string).
+    @inline(__always)
+    func sameDevice(at bytes: UnsafePointer<UInt8>, available: Int) -> Int? {
+        let count = deviceBytes.count
+        guard deviceIsPlain, count < available, bytes[count] == UInt8(ascii: "\""),
+            deviceBytes.withUnsafeBytes({ memcmp($0.baseAddress!, bytes, count) == 0 })
+        else { return nil }
+        return count
+    }
+
+    private static func isPlain(_ bytes: [UInt8]) -> Bool {
+        !bytes.isEmpty
+            && bytes.allSatisfy { $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
     }
 
     /// The device named by `bytes`: the shared instance when it is the same as the line before's.
@@ -31,6 +51,7 @@ package struct LineReadContext {
         }
         device = String(decoding: bytes, as: UTF8.self)
         deviceBytes = Array(bytes)
+        deviceIsPlain = LineReadContext.isPlain(deviceBytes)
         return device
     }
 
@@ -67,10 +88,30 @@ package struct LineReadContext {
         return ChainDigest(hex: hex)
     }
 
+    /// The `mac` before, when the bytes at `bytes` (`available` of them) are its 64 digits and a closing quote:
+    /// the `prev` of every line of a good file after its first.
+    @inline(__always)
+    func previousMAC(at bytes: UnsafePointer<UInt8>, available: Int) -> ChainDigest? {
+        guard let mac, available > 64, bytes[64] == UInt8(ascii: "\""),
+            sameAsMAC(UnsafeRawBufferPointer(start: bytes, count: 64))
+        else { return nil }
+        return mac
+    }
+
     /// The digest of a `mac` field's text (``ChainDigest/init(hex:)``), kept for the next line's `prev`.
     mutating func macDigest(_ hex: UnsafeRawBufferPointer) -> ChainDigest? {
         guard let digest = ChainDigest(hex: hex) else { return nil }
-        withUnsafeMutableBytes(of: &macHex) { $0.copyMemory(from: hex) }
+        // Eight loads and stores, not a copy call.
+        let raw = hex.baseAddress!
+        macHex = (
+            raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+            raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self),
+            raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self),
+            raw.loadUnaligned(fromByteOffset: 32, as: UInt64.self),
+            raw.loadUnaligned(fromByteOffset: 40, as: UInt64.self),
+            raw.loadUnaligned(fromByteOffset: 48, as: UInt64.self),
+            raw.loadUnaligned(fromByteOffset: 56, as: UInt64.self)
+        )
         mac = digest
         return digest
     }

@@ -38,7 +38,6 @@ struct ParallelLineJob {
             results.deinitialize(count: count)
             results.deallocate()
         }
-        counter?.reserve(expected)
         var assembly = Assembly()
         var entries: [LedgerEntry] = []
         // Only the pages written become memory: the room left between the parts is never touched, and is closed
@@ -47,7 +46,7 @@ struct ParallelLineJob {
         let hashes = [UInt64](unsafeUninitializedCapacity: capacity) { hashBuffer, hashCount in
             entries = [LedgerEntry](unsafeUninitializedCapacity: capacity) { buffer, initialized in
                 let slots = Slots(results: results, entries: buffer.baseAddress!, hashes: hashBuffer.baseAddress!)
-                run(slots, offsets: offsets)
+                run(slots, offsets: offsets, expected: expected)
                 assembly = assemble(slots, offsets: offsets)
                 if assembly.thrown == nil && !assembly.overflowed {
                     assembly.outcome.chainBreak = chainBreak(in: slots.entries, parts: assembly.starts)
@@ -65,8 +64,8 @@ struct ParallelLineJob {
 
     /// Parses every part on its own thread, each counted (when there is a counter) once it and the parts before it
     /// are parsed.
-    private func run(_ slots: Slots, offsets: [Int]) {
-        let stage = counter.map { PartStage(counter: $0, slots: slots, offsets: offsets) }
+    private func run(_ slots: Slots, offsets: [Int], expected: Int) {
+        let stage = counter.map { PartStage(counter: $0, slots: slots, offsets: offsets, expected: expected) }
         let job = self
         DispatchQueue.concurrentPerform(iterations: offsets.count - 1) { index in
             slots.results[index] = job.parsePart(
@@ -153,7 +152,9 @@ struct ParallelLineJob {
         capacity: Int
     ) -> ParallelLines.Part {
         var part = ParallelLines.Part(consumed: bounds[index])
-        var context = LineReadContext(device: owner)
+        // A String of its own per part: every entry holds the device, and threads retaining one shared instance
+        // would pass its reference count's cache line between the cores on every line.
+        var context = LineReadContext(device: String(decoding: Array(owner.utf8), as: UTF8.self))
         let hmac: HMACSHA256?
         do {
             hmac = try macs?.makeContext()
@@ -209,20 +210,28 @@ private struct LinkCheck {
     let checks: Bool
     var previousMAC: ChainField?
     var previousSequence: Int64 = 0
+    /// Whether a broken link is noted already (a flag: asking whether the part's optional (index, reason) is nil
+    /// copied and destroyed it through the runtime on every line).
+    var broken = false
+    var unsigned = false
 
     @inline(__always)
     mutating func note(_ entry: UnsafePointer<LedgerEntry>, at index: Int, into part: inout ParallelLines.Part) {
         // Field by field through the pointer: the entry itself is not copied (its strings not retained).
         let mac = entry.pointee.macField
         let sequence = entry.pointee.sequence
-        if mac == nil && part.firstUnsigned == nil { part.firstUnsigned = index }
+        if mac == nil && !unsigned {
+            part.firstUnsigned = index
+            unsigned = true
+        }
         part.maxSequence = Swift.max(part.maxSequence, sequence)
         guard checks else { return }
-        if index > 0 && part.chainBreak == nil,
+        if index > 0 && !broken,
             let reason = DeviceFile.chainProblem(
                 sequence: sequence, prev: entry.pointee.prevField, after: previousMAC, sequence: previousSequence)
         {
             part.chainBreak = (index, reason)
+            broken = true
         }
         previousMAC = mac
         previousSequence = sequence
@@ -249,6 +258,10 @@ private final class PartStage: @unchecked Sendable {
     private let slots: Slots
     private let offsets: [Int]
     private let progress: Mutex<Progress>
+    /// About how many entries will be counted: room for them is made by the first count, beside the parsing
+    /// (the id index's table, zeroed, was several milliseconds on one core before any thread could start).
+    private let expected: Int
+    private var reserved = false
 
     private struct Progress {
         var done: [Bool]
@@ -257,8 +270,9 @@ private final class PartStage: @unchecked Sendable {
         var stopped = false
     }
 
-    init(counter: EntryCounter, slots: Slots, offsets: [Int]) {
+    init(counter: EntryCounter, slots: Slots, offsets: [Int], expected: Int) {
         self.counter = counter
+        self.expected = expected
         self.slots = slots
         self.offsets = offsets
         progress = Mutex(Progress(done: [Bool](repeating: false, count: offsets.count - 1)))
@@ -284,6 +298,10 @@ private final class PartStage: @unchecked Sendable {
                     $0.busy = false
                 }
                 return
+            }
+            if !reserved {
+                counter.reserve(expected)
+                reserved = true
             }
             counter.count(
                 UnsafeBufferPointer(start: slots.entries, count: first + part.count),

@@ -23,6 +23,25 @@ import Testing
         }
     }
 
+    /// Every digit lands in its own place: a UUID changed in any one digit packs to another value, and each reads
+    /// back as itself (the runs of `8-4-4-4-12` are moved by fixed loads, one mistake in which would swap or drop
+    /// digits).
+    @Test func eachDigitOfAUUIDIsKeptInItsOwnPlace() {
+        let base = Array(EntryIDStorageTests.uuid.utf8)
+        let packed = EntryIDStorage(EntryIDStorageTests.uuid)
+        for index in base.indices where base[index] != UInt8(ascii: "-") {
+            for digit in Array("0123456789abcdef".utf8) where digit != base[index] {
+                var changed = base
+                changed[index] = digit
+                let text = String(decoding: changed, as: UTF8.self)
+                let held = changed.withUnsafeBytes { EntryIDStorage(ascii: $0) }
+                #expect(held != packed, "digit \(index) changed to \(Character(Unicode.Scalar(digit)))")
+                #expect(held.string == text)
+                #expect(held.withBytes { Array($0) } == changed)
+            }
+        }
+    }
+
     @Test func anythingElseIsKeptAsText() {
         let others = [
             EntryIDStorageTests.uuid.uppercased(), "opening", "refund-" + EntryIDStorageTests.uuid,

@@ -98,6 +98,52 @@ import Testing
         }
     }
 
+    /// A reader that has read the line before takes the next line's device, `prev`, `mac` and packed id by their
+    /// length and closing quote: with any one bit of that line flipped, or any prefix of it, it still reads what
+    /// the strict reader reads, or leaves the line to it.
+    @Test func aReaderPrimedByTheLineBeforeNeverDisagreesWithTheStrictOne() throws {
+        let first = try FastPathTests.signedLine(FastPathTests.charge)
+        let firstEntry = try EntryCodec.parse(first)
+        var next = FastPathTests.charge
+        next.id = "9d3c1a2b-4e5f-4a6b-8c7d-0e1f2a3b4c5d"
+        next.sequence = 43
+        next.prev = firstEntry.mac
+        let second = try FastPathTests.signedLine(next)
+        func expectPrimedAgreement(_ line: [UInt8], _ name: String) {
+            var context = LineReadContext(device: FastPathTests.charge.device)
+            _ = first.withUnsafeBytes { EntryCodec.parseCanonical($0, context: &context) }
+            let fast = line.withUnsafeBytes { EntryCodec.parseCanonical($0, context: &context) }
+            let strict = try? EntryCodec.parse(line)
+            if let fast { #expect(strict == fast, "\(name): the primed reader read another entry") }
+            if strict == nil {
+                #expect(fast == nil, "\(name): the primed reader accepted a line the strict one refuses")
+            }
+        }
+        expectPrimedAgreement(second, "the next line")
+        var context = LineReadContext(device: FastPathTests.charge.device)
+        _ = first.withUnsafeBytes { EntryCodec.parseCanonical($0, context: &context) }
+        #expect(
+            second.withUnsafeBytes { EntryCodec.parseCanonical($0, context: &context) }
+                == (try EntryCodec.parse(second)))
+        for index in second.indices {
+            for flip: UInt8 in [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80] {
+                var copy = second
+                copy[index] ^= flip
+                expectPrimedAgreement(copy, "byte \(index) ^ \(flip)")
+            }
+        }
+        for length in 0..<second.count { expectPrimedAgreement(Array(second[0..<length]), "prefix of \(length)") }
+        // A device name that needs an escape is never taken as the device before.
+        var quoted = LineReadContext(device: "a\"b")
+        let escaped = Array(
+            #"{"id":"c1","device":"a\"b","seq":1,"time":"2026-11-29T18:06:49.123Z","kind":"charge","quantity":1,"amount":-5,"balanceAfter":5}"#
+                .utf8)
+        let strict = try EntryCodec.parse(escaped)
+        #expect(strict.device == "a\"b")
+        #expect(escaped.withUnsafeBytes { EntryCodec.parseCanonical($0, context: &quoted) } == nil)
+        #expect(try escaped.withUnsafeBufferPointer { try EntryCodec.parse($0, context: &quoted) } == strict)
+    }
+
     @Test func aFileSharesOneDeviceString() throws {
         var context = LineReadContext(device: FastPathTests.charge.device)
         let line = try FastPathTests.signedLine(FastPathTests.charge)

@@ -68,4 +68,22 @@ import Testing
         #expect(read("transcripu", &cache) == "transcripu")
         #expect(read("transcrip", &cache) == "transcrip")
     }
+
+    /// Values of every length a cache keeps that differ in a single byte (anywhere: the words are read with
+    /// overlapping loads) each come back as themselves, read in turn.
+    @Test func valuesThatDifferInOneByteAreNeverTakenForEachOther() {
+        var cache = ShortStringCache()
+        for length in 1...15 {
+            let base = String(repeating: "m", count: length)
+            var values = [base, String(repeating: "m", count: length - 1)]
+            for position in 0..<length {
+                var bytes = Array(base.utf8)
+                bytes[position] = UInt8(ascii: "n")
+                values.append(String(decoding: bytes, as: UTF8.self))
+            }
+            for round in 0..<2 {
+                for value in values { #expect(read(value, &cache) == value, "length \(length), round \(round)") }
+            }
+        }
+    }
 }
