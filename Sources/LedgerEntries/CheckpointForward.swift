@@ -53,7 +53,10 @@ struct CheckpointForward {
             }
             let start = before[stamp.name]?.stamp.size ?? 0
             let chain = before[stamp.name]?.chain ?? Chain(lines: 0, lastSequence: 0, lastMAC: nil, isSigned: nil)
-            guard let file = readNewLines(of: stamp, from: start, chain: chain) else { return .readWhole(nil) }
+            guard
+                let file = readNewLines(
+                    of: stamp, from: start, chain: chain, lineMarks: before[stamp.name]?.lineMarks ?? [])
+            else { return .readWhole(nil) }
             marks.append(file)
         }
         guard headsBearOut(marks) else { return .readWhole(nil) }
@@ -104,7 +107,9 @@ struct CheckpointForward {
     /// Reads the lines of the file `stamp` names after `start` (where its chain stood at `chain`) as a full load
     /// reads them, and counts them; nil when one fails a check, the last is torn, the file is not as long as its
     /// stamp said, or a line is one the counter leaves to a full load.
-    private mutating func readNewLines(of stamp: Stamp, from start: Int64, chain: Chain) -> FileMark? {
+    private mutating func readNewLines(of stamp: Stamp, from start: Int64, chain: Chain, lineMarks: [LineMark])
+        -> FileMark?
+    {
         var file = DeviceFile(
             path: path(of: stamp.name), size: start, lines: chain.lines, lastSequence: chain.lastSequence,
             lastMAC: chain.lastMAC.map(ChainField.digest), isSigned: chain.isSigned)
@@ -126,9 +131,11 @@ struct CheckpointForward {
         case .digest(let digest): mac = digest
         case .text: return nil
         }
+        // Grown by appends only: where the last full read's parts began still holds.
         return FileMark(
             stamp: stamp,
-            chain: Chain(lines: file.lines, lastSequence: file.lastSequence, lastMAC: mac, isSigned: file.isSigned))
+            chain: Chain(lines: file.lines, lastSequence: file.lastSequence, lastMAC: mac, isSigned: file.isSigned),
+            lineMarks: lineMarks)
     }
 
     /// Counts one new entry as a full load would, when it can do so without the entries before it: false for an

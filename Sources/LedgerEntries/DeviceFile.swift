@@ -16,6 +16,17 @@ package struct DeviceFile {
     var lastMAC: ChainField?
     /// Whether its entries carry MACs; nil until one is read.
     var isSigned: Bool?
+    /// Where the parts of its first read began, when it was read from its start in parts (kept by the checkpoint
+    /// for the next process's first read: ``LineMark``).
+    var lineMarks: [LineMark] = []
+
+    /// The marks of an earlier full read of the file that was, when it was read (its file system and inode): of use
+    /// only while it is the same file.
+    struct Hints {
+        var deviceID: UInt64
+        var inode: UInt64
+        var marks: [LineMark]
+    }
 
     /// What one read of the lines after ``size`` found.
     struct NewLines {
@@ -31,6 +42,8 @@ package struct DeviceFile {
         var chainChecked = false
         /// The highest sequence among the new entries, when the read found it.
         var lastSequence: Int64?
+        /// Where the parts of a parallel read from the file's start began.
+        var lineMarks: [LineMark] = []
     }
 
     /// Reads the file from where the last read stopped, a few megabytes at a time, each line parsed straight onto
@@ -48,7 +61,7 @@ package struct DeviceFile {
     /// With `counter`, a large first read counts its entries into it as they are parsed (see ``EntryCounter``).
     func readNewLines(
         into entries: inout [LedgerEntry], owner: String, macs: LineMACCheck? = nil,
-        in directory: DirectoryHandle? = nil, counter: EntryCounter? = nil
+        in directory: DirectoryHandle? = nil, counter: EntryCounter? = nil, hints: Hints? = nil
     ) throws -> NewLines? {
         // Never through a link, never a FIFO or a directory: those are refused by name (a FileError that says so).
         let fd: Int32
@@ -66,8 +79,13 @@ package struct DeviceFile {
         guard end > size else { return nil }
         let parts = ParallelLines.partCount(for: end - size)
         if entries.isEmpty && parts > 1 {
+            let marks =
+                hints.flatMap {
+                    $0.deviceID == UInt64(info.st_dev) && $0.inode == UInt64(info.st_ino) && size == 0 ? $0.marks : nil
+                } ?? []
             return try readInParallel(
-                into: &entries, owner: owner, fd: fd, end: end, parts: parts, macs: macs, counter: counter)
+                into: &entries, owner: owner, fd: fd, end: end, parts: parts, macs: macs, counter: counter,
+                hints: marks)
         }
         let hmac = try macs?.makeContext()
         var signed = isSigned
@@ -112,11 +130,11 @@ package struct DeviceFile {
     /// part on its thread and the parts joined here, as ``checkChain(of:)`` would after the read.
     private func readInParallel(
         into entries: inout [LedgerEntry], owner: String, fd: Int32, end: Int64, parts: Int, macs: LineMACCheck?,
-        counter: EntryCounter?
+        counter: EntryCounter?, hints: [LineMark]
     ) throws -> NewLines {
         let outcome = try ParallelLines.parse(
             fd: fd, path: path, from: size, to: end, owner: owner, parts: parts, macs: macs, counter: counter,
-            chainFrom: lines == 0 ? (.digest(ChainDigest.zero), 0) : (lastMAC, lastSequence))
+            chainFrom: lines == 0 ? (.digest(ChainDigest.zero), 0) : (lastMAC, lastSequence), hints: hints)
         if let changed = outcome.changed {
             throw LedgerError.brokenChain(file: path, line: lines + changed.index + 1, reason: changed.reason)
         }
@@ -141,13 +159,14 @@ package struct DeviceFile {
         entries = outcome.entries
         return NewLines(
             first: 0, consumed: outcome.consumed, tornTail: tail, hashes: outcome.hashes, chainChecked: macs != nil,
-            lastSequence: outcome.lastSequence)
+            lastSequence: outcome.lastSequence, lineMarks: size == 0 && lines == 0 ? outcome.marks : [])
     }
 
     /// Takes in what a read found, once its torn tail (if any) is set aside: the size, and from the new entries
     /// (`entries[read.first...]`) the line count, signedness, last MAC and last sequence. Returns the line number of
     /// the first new entry, or nil when there is none.
     mutating func take(_ read: NewLines, of entries: [LedgerEntry]) -> Int? {
+        if !read.lineMarks.isEmpty { lineMarks = read.lineMarks }
         size = read.consumed
         let first = read.first
         guard entries.count > first else { return nil }

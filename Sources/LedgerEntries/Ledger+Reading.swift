@@ -1,4 +1,5 @@
 import DurableFiles
+import Signing
 
 extension Ledger {
     /// Reads every device file's new bytes: each grown file from where the last read stopped, a torn tail set aside
@@ -8,6 +9,8 @@ extension Ledger {
         let names = try
             (held.map { try ledgerListing.names(of: $0.ledger) } ?? ledgerListing.names(of: ledgerDirectory))
             .filter { $0.hasSuffix(".jsonl") }
+        // A first read (nothing read yet) cuts each large file where the checkpoint says the last full read did.
+        let hints = state.entries.isEmpty ? checkpointHints() : [:]
         for name in names {
             let owner = String(name.dropLast(6))
             let path = ledgerDirectory + "/" + name
@@ -20,7 +23,7 @@ extension Ledger {
                 resetState()
                 return try refreshLocked()
             }
-            try readNewLines(of: &file, owner: owner)
+            try readNewLines(of: &file, owner: owner, hints: hints[name])
             files[owner] = file
         }
     }
@@ -28,13 +31,13 @@ extension Ledger {
     /// Reads `file`'s new lines onto the entries, sets a torn tail aside, then counts what was read (a first read
     /// counts most of it while it parses). A bad line with whole entries after it throws, and nothing read from the
     /// file this time counts.
-    private func readNewLines(of file: inout DeviceFile, owner: String) throws {
+    private func readNewLines(of file: inout DeviceFile, owner: String, hints: DeviceFile.Hints?) throws {
         var read: DeviceFile.NewLines?
         var setAside: LedgerNotice?
         let along = try state.appendEntries(countingAlong: file.path, firstLine: file.lines + 1) { entries, counter in
             guard
                 let lines = try file.readNewLines(
-                    into: &entries, owner: owner, macs: lineMACs, in: held?.ledger, counter: counter)
+                    into: &entries, owner: owner, macs: lineMACs, in: held?.ledger, counter: counter, hints: hints)
             else { return }
             if lineMACs != nil && !lines.chainChecked { try file.checkChain(of: entries[lines.first...]) }
             if let tail = lines.tornTail, isReadOnly {
@@ -54,6 +57,22 @@ extension Ledger {
         let hashes = along.counted == 0 ? read.hashes : read.hashes.map { Array($0[along.counted...]) }
         let notices = state.count(from: rest, file: file.path, firstLine: firstLine + along.counted, hashes: hashes)
         noteAll(along.notices + notices)
+    }
+
+    /// The line marks the signed checkpoint keeps, by file name, with the file each was taken from; none when there
+    /// is no checkpoint that verifies under the ledger's key (they are only where to cut a read: see ``LineMark``).
+    private func checkpointHints() -> [String: DeviceFile.Hints] {
+        guard let key = lineMACs?.key,
+            let bytes = try? Files.readAll(LedgerCheckpoint.path(in: directory), limit: LedgerCheckpoint.sizeLimit),
+            let checkpoint = LedgerCheckpoint.decode(
+                bytes, mac: { try? HMACSHA256.authenticationCode(for: $0, key: key) })
+        else { return [:] }
+        var hints: [String: DeviceFile.Hints] = [:]
+        for file in checkpoint.files where !file.lineMarks.isEmpty {
+            hints[file.stamp.name] = DeviceFile.Hints(
+                deviceID: file.stamp.deviceID, inode: file.stamp.inode, marks: file.lineMarks)
+        }
+        return hints
     }
 
     /// Forgets everything read, so the next refresh reads every file from the start.

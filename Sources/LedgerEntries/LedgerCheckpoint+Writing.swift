@@ -99,7 +99,7 @@ extension LedgerCheckpoint {
         for stamp in now.files {
             let owner = String(stamp.name.dropLast(6))
             guard let chain = chain(of: ledger.files[owner], size: stamp.size) else { return nil }
-            marks.append(FileMark(stamp: stamp, chain: chain))
+            marks.append(FileMark(stamp: stamp, chain: chain, lineMarks: ledger.files[owner]?.lineMarks ?? []))
         }
         // Every file read is still there.
         let names = Set(now.files.map(\.name))

@@ -34,10 +34,12 @@ public struct LedgerCheckpoint: Equatable {
         var isSigned: Bool?
     }
 
-    /// One ledger file: its stamp and its chain.
+    /// One ledger file: its stamp and its chain, and where the parts of its last full read began
+    /// (``LineMark``): the next full read cuts the file there without counting its newlines first.
     struct FileMark: Equatable {
         var stamp: Stamp
         var chain: Chain
+        var lineMarks: [LineMark] = []
     }
 
     var device: String
@@ -80,6 +82,9 @@ extension LedgerCheckpoint {
             text +=
                 "file \(Self.fields(file.stamp)) \(chain.lines) \(chain.lastSequence) "
                 + "\(chain.lastMAC?.hex ?? "-") \(signed)\n"
+            if !file.lineMarks.isEmpty {
+                text += "marks " + file.lineMarks.map { "\($0.offset):\($0.line)" }.joined(separator: " ") + "\n"
+            }
         }
         for head in heads { text += "head \(Self.fields(head))\n" }
         return text
@@ -161,6 +166,12 @@ extension LedgerCheckpoint {
             files.append(
                 FileMark(
                     stamp: stamp, chain: Chain(lines: lines, lastSequence: sequence, lastMAC: mac, isSigned: signed)))
+        case "marks":
+            // Those of the file line just before it, once.
+            guard let last = files.indices.last, files[last].lineMarks.isEmpty,
+                let marks = LineMark.list(fields.dropFirst())
+            else { return false }
+            files[last].lineMarks = marks
         case "head":
             guard fields.count == 8, let stamp = Self.stamp(fields[1...7]) else { return false }
             heads.append(stamp)

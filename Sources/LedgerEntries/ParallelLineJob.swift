@@ -50,6 +50,7 @@ struct ParallelLineJob {
                 assembly = assemble(slots, offsets: offsets)
                 if assembly.thrown == nil && !assembly.overflowed {
                     assembly.outcome.chainBreak = chainBreak(in: slots.entries, parts: assembly.starts)
+                    assembly.outcome.marks = marks(assembly)
                 }
                 initialized = assembly.kept
             }
@@ -104,6 +105,20 @@ struct ParallelLineJob {
             assembly.kept = 0
         }
         return assembly
+    }
+
+    /// Where each part after the first began and the lines before it, when every line read is a kept entry (a
+    /// part whose room was left partly empty is closed up, so a part's place is where its first entry ended up).
+    private func marks(_ assembly: Assembly) -> [LineMark] {
+        let outcome = assembly.outcome
+        guard outcome.failure == nil, outcome.changed == nil, assembly.starts.count == bounds.count - 1 else {
+            return []
+        }
+        var marks: [LineMark] = []
+        for part in 1..<assembly.starts.count where assembly.starts[part].start > (marks.last?.line ?? 0) {
+            marks.append(LineMark(offset: bounds[part], line: assembly.starts[part].start))
+        }
+        return marks
     }
 
     /// Takes in what `part` (its entries from `kept` on) found; true when it stopped the read.

@@ -29,6 +29,8 @@ package enum ParallelLines {
         var chainBreak: (index: Int, reason: String)? = nil
         /// The highest sequence read.
         var lastSequence: Int64? = nil
+        /// Where each part after the first began, with the lines before it, when every line read is an entry.
+        var marks: [LineMark] = []
     }
 
     /// What one part found.
@@ -75,8 +77,18 @@ package enum ParallelLines {
     static func parse(
         fd: Int32, path: String, from start: Int64, to end: Int64, owner: String, parts: Int,
         macs: LineMACCheck? = nil, counter: EntryCounter? = nil,
-        chainFrom: (mac: ChainField?, sequence: Int64) = (nil, 0)
+        chainFrom: (mac: ChainField?, sequence: Int64) = (nil, 0), hints: [LineMark] = []
     ) throws -> Outcome {
+        // Cut where the last full read of this file cut it, with room from the lines it found before each cut: no
+        // newline counted (a first read of every byte, 5 to 8% of a cold load). Marks that do not hold cost only
+        // that: a part with more lines than its room sends the read to the counted path below.
+        if start == 0, let hinted = try hintedParts(hints, fd: fd, path: path, end: end, parts: parts) {
+            let job = ParallelLineJob(
+                fd: fd, path: path, owner: owner, bounds: hinted.bounds, macs: macs, counter: counter,
+                chainFrom: chainFrom)
+            if let outcome = try job.parse(room: hinted.room, expected: hinted.expected) { return outcome }
+            counter?.reset()
+        }
         let bounds = try partBounds(fd: fd, path: path, from: start, to: end, parts: parts)
         let job = ParallelLineJob(
             fd: fd, path: path, owner: owner, bounds: bounds, macs: macs, counter: counter, chainFrom: chainFrom)
@@ -95,6 +107,39 @@ package enum ParallelLines {
             preconditionFailure("a ledger line shorter than any valid one was accepted")
         }
         return outcome
+    }
+
+    /// Parts cut at `hints` (the marks of an earlier full read of the file, from its start): the marks before
+    /// `end` that are line starts, room for each part's lines from the marks, the last part's from its size. Nil
+    /// when they are of no use: none, one that is not a line start, or more bytes after the last than two parts
+    /// of `parts` hold (the file grew a lot since: counting spreads it over every core).
+    private static func hintedParts(_ hints: [LineMark], fd: Int32, path: String, end: Int64, parts: Int) throws
+        -> (bounds: [Int64], room: [Int], expected: Int)?
+    {
+        let usable = hints.filter { $0.offset < end }
+        guard let last = usable.last, end - last.offset <= 2 * (end / Int64(Swift.max(1, parts))) else { return nil }
+        for mark in usable where try !isLineStart(mark.offset, fd: fd, path: path) { return nil }
+        var room: [Int] = []
+        var before = 0
+        for mark in usable {
+            room.append(mark.line - before)
+            before = mark.line
+        }
+        let tail = end - last.offset
+        room.append(Int(tail / shortestLine) + 1)
+        let expected = before + Int(Int64(before) * tail / last.offset) + 1
+        return ([0] + usable.map(\.offset) + [end], room, expected)
+    }
+
+    /// Whether a line starts at `offset` (the byte before it is a newline).
+    private static func isLineStart(_ offset: Int64, fd: Int32, path: String) throws -> Bool {
+        var byte: UInt8 = 0
+        while true {
+            let read = pread(fd, &byte, 1, off_t(offset - 1))
+            if read < 0 && errno == EINTR { continue }
+            if read < 0 { throw LedgerError.io(path: path, operation: "read", errno: errno) }
+            return read == 1 && byte == 0x0A
+        }
     }
 
     /// About how many lines there are: those counted in every part but the last, and as many again for the last

@@ -44,8 +44,10 @@ struct VerifierLineParts {
         var valid = [Bool](repeating: false, count: capacity)
         var hashes = [UInt64](repeating: 0, count: capacity)
         var total = 0
+        // Small pages, as the cold load's: a fresh `credit verify` took 0.96 s at worst on huge pages (their first
+        // touch where free memory went back to the VM's host) and 0.64 s on small ones; later runs in one process
+        // the same either way (BENCHMARKS.md, issue 38).
         let lines = [LedgerVerifier.Line](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-            adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
             valid.withUnsafeMutableBufferPointer { valid in
                 hashes.withUnsafeMutableBufferPointer { hashes in
                     let slots = LineSlots(
@@ -197,20 +199,4 @@ private struct LineSlots: @unchecked Sendable {
     let valid: UnsafeMutablePointer<Bool>
     let hashes: UnsafeMutablePointer<UInt64>
     let results: UnsafeMutablePointer<VerifierLineParts.Part>
-}
-
-/// Asks for transparent huge pages over most of `buffer` (Linux): a large array filled once then costs a few
-/// hundred page faults rather than tens of thousands. Only advice. Here and not in the cold load: measured on this
-/// project's VM (BENCHMARKS.md, issue 38), a verify's lines came 15 to 25% sooner on huge pages, and a fresh
-/// process's load 15 to 35% later (a huge page's first touch, where free memory has gone back to the host, costs up
-/// to 40 times a small one's).
-private func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
-    #if os(Linux)
-        guard let base = buffer.baseAddress, buffer.count >= 4 << 20 else { return }
-        let huge = 2 << 20
-        let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
-        let end = (Int(bitPattern: base) + buffer.count) & ~(huge - 1)
-        guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
-        _ = madvise(aligned, end - start, 14)  // MADV_HUGEPAGE
-    #endif
 }

@@ -13,6 +13,8 @@ struct BenchOptions {
     var catalogue = "Catalogue/Credit.storekit"
     /// `--load-only DIR`: the child that measures one cold load.
     var loadOnly: String?
+    /// `--verify-only DIR`: one verify of the ledger in DIR, for profiling.
+    var verifyOnly: String?
     /// Accounts whose summaries the P&L rows total (issue 16: 10,000).
     var accounts = 10_000
     /// The DuckDB P&L script the P&L rows run beside `credit pnl`.
@@ -70,6 +72,9 @@ struct BenchOptions {
                     + "verify, counter, catalogue, purchases, store-start, store-load, store-customers, "
                     + "store-renewals, store-notifications, pnl, sync (default all)"),
             .string(.loadOnly, "DIR", help: "(internal) open the ledger in DIR, print what the load took, exit"),
+            .string(
+                .verifyOnly, "DIR",
+                help: "(internal) verify the one device file of the ledger in DIR, print what it took, exit"),
         ],
         epilogue:
             "Exit status: 0 every row ran; 1 the bench could not run; 2 a row failed; 64 the command line is wrong.")
@@ -86,6 +91,7 @@ struct BenchOptions {
         options.keep = args.flag(.keep)
         options.catalogue = args.string(.catalogue) ?? options.catalogue
         options.loadOnly = args.string(.loadOnly)
+        options.verifyOnly = args.string(.verifyOnly)
         if let only = args.string(.only) {
             options.only = Set(only.split(separator: ",").map(String.init))
             if let unknown = options.only.sorted().first(where: { !rows.contains($0) }) {

@@ -9,5 +9,6 @@ extension OptionName {
     static let loadOnly = OptionName("--load-only")
     static let only = OptionName("--only")
     static let quick = OptionName("--quick")
+    static let verifyOnly = OptionName("--verify-only")
     static let work = OptionName("--work")
 }

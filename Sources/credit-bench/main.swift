@@ -22,6 +22,10 @@ do {
         try LedgerBenchmarks.loadOnly(directory)
         exit(0)
     }
+    if let directory = options.verifyOnly {
+        try LedgerBenchmarks.verifyOnly(directory)
+        exit(0)
+    }
     options.python = resolvePython()
 
     let work: String

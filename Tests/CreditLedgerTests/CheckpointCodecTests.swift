@@ -68,7 +68,13 @@ import Testing
         #expect(LedgerCheckpoint.decode(signed("reference ff\n"), mac: CheckpointCodecTests.mac)?.references == [255])
         #expect(LedgerCheckpoint.decode(signed("reference FF\n"), mac: CheckpointCodecTests.mac)?.references == [255])
         #expect(LedgerCheckpoint.decode(signed(""), mac: CheckpointCodecTests.mac)?.references == [])
+        let file = "file a.jsonl 1 2 3 4 5 " + String(repeating: "00", count: 32) + " 0 0 - -\n"
+        #expect(
+            LedgerCheckpoint.decode(signed(file + "marks 10:1 20:3\n"), mac: CheckpointCodecTests.mac)?.files.first?
+                .lineMarks == [LineMark(offset: 10, line: 1), LineMark(offset: 20, line: 3)])
         for refused in [
+            "marks 10:1\n", file + "marks 10:1 10:2\n", file + "marks 10:2 20:2\n", file + "marks 0:0\n",
+            file + "marks 10-1\n", file + "marks\n", file + "marks 10:1\nmarks 20:2\n",
             "reference 1ffffffffffffffff\n", "reference \n", "reference ff gg\n", "reference xyz\n", "referencing 1\n",
             "\n",
         ] {
