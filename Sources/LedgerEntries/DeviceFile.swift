@@ -22,10 +22,15 @@ package struct DeviceFile {
 
     /// The marks of an earlier full read of the file that was, when it was read (its file system and inode): of use
     /// only while it is the same file.
-    struct Hints {
+    package struct Hints: Sendable {
         var deviceID: UInt64
         var inode: UInt64
         var marks: [LineMark]
+
+        /// The marks, when they were taken from the file `info` describes (the same file system and inode).
+        package func marks(for info: stat) -> [LineMark] {
+            deviceID == UInt64(info.st_dev) && inode == UInt64(info.st_ino) ? marks : []
+        }
     }
 
     /// What one read of the lines after ``size`` found.
@@ -79,10 +84,7 @@ package struct DeviceFile {
         guard end > size else { return nil }
         let parts = ParallelLines.partCount(for: end - size)
         if entries.isEmpty && parts > 1 {
-            let marks =
-                hints.flatMap {
-                    $0.deviceID == UInt64(info.st_dev) && $0.inode == UInt64(info.st_ino) && size == 0 ? $0.marks : nil
-                } ?? []
+            let marks = size == 0 ? hints?.marks(for: info) ?? [] : []
             return try readInParallel(
                 into: &entries, owner: owner, fd: fd, end: end, parts: parts, macs: macs, counter: counter,
                 hints: marks)

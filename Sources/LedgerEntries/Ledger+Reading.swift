@@ -1,5 +1,4 @@
 import DurableFiles
-import Signing
 
 extension Ledger {
     /// Reads every device file's new bytes: each grown file from where the last read stopped, a torn tail set aside
@@ -10,7 +9,7 @@ extension Ledger {
             (held.map { try ledgerListing.names(of: $0.ledger) } ?? ledgerListing.names(of: ledgerDirectory))
             .filter { $0.hasSuffix(".jsonl") }
         // A first read (nothing read yet) cuts each large file where the checkpoint says the last full read did.
-        let hints = state.entries.isEmpty ? checkpointHints() : [:]
+        let hints = state.entries.isEmpty ? lineMACs.map { LedgerCheckpoint.lineHints(in: directory, macKey: $0.key) } ?? [:] : [:]
         for name in names {
             let owner = String(name.dropLast(6))
             let path = ledgerDirectory + "/" + name
@@ -57,22 +56,6 @@ extension Ledger {
         let hashes = along.counted == 0 ? read.hashes : read.hashes.map { Array($0[along.counted...]) }
         let notices = state.count(from: rest, file: file.path, firstLine: firstLine + along.counted, hashes: hashes)
         noteAll(along.notices + notices)
-    }
-
-    /// The line marks the signed checkpoint keeps, by file name, with the file each was taken from; none when there
-    /// is no checkpoint that verifies under the ledger's key (they are only where to cut a read: see ``LineMark``).
-    private func checkpointHints() -> [String: DeviceFile.Hints] {
-        guard let key = lineMACs?.key,
-            let bytes = try? Files.readAll(LedgerCheckpoint.path(in: directory), limit: LedgerCheckpoint.sizeLimit),
-            let checkpoint = LedgerCheckpoint.decode(
-                bytes, mac: { try? HMACSHA256.authenticationCode(for: $0, key: key) })
-        else { return [:] }
-        var hints: [String: DeviceFile.Hints] = [:]
-        for file in checkpoint.files where !file.lineMarks.isEmpty {
-            hints[file.stamp.name] = DeviceFile.Hints(
-                deviceID: file.stamp.deviceID, inode: file.stamp.inode, marks: file.lineMarks)
-        }
-        return hints
     }
 
     /// Forgets everything read, so the next refresh reads every file from the start.

@@ -101,6 +101,21 @@ extension LedgerCheckpoint {
         return text + Array("mac \(Hex.encode(mac(text)))\n".utf8)
     }
 
+    /// The line marks the checkpoint in `directory` keeps, by file name, with the file each was taken from; none
+    /// when there is no checkpoint that verifies under `macKey` (they are only where to cut a read: see
+    /// ``LineMark``).
+    package static func lineHints(in directory: String, macKey: [UInt8]) -> [String: DeviceFile.Hints] {
+        guard let bytes = try? Files.readAll(path(in: directory), limit: sizeLimit),
+            let checkpoint = decode(bytes, mac: { try? HMACSHA256.authenticationCode(for: $0, key: macKey) })
+        else { return [:] }
+        var hints: [String: DeviceFile.Hints] = [:]
+        for file in checkpoint.files where !file.lineMarks.isEmpty {
+            hints[file.stamp.name] = DeviceFile.Hints(
+                deviceID: file.stamp.deviceID, inode: file.stamp.inode, marks: file.lineMarks)
+        }
+        return hints
+    }
+
     /// Reads a checkpoint, or nil when it is malformed or its MAC (made by `mac`) does not match.
     ///
     /// Read as bytes, line by line: a checkpoint holds a line for each store transaction credited (14,000 in the

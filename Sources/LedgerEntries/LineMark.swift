@@ -2,7 +2,7 @@
 /// room for the lines before it known without counting them. A full read of a large file notes where its parts
 /// began; the signed checkpoint keeps them, and the next full read of the same file cuts it there (each mark
 /// checked to be a line start; counts that do not hold only cost the read its head start).
-struct LineMark: Equatable, Sendable {
+package struct LineMark: Equatable, Sendable {
     /// The file offset of the line's first byte.
     var offset: Int64
     /// The lines before it in the file.

@@ -113,7 +113,7 @@ package enum ParallelLines {
     /// `end` that are line starts, room for each part's lines from the marks, the last part's from its size. Nil
     /// when they are of no use: none, one that is not a line start, or more bytes after the last than two parts
     /// of `parts` hold (the file grew a lot since: counting spreads it over every core).
-    private static func hintedParts(_ hints: [LineMark], fd: Int32, path: String, end: Int64, parts: Int) throws
+    static func hintedParts(_ hints: [LineMark], fd: Int32, path: String, end: Int64, parts: Int) throws
         -> (bounds: [Int64], room: [Int], expected: Int)?
     {
         let usable = hints.filter { $0.offset < end }
@@ -129,6 +129,18 @@ package enum ParallelLines {
         room.append(Int(tail / shortestLine) + 1)
         let expected = before + Int(Int64(before) * tail / last.offset) + 1
         return ([0] + usable.map(\.offset) + [end], room, expected)
+    }
+
+    /// A whole file's parts for a read that must know every part's lines (a verify's): cut at `hints` as
+    /// ``hintedParts(_:fd:path:end:parts:)`` cuts them, the last part's newlines counted; nil when the marks are of
+    /// no use.
+    package static func hintedCounts(_ hints: [LineMark], fd: Int32, path: String, end: Int64, parts: Int) throws
+        -> (bounds: [Int64], counts: [Int])?
+    {
+        guard let hinted = try hintedParts(hints, fd: fd, path: path, end: end, parts: parts) else { return nil }
+        let bounds = hinted.bounds
+        let last = try newlineCounts(fd: fd, path: path, bounds: Array(bounds.suffix(2)), parts: 1)
+        return (bounds, hinted.room.dropLast() + last)
     }
 
     /// Whether a line starts at `offset` (the byte before it is a newline).

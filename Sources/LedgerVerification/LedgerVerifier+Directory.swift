@@ -34,7 +34,9 @@ extension LedgerVerifier {
         }
         let required = Set(device.map { [$0] } ?? []).subtracting(unreadableOwners)
         let verifier = LedgerVerifier(macKey: keys.macKey, headPublicKey: publicKey, receiptCheck: receiptCheck)
-        var report = try verifier.verify(files: paths, heads: heads, requireHeads: required)
+        // Cut where the last full read cut each file (the checkpoint's marks, under the ledger key).
+        let hints = LedgerCheckpoint.lineHints(in: directory, macKey: keys.macKey)
+        var report = try verifier.verify(files: paths, heads: heads, requireHeads: required, hints: hints)
         report.problems.append(contentsOf: unreadable)
         if files == nil {
             // A head whose device's file is gone: nothing else would show that the file was there.

@@ -90,9 +90,18 @@ public struct LedgerVerifier {
     public func verify(files: [String], heads: [String: SignedHead], requireHeads: Set<String> = []) throws
         -> VerificationReport
     {
+        try verify(files: files, heads: heads, requireHeads: requireHeads, hints: [:])
+    }
+
+    /// ``verify(files:heads:requireHeads:)`` with `hints`, by file name: where each file's last full read cut it
+    /// (``LedgerCheckpoint/lineHints(in:macKey:)``).
+    package func verify(
+        files: [String], heads: [String: SignedHead], requireHeads: Set<String>, hints: [String: DeviceFile.Hints]
+    ) throws -> VerificationReport {
         // Each line's MAC checked as it is read, a large file on several threads.
         try verify(
-            read: files.map { try LedgerVerifier.read($0, macKey: macKey) }, heads: heads, requireHeads: requireHeads)
+            read: files.map { try LedgerVerifier.read($0, macKey: macKey, hints: hints[Files.lastComponent(of: $0)]) },
+            heads: heads, requireHeads: requireHeads)
     }
 
     /// Verifies files already read with ``read(_:)``: the checking half of ``verify(files:heads:requireHeads:)``.

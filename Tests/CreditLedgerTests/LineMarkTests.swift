@@ -1,9 +1,11 @@
 import CreditLedger
+import DurableFiles
 import Foundation
 import Signing
 import Testing
 
 @testable import LedgerEntries
+@testable import LedgerVerification
 
 /// Issue 38: a first read of a large file cuts it where the checkpoint says the last full read did (``LineMark``),
 /// with no newline counted first. The marks only say where to cut: the entries read are those of a read without
@@ -107,4 +109,59 @@ import Testing
         let reopened = try withSmallParts { try fixture.openSigned() }
         #expect(reopened.entries == Array(ledger.entries.dropLast()))
     }
+
+    /// `credit verify` cuts each file at the checkpoint's marks too, and finds what it finds without them: a clean
+    /// file clean, a line changed in place (the same file, so the marks are taken) or a line taken out in place (the
+    /// marks' counts no longer hold, so the read falls back) reported in the same words.
+    @Test func aVerifyCutAtTheMarksFindsWhatAVerifyWithoutThemFinds() throws {
+        let (fixture, ledger) = try ledgerWithLines(400)
+        _ = try withSmallParts { try fixture.openSigned() }
+        let path = fixture.file(of: ledger)
+        let name = Files.lastComponent(of: path)
+        let keys = try LedgerKeys.load(from: fixture.directory)
+        let hints = LedgerCheckpoint.lineHints(in: fixture.directory, macKey: keys.macKey)
+        let marks = try #require(hints[name]?.marks)
+        // The marks are of use for this file (so the verify below is cut at them).
+        let size = Int64(try readBytes(path).count)
+        let fd = open(path, O_RDONLY)
+        let hinted = try withSmallParts {
+            try ParallelLines.hintedCounts(
+                marks, fd: fd, path: path, end: size, parts: ParallelLines.partCount(for: size))
+        }
+        close(fd)
+        #expect(hinted?.bounds.dropFirst().dropLast().elementsEqual(marks.map(\.offset)) == true)
+        let verifier = LedgerVerifier(macKey: keys.macKey, headPublicKey: keys.headKey.publicKey, receiptCheck: nil)
+        func reports() throws -> (VerificationReport, VerificationReport) {
+            try withSmallParts {
+                (
+                    try verifier.verify(files: [path], heads: [:], requireHeads: [], hints: hints),
+                    try verifier.verify(files: [path], heads: [:])
+                )
+            }
+        }
+        let (clean, cleanWithout) = try reports()
+        #expect(clean.isClean && clean.entriesChecked == ledger.entries.count)
+        #expect(clean.entriesChecked == cleanWithout.entriesChecked && clean.balance == cleanWithout.balance)
+        // One byte of line 150 changed where it is.
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        var bytes = try readBytes(path)
+        let starts = [0] + bytes.indices.filter { bytes[$0] == 0x0A }.map { $0 + 1 }
+        let at = starts[149] + 10
+        bytes[at] = bytes[at] == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
+        try handle.seek(toOffset: UInt64(at))
+        handle.write(Data([bytes[at]]))
+        let (changed, changedWithout) = try reports()
+        #expect(!changed.isClean)
+        #expect(changed.problems == changedWithout.problems && changed.entriesChecked == changedWithout.entriesChecked)
+        // Line 100 taken out in place: the file shorter, the same inode.
+        let shorter = Array(bytes[0..<starts[99]] + bytes[starts[100]...])
+        try handle.truncate(atOffset: 0)
+        try handle.seek(toOffset: 0)
+        handle.write(Data(shorter))
+        try handle.close()
+        let (cut, cutWithout) = try reports()
+        #expect(!cut.isClean)
+        #expect(cut.problems == cutWithout.problems && cut.entriesChecked == cutWithout.entriesChecked)
+    }
 }
+
