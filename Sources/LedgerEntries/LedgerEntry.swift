@@ -191,24 +191,20 @@ public struct LedgerEntry: Sendable, Equatable {
     }
 
     /// ``init(id:device:sequence:time:kind:feature:subject:quantity:amount:balanceAfter:details:prevDigest:macDigest:)``
-    /// made in `slot` (uninitialised memory), field by field: made whole and then moved there, the entry was
-    /// copied (its strings retained and released) on the way.
+    /// made in `slot` (uninitialised memory). The values are taken, not copied (`consuming`): the entry is made from
+    /// them and moved into its slot, so no string is retained and released again on the way.
     @inline(__always)
     static func initialize(
-        _ slot: UnsafeMutablePointer<LedgerEntry>, id: EntryIDStorage, device: String, sequence: Int64,
-        time: Timestamp, kind: EntryKind, feature: String?, subject: String?, quantity: Int64, amount: MicroCredits,
-        balanceAfter: MicroCredits, details: EntryDetails?, prevDigest: ChainDigest?, macDigest: ChainDigest?
+        _ slot: UnsafeMutablePointer<LedgerEntry>, id: consuming EntryIDStorage, device: consuming String,
+        sequence: Int64, time: Timestamp, kind: EntryKind, feature: consuming String?, subject: consuming String?,
+        quantity: Int64, amount: MicroCredits, balanceAfter: MicroCredits, details: consuming EntryDetails?,
+        prevDigest: ChainDigest?, macDigest: ChainDigest?
     ) {
         slot.initialize(
             to: LedgerEntry(
-                id: .text(""), device: "", sequence: sequence, time: time, kind: kind, feature: nil, subject: nil,
-                quantity: quantity, amount: amount, balanceAfter: balanceAfter, details: nil, prevDigest: prevDigest,
-                macDigest: macDigest))
-        slot.pointee.idStorage = id
-        slot.pointee.device = device
-        if let feature { slot.pointee.feature = feature }
-        if let subject { slot.pointee.subject = subject }
-        if let details { slot.pointee.details = details }
+                id: id, device: device, sequence: sequence, time: time, kind: kind, feature: feature,
+                subject: subject, quantity: quantity, amount: amount, balanceAfter: balanceAfter, details: details,
+                prevDigest: prevDigest, macDigest: macDigest))
     }
 
     /// Changes the details (a new box: boxes are shared between copies and never changed).

@@ -18,9 +18,17 @@ package struct LineMACCheck: Sendable {
         _ line: UnsafeBufferPointer<UInt8>, mac: ChainField?, signed: Bool, context: HMACSHA256
     ) -> String? {
         guard let mac else { return signed ? "it carries no MAC" : nil }
-        guard case .digest(let expected) = mac, let prefix = EntryCodec.macCoveredPrefix(of: line) else {
-            return "its MAC is not one the ledger writes"
-        }
+        guard case .digest(let expected) = mac else { return "its MAC is not one the ledger writes" }
+        return problem(line, digest: expected, context: context)
+    }
+
+    /// ``problem(_:mac:signed:context:)`` for a line whose `mac` is the digest `expected` (every line the ledger
+    /// writes): no optional field made and taken apart on the way.
+    @inline(__always)
+    static func problem(_ line: UnsafeBufferPointer<UInt8>, digest expected: ChainDigest, context: HMACSHA256)
+        -> String?
+    {
+        guard let prefix = EntryCodec.macCoveredPrefix(of: line) else { return "its MAC is not one the ledger writes" }
         var code = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         let matches = withUnsafeMutableBytes(of: &code) { output in
             context.authenticationCode(

@@ -32,7 +32,7 @@ package struct LineReadContext {
     func sameDevice(at bytes: UnsafePointer<UInt8>, available: Int) -> Int? {
         let count = deviceBytes.count
         guard deviceIsPlain, count < available, bytes[count] == UInt8(ascii: "\""),
-            deviceBytes.withUnsafeBytes({ memcmp($0.baseAddress!, bytes, count) == 0 })
+            deviceBytes.withUnsafeBytes({ LineReadContext.same($0.baseAddress!, UnsafeRawPointer(bytes), count) })
         else { return nil }
         return count
     }
@@ -116,7 +116,30 @@ package struct LineReadContext {
         return digest
     }
 
+    @inline(__always)
     private func sameAsMAC(_ hex: UnsafeRawBufferPointer) -> Bool {
-        withUnsafeBytes(of: macHex) { memcmp($0.baseAddress!, hex.baseAddress!, 64) == 0 }
+        withUnsafeBytes(of: macHex) { LineReadContext.same($0.baseAddress!, hex.baseAddress!, 64) }
+    }
+
+    /// Whether the `count` bytes at `a` and `b` are the same, compared eight at a time in line (a call to
+    /// `memcmp` for every line's device and `prev` was 2% of a cold load).
+    @inline(__always)
+    private static func same(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+        guard count >= 8 else { return memcmp(a, b, count) == 0 }
+        var difference: UInt64 = 0
+        var offset = 0
+        while offset + 8 <= count {
+            difference |=
+                a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                ^ b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            offset += 8
+        }
+        if offset < count {
+            // The last eight bytes, overlapping those compared already.
+            difference |=
+                a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                ^ b.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        }
+        return difference == 0
     }
 }

@@ -193,10 +193,7 @@ struct ParallelLineJob {
                     let slot = target + part.count
                     let idHash = try EntryCodec.parse(line, context: &context, into: slot)
                     // Lines without a MAC are judged once the parts are together (is the file signed?).
-                    if let hmac, slot.pointee.macField != nil,
-                        let problem = LineMACCheck.problem(
-                            line, mac: slot.pointee.macField, signed: true, context: hmac)
-                    {
+                    if let hmac, let problem = LinkCheck.macProblem(line, of: slot, context: hmac) {
                         slot.deinitialize(count: 1)
                         part.changed = (part.count, problem)
                         return false
@@ -223,18 +220,45 @@ struct ParallelLineJob {
 /// entry (whether it carries a MAC, the highest sequence).
 private struct LinkCheck {
     let checks: Bool
-    var previousMAC: ChainField?
+    /// The MAC of the entry before when it is a digest (every line the ledger writes), and when it is not.
+    var previousDigest: ChainDigest?
+    var previousOther: ChainField?
     var previousSequence: Int64 = 0
+
+    var previousMAC: ChainField? { previousDigest.map { .digest($0) } ?? previousOther }
     /// Whether a broken link is noted already (a flag: asking whether the part's optional (index, reason) is nil
     /// copied and destroyed it through the runtime on every line).
     var broken = false
     var unsigned = false
 
+    /// Why the line of the entry at `entry` does not verify, or nil when it does or carries no MAC. The MAC is read
+    /// as its digest when it is one (every line the ledger writes), not made into an optional field first.
+    @inline(__always)
+    static func macProblem(
+        _ line: UnsafeBufferPointer<UInt8>, of entry: UnsafePointer<LedgerEntry>, context: HMACSHA256
+    ) -> String? {
+        if entry.pointee.chainBits & LedgerEntry.hasMACDigest != 0 {
+            return LineMACCheck.problem(line, digest: entry.pointee.macDigest, context: context)
+        }
+        guard let mac = entry.pointee.macField else { return nil }
+        return LineMACCheck.problem(line, mac: mac, signed: true, context: context)
+    }
+
     @inline(__always)
     mutating func note(_ entry: UnsafePointer<LedgerEntry>, at index: Int, into part: inout ParallelLines.Part) {
+        let sequence = entry.pointee.sequence
+        // The usual link, digests both sides: compared as digests (no optional fields made and destroyed).
+        let both = LedgerEntry.hasPrevDigest | LedgerEntry.hasMACDigest
+        if checks, entry.pointee.chainBits & both == both, index > 0, let previous = previousDigest,
+            previousSequence < Int64.max, sequence == previousSequence + 1, entry.pointee.prevDigest == previous
+        {
+            part.maxSequence = Swift.max(part.maxSequence, sequence)
+            previousDigest = entry.pointee.macDigest
+            previousSequence = sequence
+            return
+        }
         // Field by field through the pointer: the entry itself is not copied (its strings not retained).
         let mac = entry.pointee.macField
-        let sequence = entry.pointee.sequence
         if mac == nil && !unsigned {
             part.firstUnsigned = index
             unsigned = true
@@ -248,7 +272,13 @@ private struct LinkCheck {
             part.chainBreak = (index, reason)
             broken = true
         }
-        previousMAC = mac
+        if case .digest(let digest)? = mac {
+            previousDigest = digest
+            previousOther = nil
+        } else {
+            previousDigest = nil
+            previousOther = mac
+        }
         previousSequence = sequence
     }
 }
