@@ -116,6 +116,16 @@ public struct LedgerEntry: Sendable, Equatable {
         set { setChainField(newValue, bit: LedgerEntry.hasPrevDigest, digest: \.prevDigest, text: \.prevText) }
     }
 
+    /// `prev` when it is a digest (what the ledger writes), read without making a field: for loops over every line.
+    package var prevDigestHeld: ChainDigest? {
+        @inlinable get { chainBits & LedgerEntry.hasPrevDigest != 0 ? prevDigest : nil }
+    }
+
+    /// `mac` when it is a digest (what the ledger writes), read without making a field.
+    package var macDigestHeld: ChainDigest? {
+        @inlinable get { chainBits & LedgerEntry.hasMACDigest != 0 ? macDigest : nil }
+    }
+
     /// `mac` as held.
     package var macField: ChainField? {
         @inlinable get {

@@ -237,8 +237,8 @@ private struct LinkCheck {
     static func macProblem(
         _ line: UnsafeBufferPointer<UInt8>, of entry: UnsafePointer<LedgerEntry>, context: HMACSHA256
     ) -> String? {
-        if entry.pointee.chainBits & LedgerEntry.hasMACDigest != 0 {
-            return LineMACCheck.problem(line, digest: entry.pointee.macDigest, context: context)
+        if let digest = entry.pointee.macDigestHeld {
+            return LineMACCheck.problem(line, digest: digest, context: context)
         }
         guard let mac = entry.pointee.macField else { return nil }
         return LineMACCheck.problem(line, mac: mac, signed: true, context: context)
@@ -248,12 +248,11 @@ private struct LinkCheck {
     mutating func note(_ entry: UnsafePointer<LedgerEntry>, at index: Int, into part: inout ParallelLines.Part) {
         let sequence = entry.pointee.sequence
         // The usual link, digests both sides: compared as digests (no optional fields made and destroyed).
-        let both = LedgerEntry.hasPrevDigest | LedgerEntry.hasMACDigest
-        if checks, entry.pointee.chainBits & both == both, index > 0, let previous = previousDigest,
-            previousSequence < Int64.max, sequence == previousSequence + 1, entry.pointee.prevDigest == previous
+        if checks, index > 0, let previous = previousDigest, let mac = entry.pointee.macDigestHeld,
+            previousSequence < Int64.max, sequence == previousSequence + 1, entry.pointee.prevDigestHeld == previous
         {
             part.maxSequence = Swift.max(part.maxSequence, sequence)
-            previousDigest = entry.pointee.macDigest
+            previousDigest = mac
             previousSequence = sequence
             return
         }

@@ -20,15 +20,10 @@ struct ChainRun: Sendable {
         last = (sequence, mac)
     }
 
-    /// The run with the next line after it, whose entry has these fields (and whose MAC holds); nil when that line
-    /// does not carry it on.
-    func extended(device: String, sequence: Int64, prev: ChainDigest, mac: ChainDigest) -> ChainRun? {
-        guard device == self.device, last.sequence < Int64.max, sequence == last.sequence + 1, prev == last.mac else {
-            return nil
-        }
-        var run = self
-        run.last = (sequence, mac)
-        return run
+    /// Whether the line after the run's last, whose entry has these fields, carries it on.
+    @inline(__always)
+    func carriesOn(device: String, sequence: Int64, prev: ChainDigest) -> Bool {
+        device == self.device && last.sequence < Int64.max && sequence == last.sequence + 1 && prev == last.mac
     }
 
     /// `runs` (each part's, in file order; nil where a part's lines do not make one) as one run, or nil when they
@@ -56,21 +51,25 @@ struct ChainRun: Sendable {
         private(set) var run: ChainRun?
         private var broken = false
 
-        /// The next line: its entry's fields when it parsed, with a MAC that holds and `prev` and `mac` digests;
-        /// nil for any other line.
-        mutating func note(_ line: (device: String, sequence: Int64, prev: ChainDigest, mac: ChainDigest)?) {
+        /// The next line, whose entry parsed, whose MAC holds, and whose `prev` and `mac` are digests. The run is
+        /// carried on in place (no copy of it, its device retained and released, per line).
+        mutating func note(device: String, sequence: Int64, prev: ChainDigest, mac: ChainDigest) {
             guard !broken else { return }
-            guard let line else {
-                broken = true
-                run = nil
+            guard run != nil else {
+                run = ChainRun(device: device, sequence: sequence, prev: prev, mac: mac)
                 return
             }
-            if let run {
-                self.run = run.extended(device: line.device, sequence: line.sequence, prev: line.prev, mac: line.mac)
-                broken = self.run == nil
-            } else {
-                run = ChainRun(device: line.device, sequence: line.sequence, prev: line.prev, mac: line.mac)
+            guard run!.carriesOn(device: device, sequence: sequence, prev: prev) else {
+                noteBroken()
+                return
             }
+            run!.last = (sequence, mac)
+        }
+
+        /// The next line is any other line: the part's lines make no run.
+        mutating func noteBroken() {
+            broken = true
+            run = nil
         }
     }
 }

@@ -102,19 +102,26 @@ extension LedgerVerifier {
     /// its exact bytes. (The field, not the entry, is passed: no copy of the entry per line.)
     @inline(__always)
     static func macHolds(_ line: UnsafeBufferPointer<UInt8>, mac: ChainField?, with hmac: HMACSHA256) -> Bool {
-        guard let mac, let prefix = EntryCodec.macCoveredPrefix(of: line) else { return false }
         switch mac {
-        case .digest(let expected):
-            var code = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-            return withUnsafeMutableBytes(of: &code) { output in
-                hmac.authenticationCode(
-                    for: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: line[0..<prefix])), into: output)
-                return ChainDigest(bytes: output.baseAddress!).equalsInConstantTime(expected)
-            }
-        case .text:
+        case .digest(let expected)?: return macHolds(line, digest: expected, with: hmac)
+        case .text?, nil:
             // Not the 64 lowercase hex digits the ledger writes (capitals, say): the line was changed, even if the
             // digits spell the right MAC, and is judged so on its own line.
             return false
+        }
+    }
+
+    /// Whether the MAC `expected` holds over `line`'s bytes up to its `mac` field.
+    @inline(__always)
+    static func macHolds(_ line: UnsafeBufferPointer<UInt8>, digest expected: ChainDigest, with hmac: HMACSHA256)
+        -> Bool
+    {
+        guard let prefix = EntryCodec.macCoveredPrefix(of: line) else { return false }
+        var code = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        return withUnsafeMutableBytes(of: &code) { output in
+            hmac.authenticationCode(
+                for: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: line[0..<prefix])), into: output)
+            return ChainDigest(bytes: output.baseAddress!).equalsInConstantTime(expected)
         }
     }
 

@@ -153,26 +153,29 @@ struct VerifierLineParts {
         hmac: HMACSHA256, scratch: UnsafeMutablePointer<LedgerEntry>, tracker: inout ChainRun.Tracker,
         into slots: LineSlots
     ) {
-        // The line is made in its place and its entry parsed into it (no copy of either).
+        // The line is made once, in its place, its entry moved in from where it was parsed.
         let slot = slots.lines + position
-        slot.initialize(
-            to: LedgerVerifier.Line(
-                number: position + 1, start: start, count: line.count, entry: nil, macValid: false, parseError: nil))
         do throws(EntryParseError) {
             slots.hashes[position] = try EntryCodec.parse(line, context: &context, into: scratch)
-            let valid = LedgerVerifier.macHolds(line, mac: scratch.pointee.macField, with: hmac)
+            // The MAC and the link read as digests (every line the ledger writes; any other MAC does not hold).
+            let mac = scratch.pointee.macDigestHeld
+            let valid = mac.map { LedgerVerifier.macHolds(line, digest: $0, with: hmac) } ?? false
             slots.valid[position] = valid
-            if valid, case .digest(let prev)? = scratch.pointee.prevField,
-                case .digest(let mac)? = scratch.pointee.macField
-            {
-                tracker.note((scratch.pointee.device, scratch.pointee.sequence, prev, mac))
+            if valid, let mac, let prev = scratch.pointee.prevDigestHeld {
+                tracker.note(device: scratch.pointee.device, sequence: scratch.pointee.sequence, prev: prev, mac: mac)
             } else {
-                tracker.note(nil)
+                tracker.noteBroken()
             }
-            slot.pointee.entry = scratch.move()
+            slot.initialize(
+                to: LedgerVerifier.Line(
+                    number: position + 1, start: start, count: line.count, entry: scratch.move(), macValid: false,
+                    parseError: nil))
         } catch {
-            tracker.note(nil)
-            slot.pointee.parseError = error.reason
+            tracker.noteBroken()
+            slot.initialize(
+                to: LedgerVerifier.Line(
+                    number: position + 1, start: start, count: line.count, entry: nil, macValid: false,
+                    parseError: error.reason))
         }
     }
 
