@@ -83,15 +83,28 @@ struct EntryTally {
 struct FeatureCodes {
     private(set) var names: [String] = []
     private var slots = [Int32](repeating: -1, count: 64)
-    /// The feature asked for last and its code: runs of one feature are common, and a short key compares in a step.
-    private var last: (feature: String, code: UInt32)?
+    /// The features asked for lately, as the two words a String is made of, with their codes: a feature key is a
+    /// short string, held in those words, so the same words are the same key; a longer one is a reference, kept
+    /// here so its memory is not reused for another while it is (words that differ may still be one key, held
+    /// another way, which the table then finds). Eight, looked at in turn: a ledger has a few keys, in any order,
+    /// and hashing one per entry was a tenth of counting it.
+    private var recent: [(word0: UInt64, word1: UInt64, code: UInt32, kept: String)] = []
+    private var next = 0
 
     /// The code of `feature` (1 + its place in ``names``), numbering it if it is new; 0 for none.
     mutating func code(for feature: String?) -> UInt32 {
         guard let feature else { return 0 }
-        if let last, last.feature == feature { return last.code }
+        let words = unsafeBitCast(feature, to: (UInt64, UInt64).self)
+        for slot in recent.indices where recent[slot].word0 == words.0 && recent[slot].word1 == words.1 {
+            return recent[slot].code
+        }
         let code = lookUp(feature)
-        last = (feature, code)
+        if recent.count < 8 {
+            recent.append((words.0, words.1, code, feature))
+        } else {
+            recent[next] = (words.0, words.1, code, feature)
+            next = (next + 1) & 7
+        }
         return code
     }
 
