@@ -98,11 +98,11 @@ private struct CanonicalReader {
         var subject: String?
         if has(.feature) {
             guard let value = stringBytes() else { return nil }
-            feature = context.feature(value)
+            feature = String(decoding: value, as: UTF8.self)
         }
         if has(.subject) {
             guard let value = stringBytes() else { return nil }
-            subject = context.subject(value)
+            subject = String(decoding: value, as: UTF8.self)
         }
         guard has(.quantity), let quantity = integer() else { return nil }
         guard has(.amount), let amount = integer() else { return nil }

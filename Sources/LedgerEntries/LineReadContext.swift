@@ -1,10 +1,11 @@
 import Platform
 
 /// What a reader keeps from one line to the next, so that what lines share is read once: the device string (a
-/// file's million lines share one String instead of holding a million copies of it), the feature keys and subjects
-/// read lately (not made again from their bytes), the day of the line before
+/// file's million lines share one String instead of holding a million copies of it), the day of the line before
 /// (lines written the same day do not work out the calendar again), and the `mac` of the line before (in a good
-/// file it is the next line's `prev`, whose 64 hex digits are then compared rather than decoded).
+/// file it is the next line's `prev`, whose 64 hex digits are then compared rather than decoded). Feature keys and
+/// subjects are not kept: short, they are Strings held in their own two words, and making one again from its bytes
+/// measured cheaper than looking for it among those read lately (BENCHMARKS.md, issue 38).
 package struct LineReadContext {
     private(set) var device: String
     private var deviceBytes: [UInt8]
@@ -16,9 +17,6 @@ package struct LineReadContext {
     /// The hex digits of the last `mac` read, and what they decode to, once one has been read.
     private var macHex: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     private var mac: ChainDigest?
-    /// The feature keys and subjects read lately.
-    private var features = ShortStringCache()
-    private var subjects = ShortStringCache()
 
     package init(device: String = "") {
         self.device = device
@@ -54,14 +52,6 @@ package struct LineReadContext {
         deviceIsPlain = LineReadContext.isPlain(deviceBytes)
         return device
     }
-
-    /// The feature key written as `bytes` (printable ASCII), shared with the lines before that have it.
-    @inline(__always)
-    mutating func feature(_ bytes: UnsafeRawBufferPointer) -> String { features.string(bytes) }
-
-    /// The subject written as `bytes` (printable ASCII), shared with the lines before that have it.
-    @inline(__always)
-    mutating func subject(_ bytes: UnsafeRawBufferPointer) -> String { subjects.string(bytes) }
 
     /// The time written in the 24 bytes at `bytes` (``Timestamp/init(iso8601Bytes:)``), its date worked out only
     /// when it is not the date of the time before; nil when it is not a time written that way.
