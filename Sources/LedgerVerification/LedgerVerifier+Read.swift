@@ -17,9 +17,19 @@ extension LedgerVerifier {
         var checkedMACs: CheckedMACs? = nil
         /// Each line's id hash (``EntryIDIndex/hash(_:)``; 0 for a line without an entry), when the read made them.
         var hashes: [UInt64]? = nil
+        /// What the balance needs of each line, when the read made them.
+        var figures: [LineFigure]? = nil
 
         /// How many lines were read (a torn last one included).
         public var lineCount: Int { lines.count }
+    }
+
+    /// What the balance needs of a line, kept beside it as the file is read: its amount, and whether it is summed as
+    /// it is (not a top-up or a reversal, whose receipt and reference are checked first). A good file's balance is
+    /// then summed from these, in order, and not from each line's whole entry.
+    struct LineFigure {
+        var amount: Int64
+        var plain: Bool
     }
 
     /// Reads and parses `path` for verifying.

@@ -48,7 +48,13 @@ struct VerificationPass {
             try file.lines.withUnsafeBufferPointer { lines in
                 try hashes.withUnsafeBufferPointer { hashes in
                     let scope = VerifierCrossIndex.Lines(files: files, number: fileNumber, lines: lines)
-                    let verdicts = crossIndex.checkAll(scope, hashes: hashes)
+                    let verdicts = crossIndex.checkAll(scope, hashes: hashes, goodFileOf: device)
+                    if verdicts.duplicates.isEmpty, verdicts.forks.isEmpty, let figures = file.figures,
+                        figures.count == lines.count
+                    {
+                        try countFirsts(verdicts.first, figures: figures, of: fileNumber, lines: lines, into: &problems)
+                        return
+                    }
                     var cursor = (duplicate: 0, fork: 0)
                     for index in lines.indices {
                         try take(
@@ -110,6 +116,28 @@ struct VerificationPass {
         let scope = VerifierCrossIndex.Lines(files: files, number: fileNumber, lines: lines)
         try take(
             crossIndex.check(line: index, of: scope, hash: hash), index, of: fileNumber, lines: lines, into: &problems)
+    }
+
+    /// The verdicts of a file's lines when none is a duplicate or a fork: each line first with its id counts, a
+    /// plain one summed from its figure (no entry read, no verdict made), a top-up or a reversal as
+    /// ``take(_:_:of:lines:into:)`` takes it. The same sums, in the same order, as taking every verdict.
+    private mutating func countFirsts(
+        _ first: [Bool], figures: [LedgerVerifier.LineFigure], of fileNumber: Int,
+        lines: UnsafeBufferPointer<LedgerVerifier.Line>, into problems: inout [VerificationProblem]
+    ) throws {
+        try first.withUnsafeBufferPointer { first in
+            try figures.withUnsafeBufferPointer { figures in
+                for index in first.indices where first[index] {
+                    if figures[index].plain {
+                        balance = try balance.adding(MicroCredits(figures[index].amount))
+                    } else {
+                        try take(
+                            VerifierCrossIndex.Verdict(isFirstWithID: true), index, of: fileNumber, lines: lines,
+                            into: &problems)
+                    }
+                }
+            }
+        }
     }
 
     /// What `verdict` on line `index` makes of it: a duplicate or a fork is a problem; the first with its id counts

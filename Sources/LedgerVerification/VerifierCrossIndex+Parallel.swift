@@ -27,7 +27,12 @@ extension VerifierCrossIndex {
     /// ``check(line:of:hash:)`` of every line of `lines` in order (`hashes` their ids' hashes, or empty): the ids
     /// on one thread and the places on another, at once. What each line is found to be is what checking them one
     /// by one finds: the two are kept apart, and each sees the lines in order.
-    mutating func checkAll(_ lines: Lines, hashes: UnsafeBufferPointer<UInt64>) -> Verdicts {
+    ///
+    /// `goodFileOf`: the device when the lines are a good file's (``LedgerVerifier/cleanChain(of:device:macValid:)``),
+    /// whose places are then recorded at once when its device has none yet.
+    mutating func checkAll(_ lines: Lines, hashes: UnsafeBufferPointer<UInt64>, goodFileOf device: String? = nil)
+        -> Verdicts
+    {
         var first = [Bool](repeating: false, count: lines.lines.count)
         var duplicates: [(index: Int, problem: VerificationProblem)] = []
         var forks: [(index: Int, problem: VerificationProblem)] = []
@@ -38,7 +43,7 @@ extension VerifierCrossIndex {
                         withUnsafeMutablePointer(to: &forks) { forks in
                             let work = ParallelChecks(
                                 ids: ids, places: places, first: first.baseAddress!, duplicates: duplicates,
-                                forks: forks, lines: lines, hashes: hashes)
+                                forks: forks, lines: lines, hashes: hashes, goodFileOf: device)
                             DispatchQueue.concurrentPerform(iterations: 2) { task in
                                 if task == 0 { work.checkIDs() } else { work.checkPlaces() }
                             }
@@ -62,6 +67,7 @@ private struct ParallelChecks: @unchecked Sendable {
     let forks: UnsafeMutablePointer<[(index: Int, problem: VerificationProblem)]>
     let lines: VerifierCrossIndex.Lines
     let hashes: UnsafeBufferPointer<UInt64>
+    let goodFileOf: String?
 
     func checkIDs() {
         let count = lines.lines.count
@@ -82,6 +88,11 @@ private struct ParallelChecks: @unchecked Sendable {
     }
 
     func checkPlaces() {
+        if let device = goodFileOf,
+            places.pointee.recordFirstRun(of: device, lines: lines.lines.count, file: Int32(lines.number))
+        {
+            return
+        }
         for index in 0..<lines.lines.count {
             if let fork = places.pointee.check(line: index, of: lines) { forks.pointee.append((index, fork)) }
         }

@@ -125,6 +125,8 @@ struct VerifierCrossIndex {
         private struct DeviceLines {
             var dense: [LineReference?] = []
             var sparse: [Int64: LineReference] = [:]
+
+            var isEmpty: Bool { dense.isEmpty && sparse.isEmpty }
         }
 
         /// Records line `index` at its entry's (device, sequence): the fork when another entry was there.
@@ -140,6 +142,20 @@ struct VerifierCrossIndex {
             else { return nil }
             let device = lines.lines[index].entry!.device
             return lines.problem(.forked, at: index, "\(device) #\(sequence) differs from \(lines.place(of: other))")
+        }
+
+        /// Records the lines of a good file of `device` (its entries in sequence from 1, line `i` at sequence
+        /// `i + 1`; ``LedgerVerifier/cleanChain(of:device:macValid:)``), number `file`, when no line of `device` was
+        /// recorded before: then none is a fork, and each place is its line, recorded without looking at a line.
+        /// False, recording nothing, when `device` has lines recorded already (check them one by one).
+        mutating func recordFirstRun(of device: String, lines count: Int, file: Int32) -> Bool {
+            guard count < Int(Int32.max), device != currentDevice || current.isEmpty, sequences[device] == nil else {
+                return false
+            }
+            if device != currentDevice, !currentDevice.isEmpty { sequences[currentDevice] = current }
+            currentDevice = device
+            current = DeviceLines(dense: (0..<count).map { LineReference(file: file, line: Int32($0)) })
+            return true
         }
 
         /// The line last recorded at (`device`, `sequence`), replaced by `reference`.

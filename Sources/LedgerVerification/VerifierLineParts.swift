@@ -47,20 +47,24 @@ struct VerifierLineParts {
         // Small pages, as the cold load's: a fresh `credit verify` took 0.96 s at worst on huge pages (their first
         // touch where free memory went back to the VM's host) and 0.64 s on small ones; later runs in one process
         // the same either way (BENCHMARKS.md, issue 38).
+        var figures: [LedgerVerifier.LineFigure] = []
         let lines = [LedgerVerifier.Line](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-            valid.withUnsafeMutableBufferPointer { valid in
-                hashes.withUnsafeMutableBufferPointer { hashes in
-                    let slots = LineSlots(
-                        lines: buffer.baseAddress!, valid: valid.baseAddress!, hashes: hashes.baseAddress!,
-                        results: results)
-                    let job = self
-                    let firsts = offsets
-                    DispatchQueue.concurrentPerform(iterations: parts) { index in
-                        slots.results[index] = job.readPart(index, first: firsts[index], into: slots)
+            figures = [LedgerVerifier.LineFigure](unsafeUninitializedCapacity: capacity) { figureBuffer, figureCount in
+                valid.withUnsafeMutableBufferPointer { valid in
+                    hashes.withUnsafeMutableBufferPointer { hashes in
+                        let slots = LineSlots(
+                            lines: buffer.baseAddress!, valid: valid.baseAddress!, hashes: hashes.baseAddress!,
+                            figures: figureBuffer.baseAddress!, results: results)
+                        let job = self
+                        let firsts = offsets
+                        DispatchQueue.concurrentPerform(iterations: parts) { index in
+                            slots.results[index] = job.readPart(index, first: firsts[index], into: slots)
+                        }
                     }
                 }
+                total = gathered(results, offsets: offsets, lines: buffer.baseAddress!)
+                figureCount = total
             }
-            total = gathered(results, offsets: offsets, lines: buffer.baseAddress!)
             initialized = total
         }
         guard !(0..<parts).contains(where: { results[$0].failed }) else { return nil }
@@ -70,7 +74,8 @@ struct VerifierLineParts {
         let chain = tornAt == nil ? ChainRun.joined((0..<parts).map { results[$0].run }) : nil
         return LedgerVerifier.ReadFile(
             path: path, bytes: [], lines: lines, tornAt: tornAt,
-            checkedMACs: LedgerVerifier.CheckedMACs(key: key, valid: valid, chain: chain), hashes: hashes)
+            checkedMACs: LedgerVerifier.CheckedMACs(key: key, valid: valid, chain: chain), hashes: hashes,
+            figures: figures)
     }
 
     /// How many lines the parts hold in all, end to end; 0, with every line written dropped, when one of them did
@@ -166,11 +171,15 @@ struct VerifierLineParts {
             } else {
                 tracker.noteBroken()
             }
+            let kind = scratch.pointee.kind
+            slots.figures[position] = LedgerVerifier.LineFigure(
+                amount: scratch.pointee.amount.rawValue, plain: kind != .topup && kind != .reversal)
             slot.initialize(
                 to: LedgerVerifier.Line(
                     number: position + 1, start: start, count: line.count, entry: scratch.move(), macValid: false,
                     parseError: nil))
         } catch {
+            slots.figures[position] = LedgerVerifier.LineFigure(amount: 0, plain: false)
             tracker.noteBroken()
             slot.initialize(
                 to: LedgerVerifier.Line(
@@ -201,5 +210,6 @@ private struct LineSlots: @unchecked Sendable {
     let lines: UnsafeMutablePointer<LedgerVerifier.Line>
     let valid: UnsafeMutablePointer<Bool>
     let hashes: UnsafeMutablePointer<UInt64>
+    let figures: UnsafeMutablePointer<LedgerVerifier.LineFigure>
     let results: UnsafeMutablePointer<VerifierLineParts.Part>
 }

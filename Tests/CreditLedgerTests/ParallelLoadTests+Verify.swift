@@ -1,4 +1,5 @@
 import CreditLedger
+import Foundation
 import Testing
 
 @testable import LedgerEntries
@@ -64,5 +65,51 @@ extension ParallelLoadTests {
             #expect(reports.parts.balance == reports.whole.balance, "\(name)")
         }
         try writeLines(original, to: path)
+    }
+
+    /// A good file's verdicts taken the quick way (plain lines summed from their figures, its places recorded at
+    /// once) give the report the line-by-line way gives: with simulated top-ups and a reversal among
+    /// the charges, a file verified beside a copy of itself, and beside a file with one of its ids in other
+    /// content (the duplicate sends it the line-by-line way).
+    @Test func aGoodFilesQuickVerdictsAreTheLineByLineOnes() throws {
+        let (fixture, ledger) = try ledgerWithLines(300)
+        for (index, reference) in ["SIM-1", "SIM-2", "SIM-3"].enumerated() {
+            try ledger.append(
+                EntryDraft(
+                    id: "topup-simulated-\(reference)", kind: .topup, amount: MicroCredits(5_000_000),
+                    text: "Top-up", reference: reference, product: "p"))
+            try ledger.append(chargeDraft("after-\(index)", pence: 3))
+        }
+        try ledger.append(
+            EntryDraft(
+                id: "reversal-SIM-2", kind: .reversal, amount: MicroCredits(-5_000_000),
+                refersTo: "topup-simulated-SIM-2",
+                reference: "SIM-2", product: "p"))
+        let path = fixture.file(of: ledger)
+        let keys = try LedgerKeys.load(from: fixture.directory)
+        let verifier = LedgerVerifier(macKey: keys.macKey, headPublicKey: keys.headKey.publicKey, receiptCheck: nil)
+        let inParts = try withSmallParts { try LedgerVerifier.read(path, macKey: keys.macKey) }
+        #expect(inParts.figures?.count == inParts.lines.count)
+        let whole = try LedgerVerifier.read(path)
+        #expect(whole.figures == nil)
+        for (name, reads) in [
+            ("alone", ([inParts], [whole])), ("beside itself", ([inParts, inParts], [whole, whole])),
+        ] {
+            let quick = try verifier.verify(read: reads.0, heads: [:])
+            let slow = try verifier.verify(read: reads.1, heads: [:])
+            #expect(quick.problems == slow.problems, "\(name)")
+            #expect(quick.balance == slow.balance && quick.entriesChecked == slow.entriesChecked, "\(name)")
+            #expect(quick.simulatedTopUps == slow.simulatedTopUps, "\(name)")
+        }
+        // Another device with the same keys, its file holding one of these ids with another amount.
+        let other = try LedgerFixture(prefix: "other")
+        try FileManager.default.copyItem(atPath: fixture.directory + "/keys", toPath: other.directory + "/keys")
+        let otherLedger = try other.openSigned()
+        try otherLedger.append(chargeDraft("par-7", pence: 99))
+        let otherRead = try LedgerVerifier.read(other.file(of: otherLedger), macKey: keys.macKey)
+        let quick = try verifier.verify(read: [otherRead, inParts], heads: [:])
+        let slow = try verifier.verify(read: [otherRead, whole], heads: [:])
+        #expect(quick.problems.contains { $0.kind == .duplicated })
+        #expect(quick.problems == slow.problems && quick.balance == slow.balance)
     }
 }
