@@ -61,31 +61,7 @@ private struct CanonicalReader {
     mutating func read(context: inout LineReadContext, into slot: UnsafeMutablePointer<LedgerEntry>) -> UInt64? {
         // The keys in the order the ledger writes them; each optional one is there or not. Any other order, an
         // unknown key, a key twice: not this path.
-        // The values a file's lines share or that have a fixed form (a packed UUID id, the device before, the
-        // `mac` before as `prev`, a `mac`) are taken by their length and closing quote, not scanned as strings:
-        // each is all plain bytes, so its first quote is the one that closes it.
-        guard has(.id) else { return nil }
-        let idBytes: UnsafeRawBufferPointer
-        var packedID: EntryIDStorage?
-        if index + 36 < end, base[index + 36] == UInt8(ascii: "\""),
-            let packed = EntryIDStorage.uuid(UnsafeRawBufferPointer(start: base + index, count: 36))
-        {
-            idBytes = UnsafeRawBufferPointer(start: base + index, count: 36)
-            packedID = packed
-            index += 37
-        } else {
-            guard let bytes = stringBytes(), bytes.count > 0 else { return nil }
-            idBytes = bytes
-        }
-        guard has(.device) else { return nil }
-        let device: String
-        if let length = context.sameDevice(at: base + index, available: end - index) {
-            device = context.device
-            index += length + 1
-        } else {
-            guard let deviceBytes = stringBytes(), deviceBytes.count > 0 else { return nil }
-            device = context.device(deviceBytes)
-        }
+        guard has(.id), let id = idValue(), has(.device), let device = deviceValue(&context) else { return nil }
         guard has(.seq), let sequence = integer(), sequence >= 1 else { return nil }
         guard has(.time), index + 25 <= end, base[index + 24] == UInt8(ascii: "\""),
             let time = context.timestamp(base + index)
@@ -108,34 +84,78 @@ private struct CanonicalReader {
         guard has(.amount), let amount = integer() else { return nil }
         guard has(.balanceAfter), let balanceAfter = integer() else { return nil }
         var details: EntryDetails?
-        if index < end && base[index] == UInt8(ascii: ",") && !atChain() {
-            // A refund, a top-up, a reversal: the rarer fields, in their order.
-            var refersTo: String?
-            var reason: String?
-            var text: String?
-            var reference: String?
-            var product: String?
-            var receipt: String?
-            if has(.refersTo) { guard let value = string() else { return nil }; refersTo = value }
-            if has(.reason) { guard let value = string() else { return nil }; reason = value }
-            if has(.text) { guard let value = string() else { return nil }; text = value }
-            if has(.reference) { guard let value = string() else { return nil }; reference = value }
-            if has(.product) { guard let value = string() else { return nil }; product = value }
-            if has(.receipt) { guard let value = string() else { return nil }; receipt = value }
-            details = EntryDetails.make(
-                refersTo: refersTo, reason: reason, text: text, reference: reference, product: product, receipt: receipt
-            )
+        guard readDetails(into: &details), let chain = chainValues(&context) else { return nil }
+        guard index + 1 == end, base[index] == UInt8(ascii: "}") else { return nil }
+        LedgerEntry.initialize(
+            slot, id: id.packed ?? EntryIDStorage(ascii: id.bytes), device: device, sequence: sequence, time: time,
+            kind: kind, feature: feature, subject: subject, quantity: quantity, amount: MicroCredits(amount),
+            balanceAfter: MicroCredits(balanceAfter), details: details, prevDigest: chain.prev, macDigest: chain.mac)
+        return EntryIDIndex.hash(id.bytes)
+    }
+
+    // The values a file's lines share or that have a fixed form (a packed UUID id, the device before, the `mac`
+    // before as `prev`, a `mac`) are taken by their length and closing quote, not scanned as strings: each is all
+    // plain bytes, so its first quote is the one that closes it.
+
+    /// The id's bytes, and its packed form when it is a lowercase UUID (read without a scan).
+    @inline(__always)
+    private mutating func idValue() -> (bytes: UnsafeRawBufferPointer, packed: EntryIDStorage?)? {
+        if index + 36 < end, base[index + 36] == UInt8(ascii: "\""),
+            let packed = EntryIDStorage.uuid(UnsafeRawBufferPointer(start: base + index, count: 36))
+        {
+            defer { index += 37 }
+            return (UnsafeRawBufferPointer(start: base + index, count: 36), packed)
         }
-        var prevDigest: ChainDigest?
-        var macDigest: ChainDigest?
+        guard let bytes = stringBytes(), bytes.count > 0 else { return nil }
+        return (bytes, nil)
+    }
+
+    /// The device: the one before (compared, not scanned) when it is the same.
+    @inline(__always)
+    private mutating func deviceValue(_ context: inout LineReadContext) -> String? {
+        if let length = context.sameDevice(at: base + index, available: end - index) {
+            index += length + 1
+            return context.device
+        }
+        guard let bytes = stringBytes(), bytes.count > 0 else { return nil }
+        return context.device(bytes)
+    }
+
+    /// The rarer fields of a refund, a top-up or a reversal, in their order, into `details` (left nil when there
+    /// are none); false when one is not in the canonical form.
+    @inline(__always)
+    private mutating func readDetails(into details: inout EntryDetails?) -> Bool {
+        guard index < end && base[index] == UInt8(ascii: ",") && !atChain() else { return true }
+        var refersTo: String?
+        var reason: String?
+        var text: String?
+        var reference: String?
+        var product: String?
+        var receipt: String?
+        if has(.refersTo) { guard let value = string() else { return false }; refersTo = value }
+        if has(.reason) { guard let value = string() else { return false }; reason = value }
+        if has(.text) { guard let value = string() else { return false }; text = value }
+        if has(.reference) { guard let value = string() else { return false }; reference = value }
+        if has(.product) { guard let value = string() else { return false }; product = value }
+        if has(.receipt) { guard let value = string() else { return false }; receipt = value }
+        details = EntryDetails.make(
+            refersTo: refersTo, reason: reason, text: text, reference: reference, product: product, receipt: receipt)
+        return true
+    }
+
+    /// `prev` and `mac` when present (each nil when absent); nil when one is not 64 lowercase hex digits.
+    @inline(__always)
+    private mutating func chainValues(_ context: inout LineReadContext) -> (prev: ChainDigest?, mac: ChainDigest?)? {
+        var prev: ChainDigest?
+        var mac: ChainDigest?
         if has(.prev) {
             if let previous = context.previousMAC(at: base + index, available: end - index) {
-                prevDigest = previous
+                prev = previous
                 index += 65
             } else {
-                guard let value = stringBytes() else { return nil }
-                guard let digest = context.previousDigest(value) else { return nil }  // not the ledger's own form
-                prevDigest = digest
+                // Anything but 64 hex digits is not the ledger's own form.
+                guard let value = stringBytes(), let digest = context.previousDigest(value) else { return nil }
+                prev = digest
             }
         }
         if has(.mac) {
@@ -144,20 +164,13 @@ private struct CanonicalReader {
                     return nil
                 }
                 index += 65
-                macDigest = digest
+                mac = digest
             } else {
-                guard let value = stringBytes() else { return nil }
-                guard let digest = context.macDigest(value) else { return nil }
-                macDigest = digest
+                guard let value = stringBytes(), let digest = context.macDigest(value) else { return nil }
+                mac = digest
             }
         }
-        guard index + 1 == end, base[index] == UInt8(ascii: "}") else { return nil }
-        let id = packedID ?? EntryIDStorage(ascii: idBytes)
-        LedgerEntry.initialize(
-            slot, id: id, device: device, sequence: sequence, time: time, kind: kind, feature: feature,
-            subject: subject, quantity: quantity, amount: MicroCredits(amount),
-            balanceAfter: MicroCredits(balanceAfter), details: details, prevDigest: prevDigest, macDigest: macDigest)
-        return EntryIDIndex.hash(idBytes)
+        return (prev, mac)
     }
 
     /// Whether `literal` is at the cursor; if so the cursor moves past it.
