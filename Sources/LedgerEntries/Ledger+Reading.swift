@@ -8,8 +8,9 @@ extension Ledger {
         let names = try
             (held.map { try ledgerListing.names(of: $0.ledger) } ?? ledgerListing.names(of: ledgerDirectory))
             .filter { $0.hasSuffix(".jsonl") }
-        // A first read (nothing read yet) cuts each large file where the checkpoint says the last full read did.
-        let hints = state.entries.isEmpty ? lineMACs.map { LedgerCheckpoint.lineHints(in: directory, macKey: $0.key) } ?? [:] : [:]
+        // A first read (nothing read yet) of a large file cuts it where the checkpoint says the last full read did;
+        // the checkpoint is read for that once, when such a file is met.
+        var hints: [String: DeviceFile.Hints]?
         for name in names {
             let owner = String(name.dropLast(6))
             let path = ledgerDirectory + "/" + name
@@ -22,7 +23,10 @@ extension Ledger {
                 resetState()
                 return try refreshLocked()
             }
-            try readNewLines(of: &file, owner: owner, hints: hints[name])
+            if state.entries.isEmpty && size >= 2 * ParallelLines.minimumPartBytes {
+                hints = hints ?? lineMACs.map { LedgerCheckpoint.lineHints(in: directory, macKey: $0.key) } ?? [:]
+            }
+            try readNewLines(of: &file, owner: owner, hints: hints?[name])
             files[owner] = file
         }
     }

@@ -164,4 +164,3 @@ import Testing
         #expect(cut.problems == cutWithout.problems && cut.entriesChecked == cutWithout.entriesChecked)
     }
 }
-
