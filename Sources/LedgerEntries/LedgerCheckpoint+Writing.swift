@@ -41,10 +41,15 @@ extension LedgerCheckpoint {
                 else { return }
                 ids = written
             }
-        } else if let existing, let found = decode(existing, mac: mac), found.hasSameState(as: fresh) {
-            // Current already (another process wrote it): nothing to write.
-            ledger.keptCheckpoint = Kept(ids: found.ids, covered: entries.count, bytes: existing)
-            return
+        } else if let existing, let found = decode(existing, mac: mac), found.hasSameEntries(as: fresh) {
+            if found.hasSameState(as: fresh) {
+                // Current already (another process wrote it): nothing to write.
+                ledger.keptCheckpoint = Kept(ids: found.ids, covered: entries.count, bytes: existing)
+                return
+            }
+            // Only where the files' last full reads were cut differs: the ids it vouches for are these entries'
+            // still, and `checkpoint-ids` is not written again (a million ids' hashes, 8 MB).
+            ids = found.ids
         } else {
             guard
                 let written = CheckpointIDs.writeWhole(
@@ -82,8 +87,14 @@ extension LedgerCheckpoint {
 
     /// Whether `other` vouches for the same files, heads, balance and credits (whatever its ids file).
     func hasSameState(as other: LedgerCheckpoint) -> Bool {
-        device == other.device && balance == other.balance && files == other.files && heads == other.heads
-            && references == other.references
+        hasSameEntries(as: other) && files.map(\.lineMarks) == other.files.map(\.lineMarks)
+    }
+
+    /// Whether `other` vouches for the same entries: ``hasSameState(as:)`` but where each file's last full read was
+    /// cut (``LineMark``).
+    func hasSameEntries(as other: LedgerCheckpoint) -> Bool {
+        device == other.device && balance == other.balance && heads == other.heads && references == other.references
+            && files.map { ($0.stamp, $0.chain) }.elementsEqual(other.files.map { ($0.stamp, $0.chain) }, by: ==)
     }
 
     /// The checkpoint of what `ledger` has loaded now, its ids not filled in; nil when it is worth none.

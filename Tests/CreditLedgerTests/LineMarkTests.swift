@@ -163,4 +163,28 @@ import Testing
         #expect(!cut.isClean)
         #expect(cut.problems == cutWithout.problems && cut.entriesChecked == cutWithout.entriesChecked)
     }
+
+    /// A checkpoint that vouches for the same entries but has no marks (one written before them) gets them at the
+    /// next open, and its ids file is not written again.
+    @Test func marksAddedToACheckpointLeaveItsIDsFileAlone() throws {
+        let (fixture, ledger) = try ledgerWithLines(400)
+        _ = try withSmallParts { try fixture.openSigned() }
+        let keys = try LedgerKeys.load(from: fixture.directory)
+        var old = try checkpoint(fixture)
+        let marks = old.files.map(\.lineMarks)
+        #expect(marks.contains { !$0.isEmpty })
+        for index in old.files.indices { old.files[index].lineMarks = [] }
+        try writeBytes(
+            old.encoded(mac: { (try? HMACSHA256.authenticationCode(for: $0, key: keys.macKey)) ?? [] }),
+            to: LedgerCheckpoint.path(in: fixture.directory))
+        let idsPath = fixture.directory + "/" + CheckpointIDs.fileName
+        let idsBefore = try FileManager.default.attributesOfItem(atPath: idsPath)
+        let reopened = try withSmallParts { try fixture.openSigned() }
+        #expect(reopened.balance == ledger.balance)
+        #expect(try checkpoint(fixture).files.map(\.lineMarks) == marks)
+        let idsAfter = try FileManager.default.attributesOfItem(atPath: idsPath)
+        #expect(idsAfter[.systemFileNumber] as? Int == idsBefore[.systemFileNumber] as? Int)
+        #expect(idsAfter[.modificationDate] as? Date == idsBefore[.modificationDate] as? Date)
+    }
 }
+
