@@ -187,4 +187,3 @@ import Testing
         #expect(idsAfter[.modificationDate] as? Date == idsBefore[.modificationDate] as? Date)
     }
 }
-
