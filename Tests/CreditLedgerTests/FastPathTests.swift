@@ -28,6 +28,19 @@ import Testing
         time: Timestamp(milliseconds: 1_795_975_609_123), kind: .charge, feature: "transcript", subject: "note-17",
         quantity: 3, amount: MicroCredits(-90_000), balanceAfter: MicroCredits(4_910_000))
 
+    /// Calls `body` with `line` with each of its bits flipped in turn, then with each of its prefixes, and a name
+    /// for each.
+    private static func forEachDamage(of line: [UInt8], _ body: ([UInt8], String) -> Void) {
+        for index in line.indices {
+            for flip: UInt8 in [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80] {
+                var copy = line
+                copy[index] ^= flip
+                body(copy, "byte \(index) ^ \(flip)")
+            }
+        }
+        for length in 0..<line.count { body(Array(line[0..<length]), "prefix of \(length)") }
+    }
+
     /// The canonical reader accepts a line only when the strict reader does, and reads the same entry.
     private func expectAgreement(_ line: [UInt8], _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
         var context = LineReadContext()
@@ -75,14 +88,7 @@ import Testing
     @Test func theFastReaderNeverDisagreesWithTheStrictOne() throws {
         for (name, line) in EntryCodecTests.malformedLines { expectAgreement(line, name) }
         let line = try FastPathTests.signedLine(FastPathTests.charge)
-        for index in line.indices {
-            for flip: UInt8 in [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80] {
-                var copy = line
-                copy[index] ^= flip
-                expectAgreement(copy, "byte \(index) ^ \(flip)")
-            }
-        }
-        for length in 0..<line.count { expectAgreement(Array(line[0..<length]), "prefix of \(length)") }
+        FastPathTests.forEachDamage(of: line) { expectAgreement($0, $1) }
         // Odd but valid: escapes, non-ASCII, another key order, a non-hex MAC, the largest integers.
         let odd = [
             #"{"id":"c\u0031","device":"dev","seq":1,"time":"2026-11-29T18:06:49.123Z","kind":"charge","quantity":1,"amount":-5,"balanceAfter":5}"#,
@@ -125,14 +131,7 @@ import Testing
         #expect(
             second.withUnsafeBytes { EntryCodec.parseCanonical($0, context: &context) }
                 == (try EntryCodec.parse(second)))
-        for index in second.indices {
-            for flip: UInt8 in [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80] {
-                var copy = second
-                copy[index] ^= flip
-                expectPrimedAgreement(copy, "byte \(index) ^ \(flip)")
-            }
-        }
-        for length in 0..<second.count { expectPrimedAgreement(Array(second[0..<length]), "prefix of \(length)") }
+        FastPathTests.forEachDamage(of: second) { expectPrimedAgreement($0, $1) }
         // A device name that needs an escape is never taken as the device before.
         var quoted = LineReadContext(device: "a\"b")
         let escaped = Array(
