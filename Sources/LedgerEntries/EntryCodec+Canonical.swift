@@ -86,10 +86,14 @@ private struct CanonicalReader {
         var details: EntryDetails?
         guard readDetails(into: &details), let chain = chainValues(&context) else { return nil }
         guard index + 1 == end, base[index] == UInt8(ascii: "}") else { return nil }
+        let held = id.packed ?? EntryIDStorage(ascii: id.bytes)
+        // The values moved into the entry (`consume`): without it the entry was built, copied and destroyed, each
+        // string retained and released once more on the way.
         LedgerEntry.initialize(
-            slot, id: id.packed ?? EntryIDStorage(ascii: id.bytes), device: device, sequence: sequence, time: time,
-            kind: kind, feature: feature, subject: subject, quantity: quantity, amount: MicroCredits(amount),
-            balanceAfter: MicroCredits(balanceAfter), details: details, prevDigest: chain.prev, macDigest: chain.mac)
+            slot, id: consume held, device: consume device, sequence: sequence, time: time, kind: kind,
+            feature: consume feature, subject: consume subject, quantity: quantity, amount: MicroCredits(amount),
+            balanceAfter: MicroCredits(balanceAfter), details: consume details, prevDigest: chain.prev,
+            macDigest: chain.mac)
         return EntryIDIndex.hash(id.bytes)
     }
 
