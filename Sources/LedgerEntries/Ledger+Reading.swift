@@ -24,7 +24,10 @@ extension Ledger {
                 return try refreshLocked()
             }
             if state.entries.isEmpty && size >= 2 * ParallelLines.minimumPartBytes {
-                hints = hints ?? lineMACs.map { LedgerCheckpoint.lineHints(in: directory, macKey: $0.key) } ?? [:]
+                if hints == nil {
+                    checkpointRead = lineMACs.flatMap { LedgerCheckpoint.read(in: directory, macKey: $0.key) }
+                    hints = checkpointRead?.checkpoint.lineHints ?? [:]
+                }
             }
             try readNewLines(of: &file, owner: owner, hints: hints?[name])
             files[owner] = file

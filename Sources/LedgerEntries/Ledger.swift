@@ -56,6 +56,9 @@ public final class Ledger {
     var keepsCheckpoint = false
     /// The checkpoint this ledger wrote (or found current) last, and how many of ``entries`` its ids cover.
     var keptCheckpoint: LedgerCheckpoint.Kept?
+    /// The checkpoint a first read took its line marks from, with its bytes: the open's checkpoint upkeep, which
+    /// finds the same bytes on disk, takes it from here rather than verifying and decoding them again.
+    var checkpointRead: (bytes: [UInt8], checkpoint: LedgerCheckpoint)?
     /// Checks every signed line read (a ledger opened with ``openSigned(directory:clock:ids:fileSystem:)``): a
     /// changed line stops the read, so nothing is shown or appended on top of it.
     var lineMACs: LineMACCheck?

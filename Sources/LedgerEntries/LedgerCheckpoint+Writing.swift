@@ -41,7 +41,7 @@ extension LedgerCheckpoint {
                 else { return }
                 ids = written
             }
-        } else if let existing, let found = decode(existing, mac: mac), found.hasSameEntries(as: fresh) {
+        } else if let existing, let found = decoded(existing, for: ledger, mac: mac), found.hasSameEntries(as: fresh) {
             if found.hasSameState(as: fresh) {
                 // Current already (another process wrote it): nothing to write.
                 ledger.keptCheckpoint = Kept(ids: found.ids, covered: entries.count, bytes: existing)
@@ -72,6 +72,13 @@ extension LedgerCheckpoint {
             else { return }
         }
         ledger.keptCheckpoint = Kept(ids: ids, covered: entries.count, bytes: bytes)
+    }
+
+    /// `bytes` decoded: taken from what the ledger's first read decoded when they are the same bytes.
+    private static func decoded(_ bytes: [UInt8], for ledger: Ledger, mac: ([UInt8]) -> [UInt8]) -> LedgerCheckpoint? {
+        defer { ledger.checkpointRead = nil }
+        if let read = ledger.checkpointRead, read.bytes == bytes { return read.checkpoint }
+        return decode(bytes, mac: mac)
     }
 
     /// The stable hashes of every entry's id. Each id is read in place: a copy of each whole entry (its strings

@@ -105,11 +105,21 @@ extension LedgerCheckpoint {
     /// when there is no checkpoint that verifies under `macKey` (they are only where to cut a read: see
     /// ``LineMark``).
     package static func lineHints(in directory: String, macKey: [UInt8]) -> [String: DeviceFile.Hints] {
+        read(in: directory, macKey: macKey)?.checkpoint.lineHints ?? [:]
+    }
+
+    /// The checkpoint in `directory`, with its bytes, when there is one that verifies under `macKey`.
+    static func read(in directory: String, macKey: [UInt8]) -> (bytes: [UInt8], checkpoint: LedgerCheckpoint)? {
         guard let bytes = try? Files.readAll(path(in: directory), limit: sizeLimit),
             let checkpoint = decode(bytes, mac: { try? HMACSHA256.authenticationCode(for: $0, key: macKey) })
-        else { return [:] }
+        else { return nil }
+        return (bytes, checkpoint)
+    }
+
+    /// Its line marks, by file name, with the file each was taken from.
+    var lineHints: [String: DeviceFile.Hints] {
         var hints: [String: DeviceFile.Hints] = [:]
-        for file in checkpoint.files where !file.lineMarks.isEmpty {
+        for file in files where !file.lineMarks.isEmpty {
             hints[file.stamp.name] = DeviceFile.Hints(
                 deviceID: file.stamp.deviceID, inode: file.stamp.inode, marks: file.lineMarks)
         }

@@ -25,7 +25,9 @@ package struct LineMACCheck: Sendable {
     /// ``problem(_:mac:signed:context:)`` for a line whose `mac` is the digest `expected` (every line the ledger
     /// writes): no optional field made and taken apart on the way.
     @inline(__always)
-    static func problem(_ line: UnsafeBufferPointer<UInt8>, digest expected: ChainDigest, context: HMACSHA256)
+    package static func problem(
+        _ line: UnsafeBufferPointer<UInt8>, digest expected: ChainDigest, context: HMACSHA256
+    )
         -> String?
     {
         guard let prefix = EntryCodec.macCoveredPrefix(of: line) else { return "its MAC is not one the ledger writes" }

@@ -31,8 +31,7 @@ struct ChainRun: Sendable {
     static func joined(_ runs: [ChainRun?]) -> ChainRun? {
         guard var whole = runs.first ?? nil else { return nil }
         for run in runs.dropFirst() {
-            guard let run, run.device == whole.device, whole.last.sequence < Int64.max,
-                run.first.sequence == whole.last.sequence + 1, run.first.prev == whole.last.mac
+            guard let run, whole.carriesOn(device: run.device, sequence: run.first.sequence, prev: run.first.prev)
             else { return nil }
             whole.last = run.last
         }

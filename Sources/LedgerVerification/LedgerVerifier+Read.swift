@@ -121,18 +121,12 @@ extension LedgerVerifier {
         }
     }
 
-    /// Whether the MAC `expected` holds over `line`'s bytes up to its `mac` field.
+    /// Whether the MAC `expected` holds over `line`'s bytes up to its `mac` field (the check a load makes).
     @inline(__always)
     static func macHolds(_ line: UnsafeBufferPointer<UInt8>, digest expected: ChainDigest, with hmac: HMACSHA256)
         -> Bool
     {
-        guard let prefix = EntryCodec.macCoveredPrefix(of: line) else { return false }
-        var code = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-        return withUnsafeMutableBytes(of: &code) { output in
-            hmac.authenticationCode(
-                for: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: line[0..<prefix])), into: output)
-            return ChainDigest(bytes: output.baseAddress!).equalsInConstantTime(expected)
-        }
+        LineMACCheck.problem(line, digest: expected, context: hmac) == nil
     }
 
     /// The last MAC of `file` when every line is what a good file holds: a signed entry of `device` whose MAC

@@ -149,25 +149,26 @@ struct VerifierCrossIndex {
         /// recorded before: then none is a fork, and each place is its line, recorded without looking at a line.
         /// False, recording nothing, when `device` has lines recorded already (check them one by one).
         mutating func recordFirstRun(of device: String, lines count: Int, file: Int32) -> Bool {
-            guard count < Int(Int32.max), device != currentDevice || current.isEmpty, sequences[device] == nil else {
-                return false
-            }
-            if device != currentDevice, !currentDevice.isEmpty { sequences[currentDevice] = current }
-            currentDevice = device
-            current = DeviceLines(dense: (0..<count).map { LineReference(file: file, line: Int32($0)) })
+            select(device)
+            guard count < Int(Int32.max), current.isEmpty else { return false }
+            current.dense = (0..<count).map { LineReference(file: file, line: Int32($0)) }
             return true
+        }
+
+        /// Makes `device`'s lines the current ones (the others kept by device).
+        private mutating func select(_ device: String) {
+            guard device != currentDevice else { return }
+            if !currentDevice.isEmpty { sequences[currentDevice] = current }
+            currentDevice = device
+            current = sequences[device] ?? DeviceLines()
+            sequences[device] = nil
         }
 
         /// The line last recorded at (`device`, `sequence`), replaced by `reference`.
         private mutating func exchange(device: String, sequence: Int64, with reference: LineReference)
             -> LineReference?
         {
-            if device != currentDevice {
-                if !currentDevice.isEmpty { sequences[currentDevice] = current }
-                currentDevice = device
-                current = sequences[device] ?? DeviceLines()
-                sequences[device] = nil
-            }
+            select(device)
             if sequence >= 1 && sequence <= Int64(current.dense.count) + 1024 {
                 let slot = Int(sequence - 1)
                 while current.dense.count <= slot { current.dense.append(nil) }

@@ -10,25 +10,18 @@ extension LedgerBenchmarks {
     /// Verifies the device file in `directory` as the verify row does, printing each run's figures (for profiling
     /// it alone).
     static func verifyOnly(_ directory: String) throws {
-        let keys = try LedgerKeys.load(from: directory)
         let device = String(decoding: try Files.readAll(directory + "/device", limit: 256), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let name = device + ".jsonl"
-        let ledger = directory + "/ledger"
-        let heads = [device: try SignedHead.read(in: directory, device: device)].compactMapValues { $0 }
-        let verifier = LedgerVerifier(macKey: keys.macKey, headPublicKey: keys.headKey.publicKey, receiptCheck: nil)
+        let verify = try OneFileVerify(directory: directory, path: directory + "/ledger/" + device + ".jsonl")
         // Three times in one process, as the verify row does: the later runs find the allocator's memory made.
         for run in 1...3 {
             let start = Measure.now()
             let cpu0 = Measure.cpu()
-            let hints = LedgerCheckpoint.lineHints(in: directory, macKey: keys.macKey)[name]
-            let read = try LedgerVerifier.read(ledger + "/" + name, macKey: keys.macKey, hints: hints)
-            let readTime = Measure.now() - start
-            let report = try verifier.verify(read: [read], heads: heads, requireHeads: [device])
+            let made = try verify.run()
             let wall = Measure.now() - start
             let cpu = Measure.cpu() - cpu0
             print(
-                "run=\(run) entries=\(report.entriesChecked) clean=\(report.isClean) wall=\(wall) cpu=\(cpu) read=\(readTime)"
+                "run=\(run) entries=\(made.report.entriesChecked) clean=\(made.report.isClean) wall=\(wall) cpu=\(cpu) read=\(made.readTime)"
             )
         }
     }
@@ -39,34 +32,21 @@ extension LedgerBenchmarks {
     /// `LedgerVerifier.verify(read:)` (the chain, sequences, ids, the balance, the signed head), against an OpenSSL
     /// HMAC-SHA256 loop over the same bytes on one thread.
     func verify(directory: String, file: (path: String, bytes: Int), into table: inout ResultTable) throws {
-        let keys = try LedgerKeys.load(from: directory)
-        let device = file.path.split(separator: "/").last!.dropLast(6)
-        var heads: [String: SignedHead] = [:]
-        heads[String(device)] = try SignedHead.read(in: directory, device: String(device))
-        let verifier = LedgerVerifier(macKey: keys.macKey, headPublicKey: keys.headKey.publicKey, receiptCheck: nil)
         _ = try Ledger.openSigned(directory: directory)
-        let name = String(device) + ".jsonl"
+        let verify = try OneFileVerify(directory: directory, path: file.path)
         var times: [Double] = []
         var cpus: [Double] = []
         var reads: [Double] = []
         for _ in 0..<options.runs {
-            let timed = try Measure.time {
-                let start = Measure.now()
-                let hints = LedgerCheckpoint.lineHints(in: directory, macKey: keys.macKey)[name]
-                let read = try LedgerVerifier.read(file.path, macKey: keys.macKey, hints: hints)
-                let readTime = Measure.now() - start
-                let report = try verifier.verify(read: [read], heads: heads, requireHeads: [String(device)])
-                // Handed out so that freeing it is not timed (a `credit verify` exits instead).
-                return (report, readTime, read)
-            }
+            let timed = try Measure.time { try verify.run() }
             cpus.append(timed.cpu)
-            guard timed.value.0.isClean, timed.value.0.entriesChecked == options.entries else {
-                throw BenchError("verify found problems: \(timed.value.0.problems.prefix(3))")
+            guard timed.value.report.isClean, timed.value.report.entriesChecked == options.entries else {
+                throw BenchError("verify found problems: \(timed.value.report.problems.prefix(3))")
             }
             times.append(timed.wall)
-            reads.append(timed.value.1)
+            reads.append(timed.value.readTime)
         }
-        let baseline = try hmacBaseline(path: file.path, key: keys.macKey)
+        let baseline = try hmacBaseline(path: file.path, key: verify.keys.macKey)
         let time = Measure.median(times)
         table.add(
             ResultRow(
