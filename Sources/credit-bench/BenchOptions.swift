@@ -15,6 +15,8 @@ struct BenchOptions {
     var loadOnly: String?
     /// `--verify-only DIR`: one verify of the ledger in DIR, for profiling.
     var verifyOnly: String?
+    /// `--pipeline-only DIR`: the child that measures a cold load's floor before any parse (``PipelineFloor``).
+    var pipelineOnly: String?
     /// Accounts whose summaries the P&L rows total (issue 16: 10,000).
     var accounts = 10_000
     /// The DuckDB P&L script the P&L rows run beside `credit pnl`.
@@ -75,6 +77,10 @@ struct BenchOptions {
             .string(
                 .verifyOnly, "DIR",
                 help: "(internal) verify the one device file of the ledger in DIR, print what it took, exit"),
+            .string(
+                .pipelineOnly, "DIR",
+                help: "(internal) read and MAC every line of the ledger in DIR and touch an entry's memory for each, "
+                    + "parsing nothing, print what it took, exit"),
         ],
         epilogue:
             "Exit status: 0 every row ran; 1 the bench could not run; 2 a row failed; 64 the command line is wrong.")
@@ -92,6 +98,7 @@ struct BenchOptions {
         options.catalogue = args.string(.catalogue) ?? options.catalogue
         options.loadOnly = args.string(.loadOnly)
         options.verifyOnly = args.string(.verifyOnly)
+        options.pipelineOnly = args.string(.pipelineOnly)
         if let only = args.string(.only) {
             options.only = Set(only.split(separator: ",").map(String.init))
             if let unknown = options.only.sorted().first(where: { !rows.contains($0) }) {

@@ -65,7 +65,7 @@ private struct FloorWork: @unchecked Sendable {
 }
 
 /// One `EVP_MAC_CTX` for HMAC-SHA256 under a key, reused for every message.
-private final class HMACContext {
+final class HMACContext {
     private let mac: OpaquePointer
     private let context: OpaquePointer
     /// A byte of every MAC made, folded together (so that none is optimised away).
@@ -110,5 +110,18 @@ private final class HMACContext {
             }
         }
         check ^= folded
+    }
+
+    /// The MAC of the `count` bytes at `bytes`; its first byte is folded into ``check``.
+    func mac(_ bytes: UnsafePointer<UInt8>, count: Int) {
+        var output = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        withUnsafeMutableBytes(of: &output) { out in
+            let target = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var length = 0
+            EVP_MAC_init(context, nil, 0, nil)
+            EVP_MAC_update(context, bytes, count)
+            EVP_MAC_final(context, target, &length, 32)
+            check ^= target[0]
+        }
     }
 }

@@ -10,9 +10,7 @@ extension LedgerBenchmarks {
     /// Verifies the device file in `directory` as the verify row does, printing each run's figures (for profiling
     /// it alone).
     static func verifyOnly(_ directory: String) throws {
-        let device = String(decoding: try Files.readAll(directory + "/device", limit: 256), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let verify = try OneFileVerify(directory: directory, path: directory + "/ledger/" + device + ".jsonl")
+        let verify = try OneFileVerify(directory: directory, path: try deviceFile(in: directory))
         // Three times in one process, as the verify row does: the later runs find the allocator's memory made.
         for run in 1...3 {
             let start = Measure.now()
@@ -24,6 +22,20 @@ extension LedgerBenchmarks {
                 "run=\(run) entries=\(made.report.entriesChecked) clean=\(made.report.isClean) wall=\(wall) cpu=\(cpu) read=\(made.readTime)"
             )
         }
+    }
+
+    /// The path of this device's file in the ledger in `directory`.
+    static func deviceFile(in directory: String) throws -> String {
+        let device = String(decoding: try Files.readAll(directory + "/device", limit: 256), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return directory + "/ledger/" + device + ".jsonl"
+    }
+
+    /// The child's side of the pipeline floor: ``PipelineFloor`` over the device file in `directory`, once.
+    static func pipelineOnly(_ directory: String) throws {
+        let keys = try LedgerKeys.load(from: directory)
+        let made = try PipelineFloor(path: try deviceFile(in: directory), key: keys.macKey).measure()
+        print("lines=\(made.lines) wall=\(made.wall) cpu=\(made.cpu)")
     }
 
     /// What `credit verify` does to the file, read and parse included, after the open that `credit verify` makes

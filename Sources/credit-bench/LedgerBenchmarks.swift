@@ -202,6 +202,14 @@ struct LedgerBenchmarks {
                 target: "<= 0.5 s per 1M, within 2x of baseline",
                 baseline: "OpenSSL HMAC-SHA256 of every line on 2 threads \(Format.duration(floor))",
                 ratio: Format.ratio(wall, floor), met: Format.yes(wall <= target && wall <= 2 * floor)))
+        let pipeline = try pipelineFloor(directory: directory)
+        table.add(
+            ResultRow(
+                what: "cold load of \(size) entries beside its floor before any parse [extra row]",
+                figure: "\(Format.duration(wall)) (CPU \(Format.duration(cpu)))", target: "- (what the parse adds)",
+                baseline:
+                    "file read in chunks, every line's MAC, an entry's memory touched, 2 threads, fresh process \(Format.duration(pipeline.wall)) (CPU \(Format.duration(pipeline.cpu)); \(Format.ratio(pipeline.wall, floor)) of the HMAC floor)",
+                ratio: Format.ratio(wall, pipeline.wall), met: "-"))
         if let python = options.python,
             let orjson = try orjsonBaseline(python: python, path: file.path, expected: expectedBalance)
         {
@@ -227,12 +235,34 @@ struct LedgerBenchmarks {
                 met: Format.yes(Double(peak) <= Double(file.bytes))))
     }
 
-    static func parseLoad(_ output: String) -> LoadRun? {
+    /// ``PipelineFloor`` over the ledger in `directory`, each run in a fresh process: the medians.
+    func pipelineFloor(directory: String) throws -> (wall: Double, cpu: Double) {
+        var walls: [Double] = []
+        var cpus: [Double] = []
+        for _ in 0..<options.runs {
+            let child = try Measure.run(options.executable, ["--pipeline-only", directory])
+            let values = LedgerBenchmarks.fields(child.output)
+            guard child.status == 0, let wall = values["wall"].flatMap(Double.init),
+                let cpu = values["cpu"].flatMap(Double.init), values["lines"].flatMap(Int.init) == options.entries
+            else { throw BenchError("credit-bench --pipeline-only failed: \(child.output)") }
+            walls.append(wall)
+            cpus.append(cpu)
+        }
+        return (Measure.median(walls), Measure.median(cpus))
+    }
+
+    /// The `name=value` fields of a child's output.
+    static func fields(_ output: String) -> [String: String] {
         var values: [String: String] = [:]
         for field in output.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
             let parts = field.split(separator: "=", maxSplits: 1)
             if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
         }
+        return values
+    }
+
+    static func parseLoad(_ output: String) -> LoadRun? {
+        let values = fields(output)
         guard let wall = values["wall"].flatMap(Double.init), let cpu = values["cpu"].flatMap(Double.init),
             let peak = values["maxrss"].flatMap(Int.init), let entries = values["entries"].flatMap(Int.init),
             let balance = values["balance"].flatMap(Int64.init)

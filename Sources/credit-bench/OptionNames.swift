@@ -8,6 +8,7 @@ extension OptionName {
     static let keep = OptionName("--keep")
     static let loadOnly = OptionName("--load-only")
     static let only = OptionName("--only")
+    static let pipelineOnly = OptionName("--pipeline-only")
     static let quick = OptionName("--quick")
     static let verifyOnly = OptionName("--verify-only")
     static let work = OptionName("--work")

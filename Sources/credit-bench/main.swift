@@ -26,6 +26,10 @@ do {
         try LedgerBenchmarks.verifyOnly(directory)
         exit(0)
     }
+    if let directory = options.pipelineOnly {
+        try LedgerBenchmarks.pipelineOnly(directory)
+        exit(0)
+    }
     options.python = resolvePython()
 
     let work: String
