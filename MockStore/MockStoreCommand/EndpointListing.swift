@@ -64,6 +64,7 @@ enum EndpointListing {
         line(DeviceAPI.updates, query: "?after=CURSOR"),
         line(DeviceAPI.finish),
         line(DeviceAPI.appTransaction),
+        line(DeviceAPI.storefront, "the customer's storefront now (mock addition)"),
         line(DeviceAPI.all, query: "?includeConsumableHistory=true"),
         line(DeviceAPI.currentEntitlements),
         line(DeviceAPI.subscriptionStatus),

@@ -11,6 +11,9 @@ internal import StoreWire
 struct DeviceClient: Sendable {
     private let transport: CurlTransport
     private let baseURL: URL
+    /// The app transaction this launch fetched last, as StoreKit keeps it (``AppTransaction/shared``): one client a
+    /// session, so one kept app transaction a launch.
+    let keptAppTransaction = KeptAppTransaction()
 
     init(_ configuration: MockStoreKitConfiguration) {
         var headers = ["X-Device-Verification-ID": configuration.deviceVerificationID.uuidString.lowercased()]
@@ -62,6 +65,21 @@ struct DeviceClient: Sendable {
 
     func isEligibleForIntroOffer(group: String) async throws(StoreKitError) -> Bool {
         try await send(DeviceAPI.introOfferEligibility, .init(groupId: group)).isEligibleForIntroOffer
+    }
+
+    /// The customer's app transaction, as the store signed it (a JWS); a customer the store has none for is
+    /// ``DeviceFailure/appTransactionError(_:)``'s error.
+    func appTransaction() async throws(StoreKitError) -> String {
+        do {
+            return try await exchange(DeviceAPI.appTransaction, NoParameters(), body: nil).signedAppTransaction
+        } catch {
+            throw DeviceFailure.appTransactionError(error)
+        }
+    }
+
+    /// The storefront the customer is in now.
+    func storefront() async throws(StoreKitError) -> StorefrontBody {
+        try await send(DeviceAPI.storefront)
     }
 
     // MARK: HTTP

@@ -41,6 +41,17 @@ enum DeviceFailure {
         }
     }
 
+    /// A failure of fetching the app transaction. A customer the store has no app transaction for
+    /// (`appTransactionDoesNotExist`) is `StoreKitError.unknown`: StoreKit documents only that `AppTransaction.shared`
+    /// throws when the app transaction is not available, and has no error of its own for that (`notEntitled` is the
+    /// app's entitlement to an API, `notAvailableInStorefront` a product's); what it throws is its catch-all.
+    static func appTransactionError(_ error: any Error) -> StoreKitError {
+        if case .storeResponse(_, StoreErrorCode.appTransactionDoesNotExist, _) = error as? StoreError {
+            return .unknown
+        }
+        return storeKitError(error)
+    }
+
     /// A purchase the store answered as made, with no transaction that can be read from its answer: as any answer
     /// to a purchase that cannot be read, no answer (the purchase was made, and comes back as unfinished).
     static func unreadablePurchase() -> StoreKitError {

@@ -43,6 +43,22 @@ public struct MockStoreKitConfiguration: Sendable {
         self.updatesInterval = updatesInterval
     }
 
+    /// The same, with the root certificate as a file holds it (PEM or DER), e.g. what `TestStore.rootCertificate()`
+    /// answers; throws when it holds no certificate.
+    public init(
+        url: URL, rootCertificate: Data, customer: String? = nil,
+        deviceVerificationID: UUID = MockStoreKitConfiguration.defaultDeviceVerificationID,
+        includesConsumableInAppPurchaseHistory: Bool = false, timeout: TimeInterval = 10,
+        updatesInterval: TimeInterval = 0.1
+    ) throws(MockStoreKitConfigurationError) {
+        self.init(
+            url: url,
+            rootCertificate: try Self.rootCertificate(Array(rootCertificate), from: "the root certificate given"),
+            customer: customer, deviceVerificationID: deviceVerificationID,
+            includesConsumableInAppPurchaseHistory: includesConsumableInAppPurchaseHistory, timeout: timeout,
+            updatesInterval: updatesInterval)
+    }
+
     /// The configuration the environment gives (`MOCKSTORE_URL`, `MOCKSTORE_ROOT_CERTIFICATE`, `MOCKSTORE_CUSTOMER`,
     /// and `MOCKSTORE_INCLUDE_CONSUMABLE_HISTORY=1`), or why it gives none.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)

@@ -35,9 +35,12 @@ public final class MockStoreKitSession: Sendable {
     }
 
     /// Runs `operation` with this launch's store for every StoreKit call in it, and in the tasks it starts (not
-    /// detached ones), whatever the process is configured with.
-    public func run<Value>(_ operation: () async throws -> Value) async rethrows -> Value {
-        try await Self.$scoped.withValue(self) { try await operation() }
+    /// detached ones), whatever the process is configured with. It runs where it is called (on the main actor from
+    /// `@MainActor` code), so its closure need not be `Sendable`.
+    public func run<Value>(
+        isolation: isolated (any Actor)? = #isolation, _ operation: () async throws -> Value
+    ) async rethrows -> Value {
+        try await Self.$scoped.withValue(self, operation: operation, isolation: isolation)
     }
 
     /// The session a call uses: the one ``run(_:)`` gave, else the configured one, else one from the environment.

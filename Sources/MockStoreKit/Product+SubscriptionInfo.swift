@@ -188,6 +188,18 @@ extension Product.SubscriptionInfo {
         public static let inGracePeriod = RenewalState(rawValue: 4)
         public static let revoked = RenewalState(rawValue: 5)
 
+        /// The state in words.
+        public var localizedDescription: String {
+            switch self {
+            case .subscribed: return "Subscribed"
+            case .expired: return "Expired"
+            case .inBillingRetryPeriod: return "In Billing Retry Period"
+            case .inGracePeriod: return "In Grace Period"
+            case .revoked: return "Revoked"
+            default: return "Unknown (\(rawValue))"
+            }
+        }
+
         /// The state the device API sends; one this mirror does not know keeps its number, or 0.
         init(_ state: SubscriptionRenewalState) {
             switch state {
@@ -215,6 +227,21 @@ extension Product.SubscriptionInfo {
         public let renewalDate: Date?
         public let signedDate: Date
         public let environment: AppStore.Environment
+        /// The start of the customer's latest run of the subscription without a lapse of more than 60 days.
+        public let recentSubscriptionStartDate: Date
+        /// The currency of ``renewalPrice``.
+        public let currency: Locale.Currency?
+        /// What the next renewal will cost, in ``currency``.
+        public let renewalPrice: Decimal?
+        /// The win-back offers the customer may redeem now, best first (empty unless the subscription lapsed).
+        public let eligibleWinBackOfferIDs: [String]
+        /// The offer the next renewal redeems, if any (deprecated in StoreKit beside `offer`, still there).
+        public let offerType: Transaction.OfferType?
+        public let offerID: String?
+        /// The token the subscription was bought with (`appAccountToken(_:)`), if any.
+        public let appAccountToken: UUID?
+        /// The customer's app transaction id (the same as ``Transaction/appTransactionID``).
+        public let appTransactionID: String
         public let jsonRepresentation: Data
         let jws: String
 
@@ -238,6 +265,14 @@ extension Product.SubscriptionInfo {
             renewalDate = Self.date(payload.renewalDate)
             signedDate = Self.date(payload.signedDate)
             environment = AppStore.Environment(rawValue: payload.environment.rawValue)
+            recentSubscriptionStartDate = Self.date(payload.recentSubscriptionStartDate)
+            currency = Locale.Currency(payload.currency)
+            renewalPrice = Decimal(payload.renewalPrice) / 1000
+            eligibleWinBackOfferIDs = payload.eligibleWinBackOfferIds ?? []
+            offerType = payload.offerType.map { Transaction.OfferType(rawValue: $0.rawValue) }
+            offerID = payload.offerIdentifier
+            appAccountToken = payload.appAccountToken.flatMap(UUID.init(uuidString:))
+            appTransactionID = payload.appTransactionId ?? ""
             jsonRepresentation = json
             self.jws = jws
         }
@@ -265,6 +300,11 @@ extension Product.SubscriptionInfo {
             case agreed
         }
     }
+}
+
+extension Product.SubscriptionInfo.RenewalInfo: CustomDebugStringConvertible {
+    /// The signed payload, as JSON.
+    public var debugDescription: String { String(decoding: jsonRepresentation, as: UTF8.self) }
 }
 
 extension Product.SubscriptionInfo.RenewalInfo: SignedByStore {

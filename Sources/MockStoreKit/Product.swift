@@ -22,6 +22,15 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable {
     public let subscription: Product.SubscriptionInfo?
     /// The product as the store described it, JSON.
     public let jsonRepresentation: Data
+    /// The storefront's currency (ISO 4217) and the locale ``displayPrice`` is written for.
+    let currencyCode: String
+    let priceLocale: Locale
+
+    /// The format style for ``price``: the storefront's currency, in the locale the store wrote ``displayPrice``
+    /// for, so that `price.formatted(priceFormatStyle)` reads as ``displayPrice`` does.
+    public var priceFormatStyle: Decimal.FormatStyle.Currency {
+        Decimal.FormatStyle.Currency(code: currencyCode, locale: priceLocale)
+    }
 
     init(_ info: StoreProductInfo) {
         id = info.id
@@ -33,6 +42,8 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable {
         isFamilyShareable = info.isFamilyShareable
         subscription = info.subscription.map(Product.SubscriptionInfo.init)
         jsonRepresentation = (try? JSONEncoder().encode(info)) ?? Data()
+        currencyCode = info.currency
+        priceLocale = Locale(identifier: info.locale ?? "en_US")
     }
 
     /// The products with these identifiers: duplicates once, unknown identifiers left out (never an error).
@@ -73,6 +84,11 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable {
                 request.offer = PurchaseOfferOption(
                     type: .promotional, id: offerID, keyID: keyID, nonce: nonce.uuidString.lowercased(),
                     timestamp: Int64(timestamp), signature: signature.base64EncodedString())
+            case .winBackOffer(let offerID): request.offer = PurchaseOfferOption(type: .winBack, id: offerID)
+            case .simulatesAskToBuyInSandbox(let simulates): request.simulatesAskToBuy = simulates
+            case .custom:
+                // Passed to the App Store for the developer's own analysis; no purchase depends on it.
+                break
             }
         }
         let answer = try await session.client.purchase(request)
@@ -132,6 +148,17 @@ extension Product {
             case appAccountToken(UUID)
             case quantity(Int)
             case promotionalOffer(offerID: String, keyID: String, nonce: UUID, signature: Data, timestamp: Int)
+            case winBackOffer(offerID: String)
+            case simulatesAskToBuyInSandbox(Bool)
+            case custom(key: String, value: CustomValue)
+        }
+
+        /// A custom option's value: StoreKit takes a string, a number, a Boolean or data.
+        enum CustomValue: Equatable, Hashable, Sendable {
+            case string(String)
+            case double(Double)
+            case bool(Bool)
+            case data(Data)
         }
 
         let kind: Kind
@@ -151,6 +178,38 @@ extension Product {
             .init(
                 kind: .promotionalOffer(
                     offerID: offerID, keyID: keyID, nonce: nonce, signature: signature, timestamp: timestamp))
+        }
+
+        /// A win-back offer of the subscription (one of its ``Product/SubscriptionInfo/winBackOffers``), for a
+        /// customer whose subscription has lapsed.
+        public static func winBackOffer(_ offer: Product.SubscriptionOffer) -> Product.PurchaseOption {
+            .init(kind: .winBackOffer(offerID: offer.id ?? ""))
+        }
+
+        /// In the sandbox, makes this purchase wait for Ask to Buy (`true`) as a child's account would; ignored in
+        /// production, as Apple's is.
+        public static func simulatesAskToBuyInSandbox(_ simulateAskToBuy: Bool) -> Product.PurchaseOption {
+            .init(kind: .simulatesAskToBuyInSandbox(simulateAskToBuy))
+        }
+
+        /// A key and value of the developer's own, passed along with the purchase.
+        public static func custom(key: String, value: String) -> Product.PurchaseOption {
+            .init(kind: .custom(key: key, value: .string(value)))
+        }
+
+        /// A key and value of the developer's own, passed along with the purchase.
+        public static func custom(key: String, value: Double) -> Product.PurchaseOption {
+            .init(kind: .custom(key: key, value: .double(value)))
+        }
+
+        /// A key and value of the developer's own, passed along with the purchase.
+        public static func custom(key: String, value: Bool) -> Product.PurchaseOption {
+            .init(kind: .custom(key: key, value: .bool(value)))
+        }
+
+        /// A key and value of the developer's own, passed along with the purchase.
+        public static func custom(key: String, value: Data) -> Product.PurchaseOption {
+            .init(kind: .custom(key: key, value: .data(value)))
         }
     }
 }

@@ -7,4 +7,5 @@ public enum StoreKit {
     public typealias AppStore = MockStoreKit.AppStore
     public typealias StoreKitError = MockStoreKit.StoreKitError
     public typealias Storefront = MockStoreKit.Storefront
+    public typealias AppTransaction = MockStoreKit.AppTransaction
 }

@@ -33,8 +33,12 @@ public struct Transaction: Identifiable, Equatable, Hashable, Sendable {
     public var offerType: Transaction.OfferType? { offer?.type }
     /// The redeemed offer's identifier (StoreKit keeps it beside ``offer``, deprecated).
     public var offerID: String? { offer?.id }
+    /// The storefront's country, ISO 3166-1 alpha-3 (StoreKit keeps it beside ``storefront``, deprecated).
+    public var storefrontCountryCode: String { storefront.countryCode }
     public let deviceVerification: Data
     public let deviceVerificationNonce: UUID
+    /// The customer's app transaction id: the same in every transaction of the customer, and in `AppTransaction`.
+    public let appTransactionID: String
     /// The transaction's payload as the store signed it, JSON.
     public let jsonRepresentation: Data
     let jws: String
@@ -62,7 +66,8 @@ public struct Transaction: Identifiable, Equatable, Hashable, Sendable {
         appAccountToken = payload.appAccountToken.flatMap(UUID.init(uuidString:))
         environment = AppStore.Environment(rawValue: payload.environment.rawValue)
         reason = Transaction.Reason(rawValue: payload.transactionReason.rawValue)
-        storefront = Storefront(countryCode: payload.storefront, id: payload.storefrontId)
+        storefront = Storefront(
+            countryCode: payload.storefront, id: payload.storefrontId, currency: Locale.Currency(payload.currency))
         price = Decimal(payload.price) / 1000
         currency = Locale.Currency(payload.currency)
         offer = payload.offerType.map { type in
@@ -72,6 +77,7 @@ public struct Transaction: Identifiable, Equatable, Hashable, Sendable {
         }
         deviceVerification = payload.deviceVerification.flatMap { Data(base64Encoded: $0) } ?? Data()
         deviceVerificationNonce = payload.deviceVerificationNonce.flatMap(UUID.init(uuidString:)) ?? UUID()
+        appTransactionID = payload.appTransactionId ?? ""
         jsonRepresentation = json
         self.jws = jws
     }
@@ -97,6 +103,11 @@ public struct Transaction: Identifiable, Equatable, Hashable, Sendable {
         case .unrecognized(let value): return Product.ProductType(rawValue: value)
         }
     }
+}
+
+extension Transaction: CustomDebugStringConvertible {
+    /// The signed payload, as JSON.
+    public var debugDescription: String { String(decoding: jsonRepresentation, as: UTF8.self) }
 }
 
 extension Transaction: SignedByStore {
@@ -164,12 +175,4 @@ extension Transaction {
         public static let purchase = Reason(rawValue: "PURCHASE")
         public static let renewal = Reason(rawValue: "RENEWAL")
     }
-}
-
-/// StoreKit 2's `Storefront`: the App Store country the purchase was made in.
-public struct Storefront: Identifiable, Equatable, Hashable, Sendable {
-    /// ISO 3166-1 alpha-3, e.g. `GBR`.
-    public let countryCode: String
-    /// Apple's storefront id, e.g. `143444`.
-    public let id: String
 }

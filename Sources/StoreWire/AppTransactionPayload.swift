@@ -43,6 +43,32 @@ public struct AppTransactionPayload: Codable, Sendable, Equatable {
         self.originalPlatform = originalPlatform
         self.signedDate = signedDate
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case receiptType, appAppleId, bundleId, applicationVersion, versionExternalIdentifier, receiptCreationDate
+        case originalPurchaseDate, originalApplicationVersion, deviceVerification, deviceVerificationNonce
+        case preorderDate, appTransactionId, originalPlatform, signedDate
+    }
+
+    /// Reads Apple's payload; one without `signedDate` (an app transaction signed before Apple added it) is read as
+    /// signed at its `receiptCreationDate`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        receiptType = try container.decode(AppStoreEnvironment.self, forKey: .receiptType)
+        appAppleId = try container.decodeIfPresent(Int64.self, forKey: .appAppleId)
+        bundleId = try container.decode(String.self, forKey: .bundleId)
+        applicationVersion = try container.decode(String.self, forKey: .applicationVersion)
+        versionExternalIdentifier = try container.decodeIfPresent(Int64.self, forKey: .versionExternalIdentifier)
+        receiptCreationDate = try container.decode(Int64.self, forKey: .receiptCreationDate)
+        originalPurchaseDate = try container.decode(Int64.self, forKey: .originalPurchaseDate)
+        originalApplicationVersion = try container.decode(String.self, forKey: .originalApplicationVersion)
+        deviceVerification = try container.decodeIfPresent(String.self, forKey: .deviceVerification)
+        deviceVerificationNonce = try container.decodeIfPresent(String.self, forKey: .deviceVerificationNonce)
+        preorderDate = try container.decodeIfPresent(Int64.self, forKey: .preorderDate)
+        appTransactionId = try container.decode(String.self, forKey: .appTransactionId)
+        originalPlatform = try container.decode(PurchasePlatform.self, forKey: .originalPlatform)
+        signedDate = try container.decodeIfPresent(Int64.self, forKey: .signedDate) ?? receiptCreationDate
+    }
 }
 
 /// `GET /storekit/v1/app-transaction`: StoreKit's `AppTransaction.shared`, as its `jwsRepresentation`.

@@ -40,6 +40,10 @@ public enum DeviceAPI {
     public static let appTransaction = Endpoint<NoBody, SignedAppTransactionBody, NoParameters>(
         .get, "/storekit/v1/app-transaction",
         errors: [StoreErrorCode.appTransactionDoesNotExist, StoreErrorCode.simulatedStoreKitError])
+    /// `Storefront.current` and `Storefront.updates`: the storefront the customer is in now (a mock store addition:
+    /// StoreKit reads it from the device's App Store account).
+    public static let storefront = Endpoint<NoBody, StorefrontBody, NoParameters>(
+        .get, "/storekit/v1/storefront", errors: [StoreErrorCode.simulatedStoreKitError])
     /// `Product.SubscriptionInfo.status(for:)`: the statuses in subscription group `{groupId}`.
     public static let subscriptionStatus = Endpoint<NoBody, SubscriptionStatusesBody, SubscriptionGroupPath>(
         .get, "/storekit/v1/subscriptions/{groupId}/status", errors: [StoreErrorCode.simulatedStoreKitError])

@@ -1,5 +1,5 @@
 /// A store call a test control can make fail (`api`), named as `SKTestSession`'s `FailableStoreKitAPI` where
-/// StoreKit has the API (`finish` is the mock store's own).
+/// StoreKit has the API (`finish` and `storefront` are the mock store's own).
 ///
 /// Decodes any value: one added later is ``unrecognized(_:)``, kept as sent.
 public enum StoreKitAPI: WireStringEnum {
@@ -13,10 +13,14 @@ public enum StoreKitAPI: WireStringEnum {
     case appStoreSync
     /// `POST /storekit/v1/transactions/{id}/finish` (`Transaction.finish()`). `finish`.
     case finish
+    /// `GET /storekit/v1/storefront` (`Storefront.current`, `Storefront.updates`; the mock store's own). `storefront`.
+    case storefront
     /// A value none of the cases above has, as sent.
     case unrecognized(String)
 
-    public static let knownCases: [Self] = [.loadProducts, .purchase, .verification, .appStoreSync, .finish]
+    public static let knownCases: [Self] = [
+        .loadProducts, .purchase, .verification, .appStoreSync, .finish, .storefront,
+    ]
 
     public var rawValue: String {
         switch self {
@@ -25,6 +29,7 @@ public enum StoreKitAPI: WireStringEnum {
         case .verification: "verification"
         case .appStoreSync: "appStoreSync"
         case .finish: "finish"
+        case .storefront: "storefront"
         case .unrecognized(let value): value
         }
     }

@@ -15,11 +15,15 @@ public struct StoreProductInfo: Codable, Sendable, Equatable {
     public var isFamilyShareable: Bool
     /// StoreKit's `Product.subscription`: set for an `autoRenewable` product only (left out of the JSON otherwise).
     public var subscription: StoreSubscriptionInfo?
+    /// The locale `displayPrice` is written for (e.g. `en_GB`): StoreKit's `Product.priceFormatStyle` formats
+    /// `price` with it. Missing from stores before it was added.
+    public var locale: String?
 
     public init(
         id: String, type: StoreKitProductType, displayName: String, description: String, displayPrice: String,
         price: String,
-        currency: String, isFamilyShareable: Bool = false, subscription: StoreSubscriptionInfo? = nil
+        currency: String, isFamilyShareable: Bool = false, subscription: StoreSubscriptionInfo? = nil,
+        locale: String? = nil
     ) {
         self.id = id
         self.type = type
@@ -30,10 +34,11 @@ public struct StoreProductInfo: Codable, Sendable, Equatable {
         self.currency = currency
         self.isFamilyShareable = isFamilyShareable
         self.subscription = subscription
+        self.locale = locale
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, type, displayName, description, displayPrice, price, currency, isFamilyShareable, subscription
+        case id, type, displayName, description, displayPrice, price, currency, isFamilyShareable, subscription, locale
     }
 
     /// `isFamilyShareable` may be missing (stores before it was added): not shareable.
@@ -48,6 +53,7 @@ public struct StoreProductInfo: Codable, Sendable, Equatable {
         currency = try container.decode(String.self, forKey: .currency)
         isFamilyShareable = try container.decodeIfPresent(Bool.self, forKey: .isFamilyShareable) ?? false
         subscription = try container.decodeIfPresent(StoreSubscriptionInfo.self, forKey: .subscription)
+        locale = try container.decodeIfPresent(String.self, forKey: .locale)
     }
 }
 
@@ -64,13 +70,17 @@ public struct PurchaseRequestBody: Codable, Sendable, Equatable {
     public var appAccountToken: String?
     /// Auto-renewable subscriptions: an offer to redeem (promotional, offer code, win-back).
     public var offer: PurchaseOfferOption?
+    /// StoreKit's `simulatesAskToBuyInSandbox(true)`: this purchase waits for Ask to Buy (a sandbox store only).
+    public var simulatesAskToBuy: Bool?
     public init(
-        productId: String, quantity: Int? = nil, appAccountToken: String? = nil, offer: PurchaseOfferOption? = nil
+        productId: String, quantity: Int? = nil, appAccountToken: String? = nil, offer: PurchaseOfferOption? = nil,
+        simulatesAskToBuy: Bool? = nil
     ) {
         self.productId = productId
         self.quantity = quantity
         self.appAccountToken = appAccountToken
         self.offer = offer
+        self.simulatesAskToBuy = simulatesAskToBuy
     }
 }
 
@@ -126,7 +136,6 @@ public struct StoreErrorBody: Codable, Sendable, Equatable, Error {
         self.errorMessage = errorMessage
     }
 }
-
 
 /// `GET /storekit/v1/purchases/{transactionId}` (a mock store addition: StoreKit tells an app neither a decline nor
 /// a lapse): what became of a purchase the store answered pending.

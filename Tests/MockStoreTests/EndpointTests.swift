@@ -40,6 +40,7 @@ import Testing
         declared(DeviceAPI.currentEntitlements),
         declared(DeviceAPI.finish),
         declared(DeviceAPI.appTransaction),
+        declared(DeviceAPI.storefront),
         declared(DeviceAPI.subscriptionStatus),
         declared(DeviceAPI.introOfferEligibility),
         declared(DeviceAPI.messages),

@@ -90,7 +90,7 @@ extension MockStoreRouterTests {
                 == StoreProductInfo(
                     id: Self.credit500, type: .consumable, displayName: "£5 of credit",
                     description: "£5 of credit to spend in VoiceDebrief", displayPrice: "£5.00", price: "5.00",
-                    currency: "GBP"))
+                    currency: "GBP", locale: "en_GB"))
         #expect(products?.first?.displayPrice == "£10.00")
     }
 

@@ -1,7 +1,7 @@
 import StoreWire
 
 /// The store calls a test control can make fail, named as `SKTestSession`'s `FailableStoreKitAPI` where StoreKit has
-/// the API (`finish` is the mock store's own).
+/// the API (`finish` and `storefront` are the mock store's own).
 public typealias FailableAPI = StoreKitAPI
 
 extension StoreKitAPI {
@@ -12,7 +12,7 @@ extension StoreKitAPI {
         case .purchase: "Purchase"
         case .verification: "Verification"
         case .appStoreSync: "App Store Sync"
-        case .finish, .unrecognized: nil
+        case .finish, .storefront, .unrecognized: nil
         }
     }
 
@@ -43,7 +43,7 @@ extension StoreKitAPI {
     /// The errors this API can fail with.
     var allowedDomains: [StoreKitFailure.Domain] {
         switch self {
-        case .loadProducts, .appStoreSync, .finish: [.storeKitError]
+        case .loadProducts, .appStoreSync, .finish, .storefront: [.storeKitError]
         case .purchase: [.storeKitError, .purchaseError, .skError]
         case .verification: [.verificationError]
         case .unrecognized: []

@@ -131,6 +131,7 @@ public struct StoreCatalogue: StorePart {
             displayPrice: PriceFormatter.displayPrice(
                 product.displayPrice, currency: storefront.currency, locale: locale),
             price: product.displayPrice, currency: storefront.currency, isFamilyShareable: product.familyShareable,
-            subscription: configuration.catalogue.subscriptionInfo(of: product, storefront: storefront, locale: locale))
+            subscription: configuration.catalogue.subscriptionInfo(of: product, storefront: storefront, locale: locale),
+            locale: locale)
     }
 }

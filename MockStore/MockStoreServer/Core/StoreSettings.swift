@@ -16,6 +16,13 @@ public struct StoreSettings: StorePart {
         return configuration.catalogue.settings.askToBuyEnabled ?? false
     }
 
+    /// Whether `request` waits for Ask to Buy: the store's setting, or the purchase's own
+    /// `simulatesAskToBuyInSandbox(true)`, which, as Apple's, counts in the sandbox only.
+    func askToBuy(for request: PurchaseRequestBody, _ database: TransactionStore) throws -> Bool {
+        if request.simulatesAskToBuy == true && configuration.environment == .sandbox { return true }
+        return try askToBuyEnabled(database)
+    }
+
     /// Xcode keeps this in its test session, not in the `.storekit` file: off unless a test control turns it on.
     func interruptedPurchasesEnabled(_ database: TransactionStore) throws -> Bool {
         try database.setting(MockStore.SettingKey.interruptedPurchasesEnabled) == "true"
@@ -131,6 +138,21 @@ public struct StoreSettings: StorePart {
                 try database.setSetting(MockStore.SettingKey.locale, to: locale)
             }
             return try settingsBody(database)
+        }
+    }
+
+    /// The storefront the customer acted for is in now (`Storefront.current`), after a simulated `storefront`
+    /// failure is checked.
+    ///
+    /// - Throws: ``MockStoreError``: a simulated `storefront` failure, a failure of the store.
+    public func currentStorefront() throws(MockStoreError) -> StorefrontBody {
+        try withDatabase { database in
+            if let simulated = try takeSimulatedFailure(.storefront, database) {
+                throw MockStoreError.simulated(simulated)
+            }
+            let storefront = try storefront(database)
+            return StorefrontBody(
+                countryCode: storefront.code, id: storefront.storefrontId, currency: storefront.currency)
         }
     }
 

@@ -52,6 +52,7 @@ enum DeviceRoutes: RouteTable {
             try store.purchases.finish(transactionId: path.transactionId)
             return EmptyBody()
         },
+        route(DeviceAPI.storefront) { store, _, _ in try store.settings.currentStorefront() },
     ]
 
     /// The answer to a purchase: a paid one (what nearly every purchase gets) written straight, byte for byte as

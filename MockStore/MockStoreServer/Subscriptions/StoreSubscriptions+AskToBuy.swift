@@ -14,8 +14,10 @@ extension StoreSubscriptions {
 
     /// Whether a purchase of `product` waits (Ask to Buy or an interrupted purchase) rather than subscribing now:
     /// only a new subscription waits; a change of plan in a group in force happens at once.
-    func subscriptionPurchaseWaits(groupId: String?, _ database: TransactionStore) throws -> Bool {
-        guard try settings.askToBuyEnabled(database) || settings.interruptedPurchasesEnabled(database) else {
+    func subscriptionPurchaseWaits(_ request: PurchaseRequestBody, groupId: String?, _ database: TransactionStore)
+        throws -> Bool
+    {
+        guard try settings.askToBuy(for: request, database) || settings.interruptedPurchasesEnabled(database) else {
             return false
         }
         guard let groupId, let state = try database.subscriptionState(groupId: groupId) else { return true }
@@ -73,7 +75,7 @@ extension StoreSubscriptions {
     ) throws {
         guard request.offer != nil else { return }
         try StoreOffers.refuseOfferOnOtherProducts(request, product)
-        if try subscriptionPurchaseWaits(groupId: product.subscription?.groupID, database) {
+        if try subscriptionPurchaseWaits(request, groupId: product.subscription?.groupID, database) {
             throw MockStoreError.conflict(.offerCannotWait)
         }
     }

@@ -39,7 +39,7 @@ public struct StorePurchases: StorePart {
             let product = try checked.get()
             try subscriptions.refuseWaitingOffer(request, product, database)
             if product.type == .autoRenewable,
-                try !subscriptions.subscriptionPurchaseWaits(groupId: product.subscription?.groupID, database)
+                try !subscriptions.subscriptionPurchaseWaits(request, groupId: product.subscription?.groupID, database)
             {
                 let verification = try settings.takeFailure(.verification, database)
                 let stored = try subscriptions.subscribeOrChange(product, request, database, origin: .app)
@@ -55,7 +55,7 @@ public struct StorePurchases: StorePart {
                         owned, verification: try settings.takeFailure(.verification, database), device: device))
             }
             let pendingReason: StoredTransaction.PendingReason? =
-                try settings.askToBuyEnabled(database)
+                try settings.askToBuy(for: request, database)
                 ? .askToBuy : try settings.interruptedPurchasesEnabled(database) ? .interrupted : nil
             let new = try catalogue.newTransaction(
                 product, request, database, status: pendingReason == nil ? .purchased : .pending, origin: .app,
