@@ -146,6 +146,28 @@ extension Product.SubscriptionInfo {
         /// while the app runs; it never ends.
         public static var updates: Product.SubscriptionInfo.Status.Statuses { Statuses() }
 
+        /// The statuses of every subscription group the customer ever subscribed in, a group at a time (each
+        /// group's as ``Product/SubscriptionInfo/status(for:)`` gives it), then the stream ends. A store out of
+        /// reach ends it with nothing.
+        public static var all: AsyncStream<(groupID: String, statuses: [Product.SubscriptionInfo.Status])> {
+            AsyncStream { continuation in
+                // A task, not a detached one: it keeps the session of the code that asked.
+                let task = Task {
+                    var groups: [String] = []
+                    for await result in Transaction.all {
+                        let transaction = result.unsafePayloadValue
+                        if let group = transaction.subscriptionGroupID, !groups.contains(group) { groups.append(group) }
+                    }
+                    for group in groups where !Task.isCancelled {
+                        guard let statuses = try? await Product.SubscriptionInfo.status(for: group) else { break }
+                        if !statuses.isEmpty { continuation.yield((group, statuses)) }
+                    }
+                    continuation.finish()
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+        }
+
         /// StoreKit 2's `Product.SubscriptionInfo.Status.Statuses`: an asynchronous sequence of statuses.
         public struct Statuses: AsyncSequence, Sendable {
             public typealias Element = Product.SubscriptionInfo.Status

@@ -165,3 +165,22 @@ extension DocumentedMembersTests {
 @MainActor private final class MainActorModel {
     var products: [Product] = []
 }
+
+extension DocumentedMembersTests {
+    @Test func allStatusesGiveEachGroupTheCustomerSubscribedIn() async throws {
+        let shop = try await StoreKitFixture.shared(catalogue: Repository.subscriptionCatalogue)
+        let (none, subscribed, groups) = try await shop.launch().run {
+            var none: [String] = []
+            for await entry in Product.SubscriptionInfo.Status.all { none.append(entry.groupID) }
+            let subscribed = try await buyVerified(ProductID.proYearly)
+            _ = try await buyVerified(ProductID.coins)
+            var groups: [(groupID: String, statuses: [Product.SubscriptionInfo.Status])] = []
+            for await entry in Product.SubscriptionInfo.Status.all { groups.append(entry) }
+            return (none, subscribed, groups)
+        }
+        #expect(none.isEmpty)
+        #expect(groups.map(\.groupID) == ["21C0FFEE"])
+        #expect(groups.first?.statuses.map(\.state) == [.subscribed])
+        #expect(groups.first?.statuses.first?.transaction.unsafePayloadValue.originalID == subscribed.originalID)
+    }
+}
