@@ -67,11 +67,11 @@ enum SettingsControls {
         static let error = Option.string(.error, "NAME", help: "the StoreKit error").required()
         static let once = Option.flag(.once, help: "only the next call fails")
         static let api = Argument.word(
-            .api, help: "loadProducts, purchase, verification, appStoreSync, finish or storefront")
+            .api, help: "loadProducts, purchase, verification, appStoreSync, appTransaction, finish or storefront")
         static let configuration = CommandSpec(
             "fail",
             summary: "make an API fail with a StoreKit error, once or until cleared.\n"
-                + "API: loadProducts, purchase, verification, appStoreSync, finish, storefront.\n"
+                + "API: loadProducts, purchase, verification, appStoreSync, appTransaction, finish, storefront.\n"
                 + "NAME as StoreKit names it, e.g. StoreKitError.networkError, "
                 + "Product.PurchaseError.purchaseNotAllowed (or purchaseNotAllowed), "
                 + "SKError.Code.paymentNotAllowed, VerificationError.invalidSignature",

@@ -73,7 +73,7 @@ public struct AppTransaction: Sendable, Hashable, CustomDebugStringConvertible {
     public static var shared: VerificationResult<AppTransaction> {
         get async throws {
             let session = try MockStoreKitSession.shared()
-            if let kept = session.client.keptAppTransaction.value { return kept }
+            if let kept = session.keptAppTransaction.value { return kept }
             return try await fetch(session)
         }
     }
@@ -92,7 +92,7 @@ public struct AppTransaction: Sendable, Hashable, CustomDebugStringConvertible {
             throw .systemError(
                 StoreProblem(description: "the store's answer holds no app transaction that can be read"))
         }
-        session.client.keptAppTransaction.keep(result)
+        session.keptAppTransaction.keep(result)
         return result
     }
 

@@ -11,9 +11,6 @@ internal import StoreWire
 struct DeviceClient: Sendable {
     private let transport: CurlTransport
     private let baseURL: URL
-    /// The app transaction this launch fetched last, as StoreKit keeps it (``AppTransaction/shared``): one client a
-    /// session, so one kept app transaction a launch.
-    let keptAppTransaction = KeptAppTransaction()
 
     init(_ configuration: MockStoreKitConfiguration) {
         var headers = ["X-Device-Verification-ID": configuration.deviceVerificationID.uuidString.lowercased()]

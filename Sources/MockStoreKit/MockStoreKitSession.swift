@@ -19,6 +19,8 @@ public final class MockStoreKitSession: Sendable {
     private let chains = VerifiedChains()
     /// Set once the first ``Transaction/updates`` iterator has taken the unfinished transactions of this launch.
     private let launchDelivered = Mutex(false)
+    /// The app transaction this launch fetched last (``AppTransaction/shared`` hands it out again).
+    let keptAppTransaction = KeptAppTransaction()
 
     private static let current = Mutex<MockStoreKitSession?>(nil)
     @TaskLocal private static var scoped: MockStoreKitSession?

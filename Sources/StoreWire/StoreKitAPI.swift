@@ -11,6 +11,8 @@ public enum StoreKitAPI: WireStringEnum {
     case verification
     /// The unfinished and updates lists (`AppStore.sync()`, `Transaction.updates`). `appStoreSync`.
     case appStoreSync
+    /// `GET /storekit/v1/app-transaction` (`AppTransaction.shared`, `refresh()`). `appTransaction`.
+    case appTransaction
     /// `POST /storekit/v1/transactions/{id}/finish` (`Transaction.finish()`). `finish`.
     case finish
     /// `GET /storekit/v1/storefront` (`Storefront.current`, `Storefront.updates`; the mock store's own). `storefront`.
@@ -19,7 +21,7 @@ public enum StoreKitAPI: WireStringEnum {
     case unrecognized(String)
 
     public static let knownCases: [Self] = [
-        .loadProducts, .purchase, .verification, .appStoreSync, .finish, .storefront,
+        .loadProducts, .purchase, .verification, .appStoreSync, .appTransaction, .finish, .storefront,
     ]
 
     public var rawValue: String {
@@ -28,6 +30,7 @@ public enum StoreKitAPI: WireStringEnum {
         case .purchase: "purchase"
         case .verification: "verification"
         case .appStoreSync: "appStoreSync"
+        case .appTransaction: "appTransaction"
         case .finish: "finish"
         case .storefront: "storefront"
         case .unrecognized(let value): value

@@ -86,6 +86,21 @@ extension AppTransactionTests {
         #expect(result.unsafePayloadValue.bundleID == "ai.voicedebrief.app")
     }
 
+    @Test func aSimulatedAppTransactionFailureIsThrownOnceThenTheFetchWorks() async throws {
+        let shop = try await StoreKitFixture.start()
+        let session = shop.launch()
+        _ = try await shop.store.fail(.appTransaction, with: .storeKit(.notEntitled), once: true)
+        let error = await #expect(throws: StoreKitError.self) {
+            try await session.run { try await AppTransaction.shared }
+        }
+        guard case .notEntitled = error else {
+            Issue.record("the simulated failure, not \(String(describing: error))")
+            return
+        }
+        let result = try await session.run { try await AppTransaction.shared }
+        #expect(result.verificationError == nil)
+    }
+
     @Test func aStoreOutOfReachThrowsANetworkError() async throws {
         let shop = try await StoreKitFixture.start()
         let session = shop.launch()

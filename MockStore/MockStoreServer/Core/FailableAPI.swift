@@ -12,6 +12,7 @@ extension StoreKitAPI {
         case .purchase: "Purchase"
         case .verification: "Verification"
         case .appStoreSync: "App Store Sync"
+        case .appTransaction: "App Transaction"
         case .finish, .storefront, .unrecognized: nil
         }
     }
@@ -43,7 +44,7 @@ extension StoreKitAPI {
     /// The errors this API can fail with.
     var allowedDomains: [StoreKitFailure.Domain] {
         switch self {
-        case .loadProducts, .appStoreSync, .finish, .storefront: [.storeKitError]
+        case .loadProducts, .appStoreSync, .appTransaction, .finish, .storefront: [.storeKitError]
         case .purchase: [.storeKitError, .purchaseError, .skError]
         case .verification: [.verificationError]
         case .unrecognized: []

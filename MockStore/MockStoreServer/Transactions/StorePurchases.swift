@@ -184,6 +184,9 @@ public struct StorePurchases: StorePart {
         -> SignedAppTransactionBody
     {
         try withDatabase { database in
+            if let simulated = try settings.takeSimulatedFailure(.appTransaction, database) {
+                throw MockStoreError.simulated(simulated)
+            }
             let verification = try settings.takeFailure(.verification, database)
             return SignedAppTransactionBody(
                 signedAppTransaction: try signing.signAppTransaction(device: device, verification: verification))
