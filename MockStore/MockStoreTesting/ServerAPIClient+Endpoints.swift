@@ -16,13 +16,21 @@ extension ServerAPIClient {
         try await send(ServerAPI.appTransactionInfo, .init(transactionId: transactionId), body: NoBody())
     }
 
-    /// Set App Account Token: `appAccountToken` in every transaction of `originalTransactionId` signed afterwards.
+    /// Set App Account Token: `appAccountToken` on the purchase `originalTransactionId`, or on that subscription's
+    /// current renewal transaction and its later renewals (not its past transactions), as Apple documents it.
     public func setAppAccountToken(_ appAccountToken: UUID, originalTransactionId: String)
         async throws(ServerAPIError)
     {
         let body = UpdateAppAccountTokenRequestBody(appAccountToken: appAccountToken.uuidString.lowercased())
         _ = try await send(
             ServerAPI.setAppAccountToken, .init(originalTransactionId: originalTransactionId), body: body)
+    }
+
+    /// ``setAppAccountToken(_:originalTransactionId:)`` with the transaction first, as the other calls take it.
+    public func setAppAccountToken(_ originalTransactionId: String, _ appAccountToken: UUID)
+        async throws(ServerAPIError)
+    {
+        try await setAppAccountToken(appAccountToken, originalTransactionId: originalTransactionId)
     }
 
     /// Get Transaction History (v2, or Apple's deprecated v1 with `version: .v1`): a page of the transactions of the

@@ -41,6 +41,7 @@ extension TestStore {
 
     /// Waits until no notification is waiting for a try (each is `delivered`, `failed` or `unsent`): then counts
     /// are final. Gives every record.
+    @discardableResult
     public func notificationsSettled(within: Duration) async throws -> [TestNotificationRecord] {
         try await waitForRecords(within: within, waitingFor: "every notification's last try") { records in
             records.contains { $0.status == .pending } ? nil : records

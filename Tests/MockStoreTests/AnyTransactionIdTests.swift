@@ -111,6 +111,22 @@ extension AnyTransactionIdTests {
         #expect(try renewalInfo(last.signedRenewalInfo).appAccountToken == token)
     }
 
+    @Test func aTokenSetAfterARenewalIsTheCurrentRenewalsAndNotThePastTransactions() throws {
+        let store = try store(Repository.subscriptionCatalogue)
+        let subscribed = try buy(store, Self.weekly)
+        let renewed = try #require(try store.subscriptions.forceRenewal(Self.weekly).transactionId)
+        let token = "5d1c0a7e-2b3f-4c4d-9e5f-6a7b8c9d0e1f"
+        try store.serverAPI.setAppAccountToken(
+            originalTransactionId: subscribed.transactionId, UpdateAppAccountTokenRequestBody(appAccountToken: token))
+        let past = try store.serverAPI.transactionInfo(id: subscribed.transactionId)
+        #expect(try payload(past.signedTransactionInfo).appAccountToken == nil)
+        let current = try store.serverAPI.transactionInfo(id: renewed)
+        #expect(try payload(current.signedTransactionInfo).appAccountToken == token)
+        let next = try #require(try store.subscriptions.forceRenewal(Self.weekly).transactionId)
+        let later = try store.serverAPI.transactionInfo(id: next)
+        #expect(try payload(later.signedTransactionInfo).appAccountToken == token)
+    }
+
     @Test func consumptionRecordsAreTheNamedCustomers() throws {
         let store = try store()
         _ = try store.customers.addCustomer(TestCustomerRequest(name: "alice"))

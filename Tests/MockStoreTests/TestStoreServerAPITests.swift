@@ -67,6 +67,10 @@ extension TestStoreServerAPITests {
         let order = try await store.transactions().first?.orderId ?? ""
         #expect(try await store.serverAPI.lookUpOrder(order).signedTransactions.count == 1)
         try await store.serverAPI.setAppAccountToken(UUID(), originalTransactionId: id)
+        let token = UUID()
+        try await store.serverAPI.setAppAccountToken(id, token)
+        let held = try await store.transactions().first { $0.transactionId == id }?.appAccountToken
+        #expect(held == token.uuidString.lowercased(), "the transaction first, as the other calls take it")
         #expect(try await store.serverAPI.appTransactionInfo(id).signedAppTransactionInfo.isEmpty == false)
     }
 

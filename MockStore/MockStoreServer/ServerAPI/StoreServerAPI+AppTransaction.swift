@@ -43,8 +43,10 @@ extension StoreServerAPI {
             guard transaction.inAppOwnershipType != .familyShared else {
                 throw MockStoreError.serverAPI(.familyTransactionNotSupported)
             }
-            try database.setAppAccountToken(id: id, to: request.appAccountToken)
-            // Its later renewals carry the token too (the renewal info's among them).
+            // As Apple documents it: a subscription's current renewal transaction and those after it take the
+            // token (the renewal info's among them), its past ones do not; any other purchase is its own current.
+            let current = try database.transactions(originalTransactionId: id).last ?? transaction
+            try database.setAppAccountToken(id: current.id, to: request.appAccountToken)
             try database.setSubscriptionAppAccountToken(originalTransactionId: id, to: request.appAccountToken)
         }
     }
