@@ -140,8 +140,8 @@ package struct DeviceFile {
         if let changed = outcome.changed {
             throw LedgerError.brokenChain(file: path, line: lines + changed.index + 1, reason: changed.reason)
         }
-        // A signed file (its first line carries a MAC) has a MAC on every line.
-        if macs != nil, outcome.entries.first?.macField != nil, let unsigned = outcome.firstUnsigned {
+        // A signed file (its first line carries a MAC, or it is known to be signed) has a MAC on every line.
+        if macs != nil, isSigned ?? (outcome.entries.first?.macField != nil), let unsigned = outcome.firstUnsigned {
             throw LedgerError.brokenChain(file: path, line: lines + unsigned + 1, reason: "it carries no MAC")
         }
         var tornReason: String?

@@ -16,7 +16,7 @@ extension Ledger {
             let path = ledgerDirectory + "/" + name
             // Not through a link, and nothing but a regular file: a directory or a FIFO there is refused by name.
             let size = try held.map { try $0.ledger.regularFileSize(name) } ?? Files.regularFileSize(path)
-            var file = files[owner] ?? DeviceFile(path: path)
+            var file = files[owner] ?? DeviceFile(path: path, isSigned: mustBeSigned(owner))
             if size == file.size { continue }
             if size < file.size {
                 // The file shrank under us: forget everything and read it all again.
@@ -34,6 +34,22 @@ extension Ledger {
         }
     }
 
+    /// Whether `owner`'s file must be signed whatever its first line says (true), or may be a ledger made before
+    /// signing (nil: its first line decides). In a signed ledger, another device's file must be (a merge, a join or a
+    /// sync takes only signed files), and so must this device's once a signed head was kept for it (one is written
+    /// only for a signed file): with its MACs stripped it would otherwise read as a ledger made before signing, its
+    /// lines trusted unchecked.
+    private func mustBeSigned(_ owner: String) -> Bool? {
+        guard lineMACs != nil else { return nil }
+        return owner != device || hasSignedHead(owner) ? true : nil
+    }
+
+    /// Whether a signed head of `owner`'s file is kept here (whatever it holds): one is written only once the file's
+    /// entries are durable.
+    private func hasSignedHead(_ owner: String) -> Bool {
+        (try? Files.entryStatus(SignedHead.path(in: directory, device: owner))) != nil
+    }
+
     /// Reads `file`'s new lines onto the entries, sets a torn tail aside, then counts what was read (a first read
     /// counts most of it while it parses). A bad line with whole entries after it throws, and nothing read from the
     /// file this time counts.
@@ -46,6 +62,14 @@ extension Ledger {
                     into: &entries, owner: owner, macs: lineMACs, in: held?.ledger, counter: counter, hints: hints)
             else { return }
             if lineMACs != nil && !lines.chainChecked { try file.checkChain(of: entries[lines.first...]) }
+            // A torn write leaves the end of a file, never all of one whose entries a signed head vouched for: a
+            // file none of whose lines reads (every line ending changed, say) is damage, never set aside whole (an
+            // own file set aside whole would be made again, from its opening).
+            if lines.tornTail != nil, lines.consumed == 0, file.lines == 0, lineMACs != nil, hasSignedHead(owner) {
+                throw LedgerError.corruptLine(
+                    file: file.path, line: 1,
+                    reason: "no line of the file reads as an entry, though its signed head says it held entries")
+            }
             if let tail = lines.tornTail, isReadOnly {
                 setAside = .tornTailLeft(file: file.path, bytes: tail.count)
             } else if let tail = lines.tornTail {

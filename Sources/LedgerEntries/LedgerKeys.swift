@@ -47,6 +47,7 @@ public struct LedgerKeys {
         try DataDirectory.check(keys)
         removeLeftoverTemporaries(in: keys)
         if !keys.contains(macKeyName) || !keys.contains(headKeyName) {
+            try refuseToReplaceLostKeys(keys, in: held)
             // Two processes opening a new data directory at once must not both make keys: the second rename would
             // replace the first's key after the first had signed with it. Made under a lock, checked again inside.
             let lock = KeptFileLock(name: ".lock", in: keys)
@@ -64,6 +65,21 @@ public struct LedgerKeys {
             }
         }
         return try load(from: keys)
+    }
+
+    /// Keys are made for a new data directory (or one whose ledger was made before signing, or whose keys were being
+    /// made when a process died), never to stand in for lost ones: once a head was signed here, a missing key means
+    /// what it signed can no longer be checked, and a new one would only hide that. Nothing is made; the error says
+    /// so.
+    private static func refuseToReplaceLostKeys(_ keys: DirectoryHandle, in held: HeldDataDirectory) throws {
+        let heads = (try? held.existingDirectory("heads"))?.flatMap { try? $0.names() } ?? []
+        guard heads.contains(where: { $0.hasSuffix(".json") }) else { return }
+        let missing = [macKeyName, headKeyName].filter { !keys.contains($0) }.map { keys.path(of: $0) }
+        let them = missing.count == 1 ? "it" : "them"
+        throw LedgerError.invalid(
+            "\(missing.joined(separator: " and ")) \(missing.count == 1 ? "is" : "are") missing, but this data "
+                + "directory's ledger was signed with \(them): without \(them) nothing here can be checked. Restore "
+                + "\(them) from a backup; no new key was made")
     }
 
     /// Removes what a process killed while making keys left in `keys/` (temporary files only, regular files only),

@@ -351,9 +351,13 @@ import Testing
         // Another device's file with the same id and other content: a full load reports it every time.
         var other = try #require(ledger.entry(id: "shared"))
         other.device = "zz-other"
+        other.sequence = 1
         other.amount = MicroCredits(-90_000)
-        let line = EntryCodec.line(body: EntryCodec.body(of: other), mac: nil)
-        try writeBytes(line, to: fixture.directory + "/ledger/zz-other.jsonl")
+        other.prev = nil
+        other.mac = nil
+        // Signed with the ledger's key: another device's file in a signed ledger must be.
+        let key = try LedgerKeys.load(from: fixture.directory).macKey
+        try writeBytes(Self.signedLine(other, key: key) + [0x0A], to: fixture.directory + "/ledger/zz-other.jsonl")
         let reopened = try fixture.openSigned()
         #expect(reopened.notices.contains { if case .conflictingDuplicate = $0 { return true } else { return false } })
         #expect(LedgerCheckpoint.balance(directory: fixture.directory) == nil)

@@ -1,0 +1,114 @@
+import CreditLedger
+import DurableFiles
+import Foundation
+import Testing
+
+@testable import LedgerEntries
+
+/// A data directory that was signed stays signed: its files stripped of their MACs do not read as a ledger made
+/// before signing, a file none of whose lines reads is not set aside whole (and the ledger made again from its
+/// opening), and a lost key is not replaced by a new one. Each refusal leaves the directory as it was.
+@Suite struct SignedOnceTests {
+    /// A signed ledger with two charges (so its signed head exists).
+    struct World {
+        let fixture: LedgerFixture
+        let ledger: Ledger
+        var directory: String { fixture.directory }
+        var ledgerFile: String { fixture.file(of: ledger) }
+
+        init() throws {
+            fixture = try LedgerFixture(prefix: "signed-once")
+            ledger = try fixture.openSigned()
+            try ledger.append(chargeDraft("c1", pence: 5))
+            try ledger.append(chargeDraft("c2", pence: 7))
+        }
+
+        /// The file's lines without their `prev` and `mac`, and the opening's amount raised: what the key is not
+        /// needed for.
+        func strippedLines(of path: String) throws -> [String] {
+            let text = String(decoding: try readBytes(path), as: UTF8.self)
+            return text.split(separator: "\n").map { line in
+                var line = String(line)
+                if let chain = line.range(of: ",\"prev\":") { line = String(line[..<chain.lowerBound]) + "}" }
+                return line.replacingOccurrences(
+                    of: "\"amount\":5000000,\"balanceAfter\":5000000",
+                    with: "\"amount\":900000000,\"balanceAfter\":900000000")
+            }
+        }
+    }
+
+    @Test func theOwnFileStrippedOfItsMACsIsRefusedNotReadAsMadeBeforeSigning() throws {
+        let world = try World()
+        let stripped = try world.strippedLines(of: world.ledgerFile)
+        #expect(stripped.allSatisfy { !$0.contains("\"mac\"") })
+        let bytes = Array((stripped.joined(separator: "\n") + "\n").utf8)
+        try writeBytes(bytes, to: world.ledgerFile)
+        #expect(throws: LedgerError.self) { _ = try world.fixture.openSigned() }
+        do {
+            _ = try world.fixture.openSigned()
+        } catch {
+            #expect("\(error)".contains("line 1"), "\(error)")
+            #expect("\(error)".contains("no MAC"), "\(error)")
+        }
+        #expect(try readBytes(world.ledgerFile) == bytes, "the file is left as it was")
+    }
+
+    @Test func anotherDevicesFileWithoutMACsIsRefused() throws {
+        let world = try World()
+        let other = "0ther000-0000-4000-8000-000000000002"
+        let lines = try world.strippedLines(of: world.ledgerFile).map {
+            $0.replacingOccurrences(of: world.ledger.device, with: other)
+                .replacingOccurrences(of: "\"id\":\"opening\"", with: "\"id\":\"other-opening\"")
+        }
+        let path = world.ledger.path(forDevice: other)
+        try writeBytes(Array((lines.joined(separator: "\n") + "\n").utf8), to: path)
+        do {
+            let reopened = try world.fixture.openSigned()
+            Issue.record("read as unsigned, balance \(reopened.balance.formatted)")
+        } catch {
+            #expect("\(error)".contains(path), "\(error)")
+            #expect("\(error)".contains("no MAC"), "\(error)")
+        }
+    }
+
+    @Test func aFileNoLineOfWhichReadsIsNotSetAsideWholeAndMadeAgain() throws {
+        let world = try World()
+        let crlf = Array(
+            String(decoding: try readBytes(world.ledgerFile), as: UTF8.self)
+                .replacingOccurrences(of: "\n", with: "\r\n").utf8)
+        try writeBytes(crlf, to: world.ledgerFile)
+        do {
+            let reopened = try world.fixture.openSigned()
+            Issue.record("opened with balance \(reopened.balance.formatted) and \(reopened.entries.count) entries")
+        } catch {
+            #expect("\(error)".contains("line 1"), "\(error)")
+        }
+        #expect(try readBytes(world.ledgerFile) == crlf, "nothing set aside, no opening written again")
+        let torn = world.directory + "/torn"
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: torn))?.isEmpty ?? true)
+    }
+
+    @Test func aLostLedgerKeyIsNotReplaced() throws {
+        let world = try World()
+        let key = LedgerKeys.macKeyPath(in: world.directory)
+        try FileManager.default.removeItem(atPath: key)
+        do {
+            _ = try world.fixture.openSigned()
+            Issue.record("opened with a new key")
+        } catch {
+            #expect("\(error)".contains(key), "\(error)")
+            #expect("\(error)".contains("missing"), "\(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: key), "no new key was made")
+    }
+
+    @Test func aLedgerMadeBeforeSigningStillOpensAndGetsItsKeys() throws {
+        let fixture = try LedgerFixture(prefix: "before-signing")
+        let unsigned = try fixture.open()
+        try unsigned.append(chargeDraft("c1", pence: 5))
+        let reopened = try fixture.openSigned()
+        #expect(!reopened.isSigned)
+        #expect(reopened.entries.count == 2)
+        #expect(FileManager.default.fileExists(atPath: LedgerKeys.macKeyPath(in: fixture.directory)))
+    }
+}
