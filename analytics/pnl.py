@@ -13,7 +13,8 @@ reading them again: for a list made by hand. --as-of is already UTC with millise
 --left-out is how many files the verifier refused. The SQL is the engine's reader (reader.duckdb.sql; reader.spark.sql
 after pnl_spark.py's read) then pnl.sql (the P&L, the same for both). This driver only fills in the window days, runs
 the statements and writes the rows as the JSON shape or the table; the one arithmetic it does is the shares and
-margins in basis points, from the SQL's exact sums, rounded toward zero as Swift's integer division does.
+margins in basis points, from the SQL's exact sums, to the nearest one (a half away from zero) as Swift's
+FeatureProfitAndLoss rounds them.
 """
 
 import argparse
@@ -53,10 +54,15 @@ def sql_string(text):
 
 
 def basis_points(part, whole):
+    """`part` over `whole` in basis points to the nearest one, a half away from zero (1 of 6 is 1667), as
+    FeatureProfitAndLoss.basisPoints rounds; None when `whole` is zero."""
     if whole == 0:
         return None
     sign = -1 if (part < 0) != (whole < 0) else 1
-    return sign * (abs(part) * 10000 // abs(whole))
+    quotient, remainder = divmod(abs(part) * 10000, abs(whole))
+    if remainder >= abs(whole) - remainder:
+        quotient += 1
+    return sign * quotient
 
 
 def line(row):

@@ -11,10 +11,40 @@ struct CreditCLI {
     static let usage = ExitStatus.usage.rawValue
 
     var arguments: [String]
+    /// An argument the program received that is not text (see ``RawArguments``): said, and nothing run.
+    var argumentMistake: UsageError?
+
+    init(arguments: [String]) {
+        self.arguments = arguments
+    }
+
+    /// The arguments as the program received them, bytes.
+    init(rawArguments: [[UInt8]]) {
+        do {
+            arguments = try RawArguments.decode(rawArguments)
+        } catch {
+            // Those that are text, for whether a failure is asked for in JSON too.
+            arguments = rawArguments.compactMap { String(validating: $0, as: UTF8.self) }
+            argumentMistake = error
+        }
+    }
 
     func run() async -> Int32 {
+        Self.finishOutput(await runCommand())
+    }
+
+    /// Writes out what the command printed: output that could not be written (a full disk, a closed pipe) is a
+    /// failure, said on standard error, exit 1 (a mistake in the command line stays 64).
+    static func finishOutput(_ status: Int32) -> Int32 {
+        guard let code = Console.current.output.flush() else { return status }
+        printError("credit: " + OutputFailure.words(code))
+        return status == success ? failure : status
+    }
+
+    private func runCommand() async -> Int32 {
         // Before the parse has said, any `--json` word asks for a failure in JSON too (a parse failure included).
         var json = arguments.contains { $0 == "--json" || $0.hasPrefix("--json=") }
+        if let argumentMistake { return CreditCLI.fail(argumentMistake, json: json) }
         do {
             switch try CreditCommandLine.spec.parse(arguments) {
             case .help(let path):

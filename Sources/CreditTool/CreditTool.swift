@@ -30,6 +30,22 @@ public enum CreditTool {
         }
     }
 
+    /// ``run(arguments:environment:dataDirectory:input:output:errors:outputIsTerminal:)`` on the arguments as a
+    /// program receives them, bytes: one that is not valid UTF-8 is a mistake in the command line (exit 64, naming
+    /// its position), and nothing runs.
+    public static func run(
+        rawArguments: [[UInt8]], environment: [String: String], dataDirectory: String? = nil,
+        input: CommandInput = .standardInput, output: CommandOutput = .standardOutput,
+        errors: CommandOutput = .standardError, outputIsTerminal: Bool = false
+    ) async -> Int32 {
+        let console = Console(
+            output: output, errors: errors, environment: environment, input: input,
+            outputIsTerminal: outputIsTerminal, dataDirectory: dataDirectory)
+        return await Console.$current.withValue(console) {
+            await CreditCLI(rawArguments: rawArguments).run()
+        }
+    }
+
     /// The `credit` executable: runs `credit` on the process's arguments, environment and standard streams, and
     /// exits with its status. Called first thing in `main`, before any thread exists: a watching sync blocks SIGINT
     /// and SIGTERM here, in the one thread there is, so that every thread inherits the mask and a stop signal sent
@@ -51,10 +67,12 @@ public enum CreditTool {
         exit(status.value)
     }
 
-    /// Runs `credit` as the executable does: the process's arguments, environment and standard streams.
+    /// Runs `credit` as the executable does: the process's arguments (as the bytes it received: see
+    /// ``run(rawArguments:environment:dataDirectory:input:output:errors:outputIsTerminal:)``), environment and
+    /// standard streams.
     public static func runAsProcess() async -> Int32 {
         await Console.$current.withValue(.process) {
-            await CreditCLI(arguments: Array(CommandLine.arguments.dropFirst())).run()
+            await CreditCLI(rawArguments: RawArguments.ofProcess).run()
         }
     }
 }

@@ -154,7 +154,7 @@ struct SyncCommand: CreditCommand {
     private static func show(_ report: SyncReport, _ ledger: Ledger, _ context: Context, first: Bool) throws {
         guard first || !report.changedNothing || !report.leftAlone.isEmpty else { return }
         // A watching sync's output goes to a log or a pipe: each round is seen when it happens.
-        defer { fflush(nil) }
+        defer { _ = Console.current.output.flush() }
         if context.json {
             try printJSON(report)
             return

@@ -37,8 +37,13 @@ public enum LedgerError: Error, Equatable, CustomStringConvertible {
         case .corruptLine(let file, let line, let reason):
             return "\(file): line \(line) cannot be read (\(reason)); the file was left untouched"
         case .brokenChain(let file, let line, let reason):
-            return "\(file): line \(line) does not verify (\(reason)): the ledger was changed after it was written, so "
-                + "nothing was used or written; `credit verify` says what is wrong"
+            // The first line's MAC failing is what a wrong key looks like, too (every line fails; the first is told).
+            let cause =
+                line == 1 && reason == LineMACCheck.mismatch
+                ? "the ledger was changed after it was written, or keys/ledger.key is not the key it was signed with"
+                : "the ledger was changed after it was written"
+            return "\(file): line \(line) does not verify (\(reason)): \(cause), so nothing was used or written; "
+                + "`credit verify` says what is wrong"
         case .conflict(let id, let existing, let attempted):
             return
                 "entry \(id) already exists with other content (recorded: \(existing); now: \(attempted)); nothing was written"

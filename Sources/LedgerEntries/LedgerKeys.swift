@@ -22,6 +22,9 @@ public struct LedgerKeys {
         directory(in: dataDirectory) + "/" + headPublicKeyName
     }
 
+    /// The largest key file read.
+    static let maximumKeyFileBytes = 16 * 1024
+
     /// The names of the key files in `keys/`.
     package static let macKeyName = "ledger.key"
     package static let headKeyName = "head-signing.pem"
@@ -99,8 +102,7 @@ public struct LedgerKeys {
             throw LedgerError.invalid("\(macKeyPath(in: dataDirectory)) is too short to be a ledger key")
         }
         let pem = try KeyFile.read(headKeyPath(in: dataDirectory))
-        let headKey = try P256PrivateKey(pemRepresentation: String(decoding: pem, as: UTF8.self))
-        return LedgerKeys(macKey: macKey, headKey: headKey)
+        return LedgerKeys(macKey: macKey, headKey: try headKey(pem, path: headKeyPath(in: dataDirectory)))
     }
 
     /// Loads existing keys through `keys/` held open (never through a link); throws if they are missing or readable
@@ -111,8 +113,19 @@ public struct LedgerKeys {
             throw LedgerError.invalid("\(keys.path(of: macKeyName)) is too short to be a ledger key")
         }
         let pem = try readKey(headKeyName, in: keys)
-        let headKey = try P256PrivateKey(pemRepresentation: String(decoding: pem, as: UTF8.self))
-        return LedgerKeys(macKey: macKey, headKey: headKey)
+        return LedgerKeys(macKey: macKey, headKey: try headKey(pem, path: keys.path(of: headKeyName)))
+    }
+
+    /// The head-signing key in `pem`, read from `path`: one that cannot be read is named, with what to do.
+    private static func headKey(_ pem: [UInt8], path: String) throws -> P256PrivateKey {
+        do {
+            return try P256PrivateKey(pemRepresentation: String(decoding: pem, as: UTF8.self))
+        } catch {
+            throw LedgerError.invalid(
+                "\(path) is not a head-signing key: no P-256 private key can be read from it (the file is damaged). "
+                    + "Restore it from a backup of this data directory, or copy keys/head-signing.pem from another "
+                    + "device of this account (every device has the same); nothing was written")
+        }
     }
 
     /// The key file `name` in `keys`, refused when group or others have any permission on it (as ``KeyFile`` does).
@@ -123,6 +136,13 @@ public struct LedgerKeys {
         guard fstat(fd, &info) == 0 else { throw FileError(path: keys.path(of: name), operation: .fstat, errno: errno) }
         guard info.st_mode & 0o077 == 0 else {
             throw SigningError.insecureKeyFile(path: keys.path(of: name), mode: UInt32(info.st_mode))
+        }
+        // A key is 32 bytes, a signing key a PEM file of a few hundred: anything much larger is not one, and is not
+        // read into memory.
+        guard info.st_size <= maximumKeyFileBytes else {
+            throw LedgerError.invalid(
+                "\(keys.path(of: name)) holds \(info.st_size) bytes: that is no key of this ledger (a ledger key is 32 "
+                    + "bytes, a signing key a short PEM file)")
         }
         return try Files.readAll(fd: fd, path: keys.path(of: name), from: 0)
     }

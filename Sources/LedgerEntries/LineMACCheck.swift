@@ -6,6 +6,9 @@ import Signing
 ///
 /// One ``HMACSHA256`` context per thread (they are not shareable): ``makeContext()`` makes one for each reader.
 package struct LineMACCheck: Sendable {
+    /// Why a line whose MAC is not its bytes' does not verify.
+    static let mismatch = "its MAC does not match its bytes"
+
     let key: [UInt8]
 
     /// A context for one thread's lines.
@@ -37,6 +40,6 @@ package struct LineMACCheck: Sendable {
                 for: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: line[0..<prefix])), into: output)
             return ChainDigest(bytes: output.baseAddress!).equalsInConstantTime(expected)
         }
-        return matches ? nil : "its MAC does not match its bytes"
+        return matches ? nil : LineMACCheck.mismatch
     }
 }

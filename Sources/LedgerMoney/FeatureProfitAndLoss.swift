@@ -8,7 +8,7 @@ public struct FeatureProfitAndLoss: Sendable, Equatable, Codable {
     public var charged: Int64
     /// How many charges were given back (declines written in the period).
     public var declined: Int
-    /// `declined` over `charges` in basis points (1% is 100), rounded toward zero; nil with no charges.
+    /// `declined` over `charges` in basis points (1% is 100), to the nearest one (a half up); nil with no charges.
     public var declinedShareBasisPoints: Int?
     /// Given back on declines, positive.
     public var givenBack: Int64
@@ -18,7 +18,7 @@ public struct FeatureProfitAndLoss: Sendable, Equatable, Codable {
     public var cost: Int64
     /// Net takings less cost.
     public var margin: Int64
-    /// `margin` over `net` in basis points, rounded toward zero; nil when the net is zero.
+    /// `margin` over `net` in basis points, to the nearest one (a half away from zero); nil when the net is zero.
     public var marginBasisPoints: Int?
     /// The margin is below zero.
     public var losesMoney: Bool
@@ -49,13 +49,16 @@ public struct FeatureProfitAndLoss: Sendable, Equatable, Codable {
                     by: Int64(oftenDeclinedBasisPoints))
     }
 
-    /// `part` over `whole` in basis points, rounded toward zero; nil when `whole` is zero.
+    /// `part` over `whole` in basis points, to the nearest one, a half away from zero (1 of 6 is 1667, 16.67%); nil
+    /// when `whole` is zero.
     static func basisPoints(_ part: Int64, of whole: Int64) throws -> Int? {
         guard whole != 0 else { return nil }
         // Exact in 128 bits: only a share too large for 64 bits (a margin millions of times its net) overflows.
         let scaled = part.magnitude.multipliedFullWidth(by: 10_000)
         guard scaled.high < whole.magnitude else { throw LedgerError.overflow("\(part) × 10000 / \(whole)") }
-        let quotient = whole.magnitude.dividingFullWidth(scaled).quotient
+        var (quotient, remainder) = whole.magnitude.dividingFullWidth(scaled)
+        // Up when the remainder is at least half the whole (written so that nothing overflows).
+        if remainder >= whole.magnitude - remainder, quotient < UInt64.max { quotient += 1 }
         guard quotient <= Int64.max.magnitude else { throw LedgerError.overflow("\(part) × 10000 / \(whole)") }
         return (part < 0) != (whole < 0) ? -Int(quotient) : Int(quotient)
     }

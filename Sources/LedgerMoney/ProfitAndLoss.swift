@@ -25,8 +25,8 @@ import LedgerEntries
 ///
 /// A line is `{ "feature", "charges", "charged", "declined", "declinedShareBasisPoints", "givenBack", "net",
 /// "cost", "margin", "marginBasisPoints", "losesMoney", "oftenDeclined" }`. Features are most charged first, then by
-/// key; reasons most frequent first, then by key. Shares and margins are in basis points (1% is 100), rounded
-/// toward zero. A feature loses money when its margin is below zero, and is often declined when at least
+/// key; reasons most frequent first, then by key. Shares and margins are in basis points (1% is 100), to the
+/// nearest one, a half away from zero (1 of 6 is 1667). A feature loses money when its margin is below zero, and is often declined when at least
 /// ``ProfitAndLossReport/defaultOftenDeclinedBasisPoints`` (20%, one charge in five) of its charges were declined.
 ///
 /// From summaries of many accounts (``ProfitAndLossReport/Source/summaries``), the figures are only as good as the

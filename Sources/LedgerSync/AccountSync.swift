@@ -63,7 +63,7 @@ public struct AccountSync {
             inputs.append(
                 try MergeInput.checked(
                     path: found.path, head: found.head, headPath: found.headPath, macKey: keys.macKey,
-                    publicKey: keys.headKey.publicKey))
+                    publicKey: keys.headKey.publicKey, in: found.ledger))
         }
         return try ledger.withLock {
             try ledger.refreshLocked()

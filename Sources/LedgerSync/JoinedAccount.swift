@@ -29,6 +29,11 @@ struct JoinedAccount {
     ///
     /// - Throws: ``JoinError`` when it is not an account, or a file does not verify.
     static func read(_ account: String, extras: [String] = []) throws -> JoinedAccount {
+        // Nothing inside the account's directory is reached through a link: its `keys/` is refused by name here, as
+        // its `ledger/` and `heads/` are where they are read.
+        if let info = try Files.entryStatus(LedgerKeys.directory(in: account)), info.st_mode & S_IFMT == S_IFLNK {
+            throw DataDirectoryError.symbolicLink(path: LedgerKeys.directory(in: account))
+        }
         let keys: LedgerKeys
         let keyBytes: (mac: [UInt8], head: [UInt8], publicKey: [UInt8])
         do {
@@ -60,7 +65,7 @@ struct JoinedAccount {
             return try MergeInput.read([account]).map {
                 try MergeInput.checked(
                     path: $0.path, head: $0.head, headPath: $0.headPath, macKey: keys.macKey,
-                    publicKey: keys.headKey.publicKey)
+                    publicKey: keys.headKey.publicKey, in: $0.ledger)
             }
         } catch let refusal as MergeRefusal {
             if case .notALedger(let reason) = refusal.reason {
@@ -70,14 +75,17 @@ struct JoinedAccount {
         }
     }
 
-    /// Every head file of a device id (anything else in `heads/` names no device here, and is not taken).
+    /// Every head file of a device id (anything else in `heads/` names no device here, and is not taken), read
+    /// through `heads/` held open: a link in its place is refused by name.
     private static func readHeads(_ account: String) throws -> [String: [UInt8]] {
-        let names = ((try? Files.list(account + "/heads")) ?? []).filter {
+        let source = try DirectoryHandle(opening: account, followingLink: true)
+        guard let directory = try MergeInput.sourceDirectory("heads", in: source) else { return [:] }
+        let names = ((try? directory.names()) ?? []).filter {
             $0.hasSuffix(".json") && DeviceID.isValid(String($0.dropLast(5)))
         }
         var heads: [String: [UInt8]] = [:]
         for name in names {
-            heads[name] = try Files.readAll(account + "/heads/" + name, limit: SignedHead.largestFile)
+            heads[name] = try directory.readAll(name, limit: SignedHead.largestFile)
         }
         return heads
     }

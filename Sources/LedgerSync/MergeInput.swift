@@ -15,34 +15,59 @@ struct MergeInput {
     /// The head that came with it, if any, checked.
     let head: SignedHead?
 
-    /// The files at `paths`: a ledger file as it is, or a data directory's `ledger/*.jsonl`, each with its head.
-    static func read(_ paths: [String]) throws -> [(path: String, head: SignedHead?, headPath: String?)] {
-        var found: [(path: String, head: SignedHead?, headPath: String?)] = []
+    /// One file a merge or a join takes: its path, the head that came with it, and, for a data directory's file, its
+    /// `ledger/` held open (the file is read through it).
+    typealias Found = (path: String, head: SignedHead?, headPath: String?, ledger: DirectoryHandle?)
+
+    /// The files at `paths`: a ledger file as it is, or a data directory's `ledger/*.jsonl`, each with its head. A
+    /// directory given is followed when it is a link (the user named it: a synced folder may be one), but nothing
+    /// inside it is: its `ledger/` and `heads/` are opened through it, never through a link, and a link there is
+    /// refused by name, as in this device's own data directory (``DataDirectoryError/symbolicLink(path:)``).
+    static func read(_ paths: [String]) throws -> [Found] {
+        var found: [Found] = []
         for path in paths {
             guard isDirectory(path) else {
-                found.append((path, nil, nil))
+                found.append((path, nil, nil, nil))
                 continue
             }
-            let ledger = path + "/ledger"
-            let names = ((try? Files.list(ledger)) ?? []).filter { $0.hasSuffix(".jsonl") }
-            guard !names.isEmpty else {
+            let source = try DirectoryHandle(opening: path, followingLink: true)
+            let ledger = try sourceDirectory("ledger", in: source)
+            let names = ((try? ledger?.names()) ?? []).filter { $0.hasSuffix(".jsonl") }
+            guard let ledger, !names.isEmpty else {
                 throw MergeRefusal(
                     file: path, line: nil,
                     reason: .notALedger("a directory without ledger files (a data directory has ledger/*.jsonl)"))
             }
+            let heads = try sourceDirectory("heads", in: source)
             for name in names {
                 let device = String(name.dropLast(6))
                 let headPath = SignedHead.path(in: path, device: device)
                 let head: SignedHead?
                 do {
-                    head = try SignedHead.read(in: path, device: device)
+                    head = try heads.flatMap { try SignedHead.read(from: $0, device: device) }
                 } catch {
                     throw MergeRefusal(file: headPath, line: nil, reason: .head("it cannot be read (\(error))"))
                 }
-                found.append((ledger + "/" + name, head, headPath))
+                found.append((ledger.path(of: name), head, headPath, ledger))
             }
         }
         return found
+    }
+
+    /// The directory `name` in a merge's or a join's source `directory`, opened through it and never through a
+    /// link; nil when there is none (or something that is not a directory is there). A link there is refused by
+    /// name (``DataDirectoryError/symbolicLink(path:)``).
+    static func sourceDirectory(_ name: String, in directory: DirectoryHandle) throws -> DirectoryHandle? {
+        do {
+            return try directory.directory(name)
+        } catch let error as FileError {
+            guard let info = try directory.status(of: name) else { return nil }
+            switch info.st_mode & S_IFMT {
+            case S_IFLNK: throw DataDirectoryError.symbolicLink(path: directory.path(of: name))
+            case S_IFDIR: throw error
+            default: return nil
+            }
+        }
     }
 
     /// Reads `path` and checks it whole under `macKey` (and its head under `publicKey`); throws the first problem.

@@ -24,6 +24,8 @@ private struct ArgumentScanner {
     /// `PROGRAM help …`: the words that follow name the command whose help is wanted.
     var helpTopic = false
     var versionRequested = false
+    /// The first word that is not an option or its value (a command's name included): `--version` takes none.
+    var firstWord: String?
     var firstError: UsageError?
 
     init(root: CommandSpec) { chain = [root] }
@@ -56,11 +58,24 @@ private struct ArgumentScanner {
 
     func outcome() throws(UsageError) -> ParseOutcome {
         if helpRequested || helpTopic {
-            // Help is shown whatever the options say, but not for a command that does not exist.
-            if let firstError, case .unknownCommand = firstError.kind { throw firstError }
+            // Help is shown whatever the options say, but not for a command that does not exist (nor with a word
+            // after `help help`).
+            if let firstError {
+                switch firstError.kind {
+                case .unknownCommand, .unexpectedArgument: throw firstError
+                default: break
+                }
+            }
             return .help(chain.names)
         }
-        if versionRequested { return .version }
+        if versionRequested {
+            if let extra = firstWord {
+                throw UsageError(
+                    kind: .unexpectedArgument(extra), message: "unexpected argument \(quoted(extra)) after --version",
+                    command: [chain[0].name])
+            }
+            return .version
+        }
         if let firstError { throw firstError }
         var finished = self
         return .run(try finished.finish())
@@ -166,7 +181,18 @@ private struct ArgumentScanner {
     // MARK: words
 
     mutating func word(_ token: String) {
+        if firstWord == nil { firstWord = token }
         if helpTopic {
+            // `PROGRAM help help`: the help of the help command itself.
+            if chain.count == 1, current.hasHelpCommand, token == "help", current.subcommand(named: token) == nil {
+                chain.append(current.helpCommand)
+                return
+            }
+            // `PROGRAM help help WORD`: the help command's help takes no more words.
+            if chain.count == 2, chain[0].hasHelpCommand, current == chain[0].helpCommand {
+                fail(.unexpectedArgument(token), "unexpected argument \(quoted(token)) for help help")
+                return
+            }
             guard let next = current.subcommand(named: token) else {
                 fail(.unknownCommand(token), unknownCommandMessage(token))
                 return

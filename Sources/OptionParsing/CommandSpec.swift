@@ -60,14 +60,32 @@ public struct CommandSpec: Sendable, Equatable {
     public func subcommand(named word: String) -> CommandSpec? { subcommands.first { $0.name == word } }
 
     /// The commands from this one down `path` (whose first name is this command's), or nil when a name is unknown.
+    /// `[PROGRAM, "help"]` is the ``helpCommand`` of a root that has one.
     public func chain(to path: [String]) -> [CommandSpec]? {
         guard path.first == name else { return nil }
         var chain = [self]
         for word in path.dropFirst() {
-            guard let next = chain[chain.count - 1].subcommand(named: word) else { return nil }
+            let last = chain[chain.count - 1]
+            if chain.count == 1, last.hasHelpCommand, word == "help", last.subcommand(named: word) == nil {
+                chain.append(last.helpCommand)
+                continue
+            }
+            guard let next = last.subcommand(named: word) else { return nil }
             chain.append(next)
         }
         return chain
+    }
+
+    /// `PROGRAM help [COMMAND]`, as a root with ``hasHelpCommand`` takes it: declared here so that its own help
+    /// (`PROGRAM help help`) is the same as every other command's.
+    public var helpCommand: CommandSpec {
+        CommandSpec(
+            "help", summary: "the help of a command",
+            discussion: "Shows the help of COMMAND, the same as `\(name) COMMAND --help` (a command below another "
+                + "is named after it: `\(name) help COMMAND SUBCOMMAND`), or of \(name) itself without one.",
+            positionals: [
+                PositionalSpec(PositionalName("COMMAND"), help: "the command whose help to show", optional: true)
+            ])
     }
 }
 

@@ -170,6 +170,30 @@ import Testing
         expectRefused(heads, "symbolic link") { _ = try world.fixture.openSigned() }
     }
 
+    /// The directory a merge or a join takes from is input too: its `ledger/` or `heads/` (and, for a join, its
+    /// `keys/`) planted as a link is refused by name, as in this device's own data directory, and nothing is taken.
+    @Test(arguments: ["ledger", "heads", "keys"])
+    func aLinkInsideTheDirectoryAMergeOrAJoinTakesFromIsRefusedByName(_ name: String) throws {
+        let world = try World()
+        let source = world.fixture.temporary.file("source")
+        let elsewhere = world.fixture.temporary.file("elsewhere")
+        try copyItem(world.directory, to: source)
+        try copyItem(world.directory + "/" + name, to: elsewhere)
+        try FileManager.default.removeItem(atPath: source + "/" + name)
+        #expect(symlink(elsewhere, source + "/" + name) == 0)
+        let refusal = DataDirectoryError.symbolicLink(path: source + "/" + name)
+        if name != "keys" {
+            let before = Self.snapshot(world.directory)
+            #expect(throws: refusal) { _ = try AccountSync(world.ledger).merge(files: [source]) }
+            #expect(Self.snapshot(world.directory) == before, "nothing was merged")
+        }
+        let joining = try LedgerFixture(prefix: "joining")
+        #expect(throws: refusal) {
+            try AccountSync.join(directory: joining.directory, account: source, ids: joining.ids)
+        }
+        #expect(!exists(joining.directory), "nothing was made")
+    }
+
     @Test func everyOpenNarrowsTheDirectoryAndItsFilesButNeverASecret() throws {
         let world = try World()
         let dir = world.directory

@@ -112,3 +112,34 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: LedgerKeys.macKeyPath(in: fixture.directory)))
     }
 }
+
+extension SignedOnceTests {
+    @Test func aKeyFileFarLargerThanAKeyIsRefusedUnread() throws {
+        let world = try World()
+        let key = LedgerKeys.macKeyPath(in: world.directory)
+        let handle = try #require(FileHandle(forWritingAtPath: key))
+        try handle.truncate(atOffset: 64 * 1024 * 1024)
+        try handle.close()
+        do {
+            _ = try world.fixture.openSigned()
+            Issue.record("a 64 MiB key file was taken as a key")
+        } catch {
+            #expect("\(error)".contains(key), "\(error)")
+            #expect("\(error)".contains("no key"), "\(error)")
+        }
+    }
+
+    @Test func aWrongKeySaysSoBesideTampering() throws {
+        let world = try World()
+        let key = LedgerKeys.macKeyPath(in: world.directory)
+        try writeBytes([UInt8](repeating: 7, count: 32), to: key)
+        #expect(chmod(key, 0o600) == 0)
+        do {
+            _ = try world.fixture.openSigned()
+            Issue.record("opened under another key")
+        } catch {
+            #expect("\(error)".contains("line 1"), "\(error)")
+            #expect("\(error)".contains("is not the key it was signed with"), "\(error)")
+        }
+    }
+}

@@ -72,3 +72,23 @@ extension ParsingTests {
         #expect(try Tool.spec.parse(["decline", "--text", "-h", "--help"]) == .help(["tool", "decline"]))
     }
 }
+
+extension ParsingTests {
+    @Test func versionTakesNoWords() throws {
+        #expect(try Tool.spec.parse(["--data-dir", "/d", "--version"]) == .version)
+        let extra = Tool.mistake(["--version", "extra"])
+        #expect(extra?.kind == .unexpectedArgument("extra"))
+        #expect(extra?.message == "unexpected argument \"extra\" after --version")
+        #expect(extra?.command == ["tool"])
+        #expect(Tool.mistake(["--version", "charge", "k"])?.kind == .unexpectedArgument("charge"), "nor a command")
+    }
+
+    @Test func helpHelpIsTheHelpOfTheHelpCommand() throws {
+        #expect(try Tool.spec.parse(["help", "help"]) == .help(["tool", "help"]))
+        let help = Tool.spec.helpText(for: ["tool", "help"])
+        #expect(help.hasPrefix("Usage: tool help [COMMAND]"), "\(help)")
+        #expect(help.contains("the command whose help to show"), "\(help)")
+        #expect(Tool.mistake(["help", "help", "charge"])?.kind == .unexpectedArgument("charge"))
+        #expect(try Tool.spec.parse(["help", "charge"]) == .help(["tool", "charge"]), "other help as it was")
+    }
+}

@@ -96,10 +96,30 @@ private struct Expected {
         #expect(week.features.map(\.feature) == ["createVault", "debrief", "saveToVault", "cleanPassage", "pushVault"])
         Expected(
             feature: "total", charges: 6, charged: 260_000, declined: 1, givenBack: 10_000, cost: 18_000,
-            net: 250_000, margin: 232_000, share: 1_666, marginBP: 9_280, loses: false, often: false
+            net: 250_000, margin: 232_000, share: 1_667, marginBP: 9_280, loses: false, often: false
         ).check(week.total)
         #expect(week.declinesByReason == [DeclineReasonCount(reason: "other", count: 1, givenBack: 10_000)])
         #expect(report.accounts == 1 && report.source == .ledger && report.costsArePlaceholders)
+    }
+
+    /// A share is rounded to the nearest basis point, a half up (away from zero for a margin below it), never cut:
+    /// 1 of 6 declined is 16.67%, not 16.66%.
+    @Test func sharesAreRoundedToTheNearestBasisPoint() throws {
+        func line(charges: Int, charged: Int64 = 600_000, declined: Int, cost: Int64 = 0) throws
+            -> FeatureProfitAndLoss
+        {
+            try FeatureProfitAndLoss(
+                feature: "debrief", charges: charges, charged: charged, declined: declined, givenBack: 0, cost: cost,
+                oftenDeclinedBasisPoints: 2_000)
+        }
+        #expect(try line(charges: 6, declined: 1).declinedShareBasisPoints == 1_667)
+        #expect(try line(charges: 3, declined: 2).declinedShareBasisPoints == 6_667)
+        #expect(try line(charges: 20_000, declined: 1).declinedShareBasisPoints == 1, "a half, up")
+        #expect(try line(charges: 40_000, declined: 1).declinedShareBasisPoints == 0, "a quarter, down")
+        #expect(try line(charges: 8, declined: 1).declinedShareBasisPoints == 1_250, "exact stays exact")
+        // A margin of -1/6 of the net: -1666.67 basis points.
+        #expect(try line(charges: 1, declined: 0, cost: 700_000).marginBasisPoints == -1_667)
+        #expect(try line(charges: 1, charged: 20_000, declined: 0, cost: 20_001).marginBasisPoints == -1, "-0.5")
     }
 
     @Test func theJSONKeepsEveryKeyWithNullForARatioWithoutADenominator() throws {

@@ -66,7 +66,7 @@ struct RunCommand: CreditCommand {
             text = String(decoding: data, as: UTF8.self)
         }
         var requests: [(line: Int, request: ChargeRequest)] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, raw) in Self.lines(of: text).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
             do {
@@ -82,5 +82,14 @@ struct RunCommand: CreditCommand {
             }
         }
         return requests
+    }
+
+    /// The lines of `text`, each without its end: a line ends at LF, at CRLF (as a file written on Windows does;
+    /// one `Character` in Swift, so never a split at LF alone), and a CR left at the end of a line (the file's last,
+    /// with no LF after it) is its end too.
+    static func lines(of text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.map { line in
+            line.last == "\r" ? line.dropLast() : line
+        }
     }
 }

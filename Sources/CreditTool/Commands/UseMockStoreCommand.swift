@@ -47,9 +47,28 @@ struct UseMockStoreCommand: CreditCommand {
         else {
             throw .invalidValue("--url", url, isNot: "an http:// or https:// URL of the mock store")
         }
+        if let port = Self.port(in: url), !(Int(port).map { (1...65_535).contains($0) } ?? false) {
+            throw .invalidValue(
+                "--url", url,
+                isNot: "a URL the store can be reached at: a port is a number from 1 to 65535, not \(port)")
+        }
         guard (rootCertificate == nil) != (secretFile == nil) else {
             throw UsageError("give exactly one of --root-certificate FILE or --secret-file FILE")
         }
+    }
+
+    /// The port `url` names, as written (Foundation's `port` gives `99999` as it is, and one too long for an `Int`
+    /// as none); nil when it names none.
+    static func port(in url: String) -> Substring? {
+        guard let start = url.range(of: "://")?.upperBound else { return nil }
+        var authority = url[start...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            authority = authority[authority.index(after: close)...]
+        }
+        guard let colon = authority.lastIndex(of: ":") else { return nil }
+        let digits = authority[authority.index(after: colon)...]
+        return digits.isEmpty ? nil : digits
     }
 
     func run(_ context: Context) throws -> Int32 {
