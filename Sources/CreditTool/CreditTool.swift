@@ -22,12 +22,9 @@ public enum CreditTool {
         input: CommandInput = .standardInput, output: CommandOutput = .standardOutput,
         errors: CommandOutput = .standardError, outputIsTerminal: Bool = false
     ) async -> Int32 {
-        let console = Console(
-            output: output, errors: errors, environment: environment, input: input,
-            outputIsTerminal: outputIsTerminal, dataDirectory: dataDirectory)
-        return await Console.$current.withValue(console) {
-            await CreditCLI(arguments: arguments).run()
-        }
+        await run(
+            CreditCLI(arguments: arguments), environment: environment, dataDirectory: dataDirectory, input: input,
+            output: output, errors: errors, outputIsTerminal: outputIsTerminal)
     }
 
     /// ``run(arguments:environment:dataDirectory:input:output:errors:outputIsTerminal:)`` on the arguments as a
@@ -38,12 +35,20 @@ public enum CreditTool {
         input: CommandInput = .standardInput, output: CommandOutput = .standardOutput,
         errors: CommandOutput = .standardError, outputIsTerminal: Bool = false
     ) async -> Int32 {
+        await run(
+            CreditCLI(rawArguments: rawArguments), environment: environment, dataDirectory: dataDirectory,
+            input: input, output: output, errors: errors, outputIsTerminal: outputIsTerminal)
+    }
+
+    /// Runs `cli` with its own console: the streams, environment and data directory given.
+    private static func run(
+        _ cli: CreditCLI, environment: [String: String], dataDirectory: String?, input: CommandInput,
+        output: CommandOutput, errors: CommandOutput, outputIsTerminal: Bool
+    ) async -> Int32 {
         let console = Console(
             output: output, errors: errors, environment: environment, input: input,
             outputIsTerminal: outputIsTerminal, dataDirectory: dataDirectory)
-        return await Console.$current.withValue(console) {
-            await CreditCLI(rawArguments: rawArguments).run()
-        }
+        return await Console.$current.withValue(console) { await cli.run() }
     }
 
     /// The `credit` executable: runs `credit` on the process's arguments, environment and standard streams, and

@@ -78,41 +78,13 @@ public struct SignedHead: Codable, Sendable, Equatable {
     }
 
     /// The head `bytes` (read from `path`) hold; one that is not a head is refused in plain words naming the file
-    /// and what is wrong ("PATH is not a signed head: it has no `device`"), never the decoder's own.
+    /// and what is wrong ("PATH is not a signed head: \"device\" is missing"), never the decoder's own.
     private static func decode(_ bytes: [UInt8], path: String) throws -> SignedHead {
         do {
             return try JSONDecoder().decode(SignedHead.self, from: Data(bytes))
         } catch {
-            throw LedgerError.invalid("\(path) is not a signed head: \(problem(error))")
+            throw LedgerError.invalid("\(path) is not a signed head: \(DecodingWords.describe(error))")
         }
-    }
-
-    /// What is wrong with a head the decoder refused, in plain words: the member at fault and what it should be.
-    static func problem(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "it cannot be read" }
-        switch error {
-        case .keyNotFound(let key, let context):
-            return "it has no \(member(context.codingPath + [key]))"
-        case .valueNotFound(let type, let context), .typeMismatch(let type, let context):
-            guard !context.codingPath.isEmpty else { return "it is not a JSON object" }
-            return "its \(member(context.codingPath)) is not \(kind(type))"
-        case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "it is not JSON" : "its \(member(context.codingPath)) is not valid"
-        @unknown default:
-            return "it cannot be read"
-        }
-    }
-
-    /// A member as the words show it: `device`, `a.b`.
-    private static func member(_ path: [any CodingKey]) -> String {
-        "`" + path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".") + "`"
-    }
-
-    /// What a member of `type` holds, in words.
-    private static func kind(_ type: Any.Type) -> String {
-        if type == Int64.self || type == Int.self { return "a whole number" }
-        if type == String.self { return "text" }
-        return "of the right kind"
     }
 
     /// The most a head file may hold (one is about 300 bytes): a larger one is refused unread, so a head a sync tool

@@ -70,10 +70,10 @@ extension ProbedCommandTests {
     /// A head that is not one is said in plain words naming the file, by every command that reads it: never the
     /// decoder's own ("DecodingError.keyNotFound", "CodingKeys(stringValue: …)").
     @Test(arguments: [
-        ("{}", "is not a signed head: it has no `device`"),
-        ("{\"device\":\"x\",\"sequence\":\"a\"}", "is not a signed head: its `sequence` is not a whole number"),
+        ("{}", "is not a signed head: \"device\" is missing"),
+        ("{\"device\":\"x\",\"sequence\":\"a\"}", "is not a signed head: \"sequence\" is not of the right type"),
         ("garbage", "is not a signed head: it is not JSON"),
-        ("[]", "is not a signed head: it is not a JSON object"),
+        ("[]", "is not a signed head: the value is not of the right type"),
     ])
     func aDamagedHeadIsSaidInPlainWordsNamingTheFile(_ content: String, _ words: String) async throws {
         let data = try DataDirectory()
