@@ -83,6 +83,12 @@ struct LedgerCounting {
         // a good part of the count's time.
         let kind = list[position].kind
         let amount = list[position].amount.rawValue
+        let (total, overflow) = sum.rawValue.addingReportingOverflow(amount)
+        // Told, and left out of every sum (only a signed entry made with the key can): `credit verify` reports it.
+        if overflow {
+            notices.append(.amountOutOfRange(id: list[position].id, file: file, line: line(of: position)))
+            return
+        }
         // (A top-up is one entry in thousands: the dictionary is looked at for those alone.)
         if kind == .topup || kind == .reversal, let reference = list[position].reference {
             guard noteReference(reference, at: position, in: list) else { return }
@@ -94,9 +100,7 @@ struct LedgerCounting {
                 amount: amount, time: list[position].time.milliseconds,
                 feature: codes.code(for: list[position].feature),
                 kind: kind))
-        // An overflowing ledger is reported by `credit verify`; here the balance stays put rather than trap.
-        let (total, overflow) = sum.rawValue.addingReportingOverflow(amount)
-        if !overflow { sum = MicroCredits(total) }
+        sum = MicroCredits(total)
     }
 
     /// The entry at `position` has the id of the one at `existing`, which counts: a conflict when its content

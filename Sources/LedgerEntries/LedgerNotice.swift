@@ -19,6 +19,9 @@ public enum LedgerNotice: Sendable, Equatable, CustomStringConvertible {
     /// The last line of a file is incomplete, and the file could not be cut back (read-only): the line is not
     /// counted, and the file was left as it is.
     case tornTailLeft(file: String, bytes: Int)
+    /// Entry `id` (`file`, `line`) would take the balance beyond what a 64-bit count of micro-credits holds (only a
+    /// signed entry made with the key can): it is not counted, in the balance or in any sum.
+    case amountOutOfRange(id: String, file: String, line: Int)
     /// Another device's file here (`file`, taken from it by a join, a merge or a sync) goes to `fileSequence` (0: it
     /// is not here at all), but that device's signed head, kept here, says it once went to `headSequence`: it was
     /// cut short, or an older copy was put in its place. It is read as it is; what it no longer holds is not counted.
@@ -43,6 +46,9 @@ public enum LedgerNotice: Sendable, Equatable, CustomStringConvertible {
         case .receiptCountedOnce(let id, let reference, let countedAs, let file, let line):
             return "\(file)\(line == 0 ? "" : ": line \(line)"): top-up \(id) credits store transaction \(reference), "
                 + "which top-up \(countedAs) already credits; it is not counted again (run `credit verify`)"
+        case .amountOutOfRange(let id, let file, let line):
+            return "\(file)\(line == 0 ? "" : ": line \(line)"): entry \(id)'s amount would take the balance beyond "
+                + "what a 64-bit count of micro-credits holds; it is not counted (run `credit verify`)"
         case .readOnly(let directory):
             return "\(directory) cannot be written (a read-only mount, or no write permission): the ledger was read "
                 + "as it is, and nothing was collected or written"

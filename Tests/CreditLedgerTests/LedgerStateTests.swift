@@ -84,13 +84,14 @@ import Testing
         #expect(state.entry(id: "opening") == nil)
     }
 
-    @Test func anOverflowingBalanceStaysPut() throws {
+    @Test func anEntryThatWouldOverflowTheBalanceIsToldAndNotCounted() throws {
         var state = LedgerState()
         var huge = Self.entry("big", sequence: 1, kind: .topup, pence: 0)
         huge.amount = MicroCredits(Int64.max)
-        _ = try Self.load([huge, Self.entry("more", sequence: 2, kind: .topup, pence: 1)], into: &state)
+        let notices = try Self.load([huge, Self.entry("more", sequence: 2, kind: .topup, pence: 1)], into: &state)
         #expect(state.balance == MicroCredits(Int64.max))
-        #expect(state.tallies.count == 2)
+        #expect(state.tallies.count == 1, "the entry that would overflow is in no sum")
+        #expect(notices == [.amountOutOfRange(id: "more", file: "a.jsonl", line: 2)])
     }
 
     @Test func takingsAndTotalsComeFromTheTallies() throws {

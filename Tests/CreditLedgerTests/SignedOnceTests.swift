@@ -1,6 +1,7 @@
 import CreditLedger
 import DurableFiles
 import Foundation
+import Signing
 import Testing
 
 @testable import LedgerEntries
@@ -141,5 +142,35 @@ extension SignedOnceTests {
             #expect("\(error)".contains("line 1"), "\(error)")
             #expect("\(error)".contains("is not the key it was signed with"), "\(error)")
         }
+    }
+}
+
+extension SignedOnceTests {
+    @Test func anEntryThatWouldOverflowTheBalanceIsToldAndLeftOutOfEverySum() throws {
+        let world = try World()
+        let before = world.ledger.balance
+        let last = try #require(world.ledger.lastEntry(of: world.ledger.device))
+        // A refund of the largest amount there is, signed with the key and chained on: only the key can make one.
+        var forged = last
+        forged.id = "forged-refund"
+        forged.kind = .refund
+        forged.refersTo = last.id
+        forged.sequence = last.sequence + 1
+        forged.amount = MicroCredits(Int64.max)
+        forged.prev = last.mac
+        forged.mac = nil
+        let key = try LedgerKeys.load(from: world.directory).macKey
+        let body = EntryCodec.body(of: forged)
+        let mac = Hex.encode(try HMACSHA256.authenticationCode(for: body, key: key))
+        try appendBytes(EntryCodec.line(body: body, mac: mac), to: world.ledgerFile)
+        let reopened = try world.fixture.openSigned()
+        #expect(reopened.balance == before, "the entry is not counted")
+        let told = reopened.notices.first { if case .amountOutOfRange = $0 { true } else { false } }
+        let words = try #require(told, "\(reopened.notices)").description
+        #expect(words.contains(world.ledgerFile) && words.contains("line 4") && words.contains("forged-refund"))
+        let totals = try LedgerTotals(of: reopened)
+        let recomputed = try totals.opening.adding(totals.toppedUp).subtracting(totals.used)
+        #expect(recomputed == before, "no sum takes it")
+        #expect(try FeatureTakings.list(in: reopened).allSatisfy { $0.net.rawValue > Int64.min / 2 })
     }
 }
