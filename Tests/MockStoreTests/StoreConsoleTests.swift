@@ -95,6 +95,16 @@ extension StoreConsoleTests {
         #expect(html.contains("data-customer=\"&lt;script&gt;alert(1)&lt;/script&gt;\""))
     }
 
+    @Test func theNonceNeverReadsAsPartOfAURL() {
+        // In base64 one answer in a couple of hundred held `//` (or `src=`) inside its nonce.
+        for _ in 0..<2_000 {
+            let nonce = ConsoleRoutes.makeNonce()
+            #expect(
+                nonce.count == 22
+                    && nonce.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) })
+        }
+    }
+
     @Test func thePageLoadsNothingFromAnyOtherOrigin() throws {
         let (response, html) = try console()
         let policy = try #require(response.header("Content-Security-Policy"))

@@ -21,9 +21,12 @@ enum ConsoleRoutes: RouteTable {
         }
     ]
 
-    /// 16 random bytes in base64: the page's script and style run with it, nothing else does.
+    /// 16 random bytes in base64url: the page's script and style run with it, nothing else does.
     static func makeNonce() -> String {
         var generator = SystemRandomNumberGenerator()
+        // Base64url, which CSP's nonce takes too: no `/`, `+` or `=`, so the nonce never reads as part of a URL.
         return Data((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
     }
 }
