@@ -1,3 +1,4 @@
+import DurableFiles
 import Foundation
 import Platform
 import Synchronization
@@ -87,35 +88,18 @@ private final class DescriptorWriter: Sendable {
         }
     }
 
-    /// Writes everything held, with as many `write` calls as it takes; a failure is kept and the rest dropped.
+    /// Writes everything held; a failure is kept and the rest dropped.
     private func drain(_ state: inout State) {
         defer { state.held.removeAll(keepingCapacity: true) }
-        guard state.failure == nil else { return }
-        var done = 0
-        let count = state.held.count
-        state.failure = state.held.withUnsafeBytes { bytes -> Int32? in
-            while done < count {
-                let written = writeSome(fd, bytes.baseAddress! + done, count - done)
-                if written >= 0 {
-                    done += written
-                } else if errno == EINTR {
-                    continue
-                } else if errno == EAGAIN {
-                    // A descriptor left non-blocking by whoever shares it: wait until it takes more.
-                    var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&ready, 1, -1)
-                } else {
-                    return errno
-                }
-            }
-            return nil
+        guard state.failure == nil, !state.held.isEmpty else { return }
+        do {
+            try state.held.withUnsafeBytes { try Files.writeAll(fd: fd, $0, path: "standard output") }
+        } catch let error as FileError {
+            state.failure = error.errno
+        } catch {
+            state.failure = EIO
         }
     }
-}
-
-/// `write(2)`, outside the type whose method has the same name.
-private func writeSome(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, bytes, count)
 }
 
 /// Words kept in memory, for a caller that reads them once the command has run.

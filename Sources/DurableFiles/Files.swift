@@ -75,13 +75,19 @@ public enum Files {
         return buffer
     }
 
-    /// Writes all of `bytes` to an open descriptor with as many `write` calls as it takes.
+    /// Writes all of `bytes` to an open descriptor with as many `write` calls as it takes (on one left non-blocking
+    /// by whoever shares it, a pipe or a terminal, waiting until it takes more).
     public static func writeAll(fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
         var done = 0
         while done < bytes.count {
             let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&ready, 1, -1)
+                    continue
+                }
                 throw FileError(path: path, operation: .write, errno: errno)
             }
             done += n

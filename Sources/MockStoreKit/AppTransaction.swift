@@ -52,13 +52,8 @@ public struct AppTransaction: Sendable, Hashable, CustomDebugStringConvertible {
         self.jws = jws
     }
 
-    /// The signed payload, JSON, pretty-printed (as it came when it cannot be read).
-    public var debugDescription: String {
-        guard let object = try? JSONSerialization.jsonObject(with: jsonRepresentation),
-            let pretty = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-        else { return String(decoding: jsonRepresentation, as: UTF8.self) }
-        return String(decoding: pretty, as: UTF8.self)
-    }
+    /// The signed payload, as JSON (as a transaction's and renewal info's are).
+    public var debugDescription: String { String(decoding: jsonRepresentation, as: UTF8.self) }
 
     /// The app transaction, verified as transactions are (its chain to the configured root, its signature, its
     /// device stamp): fetched from the store the first time, then the one this launch keeps, as StoreKit keeps it

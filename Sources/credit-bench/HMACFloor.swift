@@ -97,19 +97,7 @@ final class HMACContext {
 
     /// The MAC of each of `lines` (where it starts in `bytes`, and how many bytes), one after the other.
     func mac(lines: Slice<UnsafeBufferPointer<(start: Int, covered: Int)>>, in bytes: UnsafePointer<UInt8>) {
-        var output = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-        var folded: UInt8 = 0
-        withUnsafeMutableBytes(of: &output) { out in
-            let target = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            var length = 0
-            for line in lines {
-                EVP_MAC_init(context, nil, 0, nil)
-                EVP_MAC_update(context, bytes + line.start, line.covered)
-                EVP_MAC_final(context, target, &length, 32)
-                folded ^= target[0]
-            }
-        }
-        check ^= folded
+        for line in lines { mac(bytes + line.start, count: line.covered) }
     }
 
     /// The MAC of the `count` bytes at `bytes`; its first byte is folded into ``check``.

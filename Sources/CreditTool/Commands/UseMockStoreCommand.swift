@@ -57,18 +57,10 @@ struct UseMockStoreCommand: CreditCommand {
         }
     }
 
-    /// The port `url` names, as written (Foundation's `port` gives `99999` as it is, and one too long for an `Int`
-    /// as none); nil when it names none.
+    /// The port `url` names, as written (Foundation's `port` gives one too long for an `Int` as none; where it
+    /// stands in the text is kept); nil when it names none.
     static func port(in url: String) -> Substring? {
-        guard let start = url.range(of: "://")?.upperBound else { return nil }
-        var authority = url[start...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            authority = authority[authority.index(after: close)...]
-        }
-        guard let colon = authority.lastIndex(of: ":") else { return nil }
-        let digits = authority[authority.index(after: colon)...]
-        return digits.isEmpty ? nil : digits
+        URLComponents(string: url)?.rangeOfPort.map { url[$0] }
     }
 
     func run(_ context: Context) throws -> Int32 {
